@@ -1,0 +1,28 @@
+//! Engine-wide constants, in SI units. Values follow Box2D v3, which has tuned them
+//! for objects between about 0.1 m and 10 m.
+
+/// Collision and constraint tolerance, metres. Chosen to be numerically significant
+/// but visually insignificant.
+pub const LINEAR_SLOP: f32 = 0.005;
+
+/// Distance at which contact points are created before shapes touch, metres
+/// (speculative contacts: the solver keeps them apart without tunnelling).
+pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
+
+/// Margin by which broad-phase boxes are fattened so that slow bodies do not
+/// re-insert their proxies every step, metres.
+pub const AABB_MARGIN: f32 = 0.1;
+
+/// The largest number of vertices a [`Polygon`](crate::collision::Polygon) can have.
+pub const MAX_POLYGON_VERTICES: usize = 8;
+
+/// Used by time of impact and the distance functions to detect a hit: a
+/// fraction of the linear slop, metres.
+pub const TOI_TARGET_FRACTION: f32 = 0.25;
+
+/// A small length used as a numeric zero for geometry, metres.
+pub const EPSILON_LENGTH: f32 = 1.0e-6;
+
+/// The largest finite magnitude accepted for positions and sizes, metres. Beyond
+/// it `f32` has too little precision for collision to work.
+pub const HUGE: f32 = 100_000.0;

@@ -1,0 +1,790 @@
+//! Small `Copy` math types for 2D rigid bodies: [`Vec2`], [`Rot`], [`Transform`],
+//! [`Mat22`] and [`Sweep`], plus deterministic trigonometry.
+//!
+//! Lengths are in metres, angles in radians. Every operation uses only IEEE-754
+//! addition, multiplication, division and square root (correctly rounded on every
+//! target) and never a fused multiply-add, so results are the same bits on every
+//! platform. The standard library's `sin`, `cos` and `atan2` call the platform's
+//! libm, whose results may differ in the last bit between systems; [`cos_sin`] and
+//! [`atan2`] are our own polynomial approximations instead.
+//!
+//! # References
+//! - E. Catto, Box2D v3 `math_functions.h` (rotation as cosine/sine, `b2IntegrateRotation`).
+//! - Cody & Waite, *Software Manual for the Elementary Functions* (range reduction).
+
+use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// π as `f32`.
+pub const PI: f32 = std::f32::consts::PI;
+
+/// A 2D vector or point, in metres unless documented otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Vec2 {
+    /// x coordinate.
+    pub x: f32,
+    /// y coordinate.
+    pub y: f32,
+}
+
+impl Vec2 {
+    /// The zero vector.
+    pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
+    /// The unit x axis.
+    pub const X: Vec2 = Vec2 { x: 1.0, y: 0.0 };
+    /// The unit y axis.
+    pub const Y: Vec2 = Vec2 { x: 0.0, y: 1.0 };
+
+    /// Makes a vector from its coordinates.
+    #[inline]
+    pub const fn new(x: f32, y: f32) -> Vec2 {
+        Vec2 { x, y }
+    }
+
+    /// Dot product.
+    #[inline]
+    pub fn dot(self, o: Vec2) -> f32 {
+        self.x * o.x + self.y * o.y
+    }
+
+    /// 2D cross product (the z component of the 3D cross product).
+    #[inline]
+    pub fn cross(self, o: Vec2) -> f32 {
+        self.x * o.y - self.y * o.x
+    }
+
+    /// Cross product of this vector with a scalar: `v × s = (s·v.y, −s·v.x)`.
+    #[inline]
+    pub fn cross_scalar(self, s: f32) -> Vec2 {
+        Vec2::new(s * self.y, -s * self.x)
+    }
+
+    /// Cross product of a scalar with a vector: `s × v = (−s·v.y, s·v.x)`.
+    #[inline]
+    pub fn scalar_cross(s: f32, v: Vec2) -> Vec2 {
+        Vec2::new(-s * v.y, s * v.x)
+    }
+
+    /// The vector rotated by +90° (counter-clockwise): `(−y, x)`.
+    #[inline]
+    pub fn left_perp(self) -> Vec2 {
+        Vec2::new(-self.y, self.x)
+    }
+
+    /// The vector rotated by −90° (clockwise): `(y, −x)`.
+    #[inline]
+    pub fn right_perp(self) -> Vec2 {
+        Vec2::new(self.y, -self.x)
+    }
+
+    /// Euclidean length.
+    #[inline]
+    pub fn length(self) -> f32 {
+        (self.x * self.x + self.y * self.y).sqrt()
+    }
+
+    /// Squared length.
+    #[inline]
+    pub fn length_squared(self) -> f32 {
+        self.x * self.x + self.y * self.y
+    }
+
+    /// Distance between two points.
+    #[inline]
+    pub fn distance(self, o: Vec2) -> f32 {
+        (o - self).length()
+    }
+
+    /// Squared distance between two points.
+    #[inline]
+    pub fn distance_squared(self, o: Vec2) -> f32 {
+        (o - self).length_squared()
+    }
+
+    /// The unit vector in this direction, or zero when the length is below `f32::EPSILON`.
+    #[inline]
+    pub fn normalize(self) -> Vec2 {
+        let len = self.length();
+        if len < f32::EPSILON {
+            return Vec2::ZERO;
+        }
+        let inv = 1.0 / len;
+        Vec2::new(inv * self.x, inv * self.y)
+    }
+
+    /// The unit vector in this direction together with the original length.
+    /// Returns `(ZERO, 0)` when the length is below `f32::EPSILON`.
+    #[inline]
+    pub fn get_length_and_normalize(self) -> (Vec2, f32) {
+        let len = self.length();
+        if len < f32::EPSILON {
+            return (Vec2::ZERO, 0.0);
+        }
+        let inv = 1.0 / len;
+        (Vec2::new(inv * self.x, inv * self.y), len)
+    }
+
+    /// Whether both coordinates are finite (neither NaN nor infinite).
+    #[inline]
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite()
+    }
+
+    /// Whether the length is within 6e-4 of one.
+    #[inline]
+    pub fn is_normalized(self) -> bool {
+        let aa = self.length_squared();
+        (1.0 - aa).abs() < 6.0 * f32::EPSILON * 100.0
+    }
+
+    /// Component-wise absolute value.
+    #[inline]
+    pub fn abs(self) -> Vec2 {
+        Vec2::new(self.x.abs(), self.y.abs())
+    }
+
+    /// Component-wise minimum.
+    #[inline]
+    pub fn min(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x.min(o.x), self.y.min(o.y))
+    }
+
+    /// Component-wise maximum.
+    #[inline]
+    pub fn max(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x.max(o.x), self.y.max(o.y))
+    }
+
+    /// Linear interpolation `(1 − t)·self + t·b`.
+    #[inline]
+    pub fn lerp(self, b: Vec2, t: f32) -> Vec2 {
+        Vec2::new((1.0 - t) * self.x + t * b.x, (1.0 - t) * self.y + t * b.y)
+    }
+
+    /// `a + s·b`, computed without a fused multiply-add.
+    #[inline]
+    pub fn mul_add(a: Vec2, s: f32, b: Vec2) -> Vec2 {
+        Vec2::new(a.x + s * b.x, a.y + s * b.y)
+    }
+
+    /// `a − s·b`, computed without a fused multiply-add.
+    #[inline]
+    pub fn mul_sub(a: Vec2, s: f32, b: Vec2) -> Vec2 {
+        Vec2::new(a.x - s * b.x, a.y - s * b.y)
+    }
+}
+
+impl Add for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn add(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x + o.x, self.y + o.y)
+    }
+}
+impl Sub for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn sub(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x - o.x, self.y - o.y)
+    }
+}
+impl Neg for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn neg(self) -> Vec2 {
+        Vec2::new(-self.x, -self.y)
+    }
+}
+impl Mul<Vec2> for f32 {
+    type Output = Vec2;
+    #[inline]
+    fn mul(self, v: Vec2) -> Vec2 {
+        Vec2::new(self * v.x, self * v.y)
+    }
+}
+impl Mul<f32> for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn mul(self, s: f32) -> Vec2 {
+        Vec2::new(s * self.x, s * self.y)
+    }
+}
+impl Div<f32> for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn div(self, s: f32) -> Vec2 {
+        Vec2::new(self.x / s, self.y / s)
+    }
+}
+impl AddAssign for Vec2 {
+    #[inline]
+    fn add_assign(&mut self, o: Vec2) {
+        self.x += o.x;
+        self.y += o.y;
+    }
+}
+impl SubAssign for Vec2 {
+    #[inline]
+    fn sub_assign(&mut self, o: Vec2) {
+        self.x -= o.x;
+        self.y -= o.y;
+    }
+}
+impl MulAssign<f32> for Vec2 {
+    #[inline]
+    fn mul_assign(&mut self, s: f32) {
+        self.x *= s;
+        self.y *= s;
+    }
+}
+
+/// A rotation stored as its cosine and sine (a unit complex number).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rot {
+    /// Cosine of the angle.
+    pub c: f32,
+    /// Sine of the angle.
+    pub s: f32,
+}
+
+impl Default for Rot {
+    fn default() -> Self {
+        Rot::IDENTITY
+    }
+}
+
+impl Rot {
+    /// No rotation.
+    pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
+
+    /// The rotation by `angle` radians, using the deterministic [`cos_sin`].
+    #[inline]
+    pub fn from_angle(angle: f32) -> Rot {
+        let (c, s) = cos_sin(angle);
+        Rot { c, s }
+    }
+
+    /// The angle in radians, in `[−π, π]`, using the deterministic [`atan2`].
+    #[inline]
+    pub fn angle(self) -> f32 {
+        atan2(self.s, self.c)
+    }
+
+    /// The rotated x axis `(c, s)`.
+    #[inline]
+    pub fn x_axis(self) -> Vec2 {
+        Vec2::new(self.c, self.s)
+    }
+
+    /// The rotated y axis `(−s, c)`.
+    #[inline]
+    pub fn y_axis(self) -> Vec2 {
+        Vec2::new(-self.s, self.c)
+    }
+
+    /// Rotates a vector.
+    #[inline]
+    pub fn rotate(self, v: Vec2) -> Vec2 {
+        Vec2::new(self.c * v.x - self.s * v.y, self.s * v.x + self.c * v.y)
+    }
+
+    /// Rotates a vector by the inverse rotation.
+    #[inline]
+    pub fn inv_rotate(self, v: Vec2) -> Vec2 {
+        Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
+    }
+
+    /// The composition `self · b` (apply `b`, then `self`).
+    #[inline]
+    pub fn mul(self, b: Rot) -> Rot {
+        Rot {
+            c: self.c * b.c - self.s * b.s,
+            s: self.s * b.c + self.c * b.s,
+        }
+    }
+
+    /// The composition `selfᵀ · b` (the rotation from `self` to `b`).
+    #[inline]
+    pub fn inv_mul(self, b: Rot) -> Rot {
+        Rot {
+            c: self.c * b.c + self.s * b.s,
+            s: self.c * b.s - self.s * b.c,
+        }
+    }
+
+    /// The inverse rotation.
+    #[inline]
+    pub fn inverse(self) -> Rot {
+        Rot {
+            c: self.c,
+            s: -self.s,
+        }
+    }
+
+    /// The signed angle from `self` to `b`, in radians, in `[−π, π]`.
+    #[inline]
+    pub fn relative_angle(self, b: Rot) -> f32 {
+        let r = self.inv_mul(b);
+        atan2(r.s, r.c)
+    }
+
+    /// Rescales to unit length; the identity if the length is zero.
+    #[inline]
+    pub fn normalize(self) -> Rot {
+        let mag = (self.s * self.s + self.c * self.c).sqrt();
+        if mag == 0.0 {
+            return Rot::IDENTITY;
+        }
+        let inv = 1.0 / mag;
+        Rot {
+            c: self.c * inv,
+            s: self.s * inv,
+        }
+    }
+
+    /// Whether the cosine/sine pair is finite and of unit length (within 6e-4).
+    #[inline]
+    pub fn is_valid(self) -> bool {
+        self.c.is_finite() && self.s.is_finite() && Vec2::new(self.c, self.s).is_normalized()
+    }
+
+    /// Advances the rotation by an angle increment `delta_angle` (radians) and
+    /// re-normalises: `q₂ = normalize(q₁ + Δθ·q₁⊥)`. This is how bodies integrate
+    /// rotation in the solver; it is exact to first order and needs no trigonometry.
+    #[inline]
+    pub fn integrate(self, delta_angle: f32) -> Rot {
+        let q2 = Rot {
+            c: self.c - delta_angle * self.s,
+            s: self.s + delta_angle * self.c,
+        };
+        q2.normalize()
+    }
+
+    /// Normalised linear interpolation between two rotations, `t ∈ [0, 1]`.
+    #[inline]
+    pub fn nlerp(q1: Rot, q2: Rot, t: f32) -> Rot {
+        let omt = 1.0 - t;
+        Rot {
+            c: omt * q1.c + t * q2.c,
+            s: omt * q1.s + t * q2.s,
+        }
+        .normalize()
+    }
+}
+
+/// A rigid transform: translation `p` (metres) then rotation `q`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Transform {
+    /// Translation (origin of the local frame in world coordinates), metres.
+    pub p: Vec2,
+    /// Rotation of the local frame.
+    pub q: Rot,
+}
+
+impl Transform {
+    /// The identity transform.
+    pub const IDENTITY: Transform = Transform {
+        p: Vec2::ZERO,
+        q: Rot::IDENTITY,
+    };
+
+    /// Makes a transform from a position and a rotation.
+    #[inline]
+    pub fn new(p: Vec2, q: Rot) -> Transform {
+        Transform { p, q }
+    }
+
+    /// Makes a transform from a position (m) and an angle (rad).
+    #[inline]
+    pub fn from_angle(p: Vec2, angle: f32) -> Transform {
+        Transform {
+            p,
+            q: Rot::from_angle(angle),
+        }
+    }
+
+    /// Maps a local point into this frame's parent: `q·v + p`.
+    #[inline]
+    pub fn apply(self, v: Vec2) -> Vec2 {
+        Vec2::new(
+            (self.q.c * v.x - self.q.s * v.y) + self.p.x,
+            (self.q.s * v.x + self.q.c * v.y) + self.p.y,
+        )
+    }
+
+    /// Maps a point in the parent frame into this local frame: `qᵀ·(v − p)`.
+    #[inline]
+    pub fn apply_inv(self, v: Vec2) -> Vec2 {
+        let vx = v.x - self.p.x;
+        let vy = v.y - self.p.y;
+        Vec2::new(
+            self.q.c * vx + self.q.s * vy,
+            -self.q.s * vx + self.q.c * vy,
+        )
+    }
+
+    /// The composition `self · b` (apply `b`, then `self`).
+    #[inline]
+    pub fn mul(self, b: Transform) -> Transform {
+        Transform {
+            q: self.q.mul(b.q),
+            p: self.q.rotate(b.p) + self.p,
+        }
+    }
+
+    /// The composition `selfᵀ · b`: `b` expressed in the frame of `self`.
+    #[inline]
+    pub fn inv_mul(self, b: Transform) -> Transform {
+        Transform {
+            q: self.q.inv_mul(b.q),
+            p: self.q.inv_rotate(b.p - self.p),
+        }
+    }
+
+    /// Whether the transform is finite with a unit rotation.
+    #[inline]
+    pub fn is_valid(self) -> bool {
+        self.p.is_finite() && self.q.is_valid()
+    }
+}
+
+/// A 2×2 matrix stored by columns.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Mat22 {
+    /// First column.
+    pub cx: Vec2,
+    /// Second column.
+    pub cy: Vec2,
+}
+
+impl Mat22 {
+    /// The zero matrix.
+    pub const ZERO: Mat22 = Mat22 {
+        cx: Vec2::ZERO,
+        cy: Vec2::ZERO,
+    };
+
+    /// Makes a matrix from two columns.
+    #[inline]
+    pub fn new(cx: Vec2, cy: Vec2) -> Mat22 {
+        Mat22 { cx, cy }
+    }
+
+    /// Matrix times vector.
+    #[inline]
+    pub fn mul_vec(self, v: Vec2) -> Vec2 {
+        Vec2::new(
+            self.cx.x * v.x + self.cy.x * v.y,
+            self.cx.y * v.x + self.cy.y * v.y,
+        )
+    }
+
+    /// The inverse, or zero when the matrix is singular.
+    #[inline]
+    pub fn inverse(self) -> Mat22 {
+        let (a, b, c, d) = (self.cx.x, self.cy.x, self.cx.y, self.cy.y);
+        let mut det = a * d - b * c;
+        if det != 0.0 {
+            det = 1.0 / det;
+        }
+        Mat22 {
+            cx: Vec2::new(det * d, -det * c),
+            cy: Vec2::new(-det * b, det * a),
+        }
+    }
+
+    /// Solves `self · x = b`; zero when the matrix is singular.
+    #[inline]
+    pub fn solve(self, b: Vec2) -> Vec2 {
+        let (a11, a12, a21, a22) = (self.cx.x, self.cy.x, self.cx.y, self.cy.y);
+        let mut det = a11 * a22 - a12 * a21;
+        if det != 0.0 {
+            det = 1.0 / det;
+        }
+        Vec2::new(det * (a22 * b.x - a12 * b.y), det * (a11 * b.y - a21 * b.x))
+    }
+
+    /// Component-wise absolute value.
+    #[inline]
+    pub fn abs(self) -> Mat22 {
+        Mat22 {
+            cx: self.cx.abs(),
+            cy: self.cy.abs(),
+        }
+    }
+
+    /// The transpose.
+    #[inline]
+    pub fn transpose(self) -> Mat22 {
+        Mat22 {
+            cx: Vec2::new(self.cx.x, self.cy.x),
+            cy: Vec2::new(self.cx.y, self.cy.y),
+        }
+    }
+}
+
+/// The motion of a body over a time interval, used by time of impact.
+///
+/// The body's centre of mass moves linearly from `c1` to `c2` while its angle moves
+/// linearly from `a1` to `a2`. Angles are kept as plain radians (not cosine/sine) so
+/// that a body spinning through more than half a turn in one step is swept correctly.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sweep {
+    /// Centre of mass in the body's local frame, metres.
+    pub local_center: Vec2,
+    /// World centre of mass at the start of the interval (t = 0), metres.
+    pub c1: Vec2,
+    /// World centre of mass at the end of the interval (t = 1), metres.
+    pub c2: Vec2,
+    /// Body angle at the start of the interval, radians.
+    pub a1: f32,
+    /// Body angle at the end of the interval, radians.
+    pub a2: f32,
+}
+
+impl Sweep {
+    /// The body transform at fraction `t ∈ [0, 1]` of the interval.
+    #[inline]
+    pub fn transform_at(&self, t: f32) -> Transform {
+        let c = Vec2::new(
+            (1.0 - t) * self.c1.x + t * self.c2.x,
+            (1.0 - t) * self.c1.y + t * self.c2.y,
+        );
+        let angle = (1.0 - t) * self.a1 + t * self.a2;
+        let q = Rot::from_angle(angle);
+        // Shift from the centre of mass to the body origin.
+        Transform {
+            p: c - q.rotate(self.local_center),
+            q,
+        }
+    }
+
+    /// Wraps `a1` into `[−π, π]` and shifts `a2` by the same whole turns, so that
+    /// angles stay small (and precise) for bodies that have spun many times.
+    #[inline]
+    pub fn normalize(&mut self) {
+        let two_pi = 2.0 * PI;
+        let d = two_pi * (self.a1 / two_pi).floor();
+        self.a1 -= d;
+        self.a2 -= d;
+        if self.a1 > PI {
+            self.a1 -= two_pi;
+            self.a2 -= two_pi;
+        }
+    }
+
+    /// Whether all numbers are finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.local_center.is_finite()
+            && self.c1.is_finite()
+            && self.c2.is_finite()
+            && self.a1.is_finite()
+            && self.a2.is_finite()
+    }
+}
+
+/// Wraps an angle into `[−π, π]`. Non-finite input is returned unchanged.
+#[inline]
+pub fn unwind_angle(angle: f32) -> f32 {
+    if !angle.is_finite() {
+        return angle;
+    }
+    if (-PI..=PI).contains(&angle) {
+        return angle;
+    }
+    let two_pi = 2.0f64 * std::f64::consts::PI;
+    let a = angle as f64;
+    let wrapped = a - two_pi * (a / two_pi).round();
+    wrapped as f32
+}
+
+/// Deterministic cosine and sine of `angle` (radians), as `(cos, sin)`.
+///
+/// Range reduction to `[−π/4, π/4]` and Taylor polynomials are evaluated in `f64`
+/// with plain multiplies and adds, so the result is the same on every platform and
+/// within one `f32` ulp of the exact values. Non-finite input gives `(1, 0)`.
+pub fn cos_sin(angle: f32) -> (f32, f32) {
+    if !angle.is_finite() {
+        return (1.0, 0.0);
+    }
+    use std::f64::consts::{FRAC_PI_2, PI as PI64};
+    let two_pi = 2.0 * PI64;
+    let mut x = angle as f64;
+    // Wrap into [−π, π].
+    x -= two_pi * (x / two_pi).round();
+    // Quadrant and remainder in [−π/4, π/4].
+    let k = (x / FRAC_PI_2).round();
+    let r = x - k * FRAC_PI_2;
+    let r2 = r * r;
+    let sin_r =
+        r * (1.0 + r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 + r2 / 362880.0))));
+    let cos_r = 1.0
+        + r2 * (-0.5
+            + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 + r2 * (1.0 / 40320.0 - r2 / 3628800.0))));
+    let (c, s) = match (k as i64).rem_euclid(4) {
+        0 => (cos_r, sin_r),
+        1 => (-sin_r, cos_r),
+        2 => (-cos_r, -sin_r),
+        _ => (sin_r, -cos_r),
+    };
+    (c as f32, s as f32)
+}
+
+/// Deterministic four-quadrant arctangent of `y/x`, in radians in `[−π, π]`.
+///
+/// Evaluated in `f64` by reducing `|t| = min/max` below `tan(π/8)`, halving the angle
+/// once with `atan t = 2·atan(t / (1 + √(1 + t²)))` and summing a short Taylor series;
+/// accurate to well below one `f32` ulp. `atan2(0, 0)` is 0; NaN input gives 0.
+pub fn atan2(y: f32, x: f32) -> f32 {
+    if y.is_nan() || x.is_nan() {
+        return 0.0;
+    }
+    use std::f64::consts::{FRAC_PI_2, PI as PI64};
+    let (yd, xd) = (y as f64, x as f64);
+    let ax = xd.abs();
+    let ay = yd.abs();
+    if ax == 0.0 && ay == 0.0 {
+        return 0.0;
+    }
+    // Angle in [0, π/2] of (ax, ay).
+    let swap = ay > ax;
+    let t = if swap { ax / ay } else { ay / ax }; // in [0, 1]
+    let base = atan_unit(t);
+    let mut a = if swap { FRAC_PI_2 - base } else { base };
+    if xd < 0.0 {
+        a = PI64 - a;
+    }
+    if yd < 0.0 {
+        a = -a;
+    }
+    a as f32
+}
+
+/// `atan(t)` for `t ∈ [0, 1]` (also handles infinities through the caller's swap).
+fn atan_unit(t: f64) -> f64 {
+    if !t.is_finite() {
+        return 0.0;
+    }
+    use std::f64::consts::FRAC_PI_4;
+    // tan(π/8) = √2 − 1.
+    const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
+    let (offset, u) = if t > TAN_PI_8 {
+        (FRAC_PI_4, (t - 1.0) / (t + 1.0))
+    } else {
+        (0.0, t)
+    };
+    // Halve: |v| ≤ tan(π/16) ≈ 0.199.
+    let v = u / (1.0 + (1.0 + u * u).sqrt());
+    let v2 = v * v;
+    // atan v = v − v³/3 + v⁵/5 − … ; the v¹⁹ term is below 1e-14.
+    let mut sum = 0.0;
+    let mut k = 17.0;
+    while k >= 3.0 {
+        let term = 1.0 / k;
+        sum = term - v2 * sum;
+        k -= 2.0;
+    }
+    let atan_v = v * (1.0 - v2 * sum);
+    offset + 2.0 * atan_v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cos_sin_matches_std_closely() {
+        let mut a = -20.0f32;
+        while a < 20.0 {
+            let (c, s) = cos_sin(a);
+            let (ce, se) = ((a as f64).cos(), (a as f64).sin());
+            assert!((c as f64 - ce).abs() < 2e-7, "cos({a}) = {c} vs {ce}");
+            assert!((s as f64 - se).abs() < 2e-7, "sin({a}) = {s} vs {se}");
+            a += 0.0137;
+        }
+        assert_eq!(cos_sin(0.0), (1.0, 0.0));
+        assert_eq!(cos_sin(f32::NAN), (1.0, 0.0));
+    }
+
+    #[test]
+    fn atan2_matches_std_closely() {
+        for i in 0..2000 {
+            let a = -PI + (i as f32) * (2.0 * PI / 2000.0);
+            for r in [1e-3f32, 1.0, 1e4] {
+                let (y, x) = (r * (a as f64).sin() as f32, r * (a as f64).cos() as f32);
+                let got = atan2(y, x) as f64;
+                let want = (y as f64).atan2(x as f64);
+                assert!(
+                    (got - want).abs() < 3e-7,
+                    "atan2({y},{x}) = {got} vs {want}"
+                );
+            }
+        }
+        assert_eq!(atan2(0.0, 0.0), 0.0);
+        assert!((atan2(1.0, 0.0) - PI / 2.0).abs() < 1e-7);
+        assert!((atan2(0.0, -1.0) - PI).abs() < 1e-7);
+        assert!((atan2(-1.0, f32::INFINITY)).abs() < 1e-7);
+    }
+
+    #[test]
+    fn rotation_round_trip() {
+        let q = Rot::from_angle(0.7);
+        assert!((q.angle() - 0.7).abs() < 1e-6);
+        let v = Vec2::new(1.5, -2.0);
+        let w = q.inv_rotate(q.rotate(v));
+        assert!((w - v).length() < 1e-6);
+        let q2 = Rot::from_angle(-2.5);
+        assert!((q.relative_angle(q2) - (-3.2 + 2.0 * PI)).abs() < 1e-5);
+        let t = Transform::from_angle(Vec2::new(3.0, 4.0), 1.1);
+        let p = Vec2::new(-1.0, 2.0);
+        assert!((t.apply_inv(t.apply(p)) - p).length() < 1e-5);
+        let u = Transform::from_angle(Vec2::new(-2.0, 1.0), -0.4);
+        let tu = t.mul(u);
+        assert!((tu.apply(p) - t.apply(u.apply(p))).length() < 1e-5);
+        let rel = t.inv_mul(tu);
+        assert!((rel.apply(p) - u.apply(p)).length() < 1e-5);
+    }
+
+    #[test]
+    fn integrate_rotation_small_steps_matches_angle() {
+        // 600 steps of 0.01 rad: first-order integration with normalisation
+        // tracks the exact angle 6 rad to within atan(0.01) − 0.01 ≈ 3.3e-7 per step.
+        let mut q = Rot::IDENTITY;
+        for _ in 0..600 {
+            q = q.integrate(0.01);
+        }
+        let exact = unwind_angle(600.0 * 0.01f32.atan());
+        assert!((q.angle() - exact).abs() < 1e-4);
+    }
+
+    #[test]
+    fn sweep_transform_and_normalize() {
+        let mut s = Sweep {
+            local_center: Vec2::new(0.5, 0.0),
+            c1: Vec2::new(0.0, 0.0),
+            c2: Vec2::new(2.0, 0.0),
+            a1: 7.0 * PI,
+            a2: 7.5 * PI,
+        };
+        let before = s.transform_at(0.5);
+        s.normalize();
+        assert!(s.a1 >= -PI && s.a1 <= PI);
+        assert!((s.a2 - s.a1 - 0.5 * PI).abs() < 1e-5);
+        let after = s.transform_at(0.5);
+        assert!((before.p - after.p).length() < 1e-4);
+        // Centre of mass at t = 0.5 is (1, 0); angle 7.25π ≡ −0.75π.
+        let com = after.apply(s.local_center);
+        assert!((com - Vec2::new(1.0, 0.0)).length() < 1e-5);
+        assert!((after.q.angle() + 0.75 * PI).abs() < 1e-5);
+    }
+
+    #[test]
+    fn mat22_solve() {
+        let m = Mat22::new(Vec2::new(2.0, 1.0), Vec2::new(1.0, 3.0));
+        let x = m.solve(Vec2::new(3.0, 5.0));
+        // 2x + y = 3, x + 3y = 5 → x = 0.8, y = 1.4
+        assert!((x - Vec2::new(0.8, 1.4)).length() < 1e-6);
+        assert!((m.inverse().mul_vec(Vec2::new(3.0, 5.0)) - x).length() < 1e-6);
+        assert_eq!(Mat22::ZERO.solve(Vec2::X), Vec2::ZERO);
+    }
+}
