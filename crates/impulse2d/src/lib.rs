@@ -11,10 +11,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod body;
 pub mod collision;
 pub mod core;
 pub mod error;
 pub mod math;
 
+pub use body::BodyType;
 pub use error::{Error, Result};
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
