@@ -286,7 +286,10 @@ impl World {
         } else {
             (shape_a, shape_b)
         };
-        let (sa, sb) = (&self.shapes[shape_a as usize], &self.shapes[shape_b as usize]);
+        let (sa, sb) = (
+            &self.shapes[shape_a as usize],
+            &self.shapes[shape_b as usize],
+        );
         let body_a = sa.body_id;
         let body_b = sb.body_id;
         let set_a = self.bodies[body_a as usize].set_index;

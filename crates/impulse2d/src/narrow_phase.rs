@@ -47,7 +47,9 @@ impl World {
     /// state changes in contact id order.
     pub(crate) fn collide(&mut self, _ctx: &StepContext) {
         let capacity = self.contact_ids.capacity();
-        self.scratch.contact_state_bits.set_bit_count_and_clear(capacity);
+        self.scratch
+            .contact_state_bits
+            .set_bit_count_and_clear(capacity);
 
         for color in 0..GRAPH_COLOR_COUNT {
             let mut sims = std::mem::take(&mut self.graph.colors[color].contact_sims);

@@ -7,7 +7,8 @@
 //! 3. per substep: `integrate_velocities` (gravity, forces, damping),
 //!    `warm_start`, `solve` (soft, with position bias), `integrate_positions`
 //!    (speed clamps, motion locks, position and rotation deltas) and `relax`
-//!    (the same pass without bias, to remove the velocity the bias added);
+//!    (the same pass without bias, to remove the velocity the bias added; one
+//!    pass by default, as in Box2D);
 //! 4. `apply_restitution` and `store_impulses`;
 //! 5. `finalize_bodies`: transforms, sleep timers and shape bounding boxes;
 //! 6. enlarge the broad-phase proxies of boxes that left their fat box;
@@ -54,6 +55,8 @@ pub(crate) struct StepContext {
     pub h: f32,
     pub inv_h: f32,
     pub sub_steps: u32,
+    /// Unbiased passes after each substep's position update.
+    pub relax_iterations: u32,
     pub contact_softness: Softness,
     pub static_softness: Softness,
     pub restitution_threshold: f32,
@@ -182,13 +185,15 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.integrate_positions += ms_since(t);
 
         let t = Instant::now();
-        contact_solver::solve(
-            constraints,
-            states,
-            ctx.inv_h,
-            ctx.contact_push_max_velocity,
-            false,
-        );
+        for _ in 0..ctx.relax_iterations {
+            contact_solver::solve(
+                constraints,
+                states,
+                ctx.inv_h,
+                ctx.contact_push_max_velocity,
+                false,
+            );
+        }
         profile.relax_impulses += ms_since(t);
     }
 
