@@ -19,14 +19,16 @@
 //!   numbers: no hit, never a panic.
 //!
 //! # Rounded polygons
-//! Box2D v3 casts rays at rounded polygons with its iterative shape cast, which
-//! stops about one linear slop short of the surface. Here the cast is **exact**: a
-//! rounded polygon is the union of its core, one rectangle of depth `radius` on
-//! each edge and a disk of radius `radius` at each vertex, so from outside the
-//! first hit is the earliest entry through an offset edge (within the edge's
-//! extent) or into a vertex disk. Capsules are the two-vertex case of the same
-//! routine. Differential tests against Box2D must allow Box2D's fraction to be
-//! short by up to about `LINEAR_SLOP / |cos(incidence)|` for rounded polygons.
+//! Box2D v3 casts rays at rounded polygons with its iterative shape cast
+//! ([`shape_cast`](super::shape_cast)), which advances the ray's point until it is
+//! about one linear slop *inside* the rounded surface, and reports that fraction
+//! with the surface point. Here the cast is **exact**: a rounded polygon is the
+//! union of its core, one rectangle of depth `radius` on each edge and a disk of
+//! radius `radius` at each vertex, so from outside the first hit is the earliest
+//! entry through an offset edge (within the edge's extent) or into a vertex disk.
+//! Capsules are the two-vertex case of the same routine. Differential tests against
+//! Box2D must allow Box2D's fraction to be *later* by up to about
+//! `LINEAR_SLOP / |cos(incidence)|` (and grazing rays that hit here may miss there).
 //!
 //! # References
 //! - E. Catto, Box2D v3 `geometry.c` (`b2RayCast*`, `b2PointIn*`).
@@ -254,8 +256,9 @@ pub fn ray_cast_segment(input: &RayCastInput, shape: &Segment, one_sided: bool) 
 ///
 /// Rounded polygons are cast **exactly**, as the union of the core, a rectangle of
 /// depth `radius` on each edge and a disk at each vertex. (Box2D v3 uses its
-/// iterative shape cast here, which stops up to about one linear slop short of
-/// the surface.)
+/// iterative shape cast here, which advances until the ray is about one linear
+/// slop inside the surface, so its fraction is later by up to about
+/// `LINEAR_SLOP / |cos(incidence)|`.)
 pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
     if !input.is_valid() {
         return CastOutput::default();
