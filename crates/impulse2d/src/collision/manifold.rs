@@ -4,14 +4,34 @@
 //! Every function takes shape A in its local frame with `xf_a`, shape B with
 //! `xf_b`, and returns a manifold whose normal points from A to B in world
 //! coordinates. Points are reported relative to A's origin (`anchor_a`), relative to
-//! B's origin (`anchor_b`) and in world coordinates (`point`). Points are created up to
-//! [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) before touching.
+//! B's origin (`anchor_b`) and in world coordinates (`point`), mid-way between the
+//! two surfaces. Points are created up to
+//! [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) before touching;
+//! farther apart the manifold is empty, and a clipped point beyond that distance is
+//! dropped while its partner is kept. The solver fields of the points are left at 0.
+//!
+//! Feature ids ([`make_id`]) name a vertex or edge of A and one of B, so that the
+//! same point keeps its id while the shapes move a little and the solver can warm
+//! start it. Polygon pairs follow Box2D v3's ids.
+//!
+//! Chain segments are one-sided and use their ghost vertices so that shapes slide
+//! across the joints of a smooth chain without catching on internal corners.
+//!
+//! Shapes built through struct literals may be degenerate: a zero-length capsule or
+//! segment is treated as a circle at its first point, a zero-length chain segment
+//! collides with nothing. A non-finite result (coordinates beyond what `f32` can
+//! handle) is reported as an empty manifold. No input panics.
 //!
 //! # References
 //! - E. Catto, Box2D-Lite `Collide.cpp` (box SAT and clipping), Box2D v3 `manifold.c`.
+//! - E. Catto, *Ghost Collisions* (box2d.org, 2020): the chain's Gauss-map test.
+//! - C. Ericson, *Real-Time Collision Detection* (2005), §5.1.9: closest points of
+//!   two segments.
 //! - D. Eberly, *Intersection of Convex Objects: The Method of Separating Axes*.
 
-use super::distance::SegmentDistanceResult;
+use super::distance::{
+    DistanceInput, DistanceOutput, ShapeProxy, SimplexCache, segment_distance, shape_distance,
+};
 use super::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment, make_capsule_polygon};
 use crate::core::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::math::{Rot, Transform, Vec2};
@@ -356,54 +376,6 @@ pub fn collide_polygon_and_circle(
 // ---------------------------------------------------------------------------
 // Capsules
 
-/// Closest points between segments `p1–q1` and `p2–q2` (Ericson, *Real-Time
-/// Collision Detection* §5.1.9), tolerant of zero-length segments. Clamped
-/// fractions are exactly 0 or 1, which callers use to recognise end points.
-fn closest_points_on_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentDistanceResult {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
-    let dd1 = d1.dot(d1);
-    let dd2 = d2.dot(d2);
-    let rd1 = r.dot(d1);
-    let rd2 = r.dot(d2);
-    let eps = f32::EPSILON * f32::EPSILON;
-
-    let (f1, f2) = if dd1 <= eps && dd2 <= eps {
-        (0.0, 0.0)
-    } else if dd1 <= eps {
-        (0.0, (rd2 / dd2).clamp(0.0, 1.0))
-    } else if dd2 <= eps {
-        ((-rd1 / dd1).clamp(0.0, 1.0), 0.0)
-    } else {
-        let d12 = d1.dot(d2);
-        let denominator = dd1 * dd2 - d12 * d12;
-        // Parallel segments: any point of the first will do, start from its beginning.
-        let f1 = if denominator != 0.0 {
-            ((d12 * rd2 - rd1 * dd2) / denominator).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let f2 = (d12 * f1 + rd2) / dd2;
-        if f2 < 0.0 {
-            ((-rd1 / dd1).clamp(0.0, 1.0), 0.0)
-        } else if f2 > 1.0 {
-            (((d12 - rd1) / dd1).clamp(0.0, 1.0), 1.0)
-        } else {
-            (f1, f2)
-        }
-    };
-    let closest1 = Vec2::mul_add(p1, f1, d1);
-    let closest2 = Vec2::mul_add(p2, f2, d2);
-    SegmentDistanceResult {
-        closest1,
-        closest2,
-        fraction1: f1,
-        fraction2: f2,
-        distance_squared: closest1.distance_squared(closest2),
-    }
-}
-
 /// How far segment `b1–b2` lies from the line through `a` with unit direction
 /// `axis`, on the side where it lies farther: `(separation, outward normal)`.
 fn side_separation(a: Vec2, axis: Vec2, b1: Vec2, b2: Vec2) -> (f32, Vec2) {
@@ -444,7 +416,7 @@ fn capsule_contact(
     q2: Vec2,
     radius_b: f32,
 ) -> LocalManifold {
-    let closest = closest_points_on_segments(p1, q1, p2, q2);
+    let closest = segment_distance(p1, q1, p2, q2);
     let radius = radius_a + radius_b;
     let max_distance = radius + SPECULATIVE_DISTANCE;
     if closest.distance_squared > max_distance * max_distance {
@@ -760,7 +732,7 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
         let (i21, i22) = (edge_b, next_index(edge_b, b.count));
         let (v11, v12) = (a.vertices[i11], a.vertices[i12]);
         let (v21, v22) = (b.vertices[i21], b.vertices[i22]);
-        let closest = closest_points_on_segments(v11, v12, v21, v22);
+        let closest = segment_distance(v11, v12, v21, v22);
         let corners = (
             edge_end(closest.fraction1, i11, i12),
             edge_end(closest.fraction2, i21, i22),
@@ -854,7 +826,9 @@ pub fn collide_segment_and_polygon(
 
 /// Contact between a chain segment (A) and a circle (B): one point, id 0.
 ///
-/// Only a circle whose centre is on the segment's right side collides. Beyond an end
+/// Only a circle whose centre is on the segment's right side collides (a
+/// zero-length chain segment, possible only through struct literals, collides with
+/// nothing). Beyond an end
 /// of the segment, the circle collides with that end only if it is not in the region
 /// the neighbouring segment (through the ghost vertex) already covers, so a circle
 /// rolling along a smooth chain meets no internal corners.
@@ -864,8 +838,11 @@ pub fn collide_chain_segment_and_circle(
     circle_b: &Circle,
     xf_b: Transform,
 ) -> Manifold {
-    let center = xf_a.inv_mul(xf_b).apply(circle_b.center);
     let (p1, p2) = (chain_a.segment.point1, chain_a.segment.point2);
+    if is_degenerate(p1, p2) {
+        return Manifold::default();
+    }
+    let center = xf_a.inv_mul(xf_b).apply(circle_b.center);
     let e = p2 - p1;
     if e.right_perp().dot(center - p1) < 0.0 {
         return Manifold::default();
@@ -903,6 +880,327 @@ pub fn collide_chain_segment_and_circle(
         xf_b,
         Vec2::ZERO,
     )
+}
+
+/// How a candidate contact normal relates to the smooth surface a chain forms
+/// around one of its segments (its Gauss map near the segment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NormalClass {
+    /// Leans past a convex corner into a neighbour's range: the neighbour's contact
+    /// covers it.
+    Skip,
+    /// Within the range of normals this segment owns.
+    Admit,
+    /// Leans toward a flat or concave corner: use the segment's own normal.
+    Snap,
+}
+
+/// A chain segment (in its shape's frame) with what its ghost vertices say about
+/// the surface beyond its ends.
+struct ChainFrame {
+    p1: Vec2,
+    p2: Vec2,
+    /// Unit direction from `p1` to `p2`.
+    edge: Vec2,
+    /// The colliding side's unit normal (the right side).
+    normal: Vec2,
+    /// The previous segment's normal when the corner at `p1` is convex.
+    prev_normal: Option<Vec2>,
+    /// The next segment's normal when the corner at `p2` is convex.
+    next_normal: Option<Vec2>,
+}
+
+impl ChainFrame {
+    fn new(chain: &ChainSegment) -> ChainFrame {
+        // Sine of the smallest turn that counts as a convex corner.
+        const CONVEX_TOL: f32 = 0.01;
+        let (p1, p2) = (chain.segment.point1, chain.segment.point2);
+        let edge = (p2 - p1).normalize();
+        let edge0 = (p1 - chain.ghost1).normalize();
+        let edge2 = (chain.ghost2 - p2).normalize();
+        ChainFrame {
+            p1,
+            p2,
+            edge,
+            normal: edge.right_perp(),
+            prev_normal: (edge0.cross(edge) >= CONVEX_TOL).then(|| edge0.right_perp()),
+            next_normal: (edge.cross(edge2) >= CONVEX_TOL).then(|| edge2.right_perp()),
+        }
+    }
+
+    /// Classifies a unit normal pointing from the segment toward the other shape.
+    fn classify(&self, n: Vec2) -> NormalClass {
+        // Sine of the angle by which a normal may lean past a neighbour's normal.
+        const SIN_TOL: f32 = 0.01;
+        let (neighbour, past) = if n.dot(self.edge) <= 0.0 {
+            (self.prev_normal, self.prev_normal.map(|n0| n.cross(n0)))
+        } else {
+            (self.next_normal, self.next_normal.map(|n2| n2.cross(n)))
+        };
+        match (neighbour, past) {
+            (Some(_), Some(p)) if p > SIN_TOL => NormalClass::Skip,
+            (Some(_), _) => NormalClass::Admit,
+            (None, _) => NormalClass::Snap,
+        }
+    }
+
+    /// The normal of the neighbour at `p1` (if `at_p1`) or at `p2`, or the
+    /// segment's own normal when that corner is not convex.
+    fn neighbour_normal(&self, at_p1: bool) -> Vec2 {
+        let n = if at_p1 {
+            self.prev_normal
+        } else {
+            self.next_normal
+        };
+        n.unwrap_or(self.normal)
+    }
+}
+
+/// The polygon feature that meets the segment's face.
+#[derive(Clone, Copy, Debug)]
+enum Incident {
+    /// A vertex: the incident edge is the one beside it most opposed to the segment.
+    Vertex(usize),
+    /// An edge, by its first vertex.
+    Edge(usize),
+}
+
+/// Face contact with one of the polygon's faces as the reference and the segment as
+/// the incident edge, unless a neighbouring segment meets that face more squarely
+/// (then the neighbour's contact covers it and this one is empty).
+fn polygon_face_contact(frame: &ChainFrame, b: &Polygon, face: usize) -> LocalManifold {
+    let (i1, i2) = (face, next_index(face, b.count));
+    let (b1, b2) = (b.vertices[i1], b.vertices[i2]);
+    let n = b.normals[i1];
+    let p1_deeper = n.dot(frame.p1 - b1) < n.dot(frame.p2 - b1);
+    if frame.neighbour_normal(p1_deeper).dot(n) < frame.normal.dot(n) {
+        return LocalManifold::EMPTY;
+    }
+    let clipped = clip_edge(b1, b2, frame.p1, frame.p2, n, b.radius, 0.0);
+    if !clipped.overlap {
+        return LocalManifold::EMPTY;
+    }
+    let mut m = LocalManifold {
+        normal: -n,
+        ..LocalManifold::EMPTY
+    };
+    m.push_speculative(LocalPoint {
+        id: make_id(i1 as u8, 1),
+        ..clipped.lower
+    });
+    m.push_speculative(LocalPoint {
+        id: make_id(i2 as u8, 0),
+        ..clipped.upper
+    });
+    m
+}
+
+/// Face contact with the segment as the reference and a polygon edge as incident.
+fn segment_face_contact(frame: &ChainFrame, b: &Polygon, incident: Incident) -> LocalManifold {
+    let count = b.count;
+    let (ib1, ib2) = match incident {
+        Incident::Edge(e) => (e, next_index(e, count)),
+        Incident::Vertex(v) => {
+            let before = prev_index(v, count);
+            if frame.normal.dot(b.normals[before]) < frame.normal.dot(b.normals[v]) {
+                (before, v)
+            } else {
+                (v, next_index(v, count))
+            }
+        }
+    };
+    let clipped = clip_edge(
+        frame.p1,
+        frame.p2,
+        b.vertices[ib1],
+        b.vertices[ib2],
+        frame.normal,
+        0.0,
+        b.radius,
+    );
+    if !clipped.overlap {
+        return LocalManifold::EMPTY;
+    }
+    let mut m = LocalManifold {
+        normal: frame.normal,
+        ..LocalManifold::EMPTY
+    };
+    m.push_speculative(LocalPoint {
+        id: make_id(0, ib2 as u8),
+        ..clipped.lower
+    });
+    m.push_speculative(LocalPoint {
+        id: make_id(1, ib1 as u8),
+        ..clipped.upper
+    });
+    m
+}
+
+/// The smallest separation of the polygon's vertices from the line through `p`
+/// with normal `n`, and the vertex that attains it.
+fn deepest_vertex(b: &Polygon, p: Vec2, n: Vec2) -> (f32, Option<usize>) {
+    let mut best = (f32::MAX, None);
+    for (i, v) in b.vertices().iter().enumerate() {
+        let s = n.dot(*v - p);
+        if s < best.0 {
+            best = (s, Some(i));
+        }
+    }
+    best
+}
+
+/// Contact between a chain segment and polygon `b`, both in the segment's frame.
+/// `closest` and `cache` are the result of GJK between the segment and `b`'s core.
+fn chain_polygon_contact(
+    frame: &ChainFrame,
+    b: &Polygon,
+    closest: &DistanceOutput,
+    cache: &SimplexCache,
+    behind: bool,
+) -> LocalManifold {
+    let count = b.count;
+    let index_b = |k: usize| usize::from(cache.index_b[k]).min(count - 1);
+    let apart = !behind && closest.distance > 0.1 * LINEAR_SLOP;
+
+    let incident = if apart && cache.count == 1 {
+        // Corner to corner: the contact normal is the direction between them.
+        let normal = (closest.point_b - closest.point_a).normalize();
+        match frame.classify(normal) {
+            NormalClass::Skip => return LocalManifold::EMPTY,
+            NormalClass::Admit => {
+                let surface_b = Vec2::mul_sub(closest.point_b, b.radius, normal);
+                let id = make_id(cache.index_a[0], cache.index_b[0]);
+                return LocalManifold::single(
+                    normal,
+                    closest.point_a.lerp(surface_b, 0.5),
+                    closest.distance - b.radius,
+                    id,
+                );
+            }
+            NormalClass::Snap => Incident::Vertex(index_b(0)),
+        }
+    } else if apart && cache.count == 2 && cache.index_a[0] == cache.index_a[1] {
+        // A segment end against a polygon edge: of the two normals around the closest
+        // polygon points, the one most aligned with the gap names the edge.
+        let (ib1, ib2) = (index_b(0), index_b(1));
+        let gap = closest.point_a - closest.point_b;
+        let face = if gap.dot(b.normals[ib1]) > gap.dot(b.normals[ib2]) {
+            ib1
+        } else {
+            ib2
+        };
+        match frame.classify(-b.normals[face]) {
+            NormalClass::Skip => return LocalManifold::EMPTY,
+            NormalClass::Admit => return polygon_face_contact(frame, b, face),
+            NormalClass::Snap => Incident::Edge(face),
+        }
+    } else if apart && cache.count == 2 {
+        // The segment's face against a polygon vertex or edge: the deeper vertex.
+        let (ib1, ib2) = (index_b(0), index_b(1));
+        let d1 = frame.normal.dot(b.vertices[ib1] - frame.p1);
+        let d2 = frame.normal.dot(b.vertices[ib2] - frame.p1);
+        Incident::Vertex(if d1 < d2 { ib1 } else { ib2 })
+    } else {
+        // Overlapping (or behind): separating axes. The segment's normal competes
+        // with its convex neighbours' normals, which, if they separate more, own
+        // the contact; polygon faces compete if the chain admits their normal.
+        let (mut edge_separation, mut incident) = deepest_vertex(b, frame.p1, frame.normal);
+        for (neighbour, at) in [(frame.prev_normal, frame.p1), (frame.next_normal, frame.p2)] {
+            if let Some(n) = neighbour {
+                let (s, _) = deepest_vertex(b, at, n);
+                if s > edge_separation {
+                    edge_separation = s;
+                    incident = None;
+                }
+            }
+        }
+        let mut best_face = (-f32::MAX, None);
+        for i in 0..count {
+            let (n, v) = (b.normals[i], b.vertices[i]);
+            if frame.classify(-n) != NormalClass::Admit {
+                continue;
+            }
+            let s = n.dot(frame.p1 - v).min(n.dot(frame.p2 - v));
+            if s > best_face.0 {
+                best_face = (s, Some(i));
+            }
+        }
+        if let (s, Some(face)) = best_face
+            && s > edge_separation
+        {
+            return polygon_face_contact(frame, b, face);
+        }
+        match incident {
+            Some(v) => Incident::Vertex(v),
+            None => return LocalManifold::EMPTY,
+        }
+    };
+    segment_face_contact(frame, b, incident)
+}
+
+/// Contact between a chain segment (A) and a polygon (B): up to two points.
+///
+/// Collision is one-sided (the right side of the segment) and smooth across the
+/// chain: candidate normals are checked against the neighbouring segments given by
+/// the ghost vertices, so that a polygon sliding over the joint of two segments is
+/// never caught on the internal corner. A polygon whose centroid is behind the
+/// segment (and behind any convex neighbour) gets no contact. `cache` carries GJK's
+/// simplex between calls for the same pair (start with `SimplexCache::default()`).
+pub fn collide_chain_segment_and_polygon(
+    chain_a: &ChainSegment,
+    xf_a: Transform,
+    polygon_b: &Polygon,
+    xf_b: Transform,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    let (p1, p2) = (chain_a.segment.point1, chain_a.segment.point2);
+    if is_degenerate(p1, p2) {
+        return Manifold::default();
+    }
+    let frame = ChainFrame::new(chain_a);
+    let b = polygon_b.transformed(xf_a.inv_mul(xf_b));
+
+    let behind_line = |n: Vec2, p: Vec2| n.dot(b.centroid - p) < 0.0;
+    let behind = behind_line(frame.normal, p1);
+    if behind
+        && frame.prev_normal.is_none_or(|n| behind_line(n, p1))
+        && frame.next_normal.is_none_or(|n| behind_line(n, p2))
+    {
+        return Manifold::default();
+    }
+
+    let input = DistanceInput {
+        proxy_a: ShapeProxy::from_segment(&chain_a.segment),
+        proxy_b: ShapeProxy::from_polygon(&b),
+        transform_a: Transform::IDENTITY,
+        transform_b: Transform::IDENTITY,
+        use_radii: false,
+    };
+    let closest = shape_distance(&input, cache);
+    if closest.distance > b.radius + SPECULATIVE_DISTANCE {
+        return Manifold::default();
+    }
+    chain_polygon_contact(&frame, &b, &closest, cache, behind).into_world(xf_a, xf_b, Vec2::ZERO)
+}
+
+/// Contact between a chain segment (A) and a capsule (B): the capsule is treated as
+/// a rounded two-vertex polygon, see [`collide_chain_segment_and_polygon`].
+pub fn collide_chain_segment_and_capsule(
+    chain_a: &ChainSegment,
+    xf_a: Transform,
+    capsule_b: &Capsule,
+    xf_b: Transform,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    if is_degenerate(capsule_b.center1, capsule_b.center2) {
+        let circle = Circle {
+            center: capsule_b.center1,
+            radius: capsule_b.radius,
+        };
+        return collide_chain_segment_and_circle(chain_a, xf_a, &circle, xf_b);
+    }
+    let polygon = make_capsule_polygon(capsule_b);
+    collide_chain_segment_and_polygon(chain_a, xf_a, &polygon, xf_b, cache)
 }
 
 #[cfg(test)]

@@ -644,6 +644,210 @@ fn chain_joint_is_covered_once_for_circles() {
 }
 
 // ---------------------------------------------------------------------------
+// Chain segments against polygons and capsules
+
+fn chain_collide(chain: &ChainSegment, polygon: &Polygon, at: Transform) -> Manifold {
+    collide_chain_segment_and_polygon(
+        chain,
+        Transform::IDENTITY,
+        polygon,
+        at,
+        &mut SimplexCache::default(),
+    )
+}
+
+#[test]
+fn box_resting_on_chain_segment() {
+    // The unit box 0.01 into a flat chain segment: two points at the box's bottom
+    // corners x = 0.2 ± 0.5, mid-way at y = -0.005.
+    let chain = ground_chain(2.0, -2.0);
+    let m = chain_collide(&chain, &unit_box(), xf(0.2, 0.49, 0.0));
+    assert_consistent(&m, Transform::IDENTITY, xf(0.2, 0.49, 0.0));
+    assert_eq!(m.point_count, 2);
+    assert_vec(m.normal, Vec2::Y, TOL);
+    assert_vec(
+        point_near(&m, Vec2::new(-0.3, 0.0)).point,
+        Vec2::new(-0.3, -0.005),
+        TOL,
+    );
+    assert_vec(
+        point_near(&m, Vec2::new(0.7, 0.0)).point,
+        Vec2::new(0.7, -0.005),
+        TOL,
+    );
+    for p in m.points() {
+        assert_close(p.separation, -0.01, TOL);
+    }
+    // Hovering 0.01 above (GJK path): the same points, separation +0.01.
+    let m = chain_collide(&chain, &unit_box(), xf(0.2, 0.51, 0.0));
+    assert_eq!(m.point_count, 2);
+    assert_vec(m.normal, Vec2::Y, TOL);
+    for p in m.points() {
+        assert_close(p.separation, 0.01, TOL);
+    }
+    // 0.03 above: beyond speculative range.
+    assert_eq!(
+        chain_collide(&chain, &unit_box(), xf(0.2, 0.53, 0.0)).point_count,
+        0
+    );
+}
+
+#[test]
+fn shape_behind_a_chain_segment_gets_no_manifold() {
+    // The box pokes 0.05 up through the ground from below.
+    let chain = ground_chain(2.0, -2.0);
+    let below = xf(0.5, -0.45, 0.0);
+    assert_eq!(chain_collide(&chain, &unit_box(), below).point_count, 0);
+    // A two-sided segment in the same place does collide.
+    let two_sided =
+        collide_segment_and_polygon(&chain.segment, Transform::IDENTITY, &unit_box(), below);
+    assert!(two_sided.point_count > 0);
+    // Capsules and circles too.
+    let capsule = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.25).unwrap();
+    let m = collide_chain_segment_and_capsule(
+        &chain,
+        Transform::IDENTITY,
+        &capsule,
+        xf(0.0, -0.2, 0.0),
+        &mut SimplexCache::default(),
+    );
+    assert_eq!(m.point_count, 0);
+}
+
+#[test]
+fn box_sliding_over_a_chain_joint_is_not_caught_on_the_internal_corner() {
+    // Two collinear ground segments meet at x = 0. A box sunk 0.1 into the ground
+    // spans x in [-0.03, 0.97]: against the left segment alone, as a two-sided segment,
+    // the box's left face separates least and the contact normal points sideways
+    // (+x): the "ghost collision" that would stop a sliding box.
+    let right = ground_chain(2.0, 0.0);
+    let left = ground_chain(0.0, -2.0);
+    let at = xf(0.47, 0.4, 0.0);
+    let plain = collide_segment_and_polygon(&left.segment, Transform::IDENTITY, &unit_box(), at);
+    assert!(plain.point_count > 0);
+    assert!(
+        plain.normal.x > 0.9,
+        "two-sided segment normal {:?}",
+        plain.normal
+    );
+
+    // With ghost vertices the joint is smooth: both segments push straight up.
+    for chain in [&right, &left] {
+        let m = chain_collide(chain, &unit_box(), at);
+        assert!(m.point_count > 0);
+        assert_vec(m.normal, Vec2::Y, TOL);
+        for p in m.points() {
+            assert_close(p.separation, -0.1, TOL);
+        }
+    }
+
+    // Slide the box across the joint at a resting depth of 0.01 (and at 0.01 above,
+    // speculative): no contact from either segment ever points anywhere but up,
+    // and the box is always supported.
+    for height in [0.49, 0.51] {
+        for step in 0..=40 {
+            let x = -1.0 + 0.05 * step as f32;
+            let at = xf(x, height, 0.0);
+            let mut points = 0;
+            for chain in [&right, &left] {
+                let m = chain_collide(chain, &unit_box(), at);
+                points += m.point_count;
+                if m.point_count > 0 {
+                    assert_vec(m.normal, Vec2::Y, TOL);
+                    for p in m.points() {
+                        assert_close(p.separation, height - 0.5, TOL);
+                    }
+                }
+            }
+            assert!(points >= 2, "box at x = {x} has {points} points");
+        }
+    }
+}
+
+#[test]
+fn box_at_a_convex_chain_corner() {
+    // The ground runs right to left along y = 0 for x in [-1, 0] and falls away to
+    // the right of the origin along the slope from (1, -1). A small box (half 0.25)
+    // whose lower-left corner is at (0.01, 0.01), diagonally off the convex corner:
+    // corner to corner, normal along the diagonal, gap 0.01·√2.
+    let chain = ChainSegment::new(
+        Vec2::new(1.0, -1.0),
+        Segment::new(Vec2::ZERO, Vec2::new(-1.0, 0.0)).unwrap(),
+        Vec2::new(-2.0, 0.0),
+    )
+    .unwrap();
+    let small = make_square(0.25).unwrap();
+    let m = chain_collide(&chain, &small, xf(0.26, 0.26, 0.0));
+    assert_eq!(m.point_count, 1);
+    assert_vec(m.normal, Vec2::new(1.0, 1.0).normalize(), TOL);
+    assert_close(m.points[0].separation, 0.01 * std::f32::consts::SQRT_2, TOL);
+    assert_vec(m.points[0].point, Vec2::new(0.005, 0.005), TOL);
+}
+
+#[test]
+fn capsule_lying_on_a_chain_segment() {
+    // Core at height 0.24, radius 0.25: separation -0.01 at x = 0.3 ± 0.5.
+    let chain = ground_chain(2.0, -2.0);
+    let capsule = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.25).unwrap();
+    let mut cache = SimplexCache::default();
+    let m = collide_chain_segment_and_capsule(
+        &chain,
+        Transform::IDENTITY,
+        &capsule,
+        xf(0.3, 0.24, 0.0),
+        &mut cache,
+    );
+    assert_eq!(m.point_count, 2);
+    assert_vec(m.normal, Vec2::Y, TOL);
+    assert_vec(
+        point_near(&m, Vec2::new(-0.2, 0.0)).point,
+        Vec2::new(-0.2, -0.005),
+        TOL,
+    );
+    assert_vec(
+        point_near(&m, Vec2::new(0.8, 0.0)).point,
+        Vec2::new(0.8, -0.005),
+        TOL,
+    );
+    for p in m.points() {
+        assert_close(p.separation, -0.01, TOL);
+    }
+}
+
+#[test]
+fn chain_contact_ids_and_cache_are_stable() {
+    // Resting (SAT path) and hovering (GJK path), nudged: same ids; and reusing the
+    // cache gives the same manifold as a fresh one.
+    let chain = ground_chain(2.0, -2.0);
+    for (before, after) in [
+        (xf(0.2, 0.49, 0.0), xf(0.215, 0.492, 0.003)),
+        (xf(0.2, 0.51, 0.0), xf(0.215, 0.508, -0.003)),
+    ] {
+        let mut cache = SimplexCache::default();
+        let m0 = collide_chain_segment_and_polygon(
+            &chain,
+            Transform::IDENTITY,
+            &unit_box(),
+            before,
+            &mut cache,
+        );
+        let m1 = collide_chain_segment_and_polygon(
+            &chain,
+            Transform::IDENTITY,
+            &unit_box(),
+            after,
+            &mut cache,
+        );
+        assert_eq!(m0.point_count, 2);
+        assert_eq!(m1.point_count, 2);
+        for (p, q) in m0.points().iter().zip(m1.points()) {
+            assert_eq!(p.id, q.id);
+        }
+        assert_eq!(m1, chain_collide(&chain, &unit_box(), after));
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Bad input
 
 #[test]
@@ -689,6 +893,30 @@ fn degenerate_and_extreme_input_does_not_panic() {
     assert_close(m.points[0].separation, 0.01, TOL);
     assert_vec(m.points[0].point, Vec2::new(0.0, 0.005), TOL);
 
+    // A zero-length chain segment collides with nothing.
+    let flat = ChainSegment {
+        ghost1: Vec2::X,
+        segment: point,
+        ghost2: -Vec2::X,
+        chain_id: 0,
+    };
+    assert_eq!(chain_collide(&flat, &b, at).point_count, 0);
+    assert_eq!(
+        collide_chain_segment_and_circle(&flat, Transform::IDENTITY, &circle, at).point_count,
+        0
+    );
+    // A zero-length capsule on a chain is a circle.
+    let m = collide_chain_segment_and_capsule(
+        &ground_chain(1.0, -1.0),
+        Transform::IDENTITY,
+        &dot,
+        xf(0.0, 0.2, 0.0),
+        &mut SimplexCache::default(),
+    );
+    assert_eq!(m.point_count, 1);
+    assert_vec(m.normal, Vec2::Y, TOL);
+    assert_close(m.points[0].separation, -0.05, TOL);
+
     // Far-apart and non-finite placements give empty manifolds, never NaN.
     let huge = xf(3.0e38, -3.0e38, 0.0);
     let nan = Transform::new(Vec2::new(f32::NAN, 0.0), Rot::IDENTITY);
@@ -705,8 +933,17 @@ fn degenerate_and_extreme_input_does_not_panic() {
                 &circle,
                 other,
             ),
+            chain_collide(&ground_chain(1.0, -1.0), &b, other),
+            collide_chain_segment_and_capsule(
+                &ground_chain(1.0, -1.0),
+                xf(-3.0e38, 0.0, 0.0),
+                &capsule,
+                other,
+                &mut SimplexCache::default(),
+            ),
         ] {
             assert!(m.point_count == 0 || m.points().iter().all(|p| p.point.is_finite()));
+            assert!(m.point_count == 0 || m.normal.is_finite());
         }
     }
 }
