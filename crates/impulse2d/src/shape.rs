@@ -181,6 +181,17 @@ impl ShapeGeometry {
         }
     }
 
+    /// The centroid in the body frame, metres.
+    pub(crate) fn centroid(&self) -> Vec2 {
+        match self {
+            ShapeGeometry::Circle(c) => c.center,
+            ShapeGeometry::Capsule(c) => c.center1.lerp(c.center2, 0.5),
+            ShapeGeometry::Polygon(p) => p.centroid(),
+            ShapeGeometry::Segment(s) => s.point1.lerp(s.point2, 0.5),
+            ShapeGeometry::ChainSegment(c) => c.segment.point1.lerp(c.segment.point2, 0.5),
+        }
+    }
+
     /// Validates geometry that the application may have built field by field.
     fn validate(&self) -> Result<()> {
         match self {

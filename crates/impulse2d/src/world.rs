@@ -272,6 +272,7 @@ impl World {
             gravity: s.gravity,
             enable_warm_starting: true,
             enable_sleep: s.enable_sleep,
+            enable_continuous: s.enable_continuous,
         }
     }
 

@@ -11,8 +11,9 @@
 //!    pass by default, as in Box2D);
 //! 4. `apply_restitution` and `store_impulses`;
 //! 5. `finalize_bodies`: transforms, sleep timers and shape bounding boxes;
-//! 6. enlarge the broad-phase proxies of boxes that left their fat box;
-//! 7. put islands whose bodies have all rested long enough to sleep.
+//! 6. `continuous`: sweep fast bodies against static shapes (time of impact);
+//! 7. enlarge the broad-phase proxies of boxes that left their fat box;
+//! 8. put islands whose bodies have all rested long enough to sleep.
 //!
 //! # References
 //! - E. Catto, *Solver2D* (2024): `solve_soft_step`.
@@ -20,6 +21,7 @@
 
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_solver;
+pub(crate) mod continuous;
 pub(crate) mod island;
 pub(crate) mod softness;
 pub(crate) mod solver_set;
@@ -27,7 +29,7 @@ pub(crate) mod solver_set;
 use std::time::Instant;
 
 use crate::bitset::BitSet;
-use crate::body::{BodySim, BodyState, flags};
+use crate::body::{BodySim, BodyState, BodyType, flags};
 use crate::core::AABB_MARGIN;
 use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
@@ -65,6 +67,7 @@ pub(crate) struct StepContext {
     pub gravity: Vec2,
     pub enable_warm_starting: bool,
     pub enable_sleep: bool,
+    pub enable_continuous: bool,
 }
 
 /// Buffers reused from step to step so that a steady step allocates nothing.
@@ -80,6 +83,8 @@ pub(crate) struct StepScratch {
     pub enlarged_bodies: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
+    /// Awake bodies (by awake index) that moved fast enough to be swept.
+    pub fast_bodies: Vec<u32>,
     /// Island splitting work lists.
     pub split_stack: Vec<u32>,
     pub split_bodies: Vec<u32>,
@@ -112,6 +117,12 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     let t = Instant::now();
     let split_candidate = finalize_bodies(world, ctx);
     world.profile.finalize_bodies = ms_since(t);
+
+    let t = Instant::now();
+    if !world.scratch.fast_bodies.is_empty() {
+        continuous::solve_continuous(world);
+    }
+    world.profile.continuous = ms_since(t);
 
     let t = Instant::now();
     enlarge_proxies(world);
@@ -285,6 +296,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         .set_bit_count_and_clear(awake.island_sims.len() as u32);
 
     let enable_sleep = settings.enable_sleep;
+    scratch.fast_bodies.clear();
     let mut split_island = NULL_INDEX;
     let mut split_sleep_time = 0.0f32;
 
@@ -319,13 +331,25 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         state.flags &= !flags::TRANSIENT;
         sim.flags &= !flags::TRANSIENT;
 
+        let mut fast = false;
         if !enable_sleep || !body.enable_sleep || sleep_velocity > body.sleep_threshold {
             body.sleep_time = 0.0;
+            let max_motion = max_delta_position.max(max_velocity * ctx.dt);
+            fast = ctx.enable_continuous
+                && body.body_type == BodyType::Dynamic
+                && continuous::is_fast(max_motion, sim);
         } else {
             body.sleep_time += ctx.dt;
         }
-        sim.center0 = sim.center;
-        sim.rotation0 = sim.transform.q;
+        if fast {
+            // Swept after this loop, which also updates its shapes' boxes;
+            // the start pose stays in center0/rotation0 until then.
+            body.flags |= flags::IS_FAST;
+            scratch.fast_bodies.push(sim_index as u32);
+        } else {
+            sim.center0 = sim.center;
+            sim.rotation0 = sim.transform.q;
+        }
 
         // Any body that is not sleepy keeps its island awake.
         let island = &islands[body.island_id as usize];
@@ -341,6 +365,9 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
             split_sleep_time = body.sleep_time;
         }
 
+        if fast {
+            continue;
+        }
         let transform = sim.transform;
         let mut shape_id = body.head_shape_id;
         while shape_id != NULL_INDEX {
