@@ -177,6 +177,9 @@ pub struct World {
     pub(crate) step_index: u64,
     pub(crate) scratch: StepScratch,
     pub(crate) profile: Profile,
+    /// Solve the coloured constraints four at a time (same results as one at
+    /// a time; off only to test that).
+    pub(crate) use_wide_solver: bool,
 }
 
 impl World {
@@ -205,6 +208,7 @@ impl World {
             step_index: 0,
             scratch: StepScratch::default(),
             profile: Profile::default(),
+            use_wide_solver: true,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {

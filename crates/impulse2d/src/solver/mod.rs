@@ -21,8 +21,10 @@
 
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_solver;
+pub(crate) mod contact_solver_wide;
 pub(crate) mod continuous;
 pub(crate) mod island;
+pub(crate) mod lanes;
 pub(crate) mod softness;
 pub(crate) mod solver_set;
 
@@ -37,6 +39,7 @@ use crate::shape::speculative_aabb;
 use crate::world::World;
 use constraint_graph::{GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use contact_solver::ContactConstraint;
+use contact_solver_wide::WideConstraint;
 use softness::Softness;
 use solver_set::AWAKE_SET;
 
@@ -79,6 +82,8 @@ pub(crate) struct StepScratch {
     pub contact_state_bits: BitSet,
     /// Prepared contact constraints, in colour order.
     pub constraints: Vec<ContactConstraint>,
+    /// The coloured constraints packed four by four (overflow excluded).
+    pub wide_constraints: Vec<WideConstraint>,
     /// Awake bodies (by awake index) with a shape whose fat box grew.
     pub enlarged_bodies: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.
@@ -143,7 +148,13 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 }
 
 /// Prepares the contact constraints and runs the substeps.
+///
+/// The overflow colour is solved first with the scalar solver, then colours 0
+/// to 22 in order, four constraints at a time with the wide solver (or one at
+/// a time with the scalar solver when `use_wide_solver` is off; the results
+/// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
+    let use_wide = world.use_wide_solver;
     let World {
         graph,
         solver_sets,
@@ -155,6 +166,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
     let sims = &mut awake.body_sims;
     let states = &mut awake.body_states;
     let constraints = &mut scratch.constraints;
+    let wide = &mut scratch.wide_constraints;
 
     let t = Instant::now();
     let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
@@ -170,6 +182,24 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
             ));
         }
     }
+    let overflow_count = graph.colors[OVERFLOW_INDEX].contact_sims.len();
+    wide.clear();
+    if use_wide {
+        let mut offset = overflow_count;
+        for color in &graph.colors[..OVERFLOW_INDEX] {
+            let n = color.contact_sims.len();
+            for chunk in constraints[offset..offset + n].chunks(lanes::LANES) {
+                wide.push(contact_solver_wide::pack(chunk));
+            }
+            offset += n;
+        }
+    }
+    // With the wide solver the scalar one only handles the overflow colour.
+    let scalar_count = if use_wide {
+        overflow_count
+    } else {
+        constraints.len()
+    };
     profile.prepare_constraints = ms_since(t);
 
     for _ in 0..ctx.sub_steps {
@@ -178,17 +208,20 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.integrate_velocities += ms_since(t);
 
         let t = Instant::now();
-        contact_solver::warm_start(constraints, states);
+        contact_solver::warm_start(&mut constraints[..scalar_count], states);
+        contact_solver_wide::warm_start(wide, states);
         profile.warm_start += ms_since(t);
 
         let t = Instant::now();
+        let push = ctx.contact_push_max_velocity;
         contact_solver::solve(
-            constraints,
+            &mut constraints[..scalar_count],
             states,
             ctx.inv_h,
-            ctx.contact_push_max_velocity,
+            push,
             true,
         );
+        contact_solver_wide::solve(wide, states, ctx.inv_h, push, true);
         profile.solve_impulses += ms_since(t);
 
         let t = Instant::now();
@@ -198,17 +231,30 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         let t = Instant::now();
         for _ in 0..ctx.relax_iterations {
             contact_solver::solve(
-                constraints,
+                &mut constraints[..scalar_count],
                 states,
                 ctx.inv_h,
-                ctx.contact_push_max_velocity,
+                push,
                 false,
             );
+            contact_solver_wide::solve(wide, states, ctx.inv_h, push, false);
         }
         profile.relax_impulses += ms_since(t);
     }
 
     let t = Instant::now();
+    if use_wide {
+        let mut offset = overflow_count;
+        let mut blocks = wide.iter();
+        for color in &graph.colors[..OVERFLOW_INDEX] {
+            let n = color.contact_sims.len();
+            for chunk in constraints[offset..offset + n].chunks_mut(lanes::LANES) {
+                let block = blocks.next().expect("one block per chunk");
+                contact_solver_wide::unpack(block, chunk);
+            }
+            offset += n;
+        }
+    }
     contact_solver::apply_restitution(constraints, states, ctx.restitution_threshold);
     profile.restitution = ms_since(t);
 
