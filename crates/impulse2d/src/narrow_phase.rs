@@ -9,7 +9,9 @@
 //! the manifolds were computed.
 
 use crate::body::{Body, BodyType};
-use crate::contact::{ContactSim, contact_flags, pair_key, pair_order, sim_flags, update_contact};
+use crate::contact::{
+    ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
+};
 use crate::id::NULL_INDEX;
 use crate::shape::Shape;
 use crate::solver::StepContext;
@@ -69,10 +71,11 @@ impl World {
             bodies,
             solver_sets,
             scratch,
+            mixing,
             ..
         } = self;
         for sim in sims {
-            if collide_one(shapes, bodies, solver_sets, sim) {
+            if collide_one(mixing, shapes, bodies, solver_sets, sim) {
                 scratch.contact_state_bits.set(sim.contact_id);
             }
         }
@@ -162,6 +165,7 @@ fn should_create_contact(
 /// Updates one contact. Returns whether its touching state changed or its
 /// fat boxes separated (the serial pass must look at it).
 fn collide_one(
+    mixing: &Mixing,
     shapes: &[Shape],
     bodies: &[Body],
     solver_sets: &[SolverSet],
@@ -200,7 +204,9 @@ fn collide_one(
     let xf_b = sim_b.transform;
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
-    let touching = update_contact(sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b);
+    let touching = update_contact(
+        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+    );
 
     if touching && !was_touching {
         sim.sim_flags |= sim_flags::STARTED_TOUCHING;

@@ -12,7 +12,7 @@ use std::time::Instant;
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
-use crate::contact::Contact;
+use crate::contact::{Contact, Mixing};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
@@ -180,6 +180,8 @@ pub struct World {
     /// Solve the coloured constraints four at a time (same results as one at
     /// a time; off only to test that).
     pub(crate) use_wide_solver: bool,
+    /// Friction and restitution mixing rules.
+    pub(crate) mixing: Mixing,
 }
 
 impl World {
@@ -209,6 +211,7 @@ impl World {
             scratch: StepScratch::default(),
             profile: Profile::default(),
             use_wide_solver: true,
+            mixing: Mixing::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {

@@ -115,3 +115,27 @@ fn restitution_zero_never_bounces_above_the_threshold() {
     assert!(max_up < 1.0, "bounced at {max_up} m/s");
     assert!(apex < 0.05, "rose {apex} m");
 }
+
+/// Friction mixing is replaceable: a frictionless block on a μ = 0.8 ramp
+/// slides with the default geometric mean (√(0.8·0) = 0) but holds when the
+/// world mixes friction with the larger coefficient (0.8 > tan 30°).
+#[test]
+fn friction_mixing_rule_can_be_replaced() {
+    let run = |use_max: bool| {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        if use_max {
+            world.set_friction_mixing(|a, b| a.max(b));
+        }
+        let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
+        let block_shape = world.body_shapes(ramp.block).unwrap()[0];
+        world.set_shape_friction(block_shape, 0.0).unwrap();
+        let start = world.body_position(ramp.block).unwrap();
+        for _ in 0..60 {
+            step_checked(&mut world);
+        }
+        (world.body_position(ramp.block).unwrap() - start).length()
+    };
+    // Default: slides about ½·5·1² = 2.5 m in 1 s.
+    assert!(run(false) > 2.0);
+    assert!(run(true) < 0.01);
+}
