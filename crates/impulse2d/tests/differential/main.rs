@@ -15,4 +15,6 @@ mod common;
 
 mod support;
 
+mod distance;
 mod geometry;
+mod toi;

@@ -25,6 +25,8 @@ pub struct Mismatches {
     cases: usize,
     failures: usize,
     shown: Vec<String>,
+    /// Failure counts by kind (the text of the reason before any ':').
+    kinds: Vec<(String, usize)>,
 }
 
 impl Mismatches {
@@ -35,6 +37,7 @@ impl Mismatches {
             cases: 0,
             failures: 0,
             shown: Vec::new(),
+            kinds: Vec::new(),
         }
     }
 
@@ -44,6 +47,11 @@ impl Mismatches {
         self.cases += 1;
         if let Err(why) = check {
             self.failures += 1;
+            let kind = why.split(':').next().unwrap_or("").to_string();
+            match self.kinds.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => self.kinds.push((kind, 1)),
+            }
             if self.shown.len() < 3 {
                 self.shown.push(format!("{why}\n{}", describe()));
             }
@@ -54,10 +62,11 @@ impl Mismatches {
     pub fn finish(self) {
         assert!(
             self.failures == 0,
-            "{}: {} of {} cases disagree with Box2D; first ones:\n\n{}",
+            "{}: {} of {} cases disagree with Box2D ({:?}); first ones:\n\n{}",
             self.name,
             self.failures,
             self.cases,
+            self.kinds,
             self.shown.join("\n\n")
         );
     }
