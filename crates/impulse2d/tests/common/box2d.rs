@@ -495,16 +495,18 @@ pub fn compute_hull(points: &[Vec2]) -> Vec<Vec2> {
         .collect()
 }
 
-/// `b2ComputeHull` followed by `b2MakePolygon`: Box2D's polygon for these points,
-/// as its raw C struct (ours cannot be built from outside the crate except through
-/// our own `compute_hull`).
-pub fn make_polygon_b2(points: &[Vec2], radius: f32) -> Option<c::b2Polygon> {
-    let pts: Vec<c::b2Vec2> = points.iter().map(ToB2::to_b2).collect();
-    // SAFETY: `pts` outlives the call; the hull is only used when valid.
-    unsafe {
-        let hull = c::b2ComputeHull(pts.as_ptr(), pts.len() as i32);
-        (hull.count >= 3).then(|| c::b2MakePolygon(&hull, radius))
+/// `b2MakePolygon` on a hull of the given points (3 to 8, convex,
+/// counter-clockwise, as our `compute_hull` returns them), as Box2D's raw struct.
+pub fn make_polygon_from_hull(points: &[Vec2], radius: f32) -> c::b2Polygon {
+    let mut hull = c::b2Hull {
+        points: [c::b2Vec2 { x: 0.0, y: 0.0 }; 8],
+        count: points.len() as i32,
+    };
+    for (slot, p) in hull.points.iter_mut().zip(points) {
+        *slot = p.to_b2();
     }
+    // SAFETY: pointer to a local; the hull is valid by the caller's contract.
+    unsafe { c::b2MakePolygon(&hull, radius) }
 }
 
 /// `b2ComputeCircleMass`.

@@ -17,4 +17,8 @@ mod support;
 
 mod distance;
 mod geometry;
+mod hull;
+mod mass;
+mod ray;
+mod shapes;
 mod toi;
