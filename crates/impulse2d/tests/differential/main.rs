@@ -22,3 +22,7 @@ mod mass;
 mod ray;
 mod shapes;
 mod toi;
+
+// Not compiled until the manifold functions are on main (they are being written):
+// mod manifold;
+// mod manifold_chain;
