@@ -2,3 +2,4 @@
 
 pub mod box2d;
 pub mod rng;
+pub mod shapes;

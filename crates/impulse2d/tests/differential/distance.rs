@@ -3,55 +3,13 @@
 use super::support::{CASES, Mismatches, close, vclose};
 use crate::common::box2d;
 use crate::common::rng::Rng;
+pub use crate::common::shapes::{proxy_bound, random_proxy};
 use impulse2d::collision::{
-    DistanceInput, ShapeCastPairInput, ShapeProxy, SimplexCache, make_proxy, segment_distance,
-    shape_cast, shape_distance,
+    DistanceInput, ShapeCastPairInput, ShapeProxy, SimplexCache, segment_distance, shape_cast,
+    shape_distance,
 };
 use impulse2d::core::LINEAR_SLOP;
 use impulse2d::{Transform, Vec2};
-
-/// A random convex proxy: a point (circle), two points (capsule or segment), a box
-/// or a random hull of 3 to 8 points (Box2D's hull of a point cloud, so the points
-/// are convex and well separated), rounded half of the time.
-pub fn random_proxy(rng: &mut Rng) -> ShapeProxy {
-    let radius = if rng.chance(0.5) {
-        0.2 * rng.size()
-    } else {
-        0.0
-    };
-    let points: Vec<Vec2> = match rng.below(4) {
-        0 => vec![rng.vec_in(0.5)],
-        1 => {
-            let s = rng.segment();
-            vec![s.point1, s.point2]
-        }
-        2 => rng.rounded_box().vertices().to_vec(),
-        _ => loop {
-            let n = 3 + rng.below(6);
-            let cloud = rng.point_cloud(n + 2);
-            let hull = box2d::compute_hull(&cloud);
-            if hull.len() >= 3 {
-                break hull;
-            }
-        },
-    };
-    // A point proxy needs a radius to be a shape.
-    let radius = if points.len() == 1 {
-        radius.max(0.5 * rng.size())
-    } else {
-        radius
-    };
-    make_proxy(&points, radius).unwrap()
-}
-
-/// The largest distance from the proxy's origin to its surface.
-pub fn proxy_bound(p: &ShapeProxy) -> f32 {
-    p.points[..p.count]
-        .iter()
-        .map(|v| v.length())
-        .fold(0.0, f32::max)
-        + p.radius
-}
 
 /// Two proxies and poses that overlap, touch or nearly touch.
 fn random_pair(rng: &mut Rng) -> (ShapeProxy, Transform, ShapeProxy, Transform) {

@@ -20,7 +20,6 @@ mod geometry;
 mod hull;
 mod mass;
 mod ray;
-mod shapes;
 mod toi;
 
 // Not compiled until the manifold functions are on main (they are being written):

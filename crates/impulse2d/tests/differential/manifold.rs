@@ -28,7 +28,7 @@
 //!   than 0.1·slop. Accepted where ours has one point, Box2D two, one of which has
 //!   our id and our separation within 0.1·slop.
 
-use super::shapes::random_polygon;
+use crate::common::shapes::random_polygon;
 use super::support::{CASES, Mismatches, compare_manifolds};
 use crate::common::box2d;
 use crate::common::rng::{Rng, capsule_bound, circle_bound, polygon_bound, segment_bound};

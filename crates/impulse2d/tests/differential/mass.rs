@@ -1,9 +1,9 @@
 //! Mass properties against Box2D's.
 
-use super::shapes::random_polygon;
 use super::support::{CASES, Mismatches, close, vclose};
 use crate::common::box2d;
 use crate::common::rng::Rng;
+use crate::common::shapes::random_polygon;
 use impulse2d::Vec2;
 use impulse2d::collision::{
     MassData, Polygon, compute_capsule_mass, compute_circle_mass, compute_polygon_mass,

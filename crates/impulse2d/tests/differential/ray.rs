@@ -1,9 +1,9 @@
 //! Ray casts against Box2D's.
 
-use super::shapes::random_polygon;
 use super::support::{CASES, Mismatches, close, vclose};
 use crate::common::box2d;
 use crate::common::rng::{Rng, capsule_bound, circle_bound, polygon_bound, segment_bound};
+use crate::common::shapes::random_polygon;
 use impulse2d::Transform;
 use impulse2d::Vec2;
 use impulse2d::collision::{
