@@ -19,14 +19,14 @@ mod common;
 
 use boxdd_sys::ffi as c;
 use common::box2d::ToB2;
-use common::rng::Rng;
+use common::rng::{Rng, polygon_bound};
 use common::shapes::{proxy_bound, random_polygon, random_proxy};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use impulse2d::collision::{
-    Aabb, DistanceInput, RayCastInput, SimplexCache, ToiInput, ray_cast_polygon, shape_distance,
-    time_of_impact,
+    Aabb, DistanceInput, Polygon, RayCastInput, SimplexCache, ToiInput, collide_polygons,
+    ray_cast_polygon, shape_distance, time_of_impact,
 };
-use impulse2d::{Sweep, Vec2};
+use impulse2d::{Sweep, Transform, Vec2};
 use std::hint::black_box;
 
 unsafe extern "C" {
@@ -62,7 +62,84 @@ fn rotate(q: c::b2Rot, v: c::b2Vec2) -> c::b2Vec2 {
     }
 }
 
-// collide_polygons: added when the manifold functions are on main.
+/// A world-frame manifold as Box2D's contact update builds it from the local one.
+#[derive(Clone, Copy, Default)]
+#[allow(dead_code)] // Only consumed by `black_box`.
+struct WorldManifold {
+    normal: [f32; 2],
+    anchors: [[f32; 4]; 2],
+    separations: [f32; 2],
+    count: i32,
+}
+
+#[inline]
+fn to_world(
+    local: &c::b2LocalManifold,
+    xf_a: &c::b2Transform,
+    xf_b: &c::b2Transform,
+) -> WorldManifold {
+    let n = rotate(xf_a.q, local.normal);
+    let mut m = WorldManifold {
+        normal: [n.x, n.y],
+        count: local.pointCount,
+        ..Default::default()
+    };
+    let (dx, dy) = (xf_a.p.x - xf_b.p.x, xf_a.p.y - xf_b.p.y);
+    for i in 0..local.pointCount as usize {
+        let a = rotate(xf_a.q, local.points[i].point);
+        m.anchors[i] = [a.x, a.y, a.x + dx, a.y + dy];
+        m.separations[i] = local.points[i].separation;
+    }
+    m
+}
+
+/// Polygon pairs that overlap, touch or nearly touch.
+struct PolygonPairs {
+    ours: Vec<(Polygon, Transform, Polygon, Transform)>,
+    theirs: Vec<(c::b2Polygon, c::b2Transform, c::b2Polygon, c::b2Transform)>,
+}
+
+fn polygon_pairs(seed: u64) -> PolygonPairs {
+    let mut rng = Rng::new(seed);
+    let ours: Vec<_> = (0..BATCH)
+        .map(|_| {
+            let a = random_polygon(&mut rng);
+            let b = random_polygon(&mut rng);
+            let xf_a = rng.transform(2.0);
+            let xf_b = rng.pose_near(xf_a, polygon_bound(&a), polygon_bound(&b));
+            (a, xf_a, b, xf_b)
+        })
+        .collect();
+    let theirs = ours
+        .iter()
+        .map(|(a, xa, b, xb)| (a.to_b2(), xa.to_b2(), b.to_b2(), xb.to_b2()))
+        .collect();
+    PolygonPairs { ours, theirs }
+}
+
+fn bench_collide_polygons(c: &mut Criterion) {
+    let pairs = polygon_pairs(0xBE_01);
+    let mut g = c.benchmark_group("collide_polygons");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for (pa, xa, pb, xb) in &pairs.ours {
+                black_box(collide_polygons(black_box(pa), *xa, black_box(pb), *xb));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for (pa, xa, pb, xb) in &pairs.theirs {
+                let xf = relative(xa, xb);
+                // SAFETY: pointers to live values; the C function only reads them.
+                let local = unsafe { c::b2CollidePolygons(black_box(pa), black_box(pb), xf) };
+                black_box(to_world(&local, xa, xb));
+            }
+        })
+    });
+    g.finish();
+}
 
 fn bench_shape_distance(c: &mut Criterion) {
     let mut rng = Rng::new(0xBE_02);
@@ -207,7 +284,7 @@ fn bench_ray_casts(c: &mut Criterion) {
     let mut rng = Rng::new(0xBE_04);
     // Polygons (a third rounded: Box2D then runs its iterative shape cast, ours
     // an exact cast) and rays aimed near them.
-    let cases: Vec<(impulse2d::collision::Polygon, RayCastInput)> = (0..BATCH)
+    let cases: Vec<(Polygon, RayCastInput)> = (0..BATCH)
         .map(|_| {
             let poly = random_polygon(&mut rng);
             let bound = poly
@@ -326,6 +403,7 @@ fn bench_ray_casts(c: &mut Criterion) {
 
 criterion_group!(
     benches,
+    bench_collide_polygons,
     bench_shape_distance,
     bench_time_of_impact,
     bench_ray_casts

@@ -18,10 +18,8 @@ mod support;
 mod distance;
 mod geometry;
 mod hull;
+mod manifold;
+mod manifold_chain;
 mod mass;
 mod ray;
 mod toi;
-
-// Not compiled until the manifold functions are on main (they are being written):
-// mod manifold;
-// mod manifold_chain;

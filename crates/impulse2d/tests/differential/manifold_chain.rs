@@ -1,36 +1,57 @@
 //! Chain-segment manifolds that carry a GJK cache, against Box2D's.
 
-use super::manifold::{NORMAL_TOL, POINT_TOL, SEPARATION_TOL, TestShape, run};
-use super::support::{CASES, Mismatches, compare_manifolds};
+use super::manifold::{Tally, TestShape, judge, run};
+use super::support::{CASES, Mismatches};
 use crate::common::box2d;
 use crate::common::rng::Rng;
 use impulse2d::collision::{
-    Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule, collide_chain_segment_and_polygon,
+    Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
+    collide_chain_segment_and_polygon,
 };
 
 /// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
 #[test]
 fn collide_chain_segment_and_capsule_matches() {
-    run::<ChainSegment, Capsule>("collide_chain_segment_and_capsule", 0xCB, CASES / 20, |a, xa, b, xb| collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default()),
-        |a, xa, b, xb| box2d::collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default()),
+    run::<ChainSegment, Capsule>(
+        "collide_chain_segment_and_capsule",
+        0xCB,
+        CASES / 20,
+        |a, xa, b, xb| {
+            collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default())
+        },
+        |a, xa, b, xb| {
+            box2d::collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default())
+        },
     );
 }
 
 /// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
 #[test]
 fn collide_chain_segment_and_polygon_matches() {
-    run::<ChainSegment, Polygon>("collide_chain_segment_and_polygon", 0xCC, CASES / 20, |a, xa, b, xb| collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default()),
-        |a, xa, b, xb| box2d::collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default()),
+    run::<ChainSegment, Polygon>(
+        "collide_chain_segment_and_polygon",
+        0xCC,
+        CASES / 20,
+        |a, xa, b, xb| {
+            collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default())
+        },
+        |a, xa, b, xb| {
+            box2d::collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default())
+        },
     );
 }
 
 /// The chain functions keep GJK's simplex in a cache between frames. A polygon
-/// sliding along a chain segment for a few frames, each library with its own
-/// cache: the same manifolds every frame, and the same cache contents.
+/// sliding along a chain segment for five frames, each library with its own
+/// cache: the same manifolds every frame (with the accepted differences of
+/// `manifold`). The caches themselves may differ: on overlap Box2D returns
+/// without writing its cache, ours keeps the triangle it found, and from
+/// different caches GJK may list the same simplex in another order.
 #[test]
 fn chain_cache_warm_starts_match() {
     let mut rng = Rng::new(0xCD);
     let mut m = Mismatches::new("collide_chain_segment_and_polygon (warm)");
+    let mut tally = Tally::default();
     for _ in 0..CASES / 5 {
         let a = ChainSegment::generate(&mut rng);
         let b = Polygon::generate(&mut rng);
@@ -42,13 +63,10 @@ fn chain_cache_warm_starts_match() {
             let before = (cache_ours, cache_b2);
             let mo = collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_ours);
             let mt = box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_b2);
-            let check = compare_manifolds(&mo, &mt, NORMAL_TOL, SEPARATION_TOL, POINT_TOL).and_then(|()| {
-                if cache_ours == cache_b2 {
-                    Ok(())
-                } else {
-                    Err(format!("cache: ours {cache_ours:?}, Box2D {cache_b2:?}"))
-                }
-            });
+            let again = |xf| {
+                box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf, &mut before.1.clone())
+            };
+            let check = judge((&a, xf_a), (&b, xf_b), &mo, &mt, again, &mut tally);
             m.check(check, || {
                 format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\ncaches before {before:?}\nours {mo:?}\nBox2D {mt:?}")
             });
@@ -56,4 +74,5 @@ fn chain_cache_warm_starts_match() {
         }
     }
     m.finish();
+    tally.finish("collide_chain_segment_and_polygon (warm)", CASES / 20);
 }
