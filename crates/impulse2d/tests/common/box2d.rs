@@ -562,14 +562,3 @@ pub fn aabb_ray_cast(aabb: &Aabb, input: &RayCastInput) -> CastOutput {
     out.fraction *= input.max_fraction;
     out
 }
-
-/// Calls Box2D's raw `b2CollidePolygons` on C structs (for the benchmarks, which
-/// must not time our conversions).
-pub fn raw_collide_polygons(
-    a: &c::b2Polygon,
-    b: &c::b2Polygon,
-    xf: c::b2Transform,
-) -> c::b2LocalManifold {
-    // SAFETY: pointers to caller's values.
-    unsafe { c::b2CollidePolygons(a, b, xf) }
-}
