@@ -36,16 +36,22 @@
 
 pub(crate) mod bitset;
 pub mod body;
+mod body_motion;
 pub mod broad_phase;
 pub mod chain;
 pub mod collision;
 pub mod contact;
 pub mod core;
 pub mod error;
+pub mod events;
+pub mod explosion;
+pub mod filter;
 pub mod id;
 pub mod math;
 pub(crate) mod narrow_phase;
 pub mod profile;
+pub mod query;
+mod sensor;
 pub mod shape;
 pub(crate) mod solver;
 mod validate;
@@ -55,9 +61,16 @@ pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};
 pub use error::{Error, Result};
+pub use events::{
+    BodyMoveEvent, ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, ContactHitEvent,
+    SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents,
+};
+pub use explosion::ExplosionDef;
+pub use filter::{CustomFilterFn, PreSolveFn};
 pub use id::{BodyId, ChainId, ContactId, ShapeId};
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
+pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, World, WorldDef};

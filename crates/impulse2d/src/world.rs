@@ -191,6 +191,10 @@ pub struct World {
     pub(crate) use_wide_solver: bool,
     /// Friction and restitution mixing rules.
     pub(crate) mixing: Mixing,
+    /// Event buffers and sensors (see `events.rs`, `sensor.rs`).
+    pub(crate) events: crate::events::Events,
+    /// Custom filter and pre-solve callbacks (see `filter.rs`).
+    pub(crate) callbacks: crate::filter::Callbacks,
 }
 
 impl World {
@@ -221,6 +225,8 @@ impl World {
             profile: Profile::default(),
             use_wide_solver: true,
             mixing: Mixing::default(),
+            events: Default::default(),
+            callbacks: Default::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -250,6 +256,7 @@ impl World {
         }
         let step_start = Instant::now();
         let ctx = self.step_context(time_step, sub_step_count);
+        self.begin_step_events(); // events: drop the last step's, publish pending end events
 
         let t = Instant::now();
         self.update_pairs();
@@ -262,6 +269,8 @@ impl World {
         let t = Instant::now();
         solver::solve(self, &ctx);
         self.profile.solve = ms_since(t);
+
+        self.end_step_events(); // events: sensor overlaps, bodies that fell asleep
 
         self.profile.step = ms_since(step_start);
         Ok(())
