@@ -12,6 +12,11 @@
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
+mod one_way_platform;
+pub use one_way_platform::{
+    OneWayPlatform, PLATFORM_TOP, one_way_contact_enabled, one_way_platform,
+};
+
 /// A registry entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SceneInfo {
@@ -103,6 +108,11 @@ const SCENES: &[SceneInfo] = &[
         description: "two spinning boxes colliding without gravity",
     },
     SceneInfo {
+        category: "events",
+        name: "one_way_platform",
+        description: "a box jumps up through a one-way platform and lands on it (pre-solve)",
+    },
+    SceneInfo {
         category: "benchmark",
         name: "large_pyramid",
         description: "Box2D's large pyramid: base 100, 5050 boxes, sleep off",
@@ -176,6 +186,14 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: s.ground,
                 focus: Some(s.a),
                 bodies: vec![s.a, s.b],
+            }
+        }
+        "one_way_platform" => {
+            let s = one_way_platform(world, 9.0)?;
+            Scene {
+                ground: s.ground,
+                bodies: vec![s.body],
+                focus: Some(s.body),
             }
         }
         _ => return Err(SceneError::UnknownScene(name.to_string())),
