@@ -29,6 +29,7 @@ impl World {
         self.validate_contacts()?;
         self.validate_islands()?;
         self.validate_graph()?;
+        self.validate_joints()?; // joints
         Ok(())
     }
 
@@ -369,6 +370,7 @@ impl World {
                     }
                 }
             }
+            self.validate_color_joints(ci, &mut used)?; // joints
             if ci != OVERFLOW_INDEX {
                 for body_id in color.body_set.iter() {
                     ensure!(used.get(body_id), "colour {ci} marks body {body_id} without a constraint");

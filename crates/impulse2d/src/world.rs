@@ -163,6 +163,8 @@ pub struct World {
     pub(crate) step_index: u64,
     pub(crate) scratch: StepScratch,
     pub(crate) profile: Profile,
+    /// Joints, their events and scratch (see `joint/`).
+    pub(crate) joints: crate::joint::JointStorage,
 }
 
 impl World {
@@ -191,6 +193,7 @@ impl World {
             step_index: 0,
             scratch: StepScratch::default(),
             profile: Profile::default(),
+            joints: Default::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -215,6 +218,7 @@ impl World {
             });
         }
         self.profile = Profile::default();
+        self.begin_joint_events(); // joints: last step's events are dropped
         if time_step == 0.0 {
             return Ok(());
         }

@@ -105,6 +105,7 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     }
 
     solve_constraints(world, ctx);
+    world.check_joint_thresholds(); // joints: events and breaking
 
     let t = Instant::now();
     let split_candidate = finalize_bodies(world, ctx);
@@ -130,6 +131,7 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 
 /// Prepares the contact constraints and runs the substeps.
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
+    world.prepare_joints(ctx); // joints: prepared once per step
     let World {
         graph,
         solver_sets,
@@ -156,7 +158,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
             ));
         }
     }
-    profile.prepare_constraints = ms_since(t);
+    profile.prepare_constraints += ms_since(t);
 
     for _ in 0..ctx.sub_steps {
         let t = Instant::now();
@@ -164,10 +166,12 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.integrate_velocities += ms_since(t);
 
         let t = Instant::now();
+        crate::joint::warm_start_joints(&mut graph.colors, states); // joints
         contact_solver::warm_start(constraints, states);
         profile.warm_start += ms_since(t);
 
         let t = Instant::now();
+        crate::joint::solve_joints(&mut graph.colors, states, ctx, true); // joints
         contact_solver::solve(
             constraints,
             states,
@@ -182,6 +186,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.integrate_positions += ms_since(t);
 
         let t = Instant::now();
+        crate::joint::solve_joints(&mut graph.colors, states, ctx, false); // joints: relax
         contact_solver::solve(
             constraints,
             states,
