@@ -65,11 +65,6 @@ impl BitSet {
         self.words[i]
     }
 
-    /// Whether the set is empty.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
-    }
-
     /// The set bits in increasing order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().flat_map(|(k, &word)| {
@@ -104,6 +99,6 @@ mod tests {
         b.set_grow(1000);
         assert!(b.get(1000));
         b.set_bit_count_and_clear(10);
-        assert!(b.is_empty());
+        assert!(b.iter().next().is_none());
     }
 }

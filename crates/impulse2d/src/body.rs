@@ -597,7 +597,9 @@ impl World {
     /// Velocity of the centre of mass, m/s (zero while asleep or disabled).
     pub fn body_linear_velocity(&self, id: BodyId) -> Result<Vec2> {
         let bi = self.body_index(id)?;
-        Ok(self.body_state(bi).map_or(Vec2::ZERO, |s| s.linear_velocity))
+        Ok(self
+            .body_state(bi)
+            .map_or(Vec2::ZERO, |s| s.linear_velocity))
     }
 
     /// Angular velocity, rad/s (zero while asleep or disabled).

@@ -151,8 +151,12 @@ impl World {
         let mut shape_indices = Vec::with_capacity(segments.len());
         for mut seg in segments {
             seg.chain_id = chain_id;
-            match self.create_shape_internal(bi, &shape_def, ShapeGeometry::ChainSegment(seg), chain_id)
-            {
+            match self.create_shape_internal(
+                bi,
+                &shape_def,
+                ShapeGeometry::ChainSegment(seg),
+                chain_id,
+            ) {
                 Ok(si) => shape_indices.push(si),
                 Err(e) => {
                     for &si in &shape_indices {

@@ -9,8 +9,9 @@
 //! enter the constraint graph.
 //!
 //! Material mixing (Box2D's rules): friction `√(f_a·f_b)`, restitution
-//! `max(r_a, r_b)`, rolling resistance `max(c_a, c_b)·max(radius_a, radius_b)`,
-//! tangent speed `s_a + s_b`.
+//! `max(r_a, r_b)` (both replaceable with [`World::set_friction_mixing`] and
+//! [`World::set_restitution_mixing`]), rolling resistance
+//! `max(c_a, c_b)·max(radius_a, radius_b)`, tangent speed `s_a + s_b`.
 
 use crate::collision::{
     Manifold, SimplexCache, collide_capsule_and_circle, collide_capsules,
@@ -142,16 +143,35 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
     ((lo as u64) << 32) | hi as u64
 }
 
-/// Default friction mixing: the geometric mean.
-#[inline]
-pub(crate) fn mix_friction(a: f32, b: f32) -> f32 {
+/// A rule combining the two shapes' coefficients into the contact's.
+pub type MixingRule = fn(f32, f32) -> f32;
+
+/// Default friction mixing: the geometric mean `√(a·b)` (a frictionless
+/// shape makes every contact frictionless).
+pub fn mix_friction(a: f32, b: f32) -> f32 {
     (a * b).sqrt()
 }
 
-/// Default restitution mixing: the larger one.
-#[inline]
-pub(crate) fn mix_restitution(a: f32, b: f32) -> f32 {
+/// Default restitution mixing: the larger coefficient (a bouncy ball
+/// bounces on any floor).
+pub fn mix_restitution(a: f32, b: f32) -> f32 {
     a.max(b)
+}
+
+/// The material mixing rules of a world (see [`World::set_friction_mixing`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mixing {
+    pub friction: MixingRule,
+    pub restitution: MixingRule,
+}
+
+impl Default for Mixing {
+    fn default() -> Self {
+        Mixing {
+            friction: mix_friction,
+            restitution: mix_restitution,
+        }
+    }
 }
 
 /// Whether a manifold function exists for the pair, and whether the pair must
@@ -207,6 +227,7 @@ fn compute_manifold(
 /// of mass relative to its origin (world orientation); anchors are shifted to
 /// be relative to the centre of mass. Returns whether the shapes touch.
 pub(crate) fn update_contact(
+    mixing: &Mixing,
     sim: &mut ContactSim,
     shape_a: &Shape,
     xf_a: Transform,
@@ -224,8 +245,8 @@ pub(crate) fn update_contact(
         &mut sim.cache,
     );
 
-    sim.friction = mix_friction(shape_a.friction, shape_b.friction);
-    sim.restitution = mix_restitution(shape_a.restitution, shape_b.restitution);
+    sim.friction = (mixing.friction)(shape_a.friction, shape_b.friction);
+    sim.restitution = (mixing.restitution)(shape_a.restitution, shape_b.restitution);
     sim.rolling_resistance = if shape_a.rolling_resistance > 0.0 || shape_b.rolling_resistance > 0.0
     {
         let radius = shape_a.geometry.radius().max(shape_b.geometry.radius());
@@ -272,6 +293,19 @@ pub(crate) fn update_contact(
 }
 
 impl World {
+    /// Replaces the rule that combines two shapes' friction coefficients
+    /// (default [`mix_friction`], the geometric mean). Contacts pick it up at
+    /// the next step. The rule should return a finite value ≥ 0.
+    pub fn set_friction_mixing(&mut self, rule: MixingRule) {
+        self.mixing.friction = rule;
+    }
+
+    /// Replaces the rule that combines two shapes' restitution coefficients
+    /// (default [`mix_restitution`], the larger one).
+    pub fn set_restitution_mixing(&mut self, rule: MixingRule) {
+        self.mixing.restitution = rule;
+    }
+
     /// Creates the contact for a new shape pair. Pairs without a manifold
     /// function (segment against segment, …) get no contact.
     pub(crate) fn create_contact(&mut self, shape_a: u32, shape_b: u32) {
@@ -286,7 +320,10 @@ impl World {
         } else {
             (shape_a, shape_b)
         };
-        let (sa, sb) = (&self.shapes[shape_a as usize], &self.shapes[shape_b as usize]);
+        let (sa, sb) = (
+            &self.shapes[shape_a as usize],
+            &self.shapes[shape_b as usize],
+        );
         let body_a = sa.body_id;
         let body_b = sb.body_id;
         let set_a = self.bodies[body_a as usize].set_index;
@@ -309,8 +346,8 @@ impl World {
         if sa.enable_pre_solve_events || sb.enable_pre_solve_events {
             sim_flag_bits |= sim_flags::ENABLE_PRE_SOLVE_EVENTS;
         }
-        let friction = mix_friction(sa.friction, sb.friction);
-        let restitution = mix_restitution(sa.restitution, sb.restitution);
+        let friction = (self.mixing.friction)(sa.friction, sb.friction);
+        let restitution = (self.mixing.restitution)(sa.restitution, sb.restitution);
 
         let contact_id = self.contact_ids.alloc();
         if contact_id as usize == self.contacts.len() {

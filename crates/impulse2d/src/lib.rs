@@ -54,7 +54,7 @@ pub mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
-pub use contact::ContactData;
+pub use contact::{ContactData, MixingRule};
 pub use error::{Error, Result};
 pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
 pub use joint::{

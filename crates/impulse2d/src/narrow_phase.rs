@@ -9,7 +9,9 @@
 //! the manifolds were computed.
 
 use crate::body::{Body, BodyType};
-use crate::contact::{ContactSim, contact_flags, pair_key, pair_order, sim_flags, update_contact};
+use crate::contact::{
+    ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
+};
 use crate::id::NULL_INDEX;
 use crate::shape::Shape;
 use crate::solver::StepContext;
@@ -51,7 +53,9 @@ impl World {
     /// state changes in contact id order.
     pub(crate) fn collide(&mut self, _ctx: &StepContext) {
         let capacity = self.contact_ids.capacity();
-        self.scratch.contact_state_bits.set_bit_count_and_clear(capacity);
+        self.scratch
+            .contact_state_bits
+            .set_bit_count_and_clear(capacity);
 
         for color in 0..GRAPH_COLOR_COUNT {
             let mut sims = std::mem::take(&mut self.graph.colors[color].contact_sims);
@@ -71,10 +75,11 @@ impl World {
             bodies,
             solver_sets,
             scratch,
+            mixing,
             ..
         } = self;
         for sim in sims {
-            if collide_one(shapes, bodies, solver_sets, sim) {
+            if collide_one(mixing, shapes, bodies, solver_sets, sim) {
                 scratch.contact_state_bits.set(sim.contact_id);
             }
         }
@@ -164,6 +169,7 @@ fn should_create_contact(
 /// Updates one contact. Returns whether its touching state changed or its
 /// fat boxes separated (the serial pass must look at it).
 fn collide_one(
+    mixing: &Mixing,
     shapes: &[Shape],
     bodies: &[Body],
     solver_sets: &[SolverSet],
@@ -202,7 +208,9 @@ fn collide_one(
     let xf_b = sim_b.transform;
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
-    let touching = update_contact(sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b);
+    let touching = update_contact(
+        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+    );
 
     if touching && !was_touching {
         sim.sim_flags |= sim_flags::STARTED_TOUCHING;

@@ -35,6 +35,8 @@ pub struct Profile {
     pub store_impulses: f32,
     /// Transforms, sleep timers and shape boxes.
     pub finalize_bodies: f32,
+    /// Sweeping fast bodies against static shapes.
+    pub continuous: f32,
     /// Growing broad-phase proxies.
     pub enlarge_proxies: f32,
     /// Putting islands to sleep.

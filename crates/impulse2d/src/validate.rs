@@ -13,7 +13,8 @@ use crate::world::World;
 
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
-        if !$cond {
+        let ok: bool = $cond;
+        if !ok {
             return Err(format!($($msg)+));
         }
     };
@@ -38,7 +39,9 @@ impl World {
             let s = set_index as u32;
             if !set.in_use {
                 ensure!(
-                    set.body_sims.is_empty() && set.contact_sims.is_empty() && set.island_sims.is_empty(),
+                    set.body_sims.is_empty()
+                        && set.contact_sims.is_empty()
+                        && set.island_sims.is_empty(),
                     "free solver set {s} holds data"
                 );
                 continue;
@@ -55,7 +58,10 @@ impl World {
             }
             if s >= FIRST_SLEEPING_SET {
                 ensure!(!set.body_sims.is_empty(), "sleeping set {s} is empty");
-                ensure!(!set.island_sims.is_empty(), "sleeping set {s} has no island");
+                ensure!(
+                    !set.island_sims.is_empty(),
+                    "sleeping set {s} has no island"
+                );
             }
             if s == STATIC_SET || s == DISABLED_SET {
                 ensure!(set.island_sims.is_empty(), "set {s} holds islands");
@@ -87,7 +93,10 @@ impl World {
             }
             for (i, cs) in set.contact_sims.iter().enumerate() {
                 let c = &self.contacts[cs.contact_id as usize];
-                ensure!(c.contact_id == cs.contact_id, "set {s} holds a free contact");
+                ensure!(
+                    c.contact_id == cs.contact_id,
+                    "set {s} holds a free contact"
+                );
                 ensure!(
                     c.set_index == s && c.local_index == i as u32 && c.color_index == NULL_INDEX,
                     "contact {} thinks it is at set {} index {} colour {}, found in set {s} at {i}",
@@ -98,7 +107,11 @@ impl World {
                 );
                 let touching = c.flags & contact_flags::TOUCHING != 0;
                 if s >= FIRST_SLEEPING_SET {
-                    ensure!(touching, "sleeping set {s} holds non-touching contact {}", c.contact_id);
+                    ensure!(
+                        touching,
+                        "sleeping set {s} holds non-touching contact {}",
+                        c.contact_id
+                    );
                 } else {
                     ensure!(!touching, "set {s} holds touching contact {}", c.contact_id);
                 }
@@ -124,14 +137,21 @@ impl World {
                 continue;
             }
             live += 1;
-            ensure!(body.id == index as u32, "body slot {index} holds id {}", body.id);
+            ensure!(
+                body.id == index as u32,
+                "body slot {index} holds id {}",
+                body.id
+            );
             let set = self
                 .solver_sets
                 .get(body.set_index as usize)
                 .filter(|s| s.in_use)
                 .ok_or_else(|| format!("body {index} is in a bad set {}", body.set_index))?;
             ensure!(
-                set.body_sims.get(body.local_index as usize).map(|s| s.body_id) == Some(index as u32),
+                set.body_sims
+                    .get(body.local_index as usize)
+                    .map(|s| s.body_id)
+                    == Some(index as u32),
                 "body {index} sim is not at its local index"
             );
             let needs_island = body.set_index >= AWAKE_SET;
@@ -160,14 +180,27 @@ impl World {
             let mut key = body.head_contact_key;
             while key != NULL_INDEX {
                 let c = &self.contacts[(key >> 1) as usize];
-                ensure!(c.contact_id == key >> 1, "body {index} lists free contact {}", key >> 1);
+                ensure!(
+                    c.contact_id == key >> 1,
+                    "body {index} lists free contact {}",
+                    key >> 1
+                );
                 let edge = &c.edges[(key & 1) as usize];
-                ensure!(edge.body_id == index as u32, "contact edge does not point back to body {index}");
-                ensure!(edge.prev_key == prev, "body {index} contact list has a bad back link");
+                ensure!(
+                    edge.body_id == index as u32,
+                    "contact edge does not point back to body {index}"
+                );
+                ensure!(
+                    edge.prev_key == prev,
+                    "body {index} contact list has a bad back link"
+                );
                 prev = key;
                 key = edge.next_key;
                 count += 1;
-                ensure!(count <= self.contacts.len(), "body {index} contact list loops");
+                ensure!(
+                    count <= self.contacts.len(),
+                    "body {index} contact list loops"
+                );
             }
             ensure!(
                 count == body.contact_count as usize,
@@ -181,9 +214,18 @@ impl World {
             let mut shape_id = body.head_shape_id;
             while shape_id != NULL_INDEX {
                 let shape = &self.shapes[shape_id as usize];
-                ensure!(shape.id == shape_id, "body {index} lists free shape {shape_id}");
-                ensure!(shape.body_id == index as u32, "shape {shape_id} names another body");
-                ensure!(shape.prev_shape_id == prev, "body {index} shape list has a bad back link");
+                ensure!(
+                    shape.id == shape_id,
+                    "body {index} lists free shape {shape_id}"
+                );
+                ensure!(
+                    shape.body_id == index as u32,
+                    "shape {shape_id} names another body"
+                );
+                ensure!(
+                    shape.prev_shape_id == prev,
+                    "body {index} shape list has a bad back link"
+                );
                 ensure!(
                     shape.proxy_key.is_some() == (body.set_index != DISABLED_SET),
                     "shape {shape_id} proxy does not match its body's enabled state"
@@ -214,14 +256,22 @@ impl World {
                 continue;
             }
             live += 1;
-            ensure!(c.contact_id == index as u32, "contact slot {index} holds id {}", c.contact_id);
             ensure!(
-                self.pair_set.contains(&pair_key(c.shape_id_a, c.shape_id_b)),
+                c.contact_id == index as u32,
+                "contact slot {index} holds id {}",
+                c.contact_id
+            );
+            ensure!(
+                self.pair_set
+                    .contains(&pair_key(c.shape_id_a, c.shape_id_b)),
                 "contact {index} is missing from the pair set"
             );
             let touching = c.flags & contact_flags::TOUCHING != 0;
             let sim = if c.color_index != NULL_INDEX {
-                ensure!(c.set_index == AWAKE_SET, "graph contact {index} not in the awake set");
+                ensure!(
+                    c.set_index == AWAKE_SET,
+                    "graph contact {index} not in the awake set"
+                );
                 ensure!(touching, "graph contact {index} is not touching");
                 self.graph.colors[c.color_index as usize]
                     .contact_sims
@@ -237,7 +287,11 @@ impl World {
                     .get(c.local_index as usize)
                     .ok_or_else(|| format!("contact {index} local index out of its set"))?
             };
-            ensure!(sim.contact_id == index as u32, "contact {index} sim names {}", sim.contact_id);
+            ensure!(
+                sim.contact_id == index as u32,
+                "contact {index} sim names {}",
+                sim.contact_id
+            );
             ensure!(
                 sim.shape_id_a == c.shape_id_a && sim.shape_id_b == c.shape_id_b,
                 "contact {index} sim has other shapes"
@@ -258,7 +312,10 @@ impl World {
                     "contact {index} edge {e} names the wrong body"
                 );
             }
-            let (a, b) = (&self.bodies[c.edges[0].body_id as usize], &self.bodies[c.edges[1].body_id as usize]);
+            let (a, b) = (
+                &self.bodies[c.edges[0].body_id as usize],
+                &self.bodies[c.edges[1].body_id as usize],
+            );
             ensure!(
                 a.set_index != DISABLED_SET && b.set_index != DISABLED_SET,
                 "contact {index} involves a disabled body"
@@ -270,7 +327,10 @@ impl World {
                 ensure!(!any_awake, "parked contact {index} has an awake body");
             }
         }
-        ensure!(live == self.contact_ids.count() as usize, "contact id pool count mismatch");
+        ensure!(
+            live == self.contact_ids.count() as usize,
+            "contact id pool count mismatch"
+        );
         ensure!(
             live == self.pair_set.len(),
             "{} pairs for {live} contacts",
@@ -285,40 +345,82 @@ impl World {
                 continue;
             }
             let id = index as u32;
-            ensure!(island.island_id == id, "island slot {index} holds id {}", island.island_id);
+            ensure!(
+                island.island_id == id,
+                "island slot {index} holds id {}",
+                island.island_id
+            );
             ensure!(island.head_body != NULL_INDEX, "island {index} has no body");
             let mut count = 0;
             let mut prev = NULL_INDEX;
             let mut b = island.head_body;
             while b != NULL_INDEX {
                 let body = &self.bodies[b as usize];
-                ensure!(body.island_id == id, "body {b} in island {index} names island {}", body.island_id);
-                ensure!(body.island_prev == prev, "island {index} body list has a bad back link");
-                ensure!(body.set_index == island.set_index, "body {b} and island {index} in different sets");
+                ensure!(
+                    body.island_id == id,
+                    "body {b} in island {index} names island {}",
+                    body.island_id
+                );
+                ensure!(
+                    body.island_prev == prev,
+                    "island {index} body list has a bad back link"
+                );
+                ensure!(
+                    body.set_index == island.set_index,
+                    "body {b} and island {index} in different sets"
+                );
                 prev = b;
                 b = body.island_next;
                 count += 1;
                 ensure!(count <= self.bodies.len(), "island {index} body list loops");
             }
-            ensure!(prev == island.tail_body, "island {index} tail body is wrong");
-            ensure!(count == island.body_count as usize, "island {index} body count is wrong");
+            ensure!(
+                prev == island.tail_body,
+                "island {index} tail body is wrong"
+            );
+            ensure!(
+                count == island.body_count as usize,
+                "island {index} body count is wrong"
+            );
 
             let mut count = 0;
             let mut prev = NULL_INDEX;
             let mut c = island.head_contact;
             while c != NULL_INDEX {
                 let contact = &self.contacts[c as usize];
-                ensure!(contact.island_id == id, "contact {c} in island {index} names island {}", contact.island_id);
-                ensure!(contact.island_prev == prev, "island {index} contact list has a bad back link");
-                ensure!(contact.set_index == island.set_index, "contact {c} and island {index} in different sets");
-                ensure!(contact.flags & contact_flags::TOUCHING != 0, "island {index} holds non-touching contact {c}");
+                ensure!(
+                    contact.island_id == id,
+                    "contact {c} in island {index} names island {}",
+                    contact.island_id
+                );
+                ensure!(
+                    contact.island_prev == prev,
+                    "island {index} contact list has a bad back link"
+                );
+                ensure!(
+                    contact.set_index == island.set_index,
+                    "contact {c} and island {index} in different sets"
+                );
+                ensure!(
+                    contact.flags & contact_flags::TOUCHING != 0,
+                    "island {index} holds non-touching contact {c}"
+                );
                 prev = c;
                 c = contact.island_next;
                 count += 1;
-                ensure!(count <= self.contacts.len(), "island {index} contact list loops");
+                ensure!(
+                    count <= self.contacts.len(),
+                    "island {index} contact list loops"
+                );
             }
-            ensure!(prev == island.tail_contact, "island {index} tail contact is wrong");
-            ensure!(count == island.contact_count as usize, "island {index} contact count is wrong");
+            ensure!(
+                prev == island.tail_contact,
+                "island {index} tail contact is wrong"
+            );
+            ensure!(
+                count == island.contact_count as usize,
+                "island {index} contact count is wrong"
+            );
         }
         Ok(())
     }
@@ -335,7 +437,10 @@ impl World {
                     "contact {} is misplaced in colour {ci}",
                     sim.contact_id
                 );
-                ensure!(sim.manifold.point_count > 0, "colour {ci} holds an empty manifold");
+                ensure!(
+                    sim.manifold.point_count > 0,
+                    "colour {ci} holds an empty manifold"
+                );
                 let mut statics = 0;
                 for (body_id, sim_index) in [
                     (c.edges[0].body_id, sim.body_sim_index_a),
@@ -344,19 +449,29 @@ impl World {
                     let body = &self.bodies[body_id as usize];
                     if body.body_type == BodyType::Static {
                         statics += 1;
-                        ensure!(sim_index == NULL_INDEX, "static body {body_id} has a solver index");
+                        ensure!(
+                            sim_index == NULL_INDEX,
+                            "static body {body_id} has a solver index"
+                        );
                         continue;
                     }
-                    ensure!(body.set_index == AWAKE_SET, "graph contact body {body_id} is not awake");
                     ensure!(
-                        sim_index == body.local_index && (sim_index as usize) < awake.body_sims.len(),
+                        body.set_index == AWAKE_SET,
+                        "graph contact body {body_id} is not awake"
+                    );
+                    ensure!(
+                        sim_index == body.local_index
+                            && (sim_index as usize) < awake.body_sims.len(),
                         "contact {} has a stale solver index for body {body_id}",
                         sim.contact_id
                     );
                     if ci != OVERFLOW_INDEX && body.body_type == BodyType::Dynamic {
                         ensure!(!used.get(body_id), "colour {ci} uses body {body_id} twice");
                         used.set(body_id);
-                        ensure!(color.body_set.get(body_id), "colour {ci} misses body {body_id} in its set");
+                        ensure!(
+                            color.body_set.get(body_id),
+                            "colour {ci} misses body {body_id} in its set"
+                        );
                     }
                 }
                 if ci != OVERFLOW_INDEX {
@@ -364,7 +479,10 @@ impl World {
                         && self.bodies[c.edges[0].body_id as usize].body_type == BodyType::Dynamic
                         && self.bodies[c.edges[1].body_id as usize].body_type == BodyType::Dynamic;
                     if both_dynamic {
-                        ensure!(ci < DYNAMIC_COLOR_COUNT, "dynamic pair in static colour {ci}");
+                        ensure!(
+                            ci < DYNAMIC_COLOR_COUNT,
+                            "dynamic pair in static colour {ci}"
+                        );
                     } else {
                         ensure!(ci >= 1, "static contact in colour 0");
                     }
@@ -373,11 +491,17 @@ impl World {
             self.validate_color_joints(ci, &mut used)?; // joints
             if ci != OVERFLOW_INDEX {
                 for body_id in color.body_set.iter() {
-                    ensure!(used.get(body_id), "colour {ci} marks body {body_id} without a constraint");
+                    ensure!(
+                        used.get(body_id),
+                        "colour {ci} marks body {body_id} without a constraint"
+                    );
                 }
             }
         }
-        ensure!(GRAPH_COLOR_COUNT == OVERFLOW_INDEX + 1, "colour constants disagree");
+        ensure!(
+            GRAPH_COLOR_COUNT == OVERFLOW_INDEX + 1,
+            "colour constants disagree"
+        );
         Ok(())
     }
 }

@@ -12,7 +12,7 @@ use std::time::Instant;
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
-use crate::contact::Contact;
+use crate::contact::{Contact, Mixing};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
@@ -45,6 +45,12 @@ pub struct WorldDef {
     pub hit_event_threshold: f32,
     /// Largest speed of any body, m/s.
     pub maximum_linear_speed: f32,
+    /// Unbiased solver passes per substep (≥ 1; Box2D uses 1). The relax pass
+    /// removes the velocity that pushing overlapping shapes apart added; in
+    /// deep overlaps spread over several bodies one Gauss–Seidel pass leaves
+    /// some of it, and a second pass removes most of the rest at the cost of
+    /// one more pass over the contacts per substep.
+    pub relax_iterations: u32,
     /// Whether bodies may fall asleep.
     pub enable_sleep: bool,
     /// Whether fast bodies are swept against static geometry.
@@ -63,6 +69,7 @@ impl Default for WorldDef {
             restitution_threshold: 1.0,
             hit_event_threshold: 1.0,
             maximum_linear_speed: 400.0,
+            relax_iterations: 1,
             enable_sleep: true,
             enable_continuous: true,
         }
@@ -86,6 +93,13 @@ impl WorldDef {
                 what: "maximum linear speed",
                 expected: "> 0",
                 value: self.maximum_linear_speed,
+            });
+        }
+        if self.relax_iterations == 0 {
+            return Err(Error::OutOfRange {
+                what: "relax iterations",
+                expected: ">= 1",
+                value: 0.0,
             });
         }
         Ok(())
@@ -163,6 +177,11 @@ pub struct World {
     pub(crate) step_index: u64,
     pub(crate) scratch: StepScratch,
     pub(crate) profile: Profile,
+    /// Solve the coloured constraints four at a time (same results as one at
+    /// a time; off only to test that).
+    pub(crate) use_wide_solver: bool,
+    /// Friction and restitution mixing rules.
+    pub(crate) mixing: Mixing,
     /// Joints, their events and scratch (see `joint/`).
     pub(crate) joints: crate::joint::JointStorage,
 }
@@ -193,6 +212,8 @@ impl World {
             step_index: 0,
             scratch: StepScratch::default(),
             profile: Profile::default(),
+            use_wide_solver: true,
+            mixing: Mixing::default(),
             joints: Default::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
@@ -253,6 +274,7 @@ impl World {
             h,
             inv_h,
             sub_steps,
+            relax_iterations: s.relax_iterations,
             contact_softness: Softness::new(contact_hertz, s.contact_damping_ratio, h),
             static_softness: Softness::new(2.0 * contact_hertz, s.contact_damping_ratio, h),
             restitution_threshold: s.restitution_threshold,
@@ -261,6 +283,7 @@ impl World {
             gravity: s.gravity,
             enable_warm_starting: true,
             enable_sleep: s.enable_sleep,
+            enable_continuous: s.enable_continuous,
         }
     }
 
@@ -288,8 +311,8 @@ impl World {
         }
         self.settings.enable_sleep = enable;
         if !enable {
-            while let Some(set) =
-                (FIRST_SLEEPING_SET as usize..self.solver_sets.len()).find(|&i| self.solver_sets[i].in_use)
+            while let Some(set) = (FIRST_SLEEPING_SET as usize..self.solver_sets.len())
+                .find(|&i| self.solver_sets[i].in_use)
             {
                 self.wake_solver_set(set as u32);
             }

@@ -57,7 +57,13 @@ impl Default for ConstraintGraph {
 
 impl ConstraintGraph {
     /// Picks a colour for a constraint between two bodies and marks them.
-    pub(crate) fn assign_color(&mut self, body_a: u32, type_a: BodyType, body_b: u32, type_b: BodyType) -> usize {
+    pub(crate) fn assign_color(
+        &mut self,
+        body_a: u32,
+        type_a: BodyType,
+        body_b: u32,
+        type_b: BodyType,
+    ) -> usize {
         let dyn_a = type_a == BodyType::Dynamic;
         let dyn_b = type_b == BodyType::Dynamic;
         debug_assert!(dyn_a || dyn_b);

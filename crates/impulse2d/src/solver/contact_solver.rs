@@ -25,6 +25,7 @@ use crate::body::BodyState;
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::math::Vec2;
+use crate::solver::lanes::{max, min};
 use crate::solver::softness::Softness;
 
 /// One point of a [`ContactConstraint`].
@@ -229,7 +230,10 @@ pub(crate) fn solve(
                 // Speculative: allow the gap to close within this substep.
                 (s * inv_h, 1.0, 0.0)
             } else if use_bias {
-                let bias = (softness.mass_scale * softness.bias_rate * s).max(-max_push_speed);
+                let bias = max(
+                    softness.mass_scale * softness.bias_rate * s,
+                    -max_push_speed,
+                );
                 (bias, softness.mass_scale, softness.impulse_scale)
             } else {
                 (0.0, 1.0, 0.0)
@@ -241,7 +245,7 @@ pub(crate) fn solve(
 
             let mut impulse =
                 -cp.normal_mass * (mass_scale * vn + bias) - impulse_scale * cp.normal_impulse;
-            let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+            let new_impulse = max(cp.normal_impulse + impulse, 0.0);
             impulse = new_impulse - cp.normal_impulse;
             cp.normal_impulse = new_impulse;
             cp.total_normal_impulse += impulse;
@@ -262,7 +266,10 @@ pub(crate) fn solve(
 
             let mut impulse = -cp.tangent_mass * vt;
             let max_friction = c.friction * cp.normal_impulse;
-            let new_impulse = (cp.tangent_impulse + impulse).clamp(-max_friction, max_friction);
+            let new_impulse = min(
+                max(cp.tangent_impulse + impulse, -max_friction),
+                max_friction,
+            );
             impulse = new_impulse - cp.tangent_impulse;
             cp.tangent_impulse = new_impulse;
 
@@ -277,7 +284,7 @@ pub(crate) fn solve(
             let delta = -c.rolling_mass * (wb - wa);
             let old = c.rolling_impulse;
             let max_lambda = c.rolling_resistance * total_normal_impulse;
-            c.rolling_impulse = (old + delta).clamp(-max_lambda, max_lambda);
+            c.rolling_impulse = min(max(old + delta, -max_lambda), max_lambda);
             let delta = c.rolling_impulse - old;
             wa -= ia * delta;
             wb += ib * delta;
@@ -317,7 +324,7 @@ pub(crate) fn apply_restitution(
             let vn = (vrb - vra).dot(normal);
 
             let mut impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
-            let new_impulse = (cp.normal_impulse + impulse).max(0.0);
+            let new_impulse = max(cp.normal_impulse + impulse, 0.0);
             impulse = new_impulse - cp.normal_impulse;
             cp.normal_impulse = new_impulse;
             cp.total_normal_impulse += impulse;

@@ -7,11 +7,13 @@
 //! 3. per substep: `integrate_velocities` (gravity, forces, damping),
 //!    `warm_start`, `solve` (soft, with position bias), `integrate_positions`
 //!    (speed clamps, motion locks, position and rotation deltas) and `relax`
-//!    (the same pass without bias, to remove the velocity the bias added);
+//!    (the same pass without bias, to remove the velocity the bias added; one
+//!    pass by default, as in Box2D);
 //! 4. `apply_restitution` and `store_impulses`;
 //! 5. `finalize_bodies`: transforms, sleep timers and shape bounding boxes;
-//! 6. enlarge the broad-phase proxies of boxes that left their fat box;
-//! 7. put islands whose bodies have all rested long enough to sleep.
+//! 6. `continuous`: sweep fast bodies against static shapes (time of impact);
+//! 7. enlarge the broad-phase proxies of boxes that left their fat box;
+//! 8. put islands whose bodies have all rested long enough to sleep.
 //!
 //! # References
 //! - E. Catto, *Solver2D* (2024): `solve_soft_step`.
@@ -19,14 +21,17 @@
 
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_solver;
+pub(crate) mod contact_solver_wide;
+pub(crate) mod continuous;
 pub(crate) mod island;
+pub(crate) mod lanes;
 pub(crate) mod softness;
 pub(crate) mod solver_set;
 
 use std::time::Instant;
 
 use crate::bitset::BitSet;
-use crate::body::{BodySim, BodyState, flags};
+use crate::body::{BodySim, BodyState, BodyType, flags};
 use crate::core::AABB_MARGIN;
 use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
@@ -34,6 +39,7 @@ use crate::shape::speculative_aabb;
 use crate::world::World;
 use constraint_graph::{GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use contact_solver::ContactConstraint;
+use contact_solver_wide::WideConstraint;
 use softness::Softness;
 use solver_set::AWAKE_SET;
 
@@ -54,6 +60,8 @@ pub(crate) struct StepContext {
     pub h: f32,
     pub inv_h: f32,
     pub sub_steps: u32,
+    /// Unbiased passes after each substep's position update.
+    pub relax_iterations: u32,
     pub contact_softness: Softness,
     pub static_softness: Softness,
     pub restitution_threshold: f32,
@@ -62,6 +70,7 @@ pub(crate) struct StepContext {
     pub gravity: Vec2,
     pub enable_warm_starting: bool,
     pub enable_sleep: bool,
+    pub enable_continuous: bool,
 }
 
 /// Buffers reused from step to step so that a steady step allocates nothing.
@@ -73,10 +82,14 @@ pub(crate) struct StepScratch {
     pub contact_state_bits: BitSet,
     /// Prepared contact constraints, in colour order.
     pub constraints: Vec<ContactConstraint>,
+    /// The coloured constraints packed four by four (overflow excluded).
+    pub wide_constraints: Vec<WideConstraint>,
     /// Awake bodies (by awake index) with a shape whose fat box grew.
     pub enlarged_bodies: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
+    /// Awake bodies (by awake index) that moved fast enough to be swept.
+    pub fast_bodies: Vec<u32>,
     /// Island splitting work lists.
     pub split_stack: Vec<u32>,
     pub split_bodies: Vec<u32>,
@@ -112,6 +125,12 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     world.profile.finalize_bodies = ms_since(t);
 
     let t = Instant::now();
+    if !world.scratch.fast_bodies.is_empty() {
+        continuous::solve_continuous(world);
+    }
+    world.profile.continuous = ms_since(t);
+
+    let t = Instant::now();
     enlarge_proxies(world);
     world.profile.enlarge_proxies = ms_since(t);
 
@@ -130,8 +149,14 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 }
 
 /// Prepares the contact constraints and runs the substeps.
+///
+/// The overflow colour is solved first with the scalar solver, then colours 0
+/// to 22 in order, four constraints at a time with the wide solver (or one at
+/// a time with the scalar solver when `use_wide_solver` is off; the results
+/// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
     world.prepare_joints(ctx); // joints: prepared once per step
+    let use_wide = world.use_wide_solver;
     let World {
         graph,
         solver_sets,
@@ -143,6 +168,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
     let sims = &mut awake.body_sims;
     let states = &mut awake.body_states;
     let constraints = &mut scratch.constraints;
+    let wide = &mut scratch.wide_constraints;
 
     let t = Instant::now();
     let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
@@ -158,6 +184,24 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
             ));
         }
     }
+    let overflow_count = graph.colors[OVERFLOW_INDEX].contact_sims.len();
+    wide.clear();
+    if use_wide {
+        let mut offset = overflow_count;
+        for color in &graph.colors[..OVERFLOW_INDEX] {
+            let n = color.contact_sims.len();
+            for chunk in constraints[offset..offset + n].chunks(lanes::LANES) {
+                wide.push(contact_solver_wide::pack(chunk));
+            }
+            offset += n;
+        }
+    }
+    // With the wide solver the scalar one only handles the overflow colour.
+    let scalar_count = if use_wide {
+        overflow_count
+    } else {
+        constraints.len()
+    };
     profile.prepare_constraints += ms_since(t);
 
     for _ in 0..ctx.sub_steps {
@@ -167,18 +211,21 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
 
         let t = Instant::now();
         crate::joint::warm_start_joints(&mut graph.colors, states); // joints
-        contact_solver::warm_start(constraints, states);
+        contact_solver::warm_start(&mut constraints[..scalar_count], states);
+        contact_solver_wide::warm_start(wide, states);
         profile.warm_start += ms_since(t);
 
         let t = Instant::now();
         crate::joint::solve_joints(&mut graph.colors, states, ctx, true); // joints
+        let push = ctx.contact_push_max_velocity;
         contact_solver::solve(
-            constraints,
+            &mut constraints[..scalar_count],
             states,
             ctx.inv_h,
-            ctx.contact_push_max_velocity,
+            push,
             true,
         );
+        contact_solver_wide::solve(wide, states, ctx.inv_h, push, true);
         profile.solve_impulses += ms_since(t);
 
         let t = Instant::now();
@@ -186,18 +233,33 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.integrate_positions += ms_since(t);
 
         let t = Instant::now();
-        crate::joint::solve_joints(&mut graph.colors, states, ctx, false); // joints: relax
-        contact_solver::solve(
-            constraints,
-            states,
-            ctx.inv_h,
-            ctx.contact_push_max_velocity,
-            false,
-        );
+        for _ in 0..ctx.relax_iterations {
+            crate::joint::solve_joints(&mut graph.colors, states, ctx, false); // joints: relax
+            contact_solver::solve(
+                &mut constraints[..scalar_count],
+                states,
+                ctx.inv_h,
+                push,
+                false,
+            );
+            contact_solver_wide::solve(wide, states, ctx.inv_h, push, false);
+        }
         profile.relax_impulses += ms_since(t);
     }
 
     let t = Instant::now();
+    if use_wide {
+        let mut offset = overflow_count;
+        let mut blocks = wide.iter();
+        for color in &graph.colors[..OVERFLOW_INDEX] {
+            let n = color.contact_sims.len();
+            for chunk in constraints[offset..offset + n].chunks_mut(lanes::LANES) {
+                let block = blocks.next().expect("one block per chunk");
+                contact_solver_wide::unpack(block, chunk);
+            }
+            offset += n;
+        }
+    }
     contact_solver::apply_restitution(constraints, states, ctx.restitution_threshold);
     profile.restitution = ms_since(t);
 
@@ -285,6 +347,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         .set_bit_count_and_clear(awake.island_sims.len() as u32);
 
     let enable_sleep = settings.enable_sleep;
+    scratch.fast_bodies.clear();
     let mut split_island = NULL_INDEX;
     let mut split_sleep_time = 0.0f32;
 
@@ -319,13 +382,25 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         state.flags &= !flags::TRANSIENT;
         sim.flags &= !flags::TRANSIENT;
 
+        let mut fast = false;
         if !enable_sleep || !body.enable_sleep || sleep_velocity > body.sleep_threshold {
             body.sleep_time = 0.0;
+            let max_motion = max_delta_position.max(max_velocity * ctx.dt);
+            fast = ctx.enable_continuous
+                && body.body_type == BodyType::Dynamic
+                && continuous::is_fast(max_motion, sim);
         } else {
             body.sleep_time += ctx.dt;
         }
-        sim.center0 = sim.center;
-        sim.rotation0 = sim.transform.q;
+        if fast {
+            // Swept after this loop, which also updates its shapes' boxes;
+            // the start pose stays in center0/rotation0 until then.
+            body.flags |= flags::IS_FAST;
+            scratch.fast_bodies.push(sim_index as u32);
+        } else {
+            sim.center0 = sim.center;
+            sim.rotation0 = sim.transform.q;
+        }
 
         // Any body that is not sleepy keeps its island awake.
         let island = &islands[body.island_id as usize];
@@ -341,6 +416,9 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
             split_sleep_time = body.sleep_time;
         }
 
+        if fast {
+            continue;
+        }
         let transform = sim.transform;
         let mut shape_id = body.head_shape_id;
         while shape_id != NULL_INDEX {

@@ -98,9 +98,7 @@ impl World {
                 let contact = self.contacts[contact_id as usize];
                 key = contact.edges[(key & 1) as usize].next_key;
                 if contact.set_index != DISABLED_SET {
-                    debug_assert!(
-                        contact.set_index == AWAKE_SET || contact.set_index == set_index
-                    );
+                    debug_assert!(contact.set_index == AWAKE_SET || contact.set_index == set_index);
                     continue;
                 }
                 let local = contact.local_index as usize;
@@ -225,7 +223,9 @@ impl World {
             let moved = awake_islands[local].island_id as usize;
             self.islands[moved].local_index = local as u32;
         }
-        self.solver_sets[ss].island_sims.push(IslandSim { island_id });
+        self.solver_sets[ss]
+            .island_sims
+            .push(IslandSim { island_id });
         let island = &mut self.islands[island_id as usize];
         island.set_index = sleep_set;
         island.local_index = 0;
