@@ -1563,3 +1563,55 @@ fn joint_definitions_round_trip() {
     assert_eq!(world.joint_body_a(joint).unwrap(), a);
     assert_eq!(world.joint_body_b(joint).unwrap(), b);
 }
+
+#[test]
+fn destroyed_joint_lets_the_island_split() {
+    // Two boxes on the ground joined by a distance joint are one island:
+    // while one is kept moving the other cannot sleep. Once the joint is
+    // destroyed the island splits and the resting box falls asleep alone.
+    let mut world = new_world();
+    ground_box(&mut world, 50.0);
+    let mover = dynamic_body(&mut world, Vec2::new(0.0, 0.5));
+    add_box(&mut world, mover, 0.5, 0.5, 1.0);
+    let rester = dynamic_body(&mut world, Vec2::new(-3.0, 0.5));
+    add_box(&mut world, rester, 0.5, 0.5, 1.0);
+    let joint = world
+        .create_distance_joint(&DistanceJointDef {
+            base: JointDef {
+                body_a: rester,
+                body_b: mover,
+                ..Default::default()
+            },
+            length: 3.0,
+            enable_spring: true,
+            enable_limit: true,
+            max_length: 20.0,
+            ..Default::default()
+        })
+        .unwrap();
+    let keep_moving = |world: &mut World| {
+        world
+            .set_body_linear_velocity(mover, Vec2::new(1.0, 0.0))
+            .unwrap();
+    };
+    for _ in 0..120 {
+        keep_moving(&mut world);
+        step(&mut world);
+        assert!(
+            world.body_is_awake(rester).unwrap(),
+            "slept while jointed to a moving body"
+        );
+    }
+    world.destroy_joint(joint).unwrap();
+    let mut slept = false;
+    for _ in 0..120 {
+        keep_moving(&mut world);
+        step(&mut world);
+        assert!(world.body_is_awake(mover).unwrap());
+        slept |= !world.body_is_awake(rester).unwrap();
+    }
+    assert!(
+        slept,
+        "the resting box never fell asleep after the joint was destroyed"
+    );
+}
