@@ -21,7 +21,7 @@ use crate::collision::{
     collide_segment_and_circle, collide_segment_and_polygon,
 };
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
-use crate::math::{Transform, Vec2};
+use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
@@ -43,6 +43,8 @@ pub(crate) mod sim_flags {
     pub const STOPPED_TOUCHING: u32 = 1 << 3;
     pub const ENABLE_HIT_EVENT: u32 = 1 << 4;
     pub const ENABLE_PRE_SOLVE_EVENTS: u32 = 1 << 5;
+    /// The cached poses below belong to the current manifold (recycling).
+    pub const RECYCLE_VALID: u32 = 1 << 6;
 }
 
 /// One end of a contact in a body's doubly linked contact list. Keys are
@@ -121,6 +123,12 @@ pub(crate) struct ContactSim {
     pub tangent_speed: f32,
     pub sim_flags: u32,
     pub cache: SimplexCache,
+    /// Recycling: the bodies' rotations and relative pose when the manifold
+    /// was computed, and each point's separation then.
+    pub cached_rotation_a: Rot,
+    pub cached_rotation_b: Rot,
+    pub cached_relative: Transform,
+    pub base_separation: [f32; 2],
 }
 
 /// A contact's public view: the shapes and the manifold.
@@ -425,6 +433,10 @@ impl World {
                 tangent_speed: 0.0,
                 sim_flags: sim_flag_bits,
                 cache: SimplexCache::default(),
+                cached_rotation_a: Rot::IDENTITY,
+                cached_rotation_b: Rot::IDENTITY,
+                cached_relative: Transform::IDENTITY,
+                base_separation: [0.0; 2],
             });
     }
 
@@ -502,6 +514,31 @@ impl World {
             &self.graph.colors[c.color_index as usize].contact_sims[c.local_index as usize]
         } else {
             &self.solver_sets[c.set_index as usize].contact_sims[c.local_index as usize]
+        }
+    }
+
+    /// The sim of a contact, wherever it lives, for writing.
+    pub(crate) fn contact_sim_mut(&mut self, contact_id: u32) -> &mut ContactSim {
+        let c = &self.contacts[contact_id as usize];
+        if c.color_index != NULL_INDEX {
+            &mut self.graph.colors[c.color_index as usize].contact_sims[c.local_index as usize]
+        } else {
+            &mut self.solver_sets[c.set_index as usize].contact_sims[c.local_index as usize]
+        }
+    }
+
+    /// Makes the shape's contacts recompute their manifold and material at
+    /// the next step instead of being recycled.
+    pub(crate) fn refresh_shape_contacts(&mut self, si: usize) {
+        let bi = self.shapes[si].body_id as usize;
+        let mut key = self.bodies[bi].head_contact_key;
+        while key != NULL_INDEX {
+            let contact_id = key >> 1;
+            let contact = &self.contacts[contact_id as usize];
+            key = contact.edges[(key & 1) as usize].next_key;
+            if contact.shape_id_a as usize == si || contact.shape_id_b as usize == si {
+                self.contact_sim_mut(contact_id).sim_flags &= !sim_flags::RECYCLE_VALID;
+            }
         }
     }
 

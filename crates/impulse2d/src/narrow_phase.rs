@@ -8,10 +8,11 @@
 //! that stopped. Walking ids in order keeps everything deterministic however
 //! the manifolds were computed.
 
-use crate::body::{Body, BodyType};
+use crate::body::{Body, BodySim, BodyType};
 use crate::contact::{
     ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
 };
+use crate::core::SPECULATIVE_DISTANCE;
 use crate::id::NULL_INDEX;
 use crate::shape::Shape;
 use crate::solver::StepContext;
@@ -76,10 +77,12 @@ impl World {
             solver_sets,
             scratch,
             mixing,
+            settings,
             ..
         } = self;
+        let recycle_distance = settings.contact_recycle_distance;
         for sim in sims {
-            if collide_one(mixing, shapes, bodies, solver_sets, sim) {
+            if collide_one(mixing, recycle_distance, shapes, bodies, solver_sets, sim) {
                 scratch.contact_state_bits.set(sim.contact_id);
             }
         }
@@ -170,6 +173,7 @@ fn should_create_contact(
 /// fat boxes separated (the serial pass must look at it).
 fn collide_one(
     mixing: &Mixing,
+    recycle_distance: f32,
     shapes: &[Shape],
     bodies: &[Body],
     solver_sets: &[SolverSet],
@@ -206,11 +210,47 @@ fn collide_one(
 
     let xf_a = sim_a.transform;
     let xf_b = sim_b.transform;
+
+    if recycle_distance > 0.0 && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
+        let max_extent_a = if body_a.body_type == BodyType::Static {
+            0.0
+        } else {
+            sim_a.max_extent
+        };
+        let max_extent_b = if body_b.body_type == BodyType::Static {
+            0.0
+        } else {
+            sim_b.max_extent
+        };
+        // Non-touching contacts must not miss entering the speculative range.
+        let tolerance = if was_touching {
+            recycle_distance
+        } else {
+            recycle_distance.min(SPECULATIVE_DISTANCE)
+        };
+        if try_recycle(sim, sim_a, sim_b, max_extent_a.max(max_extent_b), tolerance) {
+            return false;
+        }
+    }
+
+    sim.cached_rotation_a = xf_a.q;
+    sim.cached_rotation_b = xf_b.q;
+    sim.cached_relative = xf_a.inv_mul(xf_b);
+    sim.sim_flags |= sim_flags::RECYCLE_VALID;
+
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
     let touching = update_contact(
         mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
     );
+    let count = sim.manifold.point_count;
+    for (base, mp) in sim
+        .base_separation
+        .iter_mut()
+        .zip(&sim.manifold.points[..count])
+    {
+        *base = mp.separation;
+    }
 
     if touching && !was_touching {
         sim.sim_flags |= sim_flags::STARTED_TOUCHING;
@@ -222,3 +262,56 @@ fn collide_one(
         false
     }
 }
+
+/// Contact recycling: when the two bodies have barely moved relative to each
+/// other since the manifold was computed, keep the manifold (points, normal,
+/// feature ids and impulses) and only update each point's separation from the
+/// bodies' motion, as the solver does between substeps. "Barely" means that
+/// neither body turned more than about 11° (cos > 0.98) and that no point of
+/// either body moved relative to the other by more than `tolerance`, bounded
+/// by `|Δp| + max_extent·|sin Δθ|` as in conservative advancement. Returns
+/// whether the contact was recycled.
+///
+/// The idea and the tolerance test follow Box2D v3 (E. Catto, "contact
+/// recycling", `physics_world.c`, 2025).
+fn try_recycle(
+    sim: &mut ContactSim,
+    sim_a: &BodySim,
+    sim_b: &BodySim,
+    max_extent: f32,
+    tolerance: f32,
+) -> bool {
+    let (qa, qb) = (sim_a.transform.q, sim_b.transform.q);
+    let (ca, cb) = (sim.cached_rotation_a, sim.cached_rotation_b);
+    // cos of the rotation since caching, for each body.
+    let cos_a = qa.c * ca.c + qa.s * ca.s;
+    let cos_b = qb.c * cb.c + qb.s * cb.s;
+    if cos_a.min(cos_b) <= RECYCLE_MIN_COS {
+        return false;
+    }
+    let relative = sim_a.transform.inv_mul(sim_b.transform);
+    let cached = sim.cached_relative;
+    let distance = relative.p.distance(cached.p);
+    let turn = relative.q.inv_mul(cached.q);
+    if distance + max_extent * turn.s.abs() >= tolerance {
+        return false;
+    }
+    let dqa = qa.mul(ca.inverse());
+    let dqb = qb.mul(cb.inverse());
+    let dc = sim_b.center - sim_a.center;
+    let normal = sim.manifold.normal;
+    let count = sim.manifold.point_count;
+    for (mp, &base) in sim.manifold.points[..count]
+        .iter_mut()
+        .zip(&sim.base_separation)
+    {
+        let ra = dqa.rotate(mp.anchor_a);
+        let rb = dqb.rotate(mp.anchor_b);
+        mp.separation = base + (dc + (rb - ra)).dot(normal);
+        mp.persisted = true;
+    }
+    true
+}
+
+/// Smallest cosine of a body's turn for which a contact may be recycled.
+const RECYCLE_MIN_COS: f32 = 0.98;

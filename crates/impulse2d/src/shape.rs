@@ -657,6 +657,7 @@ impl World {
         let si = self.shape_index(id)?;
         check_non_negative(friction, "shape friction")?;
         self.shapes[si].friction = friction;
+        self.refresh_shape_contacts(si);
         Ok(())
     }
 
@@ -670,6 +671,7 @@ impl World {
         let si = self.shape_index(id)?;
         check_non_negative(restitution, "shape restitution")?;
         self.shapes[si].restitution = restitution;
+        self.refresh_shape_contacts(si);
         Ok(())
     }
 

@@ -48,6 +48,13 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
         })
         .is_err()
     );
+    assert!(
+        World::new(&WorldDef {
+            contact_recycle_distance: -1.0,
+            ..Default::default()
+        })
+        .is_err()
+    );
 
     let mut world = World::new(&WorldDef::default()).unwrap();
     let ground = impulse2d_scenes::flat_ground(&mut world, 10.0).unwrap();

@@ -139,3 +139,25 @@ fn friction_mixing_rule_can_be_replaced() {
     assert!(run(false) > 2.0);
     assert!(run(true) < 0.01);
 }
+
+/// A resting contact is recycled (its manifold kept) while nothing moves, but
+/// changing a shape's friction still reaches it: a block held by μ = 0.8 on a
+/// 30° ramp starts sliding at once when its friction drops to 0.
+#[test]
+fn recycled_contacts_see_material_changes() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
+    for _ in 0..20 {
+        step_checked(&mut world);
+    }
+    let start = world.body_position(ramp.block).unwrap();
+    let block_shape = world.body_shapes(ramp.block).unwrap()[0];
+    world.set_shape_friction(block_shape, 0.0).unwrap();
+    world.set_body_awake(ramp.block, true).unwrap();
+    for _ in 0..30 {
+        step_checked(&mut world);
+    }
+    // Half a second at 5 m/s²: about 0.6 m.
+    let moved = (world.body_position(ramp.block).unwrap() - start).length();
+    assert!(moved > 0.5, "block moved only {moved} m");
+}

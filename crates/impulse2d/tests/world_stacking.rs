@@ -73,6 +73,29 @@ fn vertical_stack_of_ten_stands_for_ten_seconds() {
     assert!(q.angle().abs() < 0.01);
 }
 
+/// The stack stands the same with contact recycling off (every manifold
+/// recomputed every step) and on (the default).
+#[test]
+fn vertical_stack_stands_with_and_without_contact_recycling() {
+    for recycle in [0.0, 0.05] {
+        let mut world = World::new(&WorldDef {
+            contact_recycle_distance: recycle,
+            ..Default::default()
+        })
+        .unwrap();
+        let stack = impulse2d_scenes::vertical_stack(&mut world, 10).unwrap();
+        for _ in 0..600 {
+            step_checked(&mut world);
+        }
+        let end = world.body_position(stack.top).unwrap();
+        assert!(end.x.abs() < 0.01, "recycle {recycle}: top at {end:?}");
+        assert!(
+            (end.y - 9.5).abs() < 0.1,
+            "recycle {recycle}: top at {end:?}"
+        );
+    }
+}
+
 /// A pyramid with a base of 20 (210 boxes) keeps its shape and the whole
 /// island falls asleep.
 #[test]

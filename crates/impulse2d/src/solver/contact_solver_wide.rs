@@ -9,16 +9,17 @@
 //! masses, so they apply nothing.
 //!
 //! Constraints are prepared by the scalar [`prepare`](super::contact_solver::prepare)
-//! and packed four by four ([`pack`]); after the substeps they are unpacked
-//! ([`unpack`]) for restitution and impulse storage, which run once per step.
+//! and written lane by lane ([`WideConstraint::set_lane`]); restitution and
+//! impulse storage also run on the wide blocks.
 //!
 //! # References
 //! - E. Catto, Box2D v3 `contact_solver.c` (`b2ContactConstraintSIMD`).
 
 use crate::body::BodyState;
+use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::solver::contact_solver::ContactConstraint;
-use crate::solver::lanes::{F4, LANES};
+use crate::solver::lanes::{F4, LANES, M4};
 
 /// One point of four constraints.
 #[derive(Clone, Copy, Debug, Default)]
@@ -33,6 +34,7 @@ pub(crate) struct WidePoint {
     pub total_normal_impulse: F4,
     pub normal_mass: F4,
     pub tangent_mass: F4,
+    pub relative_velocity: F4,
 }
 
 /// Four constraints of one colour.
@@ -47,6 +49,7 @@ pub(crate) struct WideConstraint {
     pub inv_mass_b: F4,
     pub inv_i_b: F4,
     pub friction: F4,
+    pub restitution: F4,
     pub tangent_speed: F4,
     pub rolling_resistance: F4,
     pub rolling_mass: F4,
@@ -57,34 +60,45 @@ pub(crate) struct WideConstraint {
     pub points: [WidePoint; 2],
 }
 
-/// Packs scalar constraints (at most four) into one wide constraint.
-pub(crate) fn pack(cs: &[ContactConstraint]) -> WideConstraint {
-    debug_assert!(cs.len() <= LANES);
-    let mut w = WideConstraint {
-        index_a: [NULL_INDEX; LANES],
-        index_b: [NULL_INDEX; LANES],
-        ..WideConstraint::default()
-    };
-    for (i, c) in cs.iter().enumerate() {
-        w.index_a[i] = c.index_a;
-        w.index_b[i] = c.index_b;
-        w.normal_x.0[i] = c.normal.x;
-        w.normal_y.0[i] = c.normal.y;
-        w.inv_mass_a.0[i] = c.inv_mass_a;
-        w.inv_i_a.0[i] = c.inv_i_a;
-        w.inv_mass_b.0[i] = c.inv_mass_b;
-        w.inv_i_b.0[i] = c.inv_i_b;
-        w.friction.0[i] = c.friction;
-        w.tangent_speed.0[i] = c.tangent_speed;
-        w.rolling_resistance.0[i] = c.rolling_resistance;
-        w.rolling_mass.0[i] = c.rolling_mass;
-        w.rolling_impulse.0[i] = c.rolling_impulse;
-        w.bias_rate.0[i] = c.softness.bias_rate;
-        w.mass_scale.0[i] = c.softness.mass_scale;
-        w.impulse_scale.0[i] = c.softness.impulse_scale;
-        // A one-point manifold leaves the second point at zero masses: it
-        // applies nothing, exactly like the scalar loop that skips it.
-        for (wp, cp) in w.points.iter_mut().zip(&c.points[..c.point_count as usize]) {
+impl WideConstraint {
+    /// A block with no constraints: every lane uses the resting stand-in
+    /// state at index `dummy` (see [`solve`]) and has zero masses.
+    pub(crate) fn empty(dummy: u32) -> WideConstraint {
+        WideConstraint {
+            index_a: [dummy; LANES],
+            index_b: [dummy; LANES],
+            ..WideConstraint::default()
+        }
+    }
+
+    /// Writes a prepared scalar constraint into lane `i`; a static body
+    /// (NULL index) becomes the stand-in state `dummy`. A one-point manifold
+    /// leaves the second point at zero masses: it applies nothing, exactly
+    /// like the scalar loop that skips it.
+    pub(crate) fn set_lane(&mut self, i: usize, c: &ContactConstraint, dummy: u32) {
+        let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
+        self.index_a[i] = or_dummy(c.index_a);
+        self.index_b[i] = or_dummy(c.index_b);
+        self.normal_x.0[i] = c.normal.x;
+        self.normal_y.0[i] = c.normal.y;
+        self.inv_mass_a.0[i] = c.inv_mass_a;
+        self.inv_i_a.0[i] = c.inv_i_a;
+        self.inv_mass_b.0[i] = c.inv_mass_b;
+        self.inv_i_b.0[i] = c.inv_i_b;
+        self.friction.0[i] = c.friction;
+        self.restitution.0[i] = c.restitution;
+        self.tangent_speed.0[i] = c.tangent_speed;
+        self.rolling_resistance.0[i] = c.rolling_resistance;
+        self.rolling_mass.0[i] = c.rolling_mass;
+        self.rolling_impulse.0[i] = c.rolling_impulse;
+        self.bias_rate.0[i] = c.softness.bias_rate;
+        self.mass_scale.0[i] = c.softness.mass_scale;
+        self.impulse_scale.0[i] = c.softness.impulse_scale;
+        for (wp, cp) in self
+            .points
+            .iter_mut()
+            .zip(&c.points[..c.point_count as usize])
+        {
             wp.anchor_a_x.0[i] = cp.anchor_a.x;
             wp.anchor_a_y.0[i] = cp.anchor_a.y;
             wp.anchor_b_x.0[i] = cp.anchor_b.x;
@@ -95,20 +109,25 @@ pub(crate) fn pack(cs: &[ContactConstraint]) -> WideConstraint {
             wp.total_normal_impulse.0[i] = cp.total_normal_impulse;
             wp.normal_mass.0[i] = cp.normal_mass;
             wp.tangent_mass.0[i] = cp.tangent_mass;
+            wp.relative_velocity.0[i] = cp.relative_velocity;
         }
     }
-    w
 }
 
-/// Copies the solver's results (impulses) back into the scalar constraints.
-pub(crate) fn unpack(w: &WideConstraint, cs: &mut [ContactConstraint]) {
-    for (i, c) in cs.iter_mut().enumerate() {
-        c.rolling_impulse = w.rolling_impulse.0[i];
-        let count = c.point_count as usize;
-        for (wp, cp) in w.points.iter().zip(&mut c.points[..count]) {
-            cp.normal_impulse = wp.normal_impulse.0[i];
-            cp.tangent_impulse = wp.tangent_impulse.0[i];
-            cp.total_normal_impulse = wp.total_normal_impulse.0[i];
+/// Copies the impulses of four constraints back into their manifolds, in
+/// lane order, for warm starting next step (the wide
+/// [`store_impulses`](super::contact_solver::store_impulses)).
+pub(crate) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
+    debug_assert!(sims.len() <= LANES);
+    for (i, sim) in sims.iter_mut().enumerate() {
+        let manifold = &mut sim.manifold;
+        manifold.rolling_impulse = w.rolling_impulse.0[i];
+        let count = manifold.point_count;
+        for (wp, mp) in w.points.iter().zip(&mut manifold.points[..count]) {
+            mp.normal_impulse = wp.normal_impulse.0[i];
+            mp.tangent_impulse = wp.tangent_impulse.0[i];
+            mp.total_normal_impulse = wp.total_normal_impulse.0[i];
+            mp.normal_velocity = wp.relative_velocity.0[i];
         }
     }
 }
@@ -124,41 +143,32 @@ struct BodyLanes {
     dqs: F4,
 }
 
+/// Loads the states of four bodies. Static bodies and empty lanes point at a
+/// resting stand-in state appended to the awake states for the solve: it has
+/// zero velocity and no motion, and since its masses are zero the solver
+/// writes back the same zeros. This keeps gathering and scattering free of
+/// branches.
 #[inline(always)]
 fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
-    let mut b = BodyLanes {
-        vx: F4::ZERO,
-        vy: F4::ZERO,
-        w: F4::ZERO,
-        dpx: F4::ZERO,
-        dpy: F4::ZERO,
-        dqc: F4::splat(1.0),
-        dqs: F4::ZERO,
-    };
-    for (i, &index) in indices.iter().enumerate() {
-        if index != NULL_INDEX {
-            let s = &states[index as usize];
-            b.vx.0[i] = s.linear_velocity.x;
-            b.vy.0[i] = s.linear_velocity.y;
-            b.w.0[i] = s.angular_velocity;
-            b.dpx.0[i] = s.delta_position.x;
-            b.dpy.0[i] = s.delta_position.y;
-            b.dqc.0[i] = s.delta_rotation.c;
-            b.dqs.0[i] = s.delta_rotation.s;
-        }
+    let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
+    BodyLanes {
+        vx: F4(std::array::from_fn(|i| s[i].linear_velocity.x)),
+        vy: F4(std::array::from_fn(|i| s[i].linear_velocity.y)),
+        w: F4(std::array::from_fn(|i| s[i].angular_velocity)),
+        dpx: F4(std::array::from_fn(|i| s[i].delta_position.x)),
+        dpy: F4(std::array::from_fn(|i| s[i].delta_position.y)),
+        dqc: F4(std::array::from_fn(|i| s[i].delta_rotation.c)),
+        dqs: F4(std::array::from_fn(|i| s[i].delta_rotation.s)),
     }
-    b
 }
 
 #[inline(always)]
 fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
     for (i, &index) in indices.iter().enumerate() {
-        if index != NULL_INDEX {
-            let s = &mut states[index as usize];
-            s.linear_velocity.x = b.vx.0[i];
-            s.linear_velocity.y = b.vy.0[i];
-            s.angular_velocity = b.w.0[i];
-        }
+        let s = &mut states[index as usize];
+        s.linear_velocity.x = b.vx.0[i];
+        s.linear_velocity.y = b.vy.0[i];
+        s.angular_velocity = b.w.0[i];
     }
 }
 
@@ -326,7 +336,7 @@ pub(crate) fn solve(
 
         // Rolling resistance, only in lanes that have it.
         let rolling = c.rolling_resistance.gt(zero);
-        if rolling.0.iter().any(|&r| r) {
+        if rolling.any() {
             let delta = -c.rolling_mass * (b.w - a.w);
             let old = c.rolling_impulse;
             let max_lambda = c.rolling_resistance * total_normal_impulse;
@@ -340,6 +350,86 @@ pub(crate) fn solve(
         scatter(states, &c.index_a, &a);
         scatter(states, &c.index_b, &b);
     }
+}
+
+/// Wide [`apply_restitution`](super::contact_solver::apply_restitution).
+pub(crate) fn apply_restitution(
+    constraints: &mut [WideConstraint],
+    states: &mut [BodyState],
+    threshold: f32,
+) {
+    let zero = F4::ZERO;
+    let neg_threshold = F4::splat(-threshold);
+    for c in constraints {
+        let bouncy = c.restitution.ne(zero);
+        if !bouncy.any() {
+            continue;
+        }
+        let mut a = gather(states, &c.index_a);
+        let mut b = gather(states, &c.index_b);
+        let (nx, ny) = (c.normal_x, c.normal_y);
+        for p in &mut c.points {
+            // Only points that approached faster than the threshold and
+            // received an impulse (not speculative ones).
+            let active = bouncy
+                .and(p.relative_velocity.gt(neg_threshold).not())
+                .and(p.total_normal_impulse.ne(zero));
+            if !active.any() {
+                continue;
+            }
+            let vrax = a.vx + -(a.w * p.anchor_a_y);
+            let vray = a.vy + a.w * p.anchor_a_x;
+            let vrbx = b.vx + -(b.w * p.anchor_b_y);
+            let vrby = b.vy + b.w * p.anchor_b_x;
+            let vn = (vrbx - vrax) * nx + (vrby - vray) * ny;
+
+            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
+            let new_impulse = (p.normal_impulse + impulse).max(zero);
+            let impulse = new_impulse - p.normal_impulse;
+            p.normal_impulse = active.select(new_impulse, p.normal_impulse);
+            p.total_normal_impulse =
+                active.select(p.total_normal_impulse + impulse, p.total_normal_impulse);
+
+            let px = nx * impulse;
+            let py = ny * impulse;
+            let (a0, b0) = (copy_velocities(&a), copy_velocities(&b));
+            apply_a(
+                &mut a,
+                c.inv_mass_a,
+                c.inv_i_a,
+                p.anchor_a_x,
+                p.anchor_a_y,
+                px,
+                py,
+            );
+            apply_b(
+                &mut b,
+                c.inv_mass_b,
+                c.inv_i_b,
+                p.anchor_b_x,
+                p.anchor_b_y,
+                px,
+                py,
+            );
+            keep_inactive(&mut a, a0, active);
+            keep_inactive(&mut b, b0, active);
+        }
+        scatter(states, &c.index_a, &a);
+        scatter(states, &c.index_b, &b);
+    }
+}
+
+#[inline(always)]
+fn copy_velocities(b: &BodyLanes) -> (F4, F4, F4) {
+    (b.vx, b.vy, b.w)
+}
+
+/// Restores the velocities of the lanes outside `active`.
+#[inline(always)]
+fn keep_inactive(b: &mut BodyLanes, old: (F4, F4, F4), active: M4) {
+    b.vx = active.select(b.vx, old.0);
+    b.vy = active.select(b.vy, old.1);
+    b.w = active.select(b.w, old.2);
 }
 
 /// x component of `q·r` (the scalar `Rot::rotate`).
@@ -389,6 +479,27 @@ mod tests {
                 bodies.push(body);
             }
         }
+        // Bouncy balls dropped from 4 m hit the boxes at about 8 m/s, well
+        // above the restitution threshold.
+        for k in 0..6 {
+            let ball = world
+                .create_body(&BodyDef {
+                    body_type: BodyType::Dynamic,
+                    position: Vec2::new(-3.0 + 1.1 * k as f32, 12.0),
+                    ..Default::default()
+                })
+                .unwrap();
+            let shape = ShapeDef {
+                restitution: 0.7,
+                ..Default::default()
+            };
+            let circle = crate::collision::Circle {
+                center: Vec2::ZERO,
+                radius: 0.3,
+            };
+            world.create_circle_shape(ball, &shape, &circle).unwrap();
+            bodies.push(ball);
+        }
         for (k, &b) in bodies.iter().enumerate().step_by(5) {
             world
                 .apply_linear_impulse_to_center(b, Vec2::new(2.0 - k as f32 * 0.3, 1.0), true)
@@ -416,7 +527,7 @@ mod tests {
     fn wide_and_scalar_solvers_give_the_same_bits() {
         let wide = run(true, 200);
         let scalar = run(false, 200);
-        assert_eq!(wide.len(), 36);
+        assert_eq!(wide.len(), 42);
         assert_eq!(wide, scalar);
     }
 }

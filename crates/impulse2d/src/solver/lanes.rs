@@ -46,6 +46,12 @@ impl F4 {
         self.map2(o, min)
     }
 
+    /// Lanes where `self != o`.
+    #[inline(always)]
+    pub(crate) fn ne(self, o: F4) -> M4 {
+        M4(std::array::from_fn(|i| self.0[i] != o.0[i]))
+    }
+
     /// Lanes where `self > o`.
     #[inline(always)]
     pub(crate) fn gt(self, o: F4) -> M4 {
@@ -54,6 +60,24 @@ impl F4 {
 }
 
 impl M4 {
+    /// Whether any lane is set.
+    #[inline(always)]
+    pub(crate) fn any(self) -> bool {
+        self.0.iter().any(|&b| b)
+    }
+
+    /// Lanes set in both.
+    #[inline(always)]
+    pub(crate) fn and(self, o: M4) -> M4 {
+        M4(std::array::from_fn(|i| self.0[i] && o.0[i]))
+    }
+
+    /// Lanes not set.
+    #[inline(always)]
+    pub(crate) fn not(self) -> M4 {
+        M4(std::array::from_fn(|i| !self.0[i]))
+    }
+
     /// `if_true` where the mask is set, else `if_false`.
     #[inline(always)]
     pub(crate) fn select(self, if_true: F4, if_false: F4) -> F4 {

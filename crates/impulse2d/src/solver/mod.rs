@@ -95,12 +95,6 @@ pub(crate) struct StepScratch {
     pub split_bodies: Vec<u32>,
 }
 
-/// The order in which colours are prepared and solved: overflow first (it
-/// holds the least important constraints), then colours 0 to 22.
-fn color_order() -> impl Iterator<Item = usize> {
-    std::iter::once(OVERFLOW_INDEX).chain(0..OVERFLOW_INDEX)
-}
-
 /// Runs the solver stages for one step (see the module documentation).
 pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     world.step_index += 1;
@@ -172,36 +166,41 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
 
     let t = Instant::now();
     let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
-    constraints.clear();
-    for color in color_order() {
-        for sim in &graph.colors[color].contact_sims {
-            constraints.push(contact_solver::prepare(
-                sim,
-                states,
-                ctx.contact_softness,
-                ctx.static_softness,
-                warm_start_scale,
-            ));
-        }
-    }
-    let overflow_count = graph.colors[OVERFLOW_INDEX].contact_sims.len();
-    wide.clear();
-    if use_wide {
-        let mut offset = overflow_count;
-        for color in &graph.colors[..OVERFLOW_INDEX] {
-            let n = color.contact_sims.len();
-            for chunk in constraints[offset..offset + n].chunks(lanes::LANES) {
-                wide.push(contact_solver_wide::pack(chunk));
-            }
-            offset += n;
-        }
-    }
-    // With the wide solver the scalar one only handles the overflow colour.
-    let scalar_count = if use_wide {
-        overflow_count
-    } else {
-        constraints.len()
+    let prepare = |sim, states: &[BodyState]| {
+        contact_solver::prepare(
+            sim,
+            states,
+            ctx.contact_softness,
+            ctx.static_softness,
+            warm_start_scale,
+        )
     };
+    // The overflow colour (and, without the wide solver, every colour) as
+    // scalar constraints; the other colours as blocks of four.
+    constraints.clear();
+    wide.clear();
+    // The wide solver's stand-in for static bodies, removed after the solve.
+    let dummy = states.len() as u32;
+    for sim in &graph.colors[OVERFLOW_INDEX].contact_sims {
+        constraints.push(prepare(sim, states));
+    }
+    for color in &graph.colors[..OVERFLOW_INDEX] {
+        if use_wide {
+            for chunk in color.contact_sims.chunks(lanes::LANES) {
+                let mut block = WideConstraint::empty(dummy);
+                for (lane, sim) in chunk.iter().enumerate() {
+                    block.set_lane(lane, &prepare(sim, states), dummy);
+                }
+                wide.push(block);
+            }
+        } else {
+            for sim in &color.contact_sims {
+                constraints.push(prepare(sim, states));
+            }
+        }
+    }
+    let scalar_count = constraints.len();
+    states.push(BodyState::IDENTITY);
     profile.prepare_constraints += ms_since(t);
 
     for _ in 0..ctx.sub_steps {
@@ -229,7 +228,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.solve_impulses += ms_since(t);
 
         let t = Instant::now();
-        integrate_positions(states, ctx);
+        integrate_positions(&mut states[..dummy as usize], ctx);
         profile.integrate_positions += ms_since(t);
 
         let t = Instant::now();
@@ -248,30 +247,31 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
     }
 
     let t = Instant::now();
-    if use_wide {
-        let mut offset = overflow_count;
-        let mut blocks = wide.iter();
-        for color in &graph.colors[..OVERFLOW_INDEX] {
-            let n = color.contact_sims.len();
-            for chunk in constraints[offset..offset + n].chunks_mut(lanes::LANES) {
-                let block = blocks.next().expect("one block per chunk");
-                contact_solver_wide::unpack(block, chunk);
-            }
-            offset += n;
-        }
-    }
     contact_solver::apply_restitution(constraints, states, ctx.restitution_threshold);
+    contact_solver_wide::apply_restitution(wide, states, ctx.restitution_threshold);
+    let stand_in = states.pop();
+    debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
     profile.restitution = ms_since(t);
 
     let t = Instant::now();
     let colors = &mut graph.colors;
     let (overflow, rest) = colors.split_last_mut().expect("graph has colours");
     debug_assert_eq!(rest.len() + 1, GRAPH_COLOR_COUNT);
-    let ordered = overflow
-        .contact_sims
-        .iter_mut()
-        .chain(rest.iter_mut().flat_map(|c| c.contact_sims.iter_mut()));
-    contact_solver::store_impulses(constraints, ordered);
+    if use_wide {
+        contact_solver::store_impulses(constraints, overflow.contact_sims.iter_mut());
+        let chunks = rest
+            .iter_mut()
+            .flat_map(|c| c.contact_sims.chunks_mut(lanes::LANES));
+        for (block, chunk) in wide.iter().zip(chunks) {
+            contact_solver_wide::store_impulses(block, chunk);
+        }
+    } else {
+        let ordered = overflow
+            .contact_sims
+            .iter_mut()
+            .chain(rest.iter_mut().flat_map(|c| c.contact_sims.iter_mut()));
+        contact_solver::store_impulses(constraints, ordered);
+    }
     profile.store_impulses = ms_since(t);
 }
 
