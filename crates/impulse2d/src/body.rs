@@ -2,9 +2,9 @@
 //! world, and the public functions that read and change them.
 //!
 //! A body's data is split by how often the solver touches it (as in Box2D v3):
-//! [`Body`] holds the cold part (lists, island links, user data) in the world's
-//! body array indexed by id; [`BodySim`] holds the transform and mass in the
-//! body's solver set; [`BodyState`] (32 bytes: velocity, angular velocity,
+//! `Body` holds the cold part (lists, island links, user data) in the world's
+//! body array indexed by id; `BodySim` holds the transform and mass in the
+//! body's solver set; `BodyState` (32 bytes: velocity, angular velocity,
 //! flags, position and rotation deltas) exists only for awake bodies and is
 //! what the constraint solver reads and writes.
 

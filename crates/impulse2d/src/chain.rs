@@ -3,8 +3,8 @@
 //! Each link of a chain is a [`ChainSegment`] shape that knows its neighbours
 //! (the "ghost" vertices), so that a body sliding along the chain does not
 //! catch on the internal corners. Segments collide on their right side only
-//! (the side of `right_perp(p2 − p1)`); wind a chain counter-clockwise to keep
-//! things out of a closed loop... or clockwise to keep them inside.
+//! (the side of `right_perp(p2 − p1)`): a loop wound counter-clockwise keeps
+//! bodies outside it, a loop wound clockwise keeps them inside.
 
 use crate::collision::{ChainSegment, Segment};
 use crate::core::LINEAR_SLOP;

@@ -69,7 +69,8 @@ pub struct ShapeDef {
     pub tangent_speed: f32,
     /// Collision filter.
     pub filter: Filter,
-    /// A sensor detects overlap but never collides (it makes no contacts).
+    /// A sensor never collides (it makes no contacts). Sensor overlap events
+    /// are not reported yet.
     pub is_sensor: bool,
     /// Report begin/end touch events for contacts of this shape.
     pub enable_contact_events: bool,

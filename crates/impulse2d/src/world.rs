@@ -1,7 +1,7 @@
 //! The world: owner of all bodies, shapes and contacts, and the time step.
 //!
 //! [`World::step`] reads top to bottom as the stages of Box2D v3's step:
-//! `update_pairs` → `collide` → `solve` (see [`crate::solver`]). Body, shape
+//! `update_pairs` → `collide` → `solve` (see the `solver` module). Body, shape
 //! and contact functions live in their own files as further `impl World`
 //! blocks; the invariant checker is in `validate.rs`.
 
