@@ -227,6 +227,39 @@ pub fn decode_shape(b: &mut Bytes) -> Option<Shape> {
     Some(shape)
 }
 
+/// Decodes one shape as a struct literal, bypassing validation (the manifold
+/// functions promise not to panic even then): circles, capsules, segments and
+/// chain segments with any numbers. Polygons, whose fields are private, still go
+/// through [`decode_polygon`].
+pub fn decode_shape_unchecked(b: &mut Bytes) -> Option<Shape> {
+    let shape = match b.byte() % 5 {
+        0 => Shape::Circle(Circle {
+            center: b.shape_vec2(),
+            radius: b.shape_f32(),
+        }),
+        1 => Shape::Capsule(Capsule {
+            center1: b.shape_vec2(),
+            center2: b.shape_vec2(),
+            radius: b.shape_f32(),
+        }),
+        2 => Shape::Polygon(decode_polygon(b)?),
+        3 => Shape::Segment(Segment {
+            point1: b.shape_vec2(),
+            point2: b.shape_vec2(),
+        }),
+        _ => Shape::ChainSegment(ChainSegment {
+            ghost1: b.shape_vec2(),
+            segment: Segment {
+                point1: b.shape_vec2(),
+                point2: b.shape_vec2(),
+            },
+            ghost2: b.shape_vec2(),
+            chain_id: u32::MAX,
+        }),
+    };
+    Some(shape)
+}
+
 /// Decodes a distance proxy: either a shape's proxy or [`make_proxy`] over 1 to 8
 /// arbitrary (possibly non-convex, duplicate) points. `None` when rejected.
 pub fn decode_proxy(b: &mut Bytes) -> Option<ShapeProxy> {
