@@ -14,9 +14,11 @@
 pub mod body;
 pub mod collision;
 pub mod core;
+pub mod debug_draw;
 pub mod error;
 pub mod math;
 
 pub use body::BodyType;
+pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};

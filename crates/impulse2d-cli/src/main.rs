@@ -1,0 +1,3 @@
+//! The `impulse2d` command.
+
+fn main() {}

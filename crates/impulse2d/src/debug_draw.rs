@@ -1,0 +1,351 @@
+//! Debug drawing: the [`DebugDraw`] trait that renderers implement, the
+//! [`HexColor`] type with a [`Palette`] of colours by body state, and the
+//! [`DrawOptions`] that say what to draw.
+//!
+//! The engine has no rendering dependency. A renderer (the `impulse2d` command's
+//! picture writer, the interactive testbed) implements [`DebugDraw`]; every
+//! method has a no-op default, so an implementation only overrides what it can
+//! draw. Coordinates are world coordinates in metres, y up; the renderer maps them
+//! to its pixels.
+//!
+//! # References
+//! - Box2D v3, `b2DebugDraw` and `b2HexColor` (`include/box2d/types.h`,
+//!   `include/box2d/math_functions.h`), and the drawing part of `src/world.c`.
+
+use crate::collision::Aabb;
+use crate::math::{Transform, Vec2};
+
+/// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
+/// renderer's choice (a fill is usually drawn lighter than its outline).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HexColor(pub u32);
+
+impl HexColor {
+    /// Black.
+    pub const BLACK: HexColor = HexColor(0x000000);
+    /// White.
+    pub const WHITE: HexColor = HexColor(0xFFFFFF);
+    /// Red.
+    pub const RED: HexColor = HexColor(0xFF0000);
+    /// Green.
+    pub const GREEN: HexColor = HexColor(0x00FF00);
+    /// Blue.
+    pub const BLUE: HexColor = HexColor(0x0000FF);
+    /// Yellow.
+    pub const YELLOW: HexColor = HexColor(0xFFFF00);
+    /// Cyan.
+    pub const CYAN: HexColor = HexColor(0x00FFFF);
+    /// Magenta.
+    pub const MAGENTA: HexColor = HexColor(0xFF00FF);
+    /// Grey (CSS `gray`).
+    pub const GRAY: HexColor = HexColor(0x808080);
+    /// Light grey (CSS `lightgray`).
+    pub const LIGHT_GRAY: HexColor = HexColor(0xD3D3D3);
+    /// Dark grey (CSS `dimgray`).
+    pub const DIM_GRAY: HexColor = HexColor(0x696969);
+    /// Pale green (CSS `palegreen`).
+    pub const PALE_GREEN: HexColor = HexColor(0x98FB98);
+    /// Pink (CSS `pink`).
+    pub const PINK: HexColor = HexColor(0xFFC0CB);
+    /// Royal blue (CSS `royalblue`).
+    pub const ROYAL_BLUE: HexColor = HexColor(0x4169E1);
+    /// Wheat (CSS `wheat`).
+    pub const WHEAT: HexColor = HexColor(0xF5DEB3);
+    /// Turquoise (CSS `turquoise`).
+    pub const TURQUOISE: HexColor = HexColor(0x40E0D0);
+    /// Salmon (CSS `salmon`).
+    pub const SALMON: HexColor = HexColor(0xFA8072);
+    /// Orange (CSS `orange`).
+    pub const ORANGE: HexColor = HexColor(0xFFA500);
+    /// Violet (CSS `violet`).
+    pub const VIOLET: HexColor = HexColor(0xEE82EE);
+    /// Light sea green (CSS `lightseagreen`).
+    pub const LIGHT_SEA_GREEN: HexColor = HexColor(0x20B2AA);
+    /// Khaki (CSS `khaki`).
+    pub const KHAKI: HexColor = HexColor(0xF0E68C);
+    /// Firebrick (CSS `firebrick`).
+    pub const FIREBRICK: HexColor = HexColor(0xB22222);
+
+    /// The red channel, 0–255.
+    #[inline]
+    pub const fn r(self) -> u8 {
+        (self.0 >> 16) as u8
+    }
+
+    /// The green channel, 0–255.
+    #[inline]
+    pub const fn g(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+
+    /// The blue channel, 0–255.
+    #[inline]
+    pub const fn b(self) -> u8 {
+        self.0 as u8
+    }
+
+    /// Makes a colour from its channels.
+    #[inline]
+    pub const fn from_rgb(r: u8, g: u8, b: u8) -> HexColor {
+        HexColor(((r as u32) << 16) | ((g as u32) << 8) | b as u32)
+    }
+
+    /// The channels as `[r, g, b]` in `0.0..=1.0`.
+    #[inline]
+    pub fn to_rgb_f32(self) -> [f32; 3] {
+        [
+            f32::from(self.r()) / 255.0,
+            f32::from(self.g()) / 255.0,
+            f32::from(self.b()) / 255.0,
+        ]
+    }
+
+    /// The colour as CSS text, `#rrggbb`.
+    pub fn to_css(self) -> String {
+        format!("#{:06x}", self.0 & 0xFF_FFFF)
+    }
+}
+
+/// The colours the world uses for each thing it draws. Renderers and tests read
+/// them from here, so that a picture can be checked pixel by pixel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Palette {
+    /// Shapes of awake dynamic bodies.
+    pub awake: HexColor,
+    /// Shapes of sleeping bodies.
+    pub sleeping: HexColor,
+    /// Shapes of static bodies.
+    pub static_body: HexColor,
+    /// Shapes of kinematic bodies.
+    pub kinematic: HexColor,
+    /// Shapes of disabled bodies.
+    pub disabled: HexColor,
+    /// Sensor shapes (drawn regardless of the body's state).
+    pub sensor: HexColor,
+    /// Shapes of awake bullet bodies.
+    pub bullet: HexColor,
+    /// Joints.
+    pub joint: HexColor,
+    /// Contact points that began touching this step.
+    pub contact_added: HexColor,
+    /// Contact points that persist from the previous step.
+    pub contact_point: HexColor,
+    /// Speculative contact points (not yet touching).
+    pub contact_speculative: HexColor,
+    /// Contact normals.
+    pub normal: HexColor,
+    /// Contact normal impulses.
+    pub impulse: HexColor,
+    /// Contact friction impulses.
+    pub friction: HexColor,
+    /// Bounding boxes.
+    pub aabb: HexColor,
+    /// Centres of mass.
+    pub mass: HexColor,
+    /// Background (for renderers that paint one).
+    pub background: HexColor,
+    /// One colour per constraint-graph colour, cycled when there are more
+    /// graph colours than entries; the last entry is for the overflow colour.
+    pub graph_colors: [HexColor; 12],
+}
+
+impl Default for Palette {
+    fn default() -> Palette {
+        Palette {
+            awake: HexColor::PINK,
+            sleeping: HexColor::GRAY,
+            static_body: HexColor::PALE_GREEN,
+            kinematic: HexColor::ROYAL_BLUE,
+            disabled: HexColor::DIM_GRAY,
+            sensor: HexColor::WHEAT,
+            bullet: HexColor::TURQUOISE,
+            joint: HexColor::LIGHT_SEA_GREEN,
+            contact_added: HexColor::GREEN,
+            contact_point: HexColor::BLUE,
+            contact_speculative: HexColor::DIM_GRAY,
+            normal: HexColor::YELLOW,
+            impulse: HexColor::MAGENTA,
+            friction: HexColor::ORANGE,
+            aabb: HexColor::VIOLET,
+            mass: HexColor::KHAKI,
+            background: HexColor(0x1C1C22),
+            graph_colors: [
+                HexColor::RED,
+                HexColor::ORANGE,
+                HexColor::YELLOW,
+                HexColor::GREEN,
+                HexColor::CYAN,
+                HexColor::BLUE,
+                HexColor::VIOLET,
+                HexColor::PINK,
+                HexColor::WHEAT,
+                HexColor::TURQUOISE,
+                HexColor::SALMON,
+                HexColor::WHITE,
+            ],
+        }
+    }
+}
+
+/// What `World::draw` draws. `Default` draws shapes only, over
+/// an unbounded region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawOptions {
+    /// Draw shapes, filled by body state.
+    pub draw_shapes: bool,
+    /// Draw joints.
+    pub draw_joints: bool,
+    /// Draw each shape's bounding box.
+    pub draw_aabbs: bool,
+    /// Draw contact points.
+    pub draw_contacts: bool,
+    /// Draw contact normals (needs `draw_contacts`'s points, not its flag).
+    pub draw_contact_normals: bool,
+    /// Draw contact normal impulses, scaled by [`DrawOptions::impulse_scale`].
+    pub draw_contact_impulses: bool,
+    /// Draw contact friction impulses, scaled by [`DrawOptions::impulse_scale`].
+    pub draw_friction_impulses: bool,
+    /// Draw the bounding box of each awake island.
+    pub draw_islands: bool,
+    /// Colour contact points by their constraint-graph colour.
+    pub draw_graph_colors: bool,
+    /// Draw each dynamic body's centre of mass and its mass.
+    pub draw_mass: bool,
+    /// Only things overlapping this box are drawn, metres.
+    pub drawing_bounds: Aabb,
+    /// Length drawn per unit of impulse, metres per newton-second.
+    pub impulse_scale: f32,
+    /// Length of a drawn contact normal, metres.
+    pub normal_length: f32,
+    /// The colours.
+    pub palette: Palette,
+}
+
+impl Default for DrawOptions {
+    fn default() -> DrawOptions {
+        DrawOptions {
+            draw_shapes: true,
+            draw_joints: true,
+            draw_aabbs: false,
+            draw_contacts: false,
+            draw_contact_normals: false,
+            draw_contact_impulses: false,
+            draw_friction_impulses: false,
+            draw_islands: false,
+            draw_graph_colors: false,
+            draw_mass: false,
+            drawing_bounds: Aabb::new(
+                Vec2::new(-crate::core::HUGE, -crate::core::HUGE),
+                Vec2::new(crate::core::HUGE, crate::core::HUGE),
+            ),
+            impulse_scale: 1.0,
+            normal_length: 0.5,
+            palette: Palette::default(),
+        }
+    }
+}
+
+/// A drawing surface for debug pictures. All methods do nothing by default.
+///
+/// Positions and radii are metres in world coordinates (y up). `draw_point`'s
+/// size is in pixels, so that points stay visible at any zoom.
+pub trait DebugDraw {
+    /// A closed polygon outline through `vertices` (world coordinates).
+    fn draw_polygon(&mut self, vertices: &[Vec2], color: HexColor) {
+        let _ = (vertices, color);
+    }
+
+    /// A filled convex polygon: `vertices` are in the body frame given by
+    /// `transform`, and the polygon is rounded by `radius` metres (0 for sharp
+    /// corners).
+    fn draw_solid_polygon(
+        &mut self,
+        transform: Transform,
+        vertices: &[Vec2],
+        radius: f32,
+        color: HexColor,
+    ) {
+        let _ = (transform, vertices, radius, color);
+    }
+
+    /// A circle outline around `center` with `radius` metres.
+    fn draw_circle(&mut self, center: Vec2, radius: f32, color: HexColor) {
+        let _ = (center, radius, color);
+    }
+
+    /// A filled circle at `transform.p`, with a line showing its rotation.
+    fn draw_solid_circle(&mut self, transform: Transform, radius: f32, color: HexColor) {
+        let _ = (transform, radius, color);
+    }
+
+    /// A filled capsule: the segment from `p1` to `p2` swept by `radius` metres.
+    fn draw_solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: HexColor) {
+        let _ = (p1, p2, radius, color);
+    }
+
+    /// A line segment.
+    fn draw_segment(&mut self, p1: Vec2, p2: Vec2, color: HexColor) {
+        let _ = (p1, p2, color);
+    }
+
+    /// A coordinate frame: its x axis in red, its y axis in green.
+    fn draw_transform(&mut self, transform: Transform) {
+        let _ = transform;
+    }
+
+    /// A dot `size` pixels across.
+    fn draw_point(&mut self, p: Vec2, size: f32, color: HexColor) {
+        let _ = (p, size, color);
+    }
+
+    /// Text anchored at `p`.
+    fn draw_string(&mut self, p: Vec2, text: &str, color: HexColor) {
+        let _ = (p, text, color);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channels_round_trip() {
+        let c = HexColor::from_rgb(0x12, 0x34, 0x56);
+        assert_eq!(c, HexColor(0x123456));
+        assert_eq!((c.r(), c.g(), c.b()), (0x12, 0x34, 0x56));
+        assert_eq!(c.to_css(), "#123456");
+        assert_eq!(HexColor::WHITE.to_rgb_f32(), [1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn palette_states_are_distinct() {
+        let p = Palette::default();
+        let states = [
+            p.awake,
+            p.sleeping,
+            p.static_body,
+            p.kinematic,
+            p.disabled,
+            p.sensor,
+            p.bullet,
+            p.background,
+        ];
+        for (i, a) in states.iter().enumerate() {
+            for b in &states[i + 1..] {
+                assert_ne!(a, b, "two body states share a colour");
+            }
+        }
+    }
+
+    #[test]
+    fn default_draw_is_a_no_op() {
+        struct Nothing;
+        impl DebugDraw for Nothing {}
+        let mut d = Nothing;
+        d.draw_segment(Vec2::ZERO, Vec2::X, HexColor::RED);
+        d.draw_string(Vec2::ZERO, "x", HexColor::RED);
+        let o = DrawOptions::default();
+        assert!(o.draw_shapes && !o.draw_aabbs);
+        assert!(o.drawing_bounds.contains_point(Vec2::new(1000.0, -1000.0)));
+    }
+}
