@@ -5,7 +5,6 @@
 
 pub mod animation;
 pub mod camera;
-pub mod outline;
 pub mod raster;
 pub mod stats;
 pub mod svg;

@@ -5,7 +5,7 @@
 //! [`OUTLINE_SHADE`] of that colour.
 
 use crate::camera::Camera;
-use crate::outline::rounded_outline;
+use impulse2d::debug_draw::rounded_polygon_points as rounded_outline;
 use impulse2d::{DebugDraw, HexColor, Transform, Vec2};
 use tiny_skia::{Color, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke};
 

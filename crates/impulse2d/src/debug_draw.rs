@@ -13,7 +13,7 @@
 //!   `include/box2d/math_functions.h`), and the drawing part of `src/world.c`.
 
 use crate::collision::Aabb;
-use crate::math::{Transform, Vec2};
+use crate::math::{Rot, Transform, Vec2};
 
 /// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
 /// renderer's choice (a fill is usually drawn lighter than its outline).
@@ -304,6 +304,56 @@ pub trait DebugDraw {
     }
 }
 
+/// The outline of a rounded convex polygon as points in world coordinates, for
+/// renderers that can only fill point lists: `vertices` (counter-clockwise, in
+/// the frame `transform`) grown by `radius` metres. With `radius == 0` these are
+/// just the transformed vertices; two vertices give a capsule, one a circle.
+/// Rounded corners get a point at least every `arc_step` radians (clamped to
+/// 0.01–1).
+pub fn rounded_polygon_points(
+    transform: Transform,
+    vertices: &[Vec2],
+    radius: f32,
+    arc_step: f32,
+) -> Vec<Vec2> {
+    let world: Vec<Vec2> = vertices.iter().map(|&v| transform.apply(v)).collect();
+    let n = world.len();
+    if !(radius > 0.0) || n == 0 {
+        return world;
+    }
+    let step = arc_step.clamp(0.01, 1.0);
+    let mut out = Vec::with_capacity(n * 8);
+    if n == 1 {
+        push_arc(&mut out, world[0], Vec2::new(radius, 0.0), 2.0 * crate::math::PI, step);
+        return out;
+    }
+    // Outward normal of the edge from i to i + 1 (counter-clockwise winding).
+    let normal = |i: usize| (world[(i + 1) % n] - world[i]).normalize().right_perp();
+    for i in 0..n {
+        let n_in = normal((i + n - 1) % n);
+        let n_out = normal(i);
+        // Turn from the incoming to the outgoing normal, in [0, 2π).
+        let mut sweep = crate::math::atan2(n_in.cross(n_out), n_in.dot(n_out));
+        if sweep < 0.0 {
+            sweep += 2.0 * crate::math::PI;
+        }
+        push_arc(&mut out, world[i], radius * n_in, sweep, step);
+    }
+    out
+}
+
+/// Points on the arc around `center` starting at `center + start` and turning
+/// counter-clockwise by `sweep` radians, both ends included.
+fn push_arc(out: &mut Vec<Vec2>, center: Vec2, start: Vec2, sweep: f32, step: f32) {
+    let count = ((sweep / step).ceil() as usize).clamp(1, 256);
+    let turn = Rot::from_angle(sweep / count as f32);
+    let mut r = start;
+    for _ in 0..=count {
+        out.push(center + r);
+        r = turn.rotate(r);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,5 +397,39 @@ mod tests {
         let o = DrawOptions::default();
         assert!(o.draw_shapes && !o.draw_aabbs);
         assert!(o.drawing_bounds.contains_point(Vec2::new(1000.0, -1000.0)));
+    }
+
+    #[test]
+    fn sharp_polygon_points_are_its_vertices() {
+        let v = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)];
+        let xf = Transform::new(Vec2::new(2.0, 3.0), Rot::IDENTITY);
+        let o = rounded_polygon_points(xf, &v, 0.0, 0.1);
+        assert_eq!(o, vec![Vec2::new(2.0, 3.0), Vec2::new(3.0, 3.0), Vec2::new(2.0, 4.0)]);
+    }
+
+    #[test]
+    fn capsule_points_stay_at_radius_from_the_segment() {
+        // Capsule from (-1, 0) to (1, 0), radius 0.5: every point lies 0.5 from the
+        // segment, and the outline reaches x = ±1.5 and y = ±0.5.
+        let v = [Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)];
+        let o = rounded_polygon_points(Transform::IDENTITY, &v, 0.5, 0.2);
+        let (mut max_x, mut max_y) = (0.0f32, 0.0f32);
+        for p in &o {
+            let d = (*p - Vec2::new(p.x.clamp(-1.0, 1.0), 0.0)).length();
+            assert!((d - 0.5).abs() < 1e-5, "point {p:?} at distance {d}");
+            max_x = max_x.max(p.x.abs());
+            max_y = max_y.max(p.y.abs());
+        }
+        assert!((max_x - 1.5).abs() < 1e-5 && (max_y - 0.5).abs() < 1e-5);
+        // A rounded unit square: 4 quarter arcs, at most 0.2 rad apart -> 8 steps each.
+        let sq = [
+            Vec2::new(-1.0, -1.0),
+            Vec2::new(1.0, -1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(-1.0, 1.0),
+        ];
+        let o = rounded_polygon_points(Transform::IDENTITY, &sq, 0.25, 0.2);
+        assert_eq!(o.len(), 4 * 9);
+        assert!(o.iter().all(|p| p.x.abs() <= 1.25 + 1e-6 && p.y.abs() <= 1.25 + 1e-6));
     }
 }
