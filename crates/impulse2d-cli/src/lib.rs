@@ -6,6 +6,7 @@
 pub mod animation;
 pub mod camera;
 pub mod raster;
+pub mod report;
 pub mod stats;
 pub mod svg;
 
