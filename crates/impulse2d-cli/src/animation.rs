@@ -15,7 +15,8 @@ pub struct GifRecorder<W: Write> {
 impl GifRecorder<BufWriter<File>> {
     /// Creates the file now (so that an unwritable path fails before a long run).
     pub fn create(path: &std::path::Path, width: u32, height: u32) -> Result<Self, String> {
-        let file = File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let file =
+            File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         GifRecorder::new(BufWriter::new(file), width, height)
     }
 }

@@ -47,7 +47,7 @@ impl Camera {
 
     /// The pixel position of a world point (x right, y down), pixels.
     #[inline]
-    pub fn to_pixels(&self, p: Vec2) -> (f32, f32) {
+    pub fn to_pixels(self, p: Vec2) -> (f32, f32) {
         (
             (p.x - self.center.x) * self.scale + 0.5 * self.width as f32,
             0.5 * self.height as f32 - (p.y - self.center.y) * self.scale,
@@ -56,7 +56,7 @@ impl Camera {
 
     /// The world point under a pixel position, metres.
     #[inline]
-    pub fn to_world(&self, x: f32, y: f32) -> Vec2 {
+    pub fn to_world(self, x: f32, y: f32) -> Vec2 {
         Vec2::new(
             (x - 0.5 * self.width as f32) / self.scale + self.center.x,
             (0.5 * self.height as f32 - y) / self.scale + self.center.y,
@@ -64,7 +64,7 @@ impl Camera {
     }
 
     /// The world box the picture shows, metres.
-    pub fn view_bounds(&self) -> Aabb {
+    pub fn view_bounds(self) -> Aabb {
         let a = self.to_world(0.0, self.height as f32);
         let b = self.to_world(self.width as f32, 0.0);
         Aabb::new(a, b)

@@ -120,7 +120,10 @@ fn main() -> ExitCode {
             }
             // clap's message spans several lines; keep the first one.
             let text = e.render().to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: bad arguments");
             eprintln!("{line}");
             return ExitCode::from(2);
         }

@@ -106,8 +106,13 @@ impl RasterDraw {
             line_join: LineJoin::Round,
             ..Stroke::default()
         };
-        self.pixmap
-            .stroke_path(path, &paint(c), &stroke, tiny_skia::Transform::identity(), None);
+        self.pixmap.stroke_path(
+            path,
+            &paint(c),
+            &stroke,
+            tiny_skia::Transform::identity(),
+            None,
+        );
     }
 
     fn fill(&mut self, path: &tiny_skia::Path, c: HexColor) {

@@ -97,7 +97,7 @@ impl RunReport {
         if !self.stages.is_empty() {
             let _ = writeln!(s, "ms/step by stage");
             for (name, ms) in &self.stages {
-                let _ = writeln!(s, "  {name:<15}{ms:.3}");
+                let _ = writeln!(s, "  {name:<17}{ms:.3}");
             }
         }
         let _ = writeln!(s, "state hash       {:016x}", self.state_hash);

@@ -4,8 +4,8 @@
 //! colour with a darker outline.
 
 use crate::camera::Camera;
-use impulse2d::debug_draw::rounded_polygon_points as rounded_outline;
 use crate::raster::{OUTLINE_SHADE, shade};
+use impulse2d::debug_draw::rounded_polygon_points as rounded_outline;
 use impulse2d::{DebugDraw, HexColor, Transform, Vec2};
 use std::fmt::Write;
 

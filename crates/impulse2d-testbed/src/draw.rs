@@ -26,14 +26,18 @@ impl View {
         let scale = (size.0 / w).min(size.1 / h) * 0.9;
         View {
             center: 0.5 * (lower + upper),
-            scale: if scale.is_finite() && scale > 0.0 { scale } else { 20.0 },
+            scale: if scale.is_finite() && scale > 0.0 {
+                scale
+            } else {
+                20.0
+            },
             left,
             size,
         }
     }
 
     /// Screen position of a world point, pixels (y down).
-    pub fn to_screen(&self, p: Vec2) -> mq::Vec2 {
+    pub fn to_screen(self, p: Vec2) -> mq::Vec2 {
         mq::vec2(
             self.left + 0.5 * self.size.0 + (p.x - self.center.x) * self.scale,
             0.5 * self.size.1 - (p.y - self.center.y) * self.scale,
@@ -41,7 +45,7 @@ impl View {
     }
 
     /// World point under a screen position, metres.
-    pub fn to_world(&self, s: mq::Vec2) -> Vec2 {
+    pub fn to_world(self, s: mq::Vec2) -> Vec2 {
         Vec2::new(
             (s.x - self.left - 0.5 * self.size.0) / self.scale + self.center.x,
             (0.5 * self.size.1 - s.y) / self.scale + self.center.y,
@@ -53,11 +57,11 @@ impl View {
         let before = self.to_world(anchor);
         self.scale = (self.scale * factor).clamp(0.5, 5000.0);
         let after = self.to_world(anchor);
-        self.center = self.center + (before - after);
+        self.center += before - after;
     }
 
     /// The world box on screen, as (lower, upper), metres.
-    pub fn world_bounds(&self) -> (Vec2, Vec2) {
+    pub fn world_bounds(self) -> (Vec2, Vec2) {
         let a = self.to_world(mq::vec2(self.left, self.size.1));
         let b = self.to_world(mq::vec2(self.left + self.size.0, 0.0));
         (a, b)
@@ -131,8 +135,12 @@ impl DebugDraw for ScreenDraw {
     }
 
     fn draw_solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, c: HexColor) {
-        let points =
-            rounded_polygon_points(Transform::IDENTITY, &[p1, p2], radius, self.arc_step(radius));
+        let points = rounded_polygon_points(
+            Transform::IDENTITY,
+            &[p1, p2],
+            radius,
+            self.arc_step(radius),
+        );
         self.fill_convex(&points, c);
     }
 
@@ -155,5 +163,46 @@ impl DebugDraw for ScreenDraw {
     fn draw_string(&mut self, p: Vec2, text: &str, c: HexColor) {
         let s = self.view.to_screen(p);
         mq::draw_text(text, s.x, s.y, 16.0, color(c, 1.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_centres_the_bounds_in_the_drawing_area() {
+        // 20 m × 10 m into 400 × 400 px right of a 100 px panel: 18 px/m (90 % of 20).
+        let v = View::fit(
+            Vec2::new(-10.0, 0.0),
+            Vec2::new(10.0, 10.0),
+            100.0,
+            (400.0, 400.0),
+        );
+        assert_eq!(v.scale, 18.0);
+        let c = v.to_screen(Vec2::new(0.0, 5.0));
+        assert_eq!((c.x, c.y), (300.0, 200.0));
+        let right = v.to_screen(Vec2::new(10.0, 5.0));
+        assert_eq!(right.x, 480.0);
+        let w = v.to_world(mq::vec2(480.0, 200.0));
+        assert_eq!((w.x, w.y), (10.0, 5.0));
+    }
+
+    #[test]
+    fn zoom_keeps_the_point_under_the_mouse() {
+        let mut v = View::fit(
+            Vec2::new(-10.0, 0.0),
+            Vec2::new(10.0, 10.0),
+            100.0,
+            (400.0, 400.0),
+        );
+        let anchor = mq::vec2(150.0, 120.0);
+        let before = v.to_world(anchor);
+        v.zoom_at(anchor, 2.0);
+        assert_eq!(v.scale, 36.0);
+        let after = v.to_world(anchor);
+        assert!((before - after).length() < 1e-4);
+        let (lo, hi) = v.world_bounds();
+        assert!((hi.x - lo.x - 400.0 / 36.0).abs() < 1e-3);
     }
 }

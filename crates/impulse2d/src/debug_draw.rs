@@ -187,7 +187,7 @@ impl Default for Palette {
     }
 }
 
-/// What `World::draw` draws. `Default` draws shapes only, over
+/// What [`World::draw`] draws. `Default` draws shapes only, over
 /// an unbounded region.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrawOptions {
@@ -318,18 +318,24 @@ pub fn rounded_polygon_points(
 ) -> Vec<Vec2> {
     let world: Vec<Vec2> = vertices.iter().map(|&v| transform.apply(v)).collect();
     let n = world.len();
-    if !(radius > 0.0) || n == 0 {
+    if radius.is_nan() || radius <= 0.0 || n == 0 {
         return world;
     }
     let step = arc_step.clamp(0.01, 1.0);
     let mut out = Vec::with_capacity(n * 8);
     if n == 1 {
-        push_arc(&mut out, world[0], Vec2::new(radius, 0.0), 2.0 * crate::math::PI, step);
+        push_arc(
+            &mut out,
+            world[0],
+            Vec2::new(radius, 0.0),
+            2.0 * crate::math::PI,
+            step,
+        );
         return out;
     }
     // Outward normal of the edge from i to i + 1 (counter-clockwise winding).
     let normal = |i: usize| (world[(i + 1) % n] - world[i]).normalize().right_perp();
-    for i in 0..n {
+    for (i, &corner) in world.iter().enumerate() {
         let n_in = normal((i + n - 1) % n);
         let n_out = normal(i);
         // Turn from the incoming to the outgoing normal, in [0, 2π).
@@ -337,7 +343,7 @@ pub fn rounded_polygon_points(
         if sweep < 0.0 {
             sweep += 2.0 * crate::math::PI;
         }
-        push_arc(&mut out, world[i], radius * n_in, sweep, step);
+        push_arc(&mut out, corner, radius * n_in, sweep, step);
     }
     out
 }
@@ -352,6 +358,265 @@ fn push_arc(out: &mut Vec<Vec2>, center: Vec2, start: Vec2, sweep: f32, step: f3
         out.push(center + r);
         r = turn.rotate(r);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Drawing a world.
+
+use crate::body::{BodyType, flags as body_flags};
+use crate::id::NULL_INDEX;
+use crate::shape::ShapeGeometry;
+use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET};
+use crate::world::World;
+
+impl World {
+    /// Draws the world through `draw`: shapes filled by body state, and, as
+    /// `options` asks, bounding boxes, centres of mass, contact points, normals,
+    /// impulses and awake island boxes. Bodies are visited in id order; only
+    /// things overlapping `options.drawing_bounds` are drawn.
+    pub fn draw(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
+        let bounds = options.drawing_bounds;
+        let palette = &options.palette;
+        if options.draw_shapes || options.draw_aabbs {
+            for (bi, body) in self.bodies.iter().enumerate() {
+                if body.id == NULL_INDEX {
+                    continue;
+                }
+                let xf = self.body_sim(bi).transform;
+                let state_color = self.body_state_color(bi, palette);
+                let mut si = body.head_shape_id;
+                while si != NULL_INDEX {
+                    let shape = &self.shapes[si as usize];
+                    si = shape.next_shape_id;
+                    if !shape.fat_aabb.overlaps(&bounds) {
+                        continue;
+                    }
+                    if options.draw_shapes {
+                        let color = if shape.is_sensor {
+                            palette.sensor
+                        } else {
+                            state_color
+                        };
+                        draw_geometry(draw, &shape.geometry, xf, color);
+                    }
+                    if options.draw_aabbs {
+                        draw_aabb(draw, shape.fat_aabb, palette.aabb);
+                    }
+                }
+            }
+        }
+
+        if options.draw_mass {
+            for (bi, body) in self.bodies.iter().enumerate() {
+                if body.id == NULL_INDEX || body.body_type != BodyType::Dynamic {
+                    continue;
+                }
+                let sim = self.body_sim(bi);
+                if !bounds.contains_point(sim.center) {
+                    continue;
+                }
+                draw.draw_transform(Transform::new(sim.center, sim.transform.q));
+                let label = Vec2::new(sim.center.x + 0.1, sim.center.y + 0.1);
+                draw.draw_string(label, &format!("{:.2} kg", body.mass), palette.mass);
+            }
+        }
+
+        if options.draw_contacts
+            || options.draw_contact_normals
+            || options.draw_contact_impulses
+            || options.draw_friction_impulses
+        {
+            self.draw_contacts(draw, options);
+        }
+
+        if options.draw_islands {
+            for island_sim in &self.solver_sets[AWAKE_SET as usize].island_sims {
+                let island = &self.islands[island_sim.island_id as usize];
+                let mut aabb: Option<Aabb> = None;
+                let mut bi = island.head_body;
+                while bi != NULL_INDEX {
+                    let body = &self.bodies[bi as usize];
+                    let mut si = body.head_shape_id;
+                    while si != NULL_INDEX {
+                        let shape = &self.shapes[si as usize];
+                        aabb = Some(aabb.map_or(shape.aabb, |a| a.union(&shape.aabb)));
+                        si = shape.next_shape_id;
+                    }
+                    bi = body.island_next;
+                }
+                if let Some(a) = aabb.filter(|a| a.overlaps(&bounds)) {
+                    draw_aabb(draw, a, palette.awake);
+                }
+            }
+        }
+    }
+
+    /// The colour of a body's shapes by its state.
+    fn body_state_color(&self, body_index: usize, palette: &Palette) -> HexColor {
+        let body = &self.bodies[body_index];
+        if body.set_index >= FIRST_SLEEPING_SET {
+            palette.sleeping
+        } else if body.set_index == DISABLED_SET {
+            palette.disabled
+        } else {
+            match body.body_type {
+                BodyType::Static => palette.static_body,
+                BodyType::Kinematic => palette.kinematic,
+                BodyType::Dynamic if body.flags & body_flags::IS_BULLET != 0 => palette.bullet,
+                BodyType::Dynamic => palette.awake,
+            }
+        }
+    }
+
+    /// Contact points of the awake touching contacts (those in the constraint
+    /// graph), colour by colour.
+    fn draw_contacts(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
+        let palette = &options.palette;
+        let bounds = options.drawing_bounds;
+        let graph_colors = &palette.graph_colors;
+        for (color_index, color) in self.graph.colors.iter().enumerate() {
+            let graph_color = if color_index + 1 == self.graph.colors.len() {
+                graph_colors[graph_colors.len() - 1]
+            } else {
+                graph_colors[color_index % (graph_colors.len() - 1)]
+            };
+            for contact in &color.contact_sims {
+                let manifold = &contact.manifold;
+                let normal = manifold.normal;
+                for mp in manifold.points() {
+                    let p = mp.point;
+                    if !bounds.contains_point(p) {
+                        continue;
+                    }
+                    if options.draw_contacts {
+                        let c = if options.draw_graph_colors {
+                            graph_color
+                        } else if mp.separation > crate::core::LINEAR_SLOP {
+                            palette.contact_speculative
+                        } else if mp.persisted {
+                            palette.contact_point
+                        } else {
+                            palette.contact_added
+                        };
+                        draw.draw_point(p, if options.draw_graph_colors { 7.0 } else { 5.0 }, c);
+                    }
+                    if options.draw_contact_normals {
+                        let tip = p + options.normal_length * normal;
+                        draw.draw_segment(p, tip, palette.normal);
+                    }
+                    if options.draw_contact_impulses {
+                        let tip = p + (options.impulse_scale * mp.normal_impulse) * normal;
+                        draw.draw_segment(p, tip, palette.impulse);
+                    }
+                    if options.draw_friction_impulses {
+                        let tangent = normal.right_perp();
+                        let tip = p + (options.impulse_scale * mp.tangent_impulse) * tangent;
+                        draw.draw_segment(p, tip, palette.friction);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The region of the world worth showing, metres (for fitting a camera):
+    /// the boxes of every non-static body's shapes, plus the static shapes
+    /// around them: whole when a shape is no more than twice their size (or
+    /// 20 m), else clipped to a margin around them (a quarter of their size, at
+    /// least 1 m; downwards, at least their size), so that a stack shows its
+    /// ground but not all of a 200 m floor. At least 2 m across. With no moving
+    /// body, all static geometry. `None` for an empty world.
+    pub fn view_bounds(&self) -> Option<Aabb> {
+        let grow = |slot: &mut Option<Aabb>, b: Aabb| {
+            *slot = Some(slot.map_or(b, |a| a.union(&b)));
+        };
+        let is_static = |shape: &crate::shape::Shape| {
+            self.bodies[shape.body_id as usize].body_type == BodyType::Static
+        };
+        let live = || self.shapes.iter().filter(|s| s.id != NULL_INDEX);
+        let mut moving = None;
+        for shape in live().filter(|s| !is_static(s)) {
+            grow(&mut moving, shape.aabb);
+        }
+        let mut view = moving;
+        if let Some(m) = moving {
+            let size = (m.upper.x - m.lower.x).max(m.upper.y - m.lower.y);
+            let margin = (0.25 * size).max(1.0);
+            let near = Aabb::new(
+                m.lower - Vec2::new(margin, margin.max(size)),
+                m.upper + Vec2::new(margin, margin),
+            );
+            let small = (2.0 * size).max(20.0);
+            for shape in live().filter(|s| is_static(s)) {
+                let a = shape.aabb;
+                if (a.upper.x - a.lower.x).max(a.upper.y - a.lower.y) <= small {
+                    grow(&mut view, a);
+                } else {
+                    let clipped = Aabb::new(a.lower.max(near.lower), a.upper.min(near.upper));
+                    if clipped.is_valid() {
+                        grow(&mut view, clipped);
+                    }
+                }
+            }
+        } else {
+            for shape in live() {
+                grow(&mut view, shape.aabb);
+            }
+        }
+        let view = view?;
+        let half = view.extents().max(Vec2::new(1.0, 1.0));
+        Some(Aabb::new(view.center() - half, view.center() + half))
+    }
+
+    /// The ids of every body, in id order. (A small accessor for renderers and
+    /// tools; it belongs with the body functions.)
+    pub fn body_ids(&self) -> impl Iterator<Item = crate::id::BodyId> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.id != NULL_INDEX)
+            .map(|(i, _)| self.make_body_id(i as u32))
+    }
+}
+
+/// Draws one shape's geometry with its body transform.
+fn draw_geometry(
+    draw: &mut dyn DebugDraw,
+    geometry: &ShapeGeometry,
+    xf: Transform,
+    color: HexColor,
+) {
+    match geometry {
+        ShapeGeometry::Circle(c) => {
+            draw.draw_solid_circle(Transform::new(xf.apply(c.center), xf.q), c.radius, color);
+        }
+        ShapeGeometry::Capsule(c) => {
+            draw.draw_solid_capsule(xf.apply(c.center1), xf.apply(c.center2), c.radius, color);
+        }
+        ShapeGeometry::Polygon(p) => {
+            draw.draw_solid_polygon(xf, p.vertices(), p.radius(), color);
+        }
+        ShapeGeometry::Segment(s) => {
+            draw.draw_segment(xf.apply(s.point1), xf.apply(s.point2), color);
+        }
+        ShapeGeometry::ChainSegment(c) => {
+            draw.draw_segment(
+                xf.apply(c.segment.point1),
+                xf.apply(c.segment.point2),
+                color,
+            );
+        }
+    }
+}
+
+/// Draws a box outline.
+fn draw_aabb(draw: &mut dyn DebugDraw, a: Aabb, color: HexColor) {
+    let corners = [
+        a.lower,
+        Vec2::new(a.upper.x, a.lower.y),
+        a.upper,
+        Vec2::new(a.lower.x, a.upper.y),
+    ];
+    draw.draw_polygon(&corners, color);
 }
 
 #[cfg(test)]
@@ -401,10 +666,21 @@ mod tests {
 
     #[test]
     fn sharp_polygon_points_are_its_vertices() {
-        let v = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)];
+        let v = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+        ];
         let xf = Transform::new(Vec2::new(2.0, 3.0), Rot::IDENTITY);
         let o = rounded_polygon_points(xf, &v, 0.0, 0.1);
-        assert_eq!(o, vec![Vec2::new(2.0, 3.0), Vec2::new(3.0, 3.0), Vec2::new(2.0, 4.0)]);
+        assert_eq!(
+            o,
+            vec![
+                Vec2::new(2.0, 3.0),
+                Vec2::new(3.0, 3.0),
+                Vec2::new(2.0, 4.0)
+            ]
+        );
     }
 
     #[test]
@@ -430,6 +706,9 @@ mod tests {
         ];
         let o = rounded_polygon_points(Transform::IDENTITY, &sq, 0.25, 0.2);
         assert_eq!(o.len(), 4 * 9);
-        assert!(o.iter().all(|p| p.x.abs() <= 1.25 + 1e-6 && p.y.abs() <= 1.25 + 1e-6));
+        assert!(
+            o.iter()
+                .all(|p| p.x.abs() <= 1.25 + 1e-6 && p.y.abs() <= 1.25 + 1e-6)
+        );
     }
 }
