@@ -299,3 +299,69 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn single_box_app() -> App {
+        let index = scenes()
+            .iter()
+            .position(|s| s.name == "single_box")
+            .unwrap();
+        App::new(index, (1000.0, 600.0))
+    }
+
+    #[test]
+    fn picking_finds_dynamic_bodies_only() {
+        let app = single_box_app();
+        // The 1 m box sits at (0, 0.5); the ground below is static.
+        let b = app.body_at(Vec2::new(0.2, 0.7)).expect("the box");
+        assert_eq!(app.world.body_type(b), Ok(BodyType::Dynamic));
+        assert_eq!(app.body_at(Vec2::new(0.0, -0.5)), None);
+        assert_eq!(app.body_at(Vec2::new(3.0, 0.5)), None);
+    }
+
+    #[test]
+    fn dragging_pulls_the_grabbed_point_to_the_mouse() {
+        let mut app = single_box_app();
+        app.begin_drag(Vec2::new(0.0, 0.5));
+        let drag = app.drag.expect("grabbed");
+        app.drag = Some(Drag {
+            target: Vec2::new(2.0, 3.0),
+            ..drag
+        });
+        for _ in 0..120 {
+            app.update();
+        }
+        let p = app
+            .world
+            .body_world_point(drag.body, drag.local_anchor)
+            .unwrap();
+        assert!(
+            (p - Vec2::new(2.0, 3.0)).length() < 0.2,
+            "grabbed point at {p:?}"
+        );
+        // Released, it falls back to the ground.
+        app.drag = None;
+        for _ in 0..180 {
+            app.update();
+        }
+        let y = app.world.body_position(drag.body).unwrap().y;
+        assert!(y < 0.6, "box at height {y}");
+    }
+
+    #[test]
+    fn pause_and_single_step() {
+        let mut app = single_box_app();
+        app.paused = true;
+        app.update();
+        assert_eq!(app.step_count, 0);
+        app.step_once = true;
+        app.update();
+        app.update();
+        assert_eq!(app.step_count, 1);
+        app.restart();
+        assert_eq!(app.step_count, 0);
+    }
+}

@@ -711,4 +711,165 @@ mod tests {
                 .all(|p| p.x.abs() <= 1.25 + 1e-6 && p.y.abs() <= 1.25 + 1e-6)
         );
     }
+
+    /// Records what was drawn.
+    #[derive(Default)]
+    struct Recorder {
+        solid_polygons: Vec<(Transform, usize, HexColor)>,
+        circles: Vec<(Vec2, f32, HexColor)>,
+        outlines: Vec<(Vec<Vec2>, HexColor)>,
+        points: Vec<(Vec2, HexColor)>,
+        segments: Vec<(Vec2, Vec2, HexColor)>,
+    }
+
+    impl DebugDraw for Recorder {
+        fn draw_solid_polygon(&mut self, xf: Transform, v: &[Vec2], _r: f32, c: HexColor) {
+            self.solid_polygons.push((xf, v.len(), c));
+        }
+        fn draw_solid_circle(&mut self, xf: Transform, r: f32, c: HexColor) {
+            self.circles.push((xf.p, r, c));
+        }
+        fn draw_polygon(&mut self, v: &[Vec2], c: HexColor) {
+            self.outlines.push((v.to_vec(), c));
+        }
+        fn draw_point(&mut self, p: Vec2, _size: f32, c: HexColor) {
+            self.points.push((p, c));
+        }
+        fn draw_segment(&mut self, a: Vec2, b: Vec2, c: HexColor) {
+            self.segments.push((a, b, c));
+        }
+    }
+
+    /// A 20 m ground box with its top at y = 0, a 1 m box resting on it at
+    /// (2, 0.5) and a ball of radius 0.25 m at (-3, 5).
+    fn resting_box() -> (crate::World, crate::BodyId, crate::BodyId) {
+        use crate::collision::{Circle, make_box, make_offset_box};
+        use crate::{BodyDef, BodyType, ShapeDef, World, WorldDef};
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        let slab = make_offset_box(10.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
+        world
+            .create_polygon_shape(ground, &ShapeDef::default(), &slab)
+            .unwrap();
+        let body = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(2.0, 0.5),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+            .unwrap();
+        let ball = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(-3.0, 5.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        let circle = Circle {
+            center: Vec2::ZERO,
+            radius: 0.25,
+        };
+        world
+            .create_circle_shape(ball, &ShapeDef::default(), &circle)
+            .unwrap();
+        (world, body, ball)
+    }
+
+    #[test]
+    fn world_draw_fills_shapes_in_their_state_colours() {
+        let (world, _, _) = resting_box();
+        let palette = Palette::default();
+        let mut r = Recorder::default();
+        world.draw(&mut r, &DrawOptions::default());
+        // Ground then box, in body order; the ball as a circle.
+        assert_eq!(r.solid_polygons.len(), 2);
+        assert_eq!(r.solid_polygons[0].2, palette.static_body);
+        assert_eq!(r.solid_polygons[1].2, palette.awake);
+        assert_eq!(r.solid_polygons[1].0.p, Vec2::new(2.0, 0.5));
+        assert_eq!(r.solid_polygons[1].1, 4);
+        assert_eq!(r.circles, vec![(Vec2::new(-3.0, 5.0), 0.25, palette.awake)]);
+        // Nothing else by default.
+        assert!(r.points.is_empty() && r.outlines.is_empty());
+    }
+
+    #[test]
+    fn world_draw_culls_to_the_drawing_bounds() {
+        let (world, _, _) = resting_box();
+        let mut r = Recorder::default();
+        // A window around the ball only (the ground box reaches y = 0).
+        let options = DrawOptions {
+            drawing_bounds: Aabb::new(Vec2::new(-4.0, 4.0), Vec2::new(-2.0, 6.0)),
+            draw_aabbs: true,
+            ..DrawOptions::default()
+        };
+        world.draw(&mut r, &options);
+        assert!(r.solid_polygons.is_empty());
+        assert_eq!(r.circles.len(), 1);
+        // The ball's box: 0.5 m wide at least, around (-3, 5).
+        assert_eq!(r.outlines.len(), 1);
+        let corners = &r.outlines[0].0;
+        assert!(corners[0].x <= -3.25 && corners[2].x >= -2.75);
+        assert!(corners[0].y <= 4.75 && corners[2].y >= 5.25);
+    }
+
+    #[test]
+    fn world_draw_shows_contacts_normals_and_sleep() {
+        let (mut world, body, ball) = resting_box();
+        world.step(1.0 / 60.0, 4).unwrap();
+        let palette = Palette::default();
+        let options = DrawOptions {
+            draw_contacts: true,
+            draw_contact_normals: true,
+            draw_contact_impulses: true,
+            ..DrawOptions::default()
+        };
+        let mut r = Recorder::default();
+        world.draw(&mut r, &options);
+        // The resting box touches the ground at its two bottom corners, x = 1.5 and 2.5.
+        let mut xs: Vec<f32> = r.points.iter().map(|(p, _)| p.x).collect();
+        xs.sort_by(f32::total_cmp);
+        assert_eq!(xs.len(), 2, "{:?}", r.points);
+        assert!((xs[0] - 1.5).abs() < 0.01 && (xs[1] - 2.5).abs() < 0.01);
+        assert!(r.points.iter().all(|(p, _)| p.y.abs() < 0.02));
+        // One normal and one impulse per point; the normal points up, 0.5 m long.
+        let normals: Vec<_> = r
+            .segments
+            .iter()
+            .filter(|s| s.2 == palette.normal)
+            .collect();
+        assert_eq!(normals.len(), 2);
+        for (a, b, _) in normals {
+            assert!((b.y - a.y - 0.5).abs() < 1e-3 && (b.x - a.x).abs() < 1e-3);
+        }
+        assert_eq!(
+            r.segments.iter().filter(|s| s.2 == palette.impulse).count(),
+            2
+        );
+
+        // Once asleep (the ball has landed and settled too), the box turns grey.
+        for _ in 0..240 {
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        assert!(!world.body_is_awake(body).unwrap() && !world.body_is_awake(ball).unwrap());
+        let mut r = Recorder::default();
+        world.draw(&mut r, &options);
+        assert_eq!(r.solid_polygons[1].2, palette.sleeping);
+        // Sleeping contacts are not in the constraint graph, so none are drawn.
+        assert!(r.points.is_empty());
+    }
+
+    #[test]
+    fn view_bounds_show_the_bodies_and_the_ground_under_them() {
+        let (world, _, _) = resting_box();
+        let v = world.view_bounds().unwrap();
+        // Bodies span x -3.25..2.5 and y 0..5.25; the 20 m ground (< 20 m → whole).
+        assert!(v.lower.x <= -10.0 && v.upper.x >= 10.0);
+        assert!(v.lower.y <= -2.0 && v.upper.y >= 5.25);
+        assert_eq!(world.body_ids().count(), 3);
+        let empty = crate::World::new(&crate::WorldDef::default()).unwrap();
+        assert_eq!(empty.view_bounds(), None);
+    }
 }
