@@ -14,6 +14,11 @@ pub mod joints;
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
+pub mod benchmarks;
+mod common;
+pub mod demos;
+pub mod solver2d;
+
 /// A registry entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SceneInfo {
@@ -149,7 +154,10 @@ const SCENES: &[SceneInfo] = &[
 
 /// Every scene in the registry.
 pub fn list() -> &'static [SceneInfo] {
-    SCENES
+    static ALL: std::sync::LazyLock<Vec<SceneInfo>> = std::sync::LazyLock::new(|| {
+        [SCENES, solver2d::SCENES, benchmarks::SCENES, demos::SCENES].concat()
+    });
+    &ALL
 }
 
 /// Builds a scene by name (`"pyramid"` or `"stacking/pyramid"`) with its
@@ -218,7 +226,12 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
         }
         "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
         | "spinner" => joints::build(short, world)?,
-        _ => return Err(SceneError::UnknownScene(name.to_string())),
+        other => {
+            return solver2d::build(other, world)
+                .or_else(|| benchmarks::build(other, world))
+                .or_else(|| demos::build(other, world))
+                .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
+        }
     };
     Ok(scene)
 }

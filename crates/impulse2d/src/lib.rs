@@ -41,6 +41,7 @@ pub mod chain;
 pub mod collision;
 pub mod contact;
 pub mod core;
+pub mod debug_draw;
 pub mod error;
 pub mod id;
 pub mod joint;
@@ -55,6 +56,7 @@ pub mod world;
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};
+pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
 pub use joint::{
