@@ -42,11 +42,13 @@ pub mod chain;
 pub mod collision;
 pub mod contact;
 pub mod core;
+pub mod debug_draw;
 pub mod error;
 pub mod events;
 pub mod explosion;
 pub mod filter;
 pub mod id;
+pub mod joint;
 pub mod math;
 pub(crate) mod narrow_phase;
 pub mod profile;
@@ -60,6 +62,7 @@ pub mod world;
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};
+pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use events::{
     BodyMoveEvent, ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, ContactHitEvent,
@@ -67,7 +70,11 @@ pub use events::{
 };
 pub use explosion::ExplosionDef;
 pub use filter::{CustomFilterFn, PreSolveFn};
-pub use id::{BodyId, ChainId, ContactId, ShapeId};
+pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
+pub use joint::{
+    DistanceJointDef, FilterJointDef, JointDef, JointEvent, JointEventKind, JointType,
+    MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+};
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};

@@ -31,6 +31,7 @@ impl World {
         self.validate_islands()?;
         self.validate_graph()?;
         self.validate_sensors()?; // events
+        self.validate_joints()?; // joints
         Ok(())
     }
 
@@ -489,6 +490,7 @@ impl World {
                     }
                 }
             }
+            self.validate_color_joints(ci, &mut used)?; // joints
             if ci != OVERFLOW_INDEX {
                 for body_id in color.body_set.iter() {
                     ensure!(

@@ -195,6 +195,8 @@ pub struct World {
     pub(crate) events: crate::events::Events,
     /// Custom filter and pre-solve callbacks (see `filter.rs`).
     pub(crate) callbacks: crate::filter::Callbacks,
+    /// Joints, their events and scratch (see `joint/`).
+    pub(crate) joints: crate::joint::JointStorage,
 }
 
 impl World {
@@ -227,6 +229,7 @@ impl World {
             mixing: Mixing::default(),
             events: Default::default(),
             callbacks: Default::default(),
+            joints: Default::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -251,6 +254,7 @@ impl World {
             });
         }
         self.profile = Profile::default();
+        self.begin_joint_events(); // joints: last step's events are dropped
         if time_step == 0.0 {
             return Ok(());
         }
