@@ -9,10 +9,8 @@
 
 use crate::common::{dynamic_body, hull_polygon, static_body};
 use crate::{Scene, SceneError, SceneInfo};
-use impulse2d::collision::{
-    Capsule, Circle, Segment, make_box, make_offset_box, make_rounded_box, make_square,
-};
-use impulse2d::{BodyDef, BodyId, BodyType, ChainDef, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::collision::{Segment, make_box, make_offset_box, make_square};
+use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
