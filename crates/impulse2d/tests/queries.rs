@@ -188,7 +188,7 @@ fn in_world(proxy: &ShapeProxy, xf: Transform) -> ShapeProxy {
 }
 
 fn sorted(mut v: Vec<(ShapeId, f32)>) -> Vec<(ShapeId, f32)> {
-    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v.sort_by_key(|a| a.0);
     v
 }
 

@@ -6,7 +6,9 @@
 //! their final pose of the step (they have all been finalised, and ordinary
 //! fast bodies already moved back by `continuous.rs`), so a bullet fired
 //! through a row of thin boards stops at the first one, and the next step's
-//! speculative contact makes it push the board. Bullets ignore each other, so
+//! speculative contact makes it push the board. Shapes the collision filters,
+//! the custom filter or a joint keep from colliding are not swept against.
+//! Bullets ignore each other, so
 //! the order in which they are swept does not change the result.
 //!
 //! # References
@@ -17,6 +19,7 @@ use crate::body::{BodySim, BodyType, flags};
 use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
 use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::id::NULL_INDEX;
+use crate::joint::joint_allows_collision;
 use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{ShapeGeometry, speculative_aabb};
 use crate::solver::continuous::{CORE_FRACTION, body_sweep, make_shape_proxy, static_sweep};
@@ -79,6 +82,13 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                     || other.is_sensor
                     || !fast_shape.filter.should_collide(&other.filter)
                     || !custom_filter.allows(&world.shapes, this_id, other_id)
+                    || !joint_allows_collision(
+                        &world.joints,
+                        &world.shapes,
+                        &world.bodies,
+                        this_id,
+                        other_id,
+                    )
                 {
                     return true;
                 }

@@ -21,6 +21,7 @@ use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
 use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::filter::CustomFilter;
 use crate::id::NULL_INDEX;
+use crate::joint::{JointStorage, joint_allows_collision};
 use crate::math::{Rot, Sweep, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
@@ -112,6 +113,7 @@ pub(crate) fn solve_continuous(world: &mut World) {
         broad_phase,
         callbacks,
         world_number,
+        joints,
         ..
     } = world;
     let custom_filter = callbacks.custom_filter(*world_number); // events
@@ -124,7 +126,7 @@ pub(crate) fn solve_continuous(world: &mut World) {
             continue; // events: bullets are swept by bullet.rs
         }
         let body = &bodies[sim.body_id as usize];
-        let filter = &custom_filter;
+        let filter = (&custom_filter, &*joints);
         if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
             scratch.enlarged_bodies.set(sim_index);
         }
@@ -139,7 +141,7 @@ fn sweep_body(
     bodies: &[Body],
     static_set: &SolverSet,
     broad_phase: &BroadPhase,
-    custom_filter: &CustomFilter,
+    (custom_filter, joints): (&CustomFilter, &JointStorage),
 ) -> bool {
     let sweep = body_sweep(sim);
     let q1 = sim.rotation0;
@@ -173,6 +175,7 @@ fn sweep_body(
                 || other.is_sensor
                 || !fast_shape.filter.should_collide(&other.filter)
                 || !custom_filter.allows(shapes, shape_id, user_data as u32)
+                || !joint_allows_collision(joints, shapes, bodies, shape_id, user_data as u32)
             {
                 return true;
             }
