@@ -4,36 +4,7 @@
 //! boxes. It is the broad phase's index, and it is useful on its own: it needs no
 //! world, only boxes and `u64` user data.
 //!
-//! # How it works
-//! - **Layout.** The tree is binary. Each internal node stores the boxes of its *two
-//!   children* (not its own box), so a traversal tests both children from one node
-//!   read. Leaves are *proxies*, kept in a pool of their own, so that a proxy's id
-//!   (index plus generation) survives restructuring and rebuilds. Node 0 is always the
-//!   root; an empty tree is a root with two empty slots.
-//! - **Insertion** picks the sibling that minimises the surface-area heuristic (in 2D
-//!   the perimeter): the cost of a sibling is the perimeter of its union with the new
-//!   box plus the perimeter growth of all its ancestors. A single greedy descent with a
-//!   lower bound for each subtree prunes the search (branch and bound). On the way back
-//!   up, each ancestor tries the four *rotations* that swap a child with a grandchild and
-//!   keeps the one that reduces the perimeter of the node it changes most.
-//! - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
-//!   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down, with
-//!   binned SAH splits. A full rebuild also lays the nodes out in depth-first order.
-//! - **Traversal** uses a small stack held on the call stack (spilling to the heap only
-//!   for pathologically deep trees), so queries do not allocate.
-//!
-//! Boxes are stored as given: the caller decides how much margin ("fat") to add.
-//!
-//! # References
-//! - E. Catto, Box2D v3 `dynamic_tree.c` (sibling selection, rotations, partial rebuild).
-//! - J. Bittner, M. Hapala, V. Havran, *Fast Insertion-Based Optimization of Bounding
-//!   Volume Hierarchies*, Computer Graphics Forum 32(1), 2013 (branch-and-bound sibling search).
-//! - A. Kensler, *Tree Rotations for Improving Bounding Volume Hierarchies*, IEEE
-//!   Symposium on Interactive Ray Tracing, 2008.
-//! - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
-//!   Symposium on Interactive Ray Tracing, 2007 (binned SAH).
-//! - G. van den Bergen, *Collision Detection in Interactive 3D Environments*, 2003,
-//!   p. 80 (separating-axis test of a segment against a box).
+//! The algorithms and references are described on [`DynamicTree`].
 
 use crate::collision::{Aabb, RayCastInput, ShapeProxy};
 use crate::core::MAX_POLYGON_VERTICES;
@@ -187,8 +158,10 @@ impl Child {
     }
 }
 
-/// An internal node: the two child slots.
+/// An internal node: the two child slots. Aligned to a cache line so that a traversal
+/// reads each node with one memory access.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(align(64))]
 struct Node {
     children: [Child; 2],
 }
@@ -280,7 +253,27 @@ impl NodeStack {
 }
 
 /// A dynamic AABB tree over proxies, each with a box, category bits and `u64` user
-/// data. See the [module documentation](self) for how it works.
+/// data.
+///
+/// # How it works
+/// - **Layout.** The tree is binary. Each internal node stores the boxes of its *two
+///   children* (not its own box), so a traversal tests both children from one node
+///   read. Leaves are *proxies*, kept in a pool of their own, so that a proxy's id
+///   (index plus generation) survives restructuring and rebuilds. Node 0 is always the
+///   root; an empty tree is a root with two empty slots.
+/// - **Insertion** picks the sibling that minimises the surface-area heuristic (in 2D
+///   the perimeter): the cost of a sibling is the perimeter of its union with the new
+///   box plus the perimeter growth of all its ancestors. A single greedy descent with a
+///   lower bound for each subtree prunes the search (branch and bound). On the way back
+///   up, each ancestor tries the four *rotations* that swap a child with a grandchild and
+///   keeps the one that reduces the perimeter of the node it changes most.
+/// - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
+///   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down, with
+///   binned SAH splits, and lays all nodes out in depth-first order.
+/// - **Traversal** uses a small stack held on the call stack (spilling to the heap only
+///   for pathologically deep trees), so queries do not allocate.
+///
+/// Boxes are stored as given: the caller decides how much margin ("fat") to add.
 ///
 /// All operations are deterministic: the same calls in the same order give the same
 /// tree, bit for bit, and the same callback order.
@@ -300,7 +293,18 @@ impl NodeStack {
 /// assert_eq!(found, vec![(a, 10)]);
 /// # Ok::<(), impulse2d::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+///
+/// # References
+/// - E. Catto, Box2D v3 `dynamic_tree.c` (sibling selection, rotations, partial rebuild).
+/// - J. Bittner, M. Hapala, V. Havran, *Fast Insertion-Based Optimization of Bounding
+///   Volume Hierarchies*, Computer Graphics Forum 32(1), 2013 (branch-and-bound sibling search).
+/// - A. Kensler, *Tree Rotations for Improving Bounding Volume Hierarchies*, IEEE
+///   Symposium on Interactive Ray Tracing, 2008.
+/// - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
+///   Symposium on Interactive Ray Tracing, 2007 (binned SAH).
+/// - G. van den Bergen, *Collision Detection in Interactive 3D Environments*, 2003,
+///   p. 80 (separating-axis test of a segment against a box).
+#[derive(Clone, Debug)]
 pub struct DynamicTree {
     nodes: Vec<Node>,
     node_links: Vec<Link>,
@@ -757,11 +761,13 @@ impl DynamicTree {
     }
 
     /// Rebuilds the tree top-down with binned surface-area-heuristic splits. With
-    /// `full_build` the whole tree is rebuilt and its nodes laid out in depth-first
-    /// order; otherwise only the parts marked by [`enlarge_proxy`](Self::enlarge_proxy)
-    /// are rebuilt (unmarked subtrees are kept whole) and nothing happens when nothing
-    /// was enlarged. Clears all enlargement marks. Returns the number of subtrees and
-    /// proxies that were placed (0 when nothing was done).
+    /// `full_build` the whole tree is rebuilt; otherwise only the parts marked by
+    /// [`enlarge_proxy`](Self::enlarge_proxy) are rebuilt (unmarked subtrees are kept
+    /// whole) and nothing happens when nothing was enlarged. Either way the nodes are
+    /// then laid out in depth-first order, which makes traversals cache-friendly, and
+    /// all enlargement marks are cleared. Returns the number of subtrees and proxies
+    /// that were placed (0 when nothing was done). Costs O(n) copying plus
+    /// O(k log k) for the k placed items; allocates nothing once the buffers have grown.
     ///
     /// After a full rebuild the height is at most 2·log₂(n) + 2: deep in the tree the
     /// split falls back to the median, which halves the count.
@@ -776,9 +782,6 @@ impl DynamicTree {
 
         let mut scratch = core::mem::take(&mut self.scratch);
         self.gather_build_leaves(full_build, &mut scratch);
-        if full_build {
-            self.reset_node_pool();
-        }
         self.build(&mut scratch);
         let count = scratch.leaves.len();
         self.scratch = scratch;
@@ -861,23 +864,6 @@ impl DynamicTree {
         self.node_count -= 1;
     }
 
-    /// Frees every node but the root, with the free list in ascending order so that a
-    /// following build allocates nodes in depth-first order.
-    fn reset_node_pool(&mut self) {
-        let len = self.nodes.len();
-        for i in 1..len {
-            let next = if i + 1 < len {
-                (i + 1) as u32
-            } else {
-                NULL_INDEX
-            };
-            self.nodes[i] = Node::EMPTY;
-            self.node_links[i] = Link::free(next);
-        }
-        self.node_free = if len > 1 { 1 } else { NULL_INDEX };
-        self.node_count = 1;
-    }
-
     // ----------------------------------------------------------------------------
     // Structure
     // ----------------------------------------------------------------------------
@@ -904,12 +890,7 @@ impl DynamicTree {
     /// The child slot that describes `node` to its parent, computed from its children.
     #[inline]
     fn internal_child(&self, node: u32) -> Child {
-        let [a, b] = &self.nodes[node as usize].children;
-        Child {
-            aabb: a.aabb.union(&b.aabb),
-            word: node | ((a.word | b.word) & MOVED_FLAG),
-            height: 1 + a.height.max(b.height),
-        }
+        internal_child(&self.nodes[node as usize], node)
     }
 
     /// Recomputes the child slots describing `node` and its ancestors.
@@ -1126,6 +1107,17 @@ impl DynamicTree {
         self.connect(up.parent, up.slot as usize);
         self.free_node(parent);
         self.refit_ancestors(up.parent);
+    }
+}
+
+/// The child slot that describes node `index` (with content `node`) to its parent.
+#[inline]
+fn internal_child(node: &Node, index: u32) -> Child {
+    let [a, b] = &node.children;
+    Child {
+        aabb: a.aabb.union(&b.aabb),
+        word: index | ((a.word | b.word) & MOVED_FLAG),
+        height: 1 + a.height.max(b.height),
     }
 }
 

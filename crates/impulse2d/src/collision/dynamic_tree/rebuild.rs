@@ -4,7 +4,10 @@
 //! - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
 //!   Symposium on Interactive Ray Tracing, 2007.
 
-use super::{BIN_COUNT, Child, DynamicTree, EMPTY_BOX, Link, MOVED_FLAG, ROOT};
+use super::{
+    BIN_COUNT, Child, DynamicTree, EMPTY_BOX, INDEX_MASK, Link, MOVED_FLAG, NULL_INDEX, Node, ROOT,
+    internal_child,
+};
 use crate::math::Vec2;
 
 /// A subtree or proxy being placed by [`DynamicTree::rebuild`].
@@ -27,28 +30,33 @@ pub(super) struct BuildItem {
 }
 
 /// Buffers reused by [`DynamicTree::rebuild`].
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct RebuildScratch {
     pub(super) leaves: Vec<BuildLeaf>,
     items: Vec<BuildItem>,
-    nodes: Vec<u32>,
+    /// Gather stack of node indices.
+    stack: Vec<u32>,
+    /// Copy stack: (old node index, new parent, slot).
+    copies: Vec<(u32, u32, u8)>,
+    /// The node arrays being built; swapped with the tree's afterwards.
+    nodes: Vec<Node>,
+    links: Vec<Link>,
 }
 
 impl DynamicTree {
-    /// Collects the build leaves: proxies and kept subtrees. Every node descended into
-    /// is dropped (freed at once in a partial build; a full build resets the pool).
-    pub(super) fn gather_build_leaves(&mut self, full_build: bool, scratch: &mut RebuildScratch) {
+    /// Collects the build leaves: proxies and kept subtrees (unmarked ones, in a
+    /// partial build). The nodes descended into are dropped by the build.
+    pub(super) fn gather_build_leaves(&self, full_build: bool, scratch: &mut RebuildScratch) {
         scratch.leaves.clear();
-        scratch.nodes.clear();
-        scratch.nodes.push(ROOT);
-        while let Some(node_index) = scratch.nodes.pop() {
-            let node = self.nodes[node_index as usize];
-            for child in node.children {
+        scratch.stack.clear();
+        scratch.stack.push(ROOT);
+        while let Some(node_index) = scratch.stack.pop() {
+            for child in self.nodes[node_index as usize].children {
                 if child.is_empty() {
                     continue;
                 }
                 if child.is_node() && (full_build || child.is_moved()) {
-                    scratch.nodes.push(child.index());
+                    scratch.stack.push(child.index());
                     continue;
                 }
                 let mut child = child;
@@ -59,76 +67,136 @@ impl DynamicTree {
                     bin: 0,
                 });
             }
-            if node_index != ROOT && !full_build {
-                self.free_node(node_index);
-            }
         }
     }
 
-    /// Builds the tree below the root over `scratch.leaves`, top-down.
+    /// Builds a new node array over `scratch.leaves`, top-down, in depth-first order
+    /// (kept subtrees are copied in, also depth-first), then swaps it in. Node indices
+    /// past the used ones become the free list, in ascending order.
     pub(super) fn build(&mut self, scratch: &mut RebuildScratch) {
-        let leaves = &mut scratch.leaves;
+        let old_len = self.nodes.len();
+        let RebuildScratch {
+            leaves,
+            items,
+            copies,
+            nodes,
+            links,
+            ..
+        } = scratch;
+        nodes.clear();
+        links.clear();
+        nodes.push(Node::EMPTY);
+        links.push(Link::at(NULL_INDEX, 0));
+
         let count = leaves.len();
         debug_assert!(count > 0);
         if count == 1 {
-            self.place(ROOT, 0, leaves[0].child);
-            self.nodes[ROOT as usize].children[1] = Child::EMPTY;
-            return;
-        }
-
-        // Below this depth, splits take the median so the height stays logarithmic.
-        let median_depth = count.ilog2() as usize + 1;
-
-        let items = &mut scratch.items;
-        items.clear();
-        let split = partition(&mut leaves[..], false);
-        items.push(BuildItem {
-            node: ROOT,
-            start: 0,
-            split,
-            end: count,
-            next_slot: 0,
-        });
-
-        while let Some(&item) = items.last() {
-            if item.next_slot == 2 {
-                items.pop();
-                let Some(parent) = items.last() else { break };
-                let child = self.internal_child(item.node);
-                self.nodes[parent.node as usize].children[parent.next_slot - 1] = child;
-                continue;
-            }
-            let slot = item.next_slot;
-            if let Some(top) = items.last_mut() {
-                top.next_slot += 1;
-            }
-            let (start, end) = if slot == 0 {
-                (item.start, item.split)
-            } else {
-                (item.split, item.end)
-            };
-            if end - start == 1 {
-                self.place(item.node, slot, leaves[start].child);
-                continue;
-            }
-            let node = self.allocate_node();
-            self.node_links[node as usize] = Link::at(item.node, slot);
-            let median = items.len() >= median_depth;
-            let split = start + partition(&mut leaves[start..end], median);
+            self.place(nodes, links, copies, ROOT, 0, leaves[0].child);
+        } else {
+            // Below this depth, splits take the median so the height stays logarithmic.
+            let median_depth = count.ilog2() as usize + 1;
+            items.clear();
+            let split = partition(&mut leaves[..], false);
             items.push(BuildItem {
-                node,
-                start,
+                node: ROOT,
+                start: 0,
                 split,
-                end,
+                end: count,
                 next_slot: 0,
             });
+
+            while let Some(&item) = items.last() {
+                if item.next_slot == 2 {
+                    items.pop();
+                    let Some(parent) = items.last() else { break };
+                    let child = internal_child(&nodes[item.node as usize], item.node);
+                    nodes[parent.node as usize].children[parent.next_slot - 1] = child;
+                    continue;
+                }
+                let slot = item.next_slot;
+                if let Some(top) = items.last_mut() {
+                    top.next_slot += 1;
+                }
+                let (start, end) = if slot == 0 {
+                    (item.start, item.split)
+                } else {
+                    (item.split, item.end)
+                };
+                if end - start == 1 {
+                    self.place(nodes, links, copies, item.node, slot, leaves[start].child);
+                    continue;
+                }
+                // Slot 0's subtree is finished before slot 1's starts: depth-first order.
+                let node = nodes.len() as u32;
+                nodes.push(Node::EMPTY);
+                links.push(Link::at(item.node, slot));
+                let median = items.len() >= median_depth;
+                let split = start + partition(&mut leaves[start..end], median);
+                items.push(BuildItem {
+                    node,
+                    start,
+                    split,
+                    end,
+                    next_slot: 0,
+                });
+            }
         }
+
+        core::mem::swap(&mut self.nodes, nodes);
+        core::mem::swap(&mut self.node_links, links);
+        let used = self.nodes.len();
+        self.node_count = used as u32;
+        for i in used..old_len {
+            let next = if i + 1 < old_len {
+                (i + 1) as u32
+            } else {
+                NULL_INDEX
+            };
+            self.nodes.push(Node::EMPTY);
+            self.node_links.push(Link::free(next));
+        }
+        self.node_free = if used < old_len {
+            used as u32
+        } else {
+            NULL_INDEX
+        };
     }
 
-    #[inline]
-    fn place(&mut self, parent: u32, slot: usize, child: Child) {
-        self.nodes[parent as usize].children[slot] = child;
-        self.connect(parent, slot);
+    /// Puts a build leaf into slot `slot` of the new node `parent`: a proxy is linked
+    /// there; a kept subtree is copied into `nodes` depth-first, re-linking its nodes
+    /// and proxies.
+    fn place(
+        &mut self,
+        nodes: &mut Vec<Node>,
+        links: &mut Vec<Link>,
+        copies: &mut Vec<(u32, u32, u8)>,
+        parent: u32,
+        slot: usize,
+        child: Child,
+    ) {
+        nodes[parent as usize].children[slot] = child;
+        if child.is_leaf() {
+            self.proxies[child.index() as usize].link = Link::at(parent, slot);
+            return;
+        }
+        copies.clear();
+        copies.push((child.index(), parent, slot as u8));
+        while let Some((old, parent, slot)) = copies.pop() {
+            let new = nodes.len() as u32;
+            nodes.push(self.nodes[old as usize]);
+            links.push(Link::at(parent, slot as usize));
+            let entry = &mut nodes[parent as usize].children[slot as usize];
+            entry.word = (entry.word & !INDEX_MASK) | new;
+            // Push slot 1 first so that slot 0's subtree is copied first.
+            for i in (0..2).rev() {
+                let grandchild = nodes[new as usize].children[i];
+                if grandchild.is_leaf() {
+                    self.proxies[grandchild.index() as usize].link = Link::at(new, i);
+                } else {
+                    copies.push((grandchild.index(), new, i as u8));
+                }
+            }
+        }
     }
 }
 
