@@ -25,8 +25,11 @@ const ROOT: u32 = 0;
 const LEAF_FLAG: u32 = 1 << 31;
 /// Flag in [`Child::word`]: this subtree holds an enlarged leaf and awaits a rebuild.
 const MOVED_FLAG: u32 = 1 << 30;
+/// Flag in [`Child::word`] of a leaf: the proxy's category bits are zero, so no query
+/// matches it.
+const NO_CATEGORY_FLAG: u32 = 1 << 29;
 /// Mask of the index part of [`Child::word`].
-const INDEX_MASK: u32 = MOVED_FLAG - 1;
+const INDEX_MASK: u32 = NO_CATEGORY_FLAG - 1;
 /// [`Child::word`] of an empty slot (only the root has empty slots).
 const EMPTY_WORD: u32 = INDEX_MASK;
 /// The largest number of proxies (and of nodes) a tree can hold.
@@ -42,7 +45,8 @@ const EMPTY_BOX: Aabb = Aabb::new(
 /// Number of bins of the binned SAH partition.
 const BIN_COUNT: usize = 16;
 
-/// Traversal stack entries kept inline before spilling to the heap.
+/// Stack entries kept inline (on the call stack) before spilling to the heap. Trees
+/// this deep do not occur in practice: a full rebuild bounds the height by 2·log₂(n) + 2.
 const INLINE_STACK: usize = 128;
 
 /// Identifies a proxy in a [`DynamicTree`]: a pool index plus a generation, so that an
@@ -105,29 +109,68 @@ pub struct ShapeCastInput {
 }
 
 /// One of the two child slots of an internal node: the child's box and what it is.
+/// A leaf slot also carries its proxy's generation and user data, so that traversals
+/// can report proxies without reading the proxy pool.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Child {
     /// The child's box: a proxy's box, or a box containing all boxes below a node.
     aabb: Aabb,
-    /// Node or proxy index, plus [`LEAF_FLAG`] and [`MOVED_FLAG`]; [`EMPTY_WORD`] when empty.
+    /// Node or proxy index, plus [`LEAF_FLAG`], [`MOVED_FLAG`] and
+    /// [`NO_CATEGORY_FLAG`]; [`EMPTY_WORD`] when empty.
     word: u32,
-    /// Height of the subtree: 0 for a proxy, 1 + the children's maximum for a node.
-    height: u32,
+    /// For a node, the subtree's height (1 + the children's maximum, a proxy counting
+    /// 0); for a proxy, its generation.
+    aux: u32,
+    /// For a proxy, its user data; 0 for a node.
+    user_data: u64,
 }
 
 impl Child {
     const EMPTY: Child = Child {
         aabb: EMPTY_BOX,
         word: EMPTY_WORD,
-        height: 0,
+        aux: 0,
+        user_data: 0,
     };
 
     #[inline]
-    fn leaf(aabb: Aabb, proxy: u32) -> Child {
+    fn leaf(aabb: Aabb, index: u32, proxy: &Proxy) -> Child {
+        let no_category = if proxy.category_bits == 0 {
+            NO_CATEGORY_FLAG
+        } else {
+            0
+        };
         Child {
             aabb,
-            word: proxy | LEAF_FLAG,
-            height: 0,
+            word: index | LEAF_FLAG | no_category,
+            aux: proxy.generation,
+            user_data: proxy.user_data,
+        }
+    }
+
+    /// Height of the subtree: 0 for a proxy (or an empty slot).
+    #[inline]
+    fn height(&self) -> u32 {
+        if self.is_leaf() { 0 } else { self.aux }
+    }
+
+    /// Whether a proxy in this slot passes a query mask, reading the proxy pool only
+    /// for a partial mask.
+    #[inline]
+    fn matches(&self, mask: u64, proxies: &[Proxy]) -> bool {
+        if mask == u64::MAX {
+            self.word & NO_CATEGORY_FLAG == 0
+        } else {
+            proxies[self.index() as usize].category_bits & mask != 0
+        }
+    }
+
+    /// The id of the proxy in a leaf slot.
+    #[inline]
+    fn proxy_id(&self) -> ProxyId {
+        ProxyId {
+            index: self.index(),
+            generation: self.aux,
         }
     }
 
@@ -209,40 +252,40 @@ struct Proxy {
     generation: u32,
 }
 
-/// A stack of node indices for traversals: inline storage, spilling to the heap only
-/// if a tree is deeper than [`INLINE_STACK`].
-struct NodeStack {
-    inline: [u32; INLINE_STACK],
+/// A stack with inline storage for `N` entries, spilling to the heap only beyond
+/// that (for pathologically deep trees), so that traversals and rebuilds do not
+/// allocate.
+struct InlineStack<T: Copy, const N: usize> {
+    inline: [T; N],
     len: usize,
-    spill: Vec<u32>,
+    spill: Vec<T>,
 }
 
-impl NodeStack {
+impl<T: Copy, const N: usize> InlineStack<T, N> {
+    /// An empty stack; `fill` only initialises the storage.
     #[inline]
-    fn new(first: u32) -> NodeStack {
-        let mut inline = [0; INLINE_STACK];
-        inline[0] = first;
-        NodeStack {
-            inline,
-            len: 1,
+    fn new(fill: T) -> Self {
+        InlineStack {
+            inline: [fill; N],
+            len: 0,
             spill: Vec::new(),
         }
     }
 
     #[inline]
-    fn push(&mut self, index: u32) {
-        if self.len < INLINE_STACK {
-            self.inline[self.len] = index;
+    fn push(&mut self, value: T) {
+        if self.len < N {
+            self.inline[self.len] = value;
             self.len += 1;
         } else {
-            self.spill.push(index);
+            self.spill.push(value);
         }
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        if let Some(index) = self.spill.pop() {
-            return Some(index);
+    fn pop(&mut self) -> Option<T> {
+        if let Some(value) = self.spill.pop() {
+            return Some(value);
         }
         if self.len == 0 {
             return None;
@@ -250,6 +293,33 @@ impl NodeStack {
         self.len -= 1;
         Some(self.inline[self.len])
     }
+
+    #[inline]
+    fn last_mut(&mut self) -> Option<&mut T> {
+        if !self.spill.is_empty() {
+            return self.spill.last_mut();
+        }
+        if self.len == 0 {
+            None
+        } else {
+            Some(&mut self.inline[self.len - 1])
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len + self.spill.len()
+    }
+}
+
+/// The traversal stack of queries and casts, starting at the root.
+type NodeStack = InlineStack<u32, INLINE_STACK>;
+
+#[inline]
+fn node_stack() -> NodeStack {
+    let mut stack = NodeStack::new(0);
+    stack.push(ROOT);
+    stack
 }
 
 /// A dynamic AABB tree over proxies, each with a box, category bits and `u64` user
@@ -463,6 +533,12 @@ impl DynamicTree {
     pub fn set_category_bits(&mut self, id: ProxyId, category_bits: u64) -> Result<()> {
         let index = self.check_id(id)?;
         self.proxies[index as usize].category_bits = category_bits;
+        let link = self.proxies[index as usize].link;
+        let leaf = &mut self.nodes[link.parent as usize].children[link.slot as usize];
+        leaf.word &= !NO_CATEGORY_FLAG;
+        if category_bits == 0 {
+            leaf.word |= NO_CATEGORY_FLAG;
+        }
         Ok(())
     }
 
@@ -484,7 +560,7 @@ impl DynamicTree {
             return 0;
         }
         let [a, b] = &self.nodes[ROOT as usize].children;
-        1 + a.height.max(b.height)
+        1 + a.height().max(b.height())
     }
 
     /// The box containing every proxy (a zero box when empty), metres.
@@ -550,7 +626,7 @@ impl DynamicTree {
         if self.proxy_count == 0 || !aabb.is_valid() {
             return stats;
         }
-        let mut stack = NodeStack::new(ROOT);
+        let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -559,15 +635,9 @@ impl DynamicTree {
                     continue;
                 }
                 if child.is_leaf() {
-                    let index = child.index();
-                    let proxy = &self.proxies[index as usize];
-                    if proxy.category_bits & mask != 0 {
+                    if child.matches(mask, &self.proxies) {
                         stats.leaf_visits += 1;
-                        let id = ProxyId {
-                            index,
-                            generation: proxy.generation,
-                        };
-                        if !callback(id, proxy.user_data) {
+                        if !callback(child.proxy_id(), child.user_data) {
                             return stats;
                         }
                     }
@@ -616,7 +686,7 @@ impl DynamicTree {
         let mut segment_box = segment_aabb(p1, d, max_fraction);
         let mut sub_input = *input;
 
-        let mut stack = NodeStack::new(ROOT);
+        let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -638,18 +708,12 @@ impl DynamicTree {
                     }
                     continue;
                 }
-                let index = child.index();
-                let proxy = &self.proxies[index as usize];
-                if proxy.category_bits & mask == 0 {
+                if !child.matches(mask, &self.proxies) {
                     continue;
                 }
                 sub_input.max_fraction = max_fraction;
                 stats.leaf_visits += 1;
-                let id = ProxyId {
-                    index,
-                    generation: proxy.generation,
-                };
-                let value = callback(&sub_input, id, proxy.user_data);
+                let value = callback(&sub_input, child.proxy_id(), child.user_data);
                 if value == 0.0 {
                     return stats;
                 }
@@ -714,7 +778,7 @@ impl DynamicTree {
         let mut total_box = swept_aabb(&origin_box, d, max_fraction);
         let mut sub_input = *input;
 
-        let mut stack = NodeStack::new(ROOT);
+        let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -736,18 +800,12 @@ impl DynamicTree {
                     }
                     continue;
                 }
-                let index = child.index();
-                let proxy = &self.proxies[index as usize];
-                if proxy.category_bits & mask == 0 {
+                if !child.matches(mask, &self.proxies) {
                     continue;
                 }
                 sub_input.max_fraction = max_fraction;
                 stats.leaf_visits += 1;
-                let id = ProxyId {
-                    index,
-                    generation: proxy.generation,
-                };
-                let value = callback(&sub_input, id, proxy.user_data);
+                let value = callback(&sub_input, child.proxy_id(), child.user_data);
                 if value == 0.0 {
                     return stats;
                 }
@@ -904,7 +962,7 @@ impl DynamicTree {
     }
 
     fn insert_leaf(&mut self, proxy: u32, aabb: Aabb, rotate: bool) {
-        let leaf = Child::leaf(aabb, proxy);
+        let leaf = Child::leaf(aabb, proxy, &self.proxies[proxy as usize]);
 
         // A tree with fewer than two proxies has a free slot in the root.
         for slot in 0..2 {
@@ -1117,7 +1175,8 @@ fn internal_child(node: &Node, index: u32) -> Child {
     Child {
         aabb: a.aabb.union(&b.aabb),
         word: index | ((a.word | b.word) & MOVED_FLAG),
-        height: 1 + a.height.max(b.height),
+        aux: 1 + a.height().max(b.height()),
+        user_data: 0,
     }
 }
 
@@ -1204,12 +1263,12 @@ mod tests {
         // Root = (B, C) with C = (F, G). If B lies next to G and F is far, swapping B
         // with F gives C' = (B, G), much smaller than C = (F, G).
         let mut tree = DynamicTree::new();
-        let b = Child::leaf(square(10.0, 0.0, 0.5), 0);
-        let f = Child::leaf(square(-10.0, 0.0, 0.5), 1);
-        let g = Child::leaf(square(9.0, 0.0, 0.5), 2);
         for _ in 0..3 {
             tree.allocate_proxy(1, 0);
         }
+        let b = Child::leaf(square(10.0, 0.0, 0.5), 0, &tree.proxies[0]);
+        let f = Child::leaf(square(-10.0, 0.0, 0.5), 1, &tree.proxies[1]);
+        let g = Child::leaf(square(9.0, 0.0, 0.5), 2, &tree.proxies[2]);
         let c = tree.allocate_node();
         tree.nodes[c as usize].children = [f, g];
         tree.node_links[c as usize] = Link::at(ROOT, 1);
@@ -1257,7 +1316,7 @@ mod tests {
     #[test]
     fn traversal_stack_spills_and_keeps_order() {
         let mut stack = NodeStack::new(0);
-        for i in 1..300 {
+        for i in 0..300 {
             stack.push(i);
         }
         for i in (0..300).rev() {
