@@ -413,7 +413,7 @@ impl DynamicTree {
     /// # Errors
     /// [`Error::NonFinite`] or [`Error::InvalidGeometry`] when the box is not finite or
     /// its corners are not ordered; [`Error::InvalidOperation`] when the tree already
-    /// holds 2³⁰ − 2 proxies. The tree is unchanged on error.
+    /// holds 2²⁹ − 2 proxies. The tree is unchanged on error.
     pub fn create_proxy(
         &mut self,
         aabb: Aabb,
