@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 pub mod body;
+pub mod broad_phase;
 pub mod collision;
 pub mod core;
 pub mod error;

@@ -295,6 +295,7 @@ impl Rot {
 
     /// The composition `self · b` (apply `b`, then `self`).
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(self, b: Rot) -> Rot {
         Rot {
             c: self.c * b.c - self.s * b.s,
@@ -424,6 +425,7 @@ impl Transform {
 
     /// The composition `self · b` (apply `b`, then `self`).
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(self, b: Transform) -> Transform {
         Transform {
             q: self.q.mul(b.q),

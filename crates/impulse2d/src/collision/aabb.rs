@@ -1,6 +1,13 @@
-//! Axis-aligned bounding boxes.
+//! Axis-aligned bounding boxes: the box type, its slab ray cast, and the boxes
+//! of each shape under a transform.
+//!
+//! # References
+//! - C. Ericson, *Real-Time Collision Detection* (2005), §5.3.3 (ray vs AABB by slabs).
+//! - E. Catto, Box2D v3 `aabb.c` (`b2AABB_RayCast`), `geometry.c` (`b2Compute*AABB`).
 
-use crate::math::Vec2;
+use super::geometry::{Capsule, Circle, Polygon, Segment};
+use super::ray::{CastOutput, RayCastInput};
+use crate::math::{Transform, Vec2};
 
 /// An axis-aligned bounding box, metres. Valid when `lower <= upper` component-wise
 /// and both corners are finite.
@@ -92,5 +99,269 @@ impl Aabb {
             lower: Vec2::new(self.lower.x - margin, self.lower.y - margin),
             upper: Vec2::new(self.upper.x + margin, self.upper.y + margin),
         }
+    }
+
+    /// Casts a ray against the box by the slab test: the ray's parameter interval
+    /// inside each axis' slab `[lower, upper]` is intersected, and the entry
+    /// parameter is where the ray enters the last slab.
+    ///
+    /// The result's `fraction` is in units of `input.translation`; a hit needs
+    /// `0 ≤ fraction ≤ input.max_fraction`. `normal` is the outward normal of the
+    /// entry face (`±X` or `±Y`) and `point = origin + fraction · translation`.
+    ///
+    /// - **Origin strictly inside the box**: the entry parameter is negative,
+    ///   which is reported as **no hit**, as in Box2D v3's `b2AABB_RayCast`. (An
+    ///   origin on a face, heading inwards, hits at fraction 0.)
+    /// - **Parallel to an axis** (that translation component below `f32::EPSILON`
+    ///   in magnitude): the ray misses when its origin lies outside that slab and
+    ///   the slab does not limit it otherwise.
+    /// - An invalid ray (see [`RayCastInput::is_valid`]) or box: no hit.
+    pub fn ray_cast(&self, input: &RayCastInput) -> CastOutput {
+        let miss = CastOutput::default();
+        if !input.is_valid() || !self.is_valid() {
+            return miss;
+        }
+        let p = input.origin;
+        let d = input.translation;
+        let mut t_enter = -f32::MAX;
+        let mut t_exit = f32::MAX;
+        let mut normal = Vec2::ZERO;
+        for axis in 0..2 {
+            let (p_a, d_a, lo, hi) = if axis == 0 {
+                (p.x, d.x, self.lower.x, self.upper.x)
+            } else {
+                (p.y, d.y, self.lower.y, self.upper.y)
+            };
+            if d_a.abs() < f32::EPSILON {
+                if p_a < lo || hi < p_a {
+                    return miss;
+                }
+                continue;
+            }
+            let inv = 1.0 / d_a;
+            let mut t_near = (lo - p_a) * inv;
+            let mut t_far = (hi - p_a) * inv;
+            // Entering through the lower face gives the normal −axis.
+            let mut sign = -1.0;
+            if t_near > t_far {
+                std::mem::swap(&mut t_near, &mut t_far);
+                sign = 1.0;
+            }
+            if t_near > t_enter {
+                t_enter = t_near;
+                normal = if axis == 0 {
+                    Vec2::new(sign, 0.0)
+                } else {
+                    Vec2::new(0.0, sign)
+                };
+            }
+            t_exit = t_exit.min(t_far);
+            if t_enter > t_exit {
+                return miss;
+            }
+        }
+        if t_enter < 0.0 || t_enter > input.max_fraction || normal == Vec2::ZERO {
+            return miss;
+        }
+        CastOutput {
+            normal,
+            point: Vec2::mul_add(p, t_enter, d),
+            fraction: t_enter,
+            iterations: 0,
+            hit: true,
+        }
+    }
+}
+
+/// Returned for non-finite input: `f32::min`/`max` would otherwise let a NaN
+/// corner silently drop out of the box.
+const NON_FINITE: Aabb = Aabb {
+    lower: Vec2::new(f32::NAN, f32::NAN),
+    upper: Vec2::new(f32::NAN, f32::NAN),
+};
+
+/// The bounding box of a circle placed by `xf`, metres. Non-finite input gives a
+/// box that fails [`Aabb::is_valid`].
+pub fn compute_circle_aabb(shape: &Circle, xf: Transform) -> Aabb {
+    let p = xf.apply(shape.center);
+    let r = Vec2::new(shape.radius, shape.radius);
+    Aabb::new(p - r, p + r)
+}
+
+/// The bounding box of a capsule placed by `xf`, metres. Non-finite input gives a
+/// box that fails [`Aabb::is_valid`].
+pub fn compute_capsule_aabb(shape: &Capsule, xf: Transform) -> Aabb {
+    let v1 = xf.apply(shape.center1);
+    let v2 = xf.apply(shape.center2);
+    if !(v1.is_finite() && v2.is_finite()) {
+        return NON_FINITE;
+    }
+    let r = Vec2::new(shape.radius, shape.radius);
+    Aabb::new(v1.min(v2) - r, v1.max(v2) + r)
+}
+
+/// The bounding box of a polygon placed by `xf`, including its rounding radius,
+/// metres. Non-finite input gives a box that fails [`Aabb::is_valid`].
+pub fn compute_polygon_aabb(shape: &Polygon, xf: Transform) -> Aabb {
+    let vertices = shape.vertices();
+    let first = xf.apply(vertices[0]);
+    let (lower, upper) = vertices[1..].iter().fold((first, first), |(lo, hi), &v| {
+        let w = xf.apply(v);
+        (lo.min(w), hi.max(w))
+    });
+    // The vertices are finite by construction; only the transform can poison them.
+    if !(xf.p.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite()) {
+        return NON_FINITE;
+    }
+    let r = Vec2::new(shape.radius, shape.radius);
+    Aabb::new(lower - r, upper + r)
+}
+
+/// The bounding box of a segment placed by `xf`, metres. Non-finite input gives a
+/// box that fails [`Aabb::is_valid`].
+pub fn compute_segment_aabb(shape: &Segment, xf: Transform) -> Aabb {
+    let v1 = xf.apply(shape.point1);
+    let v2 = xf.apply(shape.point2);
+    if !(v1.is_finite() && v2.is_finite()) {
+        return NON_FINITE;
+    }
+    Aabb::new(v1.min(v2), v1.max(v2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::make_rounded_box;
+    use crate::math::{PI, Rot};
+
+    fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    fn near(a: Vec2, b: Vec2) -> bool {
+        (a - b).length() < 1e-6
+    }
+
+    const BOX: Aabb = Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(2.0, 1.0));
+
+    #[test]
+    fn diagonal_ray_enters_through_the_later_slab() {
+        // x-slab: t ∈ [0.25, 0.75]; y-slab: t ∈ [0.5, 0.75]. Entry at 0.5 through
+        // the bottom face, at (1, 0).
+        let out = BOX.ray_cast(&RayCastInput::new(v(-1.0, -2.0), v(4.0, 4.0), 1.0));
+        assert!(out.hit);
+        assert!((out.fraction - 0.5).abs() < 1e-6);
+        assert!(near(out.normal, v(0.0, -1.0)));
+        assert!(near(out.point, v(1.0, 0.0)));
+        // x-slab [0.5, 1], y-slab [0.125, 0.375]: disjoint, a miss.
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(-2.0, -0.5), v(4.0, 4.0), 1.0))
+                .hit
+        );
+    }
+
+    #[test]
+    fn parallel_rays_inside_and_outside_the_slab() {
+        let out = BOX.ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(4.0, 0.0), 1.0));
+        assert!(out.hit);
+        assert!((out.fraction - 0.25).abs() < 1e-6);
+        assert!(near(out.normal, v(-1.0, 0.0)));
+        assert!(near(out.point, v(0.0, 0.5)));
+        let out = BOX.ray_cast(&RayCastInput::new(v(3.0, 0.5), v(-4.0, 0.0), 1.0));
+        assert!(out.hit && near(out.normal, v(1.0, 0.0)));
+        let out = BOX.ray_cast(&RayCastInput::new(v(1.0, 3.0), v(0.0, -4.0), 1.0));
+        assert!(out.hit && near(out.normal, v(0.0, 1.0)) && (out.fraction - 0.5).abs() < 1e-6);
+        // Outside the y-slab, parallel to it.
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(-1.0, 1.5), v(4.0, 0.0), 1.0))
+                .hit
+        );
+        // Outside the x-slab, parallel to it.
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(2.5, -1.0), v(0.0, 4.0), 1.0))
+                .hit
+        );
+    }
+
+    #[test]
+    fn origin_inside_max_fraction_and_bad_input() {
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(1.0, 0.5), v(4.0, 0.0), 1.0))
+                .hit
+        );
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(4.0, 0.0), 0.24))
+                .hit
+        );
+        assert!(
+            BOX.ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(4.0, 0.0), 0.25))
+                .hit
+        );
+        // Pointing away.
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(-4.0, 0.0), 1.0))
+                .hit
+        );
+        let inverted = Aabb::new(v(1.0, 1.0), v(0.0, 0.0));
+        assert!(
+            !inverted
+                .ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(4.0, 0.0), 1.0))
+                .hit
+        );
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(-1.0, f32::NAN), v(4.0, 0.0), 1.0))
+                .hit
+        );
+        assert!(
+            !BOX.ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(f32::INFINITY, 0.0), 1.0))
+                .hit
+        );
+    }
+
+    #[test]
+    fn shape_boxes_under_a_quarter_turn() {
+        let xf = Transform::new(v(1.0, 0.0), Rot::from_angle(0.5 * PI));
+        // (1, 2) rotated by 90° is (−2, 1); moved by (1, 0): (−1, 1).
+        let c = Circle::new(v(1.0, 2.0), 0.5).unwrap();
+        let a = compute_circle_aabb(&c, xf);
+        assert!(near(a.lower, v(-1.5, 0.5)) && near(a.upper, v(-0.5, 1.5)));
+
+        let cap = Capsule::new(v(0.0, 0.0), v(2.0, 0.0), 0.5).unwrap();
+        let a = compute_capsule_aabb(&cap, xf);
+        assert!(
+            near(a.lower, v(0.5, -0.5)) && near(a.upper, v(1.5, 2.5)),
+            "{a:?}"
+        );
+
+        let rb = make_rounded_box(1.0, 0.5, 0.1).unwrap();
+        let a = compute_polygon_aabb(&rb, xf);
+        assert!(
+            near(a.lower, v(0.4, -1.1)) && near(a.upper, v(1.6, 1.1)),
+            "{a:?}"
+        );
+
+        let seg = Segment::new(v(-1.0, 0.0), v(1.0, 3.0)).unwrap();
+        let a = compute_segment_aabb(&seg, Transform::IDENTITY);
+        assert_eq!((a.lower, a.upper), (v(-1.0, 0.0), v(1.0, 3.0)));
+    }
+
+    #[test]
+    fn non_finite_input_gives_invalid_boxes() {
+        let bad_xf = Transform::new(v(f32::NAN, 0.0), Rot::IDENTITY);
+        let c = Circle::new(Vec2::ZERO, 1.0).unwrap();
+        assert!(!compute_circle_aabb(&c, bad_xf).is_valid());
+        let cap = Capsule {
+            center1: v(f32::NAN, 0.0),
+            center2: v(1.0, 0.0),
+            radius: 0.5,
+        };
+        assert!(!compute_capsule_aabb(&cap, Transform::IDENTITY).is_valid());
+        let seg = Segment {
+            point1: v(0.0, 0.0),
+            point2: v(f32::INFINITY, 0.0),
+        };
+        assert!(!compute_segment_aabb(&seg, Transform::IDENTITY).is_valid());
+        let rb = make_rounded_box(1.0, 0.5, 0.1).unwrap();
+        assert!(!compute_polygon_aabb(&rb, bad_xf).is_valid());
     }
 }

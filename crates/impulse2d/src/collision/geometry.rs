@@ -212,8 +212,8 @@ pub fn make_offset_polygon(hull: &Hull, xf: Transform, radius: f32) -> Result<Po
     }
     let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    for i in 0..n {
-        vertices[i] = xf.apply(hull.points[i]);
+    for (v, &h) in vertices.iter_mut().zip(&hull.points[..n]) {
+        *v = xf.apply(h);
     }
     for i in 0..n {
         let edge = vertices[(i + 1) % n] - vertices[i];
@@ -315,6 +315,7 @@ pub fn make_offset_rounded_box(
 /// allowed, so this builds the capsule's bounding rounded shape as Box2D does for
 /// collision with polygons): the result has 2 vertices and radius `capsule.radius`.
 /// Used internally by the manifold functions.
+#[allow(dead_code)] // used by the manifold functions
 pub(crate) fn make_capsule_polygon(capsule: &Capsule) -> Polygon {
     let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];

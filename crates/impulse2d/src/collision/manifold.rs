@@ -4,14 +4,37 @@
 //! Every function takes shape A in its local frame with `xf_a`, shape B with
 //! `xf_b`, and returns a manifold whose normal points from A to B in world
 //! coordinates. Points are reported relative to A's origin (`anchor_a`), relative to
-//! B's origin (`anchor_b`) and in world coordinates (`point`). Points are created up to
-//! [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) before touching.
+//! B's origin (`anchor_b`) and in world coordinates (`point`), mid-way between the
+//! two surfaces. Points are created up to
+//! [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) before touching;
+//! farther apart the manifold is empty, and a clipped point beyond that distance is
+//! dropped while its partner is kept. The solver fields of the points are left at 0.
+//!
+//! Feature ids ([`make_id`]) name a vertex or edge of A and one of B, so that the
+//! same point keeps its id while the shapes move a little and the solver can warm
+//! start it. Polygon pairs follow Box2D v3's ids.
+//!
+//! Chain segments are one-sided and use their ghost vertices so that shapes slide
+//! across the joints of a smooth chain without catching on internal corners.
+//!
+//! Shapes built through struct literals may be degenerate: a zero-length capsule or
+//! segment is treated as a circle at its first point, a zero-length chain segment
+//! collides with nothing. A non-finite result (coordinates beyond what `f32` can
+//! handle) is reported as an empty manifold. No input panics.
 //!
 //! # References
 //! - E. Catto, Box2D-Lite `Collide.cpp` (box SAT and clipping), Box2D v3 `manifold.c`.
+//! - E. Catto, *Ghost Collisions* (box2d.org, 2020): the chain's Gauss-map test.
+//! - C. Ericson, *Real-Time Collision Detection* (2005), §5.1.9: closest points of
+//!   two segments.
 //! - D. Eberly, *Intersection of Convex Objects: The Method of Separating Axes*.
 
-use crate::math::Vec2;
+use super::distance::{
+    DistanceInput, DistanceOutput, ShapeProxy, SimplexCache, segment_distance, shape_distance,
+};
+use super::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment, make_capsule_polygon};
+use crate::core::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::math::{Rot, Transform, Vec2};
 
 /// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -65,3 +88,1120 @@ impl Manifold {
 pub const fn make_id(a: u8, b: u8) -> u16 {
     ((a as u16) << 8) | (b as u16)
 }
+
+// ---------------------------------------------------------------------------
+// Results in A's working frame
+//
+// Every function computes its contact in A's local frame, often shifted to a vertex of A
+// (`origin`) so that coordinates near the contact stay small, and converts to the world
+// only at the end.
+
+/// A contact point in A's working frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct LocalPoint {
+    /// Mid-way point between the surfaces, working frame, metres.
+    anchor: Vec2,
+    /// Signed distance between the surfaces, metres.
+    separation: f32,
+    /// Feature id.
+    id: u16,
+}
+
+/// A manifold in A's working frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct LocalManifold {
+    normal: Vec2,
+    points: [LocalPoint; 2],
+    count: usize,
+}
+
+impl LocalManifold {
+    const EMPTY: LocalManifold = LocalManifold {
+        normal: Vec2::ZERO,
+        points: [LocalPoint {
+            anchor: Vec2::ZERO,
+            separation: 0.0,
+            id: 0,
+        }; 2],
+        count: 0,
+    };
+
+    fn single(normal: Vec2, anchor: Vec2, separation: f32, id: u16) -> LocalManifold {
+        let mut m = LocalManifold {
+            normal,
+            ..LocalManifold::EMPTY
+        };
+        m.points[0] = LocalPoint {
+            anchor,
+            separation,
+            id,
+        };
+        m.count = 1;
+        m
+    }
+
+    /// Appends a point unless its surfaces are farther apart than the speculative distance.
+    fn push_speculative(&mut self, point: LocalPoint) {
+        if point.separation <= SPECULATIVE_DISTANCE && self.count < 2 {
+            self.points[self.count] = point;
+            self.count += 1;
+        }
+    }
+
+    /// Converts to the world: the working frame is A's local frame shifted by `origin`
+    /// (in A's local coordinates). A manifold with any non-finite number (inputs beyond
+    /// the range `f32` can handle) becomes empty.
+    fn into_world(self, xf_a: Transform, xf_b: Transform, origin: Vec2) -> Manifold {
+        let mut manifold = Manifold::default();
+        if self.count == 0 {
+            return manifold;
+        }
+        manifold.normal = xf_a.q.rotate(self.normal);
+        let a_to_b = xf_a.p - xf_b.p;
+        let mut finite = manifold.normal.is_finite();
+        for (out, local) in manifold.points.iter_mut().zip(&self.points[..self.count]) {
+            let anchor_a = xf_a.q.rotate(local.anchor + origin);
+            *out = ManifoldPoint {
+                point: xf_a.p + anchor_a,
+                anchor_a,
+                anchor_b: anchor_a + a_to_b,
+                separation: local.separation,
+                id: local.id,
+                ..ManifoldPoint::default()
+            };
+            finite &=
+                out.point.is_finite() && out.anchor_b.is_finite() && out.separation.is_finite();
+        }
+        manifold.point_count = self.count;
+        if finite {
+            manifold
+        } else {
+            Manifold::default()
+        }
+    }
+}
+
+/// The same contact seen from the other shape: the manifold of (B, A) made into the
+/// manifold of (A, B).
+fn swapped(m: Manifold) -> Manifold {
+    let mut out = m;
+    out.normal = -m.normal;
+    for p in &mut out.points[..out.point_count] {
+        std::mem::swap(&mut p.anchor_a, &mut p.anchor_b);
+        p.id = p.id.swap_bytes();
+    }
+    out
+}
+
+/// A's local frame moved so that its origin sits at `origin` (A-local coordinates).
+#[inline]
+fn shifted_frame(xf: Transform, origin: Vec2) -> Transform {
+    Transform::new(xf.p + xf.q.rotate(origin), xf.q)
+}
+
+#[inline]
+fn next_index(i: usize, count: usize) -> usize {
+    if i + 1 < count { i + 1 } else { 0 }
+}
+
+#[inline]
+fn prev_index(i: usize, count: usize) -> usize {
+    if i > 0 { i - 1 } else { count - 1 }
+}
+
+/// Whether a capsule or segment is too short to have a reliable direction; such
+/// shapes (only possible through struct literals, the constructors refuse them) are
+/// treated as a circle at their first point.
+#[inline]
+fn is_degenerate(p1: Vec2, p2: Vec2) -> bool {
+    p1.distance_squared(p2) <= f32::EPSILON
+}
+
+/// The unit left normal of `axis`, or +y when the axis has no direction.
+#[inline]
+fn left_normal_or_up(axis: Vec2) -> Vec2 {
+    let n = axis.left_perp().normalize();
+    if n == Vec2::ZERO { Vec2::Y } else { n }
+}
+
+// ---------------------------------------------------------------------------
+// Round shapes
+
+/// The contact between two disks given by centre and radius in the working frame.
+/// `fallback` is the normal used when the centres coincide.
+fn disk_contact(
+    center_a: Vec2,
+    radius_a: f32,
+    center_b: Vec2,
+    radius_b: f32,
+    fallback: Vec2,
+    id: u16,
+) -> LocalManifold {
+    let (mut normal, distance) = (center_b - center_a).get_length_and_normalize();
+    if distance == 0.0 {
+        normal = fallback;
+    }
+    let separation = distance - radius_a - radius_b;
+    if separation > SPECULATIVE_DISTANCE {
+        return LocalManifold::EMPTY;
+    }
+    let surface_a = Vec2::mul_add(center_a, radius_a, normal);
+    let surface_b = Vec2::mul_sub(center_b, radius_b, normal);
+    LocalManifold::single(normal, surface_a.lerp(surface_b, 0.5), separation, id)
+}
+
+/// The point of segment `p1–p2` closest to `q`.
+fn closest_point_on_segment(p1: Vec2, p2: Vec2, q: Vec2) -> Vec2 {
+    let e = p2 - p1;
+    let along = (q - p1).dot(e);
+    if along <= 0.0 {
+        return p1;
+    }
+    let length_squared = e.dot(e);
+    if along >= length_squared {
+        return p2;
+    }
+    Vec2::mul_add(p1, along / length_squared, e)
+}
+
+/// Contact between two circles. Points within
+/// [`SPECULATIVE_DISTANCE`] of touching give one point with id 0; beyond, the
+/// manifold is empty. Concentric circles get the normal +y of A's frame.
+pub fn collide_circles(
+    circle_a: &Circle,
+    xf_a: Transform,
+    circle_b: &Circle,
+    xf_b: Transform,
+) -> Manifold {
+    let center_b = xf_a.inv_mul(xf_b).apply(circle_b.center);
+    disk_contact(
+        circle_a.center,
+        circle_a.radius,
+        center_b,
+        circle_b.radius,
+        Vec2::Y,
+        0,
+    )
+    .into_world(xf_a, xf_b, Vec2::ZERO)
+}
+
+/// Contact between a capsule (A) and a circle (B): one point, id 0.
+pub fn collide_capsule_and_circle(
+    capsule_a: &Capsule,
+    xf_a: Transform,
+    circle_b: &Circle,
+    xf_b: Transform,
+) -> Manifold {
+    let center_b = xf_a.inv_mul(xf_b).apply(circle_b.center);
+    let (p1, p2) = (capsule_a.center1, capsule_a.center2);
+    let closest = closest_point_on_segment(p1, p2, center_b);
+    disk_contact(
+        closest,
+        capsule_a.radius,
+        center_b,
+        circle_b.radius,
+        left_normal_or_up(p2 - p1),
+        0,
+    )
+    .into_world(xf_a, xf_b, Vec2::ZERO)
+}
+
+/// Contact between a two-sided segment (A) and a circle (B): one point, id 0.
+pub fn collide_segment_and_circle(
+    segment_a: &Segment,
+    xf_a: Transform,
+    circle_b: &Circle,
+    xf_b: Transform,
+) -> Manifold {
+    let capsule = Capsule {
+        center1: segment_a.point1,
+        center2: segment_a.point2,
+        radius: 0.0,
+    };
+    collide_capsule_and_circle(&capsule, xf_a, circle_b, xf_b)
+}
+
+/// Contact between a polygon (A, possibly rounded) and a circle (B): one point, id 0.
+///
+/// The face of A that separates the circle's centre most is found first; if the
+/// centre lies outside A beyond one of that face's ends, the contact is with the
+/// corner there, otherwise with the face.
+pub fn collide_polygon_and_circle(
+    polygon_a: &Polygon,
+    xf_a: Transform,
+    circle_b: &Circle,
+    xf_b: Transform,
+) -> Manifold {
+    let center = xf_a.inv_mul(xf_b).apply(circle_b.center);
+    let (radius_a, radius_b) = (polygon_a.radius, circle_b.radius);
+    let radius = radius_a + radius_b;
+    let count = polygon_a.count;
+    let (vertices, normals) = (&polygon_a.vertices, &polygon_a.normals);
+
+    let mut face = 0;
+    let mut separation = -f32::MAX;
+    for i in 0..count {
+        let s = normals[i].dot(center - vertices[i]);
+        if s > separation {
+            separation = s;
+            face = i;
+        }
+    }
+    if separation > radius + SPECULATIVE_DISTANCE {
+        return Manifold::default();
+    }
+
+    let v1 = vertices[face];
+    let v2 = vertices[next_index(face, count)];
+    let normal = normals[face];
+    let outside = separation > f32::EPSILON;
+    let local = if outside && (center - v1).dot(v2 - v1) < 0.0 {
+        disk_contact(v1, radius_a, center, radius_b, normal, 0)
+    } else if outside && (center - v2).dot(v1 - v2) < 0.0 {
+        disk_contact(v2, radius_a, center, radius_b, normal, 0)
+    } else {
+        // The centre projected onto the face and lifted to A's rounded surface.
+        let surface_a = Vec2::mul_add(center, radius_a - (center - v1).dot(normal), normal);
+        let surface_b = Vec2::mul_sub(center, radius_b, normal);
+        LocalManifold::single(
+            normal,
+            surface_a.lerp(surface_b, 0.5),
+            separation - radius,
+            0,
+        )
+    };
+    local.into_world(xf_a, xf_b, Vec2::ZERO)
+}
+
+// ---------------------------------------------------------------------------
+// Capsules
+
+/// How far segment `b1–b2` lies from the line through `a` with unit direction
+/// `axis`, on the side where it lies farther: `(separation, outward normal)`.
+fn side_separation(a: Vec2, axis: Vec2, b1: Vec2, b2: Vec2) -> (f32, Vec2) {
+    let n = axis.left_perp();
+    let (s1, s2) = (n.dot(b1 - a), n.dot(b2 - a));
+    let above = s1.min(s2);
+    let below = (-s1).min(-s2);
+    if above > below {
+        (above, n)
+    } else {
+        (below, -n)
+    }
+}
+
+/// Clips segment `a–b`, whose coordinates along a reference axis are `fa` and `fb`,
+/// to the reference interval `[0, length]`.
+fn clip_to_interval(a: Vec2, b: Vec2, fa: f32, fb: f32, length: f32) -> (Vec2, Vec2) {
+    let (mut ca, mut cb) = (a, b);
+    if fa < 0.0 && fb > 0.0 {
+        ca = a.lerp(b, -fa / (fb - fa));
+    } else if fb < 0.0 && fa > 0.0 {
+        cb = b.lerp(a, -fb / (fa - fb));
+    }
+    if fa > length && fb < length {
+        ca = a.lerp(b, (fa - length) / (fa - fb));
+    } else if fb > length && fa < length {
+        cb = b.lerp(a, (fb - length) / (fb - fa));
+    }
+    (ca, cb)
+}
+
+/// Contact between capsules `p1–q1` (radius `radius_a`) and `p2–q2` in the working frame.
+fn capsule_contact(
+    p1: Vec2,
+    q1: Vec2,
+    radius_a: f32,
+    p2: Vec2,
+    q2: Vec2,
+    radius_b: f32,
+) -> LocalManifold {
+    let closest = segment_distance(p1, q1, p2, q2);
+    let radius = radius_a + radius_b;
+    let max_distance = radius + SPECULATIVE_DISTANCE;
+    if closest.distance_squared > max_distance * max_distance {
+        return LocalManifold::EMPTY;
+    }
+    let distance = closest.distance_squared.sqrt();
+
+    let (axis1, length1) = (q1 - p1).get_length_and_normalize();
+    let (axis2, length2) = (q2 - p2).get_length_and_normalize();
+    // Each segment's end points measured along the other segment.
+    let (fp2, fq2) = ((p2 - p1).dot(axis1), (q2 - p1).dot(axis1));
+    let (fp1, fq1) = ((p1 - p2).dot(axis2), (q1 - p2).dot(axis2));
+    let beside =
+        |f0: f32, f1: f32, length: f32| (f0 <= 0.0 && f1 <= 0.0) || (f0 >= length && f1 >= length);
+
+    if !beside(fp2, fq2, length1) && !beside(fp1, fq1, length2) {
+        // The segments overlap along each other: try a face contact with two points,
+        // taking the side of the segment that separates the pair most as the reference.
+        let (separation_a, normal_a) = side_separation(p1, axis1, p2, q2);
+        let (separation_b, normal_b) = side_separation(p2, axis2, p1, q1);
+        let mut m = LocalManifold::EMPTY;
+        let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if separation_a >= separation_b {
+            let clipped = clip_to_interval(p2, q2, fp2, fq2, length1);
+            (
+                p1,
+                clipped,
+                normal_a,
+                radius_a,
+                radius_b,
+                [make_id(0, 0), make_id(0, 1)],
+            )
+        } else {
+            let clipped = clip_to_interval(p1, q1, fp1, fq1, length2);
+            (
+                p2,
+                clipped,
+                normal_b,
+                radius_b,
+                radius_a,
+                [make_id(0, 0), make_id(1, 0)],
+            )
+        };
+        let sp = (cp - reference).dot(normal);
+        let sq = (cq - reference).dot(normal);
+        // A clipped point far beyond the closest distance means the segments cross at a
+        // steep angle: then one point at the closest features is the better contact.
+        if sp <= distance + LINEAR_SLOP || sq <= distance + LINEAR_SLOP {
+            m.normal = if separation_a >= separation_b {
+                normal
+            } else {
+                -normal
+            };
+            for (c, s, id) in [(cp, sp, ids[0]), (cq, sq, ids[1])] {
+                m.push_speculative(LocalPoint {
+                    anchor: Vec2::mul_add(c, 0.5 * (r_ref - r_inc - s), normal),
+                    separation: s - radius,
+                    id,
+                });
+            }
+            if m.count > 0 {
+                return m;
+            }
+        }
+    }
+
+    let normal = if closest.distance_squared > f32::EPSILON * f32::EPSILON {
+        (closest.closest2 - closest.closest1).normalize()
+    } else {
+        left_normal_or_up(axis1)
+    };
+    let surface_a = Vec2::mul_add(closest.closest1, radius_a, normal);
+    let surface_b = Vec2::mul_sub(closest.closest2, radius_b, normal);
+    let id = make_id(
+        u8::from(closest.fraction1 != 0.0),
+        u8::from(closest.fraction2 != 0.0),
+    );
+    LocalManifold::single(
+        normal,
+        surface_a.lerp(surface_b, 0.5),
+        distance - radius,
+        id,
+    )
+}
+
+/// Contact between two capsules: up to two points when their segments overlap along
+/// each other (ids (0,0) and (0,1) or (1,0)), otherwise one point between the closest
+/// features (id from the end points involved).
+pub fn collide_capsules(
+    capsule_a: &Capsule,
+    xf_a: Transform,
+    capsule_b: &Capsule,
+    xf_b: Transform,
+) -> Manifold {
+    let origin = capsule_a.center1;
+    let xf = shifted_frame(xf_a, origin).inv_mul(xf_b);
+    capsule_contact(
+        Vec2::ZERO,
+        capsule_a.center2 - origin,
+        capsule_a.radius,
+        xf.apply(capsule_b.center1),
+        xf.apply(capsule_b.center2),
+        capsule_b.radius,
+    )
+    .into_world(xf_a, xf_b, origin)
+}
+
+/// Contact between a two-sided segment (A) and a capsule (B): as [`collide_capsules`]
+/// with a capsule of zero radius.
+pub fn collide_segment_and_capsule(
+    segment_a: &Segment,
+    xf_a: Transform,
+    capsule_b: &Capsule,
+    xf_b: Transform,
+) -> Manifold {
+    let capsule_a = Capsule {
+        center1: segment_a.point1,
+        center2: segment_a.point2,
+        radius: 0.0,
+    };
+    collide_capsules(&capsule_a, xf_a, capsule_b, xf_b)
+}
+
+// ---------------------------------------------------------------------------
+// Polygons
+
+/// The edge of `poly1` whose normal separates `poly2` the most, and that separation.
+fn max_separation(poly1: &Polygon, poly2: &Polygon) -> (usize, f32) {
+    let mut best = (0, -f32::MAX);
+    for i in 0..poly1.count {
+        let (n, v) = (poly1.normals[i], poly1.vertices[i]);
+        let deepest = poly2
+            .vertices()
+            .iter()
+            .map(|&w| n.dot(w - v))
+            .fold(f32::MAX, f32::min);
+        if deepest > best.1 {
+            best = (i, deepest);
+        }
+    }
+    best
+}
+
+/// The edge of `poly` whose normal points most against `direction`.
+fn incident_edge(poly: &Polygon, direction: Vec2) -> usize {
+    let mut best = (0, f32::MAX);
+    for (i, n) in poly.normals().iter().enumerate() {
+        let d = direction.dot(*n);
+        if d < best.1 {
+            best = (i, d);
+        }
+    }
+    best.0
+}
+
+/// The two ends of an incident edge clipped against a reference edge.
+struct ClippedEdge {
+    /// The point at the reference edge's start side.
+    lower: LocalPoint,
+    /// The point at the reference edge's end side.
+    upper: LocalPoint,
+    /// Whether the edges overlap at all along the reference edge.
+    overlap: bool,
+}
+
+/// Clips the incident edge `b1 → b2`, which runs against the reference edge
+/// `a1 → a2` with outward `normal`, to the reference edge's side planes. The points
+/// are placed mid-way between the rounded surfaces (radii `radius_a`, `radius_b`)
+/// and carry their separations; ids are left for the caller.
+fn clip_edge(
+    a1: Vec2,
+    a2: Vec2,
+    b1: Vec2,
+    b2: Vec2,
+    normal: Vec2,
+    radius_a: f32,
+    radius_b: f32,
+) -> ClippedEdge {
+    let tangent = normal.left_perp();
+    // Coordinates along the reference edge, which starts at 0; the incident edge runs backwards.
+    let upper1 = (a2 - a1).dot(tangent);
+    let upper2 = (b1 - a1).dot(tangent);
+    let lower2 = (b2 - a1).dot(tangent);
+    let span = upper2 - lower2;
+
+    let v_lower = if lower2 < 0.0 && span > f32::EPSILON {
+        b2.lerp(b1, -lower2 / span)
+    } else {
+        b2
+    };
+    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
+        b2.lerp(b1, (upper1 - lower2) / span)
+    } else {
+        b1
+    };
+    let point = |v: Vec2| {
+        let s = (v - a1).dot(normal);
+        LocalPoint {
+            anchor: Vec2::mul_add(v, 0.5 * (radius_a - radius_b - s), normal),
+            separation: s - (radius_a + radius_b),
+            id: 0,
+        }
+    };
+    ClippedEdge {
+        lower: point(v_lower),
+        upper: point(v_upper),
+        overlap: upper2 >= 0.0 && lower2 <= upper1,
+    }
+}
+
+/// Face contact: the reference face of one polygon against the incident edge of the
+/// other. `flip` means B holds the reference face.
+fn clip_polygons(
+    a: &Polygon,
+    b: &Polygon,
+    edge_a: usize,
+    edge_b: usize,
+    flip: bool,
+) -> LocalManifold {
+    let (reference, incident, i11, i21) = if flip {
+        (b, a, edge_b, edge_a)
+    } else {
+        (a, b, edge_a, edge_b)
+    };
+    let i12 = next_index(i11, reference.count);
+    let i22 = next_index(i21, incident.count);
+    let normal = reference.normals[i11];
+    let clipped = clip_edge(
+        reference.vertices[i11],
+        reference.vertices[i12],
+        incident.vertices[i21],
+        incident.vertices[i22],
+        normal,
+        reference.radius,
+        incident.radius,
+    );
+    // Ids name the feature of A first, then B's; the point order matches Box2D.
+    let (i11, i12, i21, i22) = (i11 as u8, i12 as u8, i21 as u8, i22 as u8);
+    let mut m = LocalManifold::EMPTY;
+    if flip {
+        m.normal = -normal;
+        m.push_speculative(LocalPoint {
+            id: make_id(i21, i12),
+            ..clipped.upper
+        });
+        m.push_speculative(LocalPoint {
+            id: make_id(i22, i11),
+            ..clipped.lower
+        });
+    } else {
+        m.normal = normal;
+        m.push_speculative(LocalPoint {
+            id: make_id(i11, i22),
+            ..clipped.lower
+        });
+        m.push_speculative(LocalPoint {
+            id: make_id(i12, i21),
+            ..clipped.upper
+        });
+    }
+    m
+}
+
+/// The end of an edge `(i1, i2)` that a segment-distance fraction points at, if any.
+#[inline]
+fn edge_end(fraction: f32, i1: usize, i2: usize) -> Option<usize> {
+    if fraction == 0.0 {
+        Some(i1)
+    } else if fraction == 1.0 {
+        Some(i2)
+    } else {
+        None
+    }
+}
+
+/// Whether two nearly parallel edges overlap along the first by more than a sliver.
+///
+/// Closest points between parallel edges are not unique and the segment-distance
+/// routine then reports end points; when the edges overlap, the contact is a face
+/// contact (two clipped points), not a corner-to-corner one.
+fn edges_overlap(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> bool {
+    let (axis, length) = (a2 - a1).get_length_and_normalize();
+    let (t1, t2) = ((b1 - a1).dot(axis), (b2 - a1).dot(axis));
+    let overlap = t1.max(t2).min(length) - t1.min(t2).max(0.0);
+    // Only parallel edges can have both closest points at ends and still overlap.
+    let parallel = axis.cross(b2 - b1).abs() <= 1.0e-3 * (b2 - b1).length();
+    parallel && overlap > 0.1 * LINEAR_SLOP
+}
+
+/// Contact between polygons `a` and `b`, both in the working frame.
+fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
+    let (edge_a, separation_a) = max_separation(a, b);
+    let (edge_b, separation_b) = max_separation(b, a);
+    let radius = a.radius + b.radius;
+    if separation_a > SPECULATIVE_DISTANCE + radius || separation_b > SPECULATIVE_DISTANCE + radius
+    {
+        return LocalManifold::EMPTY;
+    }
+
+    // Prefer A's face unless B's is clearly better, so that nearly symmetric stacks
+    // do not switch reference (and feature ids) from frame to frame.
+    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
+    let (edge_a, edge_b) = if flip {
+        (incident_edge(a, b.normals[edge_b]), edge_b)
+    } else {
+        (edge_a, incident_edge(b, a.normals[edge_a]))
+    };
+
+    if separation_a.max(separation_b) > 0.1 * LINEAR_SLOP {
+        // The cores are apart (by more than a sliver, so corner-to-corner directions
+        // can be normalised). If the closest features of the two edges are corners, the
+        // contact is corner to corner with its true normal, not the face normal.
+        let (i11, i12) = (edge_a, next_index(edge_a, a.count));
+        let (i21, i22) = (edge_b, next_index(edge_b, b.count));
+        let (v11, v12) = (a.vertices[i11], a.vertices[i12]);
+        let (v21, v22) = (b.vertices[i21], b.vertices[i22]);
+        let closest = segment_distance(v11, v12, v21, v22);
+        let corners = (
+            edge_end(closest.fraction1, i11, i12),
+            edge_end(closest.fraction2, i21, i22),
+        );
+        if let (Some(ia), Some(ib)) = corners
+            && !edges_overlap(v11, v12, v21, v22)
+        {
+            let fallback = if flip {
+                -b.normals[edge_b]
+            } else {
+                a.normals[edge_a]
+            };
+            return disk_contact(
+                a.vertices[ia],
+                a.radius,
+                b.vertices[ib],
+                b.radius,
+                fallback,
+                make_id(ia as u8, ib as u8),
+            );
+        }
+    }
+    clip_polygons(a, b, edge_a, edge_b, flip)
+}
+
+/// Contact between two convex polygons, either possibly rounded: up to two points.
+///
+/// The reference face is the face (of A or B) that separates the polygons most
+/// (separating-axis test), with a tolerance of a tenth of the linear slop in A's
+/// favour; the incident edge is the other polygon's edge most opposed to it, clipped
+/// to the reference face's side planes. When the cores are apart and their closest
+/// features are two corners, the contact is one point between the corners. Clipped
+/// points farther apart than [`SPECULATIVE_DISTANCE`] are dropped.
+///
+/// Ids are `make_id(feature of A, feature of B)` with vertex indices.
+pub fn collide_polygons(
+    polygon_a: &Polygon,
+    xf_a: Transform,
+    polygon_b: &Polygon,
+    xf_b: Transform,
+) -> Manifold {
+    let origin = polygon_a.vertices[0];
+    let a = polygon_a.transformed(Transform::new(-origin, Rot::IDENTITY));
+    let b = polygon_b.transformed(shifted_frame(xf_a, origin).inv_mul(xf_b));
+    polygon_contact(&a, &b).into_world(xf_a, xf_b, origin)
+}
+
+/// Contact between a polygon (A) and a capsule (B): the capsule is treated as a
+/// rounded two-vertex polygon, see [`collide_polygons`].
+pub fn collide_polygon_and_capsule(
+    polygon_a: &Polygon,
+    xf_a: Transform,
+    capsule_b: &Capsule,
+    xf_b: Transform,
+) -> Manifold {
+    if is_degenerate(capsule_b.center1, capsule_b.center2) {
+        let circle = Circle {
+            center: capsule_b.center1,
+            radius: capsule_b.radius,
+        };
+        return collide_polygon_and_circle(polygon_a, xf_a, &circle, xf_b);
+    }
+    collide_polygons(polygon_a, xf_a, &make_capsule_polygon(capsule_b), xf_b)
+}
+
+/// Contact between a two-sided segment (A) and a polygon (B): the segment is treated
+/// as a two-vertex polygon, see [`collide_polygons`].
+pub fn collide_segment_and_polygon(
+    segment_a: &Segment,
+    xf_a: Transform,
+    polygon_b: &Polygon,
+    xf_b: Transform,
+) -> Manifold {
+    if is_degenerate(segment_a.point1, segment_a.point2) {
+        let circle = Circle {
+            center: segment_a.point1,
+            radius: 0.0,
+        };
+        return swapped(collide_polygon_and_circle(polygon_b, xf_b, &circle, xf_a));
+    }
+    let capsule = Capsule {
+        center1: segment_a.point1,
+        center2: segment_a.point2,
+        radius: 0.0,
+    };
+    collide_polygons(&make_capsule_polygon(&capsule), xf_a, polygon_b, xf_b)
+}
+
+// ---------------------------------------------------------------------------
+// Chain segments (one-sided, with ghost vertices)
+
+/// Contact between a chain segment (A) and a circle (B): one point, id 0.
+///
+/// Only a circle whose centre is on the segment's right side collides (a
+/// zero-length chain segment, possible only through struct literals, collides with
+/// nothing). Beyond an end
+/// of the segment, the circle collides with that end only if it is not in the region
+/// the neighbouring segment (through the ghost vertex) already covers, so a circle
+/// rolling along a smooth chain meets no internal corners.
+pub fn collide_chain_segment_and_circle(
+    chain_a: &ChainSegment,
+    xf_a: Transform,
+    circle_b: &Circle,
+    xf_b: Transform,
+) -> Manifold {
+    let (p1, p2) = (chain_a.segment.point1, chain_a.segment.point2);
+    if is_degenerate(p1, p2) {
+        return Manifold::default();
+    }
+    let center = xf_a.inv_mul(xf_b).apply(circle_b.center);
+    let e = p2 - p1;
+    if e.right_perp().dot(center - p1) < 0.0 {
+        return Manifold::default();
+    }
+
+    // Unnormalised barycentric coordinates of the centre's projection.
+    let u = e.dot(p2 - center);
+    let v = e.dot(center - p1);
+    let closest = if v <= 0.0 {
+        // Before the start: the previous segment owns this side of its end.
+        if (p1 - chain_a.ghost1).dot(center - p1) <= 0.0 {
+            return Manifold::default();
+        }
+        p1
+    } else if u <= 0.0 {
+        // Past the end: the next segment owns the region along it.
+        if (chain_a.ghost2 - p2).dot(center - p2) > 0.0 {
+            return Manifold::default();
+        }
+        p2
+    } else {
+        let ee = e.dot(e);
+        if ee > 0.0 {
+            (u * p1 + v * p2) * (1.0 / ee)
+        } else {
+            p1
+        }
+    };
+    let mut fallback = e.right_perp().normalize();
+    if fallback == Vec2::ZERO {
+        fallback = Vec2::Y;
+    }
+    disk_contact(closest, 0.0, center, circle_b.radius, fallback, 0).into_world(
+        xf_a,
+        xf_b,
+        Vec2::ZERO,
+    )
+}
+
+/// How a candidate contact normal relates to the smooth surface a chain forms
+/// around one of its segments (its Gauss map near the segment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NormalClass {
+    /// Leans past a convex corner into a neighbour's range: the neighbour's contact
+    /// covers it.
+    Skip,
+    /// Within the range of normals this segment owns.
+    Admit,
+    /// Leans toward a flat or concave corner: use the segment's own normal.
+    Snap,
+}
+
+/// A chain segment (in its shape's frame) with what its ghost vertices say about
+/// the surface beyond its ends.
+struct ChainFrame {
+    p1: Vec2,
+    p2: Vec2,
+    /// Unit direction from `p1` to `p2`.
+    edge: Vec2,
+    /// The colliding side's unit normal (the right side).
+    normal: Vec2,
+    /// The previous segment's normal when the corner at `p1` is convex.
+    prev_normal: Option<Vec2>,
+    /// The next segment's normal when the corner at `p2` is convex.
+    next_normal: Option<Vec2>,
+}
+
+impl ChainFrame {
+    fn new(chain: &ChainSegment) -> ChainFrame {
+        // Sine of the smallest turn that counts as a convex corner.
+        const CONVEX_TOL: f32 = 0.01;
+        let (p1, p2) = (chain.segment.point1, chain.segment.point2);
+        let edge = (p2 - p1).normalize();
+        let edge0 = (p1 - chain.ghost1).normalize();
+        let edge2 = (chain.ghost2 - p2).normalize();
+        ChainFrame {
+            p1,
+            p2,
+            edge,
+            normal: edge.right_perp(),
+            prev_normal: (edge0.cross(edge) >= CONVEX_TOL).then(|| edge0.right_perp()),
+            next_normal: (edge.cross(edge2) >= CONVEX_TOL).then(|| edge2.right_perp()),
+        }
+    }
+
+    /// Classifies a unit normal pointing from the segment toward the other shape.
+    fn classify(&self, n: Vec2) -> NormalClass {
+        // Sine of the angle by which a normal may lean past a neighbour's normal.
+        const SIN_TOL: f32 = 0.01;
+        let (neighbour, past) = if n.dot(self.edge) <= 0.0 {
+            (self.prev_normal, self.prev_normal.map(|n0| n.cross(n0)))
+        } else {
+            (self.next_normal, self.next_normal.map(|n2| n2.cross(n)))
+        };
+        match (neighbour, past) {
+            (Some(_), Some(p)) if p > SIN_TOL => NormalClass::Skip,
+            (Some(_), _) => NormalClass::Admit,
+            (None, _) => NormalClass::Snap,
+        }
+    }
+
+    /// The normal of the neighbour at `p1` (if `at_p1`) or at `p2`, or the
+    /// segment's own normal when that corner is not convex.
+    fn neighbour_normal(&self, at_p1: bool) -> Vec2 {
+        let n = if at_p1 {
+            self.prev_normal
+        } else {
+            self.next_normal
+        };
+        n.unwrap_or(self.normal)
+    }
+}
+
+/// The polygon feature that meets the segment's face.
+#[derive(Clone, Copy, Debug)]
+enum Incident {
+    /// A vertex: the incident edge is the one beside it most opposed to the segment.
+    Vertex(usize),
+    /// An edge, by its first vertex.
+    Edge(usize),
+}
+
+/// Face contact with one of the polygon's faces as the reference and the segment as
+/// the incident edge, unless a neighbouring segment meets that face more squarely
+/// (then the neighbour's contact covers it and this one is empty).
+fn polygon_face_contact(frame: &ChainFrame, b: &Polygon, face: usize) -> LocalManifold {
+    let (i1, i2) = (face, next_index(face, b.count));
+    let (b1, b2) = (b.vertices[i1], b.vertices[i2]);
+    let n = b.normals[i1];
+    let p1_deeper = n.dot(frame.p1 - b1) < n.dot(frame.p2 - b1);
+    if frame.neighbour_normal(p1_deeper).dot(n) < frame.normal.dot(n) {
+        return LocalManifold::EMPTY;
+    }
+    let clipped = clip_edge(b1, b2, frame.p1, frame.p2, n, b.radius, 0.0);
+    if !clipped.overlap {
+        return LocalManifold::EMPTY;
+    }
+    let mut m = LocalManifold {
+        normal: -n,
+        ..LocalManifold::EMPTY
+    };
+    m.push_speculative(LocalPoint {
+        id: make_id(i1 as u8, 1),
+        ..clipped.lower
+    });
+    m.push_speculative(LocalPoint {
+        id: make_id(i2 as u8, 0),
+        ..clipped.upper
+    });
+    m
+}
+
+/// Face contact with the segment as the reference and a polygon edge as incident.
+fn segment_face_contact(frame: &ChainFrame, b: &Polygon, incident: Incident) -> LocalManifold {
+    let count = b.count;
+    let (ib1, ib2) = match incident {
+        Incident::Edge(e) => (e, next_index(e, count)),
+        Incident::Vertex(v) => {
+            let before = prev_index(v, count);
+            if frame.normal.dot(b.normals[before]) < frame.normal.dot(b.normals[v]) {
+                (before, v)
+            } else {
+                (v, next_index(v, count))
+            }
+        }
+    };
+    let clipped = clip_edge(
+        frame.p1,
+        frame.p2,
+        b.vertices[ib1],
+        b.vertices[ib2],
+        frame.normal,
+        0.0,
+        b.radius,
+    );
+    if !clipped.overlap {
+        return LocalManifold::EMPTY;
+    }
+    let mut m = LocalManifold {
+        normal: frame.normal,
+        ..LocalManifold::EMPTY
+    };
+    m.push_speculative(LocalPoint {
+        id: make_id(0, ib2 as u8),
+        ..clipped.lower
+    });
+    m.push_speculative(LocalPoint {
+        id: make_id(1, ib1 as u8),
+        ..clipped.upper
+    });
+    m
+}
+
+/// The smallest separation of the polygon's vertices from the line through `p`
+/// with normal `n`, and the vertex that attains it.
+fn deepest_vertex(b: &Polygon, p: Vec2, n: Vec2) -> (f32, Option<usize>) {
+    let mut best = (f32::MAX, None);
+    for (i, v) in b.vertices().iter().enumerate() {
+        let s = n.dot(*v - p);
+        if s < best.0 {
+            best = (s, Some(i));
+        }
+    }
+    best
+}
+
+/// Contact between a chain segment and polygon `b`, both in the segment's frame.
+/// `closest` and `cache` are the result of GJK between the segment and `b`'s core.
+fn chain_polygon_contact(
+    frame: &ChainFrame,
+    b: &Polygon,
+    closest: &DistanceOutput,
+    cache: &SimplexCache,
+    behind: bool,
+) -> LocalManifold {
+    let count = b.count;
+    let index_b = |k: usize| usize::from(cache.index_b[k]).min(count - 1);
+    let apart = !behind && closest.distance > 0.1 * LINEAR_SLOP;
+
+    let incident = if apart && cache.count == 1 {
+        // Corner to corner: the contact normal is the direction between them.
+        let normal = (closest.point_b - closest.point_a).normalize();
+        match frame.classify(normal) {
+            NormalClass::Skip => return LocalManifold::EMPTY,
+            NormalClass::Admit => {
+                let surface_b = Vec2::mul_sub(closest.point_b, b.radius, normal);
+                let id = make_id(cache.index_a[0], cache.index_b[0]);
+                return LocalManifold::single(
+                    normal,
+                    closest.point_a.lerp(surface_b, 0.5),
+                    closest.distance - b.radius,
+                    id,
+                );
+            }
+            NormalClass::Snap => Incident::Vertex(index_b(0)),
+        }
+    } else if apart && cache.count == 2 && cache.index_a[0] == cache.index_a[1] {
+        // A segment end against a polygon edge: of the two normals around the closest
+        // polygon points, the one most aligned with the gap names the edge.
+        let (ib1, ib2) = (index_b(0), index_b(1));
+        let gap = closest.point_a - closest.point_b;
+        let face = if gap.dot(b.normals[ib1]) > gap.dot(b.normals[ib2]) {
+            ib1
+        } else {
+            ib2
+        };
+        match frame.classify(-b.normals[face]) {
+            NormalClass::Skip => return LocalManifold::EMPTY,
+            NormalClass::Admit => return polygon_face_contact(frame, b, face),
+            NormalClass::Snap => Incident::Edge(face),
+        }
+    } else if apart && cache.count == 2 {
+        // The segment's face against a polygon vertex or edge: the deeper vertex.
+        let (ib1, ib2) = (index_b(0), index_b(1));
+        let d1 = frame.normal.dot(b.vertices[ib1] - frame.p1);
+        let d2 = frame.normal.dot(b.vertices[ib2] - frame.p1);
+        Incident::Vertex(if d1 < d2 { ib1 } else { ib2 })
+    } else {
+        // Overlapping (or behind): separating axes. The segment's normal competes
+        // with its convex neighbours' normals, which, if they separate more, own
+        // the contact; polygon faces compete if the chain admits their normal.
+        let (mut edge_separation, mut incident) = deepest_vertex(b, frame.p1, frame.normal);
+        for (neighbour, at) in [(frame.prev_normal, frame.p1), (frame.next_normal, frame.p2)] {
+            if let Some(n) = neighbour {
+                let (s, _) = deepest_vertex(b, at, n);
+                if s > edge_separation {
+                    edge_separation = s;
+                    incident = None;
+                }
+            }
+        }
+        let mut best_face = (-f32::MAX, None);
+        for i in 0..count {
+            let (n, v) = (b.normals[i], b.vertices[i]);
+            if frame.classify(-n) != NormalClass::Admit {
+                continue;
+            }
+            let s = n.dot(frame.p1 - v).min(n.dot(frame.p2 - v));
+            if s > best_face.0 {
+                best_face = (s, Some(i));
+            }
+        }
+        if let (s, Some(face)) = best_face
+            && s > edge_separation
+        {
+            return polygon_face_contact(frame, b, face);
+        }
+        match incident {
+            Some(v) => Incident::Vertex(v),
+            None => return LocalManifold::EMPTY,
+        }
+    };
+    segment_face_contact(frame, b, incident)
+}
+
+/// Contact between a chain segment (A) and a polygon (B): up to two points.
+///
+/// Collision is one-sided (the right side of the segment) and smooth across the
+/// chain: candidate normals are checked against the neighbouring segments given by
+/// the ghost vertices, so that a polygon sliding over the joint of two segments is
+/// never caught on the internal corner. A polygon whose centroid is behind the
+/// segment (and behind any convex neighbour) gets no contact. `cache` carries GJK's
+/// simplex between calls for the same pair (start with `SimplexCache::default()`).
+pub fn collide_chain_segment_and_polygon(
+    chain_a: &ChainSegment,
+    xf_a: Transform,
+    polygon_b: &Polygon,
+    xf_b: Transform,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    let (p1, p2) = (chain_a.segment.point1, chain_a.segment.point2);
+    if is_degenerate(p1, p2) {
+        return Manifold::default();
+    }
+    let frame = ChainFrame::new(chain_a);
+    let b = polygon_b.transformed(xf_a.inv_mul(xf_b));
+
+    let behind_line = |n: Vec2, p: Vec2| n.dot(b.centroid - p) < 0.0;
+    let behind = behind_line(frame.normal, p1);
+    if behind
+        && frame.prev_normal.is_none_or(|n| behind_line(n, p1))
+        && frame.next_normal.is_none_or(|n| behind_line(n, p2))
+    {
+        return Manifold::default();
+    }
+
+    let input = DistanceInput {
+        proxy_a: ShapeProxy::from_segment(&chain_a.segment),
+        proxy_b: ShapeProxy::from_polygon(&b),
+        transform_a: Transform::IDENTITY,
+        transform_b: Transform::IDENTITY,
+        use_radii: false,
+    };
+    let closest = shape_distance(&input, cache);
+    if closest.distance > b.radius + SPECULATIVE_DISTANCE {
+        return Manifold::default();
+    }
+    chain_polygon_contact(&frame, &b, &closest, cache, behind).into_world(xf_a, xf_b, Vec2::ZERO)
+}
+
+/// Contact between a chain segment (A) and a capsule (B): the capsule is treated as
+/// a rounded two-vertex polygon, see [`collide_chain_segment_and_polygon`].
+pub fn collide_chain_segment_and_capsule(
+    chain_a: &ChainSegment,
+    xf_a: Transform,
+    capsule_b: &Capsule,
+    xf_b: Transform,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    if is_degenerate(capsule_b.center1, capsule_b.center2) {
+        let circle = Circle {
+            center: capsule_b.center1,
+            radius: capsule_b.radius,
+        };
+        return collide_chain_segment_and_circle(chain_a, xf_a, &circle, xf_b);
+    }
+    let polygon = make_capsule_polygon(capsule_b);
+    collide_chain_segment_and_polygon(chain_a, xf_a, &polygon, xf_b, cache)
+}
+
+#[cfg(test)]
+mod tests;

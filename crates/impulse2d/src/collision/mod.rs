@@ -6,6 +6,7 @@
 
 mod aabb;
 mod distance;
+mod dynamic_tree;
 mod geometry;
 mod hull;
 mod manifold;
@@ -15,6 +16,7 @@ mod toi;
 
 pub use aabb::*;
 pub use distance::*;
+pub use dynamic_tree::{DynamicTree, ProxyId, ShapeCastInput, TreeStats};
 pub use geometry::*;
 pub use hull::*;
 pub use manifold::*;

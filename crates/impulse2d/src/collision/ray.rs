@@ -1,8 +1,45 @@
-//! Ray casts against shapes and point-in-shape tests.
+//! Ray casts against shapes and point-in-shape tests, all in the shape's local frame.
+//!
+//! # What a ray cast reports
+//! A ray runs from `origin` to `origin + max_fraction · translation`. The result is
+//! the **first** point where the ray enters the shape's surface:
+//! `fraction` (in units of `translation`), the surface `point` and the outward unit
+//! `normal` there.
+//!
+//! - **Origin inside a solid shape** (circle, capsule, polygon): reported as an
+//!   *initial overlap*, exactly as Box2D v3.1+ does: `hit = true`, `fraction = 0`,
+//!   `point = origin` and `normal = ZERO`. This holds even for a zero translation.
+//!   For circles and capsules "inside" is strict (`distance < radius`); for a
+//!   polygon without rounding, an origin on the boundary heading inwards is an
+//!   overlap too.
+//! - Segments have no inside: a ray starting on one passes through or hits it at
+//!   fraction 0.
+//! - **Zero translation** (length below `f32::EPSILON`) from outside: no hit.
+//! - **Invalid input** (see [`RayCastInput::is_valid`]) or a shape with non-finite
+//!   numbers: no hit, never a panic.
+//!
+//! # Rounded polygons
+//! Box2D v3 casts rays at rounded polygons with its iterative shape cast
+//! ([`shape_cast`](super::shape_cast)), which advances the ray's point until it is
+//! about one linear slop *inside* the rounded surface, and reports that fraction
+//! with the surface point. Here the cast is **exact**: a rounded polygon is the
+//! union of its core, one rectangle of depth `radius` on each edge and a disk of
+//! radius `radius` at each vertex, so from outside the first hit is the earliest
+//! entry through an offset edge (within the edge's extent) or into a vertex disk.
+//! Capsules are the two-vertex case of the same routine. Differential tests against
+//! Box2D must allow Box2D's fraction to be *later* by up to about
+//! `LINEAR_SLOP / |cos(incidence)|` (and grazing rays that hit here may miss there).
 //!
 //! # References
-//! - E. Catto, Box2D v3 `geometry.c` (`b2RayCast*`).
+//! - E. Catto, Box2D v3 `geometry.c` (`b2RayCast*`, `b2PointIn*`).
+//! - E. Haines et al., *Precision Improvements for Ray/Sphere Intersection*, Ray
+//!   Tracing Gems (2019), ch. 7: the circle test works from the closest point of
+//!   the ray's line to the centre to avoid cancellation.
+//! - M. Cyrus, J. Beck, *Generalized two- and three-dimensional clipping* (1978):
+//!   the polygon test clips the ray's interval against each edge's half-plane.
 
+use super::geometry::{Capsule, Circle, Polygon, Segment, make_capsule_polygon};
+use crate::core::{HUGE, MAX_POLYGON_VERTICES};
 use crate::math::Vec2;
 
 /// A ray from `origin` along `translation`, clipped at `max_fraction` of the
@@ -17,17 +54,611 @@ pub struct RayCastInput {
     pub max_fraction: f32,
 }
 
+impl RayCastInput {
+    /// Makes a ray input (not checked; see [`RayCastInput::is_valid`]).
+    #[inline]
+    pub const fn new(origin: Vec2, translation: Vec2, max_fraction: f32) -> RayCastInput {
+        RayCastInput {
+            origin,
+            translation,
+            max_fraction,
+        }
+    }
+
+    /// Whether the ray can be cast: finite origin and translation, and
+    /// `0 ≤ max_fraction < HUGE`. Casts of an invalid ray report no hit.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        self.origin.is_finite()
+            && self.translation.is_finite()
+            && self.max_fraction.is_finite()
+            && (0.0..HUGE).contains(&self.max_fraction)
+    }
+}
+
 /// The result of a ray cast or shape cast.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CastOutput {
-    /// Surface normal at the hit point (unit length when `hit`).
+    /// Outward surface normal at the hit point: unit length for a hit, except an
+    /// initial overlap (the cast starts inside the shape), where it is zero.
     pub normal: Vec2,
-    /// Hit point, metres.
+    /// Hit point, metres (the ray's origin for an initial overlap).
     pub point: Vec2,
-    /// Fraction of the translation at which the hit occurs.
+    /// Fraction of the translation at which the hit occurs (0 for an initial overlap).
     pub fraction: f32,
     /// Iterations used (iterative casts only).
     pub iterations: u32,
     /// Whether anything was hit.
     pub hit: bool,
+}
+
+impl CastOutput {
+    /// The report for a cast that starts inside the shape.
+    #[inline]
+    fn initial_overlap(origin: Vec2) -> CastOutput {
+        CastOutput {
+            point: origin,
+            hit: true,
+            ..CastOutput::default()
+        }
+    }
+
+    #[inline]
+    fn surface_hit(fraction: f32, point: Vec2, normal: Vec2) -> CastOutput {
+        CastOutput {
+            normal,
+            point,
+            fraction,
+            iterations: 0,
+            hit: true,
+        }
+    }
+}
+
+/// Whether a radius from a shape's public field is usable: finite and ≥ 0.
+#[inline]
+fn valid_radius(radius: f32) -> bool {
+    radius.is_finite() && radius >= 0.0
+}
+
+/// Distance along the unit direction `u` at which a ray starting at `s` (relative
+/// to a disk's centre) enters the disk of squared radius `rr`, if that is in
+/// `[0, max_length]`. Returns `None` when the line misses the disk or the entry is
+/// behind the start or beyond `max_length`.
+fn disk_entry(s: Vec2, u: Vec2, rr: f32, max_length: f32) -> Option<f32> {
+    // Closest point of the line to the centre, then back along the line by the
+    // half-chord (Pythagoras). Working from the closest point keeps precision for
+    // long rays and small disks.
+    let t_closest = -s.dot(u);
+    let closest = Vec2::mul_add(s, t_closest, u);
+    let cc = closest.length_squared();
+    if cc > rr {
+        return None;
+    }
+    let t = t_closest - (rr - cc).sqrt();
+    (0.0 <= t && t <= max_length).then_some(t)
+}
+
+/// Ray cast against a circle, in its local frame.
+///
+/// Returns the first entry into the shape: `fraction` of the translation, surface
+/// `point` and outward unit `normal`. A ray starting strictly inside reports an
+/// *initial overlap* (`hit`, `fraction = 0`, `point = origin`, `normal = ZERO`),
+/// as Box2D v3.1+ does, even with a zero translation. From outside, a zero
+/// translation or an invalid ray ([`RayCastInput::is_valid`]) gives no hit.
+pub fn ray_cast_circle(input: &RayCastInput, shape: &Circle) -> CastOutput {
+    if !input.is_valid() || !shape.center.is_finite() || !valid_radius(shape.radius) {
+        return CastOutput::default();
+    }
+    let s = input.origin - shape.center;
+    let rr = shape.radius * shape.radius;
+    if s.length_squared() < rr {
+        return CastOutput::initial_overlap(input.origin);
+    }
+    let (u, length) = input.translation.get_length_and_normalize();
+    if length == 0.0 {
+        return CastOutput::default();
+    }
+    let Some(t) = disk_entry(s, u, rr, input.max_fraction * length) else {
+        return CastOutput::default();
+    };
+    let mut normal = Vec2::mul_add(s, t, u).normalize();
+    if normal == Vec2::ZERO {
+        // A zero-radius circle hit dead centre: face the ray.
+        normal = -u;
+    }
+    CastOutput::surface_hit(
+        t / length,
+        Vec2::mul_add(shape.center, shape.radius, normal),
+        normal,
+    )
+}
+
+/// Ray cast against a capsule, in its local frame. Exact: the earliest entry
+/// through either side or into either end cap (the two-vertex case of a rounded
+/// polygon).
+///
+/// Returns the first entry into the shape: `fraction` of the translation, surface
+/// `point` and outward unit `normal`. A ray starting strictly inside reports an
+/// *initial overlap* (`hit`, `fraction = 0`, `point = origin`, `normal = ZERO`),
+/// as Box2D v3.1+ does, even with a zero translation. From outside, a zero
+/// translation or an invalid ray ([`RayCastInput::is_valid`]) gives no hit.
+/// A capsule whose centres coincide is cast as a circle.
+pub fn ray_cast_capsule(input: &RayCastInput, shape: &Capsule) -> CastOutput {
+    if !input.is_valid()
+        || !shape.center1.is_finite()
+        || !shape.center2.is_finite()
+        || !valid_radius(shape.radius)
+    {
+        return CastOutput::default();
+    }
+    if shape.center1.distance_squared(shape.center2) < f32::EPSILON * f32::EPSILON {
+        return ray_cast_circle(
+            input,
+            &Circle {
+                center: shape.center1,
+                radius: shape.radius,
+            },
+        );
+    }
+    let polygon = make_capsule_polygon(shape);
+    ray_cast_rounded(input, &polygon)
+}
+
+/// Ray cast against a segment. With `one_sided`, a ray whose origin is on the
+/// segment's left side (looking from `point1` to `point2`) is ignored: only the
+/// right side, where chain segments face outwards, can be hit.
+///
+/// The normal faces the ray's origin. A ray parallel to the segment never hits it.
+pub fn ray_cast_segment(input: &RayCastInput, shape: &Segment, one_sided: bool) -> CastOutput {
+    let miss = CastOutput::default();
+    if !input.is_valid() || !shape.point1.is_finite() || !shape.point2.is_finite() {
+        return miss;
+    }
+    let origin = input.origin;
+    let d = input.translation;
+    let v1 = shape.point1;
+    let (axis, length) = (shape.point2 - v1).get_length_and_normalize();
+    if length == 0.0 {
+        return miss;
+    }
+    if one_sided && (origin - v1).cross(axis) < 0.0 {
+        return miss;
+    }
+    // The segment's line is {p : n·(p − v1) = 0}; solve along the ray.
+    let right = axis.right_perp();
+    let height = right.dot(origin - v1);
+    let approach = right.dot(d);
+    if approach == 0.0 {
+        return miss;
+    }
+    let t = -height / approach;
+    if !(0.0 <= t && t <= input.max_fraction) {
+        return miss;
+    }
+    let point = Vec2::mul_add(origin, t, d);
+    let along = (point - v1).dot(axis);
+    if !(0.0 <= along && along <= length) {
+        return miss;
+    }
+    let normal = if height < 0.0 { -right } else { right };
+    CastOutput::surface_hit(t, point, normal)
+}
+
+/// Ray cast against a convex polygon, rounded or not, in its local frame.
+///
+/// Returns the first entry into the polygon: `fraction` of the translation,
+/// surface `point` and the outward unit `normal`. A ray starting inside reports an
+/// *initial overlap* (`hit`, `fraction = 0`, `point = origin`, `normal = ZERO`), as
+/// Box2D v3.1+ does; for a polygon without rounding an origin on the boundary
+/// counts as inside, for a rounded one "inside" is strict. From outside, a zero
+/// translation or an invalid ray ([`RayCastInput::is_valid`]) gives no hit.
+///
+/// Rounded polygons are cast **exactly**, as the union of the core, a rectangle of
+/// depth `radius` on each edge and a disk at each vertex. (Box2D v3 uses its
+/// iterative shape cast here, which advances until the ray is about one linear
+/// slop inside the surface, so its fraction is later by up to about
+/// `LINEAR_SLOP / |cos(incidence)|`.)
+pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+    if !input.is_valid() {
+        return CastOutput::default();
+    }
+    if shape.radius > 0.0 {
+        return ray_cast_rounded(input, shape);
+    }
+
+    // Clip the ray's interval [lower, upper] against each edge's half-plane.
+    // Everything relative to the first vertex, since the polygon may be far
+    // from the origin of its frame.
+    let base = shape.vertices[0];
+    let origin = input.origin - base;
+    let d = input.translation;
+    let mut lower = 0.0f32;
+    let mut upper = input.max_fraction;
+    let mut entry_edge = None;
+    for i in 0..shape.count {
+        let n = shape.normals[i];
+        // How far the origin is inside this half-plane (negative: outside).
+        let depth = n.dot(shape.vertices[i] - base - origin);
+        let approach = n.dot(d);
+        if approach == 0.0 {
+            if depth < 0.0 {
+                // Parallel to the edge and outside it.
+                return CastOutput::default();
+            }
+        } else if approach < 0.0 {
+            // Entering this half-plane.
+            let t = depth / approach;
+            if t > lower {
+                lower = t;
+                entry_edge = Some(i);
+            }
+        } else {
+            // Leaving this half-plane.
+            let t = depth / approach;
+            if t < upper {
+                upper = t;
+            }
+        }
+        if upper < lower {
+            return CastOutput::default();
+        }
+    }
+    match entry_edge {
+        Some(i) => CastOutput::surface_hit(
+            lower,
+            Vec2::mul_add(input.origin, lower, d),
+            shape.normals[i],
+        ),
+        // Never entered a half-plane: the origin is inside all of them.
+        None => CastOutput::initial_overlap(input.origin),
+    }
+}
+
+/// Exact ray cast against a rounded convex polygon (or a capsule as a two-vertex
+/// polygon): the earliest entry through an offset edge or into a vertex disk.
+fn ray_cast_rounded(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+    let n = shape.count;
+    let radius = shape.radius;
+    let rr = radius * radius;
+    let base = shape.vertices[0];
+    let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    for (rel, &v) in vertices.iter_mut().zip(shape.vertices()) {
+        *rel = v - base;
+    }
+    let vertices = &vertices[..n];
+    let normals = &shape.normals[..n];
+    let origin = input.origin - base;
+
+    if core_distance_squared(vertices, normals, origin) < rr {
+        return CastOutput::initial_overlap(input.origin);
+    }
+    let (u, length) = input.translation.get_length_and_normalize();
+    if length == 0.0 {
+        return CastOutput::default();
+    }
+    let max_length = input.max_fraction * length;
+
+    // (distance along u, surface point relative to base, normal)
+    let mut best: Option<(f32, Vec2, Vec2)> = None;
+    for i in 0..n {
+        let a = vertices[i];
+        let b = vertices[(i + 1) % n];
+        let normal = normals[i];
+        let approach = normal.dot(u);
+        if approach >= 0.0 {
+            continue;
+        }
+        // Height of the origin above the offset edge; the ray can only enter
+        // through it from above.
+        let height = normal.dot(origin - a) - radius;
+        if height < 0.0 {
+            continue;
+        }
+        let t = height / -approach;
+        if t > max_length || best.is_some_and(|(t_best, _, _)| t >= t_best) {
+            continue;
+        }
+        let edge = b - a;
+        let s = (Vec2::mul_add(origin, t, u) - a).dot(edge) / edge.length_squared();
+        if !(0.0..=1.0).contains(&s) {
+            continue;
+        }
+        let point = Vec2::mul_add(a.lerp(b, s), radius, normal);
+        best = Some((t, point, normal));
+    }
+    if radius > 0.0 {
+        for &v in vertices {
+            let s = origin - v;
+            let limit = best.map_or(max_length, |(t_best, _, _)| t_best);
+            if let Some(t) = disk_entry(s, u, rr, limit) {
+                if best.is_some_and(|(t_best, _, _)| t >= t_best) {
+                    continue;
+                }
+                let normal = Vec2::mul_add(s, t, u).normalize();
+                best = Some((t, Vec2::mul_add(v, radius, normal), normal));
+            }
+        }
+    }
+    match best {
+        Some((t, point, normal)) => CastOutput::surface_hit(t / length, point + base, normal),
+        None => CastOutput::default(),
+    }
+}
+
+/// Squared distance from `p` to the solid convex polygon `vertices` (with outward
+/// edge `normals`), zero inside. A two-vertex polygon is a segment.
+fn core_distance_squared(vertices: &[Vec2], normals: &[Vec2], p: Vec2) -> f32 {
+    let n = vertices.len();
+    if n >= 3
+        && vertices
+            .iter()
+            .zip(normals)
+            .all(|(&v, &normal)| normal.dot(p - v) <= 0.0)
+    {
+        return 0.0;
+    }
+    let mut best = f32::INFINITY;
+    for i in 0..n {
+        best = best.min(segment_distance_squared(
+            vertices[i],
+            vertices[(i + 1) % n],
+            p,
+        ));
+    }
+    best
+}
+
+/// Squared distance from `p` to the segment `a–b`.
+fn segment_distance_squared(a: Vec2, b: Vec2, p: Vec2) -> f32 {
+    let e = b - a;
+    let ee = e.length_squared();
+    let t = if ee > 0.0 {
+        ((p - a).dot(e) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance_squared(Vec2::mul_add(a, t, e))
+}
+
+/// Whether `point` is inside the circle or on its boundary (local frame, metres).
+/// Non-finite input gives `false`.
+pub fn point_in_circle(point: Vec2, shape: &Circle) -> bool {
+    point.is_finite() && point.distance_squared(shape.center) <= shape.radius * shape.radius
+}
+
+/// Whether `point` is inside the capsule or on its boundary (local frame, metres).
+/// Non-finite input gives `false`.
+pub fn point_in_capsule(point: Vec2, shape: &Capsule) -> bool {
+    point.is_finite()
+        && segment_distance_squared(shape.center1, shape.center2, point)
+            <= shape.radius * shape.radius
+}
+
+/// Whether `point` is inside the polygon, including its rounding, or on its
+/// boundary (local frame, metres): its distance to the core polygon is at most
+/// the radius. Non-finite input gives `false`.
+pub fn point_in_polygon(point: Vec2, shape: &Polygon) -> bool {
+    if !point.is_finite() {
+        return false;
+    }
+    let n = shape.count;
+    core_distance_squared(&shape.vertices[..n], &shape.normals[..n], point)
+        <= shape.radius * shape.radius
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::{Aabb, make_box, make_offset_box, make_rounded_box};
+    use crate::math::Rot;
+
+    fn v(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    fn ray(origin: Vec2, translation: Vec2) -> RayCastInput {
+        RayCastInput::new(origin, translation, 1.0)
+    }
+
+    fn near(a: Vec2, b: Vec2, tol: f32) -> bool {
+        (a - b).length() <= tol
+    }
+
+    #[test]
+    fn circle_head_on_and_oblique() {
+        let c = Circle::new(v(2.0, 1.0), 0.5).unwrap();
+        // From (0,1) along +x by 4: enters at x = 1.5, fraction 1.5/4.
+        let out = ray_cast_circle(&ray(v(0.0, 1.0), v(4.0, 0.0)), &c);
+        assert!(out.hit);
+        assert!((out.fraction - 0.375).abs() < 1e-6);
+        assert!(near(out.point, v(1.5, 1.0), 1e-6));
+        assert!(near(out.normal, v(-1.0, 0.0), 1e-6));
+        // Offset by 0.3 in y: half-chord 0.4, enters at x = 2 − 0.4.
+        let out = ray_cast_circle(&ray(v(0.0, 1.3), v(4.0, 0.0)), &c);
+        assert!(out.hit);
+        assert!((out.fraction - 1.6 / 4.0).abs() < 1e-6);
+        assert!(near(out.point, v(1.6, 1.3), 1e-6));
+        assert!(near(out.normal, v(-0.8, 0.6), 1e-6));
+        // Miss above, too short, pointing away.
+        assert!(!ray_cast_circle(&ray(v(0.0, 1.6), v(4.0, 0.0)), &c).hit);
+        assert!(!ray_cast_circle(&ray(v(0.0, 1.0), v(1.4, 0.0)), &c).hit);
+        assert!(!ray_cast_circle(&ray(v(0.0, 1.0), v(-4.0, 0.0)), &c).hit);
+        // max_fraction clips: the hit is at 0.375.
+        let clipped = RayCastInput::new(v(0.0, 1.0), v(4.0, 0.0), 0.37);
+        assert!(!ray_cast_circle(&clipped, &c).hit);
+    }
+
+    #[test]
+    fn starting_inside_is_an_initial_overlap() {
+        let c = Circle::new(Vec2::ZERO, 1.0).unwrap();
+        for t in [v(5.0, 0.0), Vec2::ZERO] {
+            let out = ray_cast_circle(&ray(v(0.2, 0.1), t), &c);
+            assert!(out.hit);
+            assert_eq!(out.fraction, 0.0);
+            assert_eq!(out.normal, Vec2::ZERO);
+            assert_eq!(out.point, v(0.2, 0.1));
+        }
+        let cap = Capsule::new(v(-1.0, 0.0), v(1.0, 0.0), 0.5).unwrap();
+        let out = ray_cast_capsule(&ray(v(0.9, 0.4), v(0.0, 3.0)), &cap);
+        assert!(out.hit && out.fraction == 0.0 && out.normal == Vec2::ZERO);
+        let b = make_box(1.0, 1.0).unwrap();
+        let out = ray_cast_polygon(&ray(v(0.5, -0.5), v(3.0, 1.0)), &b);
+        assert!(out.hit && out.fraction == 0.0 && out.normal == Vec2::ZERO);
+        let rb = make_rounded_box(1.0, 1.0, 0.5).unwrap();
+        let out = ray_cast_polygon(&ray(v(1.3, 1.3), v(3.0, 1.0)), &rb);
+        assert!(out.hit && out.fraction == 0.0 && out.normal == Vec2::ZERO);
+        // Zero translation from outside: no hit.
+        assert!(!ray_cast_circle(&ray(v(2.0, 0.0), Vec2::ZERO), &c).hit);
+        assert!(!ray_cast_polygon(&ray(v(2.0, 0.0), Vec2::ZERO), &b).hit);
+        assert!(!ray_cast_polygon(&ray(v(1.4, 1.4), Vec2::ZERO), &rb).hit);
+    }
+
+    #[test]
+    fn capsule_side_and_caps() {
+        let cap = Capsule::new(v(-1.0, 0.0), v(1.0, 0.0), 0.5).unwrap();
+        // Straight down onto the side: hits y = 0.5 at fraction (2 − 0.5)/4.
+        let out = ray_cast_capsule(&ray(v(0.3, 2.0), v(0.0, -4.0)), &cap);
+        assert!(out.hit);
+        assert!((out.fraction - 0.375).abs() < 1e-6);
+        assert!(near(out.point, v(0.3, 0.5), 1e-6));
+        assert!(near(out.normal, v(0.0, 1.0), 1e-6));
+        // From below.
+        let out = ray_cast_capsule(&ray(v(0.3, -2.0), v(0.0, 4.0)), &cap);
+        assert!(near(out.normal, v(0.0, -1.0), 1e-6));
+        // Along the axis into the right cap: hits x = 1.5.
+        let out = ray_cast_capsule(&ray(v(3.0, 0.0), v(-4.0, 0.0)), &cap);
+        assert!(out.hit);
+        assert!((out.fraction - 0.375).abs() < 1e-6);
+        assert!(near(out.normal, v(1.0, 0.0), 1e-6));
+        // Down onto the left cap at x = −1.3: cap surface y = √(0.25 − 0.09) = 0.4.
+        let out = ray_cast_capsule(&ray(v(-1.3, 2.0), v(0.0, -4.0)), &cap);
+        assert!(out.hit);
+        assert!(near(out.point, v(-1.3, 0.4), 1e-5));
+        assert!(near(out.normal, v(-0.6, 0.8), 1e-5));
+        // Parallel outside, and past the cap.
+        assert!(!ray_cast_capsule(&ray(v(-3.0, 0.6), v(6.0, 0.0)), &cap).hit);
+        assert!(!ray_cast_capsule(&ray(v(-1.6, 2.0), v(0.0, -4.0)), &cap).hit);
+    }
+
+    #[test]
+    fn segment_two_and_one_sided() {
+        let seg = Segment::new(v(-1.0, 0.0), v(1.0, 0.0)).unwrap();
+        // From above (left of point1 → point2).
+        let down = ray(v(0.5, 1.0), v(0.0, -2.0));
+        let out = ray_cast_segment(&down, &seg, false);
+        assert!(out.hit);
+        assert!((out.fraction - 0.5).abs() < 1e-6);
+        assert!(near(out.point, v(0.5, 0.0), 1e-6));
+        assert!(near(out.normal, v(0.0, 1.0), 1e-6));
+        assert!(!ray_cast_segment(&down, &seg, true).hit);
+        // From below (the right side): both modes hit, normal faces down.
+        let up = ray(v(0.5, -1.0), v(0.0, 2.0));
+        for one_sided in [false, true] {
+            let out = ray_cast_segment(&up, &seg, one_sided);
+            assert!(out.hit);
+            assert!(near(out.normal, v(0.0, -1.0), 1e-6));
+        }
+        // Beyond the ends, parallel, too short.
+        assert!(!ray_cast_segment(&ray(v(1.5, 1.0), v(0.0, -2.0)), &seg, false).hit);
+        assert!(!ray_cast_segment(&ray(v(-2.0, 0.0), v(4.0, 0.0)), &seg, false).hit);
+        assert!(!ray_cast_segment(&ray(v(0.5, 1.0), v(0.0, -0.9)), &seg, false).hit);
+    }
+
+    #[test]
+    fn box_faces_and_max_fraction() {
+        let b = make_offset_box(1.0, 0.5, v(3.0, 0.0), Rot::IDENTITY).unwrap();
+        let out = ray_cast_polygon(&ray(v(0.0, 0.2), v(4.0, 0.0)), &b);
+        assert!(out.hit);
+        assert!((out.fraction - 0.5).abs() < 1e-6);
+        assert!(near(out.point, v(2.0, 0.2), 1e-6));
+        assert!(near(out.normal, v(-1.0, 0.0), 1e-6));
+        let short = RayCastInput::new(v(0.0, 0.2), v(4.0, 0.0), 0.49);
+        assert!(!ray_cast_polygon(&short, &b).hit);
+        // Parallel to the top face, just above it.
+        assert!(!ray_cast_polygon(&ray(v(0.0, 0.51), v(8.0, 0.0)), &b).hit);
+    }
+
+    #[test]
+    fn rounded_box_corner_hit_matches_the_corner_circle() {
+        // Core box half-extents 1 × 1, radius 0.5. A ray along −x at y = 1.3 is
+        // above the straight right face (|y| ≤ 1), so it meets the top-right
+        // corner circle, centre (1, 1): x = 1 + √(0.5² − 0.3²) = 1.4.
+        let rb = make_rounded_box(1.0, 1.0, 0.5).unwrap();
+        let out = ray_cast_polygon(&ray(v(3.0, 1.3), v(-4.0, 0.0)), &rb);
+        assert!(out.hit);
+        assert!((out.fraction - 1.6 / 4.0).abs() < 1e-6, "{}", out.fraction);
+        assert!(near(out.point, v(1.4, 1.3), 1e-6));
+        assert!(near(out.normal, v(0.8, 0.6), 1e-6));
+        // Diagonal into the corner: hits at (1, 1) + 0.5 (1, 1)/√2.
+        let out = ray_cast_polygon(&ray(v(3.0, 3.0), v(-2.0, -2.0)), &rb);
+        let h = 0.5 / 2.0f32.sqrt();
+        assert!(out.hit);
+        assert!(near(out.point, v(1.0 + h, 1.0 + h), 1e-5));
+        assert!((out.fraction - (2.0 - h) / 2.0).abs() < 1e-5);
+        // On the straight part: the face is at x = 1.5.
+        let out = ray_cast_polygon(&ray(v(3.0, 0.2), v(-4.0, 0.0)), &rb);
+        assert!((out.fraction - 0.375).abs() < 1e-6);
+        assert!(near(out.normal, v(1.0, 0.0), 1e-6));
+        // The line x + y = 2.8 passes (1.4, 1.4), inside the mitred box, but
+        // stays 0.8/√2 ≈ 0.566 > 0.5 from the corner centre, and meets the
+        // straight faces' lines outside their extents: no hit.
+        assert!(!ray_cast_polygon(&ray(v(3.0, -0.2), v(-3.0, 3.0)), &rb).hit);
+    }
+
+    #[test]
+    fn invalid_rays_miss() {
+        let c = Circle::new(Vec2::ZERO, 1.0).unwrap();
+        let b = make_box(1.0, 1.0).unwrap();
+        let seg = Segment::new(v(-1.0, 0.0), v(1.0, 0.0)).unwrap();
+        let cap = Capsule::new(v(-1.0, 0.0), v(1.0, 0.0), 0.5).unwrap();
+        let aabb = Aabb::new(v(-1.0, -1.0), v(1.0, 1.0));
+        let bad = [
+            RayCastInput::new(v(f32::NAN, 0.0), v(1.0, 0.0), 1.0),
+            RayCastInput::new(v(-3.0, 0.0), v(f32::INFINITY, 0.0), 1.0),
+            RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), f32::NAN),
+            RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), -1.0),
+            RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), f32::INFINITY),
+        ];
+        for input in &bad {
+            assert!(!input.is_valid());
+            assert!(!ray_cast_circle(input, &c).hit);
+            assert!(!ray_cast_capsule(input, &cap).hit);
+            assert!(!ray_cast_polygon(input, &b).hit);
+            assert!(!ray_cast_segment(input, &seg, false).hit);
+            assert!(!aabb.ray_cast(input).hit);
+        }
+        let nan_circle = Circle {
+            center: Vec2::ZERO,
+            radius: f32::NAN,
+        };
+        assert!(!ray_cast_circle(&ray(v(-3.0, 0.0), v(6.0, 0.0)), &nan_circle).hit);
+    }
+
+    #[test]
+    fn point_tests() {
+        let c = Circle::new(v(1.0, 1.0), 1.0).unwrap();
+        assert!(point_in_circle(v(1.5, 1.5), &c));
+        assert!(point_in_circle(v(2.0, 1.0), &c));
+        assert!(!point_in_circle(v(1.8, 1.8), &c));
+        let cap = Capsule::new(v(-1.0, 0.0), v(1.0, 0.0), 0.5).unwrap();
+        assert!(point_in_capsule(v(0.0, 0.49), &cap));
+        assert!(point_in_capsule(v(1.3, 0.3), &cap));
+        assert!(!point_in_capsule(v(1.4, 0.4), &cap));
+        let b = make_box(1.0, 0.5).unwrap();
+        assert!(point_in_polygon(v(0.9, 0.4), &b));
+        assert!(point_in_polygon(v(1.0, 0.0), &b));
+        assert!(!point_in_polygon(v(1.01, 0.0), &b));
+        let rb = make_rounded_box(1.0, 0.5, 0.2).unwrap();
+        assert!(point_in_polygon(v(1.19, 0.0), &rb));
+        assert!(point_in_polygon(v(1.1, 0.6), &rb));
+        // Outside the corner arc, inside the mitred box.
+        assert!(!point_in_polygon(v(1.15, 0.65), &rb));
+        for f in [
+            point_in_circle(v(f32::NAN, 0.0), &c),
+            point_in_polygon(v(0.0, f32::INFINITY), &b),
+        ] {
+            assert!(!f);
+        }
+    }
 }

@@ -1,0 +1,1276 @@
+//! A dynamic AABB tree: a bounding-volume hierarchy of axis-aligned boxes that can be
+//! changed at any time (create, destroy, move, enlarge) and answers box-overlap
+//! queries, ray casts and shape casts in time roughly logarithmic in the number of
+//! boxes. It is the broad phase's index, and it is useful on its own: it needs no
+//! world, only boxes and `u64` user data.
+//!
+//! # How it works
+//! - **Layout.** The tree is binary. Each internal node stores the boxes of its *two
+//!   children* (not its own box), so a traversal tests both children from one node
+//!   read. Leaves are *proxies*, kept in a pool of their own, so that a proxy's id
+//!   (index plus generation) survives restructuring and rebuilds. Node 0 is always the
+//!   root; an empty tree is a root with two empty slots.
+//! - **Insertion** picks the sibling that minimises the surface-area heuristic (in 2D
+//!   the perimeter): the cost of a sibling is the perimeter of its union with the new
+//!   box plus the perimeter growth of all its ancestors. A single greedy descent with a
+//!   lower bound for each subtree prunes the search (branch and bound). On the way back
+//!   up, each ancestor tries the four *rotations* that swap a child with a grandchild and
+//!   keeps the one that reduces the perimeter of the node it changes most.
+//! - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
+//!   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down, with
+//!   binned SAH splits. A full rebuild also lays the nodes out in depth-first order.
+//! - **Traversal** uses a small stack held on the call stack (spilling to the heap only
+//!   for pathologically deep trees), so queries do not allocate.
+//!
+//! Boxes are stored as given: the caller decides how much margin ("fat") to add.
+//!
+//! # References
+//! - E. Catto, Box2D v3 `dynamic_tree.c` (sibling selection, rotations, partial rebuild).
+//! - J. Bittner, M. Hapala, V. Havran, *Fast Insertion-Based Optimization of Bounding
+//!   Volume Hierarchies*, Computer Graphics Forum 32(1), 2013 (branch-and-bound sibling search).
+//! - A. Kensler, *Tree Rotations for Improving Bounding Volume Hierarchies*, IEEE
+//!   Symposium on Interactive Ray Tracing, 2008.
+//! - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
+//!   Symposium on Interactive Ray Tracing, 2007 (binned SAH).
+//! - G. van den Bergen, *Collision Detection in Interactive 3D Environments*, 2003,
+//!   p. 80 (separating-axis test of a segment against a box).
+
+use crate::collision::{Aabb, RayCastInput, ShapeProxy};
+use crate::core::MAX_POLYGON_VERTICES;
+use crate::error::{Error, Result};
+use crate::math::Vec2;
+
+mod rebuild;
+mod validate;
+
+use rebuild::RebuildScratch;
+
+/// "No index" in links and free lists.
+const NULL_INDEX: u32 = u32::MAX;
+/// The root node's index: it never moves.
+const ROOT: u32 = 0;
+
+/// Flag in [`Child::word`]: the child is a proxy (leaf), not a node.
+const LEAF_FLAG: u32 = 1 << 31;
+/// Flag in [`Child::word`]: this subtree holds an enlarged leaf and awaits a rebuild.
+const MOVED_FLAG: u32 = 1 << 30;
+/// Mask of the index part of [`Child::word`].
+const INDEX_MASK: u32 = MOVED_FLAG - 1;
+/// [`Child::word`] of an empty slot (only the root has empty slots).
+const EMPTY_WORD: u32 = INDEX_MASK;
+/// The largest number of proxies (and of nodes) a tree can hold.
+const MAX_ITEMS: usize = (INDEX_MASK - 1) as usize;
+
+/// An inverted box that overlaps no finite box, used for empty slots. Traversals also
+/// check for empty slots explicitly, so that no input can reach one.
+const EMPTY_BOX: Aabb = Aabb::new(
+    Vec2::new(f32::INFINITY, f32::INFINITY),
+    Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY),
+);
+
+/// Number of bins of the binned SAH partition.
+const BIN_COUNT: usize = 16;
+
+/// Traversal stack entries kept inline before spilling to the heap.
+const INLINE_STACK: usize = 128;
+
+/// Identifies a proxy in a [`DynamicTree`]: a pool index plus a generation, so that an
+/// id kept after its proxy was destroyed is recognised as stale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyId {
+    index: u32,
+    generation: u32,
+}
+
+impl ProxyId {
+    #[inline]
+    pub(crate) fn new(index: u32, generation: u32) -> ProxyId {
+        ProxyId { index, generation }
+    }
+
+    /// The proxy's slot in the tree's pool, below the pool's capacity; usable to index
+    /// side arrays. Slots are reused after a proxy is destroyed.
+    #[inline]
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many times the slot had been freed when this proxy was created.
+    #[inline]
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+/// How much work a traversal did: useful for profiling and for checking tree quality.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeStats {
+    /// Internal nodes visited (each visit tests two child boxes).
+    pub node_visits: u32,
+    /// Proxies passed to the callback.
+    pub leaf_visits: u32,
+}
+
+impl core::ops::AddAssign for TreeStats {
+    fn add_assign(&mut self, o: TreeStats) {
+        self.node_visits += o.node_visits;
+        self.leaf_visits += o.leaf_visits;
+    }
+}
+
+/// Input of [`DynamicTree::shape_cast`]: a convex shape (as a point cloud with a
+/// radius) swept along a translation. World frame, metres.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ShapeCastInput {
+    /// The moving shape at the start of the cast.
+    pub proxy: ShapeProxy,
+    /// The full displacement of the shape, metres.
+    pub translation: Vec2,
+    /// The fraction of `translation` to sweep, usually 1.
+    pub max_fraction: f32,
+    /// Allow shapes with a radius to move slightly into each other (as Box2D's
+    /// character mover does). The tree ignores it; the callback may use it.
+    pub can_encroach: bool,
+}
+
+/// One of the two child slots of an internal node: the child's box and what it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Child {
+    /// The child's box: a proxy's box, or a box containing all boxes below a node.
+    aabb: Aabb,
+    /// Node or proxy index, plus [`LEAF_FLAG`] and [`MOVED_FLAG`]; [`EMPTY_WORD`] when empty.
+    word: u32,
+    /// Height of the subtree: 0 for a proxy, 1 + the children's maximum for a node.
+    height: u32,
+}
+
+impl Child {
+    const EMPTY: Child = Child {
+        aabb: EMPTY_BOX,
+        word: EMPTY_WORD,
+        height: 0,
+    };
+
+    #[inline]
+    fn leaf(aabb: Aabb, proxy: u32) -> Child {
+        Child {
+            aabb,
+            word: proxy | LEAF_FLAG,
+            height: 0,
+        }
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.word == EMPTY_WORD
+    }
+
+    #[inline]
+    fn is_leaf(&self) -> bool {
+        self.word & LEAF_FLAG != 0
+    }
+
+    /// A non-empty slot holding a node.
+    #[inline]
+    fn is_node(&self) -> bool {
+        self.word & LEAF_FLAG == 0 && self.word != EMPTY_WORD
+    }
+
+    #[inline]
+    fn is_moved(&self) -> bool {
+        self.word & MOVED_FLAG != 0
+    }
+
+    #[inline]
+    fn index(&self) -> u32 {
+        self.word & INDEX_MASK
+    }
+}
+
+/// An internal node: the two child slots.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Node {
+    children: [Child; 2],
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        children: [Child::EMPTY; 2],
+    };
+}
+
+/// Where a node or proxy hangs in the tree; while free, `parent` is the next free slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Link {
+    parent: u32,
+    slot: u8,
+    allocated: bool,
+}
+
+impl Link {
+    #[inline]
+    fn free(next: u32) -> Link {
+        Link {
+            parent: next,
+            slot: 0,
+            allocated: false,
+        }
+    }
+
+    #[inline]
+    fn at(parent: u32, slot: usize) -> Link {
+        Link {
+            parent,
+            slot: slot as u8,
+            allocated: true,
+        }
+    }
+}
+
+/// A leaf's own data; its box lives in its parent's child slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Proxy {
+    category_bits: u64,
+    user_data: u64,
+    link: Link,
+    generation: u32,
+}
+
+/// A stack of node indices for traversals: inline storage, spilling to the heap only
+/// if a tree is deeper than [`INLINE_STACK`].
+struct NodeStack {
+    inline: [u32; INLINE_STACK],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl NodeStack {
+    #[inline]
+    fn new(first: u32) -> NodeStack {
+        let mut inline = [0; INLINE_STACK];
+        inline[0] = first;
+        NodeStack {
+            inline,
+            len: 1,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, index: u32) {
+        if self.len < INLINE_STACK {
+            self.inline[self.len] = index;
+            self.len += 1;
+        } else {
+            self.spill.push(index);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if let Some(index) = self.spill.pop() {
+            return Some(index);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.inline[self.len])
+    }
+}
+
+/// A dynamic AABB tree over proxies, each with a box, category bits and `u64` user
+/// data. See the [module documentation](self) for how it works.
+///
+/// All operations are deterministic: the same calls in the same order give the same
+/// tree, bit for bit, and the same callback order.
+///
+/// ```
+/// use impulse2d::collision::{Aabb, DynamicTree};
+/// use impulse2d::Vec2;
+///
+/// let mut tree = DynamicTree::new();
+/// let a = tree.create_proxy(Aabb::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0)), 1, 10)?;
+/// let _b = tree.create_proxy(Aabb::new(Vec2::new(5.0, 5.0), Vec2::new(6.0, 6.0)), 1, 20)?;
+/// let mut found = Vec::new();
+/// tree.query(Aabb::new(Vec2::new(0.5, 0.5), Vec2::new(2.0, 2.0)), u64::MAX, |id, data| {
+///     found.push((id, data));
+///     true
+/// });
+/// assert_eq!(found, vec![(a, 10)]);
+/// # Ok::<(), impulse2d::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynamicTree {
+    nodes: Vec<Node>,
+    node_links: Vec<Link>,
+    node_free: u32,
+    node_count: u32,
+    proxies: Vec<Proxy>,
+    proxy_free: u32,
+    proxy_count: u32,
+    scratch: RebuildScratch,
+}
+
+impl Default for DynamicTree {
+    fn default() -> Self {
+        DynamicTree::new()
+    }
+}
+
+impl DynamicTree {
+    /// An empty tree. Allocates only the root node.
+    pub fn new() -> DynamicTree {
+        DynamicTree {
+            nodes: vec![Node::EMPTY],
+            node_links: vec![Link::at(NULL_INDEX, 0)],
+            node_free: NULL_INDEX,
+            node_count: 1,
+            proxies: Vec::new(),
+            proxy_free: NULL_INDEX,
+            proxy_count: 0,
+            scratch: RebuildScratch::default(),
+        }
+    }
+
+    /// Adds a proxy with box `aabb` (stored as given: add any margin first), category
+    /// bits (matched against query masks) and user data.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] or [`Error::InvalidGeometry`] when the box is not finite or
+    /// its corners are not ordered; [`Error::InvalidOperation`] when the tree already
+    /// holds 2³⁰ − 2 proxies. The tree is unchanged on error.
+    pub fn create_proxy(
+        &mut self,
+        aabb: Aabb,
+        category_bits: u64,
+        user_data: u64,
+    ) -> Result<ProxyId> {
+        check_aabb(&aabb)?;
+        if self.proxy_free == NULL_INDEX && self.proxies.len() >= MAX_ITEMS {
+            return Err(Error::InvalidOperation("dynamic tree is full"));
+        }
+        let index = self.allocate_proxy(category_bits, user_data);
+        self.insert_leaf(index, aabb, true);
+        Ok(ProxyId {
+            index,
+            generation: self.proxies[index as usize].generation,
+        })
+    }
+
+    /// Removes a proxy. Its id (and any copy of it) becomes stale.
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] when `id` is stale or from another tree.
+    pub fn destroy_proxy(&mut self, id: ProxyId) -> Result<()> {
+        let index = self.check_id(id)?;
+        self.remove_leaf(index);
+        self.free_proxy(index);
+        Ok(())
+    }
+
+    /// Gives a proxy a new box, re-inserting it where the surface-area heuristic puts
+    /// it (without rotations, as in Box2D).
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] for a stale id; [`Error::NonFinite`] or
+    /// [`Error::InvalidGeometry`] for a bad box. The tree is unchanged on error.
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
+        let index = self.check_id(id)?;
+        check_aabb(&aabb)?;
+        self.remove_leaf(index);
+        self.insert_leaf(index, aabb, false);
+        Ok(())
+    }
+
+    /// Gives a proxy a new box without restructuring the tree: the leaf takes `aabb`,
+    /// its ancestors grow to contain it, and the path to the root is marked so that the
+    /// next [`rebuild`](Self::rebuild) rebuilds it. Cheaper than
+    /// [`move_proxy`](Self::move_proxy) when many proxies move every step; the tree's
+    /// quality decays until the rebuild.
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] for a stale id; [`Error::NonFinite`] or
+    /// [`Error::InvalidGeometry`] for a bad box. The tree is unchanged on error.
+    pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
+        let index = self.check_id(id)?;
+        check_aabb(&aabb)?;
+        let link = self.proxies[index as usize].link;
+        let (mut node, mut slot) = (link.parent, link.slot as usize);
+
+        let leaf = &mut self.nodes[node as usize].children[slot];
+        leaf.aabb = aabb;
+        leaf.word |= MOVED_FLAG;
+
+        // Grow the ancestors while they do not contain the new box, then mark the rest
+        // of the path; stop early where an already marked ancestor is reached.
+        let mut growing = true;
+        while node != ROOT {
+            let up = self.node_links[node as usize];
+            node = up.parent;
+            slot = up.slot as usize;
+            let child = &mut self.nodes[node as usize].children[slot];
+            if growing {
+                if child.aabb.contains(&aabb) {
+                    growing = false;
+                } else {
+                    child.aabb = child.aabb.union(&aabb);
+                }
+            }
+            if !growing && child.is_moved() {
+                break;
+            }
+            child.word |= MOVED_FLAG;
+        }
+        Ok(())
+    }
+
+    /// The box of a proxy, metres.
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] for a stale id.
+    pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb> {
+        let index = self.check_id(id)?;
+        Ok(self.leaf_aabb(index))
+    }
+
+    /// The user data given at creation.
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] for a stale id.
+    pub fn user_data(&self, id: ProxyId) -> Result<u64> {
+        let index = self.check_id(id)?;
+        Ok(self.proxies[index as usize].user_data)
+    }
+
+    /// The category bits given at creation (or by [`set_category_bits`](Self::set_category_bits)).
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] for a stale id.
+    pub fn category_bits(&self, id: ProxyId) -> Result<u64> {
+        let index = self.check_id(id)?;
+        Ok(self.proxies[index as usize].category_bits)
+    }
+
+    /// Changes a proxy's category bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidId`] for a stale id.
+    pub fn set_category_bits(&mut self, id: ProxyId, category_bits: u64) -> Result<()> {
+        let index = self.check_id(id)?;
+        self.proxies[index as usize].category_bits = category_bits;
+        Ok(())
+    }
+
+    /// Whether `id` refers to a live proxy of this tree.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.check_id(id).is_ok()
+    }
+
+    /// Number of proxies.
+    #[inline]
+    pub fn proxy_count(&self) -> usize {
+        self.proxy_count as usize
+    }
+
+    /// Height of the tree: the number of internal nodes on the longest path from the
+    /// root to a proxy (0 when empty, 1 for one or two proxies, at least ⌈log₂ n⌉).
+    pub fn height(&self) -> u32 {
+        if self.proxy_count == 0 {
+            return 0;
+        }
+        let [a, b] = &self.nodes[ROOT as usize].children;
+        1 + a.height.max(b.height)
+    }
+
+    /// The box containing every proxy (a zero box when empty), metres.
+    pub fn root_bounds(&self) -> Aabb {
+        if self.proxy_count == 0 {
+            return Aabb::default();
+        }
+        let [a, b] = &self.nodes[ROOT as usize].children;
+        a.aabb.union(&b.aabb)
+    }
+
+    /// Quality measure: the summed perimeters of the internal nodes below the root,
+    /// divided by the root's perimeter. Lower is better; 0 when empty or degenerate.
+    pub fn area_ratio(&self) -> f32 {
+        let root_area = self.root_bounds().perimeter();
+        if self.proxy_count == 0 || root_area <= 0.0 {
+            return 0.0;
+        }
+        let mut internal_area = 0.0;
+        for (node, link) in self.nodes.iter().zip(&self.node_links) {
+            if link.allocated {
+                for child in &node.children {
+                    if child.is_node() {
+                        internal_area += child.aabb.perimeter();
+                    }
+                }
+            }
+        }
+        internal_area / root_area
+    }
+
+    /// Moves the coordinate origin to `new_origin`: every box is translated by
+    /// `-new_origin` (metres). Used by worlds far from the origin.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] when `new_origin` is not finite (the tree is unchanged).
+    pub fn shift_origin(&mut self, new_origin: Vec2) -> Result<()> {
+        crate::error::check_finite_vec(new_origin, "new_origin")?;
+        for (node, link) in self.nodes.iter_mut().zip(&self.node_links) {
+            if link.allocated {
+                for child in &mut node.children {
+                    if !child.is_empty() {
+                        child.aabb.lower -= new_origin;
+                        child.aabb.upper -= new_origin;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Calls `callback(id, user_data)` for every proxy whose box overlaps `aabb`
+    /// (touching counts) and whose category bits share a bit with `mask`. The callback
+    /// returns `false` to stop the query. A box that is not finite or not ordered
+    /// matches nothing.
+    pub fn query(
+        &self,
+        aabb: Aabb,
+        mask: u64,
+        mut callback: impl FnMut(ProxyId, u64) -> bool,
+    ) -> TreeStats {
+        let mut stats = TreeStats::default();
+        if self.proxy_count == 0 || !aabb.is_valid() {
+            return stats;
+        }
+        let mut stack = NodeStack::new(ROOT);
+        while let Some(node_index) = stack.pop() {
+            stats.node_visits += 1;
+            let node = &self.nodes[node_index as usize];
+            for child in &node.children {
+                if !child.aabb.overlaps(&aabb) {
+                    continue;
+                }
+                if child.is_leaf() {
+                    let index = child.index();
+                    let proxy = &self.proxies[index as usize];
+                    if proxy.category_bits & mask != 0 {
+                        stats.leaf_visits += 1;
+                        let id = ProxyId {
+                            index,
+                            generation: proxy.generation,
+                        };
+                        if !callback(id, proxy.user_data) {
+                            return stats;
+                        }
+                    }
+                } else if child.is_node() {
+                    stack.push(child.index());
+                }
+            }
+        }
+        stats
+    }
+
+    /// Casts a ray against the proxies' boxes. For every proxy whose box the ray may
+    /// reach (tested with the segment's bounding box and its separating axis) and whose
+    /// category bits share a bit with `mask`, calls
+    /// `callback(input, id, user_data)`, where `input.max_fraction` is the current
+    /// clip. The callback decides, usually after an exact ray cast on its shape:
+    /// - `0` stops the cast;
+    /// - a value in `(0, max_fraction]` clips the ray there (closest-hit search);
+    /// - `max_fraction` (or any larger value) continues unclipped (all hits);
+    /// - a negative value ignores this proxy (filtering).
+    ///
+    /// A ray with a non-finite origin, translation or `max_fraction`, or a negative
+    /// `max_fraction`, reaches nothing.
+    pub fn ray_cast(
+        &self,
+        input: &RayCastInput,
+        mask: u64,
+        mut callback: impl FnMut(&RayCastInput, ProxyId, u64) -> f32,
+    ) -> TreeStats {
+        let mut stats = TreeStats::default();
+        let valid = input.origin.is_finite()
+            && input.translation.is_finite()
+            && input.max_fraction.is_finite()
+            && input.max_fraction >= 0.0;
+        if self.proxy_count == 0 || !valid {
+            return stats;
+        }
+
+        let p1 = input.origin;
+        let d = input.translation;
+        // Normal of the ray's line, for the separating-axis test |v·(p1 − c)| > |v|·h.
+        let v = Vec2::scalar_cross(1.0, d.normalize());
+        let abs_v = v.abs();
+
+        let mut max_fraction = input.max_fraction;
+        let mut segment_box = segment_aabb(p1, d, max_fraction);
+        let mut sub_input = *input;
+
+        let mut stack = NodeStack::new(ROOT);
+        while let Some(node_index) = stack.pop() {
+            stats.node_visits += 1;
+            let node = &self.nodes[node_index as usize];
+            let order = near_first_order(node, p1);
+            // Children are handled in reverse push order: the near one is pushed last.
+            for &slot in order.iter().rev() {
+                let child = &node.children[slot];
+                if !child.aabb.overlaps(&segment_box) {
+                    continue;
+                }
+                let c = child.aabb.center();
+                let h = child.aabb.extents();
+                if v.dot(p1 - c).abs() > abs_v.dot(h) {
+                    continue;
+                }
+                if !child.is_leaf() {
+                    if child.is_node() {
+                        stack.push(child.index());
+                    }
+                    continue;
+                }
+                let index = child.index();
+                let proxy = &self.proxies[index as usize];
+                if proxy.category_bits & mask == 0 {
+                    continue;
+                }
+                sub_input.max_fraction = max_fraction;
+                stats.leaf_visits += 1;
+                let id = ProxyId {
+                    index,
+                    generation: proxy.generation,
+                };
+                let value = callback(&sub_input, id, proxy.user_data);
+                if value == 0.0 {
+                    return stats;
+                }
+                if 0.0 < value && value <= max_fraction {
+                    max_fraction = value;
+                    segment_box = segment_aabb(p1, d, max_fraction);
+                }
+            }
+        }
+        stats
+    }
+
+    /// Sweeps a convex shape along `input.translation` against the proxies' boxes. The
+    /// shape's bounding box (points plus radius) is swept; every proxy whose box it may
+    /// reach and whose category bits share a bit with `mask` is passed to
+    /// `callback(input, id, user_data)`, whose answer works as in
+    /// [`ray_cast`](Self::ray_cast): 0 stops, a fraction clips, `max_fraction` continues,
+    /// a negative value ignores the proxy.
+    ///
+    /// A shape with no points, more than [`MAX_POLYGON_VERTICES`], non-finite numbers or
+    /// a negative radius, or a bad translation or `max_fraction`, reaches nothing.
+    pub fn shape_cast(
+        &self,
+        input: &ShapeCastInput,
+        mask: u64,
+        mut callback: impl FnMut(&ShapeCastInput, ProxyId, u64) -> f32,
+    ) -> TreeStats {
+        let mut stats = TreeStats::default();
+        let count = input.proxy.count;
+        let radius = input.proxy.radius;
+        let valid = (1..=MAX_POLYGON_VERTICES).contains(&count)
+            && input.proxy.points[..count].iter().all(|p| p.is_finite())
+            && radius.is_finite()
+            && radius >= 0.0
+            && input.translation.is_finite()
+            && input.max_fraction.is_finite()
+            && input.max_fraction >= 0.0;
+        if self.proxy_count == 0 || !valid {
+            return stats;
+        }
+
+        let points = &input.proxy.points[..count];
+        let mut lower = points[0];
+        let mut upper = points[0];
+        for &p in &points[1..] {
+            lower = lower.min(p);
+            upper = upper.max(p);
+        }
+        let r = Vec2::new(radius, radius);
+        let origin_box = Aabb::new(lower - r, upper + r);
+        if !origin_box.is_valid() {
+            return stats;
+        }
+
+        let p1 = origin_box.center();
+        let extension = origin_box.extents();
+        let d = input.translation;
+        let v = Vec2::scalar_cross(1.0, d);
+        let abs_v = v.abs();
+
+        let mut max_fraction = input.max_fraction;
+        let mut total_box = swept_aabb(&origin_box, d, max_fraction);
+        let mut sub_input = *input;
+
+        let mut stack = NodeStack::new(ROOT);
+        while let Some(node_index) = stack.pop() {
+            stats.node_visits += 1;
+            let node = &self.nodes[node_index as usize];
+            let order = near_first_order(node, p1);
+            for &slot in order.iter().rev() {
+                let child = &node.children[slot];
+                if !child.aabb.overlaps(&total_box) {
+                    continue;
+                }
+                // Separating axis of the swept box: the node grown by the shape's half-size.
+                let c = child.aabb.center();
+                let h = child.aabb.extents() + extension;
+                if v.dot(p1 - c).abs() > abs_v.dot(h) {
+                    continue;
+                }
+                if !child.is_leaf() {
+                    if child.is_node() {
+                        stack.push(child.index());
+                    }
+                    continue;
+                }
+                let index = child.index();
+                let proxy = &self.proxies[index as usize];
+                if proxy.category_bits & mask == 0 {
+                    continue;
+                }
+                sub_input.max_fraction = max_fraction;
+                stats.leaf_visits += 1;
+                let id = ProxyId {
+                    index,
+                    generation: proxy.generation,
+                };
+                let value = callback(&sub_input, id, proxy.user_data);
+                if value == 0.0 {
+                    return stats;
+                }
+                if 0.0 < value && value <= max_fraction {
+                    max_fraction = value;
+                    total_box = swept_aabb(&origin_box, d, max_fraction);
+                }
+            }
+        }
+        stats
+    }
+
+    /// Rebuilds the tree top-down with binned surface-area-heuristic splits. With
+    /// `full_build` the whole tree is rebuilt and its nodes laid out in depth-first
+    /// order; otherwise only the parts marked by [`enlarge_proxy`](Self::enlarge_proxy)
+    /// are rebuilt (unmarked subtrees are kept whole) and nothing happens when nothing
+    /// was enlarged. Clears all enlargement marks. Returns the number of subtrees and
+    /// proxies that were placed (0 when nothing was done).
+    ///
+    /// After a full rebuild the height is at most 2·log₂(n) + 2: deep in the tree the
+    /// split falls back to the median, which halves the count.
+    pub fn rebuild(&mut self, full_build: bool) -> usize {
+        if self.proxy_count == 0 {
+            return 0;
+        }
+        let [a, b] = &self.nodes[ROOT as usize].children;
+        if !full_build && !a.is_moved() && !b.is_moved() {
+            return 0;
+        }
+
+        let mut scratch = core::mem::take(&mut self.scratch);
+        self.gather_build_leaves(full_build, &mut scratch);
+        if full_build {
+            self.reset_node_pool();
+        }
+        self.build(&mut scratch);
+        let count = scratch.leaves.len();
+        self.scratch = scratch;
+        count
+    }
+
+    /// Checks the tree's invariants: links match the structure, every node box contains
+    /// its children's boxes, heights and enlargement marks are consistent, free lists
+    /// are well formed and the leaf count equals the proxy count. Returns a description
+    /// of the first violation found.
+    pub fn validate(&self) -> core::result::Result<(), String> {
+        self.validate_pools()?;
+        self.validate_structure()
+    }
+
+    // ----------------------------------------------------------------------------
+    // Pools
+    // ----------------------------------------------------------------------------
+
+    fn check_id(&self, id: ProxyId) -> Result<u32> {
+        match self.proxies.get(id.index as usize) {
+            Some(p) if p.link.allocated && p.generation == id.generation => Ok(id.index),
+            _ => Err(Error::InvalidId { what: "proxy" }),
+        }
+    }
+
+    fn allocate_proxy(&mut self, category_bits: u64, user_data: u64) -> u32 {
+        let index = if self.proxy_free != NULL_INDEX {
+            let index = self.proxy_free;
+            self.proxy_free = self.proxies[index as usize].link.parent;
+            index
+        } else {
+            self.proxies.push(Proxy {
+                category_bits: 0,
+                user_data: 0,
+                link: Link::free(NULL_INDEX),
+                generation: 0,
+            });
+            (self.proxies.len() - 1) as u32
+        };
+        let proxy = &mut self.proxies[index as usize];
+        proxy.category_bits = category_bits;
+        proxy.user_data = user_data;
+        proxy.link = Link::at(NULL_INDEX, 0);
+        self.proxy_count += 1;
+        index
+    }
+
+    fn free_proxy(&mut self, index: u32) {
+        let proxy = &mut self.proxies[index as usize];
+        proxy.link = Link::free(self.proxy_free);
+        proxy.generation = proxy.generation.wrapping_add(1);
+        proxy.category_bits = 0;
+        proxy.user_data = 0;
+        self.proxy_free = index;
+        self.proxy_count -= 1;
+    }
+
+    fn allocate_node(&mut self) -> u32 {
+        let index = if self.node_free != NULL_INDEX {
+            let index = self.node_free;
+            self.node_free = self.node_links[index as usize].parent;
+            index
+        } else {
+            self.nodes.push(Node::EMPTY);
+            self.node_links.push(Link::free(NULL_INDEX));
+            (self.nodes.len() - 1) as u32
+        };
+        self.nodes[index as usize] = Node::EMPTY;
+        self.node_links[index as usize] = Link::at(NULL_INDEX, 0);
+        self.node_count += 1;
+        index
+    }
+
+    fn free_node(&mut self, index: u32) {
+        debug_assert!(index != ROOT);
+        self.nodes[index as usize] = Node::EMPTY;
+        self.node_links[index as usize] = Link::free(self.node_free);
+        self.node_free = index;
+        self.node_count -= 1;
+    }
+
+    /// Frees every node but the root, with the free list in ascending order so that a
+    /// following build allocates nodes in depth-first order.
+    fn reset_node_pool(&mut self) {
+        let len = self.nodes.len();
+        for i in 1..len {
+            let next = if i + 1 < len {
+                (i + 1) as u32
+            } else {
+                NULL_INDEX
+            };
+            self.nodes[i] = Node::EMPTY;
+            self.node_links[i] = Link::free(next);
+        }
+        self.node_free = if len > 1 { 1 } else { NULL_INDEX };
+        self.node_count = 1;
+    }
+
+    // ----------------------------------------------------------------------------
+    // Structure
+    // ----------------------------------------------------------------------------
+
+    #[inline]
+    fn leaf_aabb(&self, index: u32) -> Aabb {
+        let link = self.proxies[index as usize].link;
+        self.nodes[link.parent as usize].children[link.slot as usize].aabb
+    }
+
+    /// Points the link of the child in `parent`'s `slot` back at that slot.
+    #[inline]
+    fn connect(&mut self, parent: u32, slot: usize) {
+        let child = self.nodes[parent as usize].children[slot];
+        debug_assert!(!child.is_empty());
+        let link = Link::at(parent, slot);
+        if child.is_leaf() {
+            self.proxies[child.index() as usize].link = link;
+        } else {
+            self.node_links[child.index() as usize] = link;
+        }
+    }
+
+    /// The child slot that describes `node` to its parent, computed from its children.
+    #[inline]
+    fn internal_child(&self, node: u32) -> Child {
+        let [a, b] = &self.nodes[node as usize].children;
+        Child {
+            aabb: a.aabb.union(&b.aabb),
+            word: node | ((a.word | b.word) & MOVED_FLAG),
+            height: 1 + a.height.max(b.height),
+        }
+    }
+
+    /// Recomputes the child slots describing `node` and its ancestors.
+    fn refit_ancestors(&mut self, mut node: u32) {
+        while node != ROOT {
+            let link = self.node_links[node as usize];
+            self.nodes[link.parent as usize].children[link.slot as usize] =
+                self.internal_child(node);
+            node = link.parent;
+        }
+    }
+
+    fn insert_leaf(&mut self, proxy: u32, aabb: Aabb, rotate: bool) {
+        let leaf = Child::leaf(aabb, proxy);
+
+        // A tree with fewer than two proxies has a free slot in the root.
+        for slot in 0..2 {
+            if self.nodes[ROOT as usize].children[slot].is_empty() {
+                self.nodes[ROOT as usize].children[slot] = leaf;
+                self.connect(ROOT, slot);
+                return;
+            }
+        }
+
+        let sibling = self.find_best_sibling(&aabb);
+        let new_parent = self.allocate_node();
+        match sibling {
+            None => {
+                // The whole tree is the sibling. The root stays at index 0, so its
+                // children move down into the new node.
+                self.nodes[new_parent as usize] = self.nodes[ROOT as usize];
+                self.node_links[new_parent as usize] = Link::at(ROOT, 0);
+                self.connect(new_parent, 0);
+                self.connect(new_parent, 1);
+                self.nodes[ROOT as usize].children = [self.internal_child(new_parent), leaf];
+                self.connect(ROOT, 1);
+            }
+            Some((parent, slot)) => {
+                let sibling_child = self.nodes[parent as usize].children[slot];
+                self.nodes[new_parent as usize].children = [sibling_child, leaf];
+                self.node_links[new_parent as usize] = Link::at(parent, slot);
+                self.connect(new_parent, 0);
+                self.connect(new_parent, 1);
+                self.nodes[parent as usize].children[slot] = self.internal_child(new_parent);
+            }
+        }
+
+        // Walk back up: optionally rotate, then refit each ancestor's slot.
+        let mut node = new_parent;
+        loop {
+            if rotate {
+                self.rotate(node);
+            }
+            if node == ROOT {
+                break;
+            }
+            let link = self.node_links[node as usize];
+            self.nodes[link.parent as usize].children[link.slot as usize] =
+                self.internal_child(node);
+            node = link.parent;
+        }
+    }
+
+    /// Chooses where to insert a box: `None` for "beside the whole tree", or the child
+    /// slot `(node, slot)` whose content becomes the new box's sibling.
+    ///
+    /// The cost of a sibling S is perimeter(S ∪ D) plus the perimeter growth of S's
+    /// ancestors (the "inherited" cost). Descending, a subtree cannot do better than its
+    /// inherited cost plus its own growth plus perimeter(D) (a descendant's union is at
+    /// least D), which bounds the search.
+    fn find_best_sibling(&self, box_d: &Aabb) -> Option<(u32, usize)> {
+        let area_d = box_d.perimeter();
+        let center_d = box_d.center();
+
+        let [r0, r1] = &self.nodes[ROOT as usize].children;
+        let root_box = r0.aabb.union(&r1.aabb);
+        let mut area_base = root_box.perimeter();
+        let mut direct_cost = root_box.union(box_d).perimeter();
+        let mut inherited_cost = 0.0f32;
+
+        let mut best: Option<(u32, usize)> = None;
+        let mut best_cost = direct_cost;
+        let mut current: Option<(u32, usize)> = None;
+        let mut node_index = ROOT;
+
+        loop {
+            // The current subtree as the sibling.
+            let cost = direct_cost + inherited_cost;
+            if cost < best_cost {
+                best = current;
+                best_cost = cost;
+            }
+            // Children inherit the current subtree's growth.
+            inherited_cost += direct_cost - area_base;
+
+            let node = &self.nodes[node_index as usize];
+            let mut lower_bound = [f32::MAX; 2];
+            let mut child_direct = [0.0f32; 2];
+            let mut child_area = [0.0f32; 2];
+            for (i, child) in node.children.iter().enumerate() {
+                child_direct[i] = child.aabb.union(box_d).perimeter();
+                if child.is_leaf() {
+                    let cost = child_direct[i] + inherited_cost;
+                    if cost < best_cost {
+                        best = Some((node_index, i));
+                        best_cost = cost;
+                    }
+                } else {
+                    child_area[i] = child.aabb.perimeter();
+                    // Either the child itself (growth only) or a descendant (growth plus
+                    // at least area_d): the smaller of the two.
+                    lower_bound[i] =
+                        inherited_cost + child_direct[i] + (area_d - child_area[i]).min(0.0);
+                }
+            }
+
+            let [leaf0, leaf1] = [node.children[0].is_leaf(), node.children[1].is_leaf()];
+            if leaf0 && leaf1 {
+                break;
+            }
+            if best_cost <= lower_bound[0] && best_cost <= lower_bound[1] {
+                break;
+            }
+
+            let go = if leaf0 {
+                1
+            } else if leaf1 {
+                0
+            } else if lower_bound[0] == lower_bound[1] {
+                // Both children contain D (equal bounds): descend into the nearer one.
+                let d0 = node.children[0].aabb.center().distance_squared(center_d);
+                let d1 = node.children[1].aabb.center().distance_squared(center_d);
+                if d0 < d1 { 0 } else { 1 }
+            } else if lower_bound[0] < lower_bound[1] {
+                0
+            } else {
+                1
+            };
+
+            current = Some((node_index, go));
+            node_index = node.children[go].index();
+            area_base = child_area[go];
+            direct_cost = child_direct[go];
+        }
+        best
+    }
+
+    /// Tries the four rotations at node A = (B, C) that swap a child of A with a
+    /// grandchild on the other side, and applies the one that shrinks the perimeter of
+    /// the node it rebuilds most (if any does).
+    fn rotate(&mut self, a: u32) {
+        let [b, c] = self.nodes[a as usize].children;
+        if !b.is_node() && !c.is_node() {
+            return;
+        }
+        if b.is_empty() || c.is_empty() {
+            return;
+        }
+
+        // (slot of A moved down, slot of the grandchild moved up)
+        let mut best: Option<(usize, usize)> = None;
+        let mut best_delta = 0.0f32;
+        for (down, lowered, other) in [(0usize, &b, &c), (1usize, &c, &b)] {
+            if !other.is_node() {
+                continue;
+            }
+            let grandchildren = &self.nodes[other.index() as usize].children;
+            let area_other = other.aabb.perimeter();
+            for up in 0..2 {
+                // `lowered` takes the place of grandchild `up`, beside grandchild `up ^ 1`.
+                let delta =
+                    lowered.aabb.union(&grandchildren[up ^ 1].aabb).perimeter() - area_other;
+                if delta < best_delta {
+                    best = Some((down, up));
+                    best_delta = delta;
+                }
+            }
+        }
+
+        if let Some((down, up)) = best {
+            let other = self.nodes[a as usize].children[down ^ 1].index();
+            let moved_down = self.nodes[a as usize].children[down];
+            let moved_up = self.nodes[other as usize].children[up];
+            self.nodes[a as usize].children[down] = moved_up;
+            self.nodes[other as usize].children[up] = moved_down;
+            self.connect(a, down);
+            self.connect(other, up);
+            self.nodes[a as usize].children[down ^ 1] = self.internal_child(other);
+        }
+    }
+
+    fn remove_leaf(&mut self, proxy: u32) {
+        let link = self.proxies[proxy as usize].link;
+        let (parent, slot) = (link.parent, link.slot as usize);
+        let sibling = self.nodes[parent as usize].children[slot ^ 1];
+
+        if parent == ROOT {
+            if !sibling.is_node() {
+                self.nodes[ROOT as usize].children[slot] = Child::EMPTY;
+                return;
+            }
+            // Lift the sibling node's children into the root.
+            let s = sibling.index();
+            self.nodes[ROOT as usize] = self.nodes[s as usize];
+            self.connect(ROOT, 0);
+            self.connect(ROOT, 1);
+            self.free_node(s);
+            return;
+        }
+
+        // The sibling takes the parent's place.
+        let up = self.node_links[parent as usize];
+        self.nodes[up.parent as usize].children[up.slot as usize] = sibling;
+        self.connect(up.parent, up.slot as usize);
+        self.free_node(parent);
+        self.refit_ancestors(up.parent);
+    }
+}
+
+/// Checks that a box can go into the tree.
+fn check_aabb(aabb: &Aabb) -> Result<()> {
+    if !aabb.lower.is_finite() || !aabb.upper.is_finite() {
+        return Err(Error::NonFinite { what: "aabb" });
+    }
+    if !aabb.is_valid() {
+        return Err(Error::InvalidGeometry(
+            "aabb lower bound exceeds its upper bound",
+        ));
+    }
+    Ok(())
+}
+
+/// The bounding box of the segment from `p1` along `fraction·d`.
+#[inline]
+fn segment_aabb(p1: Vec2, d: Vec2, fraction: f32) -> Aabb {
+    let p2 = Vec2::mul_add(p1, fraction, d);
+    Aabb::new(p1.min(p2), p1.max(p2))
+}
+
+/// The box covered by `origin` moving along `fraction·d`.
+#[inline]
+fn swept_aabb(origin: &Aabb, d: Vec2, fraction: f32) -> Aabb {
+    let t = d * fraction;
+    Aabb::new(
+        origin.lower.min(origin.lower + t),
+        origin.upper.max(origin.upper + t),
+    )
+}
+
+/// The order in which a cast handles a node's two slots: when both are nodes, the one
+/// whose centre is nearer to `p` first, so that clipping happens early.
+#[inline]
+fn near_first_order(node: &Node, p: Vec2) -> [usize; 2] {
+    let [a, b] = &node.children;
+    if a.is_node()
+        && b.is_node()
+        && b.aabb.center().distance_squared(p) < a.aabb.center().distance_squared(p)
+    {
+        [1, 0]
+    } else {
+        [0, 1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(x: f32, y: f32, half: f32) -> Aabb {
+        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
+    }
+
+    #[test]
+    fn new_box_pairs_with_its_nearest_neighbour() {
+        // Two far-apart boxes, then one overlapping the first: SAH pairs it with the
+        // first (union perimeter 4.8 + growth of nothing) rather than with the second
+        // (union perimeter about 44) or the whole tree (about 44).
+        let mut tree = DynamicTree::new();
+        let a = tree.create_proxy(square(0.0, 0.0, 0.5), 1, 0).unwrap();
+        let b = tree.create_proxy(square(10.0, 0.0, 0.5), 1, 1).unwrap();
+        let c = tree.create_proxy(square(0.2, 0.0, 0.5), 1, 2).unwrap();
+        tree.validate().unwrap();
+        assert_eq!(tree.height(), 2);
+        let la = tree.proxies[a.index() as usize].link;
+        let lc = tree.proxies[c.index() as usize].link;
+        let lb = tree.proxies[b.index() as usize].link;
+        assert_eq!(la.parent, lc.parent, "a and c share a parent");
+        assert_eq!(lb.parent, ROOT, "b hangs from the root");
+        // The shared parent's box is the union of a and c: x in [-0.5, 0.7].
+        let parent_slot = tree.node_links[la.parent as usize];
+        let parent_box = tree.nodes[ROOT as usize].children[parent_slot.slot as usize].aabb;
+        assert_eq!(
+            parent_box,
+            Aabb::new(Vec2::new(-0.5, -0.5), Vec2::new(0.7, 0.5))
+        );
+    }
+
+    #[test]
+    fn rotation_shrinks_the_tree() {
+        // Root = (B, C) with C = (F, G). If B lies next to G and F is far, swapping B
+        // with F gives C' = (B, G), much smaller than C = (F, G).
+        let mut tree = DynamicTree::new();
+        let b = Child::leaf(square(10.0, 0.0, 0.5), 0);
+        let f = Child::leaf(square(-10.0, 0.0, 0.5), 1);
+        let g = Child::leaf(square(9.0, 0.0, 0.5), 2);
+        for _ in 0..3 {
+            tree.allocate_proxy(1, 0);
+        }
+        let c = tree.allocate_node();
+        tree.nodes[c as usize].children = [f, g];
+        tree.node_links[c as usize] = Link::at(ROOT, 1);
+        tree.connect(c, 0);
+        tree.connect(c, 1);
+        tree.nodes[ROOT as usize].children = [b, tree.internal_child(c)];
+        tree.connect(ROOT, 0);
+        tree.validate().unwrap();
+        let before = tree.area_ratio();
+
+        tree.rotate(ROOT);
+        tree.validate().unwrap();
+        // Now the root holds F and the node (B, G): box x in [8.5, 10.5].
+        let [r0, r1] = tree.nodes[ROOT as usize].children;
+        assert_eq!(r0, f);
+        assert_eq!(
+            r1.aabb,
+            Aabb::new(Vec2::new(8.5, -0.5), Vec2::new(10.5, 0.5))
+        );
+        assert!(tree.area_ratio() < before);
+    }
+
+    #[test]
+    fn enlarge_marks_the_path_and_rebuild_clears_it() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<_> = (0..8)
+            .map(|i| {
+                tree.create_proxy(square(i as f32 * 3.0, 0.0, 0.5), 1, i)
+                    .unwrap()
+            })
+            .collect();
+        tree.enlarge_proxy(ids[3], square(9.0, 1.0, 1.0)).unwrap();
+        tree.validate().unwrap();
+        let [a, b] = tree.nodes[ROOT as usize].children;
+        assert!(a.is_moved() || b.is_moved());
+        assert_eq!(tree.fat_aabb(ids[3]).unwrap(), square(9.0, 1.0, 1.0));
+        assert!(tree.rebuild(false) > 0);
+        tree.validate().unwrap();
+        for node in &tree.nodes {
+            assert!(node.children.iter().all(|c| !c.is_moved()));
+        }
+        assert_eq!(tree.rebuild(false), 0, "nothing left to rebuild");
+    }
+
+    #[test]
+    fn traversal_stack_spills_and_keeps_order() {
+        let mut stack = NodeStack::new(0);
+        for i in 1..300 {
+            stack.push(i);
+        }
+        for i in (0..300).rev() {
+            assert_eq!(stack.pop(), Some(i));
+        }
+        assert_eq!(stack.pop(), None);
+    }
+}

@@ -1,0 +1,163 @@
+//! Invariant checks of a [`DynamicTree`].
+
+use super::{DynamicTree, Link, NULL_INDEX, ROOT};
+
+impl DynamicTree {
+    pub(super) fn validate_pools(&self) -> core::result::Result<(), String> {
+        if self.nodes.len() != self.node_links.len() {
+            return Err("node and link arrays differ in length".into());
+        }
+        let allocated = self.node_links.iter().filter(|l| l.allocated).count();
+        if allocated != self.node_count as usize {
+            return Err(format!(
+                "{allocated} nodes allocated, count says {}",
+                self.node_count
+            ));
+        }
+        let mut free = 0usize;
+        let mut i = self.node_free;
+        while i != NULL_INDEX {
+            let link = self
+                .node_links
+                .get(i as usize)
+                .ok_or_else(|| format!("node free list points out of range: {i}"))?;
+            if link.allocated {
+                return Err(format!("allocated node {i} on the free list"));
+            }
+            free += 1;
+            if free > self.nodes.len() {
+                return Err("node free list has a cycle".into());
+            }
+            i = link.parent;
+        }
+        if free + self.node_count as usize != self.nodes.len() {
+            return Err(format!(
+                "node pool: {free} free + {} used != {}",
+                self.node_count,
+                self.nodes.len()
+            ));
+        }
+        if !self.node_links[ROOT as usize].allocated
+            || self.node_links[ROOT as usize].parent != NULL_INDEX
+        {
+            return Err("root node is not allocated or has a parent".into());
+        }
+
+        let allocated = self.proxies.iter().filter(|p| p.link.allocated).count();
+        if allocated != self.proxy_count as usize {
+            return Err(format!(
+                "{allocated} proxies allocated, count says {}",
+                self.proxy_count
+            ));
+        }
+        let mut free = 0usize;
+        let mut i = self.proxy_free;
+        while i != NULL_INDEX {
+            let proxy = self
+                .proxies
+                .get(i as usize)
+                .ok_or_else(|| format!("proxy free list points out of range: {i}"))?;
+            if proxy.link.allocated {
+                return Err(format!("allocated proxy {i} on the free list"));
+            }
+            free += 1;
+            if free > self.proxies.len() {
+                return Err("proxy free list has a cycle".into());
+            }
+            i = proxy.link.parent;
+        }
+        if free + self.proxy_count as usize != self.proxies.len() {
+            return Err(format!(
+                "proxy pool: {free} free + {} used != {}",
+                self.proxy_count,
+                self.proxies.len()
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn validate_structure(&self) -> core::result::Result<(), String> {
+        let [r0, r1] = &self.nodes[ROOT as usize].children;
+        if (r0.is_empty() && r1.is_node()) || (r1.is_empty() && r0.is_node()) {
+            return Err("root has an empty slot beside a node".into());
+        }
+
+        let mut leaf_count = 0usize;
+        let mut node_count = 1usize;
+        let mut stack = vec![ROOT];
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            for (slot, child) in node.children.iter().enumerate() {
+                if child.is_empty() {
+                    if n != ROOT {
+                        return Err(format!("node {n} has an empty slot {slot}"));
+                    }
+                    continue;
+                }
+                let index = child.index();
+                if child.is_leaf() {
+                    let proxy = self.proxies.get(index as usize).ok_or_else(|| {
+                        format!("node {n} slot {slot}: proxy {index} out of range")
+                    })?;
+                    if proxy.link != Link::at(n, slot) {
+                        return Err(format!(
+                            "proxy {index}: link {:?} != ({n}, {slot})",
+                            proxy.link
+                        ));
+                    }
+                    if !child.aabb.is_valid() {
+                        return Err(format!("proxy {index} has an invalid box {:?}", child.aabb));
+                    }
+                    if child.height != 0 {
+                        return Err(format!("proxy {index} has height {}", child.height));
+                    }
+                    leaf_count += 1;
+                    continue;
+                }
+
+                if index == ROOT || index as usize >= self.nodes.len() {
+                    return Err(format!("node {n} slot {slot}: bad node index {index}"));
+                }
+                let link = self.node_links[index as usize];
+                if link != Link::at(n, slot) {
+                    return Err(format!("node {index}: link {link:?} != ({n}, {slot})"));
+                }
+                node_count += 1;
+                if node_count > self.node_count as usize {
+                    return Err("more nodes reachable than allocated (cycle?)".into());
+                }
+                let [g0, g1] = &self.nodes[index as usize].children;
+                if g0.is_empty() || g1.is_empty() {
+                    return Err(format!("node {index} has an empty slot"));
+                }
+                if !child.aabb.contains(&g0.aabb) || !child.aabb.contains(&g1.aabb) {
+                    return Err(format!(
+                        "node {index}: its box does not contain its children's"
+                    ));
+                }
+                if child.height != 1 + g0.height.max(g1.height) {
+                    return Err(format!("node {index}: height {} is wrong", child.height));
+                }
+                if child.is_moved() != (g0.is_moved() || g1.is_moved()) {
+                    return Err(format!(
+                        "node {index}: enlargement mark disagrees with its children"
+                    ));
+                }
+                stack.push(index);
+            }
+        }
+        if leaf_count != self.proxy_count as usize {
+            return Err(format!(
+                "{leaf_count} leaves reachable, {} proxies",
+                self.proxy_count
+            ));
+        }
+        if node_count != self.node_count as usize {
+            return Err(format!(
+                "{node_count} nodes reachable, {} allocated",
+                self.node_count
+            ));
+        }
+        Ok(())
+    }
+}
