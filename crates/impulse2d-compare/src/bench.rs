@@ -7,6 +7,26 @@ use crate::scenes::{SUB_STEPS, TIME_STEP};
 use crate::stability::{Stability, measure};
 use std::time::Instant;
 
+/// Which clock a figure is read from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Clock {
+    /// Elapsed real time.
+    #[default]
+    Wall,
+    /// CPU time of the stepping thread.
+    Cpu,
+}
+
+impl Clock {
+    /// Short label for tables and charts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Clock::Wall => "wall",
+            Clock::Cpu => "thread CPU",
+        }
+    }
+}
+
 /// One engine's results on one scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineResult {
@@ -17,6 +37,11 @@ pub struct EngineResult {
     /// Mean ms per step of each round (the first step of a run is not timed, as in
     /// Box2D's benchmark).
     pub rounds_ms: Vec<f64>,
+    /// Mean CPU ms per step of the calling thread in each round (Linux only; empty
+    /// elsewhere). Unlike wall time it does not count time the thread spent descheduled,
+    /// so it is steadier on a shared machine; with more than one worker it misses the
+    /// workers' time.
+    pub rounds_cpu_ms: Vec<f64>,
     /// Counts right after building.
     pub initial: Counts,
     /// Counts after the last step.
@@ -29,6 +54,19 @@ impl EngineResult {
     /// Median over rounds of the mean ms/step, or `None` if the engine did not run.
     pub fn median_ms(&self) -> Option<f64> {
         median(&self.rounds_ms)
+    }
+
+    /// Median over rounds of the mean thread-CPU ms/step.
+    pub fn median_cpu_ms(&self) -> Option<f64> {
+        median(&self.rounds_cpu_ms)
+    }
+
+    /// Median ms/step on the given clock.
+    pub fn median_on(&self, clock: Clock) -> Option<f64> {
+        match clock {
+            Clock::Wall => self.median_ms(),
+            Clock::Cpu => self.median_cpu_ms(),
+        }
     }
 
     /// Fastest round's mean ms/step.
@@ -86,6 +124,7 @@ pub fn run_scene(
             engine: e.name().to_owned(),
             skipped: e.unsupported(scene),
             rounds_ms: Vec::new(),
+            rounds_cpu_ms: Vec::new(),
             initial: Counts::default(),
             last: Counts::default(),
             stability: None,
@@ -101,12 +140,16 @@ pub fn run_scene(
             result.initial = sim.counts();
             // The first step (broad-phase build, first contacts) is not timed.
             advance(sim.as_mut(), scene, 0, TIME_STEP, SUB_STEPS);
+            let cpu_start = thread_cpu_ms();
             let start = Instant::now();
             for step in 1..steps {
                 advance(sim.as_mut(), scene, step, TIME_STEP, SUB_STEPS);
             }
             let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(steps - 1);
             result.rounds_ms.push(ms);
+            if let (Some(a), Some(b)) = (cpu_start, thread_cpu_ms()) {
+                result.rounds_cpu_ms.push((b - a) / f64::from(steps - 1));
+            }
             result.last = sim.counts();
             result.stability = Some(measure(scene, &sim.body_states()));
             progress(engine.name(), round, ms);
@@ -117,4 +160,31 @@ pub fn run_scene(
         steps,
         engines: results,
     }
+}
+
+/// CPU time consumed by the calling thread (ms), where the platform offers it.
+#[cfg(target_os = "linux")]
+pub fn thread_cpu_ms() -> Option<f64> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    let mut time = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `time` is a valid, writable timespec (64-bit Linux layout).
+    let ok = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) } == 0;
+    ok.then_some(time.tv_sec as f64 * 1e3 + time.tv_nsec as f64 * 1e-6)
+}
+
+/// CPU time consumed by the calling thread (ms), where the platform offers it.
+#[cfg(not(target_os = "linux"))]
+pub fn thread_cpu_ms() -> Option<f64> {
+    None
 }

@@ -1,7 +1,7 @@
 //! `impulse2d-compare`: Box2D v3's benchmark scenes in Impulse2D, Rapier and Box2D v3,
 //! timed side by side in one process.
 
-use impulse2d_compare::bench::{SceneResult, run_scene};
+use impulse2d_compare::bench::{Clock, SceneResult, run_scene};
 use impulse2d_compare::box2d::{self, Box2d};
 use impulse2d_compare::engine::{Engine, RunConfig};
 use impulse2d_compare::ours::Impulse2d;
@@ -28,6 +28,8 @@ OPTIONS:
   --size full|tiny   Box2D's release sizes (default) or tiny test sizes
   --scaling          large pyramid with bases 20,40,60,80,100,140 instead of the scenes
   --bases a,b,...    bases for --scaling
+  --clock wall|cpu   clock for ratios and charts (default wall); tables show both.
+                     cpu = CPU time of the stepping thread, steadier on a busy machine
   --json             print JSON instead of Markdown tables
   --out DIR          where to write the SVG chart and JSON (default target/compare)
   --allow-asserts    time Box2D even if it was built with asserts (labelled in output)
@@ -44,6 +46,7 @@ struct Options {
     scaling: bool,
     bases: Vec<usize>,
     json: bool,
+    clock: Clock,
     out: PathBuf,
     allow_asserts: bool,
 }
@@ -73,6 +76,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         scaling: false,
         bases: vec![20, 40, 60, 80, 100, 140],
         json: false,
+        clock: Clock::Wall,
         out: PathBuf::from("target/compare"),
         allow_asserts: false,
     };
@@ -112,6 +116,13 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                 options.bases = parse_list(&value()?, |s| parse_number("--bases", s))?;
             }
             "--json" => options.json = true,
+            "--clock" => {
+                options.clock = match value()?.as_str() {
+                    "wall" => Clock::Wall,
+                    "cpu" => Clock::Cpu,
+                    other => return Err(format!("--clock: expected wall or cpu, got `{other}`")),
+                }
+            }
             "--out" => options.out = PathBuf::from(value()?),
             "--allow-asserts" => options.allow_asserts = true,
             "-h" | "--help" => return Err(String::new()),
@@ -269,6 +280,7 @@ fn main() -> ExitCode {
         let svg = report::scaling_svg(
             &points,
             &engine_names,
+            options.clock,
             &format!("Large pyramid: ms/step against bodies{title_suffix}"),
         );
         let json = report::scaling_json(&context, &points);
@@ -280,7 +292,7 @@ fn main() -> ExitCode {
             print!(
                 "{}\n{}",
                 report::header(&context),
-                report::scaling_table(&points, &engine_names)
+                report::scaling_table(&points, &engine_names, options.clock)
             );
         }
         return ExitCode::SUCCESS;
@@ -307,6 +319,7 @@ fn main() -> ExitCode {
     let svg = report::bar_chart_svg(
         &results,
         &engine_names,
+        options.clock,
         &format!("Box2D v3 benchmark scenes: ms/step, 1 thread{title_suffix}"),
     );
     let json = report::json(&context, &results);
@@ -318,7 +331,7 @@ fn main() -> ExitCode {
         print!(
             "{}\n{}",
             report::header(&context),
-            report::tables(&results, &engine_names)
+            report::tables(&results, &engine_names, options.clock)
         );
     }
     let unstable = results

@@ -1,6 +1,6 @@
 //! Output: Markdown tables for people, JSON for machines, SVG charts for the docs.
 
-use crate::bench::SceneResult;
+use crate::bench::{Clock, SceneResult};
 use std::fmt::Write;
 
 /// The engine whose ratios to the others the tables show.
@@ -65,20 +65,19 @@ pub fn header(context: &Context) -> String {
 }
 
 /// The timing table and the stability table, in Markdown.
-pub fn tables(results: &[SceneResult], engine_names: &[String]) -> String {
+pub fn tables(results: &[SceneResult], engine_names: &[String], clock: Clock) -> String {
     let mut out = String::new();
     let others: Vec<&String> = engine_names.iter().filter(|n| *n != OURS).collect();
     let has_ours = engine_names.iter().any(|n| n == OURS);
 
-    // Timing.
+    // Timing: every engine's wall and CPU medians; ratios on `clock`.
     let _ = write!(out, "| scene | steps | bodies | shapes | joints |");
-    // Counts are those after the last step (rain's ragdolls only exist once spawned).
     for name in engine_names {
-        let _ = write!(out, " {name} ms/step |");
+        let _ = write!(out, " {name} ms/step wall (CPU) |");
     }
     if has_ours {
         for other in &others {
-            let _ = write!(out, " ours / {other} |");
+            let _ = write!(out, " ours / {other} ({}) |", clock.label());
         }
     }
     out.push('\n');
@@ -86,6 +85,7 @@ pub fn tables(results: &[SceneResult], engine_names: &[String]) -> String {
     let _ = writeln!(out, "|{}", "---|".repeat(columns));
     for scene in results {
         let reference = scene.engines.iter().find(|e| e.skipped.is_none());
+        // Counts after the last step (rain's ragdolls only exist once spawned).
         let counts = reference.map(|e| e.last).unwrap_or_default();
         let _ = write!(
             out,
@@ -93,13 +93,19 @@ pub fn tables(results: &[SceneResult], engine_names: &[String]) -> String {
             scene.scene, scene.steps, counts.bodies, counts.shapes, counts.joints
         );
         for name in engine_names {
-            let ms = scene.engine(name).and_then(|e| e.median_ms());
-            let _ = write!(out, " {} |", fmt_ms(ms));
+            let e = scene.engine(name);
+            let wall = e.and_then(|e| e.median_ms());
+            let cpu = e.and_then(|e| e.median_cpu_ms());
+            let cell = match (wall, cpu) {
+                (Some(_), Some(_)) => format!("{} ({})", fmt_ms(wall), fmt_ms(cpu)),
+                _ => fmt_ms(wall),
+            };
+            let _ = write!(out, " {cell} |");
         }
         if has_ours {
-            let ours = scene.engine(OURS).and_then(|e| e.median_ms());
+            let ours = scene.engine(OURS).and_then(|e| e.median_on(clock));
             for other in &others {
-                let theirs = scene.engine(other).and_then(|e| e.median_ms());
+                let theirs = scene.engine(other).and_then(|e| e.median_on(clock));
                 let _ = write!(out, " {} |", ratio(ours, theirs));
             }
         }
@@ -177,18 +183,22 @@ pub fn tables(results: &[SceneResult], engine_names: &[String]) -> String {
 }
 
 /// The scaling table in Markdown: ms/step and µs per body against pyramid size.
-pub fn scaling_table(points: &[ScalingPoint], engine_names: &[String]) -> String {
+pub fn scaling_table(points: &[ScalingPoint], engine_names: &[String], clock: Clock) -> String {
     let mut out = String::new();
     let _ = write!(out, "| base | bodies |");
     for name in engine_names {
-        let _ = write!(out, " {name} ms/step | {name} µs/body |");
+        let _ = write!(
+            out,
+            " {name} ms/step ({}) | {name} µs/body |",
+            clock.label()
+        );
     }
     out.push('\n');
     let _ = writeln!(out, "|{}", "---|".repeat(2 + 2 * engine_names.len()));
     for p in points {
         let _ = write!(out, "| {} | {} |", p.base, p.bodies);
         for name in engine_names {
-            let ms = p.result.engine(name).and_then(|e| e.median_ms());
+            let ms = p.result.engine(name).and_then(|e| e.median_on(clock));
             let per_body = ms.map(|m| format!("{:.3}", m * 1e3 / p.bodies as f64));
             let _ = write!(
                 out,
@@ -240,6 +250,11 @@ fn json_scene(scene: &SceneResult) -> String {
             out.push(',');
         }
         let rounds: Vec<String> = e.rounds_ms.iter().map(|v| json_number(Some(*v))).collect();
+        let cpu_rounds: Vec<String> = e
+            .rounds_cpu_ms
+            .iter()
+            .map(|v| json_number(Some(*v)))
+            .collect();
         let stability = e.stability.map_or("null".to_owned(), |s| {
             format!(
                 "{{\"label\":{},\"value\":{},\"sane_min\":{},\"sane_max\":{},\"sane\":{}}}",
@@ -253,13 +268,16 @@ fn json_scene(scene: &SceneResult) -> String {
         let _ = write!(
             out,
             "{{\"engine\":{},\"skipped\":{},\"median_ms_per_step\":{},\"min_ms_per_step\":{},\
-             \"rounds_ms_per_step\":[{}],\"bodies\":{},\"shapes\":{},\"joints\":{},\
+             \"rounds_ms_per_step\":[{}],\"median_cpu_ms_per_step\":{},\
+             \"rounds_cpu_ms_per_step\":[{}],\"bodies\":{},\"shapes\":{},\"joints\":{},\
              \"final_bodies\":{},\"stability\":{}}}",
             json_string(&e.engine),
             e.skipped.as_deref().map_or("null".to_owned(), json_string),
             json_number(e.median_ms()),
             json_number(e.min_ms()),
             rounds.join(","),
+            json_number(e.median_cpu_ms()),
+            cpu_rounds.join(","),
             e.initial.bodies,
             e.initial.shapes,
             e.initial.joints,
@@ -362,14 +380,19 @@ fn svg_legend(out: &mut String, engine_names: &[String], x: f64, y: f64) {
 }
 
 /// A grouped bar chart of median ms/step per scene per engine.
-pub fn bar_chart_svg(results: &[SceneResult], engine_names: &[String], title: &str) -> String {
+pub fn bar_chart_svg(
+    results: &[SceneResult],
+    engine_names: &[String],
+    clock: Clock,
+    title: &str,
+) -> String {
     let (left, top, plot_h, group_w) = (60.0, 40.0, 300.0, 120.0);
     let bar_w = (group_w - 30.0) / engine_names.len().max(1) as f64;
     let width = left + group_w * results.len() as f64 + 140.0;
     let height = top + plot_h + 60.0;
     let max = results
         .iter()
-        .flat_map(|s| s.engines.iter().filter_map(|e| e.median_ms()))
+        .flat_map(|s| s.engines.iter().filter_map(|e| e.median_on(clock)))
         .fold(0.0, f64::max);
     let (y_max, tick) = axis(max);
     let y_of = |v: f64| top + plot_h - v / y_max * plot_h;
@@ -397,15 +420,16 @@ pub fn bar_chart_svg(results: &[SceneResult], engine_names: &[String], title: &s
     let _ = writeln!(
         out,
         "<text x=\"14\" y=\"{}\" font-size=\"12\" transform=\"rotate(-90 14 {})\" \
-         text-anchor=\"middle\">ms / step (median)</text>",
+         text-anchor=\"middle\">ms / step (median, {})</text>",
         top + plot_h / 2.0,
-        top + plot_h / 2.0
+        top + plot_h / 2.0,
+        clock.label()
     );
     for (g, scene) in results.iter().enumerate() {
         let x0 = left + group_w * g as f64 + 15.0;
         for (i, name) in engine_names.iter().enumerate() {
             let x = x0 + bar_w * i as f64;
-            match scene.engine(name).and_then(|e| e.median_ms()) {
+            match scene.engine(name).and_then(|e| e.median_on(clock)) {
                 Some(ms) => {
                     let y = y_of(ms);
                     let _ = writeln!(
@@ -455,14 +479,19 @@ pub fn bar_chart_svg(results: &[SceneResult], engine_names: &[String], title: &s
 }
 
 /// A line chart of ms/step against body count, one line per engine.
-pub fn scaling_svg(points: &[ScalingPoint], engine_names: &[String], title: &str) -> String {
+pub fn scaling_svg(
+    points: &[ScalingPoint],
+    engine_names: &[String],
+    clock: Clock,
+    title: &str,
+) -> String {
     let (left, top, plot_w, plot_h) = (70.0, 40.0, 560.0, 320.0);
     let width = left + plot_w + 150.0;
     let height = top + plot_h + 60.0;
     let max_bodies = points.iter().map(|p| p.bodies).max().unwrap_or(1) as f64;
     let max_ms = points
         .iter()
-        .flat_map(|p| p.result.engines.iter().filter_map(|e| e.median_ms()))
+        .flat_map(|p| p.result.engines.iter().filter_map(|e| e.median_on(clock)))
         .fold(0.0, f64::max);
     let (x_max, x_tick) = axis(max_bodies);
     let (y_max, y_tick) = axis(max_ms);
@@ -505,18 +534,19 @@ pub fn scaling_svg(points: &[ScalingPoint], engine_names: &[String], title: &str
         out,
         "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">bodies</text>\
          <text x=\"16\" y=\"{}\" font-size=\"12\" transform=\"rotate(-90 16 {})\" \
-         text-anchor=\"middle\">ms / step (median)</text>",
+         text-anchor=\"middle\">ms / step (median, {})</text>",
         left + plot_w / 2.0,
         top + plot_h + 40.0,
         top + plot_h / 2.0,
-        top + plot_h / 2.0
+        top + plot_h / 2.0,
+        clock.label()
     );
     for name in engine_names {
         let color = color_of(engine_names, name);
         let pts: Vec<(f64, f64)> = points
             .iter()
             .filter_map(|p| {
-                let ms = p.result.engine(name)?.median_ms()?;
+                let ms = p.result.engine(name)?.median_on(clock)?;
                 Some((x_of(p.bodies as f64), y_of(ms)))
             })
             .collect();

@@ -86,7 +86,9 @@ fn pyramid_tops_standing(scene: &SceneDesc, states: &[Option<BodyState>]) -> Sta
     }
 }
 
-/// Largest distance between the two anchors of any live joint (m).
+/// Largest distance between the two anchors of any live joint (m). Soft joints stretch
+/// under the load of the hanging grid (Box2D's full grid reaches about 0.4 m while it
+/// swings), so only a gap as long as the 1 m spacing counts as broken.
 fn max_joint_gap(scene: &SceneDesc, states: &[Option<BodyState>]) -> Stability {
     let mut gap = 0.0f64;
     for joint in &scene.joints {
@@ -100,7 +102,7 @@ fn max_joint_gap(scene: &SceneDesc, states: &[Option<BodyState>]) -> Stability {
     Stability {
         label: "largest joint gap (m)",
         value: gap,
-        sane: (0.0, 0.1),
+        sane: (0.0, 1.0),
     }
 }
 

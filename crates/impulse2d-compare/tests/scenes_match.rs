@@ -206,13 +206,13 @@ fn stability_figures_catch_collapse_explosion_and_nan() {
     assert!((exploded.value - 4.0).abs() < 1e-9);
     assert!(!exploded.is_sane());
 
-    // Joint grid: moving one disc 1 m opens a 1 m gap at its hinges.
+    // Joint grid: moving one disc 1.5 m to the right opens a 1.5 m gap at both its hinges.
     let grid = joint_grid(4);
     let mut states = states_of(&grid);
     assert!(measure(&grid, &states).value < 1e-6);
-    states[15].as_mut().unwrap().position[0] += 1.0;
+    states[15].as_mut().unwrap().position[0] += 1.5;
     let gap = measure(&grid, &states).value;
-    assert!((gap - 1.0).abs() < 1e-5, "gap {gap}");
+    assert!((gap - 1.5).abs() < 1e-5, "gap {gap}");
     assert!(!measure(&grid, &states).is_sane());
 
     // Tumbler: a box thrown out of the drum is counted out.
