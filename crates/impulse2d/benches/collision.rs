@@ -1,0 +1,411 @@
+//! Criterion benchmarks of the collision layer, each beside the same call into
+//! Box2D v3 (`boxdd-sys`, upstream C built with `simd-avx2`, `-O2`, NDEBUG) in the
+//! same group, on the same pre-generated inputs.
+//!
+//! Each iteration runs a batch of `BATCH` different cases (so branch predictors
+//! and caches see realistic variety); criterion reports the time per batch and
+//! the throughput in cases per second.
+//!
+//! Box2D's pairwise queries take B's pose relative to A and answer in A's frame,
+//! ours take two world poses and answer in the world; the Box2D side therefore
+//! includes that relative pose and the conversion of its answer to the world, done
+//! exactly as Box2D's own `b2UpdateContact` and `b2TimeOfImpact` callers do (a few
+//! multiplies). Inputs are converted to Box2D's structs before timing.
+//!
+//! Run: `cargo bench -p impulse2d --bench collision`.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use boxdd_sys::ffi as c;
+use common::box2d::ToB2;
+use common::rng::{Rng, polygon_bound};
+use common::shapes::{proxy_bound, random_polygon, random_proxy};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use impulse2d::collision::{
+    Aabb, DistanceInput, Polygon, RayCastInput, SimplexCache, ToiInput, collide_polygons,
+    ray_cast_polygon, shape_distance, time_of_impact,
+};
+use impulse2d::{Sweep, Transform, Vec2};
+use std::hint::black_box;
+
+unsafe extern "C" {
+    // Box2D's slab test (internal to Box2D, an ordinary symbol of its static library).
+    fn b2AABB_RayCast(a: c::b2AABB, p1: c::b2Vec2, p2: c::b2Vec2) -> c::b2CastOutput;
+}
+
+/// Cases per iteration.
+const BATCH: usize = 1024;
+
+/// Box2D's relative pose of B in A (`b2InvMulTransforms`).
+#[inline]
+fn relative(a: &c::b2Transform, b: &c::b2Transform) -> c::b2Transform {
+    let (qa, qb) = (a.q, b.q);
+    let (dx, dy) = (b.p.x - a.p.x, b.p.y - a.p.y);
+    c::b2Transform {
+        q: c::b2Rot {
+            c: qa.c * qb.c + qa.s * qb.s,
+            s: qa.c * qb.s - qa.s * qb.c,
+        },
+        p: c::b2Vec2 {
+            x: qa.c * dx + qa.s * dy,
+            y: -qa.s * dx + qa.c * dy,
+        },
+    }
+}
+
+#[inline]
+fn rotate(q: c::b2Rot, v: c::b2Vec2) -> c::b2Vec2 {
+    c::b2Vec2 {
+        x: q.c * v.x - q.s * v.y,
+        y: q.s * v.x + q.c * v.y,
+    }
+}
+
+/// A world-frame manifold as Box2D's contact update builds it from the local one.
+#[derive(Clone, Copy, Default)]
+#[allow(dead_code)] // Only consumed by `black_box`.
+struct WorldManifold {
+    normal: [f32; 2],
+    anchors: [[f32; 4]; 2],
+    separations: [f32; 2],
+    count: i32,
+}
+
+#[inline]
+fn to_world(
+    local: &c::b2LocalManifold,
+    xf_a: &c::b2Transform,
+    xf_b: &c::b2Transform,
+) -> WorldManifold {
+    let n = rotate(xf_a.q, local.normal);
+    let mut m = WorldManifold {
+        normal: [n.x, n.y],
+        count: local.pointCount,
+        ..Default::default()
+    };
+    let (dx, dy) = (xf_a.p.x - xf_b.p.x, xf_a.p.y - xf_b.p.y);
+    for i in 0..local.pointCount as usize {
+        let a = rotate(xf_a.q, local.points[i].point);
+        m.anchors[i] = [a.x, a.y, a.x + dx, a.y + dy];
+        m.separations[i] = local.points[i].separation;
+    }
+    m
+}
+
+/// Polygon pairs that overlap, touch or nearly touch.
+struct PolygonPairs {
+    ours: Vec<(Polygon, Transform, Polygon, Transform)>,
+    theirs: Vec<(c::b2Polygon, c::b2Transform, c::b2Polygon, c::b2Transform)>,
+}
+
+fn polygon_pairs(seed: u64) -> PolygonPairs {
+    let mut rng = Rng::new(seed);
+    let ours: Vec<_> = (0..BATCH)
+        .map(|_| {
+            let a = random_polygon(&mut rng);
+            let b = random_polygon(&mut rng);
+            let xf_a = rng.transform(2.0);
+            let xf_b = rng.pose_near(xf_a, polygon_bound(&a), polygon_bound(&b));
+            (a, xf_a, b, xf_b)
+        })
+        .collect();
+    let theirs = ours
+        .iter()
+        .map(|(a, xa, b, xb)| (a.to_b2(), xa.to_b2(), b.to_b2(), xb.to_b2()))
+        .collect();
+    PolygonPairs { ours, theirs }
+}
+
+fn bench_collide_polygons(c: &mut Criterion) {
+    let pairs = polygon_pairs(0xBE_01);
+    let mut g = c.benchmark_group("collide_polygons");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for (pa, xa, pb, xb) in &pairs.ours {
+                black_box(collide_polygons(black_box(pa), *xa, black_box(pb), *xb));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for (pa, xa, pb, xb) in &pairs.theirs {
+                let xf = relative(xa, xb);
+                // SAFETY: pointers to live values; the C function only reads them.
+                let local = unsafe { c::b2CollidePolygons(black_box(pa), black_box(pb), xf) };
+                black_box(to_world(&local, xa, xb));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn bench_shape_distance(c: &mut Criterion) {
+    let mut rng = Rng::new(0xBE_02);
+    let inputs: Vec<DistanceInput> = (0..BATCH)
+        .map(|i| {
+            let a = random_proxy(&mut rng);
+            let b = random_proxy(&mut rng);
+            let xf_a = rng.transform(2.0);
+            let xf_b = rng.pose_near(xf_a, proxy_bound(&a), proxy_bound(&b));
+            DistanceInput {
+                proxy_a: a,
+                proxy_b: b,
+                transform_a: xf_a,
+                transform_b: xf_b,
+                use_radii: i % 2 == 0,
+            }
+        })
+        .collect();
+    let theirs: Vec<(c::b2DistanceInput, c::b2Transform, c::b2Transform)> = inputs
+        .iter()
+        .map(|d| {
+            let input = c::b2DistanceInput {
+                proxyA: d.proxy_a.to_b2(),
+                proxyB: d.proxy_b.to_b2(),
+                transform: c::b2Transform {
+                    p: c::b2Vec2 { x: 0.0, y: 0.0 },
+                    q: c::b2Rot { c: 1.0, s: 0.0 },
+                },
+                useRadii: d.use_radii,
+            };
+            (input, d.transform_a.to_b2(), d.transform_b.to_b2())
+        })
+        .collect();
+    let mut g = c.benchmark_group("shape_distance");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for input in &inputs {
+                let mut cache = SimplexCache::default();
+                black_box(shape_distance(black_box(input), &mut cache));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for (input, xa, xb) in &theirs {
+                let mut input = *input;
+                input.transform = relative(xa, xb);
+                let mut cache = c::b2SimplexCache {
+                    count: 0,
+                    indexA: [0; 3],
+                    indexB: [0; 3],
+                };
+                // SAFETY: pointers to locals; no debug simplexes.
+                let out = unsafe {
+                    c::b2ShapeDistance(black_box(&input), &mut cache, std::ptr::null_mut(), 0)
+                };
+                // Back to the world frame, as ours reports it.
+                let pa = rotate(xa.q, out.pointA);
+                let pb = rotate(xa.q, out.pointB);
+                let n = rotate(xa.q, out.normal);
+                black_box((
+                    pa.x + xa.p.x,
+                    pa.y + xa.p.y,
+                    pb.x + xa.p.x,
+                    pb.y + xa.p.y,
+                    n,
+                    out.distance,
+                ));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn bench_time_of_impact(c: &mut Criterion) {
+    let mut rng = Rng::new(0xBE_03);
+    let inputs: Vec<ToiInput> = (0..BATCH)
+        .map(|i| {
+            let a = random_proxy(&mut rng);
+            let b = random_proxy(&mut rng);
+            let meet = rng.vec_in(2.0);
+            let sweep = |rng: &mut Rng, bound: f32| {
+                let travel = rng.direction() * (bound * rng.range(1.0, 4.0));
+                let miss = rng.vec_in(0.5 * bound);
+                let a1 = rng.angle();
+                let turn = if i % 2 == 0 {
+                    0.0
+                } else {
+                    rng.range(-1.0, 1.0)
+                };
+                Sweep {
+                    local_center: rng.vec_in(0.25 * bound),
+                    c1: meet - travel + miss,
+                    c2: meet + travel + miss,
+                    a1,
+                    a2: a1 + turn,
+                }
+            };
+            let sweep_a = sweep(&mut rng, proxy_bound(&a));
+            let sweep_b = sweep(&mut rng, proxy_bound(&b));
+            ToiInput {
+                proxy_a: a,
+                proxy_b: b,
+                sweep_a,
+                sweep_b,
+                max_fraction: 1.0,
+            }
+        })
+        .collect();
+    let theirs: Vec<c::b2TOIInput> = inputs
+        .iter()
+        .map(|t| c::b2TOIInput {
+            proxyA: t.proxy_a.to_b2(),
+            proxyB: t.proxy_b.to_b2(),
+            sweepA: t.sweep_a.to_b2(),
+            sweepB: t.sweep_b.to_b2(),
+            maxFraction: t.max_fraction,
+        })
+        .collect();
+    let mut g = c.benchmark_group("time_of_impact");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for input in &inputs {
+                black_box(time_of_impact(black_box(input)));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for input in &theirs {
+                // SAFETY: pointer to a live value.
+                black_box(unsafe { c::b2TimeOfImpact(black_box(input)) });
+            }
+        })
+    });
+    g.finish();
+}
+
+fn bench_ray_casts(c: &mut Criterion) {
+    let mut rng = Rng::new(0xBE_04);
+    // Polygons (a third rounded: Box2D then runs its iterative shape cast, ours
+    // an exact cast) and rays aimed near them.
+    let cases: Vec<(Polygon, RayCastInput)> = (0..BATCH)
+        .map(|_| {
+            let poly = random_polygon(&mut rng);
+            let bound = poly
+                .vertices()
+                .iter()
+                .map(|v| v.length())
+                .fold(0.0, f32::max)
+                + poly.radius();
+            let origin = rng.direction() * (bound * rng.range(1.2, 3.0));
+            let target = rng.vec_in(bound);
+            let input = RayCastInput {
+                origin,
+                translation: (target - origin) * rng.range(0.5, 2.0),
+                max_fraction: 1.0,
+            };
+            (poly, input)
+        })
+        .collect();
+    let theirs: Vec<(c::b2Polygon, c::b2RayCastInput)> =
+        cases.iter().map(|(p, r)| (p.to_b2(), r.to_b2())).collect();
+    let mut g = c.benchmark_group("ray_cast_polygon");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for (poly, input) in &cases {
+                black_box(ray_cast_polygon(black_box(input), black_box(poly)));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for (poly, input) in &theirs {
+                // SAFETY: pointers to live values.
+                black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
+            }
+        })
+    });
+    g.finish();
+
+    // Sharp polygons only: both libraries then run the same kind of clipping test.
+    let sharp: Vec<_> = cases
+        .iter()
+        .filter(|(p, _)| p.radius() == 0.0)
+        .cloned()
+        .collect();
+    let sharp_b2: Vec<_> = sharp.iter().map(|(p, r)| (p.to_b2(), r.to_b2())).collect();
+    let mut g = c.benchmark_group("ray_cast_polygon_sharp");
+    g.throughput(Throughput::Elements(sharp.len() as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for (poly, input) in &sharp {
+                black_box(ray_cast_polygon(black_box(input), black_box(poly)));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for (poly, input) in &sharp_b2 {
+                // SAFETY: pointers to live values.
+                black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
+            }
+        })
+    });
+    g.finish();
+
+    let boxes: Vec<(Aabb, RayCastInput)> = (0..BATCH)
+        .map(|i| {
+            let lower = rng.vec_in(3.0);
+            let aabb = Aabb::new(lower, lower + Vec2::new(rng.size(), rng.size()));
+            let reach = aabb.extents().length();
+            let origin = aabb.center() + rng.direction() * (reach * rng.range(1.2, 3.0));
+            let target = aabb.center() + rng.vec_in(reach);
+            let mut translation = (target - origin) * rng.range(0.5, 2.0);
+            if i % 16 == 0 {
+                translation.y = 0.0;
+            }
+            (
+                aabb,
+                RayCastInput {
+                    origin,
+                    translation,
+                    max_fraction: 1.0,
+                },
+            )
+        })
+        .collect();
+    let boxes_b2: Vec<(c::b2AABB, c::b2Vec2, c::b2Vec2)> = boxes
+        .iter()
+        .map(|(a, r)| {
+            (
+                a.to_b2(),
+                r.origin.to_b2(),
+                (r.origin + r.translation).to_b2(),
+            )
+        })
+        .collect();
+    let mut g = c.benchmark_group("aabb_ray_cast");
+    g.throughput(Throughput::Elements(BATCH as u64));
+    g.bench_function("impulse2d", |b| {
+        b.iter(|| {
+            for (aabb, input) in &boxes {
+                black_box(black_box(aabb).ray_cast(black_box(input)));
+            }
+        })
+    });
+    g.bench_function("box2d", |b| {
+        b.iter(|| {
+            for (aabb, p1, p2) in &boxes_b2 {
+                // SAFETY: by-value arguments.
+                black_box(unsafe { b2AABB_RayCast(black_box(*aabb), *p1, *p2) });
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_collide_polygons,
+    bench_shape_distance,
+    bench_time_of_impact,
+    bench_ray_casts
+);
+criterion_main!(benches);

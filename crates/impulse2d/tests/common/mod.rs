@@ -1,0 +1,5 @@
+//! Shared test support: Box2D glue and random case generation.
+
+pub mod box2d;
+pub mod rng;
+pub mod shapes;
