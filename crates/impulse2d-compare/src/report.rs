@@ -189,20 +189,25 @@ pub fn scaling_table(points: &[ScalingPoint], engine_names: &[String], clock: Cl
     for name in engine_names {
         let _ = write!(
             out,
-            " {name} ms/step ({}) | {name} µs/body |",
+            " {name} ms/step ({}) | {name} µs/body | {name} top/initial |",
             clock.label()
         );
     }
     out.push('\n');
-    let _ = writeln!(out, "|{}", "---|".repeat(2 + 2 * engine_names.len()));
+    let _ = writeln!(out, "|{}", "---|".repeat(2 + 3 * engine_names.len()));
     for p in points {
         let _ = write!(out, "| {} | {} |", p.base, p.bodies);
         for name in engine_names {
             let ms = p.result.engine(name).and_then(|e| e.median_on(clock));
             let per_body = ms.map(|m| format!("{:.3}", m * 1e3 / p.bodies as f64));
+            let stability = match p.result.engine(name).and_then(|e| e.stability) {
+                Some(s) if s.is_sane() => format!("{:.3}", s.value),
+                Some(s) => format!("**{:.3} UNSTABLE**", s.value),
+                None => "—".to_owned(),
+            };
             let _ = write!(
                 out,
-                " {} | {} |",
+                " {} | {} | {stability} |",
                 fmt_ms(ms),
                 per_body.unwrap_or_else(|| "—".to_owned())
             );
@@ -346,9 +351,18 @@ pub fn scaling_json(context: &Context, points: &[ScalingPoint]) -> String {
 
 const COLORS: [&str; 4] = ["#d9534f", "#337ab7", "#5cb85c", "#f0ad4e"];
 
+/// The same colour for an engine in every chart: ours red, Box2D blue, Rapier green.
 fn color_of(engine_names: &[String], name: &str) -> &'static str {
-    let i = engine_names.iter().position(|n| n == name).unwrap_or(0);
-    COLORS[i % COLORS.len()]
+    if name == OURS {
+        COLORS[0]
+    } else if name.starts_with("Box2D") {
+        COLORS[1]
+    } else if name.starts_with("Rapier") {
+        COLORS[2]
+    } else {
+        let i = engine_names.iter().position(|n| n == name).unwrap_or(0);
+        COLORS[3 - i % 2]
+    }
 }
 
 /// A "nice" axis maximum and tick step covering `max`.
@@ -388,7 +402,7 @@ pub fn bar_chart_svg(
 ) -> String {
     let (left, top, plot_h, group_w) = (60.0, 40.0, 300.0, 120.0);
     let bar_w = (group_w - 30.0) / engine_names.len().max(1) as f64;
-    let width = left + group_w * results.len() as f64 + 140.0;
+    let width = (left + group_w * results.len() as f64 + 140.0).max(640.0);
     let height = top + plot_h + 60.0;
     let max = results
         .iter()
