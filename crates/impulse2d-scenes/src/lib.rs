@@ -9,8 +9,15 @@
 //! The stacking scenes follow Solver2D's test set; the benchmark scenes follow
 //! Box2D v3's `shared/benchmarks.c`.
 
+pub mod joints;
+
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+
+pub mod benchmarks;
+mod common;
+pub mod demos;
+pub mod solver2d;
 
 /// A registry entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,11 +114,50 @@ const SCENES: &[SceneInfo] = &[
         name: "large_pyramid",
         description: "Box2D's large pyramid: base 100, 5050 boxes, sleep off",
     },
+    // Joint scenes (see `joints.rs`).
+    SceneInfo {
+        category: "joints",
+        name: "pendulum",
+        description: "a disc on a 1 m revolute arm released at 0.1 rad",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "ball_and_chain",
+        description: "40 capsule links with a ball 50 times heavier, released level",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "bridge",
+        description: "a 40-plank revolute bridge with boxes dropped on it",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "ragdolls",
+        description: "ten ragdolls of ten bones dropped in a pile",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "car",
+        description: "a car on sprung, driven wheel joints over bumps",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "joint_grid",
+        description: "Box2D's joint grid: 100 x 100 discs pinned to their neighbours, sleep off",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "spinner",
+        description: "Box2D's spinner: a motorised blade stirring 3038 bodies in a ring",
+    },
 ];
 
 /// Every scene in the registry.
 pub fn list() -> &'static [SceneInfo] {
-    SCENES
+    static ALL: std::sync::LazyLock<Vec<SceneInfo>> = std::sync::LazyLock::new(|| {
+        [SCENES, solver2d::SCENES, benchmarks::SCENES, demos::SCENES].concat()
+    });
+    &ALL
 }
 
 /// Builds a scene by name (`"pyramid"` or `"stacking/pyramid"`) with its
@@ -178,7 +224,14 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 bodies: vec![s.a, s.b],
             }
         }
-        _ => return Err(SceneError::UnknownScene(name.to_string())),
+        "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
+        | "spinner" => joints::build(short, world)?,
+        other => {
+            return solver2d::build(other, world)
+                .or_else(|| benchmarks::build(other, world))
+                .or_else(|| demos::build(other, world))
+                .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
+        }
     };
     Ok(scene)
 }

@@ -186,6 +186,9 @@ pub(crate) struct Body {
     pub head_shape_id: u32,
     pub shape_count: u32,
     pub head_chain_id: u32,
+    /// Head of the joint edge list: `(joint_id << 1) | edge` (see `joint/`).
+    pub head_joint_key: u32,
+    pub joint_count: u32,
     /// The island, or NULL for static and disabled bodies.
     pub island_id: u32,
     pub island_prev: u32,
@@ -218,6 +221,8 @@ impl Default for Body {
             head_shape_id: NULL_INDEX,
             shape_count: 0,
             head_chain_id: NULL_INDEX,
+            head_joint_key: NULL_INDEX,
+            joint_count: 0,
             island_id: NULL_INDEX,
             island_prev: NULL_INDEX,
             island_next: NULL_INDEX,
@@ -449,6 +454,7 @@ impl World {
     /// touching it are woken. Destroying it again gives `Err(InvalidId)`.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
         let bi = self.body_index(id)?;
+        self.destroy_body_joints(bi); // joints: destroyed with the body
         self.destroy_body_contacts(bi, true);
 
         // Shapes and their proxies.
@@ -979,6 +985,7 @@ impl World {
         // Bring the body to the static or awake set first so that no sleeping
         // set is left behind empty.
         self.wake_body(bi);
+        self.detach_body_joints(bi); // joints: re-attached to the disabled set below
         self.destroy_body_contacts(bi, true);
         self.remove_body_from_island(bi);
         let mut shape_id = self.bodies[bi].head_shape_id;
@@ -988,6 +995,7 @@ impl World {
         }
         let source = self.bodies[bi].set_index;
         self.transfer_body(DISABLED_SET, source, bi);
+        self.attach_detached_joints(); // joints
         Ok(())
     }
 
@@ -1003,6 +1011,7 @@ impl World {
         } else {
             AWAKE_SET
         };
+        self.detach_body_joints(bi); // joints: re-attached below
         self.transfer_body(target, DISABLED_SET, bi);
         let transform = self.body_sim(bi).transform;
         let mut shape_id = self.bodies[bi].head_shape_id;
@@ -1013,6 +1022,7 @@ impl World {
         if target == AWAKE_SET {
             self.create_island_for_body(AWAKE_SET, bi as u32);
         }
+        self.attach_detached_joints(); // joints
         Ok(())
     }
 
@@ -1032,6 +1042,7 @@ impl World {
 
         self.destroy_body_contacts(bi, false);
         self.wake_body(bi);
+        self.detach_body_joints(bi); // joints: re-attached below for the new type
         self.bodies[bi].body_type = body_type;
 
         if original == BodyType::Static {
@@ -1051,6 +1062,7 @@ impl World {
             shape_id = self.shapes[shape_id as usize].next_shape_id;
         }
         self.update_body_mass_data(bi);
+        self.attach_detached_joints(); // joints
         Ok(())
     }
 

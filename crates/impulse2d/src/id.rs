@@ -14,7 +14,9 @@ pub(crate) const NULL_INDEX: u32 = u32::MAX;
 macro_rules! define_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        ///
+        /// The default id is null: no world accepts it.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name {
             pub(crate) index: u32,
             pub(crate) world: u16,
@@ -56,6 +58,11 @@ define_id!(
     /// A handle to a contact between two shapes. Contacts are created and
     /// destroyed by the world; the id names one for the lifetime of the contact.
     ContactId
+);
+define_id!(
+    /// A handle to a joint between two bodies. See
+    /// [`World::create_revolute_joint`](crate::World::create_revolute_joint) and friends.
+    JointId
 );
 
 /// Hands out a fresh number for each world so that ids from one world are

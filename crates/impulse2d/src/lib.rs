@@ -41,8 +41,10 @@ pub mod chain;
 pub mod collision;
 pub mod contact;
 pub mod core;
+pub mod debug_draw;
 pub mod error;
 pub mod id;
+pub mod joint;
 pub mod math;
 pub(crate) mod narrow_phase;
 pub mod profile;
@@ -54,8 +56,13 @@ pub mod world;
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};
+pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
-pub use id::{BodyId, ChainId, ContactId, ShapeId};
+pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
+pub use joint::{
+    DistanceJointDef, FilterJointDef, JointDef, JointEvent, JointEventKind, JointType,
+    MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+};
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};

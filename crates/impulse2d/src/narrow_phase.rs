@@ -29,11 +29,15 @@ impl World {
             bodies,
             pair_set,
             scratch,
+            joints,
             ..
         } = self;
         scratch.pairs.clear();
         broad_phase.update_pairs(
-            |a, b| should_create_contact(shapes, bodies, pair_set, a, b),
+            |a, b| {
+                should_create_contact(shapes, bodies, pair_set, a, b)
+                    && crate::joint::joint_allows_collision(joints, shapes, bodies, a, b)
+            },
             &mut scratch.pairs,
         );
         let pairs = std::mem::take(&mut self.scratch.pairs);

@@ -30,6 +30,7 @@ impl World {
         self.validate_contacts()?;
         self.validate_islands()?;
         self.validate_graph()?;
+        self.validate_joints()?; // joints
         Ok(())
     }
 
@@ -488,6 +489,7 @@ impl World {
                     }
                 }
             }
+            self.validate_color_joints(ci, &mut used)?; // joints
             if ci != OVERFLOW_INDEX {
                 for body_id in color.body_set.iter() {
                     ensure!(

@@ -191,6 +191,8 @@ pub struct World {
     pub(crate) use_wide_solver: bool,
     /// Friction and restitution mixing rules.
     pub(crate) mixing: Mixing,
+    /// Joints, their events and scratch (see `joint/`).
+    pub(crate) joints: crate::joint::JointStorage,
 }
 
 impl World {
@@ -221,6 +223,7 @@ impl World {
             profile: Profile::default(),
             use_wide_solver: true,
             mixing: Mixing::default(),
+            joints: Default::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -245,6 +248,7 @@ impl World {
             });
         }
         self.profile = Profile::default();
+        self.begin_joint_events(); // joints: last step's events are dropped
         if time_step == 0.0 {
             return Ok(());
         }

@@ -37,6 +37,8 @@ pub(crate) struct GraphColor {
     /// Bodies (by id) used by a constraint of this colour. Unused for overflow.
     pub body_set: BitSet,
     pub contact_sims: Vec<ContactSim>,
+    /// Awake joints of this colour (see `joint/`).
+    pub joint_sims: Vec<crate::joint::JointSim>,
 }
 
 /// All colours.
@@ -55,7 +57,7 @@ impl Default for ConstraintGraph {
 
 impl ConstraintGraph {
     /// Picks a colour for a constraint between two bodies and marks them.
-    fn assign_color(
+    pub(crate) fn assign_color(
         &mut self,
         body_a: u32,
         type_a: BodyType,

@@ -31,6 +31,10 @@ pub(crate) struct Island {
     pub head_contact: u32,
     pub tail_contact: u32,
     pub contact_count: u32,
+    /// Joint list (see `joint/link.rs`).
+    pub head_joint: u32,
+    pub tail_joint: u32,
+    pub joint_count: u32,
     /// Contacts removed since the island was built: it may have fallen apart.
     pub constraint_remove_count: u32,
 }
@@ -47,6 +51,9 @@ impl Default for Island {
             head_contact: NULL_INDEX,
             tail_contact: NULL_INDEX,
             contact_count: 0,
+            head_joint: NULL_INDEX,
+            tail_joint: NULL_INDEX,
+            joint_count: 0,
             constraint_remove_count: 0,
         }
     }
@@ -218,7 +225,7 @@ impl World {
 
     /// Merges two islands (either may be NULL) and returns the survivor: the
     /// one with more bodies, so that fewer bodies are relabelled.
-    fn merge_islands(&mut self, id_a: u32, id_b: u32) -> u32 {
+    pub(crate) fn merge_islands(&mut self, id_a: u32, id_b: u32) -> u32 {
         if id_a == id_b {
             return id_a;
         }
@@ -269,6 +276,7 @@ impl World {
         }
         merged.constraint_remove_count += small.constraint_remove_count;
         self.islands[big_id as usize] = merged;
+        self.merge_island_joints(big_id, small_id); // joints
 
         let s = &mut self.islands[small_id as usize];
         s.head_body = NULL_INDEX;
@@ -362,6 +370,7 @@ impl World {
                     }
                     island.contact_count += 1;
                 }
+                self.split_body_joints(body_id, island_id, base_id, &mut stack); // joints
             }
         }
 

@@ -112,6 +112,7 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     }
 
     solve_constraints(world, ctx);
+    world.check_joint_thresholds(); // joints: events and breaking
 
     let t = Instant::now();
     let split_candidate = finalize_bodies(world, ctx);
@@ -148,6 +149,7 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 /// a time with the scalar solver when `use_wide_solver` is off; the results
 /// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
+    world.prepare_joints(ctx); // joints: prepared once per step
     let use_wide = world.use_wide_solver;
     let World {
         graph,
@@ -199,7 +201,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
     }
     let scalar_count = constraints.len();
     states.push(BodyState::IDENTITY);
-    profile.prepare_constraints = ms_since(t);
+    profile.prepare_constraints += ms_since(t);
 
     for _ in 0..ctx.sub_steps {
         let t = Instant::now();
@@ -207,11 +209,13 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         profile.integrate_velocities += ms_since(t);
 
         let t = Instant::now();
+        crate::joint::warm_start_joints(&mut graph.colors, states); // joints
         contact_solver::warm_start(&mut constraints[..scalar_count], states);
         contact_solver_wide::warm_start(wide, states);
         profile.warm_start += ms_since(t);
 
         let t = Instant::now();
+        crate::joint::solve_joints(&mut graph.colors, states, ctx, true); // joints
         let push = ctx.contact_push_max_velocity;
         contact_solver::solve(
             &mut constraints[..scalar_count],
@@ -229,6 +233,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
 
         let t = Instant::now();
         for _ in 0..ctx.relax_iterations {
+            crate::joint::solve_joints(&mut graph.colors, states, ctx, false); // joints: relax
             contact_solver::solve(
                 &mut constraints[..scalar_count],
                 states,

@@ -36,6 +36,8 @@ pub(crate) struct SolverSet {
     /// Disabled set: non-touching contacts between non-awake bodies.
     pub contact_sims: Vec<ContactSim>,
     pub island_sims: Vec<IslandSim>,
+    /// Joints (never in the awake set: awake joints live in the graph).
+    pub joint_sims: Vec<crate::joint::JointSim>,
     /// Whether the slot is in use (sleeping-set slots are recycled).
     pub in_use: bool,
 }
@@ -61,6 +63,7 @@ impl World {
         set.body_states.clear();
         set.contact_sims.clear();
         set.island_sims.clear();
+        set.joint_sims.clear(); // joints
         set.in_use = false;
         self.solver_set_ids.free(set_index);
     }
@@ -123,6 +126,8 @@ impl World {
             island.local_index = awake.island_sims.len() as u32;
             awake.island_sims.push(*island_sim);
         }
+
+        self.wake_set_joints(si); // joints: into the graph
 
         // Give the (now empty) arrays back so their capacity is reused.
         let set = &mut self.solver_sets[si];
@@ -207,6 +212,8 @@ impl World {
             c.local_index = sleep_index;
             contact_id = c.island_next;
         }
+
+        self.sleep_island_joints(island_id, sleep_set); // joints: out of the graph
 
         // The island itself.
         let local = island.local_index as usize;
