@@ -1,12 +1,12 @@
 //! Impulse2D, this project's engine, through its public world API.
-//!
-//! Joints do not exist in the engine yet, so scenes with joints (joint grid, rain, spinner,
-//! tumbler) are reported as not runnable rather than run without them.
 
 use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
 use crate::engine::{Counts, Engine, RunConfig, Simulation};
 use impulse2d::collision::{Capsule, Circle, Segment, compute_hull, make_polygon};
-use impulse2d::{BodyDef, BodyId, BodyType, ChainDef, Rot, ShapeDef, Vec2, World, WorldDef};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, Vec2, World,
+    WorldDef,
+};
 
 /// Impulse2D.
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,10 +21,8 @@ impl Engine for Impulse2d {
         Some("impulse2d (this workspace), scalar solver, single-threaded".to_owned())
     }
 
-    fn unsupported(&self, scene: &SceneDesc) -> Option<String> {
-        scene
-            .has_joints()
-            .then(|| "Impulse2D has no joints yet (this scene needs revolute joints)".to_owned())
+    fn unsupported(&self, _scene: &SceneDesc) -> Option<String> {
+        None
     }
 
     fn build(&self, scene: &SceneDesc, config: RunConfig) -> Box<dyn Simulation> {
@@ -71,10 +69,9 @@ impl OurSim {
         for key in scene.initial_bodies.clone() {
             sim.create_body(key);
         }
-        assert!(
-            scene.initial_joints.is_empty(),
-            "Impulse2D has no joints yet"
-        );
+        for index in scene.initial_joints.clone() {
+            sim.create_joint(index);
+        }
         sim
     }
 
@@ -173,6 +170,45 @@ impl OurSim {
     }
 }
 
+impl OurSim {
+    fn create_joint(&mut self, index: usize) {
+        let joint = &self.scene.joints[index];
+        let name = &self.scene.name;
+        let (Some(a), Some(b)) = (self.bodies[joint.body_a], self.bodies[joint.body_b]) else {
+            panic!("{name}: joint {index} links a body that does not exist");
+        };
+        let mut def = RevoluteJointDef {
+            base: JointDef {
+                body_a: a,
+                body_b: b,
+                local_anchor_a: v(joint.local_anchor_a),
+                local_anchor_b: v(joint.local_anchor_b),
+                ..Default::default()
+            },
+            reference_angle: joint.reference_angle,
+            ..Default::default()
+        };
+        if let Some([lower, upper]) = joint.limits {
+            def.enable_limit = true;
+            def.lower_angle = lower;
+            def.upper_angle = upper;
+        }
+        if let Some(motor) = joint.motor {
+            def.enable_motor = true;
+            def.motor_speed = motor.speed;
+            def.max_motor_torque = motor.max_torque;
+        }
+        if let Some(spring) = joint.spring {
+            def.enable_spring = true;
+            def.hertz = spring.hertz;
+            def.damping_ratio = spring.damping_ratio;
+        }
+        self.world
+            .create_revolute_joint(&def)
+            .unwrap_or_else(|e| panic!("{name}: joint {index}: {e}"));
+    }
+}
+
 impl Simulation for OurSim {
     fn step(&mut self, time_step: f32, sub_steps: u32) {
         self.world
@@ -184,9 +220,11 @@ impl Simulation for OurSim {
         match action {
             Action::Spawn(batch) => {
                 let batch = self.scene.batches[batch].clone();
-                assert!(batch.joints.is_empty(), "Impulse2D has no joints yet");
                 for key in batch.bodies {
                     self.create_body(key);
+                }
+                for index in batch.joints {
+                    self.create_joint(index);
                 }
             }
             Action::Despawn(batch) => {
@@ -204,7 +242,7 @@ impl Simulation for OurSim {
         Counts {
             bodies: c.body_count,
             shapes: c.shape_count,
-            joints: 0,
+            joints: self.world.joint_count(),
         }
     }
 
