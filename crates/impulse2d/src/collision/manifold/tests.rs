@@ -4,6 +4,7 @@
 use super::*;
 use crate::collision::{make_offset_box, make_rounded_box, make_square};
 use crate::math::PI;
+use crate::math::Rot;
 
 const TOL: f32 = 1e-5;
 
