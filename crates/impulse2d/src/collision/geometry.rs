@@ -75,8 +75,8 @@ fn check_placed_vertices(vertices: &[Vec2]) -> Result<()> {
         for (j, &p) in vertices.iter().enumerate() {
             if j != i && j != (i + 1) % n && orient(a, b, p) <= 0.0 {
                 return Err(Error::InvalidGeometry(
-                    "polygon is not strictly convex once placed (f32 rounding of its \
-                     vertices folded a thin corner)",
+                    "polygon vertices are not strictly convex and counter-clockwise once \
+                     placed (f32 rounding can fold a thin corner far from the origin)",
                 ));
             }
         }
