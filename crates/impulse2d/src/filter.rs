@@ -116,7 +116,10 @@ impl PreSolve<'_> {
         );
         if !keep {
             sim.manifold.point_count = 0;
-            sim.sim_flags &= !(sim_flags::TOUCHING | sim_flags::ENABLE_HIT_EVENT);
+            // Not recycled either: the empty manifold must not outlive the
+            // callback's answer if the callback is removed.
+            sim.sim_flags &=
+                !(sim_flags::TOUCHING | sim_flags::ENABLE_HIT_EVENT | sim_flags::RECYCLE_VALID);
         }
         keep
     }
