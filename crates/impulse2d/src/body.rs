@@ -1,4 +1,20 @@
-//! Rigid bodies.
+//! Rigid bodies: the definition used to create them, their data inside the
+//! world, and the public functions that read and change them.
+//!
+//! A body's data is split by how often the solver touches it (as in Box2D v3):
+//! `Body` holds the cold part (lists, island links, user data) in the world's
+//! body array indexed by id; `BodySim` holds the transform and mass in the
+//! body's solver set; `BodyState` (32 bytes: velocity, angular velocity,
+//! flags, position and rotation deltas) exists only for awake bodies and is
+//! what the constraint solver reads and writes.
+
+use crate::collision::MassData;
+use crate::core::HUGE;
+use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::id::{BodyId, NULL_INDEX};
+use crate::math::{Rot, Transform, Vec2};
+use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
+use crate::world::World;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -15,4 +31,1073 @@ pub enum BodyType {
 impl BodyType {
     /// The number of body types.
     pub const COUNT: usize = 3;
+}
+
+/// Degrees of freedom a body is not allowed to use. A locked axis behaves as
+/// if a constraint holding it were solved last in every substep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MotionLocks {
+    /// Prevent translation along the world x axis.
+    pub linear_x: bool,
+    /// Prevent translation along the world y axis.
+    pub linear_y: bool,
+    /// Prevent rotation.
+    pub angular_z: bool,
+}
+
+/// Everything needed to create a body. Use `..Default::default()` for the
+/// fields you do not set; [`World::create_body`] validates the values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDef {
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// World position of the body origin, metres.
+    pub position: Vec2,
+    /// World rotation of the body.
+    pub rotation: Rot,
+    /// Initial velocity of the body origin, m/s.
+    pub linear_velocity: Vec2,
+    /// Initial angular velocity, rad/s.
+    pub angular_velocity: f32,
+    /// Linear damping, 1/s (≥ 0). Reduces velocity by `1 / (1 + h·c)` each substep.
+    pub linear_damping: f32,
+    /// Angular damping, 1/s (≥ 0).
+    pub angular_damping: f32,
+    /// Multiplier of the world gravity for this body (dimensionless).
+    pub gravity_scale: f32,
+    /// Speed below which the body counts as resting for sleep, m/s (≥ 0).
+    pub sleep_threshold: f32,
+    /// Whether the body may fall asleep.
+    pub enable_sleep: bool,
+    /// Whether the body starts awake (ignored for static bodies).
+    pub is_awake: bool,
+    /// Whether the body is a bullet: swept against other moving bodies too.
+    pub is_bullet: bool,
+    /// Degrees of freedom to lock.
+    pub motion_locks: MotionLocks,
+    /// Whether the body takes part in the simulation at all.
+    pub is_enabled: bool,
+    /// Allow the body to turn more than a quarter turn per step.
+    pub allow_fast_rotation: bool,
+    /// Any number the application wants to attach.
+    pub user_data: u64,
+    /// A name for debugging (empty for none).
+    pub name: String,
+}
+
+impl Default for BodyDef {
+    fn default() -> Self {
+        BodyDef {
+            body_type: BodyType::Static,
+            position: Vec2::ZERO,
+            rotation: Rot::IDENTITY,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            sleep_threshold: 0.05,
+            enable_sleep: true,
+            is_awake: true,
+            is_bullet: false,
+            motion_locks: MotionLocks::default(),
+            is_enabled: true,
+            allow_fast_rotation: false,
+            user_data: 0,
+            name: String::new(),
+        }
+    }
+}
+
+impl BodyDef {
+    /// Checks every number; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        check_position(self.position, "body position")?;
+        check_rotation(self.rotation, "body rotation")?;
+        check_finite_vec(self.linear_velocity, "body linear velocity")?;
+        check_finite(self.angular_velocity, "body angular velocity")?;
+        check_non_negative(self.linear_damping, "body linear damping")?;
+        check_non_negative(self.angular_damping, "body angular damping")?;
+        check_finite(self.gravity_scale, "body gravity scale")?;
+        check_non_negative(self.sleep_threshold, "body sleep threshold")?;
+        Ok(())
+    }
+}
+
+/// Checks a world position: finite and within [`HUGE`] of the origin.
+pub(crate) fn check_position(p: Vec2, what: &'static str) -> Result<()> {
+    check_finite_vec(p, what)?;
+    if p.x.abs() > HUGE || p.y.abs() > HUGE {
+        return Err(Error::OutOfRange {
+            what,
+            expected: "within 100 km of the origin",
+            value: p.x.abs().max(p.y.abs()),
+        });
+    }
+    Ok(())
+}
+
+/// Checks that a rotation is finite and of unit length.
+pub(crate) fn check_rotation(q: Rot, what: &'static str) -> Result<()> {
+    if !q.c.is_finite() || !q.s.is_finite() {
+        return Err(Error::NonFinite { what });
+    }
+    if !q.is_valid() {
+        return Err(Error::OutOfRange {
+            what,
+            expected: "a unit cosine/sine pair",
+            value: (q.c * q.c + q.s * q.s).sqrt(),
+        });
+    }
+    Ok(())
+}
+
+/// Bits shared by [`BodySim::flags`], [`BodyState::flags`] and [`Body::flags`].
+pub(crate) mod flags {
+    pub const LOCK_LINEAR_X: u32 = 1 << 0;
+    pub const LOCK_LINEAR_Y: u32 = 1 << 1;
+    pub const LOCK_ANGULAR_Z: u32 = 1 << 2;
+    pub const IS_BULLET: u32 = 1 << 3;
+    pub const ALLOW_FAST_ROTATION: u32 = 1 << 4;
+    /// Set by the solver when a velocity was clamped this step.
+    pub const IS_SPEED_CAPPED: u32 = 1 << 5;
+    /// Set when the body moved far enough this step to need continuous collision.
+    pub const IS_FAST: u32 = 1 << 6;
+    /// Set when continuous collision moved the body back this step.
+    pub const HAD_TIME_OF_IMPACT: u32 = 1 << 7;
+    /// Flags that live for one step only.
+    pub const TRANSIENT: u32 = IS_SPEED_CAPPED | IS_FAST | HAD_TIME_OF_IMPACT;
+    /// The motion locks.
+    pub const LOCKS: u32 = LOCK_LINEAR_X | LOCK_LINEAR_Y | LOCK_ANGULAR_Z;
+}
+
+/// The cold part of a body, stored in `World::bodies` at the body's id.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    pub name: String,
+    pub user_data: u64,
+    /// The solver set holding the body's [`BodySim`].
+    pub set_index: u32,
+    /// Index of the sim (and state, when awake) inside the set.
+    pub local_index: u32,
+    /// Head of the doubly linked list of contact edges: `(contact_id << 1) | edge`.
+    pub head_contact_key: u32,
+    pub contact_count: u32,
+    pub head_shape_id: u32,
+    pub shape_count: u32,
+    pub head_chain_id: u32,
+    /// Head of the joint edge list: `(joint_id << 1) | edge` (see `joint/`).
+    pub head_joint_key: u32,
+    pub joint_count: u32,
+    /// The island, or NULL for static and disabled bodies.
+    pub island_id: u32,
+    pub island_prev: u32,
+    pub island_next: u32,
+    /// Mass, kg.
+    pub mass: f32,
+    /// Rotational inertia about the centre of mass, kg·m².
+    pub inertia: f32,
+    pub sleep_threshold: f32,
+    /// How long the body has been slow enough to sleep, s.
+    pub sleep_time: f32,
+    /// The body's index, or NULL while the slot is free.
+    pub id: u32,
+    pub generation: u32,
+    pub body_type: BodyType,
+    pub enable_sleep: bool,
+    /// Persistent flags (locks, bullet) plus the last step's transient flags.
+    pub flags: u32,
+}
+
+impl Default for Body {
+    fn default() -> Self {
+        Body {
+            name: String::new(),
+            user_data: 0,
+            set_index: NULL_INDEX,
+            local_index: NULL_INDEX,
+            head_contact_key: NULL_INDEX,
+            contact_count: 0,
+            head_shape_id: NULL_INDEX,
+            shape_count: 0,
+            head_chain_id: NULL_INDEX,
+            head_joint_key: NULL_INDEX,
+            joint_count: 0,
+            island_id: NULL_INDEX,
+            island_prev: NULL_INDEX,
+            island_next: NULL_INDEX,
+            mass: 0.0,
+            inertia: 0.0,
+            sleep_threshold: 0.05,
+            sleep_time: 0.0,
+            id: NULL_INDEX,
+            generation: 0,
+            body_type: BodyType::Static,
+            enable_sleep: true,
+            flags: 0,
+        }
+    }
+}
+
+/// The part of a body the step reads every frame, stored in its solver set.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodySim {
+    /// Transform of the body origin.
+    pub transform: Transform,
+    /// World centre of mass, metres.
+    pub center: Vec2,
+    /// Rotation and centre at the start of the step (for continuous collision).
+    pub rotation0: Rot,
+    pub center0: Vec2,
+    /// Centre of mass in the body frame, metres.
+    pub local_center: Vec2,
+    /// Accumulated force for the next step, N, and torque, N·m.
+    pub force: Vec2,
+    pub torque: f32,
+    /// Inverse mass, 1/kg, and inverse rotational inertia, 1/(kg·m²).
+    pub inv_mass: f32,
+    pub inv_inertia: f32,
+    /// Smallest and largest distance from the centre of mass to the body's
+    /// surface, metres (for sleep and continuous collision).
+    pub min_extent: f32,
+    pub max_extent: f32,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub gravity_scale: f32,
+    pub body_id: u32,
+    pub flags: u32,
+}
+
+/// The velocity state of an awake body: all the constraint solver touches.
+/// Exactly 32 bytes so that two fit a cache line half.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BodyState {
+    /// Velocity of the centre of mass, m/s.
+    pub linear_velocity: Vec2,
+    /// Angular velocity, rad/s.
+    pub angular_velocity: f32,
+    pub flags: u32,
+    /// Translation of the centre of mass since the start of the step, metres.
+    pub delta_position: Vec2,
+    /// Rotation since the start of the step.
+    pub delta_rotation: Rot,
+}
+
+const _: () = assert!(std::mem::size_of::<BodyState>() == 32);
+
+impl BodyState {
+    /// A body at rest with no motion this step (also stands in for static bodies).
+    pub const IDENTITY: BodyState = BodyState {
+        linear_velocity: Vec2::ZERO,
+        angular_velocity: 0.0,
+        flags: 0,
+        delta_position: Vec2::ZERO,
+        delta_rotation: Rot::IDENTITY,
+    };
+}
+
+fn def_flags(def: &BodyDef) -> u32 {
+    let mut f = 0;
+    if def.motion_locks.linear_x {
+        f |= flags::LOCK_LINEAR_X;
+    }
+    if def.motion_locks.linear_y {
+        f |= flags::LOCK_LINEAR_Y;
+    }
+    if def.motion_locks.angular_z {
+        f |= flags::LOCK_ANGULAR_Z;
+    }
+    if def.is_bullet {
+        f |= flags::IS_BULLET;
+    }
+    if def.allow_fast_rotation {
+        f |= flags::ALLOW_FAST_ROTATION;
+    }
+    f
+}
+
+impl World {
+    /// Checks an id and returns the body's index.
+    pub(crate) fn body_index(&self, id: BodyId) -> Result<usize> {
+        let invalid = Error::InvalidId { what: "body" };
+        if id.world != self.world_number {
+            return Err(invalid);
+        }
+        match self.bodies.get(id.index as usize) {
+            Some(b) if b.id == id.index && b.generation == id.generation => Ok(id.index as usize),
+            _ => Err(invalid),
+        }
+    }
+
+    pub(crate) fn make_body_id(&self, index: u32) -> BodyId {
+        BodyId {
+            index,
+            world: self.world_number,
+            generation: self.bodies[index as usize].generation,
+        }
+    }
+
+    /// The sim of a body, wherever it lives.
+    #[inline]
+    pub(crate) fn body_sim(&self, body_index: usize) -> &BodySim {
+        let b = &self.bodies[body_index];
+        &self.solver_sets[b.set_index as usize].body_sims[b.local_index as usize]
+    }
+
+    #[inline]
+    pub(crate) fn body_sim_mut(&mut self, body_index: usize) -> &mut BodySim {
+        let b = &self.bodies[body_index];
+        &mut self.solver_sets[b.set_index as usize].body_sims[b.local_index as usize]
+    }
+
+    /// The velocity state of an awake body.
+    #[inline]
+    pub(crate) fn body_state_mut(&mut self, body_index: usize) -> Option<&mut BodyState> {
+        let b = &self.bodies[body_index];
+        if b.set_index == AWAKE_SET {
+            Some(&mut self.solver_sets[AWAKE_SET as usize].body_states[b.local_index as usize])
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    pub(crate) fn body_state(&self, body_index: usize) -> Option<&BodyState> {
+        let b = &self.bodies[body_index];
+        if b.set_index == AWAKE_SET {
+            Some(&self.solver_sets[AWAKE_SET as usize].body_states[b.local_index as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Creates a body. Shapes are attached afterwards; a dynamic body without
+    /// shapes gets a mass of 1 kg at its origin.
+    ///
+    /// Returns an error naming the field when the definition holds a non-finite
+    /// number, a negative damping or threshold, or a non-unit rotation.
+    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
+        def.validate()?;
+
+        let is_awake = (def.is_awake || !def.enable_sleep) && def.is_enabled;
+        let set_index = if !def.is_enabled {
+            DISABLED_SET
+        } else if def.body_type == BodyType::Static {
+            STATIC_SET
+        } else if is_awake {
+            AWAKE_SET
+        } else {
+            self.create_sleeping_set()
+        };
+
+        let body_id = self.body_ids.alloc();
+        let body_flags = def_flags(def);
+        let set = &mut self.solver_sets[set_index as usize];
+        let local_index = set.body_sims.len() as u32;
+        set.body_sims.push(BodySim {
+            transform: Transform::new(def.position, def.rotation),
+            center: def.position,
+            rotation0: def.rotation,
+            center0: def.position,
+            local_center: Vec2::ZERO,
+            force: Vec2::ZERO,
+            torque: 0.0,
+            inv_mass: 0.0,
+            inv_inertia: 0.0,
+            min_extent: HUGE,
+            max_extent: 0.0,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            gravity_scale: def.gravity_scale,
+            body_id,
+            flags: body_flags,
+        });
+        if set_index == AWAKE_SET {
+            let mut state = BodyState::IDENTITY;
+            if def.body_type != BodyType::Static {
+                state.linear_velocity = def.linear_velocity;
+                state.angular_velocity = def.angular_velocity;
+            }
+            state.flags = body_flags;
+            set.body_states.push(state);
+        }
+
+        if body_id as usize == self.bodies.len() {
+            self.bodies.push(Body::default());
+        }
+        let body = &mut self.bodies[body_id as usize];
+        debug_assert_eq!(body.id, NULL_INDEX);
+        let generation = body.generation.wrapping_add(1);
+        *body = Body {
+            name: def.name.clone(),
+            user_data: def.user_data,
+            set_index,
+            local_index,
+            sleep_threshold: def.sleep_threshold,
+            id: body_id,
+            generation,
+            body_type: def.body_type,
+            enable_sleep: def.enable_sleep,
+            flags: body_flags,
+            ..Body::default()
+        };
+
+        if set_index >= AWAKE_SET {
+            self.create_island_for_body(set_index, body_id);
+        }
+        // A dynamic body always has mass (1 kg until shapes give it more).
+        self.update_body_mass_data(body_id as usize);
+        Ok(self.make_body_id(body_id))
+    }
+
+    /// Destroys a body with its shapes, chains and contacts. Bodies that were
+    /// touching it are woken. Destroying it again gives `Err(InvalidId)`.
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
+        let bi = self.body_index(id)?;
+        self.destroy_body_joints(bi); // joints: destroyed with the body
+        self.destroy_body_contacts(bi, true);
+
+        // Shapes and their proxies.
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            let next = self.shapes[shape_id as usize].next_shape_id;
+            self.destroy_shape_proxy(shape_id as usize);
+            self.free_shape_slot(shape_id);
+            shape_id = next;
+        }
+        // Chains (their segments were among the shapes above).
+        let mut chain_id = self.bodies[bi].head_chain_id;
+        while chain_id != NULL_INDEX {
+            let chain = &mut self.chains[chain_id as usize];
+            let next = chain.next_chain_id;
+            chain.free();
+            self.chain_ids.free(chain_id);
+            chain_id = next;
+        }
+
+        self.remove_body_from_island(bi);
+
+        let (set_index, local_index) = (self.bodies[bi].set_index, self.bodies[bi].local_index);
+        self.remove_body_sim(set_index, local_index);
+        if set_index >= FIRST_SLEEPING_SET
+            && self.solver_sets[set_index as usize].body_sims.is_empty()
+        {
+            self.destroy_solver_set(set_index);
+        }
+
+        self.body_ids.free(bi as u32);
+        let body = &mut self.bodies[bi];
+        body.id = NULL_INDEX;
+        body.set_index = NULL_INDEX;
+        body.local_index = NULL_INDEX;
+        body.head_shape_id = NULL_INDEX;
+        body.head_chain_id = NULL_INDEX;
+        body.shape_count = 0;
+        body.name = String::new();
+        Ok(())
+    }
+
+    /// Removes a body's sim (and state, in the awake set) from a set by swap
+    /// removal, fixing the index of the body that moved into its place.
+    pub(crate) fn remove_body_sim(&mut self, set_index: u32, local_index: u32) {
+        let set = &mut self.solver_sets[set_index as usize];
+        let li = local_index as usize;
+        set.body_sims.swap_remove(li);
+        if set_index == AWAKE_SET {
+            set.body_states.swap_remove(li);
+        }
+        if li < set.body_sims.len() {
+            let moved = set.body_sims[li].body_id as usize;
+            self.bodies[moved].local_index = local_index;
+        }
+    }
+
+    /// Destroys every contact of a body; `wake` wakes the bodies that were touching.
+    pub(crate) fn destroy_body_contacts(&mut self, body_index: usize, wake: bool) {
+        let mut key = self.bodies[body_index].head_contact_key;
+        while key != NULL_INDEX {
+            let contact_id = key >> 1;
+            let edge = (key & 1) as usize;
+            key = self.contacts[contact_id as usize].edges[edge].next_key;
+            self.destroy_contact(contact_id, wake);
+        }
+    }
+
+    /// Whether the id names a live body of this world.
+    pub fn body_is_valid(&self, id: BodyId) -> bool {
+        self.body_index(id).is_ok()
+    }
+
+    /// The body's type.
+    pub fn body_type(&self, id: BodyId) -> Result<BodyType> {
+        Ok(self.bodies[self.body_index(id)?].body_type)
+    }
+
+    /// The body's name as given in its definition.
+    pub fn body_name(&self, id: BodyId) -> Result<&str> {
+        Ok(&self.bodies[self.body_index(id)?].name)
+    }
+
+    /// The user data given in the definition or by [`World::set_body_user_data`].
+    pub fn body_user_data(&self, id: BodyId) -> Result<u64> {
+        Ok(self.bodies[self.body_index(id)?].user_data)
+    }
+
+    /// Replaces the body's user data.
+    pub fn set_body_user_data(&mut self, id: BodyId, user_data: u64) -> Result<()> {
+        let bi = self.body_index(id)?;
+        self.bodies[bi].user_data = user_data;
+        Ok(())
+    }
+
+    /// The transform of the body origin.
+    pub fn body_transform(&self, id: BodyId) -> Result<Transform> {
+        Ok(self.body_sim(self.body_index(id)?).transform)
+    }
+
+    /// The world position of the body origin, metres.
+    pub fn body_position(&self, id: BodyId) -> Result<Vec2> {
+        Ok(self.body_transform(id)?.p)
+    }
+
+    /// The body's rotation.
+    pub fn body_rotation(&self, id: BodyId) -> Result<Rot> {
+        Ok(self.body_transform(id)?.q)
+    }
+
+    /// Teleports the body: sets the transform of its origin, updates its
+    /// broad-phase boxes and wakes it (a static body wakes the bodies touching
+    /// it). Contacts are updated at the next step.
+    pub fn set_body_transform(&mut self, id: BodyId, position: Vec2, rotation: Rot) -> Result<()> {
+        let bi = self.body_index(id)?;
+        check_position(position, "body position")?;
+        check_rotation(rotation, "body rotation")?;
+
+        if self.bodies[bi].body_type == BodyType::Static {
+            self.wake_touching_bodies(bi);
+        } else {
+            self.wake_body(bi);
+        }
+
+        let sim = self.body_sim_mut(bi);
+        sim.transform = Transform::new(position, rotation);
+        sim.center = sim.transform.apply(sim.local_center);
+        sim.rotation0 = rotation;
+        sim.center0 = sim.center;
+        let transform = sim.transform;
+
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            self.refresh_shape_aabb(shape_id as usize, transform, true);
+            shape_id = self.shapes[shape_id as usize].next_shape_id;
+        }
+        Ok(())
+    }
+
+    /// Velocity of the centre of mass, m/s (zero while asleep or disabled).
+    pub fn body_linear_velocity(&self, id: BodyId) -> Result<Vec2> {
+        let bi = self.body_index(id)?;
+        Ok(self
+            .body_state(bi)
+            .map_or(Vec2::ZERO, |s| s.linear_velocity))
+    }
+
+    /// Angular velocity, rad/s (zero while asleep or disabled).
+    pub fn body_angular_velocity(&self, id: BodyId) -> Result<f32> {
+        let bi = self.body_index(id)?;
+        Ok(self.body_state(bi).map_or(0.0, |s| s.angular_velocity))
+    }
+
+    /// Sets the velocity of the centre of mass, m/s; a non-zero velocity wakes
+    /// the body. Static bodies cannot move (`Err(InvalidOperation)`).
+    pub fn set_body_linear_velocity(&mut self, id: BodyId, v: Vec2) -> Result<()> {
+        let bi = self.body_index(id)?;
+        check_finite_vec(v, "linear velocity")?;
+        if self.bodies[bi].body_type == BodyType::Static {
+            return Err(Error::InvalidOperation("a static body has no velocity"));
+        }
+        if v.length_squared() > 0.0 {
+            self.wake_body(bi);
+        }
+        if let Some(state) = self.body_state_mut(bi) {
+            state.linear_velocity = v;
+        }
+        Ok(())
+    }
+
+    /// Sets the angular velocity, rad/s; a non-zero value wakes the body.
+    pub fn set_body_angular_velocity(&mut self, id: BodyId, w: f32) -> Result<()> {
+        let bi = self.body_index(id)?;
+        check_finite(w, "angular velocity")?;
+        if self.bodies[bi].body_type == BodyType::Static {
+            return Err(Error::InvalidOperation("a static body has no velocity"));
+        }
+        if self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0 {
+            return Ok(());
+        }
+        if w != 0.0 {
+            self.wake_body(bi);
+        }
+        if let Some(state) = self.body_state_mut(bi) {
+            state.angular_velocity = w;
+        }
+        Ok(())
+    }
+
+    /// Velocity of a world point attached to the body, m/s.
+    pub fn body_world_point_velocity(&self, id: BodyId, world_point: Vec2) -> Result<Vec2> {
+        let bi = self.body_index(id)?;
+        check_finite_vec(world_point, "point")?;
+        let Some(state) = self.body_state(bi) else {
+            return Ok(Vec2::ZERO);
+        };
+        let r = world_point - self.body_sim(bi).center;
+        Ok(state.linear_velocity + Vec2::scalar_cross(state.angular_velocity, r))
+    }
+
+    fn check_force_input(&mut self, id: BodyId, wake: bool) -> Result<Option<usize>> {
+        let bi = self.body_index(id)?;
+        if wake {
+            self.wake_body(bi);
+        }
+        Ok((self.bodies[bi].set_index == AWAKE_SET).then_some(bi))
+    }
+
+    /// Applies a force (N) at a world point (m) for the next step. Has no effect
+    /// on a sleeping body unless `wake` is set.
+    pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2, wake: bool) -> Result<()> {
+        check_finite_vec(force, "force")?;
+        check_finite_vec(point, "point")?;
+        if let Some(bi) = self.check_force_input(id, wake)? {
+            let sim = self.body_sim_mut(bi);
+            sim.force += force;
+            sim.torque += (point - sim.center).cross(force);
+        }
+        Ok(())
+    }
+
+    /// Applies a force (N) at the centre of mass for the next step.
+    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2, wake: bool) -> Result<()> {
+        check_finite_vec(force, "force")?;
+        if let Some(bi) = self.check_force_input(id, wake)? {
+            self.body_sim_mut(bi).force += force;
+        }
+        Ok(())
+    }
+
+    /// Applies a torque (N·m) for the next step.
+    pub fn apply_torque(&mut self, id: BodyId, torque: f32, wake: bool) -> Result<()> {
+        check_finite(torque, "torque")?;
+        if let Some(bi) = self.check_force_input(id, wake)? {
+            self.body_sim_mut(bi).torque += torque;
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at a world point (m): changes the velocity at once.
+    pub fn apply_linear_impulse(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+        wake: bool,
+    ) -> Result<()> {
+        check_finite_vec(impulse, "impulse")?;
+        check_finite_vec(point, "point")?;
+        if let Some(bi) = self.check_force_input(id, wake)? {
+            let sim = *self.body_sim(bi);
+            let state = self.body_state_mut(bi).expect("awake body has a state");
+            state.linear_velocity = Vec2::mul_add(state.linear_velocity, sim.inv_mass, impulse);
+            state.angular_velocity += sim.inv_inertia * (point - sim.center).cross(impulse);
+        }
+        Ok(())
+    }
+
+    /// Applies an impulse (N·s) at the centre of mass.
+    pub fn apply_linear_impulse_to_center(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        wake: bool,
+    ) -> Result<()> {
+        check_finite_vec(impulse, "impulse")?;
+        if let Some(bi) = self.check_force_input(id, wake)? {
+            let inv_mass = self.body_sim(bi).inv_mass;
+            let state = self.body_state_mut(bi).expect("awake body has a state");
+            state.linear_velocity = Vec2::mul_add(state.linear_velocity, inv_mass, impulse);
+        }
+        Ok(())
+    }
+
+    /// Applies an angular impulse (N·m·s).
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32, wake: bool) -> Result<()> {
+        check_finite(impulse, "angular impulse")?;
+        if let Some(bi) = self.check_force_input(id, wake)? {
+            let inv_inertia = self.body_sim(bi).inv_inertia;
+            let state = self.body_state_mut(bi).expect("awake body has a state");
+            state.angular_velocity += inv_inertia * impulse;
+        }
+        Ok(())
+    }
+
+    /// Mass, kg (zero for static and kinematic bodies).
+    pub fn body_mass(&self, id: BodyId) -> Result<f32> {
+        Ok(self.bodies[self.body_index(id)?].mass)
+    }
+
+    /// Rotational inertia about the centre of mass, kg·m².
+    pub fn body_rotational_inertia(&self, id: BodyId) -> Result<f32> {
+        Ok(self.bodies[self.body_index(id)?].inertia)
+    }
+
+    /// The centre of mass in the body frame, metres.
+    pub fn body_local_center_of_mass(&self, id: BodyId) -> Result<Vec2> {
+        Ok(self.body_sim(self.body_index(id)?).local_center)
+    }
+
+    /// The centre of mass in world coordinates, metres.
+    pub fn body_world_center_of_mass(&self, id: BodyId) -> Result<Vec2> {
+        Ok(self.body_sim(self.body_index(id)?).center)
+    }
+
+    /// Mass, centre (body frame) and rotational inertia about the centre.
+    pub fn body_mass_data(&self, id: BodyId) -> Result<MassData> {
+        let bi = self.body_index(id)?;
+        Ok(MassData {
+            mass: self.bodies[bi].mass,
+            center: self.body_sim(bi).local_center,
+            rotational_inertia: self.bodies[bi].inertia,
+        })
+    }
+
+    /// Overrides the mass computed from the shapes (dynamic bodies only). The
+    /// mass is recomputed from the shapes when a shape is added or removed, or
+    /// by [`World::apply_mass_from_shapes`].
+    pub fn set_body_mass_data(&mut self, id: BodyId, mass_data: MassData) -> Result<()> {
+        let bi = self.body_index(id)?;
+        check_finite(mass_data.mass, "mass")?;
+        if mass_data.mass <= 0.0 {
+            return Err(Error::OutOfRange {
+                what: "mass",
+                expected: "> 0",
+                value: mass_data.mass,
+            });
+        }
+        check_non_negative(mass_data.rotational_inertia, "rotational inertia")?;
+        check_finite_vec(mass_data.center, "center of mass")?;
+        if self.bodies[bi].body_type != BodyType::Dynamic {
+            return Err(Error::InvalidOperation(
+                "only dynamic bodies have mass data to set",
+            ));
+        }
+        let locked_rotation = self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0;
+        let inertia = if locked_rotation {
+            0.0
+        } else {
+            mass_data.rotational_inertia
+        };
+        self.bodies[bi].mass = mass_data.mass;
+        self.bodies[bi].inertia = inertia;
+        let sim = self.body_sim_mut(bi);
+        sim.inv_mass = 1.0 / mass_data.mass;
+        sim.inv_inertia = if inertia > 0.0 { 1.0 / inertia } else { 0.0 };
+        let old_center = sim.center;
+        sim.local_center = mass_data.center;
+        sim.center = sim.transform.apply(mass_data.center);
+        sim.center0 = sim.center;
+        let new_center = sim.center;
+        self.shift_velocity_for_new_center(bi, old_center, new_center);
+        self.update_body_extents(bi);
+        Ok(())
+    }
+
+    /// Recomputes mass, centre and inertia from the body's shapes and densities.
+    pub fn apply_mass_from_shapes(&mut self, id: BodyId) -> Result<()> {
+        let bi = self.body_index(id)?;
+        self.update_body_mass_data(bi);
+        Ok(())
+    }
+
+    /// Keeps the velocity of the body origin when the centre of mass moves.
+    fn shift_velocity_for_new_center(&mut self, bi: usize, old_center: Vec2, new_center: Vec2) {
+        if let Some(state) = self.body_state_mut(bi) {
+            let w = state.angular_velocity;
+            state.linear_velocity += Vec2::scalar_cross(w, new_center - old_center);
+        }
+    }
+
+    /// Mass, centre of mass, inertia and extents from the shapes.
+    pub(crate) fn update_body_mass_data(&mut self, bi: usize) {
+        let body_type = self.bodies[bi].body_type;
+        {
+            let body = &mut self.bodies[bi];
+            body.mass = 0.0;
+            body.inertia = 0.0;
+        }
+        let sim = self.body_sim_mut(bi);
+        sim.inv_mass = 0.0;
+        sim.inv_inertia = 0.0;
+        sim.local_center = Vec2::ZERO;
+
+        if body_type != BodyType::Dynamic {
+            sim.center = sim.transform.p;
+            sim.center0 = sim.center;
+            self.update_body_extents(bi);
+            return;
+        }
+
+        // Sum mass, first moment and inertia about the body origin.
+        let mut mass = 0.0f32;
+        let mut moment = Vec2::ZERO;
+        let mut origin_inertia = 0.0f32;
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            let shape = &self.shapes[shape_id as usize];
+            shape_id = shape.next_shape_id;
+            if shape.density == 0.0 {
+                continue;
+            }
+            let md = shape.compute_mass();
+            mass += md.mass;
+            moment = Vec2::mul_add(moment, md.mass, md.center);
+            origin_inertia += md.rotational_inertia + md.mass * md.center.dot(md.center);
+        }
+
+        let mut local_center = Vec2::ZERO;
+        let (inv_mass, mass) = if mass > 0.0 {
+            local_center = moment * (1.0 / mass);
+            (1.0 / mass, mass)
+        } else {
+            // A dynamic body needs mass; default to 1 kg at the origin.
+            (1.0, 1.0)
+        };
+        let locked_rotation = self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0;
+        let mut inertia = origin_inertia - mass * local_center.dot(local_center);
+        if locked_rotation || inertia <= 0.0 || origin_inertia == 0.0 {
+            inertia = 0.0;
+        }
+        self.bodies[bi].mass = mass;
+        self.bodies[bi].inertia = inertia;
+        let sim = self.body_sim_mut(bi);
+        sim.inv_mass = inv_mass;
+        sim.inv_inertia = if inertia > 0.0 { 1.0 / inertia } else { 0.0 };
+        let old_center = sim.center;
+        sim.local_center = local_center;
+        sim.center = sim.transform.apply(local_center);
+        sim.center0 = sim.center;
+        let new_center = sim.center;
+        self.shift_velocity_for_new_center(bi, old_center, new_center);
+        self.update_body_extents(bi);
+    }
+
+    /// Minimum and maximum extents of the shapes about the centre of mass.
+    fn update_body_extents(&mut self, bi: usize) {
+        let local_center = self.body_sim(bi).local_center;
+        let mut min_extent = HUGE;
+        let mut max_extent = 0.0f32;
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            let shape = &self.shapes[shape_id as usize];
+            let (lo, hi) = shape.extent(local_center);
+            min_extent = min_extent.min(lo);
+            max_extent = max_extent.max(hi);
+            shape_id = shape.next_shape_id;
+        }
+        let sim = self.body_sim_mut(bi);
+        sim.min_extent = min_extent;
+        sim.max_extent = max_extent;
+    }
+
+    /// Maps a world point into the body frame.
+    pub fn body_local_point(&self, id: BodyId, world_point: Vec2) -> Result<Vec2> {
+        check_finite_vec(world_point, "point")?;
+        Ok(self.body_transform(id)?.apply_inv(world_point))
+    }
+
+    /// Maps a body-frame point into world coordinates.
+    pub fn body_world_point(&self, id: BodyId, local_point: Vec2) -> Result<Vec2> {
+        check_finite_vec(local_point, "point")?;
+        Ok(self.body_transform(id)?.apply(local_point))
+    }
+
+    /// Rotates a world vector into the body frame.
+    pub fn body_local_vector(&self, id: BodyId, world_vector: Vec2) -> Result<Vec2> {
+        check_finite_vec(world_vector, "vector")?;
+        Ok(self.body_transform(id)?.q.inv_rotate(world_vector))
+    }
+
+    /// Rotates a body-frame vector into world coordinates.
+    pub fn body_world_vector(&self, id: BodyId, local_vector: Vec2) -> Result<Vec2> {
+        check_finite_vec(local_vector, "vector")?;
+        Ok(self.body_transform(id)?.q.rotate(local_vector))
+    }
+
+    /// Whether the body is awake (static and disabled bodies are not).
+    pub fn body_is_awake(&self, id: BodyId) -> Result<bool> {
+        Ok(self.bodies[self.body_index(id)?].set_index == AWAKE_SET)
+    }
+
+    /// Wakes a sleeping body (and its island), or puts an awake body's whole
+    /// island to sleep at once.
+    pub fn set_body_awake(&mut self, id: BodyId, awake: bool) -> Result<()> {
+        let bi = self.body_index(id)?;
+        if awake {
+            self.wake_body(bi);
+        } else if self.bodies[bi].set_index == AWAKE_SET {
+            let island_id = self.bodies[bi].island_id;
+            if self.islands[island_id as usize].constraint_remove_count > 0 {
+                // The island may fall apart; split it so only this body's part sleeps.
+                self.split_island(island_id);
+            }
+            let island_id = self.bodies[bi].island_id;
+            self.try_sleep_island(island_id);
+        }
+        Ok(())
+    }
+
+    /// Whether the body may sleep.
+    pub fn body_sleep_enabled(&self, id: BodyId) -> Result<bool> {
+        Ok(self.bodies[self.body_index(id)?].enable_sleep)
+    }
+
+    /// Allows or forbids sleep for this body; forbidding wakes it.
+    pub fn set_body_sleep_enabled(&mut self, id: BodyId, enable: bool) -> Result<()> {
+        let bi = self.body_index(id)?;
+        self.bodies[bi].enable_sleep = enable;
+        if !enable {
+            self.wake_body(bi);
+        }
+        Ok(())
+    }
+
+    /// Whether the body takes part in the simulation.
+    pub fn body_is_enabled(&self, id: BodyId) -> Result<bool> {
+        Ok(self.bodies[self.body_index(id)?].set_index != DISABLED_SET)
+    }
+
+    /// Removes the body from the simulation (it keeps its shapes and transform).
+    /// Bodies that were touching it are woken.
+    pub fn disable_body(&mut self, id: BodyId) -> Result<()> {
+        let bi = self.body_index(id)?;
+        if self.bodies[bi].set_index == DISABLED_SET {
+            return Ok(());
+        }
+        // Bring the body to the static or awake set first so that no sleeping
+        // set is left behind empty.
+        self.wake_body(bi);
+        self.detach_body_joints(bi); // joints: re-attached to the disabled set below
+        self.destroy_body_contacts(bi, true);
+        self.remove_body_from_island(bi);
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            self.destroy_shape_proxy(shape_id as usize);
+            shape_id = self.shapes[shape_id as usize].next_shape_id;
+        }
+        let source = self.bodies[bi].set_index;
+        self.transfer_body(DISABLED_SET, source, bi);
+        self.attach_detached_joints(); // joints
+        Ok(())
+    }
+
+    /// Puts a disabled body back into the simulation, awake.
+    pub fn enable_body(&mut self, id: BodyId) -> Result<()> {
+        let bi = self.body_index(id)?;
+        if self.bodies[bi].set_index != DISABLED_SET {
+            return Ok(());
+        }
+        let body_type = self.bodies[bi].body_type;
+        let target = if body_type == BodyType::Static {
+            STATIC_SET
+        } else {
+            AWAKE_SET
+        };
+        self.detach_body_joints(bi); // joints: re-attached below
+        self.transfer_body(target, DISABLED_SET, bi);
+        let transform = self.body_sim(bi).transform;
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            self.create_shape_proxy(shape_id as usize, body_type, transform, true)?;
+            shape_id = self.shapes[shape_id as usize].next_shape_id;
+        }
+        if target == AWAKE_SET {
+            self.create_island_for_body(AWAKE_SET, bi as u32);
+        }
+        self.attach_detached_joints(); // joints
+        Ok(())
+    }
+
+    /// Changes a body between static, kinematic and dynamic. Its contacts are
+    /// destroyed and recreated at the next step; mass is recomputed.
+    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<()> {
+        let bi = self.body_index(id)?;
+        let original = self.bodies[bi].body_type;
+        if original == body_type {
+            return Ok(());
+        }
+        if self.bodies[bi].set_index == DISABLED_SET {
+            self.bodies[bi].body_type = body_type;
+            self.update_body_mass_data(bi);
+            return Ok(());
+        }
+
+        self.destroy_body_contacts(bi, false);
+        self.wake_body(bi);
+        self.detach_body_joints(bi); // joints: re-attached below for the new type
+        self.bodies[bi].body_type = body_type;
+
+        if original == BodyType::Static {
+            self.transfer_body(AWAKE_SET, STATIC_SET, bi);
+            self.create_island_for_body(AWAKE_SET, bi as u32);
+        } else if body_type == BodyType::Static {
+            self.remove_body_from_island(bi);
+            self.transfer_body(STATIC_SET, AWAKE_SET, bi);
+        }
+
+        // Proxies live in one tree per body type: move them.
+        let transform = self.body_sim(bi).transform;
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            self.destroy_shape_proxy(shape_id as usize);
+            self.create_shape_proxy(shape_id as usize, body_type, transform, true)?;
+            shape_id = self.shapes[shape_id as usize].next_shape_id;
+        }
+        self.update_body_mass_data(bi);
+        self.attach_detached_joints(); // joints
+        Ok(())
+    }
+
+    /// Wakes the body's solver set if it is sleeping. Returns whether it woke.
+    pub(crate) fn wake_body(&mut self, bi: usize) -> bool {
+        let set_index = self.bodies[bi].set_index;
+        if set_index >= FIRST_SLEEPING_SET {
+            self.wake_solver_set(set_index);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Wakes every body touching this one.
+    fn wake_touching_bodies(&mut self, bi: usize) {
+        let mut key = self.bodies[bi].head_contact_key;
+        while key != NULL_INDEX {
+            let contact = &self.contacts[(key >> 1) as usize];
+            let edge = (key & 1) as usize;
+            key = contact.edges[edge].next_key;
+            let other = contact.edges[edge ^ 1].body_id as usize;
+            self.wake_body(other);
+        }
+    }
+
+    /// The ids of the shapes attached to the body, newest first.
+    pub fn body_shapes(&self, id: BodyId) -> Result<Vec<crate::id::ShapeId>> {
+        let bi = self.body_index(id)?;
+        let mut out = Vec::with_capacity(self.bodies[bi].shape_count as usize);
+        let mut shape_id = self.bodies[bi].head_shape_id;
+        while shape_id != NULL_INDEX {
+            out.push(self.make_shape_id(shape_id));
+            shape_id = self.shapes[shape_id as usize].next_shape_id;
+        }
+        Ok(out)
+    }
 }

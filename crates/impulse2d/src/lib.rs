@@ -7,17 +7,64 @@
 //!
 //! Units are SI throughout: metres, kilograms, seconds, radians.
 //!
-//! The [`collision`] module is the world-free collision layer.
+//! The [`collision`] module is the world-free collision layer. A [`World`] owns
+//! bodies, shapes and contacts and advances them with [`World::step`].
+//!
+//! ```
+//! use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
+//! use impulse2d::collision::make_box;
+//!
+//! let mut world = World::new(&WorldDef::default()).unwrap();
+//! let ground = world.create_body(&BodyDef::default()).unwrap();
+//! world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(10.0, 1.0).unwrap()).unwrap();
+//! let body = world
+//!     .create_body(&BodyDef {
+//!         body_type: BodyType::Dynamic,
+//!         position: Vec2::new(0.0, 4.0),
+//!         ..Default::default()
+//!     })
+//!     .unwrap();
+//! world.create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap()).unwrap();
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0, 4).unwrap();
+//! }
+//! let y = world.body_position(body).unwrap().y;
+//! assert!((y - 1.5).abs() < 0.01);
+//! ```
 
 #![forbid(unsafe_code)]
 
+pub(crate) mod bitset;
 pub mod body;
 pub mod broad_phase;
+pub mod chain;
 pub mod collision;
+pub mod contact;
 pub mod core;
+pub mod debug_draw;
 pub mod error;
+pub mod id;
+pub mod joint;
 pub mod math;
+pub(crate) mod narrow_phase;
+pub mod profile;
+pub mod shape;
+pub(crate) mod solver;
+mod validate;
+pub mod world;
 
-pub use body::BodyType;
+pub use body::{BodyDef, BodyType, MotionLocks};
+pub use chain::ChainDef;
+pub use contact::{ContactData, MixingRule};
+pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
+pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
+pub use joint::{
+    DistanceJointDef, FilterJointDef, JointDef, JointEvent, JointEventKind, JointType,
+    MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+};
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
+pub use profile::Profile;
+pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};
+pub use solver::TIME_TO_SLEEP;
+pub use world::{Counters, World, WorldDef};

@@ -1,0 +1,162 @@
+//! `impulse2d`: run Impulse2D scenes headless, draw them, benchmark them.
+//!
+//! ```text
+//! impulse2d list
+//! impulse2d run [SCENE] [--steps N] [--hz 60] [--substeps 4] [--threads N]
+//!               [--png F] [--gif F] [--svg F] [--width W] [--height H] [--json]
+//! impulse2d bench [SCENES...] [--steps N] [--threads N]
+//! ```
+//! Errors are one line on stderr and a non-zero exit status.
+
+mod runner;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "impulse2d",
+    version,
+    about = "Run Impulse2D scenes headless, draw them to PNG, GIF or SVG, and benchmark them"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by `run` and `bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StepOptions {
+    /// Steps to simulate.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub steps: Option<u32>,
+    /// Steps per simulated second, hertz.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_hz)]
+    pub hz: f32,
+    /// Substeps per step.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub substeps: u32,
+    /// Worker threads (1 = run on the calling thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the scenes by category.
+    List,
+    /// Run one scene headless, print figures and optionally write pictures.
+    Run {
+        /// Scene name (see `impulse2d list`).
+        #[arg(default_value = runner::DEFAULT_SCENE)]
+        scene: String,
+        #[command(flatten)]
+        step: StepOptions,
+        /// Write the last frame as a PNG.
+        #[arg(long, value_name = "FILE")]
+        png: Option<PathBuf>,
+        /// Write the run as an animated GIF.
+        #[arg(long, value_name = "FILE")]
+        gif: Option<PathBuf>,
+        /// Write the last frame as an SVG.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Picture width, pixels.
+        #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u32).range(16..=8192))]
+        width: u32,
+        /// Picture height, pixels.
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(16..=8192))]
+        height: u32,
+        /// Print the figures as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Time scenes (the benchmark set by default) and print a table.
+    Bench {
+        /// Scene names (default: the benchmark category).
+        scenes: Vec<String>,
+        #[command(flatten)]
+        step: StepOptions,
+    },
+}
+
+fn parse_hz(s: &str) -> Result<f32, String> {
+    let hz: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if hz.is_finite() && (1.0..=10_000.0).contains(&hz) {
+        Ok(hz)
+    } else {
+        Err(format!("{s} is not in 1..=10000"))
+    }
+}
+
+fn main() -> ExitCode {
+    // A bug must still end in one line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("error: internal error: {}{at}", msg.replace('\n', " "));
+    }));
+
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // clap's message spans several lines; keep the first one.
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: bad arguments");
+            eprintln!("{line}");
+            return ExitCode::from(2);
+        }
+    };
+
+    let result = match cli.command {
+        Command::List => runner::list(),
+        Command::Run {
+            scene,
+            step,
+            png,
+            gif,
+            svg,
+            width,
+            height,
+            json,
+        } => runner::run(&runner::RunArgs {
+            scene,
+            step,
+            png,
+            gif,
+            svg,
+            width,
+            height,
+            json,
+        }),
+        Command::Bench { scenes, step } => runner::bench(&scenes, &step),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e.replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}

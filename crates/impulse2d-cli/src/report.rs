@@ -1,0 +1,195 @@
+//! What `impulse2d run` and `impulse2d bench` print: plain text for people, JSON
+//! for scripts.
+
+use std::fmt::Write;
+
+/// The figures of one headless run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunReport {
+    /// Scene name.
+    pub scene: String,
+    /// Steps taken.
+    pub steps: u32,
+    /// Step rate, hertz.
+    pub hz: f32,
+    /// Substeps per step.
+    pub substeps: u32,
+    /// Worker threads.
+    pub threads: u32,
+    /// Bodies at the end.
+    pub bodies: usize,
+    /// Contacts at the end (touching or not: every pair the broad phase found).
+    pub contacts: usize,
+    /// Touching contacts at the end.
+    pub touching_contacts: usize,
+    /// Awake bodies at the end.
+    pub awake_bodies: usize,
+    /// Median wall time of a step, milliseconds.
+    pub median_ms: f64,
+    /// 95th-percentile wall time of a step, milliseconds.
+    pub p95_ms: f64,
+    /// Mean wall time of a step, milliseconds.
+    pub mean_ms: f64,
+    /// Mean milliseconds per step spent in each solver stage, in step order.
+    pub stages: Vec<(String, f64)>,
+    /// Hash of every body's transform bits, in body order, after the last step.
+    pub state_hash: u64,
+    /// Files written, with a description.
+    pub outputs: Vec<(String, String)>,
+}
+
+/// Escapes a string for a JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number: finite values as written, others as `null`.
+fn json_number(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.6}")
+    } else {
+        "null".to_string()
+    }
+}
+
+impl RunReport {
+    /// The report for people, one figure per line.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "scene            {}", self.scene);
+        let _ = writeln!(
+            s,
+            "steps            {} at {} Hz, {} substeps, {} thread{}",
+            self.steps,
+            self.hz,
+            self.substeps,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        );
+        let _ = writeln!(s, "bodies           {}", self.bodies);
+        let _ = writeln!(
+            s,
+            "contacts         {} ({} touching)",
+            self.contacts, self.touching_contacts
+        );
+        let _ = writeln!(s, "awake bodies     {}", self.awake_bodies);
+        let _ = writeln!(
+            s,
+            "ms/step          median {:.3}, p95 {:.3}, mean {:.3}",
+            self.median_ms, self.p95_ms, self.mean_ms
+        );
+        if !self.stages.is_empty() {
+            let _ = writeln!(s, "ms/step by stage");
+            for (name, ms) in &self.stages {
+                let _ = writeln!(s, "  {name:<17}{ms:.3}");
+            }
+        }
+        let _ = writeln!(s, "state hash       {:016x}", self.state_hash);
+        for (path, what) in &self.outputs {
+            let _ = writeln!(s, "wrote            {path} ({what})");
+        }
+        s
+    }
+
+    /// The report as one JSON object.
+    pub fn to_json(&self) -> String {
+        let stages: Vec<String> = self
+            .stages
+            .iter()
+            .map(|(n, ms)| format!("{}: {}", json_string(n), json_number(*ms)))
+            .collect();
+        let outputs: Vec<String> = self
+            .outputs
+            .iter()
+            .map(|(p, w)| {
+                format!(
+                    "{{\"path\": {}, \"description\": {}}}",
+                    json_string(p),
+                    json_string(w)
+                )
+            })
+            .collect();
+        format!(
+            concat!(
+                "{{\"scene\": {}, \"steps\": {}, \"hz\": {}, \"substeps\": {}, \"threads\": {}, ",
+                "\"bodies\": {}, \"contacts\": {}, \"touching_contacts\": {}, \"awake_bodies\": {}, ",
+                "\"median_ms\": {}, \"p95_ms\": {}, \"mean_ms\": {}, \"stages_ms\": {{{}}}, ",
+                "\"state_hash\": \"{:016x}\", \"outputs\": [{}]}}\n"
+            ),
+            json_string(&self.scene),
+            self.steps,
+            json_number(f64::from(self.hz)),
+            self.substeps,
+            self.threads,
+            self.bodies,
+            self.contacts,
+            self.touching_contacts,
+            self.awake_bodies,
+            json_number(self.median_ms),
+            json_number(self.p95_ms),
+            json_number(self.mean_ms),
+            stages.join(", "),
+            self.state_hash,
+            outputs.join(", ")
+        )
+    }
+}
+
+/// The `bench` table: one row per scene.
+pub fn bench_table(rows: &[RunReport]) -> String {
+    let width = rows.iter().map(|r| r.scene.len()).max().unwrap_or(5).max(5);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<width$}  {:>7}  {:>6}  {:>10}  {:>10}  {:>10}  {:>6}",
+        "scene", "bodies", "steps", "median ms", "p95 ms", "mean ms", "awake"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>7}  {:>6}  {:>10.3}  {:>10.3}  {:>10.3}  {:>6}",
+            r.scene, r.bodies, r.steps, r.median_ms, r.p95_ms, r.mean_ms, r.awake_bodies
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_escapes_and_nulls() {
+        assert_eq!(json_string("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u0001""#);
+        assert_eq!(json_number(f64::NAN), "null");
+        let r = RunReport {
+            scene: "x".into(),
+            stages: vec![("solve".into(), 1.5)],
+            state_hash: 0xabc,
+            ..Default::default()
+        };
+        let j = r.to_json();
+        assert!(j.starts_with("{\"scene\": \"x\", "));
+        assert!(j.contains("\"stages_ms\": {\"solve\": 1.500000}"));
+        assert!(j.contains("\"state_hash\": \"0000000000000abc\""));
+        // Balanced braces and brackets: a cheap well-formedness check.
+        assert_eq!(j.matches('{').count(), j.matches('}').count());
+        assert_eq!(j.matches('[').count(), j.matches(']').count());
+    }
+}

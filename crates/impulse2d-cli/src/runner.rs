@@ -1,0 +1,366 @@
+//! The subcommands: `list`, `run` and `bench`.
+
+use crate::StepOptions;
+use impulse2d::collision::Aabb;
+use impulse2d::debug_draw::DrawOptions;
+use impulse2d::{Profile, World, WorldDef};
+use impulse2d_cli::animation::GifRecorder;
+use impulse2d_cli::report::{RunReport, bench_table};
+use impulse2d_cli::stats::{StateHasher, median, quantile};
+use impulse2d_cli::{Camera, RasterDraw, SvgDraw};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The scene `run` uses when none is named.
+pub const DEFAULT_SCENE: &str = "large_pyramid";
+
+/// Steps `run` takes when `--steps` is not given.
+const DEFAULT_RUN_STEPS: u32 = 300;
+
+/// Steps `bench` takes per scene when `--steps` is not given.
+const DEFAULT_BENCH_STEPS: u32 = 500;
+
+/// Arguments of `impulse2d run`.
+pub struct RunArgs {
+    /// Scene name.
+    pub scene: String,
+    /// Step settings.
+    pub step: StepOptions,
+    /// Last frame as PNG.
+    pub png: Option<PathBuf>,
+    /// The run as GIF.
+    pub gif: Option<PathBuf>,
+    /// Last frame as SVG.
+    pub svg: Option<PathBuf>,
+    /// Picture width, pixels.
+    pub width: u32,
+    /// Picture height, pixels.
+    pub height: u32,
+    /// Print JSON.
+    pub json: bool,
+}
+
+/// `impulse2d list`: scenes grouped by category, in registry order.
+pub fn list() -> Result<(), String> {
+    let scenes = impulse2d_scenes::list();
+    let mut categories: Vec<&str> = Vec::new();
+    for s in scenes {
+        if !categories.contains(&s.category) {
+            categories.push(s.category);
+        }
+    }
+    let width = scenes.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for c in categories {
+        out.push_str(c);
+        out.push('\n');
+        for s in scenes.iter().filter(|s| s.category == c) {
+            out.push_str(&format!("  {:<width$}  {}\n", s.name, s.description));
+        }
+    }
+    print_stdout(&out)
+}
+
+/// Writes to stdout; a closed pipe (`impulse2d list | head`) is not an error.
+fn print_stdout(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// The registry's name for `name` (accepting `category/name`), or an error
+/// listing what exists.
+fn resolve_scene(name: &str) -> Result<&'static str, String> {
+    let short = name.rsplit('/').next().unwrap_or(name);
+    impulse2d_scenes::list()
+        .iter()
+        .find(|s| s.name == short || s.name.replace('_', "-") == short)
+        .map(|s| s.name)
+        .ok_or_else(|| format!("unknown scene '{name}' (see `impulse2d list`)"))
+}
+
+/// A fresh world holding the scene.
+fn build_world(scene: &str, threads: u32) -> Result<World, String> {
+    let _ = threads; // The engine runs on one thread for now.
+    let mut world = World::new(&WorldDef::default()).map_err(|e| e.to_string())?;
+    impulse2d_scenes::build(scene, &mut world)
+        .map_err(|e| format!("cannot build scene '{scene}': {e}"))?;
+    Ok(world)
+}
+
+/// Running sums of the per-stage profile.
+#[derive(Default)]
+struct ProfileSum {
+    sum: Profile,
+    count: u32,
+}
+
+impl ProfileSum {
+    fn add(&mut self, p: &Profile) {
+        let s = &mut self.sum;
+        s.step += p.step;
+        s.pairs += p.pairs;
+        s.collide += p.collide;
+        s.solve += p.solve;
+        s.split_islands += p.split_islands;
+        s.prepare_constraints += p.prepare_constraints;
+        s.integrate_velocities += p.integrate_velocities;
+        s.warm_start += p.warm_start;
+        s.solve_impulses += p.solve_impulses;
+        s.integrate_positions += p.integrate_positions;
+        s.relax_impulses += p.relax_impulses;
+        s.restitution += p.restitution;
+        s.store_impulses += p.store_impulses;
+        s.finalize_bodies += p.finalize_bodies;
+        s.enlarge_proxies += p.enlarge_proxies;
+        s.sleep_islands += p.sleep_islands;
+        self.count += 1;
+    }
+
+    /// Mean ms per step of each stage, in step order.
+    fn means(&self) -> Vec<(String, f64)> {
+        let n = f64::from(self.count.max(1));
+        let s = &self.sum;
+        [
+            ("pairs", s.pairs),
+            ("collide", s.collide),
+            ("solve", s.solve),
+            ("  prepare", s.prepare_constraints),
+            ("  integrate_v", s.integrate_velocities),
+            ("  warm_start", s.warm_start),
+            ("  solve", s.solve_impulses),
+            ("  integrate_p", s.integrate_positions),
+            ("  relax", s.relax_impulses),
+            ("  restitution", s.restitution),
+            ("  store", s.store_impulses),
+            ("  finalize", s.finalize_bodies),
+            ("  enlarge", s.enlarge_proxies),
+            ("  split_islands", s.split_islands),
+            ("  sleep", s.sleep_islands),
+        ]
+        .into_iter()
+        .map(|(name, ms)| (name.to_string(), f64::from(ms) / n))
+        .collect()
+    }
+}
+
+/// Hash of every body's transform bits, in body id order.
+fn state_hash(world: &World) -> u64 {
+    let mut h = StateHasher::default();
+    for id in world.body_ids() {
+        if let Ok(xf) = world.body_transform(id) {
+            h.write_transform(xf);
+        }
+    }
+    h.finish()
+}
+
+/// Creates (truncates) an output file now, so that a bad path fails before the run.
+fn create_output(path: &Path) -> Result<BufWriter<File>, String> {
+    File::create(path)
+        .map(BufWriter::new)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn draw_options(camera: &Camera) -> DrawOptions {
+    DrawOptions {
+        drawing_bounds: camera.view_bounds(),
+        ..DrawOptions::default()
+    }
+}
+
+fn render_raster(world: &World, camera: Camera) -> Result<RasterDraw, String> {
+    let mut r = RasterDraw::new(camera).ok_or("cannot allocate the picture")?;
+    let options = draw_options(&camera);
+    r.clear(options.palette.background);
+    world.draw(&mut r, &options);
+    Ok(r)
+}
+
+/// Steps one world `steps` times, timing each step; `on_step` sees the world
+/// after each step.
+fn simulate(
+    world: &mut World,
+    step: &StepOptions,
+    steps: u32,
+    progress: &ProgressBar,
+    mut on_step: impl FnMut(u32, &World) -> Result<(), String>,
+) -> Result<(Vec<f64>, ProfileSum), String> {
+    let dt = 1.0 / step.hz;
+    let mut times = Vec::with_capacity(steps as usize);
+    let mut profile = ProfileSum::default();
+    for i in 0..steps {
+        let t = Instant::now();
+        world
+            .step(dt, step.substeps)
+            .map_err(|e| format!("step {i} failed: {e}"))?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        profile.add(world.profile());
+        on_step(i, world)?;
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    Ok((times, profile))
+}
+
+fn progress_bar(steps: u32, label: &str) -> ProgressBar {
+    let bar = ProgressBar::new(u64::from(steps));
+    if let Ok(style) =
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} steps, {per_sec}, eta {eta}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(label.to_string());
+    bar
+}
+
+fn fill_report(report: &mut RunReport, world: &World, times: &[f64], profile: &ProfileSum) {
+    let counters = world.counters();
+    report.bodies = counters.body_count;
+    report.contacts = counters.contact_count;
+    report.touching_contacts = counters.color_constraint_counts.iter().sum();
+    report.awake_bodies = counters.awake_body_count;
+    report.median_ms = median(times).unwrap_or(0.0);
+    report.p95_ms = quantile(times, 0.95).unwrap_or(0.0);
+    report.mean_ms = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    report.stages = profile.means();
+    report.state_hash = state_hash(world);
+}
+
+/// `impulse2d run`.
+pub fn run(args: &RunArgs) -> Result<(), String> {
+    let scene = resolve_scene(&args.scene)?;
+    let steps = args.step.steps.unwrap_or(DEFAULT_RUN_STEPS);
+    let threads = effective_threads(args.step.threads);
+
+    // Open every output first: a bad path must not cost a long run.
+    let png_out = args.png.as_deref().map(create_output).transpose()?;
+    let svg_out = args.svg.as_deref().map(create_output).transpose()?;
+    let mut gif = match args.gif.as_deref() {
+        Some(p) => Some(GifRecorder::create(p, args.width, args.height)?),
+        None => None,
+    };
+
+    let mut world = build_world(scene, threads)?;
+    let bounds = world.view_bounds().unwrap_or(Aabb::new(
+        impulse2d::Vec2::new(-20.0, -2.0),
+        impulse2d::Vec2::new(20.0, 20.0),
+    ));
+    let camera = Camera::fit(bounds, args.width, args.height, 0.05);
+
+    // GIF: about 20 frames per simulated second, at most 300 frames.
+    let every = ((args.step.hz / 20.0).round() as u32)
+        .max(steps.div_ceil(300))
+        .max(1);
+    let delay_cs = ((100.0 * every as f32 / args.step.hz).round() as u16).max(2);
+    if let Some(g) = gif.as_mut() {
+        g.add_frame(render_raster(&world, camera)?.pixmap(), delay_cs)?;
+    }
+
+    let progress = progress_bar(steps, scene);
+    let (times, profile) = simulate(&mut world, &args.step, steps, &progress, |i, w| {
+        if let Some(g) = gif.as_mut()
+            && (i + 1) % every == 0
+        {
+            g.add_frame(render_raster(w, camera)?.pixmap(), delay_cs)?;
+        }
+        Ok(())
+    })?;
+
+    let mut report = RunReport {
+        scene: scene.to_string(),
+        steps,
+        hz: args.step.hz,
+        substeps: args.step.substeps,
+        threads,
+        ..RunReport::default()
+    };
+    fill_report(&mut report, &world, &times, &profile);
+
+    let size = format!("{}x{}", args.width, args.height);
+    if let (Some(mut out), Some(path)) = (png_out, args.png.as_ref()) {
+        let bytes = render_raster(&world, camera)?.encode_png()?;
+        out.write_all(&bytes)
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        report.outputs.push((
+            path.display().to_string(),
+            format!("PNG {size}, last frame"),
+        ));
+    }
+    if let (Some(mut out), Some(path)) = (svg_out, args.svg.as_ref()) {
+        let mut svg = SvgDraw::new(camera);
+        let options = draw_options(&camera);
+        svg.clear(options.palette.background);
+        world.draw(&mut svg, &options);
+        out.write_all(svg.finish().as_bytes())
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        report.outputs.push((
+            path.display().to_string(),
+            format!("SVG {size}, last frame"),
+        ));
+    }
+    if let (Some(g), Some(path)) = (gif, args.gif.as_ref()) {
+        let frames = g.frame_count();
+        g.finish()?;
+        report.outputs.push((
+            path.display().to_string(),
+            format!("GIF {size}, {frames} frames, {delay_cs} cs each"),
+        ));
+    }
+
+    print_stdout(&if args.json {
+        report.to_json()
+    } else {
+        report.to_text()
+    })
+}
+
+/// Threads the engine will use for a request (it is single-threaded for now).
+fn effective_threads(requested: u32) -> u32 {
+    if requested > 1 {
+        eprintln!("warning: the engine runs on one thread for now; --threads {requested} ignored");
+    }
+    1
+}
+
+/// `impulse2d bench`.
+pub fn bench(scenes: &[String], step: &StepOptions) -> Result<(), String> {
+    let names: Vec<&'static str> = if scenes.is_empty() {
+        impulse2d_scenes::list()
+            .iter()
+            .filter(|s| s.category == "benchmark")
+            .map(|s| s.name)
+            .collect()
+    } else {
+        scenes
+            .iter()
+            .map(|s| resolve_scene(s))
+            .collect::<Result<_, _>>()?
+    };
+    let steps = step.steps.unwrap_or(DEFAULT_BENCH_STEPS);
+    let threads = effective_threads(step.threads);
+    let mut rows = Vec::new();
+    for name in names {
+        let mut world = build_world(name, threads)?;
+        let progress = progress_bar(steps, name);
+        let (times, profile) = simulate(&mut world, step, steps, &progress, |_, _| Ok(()))?;
+        let mut report = RunReport {
+            scene: name.to_string(),
+            steps,
+            hz: step.hz,
+            substeps: step.substeps,
+            threads,
+            ..RunReport::default()
+        };
+        fill_report(&mut report, &world, &times, &profile);
+        rows.push(report);
+    }
+    print_stdout(&bench_table(&rows))
+}

@@ -1,0 +1,261 @@
+//! The `impulse2d` command as a user runs it.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn impulse2d() -> Command {
+    Command::cargo_bin("impulse2d").expect("the binary is built")
+}
+
+/// Pixels that differ from the most common colour, and the number of colours.
+fn spread(rgba: &[u8]) -> (f64, usize) {
+    let mut counts = std::collections::BTreeMap::new();
+    for px in rgba.chunks_exact(4) {
+        *counts.entry([px[0], px[1], px[2]]).or_insert(0usize) += 1;
+    }
+    let total = rgba.len() / 4;
+    let top = counts.values().copied().max().unwrap_or(0);
+    (1.0 - top as f64 / total as f64, counts.len())
+}
+
+fn assert_not_blank(rgba: &[u8], what: &str) {
+    let (share, colours) = spread(rgba);
+    assert!(
+        share > 0.01 && colours >= 3,
+        "{what} looks blank: {colours} colours, {:.2}% not background",
+        100.0 * share
+    );
+}
+
+/// Stderr is exactly one line starting with "error:", and nothing panicked.
+fn assert_one_line_error(output: &std::process::Output) {
+    assert!(!output.status.success(), "expected failure");
+    let err = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "stderr should be one line, got: {err:?}");
+    assert!(lines[0].starts_with("error:"), "stderr: {err:?}");
+    assert!(!err.contains("panicked"), "stderr: {err:?}");
+}
+
+#[test]
+fn list_shows_categories_and_scenes() {
+    let out = impulse2d().arg("list").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "benchmark",
+        "stacking",
+        "large_pyramid",
+        "pyramid",
+        "single_box",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in:\n{text}");
+    }
+    // Category lines are not indented, scene lines are.
+    assert!(text.lines().any(|l| l == "benchmark"));
+    assert!(text.lines().any(|l| l.starts_with("  large_pyramid ")));
+}
+
+#[test]
+fn run_writes_a_png_of_the_requested_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frame.png");
+    let out = impulse2d()
+        .args([
+            "run",
+            "vertical_stack",
+            "--steps",
+            "20",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--png",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("scene            vertical_stack"));
+    assert!(text.contains("bodies           11"), "{text}");
+    assert!(text.contains("state hash"));
+    let png = tiny_skia::Pixmap::load_png(&path).expect("a valid PNG");
+    assert_eq!((png.width(), png.height()), (320, 240));
+    assert_not_blank(png.data(), "the PNG");
+}
+
+#[test]
+fn run_writes_an_animated_gif() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.gif");
+    let out = impulse2d()
+        .args([
+            "run", "pyramid", "--steps", "30", "--width", "200", "--height", "150", "--gif",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&path).unwrap())
+        .expect("a valid GIF");
+    assert_eq!((decoder.width(), decoder.height()), (200, 150));
+    let mut frames = 0;
+    let mut last = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert_eq!((frame.width, frame.height), (200, 150));
+        frames += 1;
+        last = frame.buffer.to_vec();
+    }
+    // The first frame plus one every 3 steps at 60 Hz: 1 + 30 / 3.
+    assert_eq!(frames, 11);
+    assert_not_blank(&last, "the last GIF frame");
+}
+
+#[test]
+fn run_writes_an_svg_of_the_requested_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frame.svg");
+    let out = impulse2d()
+        .args([
+            "run",
+            "single_box",
+            "--steps",
+            "5",
+            "--width",
+            "300",
+            "--height",
+            "200",
+            "--svg",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<?xml"));
+    assert!(svg.contains(r#"<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200""#));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // Background, ground and box.
+    assert!(svg.matches("<polygon").count() >= 2, "{svg}");
+    assert!(svg.contains("<rect"));
+    // Between the root's tags, one element per line, each closed on its line.
+    let lines: Vec<&str> = svg.lines().collect();
+    assert!(lines[1].starts_with("<svg ") && lines.last() == Some(&"</svg>"));
+    for line in &lines[2..lines.len() - 1] {
+        assert!(
+            line.starts_with('<') && (line.ends_with("/>") || line.ends_with("</text>")),
+            "malformed element: {line}"
+        );
+    }
+}
+
+#[test]
+fn json_output_is_one_object() {
+    let out = impulse2d()
+        .args(["run", "single_box", "--steps", "10", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let t = text.trim();
+    assert!(t.starts_with('{') && t.ends_with('}'), "{t}");
+    assert!(t.contains("\"scene\": \"single_box\""));
+    assert!(t.contains("\"steps\": 10"));
+    assert!(t.contains("\"bodies\": 2"));
+    assert!(t.contains("\"state_hash\": \""));
+}
+
+#[test]
+fn the_same_run_gives_the_same_state_hash() {
+    let hash = || {
+        let out = impulse2d()
+            .args(["run", "pyramid", "--steps", "60", "--json"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let at = text.find("\"state_hash\": \"").unwrap() + 15;
+        text[at..at + 16].to_string()
+    };
+    assert_eq!(hash(), hash());
+}
+
+#[test]
+fn bench_prints_a_table_row_per_scene() {
+    let out = impulse2d()
+        .args(["bench", "single_box", "vertical_stack", "--steps", "10"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("scene"));
+    assert!(lines[1].starts_with("single_box"));
+    assert!(lines[2].starts_with("vertical_stack"));
+}
+
+#[test]
+fn unknown_scene_is_a_one_line_error() {
+    let out = impulse2d().args(["run", "no_such_scene"]).output().unwrap();
+    assert_one_line_error(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no_such_scene"));
+    let out = impulse2d()
+        .args(["bench", "pyramid", "nope"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out);
+}
+
+#[test]
+fn zero_steps_and_bad_numbers_are_one_line_errors() {
+    for args in [
+        &["run", "single_box", "--steps", "0"][..],
+        &["run", "single_box", "--steps", "-3"],
+        &["run", "single_box", "--hz", "abc"],
+        &["run", "single_box", "--hz", "0"],
+        &["run", "single_box", "--substeps", "0"],
+        &["run", "single_box", "--width", "0", "--png", "x.png"],
+        &["bench", "--steps", "0"],
+        &["frobnicate"],
+    ] {
+        let out = impulse2d().args(args).output().unwrap();
+        assert_one_line_error(&out);
+    }
+}
+
+#[test]
+fn unwritable_paths_are_one_line_errors_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/dir/out");
+    for flag in ["--png", "--gif", "--svg"] {
+        let out = impulse2d()
+            .args(["run", "large_pyramid", "--steps", "100000", flag])
+            .arg(&missing)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_one_line_error(&out);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+        assert!(!Path::new(&missing).exists());
+    }
+}

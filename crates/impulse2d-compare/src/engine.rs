@@ -1,0 +1,74 @@
+//! The interface every engine adapter implements.
+
+use crate::desc::{Action, BodyState, SceneDesc};
+
+/// What exists in a world right now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Bodies of every kind.
+    pub bodies: usize,
+    /// Shapes; a chain loop counts one per segment (as Box2D stores it).
+    pub shapes: usize,
+    /// Joints.
+    pub joints: usize,
+}
+
+/// Settings shared by every engine for one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Worker threads the engine may use (Box2D workers; 1 = single-threaded).
+    pub threads: usize,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        Self { threads: 1 }
+    }
+}
+
+/// A physics engine that can build the benchmark scenes.
+pub trait Engine {
+    /// Short display name.
+    fn name(&self) -> &'static str;
+
+    /// A note printed next to the engine's results (build flags, features), if any.
+    fn note(&self) -> Option<String> {
+        None
+    }
+
+    /// Why this engine cannot run `scene` yet, or `None` if it can.
+    fn unsupported(&self, scene: &SceneDesc) -> Option<String>;
+
+    /// Builds the initial state of `scene` (bodies and joints in their initial ranges).
+    fn build(&self, scene: &SceneDesc, config: RunConfig) -> Box<dyn Simulation>;
+}
+
+/// One engine's world holding one scene.
+pub trait Simulation {
+    /// Advances by `time_step` seconds with `sub_steps` substeps (or solver iterations).
+    fn step(&mut self, time_step: f32, sub_steps: u32);
+
+    /// Creates or destroys a batch of the scene.
+    fn apply(&mut self, action: Action);
+
+    /// Bodies, shapes and joints alive now.
+    fn counts(&self) -> Counts;
+
+    /// State of every body key of the scene (`None` for keys not alive).
+    fn body_states(&self) -> Vec<Option<BodyState>>;
+}
+
+/// Applies the scene's scheduled actions for step `step_index`, then steps once: the same
+/// order as Box2D's benchmark loop (step function, then world step).
+pub fn advance(
+    sim: &mut dyn Simulation,
+    scene: &SceneDesc,
+    step_index: u32,
+    time_step: f32,
+    sub_steps: u32,
+) {
+    for action in scene.actions(step_index) {
+        sim.apply(action);
+    }
+    sim.step(time_step, sub_steps);
+}

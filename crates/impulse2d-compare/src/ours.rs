@@ -1,0 +1,267 @@
+//! Impulse2D, this project's engine, through its public world API.
+
+use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
+use crate::engine::{Counts, Engine, RunConfig, Simulation};
+use impulse2d::collision::{Capsule, Circle, Segment, compute_hull, make_polygon};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, Vec2, World,
+    WorldDef,
+};
+
+/// Impulse2D.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Impulse2d;
+
+impl Engine for Impulse2d {
+    fn name(&self) -> &'static str {
+        crate::report::OURS
+    }
+
+    fn note(&self) -> Option<String> {
+        Some("impulse2d (this workspace), scalar solver, single-threaded".to_owned())
+    }
+
+    fn unsupported(&self, _scene: &SceneDesc) -> Option<String> {
+        None
+    }
+
+    fn build(&self, scene: &SceneDesc, config: RunConfig) -> Box<dyn Simulation> {
+        let _ = config; // one thread until the engine has workers
+        Box::new(OurSim::new(scene))
+    }
+}
+
+fn v(p: V2) -> Vec2 {
+    Vec2::new(p[0], p[1])
+}
+
+fn filter(f: Filter) -> impulse2d::Filter {
+    impulse2d::Filter {
+        category_bits: f.category as u64,
+        mask_bits: if f.mask == u32::MAX {
+            u64::MAX
+        } else {
+            f.mask as u64
+        },
+        group_index: f.group,
+    }
+}
+
+struct OurSim {
+    scene: SceneDesc,
+    world: World,
+    bodies: Vec<Option<BodyId>>,
+}
+
+impl OurSim {
+    fn new(scene: &SceneDesc) -> Self {
+        let def = WorldDef {
+            gravity: v(scene.gravity),
+            enable_sleep: scene.enable_sleep,
+            ..Default::default()
+        };
+        let world = World::new(&def).expect("valid world def");
+        let mut sim = Self {
+            scene: scene.clone(),
+            world,
+            bodies: vec![None; scene.bodies.len()],
+        };
+        for key in scene.initial_bodies.clone() {
+            sim.create_body(key);
+        }
+        for index in scene.initial_joints.clone() {
+            sim.create_joint(index);
+        }
+        sim
+    }
+
+    fn create_body(&mut self, key: usize) {
+        let desc = &self.scene.bodies[key];
+        let def = BodyDef {
+            body_type: match desc.kind {
+                Kind::Static => BodyType::Static,
+                Kind::Kinematic => BodyType::Kinematic,
+                Kind::Dynamic => BodyType::Dynamic,
+            },
+            position: v(desc.position),
+            rotation: Rot::from_angle(desc.angle),
+            linear_velocity: v(desc.linear_velocity),
+            angular_velocity: desc.angular_velocity,
+            linear_damping: desc.linear_damping,
+            sleep_threshold: desc.sleep_threshold,
+            enable_sleep: desc.enable_sleep,
+            is_awake: desc.awake,
+            ..Default::default()
+        };
+        let name = &self.scene.name;
+        let body = self
+            .world
+            .create_body(&def)
+            .unwrap_or_else(|e| panic!("{name}: body {key}: {e}"));
+        for shape in &desc.shapes {
+            let sd = ShapeDef {
+                density: shape.density,
+                friction: shape.friction,
+                restitution: shape.restitution,
+                filter: filter(shape.filter),
+                ..Default::default()
+            };
+            let created = match &shape.geometry {
+                Geometry::Circle { center, radius } => self
+                    .world
+                    .create_circle_shape(
+                        body,
+                        &sd,
+                        &Circle {
+                            center: v(*center),
+                            radius: *radius,
+                        },
+                    )
+                    .map(drop),
+                Geometry::Capsule {
+                    center1,
+                    center2,
+                    radius,
+                } => self
+                    .world
+                    .create_capsule_shape(
+                        body,
+                        &sd,
+                        &Capsule {
+                            center1: v(*center1),
+                            center2: v(*center2),
+                            radius: *radius,
+                        },
+                    )
+                    .map(drop),
+                Geometry::Polygon { vertices, radius } => {
+                    let points: Vec<Vec2> = vertices.iter().map(|p| v(*p)).collect();
+                    compute_hull(&points)
+                        .and_then(|hull| make_polygon(&hull, *radius))
+                        .and_then(|polygon| self.world.create_polygon_shape(body, &sd, &polygon))
+                        .map(drop)
+                }
+                Geometry::Segment { point1, point2 } => self
+                    .world
+                    .create_segment_shape(
+                        body,
+                        &sd,
+                        &Segment {
+                            point1: v(*point1),
+                            point2: v(*point2),
+                        },
+                    )
+                    .map(drop),
+                Geometry::ChainLoop { points } => {
+                    let chain = ChainDef {
+                        points: points.iter().map(|p| v(*p)).collect(),
+                        is_loop: true,
+                        friction: shape.friction,
+                        restitution: shape.restitution,
+                        filter: filter(shape.filter),
+                        ..Default::default()
+                    };
+                    self.world.create_chain(body, &chain).map(drop)
+                }
+            };
+            created.unwrap_or_else(|e| panic!("{name}: shape on body {key}: {e}"));
+        }
+        self.bodies[key] = Some(body);
+    }
+}
+
+impl OurSim {
+    fn create_joint(&mut self, index: usize) {
+        let joint = &self.scene.joints[index];
+        let name = &self.scene.name;
+        let (Some(a), Some(b)) = (self.bodies[joint.body_a], self.bodies[joint.body_b]) else {
+            panic!("{name}: joint {index} links a body that does not exist");
+        };
+        let mut def = RevoluteJointDef {
+            base: JointDef {
+                body_a: a,
+                body_b: b,
+                local_anchor_a: v(joint.local_anchor_a),
+                local_anchor_b: v(joint.local_anchor_b),
+                ..Default::default()
+            },
+            reference_angle: joint.reference_angle,
+            ..Default::default()
+        };
+        if let Some([lower, upper]) = joint.limits {
+            def.enable_limit = true;
+            def.lower_angle = lower;
+            def.upper_angle = upper;
+        }
+        if let Some(motor) = joint.motor {
+            def.enable_motor = true;
+            def.motor_speed = motor.speed;
+            def.max_motor_torque = motor.max_torque;
+        }
+        if let Some(spring) = joint.spring {
+            def.enable_spring = true;
+            def.hertz = spring.hertz;
+            def.damping_ratio = spring.damping_ratio;
+        }
+        self.world
+            .create_revolute_joint(&def)
+            .unwrap_or_else(|e| panic!("{name}: joint {index}: {e}"));
+    }
+}
+
+impl Simulation for OurSim {
+    fn step(&mut self, time_step: f32, sub_steps: u32) {
+        self.world
+            .step(time_step, sub_steps)
+            .expect("valid time step");
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Spawn(batch) => {
+                let batch = self.scene.batches[batch].clone();
+                for key in batch.bodies {
+                    self.create_body(key);
+                }
+                for index in batch.joints {
+                    self.create_joint(index);
+                }
+            }
+            Action::Despawn(batch) => {
+                for key in self.scene.batches[batch].bodies.clone() {
+                    if let Some(id) = self.bodies[key].take() {
+                        self.world.destroy_body(id).expect("live body");
+                    }
+                }
+            }
+        }
+    }
+
+    fn counts(&self) -> Counts {
+        let c = self.world.counters();
+        Counts {
+            bodies: c.body_count,
+            shapes: c.shape_count,
+            joints: self.world.joint_count(),
+        }
+    }
+
+    fn body_states(&self) -> Vec<Option<BodyState>> {
+        self.bodies
+            .iter()
+            .map(|id| {
+                id.map(|id| {
+                    let p = self.world.body_position(id).expect("live body");
+                    let q = self.world.body_rotation(id).expect("live body");
+                    let lv = self.world.body_linear_velocity(id).expect("live body");
+                    BodyState {
+                        position: [p.x, p.y],
+                        angle: q.angle(),
+                        linear_velocity: [lv.x, lv.y],
+                        angular_velocity: self.world.body_angular_velocity(id).expect("live body"),
+                    }
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,435 @@
+//! Box2D v3's benchmark scenes (`shared/benchmarks.c` and `benchmark/main.c` in
+//! erincatto/box2d) as engine-neutral [`SceneDesc`]s: the same sizes, densities,
+//! frictions and sleep settings as the release build of Box2D's benchmark. [`Size::Tiny`]
+//! shrinks each scene for tests.
+
+use crate::desc::{
+    Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, RainSchedule, SceneDesc, ShapeDesc,
+};
+use crate::human::{HumanJoints, push_human};
+use std::f32::consts::PI;
+
+/// One of the seven benchmark scenes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scene {
+    /// A pyramid of 100-box base (5,050 boxes) on a static box: deep stacking, contact solver.
+    LargePyramid,
+    /// 20 × 20 pyramids of 10-box base on 20 ground segments: many small islands.
+    ManyPyramids,
+    /// 100 × 100 discs linked by 19,800 hinges, no contacts: joint solver.
+    JointGrid,
+    /// Ragdolls spawned and destroyed in a rain over a ground of 2,505 boxes: creation,
+    /// destruction, joints with limits and springs, broad phase.
+    Rain,
+    /// A heavy box smashing into 9,600 sleeping boxes in zero gravity: waking, fast contacts.
+    Smash,
+    /// 6,076 mixed shapes stirred by a motorised blade inside a chain loop.
+    Spinner,
+    /// 2,025 small boxes in a rotating box: a dense, constantly moving pile.
+    Tumbler,
+}
+
+/// How big to build a scene.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Size {
+    /// Box2D's release benchmark sizes.
+    Full,
+    /// Small versions for tests.
+    Tiny,
+}
+
+impl Scene {
+    /// All scenes in Box2D's benchmark order.
+    pub const ALL: [Scene; 7] = [
+        Scene::JointGrid,
+        Scene::LargePyramid,
+        Scene::ManyPyramids,
+        Scene::Rain,
+        Scene::Smash,
+        Scene::Spinner,
+        Scene::Tumbler,
+    ];
+
+    /// Box2D's benchmark name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scene::LargePyramid => "large_pyramid",
+            Scene::ManyPyramids => "many_pyramids",
+            Scene::JointGrid => "joint_grid",
+            Scene::Rain => "rain",
+            Scene::Smash => "smash",
+            Scene::Spinner => "spinner",
+            Scene::Tumbler => "tumbler",
+        }
+    }
+
+    /// Looks a scene up by its benchmark name.
+    pub fn from_name(name: &str) -> Option<Scene> {
+        Scene::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Steps Box2D's benchmark runs this scene for.
+    pub fn box2d_steps(self) -> u32 {
+        match self {
+            Scene::LargePyramid => 500,
+            Scene::ManyPyramids => 200,
+            Scene::JointGrid => 500,
+            Scene::Rain => 1000,
+            Scene::Smash => 300,
+            Scene::Spinner => 500,
+            Scene::Tumbler => 750,
+        }
+    }
+
+    /// Builds the scene's description.
+    pub fn build(self, size: Size) -> SceneDesc {
+        let full = size == Size::Full;
+        match self {
+            Scene::LargePyramid => large_pyramid(if full { 100 } else { 10 }),
+            Scene::ManyPyramids => many_pyramids(if full { 20 } else { 2 }),
+            Scene::JointGrid => joint_grid(if full { 100 } else { 10 }),
+            Scene::Rain => rain(if full { RainSize::FULL } else { RainSize::TINY }),
+            Scene::Smash => smash(if full { (120, 80) } else { (12, 8) }),
+            Scene::Spinner => spinner(if full { 2 * 3038 } else { 120 }),
+            Scene::Tumbler => tumbler(if full { 45 } else { 10 }),
+        }
+    }
+}
+
+/// Time step of every benchmark (s).
+pub const TIME_STEP: f32 = 1.0 / 60.0;
+/// Substeps per step of every benchmark.
+pub const SUB_STEPS: u32 = 4;
+
+/// Boxes in a pyramid of the given base: base · (base + 1) / 2.
+pub fn pyramid_box_count(base: usize) -> usize {
+    base * (base + 1) / 2
+}
+
+/// `large_pyramid`: a pyramid of unit boxes with `base` boxes in the bottom row on a
+/// 200 m × 2 m static box; sleeping off. The last body is the top box.
+pub fn large_pyramid(base: usize) -> SceneDesc {
+    let mut scene = SceneDesc::new("large_pyramid");
+    scene.enable_sleep = false;
+    scene.add_body(
+        BodyDesc::new(Kind::Static, [0.0, -1.0])
+            .shape(ShapeDesc::new(Geometry::cuboid(100.0, 1.0))),
+    );
+    let a = 0.5;
+    for row in 0..base {
+        let y = (2.0 * row as f32 + 1.0) * a;
+        for column in row..base {
+            let x = (row as f32 + 1.0) * a + 2.0 * (column - row) as f32 * a - a * base as f32;
+            scene.add_body(
+                BodyDesc::new(Kind::Dynamic, [x, y]).shape(ShapeDesc::new(Geometry::cuboid(a, a))),
+            );
+        }
+    }
+    scene
+}
+
+/// Pyramid base of `many_pyramids`.
+pub const SMALL_PYRAMID_BASE: usize = 10;
+
+/// `many_pyramids`: `grid` × `grid` pyramids of 10-box base (boxes 1 m wide), one row of
+/// pyramids per ground segment, all on one static body; sleeping off.
+pub fn many_pyramids(grid: usize) -> SceneDesc {
+    let mut scene = SceneDesc::new("many_pyramids");
+    scene.enable_sleep = false;
+    let base = SMALL_PYRAMID_BASE;
+    let extent = 0.5;
+    let rows = grid;
+    let columns = grid;
+    let ground_dy = 2.0 * extent * (base as f32 + 1.0);
+    let ground_width = 2.0 * extent * columns as f32 * (base as f32 + 1.0);
+
+    let mut ground = BodyDesc::new(Kind::Static, [0.0, 0.0]);
+    for row in 0..rows {
+        let y = row as f32 * ground_dy;
+        ground = ground.shape(ShapeDesc::new(Geometry::Segment {
+            point1: [-0.5 * ground_width, y],
+            point2: [0.5 * ground_width, y],
+        }));
+    }
+    scene.add_body(ground);
+
+    let base_width = 2.0 * extent * base as f32;
+    for row in 0..rows {
+        let base_y = row as f32 * ground_dy;
+        for column in 0..columns {
+            let center_x =
+                -0.5 * ground_width + column as f32 * (base_width + 2.0 * extent) + 2.0 * extent;
+            for i in 0..base {
+                let y = (2.0 * i as f32 + 1.0) * extent + base_y;
+                for j in i..base {
+                    let x =
+                        (i as f32 + 1.0) * extent + 2.0 * (j - i) as f32 * extent + center_x - 0.5;
+                    scene.add_body(
+                        BodyDesc::new(Kind::Dynamic, [x, y])
+                            .shape(ShapeDesc::new(Geometry::cuboid(extent, extent))),
+                    );
+                }
+            }
+        }
+    }
+    scene
+}
+
+/// `joint_grid`: an `n` × `n` grid of 0.4 m discs 1 m apart, each hinged to its upper and
+/// left neighbours, hanging from seven static discs at the top middle. The discs never
+/// collide (category 2, mask excludes 2); sleeping off. Body key = column · n + row.
+pub fn joint_grid(n: usize) -> SceneDesc {
+    let mut scene = SceneDesc::new("joint_grid");
+    scene.enable_sleep = false;
+    let filter = Filter {
+        category: 2,
+        mask: !2,
+        group: 0,
+    };
+    let half = n as i64 / 2;
+    for k in 0..n {
+        for i in 0..n {
+            let anchored = (k as i64) >= half - 3 && (k as i64) <= half + 3 && i == 0;
+            let kind = if anchored {
+                Kind::Static
+            } else {
+                Kind::Dynamic
+            };
+            let key = scene.add_body(
+                BodyDesc::new(kind, [k as f32, -(i as f32)]).shape(
+                    ShapeDesc::new(Geometry::Circle {
+                        center: [0.0, 0.0],
+                        radius: 0.4,
+                    })
+                    .filter(filter),
+                ),
+            );
+            if i > 0 {
+                scene.add_joint(JointDesc::revolute(key - 1, key, [0.0, -0.5], [0.0, 0.5]));
+            }
+            if k > 0 {
+                scene.add_joint(JointDesc::revolute(key - n, key, [0.5, 0.0], [-0.5, 0.0]));
+            }
+        }
+    }
+    scene
+}
+
+/// The dimensions of `rain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RainSize {
+    /// Rows of ground (and of ragdoll groups), 45 m apart.
+    pub rows: usize,
+    /// Groups per row.
+    pub columns: usize,
+    /// Ragdolls per group.
+    pub group_size: usize,
+    /// Ground boxes per row minus one (the ground is `grid_count` · 0.5 m wide).
+    pub grid_count: usize,
+    /// Steps between firings.
+    pub period: u32,
+}
+
+impl RainSize {
+    /// Box2D's release benchmark: 5 rows × 40 columns × 5 ragdolls, a new column every 8 steps.
+    pub const FULL: RainSize = RainSize {
+        rows: 5,
+        columns: 40,
+        group_size: 5,
+        grid_count: 500,
+        period: 8,
+    };
+    /// A small version for tests.
+    pub const TINY: RainSize = RainSize {
+        rows: 2,
+        columns: 3,
+        group_size: 2,
+        grid_count: 40,
+        period: 8,
+    };
+}
+
+/// Ground height of each rain row above the previous (m).
+pub const RAIN_ROW_SPACING: f32 = 45.0;
+/// Ground box size of `rain` (m).
+pub const RAIN_GRID_SIZE: f32 = 0.5;
+
+/// `rain`: rows of ground made of 0.5 m boxes, and groups of ragdolls that spawn 40 m above
+/// each row, one column every `period` steps, then get replaced column by column.
+pub fn rain(size: RainSize) -> SceneDesc {
+    let mut scene = SceneDesc::new("rain");
+    let cell = RAIN_GRID_SIZE;
+    let mut ground = BodyDesc::new(Kind::Static, [0.0, 0.0]);
+    for row in 0..size.rows {
+        let y = row as f32 * RAIN_ROW_SPACING;
+        let mut x = -0.5 * size.grid_count as f32 * cell;
+        for _ in 0..=size.grid_count {
+            ground = ground.shape(ShapeDesc::new(Geometry::offset_box(
+                0.5 * cell,
+                0.5 * cell,
+                [x, y],
+            )));
+            x += cell;
+        }
+    }
+    scene.add_body(ground);
+
+    let span = size.grid_count as f32 * cell;
+    let group_distance = span / size.columns as f32;
+    let joints = HumanJoints {
+        friction_torque: 0.05,
+        hertz: 5.0,
+        damping_ratio: 0.5,
+    };
+    for row in 0..size.rows {
+        for column in 0..size.columns {
+            let first_body = scene.bodies.len();
+            let first_joint = scene.joints.len();
+            let mut x = -0.5 * span + group_distance * (column as f32 + 0.5);
+            let y = 40.0 + RAIN_ROW_SPACING * row as f32;
+            for i in 0..size.group_size {
+                push_human(&mut scene, [x, y], i as i32 + 1, joints);
+                x += 0.5;
+            }
+            scene.batches.push(Batch {
+                bodies: first_body..scene.bodies.len(),
+                joints: first_joint..scene.joints.len(),
+            });
+        }
+    }
+    scene.schedule = Some(RainSchedule {
+        period: size.period,
+        rows: size.rows,
+        columns: size.columns,
+    });
+    scene
+}
+
+/// `smash`: an 8 m box of density 8 at 40 m/s into a `columns` × `rows` block of sleeping
+/// 0.4 m boxes, zero gravity. Body 0 is the heavy box.
+pub fn smash((columns, rows): (usize, usize)) -> SceneDesc {
+    let mut scene = SceneDesc::new("smash");
+    scene.gravity = [0.0, 0.0];
+    let mut ram = BodyDesc::new(Kind::Dynamic, [-20.0, 0.0])
+        .shape(ShapeDesc::new(Geometry::cuboid(4.0, 4.0)).density(8.0));
+    ram.linear_velocity = [40.0, 0.0];
+    scene.add_body(ram);
+
+    let d = 0.4;
+    for i in 0..columns {
+        for j in 0..rows {
+            let position = [i as f32 * d + 30.0, (j as f32 - rows as f32 / 2.0) * d];
+            let mut body = BodyDesc::new(Kind::Dynamic, position)
+                .shape(ShapeDesc::new(Geometry::cuboid(0.5 * d, 0.5 * d)));
+            body.awake = false;
+            scene.add_body(body);
+        }
+    }
+    scene
+}
+
+/// Centre of `spinner`'s chain loop (m).
+pub const SPINNER_CENTER: [f32; 2] = [0.0, 32.0];
+/// Radius of `spinner`'s chain loop (m).
+pub const SPINNER_RADIUS: f32 = 40.0;
+
+/// `spinner`: a 360-segment chain loop of radius 40 m, a 40 m rounded blade turning at
+/// 5 rad/s with unlimited torque, and `count` capsules, discs and squares (density 0.25,
+/// friction 0.1, restitution 0.1). Body 0 is the ground, 1 the blade.
+pub fn spinner(count: usize) -> SceneDesc {
+    let mut scene = SceneDesc::new("spinner");
+    let point_count = 360;
+    let step = -2.0 * PI / point_count as f32;
+    let points = (0..point_count)
+        .map(|i| {
+            let (s, c) = (step * i as f32).sin_cos();
+            [
+                SPINNER_CENTER[0] + SPINNER_RADIUS * c,
+                SPINNER_CENTER[1] + SPINNER_RADIUS * s,
+            ]
+        })
+        .collect();
+    let ground = scene.add_body(
+        BodyDesc::new(Kind::Static, [0.0, 0.0])
+            .shape(ShapeDesc::new(Geometry::ChainLoop { points }).friction(0.1)),
+    );
+
+    let mut blade = BodyDesc::new(Kind::Dynamic, [0.0, 12.0]).shape(
+        ShapeDesc::new(Geometry::Polygon {
+            vertices: vec![[-0.4, -20.0], [0.4, -20.0], [0.4, 20.0], [-0.4, 20.0]],
+            radius: 0.2,
+        })
+        .friction(0.0),
+    );
+    blade.enable_sleep = false;
+    let blade = scene.add_body(blade);
+    let mut hinge = JointDesc::revolute(ground, blade, [0.0, 12.0], [0.0, 0.0]);
+    hinge.motor = Some(Motor {
+        speed: 5.0,
+        max_torque: f32::MAX,
+    });
+    scene.add_joint(hinge);
+
+    let shapes = [
+        Geometry::Capsule {
+            center1: [-0.25, 0.0],
+            center2: [0.25, 0.0],
+            radius: 0.25,
+        },
+        Geometry::Circle {
+            center: [0.0, 0.0],
+            radius: 0.35,
+        },
+        Geometry::cuboid(0.35, 0.35),
+    ];
+    let (mut x, mut y) = (-23.0f32, 2.0f32);
+    for i in 0..count {
+        let shape = ShapeDesc::new(shapes[i % 3].clone())
+            .friction(0.1)
+            .restitution(0.1)
+            .density(0.25);
+        scene.add_body(BodyDesc::new(Kind::Dynamic, [x, y]).shape(shape));
+        x += 0.5;
+        if x >= 23.0 {
+            x = -23.0;
+            y += 0.5;
+        }
+    }
+    scene
+}
+
+/// `tumbler`: a 20 m hollow box of density 50 turning at 25 °/s (torque up to 1e8 N·m)
+/// about a point 10 m up, holding `grid` × `grid` boxes of 0.25 m. Body 0 is a shapeless
+/// static anchor, 1 the tumbler.
+pub fn tumbler(grid: usize) -> SceneDesc {
+    let mut scene = SceneDesc::new("tumbler");
+    let ground = scene.add_body(BodyDesc::new(Kind::Static, [0.0, 0.0]));
+    let wall = |hx, hy, c| ShapeDesc::new(Geometry::offset_box(hx, hy, c)).density(50.0);
+    let drum = scene.add_body(
+        BodyDesc::new(Kind::Dynamic, [0.0, 10.0])
+            .shape(wall(0.5, 10.0, [10.0, 0.0]))
+            .shape(wall(0.5, 10.0, [-10.0, 0.0]))
+            .shape(wall(10.0, 0.5, [0.0, 10.0]))
+            .shape(wall(10.0, 0.5, [0.0, -10.0])),
+    );
+    let mut hinge = JointDesc::revolute(ground, drum, [0.0, 10.0], [0.0, 0.0]);
+    hinge.motor = Some(Motor {
+        speed: PI / 180.0 * 25.0,
+        max_torque: 1e8,
+    });
+    scene.add_joint(hinge);
+
+    let mut y = -0.2 * grid as f32 + 10.0;
+    for _ in 0..grid {
+        let mut x = -0.2 * grid as f32;
+        for _ in 0..grid {
+            scene.add_body(
+                BodyDesc::new(Kind::Dynamic, [x, y])
+                    .shape(ShapeDesc::new(Geometry::cuboid(0.125, 0.125))),
+            );
+            x += 0.4;
+        }
+        y += 0.4;
+    }
+    scene
+}

@@ -1,0 +1,76 @@
+//! The report shows ratios, flags unstable runs and says why an engine did not run.
+
+use impulse2d_compare::bench::{Clock, EngineResult, SceneResult, median};
+use impulse2d_compare::engine::Counts;
+use impulse2d_compare::report::{OURS, bar_chart_svg, tables};
+use impulse2d_compare::stability::Stability;
+
+fn engine(name: &str, wall: &[f64], value: f64) -> EngineResult {
+    let counts = Counts {
+        bodies: 10,
+        shapes: 11,
+        joints: 2,
+    };
+    EngineResult {
+        engine: name.to_owned(),
+        skipped: None,
+        rounds_ms: wall.to_vec(),
+        rounds_cpu_ms: wall.iter().map(|w| w / 2.0).collect(),
+        initial: counts,
+        last: counts,
+        stability: Some(Stability {
+            label: "top box height / initial",
+            value,
+            sane: (0.95, 1.02),
+        }),
+    }
+}
+
+#[test]
+fn median_of_odd_and_even_counts() {
+    assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+    assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    assert_eq!(median(&[]), None);
+}
+
+#[test]
+fn tables_show_ratios_instability_and_skips() {
+    let names = vec![OURS.to_owned(), "Box2D".to_owned(), "Rapier".to_owned()];
+    let mut rapier = engine("Rapier", &[8.0, 9.0, 7.0], 1.0);
+    rapier.skipped = None;
+    let results = vec![SceneResult {
+        scene: "large_pyramid".to_owned(),
+        steps: 500,
+        engines: vec![
+            // Ours: median 3 ms wall, 1.5 ms CPU; collapsed (0.5 of its height).
+            engine(OURS, &[3.0, 2.0, 4.0], 0.5),
+            engine("Box2D", &[6.0, 6.0, 6.0], 0.999),
+            rapier,
+        ],
+    }];
+    let text = tables(&results, &names, Clock::Wall);
+    // 3 / 6 and 3 / 8.
+    assert!(text.contains("| 0.50× | 0.38× |"), "{text}");
+    assert!(text.contains("3.00 (1.50)"), "{text}");
+    assert!(text.contains("**0.500 UNSTABLE**"), "{text}");
+    assert!(text.contains("| 0.999 |"), "{text}");
+
+    let cpu = tables(&results, &names, Clock::Cpu);
+    assert!(cpu.contains("| 0.50× | 0.38× |"), "{cpu}");
+
+    let mut skipped = results.clone();
+    skipped[0].engines[0].skipped = Some("no joints yet".to_owned());
+    skipped[0].engines[0].rounds_ms.clear();
+    skipped[0].engines[0].rounds_cpu_ms.clear();
+    skipped[0].engines[0].stability = None;
+    let text = tables(&skipped, &names, Clock::Wall);
+    assert!(
+        text.contains("large_pyramid / Impulse2D: not run: no joints yet"),
+        "{text}"
+    );
+    assert!(text.contains("| — | — |"), "{text}");
+
+    let svg = bar_chart_svg(&skipped, &names, Clock::Wall, "test");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("n/a"));
+}

@@ -1,0 +1,233 @@
+//! Every engine builds each benchmark scene the same way (equal body, shape and joint
+//! counts, matching the description's own totals), and each engine's stability figure is
+//! sane after a few steps. Tiny sizes, few steps: this runs in CI.
+
+use impulse2d_compare::box2d::{self, Box2d};
+use impulse2d_compare::desc::{Action, BodyState, SceneDesc};
+use impulse2d_compare::engine::{Counts, Engine, RunConfig, advance};
+use impulse2d_compare::ours::Impulse2d;
+use impulse2d_compare::rapier::Rapier;
+use impulse2d_compare::scenes::{
+    RainSize, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid, large_pyramid, rain,
+};
+use impulse2d_compare::stability::measure;
+
+const STEPS: u32 = 60;
+
+fn engines() -> Vec<Box<dyn Engine>> {
+    vec![Box::new(Box2d), Box::new(Rapier), Box::new(Impulse2d)]
+}
+
+/// Counts the description itself implies for the bodies and joints alive after `steps`
+/// steps (independent of any engine).
+fn expected_counts(scene: &SceneDesc, steps: u32) -> Counts {
+    let mut alive = vec![false; scene.bodies.len()];
+    let mut joint_alive = vec![false; scene.joints.len()];
+    for key in scene.initial_bodies.clone() {
+        alive[key] = true;
+    }
+    for j in scene.initial_joints.clone() {
+        joint_alive[j] = true;
+    }
+    for step in 0..steps {
+        for action in scene.actions(step) {
+            let (batch, on) = match action {
+                Action::Spawn(b) => (b, true),
+                Action::Despawn(b) => (b, false),
+            };
+            let batch = &scene.batches[batch];
+            for key in batch.bodies.clone() {
+                alive[key] = on;
+            }
+            for j in batch.joints.clone() {
+                joint_alive[j] = on;
+            }
+        }
+    }
+    Counts {
+        bodies: alive.iter().filter(|a| **a).count(),
+        shapes: scene
+            .bodies
+            .iter()
+            .zip(&alive)
+            .filter(|(_, a)| **a)
+            .flat_map(|(b, _)| b.shapes.iter().map(|s| s.geometry.shape_count()))
+            .sum(),
+        joints: joint_alive.iter().filter(|a| **a).count(),
+    }
+}
+
+#[test]
+fn box2d_is_built_without_asserts() {
+    assert!(
+        !box2d::asserts_enabled(),
+        "Box2D was compiled with asserts (no -DNDEBUG); C flags seen: `{}`",
+        box2d::BUILD_CFLAGS
+    );
+}
+
+#[test]
+fn every_engine_builds_every_scene_alike_and_stays_stable() {
+    let mut ran_per_scene = Vec::new();
+    for kind in Scene::ALL {
+        let scene = kind.build(Size::Tiny);
+        let mut ran = 0;
+        for engine in engines() {
+            if let Some(reason) = engine.unsupported(&scene) {
+                eprintln!("{} skips {}: {reason}", engine.name(), scene.name);
+                continue;
+            }
+            ran += 1;
+            let mut sim = engine.build(&scene, RunConfig::default());
+            assert_eq!(
+                sim.counts(),
+                expected_counts(&scene, 0),
+                "{} / {}: counts right after building",
+                scene.name,
+                engine.name()
+            );
+            for step in 0..STEPS {
+                advance(sim.as_mut(), &scene, step, TIME_STEP, SUB_STEPS);
+            }
+            assert_eq!(
+                sim.counts(),
+                expected_counts(&scene, STEPS),
+                "{} / {}: counts after {STEPS} steps",
+                scene.name,
+                engine.name()
+            );
+            let figure = measure(&scene, &sim.body_states());
+            assert!(
+                figure.is_sane(),
+                "{} / {}: {} = {} outside {:?}",
+                scene.name,
+                engine.name(),
+                figure.label,
+                figure.value,
+                figure.sane
+            );
+        }
+        ran_per_scene.push((kind, ran));
+    }
+    // Every engine runs every scene: a scene an engine skips would silently drop out of
+    // the comparison.
+    for (kind, ran) in ran_per_scene {
+        assert_eq!(
+            ran,
+            engines().len(),
+            "{}: only {ran} engine(s) ran",
+            kind.name()
+        );
+    }
+}
+
+#[test]
+fn descriptions_have_box2d_sizes() {
+    // Pyramid of base b: b(b+1)/2 boxes plus the ground; top box centre at b − 1/2 m.
+    let pyramid = large_pyramid(100);
+    assert_eq!(pyramid.initial_bodies.len(), 5050 + 1);
+    assert_eq!(pyramid.bodies.last().unwrap().position[1], 99.5);
+    // Joint grid n × n: n(n−1) vertical plus n(n−1) horizontal hinges, 7 anchors.
+    let grid = joint_grid(100);
+    assert_eq!(grid.joints.len(), 2 * 100 * 99);
+    let statics = grid
+        .bodies
+        .iter()
+        .filter(|b| b.kind == impulse2d_compare::desc::Kind::Static)
+        .count();
+    assert_eq!(statics, 7);
+    // Many pyramids: 400 pyramids of 55 boxes; one ground body with 20 segments.
+    let many = Scene::ManyPyramids.build(Size::Full);
+    assert_eq!(many.bodies.len(), 1 + 400 * 55);
+    assert_eq!(many.bodies[0].shapes.len(), 20);
+    // Rain: 5 rows × 501 ground boxes; 5 × 40 groups of 5 ragdolls of 11 bodies.
+    let r = rain(RainSize::FULL);
+    assert_eq!(r.bodies[0].shapes.len(), 5 * 501);
+    assert_eq!(r.batches.len(), 200);
+    assert_eq!(r.bodies.len(), 1 + 200 * 5 * 11);
+    assert_eq!(r.joints.len(), 200 * 5 * 10);
+    // Smash 120 × 80, spinner 6,076 + ground + blade, tumbler 45².
+    assert_eq!(Scene::Smash.build(Size::Full).bodies.len(), 1 + 9600);
+    assert_eq!(Scene::Spinner.build(Size::Full).bodies.len(), 2 + 6076);
+    assert_eq!(Scene::Tumbler.build(Size::Full).bodies.len(), 2 + 2025);
+}
+
+#[test]
+fn rain_schedule_fills_then_replaces_columns() {
+    let r = rain(RainSize::FULL);
+    let schedule = r.schedule.unwrap();
+    // Firing k (step 8k) spawns column k in each of the 5 rows while k < 40.
+    assert_eq!(
+        r.actions(8 * 3),
+        (0..5)
+            .map(|row| Action::Spawn(row * 40 + 3))
+            .collect::<Vec<_>>()
+    );
+    assert!(r.actions(8 * 3 + 1).is_empty());
+    // Firing 40 + c replaces column c % 40.
+    let replace = r.actions(8 * (40 + 41));
+    assert_eq!(replace.len(), 10);
+    assert_eq!(replace[0], Action::Despawn(1));
+    assert_eq!(replace[1], Action::Spawn(1));
+    assert_eq!(schedule.period, 8);
+}
+
+#[test]
+fn stability_figures_catch_collapse_explosion_and_nan() {
+    let states_of = |scene: &SceneDesc| -> Vec<Option<BodyState>> {
+        scene
+            .bodies
+            .iter()
+            .map(|b| {
+                Some(BodyState {
+                    position: b.position,
+                    angle: b.angle,
+                    linear_velocity: b.linear_velocity,
+                    angular_velocity: b.angular_velocity,
+                })
+            })
+            .collect()
+    };
+
+    let pyramid = large_pyramid(10);
+    let mut states = states_of(&pyramid);
+    assert!(measure(&pyramid, &states).is_sane());
+    assert_eq!(measure(&pyramid, &states).value, 1.0);
+    // A pyramid whose top fell to half height has collapsed.
+    let top = states.len() - 1;
+    states[top].as_mut().unwrap().position[1] *= 0.5;
+    assert!(!measure(&pyramid, &states).is_sane());
+    // Any non-finite body poisons the figure.
+    states[top].as_mut().unwrap().position[1] = f32::NAN;
+    assert!(measure(&pyramid, &states).value.is_nan());
+
+    // Smash: doubling every speed quadruples the kinetic energy.
+    let smash = Scene::Smash.build(Size::Tiny);
+    let mut states = states_of(&smash);
+    assert_eq!(measure(&smash, &states).value, 1.0);
+    for s in states.iter_mut().flatten() {
+        s.linear_velocity = [2.0 * s.linear_velocity[0], 2.0 * s.linear_velocity[1]];
+    }
+    let exploded = measure(&smash, &states);
+    assert!((exploded.value - 4.0).abs() < 1e-9);
+    assert!(!exploded.is_sane());
+
+    // Joint grid: moving one disc 1.5 m to the right opens a 1.5 m gap at both its hinges.
+    let grid = joint_grid(4);
+    let mut states = states_of(&grid);
+    assert!(measure(&grid, &states).value < 1e-6);
+    states[15].as_mut().unwrap().position[0] += 1.5;
+    let gap = measure(&grid, &states).value;
+    assert!((gap - 1.5).abs() < 1e-5, "gap {gap}");
+    assert!(!measure(&grid, &states).is_sane());
+
+    // Tumbler: a box thrown out of the drum is counted out.
+    let drum = Scene::Tumbler.build(Size::Tiny);
+    let mut states = states_of(&drum);
+    assert_eq!(measure(&drum, &states).value, 1.0);
+    let n = states.len() - 2;
+    for s in states.iter_mut().skip(2).take(n / 2) {
+        s.as_mut().unwrap().position = [0.0, 40.0];
+    }
+    assert!(!measure(&drum, &states).is_sane());
+}

@@ -1,0 +1,295 @@
+//! Box2D v3's benchmark scenes (`shared/benchmarks.c`) that need no joints or
+//! per-step scripting: many pyramids, smash, spinner, tumbler, washer and
+//! compounds.
+//!
+//! Box2D drives the spinner and the tumbler with a revolute joint motor of
+//! unlimited (spinner) or 10⁸ N·m (tumbler) torque at a fixed speed; until the
+//! engine has joints, a kinematic body turning at the motor speed stands in for
+//! it, which is what such a motor amounts to.
+
+use crate::common::{dynamic_body, hull_polygon, static_body};
+use crate::{Scene, SceneError, SceneInfo};
+use impulse2d::collision::{Segment, make_box, make_offset_box, make_square};
+use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+
+/// The scenes of this file.
+pub(crate) const SCENES: &[SceneInfo] = &[
+    SceneInfo {
+        category: "benchmark",
+        name: "many_pyramids",
+        description: "Box2D's many pyramids: 20 × 20 pyramids of base 10 (22 000 boxes), sleep off",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "smash",
+        description: "Box2D's smash: a heavy box at 40 m/s into 9 600 sleeping boxes, no gravity",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "tumbler",
+        description: "Box2D's tumbler: a 20 m box turning at 25°/s with 2 025 small boxes inside (kinematic)",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "washer",
+        description: "Box2D's washer: a kinematic drum with paddles tumbling 8 100 small boxes",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "compounds",
+        description: "Box2D's compounds: 3 000 bodies of two triangles each falling into a bin",
+    },
+];
+
+/// Builds a scene of this file by name, or `None` when the name is not one of them.
+pub(crate) fn build(
+    name: &str,
+    world: &mut World,
+) -> Option<std::result::Result<Scene, SceneError>> {
+    let built = match name {
+        "many_pyramids" => many_pyramids(world, 20, 20, 10),
+        "smash" => smash(world, 120, 80),
+        "tumbler" => tumbler(world, 45),
+        "washer" => washer(world, 90),
+        "compounds" => compounds(world, 20, 150),
+        _ => return None,
+    };
+    Some(built.map_err(SceneError::from))
+}
+
+fn scene(ground: BodyId, bodies: Vec<BodyId>, focus: Option<BodyId>) -> Scene {
+    Scene {
+        ground,
+        bodies,
+        focus,
+    }
+}
+
+/// `rows` × `columns` pyramids of `base` boxes (half-size 0.5 m) on shelves of
+/// segments; sleeping off.
+pub fn many_pyramids(world: &mut World, rows: usize, columns: usize, base: usize) -> Result<Scene> {
+    world.enable_sleeping(false);
+    let extent = 0.5;
+    let ground = static_body(world)?;
+    let shelf_step = 2.0 * extent * (base as f32 + 1.0);
+    let ground_width = 2.0 * extent * columns as f32 * (base as f32 + 1.0);
+    for i in 0..rows {
+        let y = shelf_step * i as f32;
+        let segment = Segment {
+            point1: Vec2::new(-0.5 * ground_width, y),
+            point2: Vec2::new(0.5 * ground_width, y),
+        };
+        world.create_segment_shape(ground, &ShapeDef::default(), &segment)?;
+    }
+    let square = make_square(extent)?;
+    let base_width = 2.0 * extent * base as f32;
+    let mut bodies = Vec::with_capacity(rows * columns * base * (base + 1) / 2);
+    for i in 0..rows {
+        let base_y = shelf_step * i as f32;
+        for j in 0..columns {
+            let center_x =
+                -0.5 * ground_width + j as f32 * (base_width + 2.0 * extent) + 2.0 * extent;
+            for row in 0..base {
+                let y = (2.0 * row as f32 + 1.0) * extent + base_y;
+                for k in row..base {
+                    let x =
+                        (row as f32 + 1.0) * extent + 2.0 * (k - row) as f32 * extent + center_x
+                            - 0.5;
+                    let b = dynamic_body(world, Vec2::new(x, y), 0.0)?;
+                    world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+                    bodies.push(b);
+                }
+            }
+        }
+    }
+    let focus = bodies.last().copied();
+    Ok(scene(ground, bodies, focus))
+}
+
+/// A 8 m box of density 8 moving at 40 m/s into a `columns` × `rows` grid of
+/// sleeping 0.4 m boxes, without gravity.
+pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
+    world.set_gravity(Vec2::ZERO)?;
+    let ground = static_body(world)?;
+    let ram = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position: Vec2::new(-20.0, 0.0),
+        linear_velocity: Vec2::new(40.0, 0.0),
+        ..BodyDef::default()
+    })?;
+    let heavy = ShapeDef {
+        density: 8.0,
+        ..ShapeDef::default()
+    };
+    world.create_polygon_shape(ram, &heavy, &make_box(4.0, 4.0)?)?;
+    let d = 0.4;
+    let small = make_square(0.5 * d)?;
+    let mut bodies = vec![ram];
+    let asleep = BodyDef {
+        body_type: BodyType::Dynamic,
+        is_awake: false,
+        ..BodyDef::default()
+    };
+    for i in 0..columns {
+        for j in 0..rows {
+            let b = world.create_body(&BodyDef {
+                position: Vec2::new(i as f32 * d + 30.0, (j as f32 - 0.5 * rows as f32) * d),
+                ..asleep.clone()
+            })?;
+            world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
+            bodies.push(b);
+        }
+    }
+    Ok(scene(ground, bodies, Some(ram)))
+}
+
+/// A 20 m square box of four walls turning at 25°/s about (0, 10) with a
+/// `grid` × `grid` block of 0.25 m boxes inside.
+pub fn tumbler(world: &mut World, grid: usize) -> Result<Scene> {
+    let ground = static_body(world)?;
+    let drum = world.create_body(&BodyDef {
+        body_type: BodyType::Kinematic,
+        position: Vec2::new(0.0, 10.0),
+        angular_velocity: 25.0_f32.to_radians(),
+        enable_sleep: false,
+        ..BodyDef::default()
+    })?;
+    let walls = [
+        (0.5, 10.0, Vec2::new(10.0, 0.0)),
+        (0.5, 10.0, Vec2::new(-10.0, 0.0)),
+        (10.0, 0.5, Vec2::new(0.0, 10.0)),
+        (10.0, 0.5, Vec2::new(0.0, -10.0)),
+    ];
+    let wall_def = ShapeDef {
+        density: 50.0,
+        ..ShapeDef::default()
+    };
+    for (hx, hy, c) in walls {
+        world.create_polygon_shape(drum, &wall_def, &make_offset_box(hx, hy, c, Rot::IDENTITY)?)?;
+    }
+    let small = make_box(0.125, 0.125)?;
+    let mut bodies = Vec::with_capacity(grid * grid);
+    let start = -0.2 * grid as f32;
+    for i in 0..grid {
+        for j in 0..grid {
+            let p = Vec2::new(start + 0.4 * j as f32, start + 10.0 + 0.4 * i as f32);
+            let b = dynamic_body(world, p, 0.0)?;
+            world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
+            bodies.push(b);
+        }
+    }
+    Ok(scene(ground, bodies, Some(drum)))
+}
+
+/// A kinematic drum of radius 18 m turning at 25°/s about (0, 10), made of 36
+/// rim segments and four paddles, with a `grid` × `grid` block of 0.2 m boxes.
+pub fn washer(world: &mut World, grid: usize) -> Result<Scene> {
+    let ground = static_body(world)?;
+    let drum = world.create_body(&BodyDef {
+        body_type: BodyType::Kinematic,
+        position: Vec2::new(0.0, 10.0),
+        angular_velocity: 25.0_f32.to_radians(),
+        linear_velocity: Vec2::new(0.001, -0.002),
+        enable_sleep: false,
+        ..BodyDef::default()
+    })?;
+    let (r0, r1, r2) = (14.0, 16.0, 18.0);
+    let angle = std::f32::consts::PI / 18.0;
+    let q = Rot::from_angle(angle);
+    // A small gap between rim pieces.
+    let gap = Rot::from_angle(0.1 * angle);
+    let mut u1 = Vec2::new(1.0, 0.0);
+    for i in 0..36 {
+        let u2 = if i == 35 {
+            Vec2::new(1.0, 0.0)
+        } else {
+            q.rotate(u1)
+        };
+        let a1 = gap.inv_rotate(u1);
+        let a2 = gap.rotate(u2);
+        let rim = hull_polygon(&[r1 * a1, r2 * a1, r1 * a2, r2 * a2])?;
+        world.create_polygon_shape(drum, &ShapeDef::default(), &rim)?;
+        if i % 9 == 0 {
+            let paddle = hull_polygon(&[r0 * u1, r1 * u1, r0 * u2, r1 * u2])?;
+            world.create_polygon_shape(drum, &ShapeDef::default(), &paddle)?;
+        }
+        u1 = u2;
+    }
+    let a = 0.1;
+    let square = make_square(a)?;
+    let mut bodies = Vec::with_capacity(grid * grid);
+    let start = -1.1 * a * grid as f32;
+    for i in 0..grid {
+        for j in 0..grid {
+            let p = Vec2::new(
+                start + 2.1 * a * j as f32,
+                start + 10.0 + 2.1 * a * i as f32,
+            );
+            let b = dynamic_body(world, p, 0.0)?;
+            world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+            bodies.push(b);
+        }
+    }
+    Ok(scene(ground, bodies, Some(drum)))
+}
+
+/// `columns` × `rows` bodies, each two triangles, dropped into a bin 80 m wide
+/// with 100 m walls.
+pub fn compounds(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
+    let ground = static_body(world)?;
+    let def = ShapeDef::default();
+    for i in 0..81 {
+        let c = Vec2::new(-40.0 + i as f32, 0.0);
+        world.create_polygon_shape(ground, &def, &make_offset_box(0.55, 0.5, c, Rot::IDENTITY)?)?;
+    }
+    for x in [-40.0, 40.0] {
+        for i in 0..100 {
+            let c = Vec2::new(x, 1.0 + i as f32);
+            world.create_polygon_shape(
+                ground,
+                &def,
+                &make_offset_box(0.5, 0.55, c, Rot::IDENTITY)?,
+            )?;
+        }
+    }
+    world.create_segment_shape(
+        ground,
+        &def,
+        &Segment {
+            point1: Vec2::new(-800.0, -80.0),
+            point2: Vec2::new(800.0, -80.0),
+        },
+    )?;
+    let left = hull_polygon(&[
+        Vec2::new(-1.0, 0.0),
+        Vec2::new(0.5, 1.0),
+        Vec2::new(0.0, 2.0),
+    ])?;
+    let right = hull_polygon(&[
+        Vec2::new(1.0, 0.0),
+        Vec2::new(-0.5, 1.0),
+        Vec2::new(0.0, 2.0),
+    ])?;
+    let body_def = ShapeDef {
+        friction: 0.5,
+        ..ShapeDef::default()
+    };
+    let shift = 2.0;
+    let center_x = shift * columns as f32 / 2.0 - 1.0;
+    let center_y = 1.15 / 2.0;
+    let mut side = 0.25;
+    let mut bodies = Vec::with_capacity(columns * rows);
+    for i in 0..columns {
+        let x = i as f32 * shift - center_x;
+        for j in 0..rows {
+            let y = j as f32 * (shift + 0.25) + center_y + 5.0;
+            let b = dynamic_body(world, Vec2::new(x + side, y), 0.0)?;
+            side = -side;
+            world.create_polygon_shape(b, &body_def, &left)?;
+            world.create_polygon_shape(b, &body_def, &right)?;
+            bodies.push(b);
+        }
+    }
+    let focus = bodies.last().copied();
+    Ok(scene(ground, bodies, focus))
+}

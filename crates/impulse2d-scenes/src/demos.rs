@@ -1,0 +1,306 @@
+//! Demonstrations of single features: conveyor belts (tangent speed), an
+//! explosion (impulses), bullets (continuous collision), rolling resistance,
+//! a chain terrain and a kinematic platform.
+
+use crate::common::{dynamic_body, segment_ground, static_body};
+use crate::{Scene, SceneError, SceneInfo};
+use impulse2d::collision::{
+    Capsule, Circle, make_box, make_offset_box, make_rounded_box, make_square,
+};
+use impulse2d::{BodyDef, BodyType, ChainDef, Result, Rot, ShapeDef, Vec2, World};
+
+/// The scenes of this file.
+pub(crate) const SCENES: &[SceneInfo] = &[
+    SceneInfo {
+        category: "demo",
+        name: "conveyor",
+        description: "boxes carried by a belt with a tangent speed of 2 m/s, then dropped",
+    },
+    SceneInfo {
+        category: "demo",
+        name: "explosion",
+        description: "a ring of boxes blown outwards by radial impulses",
+    },
+    SceneInfo {
+        category: "demo",
+        name: "bullets",
+        description: "two small bullets at 250 m/s fired at a stack behind a wall",
+    },
+    SceneInfo {
+        category: "demo",
+        name: "rolling_resistance",
+        description: "balls launched at 5 m/s with rolling resistance 0 to 0.4",
+    },
+    SceneInfo {
+        category: "demo",
+        name: "chain_terrain",
+        description: "circles, capsules and boxes rolling over a smooth chain-shape hill",
+    },
+    SceneInfo {
+        category: "demo",
+        name: "kinematic_platform",
+        description: "boxes riding a kinematic platform moving at 1 m/s",
+    },
+];
+
+/// Builds a scene of this file by name, or `None` when the name is not one of them.
+pub(crate) fn build(
+    name: &str,
+    world: &mut World,
+) -> Option<std::result::Result<Scene, SceneError>> {
+    let built = match name {
+        "conveyor" => conveyor(world),
+        "explosion" => explosion(world, 32),
+        "bullets" => bullets(world),
+        "rolling_resistance" => rolling_resistance(world),
+        "chain_terrain" => chain_terrain(world),
+        "kinematic_platform" => kinematic_platform(world),
+        _ => return None,
+    };
+    Some(built.map_err(SceneError::from))
+}
+
+/// A 20 m belt 5 m up whose surface moves at 2 m/s (tangent speed), carrying
+/// five boxes off its right end.
+pub fn conveyor(world: &mut World) -> Result<Scene> {
+    let ground = segment_ground(
+        world,
+        Vec2::new(-20.0, 0.0),
+        Vec2::new(20.0, 0.0),
+        &ShapeDef::default(),
+    )?;
+    let belt = ShapeDef {
+        friction: 0.8,
+        tangent_speed: 2.0,
+        ..ShapeDef::default()
+    };
+    world.create_polygon_shape(
+        ground,
+        &belt,
+        &make_offset_box(10.0, 0.25, Vec2::new(0.0, 5.0), Rot::IDENTITY)?,
+    )?;
+    let square = make_square(0.5)?;
+    let mut bodies = Vec::new();
+    for i in 0..5 {
+        let b = dynamic_body(world, Vec2::new(-8.0 + 2.0 * i as f32, 5.75), 0.0)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+        bodies.push(b);
+    }
+    let focus = bodies.last().copied();
+    Ok(Scene {
+        ground,
+        bodies,
+        focus,
+    })
+}
+
+/// `count` boxes on a circle of radius 3 m about (0, 6) without gravity,
+/// each given an outward impulse of 10 N·s.
+pub fn explosion(world: &mut World, count: usize) -> Result<Scene> {
+    world.set_gravity(Vec2::ZERO)?;
+    let ground = static_body(world)?;
+    let center = Vec2::new(0.0, 6.0);
+    let square = make_square(0.25)?;
+    let mut bodies = Vec::with_capacity(count);
+    for i in 0..count {
+        let angle = 2.0 * std::f32::consts::PI * i as f32 / count as f32;
+        let dir = Rot::from_angle(angle).rotate(Vec2::X);
+        let b = dynamic_body(world, center + 3.0 * dir, angle)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+        world.apply_linear_impulse_to_center(b, 10.0 * dir, true)?;
+        bodies.push(b);
+    }
+    let focus = bodies.first().copied();
+    Ok(Scene {
+        ground,
+        bodies,
+        focus,
+    })
+}
+
+/// A stack of twelve rounded boxes against a wall and two bullets (a circle
+/// and a box, density 4) at 250 m/s on their way to it.
+pub fn bullets(world: &mut World) -> Result<Scene> {
+    let ground = segment_ground(
+        world,
+        Vec2::new(-30.0, 0.0),
+        Vec2::new(30.0, 0.0),
+        &ShapeDef::default(),
+    )?;
+    world.create_segment_shape(
+        ground,
+        &ShapeDef::default(),
+        &impulse2d::collision::Segment {
+            point1: Vec2::new(10.0, 0.0),
+            point2: Vec2::new(10.0, 20.0),
+        },
+    )?;
+    let rounded = make_rounded_box(0.45, 0.45, 0.05)?;
+    let def = ShapeDef {
+        friction: 0.3,
+        ..ShapeDef::default()
+    };
+    let mut bodies = Vec::new();
+    for i in 0..12 {
+        let shift = if i % 2 == 0 { -0.01 } else { 0.01 };
+        let b = dynamic_body(world, Vec2::new(8.0 + shift, 0.5 + i as f32), 0.0)?;
+        world.create_polygon_shape(b, &def, &rounded)?;
+        bodies.push(b);
+    }
+    let heavy = ShapeDef {
+        density: 4.0,
+        ..ShapeDef::default()
+    };
+    for (k, y) in [6.0, 3.0].into_iter().enumerate() {
+        let b = world.create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(-26.7, y),
+            linear_velocity: Vec2::new(250.0, 0.0),
+            is_bullet: true,
+            ..BodyDef::default()
+        })?;
+        if k == 0 {
+            let circle = Circle {
+                center: Vec2::ZERO,
+                radius: 0.25,
+            };
+            world.create_circle_shape(b, &heavy, &circle)?;
+        } else {
+            world.create_polygon_shape(b, &heavy, &make_box(0.25, 0.25)?)?;
+        }
+        bodies.push(b);
+    }
+    let focus = bodies.last().copied();
+    Ok(Scene {
+        ground,
+        bodies,
+        focus,
+    })
+}
+
+/// Five balls of radius 0.5 m launched at 5 m/s along the ground with rolling
+/// resistance 0, 0.1, 0.2, 0.3 and 0.4, in lanes 2 m apart.
+pub fn rolling_resistance(world: &mut World) -> Result<Scene> {
+    let ground = static_body(world)?;
+    let circle = Circle {
+        center: Vec2::ZERO,
+        radius: 0.5,
+    };
+    let mut bodies = Vec::new();
+    for i in 0..5 {
+        let y = 2.0 * i as f32;
+        world.create_segment_shape(
+            ground,
+            &ShapeDef::default(),
+            &impulse2d::collision::Segment {
+                point1: Vec2::new(-20.0, y),
+                point2: Vec2::new(40.0, y),
+            },
+        )?;
+        let b = world.create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(-18.0, y + 0.5),
+            linear_velocity: Vec2::new(5.0, 0.0),
+            angular_velocity: -10.0,
+            ..BodyDef::default()
+        })?;
+        let def = ShapeDef {
+            rolling_resistance: 0.1 * i as f32,
+            ..ShapeDef::default()
+        };
+        world.create_circle_shape(b, &def, &circle)?;
+        bodies.push(b);
+    }
+    let focus = bodies.first().copied();
+    Ok(Scene {
+        ground,
+        bodies,
+        focus,
+    })
+}
+
+/// A smooth chain-shape hill (a 2 m high cosine bump between flat runs) with
+/// circles, capsules and boxes rolling down it.
+pub fn chain_terrain(world: &mut World) -> Result<Scene> {
+    let ground = static_body(world)?;
+    let mut points = Vec::new();
+    // Right to left: segments collide on their right side, which is then above.
+    let n = 80;
+    for i in 0..=n {
+        let x = 30.0 - 60.0 * i as f32 / n as f32;
+        let bump = if x.abs() < 10.0 {
+            let (c, _) = impulse2d::math::cos_sin(std::f32::consts::PI * x / 10.0);
+            1.0 + c
+        } else {
+            0.0
+        };
+        points.push(Vec2::new(x, bump));
+    }
+    world.create_chain(
+        ground,
+        &ChainDef {
+            points,
+            is_loop: false,
+            ..ChainDef::default()
+        },
+    )?;
+    let circle = Circle {
+        center: Vec2::ZERO,
+        radius: 0.4,
+    };
+    let capsule = Capsule {
+        center1: Vec2::new(-0.3, 0.0),
+        center2: Vec2::new(0.3, 0.0),
+        radius: 0.25,
+    };
+    let square = make_square(0.4)?;
+    let mut bodies = Vec::new();
+    for i in 0..12 {
+        let b = dynamic_body(
+            world,
+            Vec2::new(-3.0 + 0.6 * i as f32, 6.0 + 0.8 * i as f32),
+            0.0,
+        )?;
+        match i % 3 {
+            0 => world.create_circle_shape(b, &ShapeDef::default(), &circle)?,
+            1 => world.create_capsule_shape(b, &ShapeDef::default(), &capsule)?,
+            _ => world.create_polygon_shape(b, &ShapeDef::default(), &square)?,
+        };
+        bodies.push(b);
+    }
+    let focus = bodies.first().copied();
+    Ok(Scene {
+        ground,
+        bodies,
+        focus,
+    })
+}
+
+/// A kinematic platform 6 m wide moving right at 1 m/s with three boxes on it.
+pub fn kinematic_platform(world: &mut World) -> Result<Scene> {
+    let ground = segment_ground(
+        world,
+        Vec2::new(-20.0, 0.0),
+        Vec2::new(20.0, 0.0),
+        &ShapeDef::default(),
+    )?;
+    let platform = world.create_body(&BodyDef {
+        body_type: BodyType::Kinematic,
+        position: Vec2::new(-8.0, 3.0),
+        linear_velocity: Vec2::new(1.0, 0.0),
+        ..BodyDef::default()
+    })?;
+    world.create_polygon_shape(platform, &ShapeDef::default(), &make_box(3.0, 0.25)?)?;
+    let square = make_square(0.5)?;
+    let mut bodies = Vec::new();
+    for i in 0..3 {
+        let b = dynamic_body(world, Vec2::new(-10.0 + 2.0 * i as f32, 3.75), 0.0)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+        bodies.push(b);
+    }
+    Ok(Scene {
+        ground,
+        bodies,
+        focus: Some(platform),
+    })
+}

@@ -1,0 +1,540 @@
+//! Scenes for Impulse2D, built through the engine's public API only.
+//!
+//! Each scene has a builder function with its parameters that returns the ids
+//! a test needs (the ground, the bodies, the body to watch). The registry
+//! ([`list`] and [`build`]) builds every scene with its default parameters by
+//! name, for the command-line tool, the testbed and the benchmarks.
+//!
+//! All scenes put the ground surface at `y = 0` and use SI units (m, kg, s).
+//! The stacking scenes follow Solver2D's test set; the benchmark scenes follow
+//! Box2D v3's `shared/benchmarks.c`.
+
+pub mod joints;
+
+use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
+use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+
+pub mod benchmarks;
+mod common;
+pub mod demos;
+pub mod solver2d;
+
+/// A registry entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SceneInfo {
+    /// Group name, for menus (`"stacking"`, `"benchmark"`, …).
+    pub category: &'static str,
+    /// Scene name, unique across categories.
+    pub name: &'static str,
+    /// One line saying what the scene shows.
+    pub description: &'static str,
+}
+
+/// What [`build`] returns: the ground, the dynamic bodies in creation order,
+/// and the body worth watching (the top of a stack, the block on a ramp …).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// The static ground body.
+    pub ground: BodyId,
+    /// Dynamic bodies in creation order.
+    pub bodies: Vec<BodyId>,
+    /// The body a test or viewer should follow, if any.
+    pub focus: Option<BodyId>,
+}
+
+/// Why [`build`] failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneError {
+    /// No scene has this name.
+    UnknownScene(String),
+    /// The engine rejected a call (a bug in the scene).
+    Engine(impulse2d::Error),
+}
+
+impl std::fmt::Display for SceneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SceneError::UnknownScene(name) => write!(f, "unknown scene {name:?}"),
+            SceneError::Engine(e) => write!(f, "engine error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+impl From<impulse2d::Error> for SceneError {
+    fn from(e: impulse2d::Error) -> Self {
+        SceneError::Engine(e)
+    }
+}
+
+const SCENES: &[SceneInfo] = &[
+    SceneInfo {
+        category: "stacking",
+        name: "single_box",
+        description: "one 1 m box resting on the ground",
+    },
+    SceneInfo {
+        category: "stacking",
+        name: "vertical_stack",
+        description: "ten 1 m boxes stacked in a column",
+    },
+    SceneInfo {
+        category: "stacking",
+        name: "pyramid",
+        description: "a pyramid of 1 m boxes with a base of 20",
+    },
+    SceneInfo {
+        category: "stacking",
+        name: "high_mass_ratio",
+        description: "a box 100 times denser dropped on a pyramid of base 10",
+    },
+    SceneInfo {
+        category: "stacking",
+        name: "overlap_recovery",
+        description: "a pyramid of base 4 created with 25% overlap",
+    },
+    SceneInfo {
+        category: "contact",
+        name: "friction_ramp",
+        description: "blocks with friction 0, 0.2, 0.5 and 0.8 on a 30° ramp",
+    },
+    SceneInfo {
+        category: "contact",
+        name: "restitution",
+        description: "balls with restitution 0 to 1 dropped from 2 m",
+    },
+    SceneInfo {
+        category: "contact",
+        name: "zero_gravity_collision",
+        description: "two spinning boxes colliding without gravity",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "large_pyramid",
+        description: "Box2D's large pyramid: base 100, 5050 boxes, sleep off",
+    },
+    // Joint scenes (see `joints.rs`).
+    SceneInfo {
+        category: "joints",
+        name: "pendulum",
+        description: "a disc on a 1 m revolute arm released at 0.1 rad",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "ball_and_chain",
+        description: "40 capsule links with a ball 50 times heavier, released level",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "bridge",
+        description: "a 40-plank revolute bridge with boxes dropped on it",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "ragdolls",
+        description: "ten ragdolls of ten bones dropped in a pile",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "car",
+        description: "a car on sprung, driven wheel joints over bumps",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "joint_grid",
+        description: "Box2D's joint grid: 100 x 100 discs pinned to their neighbours, sleep off",
+    },
+    SceneInfo {
+        category: "benchmark",
+        name: "spinner",
+        description: "Box2D's spinner: a motorised blade stirring 3038 bodies in a ring",
+    },
+];
+
+/// Every scene in the registry.
+pub fn list() -> &'static [SceneInfo] {
+    static ALL: std::sync::LazyLock<Vec<SceneInfo>> = std::sync::LazyLock::new(|| {
+        [SCENES, solver2d::SCENES, benchmarks::SCENES, demos::SCENES].concat()
+    });
+    &ALL
+}
+
+/// Builds a scene by name (`"pyramid"` or `"stacking/pyramid"`) with its
+/// default parameters into `world`.
+pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneError> {
+    let short = name.rsplit('/').next().unwrap_or(name);
+    let scene = match short {
+        "single_box" => {
+            let s = single_box(world)?;
+            Scene {
+                ground: s.ground,
+                bodies: vec![s.body],
+                focus: Some(s.body),
+            }
+        }
+        "vertical_stack" => vertical_stack(world, 10)?.into_scene(),
+        "pyramid" => pyramid(world, 20, 0.5)?.into_scene(),
+        "large_pyramid" => large_pyramid(world)?.into_scene(),
+        "high_mass_ratio" => {
+            let s = high_mass_ratio(world, 100.0)?;
+            let mut bodies = s.pyramid.boxes.clone();
+            bodies.push(s.heavy);
+            Scene {
+                ground: s.pyramid.ground,
+                bodies,
+                focus: Some(s.heavy),
+            }
+        }
+        "overlap_recovery" => overlap_recovery(world, 4, 0.25)?.into_scene(),
+        "friction_ramp" => {
+            let mut bodies = Vec::new();
+            let mut ground = None;
+            for (k, friction) in [0.0, 0.2, 0.5, 0.8].into_iter().enumerate() {
+                let r = friction_ramp_at(world, 30.0, friction, Vec2::new(0.0, 12.0 * k as f32))?;
+                ground.get_or_insert(r.ramp);
+                bodies.push(r.block);
+            }
+            Scene {
+                ground: ground.expect("four ramps"),
+                focus: bodies.last().copied(),
+                bodies,
+            }
+        }
+        "restitution" => {
+            let ground = flat_ground(world, 40.0)?;
+            let mut bodies = Vec::new();
+            for k in 0..=5 {
+                let e = 0.2 * k as f32;
+                let x = -10.0 + 4.0 * k as f32;
+                bodies.push(ball(world, Vec2::new(x, 2.5), 0.5, e)?);
+            }
+            Scene {
+                ground,
+                focus: bodies.last().copied(),
+                bodies,
+            }
+        }
+        "zero_gravity_collision" => {
+            world.set_gravity(Vec2::ZERO)?;
+            let s = zero_gravity_collision(world)?;
+            Scene {
+                ground: s.ground,
+                focus: Some(s.a),
+                bodies: vec![s.a, s.b],
+            }
+        }
+        "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
+        | "spinner" => joints::build(short, world)?,
+        other => {
+            return solver2d::build(other, world)
+                .or_else(|| benchmarks::build(other, world))
+                .or_else(|| demos::build(other, world))
+                .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
+        }
+    };
+    Ok(scene)
+}
+
+/// A static ground box whose top is at `y = 0`, `half_width` metres each side.
+pub fn flat_ground(world: &mut World, half_width: f32) -> Result<BodyId> {
+    let ground = world.create_body(&BodyDef::default())?;
+    let box_shape = make_offset_box(half_width, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY)?;
+    world.create_polygon_shape(ground, &ShapeDef::default(), &box_shape)?;
+    Ok(ground)
+}
+
+fn dynamic_box(world: &mut World, position: Vec2, half: f32, density: f32) -> Result<BodyId> {
+    let body = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position,
+        ..BodyDef::default()
+    })?;
+    let shape = ShapeDef {
+        density,
+        ..ShapeDef::default()
+    };
+    world.create_polygon_shape(body, &shape, &make_box(half, half)?)?;
+    Ok(body)
+}
+
+/// A dynamic ball of `radius` m with the given restitution (density 1, friction 0.6).
+pub fn ball(world: &mut World, position: Vec2, radius: f32, restitution: f32) -> Result<BodyId> {
+    let body = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position,
+        ..BodyDef::default()
+    })?;
+    let shape = ShapeDef {
+        restitution,
+        ..ShapeDef::default()
+    };
+    world.create_circle_shape(
+        body,
+        &shape,
+        &Circle {
+            center: Vec2::ZERO,
+            radius,
+        },
+    )?;
+    Ok(body)
+}
+
+/// The single-box scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SingleBox {
+    /// Ground (top at y = 0).
+    pub ground: BodyId,
+    /// A 1 m box (density 1) resting with its centre at (0, 0.5).
+    pub body: BodyId,
+}
+
+/// One 1 m box resting on the ground, centre at (0, 0.5).
+pub fn single_box(world: &mut World) -> Result<SingleBox> {
+    let ground = flat_ground(world, 20.0)?;
+    let body = dynamic_box(world, Vec2::new(0.0, 0.5), 0.5, 1.0)?;
+    Ok(SingleBox { ground, body })
+}
+
+/// A stack or pyramid of boxes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pyramid {
+    /// Ground (top at y = 0).
+    pub ground: BodyId,
+    /// Boxes from the bottom row up, left to right.
+    pub boxes: Vec<BodyId>,
+    /// The top box.
+    pub top: BodyId,
+}
+
+impl Pyramid {
+    fn into_scene(self) -> Scene {
+        Scene {
+            ground: self.ground,
+            focus: Some(self.top),
+            bodies: self.boxes,
+        }
+    }
+}
+
+/// `count` 1 m boxes in a column, just touching, the lowest resting on the ground.
+pub fn vertical_stack(world: &mut World, count: usize) -> Result<Pyramid> {
+    let ground = flat_ground(world, 20.0)?;
+    let mut boxes = Vec::with_capacity(count);
+    for i in 0..count {
+        boxes.push(dynamic_box(
+            world,
+            Vec2::new(0.0, 0.5 + i as f32),
+            0.5,
+            1.0,
+        )?);
+    }
+    let top = *boxes.last().expect("count >= 1");
+    Ok(Pyramid { ground, boxes, top })
+}
+
+/// A pyramid of boxes of half-size `half` with `base` boxes in the bottom row,
+/// every box just touching its neighbours, centred on x = 0.
+pub fn pyramid(world: &mut World, base: usize, half: f32) -> Result<Pyramid> {
+    let ground = flat_ground(world, 2.0 * half * base as f32 + 20.0)?;
+    let boxes = pyramid_boxes(world, base, half, 1.0, 1.0)?;
+    let top = *boxes.last().expect("base >= 1");
+    Ok(Pyramid { ground, boxes, top })
+}
+
+/// The boxes of a pyramid with spacing `fraction · 2·half` (1 = touching,
+/// less = overlapping). The top box gets `top_density`.
+fn pyramid_boxes(
+    world: &mut World,
+    base: usize,
+    half: f32,
+    fraction: f32,
+    top_density: f32,
+) -> Result<Vec<BodyId>> {
+    let step = 2.0 * half * fraction;
+    let mut boxes = Vec::with_capacity(base * (base + 1) / 2);
+    for row in 0..base {
+        let y = half + step * row as f32;
+        let count = base - row;
+        let x0 = -0.5 * step * (count as f32 - 1.0);
+        for k in 0..count {
+            let density = if row + 1 == base { top_density } else { 1.0 };
+            boxes.push(dynamic_box(
+                world,
+                Vec2::new(x0 + step * k as f32, y),
+                half,
+                density,
+            )?);
+        }
+    }
+    Ok(boxes)
+}
+
+/// Box2D's large pyramid benchmark: base 100 (5050 boxes of 1 m) on a ground
+/// box 200 m wide, with sleeping turned off.
+pub fn large_pyramid(world: &mut World) -> Result<Pyramid> {
+    world.enable_sleeping(false);
+    pyramid(world, 100, 0.5)
+}
+
+/// The high mass ratio scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HighMassRatio {
+    /// The light pyramid (its `top` is its highest light box).
+    pub pyramid: Pyramid,
+    /// The heavy box, starting 1 m above the pyramid's top box.
+    pub heavy: BodyId,
+}
+
+/// A pyramid of base 10 of 2 m boxes (density 1) with a 2 m box `density_ratio`
+/// times denser dropped from 1 m above its top (Solver2D's high mass ratio).
+pub fn high_mass_ratio(world: &mut World, density_ratio: f32) -> Result<HighMassRatio> {
+    let half = 1.0;
+    let base = 10;
+    let ground = flat_ground(world, 40.0)?;
+    let boxes = pyramid_boxes(world, base - 1, half, 1.0, 1.0)?;
+    let top = *boxes.last().expect("pyramid has boxes");
+    let top_y = half + 2.0 * half * (base - 1) as f32;
+    let heavy = dynamic_box(world, Vec2::new(0.0, top_y + 1.0), half, density_ratio)?;
+    Ok(HighMassRatio {
+        pyramid: Pyramid { ground, boxes, top },
+        heavy,
+    })
+}
+
+/// A pyramid of 1 m boxes with base `base`, created with neighbours
+/// overlapping by `overlap` (0.25 = a quarter of a box) in x and y.
+pub fn overlap_recovery(world: &mut World, base: usize, overlap: f32) -> Result<Pyramid> {
+    let ground = flat_ground(world, 20.0)?;
+    let boxes = pyramid_boxes(world, base, 0.5, 1.0 - overlap, 1.0)?;
+    let top = *boxes.last().expect("base >= 1");
+    Ok(Pyramid { ground, boxes, top })
+}
+
+/// A block on a ramp.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrictionRamp {
+    /// The static ramp body.
+    pub ramp: BodyId,
+    /// The 1 m block resting on the ramp's surface.
+    pub block: BodyId,
+    /// Unit vector pointing down the ramp.
+    pub downhill: Vec2,
+}
+
+/// A 40 m ramp inclined `angle_degrees`, with a 1 m block resting on it 10 m
+/// up from the ramp's middle. Ramp and block both have friction `friction`
+/// (so the mixed friction is `friction`).
+pub fn friction_ramp(world: &mut World, angle_degrees: f32, friction: f32) -> Result<FrictionRamp> {
+    friction_ramp_at(world, angle_degrees, friction, Vec2::ZERO)
+}
+
+fn friction_ramp_at(
+    world: &mut World,
+    angle_degrees: f32,
+    friction: f32,
+    origin: Vec2,
+) -> Result<FrictionRamp> {
+    let angle = angle_degrees * impulse2d::math::PI / 180.0;
+    let q = Rot::from_angle(angle);
+    let ramp = world.create_body(&BodyDef {
+        position: origin,
+        rotation: q,
+        ..BodyDef::default()
+    })?;
+    let material = ShapeDef {
+        friction,
+        ..ShapeDef::default()
+    };
+    // Surface along the local x axis at local y = 0; thickness below it.
+    let slab = make_offset_box(20.0, 0.5, Vec2::new(0.0, -0.5), Rot::IDENTITY)?;
+    world.create_polygon_shape(ramp, &material, &slab)?;
+    let block_local = Vec2::new(10.0, 0.5);
+    let block = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position: origin + q.rotate(block_local),
+        rotation: q,
+        ..BodyDef::default()
+    })?;
+    world.create_polygon_shape(block, &material, &make_box(0.5, 0.5)?)?;
+    Ok(FrictionRamp {
+        ramp,
+        block,
+        downhill: -q.x_axis(),
+    })
+}
+
+/// The zero-gravity collision scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZeroGravityCollision {
+    /// A static segment far away (the scene needs no ground).
+    pub ground: BodyId,
+    /// A 1 m box moving right at 4 m/s and spinning at 1 rad/s.
+    pub a: BodyId,
+    /// A 1 m × 0.5 m box of density 2 moving left at 3 m/s, slightly higher.
+    pub b: BodyId,
+}
+
+/// Two free boxes meeting off-centre. Call with gravity set to zero.
+pub fn zero_gravity_collision(world: &mut World) -> Result<ZeroGravityCollision> {
+    let ground = world.create_body(&BodyDef::default())?;
+    world.create_segment_shape(
+        ground,
+        &ShapeDef::default(),
+        &Segment::new(Vec2::new(-10.0, -50.0), Vec2::new(10.0, -50.0))?,
+    )?;
+    let a = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position: Vec2::new(-3.0, 0.0),
+        linear_velocity: Vec2::new(4.0, 0.0),
+        angular_velocity: 1.0,
+        ..BodyDef::default()
+    })?;
+    world.create_polygon_shape(a, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
+    let b = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position: Vec2::new(3.0, 0.3),
+        linear_velocity: Vec2::new(-3.0, 0.0),
+        ..BodyDef::default()
+    })?;
+    let dense = ShapeDef {
+        density: 2.0,
+        ..ShapeDef::default()
+    };
+    world.create_polygon_shape(b, &dense, &make_box(0.5, 0.25)?)?;
+    Ok(ZeroGravityCollision { ground, a, b })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use impulse2d::WorldDef;
+
+    #[test]
+    fn every_registered_scene_builds_and_steps() {
+        for info in list() {
+            let mut world = World::new(&WorldDef::default()).unwrap();
+            let scene = build(&format!("{}/{}", info.category, info.name), &mut world)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+            assert!(!scene.bodies.is_empty(), "{} has no bodies", info.name);
+            if info.category != "benchmark" {
+                world.step(1.0 / 60.0, 4).unwrap();
+                world.validate().unwrap();
+            }
+        }
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        assert!(matches!(
+            build("no_such_scene", &mut world),
+            Err(SceneError::UnknownScene(_))
+        ));
+    }
+
+    #[test]
+    fn pyramid_has_triangular_count_and_top_above_centre() {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let p = pyramid(&mut world, 5, 0.5).unwrap();
+        assert_eq!(p.boxes.len(), 15);
+        let top = world.body_position(p.top).unwrap();
+        assert!(top.x.abs() < 1e-6 && (top.y - 4.5).abs() < 1e-6);
+    }
+}

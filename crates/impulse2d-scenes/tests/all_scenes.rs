@@ -1,0 +1,83 @@
+//! Every registered scene builds and runs 300 steps with finite state and the
+//! world's invariants holding.
+//!
+//! Slow in a debug build (the benchmark scenes have up to 22 000 bodies), so it
+//! runs only in release: `cargo test --release -p impulse2d-scenes --test all_scenes`.
+
+use impulse2d::{World, WorldDef};
+
+const STEPS: usize = 300;
+
+fn check_finite(world: &World, scene: &str, step: usize) {
+    for id in world.body_ids() {
+        let xf = world.body_transform(id).unwrap();
+        let v = world.body_linear_velocity(id).unwrap();
+        let w = world.body_angular_velocity(id).unwrap();
+        assert!(
+            xf.p.is_finite()
+                && xf.q.c.is_finite()
+                && xf.q.s.is_finite()
+                && v.is_finite()
+                && w.is_finite(),
+            "{scene}: body {id:?} is not finite after step {step}: {xf:?} {v:?} {w}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug: run with --release")]
+fn every_scene_runs_300_steps_without_nan_and_stays_valid() {
+    let scenes = impulse2d_scenes::list();
+    assert!(
+        scenes.len() >= 20,
+        "only {} scenes registered",
+        scenes.len()
+    );
+    for info in scenes {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let scene = impulse2d_scenes::build(info.name, &mut world)
+            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        assert!(
+            world.body_is_valid(scene.ground),
+            "{}: bad ground id",
+            info.name
+        );
+        world
+            .validate()
+            .unwrap_or_else(|e| panic!("{} after building: {e}", info.name));
+        for step in 1..=STEPS {
+            world.step(1.0 / 60.0, 4).unwrap();
+            // Validation is slow; check it every 50 steps and at the end.
+            if step % 50 == 0 {
+                world
+                    .validate()
+                    .unwrap_or_else(|e| panic!("{} after step {step}: {e}", info.name));
+                check_finite(&world, info.name, step);
+            }
+        }
+    }
+}
+
+#[test]
+fn names_are_unique_and_every_scene_builds() {
+    let scenes = impulse2d_scenes::list();
+    for (i, a) in scenes.iter().enumerate() {
+        assert!(!a.name.is_empty() && !a.category.is_empty() && !a.description.is_empty());
+        for b in &scenes[i + 1..] {
+            assert_ne!(a.name, b.name, "two scenes named {}", a.name);
+        }
+    }
+    // Building alone is quick even in debug, except for the largest benchmarks.
+    for info in scenes.iter().filter(|s| s.category != "benchmark") {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let scene = impulse2d_scenes::build(info.name, &mut world)
+            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        assert!(
+            world.counters().body_count > scene.bodies.len(),
+            "{}",
+            info.name
+        );
+    }
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    assert!(impulse2d_scenes::build("no_such_scene", &mut world).is_err());
+}

@@ -1,0 +1,367 @@
+//! The testbed's state: the current scene's world, the view, the settings and
+//! the mouse interaction. Nothing here draws widgets (see `ui.rs`).
+
+use crate::draw::{ScreenDraw, View};
+use impulse2d::collision::{point_in_capsule, point_in_circle, point_in_polygon};
+use impulse2d::debug_draw::DrawOptions;
+use impulse2d::{
+    BodyId, BodyType, DebugDraw, HexColor, Profile, ShapeGeometry, Vec2, World, WorldDef,
+};
+use impulse2d_scenes::SceneInfo;
+use macroquad::prelude as mq;
+
+/// Width of the side panel, pixels.
+pub const PANEL_WIDTH: f32 = 270.0;
+
+/// A body held by the mouse.
+#[derive(Clone, Copy, Debug)]
+pub struct Drag {
+    /// The body.
+    pub body: BodyId,
+    /// The grabbed point in the body frame, metres.
+    pub local_anchor: Vec2,
+    /// Where the mouse is, metres.
+    pub target: Vec2,
+}
+
+/// Per-stage timings smoothed over recent steps, milliseconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SmoothedProfile {
+    /// The smoothed values.
+    pub ms: Profile,
+}
+
+impl SmoothedProfile {
+    /// Blends in one step's profile (exponential average, 5 % per step).
+    pub fn add(&mut self, p: &Profile) {
+        let k = 0.05;
+        let m = &mut self.ms;
+        for (avg, v) in [
+            (&mut m.step, p.step),
+            (&mut m.pairs, p.pairs),
+            (&mut m.collide, p.collide),
+            (&mut m.solve, p.solve),
+            (&mut m.prepare_constraints, p.prepare_constraints),
+            (&mut m.integrate_velocities, p.integrate_velocities),
+            (&mut m.warm_start, p.warm_start),
+            (&mut m.solve_impulses, p.solve_impulses),
+            (&mut m.integrate_positions, p.integrate_positions),
+            (&mut m.relax_impulses, p.relax_impulses),
+            (&mut m.restitution, p.restitution),
+            (&mut m.store_impulses, p.store_impulses),
+            (&mut m.finalize_bodies, p.finalize_bodies),
+            (&mut m.enlarge_proxies, p.enlarge_proxies),
+            (&mut m.split_islands, p.split_islands),
+            (&mut m.sleep_islands, p.sleep_islands),
+        ] {
+            *avg += k * (v - *avg);
+        }
+    }
+}
+
+/// Everything the testbed shows and changes.
+pub struct App {
+    /// Index of the scene in `impulse2d_scenes::list()`.
+    pub scene_index: usize,
+    /// The world of the current scene.
+    pub world: World,
+    /// Whether time stands still.
+    pub paused: bool,
+    /// Take one step on the next frame even when paused.
+    pub step_once: bool,
+    /// Steps per simulated second, Hz.
+    pub hz: f32,
+    /// Substeps per step.
+    pub substeps: u32,
+    /// Sleeping on or off.
+    pub enable_sleep: bool,
+    /// What to draw.
+    pub options: DrawOptions,
+    /// Where the screen looks.
+    pub view: View,
+    /// The body under the mouse, while the left button is held.
+    pub drag: Option<Drag>,
+    /// The last mouse position while panning, pixels.
+    pub pan_from: Option<mq::Vec2>,
+    /// Step timings.
+    pub profile: SmoothedProfile,
+    /// Steps since the scene was built.
+    pub step_count: u64,
+    /// The last error (a scene that failed to build, a step that failed).
+    pub error: Option<String>,
+    /// Show the profile overlay.
+    pub show_profile: bool,
+}
+
+/// The scenes.
+pub fn scenes() -> &'static [SceneInfo] {
+    impulse2d_scenes::list()
+}
+
+/// Builds a scene into a fresh world.
+fn build(index: usize) -> Result<World, String> {
+    let info = scenes().get(index).ok_or("no such scene")?;
+    let mut world = World::new(&WorldDef::default()).map_err(|e| e.to_string())?;
+    impulse2d_scenes::build(info.name, &mut world).map_err(|e| format!("{}: {e}", info.name))?;
+    Ok(world)
+}
+
+impl App {
+    /// The testbed showing scene `index` (or an empty world if it fails to build).
+    pub fn new(index: usize, screen: (f32, f32)) -> App {
+        let mut app = App {
+            scene_index: index,
+            world: World::new(&WorldDef::default()).expect("the default world definition is valid"),
+            paused: false,
+            step_once: false,
+            hz: 60.0,
+            substeps: 4,
+            enable_sleep: true,
+            options: DrawOptions::default(),
+            view: View::fit(
+                Vec2::new(-20.0, -2.0),
+                Vec2::new(20.0, 20.0),
+                PANEL_WIDTH,
+                screen,
+            ),
+            drag: None,
+            pan_from: None,
+            profile: SmoothedProfile::default(),
+            step_count: 0,
+            error: None,
+            show_profile: true,
+        };
+        app.load(index, screen, true);
+        app
+    }
+
+    /// Loads scene `index`; `fit` re-centres the view on it.
+    pub fn load(&mut self, index: usize, screen: (f32, f32), fit: bool) {
+        self.scene_index = index;
+        self.drag = None;
+        self.step_count = 0;
+        self.profile = SmoothedProfile::default();
+        match build(index) {
+            Ok(world) => {
+                self.world = world;
+                self.error = None;
+            }
+            Err(e) => {
+                self.world = World::new(&WorldDef::default()).expect("valid default");
+                self.error = Some(e);
+            }
+        }
+        // Scenes may turn sleep off (the benchmarks do): follow them.
+        self.enable_sleep = self.world.settings().enable_sleep;
+        if fit {
+            self.fit_view(screen);
+        }
+    }
+
+    /// Restarts the current scene, keeping the view.
+    pub fn restart(&mut self) {
+        let screen = self.view.size;
+        self.load(
+            self.scene_index,
+            (screen.0 + self.view.left, screen.1),
+            false,
+        );
+    }
+
+    /// Fits the view to the scene.
+    pub fn fit_view(&mut self, screen: (f32, f32)) {
+        let size = ((screen.0 - PANEL_WIDTH).max(50.0), screen.1.max(50.0));
+        self.view = match self.world.view_bounds() {
+            Some(b) => View::fit(b.lower, b.upper, PANEL_WIDTH, size),
+            None => View::fit(
+                Vec2::new(-20.0, -2.0),
+                Vec2::new(20.0, 20.0),
+                PANEL_WIDTH,
+                size,
+            ),
+        };
+    }
+
+    /// Keeps the view's drawing area matching the window.
+    pub fn resize(&mut self, screen: (f32, f32)) {
+        self.view.left = PANEL_WIDTH;
+        self.view.size = ((screen.0 - PANEL_WIDTH).max(50.0), screen.1.max(50.0));
+    }
+
+    /// Advances the world one step if running (or asked to step once).
+    pub fn update(&mut self) {
+        if self.paused && !self.step_once {
+            return;
+        }
+        self.step_once = false;
+        if self.world.settings().enable_sleep != self.enable_sleep {
+            self.world.enable_sleeping(self.enable_sleep);
+        }
+        self.apply_drag();
+        match self.world.step(1.0 / self.hz, self.substeps) {
+            Ok(()) => {
+                self.step_count += 1;
+                self.profile.add(self.world.profile());
+            }
+            Err(e) => {
+                self.error = Some(format!("step failed: {e}"));
+                self.paused = true;
+            }
+        }
+    }
+
+    /// The dynamic body under a world point, if any (the last created wins).
+    pub fn body_at(&self, p: Vec2) -> Option<BodyId> {
+        let mut hit = None;
+        for id in self.world.body_ids() {
+            if self.world.body_type(id) != Ok(BodyType::Dynamic) {
+                continue;
+            }
+            let Ok(xf) = self.world.body_transform(id) else {
+                continue;
+            };
+            let local = xf.apply_inv(p);
+            let Ok(shapes) = self.world.body_shapes(id) else {
+                continue;
+            };
+            let inside = shapes.iter().any(|&s| match self.world.shape_geometry(s) {
+                Ok(ShapeGeometry::Circle(c)) => point_in_circle(local, &c),
+                Ok(ShapeGeometry::Capsule(c)) => point_in_capsule(local, &c),
+                Ok(ShapeGeometry::Polygon(poly)) => point_in_polygon(local, &poly),
+                _ => false,
+            });
+            if inside {
+                hit = Some(id);
+            }
+        }
+        hit
+    }
+
+    /// Starts dragging the body under `p` (world), if any.
+    pub fn begin_drag(&mut self, p: Vec2) {
+        if let Some(body) = self.body_at(p)
+            && let Ok(local_anchor) = self.world.body_local_point(body, p)
+        {
+            let _ = self.world.set_body_awake(body, true);
+            self.drag = Some(Drag {
+                body,
+                local_anchor,
+                target: p,
+            });
+        }
+    }
+
+    /// Until the engine has a mouse joint, a dragged body is steered by
+    /// setting its velocity: the grabbed point heads for the mouse in about
+    /// 0.1 s (capped at 50 m/s), and spinning is damped.
+    fn apply_drag(&mut self) {
+        let Some(drag) = self.drag else {
+            return;
+        };
+        let w = &mut self.world;
+        let (Ok(anchor), Ok(center), Ok(omega)) = (
+            w.body_world_point(drag.body, drag.local_anchor),
+            w.body_world_center_of_mass(drag.body),
+            w.body_angular_velocity(drag.body),
+        ) else {
+            self.drag = None;
+            return;
+        };
+        let gain = 10.0;
+        let mut v = gain * (drag.target - anchor);
+        let speed = v.length();
+        if speed > 50.0 {
+            v = (50.0 / speed) * v;
+        }
+        // Velocity of the centre such that the anchor moves at v (ignoring spin).
+        let omega = 0.9 * omega;
+        let v_center = v - Vec2::scalar_cross(omega, anchor - center);
+        let _ = w.set_body_angular_velocity(drag.body, omega);
+        let _ = w.set_body_linear_velocity(drag.body, v_center);
+        let _ = w.set_body_awake(drag.body, true);
+    }
+
+    /// Draws the world and the drag line.
+    pub fn draw(&self) {
+        let mut d = ScreenDraw { view: self.view };
+        let (lower, upper) = self.view.world_bounds();
+        let options = DrawOptions {
+            drawing_bounds: impulse2d::collision::Aabb::new(lower, upper),
+            ..self.options.clone()
+        };
+        self.world.draw(&mut d, &options);
+        if let Some(drag) = self.drag
+            && let Ok(anchor) = self.world.body_world_point(drag.body, drag.local_anchor)
+        {
+            d.draw_segment(anchor, drag.target, HexColor::WHITE);
+            d.draw_point(anchor, 6.0, HexColor::WHITE);
+            d.draw_point(drag.target, 6.0, HexColor::CYAN);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn single_box_app() -> App {
+        let index = scenes()
+            .iter()
+            .position(|s| s.name == "single_box")
+            .unwrap();
+        App::new(index, (1000.0, 600.0))
+    }
+
+    #[test]
+    fn picking_finds_dynamic_bodies_only() {
+        let app = single_box_app();
+        // The 1 m box sits at (0, 0.5); the ground below is static.
+        let b = app.body_at(Vec2::new(0.2, 0.7)).expect("the box");
+        assert_eq!(app.world.body_type(b), Ok(BodyType::Dynamic));
+        assert_eq!(app.body_at(Vec2::new(0.0, -0.5)), None);
+        assert_eq!(app.body_at(Vec2::new(3.0, 0.5)), None);
+    }
+
+    #[test]
+    fn dragging_pulls_the_grabbed_point_to_the_mouse() {
+        let mut app = single_box_app();
+        app.begin_drag(Vec2::new(0.0, 0.5));
+        let drag = app.drag.expect("grabbed");
+        app.drag = Some(Drag {
+            target: Vec2::new(2.0, 3.0),
+            ..drag
+        });
+        for _ in 0..120 {
+            app.update();
+        }
+        let p = app
+            .world
+            .body_world_point(drag.body, drag.local_anchor)
+            .unwrap();
+        assert!(
+            (p - Vec2::new(2.0, 3.0)).length() < 0.2,
+            "grabbed point at {p:?}"
+        );
+        // Released, it falls back to the ground.
+        app.drag = None;
+        for _ in 0..180 {
+            app.update();
+        }
+        let y = app.world.body_position(drag.body).unwrap().y;
+        assert!(y < 0.6, "box at height {y}");
+    }
+
+    #[test]
+    fn pause_and_single_step() {
+        let mut app = single_box_app();
+        app.paused = true;
+        app.update();
+        assert_eq!(app.step_count, 0);
+        app.step_once = true;
+        app.update();
+        app.update();
+        assert_eq!(app.step_count, 1);
+        app.restart();
+        assert_eq!(app.step_count, 0);
+    }
+}

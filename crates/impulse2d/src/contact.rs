@@ -1,0 +1,588 @@
+//! Contacts: one per pair of shapes whose fat boxes overlap.
+//!
+//! A contact is created when the broad phase finds a new overlapping pair and
+//! destroyed when the fat boxes separate. In between, the narrow phase updates
+//! its manifold every step; impulses are carried over from the previous step
+//! for points with the same feature id (warm starting). A contact is
+//! *touching* when its manifold has points (which happens up to the speculative
+//! distance before the shapes meet); only touching contacts link islands and
+//! enter the constraint graph.
+//!
+//! Material mixing (Box2D's rules): friction `√(f_a·f_b)`, restitution
+//! `max(r_a, r_b)` (both replaceable with [`World::set_friction_mixing`] and
+//! [`World::set_restitution_mixing`]), rolling resistance
+//! `max(c_a, c_b)·max(radius_a, radius_b)`, tangent speed `s_a + s_b`.
+
+use crate::collision::{
+    Manifold, SimplexCache, collide_capsule_and_circle, collide_capsules,
+    collide_chain_segment_and_capsule, collide_chain_segment_and_circle,
+    collide_chain_segment_and_polygon, collide_circles, collide_polygon_and_capsule,
+    collide_polygon_and_circle, collide_polygons, collide_segment_and_capsule,
+    collide_segment_and_circle, collide_segment_and_polygon,
+};
+use crate::id::{ContactId, NULL_INDEX, ShapeId};
+use crate::math::{Rot, Transform, Vec2};
+use crate::shape::{Shape, ShapeGeometry};
+use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
+use crate::world::World;
+
+/// Bits of [`Contact::flags`].
+pub(crate) mod contact_flags {
+    /// The manifold has points.
+    pub const TOUCHING: u32 = 1 << 0;
+    /// One of the shapes wants begin/end touch events.
+    pub const ENABLE_CONTACT_EVENTS: u32 = 1 << 1;
+}
+
+/// Bits of [`ContactSim::sim_flags`], written by the narrow phase.
+pub(crate) mod sim_flags {
+    pub const TOUCHING: u32 = 1 << 0;
+    /// The fat boxes no longer overlap: destroy the contact.
+    pub const DISJOINT: u32 = 1 << 1;
+    pub const STARTED_TOUCHING: u32 = 1 << 2;
+    pub const STOPPED_TOUCHING: u32 = 1 << 3;
+    pub const ENABLE_HIT_EVENT: u32 = 1 << 4;
+    pub const ENABLE_PRE_SOLVE_EVENTS: u32 = 1 << 5;
+    /// The cached poses below belong to the current manifold (recycling).
+    pub const RECYCLE_VALID: u32 = 1 << 6;
+}
+
+/// One end of a contact in a body's doubly linked contact list. Keys are
+/// `(contact_id << 1) | edge_index`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactEdge {
+    pub body_id: u32,
+    pub prev_key: u32,
+    pub next_key: u32,
+}
+
+/// The cold part of a contact, stored in `World::contacts` at its id.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Contact {
+    /// The solver set holding the [`ContactSim`]: awake (in the graph when
+    /// touching, in the awake set's list when not), a sleeping set (touching
+    /// only) or the disabled set (non-touching contacts between sleeping bodies).
+    pub set_index: u32,
+    /// Graph colour when the contact is an awake constraint, else NULL.
+    pub color_index: u32,
+    pub local_index: u32,
+    pub edges: [ContactEdge; 2],
+    pub shape_id_a: u32,
+    pub shape_id_b: u32,
+    pub island_prev: u32,
+    pub island_next: u32,
+    pub island_id: u32,
+    /// The contact's index, or NULL while the slot is free.
+    pub contact_id: u32,
+    pub generation: u32,
+    pub flags: u32,
+}
+
+impl Default for Contact {
+    fn default() -> Self {
+        let edge = ContactEdge {
+            body_id: NULL_INDEX,
+            prev_key: NULL_INDEX,
+            next_key: NULL_INDEX,
+        };
+        Contact {
+            set_index: NULL_INDEX,
+            color_index: NULL_INDEX,
+            local_index: NULL_INDEX,
+            edges: [edge; 2],
+            shape_id_a: NULL_INDEX,
+            shape_id_b: NULL_INDEX,
+            island_prev: NULL_INDEX,
+            island_next: NULL_INDEX,
+            island_id: NULL_INDEX,
+            contact_id: NULL_INDEX,
+            generation: 0,
+            flags: 0,
+        }
+    }
+}
+
+/// The part of a contact the narrow phase and solver use.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactSim {
+    pub contact_id: u32,
+    /// Index of each body in the awake set, or NULL when it is not awake
+    /// (static bodies).
+    pub body_sim_index_a: u32,
+    pub body_sim_index_b: u32,
+    pub shape_id_a: u32,
+    pub shape_id_b: u32,
+    pub inv_mass_a: f32,
+    pub inv_i_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_i_b: f32,
+    pub manifold: Manifold,
+    pub friction: f32,
+    pub restitution: f32,
+    pub rolling_resistance: f32,
+    pub tangent_speed: f32,
+    pub sim_flags: u32,
+    pub cache: SimplexCache,
+    /// Recycling: the bodies' rotations and relative pose when the manifold
+    /// was computed, and each point's separation then.
+    pub cached_rotation_a: Rot,
+    pub cached_rotation_b: Rot,
+    pub cached_relative: Transform,
+    pub base_separation: [f32; 2],
+}
+
+/// A contact's public view: the shapes and the manifold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactData {
+    /// The contact.
+    pub contact_id: ContactId,
+    /// The first shape (the manifold normal points from A to B).
+    pub shape_id_a: ShapeId,
+    /// The second shape.
+    pub shape_id_b: ShapeId,
+    /// Points, normal and the impulses of the last step.
+    pub manifold: Manifold,
+}
+
+/// The key of an unordered shape pair (smaller id in the high half).
+#[inline]
+pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    ((lo as u64) << 32) | hi as u64
+}
+
+/// A rule combining the two shapes' coefficients into the contact's.
+pub type MixingRule = fn(f32, f32) -> f32;
+
+/// Default friction mixing: the geometric mean `√(a·b)` (a frictionless
+/// shape makes every contact frictionless).
+pub fn mix_friction(a: f32, b: f32) -> f32 {
+    (a * b).sqrt()
+}
+
+/// Default restitution mixing: the larger coefficient (a bouncy ball
+/// bounces on any floor).
+pub fn mix_restitution(a: f32, b: f32) -> f32 {
+    a.max(b)
+}
+
+/// The material mixing rules of a world (see [`World::set_friction_mixing`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mixing {
+    pub friction: MixingRule,
+    pub restitution: MixingRule,
+}
+
+impl Default for Mixing {
+    fn default() -> Self {
+        Mixing {
+            friction: mix_friction,
+            restitution: mix_restitution,
+        }
+    }
+}
+
+/// Whether a manifold function exists for the pair, and whether the pair must
+/// be swapped so that A has it (`Some(true)`).
+pub(crate) fn pair_order(a: &ShapeGeometry, b: &ShapeGeometry) -> Option<bool> {
+    use ShapeGeometry as G;
+    match (a, b) {
+        (G::Circle(_), G::Circle(_))
+        | (G::Capsule(_), G::Circle(_) | G::Capsule(_))
+        | (G::Polygon(_), G::Circle(_) | G::Capsule(_) | G::Polygon(_))
+        | (G::Segment(_), G::Circle(_) | G::Capsule(_) | G::Polygon(_))
+        | (G::ChainSegment(_), G::Circle(_) | G::Capsule(_) | G::Polygon(_)) => Some(false),
+        (G::Circle(_), G::Capsule(_) | G::Polygon(_) | G::Segment(_) | G::ChainSegment(_))
+        | (G::Capsule(_), G::Polygon(_) | G::Segment(_) | G::ChainSegment(_))
+        | (G::Polygon(_), G::Segment(_) | G::ChainSegment(_)) => Some(true),
+        _ => None,
+    }
+}
+
+/// The manifold of an ordered pair (see [`pair_order`]), points relative to the
+/// body origins.
+fn compute_manifold(
+    a: &ShapeGeometry,
+    xf_a: Transform,
+    b: &ShapeGeometry,
+    xf_b: Transform,
+    cache: &mut SimplexCache,
+) -> Manifold {
+    use ShapeGeometry as G;
+    match (a, b) {
+        (G::Circle(a), G::Circle(b)) => collide_circles(a, xf_a, b, xf_b),
+        (G::Capsule(a), G::Circle(b)) => collide_capsule_and_circle(a, xf_a, b, xf_b),
+        (G::Capsule(a), G::Capsule(b)) => collide_capsules(a, xf_a, b, xf_b),
+        (G::Polygon(a), G::Circle(b)) => collide_polygon_and_circle(a, xf_a, b, xf_b),
+        (G::Polygon(a), G::Capsule(b)) => collide_polygon_and_capsule(a, xf_a, b, xf_b),
+        (G::Polygon(a), G::Polygon(b)) => collide_polygons(a, xf_a, b, xf_b),
+        (G::Segment(a), G::Circle(b)) => collide_segment_and_circle(a, xf_a, b, xf_b),
+        (G::Segment(a), G::Capsule(b)) => collide_segment_and_capsule(a, xf_a, b, xf_b),
+        (G::Segment(a), G::Polygon(b)) => collide_segment_and_polygon(a, xf_a, b, xf_b),
+        (G::ChainSegment(a), G::Circle(b)) => collide_chain_segment_and_circle(a, xf_a, b, xf_b),
+        (G::ChainSegment(a), G::Capsule(b)) => {
+            collide_chain_segment_and_capsule(a, xf_a, b, xf_b, cache)
+        }
+        (G::ChainSegment(a), G::Polygon(b)) => {
+            collide_chain_segment_and_polygon(a, xf_a, b, xf_b, cache)
+        }
+        _ => Manifold::default(),
+    }
+}
+
+/// Recomputes a contact's manifold and material and carries impulses over
+/// from the old manifold by feature id. `center_offset_*` is the body's centre
+/// of mass relative to its origin (world orientation); anchors are shifted to
+/// be relative to the centre of mass. Returns whether the shapes touch.
+pub(crate) fn update_contact(
+    mixing: &Mixing,
+    sim: &mut ContactSim,
+    shape_a: &Shape,
+    xf_a: Transform,
+    center_offset_a: Vec2,
+    shape_b: &Shape,
+    xf_b: Transform,
+    center_offset_b: Vec2,
+) -> bool {
+    let old = sim.manifold;
+    sim.manifold = compute_manifold(
+        &shape_a.geometry,
+        xf_a,
+        &shape_b.geometry,
+        xf_b,
+        &mut sim.cache,
+    );
+
+    sim.friction = (mixing.friction)(shape_a.friction, shape_b.friction);
+    sim.restitution = (mixing.restitution)(shape_a.restitution, shape_b.restitution);
+    sim.rolling_resistance = if shape_a.rolling_resistance > 0.0 || shape_b.rolling_resistance > 0.0
+    {
+        let radius = shape_a.geometry.radius().max(shape_b.geometry.radius());
+        shape_a.rolling_resistance.max(shape_b.rolling_resistance) * radius
+    } else {
+        0.0
+    };
+    sim.tangent_speed = shape_a.tangent_speed + shape_b.tangent_speed;
+
+    let point_count = sim.manifold.point_count;
+    let touching = point_count > 0;
+
+    if touching && (shape_a.enable_hit_events || shape_b.enable_hit_events) {
+        sim.sim_flags |= sim_flags::ENABLE_HIT_EVENT;
+    } else {
+        sim.sim_flags &= !sim_flags::ENABLE_HIT_EVENT;
+    }
+
+    if touching {
+        sim.manifold.rolling_impulse = old.rolling_impulse;
+    }
+
+    for mp in &mut sim.manifold.points[..point_count] {
+        mp.anchor_a -= center_offset_a;
+        mp.anchor_b -= center_offset_b;
+        mp.normal_impulse = 0.0;
+        mp.tangent_impulse = 0.0;
+        mp.total_normal_impulse = 0.0;
+        mp.normal_velocity = 0.0;
+        mp.persisted = false;
+        if let Some(old_point) = old.points().iter().find(|p| p.id == mp.id) {
+            mp.normal_impulse = old_point.normal_impulse;
+            mp.tangent_impulse = old_point.tangent_impulse;
+            mp.persisted = true;
+        }
+    }
+
+    if touching {
+        sim.sim_flags |= sim_flags::TOUCHING;
+    } else {
+        sim.sim_flags &= !sim_flags::TOUCHING;
+    }
+    touching
+}
+
+impl World {
+    /// Replaces the rule that combines two shapes' friction coefficients
+    /// (default [`mix_friction`], the geometric mean). Contacts pick it up at
+    /// the next step. The rule should return a finite value ≥ 0.
+    pub fn set_friction_mixing(&mut self, rule: MixingRule) {
+        self.mixing.friction = rule;
+    }
+
+    /// Replaces the rule that combines two shapes' restitution coefficients
+    /// (default [`mix_restitution`], the larger one).
+    pub fn set_restitution_mixing(&mut self, rule: MixingRule) {
+        self.mixing.restitution = rule;
+    }
+
+    /// Creates the contact for a new shape pair. Pairs without a manifold
+    /// function (segment against segment, …) get no contact.
+    pub(crate) fn create_contact(&mut self, shape_a: u32, shape_b: u32) {
+        let Some(swap) = pair_order(
+            &self.shapes[shape_a as usize].geometry,
+            &self.shapes[shape_b as usize].geometry,
+        ) else {
+            return;
+        };
+        let (shape_a, shape_b) = if swap {
+            (shape_b, shape_a)
+        } else {
+            (shape_a, shape_b)
+        };
+        let (sa, sb) = (
+            &self.shapes[shape_a as usize],
+            &self.shapes[shape_b as usize],
+        );
+        let body_a = sa.body_id;
+        let body_b = sb.body_id;
+        let set_a = self.bodies[body_a as usize].set_index;
+        let set_b = self.bodies[body_b as usize].set_index;
+        debug_assert!(set_a != DISABLED_SET && set_b != DISABLED_SET);
+
+        // Non-touching contacts between two non-awake bodies live in the
+        // disabled set until something wakes them.
+        let set_index = if set_a == AWAKE_SET || set_b == AWAKE_SET {
+            AWAKE_SET
+        } else {
+            DISABLED_SET
+        };
+
+        let mut flags = 0;
+        if sa.enable_contact_events || sb.enable_contact_events {
+            flags |= contact_flags::ENABLE_CONTACT_EVENTS;
+        }
+        let mut sim_flag_bits = 0;
+        if sa.enable_pre_solve_events || sb.enable_pre_solve_events {
+            sim_flag_bits |= sim_flags::ENABLE_PRE_SOLVE_EVENTS;
+        }
+        let friction = (self.mixing.friction)(sa.friction, sb.friction);
+        let restitution = (self.mixing.restitution)(sa.restitution, sb.restitution);
+
+        let contact_id = self.contact_ids.alloc();
+        if contact_id as usize == self.contacts.len() {
+            self.contacts.push(Contact::default());
+        }
+        let local_index = self.solver_sets[set_index as usize].contact_sims.len() as u32;
+        let head_a = self.bodies[body_a as usize].head_contact_key;
+        let head_b = self.bodies[body_b as usize].head_contact_key;
+        {
+            let c = &mut self.contacts[contact_id as usize];
+            debug_assert_eq!(c.contact_id, NULL_INDEX);
+            let generation = c.generation.wrapping_add(1);
+            *c = Contact {
+                set_index,
+                color_index: NULL_INDEX,
+                local_index,
+                edges: [
+                    ContactEdge {
+                        body_id: body_a,
+                        prev_key: NULL_INDEX,
+                        next_key: head_a,
+                    },
+                    ContactEdge {
+                        body_id: body_b,
+                        prev_key: NULL_INDEX,
+                        next_key: head_b,
+                    },
+                ],
+                shape_id_a: shape_a,
+                shape_id_b: shape_b,
+                contact_id,
+                generation,
+                flags,
+                ..Contact::default()
+            };
+        }
+
+        // Push the two edges on the bodies' contact lists.
+        let key_a = contact_id << 1;
+        if head_a != NULL_INDEX {
+            self.contacts[(head_a >> 1) as usize].edges[(head_a & 1) as usize].prev_key = key_a;
+        }
+        self.bodies[body_a as usize].head_contact_key = key_a;
+        self.bodies[body_a as usize].contact_count += 1;
+
+        let key_b = (contact_id << 1) | 1;
+        // Re-read: body B's head may be the edge just pushed when A == B's list
+        // (never: shapes on one body do not collide), but stay safe.
+        let head_b = self.bodies[body_b as usize].head_contact_key;
+        self.contacts[contact_id as usize].edges[1].next_key = head_b;
+        if head_b != NULL_INDEX {
+            self.contacts[(head_b >> 1) as usize].edges[(head_b & 1) as usize].prev_key = key_b;
+        }
+        self.bodies[body_b as usize].head_contact_key = key_b;
+        self.bodies[body_b as usize].contact_count += 1;
+
+        self.pair_set.insert(pair_key(shape_a, shape_b));
+
+        self.solver_sets[set_index as usize]
+            .contact_sims
+            .push(ContactSim {
+                contact_id,
+                body_sim_index_a: NULL_INDEX,
+                body_sim_index_b: NULL_INDEX,
+                shape_id_a: shape_a,
+                shape_id_b: shape_b,
+                inv_mass_a: 0.0,
+                inv_i_a: 0.0,
+                inv_mass_b: 0.0,
+                inv_i_b: 0.0,
+                manifold: Manifold::default(),
+                friction,
+                restitution,
+                rolling_resistance: 0.0,
+                tangent_speed: 0.0,
+                sim_flags: sim_flag_bits,
+                cache: SimplexCache::default(),
+                cached_rotation_a: Rot::IDENTITY,
+                cached_rotation_b: Rot::IDENTITY,
+                cached_relative: Transform::IDENTITY,
+                base_separation: [0.0; 2],
+            });
+    }
+
+    /// Destroys a contact: unlinks it from its bodies, its island and the
+    /// array that holds its sim. `wake` wakes both bodies if it was touching.
+    pub(crate) fn destroy_contact(&mut self, contact_id: u32, wake: bool) {
+        let contact = self.contacts[contact_id as usize];
+        self.pair_set
+            .remove(&pair_key(contact.shape_id_a, contact.shape_id_b));
+
+        for (edge_index, edge) in contact.edges.iter().enumerate() {
+            if edge.prev_key != NULL_INDEX {
+                let k = edge.prev_key;
+                self.contacts[(k >> 1) as usize].edges[(k & 1) as usize].next_key = edge.next_key;
+            }
+            if edge.next_key != NULL_INDEX {
+                let k = edge.next_key;
+                self.contacts[(k >> 1) as usize].edges[(k & 1) as usize].prev_key = edge.prev_key;
+            }
+            let body = &mut self.bodies[edge.body_id as usize];
+            if body.head_contact_key == (contact_id << 1) | edge_index as u32 {
+                body.head_contact_key = edge.next_key;
+            }
+            body.contact_count -= 1;
+        }
+
+        if contact.island_id != NULL_INDEX {
+            self.unlink_contact(contact_id);
+        }
+
+        if contact.color_index != NULL_INDEX {
+            debug_assert_eq!(contact.set_index, AWAKE_SET);
+            self.remove_contact_from_graph(
+                contact.edges[0].body_id,
+                contact.edges[1].body_id,
+                contact.color_index,
+                contact.local_index,
+            );
+        } else {
+            self.remove_contact_sim_from_set(contact.set_index, contact.local_index);
+        }
+
+        let c = &mut self.contacts[contact_id as usize];
+        c.contact_id = NULL_INDEX;
+        c.set_index = NULL_INDEX;
+        c.color_index = NULL_INDEX;
+        c.local_index = NULL_INDEX;
+        c.island_id = NULL_INDEX;
+        c.island_prev = NULL_INDEX;
+        c.island_next = NULL_INDEX;
+        self.contact_ids.free(contact_id);
+
+        let touching = contact.flags & contact_flags::TOUCHING != 0;
+        if wake && touching {
+            self.wake_body(contact.edges[0].body_id as usize);
+            self.wake_body(contact.edges[1].body_id as usize);
+        }
+    }
+
+    /// Swap-removes a contact sim from a solver set's list, fixing the moved one.
+    pub(crate) fn remove_contact_sim_from_set(&mut self, set_index: u32, local_index: u32) {
+        let sims = &mut self.solver_sets[set_index as usize].contact_sims;
+        let li = local_index as usize;
+        sims.swap_remove(li);
+        if li < sims.len() {
+            let moved = sims[li].contact_id as usize;
+            self.contacts[moved].local_index = local_index;
+        }
+    }
+
+    /// The sim of a contact, wherever it lives.
+    pub(crate) fn contact_sim(&self, contact_id: u32) -> &ContactSim {
+        let c = &self.contacts[contact_id as usize];
+        if c.color_index != NULL_INDEX {
+            &self.graph.colors[c.color_index as usize].contact_sims[c.local_index as usize]
+        } else {
+            &self.solver_sets[c.set_index as usize].contact_sims[c.local_index as usize]
+        }
+    }
+
+    /// The sim of a contact, wherever it lives, for writing.
+    pub(crate) fn contact_sim_mut(&mut self, contact_id: u32) -> &mut ContactSim {
+        let c = &self.contacts[contact_id as usize];
+        if c.color_index != NULL_INDEX {
+            &mut self.graph.colors[c.color_index as usize].contact_sims[c.local_index as usize]
+        } else {
+            &mut self.solver_sets[c.set_index as usize].contact_sims[c.local_index as usize]
+        }
+    }
+
+    /// Makes the shape's contacts recompute their manifold and material at
+    /// the next step instead of being recycled.
+    pub(crate) fn refresh_shape_contacts(&mut self, si: usize) {
+        let bi = self.shapes[si].body_id as usize;
+        let mut key = self.bodies[bi].head_contact_key;
+        while key != NULL_INDEX {
+            let contact_id = key >> 1;
+            let contact = &self.contacts[contact_id as usize];
+            key = contact.edges[(key & 1) as usize].next_key;
+            if contact.shape_id_a as usize == si || contact.shape_id_b as usize == si {
+                self.contact_sim_mut(contact_id).sim_flags &= !sim_flags::RECYCLE_VALID;
+            }
+        }
+    }
+
+    fn make_contact_data(&self, contact_id: u32) -> ContactData {
+        let c = &self.contacts[contact_id as usize];
+        ContactData {
+            contact_id: ContactId {
+                index: contact_id,
+                world: self.world_number,
+                generation: c.generation,
+            },
+            shape_id_a: self.make_shape_id(c.shape_id_a),
+            shape_id_b: self.make_shape_id(c.shape_id_b),
+            manifold: self.contact_sim(contact_id).manifold,
+        }
+    }
+
+    /// The touching contacts of a body (manifold with at least one point).
+    pub fn body_contacts(&self, id: crate::id::BodyId) -> crate::Result<Vec<ContactData>> {
+        let bi = self.body_index(id)?;
+        let mut out = Vec::new();
+        let mut key = self.bodies[bi].head_contact_key;
+        while key != NULL_INDEX {
+            let contact_id = key >> 1;
+            let c = &self.contacts[contact_id as usize];
+            key = c.edges[(key & 1) as usize].next_key;
+            if c.flags & contact_flags::TOUCHING != 0 {
+                out.push(self.make_contact_data(contact_id));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The current data of a contact, or `Err(InvalidId)` once it is destroyed.
+    pub fn contact_data(&self, id: ContactId) -> crate::Result<ContactData> {
+        let invalid = crate::Error::InvalidId { what: "contact" };
+        if id.world != self.world_number {
+            return Err(invalid);
+        }
+        match self.contacts.get(id.index as usize) {
+            Some(c) if c.contact_id == id.index && c.generation == id.generation => {
+                Ok(self.make_contact_data(id.index))
+            }
+            _ => Err(invalid),
+        }
+    }
+}

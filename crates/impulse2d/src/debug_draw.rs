@@ -1,0 +1,875 @@
+//! Debug drawing: the [`DebugDraw`] trait that renderers implement, the
+//! [`HexColor`] type with a [`Palette`] of colours by body state, and the
+//! [`DrawOptions`] that say what to draw.
+//!
+//! The engine has no rendering dependency. A renderer (the `impulse2d` command's
+//! picture writer, the interactive testbed) implements [`DebugDraw`]; every
+//! method has a no-op default, so an implementation only overrides what it can
+//! draw. Coordinates are world coordinates in metres, y up; the renderer maps them
+//! to its pixels.
+//!
+//! # References
+//! - Box2D v3, `b2DebugDraw` and `b2HexColor` (`include/box2d/types.h`,
+//!   `include/box2d/math_functions.h`), and the drawing part of `src/world.c`.
+
+use crate::collision::Aabb;
+use crate::math::{Rot, Transform, Vec2};
+
+/// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
+/// renderer's choice (a fill is usually drawn lighter than its outline).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HexColor(pub u32);
+
+impl HexColor {
+    /// Black.
+    pub const BLACK: HexColor = HexColor(0x000000);
+    /// White.
+    pub const WHITE: HexColor = HexColor(0xFFFFFF);
+    /// Red.
+    pub const RED: HexColor = HexColor(0xFF0000);
+    /// Green.
+    pub const GREEN: HexColor = HexColor(0x00FF00);
+    /// Blue.
+    pub const BLUE: HexColor = HexColor(0x0000FF);
+    /// Yellow.
+    pub const YELLOW: HexColor = HexColor(0xFFFF00);
+    /// Cyan.
+    pub const CYAN: HexColor = HexColor(0x00FFFF);
+    /// Magenta.
+    pub const MAGENTA: HexColor = HexColor(0xFF00FF);
+    /// Grey (CSS `gray`).
+    pub const GRAY: HexColor = HexColor(0x808080);
+    /// Light grey (CSS `lightgray`).
+    pub const LIGHT_GRAY: HexColor = HexColor(0xD3D3D3);
+    /// Dark grey (CSS `dimgray`).
+    pub const DIM_GRAY: HexColor = HexColor(0x696969);
+    /// Pale green (CSS `palegreen`).
+    pub const PALE_GREEN: HexColor = HexColor(0x98FB98);
+    /// Pink (CSS `pink`).
+    pub const PINK: HexColor = HexColor(0xFFC0CB);
+    /// Royal blue (CSS `royalblue`).
+    pub const ROYAL_BLUE: HexColor = HexColor(0x4169E1);
+    /// Wheat (CSS `wheat`).
+    pub const WHEAT: HexColor = HexColor(0xF5DEB3);
+    /// Turquoise (CSS `turquoise`).
+    pub const TURQUOISE: HexColor = HexColor(0x40E0D0);
+    /// Salmon (CSS `salmon`).
+    pub const SALMON: HexColor = HexColor(0xFA8072);
+    /// Orange (CSS `orange`).
+    pub const ORANGE: HexColor = HexColor(0xFFA500);
+    /// Violet (CSS `violet`).
+    pub const VIOLET: HexColor = HexColor(0xEE82EE);
+    /// Light sea green (CSS `lightseagreen`).
+    pub const LIGHT_SEA_GREEN: HexColor = HexColor(0x20B2AA);
+    /// Khaki (CSS `khaki`).
+    pub const KHAKI: HexColor = HexColor(0xF0E68C);
+    /// Firebrick (CSS `firebrick`).
+    pub const FIREBRICK: HexColor = HexColor(0xB22222);
+
+    /// The red channel, 0–255.
+    #[inline]
+    pub const fn r(self) -> u8 {
+        (self.0 >> 16) as u8
+    }
+
+    /// The green channel, 0–255.
+    #[inline]
+    pub const fn g(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+
+    /// The blue channel, 0–255.
+    #[inline]
+    pub const fn b(self) -> u8 {
+        self.0 as u8
+    }
+
+    /// Makes a colour from its channels.
+    #[inline]
+    pub const fn from_rgb(r: u8, g: u8, b: u8) -> HexColor {
+        HexColor(((r as u32) << 16) | ((g as u32) << 8) | b as u32)
+    }
+
+    /// The channels as `[r, g, b]` in `0.0..=1.0`.
+    #[inline]
+    pub fn to_rgb_f32(self) -> [f32; 3] {
+        [
+            f32::from(self.r()) / 255.0,
+            f32::from(self.g()) / 255.0,
+            f32::from(self.b()) / 255.0,
+        ]
+    }
+
+    /// The colour as CSS text, `#rrggbb`.
+    pub fn to_css(self) -> String {
+        format!("#{:06x}", self.0 & 0xFF_FFFF)
+    }
+}
+
+/// The colours the world uses for each thing it draws. Renderers and tests read
+/// them from here, so that a picture can be checked pixel by pixel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Palette {
+    /// Shapes of awake dynamic bodies.
+    pub awake: HexColor,
+    /// Shapes of sleeping bodies.
+    pub sleeping: HexColor,
+    /// Shapes of static bodies.
+    pub static_body: HexColor,
+    /// Shapes of kinematic bodies.
+    pub kinematic: HexColor,
+    /// Shapes of disabled bodies.
+    pub disabled: HexColor,
+    /// Sensor shapes (drawn regardless of the body's state).
+    pub sensor: HexColor,
+    /// Shapes of awake bullet bodies.
+    pub bullet: HexColor,
+    /// Joints.
+    pub joint: HexColor,
+    /// Contact points that began touching this step.
+    pub contact_added: HexColor,
+    /// Contact points that persist from the previous step.
+    pub contact_point: HexColor,
+    /// Speculative contact points (not yet touching).
+    pub contact_speculative: HexColor,
+    /// Contact normals.
+    pub normal: HexColor,
+    /// Contact normal impulses.
+    pub impulse: HexColor,
+    /// Contact friction impulses.
+    pub friction: HexColor,
+    /// Bounding boxes.
+    pub aabb: HexColor,
+    /// Centres of mass.
+    pub mass: HexColor,
+    /// Background (for renderers that paint one).
+    pub background: HexColor,
+    /// One colour per constraint-graph colour, cycled when there are more
+    /// graph colours than entries; the last entry is for the overflow colour.
+    pub graph_colors: [HexColor; 12],
+}
+
+impl Default for Palette {
+    fn default() -> Palette {
+        Palette {
+            awake: HexColor::PINK,
+            sleeping: HexColor::GRAY,
+            static_body: HexColor::PALE_GREEN,
+            kinematic: HexColor::ROYAL_BLUE,
+            disabled: HexColor::DIM_GRAY,
+            sensor: HexColor::WHEAT,
+            bullet: HexColor::TURQUOISE,
+            joint: HexColor::LIGHT_SEA_GREEN,
+            contact_added: HexColor::GREEN,
+            contact_point: HexColor::BLUE,
+            contact_speculative: HexColor::DIM_GRAY,
+            normal: HexColor::YELLOW,
+            impulse: HexColor::MAGENTA,
+            friction: HexColor::ORANGE,
+            aabb: HexColor::VIOLET,
+            mass: HexColor::KHAKI,
+            background: HexColor(0x1C1C22),
+            graph_colors: [
+                HexColor::RED,
+                HexColor::ORANGE,
+                HexColor::YELLOW,
+                HexColor::GREEN,
+                HexColor::CYAN,
+                HexColor::BLUE,
+                HexColor::VIOLET,
+                HexColor::PINK,
+                HexColor::WHEAT,
+                HexColor::TURQUOISE,
+                HexColor::SALMON,
+                HexColor::WHITE,
+            ],
+        }
+    }
+}
+
+/// What [`World::draw`] draws. `Default` draws shapes only, over
+/// an unbounded region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawOptions {
+    /// Draw shapes, filled by body state.
+    pub draw_shapes: bool,
+    /// Draw joints.
+    pub draw_joints: bool,
+    /// Draw each shape's bounding box.
+    pub draw_aabbs: bool,
+    /// Draw contact points.
+    pub draw_contacts: bool,
+    /// Draw contact normals (needs `draw_contacts`'s points, not its flag).
+    pub draw_contact_normals: bool,
+    /// Draw contact normal impulses, scaled by [`DrawOptions::impulse_scale`].
+    pub draw_contact_impulses: bool,
+    /// Draw contact friction impulses, scaled by [`DrawOptions::impulse_scale`].
+    pub draw_friction_impulses: bool,
+    /// Draw the bounding box of each awake island.
+    pub draw_islands: bool,
+    /// Colour contact points by their constraint-graph colour.
+    pub draw_graph_colors: bool,
+    /// Draw each dynamic body's centre of mass and its mass.
+    pub draw_mass: bool,
+    /// Only things overlapping this box are drawn, metres.
+    pub drawing_bounds: Aabb,
+    /// Length drawn per unit of impulse, metres per newton-second.
+    pub impulse_scale: f32,
+    /// Length of a drawn contact normal, metres.
+    pub normal_length: f32,
+    /// The colours.
+    pub palette: Palette,
+}
+
+impl Default for DrawOptions {
+    fn default() -> DrawOptions {
+        DrawOptions {
+            draw_shapes: true,
+            draw_joints: true,
+            draw_aabbs: false,
+            draw_contacts: false,
+            draw_contact_normals: false,
+            draw_contact_impulses: false,
+            draw_friction_impulses: false,
+            draw_islands: false,
+            draw_graph_colors: false,
+            draw_mass: false,
+            drawing_bounds: Aabb::new(
+                Vec2::new(-crate::core::HUGE, -crate::core::HUGE),
+                Vec2::new(crate::core::HUGE, crate::core::HUGE),
+            ),
+            impulse_scale: 1.0,
+            normal_length: 0.5,
+            palette: Palette::default(),
+        }
+    }
+}
+
+/// A drawing surface for debug pictures. All methods do nothing by default.
+///
+/// Positions and radii are metres in world coordinates (y up). `draw_point`'s
+/// size is in pixels, so that points stay visible at any zoom.
+pub trait DebugDraw {
+    /// A closed polygon outline through `vertices` (world coordinates).
+    fn draw_polygon(&mut self, vertices: &[Vec2], color: HexColor) {
+        let _ = (vertices, color);
+    }
+
+    /// A filled convex polygon: `vertices` are in the body frame given by
+    /// `transform`, and the polygon is rounded by `radius` metres (0 for sharp
+    /// corners).
+    fn draw_solid_polygon(
+        &mut self,
+        transform: Transform,
+        vertices: &[Vec2],
+        radius: f32,
+        color: HexColor,
+    ) {
+        let _ = (transform, vertices, radius, color);
+    }
+
+    /// A circle outline around `center` with `radius` metres.
+    fn draw_circle(&mut self, center: Vec2, radius: f32, color: HexColor) {
+        let _ = (center, radius, color);
+    }
+
+    /// A filled circle at `transform.p`, with a line showing its rotation.
+    fn draw_solid_circle(&mut self, transform: Transform, radius: f32, color: HexColor) {
+        let _ = (transform, radius, color);
+    }
+
+    /// A filled capsule: the segment from `p1` to `p2` swept by `radius` metres.
+    fn draw_solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: HexColor) {
+        let _ = (p1, p2, radius, color);
+    }
+
+    /// A line segment.
+    fn draw_segment(&mut self, p1: Vec2, p2: Vec2, color: HexColor) {
+        let _ = (p1, p2, color);
+    }
+
+    /// A coordinate frame: its x axis in red, its y axis in green.
+    fn draw_transform(&mut self, transform: Transform) {
+        let _ = transform;
+    }
+
+    /// A dot `size` pixels across.
+    fn draw_point(&mut self, p: Vec2, size: f32, color: HexColor) {
+        let _ = (p, size, color);
+    }
+
+    /// Text anchored at `p`.
+    fn draw_string(&mut self, p: Vec2, text: &str, color: HexColor) {
+        let _ = (p, text, color);
+    }
+}
+
+/// The outline of a rounded convex polygon as points in world coordinates, for
+/// renderers that can only fill point lists: `vertices` (counter-clockwise, in
+/// the frame `transform`) grown by `radius` metres. With `radius == 0` these are
+/// just the transformed vertices; two vertices give a capsule, one a circle.
+/// Rounded corners get a point at least every `arc_step` radians (clamped to
+/// 0.01–1).
+pub fn rounded_polygon_points(
+    transform: Transform,
+    vertices: &[Vec2],
+    radius: f32,
+    arc_step: f32,
+) -> Vec<Vec2> {
+    let world: Vec<Vec2> = vertices.iter().map(|&v| transform.apply(v)).collect();
+    let n = world.len();
+    if radius.is_nan() || radius <= 0.0 || n == 0 {
+        return world;
+    }
+    let step = arc_step.clamp(0.01, 1.0);
+    let mut out = Vec::with_capacity(n * 8);
+    if n == 1 {
+        push_arc(
+            &mut out,
+            world[0],
+            Vec2::new(radius, 0.0),
+            2.0 * crate::math::PI,
+            step,
+        );
+        return out;
+    }
+    // Outward normal of the edge from i to i + 1 (counter-clockwise winding).
+    let normal = |i: usize| (world[(i + 1) % n] - world[i]).normalize().right_perp();
+    for (i, &corner) in world.iter().enumerate() {
+        let n_in = normal((i + n - 1) % n);
+        let n_out = normal(i);
+        // Turn from the incoming to the outgoing normal, in [0, 2π).
+        let mut sweep = crate::math::atan2(n_in.cross(n_out), n_in.dot(n_out));
+        if sweep < 0.0 {
+            sweep += 2.0 * crate::math::PI;
+        }
+        push_arc(&mut out, corner, radius * n_in, sweep, step);
+    }
+    out
+}
+
+/// Points on the arc around `center` starting at `center + start` and turning
+/// counter-clockwise by `sweep` radians, both ends included.
+fn push_arc(out: &mut Vec<Vec2>, center: Vec2, start: Vec2, sweep: f32, step: f32) {
+    let count = ((sweep / step).ceil() as usize).clamp(1, 256);
+    let turn = Rot::from_angle(sweep / count as f32);
+    let mut r = start;
+    for _ in 0..=count {
+        out.push(center + r);
+        r = turn.rotate(r);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Drawing a world.
+
+use crate::body::{BodyType, flags as body_flags};
+use crate::id::NULL_INDEX;
+use crate::shape::ShapeGeometry;
+use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET};
+use crate::world::World;
+
+impl World {
+    /// Draws the world through `draw`: shapes filled by body state, and, as
+    /// `options` asks, bounding boxes, centres of mass, contact points, normals,
+    /// impulses and awake island boxes. Bodies are visited in id order; only
+    /// things overlapping `options.drawing_bounds` are drawn.
+    pub fn draw(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
+        let bounds = options.drawing_bounds;
+        let palette = &options.palette;
+        if options.draw_shapes || options.draw_aabbs {
+            for (bi, body) in self.bodies.iter().enumerate() {
+                if body.id == NULL_INDEX {
+                    continue;
+                }
+                let xf = self.body_sim(bi).transform;
+                let state_color = self.body_state_color(bi, palette);
+                let mut si = body.head_shape_id;
+                while si != NULL_INDEX {
+                    let shape = &self.shapes[si as usize];
+                    si = shape.next_shape_id;
+                    if !shape.fat_aabb.overlaps(&bounds) {
+                        continue;
+                    }
+                    if options.draw_shapes {
+                        let color = if shape.is_sensor {
+                            palette.sensor
+                        } else {
+                            state_color
+                        };
+                        draw_geometry(draw, &shape.geometry, xf, color);
+                    }
+                    if options.draw_aabbs {
+                        draw_aabb(draw, shape.fat_aabb, palette.aabb);
+                    }
+                }
+            }
+        }
+
+        if options.draw_mass {
+            for (bi, body) in self.bodies.iter().enumerate() {
+                if body.id == NULL_INDEX || body.body_type != BodyType::Dynamic {
+                    continue;
+                }
+                let sim = self.body_sim(bi);
+                if !bounds.contains_point(sim.center) {
+                    continue;
+                }
+                draw.draw_transform(Transform::new(sim.center, sim.transform.q));
+                let label = Vec2::new(sim.center.x + 0.1, sim.center.y + 0.1);
+                draw.draw_string(label, &format!("{:.2} kg", body.mass), palette.mass);
+            }
+        }
+
+        if options.draw_contacts
+            || options.draw_contact_normals
+            || options.draw_contact_impulses
+            || options.draw_friction_impulses
+        {
+            self.draw_contacts(draw, options);
+        }
+
+        if options.draw_islands {
+            for island_sim in &self.solver_sets[AWAKE_SET as usize].island_sims {
+                let island = &self.islands[island_sim.island_id as usize];
+                let mut aabb: Option<Aabb> = None;
+                let mut bi = island.head_body;
+                while bi != NULL_INDEX {
+                    let body = &self.bodies[bi as usize];
+                    let mut si = body.head_shape_id;
+                    while si != NULL_INDEX {
+                        let shape = &self.shapes[si as usize];
+                        aabb = Some(aabb.map_or(shape.aabb, |a| a.union(&shape.aabb)));
+                        si = shape.next_shape_id;
+                    }
+                    bi = body.island_next;
+                }
+                if let Some(a) = aabb.filter(|a| a.overlaps(&bounds)) {
+                    draw_aabb(draw, a, palette.awake);
+                }
+            }
+        }
+    }
+
+    /// The colour of a body's shapes by its state.
+    fn body_state_color(&self, body_index: usize, palette: &Palette) -> HexColor {
+        let body = &self.bodies[body_index];
+        if body.set_index >= FIRST_SLEEPING_SET {
+            palette.sleeping
+        } else if body.set_index == DISABLED_SET {
+            palette.disabled
+        } else {
+            match body.body_type {
+                BodyType::Static => palette.static_body,
+                BodyType::Kinematic => palette.kinematic,
+                BodyType::Dynamic if body.flags & body_flags::IS_BULLET != 0 => palette.bullet,
+                BodyType::Dynamic => palette.awake,
+            }
+        }
+    }
+
+    /// Contact points of the awake touching contacts (those in the constraint
+    /// graph), colour by colour.
+    fn draw_contacts(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
+        let palette = &options.palette;
+        let bounds = options.drawing_bounds;
+        let graph_colors = &palette.graph_colors;
+        for (color_index, color) in self.graph.colors.iter().enumerate() {
+            let graph_color = if color_index + 1 == self.graph.colors.len() {
+                graph_colors[graph_colors.len() - 1]
+            } else {
+                graph_colors[color_index % (graph_colors.len() - 1)]
+            };
+            for contact in &color.contact_sims {
+                let manifold = &contact.manifold;
+                let normal = manifold.normal;
+                for mp in manifold.points() {
+                    let p = mp.point;
+                    if !bounds.contains_point(p) {
+                        continue;
+                    }
+                    if options.draw_contacts {
+                        let c = if options.draw_graph_colors {
+                            graph_color
+                        } else if mp.separation > crate::core::LINEAR_SLOP {
+                            palette.contact_speculative
+                        } else if mp.persisted {
+                            palette.contact_point
+                        } else {
+                            palette.contact_added
+                        };
+                        draw.draw_point(p, if options.draw_graph_colors { 7.0 } else { 5.0 }, c);
+                    }
+                    if options.draw_contact_normals {
+                        let tip = p + options.normal_length * normal;
+                        draw.draw_segment(p, tip, palette.normal);
+                    }
+                    if options.draw_contact_impulses {
+                        let tip = p + (options.impulse_scale * mp.normal_impulse) * normal;
+                        draw.draw_segment(p, tip, palette.impulse);
+                    }
+                    if options.draw_friction_impulses {
+                        let tangent = normal.right_perp();
+                        let tip = p + (options.impulse_scale * mp.tangent_impulse) * tangent;
+                        draw.draw_segment(p, tip, palette.friction);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The region of the world worth showing, metres (for fitting a camera):
+    /// the boxes of every non-static body's shapes, plus the static shapes
+    /// around them: whole when a shape is no more than twice their size (or
+    /// 20 m), else clipped to a margin around them (a quarter of their size, at
+    /// least 1 m; downwards, at least their size), so that a stack shows its
+    /// ground but not all of a 200 m floor. At least 2 m across. With no moving
+    /// body, all static geometry. `None` for an empty world.
+    pub fn view_bounds(&self) -> Option<Aabb> {
+        let grow = |slot: &mut Option<Aabb>, b: Aabb| {
+            *slot = Some(slot.map_or(b, |a| a.union(&b)));
+        };
+        let is_static = |shape: &crate::shape::Shape| {
+            self.bodies[shape.body_id as usize].body_type == BodyType::Static
+        };
+        let live = || self.shapes.iter().filter(|s| s.id != NULL_INDEX);
+        let mut moving = None;
+        for shape in live().filter(|s| !is_static(s)) {
+            grow(&mut moving, shape.aabb);
+        }
+        let mut view = moving;
+        if let Some(m) = moving {
+            let size = (m.upper.x - m.lower.x).max(m.upper.y - m.lower.y);
+            let margin = (0.25 * size).max(1.0);
+            let near = Aabb::new(
+                m.lower - Vec2::new(margin, margin.max(size)),
+                m.upper + Vec2::new(margin, margin),
+            );
+            let small = (2.0 * size).max(20.0);
+            for shape in live().filter(|s| is_static(s)) {
+                let a = shape.aabb;
+                if (a.upper.x - a.lower.x).max(a.upper.y - a.lower.y) <= small {
+                    grow(&mut view, a);
+                } else {
+                    let clipped = Aabb::new(a.lower.max(near.lower), a.upper.min(near.upper));
+                    if clipped.is_valid() {
+                        grow(&mut view, clipped);
+                    }
+                }
+            }
+        } else {
+            for shape in live() {
+                grow(&mut view, shape.aabb);
+            }
+        }
+        let view = view?;
+        let half = view.extents().max(Vec2::new(1.0, 1.0));
+        Some(Aabb::new(view.center() - half, view.center() + half))
+    }
+
+    /// The ids of every body, in id order. (A small accessor for renderers and
+    /// tools; it belongs with the body functions.)
+    pub fn body_ids(&self) -> impl Iterator<Item = crate::id::BodyId> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.id != NULL_INDEX)
+            .map(|(i, _)| self.make_body_id(i as u32))
+    }
+}
+
+/// Draws one shape's geometry with its body transform.
+fn draw_geometry(
+    draw: &mut dyn DebugDraw,
+    geometry: &ShapeGeometry,
+    xf: Transform,
+    color: HexColor,
+) {
+    match geometry {
+        ShapeGeometry::Circle(c) => {
+            draw.draw_solid_circle(Transform::new(xf.apply(c.center), xf.q), c.radius, color);
+        }
+        ShapeGeometry::Capsule(c) => {
+            draw.draw_solid_capsule(xf.apply(c.center1), xf.apply(c.center2), c.radius, color);
+        }
+        ShapeGeometry::Polygon(p) => {
+            draw.draw_solid_polygon(xf, p.vertices(), p.radius(), color);
+        }
+        ShapeGeometry::Segment(s) => {
+            draw.draw_segment(xf.apply(s.point1), xf.apply(s.point2), color);
+        }
+        ShapeGeometry::ChainSegment(c) => {
+            draw.draw_segment(
+                xf.apply(c.segment.point1),
+                xf.apply(c.segment.point2),
+                color,
+            );
+        }
+    }
+}
+
+/// Draws a box outline.
+fn draw_aabb(draw: &mut dyn DebugDraw, a: Aabb, color: HexColor) {
+    let corners = [
+        a.lower,
+        Vec2::new(a.upper.x, a.lower.y),
+        a.upper,
+        Vec2::new(a.lower.x, a.upper.y),
+    ];
+    draw.draw_polygon(&corners, color);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channels_round_trip() {
+        let c = HexColor::from_rgb(0x12, 0x34, 0x56);
+        assert_eq!(c, HexColor(0x123456));
+        assert_eq!((c.r(), c.g(), c.b()), (0x12, 0x34, 0x56));
+        assert_eq!(c.to_css(), "#123456");
+        assert_eq!(HexColor::WHITE.to_rgb_f32(), [1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn palette_states_are_distinct() {
+        let p = Palette::default();
+        let states = [
+            p.awake,
+            p.sleeping,
+            p.static_body,
+            p.kinematic,
+            p.disabled,
+            p.sensor,
+            p.bullet,
+            p.background,
+        ];
+        for (i, a) in states.iter().enumerate() {
+            for b in &states[i + 1..] {
+                assert_ne!(a, b, "two body states share a colour");
+            }
+        }
+    }
+
+    #[test]
+    fn default_draw_is_a_no_op() {
+        struct Nothing;
+        impl DebugDraw for Nothing {}
+        let mut d = Nothing;
+        d.draw_segment(Vec2::ZERO, Vec2::X, HexColor::RED);
+        d.draw_string(Vec2::ZERO, "x", HexColor::RED);
+        let o = DrawOptions::default();
+        assert!(o.draw_shapes && !o.draw_aabbs);
+        assert!(o.drawing_bounds.contains_point(Vec2::new(1000.0, -1000.0)));
+    }
+
+    #[test]
+    fn sharp_polygon_points_are_its_vertices() {
+        let v = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+        ];
+        let xf = Transform::new(Vec2::new(2.0, 3.0), Rot::IDENTITY);
+        let o = rounded_polygon_points(xf, &v, 0.0, 0.1);
+        assert_eq!(
+            o,
+            vec![
+                Vec2::new(2.0, 3.0),
+                Vec2::new(3.0, 3.0),
+                Vec2::new(2.0, 4.0)
+            ]
+        );
+    }
+
+    #[test]
+    fn capsule_points_stay_at_radius_from_the_segment() {
+        // Capsule from (-1, 0) to (1, 0), radius 0.5: every point lies 0.5 from the
+        // segment, and the outline reaches x = ±1.5 and y = ±0.5.
+        let v = [Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)];
+        let o = rounded_polygon_points(Transform::IDENTITY, &v, 0.5, 0.2);
+        let (mut max_x, mut max_y) = (0.0f32, 0.0f32);
+        for p in &o {
+            let d = (*p - Vec2::new(p.x.clamp(-1.0, 1.0), 0.0)).length();
+            assert!((d - 0.5).abs() < 1e-5, "point {p:?} at distance {d}");
+            max_x = max_x.max(p.x.abs());
+            max_y = max_y.max(p.y.abs());
+        }
+        assert!((max_x - 1.5).abs() < 1e-5 && (max_y - 0.5).abs() < 1e-5);
+        // A rounded unit square: 4 quarter arcs, at most 0.2 rad apart -> 8 steps each.
+        let sq = [
+            Vec2::new(-1.0, -1.0),
+            Vec2::new(1.0, -1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(-1.0, 1.0),
+        ];
+        let o = rounded_polygon_points(Transform::IDENTITY, &sq, 0.25, 0.2);
+        assert_eq!(o.len(), 4 * 9);
+        assert!(
+            o.iter()
+                .all(|p| p.x.abs() <= 1.25 + 1e-6 && p.y.abs() <= 1.25 + 1e-6)
+        );
+    }
+
+    /// Records what was drawn.
+    #[derive(Default)]
+    struct Recorder {
+        solid_polygons: Vec<(Transform, usize, HexColor)>,
+        circles: Vec<(Vec2, f32, HexColor)>,
+        outlines: Vec<(Vec<Vec2>, HexColor)>,
+        points: Vec<(Vec2, HexColor)>,
+        segments: Vec<(Vec2, Vec2, HexColor)>,
+    }
+
+    impl DebugDraw for Recorder {
+        fn draw_solid_polygon(&mut self, xf: Transform, v: &[Vec2], _r: f32, c: HexColor) {
+            self.solid_polygons.push((xf, v.len(), c));
+        }
+        fn draw_solid_circle(&mut self, xf: Transform, r: f32, c: HexColor) {
+            self.circles.push((xf.p, r, c));
+        }
+        fn draw_polygon(&mut self, v: &[Vec2], c: HexColor) {
+            self.outlines.push((v.to_vec(), c));
+        }
+        fn draw_point(&mut self, p: Vec2, _size: f32, c: HexColor) {
+            self.points.push((p, c));
+        }
+        fn draw_segment(&mut self, a: Vec2, b: Vec2, c: HexColor) {
+            self.segments.push((a, b, c));
+        }
+    }
+
+    /// A 20 m ground box with its top at y = 0, a 1 m box resting on it at
+    /// (2, 0.5) and a ball of radius 0.25 m at (-3, 5).
+    fn resting_box() -> (crate::World, crate::BodyId, crate::BodyId) {
+        use crate::collision::{Circle, make_box, make_offset_box};
+        use crate::{BodyDef, BodyType, ShapeDef, World, WorldDef};
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        let slab = make_offset_box(10.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
+        world
+            .create_polygon_shape(ground, &ShapeDef::default(), &slab)
+            .unwrap();
+        let body = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(2.0, 0.5),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+            .unwrap();
+        let ball = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(-3.0, 5.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        let circle = Circle {
+            center: Vec2::ZERO,
+            radius: 0.25,
+        };
+        world
+            .create_circle_shape(ball, &ShapeDef::default(), &circle)
+            .unwrap();
+        (world, body, ball)
+    }
+
+    #[test]
+    fn world_draw_fills_shapes_in_their_state_colours() {
+        let (world, _, _) = resting_box();
+        let palette = Palette::default();
+        let mut r = Recorder::default();
+        world.draw(&mut r, &DrawOptions::default());
+        // Ground then box, in body order; the ball as a circle.
+        assert_eq!(r.solid_polygons.len(), 2);
+        assert_eq!(r.solid_polygons[0].2, palette.static_body);
+        assert_eq!(r.solid_polygons[1].2, palette.awake);
+        assert_eq!(r.solid_polygons[1].0.p, Vec2::new(2.0, 0.5));
+        assert_eq!(r.solid_polygons[1].1, 4);
+        assert_eq!(r.circles, vec![(Vec2::new(-3.0, 5.0), 0.25, palette.awake)]);
+        // Nothing else by default.
+        assert!(r.points.is_empty() && r.outlines.is_empty());
+    }
+
+    #[test]
+    fn world_draw_culls_to_the_drawing_bounds() {
+        let (world, _, _) = resting_box();
+        let mut r = Recorder::default();
+        // A window around the ball only (the ground box reaches y = 0).
+        let options = DrawOptions {
+            drawing_bounds: Aabb::new(Vec2::new(-4.0, 4.0), Vec2::new(-2.0, 6.0)),
+            draw_aabbs: true,
+            ..DrawOptions::default()
+        };
+        world.draw(&mut r, &options);
+        assert!(r.solid_polygons.is_empty());
+        assert_eq!(r.circles.len(), 1);
+        // The ball's box: 0.5 m wide at least, around (-3, 5).
+        assert_eq!(r.outlines.len(), 1);
+        let corners = &r.outlines[0].0;
+        assert!(corners[0].x <= -3.25 && corners[2].x >= -2.75);
+        assert!(corners[0].y <= 4.75 && corners[2].y >= 5.25);
+    }
+
+    #[test]
+    fn world_draw_shows_contacts_normals_and_sleep() {
+        let (mut world, body, ball) = resting_box();
+        world.step(1.0 / 60.0, 4).unwrap();
+        let palette = Palette::default();
+        let options = DrawOptions {
+            draw_contacts: true,
+            draw_contact_normals: true,
+            draw_contact_impulses: true,
+            ..DrawOptions::default()
+        };
+        let mut r = Recorder::default();
+        world.draw(&mut r, &options);
+        // The resting box touches the ground at its two bottom corners, x = 1.5 and 2.5.
+        let mut xs: Vec<f32> = r.points.iter().map(|(p, _)| p.x).collect();
+        xs.sort_by(f32::total_cmp);
+        assert_eq!(xs.len(), 2, "{:?}", r.points);
+        assert!((xs[0] - 1.5).abs() < 0.01 && (xs[1] - 2.5).abs() < 0.01);
+        assert!(r.points.iter().all(|(p, _)| p.y.abs() < 0.02));
+        // One normal and one impulse per point; the normal points up, 0.5 m long.
+        let normals: Vec<_> = r
+            .segments
+            .iter()
+            .filter(|s| s.2 == palette.normal)
+            .collect();
+        assert_eq!(normals.len(), 2);
+        for (a, b, _) in normals {
+            assert!((b.y - a.y - 0.5).abs() < 1e-3 && (b.x - a.x).abs() < 1e-3);
+        }
+        assert_eq!(
+            r.segments.iter().filter(|s| s.2 == palette.impulse).count(),
+            2
+        );
+
+        // Once asleep (the ball has landed and settled too), the box turns grey.
+        for _ in 0..240 {
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        assert!(!world.body_is_awake(body).unwrap() && !world.body_is_awake(ball).unwrap());
+        let mut r = Recorder::default();
+        world.draw(&mut r, &options);
+        assert_eq!(r.solid_polygons[1].2, palette.sleeping);
+        // Sleeping contacts are not in the constraint graph, so none are drawn.
+        assert!(r.points.is_empty());
+    }
+
+    #[test]
+    fn view_bounds_show_the_bodies_and_the_ground_under_them() {
+        let (world, _, _) = resting_box();
+        let v = world.view_bounds().unwrap();
+        // Bodies span x -3.25..2.5 and y 0..5.25; the 20 m ground (< 20 m → whole).
+        assert!(v.lower.x <= -10.0 && v.upper.x >= 10.0);
+        assert!(v.lower.y <= -2.0 && v.upper.y >= 5.25);
+        assert_eq!(world.body_ids().count(), 3);
+        let empty = crate::World::new(&crate::WorldDef::default()).unwrap();
+        assert_eq!(empty.view_bounds(), None);
+    }
+}

@@ -1,0 +1,132 @@
+//! Typed handles to objects owned by a [`World`](crate::World).
+//!
+//! An id is an index into one of the world's arrays plus a generation that is
+//! bumped every time the slot is reused, plus the number of the world that made
+//! it. A stale id (the object was destroyed) or a foreign id (made by another
+//! world) is detected and reported as [`Error::InvalidId`](crate::Error::InvalidId):
+//! never a panic, never a silent zero.
+
+use std::sync::atomic::{AtomicU16, Ordering};
+
+/// The index used for "no object" inside the engine's linked lists.
+pub(crate) const NULL_INDEX: u32 = u32::MAX;
+
+macro_rules! define_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        ///
+        /// The default id is null: no world accepts it.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name {
+            pub(crate) index: u32,
+            pub(crate) world: u16,
+            pub(crate) generation: u32,
+        }
+
+        impl $name {
+            /// The slot index inside the world (stable while the object lives;
+            /// reused after it is destroyed). Useful as a key in user tables.
+            #[inline]
+            pub fn index(self) -> u32 {
+                self.index
+            }
+
+            /// The slot's generation: how many objects have used this slot.
+            #[inline]
+            pub fn generation(self) -> u32 {
+                self.generation
+            }
+        }
+    };
+}
+
+define_id!(
+    /// A handle to a rigid body. See [`World::create_body`](crate::World::create_body).
+    BodyId
+);
+define_id!(
+    /// A handle to a shape attached to a body. See
+    /// [`World::create_polygon_shape`](crate::World::create_polygon_shape) and friends.
+    ShapeId
+);
+define_id!(
+    /// A handle to a chain of one-sided segments. See
+    /// [`World::create_chain`](crate::World::create_chain).
+    ChainId
+);
+define_id!(
+    /// A handle to a contact between two shapes. Contacts are created and
+    /// destroyed by the world; the id names one for the lifetime of the contact.
+    ContactId
+);
+define_id!(
+    /// A handle to a joint between two bodies. See
+    /// [`World::create_revolute_joint`](crate::World::create_revolute_joint) and friends.
+    JointId
+);
+
+/// Hands out a fresh number for each world so that ids from one world are
+/// rejected by another. Wraps after 65,535 worlds, which only weakens the
+/// foreign-id check, never safety.
+pub(crate) fn next_world_number() -> u16 {
+    static NEXT: AtomicU16 = AtomicU16::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A pool of reusable indices. Freed indices are reused last-in first-out, so
+/// the sequence of indices depends only on the sequence of calls
+/// (deterministic).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IdPool {
+    free: Vec<u32>,
+    next: u32,
+}
+
+impl IdPool {
+    /// Takes an index: a freed one if any, otherwise the next new one.
+    pub(crate) fn alloc(&mut self) -> u32 {
+        if let Some(id) = self.free.pop() {
+            id
+        } else {
+            let id = self.next;
+            self.next += 1;
+            id
+        }
+    }
+
+    /// Returns an index to the pool.
+    pub(crate) fn free(&mut self, id: u32) {
+        debug_assert!(id < self.next);
+        self.free.push(id);
+    }
+
+    /// One past the largest index ever handed out.
+    pub(crate) fn capacity(&self) -> u32 {
+        self.next
+    }
+
+    /// The number of indices in use.
+    pub(crate) fn count(&self) -> u32 {
+        self.next - self.free.len() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pool_reuses_last_freed_first() {
+        let mut pool = IdPool::default();
+        assert_eq!(pool.alloc(), 0);
+        assert_eq!(pool.alloc(), 1);
+        assert_eq!(pool.alloc(), 2);
+        pool.free(0);
+        pool.free(2);
+        assert_eq!(pool.count(), 1);
+        assert_eq!(pool.alloc(), 2);
+        assert_eq!(pool.alloc(), 0);
+        assert_eq!(pool.alloc(), 3);
+        assert_eq!(pool.capacity(), 4);
+    }
+}

@@ -1,0 +1,238 @@
+//! The mouse (target) joint: pulls a point of body B towards a target in
+//! world coordinates with a soft spring of bounded force, for dragging bodies
+//! with the mouse. Body A is only a handle (usually the ground) and is not
+//! moved by the joint. A weak angular damper keeps the dragged body from
+//! spinning up.
+//!
+//! `C = p_b + r_b − target`, `J = [I, r_b×]`, soft with the joint's own
+//! stiffness, the accumulated impulse clamped to `max_force·h`.
+//!
+//! # References
+//! - E. Catto, Box2D v3 `mouse_joint.c`.
+
+use crate::body::{BodySim, BodyState};
+use crate::error::{Result, check_finite_vec};
+use crate::id::JointId;
+use crate::math::{Mat22, Transform, Vec2};
+use crate::solver::StepContext;
+use crate::solver::softness::Softness;
+use crate::world::World;
+
+use super::solver::{load, store};
+use super::{JointBase, JointDef, JointKind, JointType, check_non_negative, wrong_type};
+
+/// Stiffness and damping of the angular damper, Hz and ratio.
+const ANGULAR_HERTZ: f32 = 0.5;
+const ANGULAR_DAMPING_RATIO: f32 = 0.1;
+
+/// A mouse joint definition. The grabbed point of body B is the target at
+/// creation; the anchors in `base` are ignored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MouseJointDef {
+    /// Bodies (A is a handle, usually the ground) and common settings.
+    pub base: JointDef,
+    /// The target in world coordinates, metres; also the point of body B
+    /// that is pulled.
+    pub target: Vec2,
+    /// Stiffness of the pull, Hz (≥ 0).
+    pub hertz: f32,
+    /// Damping ratio of the pull (≥ 0).
+    pub damping_ratio: f32,
+    /// Largest pulling force, N (≥ 0).
+    pub max_force: f32,
+}
+
+impl Default for MouseJointDef {
+    fn default() -> Self {
+        MouseJointDef {
+            base: JointDef::default(),
+            target: Vec2::ZERO,
+            hertz: 4.0,
+            damping_ratio: 1.0,
+            max_force: 1000.0,
+        }
+    }
+}
+
+impl MouseJointDef {
+    /// Checks every number; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        self.base.validate()?;
+        check_finite_vec(self.target, "mouse joint target")?;
+        check_non_negative(self.hertz, "mouse joint hertz")?;
+        check_non_negative(self.damping_ratio, "mouse joint damping ratio")?;
+        check_non_negative(self.max_force, "mouse joint max force")?;
+        Ok(())
+    }
+}
+
+/// Settings, impulses and prepared data of a mouse joint.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MouseJoint {
+    pub target: Vec2,
+    pub hertz: f32,
+    pub damping_ratio: f32,
+    pub max_force: f32,
+
+    pub linear_impulse: Vec2,
+    pub angular_impulse: f32,
+
+    pub linear_softness: Softness,
+    pub angular_softness: Softness,
+    pub linear_mass: Mat22,
+    /// Centre of B minus the target at the start of the step, metres.
+    pub delta_center: Vec2,
+}
+
+pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx: &StepContext) {
+    j.linear_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+    j.angular_softness = Softness::new(ANGULAR_HERTZ, ANGULAR_DAMPING_RATIO, ctx.h);
+    let rb = base.frame_b.p;
+    let (mb, ib) = (base.inv_mass_b, base.inv_i_b);
+    let k = Mat22::new(
+        Vec2::new(mb + ib * rb.y * rb.y, -ib * rb.x * rb.y),
+        Vec2::new(-ib * rb.x * rb.y, mb + ib * rb.x * rb.x),
+    );
+    j.linear_mass = k.inverse();
+    j.delta_center = sim_b.center - j.target;
+    if !ctx.enable_warm_starting {
+        j.linear_impulse = Vec2::ZERO;
+        j.angular_impulse = 0.0;
+    }
+}
+
+pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [BodyState]) {
+    let sb = load(states, base.index_b);
+    let rb = sb.delta_rotation.rotate(base.frame_b.p);
+    let p = j.linear_impulse;
+    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
+    let wb = sb.angular_velocity + base.inv_i_b * (rb.cross(p) + j.angular_impulse);
+    store(states, base.index_b, vb, wb);
+}
+
+pub(super) fn solve(
+    base: &JointBase,
+    j: &mut MouseJoint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    let sb = load(states, base.index_b);
+    let (mb, ib) = (base.inv_mass_b, base.inv_i_b);
+    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
+
+    // Angular damper (no position target).
+    {
+        let s = j.angular_softness;
+        let impulse = if ib > 0.0 { -wb / ib } else { 0.0 };
+        let impulse = s.mass_scale * impulse - s.impulse_scale * j.angular_impulse;
+        j.angular_impulse += impulse;
+        wb += ib * impulse;
+    }
+
+    // Linear pull.
+    {
+        let rb = sb.delta_rotation.rotate(base.frame_b.p);
+        let cdot = vb + Vec2::scalar_cross(wb, rb);
+        let separation = sb.delta_position + rb + j.delta_center;
+        let s = j.linear_softness;
+        let b = j.linear_mass.mul_vec(cdot + separation * s.bias_rate);
+        let old = j.linear_impulse;
+        let mut accumulated = Vec2::new(
+            old.x - s.mass_scale * b.x - s.impulse_scale * old.x,
+            old.y - s.mass_scale * b.y - s.impulse_scale * old.y,
+        );
+        let max_impulse = j.max_force * ctx.h;
+        if accumulated.length_squared() > max_impulse * max_impulse {
+            accumulated = accumulated.normalize() * max_impulse;
+        }
+        j.linear_impulse = accumulated;
+        let impulse = accumulated - old;
+        vb = Vec2::mul_add(vb, mb, impulse);
+        wb += ib * rb.cross(impulse);
+    }
+
+    store(states, base.index_b, vb, wb);
+}
+
+impl World {
+    /// Creates a mouse joint that pulls the point of body B now at `target`
+    /// towards `target`. Fails on a stale body id, equal bodies or a bad
+    /// number in the definition.
+    pub fn create_mouse_joint(&mut self, def: &MouseJointDef) -> Result<JointId> {
+        def.validate()?;
+        let b = self.body_index(def.base.body_b)?;
+        let anchor_b = self.body_sim(b).transform.apply_inv(def.target);
+        let a = self.body_index(def.base.body_a)?;
+        let anchor_a = self.body_sim(a).transform.apply_inv(def.target);
+        let joint = MouseJoint {
+            target: def.target,
+            hertz: def.hertz,
+            damping_ratio: def.damping_ratio,
+            max_force: def.max_force,
+            linear_impulse: Vec2::ZERO,
+            angular_impulse: 0.0,
+            linear_softness: Softness::RIGID,
+            angular_softness: Softness::RIGID,
+            linear_mass: Mat22::ZERO,
+            delta_center: Vec2::ZERO,
+        };
+        self.create_joint(
+            &def.base,
+            JointType::Mouse,
+            Transform::new(anchor_a, crate::math::Rot::IDENTITY),
+            Transform::new(anchor_b, crate::math::Rot::IDENTITY),
+            JointKind::Mouse(joint),
+        )
+    }
+
+    fn mouse(&self, id: JointId) -> Result<(usize, &MouseJoint)> {
+        match self.joint_kind(id)? {
+            (ji, JointKind::Mouse(j)) => Ok((ji, j)),
+            _ => Err(wrong_type("not a mouse joint")),
+        }
+    }
+
+    fn update_mouse(&mut self, id: JointId, f: impl FnOnce(&mut MouseJoint)) -> Result<()> {
+        let (ji, _) = self.mouse(id)?;
+        if let JointKind::Mouse(j) = &mut self.joint_sim_mut(ji).kind {
+            f(j);
+        }
+        self.wake_joint(ji);
+        Ok(())
+    }
+
+    /// The definition a mouse joint would be re-created with (the target is
+    /// the current one).
+    pub fn mouse_joint_def(&self, id: JointId) -> Result<MouseJointDef> {
+        let (ji, j) = self.mouse(id)?;
+        Ok(MouseJointDef {
+            base: self.joint_base_def(ji),
+            target: j.target,
+            hertz: j.hertz,
+            damping_ratio: j.damping_ratio,
+            max_force: j.max_force,
+        })
+    }
+
+    /// Moves the target (world coordinates, metres) and wakes the body.
+    pub fn set_mouse_target(&mut self, id: JointId, target: Vec2) -> Result<()> {
+        check_finite_vec(target, "mouse joint target")?;
+        self.update_mouse(id, |j| j.target = target)
+    }
+
+    /// Sets the pull's stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
+    pub fn set_mouse_spring(&mut self, id: JointId, hertz: f32, damping_ratio: f32) -> Result<()> {
+        check_non_negative(hertz, "mouse joint hertz")?;
+        check_non_negative(damping_ratio, "mouse joint damping ratio")?;
+        self.update_mouse(id, |j| {
+            j.hertz = hertz;
+            j.damping_ratio = damping_ratio;
+        })
+    }
+
+    /// Sets the largest pulling force, N (≥ 0).
+    pub fn set_mouse_max_force(&mut self, id: JointId, force: f32) -> Result<()> {
+        check_non_negative(force, "mouse joint max force")?;
+        self.update_mouse(id, |j| j.max_force = force)
+    }
+}

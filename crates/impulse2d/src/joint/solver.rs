@@ -1,0 +1,291 @@
+//! The joint stages of the soft step: prepare (once per step), warm start,
+//! solve and relax (every substep), and the threshold check after the
+//! substeps. Joints are worked on in place in their graph colours, in colour
+//! order (overflow first), so the order does not depend on how the work would
+//! be split among threads.
+
+use std::time::Instant;
+
+use crate::body::{Body, BodyState};
+use crate::id::NULL_INDEX;
+use crate::math::{Transform, Vec2};
+use crate::solver::constraint_graph::{GraphColor, OVERFLOW_INDEX};
+use crate::solver::softness::Softness;
+use crate::solver::solver_set::{AWAKE_SET, SolverSet};
+use crate::solver::{StepContext, ms_since};
+use crate::world::{World, WorldDef};
+
+use super::{JointEvent, JointEventKind, JointKind, JointSim};
+use super::{distance, motor, mouse, prismatic, revolute, weld, wheel};
+
+/// Colours in solving order: the overflow colour first, then 0, 1, 2, …
+fn color_order() -> impl Iterator<Item = usize> {
+    std::iter::once(OVERFLOW_INDEX).chain(0..OVERFLOW_INDEX)
+}
+
+/// Reads a body's state, or a resting stand-in for a body that is not awake.
+#[inline(always)]
+pub(super) fn load(states: &[BodyState], index: u32) -> BodyState {
+    if index == NULL_INDEX {
+        BodyState::IDENTITY
+    } else {
+        states[index as usize]
+    }
+}
+
+/// Writes back the velocities of an awake body.
+#[inline(always)]
+pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
+    if index != NULL_INDEX {
+        let s = &mut states[index as usize];
+        s.linear_velocity = v;
+        s.angular_velocity = w;
+    }
+}
+
+impl World {
+    /// Prepares every awake joint for the step: body indices and masses,
+    /// joint frames relative to the centres of mass, softness, effective
+    /// masses. Impulses of the last step are kept for warm starting.
+    pub(crate) fn prepare_joints(&mut self, ctx: &StepContext) {
+        let t = Instant::now();
+        let World {
+            graph,
+            bodies,
+            solver_sets,
+            settings,
+            joints,
+            profile,
+            ..
+        } = self;
+        joints.inv_h = ctx.inv_h;
+        for color in color_order() {
+            for sim in &mut graph.colors[color].joint_sims {
+                prepare_joint(sim, bodies, solver_sets, settings, ctx);
+            }
+        }
+        profile.prepare_constraints += ms_since(t);
+    }
+
+    /// Reports joints whose reaction exceeded a threshold in the last
+    /// substep, and destroys those set to break.
+    pub(crate) fn check_joint_thresholds(&mut self) {
+        let inv_h = self.joints.inv_h;
+        let mut over = std::mem::take(&mut self.joints.over_threshold);
+        over.clear();
+        for color in color_order() {
+            for sim in &self.graph.colors[color].joint_sims {
+                let base = &sim.base;
+                if base.force_threshold == f32::MAX && base.torque_threshold == f32::MAX {
+                    continue;
+                }
+                let (force, torque) = reaction_magnitudes(sim, inv_h);
+                if force > base.force_threshold || torque > base.torque_threshold {
+                    over.push((base.joint_id, force, torque));
+                }
+            }
+        }
+        for &(ji, force, torque) in &over {
+            let joint = self.joints.joints[ji as usize];
+            let kind = if joint.break_on_threshold {
+                JointEventKind::Broken
+            } else {
+                JointEventKind::ThresholdExceeded
+            };
+            self.joints.events.push(JointEvent {
+                joint_id: self.make_joint_id(ji),
+                joint_type: joint.joint_type,
+                kind,
+                user_data: joint.user_data,
+                force,
+                torque,
+            });
+            if joint.break_on_threshold {
+                self.destroy_joint_internal(ji, true, true);
+            }
+        }
+        self.joints.over_threshold = over;
+    }
+}
+
+/// The base part of the preparation, then the type's own.
+fn prepare_joint(
+    sim: &mut JointSim,
+    bodies: &[Body],
+    solver_sets: &[SolverSet],
+    settings: &WorldDef,
+    ctx: &StepContext,
+) {
+    let base = &mut sim.base;
+    let body_a = &bodies[base.body_id_a as usize];
+    let body_b = &bodies[base.body_id_b as usize];
+    let sim_a = &solver_sets[body_a.set_index as usize].body_sims[body_a.local_index as usize];
+    let sim_b = &solver_sets[body_b.set_index as usize].body_sims[body_b.local_index as usize];
+
+    base.index_a = if body_a.set_index == AWAKE_SET {
+        body_a.local_index
+    } else {
+        NULL_INDEX
+    };
+    base.index_b = if body_b.set_index == AWAKE_SET {
+        body_b.local_index
+    } else {
+        NULL_INDEX
+    };
+    base.inv_mass_a = sim_a.inv_mass;
+    base.inv_i_a = sim_a.inv_inertia;
+    base.inv_mass_b = sim_b.inv_mass;
+    base.inv_i_b = sim_b.inv_inertia;
+
+    let (qa, qb) = (sim_a.transform.q, sim_b.transform.q);
+    base.frame_a = Transform::new(
+        qa.rotate(base.local_frame_a.p - sim_a.local_center),
+        qa.mul(base.local_frame_a.q),
+    );
+    base.frame_b = Transform::new(
+        qb.rotate(base.local_frame_b.p - sim_b.local_center),
+        qb.mul(base.local_frame_b.q),
+    );
+    base.delta_center = sim_b.center - sim_a.center;
+
+    // Stiffness beyond a quarter of the substep rate is not resolvable.
+    let hertz = base
+        .constraint_hertz
+        .unwrap_or(settings.joint_hertz)
+        .min(0.25 * ctx.inv_h);
+    let zeta = base
+        .constraint_damping_ratio
+        .unwrap_or(settings.joint_damping_ratio);
+    base.softness = Softness::new(hertz, zeta, ctx.h);
+
+    let JointSim { base, kind } = sim;
+    match kind {
+        JointKind::Distance(j) => distance::prepare(base, j, ctx),
+        JointKind::Filter => {}
+        JointKind::Motor(j) => motor::prepare(base, j, sim_a, ctx),
+        JointKind::Mouse(j) => mouse::prepare(base, j, sim_b, ctx),
+        JointKind::Prismatic(j) => prismatic::prepare(base, j, ctx),
+        JointKind::Revolute(j) => revolute::prepare(base, j, ctx),
+        JointKind::Weld(j) => weld::prepare(base, j, ctx),
+        JointKind::Wheel(j) => wheel::prepare(base, j, ctx),
+    }
+}
+
+/// Applies the accumulated impulses of every awake joint.
+pub(crate) fn warm_start_joints(colors: &mut [GraphColor], states: &mut [BodyState]) {
+    for color in color_order() {
+        for sim in &mut colors[color].joint_sims {
+            let base = &sim.base;
+            match &mut sim.kind {
+                JointKind::Distance(j) => distance::warm_start(base, j, states),
+                JointKind::Filter => {}
+                JointKind::Motor(j) => motor::warm_start(base, j, states),
+                JointKind::Mouse(j) => mouse::warm_start(base, j, states),
+                JointKind::Prismatic(j) => prismatic::warm_start(base, j, states),
+                JointKind::Revolute(j) => revolute::warm_start(base, j, states),
+                JointKind::Weld(j) => weld::warm_start(base, j, states),
+                JointKind::Wheel(j) => wheel::warm_start(base, j, states),
+            }
+        }
+    }
+}
+
+/// One Gauss–Seidel pass over every awake joint. `use_bias` corrects
+/// position errors; without it (relax) only velocities are constrained, but
+/// springs act in both passes.
+pub(crate) fn solve_joints(
+    colors: &mut [GraphColor],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    use_bias: bool,
+) {
+    for color in color_order() {
+        for sim in &mut colors[color].joint_sims {
+            let base = &sim.base;
+            match &mut sim.kind {
+                JointKind::Distance(j) => distance::solve(base, j, states, ctx, use_bias),
+                JointKind::Filter => {}
+                JointKind::Motor(j) => motor::solve(base, j, states, ctx),
+                JointKind::Mouse(j) => mouse::solve(base, j, states, ctx),
+                JointKind::Prismatic(j) => prismatic::solve(base, j, states, ctx, use_bias),
+                JointKind::Revolute(j) => revolute::solve(base, j, states, ctx, use_bias),
+                JointKind::Weld(j) => weld::solve(base, j, states, ctx, use_bias),
+                JointKind::Wheel(j) => wheel::solve(base, j, states, ctx, use_bias),
+            }
+        }
+    }
+}
+
+/// Magnitudes of the reaction force (N) and torque (N·m) for the threshold
+/// check.
+fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
+    let (linear, angular) = match &sim.kind {
+        JointKind::Distance(j) => (distance::axial_impulse(j).abs(), 0.0),
+        JointKind::Filter => (0.0, 0.0),
+        JointKind::Motor(j) => (j.linear_impulse.length(), j.angular_impulse.abs()),
+        JointKind::Mouse(j) => (j.linear_impulse.length(), j.angular_impulse.abs()),
+        JointKind::Prismatic(j) => {
+            let axial = prismatic::axial_impulse(j);
+            (
+                (j.impulse.x * j.impulse.x + axial * axial).sqrt(),
+                j.impulse.y.abs(),
+            )
+        }
+        JointKind::Revolute(j) => (j.linear_impulse.length(), revolute::axial_impulse(j).abs()),
+        JointKind::Weld(j) => (j.linear_impulse.length(), j.angular_impulse.abs()),
+        JointKind::Wheel(j) => {
+            let axial = wheel::axial_impulse(j);
+            (
+                (j.perp_impulse * j.perp_impulse + axial * axial).sqrt(),
+                j.motor_impulse.abs(),
+            )
+        }
+    };
+    (linear * inv_h, angular * inv_h)
+}
+
+/// The force on body B in world coordinates, N, from the joint's impulses
+/// and the bodies' current transforms.
+pub(super) fn constraint_force(
+    sim: &JointSim,
+    xf_a: Transform,
+    xf_b: Transform,
+    inv_h: f32,
+) -> Vec2 {
+    let base = &sim.base;
+    let impulse = match &sim.kind {
+        JointKind::Distance(j) => {
+            let pa = xf_a.apply(base.local_frame_a.p);
+            let pb = xf_b.apply(base.local_frame_b.p);
+            (pb - pa).normalize() * distance::axial_impulse(j)
+        }
+        JointKind::Filter => Vec2::ZERO,
+        JointKind::Motor(j) => j.linear_impulse,
+        JointKind::Mouse(j) => j.linear_impulse,
+        JointKind::Prismatic(j) => {
+            let axis = xf_a.q.mul(base.local_frame_a.q).x_axis();
+            axis * prismatic::axial_impulse(j) + axis.left_perp() * j.impulse.x
+        }
+        JointKind::Revolute(j) => j.linear_impulse,
+        JointKind::Weld(j) => j.linear_impulse,
+        JointKind::Wheel(j) => {
+            let axis = xf_a.q.mul(base.local_frame_a.q).x_axis();
+            axis * wheel::axial_impulse(j) + axis.left_perp() * j.perp_impulse
+        }
+    };
+    impulse * inv_h
+}
+
+/// The pure torque on body B, N·m.
+pub(super) fn constraint_torque(sim: &JointSim, inv_h: f32) -> f32 {
+    let impulse = match &sim.kind {
+        JointKind::Distance(_) | JointKind::Filter => 0.0,
+        JointKind::Motor(j) => j.angular_impulse,
+        JointKind::Mouse(j) => j.angular_impulse,
+        JointKind::Prismatic(j) => j.impulse.y,
+        JointKind::Revolute(j) => revolute::axial_impulse(j),
+        JointKind::Weld(j) => j.angular_impulse,
+        JointKind::Wheel(j) => j.motor_impulse,
+    };
+    impulse * inv_h
+}

@@ -1,0 +1,414 @@
+//! The wheel joint: body B (the wheel) is held on a line through body A (the
+//! chassis), sprung along it (the suspension), free to spin and optionally
+//! driven by a motor.
+//!
+//! With `d = p_b + r_b − p_a − r_a`, the axis `u` and its perpendicular `n`
+//! turning with body A:
+//! - line: `C = n·d = 0`, soft with the joint stiffness;
+//! - suspension spring: `C = u·d`, soft with the spring's stiffness;
+//! - speculative limits on `u·d`;
+//! - motor: `ω_b − ω_a = ω_motor` with `|τ| ≤ τ_max`.
+//!
+//! # References
+//! - E. Catto, Box2D v3 `wheel_joint.c`.
+
+use crate::body::BodyState;
+use crate::error::{Result, check_finite};
+use crate::id::JointId;
+use crate::math::Vec2;
+use crate::solver::StepContext;
+use crate::solver::softness::Softness;
+use crate::world::World;
+
+use super::revolute::limit_coefficients;
+use super::solver::{load, store};
+use super::{
+    JointBase, JointDef, JointKind, JointType, check_axis, check_non_negative, check_range,
+    make_frames, wrong_type,
+};
+
+/// A wheel joint definition. Body A is usually the chassis, body B the wheel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelJointDef {
+    /// Bodies, anchors and common settings.
+    pub base: JointDef,
+    /// The suspension direction in body A's frame (normalised on creation;
+    /// must not be zero). Usually "up" in the chassis frame.
+    pub local_axis_a: Vec2,
+    /// Whether the suspension spring acts.
+    pub enable_spring: bool,
+    /// Suspension stiffness, Hz (≥ 0).
+    pub hertz: f32,
+    /// Suspension damping ratio (≥ 0).
+    pub damping_ratio: f32,
+    /// Whether the suspension travel is limited.
+    pub enable_limit: bool,
+    /// Lowest translation along the axis, metres.
+    pub lower_translation: f32,
+    /// Highest translation along the axis, metres (≥ lower).
+    pub upper_translation: f32,
+    /// Whether the drive motor acts.
+    pub enable_motor: bool,
+    /// Target spin of the wheel relative to the chassis, rad/s.
+    pub motor_speed: f32,
+    /// Largest motor torque, N·m (≥ 0).
+    pub max_motor_torque: f32,
+}
+
+impl Default for WheelJointDef {
+    fn default() -> Self {
+        WheelJointDef {
+            base: JointDef::default(),
+            local_axis_a: Vec2::Y,
+            enable_spring: true,
+            hertz: 1.0,
+            damping_ratio: 0.7,
+            enable_limit: false,
+            lower_translation: 0.0,
+            upper_translation: 0.0,
+            enable_motor: false,
+            motor_speed: 0.0,
+            max_motor_torque: 0.0,
+        }
+    }
+}
+
+impl WheelJointDef {
+    /// Checks every number; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        self.base.validate()?;
+        check_axis(self.local_axis_a, "wheel axis")?;
+        check_non_negative(self.hertz, "wheel spring hertz")?;
+        check_non_negative(self.damping_ratio, "wheel spring damping ratio")?;
+        check_range(
+            self.lower_translation,
+            self.upper_translation,
+            "wheel translation limits",
+        )?;
+        check_finite(self.motor_speed, "wheel motor speed")?;
+        check_non_negative(self.max_motor_torque, "wheel max motor torque")?;
+        Ok(())
+    }
+}
+
+/// Settings, impulses and prepared data of a wheel joint.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WheelJoint {
+    pub enable_spring: bool,
+    pub hertz: f32,
+    pub damping_ratio: f32,
+    pub enable_limit: bool,
+    pub lower_translation: f32,
+    pub upper_translation: f32,
+    pub enable_motor: bool,
+    pub motor_speed: f32,
+    pub max_motor_torque: f32,
+
+    pub perp_impulse: f32,
+    pub spring_impulse: f32,
+    pub motor_impulse: f32,
+    pub lower_impulse: f32,
+    pub upper_impulse: f32,
+
+    pub perp_mass: f32,
+    pub axial_mass: f32,
+    pub motor_mass: f32,
+    pub spring_softness: Softness,
+}
+
+/// The total impulse along the axis.
+pub(super) fn axial_impulse(j: &WheelJoint) -> f32 {
+    j.spring_impulse + j.lower_impulse - j.upper_impulse
+}
+
+pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
+    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
+    let (ra, rb) = (base.frame_a.p, base.frame_b.p);
+    let axis = base.frame_a.q.x_axis();
+    let perp = axis.left_perp();
+    let d = base.delta_center + (rb - ra);
+
+    let s1 = (d + ra).cross(perp);
+    let s2 = rb.cross(perp);
+    let kp = ma + mb + ia * s1 * s1 + ib * s2 * s2;
+    j.perp_mass = if kp > 0.0 { 1.0 / kp } else { 0.0 };
+
+    let a1 = (d + ra).cross(axis);
+    let a2 = rb.cross(axis);
+    let ka = ma + mb + ia * a1 * a1 + ib * a2 * a2;
+    j.axial_mass = if ka > 0.0 { 1.0 / ka } else { 0.0 };
+
+    let km = ia + ib;
+    j.motor_mass = if km > 0.0 { 1.0 / km } else { 0.0 };
+    j.spring_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+
+    if !ctx.enable_warm_starting {
+        j.perp_impulse = 0.0;
+        j.spring_impulse = 0.0;
+        j.motor_impulse = 0.0;
+        j.lower_impulse = 0.0;
+        j.upper_impulse = 0.0;
+    }
+}
+
+pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {
+    let sa = load(states, base.index_a);
+    let sb = load(states, base.index_b);
+    let ra = sa.delta_rotation.rotate(base.frame_a.p);
+    let rb = sb.delta_rotation.rotate(base.frame_b.p);
+    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
+    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
+    let perp = axis.left_perp();
+
+    let a1 = (d + ra).cross(axis);
+    let a2 = rb.cross(axis);
+    let s1 = (d + ra).cross(perp);
+    let s2 = rb.cross(perp);
+    let axial = axial_impulse(j);
+
+    let p = axis * axial + perp * j.perp_impulse;
+    let la = axial * a1 + j.perp_impulse * s1 + j.motor_impulse;
+    let lb = axial * a2 + j.perp_impulse * s2 + j.motor_impulse;
+
+    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
+    let wa = sa.angular_velocity - base.inv_i_a * la;
+    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
+    let wb = sb.angular_velocity + base.inv_i_b * lb;
+    store(states, base.index_a, va, wa);
+    store(states, base.index_b, vb, wb);
+}
+
+pub(super) fn solve(
+    base: &JointBase,
+    j: &mut WheelJoint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+    use_bias: bool,
+) {
+    let sa = load(states, base.index_a);
+    let sb = load(states, base.index_b);
+    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
+    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
+    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
+    let fixed_rotation = ia + ib == 0.0;
+
+    let ra = sa.delta_rotation.rotate(base.frame_a.p);
+    let rb = sb.delta_rotation.rotate(base.frame_b.p);
+    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
+    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
+    let translation = axis.dot(d);
+    let a1 = (d + ra).cross(axis);
+    let a2 = rb.cross(axis);
+
+    if j.enable_motor && !fixed_rotation {
+        let cdot = wb - wa - j.motor_speed;
+        let max_impulse = ctx.h * j.max_motor_torque;
+        let old = j.motor_impulse;
+        j.motor_impulse = (old - j.motor_mass * cdot).clamp(-max_impulse, max_impulse);
+        let impulse = j.motor_impulse - old;
+        wa -= ia * impulse;
+        wb += ib * impulse;
+    }
+
+    let apply_axial = |impulse: f32, va: &mut Vec2, wa: &mut f32, vb: &mut Vec2, wb: &mut f32| {
+        let p = axis * impulse;
+        *va = Vec2::mul_sub(*va, ma, p);
+        *wa -= ia * impulse * a1;
+        *vb = Vec2::mul_add(*vb, mb, p);
+        *wb += ib * impulse * a2;
+    };
+
+    if j.enable_spring {
+        // A real spring: it acts in the relax pass too.
+        let s = j.spring_softness;
+        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
+        let impulse = -s.mass_scale * j.axial_mass * (cdot + s.bias_rate * translation)
+            - s.impulse_scale * j.spring_impulse;
+        j.spring_impulse += impulse;
+        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+    }
+
+    if j.enable_limit {
+        let c = translation - j.lower_translation;
+        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
+        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
+        let old = j.lower_impulse;
+        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
+        j.lower_impulse = (old + impulse).max(0.0);
+        apply_axial(j.lower_impulse - old, &mut va, &mut wa, &mut vb, &mut wb);
+
+        let c = j.upper_translation - translation;
+        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
+        let cdot = axis.dot(va - vb) + a1 * wa - a2 * wb;
+        let old = j.upper_impulse;
+        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
+        j.upper_impulse = (old + impulse).max(0.0);
+        apply_axial(-(j.upper_impulse - old), &mut va, &mut wa, &mut vb, &mut wb);
+    }
+
+    // Point-to-line constraint.
+    {
+        let perp = axis.left_perp();
+        let (bias, mass_scale, impulse_scale) = if use_bias {
+            let s = base.softness;
+            (s.bias_rate * perp.dot(d), s.mass_scale, s.impulse_scale)
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let s1 = (d + ra).cross(perp);
+        let s2 = rb.cross(perp);
+        let cdot = perp.dot(vb - va) + s2 * wb - s1 * wa;
+        let impulse = -mass_scale * j.perp_mass * (cdot + bias) - impulse_scale * j.perp_impulse;
+        j.perp_impulse += impulse;
+
+        let p = perp * impulse;
+        va = Vec2::mul_sub(va, ma, p);
+        wa -= ia * impulse * s1;
+        vb = Vec2::mul_add(vb, mb, p);
+        wb += ib * impulse * s2;
+    }
+
+    store(states, base.index_a, va, wa);
+    store(states, base.index_b, vb, wb);
+}
+
+impl World {
+    /// Creates a wheel joint. Fails on a stale body id, equal bodies, a zero
+    /// axis or a bad number in the definition.
+    pub fn create_wheel_joint(&mut self, def: &WheelJointDef) -> Result<JointId> {
+        def.validate()?;
+        let (fa, fb) = make_frames(
+            def.base.local_anchor_a,
+            def.base.local_anchor_b,
+            def.local_axis_a,
+            0.0,
+        );
+        let joint = WheelJoint {
+            enable_spring: def.enable_spring,
+            hertz: def.hertz,
+            damping_ratio: def.damping_ratio,
+            enable_limit: def.enable_limit,
+            lower_translation: def.lower_translation,
+            upper_translation: def.upper_translation,
+            enable_motor: def.enable_motor,
+            motor_speed: def.motor_speed,
+            max_motor_torque: def.max_motor_torque,
+            ..WheelJoint::default()
+        };
+        self.create_joint(&def.base, JointType::Wheel, fa, fb, JointKind::Wheel(joint))
+    }
+
+    fn wheel(&self, id: JointId) -> Result<(usize, &WheelJoint)> {
+        match self.joint_kind(id)? {
+            (ji, JointKind::Wheel(j)) => Ok((ji, j)),
+            _ => Err(wrong_type("not a wheel joint")),
+        }
+    }
+
+    fn update_wheel(&mut self, id: JointId, f: impl FnOnce(&mut WheelJoint)) -> Result<()> {
+        let (ji, _) = self.wheel(id)?;
+        if let JointKind::Wheel(j) = &mut self.joint_sim_mut(ji).kind {
+            f(j);
+        }
+        self.wake_joint(ji);
+        Ok(())
+    }
+
+    /// The definition a wheel joint would be re-created with.
+    pub fn wheel_joint_def(&self, id: JointId) -> Result<WheelJointDef> {
+        let (ji, j) = self.wheel(id)?;
+        let base = &self.joint_sim(ji).base;
+        Ok(WheelJointDef {
+            base: self.joint_base_def(ji),
+            local_axis_a: base.local_frame_a.q.x_axis(),
+            enable_spring: j.enable_spring,
+            hertz: j.hertz,
+            damping_ratio: j.damping_ratio,
+            enable_limit: j.enable_limit,
+            lower_translation: j.lower_translation,
+            upper_translation: j.upper_translation,
+            enable_motor: j.enable_motor,
+            motor_speed: j.motor_speed,
+            max_motor_torque: j.max_motor_torque,
+        })
+    }
+
+    /// The current suspension travel of anchor B from anchor A along the
+    /// axis, metres.
+    pub fn wheel_translation(&self, id: JointId) -> Result<f32> {
+        let (ji, _) = self.wheel(id)?;
+        let (pa, pb) = self.joint_world_anchors(id)?;
+        let (qa, _) = self.joint_frame_rotations(ji);
+        Ok(qa.x_axis().dot(pb - pa))
+    }
+
+    /// The torque the motor applied in the last substep, N·m.
+    pub fn wheel_motor_torque(&self, id: JointId) -> Result<f32> {
+        let (_, j) = self.wheel(id)?;
+        Ok(j.motor_impulse * self.joints.inv_h)
+    }
+
+    /// Turns the motor on or off.
+    pub fn enable_wheel_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
+        self.update_wheel(id, |j| {
+            if j.enable_motor != enable {
+                j.enable_motor = enable;
+                j.motor_impulse = 0.0;
+            }
+        })
+    }
+
+    /// Sets the motor's target spin, rad/s.
+    pub fn set_wheel_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
+        check_finite(speed, "wheel motor speed")?;
+        self.update_wheel(id, |j| j.motor_speed = speed)
+    }
+
+    /// Sets the motor's largest torque, N·m (≥ 0).
+    pub fn set_wheel_max_motor_torque(&mut self, id: JointId, torque: f32) -> Result<()> {
+        check_non_negative(torque, "wheel max motor torque")?;
+        self.update_wheel(id, |j| j.max_motor_torque = torque)
+    }
+
+    /// Turns the suspension spring on or off.
+    pub fn enable_wheel_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
+        self.update_wheel(id, |j| {
+            if j.enable_spring != enable {
+                j.enable_spring = enable;
+                j.spring_impulse = 0.0;
+            }
+        })
+    }
+
+    /// Sets the suspension stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
+    pub fn set_wheel_spring(&mut self, id: JointId, hertz: f32, damping_ratio: f32) -> Result<()> {
+        check_non_negative(hertz, "wheel spring hertz")?;
+        check_non_negative(damping_ratio, "wheel spring damping ratio")?;
+        self.update_wheel(id, |j| {
+            j.hertz = hertz;
+            j.damping_ratio = damping_ratio;
+        })
+    }
+
+    /// Turns the suspension limit on or off.
+    pub fn enable_wheel_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
+        self.update_wheel(id, |j| {
+            if j.enable_limit != enable {
+                j.enable_limit = enable;
+                j.lower_impulse = 0.0;
+                j.upper_impulse = 0.0;
+            }
+        })
+    }
+
+    /// Sets the suspension travel limits, metres, `lower ≤ upper`.
+    pub fn set_wheel_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
+        check_range(lower, upper, "wheel translation limits")?;
+        self.update_wheel(id, |j| {
+            j.lower_translation = lower;
+            j.upper_translation = upper;
+            j.lower_impulse = 0.0;
+            j.upper_impulse = 0.0;
+        })
+    }
+}

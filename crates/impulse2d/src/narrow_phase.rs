@@ -1,0 +1,317 @@
+//! The first two stages of a step: new contacts from the broad phase, and the
+//! narrow phase that updates every awake contact's manifold.
+//!
+//! The narrow phase only records what changed (a bit per contact id); a serial
+//! pass then walks those bits in increasing contact id and applies the changes:
+//! destroy contacts whose fat boxes separated, link islands and enter the
+//! constraint graph for contacts that began touching, and leave both for those
+//! that stopped. Walking ids in order keeps everything deterministic however
+//! the manifolds were computed.
+
+use crate::body::{Body, BodySim, BodyType};
+use crate::contact::{
+    ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
+};
+use crate::core::SPECULATIVE_DISTANCE;
+use crate::id::NULL_INDEX;
+use crate::shape::Shape;
+use crate::solver::StepContext;
+use crate::solver::constraint_graph::GRAPH_COLOR_COUNT;
+use crate::solver::solver_set::{AWAKE_SET, SolverSet};
+use crate::world::World;
+
+impl World {
+    /// Asks the broad phase for new overlapping pairs and creates their contacts.
+    pub(crate) fn update_pairs(&mut self) {
+        let World {
+            broad_phase,
+            shapes,
+            bodies,
+            pair_set,
+            scratch,
+            joints,
+            ..
+        } = self;
+        scratch.pairs.clear();
+        broad_phase.update_pairs(
+            |a, b| {
+                should_create_contact(shapes, bodies, pair_set, a, b)
+                    && crate::joint::joint_allows_collision(joints, shapes, bodies, a, b)
+            },
+            &mut scratch.pairs,
+        );
+        let pairs = std::mem::take(&mut self.scratch.pairs);
+        for &(a, b) in &pairs {
+            // The broad phase reports each pair once, but stay safe.
+            if !self.pair_set.contains(&pair_key(a, b)) {
+                self.create_contact(a, b);
+            }
+        }
+        self.scratch.pairs = pairs;
+    }
+
+    /// Updates the manifolds of all awake contacts, then applies the touching
+    /// state changes in contact id order.
+    pub(crate) fn collide(&mut self, _ctx: &StepContext) {
+        let capacity = self.contact_ids.capacity();
+        self.scratch
+            .contact_state_bits
+            .set_bit_count_and_clear(capacity);
+
+        for color in 0..GRAPH_COLOR_COUNT {
+            let mut sims = std::mem::take(&mut self.graph.colors[color].contact_sims);
+            self.collide_sims(&mut sims);
+            self.graph.colors[color].contact_sims = sims;
+        }
+        let mut sims = std::mem::take(&mut self.solver_sets[AWAKE_SET as usize].contact_sims);
+        self.collide_sims(&mut sims);
+        self.solver_sets[AWAKE_SET as usize].contact_sims = sims;
+
+        self.update_contact_states();
+    }
+
+    fn collide_sims(&mut self, sims: &mut [ContactSim]) {
+        let World {
+            shapes,
+            bodies,
+            solver_sets,
+            scratch,
+            mixing,
+            settings,
+            ..
+        } = self;
+        let recycle_distance = settings.contact_recycle_distance;
+        for sim in sims {
+            if collide_one(mixing, recycle_distance, shapes, bodies, solver_sets, sim) {
+                scratch.contact_state_bits.set(sim.contact_id);
+            }
+        }
+    }
+
+    /// Applies the state changes recorded by the narrow phase.
+    fn update_contact_states(&mut self) {
+        let word_count = self.scratch.contact_state_bits.word_count();
+        for k in 0..word_count {
+            let mut word = self.scratch.contact_state_bits.word(k);
+            while word != 0 {
+                let contact_id = 64 * k as u32 + word.trailing_zeros();
+                word &= word - 1;
+                self.apply_contact_state_change(contact_id);
+            }
+        }
+    }
+
+    fn apply_contact_state_change(&mut self, contact_id: u32) {
+        let contact = self.contacts[contact_id as usize];
+        debug_assert_eq!(contact.set_index, AWAKE_SET);
+        let (color, local) = (contact.color_index, contact.local_index);
+        let flags = if color != NULL_INDEX {
+            self.graph.colors[color as usize].contact_sims[local as usize].sim_flags
+        } else {
+            self.solver_sets[AWAKE_SET as usize].contact_sims[local as usize].sim_flags
+        };
+
+        if flags & sim_flags::DISJOINT != 0 {
+            self.destroy_contact(contact_id, false);
+        } else if flags & sim_flags::STARTED_TOUCHING != 0 {
+            debug_assert_eq!(color, NULL_INDEX);
+            debug_assert_eq!(contact.island_id, NULL_INDEX);
+            // Link first: it wakes the other body so that both sims are in
+            // place before the contact enters the graph.
+            self.contacts[contact_id as usize].flags |= contact_flags::TOUCHING;
+            self.link_contact(contact_id);
+            debug_assert_eq!(self.contacts[contact_id as usize].local_index, local);
+            let sims = &mut self.solver_sets[AWAKE_SET as usize].contact_sims;
+            sims[local as usize].sim_flags &= !sim_flags::STARTED_TOUCHING;
+            let sim = sims[local as usize];
+            self.remove_contact_sim_from_set(AWAKE_SET, local);
+            self.add_contact_to_graph(contact_id, sim);
+        } else if flags & sim_flags::STOPPED_TOUCHING != 0 {
+            debug_assert_ne!(color, NULL_INDEX);
+            let mut sim = self.graph.colors[color as usize].contact_sims[local as usize];
+            sim.sim_flags &= !sim_flags::STOPPED_TOUCHING;
+            self.contacts[contact_id as usize].flags &= !contact_flags::TOUCHING;
+            self.unlink_contact(contact_id);
+            let (body_a, body_b) = (contact.edges[0].body_id, contact.edges[1].body_id);
+            self.remove_contact_from_graph(body_a, body_b, color, local);
+            let awake = &mut self.solver_sets[AWAKE_SET as usize];
+            let c = &mut self.contacts[contact_id as usize];
+            c.color_index = NULL_INDEX;
+            c.local_index = awake.contact_sims.len() as u32;
+            awake.contact_sims.push(sim);
+        }
+    }
+}
+
+/// The pair filter: whether two shapes found overlapping by the broad phase
+/// should get a contact.
+fn should_create_contact(
+    shapes: &[Shape],
+    bodies: &[Body],
+    pair_set: &crate::world::PairSet,
+    a: u32,
+    b: u32,
+) -> bool {
+    let (sa, sb) = (&shapes[a as usize], &shapes[b as usize]);
+    if sa.body_id == sb.body_id || sa.is_sensor || sb.is_sensor {
+        return false;
+    }
+    if !sa.filter.should_collide(&sb.filter) {
+        return false;
+    }
+    let (ba, bb) = (&bodies[sa.body_id as usize], &bodies[sb.body_id as usize]);
+    if ba.body_type != BodyType::Dynamic && bb.body_type != BodyType::Dynamic {
+        return false;
+    }
+    if pair_order(&sa.geometry, &sb.geometry).is_none() {
+        return false;
+    }
+    !pair_set.contains(&pair_key(a, b))
+}
+
+/// Updates one contact. Returns whether its touching state changed or its
+/// fat boxes separated (the serial pass must look at it).
+fn collide_one(
+    mixing: &Mixing,
+    recycle_distance: f32,
+    shapes: &[Shape],
+    bodies: &[Body],
+    solver_sets: &[SolverSet],
+    sim: &mut ContactSim,
+) -> bool {
+    let shape_a = &shapes[sim.shape_id_a as usize];
+    let shape_b = &shapes[sim.shape_id_b as usize];
+    if !shape_a.fat_aabb.overlaps(&shape_b.fat_aabb) {
+        sim.sim_flags |= sim_flags::DISJOINT;
+        sim.sim_flags &= !sim_flags::TOUCHING;
+        return true;
+    }
+    let was_touching = sim.sim_flags & sim_flags::TOUCHING != 0;
+
+    let body_a = &bodies[shape_a.body_id as usize];
+    let body_b = &bodies[shape_b.body_id as usize];
+    let sim_a = &solver_sets[body_a.set_index as usize].body_sims[body_a.local_index as usize];
+    let sim_b = &solver_sets[body_b.set_index as usize].body_sims[body_b.local_index as usize];
+
+    sim.body_sim_index_a = if body_a.set_index == AWAKE_SET {
+        body_a.local_index
+    } else {
+        NULL_INDEX
+    };
+    sim.inv_mass_a = sim_a.inv_mass;
+    sim.inv_i_a = sim_a.inv_inertia;
+    sim.body_sim_index_b = if body_b.set_index == AWAKE_SET {
+        body_b.local_index
+    } else {
+        NULL_INDEX
+    };
+    sim.inv_mass_b = sim_b.inv_mass;
+    sim.inv_i_b = sim_b.inv_inertia;
+
+    let xf_a = sim_a.transform;
+    let xf_b = sim_b.transform;
+
+    if recycle_distance > 0.0 && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
+        let max_extent_a = if body_a.body_type == BodyType::Static {
+            0.0
+        } else {
+            sim_a.max_extent
+        };
+        let max_extent_b = if body_b.body_type == BodyType::Static {
+            0.0
+        } else {
+            sim_b.max_extent
+        };
+        // Non-touching contacts must not miss entering the speculative range.
+        let tolerance = if was_touching {
+            recycle_distance
+        } else {
+            recycle_distance.min(SPECULATIVE_DISTANCE)
+        };
+        if try_recycle(sim, sim_a, sim_b, max_extent_a.max(max_extent_b), tolerance) {
+            return false;
+        }
+    }
+
+    sim.cached_rotation_a = xf_a.q;
+    sim.cached_rotation_b = xf_b.q;
+    sim.cached_relative = xf_a.inv_mul(xf_b);
+    sim.sim_flags |= sim_flags::RECYCLE_VALID;
+
+    let offset_a = xf_a.q.rotate(sim_a.local_center);
+    let offset_b = xf_b.q.rotate(sim_b.local_center);
+    let touching = update_contact(
+        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+    );
+    let count = sim.manifold.point_count;
+    for (base, mp) in sim
+        .base_separation
+        .iter_mut()
+        .zip(&sim.manifold.points[..count])
+    {
+        *base = mp.separation;
+    }
+
+    if touching && !was_touching {
+        sim.sim_flags |= sim_flags::STARTED_TOUCHING;
+        true
+    } else if !touching && was_touching {
+        sim.sim_flags |= sim_flags::STOPPED_TOUCHING;
+        true
+    } else {
+        false
+    }
+}
+
+/// Contact recycling: when the two bodies have barely moved relative to each
+/// other since the manifold was computed, keep the manifold (points, normal,
+/// feature ids and impulses) and only update each point's separation from the
+/// bodies' motion, as the solver does between substeps. "Barely" means that
+/// neither body turned more than about 11° (cos > 0.98) and that no point of
+/// either body moved relative to the other by more than `tolerance`, bounded
+/// by `|Δp| + max_extent·|sin Δθ|` as in conservative advancement. Returns
+/// whether the contact was recycled.
+///
+/// The idea and the tolerance test follow Box2D v3 (E. Catto, "contact
+/// recycling", `physics_world.c`, 2025).
+fn try_recycle(
+    sim: &mut ContactSim,
+    sim_a: &BodySim,
+    sim_b: &BodySim,
+    max_extent: f32,
+    tolerance: f32,
+) -> bool {
+    let (qa, qb) = (sim_a.transform.q, sim_b.transform.q);
+    let (ca, cb) = (sim.cached_rotation_a, sim.cached_rotation_b);
+    // cos of the rotation since caching, for each body.
+    let cos_a = qa.c * ca.c + qa.s * ca.s;
+    let cos_b = qb.c * cb.c + qb.s * cb.s;
+    if cos_a.min(cos_b) <= RECYCLE_MIN_COS {
+        return false;
+    }
+    let relative = sim_a.transform.inv_mul(sim_b.transform);
+    let cached = sim.cached_relative;
+    let distance = relative.p.distance(cached.p);
+    let turn = relative.q.inv_mul(cached.q);
+    if distance + max_extent * turn.s.abs() >= tolerance {
+        return false;
+    }
+    let dqa = qa.mul(ca.inverse());
+    let dqb = qb.mul(cb.inverse());
+    let dc = sim_b.center - sim_a.center;
+    let normal = sim.manifold.normal;
+    let count = sim.manifold.point_count;
+    for (mp, &base) in sim.manifold.points[..count]
+        .iter_mut()
+        .zip(&sim.base_separation)
+    {
+        let ra = dqa.rotate(mp.anchor_a);
+        let rb = dqb.rotate(mp.anchor_b);
+        mp.separation = base + (dc + (rb - ra)).dot(normal);
+        mp.persisted = true;
+    }
+    true
+}
+
+/// Smallest cosine of a body's turn for which a contact may be recycled.
+const RECYCLE_MIN_COS: f32 = 0.98;

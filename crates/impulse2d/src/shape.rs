@@ -1,0 +1,719 @@
+//! Shapes attached to bodies: geometry plus material (density, friction,
+//! restitution), collision filter and event flags.
+//!
+//! A shape lives in the world's shape array at its id, linked into its body's
+//! shape list, with one proxy in the broad phase whose box is the shape's
+//! bounding box grown by a margin (the "fat" box), so that slow bodies do not
+//! touch the broad phase every step.
+
+use crate::body::BodyType;
+use crate::broad_phase::ProxyKey;
+use crate::collision::{
+    Aabb, Capsule, ChainSegment, Circle, MassData, Polygon, Segment, compute_capsule_aabb,
+    compute_capsule_mass, compute_circle_aabb, compute_circle_mass, compute_polygon_aabb,
+    compute_polygon_mass, compute_segment_aabb,
+};
+use crate::core::{AABB_MARGIN, SPECULATIVE_DISTANCE};
+use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::id::{BodyId, NULL_INDEX, ShapeId};
+use crate::math::{Transform, Vec2};
+use crate::world::World;
+
+/// Which shapes may collide. Two shapes collide when each one's category is
+/// in the other's mask, unless they share a non-zero group: a positive group
+/// always collides, a negative group never does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Filter {
+    /// The categories this shape belongs to (usually one bit).
+    pub category_bits: u64,
+    /// The categories this shape collides with.
+    pub mask_bits: u64,
+    /// Group override: shapes with the same positive group always collide,
+    /// with the same negative group never; zero means no group.
+    pub group_index: i32,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            category_bits: 1,
+            mask_bits: u64::MAX,
+            group_index: 0,
+        }
+    }
+}
+
+impl Filter {
+    /// Whether two filters allow a collision.
+    pub fn should_collide(&self, other: &Filter) -> bool {
+        if self.group_index == other.group_index && self.group_index != 0 {
+            return self.group_index > 0;
+        }
+        (self.mask_bits & other.category_bits) != 0 && (self.category_bits & other.mask_bits) != 0
+    }
+}
+
+/// Everything but the geometry needed to create a shape. Use
+/// `..Default::default()` for the fields you do not set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeDef {
+    /// Area density, kg/m² (≥ 0). Zero-density shapes add no mass.
+    pub density: f32,
+    /// Coulomb friction coefficient (≥ 0). Mixed as `√(f_a·f_b)`.
+    pub friction: f32,
+    /// Coefficient of restitution (≥ 0, usually ≤ 1). Mixed as `max(r_a, r_b)`.
+    pub restitution: f32,
+    /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+    pub rolling_resistance: f32,
+    /// Surface speed along the tangent, m/s (conveyor belts).
+    pub tangent_speed: f32,
+    /// Collision filter.
+    pub filter: Filter,
+    /// A sensor never collides (it makes no contacts). Sensor overlap events
+    /// are not reported yet.
+    pub is_sensor: bool,
+    /// Report begin/end touch events for contacts of this shape.
+    pub enable_contact_events: bool,
+    /// Let sensors detect this shape.
+    pub enable_sensor_events: bool,
+    /// Report hit events (impacts faster than the world's hit threshold).
+    pub enable_hit_events: bool,
+    /// Call the world's pre-solve callback for contacts of this shape.
+    pub enable_pre_solve_events: bool,
+    /// Recompute the body's mass when this shape is added.
+    pub update_body_mass: bool,
+    /// Any number the application wants to attach.
+    pub user_data: u64,
+}
+
+impl Default for ShapeDef {
+    fn default() -> Self {
+        ShapeDef {
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            rolling_resistance: 0.0,
+            tangent_speed: 0.0,
+            filter: Filter::default(),
+            is_sensor: false,
+            enable_contact_events: true,
+            enable_sensor_events: false,
+            enable_hit_events: false,
+            enable_pre_solve_events: false,
+            update_body_mass: true,
+            user_data: 0,
+        }
+    }
+}
+
+impl ShapeDef {
+    /// Checks the material numbers; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        check_non_negative(self.density, "shape density")?;
+        check_non_negative(self.friction, "shape friction")?;
+        check_non_negative(self.restitution, "shape restitution")?;
+        check_non_negative(self.rolling_resistance, "shape rolling resistance")?;
+        check_finite(self.tangent_speed, "shape tangent speed")?;
+        Ok(())
+    }
+}
+
+/// The kind of a shape. The order matters: a contact's shape A has the lower
+/// kind for the pairs that have a manifold function (see `contact.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeType {
+    /// A [`Circle`].
+    Circle,
+    /// A [`Capsule`].
+    Capsule,
+    /// A two-sided [`Segment`].
+    Segment,
+    /// A [`Polygon`].
+    Polygon,
+    /// A one-sided [`ChainSegment`] owned by a chain.
+    ChainSegment,
+}
+
+/// A shape's geometry, in its body's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeGeometry {
+    /// A circle.
+    Circle(Circle),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A two-sided segment.
+    Segment(Segment),
+    /// A convex polygon.
+    Polygon(Polygon),
+    /// A one-sided chain segment.
+    ChainSegment(ChainSegment),
+}
+
+impl ShapeGeometry {
+    /// The kind of geometry.
+    pub fn shape_type(&self) -> ShapeType {
+        match self {
+            ShapeGeometry::Circle(_) => ShapeType::Circle,
+            ShapeGeometry::Capsule(_) => ShapeType::Capsule,
+            ShapeGeometry::Segment(_) => ShapeType::Segment,
+            ShapeGeometry::Polygon(_) => ShapeType::Polygon,
+            ShapeGeometry::ChainSegment(_) => ShapeType::ChainSegment,
+        }
+    }
+
+    /// The tight bounding box at a transform.
+    pub fn compute_aabb(&self, xf: Transform) -> Aabb {
+        match self {
+            ShapeGeometry::Circle(c) => compute_circle_aabb(c, xf),
+            ShapeGeometry::Capsule(c) => compute_capsule_aabb(c, xf),
+            ShapeGeometry::Segment(s) => compute_segment_aabb(s, xf),
+            ShapeGeometry::Polygon(p) => compute_polygon_aabb(p, xf),
+            ShapeGeometry::ChainSegment(c) => compute_segment_aabb(&c.segment, xf),
+        }
+    }
+
+    /// The radius of the rounded part (for rolling resistance), metres.
+    pub(crate) fn radius(&self) -> f32 {
+        match self {
+            ShapeGeometry::Circle(c) => c.radius,
+            ShapeGeometry::Capsule(c) => c.radius,
+            ShapeGeometry::Polygon(p) => p.radius(),
+            ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => 0.0,
+        }
+    }
+
+    /// The centroid in the body frame, metres.
+    pub(crate) fn centroid(&self) -> Vec2 {
+        match self {
+            ShapeGeometry::Circle(c) => c.center,
+            ShapeGeometry::Capsule(c) => c.center1.lerp(c.center2, 0.5),
+            ShapeGeometry::Polygon(p) => p.centroid(),
+            ShapeGeometry::Segment(s) => s.point1.lerp(s.point2, 0.5),
+            ShapeGeometry::ChainSegment(c) => c.segment.point1.lerp(c.segment.point2, 0.5),
+        }
+    }
+
+    /// Validates geometry that the application may have built field by field.
+    fn validate(&self) -> Result<()> {
+        match self {
+            ShapeGeometry::Circle(c) => {
+                Circle::new(c.center, c.radius)?;
+            }
+            ShapeGeometry::Capsule(c) => {
+                Capsule::new(c.center1, c.center2, c.radius)?;
+            }
+            ShapeGeometry::Segment(s) => {
+                Segment::new(s.point1, s.point2)?;
+            }
+            ShapeGeometry::ChainSegment(c) => {
+                ChainSegment::new(c.ghost1, c.segment, c.ghost2)?;
+            }
+            // Polygons are valid by construction (private fields).
+            ShapeGeometry::Polygon(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// A shape inside the world.
+#[derive(Clone, Debug)]
+pub(crate) struct Shape {
+    /// The shape's index, or NULL while the slot is free.
+    pub id: u32,
+    pub generation: u32,
+    pub body_id: u32,
+    pub prev_shape_id: u32,
+    pub next_shape_id: u32,
+    /// The owning chain, or NULL.
+    pub chain_id: u32,
+    pub geometry: ShapeGeometry,
+    pub density: f32,
+    pub friction: f32,
+    pub restitution: f32,
+    pub rolling_resistance: f32,
+    pub tangent_speed: f32,
+    pub filter: Filter,
+    pub is_sensor: bool,
+    pub enable_contact_events: bool,
+    pub enable_sensor_events: bool,
+    pub enable_hit_events: bool,
+    pub enable_pre_solve_events: bool,
+    pub user_data: u64,
+    /// The broad-phase proxy (none while the body is disabled).
+    pub proxy_key: Option<ProxyKey>,
+    /// The bounding box grown by the speculative distance.
+    pub aabb: Aabb,
+    /// The box stored in the broad phase; always contains `aabb`.
+    pub fat_aabb: Aabb,
+    /// Set in body finalisation when `fat_aabb` grew this step.
+    pub enlarged_aabb: bool,
+}
+
+impl Shape {
+    /// Mass data from density and geometry (zero for segments).
+    pub(crate) fn compute_mass(&self) -> MassData {
+        let r = match &self.geometry {
+            ShapeGeometry::Circle(c) => compute_circle_mass(c, self.density),
+            ShapeGeometry::Capsule(c) => compute_capsule_mass(c, self.density),
+            ShapeGeometry::Polygon(p) => compute_polygon_mass(p, self.density),
+            ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
+        };
+        r.unwrap_or_default()
+    }
+
+    /// The smallest distance from the shape's centroid to its surface and the
+    /// largest distance from `local_center` to any surface point, metres.
+    pub(crate) fn extent(&self, local_center: Vec2) -> (f32, f32) {
+        match &self.geometry {
+            ShapeGeometry::Circle(c) => (c.radius, (c.center - local_center).length() + c.radius),
+            ShapeGeometry::Capsule(c) => {
+                let d1 = (c.center1 - local_center).length_squared();
+                let d2 = (c.center2 - local_center).length_squared();
+                (c.radius, d1.max(d2).sqrt() + c.radius)
+            }
+            ShapeGeometry::Polygon(p) => {
+                let mut min_extent = f32::MAX;
+                let mut max_sq = 0.0f32;
+                for (v, n) in p.vertices().iter().zip(p.normals()) {
+                    min_extent = min_extent.min(n.dot(*v - p.centroid()));
+                    max_sq = max_sq.max((*v - local_center).length_squared());
+                }
+                (min_extent + p.radius(), max_sq.sqrt() + p.radius())
+            }
+            ShapeGeometry::Segment(s) => {
+                let d1 = (s.point1 - local_center).length_squared();
+                let d2 = (s.point2 - local_center).length_squared();
+                (0.0, d1.max(d2).sqrt())
+            }
+            ShapeGeometry::ChainSegment(c) => {
+                let d1 = (c.segment.point1 - local_center).length_squared();
+                let d2 = (c.segment.point2 - local_center).length_squared();
+                (0.0, d1.max(d2).sqrt())
+            }
+        }
+    }
+}
+
+/// The speculative box of a shape: the tight box grown by the speculative distance.
+#[inline]
+pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: Transform) -> Aabb {
+    geometry.compute_aabb(xf).fattened(SPECULATIVE_DISTANCE)
+}
+
+impl World {
+    /// Checks an id and returns the shape's index.
+    pub(crate) fn shape_index(&self, id: ShapeId) -> Result<usize> {
+        let invalid = Error::InvalidId { what: "shape" };
+        if id.world != self.world_number {
+            return Err(invalid);
+        }
+        match self.shapes.get(id.index as usize) {
+            Some(s) if s.id == id.index && s.generation == id.generation => Ok(id.index as usize),
+            _ => Err(invalid),
+        }
+    }
+
+    pub(crate) fn make_shape_id(&self, index: u32) -> ShapeId {
+        ShapeId {
+            index,
+            world: self.world_number,
+            generation: self.shapes[index as usize].generation,
+        }
+    }
+
+    /// Attaches a circle to a body.
+    pub fn create_circle_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        circle: &Circle,
+    ) -> Result<ShapeId> {
+        self.create_shape(body, def, ShapeGeometry::Circle(*circle))
+    }
+
+    /// Attaches a capsule to a body.
+    pub fn create_capsule_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        capsule: &Capsule,
+    ) -> Result<ShapeId> {
+        self.create_shape(body, def, ShapeGeometry::Capsule(*capsule))
+    }
+
+    /// Attaches a convex polygon to a body.
+    pub fn create_polygon_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        polygon: &Polygon,
+    ) -> Result<ShapeId> {
+        self.create_shape(body, def, ShapeGeometry::Polygon(*polygon))
+    }
+
+    /// Attaches a two-sided segment to a body (it has no mass; use it on static
+    /// or kinematic bodies).
+    pub fn create_segment_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        segment: &Segment,
+    ) -> Result<ShapeId> {
+        self.create_shape(body, def, ShapeGeometry::Segment(*segment))
+    }
+
+    /// Attaches any geometry to a body. Chain segments can only be made by
+    /// [`World::create_chain`].
+    pub fn create_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        geometry: ShapeGeometry,
+    ) -> Result<ShapeId> {
+        if matches!(geometry, ShapeGeometry::ChainSegment(_)) {
+            return Err(Error::InvalidOperation(
+                "chain segments are created by create_chain",
+            ));
+        }
+        let bi = self.body_index(body)?;
+        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
+        Ok(self.make_shape_id(index))
+    }
+
+    /// Creates a shape on body `bi` after validating everything.
+    pub(crate) fn create_shape_internal(
+        &mut self,
+        bi: usize,
+        def: &ShapeDef,
+        geometry: ShapeGeometry,
+        chain_id: u32,
+    ) -> Result<u32> {
+        def.validate()?;
+        geometry.validate()?;
+        let transform = self.body_sim(bi).transform;
+        // Far-away or huge geometry cannot be simulated in f32.
+        let aabb = geometry.compute_aabb(transform);
+        check_finite_vec(aabb.lower, "shape bounds")?;
+        check_finite_vec(aabb.upper, "shape bounds")?;
+
+        let shape_id = self.shape_ids.alloc();
+        if shape_id as usize == self.shapes.len() {
+            self.shapes.push(Shape {
+                id: NULL_INDEX,
+                generation: 0,
+                body_id: NULL_INDEX,
+                prev_shape_id: NULL_INDEX,
+                next_shape_id: NULL_INDEX,
+                chain_id: NULL_INDEX,
+                geometry,
+                density: 0.0,
+                friction: 0.0,
+                restitution: 0.0,
+                rolling_resistance: 0.0,
+                tangent_speed: 0.0,
+                filter: Filter::default(),
+                is_sensor: false,
+                enable_contact_events: false,
+                enable_sensor_events: false,
+                enable_hit_events: false,
+                enable_pre_solve_events: false,
+                user_data: 0,
+                proxy_key: None,
+                aabb: Aabb::default(),
+                fat_aabb: Aabb::default(),
+                enlarged_aabb: false,
+            });
+        }
+        let head = self.bodies[bi].head_shape_id;
+        let shape = &mut self.shapes[shape_id as usize];
+        debug_assert_eq!(shape.id, NULL_INDEX);
+        shape.id = shape_id;
+        shape.generation = shape.generation.wrapping_add(1);
+        shape.body_id = bi as u32;
+        shape.prev_shape_id = NULL_INDEX;
+        shape.next_shape_id = head;
+        shape.chain_id = chain_id;
+        shape.geometry = geometry;
+        shape.density = def.density;
+        shape.friction = def.friction;
+        shape.restitution = def.restitution;
+        shape.rolling_resistance = def.rolling_resistance;
+        shape.tangent_speed = def.tangent_speed;
+        shape.filter = def.filter;
+        shape.is_sensor = def.is_sensor;
+        shape.enable_contact_events = def.enable_contact_events;
+        shape.enable_sensor_events = def.enable_sensor_events;
+        shape.enable_hit_events = def.enable_hit_events;
+        shape.enable_pre_solve_events = def.enable_pre_solve_events;
+        shape.user_data = def.user_data;
+        shape.proxy_key = None;
+        shape.enlarged_aabb = false;
+        shape.aabb = aabb;
+        shape.fat_aabb = aabb;
+
+        if head != NULL_INDEX {
+            self.shapes[head as usize].prev_shape_id = shape_id;
+        }
+        self.bodies[bi].head_shape_id = shape_id;
+        self.bodies[bi].shape_count += 1;
+
+        if self.bodies[bi].set_index != crate::solver::solver_set::DISABLED_SET {
+            let body_type = self.bodies[bi].body_type;
+            if let Err(e) = self.create_shape_proxy(shape_id as usize, body_type, transform, false)
+            {
+                self.unlink_shape_from_body(shape_id as usize);
+                self.free_shape_slot(shape_id);
+                return Err(e);
+            }
+        }
+
+        if def.update_body_mass {
+            self.update_body_mass_data(bi);
+        } else {
+            // Extents are still needed for sleep and continuous collision.
+            let lc = self.body_sim(bi).local_center;
+            let (lo, hi) = self.shapes[shape_id as usize].extent(lc);
+            let sim = self.body_sim_mut(bi);
+            sim.min_extent = sim.min_extent.min(lo);
+            sim.max_extent = sim.max_extent.max(hi);
+        }
+        Ok(shape_id)
+    }
+
+    /// Inserts the shape's fat box in the broad phase.
+    pub(crate) fn create_shape_proxy(
+        &mut self,
+        si: usize,
+        body_type: BodyType,
+        transform: Transform,
+        force_pair_creation: bool,
+    ) -> Result<()> {
+        let shape = &mut self.shapes[si];
+        debug_assert!(shape.proxy_key.is_none());
+        shape.aabb = shape.geometry.compute_aabb(transform);
+        // Static shapes never move, so a small margin keeps their tree tight.
+        let margin = if body_type == BodyType::Static {
+            SPECULATIVE_DISTANCE
+        } else {
+            AABB_MARGIN
+        };
+        shape.fat_aabb = shape.aabb.fattened(margin);
+        let key = self.broad_phase.create_proxy(
+            shape.fat_aabb,
+            shape.filter.category_bits,
+            si as u32,
+            body_type,
+            force_pair_creation,
+        )?;
+        self.shapes[si].proxy_key = Some(key);
+        Ok(())
+    }
+
+    /// Removes the shape's proxy from the broad phase, if it has one.
+    pub(crate) fn destroy_shape_proxy(&mut self, si: usize) {
+        if let Some(key) = self.shapes[si].proxy_key.take() {
+            let result = self.broad_phase.destroy_proxy(key);
+            debug_assert!(result.is_ok());
+        }
+    }
+
+    /// Recomputes a shape's box at a new transform; when it leaves the fat box,
+    /// grows the fat box and moves the proxy.
+    pub(crate) fn refresh_shape_aabb(&mut self, si: usize, transform: Transform, move_proxy: bool) {
+        let shape = &mut self.shapes[si];
+        let aabb = speculative_aabb(&shape.geometry, transform);
+        shape.aabb = aabb;
+        if !shape.fat_aabb.contains(&aabb) {
+            shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+            if move_proxy && let Some(key) = shape.proxy_key {
+                let result = self.broad_phase.move_proxy(key, self.shapes[si].fat_aabb);
+                debug_assert!(result.is_ok());
+            }
+        }
+    }
+
+    fn unlink_shape_from_body(&mut self, si: usize) {
+        let (bi, prev, next) = {
+            let s = &self.shapes[si];
+            (s.body_id as usize, s.prev_shape_id, s.next_shape_id)
+        };
+        if prev != NULL_INDEX {
+            self.shapes[prev as usize].next_shape_id = next;
+        } else {
+            self.bodies[bi].head_shape_id = next;
+        }
+        if next != NULL_INDEX {
+            self.shapes[next as usize].prev_shape_id = prev;
+        }
+        self.bodies[bi].shape_count -= 1;
+    }
+
+    /// Marks a shape slot free (keeps the generation).
+    pub(crate) fn free_shape_slot(&mut self, shape_id: u32) {
+        let shape = &mut self.shapes[shape_id as usize];
+        shape.id = NULL_INDEX;
+        shape.proxy_key = None;
+        shape.body_id = NULL_INDEX;
+        shape.prev_shape_id = NULL_INDEX;
+        shape.next_shape_id = NULL_INDEX;
+        shape.chain_id = NULL_INDEX;
+        self.shape_ids.free(shape_id);
+    }
+
+    /// Destroys a shape and its contacts (waking the bodies it touched).
+    /// `update_body_mass` recomputes the body's mass without it. Chain segments
+    /// are destroyed with their chain ([`World::destroy_chain`]).
+    pub fn destroy_shape(&mut self, id: ShapeId, update_body_mass: bool) -> Result<()> {
+        let si = self.shape_index(id)?;
+        if self.shapes[si].chain_id != NULL_INDEX {
+            return Err(Error::InvalidOperation(
+                "a chain segment is destroyed with its chain",
+            ));
+        }
+        let bi = self.shapes[si].body_id as usize;
+        self.destroy_shape_internal(si, true);
+        if update_body_mass {
+            self.update_body_mass_data(bi);
+        }
+        Ok(())
+    }
+
+    /// Destroys a shape's contacts and proxy and frees its slot.
+    pub(crate) fn destroy_shape_internal(&mut self, si: usize, wake: bool) {
+        self.destroy_shape_contacts(si, wake);
+        self.destroy_shape_proxy(si);
+        self.unlink_shape_from_body(si);
+        self.free_shape_slot(si as u32);
+    }
+
+    /// Destroys every contact that involves the shape.
+    pub(crate) fn destroy_shape_contacts(&mut self, si: usize, wake: bool) {
+        let bi = self.shapes[si].body_id as usize;
+        let mut key = self.bodies[bi].head_contact_key;
+        while key != NULL_INDEX {
+            let contact_id = key >> 1;
+            let edge = (key & 1) as usize;
+            let contact = &self.contacts[contact_id as usize];
+            key = contact.edges[edge].next_key;
+            if contact.shape_id_a as usize == si || contact.shape_id_b as usize == si {
+                self.destroy_contact(contact_id, wake);
+            }
+        }
+    }
+
+    /// Whether the id names a live shape of this world.
+    pub fn shape_is_valid(&self, id: ShapeId) -> bool {
+        self.shape_index(id).is_ok()
+    }
+
+    /// The body the shape is attached to.
+    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId> {
+        let si = self.shape_index(id)?;
+        Ok(self.make_body_id(self.shapes[si].body_id))
+    }
+
+    /// The kind of geometry.
+    pub fn shape_type(&self, id: ShapeId) -> Result<ShapeType> {
+        Ok(self.shapes[self.shape_index(id)?].geometry.shape_type())
+    }
+
+    /// The geometry, in the body frame.
+    pub fn shape_geometry(&self, id: ShapeId) -> Result<ShapeGeometry> {
+        Ok(self.shapes[self.shape_index(id)?].geometry)
+    }
+
+    /// The speculative bounding box (tight box grown by the speculative distance).
+    pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb> {
+        Ok(self.shapes[self.shape_index(id)?].aabb)
+    }
+
+    /// Area density, kg/m².
+    pub fn shape_density(&self, id: ShapeId) -> Result<f32> {
+        Ok(self.shapes[self.shape_index(id)?].density)
+    }
+
+    /// Sets the density (kg/m², ≥ 0); `update_body_mass` recomputes the body's mass.
+    pub fn set_shape_density(
+        &mut self,
+        id: ShapeId,
+        density: f32,
+        update_body_mass: bool,
+    ) -> Result<()> {
+        let si = self.shape_index(id)?;
+        check_non_negative(density, "shape density")?;
+        self.shapes[si].density = density;
+        if update_body_mass {
+            self.update_body_mass_data(self.shapes[si].body_id as usize);
+        }
+        Ok(())
+    }
+
+    /// Friction coefficient.
+    pub fn shape_friction(&self, id: ShapeId) -> Result<f32> {
+        Ok(self.shapes[self.shape_index(id)?].friction)
+    }
+
+    /// Sets the friction coefficient (≥ 0); contacts pick it up next step.
+    pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
+        let si = self.shape_index(id)?;
+        check_non_negative(friction, "shape friction")?;
+        self.shapes[si].friction = friction;
+        self.refresh_shape_contacts(si);
+        Ok(())
+    }
+
+    /// Coefficient of restitution.
+    pub fn shape_restitution(&self, id: ShapeId) -> Result<f32> {
+        Ok(self.shapes[self.shape_index(id)?].restitution)
+    }
+
+    /// Sets the coefficient of restitution (≥ 0); contacts pick it up next step.
+    pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<()> {
+        let si = self.shape_index(id)?;
+        check_non_negative(restitution, "shape restitution")?;
+        self.shapes[si].restitution = restitution;
+        self.refresh_shape_contacts(si);
+        Ok(())
+    }
+
+    /// The collision filter.
+    pub fn shape_filter(&self, id: ShapeId) -> Result<Filter> {
+        Ok(self.shapes[self.shape_index(id)?].filter)
+    }
+
+    /// Replaces the collision filter. The shape's contacts are destroyed and
+    /// found again by the broad phase at the next step.
+    pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<()> {
+        let si = self.shape_index(id)?;
+        if self.shapes[si].filter == filter {
+            return Ok(());
+        }
+        self.shapes[si].filter = filter;
+        self.destroy_shape_contacts(si, true);
+        let bi = self.shapes[si].body_id as usize;
+        if self.shapes[si].proxy_key.is_some() {
+            let body_type = self.bodies[bi].body_type;
+            let transform = self.body_sim(bi).transform;
+            self.destroy_shape_proxy(si);
+            self.create_shape_proxy(si, body_type, transform, true)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the shape is a sensor.
+    pub fn shape_is_sensor(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_index(id)?].is_sensor)
+    }
+
+    /// The shape's user data.
+    pub fn shape_user_data(&self, id: ShapeId) -> Result<u64> {
+        Ok(self.shapes[self.shape_index(id)?].user_data)
+    }
+
+    /// Replaces the shape's user data.
+    pub fn set_shape_user_data(&mut self, id: ShapeId, user_data: u64) -> Result<()> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].user_data = user_data;
+        Ok(())
+    }
+}

@@ -1,0 +1,246 @@
+//! Continuous collision: fast bodies are swept against static geometry so that
+//! they cannot tunnel through thin walls.
+//!
+//! A dynamic body is *fast* when it moved more than half its smallest extent in
+//! a step. Its motion from the start to the end of the step is swept against
+//! every static shape in the bounding box of the sweep; when time of impact
+//! finds a hit, the body is moved back to the pose at that time (its velocity
+//! is kept, and the next step's speculative contact stops it). Fast bodies are
+//! processed in awake-body order after finalisation; since they only meet
+//! static shapes, the order does not change results.
+//!
+//! Bullets are handled like other fast bodies (against static geometry only).
+//!
+//! # References
+//! - E. Catto, *Continuous Collision*, GDC 2013; Box2D v3 `solver.c`
+//!   (`b2SolveContinuous`).
+
+use crate::body::{Body, BodySim, flags};
+use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
+use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::id::NULL_INDEX;
+use crate::math::{Rot, Sweep, Transform, Vec2};
+use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
+use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
+use crate::world::World;
+use crate::{BodyType, broad_phase::BroadPhase};
+
+/// A fast body is swept when it moved more than this fraction of its
+/// smallest extent in one step.
+pub(crate) const SAFETY_FACTOR: f32 = 0.5;
+
+/// When time of impact reports an initial overlap, a circle of this fraction of
+/// the smallest extent around the shape's centroid is swept instead.
+const CORE_FRACTION: f32 = 0.25;
+
+/// The distance proxy of a shape, in its body's frame.
+pub(crate) fn make_shape_proxy(geometry: &ShapeGeometry) -> ShapeProxy {
+    let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    let (count, radius) = match geometry {
+        ShapeGeometry::Circle(c) => {
+            points[0] = c.center;
+            (1, c.radius)
+        }
+        ShapeGeometry::Capsule(c) => {
+            points[0] = c.center1;
+            points[1] = c.center2;
+            (2, c.radius)
+        }
+        ShapeGeometry::Polygon(p) => {
+            points[..p.count()].copy_from_slice(p.vertices());
+            (p.count(), p.radius())
+        }
+        ShapeGeometry::Segment(s) => {
+            points[0] = s.point1;
+            points[1] = s.point2;
+            (2, 0.0)
+        }
+        ShapeGeometry::ChainSegment(c) => {
+            points[0] = c.segment.point1;
+            points[1] = c.segment.point2;
+            (2, 0.0)
+        }
+    };
+    ShapeProxy {
+        points,
+        count,
+        radius,
+    }
+}
+
+/// The motion of a body over the last step.
+fn body_sweep(sim: &BodySim) -> Sweep {
+    let a1 = sim.rotation0.angle();
+    Sweep {
+        local_center: sim.local_center,
+        c1: sim.center0,
+        c2: sim.center,
+        a1,
+        a2: a1 + sim.rotation0.relative_angle(sim.transform.q),
+    }
+}
+
+/// A body that does not move.
+fn static_sweep(sim: &BodySim) -> Sweep {
+    let a = sim.transform.q.angle();
+    Sweep {
+        local_center: sim.local_center,
+        c1: sim.center,
+        c2: sim.center,
+        a1: a,
+        a2: a,
+    }
+}
+
+/// Whether a fast body should be swept: it moved more than `SAFETY_FACTOR` of
+/// its smallest extent.
+#[inline]
+pub(crate) fn is_fast(max_motion: f32, sim: &BodySim) -> bool {
+    max_motion > SAFETY_FACTOR * sim.min_extent
+}
+
+/// Sweeps the fast awake bodies listed in `world.scratch.fast_bodies` against
+/// static shapes and updates their shapes' boxes.
+pub(crate) fn solve_continuous(world: &mut World) {
+    let World {
+        solver_sets,
+        bodies,
+        shapes,
+        scratch,
+        broad_phase,
+        ..
+    } = world;
+    let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
+    let static_set = &lower[STATIC_SET as usize];
+    let awake = &mut upper[0];
+    for &sim_index in &scratch.fast_bodies {
+        let sim = &mut awake.body_sims[sim_index as usize];
+        let body = &bodies[sim.body_id as usize];
+        if sweep_body(sim, body, shapes, bodies, static_set, broad_phase) {
+            scratch.enlarged_bodies.set(sim_index);
+        }
+    }
+}
+
+/// Sweeps one body; returns whether one of its shapes' fat boxes grew.
+fn sweep_body(
+    sim: &mut BodySim,
+    body: &Body,
+    shapes: &mut [Shape],
+    bodies: &[Body],
+    static_set: &SolverSet,
+    broad_phase: &BroadPhase,
+) -> bool {
+    let sweep = body_sweep(sim);
+    let q1 = sim.rotation0;
+    let q2 = sim.transform.q;
+    let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
+    let xf2 = sim.transform;
+    let tree = broad_phase.tree(BodyType::Static);
+    let min_extent = sim.min_extent;
+
+    let mut fraction = 1.0f32;
+    let mut shape_id = body.head_shape_id;
+    while shape_id != NULL_INDEX {
+        let fast_shape = &shapes[shape_id as usize];
+        let next = fast_shape.next_shape_id;
+        if fast_shape.is_sensor {
+            shape_id = next;
+            continue;
+        }
+        let centroid = fast_shape.geometry.centroid();
+        let centroid1 = xf1.apply(centroid);
+        let centroid2 = xf2.apply(centroid);
+        let box1 = fast_shape.aabb;
+        let box2 = speculative_aabb(&fast_shape.geometry, xf2);
+        let swept = box1.union(&box2);
+        let fast_proxy = make_shape_proxy(&fast_shape.geometry);
+        let core_radius = CORE_FRACTION * fast_shape.extent(centroid).0;
+
+        tree.query(swept, u64::MAX, |_, user_data| {
+            let other = &shapes[user_data as usize];
+            if other.body_id == fast_shape.body_id
+                || other.is_sensor
+                || !fast_shape.filter.should_collide(&other.filter)
+            {
+                return true;
+            }
+            let other_body = &bodies[other.body_id as usize];
+            debug_assert_eq!(other_body.set_index, STATIC_SET);
+            let other_sim = &static_set.body_sims[other_body.local_index as usize];
+
+            // A chain segment is one-sided: ignore motion that starts behind
+            // it, or that barely moves into it.
+            if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
+                let xf = other_sim.transform;
+                let p1 = xf.apply(cs.segment.point1);
+                let p2 = xf.apply(cs.segment.point2);
+                let (e, length) = (p2 - p1).get_length_and_normalize();
+                if length > LINEAR_SLOP {
+                    let s1 = (centroid1 - p1).cross(e);
+                    let s2 = (centroid2 - p1).cross(e);
+                    let core_distance = CORE_FRACTION * min_extent;
+                    if s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance) {
+                        return true;
+                    }
+                }
+            }
+
+            let mut input = ToiInput {
+                proxy_a: make_shape_proxy(&other.geometry),
+                proxy_b: fast_proxy,
+                sweep_a: static_sweep(other_sim),
+                sweep_b: sweep,
+                max_fraction: fraction,
+            };
+            let mut output = time_of_impact(&input);
+            if output.fraction == 0.0 {
+                // Started overlapping: sweep a small core around the centroid
+                // so that a body already touching a wall can still be caught.
+                let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+                points[0] = centroid;
+                input.proxy_b = ShapeProxy {
+                    points,
+                    count: 1,
+                    radius: core_radius,
+                };
+                output = time_of_impact(&input);
+            }
+            if 0.0 < output.fraction && output.fraction < fraction {
+                fraction = output.fraction;
+            }
+            true
+        });
+        shape_id = next;
+    }
+
+    let (xf, hit) = if fraction < 1.0 {
+        let q = Rot::nlerp(q1, q2, fraction);
+        let c = sweep.c1.lerp(sweep.c2, fraction);
+        (Transform::new(c - q.rotate(sweep.local_center), q), true)
+    } else {
+        (sim.transform, false)
+    };
+    if hit {
+        sim.transform = xf;
+        sim.center = sim.transform.apply(sim.local_center);
+        sim.flags |= flags::HAD_TIME_OF_IMPACT;
+    }
+    sim.center0 = sim.center;
+    sim.rotation0 = sim.transform.q;
+
+    let mut enlarged = false;
+    let mut shape_id = body.head_shape_id;
+    while shape_id != NULL_INDEX {
+        let shape = &mut shapes[shape_id as usize];
+        let aabb = speculative_aabb(&shape.geometry, xf);
+        shape.aabb = aabb;
+        if !shape.fat_aabb.contains(&aabb) {
+            shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+            shape.enlarged_aabb = true;
+            enlarged = true;
+        }
+        shape_id = shape.next_shape_id;
+    }
+    enlarged
+}

@@ -1,0 +1,480 @@
+//! The soft-step solver and the data structures it works on.
+//!
+//! [`solve`] runs, for the awake set:
+//! 1. split the island chosen last step (if any);
+//! 2. `prepare_contacts`: one [`ContactConstraint`](contact_solver::ContactConstraint)
+//!    per touching contact, in graph-colour order (overflow first);
+//! 3. per substep: `integrate_velocities` (gravity, forces, damping),
+//!    `warm_start`, `solve` (soft, with position bias), `integrate_positions`
+//!    (speed clamps, motion locks, position and rotation deltas) and `relax`
+//!    (the same pass without bias, to remove the velocity the bias added; one
+//!    pass by default, as in Box2D);
+//! 4. `apply_restitution` and `store_impulses`;
+//! 5. `finalize_bodies`: transforms, sleep timers and shape bounding boxes;
+//! 6. `continuous`: sweep fast bodies against static shapes (time of impact);
+//! 7. enlarge the broad-phase proxies of boxes that left their fat box;
+//! 8. put islands whose bodies have all rested long enough to sleep.
+//!
+//! # References
+//! - E. Catto, *Solver2D* (2024): `solve_soft_step`.
+//! - E. Catto, Box2D v3 `solver.c`.
+
+pub(crate) mod constraint_graph;
+pub(crate) mod contact_solver;
+pub(crate) mod contact_solver_wide;
+pub(crate) mod continuous;
+pub(crate) mod island;
+pub(crate) mod lanes;
+pub(crate) mod softness;
+pub(crate) mod solver_set;
+
+use std::time::Instant;
+
+use crate::bitset::BitSet;
+use crate::body::{BodySim, BodyState, BodyType, flags};
+use crate::core::AABB_MARGIN;
+use crate::id::NULL_INDEX;
+use crate::math::{PI, Rot, Vec2};
+use crate::shape::speculative_aabb;
+use crate::world::World;
+use constraint_graph::{GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
+use contact_solver::ContactConstraint;
+use contact_solver_wide::WideConstraint;
+use softness::Softness;
+use solver_set::AWAKE_SET;
+
+/// How long every body of an island must be slow before it sleeps, s.
+pub const TIME_TO_SLEEP: f32 = 0.5;
+
+/// The largest rotation of a body in one step, radians (unless the body
+/// allows fast rotation).
+const MAX_ROTATION: f32 = 0.25 * PI;
+
+/// Time step quantities shared by the stages.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepContext {
+    /// Step, s, and its inverse.
+    pub dt: f32,
+    pub inv_dt: f32,
+    /// Substep, s, and its inverse.
+    pub h: f32,
+    pub inv_h: f32,
+    pub sub_steps: u32,
+    /// Unbiased passes after each substep's position update.
+    pub relax_iterations: u32,
+    pub contact_softness: Softness,
+    pub static_softness: Softness,
+    pub restitution_threshold: f32,
+    pub max_linear_speed: f32,
+    pub contact_push_max_velocity: f32,
+    pub gravity: Vec2,
+    pub enable_warm_starting: bool,
+    pub enable_sleep: bool,
+    pub enable_continuous: bool,
+}
+
+/// Buffers reused from step to step so that a steady step allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StepScratch {
+    /// New shape pairs from the broad phase.
+    pub pairs: Vec<(u32, u32)>,
+    /// Contacts (by id) whose touching state changed in the narrow phase.
+    pub contact_state_bits: BitSet,
+    /// Prepared contact constraints, in colour order.
+    pub constraints: Vec<ContactConstraint>,
+    /// The coloured constraints packed four by four (overflow excluded).
+    pub wide_constraints: Vec<WideConstraint>,
+    /// Awake bodies (by awake index) with a shape whose fat box grew.
+    pub enlarged_bodies: BitSet,
+    /// Awake islands (by index in the awake set) that must stay awake.
+    pub awake_islands: BitSet,
+    /// Awake bodies (by awake index) that moved fast enough to be swept.
+    pub fast_bodies: Vec<u32>,
+    /// Island splitting work lists.
+    pub split_stack: Vec<u32>,
+    pub split_bodies: Vec<u32>,
+}
+
+/// Runs the solver stages for one step (see the module documentation).
+pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
+    world.step_index += 1;
+
+    let t = Instant::now();
+    if world.split_island_id != NULL_INDEX {
+        let id = world.split_island_id;
+        world.split_island(id);
+        world.split_island_id = NULL_INDEX;
+    }
+    world.profile.split_islands = ms_since(t);
+
+    if world.solver_sets[AWAKE_SET as usize].body_sims.is_empty() {
+        return;
+    }
+
+    solve_constraints(world, ctx);
+    world.check_joint_thresholds(); // joints: events and breaking
+
+    let t = Instant::now();
+    let split_candidate = finalize_bodies(world, ctx);
+    world.profile.finalize_bodies = ms_since(t);
+
+    let t = Instant::now();
+    if !world.scratch.fast_bodies.is_empty() {
+        continuous::solve_continuous(world);
+    }
+    world.profile.continuous = ms_since(t);
+
+    let t = Instant::now();
+    enlarge_proxies(world);
+    world.profile.enlarge_proxies = ms_since(t);
+
+    let t = Instant::now();
+    if ctx.enable_sleep {
+        world.split_island_id = split_candidate;
+        sleep_islands(world);
+    }
+    world.profile.sleep_islands = ms_since(t);
+}
+
+/// Milliseconds since `t`.
+#[inline]
+pub(crate) fn ms_since(t: Instant) -> f32 {
+    t.elapsed().as_secs_f32() * 1000.0
+}
+
+/// Prepares the contact constraints and runs the substeps.
+///
+/// The overflow colour is solved first with the scalar solver, then colours 0
+/// to 22 in order, four constraints at a time with the wide solver (or one at
+/// a time with the scalar solver when `use_wide_solver` is off; the results
+/// are the same bits).
+fn solve_constraints(world: &mut World, ctx: &StepContext) {
+    world.prepare_joints(ctx); // joints: prepared once per step
+    let use_wide = world.use_wide_solver;
+    let World {
+        graph,
+        solver_sets,
+        scratch,
+        profile,
+        ..
+    } = world;
+    let awake = &mut solver_sets[AWAKE_SET as usize];
+    let sims = &mut awake.body_sims;
+    let states = &mut awake.body_states;
+    let constraints = &mut scratch.constraints;
+    let wide = &mut scratch.wide_constraints;
+
+    let t = Instant::now();
+    let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
+    let prepare = |sim, states: &[BodyState]| {
+        contact_solver::prepare(
+            sim,
+            states,
+            ctx.contact_softness,
+            ctx.static_softness,
+            warm_start_scale,
+        )
+    };
+    // The overflow colour (and, without the wide solver, every colour) as
+    // scalar constraints; the other colours as blocks of four.
+    constraints.clear();
+    wide.clear();
+    // The wide solver's stand-in for static bodies, removed after the solve.
+    let dummy = states.len() as u32;
+    for sim in &graph.colors[OVERFLOW_INDEX].contact_sims {
+        constraints.push(prepare(sim, states));
+    }
+    for color in &graph.colors[..OVERFLOW_INDEX] {
+        if use_wide {
+            for chunk in color.contact_sims.chunks(lanes::LANES) {
+                let mut block = WideConstraint::empty(dummy);
+                for (lane, sim) in chunk.iter().enumerate() {
+                    block.set_lane(lane, &prepare(sim, states), dummy);
+                }
+                wide.push(block);
+            }
+        } else {
+            for sim in &color.contact_sims {
+                constraints.push(prepare(sim, states));
+            }
+        }
+    }
+    let scalar_count = constraints.len();
+    states.push(BodyState::IDENTITY);
+    profile.prepare_constraints += ms_since(t);
+
+    for _ in 0..ctx.sub_steps {
+        let t = Instant::now();
+        integrate_velocities(sims, states, ctx);
+        profile.integrate_velocities += ms_since(t);
+
+        let t = Instant::now();
+        crate::joint::warm_start_joints(&mut graph.colors, states); // joints
+        contact_solver::warm_start(&mut constraints[..scalar_count], states);
+        contact_solver_wide::warm_start(wide, states);
+        profile.warm_start += ms_since(t);
+
+        let t = Instant::now();
+        crate::joint::solve_joints(&mut graph.colors, states, ctx, true); // joints
+        let push = ctx.contact_push_max_velocity;
+        contact_solver::solve(
+            &mut constraints[..scalar_count],
+            states,
+            ctx.inv_h,
+            push,
+            true,
+        );
+        contact_solver_wide::solve(wide, states, ctx.inv_h, push, true);
+        profile.solve_impulses += ms_since(t);
+
+        let t = Instant::now();
+        integrate_positions(&mut states[..dummy as usize], ctx);
+        profile.integrate_positions += ms_since(t);
+
+        let t = Instant::now();
+        for _ in 0..ctx.relax_iterations {
+            crate::joint::solve_joints(&mut graph.colors, states, ctx, false); // joints: relax
+            contact_solver::solve(
+                &mut constraints[..scalar_count],
+                states,
+                ctx.inv_h,
+                push,
+                false,
+            );
+            contact_solver_wide::solve(wide, states, ctx.inv_h, push, false);
+        }
+        profile.relax_impulses += ms_since(t);
+    }
+
+    let t = Instant::now();
+    contact_solver::apply_restitution(constraints, states, ctx.restitution_threshold);
+    contact_solver_wide::apply_restitution(wide, states, ctx.restitution_threshold);
+    let stand_in = states.pop();
+    debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
+    profile.restitution = ms_since(t);
+
+    let t = Instant::now();
+    let colors = &mut graph.colors;
+    let (overflow, rest) = colors.split_last_mut().expect("graph has colours");
+    debug_assert_eq!(rest.len() + 1, GRAPH_COLOR_COUNT);
+    if use_wide {
+        contact_solver::store_impulses(constraints, overflow.contact_sims.iter_mut());
+        let chunks = rest
+            .iter_mut()
+            .flat_map(|c| c.contact_sims.chunks_mut(lanes::LANES));
+        for (block, chunk) in wide.iter().zip(chunks) {
+            contact_solver_wide::store_impulses(block, chunk);
+        }
+    } else {
+        let ordered = overflow
+            .contact_sims
+            .iter_mut()
+            .chain(rest.iter_mut().flat_map(|c| c.contact_sims.iter_mut()));
+        contact_solver::store_impulses(constraints, ordered);
+    }
+    profile.store_impulses = ms_since(t);
+}
+
+/// Applies gravity, forces and damping to the velocities.
+fn integrate_velocities(sims: &[BodySim], states: &mut [BodyState], ctx: &StepContext) {
+    let h = ctx.h;
+    for (sim, state) in sims.iter().zip(states.iter_mut()) {
+        // Damping by the Padé approximant of exp(−c·h): 1 / (1 + c·h).
+        let linear_damping = 1.0 / (1.0 + h * sim.linear_damping);
+        let angular_damping = 1.0 / (1.0 + h * sim.angular_damping);
+        // Kinematic bodies (zero inverse mass) ignore gravity.
+        let gravity_scale = if sim.inv_mass > 0.0 {
+            sim.gravity_scale
+        } else {
+            0.0
+        };
+        let dv = sim.force * (h * sim.inv_mass) + ctx.gravity * (h * gravity_scale);
+        let dw = h * sim.inv_inertia * sim.torque;
+        state.linear_velocity = Vec2::mul_add(dv, linear_damping, state.linear_velocity);
+        state.angular_velocity = dw + angular_damping * state.angular_velocity;
+    }
+}
+
+/// Clamps speeds, applies motion locks and advances the position deltas.
+fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) {
+    let h = ctx.h;
+    let max_linear = ctx.max_linear_speed;
+    let max_angular = MAX_ROTATION * ctx.inv_dt;
+    for state in states.iter_mut() {
+        let mut v = state.linear_velocity;
+        let mut w = state.angular_velocity;
+        if state.flags & flags::LOCK_LINEAR_X != 0 {
+            v.x = 0.0;
+        }
+        if state.flags & flags::LOCK_LINEAR_Y != 0 {
+            v.y = 0.0;
+        }
+        if state.flags & flags::LOCK_ANGULAR_Z != 0 {
+            w = 0.0;
+        }
+        if v.length_squared() > max_linear * max_linear {
+            v = v * (max_linear / v.length());
+            state.flags |= flags::IS_SPEED_CAPPED;
+        }
+        if w * w > max_angular * max_angular && state.flags & flags::ALLOW_FAST_ROTATION == 0 {
+            w *= max_angular / w.abs();
+            state.flags |= flags::IS_SPEED_CAPPED;
+        }
+        state.linear_velocity = v;
+        state.angular_velocity = w;
+        state.delta_position = Vec2::mul_add(state.delta_position, h, v);
+        state.delta_rotation = state.delta_rotation.integrate(h * w);
+    }
+}
+
+/// Moves the bodies by their deltas, updates sleep timers and shape boxes.
+/// Returns the island that most wants to sleep but must be split first.
+fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
+    let World {
+        solver_sets,
+        bodies,
+        shapes,
+        islands,
+        scratch,
+        settings,
+        ..
+    } = world;
+    let awake = &mut solver_sets[AWAKE_SET as usize];
+    let body_count = awake.body_sims.len() as u32;
+    scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
+    scratch
+        .awake_islands
+        .set_bit_count_and_clear(awake.island_sims.len() as u32);
+
+    let enable_sleep = settings.enable_sleep;
+    scratch.fast_bodies.clear();
+    let mut split_island = NULL_INDEX;
+    let mut split_sleep_time = 0.0f32;
+
+    for (sim_index, (sim, state)) in awake
+        .body_sims
+        .iter_mut()
+        .zip(awake.body_states.iter_mut())
+        .enumerate()
+    {
+        let v = state.linear_velocity;
+        let w = state.angular_velocity;
+        debug_assert!(v.is_finite() && w.is_finite());
+
+        sim.center += state.delta_position;
+        sim.transform.q = state.delta_rotation.mul(sim.transform.q).normalize();
+
+        // The fastest point of the body, and how far it moved (position
+        // correction counts, at half weight).
+        let max_velocity = v.length() + w.abs() * sim.max_extent;
+        let max_delta_position =
+            state.delta_position.length() + state.delta_rotation.s.abs() * sim.max_extent;
+        let sleep_velocity = max_velocity.max(0.5 * ctx.inv_dt * max_delta_position);
+
+        state.delta_position = Vec2::ZERO;
+        state.delta_rotation = Rot::IDENTITY;
+        sim.transform.p = sim.center - sim.transform.q.rotate(sim.local_center);
+        sim.force = Vec2::ZERO;
+        sim.torque = 0.0;
+
+        let body = &mut bodies[sim.body_id as usize];
+        body.flags = (body.flags & !flags::TRANSIENT) | (state.flags & flags::TRANSIENT);
+        state.flags &= !flags::TRANSIENT;
+        sim.flags &= !flags::TRANSIENT;
+
+        let mut fast = false;
+        if !enable_sleep || !body.enable_sleep || sleep_velocity > body.sleep_threshold {
+            body.sleep_time = 0.0;
+            let max_motion = max_delta_position.max(max_velocity * ctx.dt);
+            fast = ctx.enable_continuous
+                && body.body_type == BodyType::Dynamic
+                && continuous::is_fast(max_motion, sim);
+        } else {
+            body.sleep_time += ctx.dt;
+        }
+        if fast {
+            // Swept after this loop, which also updates its shapes' boxes;
+            // the start pose stays in center0/rotation0 until then.
+            body.flags |= flags::IS_FAST;
+            scratch.fast_bodies.push(sim_index as u32);
+        } else {
+            sim.center0 = sim.center;
+            sim.rotation0 = sim.transform.q;
+        }
+
+        // Any body that is not sleepy keeps its island awake.
+        let island = &islands[body.island_id as usize];
+        if body.sleep_time < TIME_TO_SLEEP {
+            scratch.awake_islands.set(island.local_index);
+        } else if island.constraint_remove_count > 0
+            && (body.sleep_time > split_sleep_time
+                || (body.sleep_time == split_sleep_time && body.island_id > split_island))
+        {
+            // Wants to sleep but the island may have fallen apart: split it
+            // next step. Ties go to the larger island id (deterministic).
+            split_island = body.island_id;
+            split_sleep_time = body.sleep_time;
+        }
+
+        if fast {
+            continue;
+        }
+        let transform = sim.transform;
+        let mut shape_id = body.head_shape_id;
+        while shape_id != NULL_INDEX {
+            let shape = &mut shapes[shape_id as usize];
+            let aabb = speculative_aabb(&shape.geometry, transform);
+            shape.aabb = aabb;
+            if !shape.fat_aabb.contains(&aabb) {
+                shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+                shape.enlarged_aabb = true;
+                scratch.enlarged_bodies.set(sim_index as u32);
+            }
+            shape_id = shape.next_shape_id;
+        }
+    }
+    split_island
+}
+
+/// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body
+/// order (so the broad phase's move buffer order is deterministic).
+fn enlarge_proxies(world: &mut World) {
+    let World {
+        solver_sets,
+        bodies,
+        shapes,
+        scratch,
+        broad_phase,
+        ..
+    } = world;
+    let sims = &solver_sets[AWAKE_SET as usize].body_sims;
+    for sim_index in scratch.enlarged_bodies.iter() {
+        let body = &bodies[sims[sim_index as usize].body_id as usize];
+        let mut shape_id = body.head_shape_id;
+        while shape_id != NULL_INDEX {
+            let shape = &mut shapes[shape_id as usize];
+            if shape.enlarged_aabb {
+                if let Some(key) = shape.proxy_key {
+                    let result = broad_phase.enlarge_proxy(key, shape.fat_aabb);
+                    debug_assert!(result.is_ok());
+                }
+                shape.enlarged_aabb = false;
+            }
+            shape_id = shape.next_shape_id;
+        }
+    }
+}
+
+/// Puts to sleep every awake island none of whose bodies kept it awake.
+/// Processed from the last island down because sleeping one moves the last
+/// island into its slot.
+fn sleep_islands(world: &mut World) {
+    let count = world.solver_sets[AWAKE_SET as usize].island_sims.len();
+    for local in (0..count).rev() {
+        if world.scratch.awake_islands.get(local as u32) {
+            continue;
+        }
+        let island_id = world.solver_sets[AWAKE_SET as usize].island_sims[local].island_id;
+        world.try_sleep_island(island_id);
+    }
+}

@@ -1,0 +1,508 @@
+//! The invariant checker: cross-checks every index and list of the world.
+//!
+//! Tests call [`World::validate`] after every step. It walks all solver sets,
+//! bodies, shapes, contacts, islands and graph colours and reports the first
+//! inconsistency it finds. It allocates and is slow; it changes nothing.
+
+use crate::body::BodyType;
+use crate::contact::{contact_flags, pair_key};
+use crate::id::NULL_INDEX;
+use crate::solver::constraint_graph::{DYNAMIC_COLOR_COUNT, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
+use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
+use crate::world::World;
+
+macro_rules! ensure {
+    ($cond:expr, $($msg:tt)+) => {
+        let ok: bool = $cond;
+        if !ok {
+            return Err(format!($($msg)+));
+        }
+    };
+}
+
+impl World {
+    /// Checks the world's internal invariants (solver sets, body and contact
+    /// lists, islands, graph colours). Returns a description of the first
+    /// broken one. Meant for tests; it is slow.
+    pub fn validate(&self) -> Result<(), String> {
+        self.validate_sets()?;
+        self.validate_bodies()?;
+        self.validate_contacts()?;
+        self.validate_islands()?;
+        self.validate_graph()?;
+        self.validate_joints()?; // joints
+        Ok(())
+    }
+
+    fn validate_sets(&self) -> Result<(), String> {
+        for (set_index, set) in self.solver_sets.iter().enumerate() {
+            let s = set_index as u32;
+            if !set.in_use {
+                ensure!(
+                    set.body_sims.is_empty()
+                        && set.contact_sims.is_empty()
+                        && set.island_sims.is_empty(),
+                    "free solver set {s} holds data"
+                );
+                continue;
+            }
+            if s == AWAKE_SET {
+                ensure!(
+                    set.body_states.len() == set.body_sims.len(),
+                    "awake set has {} states for {} sims",
+                    set.body_states.len(),
+                    set.body_sims.len()
+                );
+            } else {
+                ensure!(set.body_states.is_empty(), "set {s} has body states");
+            }
+            if s >= FIRST_SLEEPING_SET {
+                ensure!(!set.body_sims.is_empty(), "sleeping set {s} is empty");
+                ensure!(
+                    !set.island_sims.is_empty(),
+                    "sleeping set {s} has no island"
+                );
+            }
+            if s == STATIC_SET || s == DISABLED_SET {
+                ensure!(set.island_sims.is_empty(), "set {s} holds islands");
+            }
+            for (i, sim) in set.body_sims.iter().enumerate() {
+                let body = self
+                    .bodies
+                    .get(sim.body_id as usize)
+                    .ok_or_else(|| format!("set {s} sim {i} names body {}", sim.body_id))?;
+                ensure!(body.id == sim.body_id, "set {s} sim {i} names a free body");
+                ensure!(
+                    body.set_index == s && body.local_index == i as u32,
+                    "body {} thinks it is at ({}, {}), found at ({s}, {i})",
+                    body.id,
+                    body.set_index,
+                    body.local_index
+                );
+                ensure!(
+                    (s == STATIC_SET) == (body.body_type == BodyType::Static) || s == DISABLED_SET,
+                    "body {} of type {:?} in set {s}",
+                    body.id,
+                    body.body_type
+                );
+                ensure!(
+                    sim.transform.is_valid() && sim.center.is_finite(),
+                    "body {} has a bad transform",
+                    body.id
+                );
+            }
+            for (i, cs) in set.contact_sims.iter().enumerate() {
+                let c = &self.contacts[cs.contact_id as usize];
+                ensure!(
+                    c.contact_id == cs.contact_id,
+                    "set {s} holds a free contact"
+                );
+                ensure!(
+                    c.set_index == s && c.local_index == i as u32 && c.color_index == NULL_INDEX,
+                    "contact {} thinks it is at set {} index {} colour {}, found in set {s} at {i}",
+                    c.contact_id,
+                    c.set_index,
+                    c.local_index,
+                    c.color_index
+                );
+                let touching = c.flags & contact_flags::TOUCHING != 0;
+                if s >= FIRST_SLEEPING_SET {
+                    ensure!(
+                        touching,
+                        "sleeping set {s} holds non-touching contact {}",
+                        c.contact_id
+                    );
+                } else {
+                    ensure!(!touching, "set {s} holds touching contact {}", c.contact_id);
+                }
+            }
+            for (i, is) in set.island_sims.iter().enumerate() {
+                let island = &self.islands[is.island_id as usize];
+                ensure!(
+                    island.island_id == is.island_id
+                        && island.set_index == s
+                        && island.local_index == i as u32,
+                    "island {} is misplaced in set {s}",
+                    is.island_id
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_bodies(&self) -> Result<(), String> {
+        let mut live = 0;
+        for (index, body) in self.bodies.iter().enumerate() {
+            if body.id == NULL_INDEX {
+                continue;
+            }
+            live += 1;
+            ensure!(
+                body.id == index as u32,
+                "body slot {index} holds id {}",
+                body.id
+            );
+            let set = self
+                .solver_sets
+                .get(body.set_index as usize)
+                .filter(|s| s.in_use)
+                .ok_or_else(|| format!("body {index} is in a bad set {}", body.set_index))?;
+            ensure!(
+                set.body_sims
+                    .get(body.local_index as usize)
+                    .map(|s| s.body_id)
+                    == Some(index as u32),
+                "body {index} sim is not at its local index"
+            );
+            let needs_island = body.set_index >= AWAKE_SET;
+            ensure!(
+                needs_island == (body.island_id != NULL_INDEX),
+                "body {index} in set {} has island {}",
+                body.set_index,
+                body.island_id
+            );
+            if needs_island {
+                let island = &self.islands[body.island_id as usize];
+                ensure!(
+                    island.set_index == body.set_index,
+                    "body {index} is in set {} but its island is in set {}",
+                    body.set_index,
+                    island.set_index
+                );
+            }
+            if body.body_type == BodyType::Dynamic {
+                ensure!(body.mass > 0.0, "dynamic body {index} has no mass");
+            }
+
+            // Contact list.
+            let mut count = 0;
+            let mut prev = NULL_INDEX;
+            let mut key = body.head_contact_key;
+            while key != NULL_INDEX {
+                let c = &self.contacts[(key >> 1) as usize];
+                ensure!(
+                    c.contact_id == key >> 1,
+                    "body {index} lists free contact {}",
+                    key >> 1
+                );
+                let edge = &c.edges[(key & 1) as usize];
+                ensure!(
+                    edge.body_id == index as u32,
+                    "contact edge does not point back to body {index}"
+                );
+                ensure!(
+                    edge.prev_key == prev,
+                    "body {index} contact list has a bad back link"
+                );
+                prev = key;
+                key = edge.next_key;
+                count += 1;
+                ensure!(
+                    count <= self.contacts.len(),
+                    "body {index} contact list loops"
+                );
+            }
+            ensure!(
+                count == body.contact_count as usize,
+                "body {index} has {count} contacts listed, {} counted",
+                body.contact_count
+            );
+
+            // Shape list.
+            let mut count = 0;
+            let mut prev = NULL_INDEX;
+            let mut shape_id = body.head_shape_id;
+            while shape_id != NULL_INDEX {
+                let shape = &self.shapes[shape_id as usize];
+                ensure!(
+                    shape.id == shape_id,
+                    "body {index} lists free shape {shape_id}"
+                );
+                ensure!(
+                    shape.body_id == index as u32,
+                    "shape {shape_id} names another body"
+                );
+                ensure!(
+                    shape.prev_shape_id == prev,
+                    "body {index} shape list has a bad back link"
+                );
+                ensure!(
+                    shape.proxy_key.is_some() == (body.set_index != DISABLED_SET),
+                    "shape {shape_id} proxy does not match its body's enabled state"
+                );
+                ensure!(
+                    body.set_index == DISABLED_SET || shape.fat_aabb.contains(&shape.aabb),
+                    "shape {shape_id} fat box does not contain its box"
+                );
+                prev = shape_id;
+                shape_id = shape.next_shape_id;
+                count += 1;
+                ensure!(count <= self.shapes.len(), "body {index} shape list loops");
+            }
+            ensure!(
+                count == body.shape_count as usize,
+                "body {index} has {count} shapes listed, {} counted",
+                body.shape_count
+            );
+        }
+        ensure!(live == self.body_ids.count(), "body id pool count mismatch");
+        Ok(())
+    }
+
+    fn validate_contacts(&self) -> Result<(), String> {
+        let mut live = 0usize;
+        for (index, c) in self.contacts.iter().enumerate() {
+            if c.contact_id == NULL_INDEX {
+                continue;
+            }
+            live += 1;
+            ensure!(
+                c.contact_id == index as u32,
+                "contact slot {index} holds id {}",
+                c.contact_id
+            );
+            ensure!(
+                self.pair_set
+                    .contains(&pair_key(c.shape_id_a, c.shape_id_b)),
+                "contact {index} is missing from the pair set"
+            );
+            let touching = c.flags & contact_flags::TOUCHING != 0;
+            let sim = if c.color_index != NULL_INDEX {
+                ensure!(
+                    c.set_index == AWAKE_SET,
+                    "graph contact {index} not in the awake set"
+                );
+                ensure!(touching, "graph contact {index} is not touching");
+                self.graph.colors[c.color_index as usize]
+                    .contact_sims
+                    .get(c.local_index as usize)
+                    .ok_or_else(|| format!("contact {index} local index out of its colour"))?
+            } else {
+                ensure!(
+                    !(touching && c.set_index == AWAKE_SET),
+                    "awake touching contact {index} is not in the graph"
+                );
+                self.solver_sets[c.set_index as usize]
+                    .contact_sims
+                    .get(c.local_index as usize)
+                    .ok_or_else(|| format!("contact {index} local index out of its set"))?
+            };
+            ensure!(
+                sim.contact_id == index as u32,
+                "contact {index} sim names {}",
+                sim.contact_id
+            );
+            ensure!(
+                sim.shape_id_a == c.shape_id_a && sim.shape_id_b == c.shape_id_b,
+                "contact {index} sim has other shapes"
+            );
+            ensure!(
+                touching == (sim.manifold.point_count > 0),
+                "contact {index} touching flag disagrees with its manifold"
+            );
+            ensure!(
+                touching == (c.island_id != NULL_INDEX),
+                "contact {index} touching={touching} but island {}",
+                c.island_id
+            );
+            for (e, edge) in c.edges.iter().enumerate() {
+                let shape = if e == 0 { c.shape_id_a } else { c.shape_id_b };
+                ensure!(
+                    self.shapes[shape as usize].body_id == edge.body_id,
+                    "contact {index} edge {e} names the wrong body"
+                );
+            }
+            let (a, b) = (
+                &self.bodies[c.edges[0].body_id as usize],
+                &self.bodies[c.edges[1].body_id as usize],
+            );
+            ensure!(
+                a.set_index != DISABLED_SET && b.set_index != DISABLED_SET,
+                "contact {index} involves a disabled body"
+            );
+            let any_awake = a.set_index == AWAKE_SET || b.set_index == AWAKE_SET;
+            if c.set_index == AWAKE_SET {
+                ensure!(any_awake, "awake contact {index} has no awake body");
+            } else if c.set_index == DISABLED_SET {
+                ensure!(!any_awake, "parked contact {index} has an awake body");
+            }
+        }
+        ensure!(
+            live == self.contact_ids.count() as usize,
+            "contact id pool count mismatch"
+        );
+        ensure!(
+            live == self.pair_set.len(),
+            "{} pairs for {live} contacts",
+            self.pair_set.len()
+        );
+        Ok(())
+    }
+
+    fn validate_islands(&self) -> Result<(), String> {
+        for (index, island) in self.islands.iter().enumerate() {
+            if island.island_id == NULL_INDEX {
+                continue;
+            }
+            let id = index as u32;
+            ensure!(
+                island.island_id == id,
+                "island slot {index} holds id {}",
+                island.island_id
+            );
+            ensure!(island.head_body != NULL_INDEX, "island {index} has no body");
+            let mut count = 0;
+            let mut prev = NULL_INDEX;
+            let mut b = island.head_body;
+            while b != NULL_INDEX {
+                let body = &self.bodies[b as usize];
+                ensure!(
+                    body.island_id == id,
+                    "body {b} in island {index} names island {}",
+                    body.island_id
+                );
+                ensure!(
+                    body.island_prev == prev,
+                    "island {index} body list has a bad back link"
+                );
+                ensure!(
+                    body.set_index == island.set_index,
+                    "body {b} and island {index} in different sets"
+                );
+                prev = b;
+                b = body.island_next;
+                count += 1;
+                ensure!(count <= self.bodies.len(), "island {index} body list loops");
+            }
+            ensure!(
+                prev == island.tail_body,
+                "island {index} tail body is wrong"
+            );
+            ensure!(
+                count == island.body_count as usize,
+                "island {index} body count is wrong"
+            );
+
+            let mut count = 0;
+            let mut prev = NULL_INDEX;
+            let mut c = island.head_contact;
+            while c != NULL_INDEX {
+                let contact = &self.contacts[c as usize];
+                ensure!(
+                    contact.island_id == id,
+                    "contact {c} in island {index} names island {}",
+                    contact.island_id
+                );
+                ensure!(
+                    contact.island_prev == prev,
+                    "island {index} contact list has a bad back link"
+                );
+                ensure!(
+                    contact.set_index == island.set_index,
+                    "contact {c} and island {index} in different sets"
+                );
+                ensure!(
+                    contact.flags & contact_flags::TOUCHING != 0,
+                    "island {index} holds non-touching contact {c}"
+                );
+                prev = c;
+                c = contact.island_next;
+                count += 1;
+                ensure!(
+                    count <= self.contacts.len(),
+                    "island {index} contact list loops"
+                );
+            }
+            ensure!(
+                prev == island.tail_contact,
+                "island {index} tail contact is wrong"
+            );
+            ensure!(
+                count == island.contact_count as usize,
+                "island {index} contact count is wrong"
+            );
+        }
+        Ok(())
+    }
+
+    fn validate_graph(&self) -> Result<(), String> {
+        for (ci, color) in self.graph.colors.iter().enumerate() {
+            let mut used = crate::bitset::BitSet::default();
+            used.set_bit_count_and_clear(self.bodies.len() as u32);
+            for (i, sim) in color.contact_sims.iter().enumerate() {
+                let c = &self.contacts[sim.contact_id as usize];
+                ensure!(
+                    c.color_index == ci as u32 && c.local_index == i as u32,
+                    "contact {} is misplaced in colour {ci}",
+                    sim.contact_id
+                );
+                ensure!(
+                    sim.manifold.point_count > 0,
+                    "colour {ci} holds an empty manifold"
+                );
+                let mut statics = 0;
+                for (body_id, sim_index) in [
+                    (c.edges[0].body_id, sim.body_sim_index_a),
+                    (c.edges[1].body_id, sim.body_sim_index_b),
+                ] {
+                    let body = &self.bodies[body_id as usize];
+                    if body.body_type == BodyType::Static {
+                        statics += 1;
+                        ensure!(
+                            sim_index == NULL_INDEX,
+                            "static body {body_id} has a solver index"
+                        );
+                        continue;
+                    }
+                    ensure!(
+                        body.set_index == AWAKE_SET,
+                        "graph contact body {body_id} is not awake"
+                    );
+                    // Solver indices go stale when another island falls asleep
+                    // and bodies move in the awake set; the narrow phase
+                    // refreshes them before the solver reads them.
+                    ensure!(
+                        sim_index != NULL_INDEX,
+                        "contact {} lost its solver index",
+                        sim.contact_id
+                    );
+                    if ci != OVERFLOW_INDEX && body.body_type == BodyType::Dynamic {
+                        ensure!(!used.get(body_id), "colour {ci} uses body {body_id} twice");
+                        used.set(body_id);
+                        ensure!(
+                            color.body_set.get(body_id),
+                            "colour {ci} misses body {body_id} in its set"
+                        );
+                    }
+                }
+                if ci != OVERFLOW_INDEX {
+                    let both_dynamic = statics == 0
+                        && self.bodies[c.edges[0].body_id as usize].body_type == BodyType::Dynamic
+                        && self.bodies[c.edges[1].body_id as usize].body_type == BodyType::Dynamic;
+                    if both_dynamic {
+                        ensure!(
+                            ci < DYNAMIC_COLOR_COUNT,
+                            "dynamic pair in static colour {ci}"
+                        );
+                    } else {
+                        ensure!(ci >= 1, "static contact in colour 0");
+                    }
+                }
+            }
+            self.validate_color_joints(ci, &mut used)?; // joints
+            if ci != OVERFLOW_INDEX {
+                for body_id in color.body_set.iter() {
+                    ensure!(
+                        used.get(body_id),
+                        "colour {ci} marks body {body_id} without a constraint"
+                    );
+                }
+            }
+        }
+        ensure!(
+            GRAPH_COLOR_COUNT == OVERFLOW_INDEX + 1,
+            "colour constants disagree"
+        );
+        Ok(())
+    }
+}

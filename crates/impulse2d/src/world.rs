@@ -1,0 +1,363 @@
+//! The world: owner of all bodies, shapes and contacts, and the time step.
+//!
+//! [`World::step`] reads top to bottom as the stages of Box2D v3's step:
+//! `update_pairs` → `collide` → `solve` (see the `solver` module). Body, shape
+//! and contact functions live in their own files as further `impl World`
+//! blocks; the invariant checker is in `validate.rs`.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
+
+use crate::body::Body;
+use crate::broad_phase::BroadPhase;
+use crate::chain::Chain;
+use crate::contact::{Contact, Mixing};
+use crate::core::LINEAR_SLOP;
+use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::id::{IdPool, NULL_INDEX, next_world_number};
+use crate::math::Vec2;
+use crate::profile::Profile;
+use crate::shape::Shape;
+use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
+use crate::solver::island::Island;
+use crate::solver::softness::Softness;
+use crate::solver::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET, SolverSet};
+use crate::solver::{self, StepContext, StepScratch, ms_since};
+
+/// World settings. Defaults are Box2D v3's, tuned for objects of 0.1 to 10 m.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDef {
+    /// Gravity, m/s².
+    pub gravity: Vec2,
+    /// Contact stiffness, Hz (capped at a quarter of the substep rate).
+    pub contact_hertz: f32,
+    /// Contact damping ratio (dimensionless).
+    pub contact_damping_ratio: f32,
+    /// Largest speed at which overlapping shapes are pushed apart, m/s.
+    pub contact_push_max_velocity: f32,
+    /// Joint stiffness, Hz (for joints; kept here for the joint solver).
+    pub joint_hertz: f32,
+    /// Joint damping ratio (dimensionless).
+    pub joint_damping_ratio: f32,
+    /// Approach speed below which restitution is ignored, m/s.
+    pub restitution_threshold: f32,
+    /// Approach speed above which a hit event is reported, m/s.
+    pub hit_event_threshold: f32,
+    /// Largest speed of any body, m/s.
+    pub maximum_linear_speed: f32,
+    /// Contact recycling distance, metres (0 turns recycling off). A contact
+    /// whose bodies moved relative to each other by less than this since its
+    /// manifold was computed keeps the manifold and only updates the
+    /// separations, which is much cheaper than recomputing it (Box2D v3's
+    /// contact recycling; default 10 × linear slop = 5 cm).
+    pub contact_recycle_distance: f32,
+    /// Unbiased solver passes per substep (≥ 1; Box2D uses 1). The relax pass
+    /// removes the velocity that pushing overlapping shapes apart added; in
+    /// deep overlaps spread over several bodies one Gauss–Seidel pass leaves
+    /// some of it, and a second pass removes most of the rest at the cost of
+    /// one more pass over the contacts per substep.
+    pub relax_iterations: u32,
+    /// Whether bodies may fall asleep.
+    pub enable_sleep: bool,
+    /// Whether fast bodies are swept against static geometry.
+    pub enable_continuous: bool,
+}
+
+impl Default for WorldDef {
+    fn default() -> Self {
+        WorldDef {
+            gravity: Vec2::new(0.0, -10.0),
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            contact_push_max_velocity: 3.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
+            restitution_threshold: 1.0,
+            hit_event_threshold: 1.0,
+            maximum_linear_speed: 400.0,
+            contact_recycle_distance: 10.0 * LINEAR_SLOP,
+            relax_iterations: 1,
+            enable_sleep: true,
+            enable_continuous: true,
+        }
+    }
+}
+
+impl WorldDef {
+    /// Checks every number; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        check_finite_vec(self.gravity, "gravity")?;
+        check_non_negative(self.contact_hertz, "contact hertz")?;
+        check_non_negative(self.contact_damping_ratio, "contact damping ratio")?;
+        check_non_negative(self.contact_push_max_velocity, "contact push max velocity")?;
+        check_non_negative(self.joint_hertz, "joint hertz")?;
+        check_non_negative(self.joint_damping_ratio, "joint damping ratio")?;
+        check_non_negative(self.restitution_threshold, "restitution threshold")?;
+        check_non_negative(self.hit_event_threshold, "hit event threshold")?;
+        check_non_negative(self.contact_recycle_distance, "contact recycle distance")?;
+        check_finite(self.maximum_linear_speed, "maximum linear speed")?;
+        if self.maximum_linear_speed <= 0.0 {
+            return Err(Error::OutOfRange {
+                what: "maximum linear speed",
+                expected: "> 0",
+                value: self.maximum_linear_speed,
+            });
+        }
+        if self.relax_iterations == 0 {
+            return Err(Error::OutOfRange {
+                what: "relax iterations",
+                expected: ">= 1",
+                value: 0.0,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// How many objects the world holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Live bodies.
+    pub body_count: usize,
+    /// Live shapes.
+    pub shape_count: usize,
+    /// Live contacts (touching or not).
+    pub contact_count: usize,
+    /// Awake bodies.
+    pub awake_body_count: usize,
+    /// Islands (awake and sleeping).
+    pub island_count: usize,
+    /// Awake islands.
+    pub awake_island_count: usize,
+    /// Sleeping solver sets (one per sleeping island, or a few merged).
+    pub sleeping_set_count: usize,
+    /// Graph colours holding constraints (overflow included).
+    pub color_count: usize,
+    /// Constraints per graph colour (the last entry is the overflow colour).
+    pub color_constraint_counts: [usize; 24],
+}
+
+/// A fast, deterministic hasher for the pair set (a multiply-xorshift on the
+/// 64-bit key). The set is only ever queried, never iterated.
+#[derive(Default)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        let x = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+}
+
+/// The set of shape pairs that have a contact, keyed by [`pair_key`](crate::contact::pair_key).
+pub(crate) type PairSet = HashSet<u64, BuildHasherDefault<PairHasher>>;
+
+/// A simulation world: owns every body, shape, chain and contact.
+pub struct World {
+    /// Distinguishes this world's ids from another world's.
+    pub(crate) world_number: u16,
+    pub(crate) settings: WorldDef,
+    pub(crate) bodies: Vec<Body>,
+    pub(crate) body_ids: IdPool,
+    pub(crate) shapes: Vec<Shape>,
+    pub(crate) shape_ids: IdPool,
+    pub(crate) chains: Vec<Chain>,
+    pub(crate) chain_ids: IdPool,
+    pub(crate) contacts: Vec<Contact>,
+    pub(crate) contact_ids: IdPool,
+    pub(crate) islands: Vec<Island>,
+    pub(crate) island_ids: IdPool,
+    pub(crate) solver_sets: Vec<SolverSet>,
+    pub(crate) solver_set_ids: IdPool,
+    pub(crate) graph: ConstraintGraph,
+    pub(crate) broad_phase: BroadPhase,
+    pub(crate) pair_set: PairSet,
+    /// The island to split at the next step, or NULL.
+    pub(crate) split_island_id: u32,
+    pub(crate) step_index: u64,
+    pub(crate) scratch: StepScratch,
+    pub(crate) profile: Profile,
+    /// Solve the coloured constraints four at a time (same results as one at
+    /// a time; off only to test that).
+    pub(crate) use_wide_solver: bool,
+    /// Friction and restitution mixing rules.
+    pub(crate) mixing: Mixing,
+    /// Joints, their events and scratch (see `joint/`).
+    pub(crate) joints: crate::joint::JointStorage,
+}
+
+impl World {
+    /// Makes an empty world. Fails when the definition holds a bad number.
+    pub fn new(def: &WorldDef) -> Result<World> {
+        def.validate()?;
+        let mut world = World {
+            world_number: next_world_number(),
+            settings: *def,
+            bodies: Vec::new(),
+            body_ids: IdPool::default(),
+            shapes: Vec::new(),
+            shape_ids: IdPool::default(),
+            chains: Vec::new(),
+            chain_ids: IdPool::default(),
+            contacts: Vec::new(),
+            contact_ids: IdPool::default(),
+            islands: Vec::new(),
+            island_ids: IdPool::default(),
+            solver_sets: Vec::new(),
+            solver_set_ids: IdPool::default(),
+            graph: ConstraintGraph::default(),
+            broad_phase: BroadPhase::new(),
+            pair_set: PairSet::default(),
+            split_island_id: NULL_INDEX,
+            step_index: 0,
+            scratch: StepScratch::default(),
+            profile: Profile::default(),
+            use_wide_solver: true,
+            mixing: Mixing::default(),
+            joints: Default::default(),
+        };
+        // Static, disabled and awake sets always exist, at indices 0, 1, 2.
+        for _ in 0..FIRST_SLEEPING_SET {
+            world.solver_set_ids.alloc();
+            world.solver_sets.push(SolverSet {
+                in_use: true,
+                ..SolverSet::default()
+            });
+        }
+        Ok(world)
+    }
+
+    /// Advances the world by `time_step` seconds in `sub_step_count` substeps
+    /// (4 is a good default at 60 Hz). A zero time step does nothing.
+    pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
+        check_non_negative(time_step, "time step")?;
+        if sub_step_count == 0 {
+            return Err(Error::OutOfRange {
+                what: "sub step count",
+                expected: ">= 1",
+                value: 0.0,
+            });
+        }
+        self.profile = Profile::default();
+        self.begin_joint_events(); // joints: last step's events are dropped
+        if time_step == 0.0 {
+            return Ok(());
+        }
+        let step_start = Instant::now();
+        let ctx = self.step_context(time_step, sub_step_count);
+
+        let t = Instant::now();
+        self.update_pairs();
+        self.profile.pairs = ms_since(t);
+
+        let t = Instant::now();
+        self.collide(&ctx);
+        self.profile.collide = ms_since(t);
+
+        let t = Instant::now();
+        solver::solve(self, &ctx);
+        self.profile.solve = ms_since(t);
+
+        self.profile.step = ms_since(step_start);
+        Ok(())
+    }
+
+    fn step_context(&self, dt: f32, sub_steps: u32) -> StepContext {
+        let s = &self.settings;
+        let h = dt / sub_steps as f32;
+        let inv_h = sub_steps as f32 / dt;
+        // Stiffness beyond a quarter of the substep rate is not resolvable.
+        let contact_hertz = s.contact_hertz.min(0.25 * inv_h);
+        StepContext {
+            dt,
+            inv_dt: 1.0 / dt,
+            h,
+            inv_h,
+            sub_steps,
+            relax_iterations: s.relax_iterations,
+            contact_softness: Softness::new(contact_hertz, s.contact_damping_ratio, h),
+            static_softness: Softness::new(2.0 * contact_hertz, s.contact_damping_ratio, h),
+            restitution_threshold: s.restitution_threshold,
+            max_linear_speed: s.maximum_linear_speed,
+            contact_push_max_velocity: s.contact_push_max_velocity,
+            gravity: s.gravity,
+            enable_warm_starting: true,
+            enable_sleep: s.enable_sleep,
+            enable_continuous: s.enable_continuous,
+        }
+    }
+
+    /// The settings the world was made with (as changed by the setters).
+    pub fn settings(&self) -> &WorldDef {
+        &self.settings
+    }
+
+    /// Gravity, m/s².
+    pub fn gravity(&self) -> Vec2 {
+        self.settings.gravity
+    }
+
+    /// Changes gravity (m/s²). Sleeping bodies stay asleep until something wakes them.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<()> {
+        check_finite_vec(gravity, "gravity")?;
+        self.settings.gravity = gravity;
+        Ok(())
+    }
+
+    /// Turns sleeping on or off; turning it off wakes every sleeping island.
+    pub fn enable_sleeping(&mut self, enable: bool) {
+        if self.settings.enable_sleep == enable {
+            return;
+        }
+        self.settings.enable_sleep = enable;
+        if !enable {
+            while let Some(set) = (FIRST_SLEEPING_SET as usize..self.solver_sets.len())
+                .find(|&i| self.solver_sets[i].in_use)
+            {
+                self.wake_solver_set(set as u32);
+            }
+        }
+    }
+
+    /// Time per stage of the last step.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// How many steps have run (zero-length steps excluded).
+    pub fn step_count(&self) -> u64 {
+        self.step_index
+    }
+
+    /// Object counts.
+    pub fn counters(&self) -> Counters {
+        let awake = &self.solver_sets[AWAKE_SET as usize];
+        let mut counts = [0usize; 24];
+        for (c, color) in counts.iter_mut().zip(&self.graph.colors) {
+            *c = color.contact_sims.len();
+        }
+        debug_assert_eq!(counts.len(), OVERFLOW_INDEX + 1);
+        Counters {
+            body_count: self.body_ids.count() as usize,
+            shape_count: self.shape_ids.count() as usize,
+            contact_count: self.contact_ids.count() as usize,
+            awake_body_count: awake.body_sims.len(),
+            island_count: self.island_ids.count() as usize,
+            awake_island_count: awake.island_sims.len(),
+            sleeping_set_count: (FIRST_SLEEPING_SET as usize..self.solver_sets.len())
+                .filter(|&i| self.solver_sets[i].in_use)
+                .count(),
+            color_count: self.active_color_count(),
+            color_constraint_counts: counts,
+        }
+    }
+}

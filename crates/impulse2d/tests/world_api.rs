@@ -1,0 +1,613 @@
+//! The public API of the world: ids, bad input, body and shape functions,
+//! sleeping, enabling, type changes and counters.
+
+use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::math::PI;
+use impulse2d::{
+    BodyDef, BodyType, ChainDef, Error, MotionLocks, Rot, ShapeDef, Vec2, World, WorldDef,
+};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn step_checked(world: &mut World, steps: usize) {
+    for _ in 0..steps {
+        world.step(DT, 4).unwrap();
+        if let Err(e) = world.validate() {
+            panic!("invalid world after step {}: {e}", world.step_count());
+        }
+    }
+}
+
+fn dynamic_box(world: &mut World, position: Vec2) -> impulse2d::BodyId {
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    body
+}
+
+#[test]
+fn bad_input_is_an_error_and_the_world_keeps_working() {
+    assert!(matches!(
+        World::new(&WorldDef {
+            gravity: Vec2::new(f32::NAN, 0.0),
+            ..Default::default()
+        }),
+        Err(Error::NonFinite { what: "gravity" })
+    ));
+    assert!(
+        World::new(&WorldDef {
+            relax_iterations: 0,
+            ..Default::default()
+        })
+        .is_err()
+    );
+    assert!(
+        World::new(&WorldDef {
+            contact_recycle_distance: -1.0,
+            ..Default::default()
+        })
+        .is_err()
+    );
+
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ground = impulse2d_scenes::flat_ground(&mut world, 10.0).unwrap();
+    let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
+    let before = world.counters();
+
+    // Bodies.
+    let bad_defs = [
+        BodyDef {
+            position: Vec2::new(f32::NAN, 0.0),
+            ..Default::default()
+        },
+        BodyDef {
+            position: Vec2::new(0.0, f32::INFINITY),
+            ..Default::default()
+        },
+        BodyDef {
+            linear_velocity: Vec2::new(f32::INFINITY, 0.0),
+            ..Default::default()
+        },
+        BodyDef {
+            angular_velocity: f32::NAN,
+            ..Default::default()
+        },
+        BodyDef {
+            linear_damping: -1.0,
+            ..Default::default()
+        },
+        BodyDef {
+            rotation: Rot { c: 2.0, s: 0.0 },
+            ..Default::default()
+        },
+        BodyDef {
+            position: Vec2::new(1.0e9, 0.0),
+            ..Default::default()
+        },
+    ];
+    for def in &bad_defs {
+        assert!(world.create_body(def).is_err(), "accepted {def:?}");
+    }
+    assert!(matches!(
+        world.create_body(&bad_defs[0]),
+        Err(Error::NonFinite {
+            what: "body position"
+        })
+    ));
+    assert!(matches!(
+        world.create_body(&bad_defs[4]),
+        Err(Error::OutOfRange {
+            what: "body linear damping",
+            ..
+        })
+    ));
+
+    // Shapes.
+    let bad_density = ShapeDef {
+        density: -1.0,
+        ..Default::default()
+    };
+    let square = make_box(0.5, 0.5).unwrap();
+    assert!(matches!(
+        world.create_polygon_shape(body, &bad_density, &square),
+        Err(Error::OutOfRange {
+            what: "shape density",
+            ..
+        })
+    ));
+    let nan_friction = ShapeDef {
+        friction: f32::NAN,
+        ..Default::default()
+    };
+    assert!(
+        world
+            .create_polygon_shape(body, &nan_friction, &square)
+            .is_err()
+    );
+    let bad_circle = Circle {
+        center: Vec2::ZERO,
+        radius: -1.0,
+    };
+    assert!(
+        world
+            .create_circle_shape(body, &ShapeDef::default(), &bad_circle)
+            .is_err()
+    );
+
+    // Setters.
+    let xf = world.body_transform(body).unwrap();
+    assert!(
+        world
+            .set_body_transform(body, Vec2::new(f32::NAN, 0.0), Rot::IDENTITY)
+            .is_err()
+    );
+    assert_eq!(world.body_transform(body).unwrap(), xf);
+    assert!(
+        world
+            .set_body_linear_velocity(body, Vec2::new(0.0, f32::NAN))
+            .is_err()
+    );
+    assert!(
+        world
+            .set_body_angular_velocity(body, f32::INFINITY)
+            .is_err()
+    );
+    assert!(
+        world
+            .apply_force_to_center(body, Vec2::new(f32::INFINITY, 0.0), true)
+            .is_err()
+    );
+    assert!(world.apply_torque(body, f32::NAN, true).is_err());
+    assert!(
+        world
+            .set_body_linear_velocity(ground, Vec2::new(1.0, 0.0))
+            .is_err()
+    );
+
+    // Steps.
+    assert!(world.step(f32::NAN, 4).is_err());
+    assert!(world.step(-DT, 4).is_err());
+    assert!(world.step(DT, 0).is_err());
+
+    // Nothing changed, and the world still works: the box lands on the ground.
+    assert_eq!(world.counters(), before);
+    world.validate().unwrap();
+    step_checked(&mut world, 120);
+    let y = world.body_position(body).unwrap().y;
+    assert!((y - 0.5).abs() < 0.01, "box at {y}");
+}
+
+#[test]
+fn stale_and_foreign_ids_are_errors() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
+    let shape = world.body_shapes(body).unwrap()[0];
+    world.destroy_body(body).unwrap();
+
+    let invalid_body = Error::InvalidId { what: "body" };
+    assert_eq!(world.destroy_body(body), Err(invalid_body.clone()));
+    assert_eq!(world.body_position(body), Err(invalid_body.clone()));
+    assert_eq!(
+        world.apply_linear_impulse_to_center(body, Vec2::X, true),
+        Err(invalid_body.clone())
+    );
+    assert_eq!(
+        world.shape_body(shape),
+        Err(Error::InvalidId { what: "shape" })
+    );
+    assert!(!world.body_is_valid(body) && !world.shape_is_valid(shape));
+
+    // The slot is reused with a new generation; the old id stays dead.
+    let again = dynamic_box(&mut world, Vec2::new(1.0, 3.0));
+    assert_eq!(again.index(), body.index());
+    assert_ne!(again.generation(), body.generation());
+    assert_eq!(world.body_position(body), Err(invalid_body.clone()));
+    assert_eq!(world.body_position(again).unwrap(), Vec2::new(1.0, 3.0));
+
+    // An id from another world is rejected even if the index exists there.
+    let mut other = World::new(&WorldDef::default()).unwrap();
+    let foreign = dynamic_box(&mut other, Vec2::ZERO);
+    assert_eq!(foreign.index(), again.index());
+    assert_eq!(world.body_position(foreign), Err(invalid_body));
+
+    world.validate().unwrap();
+    step_checked(&mut world, 10);
+}
+
+#[test]
+fn point_and_vector_conversions() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            position: Vec2::new(1.0, 2.0),
+            rotation: Rot::from_angle(0.5 * PI),
+            ..Default::default()
+        })
+        .unwrap();
+    // Rotating (1, 0) by 90° gives (0, 1).
+    let close = |a: Vec2, b: Vec2| (a - b).length() < 1e-6;
+    assert!(close(
+        world.body_world_point(body, Vec2::X).unwrap(),
+        Vec2::new(1.0, 3.0)
+    ));
+    assert!(close(
+        world.body_local_point(body, Vec2::new(1.0, 3.0)).unwrap(),
+        Vec2::X
+    ));
+    assert!(close(
+        world.body_world_vector(body, Vec2::X).unwrap(),
+        Vec2::Y
+    ));
+    assert!(close(
+        world.body_local_vector(body, Vec2::Y).unwrap(),
+        Vec2::X
+    ));
+}
+
+/// Mass of boxes from geometry: a 2 m × 1 m box of density 2 kg/m² weighs
+/// 4 kg with inertia `m·(w² + h²)/12 = 4·5/12 = 5/3 kg·m²` about its centre.
+#[test]
+fn mass_data_from_shapes_and_overrides() {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            ..Default::default()
+        })
+        .unwrap();
+    // No shapes: 1 kg at the origin.
+    assert_eq!(world.body_mass(body).unwrap(), 1.0);
+    let dense = ShapeDef {
+        density: 2.0,
+        ..Default::default()
+    };
+    let offset = make_offset_box(1.0, 0.5, Vec2::new(1.0, 0.0), Rot::IDENTITY).unwrap();
+    world.create_polygon_shape(body, &dense, &offset).unwrap();
+    assert!((world.body_mass(body).unwrap() - 4.0).abs() < 1e-5);
+    assert!((world.body_rotational_inertia(body).unwrap() - 5.0 / 3.0).abs() < 1e-4);
+    assert!((world.body_local_center_of_mass(body).unwrap() - Vec2::X).length() < 1e-6);
+
+    // A second box at (−1, 0): 8 kg centred at the origin, each box's inertia
+    // shifted by m·d² = 4·1: 2·(5/3 + 4) = 34/3 kg·m².
+    let other = make_offset_box(1.0, 0.5, Vec2::new(-1.0, 0.0), Rot::IDENTITY).unwrap();
+    world.create_polygon_shape(body, &dense, &other).unwrap();
+    assert!((world.body_mass(body).unwrap() - 8.0).abs() < 1e-5);
+    assert!(world.body_local_center_of_mass(body).unwrap().length() < 1e-5);
+    assert!((world.body_rotational_inertia(body).unwrap() - 34.0 / 3.0).abs() < 1e-3);
+
+    // Impulses: Δv = J/m, Δω = L/I.
+    world
+        .apply_linear_impulse_to_center(body, Vec2::new(4.0, 0.0), true)
+        .unwrap();
+    assert!((world.body_linear_velocity(body).unwrap() - Vec2::new(0.5, 0.0)).length() < 1e-6);
+    world.apply_angular_impulse(body, 34.0 / 3.0, true).unwrap();
+    assert!((world.body_angular_velocity(body).unwrap() - 1.0).abs() < 1e-5);
+
+    // Override, then restore from the shapes.
+    let md = impulse2d::collision::MassData {
+        mass: 2.0,
+        center: Vec2::ZERO,
+        rotational_inertia: 3.0,
+    };
+    world.set_body_mass_data(body, md).unwrap();
+    assert_eq!(world.body_mass_data(body).unwrap(), md);
+    assert!(
+        world
+            .set_body_mass_data(body, impulse2d::collision::MassData { mass: -1.0, ..md })
+            .is_err()
+    );
+    world.apply_mass_from_shapes(body).unwrap();
+    assert!((world.body_mass(body).unwrap() - 8.0).abs() < 1e-5);
+}
+
+/// A 2 kg body pushed by 4 N for one step of 1/60 s without gravity gains
+/// `F·t/m = 1/30 m/s`; the force is cleared after the step.
+#[test]
+fn forces_act_for_one_step() {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_polygon_shape(
+            body,
+            &ShapeDef {
+                density: 2.0,
+                ..Default::default()
+            },
+            &make_box(0.5, 0.5).unwrap(),
+        )
+        .unwrap();
+    world
+        .apply_force_to_center(body, Vec2::new(4.0, 0.0), true)
+        .unwrap();
+    step_checked(&mut world, 1);
+    let v = world.body_linear_velocity(body).unwrap();
+    assert!((v.x - 4.0 * DT / 2.0).abs() < 1e-6);
+    step_checked(&mut world, 1);
+    assert!((world.body_linear_velocity(body).unwrap().x - v.x).abs() < 1e-7);
+
+    // A force off the centre also turns the body: torque = r × F, with r
+    // measured from the (moved) centre of mass.
+    let center = world.body_world_center_of_mass(body).unwrap();
+    world
+        .apply_force(
+            body,
+            Vec2::new(0.0, 6.0),
+            center + Vec2::new(0.5, 0.0),
+            true,
+        )
+        .unwrap();
+    step_checked(&mut world, 1);
+    // I = m·(1 + 1)/12 = 1/3 kg·m²; τ = 0.5·6 = 3 N·m; Δω = τ·t/I = 3·(1/60)·3.
+    let w = world.body_angular_velocity(body).unwrap();
+    assert!((w - 9.0 * DT).abs() < 1e-5, "w = {w}");
+}
+
+#[test]
+fn motion_locks_hold() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(0.0, 5.0),
+            linear_velocity: Vec2::new(1.0, 0.0),
+            angular_velocity: 2.0,
+            motion_locks: MotionLocks {
+                linear_x: false,
+                linear_y: true,
+                angular_z: true,
+            },
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    step_checked(&mut world, 60);
+    let p = world.body_position(body).unwrap();
+    assert_eq!(p.y, 5.0);
+    assert!((p.x - 1.0).abs() < 1e-4);
+    assert_eq!(world.body_rotation(body).unwrap(), Rot::IDENTITY);
+}
+
+#[test]
+fn setting_the_transform_wakes_and_moves_the_proxy() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
+    let a = dynamic_box(&mut world, Vec2::new(-5.0, 0.5));
+    let b = dynamic_box(&mut world, Vec2::new(5.0, 0.5));
+    step_checked(&mut world, 90);
+    assert!(!world.body_is_awake(a).unwrap());
+    assert!(!world.body_is_awake(b).unwrap());
+
+    // Teleport A onto B: it wakes, and the broad phase finds the new pair so
+    // A lands on B instead of falling through it.
+    world
+        .set_body_transform(a, Vec2::new(5.0, 2.0), Rot::IDENTITY)
+        .unwrap();
+    assert!(world.body_is_awake(a).unwrap());
+    step_checked(&mut world, 120);
+    let pa = world.body_position(a).unwrap();
+    assert!((pa.y - 1.5).abs() < 0.02, "A at {pa:?}");
+    assert!((pa.x - 5.0).abs() < 0.01);
+}
+
+#[test]
+fn touching_wakes_a_sleeping_island_and_sleep_can_be_forced() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let stack = impulse2d_scenes::vertical_stack(&mut world, 3).unwrap();
+    step_checked(&mut world, 90);
+    assert_eq!(world.counters().awake_body_count, 0);
+
+    // A ball dropped on the stack wakes the whole island.
+    let ball = impulse2d_scenes::ball(&mut world, Vec2::new(0.0, 5.0), 0.25, 0.0).unwrap();
+    let mut woke = false;
+    for _ in 0..60 {
+        step_checked(&mut world, 1);
+        woke |= world.body_is_awake(stack.boxes[0]).unwrap();
+    }
+    assert!(woke, "the stack never woke");
+
+    // Forcing sleep puts the whole island to sleep at once.
+    world.set_body_awake(stack.top, false).unwrap();
+    for &b in stack.boxes.iter().chain([&ball]) {
+        assert!(!world.body_is_awake(b).unwrap());
+    }
+    world.validate().unwrap();
+    world.set_body_awake(stack.boxes[0], true).unwrap();
+    assert!(world.body_is_awake(stack.top).unwrap());
+    step_checked(&mut world, 5);
+}
+
+/// Two boxes pushed apart after sleeping together end up in two islands.
+#[test]
+fn islands_split_when_contacts_end() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
+    let a = dynamic_box(&mut world, Vec2::new(0.0, 0.5));
+    let b = dynamic_box(&mut world, Vec2::new(0.0, 1.5));
+    step_checked(&mut world, 10);
+    assert_eq!(world.counters().island_count, 1);
+
+    // Knock B off A and far away.
+    world
+        .set_body_linear_velocity(b, Vec2::new(8.0, 3.0))
+        .unwrap();
+    step_checked(&mut world, 300);
+    let c = world.counters();
+    assert_eq!(c.island_count, 2, "{c:?}");
+    assert_eq!(c.awake_body_count, 0);
+    assert!(world.body_position(b).unwrap().x > 2.0);
+    let _ = a;
+}
+
+#[test]
+fn destroying_a_support_wakes_what_it_held() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let stack = impulse2d_scenes::vertical_stack(&mut world, 2).unwrap();
+    step_checked(&mut world, 90);
+    assert!(!world.body_is_awake(stack.top).unwrap());
+    world.destroy_body(stack.boxes[0]).unwrap();
+    assert!(world.body_is_awake(stack.top).unwrap());
+    step_checked(&mut world, 120);
+    let y = world.body_position(stack.top).unwrap().y;
+    assert!((y - 0.5).abs() < 0.01, "top fell to {y}");
+}
+
+#[test]
+fn disabled_bodies_do_not_move_or_collide() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
+    let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
+    world.disable_body(body).unwrap();
+    assert!(!world.body_is_enabled(body).unwrap());
+    step_checked(&mut world, 60);
+    assert_eq!(world.body_position(body).unwrap(), Vec2::new(0.0, 3.0));
+    assert_eq!(world.counters().contact_count, 0);
+
+    world.enable_body(body).unwrap();
+    step_checked(&mut world, 120);
+    let y = world.body_position(body).unwrap().y;
+    assert!((y - 0.5).abs() < 0.01, "box at {y}");
+
+    // Disabling a resting body wakes nothing that would float; the world stays valid.
+    world.disable_body(body).unwrap();
+    world.disable_body(body).unwrap();
+    step_checked(&mut world, 5);
+}
+
+#[test]
+fn changing_the_body_type() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            position: Vec2::new(0.0, 3.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    step_checked(&mut world, 30);
+    assert_eq!(world.body_position(body).unwrap().y, 3.0);
+
+    world.set_body_type(body, BodyType::Dynamic).unwrap();
+    assert!((world.body_mass(body).unwrap() - 1.0).abs() < 1e-6);
+    step_checked(&mut world, 120);
+    assert!((world.body_position(body).unwrap().y - 0.5).abs() < 0.01);
+
+    world.set_body_type(body, BodyType::Kinematic).unwrap();
+    assert_eq!(world.body_mass(body).unwrap(), 0.0);
+    world
+        .set_body_linear_velocity(body, Vec2::new(1.0, 0.0))
+        .unwrap();
+    step_checked(&mut world, 60);
+    let p = world.body_position(body).unwrap();
+    assert!((p.x - 1.0).abs() < 1e-3, "kinematic body at {p:?}");
+
+    world.set_body_type(body, BodyType::Static).unwrap();
+    step_checked(&mut world, 10);
+    assert_eq!(world.body_position(body).unwrap(), p);
+}
+
+#[test]
+fn destroying_a_shape_drops_the_body() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ground = impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
+    let body = dynamic_box(&mut world, Vec2::new(0.0, 0.5));
+    step_checked(&mut world, 60);
+    let ground_shape = world.body_shapes(ground).unwrap()[0];
+    world.destroy_shape(ground_shape, false).unwrap();
+    assert!(world.destroy_shape(ground_shape, false).is_err());
+    assert!(world.body_is_awake(body).unwrap());
+    step_checked(&mut world, 30);
+    assert!(world.body_position(body).unwrap().y < 0.0);
+}
+
+/// A chain loop wound clockwise keeps a ball inside a 10 m square; destroying
+/// the chain lets it fall out.
+#[test]
+fn chains_collide_on_one_side() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    let chain = world
+        .create_chain(
+            ground,
+            &ChainDef {
+                points: vec![
+                    Vec2::new(-5.0, 0.0),
+                    Vec2::new(-5.0, 10.0),
+                    Vec2::new(5.0, 10.0),
+                    Vec2::new(5.0, 0.0),
+                ],
+                is_loop: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(world.chain_segments(chain).unwrap().len(), 4);
+    let ball = impulse2d_scenes::ball(&mut world, Vec2::new(1.0, 5.0), 0.5, 0.0).unwrap();
+    step_checked(&mut world, 120);
+    let y = world.body_position(ball).unwrap().y;
+    assert!((y - 0.5).abs() < 0.02, "ball at {y}");
+
+    assert!(
+        world
+            .create_chain(
+                ground,
+                &ChainDef {
+                    points: vec![Vec2::ZERO, Vec2::X],
+                    ..Default::default()
+                }
+            )
+            .is_err()
+    );
+
+    world.destroy_chain(chain).unwrap();
+    assert!(world.destroy_chain(chain).is_err());
+    step_checked(&mut world, 60);
+    assert!(world.body_position(ball).unwrap().y < 0.0);
+}
+
+#[test]
+fn counters_report_the_world() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
+    dynamic_box(&mut world, Vec2::new(-3.0, 0.5));
+    dynamic_box(&mut world, Vec2::new(3.0, 0.5));
+    step_checked(&mut world, 1);
+    let c = world.counters();
+    assert_eq!(c.body_count, 3);
+    assert_eq!(c.shape_count, 3);
+    assert_eq!(c.contact_count, 2);
+    assert_eq!(c.awake_body_count, 2);
+    assert_eq!(c.island_count, 2);
+    // Two ground contacts on different bodies share one static colour.
+    assert_eq!(c.color_count, 1);
+    assert_eq!(c.color_constraint_counts.iter().sum::<usize>(), 2);
+    step_checked(&mut world, 60);
+    let c = world.counters();
+    assert_eq!(c.awake_body_count, 0);
+    assert_eq!(c.sleeping_set_count, 2);
+    assert_eq!(c.color_count, 0);
+}
