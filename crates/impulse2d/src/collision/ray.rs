@@ -285,23 +285,27 @@ pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
         let approach = n.dot(d);
         // The crossing is at t = depth / approach; the comparisons with `lower` and
         // `upper` are made multiplied out (flipping for a negative `approach`), so
-        // that only a crossing that moves a bound costs a division.
+        // that only a crossing that moves a bound costs a division. The interval
+        // can only become empty when a bound moves.
         if approach < 0.0 {
             // Entering this half-plane.
             if depth < lower * approach {
                 lower = depth / approach;
                 entry_edge = Some(i);
+                if upper < lower {
+                    return CastOutput::default();
+                }
             }
         } else if approach > 0.0 {
             // Leaving this half-plane.
             if depth < upper * approach {
                 upper = depth / approach;
+                if upper < lower {
+                    return CastOutput::default();
+                }
             }
         } else if depth < 0.0 {
             // Parallel to the edge and outside it.
-            return CastOutput::default();
-        }
-        if upper < lower {
             return CastOutput::default();
         }
     }
