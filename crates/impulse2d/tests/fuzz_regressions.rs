@@ -134,16 +134,15 @@ fn chain_segment_beyond_huge_is_rejected_or_gives_a_unit_normal() {
 
 /// Fuzz target `hull`, input `fuzz/regressions/hull/make-polygon-rejects-non-convex-hull`.
 ///
-/// `compute_hull` accepts these seven points as a hull, but the last one,
+/// `compute_hull` accepted these seven points as a hull, but the last one,
 /// (-95210.88, -92294.836), lies 3.8e-5 m to the *right* of the line through its
 /// neighbours (89.35, 65.00) and (-97930.84, -94930.875) (worked out exactly in
 /// rational arithmetic from the f32 values): the corner is reflex, not the
 /// ≥ 2 × LINEAR_SLOP left turn the hull promises. The f32 `turn_distance` and
-/// `validate_hull` in hull.rs lose about 1e-2 m at 1.3e5 m, so they pass it.
-/// `make_polygon` checks the placed vertices exactly and rejects it, which breaks
-/// the promise that every hull from `compute_hull` makes a polygon.
+/// `validate_hull` in hull.rs lost about 1e-2 m at 1.3e5 m, so they passed it, and
+/// `make_polygon`, which checks the placed vertices exactly, rejected it. Both
+/// now decide in f64 from the exact cross product.
 #[test]
-#[ignore = "compute_hull accepts a reflex corner (f32 round-off in hull.rs turn_distance/validate_hull); fix belongs to hull.rs (cfix)"]
 fn hull_near_huge_is_convex_enough_for_make_polygon() {
     let points = [
         Vec2::new(-97930.84, -94930.875),

@@ -28,6 +28,7 @@
 //! - Barber, Dobkin, Huhdanpaa, *The Quickhull Algorithm for Convex Hulls* (1996).
 //! - E. Catto, Box2D v3 `hull.c`.
 
+use super::geometry::orient;
 use crate::core::{HUGE, LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::error::{Error, Result};
 use crate::math::Vec2;
@@ -143,11 +144,22 @@ fn hull_right_of(a: Vec2, b: Vec2, candidates: &[Vec2], out: &mut PointList) {
 
 /// Distance of `mid` from the line through `prev` and `next`, positive when the
 /// path `prev → mid → next` turns left (a convex corner of a counter-clockwise
-/// polygon, where `mid` lies to the right of the chord `prev → next`).
+/// polygon, where `mid` lies to the right of the chord `prev → next`); 0 when
+/// `prev` and `next` coincide.
+///
+/// Computed in `f64` from the exact cross product ([`orient`]): in `f32` the
+/// round-off near `HUGE` (about 1e-2 m) could pass a slightly reflex corner as
+/// convex, and `make_polygon`, which checks the corners exactly, would then
+/// refuse the hull.
 #[inline]
-fn turn_distance(prev: Vec2, mid: Vec2, next: Vec2) -> f32 {
-    let r = (next - prev).normalize();
-    (mid - prev).cross(r)
+fn turn_distance(prev: Vec2, mid: Vec2, next: Vec2) -> f64 {
+    let dx = f64::from(next.x) - f64::from(prev.x);
+    let dy = f64::from(next.y) - f64::from(prev.y);
+    let length = (dx * dx + dy * dy).sqrt();
+    if length == 0.0 {
+        return 0.0;
+    }
+    orient(prev, mid, next) / length
 }
 
 /// Computes the convex hull of 3 to 8 points (metres) by quickhull, simplified for
@@ -256,7 +268,7 @@ pub fn compute_hull(points: &[Vec2]) -> Result<Hull> {
                 hull.points[(i + 1) % n],
                 hull.points[(i + 2) % n],
             );
-            if turn_distance(prev, mid, next) <= COLLINEAR_DISTANCE {
+            if turn_distance(prev, mid, next) <= f64::from(COLLINEAR_DISTANCE) {
                 hull.remove((i + 1) % n);
                 continue 'restart;
             }
@@ -301,22 +313,20 @@ pub fn validate_hull(hull: &Hull) -> bool {
     for i in 0..n {
         let a = pts[i];
         let b = pts[(i + 1) % n];
-        let e = (b - a).normalize();
-        if e == Vec2::ZERO {
-            return false;
-        }
         for (j, &p) in pts.iter().enumerate() {
             if j == i || j == (i + 1) % n {
                 continue;
             }
-            // Strictly to the left of a → b.
-            if e.cross(p - a) <= 0.0 {
+            // Strictly to the left of a → b, decided exactly (as `make_polygon`
+            // decides it); this also rules out a == b.
+            if orient(a, b, p) <= 0.0 {
                 return false;
             }
         }
     }
     for i in 0..n {
-        if turn_distance(pts[i], pts[(i + 1) % n], pts[(i + 2) % n]) <= LINEAR_SLOP {
+        let turn = turn_distance(pts[i], pts[(i + 1) % n], pts[(i + 2) % n]);
+        if turn <= f64::from(LINEAR_SLOP) {
             return false;
         }
     }
