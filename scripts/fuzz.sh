@@ -49,12 +49,15 @@ for t in "${selected[@]}"; do
     extra=()
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
         extra=(-fork=1 -ignore_crashes=1)
-        before=$(find "artifacts/$t" -name 'crash-*' 2>/dev/null | wc -l)
+        # (The directory must exist: under `set -o pipefail` a failing `find`
+        # would end the script silently.)
+        mkdir -p "artifacts/$t"
+        before=$(find "artifacts/$t" -name 'crash-*' | wc -l)
     fi
     nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 -max_len=512 "${extra[@]}"
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
-        after=$(find "artifacts/$t" -name 'crash-*' 2>/dev/null | wc -l)
+        after=$(find "artifacts/$t" -name 'crash-*' | wc -l)
         echo "== $t: $((after - before)) new crash file(s) in fuzz/artifacts/$t/"
         if ((after > before)); then
             exit 1

@@ -14,6 +14,10 @@ pub mod joints;
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
+mod one_way_platform;
+pub use one_way_platform::{
+    OneWayPlatform, PLATFORM_TOP, one_way_contact_enabled, one_way_platform,
+};
 pub mod benchmarks;
 mod common;
 pub mod demos;
@@ -108,6 +112,11 @@ const SCENES: &[SceneInfo] = &[
         category: "contact",
         name: "zero_gravity_collision",
         description: "two spinning boxes colliding without gravity",
+    },
+    SceneInfo {
+        category: "events",
+        name: "one_way_platform",
+        description: "a box jumps up through a one-way platform and lands on it (pre-solve)",
     },
     SceneInfo {
         category: "benchmark",
@@ -222,6 +231,14 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: s.ground,
                 focus: Some(s.a),
                 bodies: vec![s.a, s.b],
+            }
+        }
+        "one_way_platform" => {
+            let s = one_way_platform(world, 9.0)?;
+            Scene {
+                ground: s.ground,
+                bodies: vec![s.body],
+                focus: Some(s.body),
             }
         }
         "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"

@@ -13,6 +13,10 @@
 //! multiplies). Inputs are converted to Box2D's structs before timing.
 //!
 //! Run: `cargo bench -p impulse2d --bench collision`.
+//!
+//! On a shared, loaded machine set `IMPULSE2D_BENCH_CLOCK=cpu` (Linux): each
+//! sample is then timed by the thread's CPU clock instead of the wall clock, so
+//! time the thread spends descheduled does not count.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -21,6 +25,7 @@ use boxdd_sys::ffi as c;
 use common::box2d::ToB2;
 use common::rng::{Rng, polygon_bound};
 use common::shapes::{proxy_bound, random_polygon, random_proxy};
+use criterion::Bencher;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use impulse2d::collision::{
     Aabb, DistanceInput, Polygon, RayCastInput, SimplexCache, ToiInput, collide_polygons,
@@ -36,6 +41,62 @@ unsafe extern "C" {
 
 /// Cases per iteration.
 const BATCH: usize = 1024;
+
+#[cfg(target_os = "linux")]
+mod cpu_clock {
+    use std::time::Duration;
+
+    #[repr(C)]
+    struct Timespec {
+        seconds: i64,
+        nanoseconds: i64,
+    }
+
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+
+    /// Linux's `CLOCK_THREAD_CPUTIME_ID`.
+    const THREAD_CPU_TIME: i32 = 3;
+
+    /// The calling thread's CPU time so far.
+    pub fn now() -> Duration {
+        let mut t = Timespec {
+            seconds: 0,
+            nanoseconds: 0,
+        };
+        // SAFETY: `t` is a valid, writable timespec; the clock id exists on Linux.
+        let status = unsafe { clock_gettime(THREAD_CPU_TIME, &mut t) };
+        assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+        Duration::new(t.seconds as u64, t.nanoseconds as u32)
+    }
+}
+
+/// Whether `IMPULSE2D_BENCH_CLOCK=cpu` asks for the thread's CPU clock.
+fn cpu_clock_requested() -> bool {
+    std::env::var("IMPULSE2D_BENCH_CLOCK").is_ok_and(|v| v == "cpu")
+}
+
+/// Times `routine` with criterion, by the wall clock or (see the module docs)
+/// the thread's CPU clock.
+fn run(b: &mut Bencher<'_>, mut routine: impl FnMut()) {
+    if cpu_clock_requested() {
+        #[cfg(target_os = "linux")]
+        {
+            b.iter_custom(|iters| {
+                let start = cpu_clock::now();
+                for _ in 0..iters {
+                    routine();
+                }
+                cpu_clock::now() - start
+            });
+            return;
+        }
+        #[cfg(not(target_os = "linux"))]
+        panic!("IMPULSE2D_BENCH_CLOCK=cpu needs Linux");
+    }
+    b.iter(routine);
+}
 
 /// Box2D's relative pose of B in A (`b2InvMulTransforms`).
 #[inline]
@@ -122,14 +183,14 @@ fn bench_collide_polygons(c: &mut Criterion) {
     let mut g = c.benchmark_group("collide_polygons");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("impulse2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (pa, xa, pb, xb) in &pairs.ours {
                 black_box(collide_polygons(black_box(pa), *xa, black_box(pb), *xb));
             }
         })
     });
     g.bench_function("box2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (pa, xa, pb, xb) in &pairs.theirs {
                 let xf = relative(xa, xb);
                 // SAFETY: pointers to live values; the C function only reads them.
@@ -176,7 +237,7 @@ fn bench_shape_distance(c: &mut Criterion) {
     let mut g = c.benchmark_group("shape_distance");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("impulse2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for input in &inputs {
                 let mut cache = SimplexCache::default();
                 black_box(shape_distance(black_box(input), &mut cache));
@@ -184,7 +245,7 @@ fn bench_shape_distance(c: &mut Criterion) {
         })
     });
     g.bench_function("box2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (input, xa, xb) in &theirs {
                 let mut input = *input;
                 input.transform = relative(xa, xb);
@@ -263,14 +324,14 @@ fn bench_time_of_impact(c: &mut Criterion) {
     let mut g = c.benchmark_group("time_of_impact");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("impulse2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for input in &inputs {
                 black_box(time_of_impact(black_box(input)));
             }
         })
     });
     g.bench_function("box2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for input in &theirs {
                 // SAFETY: pointer to a live value.
                 black_box(unsafe { c::b2TimeOfImpact(black_box(input)) });
@@ -308,14 +369,14 @@ fn bench_ray_casts(c: &mut Criterion) {
     let mut g = c.benchmark_group("ray_cast_polygon");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("impulse2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (poly, input) in &cases {
                 black_box(ray_cast_polygon(black_box(input), black_box(poly)));
             }
         })
     });
     g.bench_function("box2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (poly, input) in &theirs {
                 // SAFETY: pointers to live values.
                 black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
@@ -334,14 +395,14 @@ fn bench_ray_casts(c: &mut Criterion) {
     let mut g = c.benchmark_group("ray_cast_polygon_sharp");
     g.throughput(Throughput::Elements(sharp.len() as u64));
     g.bench_function("impulse2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (poly, input) in &sharp {
                 black_box(ray_cast_polygon(black_box(input), black_box(poly)));
             }
         })
     });
     g.bench_function("box2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (poly, input) in &sharp_b2 {
                 // SAFETY: pointers to live values.
                 black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
@@ -384,14 +445,14 @@ fn bench_ray_casts(c: &mut Criterion) {
     let mut g = c.benchmark_group("aabb_ray_cast");
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("impulse2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (aabb, input) in &boxes {
                 black_box(black_box(aabb).ray_cast(black_box(input)));
             }
         })
     });
     g.bench_function("box2d", |b| {
-        b.iter(|| {
+        run(b, || {
             for (aabb, p1, p2) in &boxes_b2 {
                 // SAFETY: by-value arguments.
                 black_box(unsafe { b2AABB_RayCast(black_box(*aabb), *p1, *p2) });

@@ -443,6 +443,7 @@ impl World {
     /// Destroys a contact: unlinks it from its bodies, its island and the
     /// array that holds its sim. `wake` wakes both bodies if it was touching.
     pub(crate) fn destroy_contact(&mut self, contact_id: u32, wake: bool) {
+        self.emit_contact_end(contact_id); // events: a touching contact ends when destroyed
         let contact = self.contacts[contact_id as usize];
         self.pair_set
             .remove(&pair_key(contact.shape_id_a, contact.shape_id_b));

@@ -36,6 +36,7 @@
 
 pub(crate) mod bitset;
 pub mod body;
+mod body_motion;
 pub mod broad_phase;
 pub mod chain;
 pub mod collision;
@@ -43,11 +44,16 @@ pub mod contact;
 pub mod core;
 pub mod debug_draw;
 pub mod error;
+pub mod events;
+pub mod explosion;
+pub mod filter;
 pub mod id;
 pub mod joint;
 pub mod math;
 pub(crate) mod narrow_phase;
 pub mod profile;
+pub mod query;
+mod sensor;
 pub mod shape;
 pub(crate) mod solver;
 mod validate;
@@ -58,6 +64,12 @@ pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
+pub use events::{
+    BodyMoveEvent, ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, ContactHitEvent,
+    SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents,
+};
+pub use explosion::ExplosionDef;
+pub use filter::{CustomFilterFn, PreSolveFn};
 pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
 pub use joint::{
     DistanceJointDef, FilterJointDef, JointDef, JointEvent, JointEventKind, JointType,
@@ -65,6 +77,7 @@ pub use joint::{
 };
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
+pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, World, WorldDef};

@@ -13,6 +13,7 @@ use crate::contact::{
     ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
 };
 use crate::core::SPECULATIVE_DISTANCE;
+use crate::filter::PreSolve;
 use crate::id::NULL_INDEX;
 use crate::shape::Shape;
 use crate::solver::StepContext;
@@ -43,7 +44,8 @@ impl World {
         let pairs = std::mem::take(&mut self.scratch.pairs);
         for &(a, b) in &pairs {
             // The broad phase reports each pair once, but stay safe.
-            if !self.pair_set.contains(&pair_key(a, b)) {
+            // events: the custom filter has the last word on new pairs
+            if !self.pair_set.contains(&pair_key(a, b)) && self.custom_filter_allows(a, b) {
                 self.create_contact(a, b);
             }
         }
@@ -78,11 +80,22 @@ impl World {
             scratch,
             mixing,
             settings,
+            callbacks,
+            world_number,
             ..
         } = self;
         let recycle_distance = settings.contact_recycle_distance;
+        let pre_solve = callbacks.pre_solve(*world_number); // events
         for sim in sims {
-            if collide_one(mixing, recycle_distance, shapes, bodies, solver_sets, sim) {
+            if collide_one(
+                mixing,
+                recycle_distance,
+                shapes,
+                bodies,
+                solver_sets,
+                &pre_solve,
+                sim,
+            ) {
                 scratch.contact_state_bits.set(sim.contact_id);
             }
         }
@@ -124,12 +137,14 @@ impl World {
             let sims = &mut self.solver_sets[AWAKE_SET as usize].contact_sims;
             sims[local as usize].sim_flags &= !sim_flags::STARTED_TOUCHING;
             let sim = sims[local as usize];
+            self.emit_contact_begin(contact_id, &sim.manifold); // events
             self.remove_contact_sim_from_set(AWAKE_SET, local);
             self.add_contact_to_graph(contact_id, sim);
         } else if flags & sim_flags::STOPPED_TOUCHING != 0 {
             debug_assert_ne!(color, NULL_INDEX);
             let mut sim = self.graph.colors[color as usize].contact_sims[local as usize];
             sim.sim_flags &= !sim_flags::STOPPED_TOUCHING;
+            self.emit_contact_end(contact_id); // events
             self.contacts[contact_id as usize].flags &= !contact_flags::TOUCHING;
             self.unlink_contact(contact_id);
             let (body_a, body_b) = (contact.edges[0].body_id, contact.edges[1].body_id);
@@ -177,6 +192,7 @@ fn collide_one(
     shapes: &[Shape],
     bodies: &[Body],
     solver_sets: &[SolverSet],
+    pre_solve: &PreSolve,
     sim: &mut ContactSim,
 ) -> bool {
     let shape_a = &shapes[sim.shape_id_a as usize];
@@ -211,7 +227,9 @@ fn collide_one(
     let xf_a = sim_a.transform;
     let xf_b = sim_b.transform;
 
-    if recycle_distance > 0.0 && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
+    // events: contacts the pre-solve callback sees are never recycled
+    let recycle = recycle_distance > 0.0 && !pre_solve.applies(shape_a, shape_b);
+    if recycle && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
         let max_extent_a = if body_a.body_type == BodyType::Static {
             0.0
         } else {
@@ -243,6 +261,8 @@ fn collide_one(
     let touching = update_contact(
         mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
     );
+    // events: the pre-solve callback may switch the contact off for this step
+    let touching = touching && pre_solve.filter_contact(sim, shape_a, shape_b);
     let count = sim.manifold.point_count;
     for (base, mp) in sim
         .base_separation

@@ -69,12 +69,13 @@ pub struct ShapeDef {
     pub tangent_speed: f32,
     /// Collision filter.
     pub filter: Filter,
-    /// A sensor never collides (it makes no contacts). Sensor overlap events
-    /// are not reported yet.
+    /// A sensor never collides (it makes no contacts); it reports the shapes
+    /// overlapping it as sensor events (see [`World::sensor_events`]).
     pub is_sensor: bool,
     /// Report begin/end touch events for contacts of this shape.
     pub enable_contact_events: bool,
-    /// Let sensors detect this shape.
+    /// On a sensor: report overlaps. On other shapes: let sensors detect
+    /// this shape. Both must be on for an overlap to be reported.
     pub enable_sensor_events: bool,
     /// Report hit events (impacts faster than the world's hit threshold).
     pub enable_hit_events: bool,
@@ -97,7 +98,7 @@ impl Default for ShapeDef {
             filter: Filter::default(),
             is_sensor: false,
             enable_contact_events: true,
-            enable_sensor_events: false,
+            enable_sensor_events: true,
             enable_hit_events: false,
             enable_pre_solve_events: false,
             update_body_mass: true,
@@ -467,6 +468,9 @@ impl World {
             }
         }
 
+        if def.is_sensor {
+            self.create_sensor(shape_id); // events: sensor overlap tracking
+        }
         if def.update_body_mass {
             self.update_body_mass_data(bi);
         } else {
@@ -550,6 +554,7 @@ impl World {
 
     /// Marks a shape slot free (keeps the generation).
     pub(crate) fn free_shape_slot(&mut self, shape_id: u32) {
+        self.destroy_sensor(shape_id); // events: a destroyed sensor ends its overlaps
         let shape = &mut self.shapes[shape_id as usize];
         shape.id = NULL_INDEX;
         shape.proxy_key = None;
@@ -681,15 +686,16 @@ impl World {
         Ok(self.shapes[self.shape_index(id)?].filter)
     }
 
-    /// Replaces the collision filter. The shape's contacts are destroyed and
-    /// found again by the broad phase at the next step.
+    /// Replaces the collision filter. Contacts the new filter no longer allows
+    /// are destroyed at once (reporting end-touch events and waking the
+    /// bodies); the others are kept; new pairs are found at the next step.
     pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<()> {
         let si = self.shape_index(id)?;
         if self.shapes[si].filter == filter {
             return Ok(());
         }
         self.shapes[si].filter = filter;
-        self.destroy_shape_contacts(si, true);
+        self.destroy_filtered_contacts(si); // events: keep the contacts still allowed
         let bi = self.shapes[si].body_id as usize;
         if self.shapes[si].proxy_key.is_some() {
             let body_type = self.bodies[bi].body_type;

@@ -30,6 +30,7 @@ impl World {
         self.validate_contacts()?;
         self.validate_islands()?;
         self.validate_graph()?;
+        self.validate_sensors()?; // events
         self.validate_joints()?; // joints
         Ok(())
     }

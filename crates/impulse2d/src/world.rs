@@ -191,6 +191,10 @@ pub struct World {
     pub(crate) use_wide_solver: bool,
     /// Friction and restitution mixing rules.
     pub(crate) mixing: Mixing,
+    /// Event buffers and sensors (see `events.rs`, `sensor.rs`).
+    pub(crate) events: crate::events::Events,
+    /// Custom filter and pre-solve callbacks (see `filter.rs`).
+    pub(crate) callbacks: crate::filter::Callbacks,
     /// Joints, their events and scratch (see `joint/`).
     pub(crate) joints: crate::joint::JointStorage,
 }
@@ -223,6 +227,8 @@ impl World {
             profile: Profile::default(),
             use_wide_solver: true,
             mixing: Mixing::default(),
+            events: Default::default(),
+            callbacks: Default::default(),
             joints: Default::default(),
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
@@ -254,6 +260,7 @@ impl World {
         }
         let step_start = Instant::now();
         let ctx = self.step_context(time_step, sub_step_count);
+        self.begin_step_events(); // events: drop the last step's, publish pending end events
 
         let t = Instant::now();
         self.update_pairs();
@@ -266,6 +273,8 @@ impl World {
         let t = Instant::now();
         solver::solve(self, &ctx);
         self.profile.solve = ms_since(t);
+
+        self.end_step_events(); // events: sensor overlaps, bodies that fell asleep
 
         self.profile.step = ms_since(step_start);
         Ok(())

@@ -449,6 +449,45 @@ fn query_respects_mask_and_stop() {
         calls < 3
     });
     assert_eq!(calls, 3);
+
+    // A proxy with no category bits matches no mask, not even the full one.
+    let mut ids = Vec::new();
+    tree.query(aabb(4.1, 0.1, 4.2, 0.2), u64::MAX, |id, _| {
+        ids.push(id);
+        true
+    });
+    assert_eq!(ids.len(), 1);
+    let four = ids[0];
+    tree.set_category_bits(four, 0).unwrap();
+    tree.validate().unwrap();
+    let everything = aabb(-1.0, -1.0, 20.0, 1.0);
+    for mask in [u64::MAX, 1, 2] {
+        tree.query(everything, mask, |id, _| {
+            assert_ne!(id, four);
+            true
+        });
+    }
+    let ray = RayCastInput {
+        origin: Vec2::new(-1.0, 0.25),
+        translation: Vec2::new(20.0, 0.0),
+        max_fraction: 1.0,
+    };
+    let mut seen = 0;
+    tree.ray_cast(&ray, u64::MAX, |input, id, _| {
+        assert_ne!(id, four);
+        seen += 1;
+        input.max_fraction
+    });
+    assert_eq!(seen, 9);
+    tree.set_category_bits(four, 4).unwrap();
+    assert_eq!(tree.category_bits(four), Ok(4));
+    let mut found = Vec::new();
+    tree.query(everything, 4, |id, data| {
+        found.push((id, data));
+        true
+    });
+    assert_eq!(found, vec![(four, 4)]);
+    tree.validate().unwrap();
 }
 
 #[test]

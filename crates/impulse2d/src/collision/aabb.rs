@@ -30,9 +30,9 @@ impl Aabb {
     #[inline]
     pub fn is_valid(&self) -> bool {
         self.lower.is_finite()
-            && self.upper.is_finite()
-            && self.upper.x >= self.lower.x
-            && self.upper.y >= self.lower.y
+            & self.upper.is_finite()
+            & (self.upper.x >= self.lower.x)
+            & (self.upper.y >= self.lower.y)
     }
 
     /// The centre point.
@@ -117,51 +117,22 @@ impl Aabb {
     ///   the slab does not limit it otherwise.
     /// - An invalid ray (see [`RayCastInput::is_valid`]) or box: no hit.
     pub fn ray_cast(&self, input: &RayCastInput) -> CastOutput {
-        let miss = CastOutput::default();
-        if !input.is_valid() || !self.is_valid() {
-            return miss;
-        }
-        let p = input.origin;
-        let d = input.translation;
-        let mut t_enter = -f32::MAX;
-        let mut t_exit = f32::MAX;
-        let mut normal = Vec2::ZERO;
-        for axis in 0..2 {
-            let (p_a, d_a, lo, hi) = if axis == 0 {
-                (p.x, d.x, self.lower.x, self.upper.x)
-            } else {
-                (p.y, d.y, self.lower.y, self.upper.y)
-            };
-            if d_a.abs() < f32::EPSILON {
-                if p_a < lo || hi < p_a {
-                    return miss;
-                }
-                continue;
-            }
-            let inv = 1.0 / d_a;
-            let mut t_near = (lo - p_a) * inv;
-            let mut t_far = (hi - p_a) * inv;
-            // Entering through the lower face gives the normal −axis.
-            let mut sign = -1.0;
-            if t_near > t_far {
-                std::mem::swap(&mut t_near, &mut t_far);
-                sign = 1.0;
-            }
-            if t_near > t_enter {
-                t_enter = t_near;
-                normal = if axis == 0 {
-                    Vec2::new(sign, 0.0)
-                } else {
-                    Vec2::new(0.0, sign)
-                };
-            }
-            t_exit = t_exit.min(t_far);
-            if t_enter > t_exit {
-                return miss;
-            }
-        }
-        if t_enter < 0.0 || t_enter > input.max_fraction || normal == Vec2::ZERO {
-            return miss;
+        let (p, d) = (input.origin, input.translation);
+        let (x_enter, x_exit, x_sign) = slab(p.x, d.x, self.lower.x, self.upper.x);
+        let (y_enter, y_exit, y_sign) = slab(p.y, d.y, self.lower.y, self.upper.y);
+        // The ray enters the box where it enters the later of the two slabs (the x
+        // slab on a tie). Parallel to both axes, it enters at −MAX or never.
+        let (t_enter, normal) = if y_enter > x_enter {
+            (y_enter, Vec2::new(0.0, y_sign))
+        } else {
+            (x_enter, Vec2::new(x_sign, 0.0))
+        };
+        let t_exit = if y_exit < x_exit { y_exit } else { x_exit };
+        // `&` rather than `&&`: one branch. Most invalid input (NaN) fails here too.
+        let hit = (t_enter <= t_exit) & (t_enter >= 0.0) & (t_enter <= input.max_fraction);
+        // Checking validity only for hits keeps it off the path of misses.
+        if !hit || !(input.is_valid() & self.is_valid()) {
+            return CastOutput::default();
         }
         CastOutput {
             normal,
@@ -170,6 +141,31 @@ impl Aabb {
             iterations: 0,
             hit: true,
         }
+    }
+}
+
+/// The parameter interval `(enter, exit)` of the ray `p + t·d` (one coordinate)
+/// inside the slab `[lo, hi]`, and the sign of the outward normal of the face it
+/// enters through (−1 for `lo`, +1 for `hi`). A ray parallel to the slab (|d| below
+/// `f32::EPSILON`) is inside it for all `t`, `(−MAX, MAX, 0)`, or never,
+/// `(MAX, −MAX, 0)`.
+#[inline]
+fn slab(p: f32, d: f32, lo: f32, hi: f32) -> (f32, f32, f32) {
+    if d.abs() < f32::EPSILON {
+        return if lo <= p && p <= hi {
+            (-f32::MAX, f32::MAX, 0.0)
+        } else {
+            (f32::MAX, -f32::MAX, 0.0)
+        };
+    }
+    let inv = 1.0 / d;
+    let t_lo = (lo - p) * inv;
+    let t_hi = (hi - p) * inv;
+    // Entering through the lower face when moving up (t_lo < t_hi).
+    if t_lo > t_hi {
+        (t_hi, t_lo, 1.0)
+    } else {
+        (t_lo, t_hi, -1.0)
     }
 }
 
@@ -316,6 +312,17 @@ mod tests {
             !BOX.ray_cast(&RayCastInput::new(v(-1.0, 0.5), v(f32::INFINITY, 0.0), 1.0))
                 .hit
         );
+        // Invalid boxes that the slab arithmetic alone would let this ray hit (at
+        // x = 0, fraction 0.25): an infinite corner, and a NaN only in y, which the
+        // y slab's comparisons silently ignore.
+        let ray = RayCastInput::new(v(-1.0, 0.5), v(4.0, 0.1), 1.0);
+        assert!(BOX.ray_cast(&ray).hit);
+        for bad in [
+            Aabb::new(v(0.0, 0.0), v(f32::INFINITY, 1.0)),
+            Aabb::new(v(0.0, f32::NAN), v(1.0, 1.0)),
+        ] {
+            assert!(!bad.ray_cast(&ray).hit, "{bad:?}");
+        }
     }
 
     #[test]

@@ -4,36 +4,7 @@
 //! boxes. It is the broad phase's index, and it is useful on its own: it needs no
 //! world, only boxes and `u64` user data.
 //!
-//! # How it works
-//! - **Layout.** The tree is binary. Each internal node stores the boxes of its *two
-//!   children* (not its own box), so a traversal tests both children from one node
-//!   read. Leaves are *proxies*, kept in a pool of their own, so that a proxy's id
-//!   (index plus generation) survives restructuring and rebuilds. Node 0 is always the
-//!   root; an empty tree is a root with two empty slots.
-//! - **Insertion** picks the sibling that minimises the surface-area heuristic (in 2D
-//!   the perimeter): the cost of a sibling is the perimeter of its union with the new
-//!   box plus the perimeter growth of all its ancestors. A single greedy descent with a
-//!   lower bound for each subtree prunes the search (branch and bound). On the way back
-//!   up, each ancestor tries the four *rotations* that swap a child with a grandchild and
-//!   keeps the one that reduces the perimeter of the node it changes most.
-//! - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
-//!   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down, with
-//!   binned SAH splits. A full rebuild also lays the nodes out in depth-first order.
-//! - **Traversal** uses a small stack held on the call stack (spilling to the heap only
-//!   for pathologically deep trees), so queries do not allocate.
-//!
-//! Boxes are stored as given: the caller decides how much margin ("fat") to add.
-//!
-//! # References
-//! - E. Catto, Box2D v3 `dynamic_tree.c` (sibling selection, rotations, partial rebuild).
-//! - J. Bittner, M. Hapala, V. Havran, *Fast Insertion-Based Optimization of Bounding
-//!   Volume Hierarchies*, Computer Graphics Forum 32(1), 2013 (branch-and-bound sibling search).
-//! - A. Kensler, *Tree Rotations for Improving Bounding Volume Hierarchies*, IEEE
-//!   Symposium on Interactive Ray Tracing, 2008.
-//! - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
-//!   Symposium on Interactive Ray Tracing, 2007 (binned SAH).
-//! - G. van den Bergen, *Collision Detection in Interactive 3D Environments*, 2003,
-//!   p. 80 (separating-axis test of a segment against a box).
+//! The algorithms and references are described on [`DynamicTree`].
 
 use crate::collision::{Aabb, RayCastInput, ShapeProxy};
 use crate::core::MAX_POLYGON_VERTICES;
@@ -54,8 +25,11 @@ const ROOT: u32 = 0;
 const LEAF_FLAG: u32 = 1 << 31;
 /// Flag in [`Child::word`]: this subtree holds an enlarged leaf and awaits a rebuild.
 const MOVED_FLAG: u32 = 1 << 30;
+/// Flag in [`Child::word`] of a leaf: the proxy's category bits are zero, so no query
+/// matches it.
+const NO_CATEGORY_FLAG: u32 = 1 << 29;
 /// Mask of the index part of [`Child::word`].
-const INDEX_MASK: u32 = MOVED_FLAG - 1;
+const INDEX_MASK: u32 = NO_CATEGORY_FLAG - 1;
 /// [`Child::word`] of an empty slot (only the root has empty slots).
 const EMPTY_WORD: u32 = INDEX_MASK;
 /// The largest number of proxies (and of nodes) a tree can hold.
@@ -71,7 +45,8 @@ const EMPTY_BOX: Aabb = Aabb::new(
 /// Number of bins of the binned SAH partition.
 const BIN_COUNT: usize = 16;
 
-/// Traversal stack entries kept inline before spilling to the heap.
+/// Stack entries kept inline (on the call stack) before spilling to the heap. Trees
+/// this deep do not occur in practice: a full rebuild bounds the height by 2·log₂(n) + 2.
 const INLINE_STACK: usize = 128;
 
 /// Identifies a proxy in a [`DynamicTree`]: a pool index plus a generation, so that an
@@ -134,29 +109,68 @@ pub struct ShapeCastInput {
 }
 
 /// One of the two child slots of an internal node: the child's box and what it is.
+/// A leaf slot also carries its proxy's generation and user data, so that traversals
+/// can report proxies without reading the proxy pool.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Child {
     /// The child's box: a proxy's box, or a box containing all boxes below a node.
     aabb: Aabb,
-    /// Node or proxy index, plus [`LEAF_FLAG`] and [`MOVED_FLAG`]; [`EMPTY_WORD`] when empty.
+    /// Node or proxy index, plus [`LEAF_FLAG`], [`MOVED_FLAG`] and
+    /// [`NO_CATEGORY_FLAG`]; [`EMPTY_WORD`] when empty.
     word: u32,
-    /// Height of the subtree: 0 for a proxy, 1 + the children's maximum for a node.
-    height: u32,
+    /// For a node, the subtree's height (1 + the children's maximum, a proxy counting
+    /// 0); for a proxy, its generation.
+    aux: u32,
+    /// For a proxy, its user data; 0 for a node.
+    user_data: u64,
 }
 
 impl Child {
     const EMPTY: Child = Child {
         aabb: EMPTY_BOX,
         word: EMPTY_WORD,
-        height: 0,
+        aux: 0,
+        user_data: 0,
     };
 
     #[inline]
-    fn leaf(aabb: Aabb, proxy: u32) -> Child {
+    fn leaf(aabb: Aabb, index: u32, proxy: &Proxy) -> Child {
+        let no_category = if proxy.category_bits == 0 {
+            NO_CATEGORY_FLAG
+        } else {
+            0
+        };
         Child {
             aabb,
-            word: proxy | LEAF_FLAG,
-            height: 0,
+            word: index | LEAF_FLAG | no_category,
+            aux: proxy.generation,
+            user_data: proxy.user_data,
+        }
+    }
+
+    /// Height of the subtree: 0 for a proxy (or an empty slot).
+    #[inline]
+    fn height(&self) -> u32 {
+        if self.is_leaf() { 0 } else { self.aux }
+    }
+
+    /// Whether a proxy in this slot passes a query mask, reading the proxy pool only
+    /// for a partial mask.
+    #[inline]
+    fn matches(&self, mask: u64, proxies: &[Proxy]) -> bool {
+        if mask == u64::MAX {
+            self.word & NO_CATEGORY_FLAG == 0
+        } else {
+            proxies[self.index() as usize].category_bits & mask != 0
+        }
+    }
+
+    /// The id of the proxy in a leaf slot.
+    #[inline]
+    fn proxy_id(&self) -> ProxyId {
+        ProxyId {
+            index: self.index(),
+            generation: self.aux,
         }
     }
 
@@ -187,8 +201,10 @@ impl Child {
     }
 }
 
-/// An internal node: the two child slots.
+/// An internal node: the two child slots. Aligned to a cache line so that a traversal
+/// reads each node with one memory access.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(align(64))]
 struct Node {
     children: [Child; 2],
 }
@@ -236,40 +252,40 @@ struct Proxy {
     generation: u32,
 }
 
-/// A stack of node indices for traversals: inline storage, spilling to the heap only
-/// if a tree is deeper than [`INLINE_STACK`].
-struct NodeStack {
-    inline: [u32; INLINE_STACK],
+/// A stack with inline storage for `N` entries, spilling to the heap only beyond
+/// that (for pathologically deep trees), so that traversals and rebuilds do not
+/// allocate.
+struct InlineStack<T: Copy, const N: usize> {
+    inline: [T; N],
     len: usize,
-    spill: Vec<u32>,
+    spill: Vec<T>,
 }
 
-impl NodeStack {
+impl<T: Copy, const N: usize> InlineStack<T, N> {
+    /// An empty stack; `fill` only initialises the storage.
     #[inline]
-    fn new(first: u32) -> NodeStack {
-        let mut inline = [0; INLINE_STACK];
-        inline[0] = first;
-        NodeStack {
-            inline,
-            len: 1,
+    fn new(fill: T) -> Self {
+        InlineStack {
+            inline: [fill; N],
+            len: 0,
             spill: Vec::new(),
         }
     }
 
     #[inline]
-    fn push(&mut self, index: u32) {
-        if self.len < INLINE_STACK {
-            self.inline[self.len] = index;
+    fn push(&mut self, value: T) {
+        if self.len < N {
+            self.inline[self.len] = value;
             self.len += 1;
         } else {
-            self.spill.push(index);
+            self.spill.push(value);
         }
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        if let Some(index) = self.spill.pop() {
-            return Some(index);
+    fn pop(&mut self) -> Option<T> {
+        if let Some(value) = self.spill.pop() {
+            return Some(value);
         }
         if self.len == 0 {
             return None;
@@ -277,10 +293,57 @@ impl NodeStack {
         self.len -= 1;
         Some(self.inline[self.len])
     }
+
+    #[inline]
+    fn last_mut(&mut self) -> Option<&mut T> {
+        if !self.spill.is_empty() {
+            return self.spill.last_mut();
+        }
+        if self.len == 0 {
+            None
+        } else {
+            Some(&mut self.inline[self.len - 1])
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len + self.spill.len()
+    }
+}
+
+/// The traversal stack of queries and casts, starting at the root.
+type NodeStack = InlineStack<u32, INLINE_STACK>;
+
+#[inline]
+fn node_stack() -> NodeStack {
+    let mut stack = NodeStack::new(0);
+    stack.push(ROOT);
+    stack
 }
 
 /// A dynamic AABB tree over proxies, each with a box, category bits and `u64` user
-/// data. See the [module documentation](self) for how it works.
+/// data.
+///
+/// # How it works
+/// - **Layout.** The tree is binary. Each internal node stores the boxes of its *two
+///   children* (not its own box), so a traversal tests both children from one node
+///   read. Leaves are *proxies*, kept in a pool of their own, so that a proxy's id
+///   (index plus generation) survives restructuring and rebuilds. Node 0 is always the
+///   root; an empty tree is a root with two empty slots.
+/// - **Insertion** picks the sibling that minimises the surface-area heuristic (in 2D
+///   the perimeter): the cost of a sibling is the perimeter of its union with the new
+///   box plus the perimeter growth of all its ancestors. A single greedy descent with a
+///   lower bound for each subtree prunes the search (branch and bound). On the way back
+///   up, each ancestor tries the four *rotations* that swap a child with a grandchild and
+///   keeps the one that reduces the perimeter of the node it changes most.
+/// - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
+///   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down, with
+///   binned SAH splits, and lays all nodes out in depth-first order.
+/// - **Traversal** uses a small stack held on the call stack (spilling to the heap only
+///   for pathologically deep trees), so queries do not allocate.
+///
+/// Boxes are stored as given: the caller decides how much margin ("fat") to add.
 ///
 /// All operations are deterministic: the same calls in the same order give the same
 /// tree, bit for bit, and the same callback order.
@@ -300,7 +363,18 @@ impl NodeStack {
 /// assert_eq!(found, vec![(a, 10)]);
 /// # Ok::<(), impulse2d::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+///
+/// # References
+/// - E. Catto, Box2D v3 `dynamic_tree.c` (sibling selection, rotations, partial rebuild).
+/// - J. Bittner, M. Hapala, V. Havran, *Fast Insertion-Based Optimization of Bounding
+///   Volume Hierarchies*, Computer Graphics Forum 32(1), 2013 (branch-and-bound sibling search).
+/// - A. Kensler, *Tree Rotations for Improving Bounding Volume Hierarchies*, IEEE
+///   Symposium on Interactive Ray Tracing, 2008.
+/// - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
+///   Symposium on Interactive Ray Tracing, 2007 (binned SAH).
+/// - G. van den Bergen, *Collision Detection in Interactive 3D Environments*, 2003,
+///   p. 80 (separating-axis test of a segment against a box).
+#[derive(Clone, Debug)]
 pub struct DynamicTree {
     nodes: Vec<Node>,
     node_links: Vec<Link>,
@@ -339,7 +413,7 @@ impl DynamicTree {
     /// # Errors
     /// [`Error::NonFinite`] or [`Error::InvalidGeometry`] when the box is not finite or
     /// its corners are not ordered; [`Error::InvalidOperation`] when the tree already
-    /// holds 2³⁰ − 2 proxies. The tree is unchanged on error.
+    /// holds 2²⁹ − 2 proxies. The tree is unchanged on error.
     pub fn create_proxy(
         &mut self,
         aabb: Aabb,
@@ -459,6 +533,12 @@ impl DynamicTree {
     pub fn set_category_bits(&mut self, id: ProxyId, category_bits: u64) -> Result<()> {
         let index = self.check_id(id)?;
         self.proxies[index as usize].category_bits = category_bits;
+        let link = self.proxies[index as usize].link;
+        let leaf = &mut self.nodes[link.parent as usize].children[link.slot as usize];
+        leaf.word &= !NO_CATEGORY_FLAG;
+        if category_bits == 0 {
+            leaf.word |= NO_CATEGORY_FLAG;
+        }
         Ok(())
     }
 
@@ -480,7 +560,7 @@ impl DynamicTree {
             return 0;
         }
         let [a, b] = &self.nodes[ROOT as usize].children;
-        1 + a.height.max(b.height)
+        1 + a.height().max(b.height())
     }
 
     /// The box containing every proxy (a zero box when empty), metres.
@@ -546,7 +626,7 @@ impl DynamicTree {
         if self.proxy_count == 0 || !aabb.is_valid() {
             return stats;
         }
-        let mut stack = NodeStack::new(ROOT);
+        let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -555,15 +635,9 @@ impl DynamicTree {
                     continue;
                 }
                 if child.is_leaf() {
-                    let index = child.index();
-                    let proxy = &self.proxies[index as usize];
-                    if proxy.category_bits & mask != 0 {
+                    if child.matches(mask, &self.proxies) {
                         stats.leaf_visits += 1;
-                        let id = ProxyId {
-                            index,
-                            generation: proxy.generation,
-                        };
-                        if !callback(id, proxy.user_data) {
+                        if !callback(child.proxy_id(), child.user_data) {
                             return stats;
                         }
                     }
@@ -612,7 +686,7 @@ impl DynamicTree {
         let mut segment_box = segment_aabb(p1, d, max_fraction);
         let mut sub_input = *input;
 
-        let mut stack = NodeStack::new(ROOT);
+        let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -634,18 +708,12 @@ impl DynamicTree {
                     }
                     continue;
                 }
-                let index = child.index();
-                let proxy = &self.proxies[index as usize];
-                if proxy.category_bits & mask == 0 {
+                if !child.matches(mask, &self.proxies) {
                     continue;
                 }
                 sub_input.max_fraction = max_fraction;
                 stats.leaf_visits += 1;
-                let id = ProxyId {
-                    index,
-                    generation: proxy.generation,
-                };
-                let value = callback(&sub_input, id, proxy.user_data);
+                let value = callback(&sub_input, child.proxy_id(), child.user_data);
                 if value == 0.0 {
                     return stats;
                 }
@@ -710,7 +778,7 @@ impl DynamicTree {
         let mut total_box = swept_aabb(&origin_box, d, max_fraction);
         let mut sub_input = *input;
 
-        let mut stack = NodeStack::new(ROOT);
+        let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -732,18 +800,12 @@ impl DynamicTree {
                     }
                     continue;
                 }
-                let index = child.index();
-                let proxy = &self.proxies[index as usize];
-                if proxy.category_bits & mask == 0 {
+                if !child.matches(mask, &self.proxies) {
                     continue;
                 }
                 sub_input.max_fraction = max_fraction;
                 stats.leaf_visits += 1;
-                let id = ProxyId {
-                    index,
-                    generation: proxy.generation,
-                };
-                let value = callback(&sub_input, id, proxy.user_data);
+                let value = callback(&sub_input, child.proxy_id(), child.user_data);
                 if value == 0.0 {
                     return stats;
                 }
@@ -757,11 +819,13 @@ impl DynamicTree {
     }
 
     /// Rebuilds the tree top-down with binned surface-area-heuristic splits. With
-    /// `full_build` the whole tree is rebuilt and its nodes laid out in depth-first
-    /// order; otherwise only the parts marked by [`enlarge_proxy`](Self::enlarge_proxy)
-    /// are rebuilt (unmarked subtrees are kept whole) and nothing happens when nothing
-    /// was enlarged. Clears all enlargement marks. Returns the number of subtrees and
-    /// proxies that were placed (0 when nothing was done).
+    /// `full_build` the whole tree is rebuilt; otherwise only the parts marked by
+    /// [`enlarge_proxy`](Self::enlarge_proxy) are rebuilt (unmarked subtrees are kept
+    /// whole) and nothing happens when nothing was enlarged. Either way the nodes are
+    /// then laid out in depth-first order, which makes traversals cache-friendly, and
+    /// all enlargement marks are cleared. Returns the number of subtrees and proxies
+    /// that were placed (0 when nothing was done). Costs O(n) copying plus
+    /// O(k log k) for the k placed items; allocates nothing once the buffers have grown.
     ///
     /// After a full rebuild the height is at most 2·log₂(n) + 2: deep in the tree the
     /// split falls back to the median, which halves the count.
@@ -776,9 +840,6 @@ impl DynamicTree {
 
         let mut scratch = core::mem::take(&mut self.scratch);
         self.gather_build_leaves(full_build, &mut scratch);
-        if full_build {
-            self.reset_node_pool();
-        }
         self.build(&mut scratch);
         let count = scratch.leaves.len();
         self.scratch = scratch;
@@ -861,23 +922,6 @@ impl DynamicTree {
         self.node_count -= 1;
     }
 
-    /// Frees every node but the root, with the free list in ascending order so that a
-    /// following build allocates nodes in depth-first order.
-    fn reset_node_pool(&mut self) {
-        let len = self.nodes.len();
-        for i in 1..len {
-            let next = if i + 1 < len {
-                (i + 1) as u32
-            } else {
-                NULL_INDEX
-            };
-            self.nodes[i] = Node::EMPTY;
-            self.node_links[i] = Link::free(next);
-        }
-        self.node_free = if len > 1 { 1 } else { NULL_INDEX };
-        self.node_count = 1;
-    }
-
     // ----------------------------------------------------------------------------
     // Structure
     // ----------------------------------------------------------------------------
@@ -904,12 +948,7 @@ impl DynamicTree {
     /// The child slot that describes `node` to its parent, computed from its children.
     #[inline]
     fn internal_child(&self, node: u32) -> Child {
-        let [a, b] = &self.nodes[node as usize].children;
-        Child {
-            aabb: a.aabb.union(&b.aabb),
-            word: node | ((a.word | b.word) & MOVED_FLAG),
-            height: 1 + a.height.max(b.height),
-        }
+        internal_child(&self.nodes[node as usize], node)
     }
 
     /// Recomputes the child slots describing `node` and its ancestors.
@@ -923,7 +962,7 @@ impl DynamicTree {
     }
 
     fn insert_leaf(&mut self, proxy: u32, aabb: Aabb, rotate: bool) {
-        let leaf = Child::leaf(aabb, proxy);
+        let leaf = Child::leaf(aabb, proxy, &self.proxies[proxy as usize]);
 
         // A tree with fewer than two proxies has a free slot in the root.
         for slot in 0..2 {
@@ -1129,6 +1168,18 @@ impl DynamicTree {
     }
 }
 
+/// The child slot that describes node `index` (with content `node`) to its parent.
+#[inline]
+fn internal_child(node: &Node, index: u32) -> Child {
+    let [a, b] = &node.children;
+    Child {
+        aabb: a.aabb.union(&b.aabb),
+        word: index | ((a.word | b.word) & MOVED_FLAG),
+        aux: 1 + a.height().max(b.height()),
+        user_data: 0,
+    }
+}
+
 /// Checks that a box can go into the tree.
 fn check_aabb(aabb: &Aabb) -> Result<()> {
     if !aabb.lower.is_finite() || !aabb.upper.is_finite() {
@@ -1212,12 +1263,12 @@ mod tests {
         // Root = (B, C) with C = (F, G). If B lies next to G and F is far, swapping B
         // with F gives C' = (B, G), much smaller than C = (F, G).
         let mut tree = DynamicTree::new();
-        let b = Child::leaf(square(10.0, 0.0, 0.5), 0);
-        let f = Child::leaf(square(-10.0, 0.0, 0.5), 1);
-        let g = Child::leaf(square(9.0, 0.0, 0.5), 2);
         for _ in 0..3 {
             tree.allocate_proxy(1, 0);
         }
+        let b = Child::leaf(square(10.0, 0.0, 0.5), 0, &tree.proxies[0]);
+        let f = Child::leaf(square(-10.0, 0.0, 0.5), 1, &tree.proxies[1]);
+        let g = Child::leaf(square(9.0, 0.0, 0.5), 2, &tree.proxies[2]);
         let c = tree.allocate_node();
         tree.nodes[c as usize].children = [f, g];
         tree.node_links[c as usize] = Link::at(ROOT, 1);
@@ -1265,7 +1316,7 @@ mod tests {
     #[test]
     fn traversal_stack_spills_and_keeps_order() {
         let mut stack = NodeStack::new(0);
-        for i in 1..300 {
+        for i in 0..300 {
             stack.push(i);
         }
         for i in (0..300).rev() {

@@ -4,13 +4,85 @@
 //! A polygon may carry a rounding radius: it is then the Minkowski sum of its convex
 //! core and a disk, which is how Box2D v3 models rounded boxes. All lengths are metres.
 //!
+//! Every constructor rejects what collision cannot handle: non-finite numbers
+//! ([`Error::NonFinite`]), coordinates, radii and half-extents beyond
+//! [`HUGE`] in magnitude ([`Error::OutOfRange`], as [`compute_hull`](super::compute_hull)
+//! does), and shapes too small or, for polygons, not strictly convex once placed
+//! ([`Error::InvalidGeometry`]). The polygon constructors check the **placed**
+//! vertices (after the offset transform), exactly: rounding a vertex to `f32` near
+//! `HUGE` moves it by up to about a centimetre, enough to fold a thin corner.
+//!
 //! # References
 //! - E. Catto, Box2D v3 `geometry.c`, `collision.h`.
 
 use super::hull::Hull;
-use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
-use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::core::{HUGE, LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::error::{Error, Result, check_finite, check_non_negative};
 use crate::math::{Rot, Transform, Vec2};
+
+/// The range every coordinate and size must lie in, for error messages.
+const WITHIN_HUGE: &str = "within ±HUGE (1e5 m)";
+
+/// Checks a coordinate: finite and within `±HUGE`.
+fn check_in_range(value: f32, what: &'static str) -> Result<()> {
+    check_finite(value, what)?;
+    if value.abs() > HUGE {
+        return Err(Error::OutOfRange {
+            what,
+            expected: WITHIN_HUGE,
+            value,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a point: both coordinates finite and within `±HUGE`.
+fn check_point(p: Vec2, what: &'static str) -> Result<()> {
+    check_in_range(p.x, what)?;
+    check_in_range(p.y, what)
+}
+
+/// Checks a radius: finite, `>= 0` and at most `HUGE`.
+fn check_radius(value: f32, what: &'static str) -> Result<()> {
+    check_non_negative(value, what)?;
+    check_in_range(value, what)
+}
+
+/// Twice the signed area of the triangle `a, b, c` (`(b − a) × (c − a)`), positive
+/// when it turns left. Computed in `f64`, where the differences of `f32`
+/// coordinates within `±HUGE` and their products are exact, so the sign is right
+/// even for slivers whose `f32` cross product is all round-off.
+#[inline]
+pub(crate) fn orient(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    let (ax, ay) = (f64::from(a.x), f64::from(a.y));
+    let (ux, uy) = (f64::from(b.x) - ax, f64::from(b.y) - ay);
+    let (vx, vy) = (f64::from(c.x) - ax, f64::from(c.y) - ay);
+    ux * vy - uy * vx
+}
+
+/// Checks placed polygon vertices: each within `±HUGE`, and the polygon strictly
+/// convex and counter-clockwise (every vertex strictly left of every edge it is not
+/// on, decided exactly by [`orient`]). That implies a positive area and a left turn
+/// at every corner.
+fn check_placed_vertices(vertices: &[Vec2]) -> Result<()> {
+    for &v in vertices {
+        check_point(v, "polygon vertex")?;
+    }
+    let n = vertices.len();
+    for i in 0..n {
+        let a = vertices[i];
+        let b = vertices[(i + 1) % n];
+        for (j, &p) in vertices.iter().enumerate() {
+            if j != i && j != (i + 1) % n && orient(a, b, p) <= 0.0 {
+                return Err(Error::InvalidGeometry(
+                    "polygon vertices are not strictly convex and counter-clockwise once \
+                     placed (f32 rounding can fold a thin corner far from the origin)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// A solid circle.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -22,10 +94,13 @@ pub struct Circle {
 }
 
 impl Circle {
-    /// Makes a circle; the centre must be finite and the radius finite and ≥ 0.
+    /// Makes a circle; the centre within `±HUGE` and the radius in `[0, HUGE]` (metres).
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] or [`Error::OutOfRange`] otherwise.
     pub fn new(center: Vec2, radius: f32) -> Result<Circle> {
-        check_finite_vec(center, "circle center")?;
-        check_non_negative(radius, "circle radius")?;
+        check_point(center, "circle center")?;
+        check_radius(radius, "circle radius")?;
         Ok(Circle { center, radius })
     }
 }
@@ -42,12 +117,16 @@ pub struct Capsule {
 }
 
 impl Capsule {
-    /// Makes a capsule. The centres must be finite and farther apart than the
-    /// linear slop (use a [`Circle`] otherwise); the radius finite and ≥ 0.
+    /// Makes a capsule. The centres must lie within `±HUGE` and farther apart than
+    /// the linear slop (use a [`Circle`] otherwise); the radius in `[0, HUGE]` (metres).
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] or [`Error::OutOfRange`] for bad numbers,
+    /// [`Error::InvalidGeometry`] for centres too close together.
     pub fn new(center1: Vec2, center2: Vec2, radius: f32) -> Result<Capsule> {
-        check_finite_vec(center1, "capsule center1")?;
-        check_finite_vec(center2, "capsule center2")?;
-        check_non_negative(radius, "capsule radius")?;
+        check_point(center1, "capsule center1")?;
+        check_point(center2, "capsule center2")?;
+        check_radius(radius, "capsule radius")?;
         if center1.distance_squared(center2) <= LINEAR_SLOP * LINEAR_SLOP {
             return Err(Error::InvalidGeometry(
                 "capsule centres are closer than the linear slop; use a circle",
@@ -71,10 +150,15 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// Makes a segment; the points must be finite and farther apart than the linear slop.
+    /// Makes a segment; the points must lie within `±HUGE` (metres) and farther
+    /// apart than the linear slop.
+    ///
+    /// # Errors
+    /// [`Error::NonFinite`] or [`Error::OutOfRange`] for bad coordinates,
+    /// [`Error::InvalidGeometry`] for points too close together.
     pub fn new(point1: Vec2, point2: Vec2) -> Result<Segment> {
-        check_finite_vec(point1, "segment point1")?;
-        check_finite_vec(point2, "segment point2")?;
+        check_point(point1, "segment point1")?;
+        check_point(point2, "segment point2")?;
         if point1.distance_squared(point2) <= LINEAR_SLOP * LINEAR_SLOP {
             return Err(Error::InvalidGeometry(
                 "segment points are closer than the linear slop",
@@ -101,10 +185,14 @@ pub struct ChainSegment {
 }
 
 impl ChainSegment {
-    /// Makes a chain segment from its ghost vertices and segment; all points finite.
+    /// Makes a chain segment from its ghost vertices and segment; all points within
+    /// `±HUGE` (metres), the segment valid for [`Segment::new`].
+    ///
+    /// # Errors
+    /// As [`Segment::new`], and for ghost vertices that are not finite or beyond `±HUGE`.
     pub fn new(ghost1: Vec2, segment: Segment, ghost2: Vec2) -> Result<ChainSegment> {
-        check_finite_vec(ghost1, "chain segment ghost1")?;
-        check_finite_vec(ghost2, "chain segment ghost2")?;
+        check_point(ghost1, "chain segment ghost1")?;
+        check_point(ghost2, "chain segment ghost2")?;
         let segment = Segment::new(segment.point1, segment.point2)?;
         Ok(ChainSegment {
             ghost1,
@@ -172,33 +260,48 @@ impl Polygon {
     }
 }
 
-/// The area-weighted centroid of a counter-clockwise convex polygon.
+/// The area-weighted centroid of a strictly convex counter-clockwise polygon (as
+/// checked by [`check_placed_vertices`]).
+///
+/// A fan of triangles from the first vertex, accumulated in `f64`: a thin polygon
+/// far from the origin has an `f32` cross product made mostly of round-off.
 fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
-    // Fan of triangles from the first vertex, relative to it for precision.
     let origin = vertices[0];
-    let mut center = Vec2::ZERO;
-    let mut area = 0.0;
-    let inv3 = 1.0 / 3.0;
+    let (ox, oy) = (f64::from(origin.x), f64::from(origin.y));
+    let (mut cx, mut cy, mut twice_area) = (0.0f64, 0.0f64, 0.0f64);
     for i in 1..vertices.len() - 1 {
-        let e1 = vertices[i] - origin;
-        let e2 = vertices[i + 1] - origin;
-        let a = 0.5 * e1.cross(e2);
-        center = Vec2::mul_add(center, a * inv3, e1 + e2);
-        area += a;
+        let d = orient(origin, vertices[i], vertices[i + 1]);
+        // The triangle's centroid relative to the origin is (e1 + e2) / 3.
+        let sx = f64::from(vertices[i].x) + f64::from(vertices[i + 1].x) - 2.0 * ox;
+        let sy = f64::from(vertices[i].y) + f64::from(vertices[i + 1].y) - 2.0 * oy;
+        cx += d * sx;
+        cy += d * sy;
+        twice_area += d;
     }
-    debug_assert!(area > 0.0);
-    origin + center * (1.0 / area)
+    debug_assert!(twice_area > 0.0, "checked by check_placed_vertices");
+    let scale = 1.0 / (3.0 * twice_area);
+    Vec2::new((ox + cx * scale) as f32, (oy + cy * scale) as f32)
 }
 
-/// Makes a polygon from a hull with a rounding radius (metres, ≥ 0).
+/// Makes a polygon from a hull with a rounding radius (metres, in `[0, HUGE]`).
+///
+/// # Errors
+/// As [`make_offset_polygon`]; never for a hull from
+/// [`compute_hull`](super::compute_hull) and a valid radius.
 pub fn make_polygon(hull: &Hull, radius: f32) -> Result<Polygon> {
     make_offset_polygon(hull, Transform::IDENTITY, radius)
 }
 
 /// Makes a polygon from a hull whose points are then moved by `xf` (the polygon's
-/// placement in its body's frame), with a rounding radius (metres, ≥ 0).
+/// placement in its body's frame), with a rounding radius (metres, in `[0, HUGE]`).
+///
+/// # Errors
+/// - [`Error::NonFinite`] / [`Error::OutOfRange`] for a bad radius or transform, or
+///   a placed vertex beyond `±HUGE`.
+/// - [`Error::InvalidGeometry`] when the placed vertices, rounded to `f32`, are no
+///   longer strictly convex (a thin hull far from the origin).
 pub fn make_offset_polygon(hull: &Hull, xf: Transform, radius: f32) -> Result<Polygon> {
-    check_non_negative(radius, "polygon radius")?;
+    check_radius(radius, "polygon radius")?;
     if !xf.is_valid() {
         return Err(Error::NonFinite {
             what: "polygon offset transform",
@@ -215,11 +318,9 @@ pub fn make_offset_polygon(hull: &Hull, xf: Transform, radius: f32) -> Result<Po
     for (v, &h) in vertices.iter_mut().zip(&hull.points[..n]) {
         *v = xf.apply(h);
     }
+    check_placed_vertices(&vertices[..n])?;
     for i in 0..n {
         let edge = vertices[(i + 1) % n] - vertices[i];
-        if edge.length_squared() <= f32::EPSILON * f32::EPSILON {
-            return Err(Error::InvalidGeometry("polygon has a zero-length edge"));
-        }
         normals[i] = edge.right_perp().normalize();
     }
     let centroid = polygon_centroid(&vertices[..n]);
@@ -233,8 +334,8 @@ pub fn make_offset_polygon(hull: &Hull, xf: Transform, radius: f32) -> Result<Po
 }
 
 fn check_box_half_extents(hx: f32, hy: f32) -> Result<()> {
-    check_finite(hx, "box half-width")?;
-    check_finite(hy, "box half-height")?;
+    check_in_range(hx, "box half-width")?;
+    check_in_range(hy, "box half-height")?;
     if hx <= 0.5 * LINEAR_SLOP || hy <= 0.5 * LINEAR_SLOP {
         return Err(Error::InvalidGeometry(
             "box half-extents must be larger than half the linear slop",
@@ -244,7 +345,10 @@ fn check_box_half_extents(hx: f32, hy: f32) -> Result<()> {
 }
 
 /// Makes an axis-aligned box centred on the origin from its half-width and
-/// half-height (metres, each larger than half the linear slop).
+/// half-height (metres, each larger than half the linear slop and at most `HUGE`).
+///
+/// # Errors
+/// See [`make_offset_rounded_box`].
 pub fn make_box(hx: f32, hy: f32) -> Result<Polygon> {
     make_offset_rounded_box(hx, hy, Vec2::ZERO, Rot::IDENTITY, 0.0)
 }
@@ -268,6 +372,13 @@ pub fn make_offset_box(hx: f32, hy: f32, center: Vec2, rotation: Rot) -> Result<
 
 /// Makes a rounded box of half-extents `hx`, `hy` and rounding `radius` (metres)
 /// centred at `center` and rotated by `rotation`, in the body's frame.
+///
+/// # Errors
+/// - [`Error::NonFinite`] / [`Error::OutOfRange`] for non-finite numbers, a centre,
+///   half-extent, radius or placed corner beyond `±HUGE`, or a negative radius.
+/// - [`Error::InvalidGeometry`] for a half-extent not larger than half the linear
+///   slop, or corners that rounding to `f32` leaves not strictly convex (a tiny box
+///   far from the origin).
 pub fn make_offset_rounded_box(
     hx: f32,
     hy: f32,
@@ -276,8 +387,8 @@ pub fn make_offset_rounded_box(
     radius: f32,
 ) -> Result<Polygon> {
     check_box_half_extents(hx, hy)?;
-    check_non_negative(radius, "box radius")?;
-    check_finite_vec(center, "box center")?;
+    check_radius(radius, "box radius")?;
+    check_point(center, "box center")?;
     if !rotation.is_valid() {
         return Err(Error::NonFinite {
             what: "box rotation",
@@ -302,6 +413,7 @@ pub fn make_offset_rounded_box(
         vertices[i] = xf.apply(corners[i]);
         normals[i] = rotation.rotate(local_normals[i]);
     }
+    check_placed_vertices(&vertices[..4])?;
     Ok(Polygon {
         vertices,
         normals,
@@ -388,6 +500,111 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    fn out_of_range<T: std::fmt::Debug>(r: Result<T>) -> bool {
+        matches!(r, Err(Error::OutOfRange { .. }))
+    }
+
+    #[test]
+    fn constructors_reject_numbers_beyond_huge() {
+        let far = Vec2::new(0.0, 1.0e20);
+        let just_beyond = Vec2::new(-100_001.0, 0.0);
+        assert!(out_of_range(Circle::new(just_beyond, 1.0)));
+        assert!(out_of_range(Circle::new(Vec2::ZERO, 2.0 * HUGE)));
+        assert!(Circle::new(Vec2::new(HUGE, -HUGE), HUGE).is_ok());
+        assert!(out_of_range(Capsule::new(Vec2::ZERO, far, 0.5)));
+        assert!(out_of_range(Capsule::new(Vec2::ZERO, Vec2::X, 1.0e6)));
+        assert!(out_of_range(Segment::new(far, Vec2::new(0.0, 118.0))));
+        assert!(out_of_range(Segment::new(Vec2::ZERO, just_beyond)));
+        let segment = Segment::new(Vec2::ZERO, Vec2::X).unwrap();
+        assert!(out_of_range(ChainSegment::new(far, segment, Vec2::Y)));
+        assert!(out_of_range(ChainSegment::new(
+            Vec2::Y,
+            segment,
+            just_beyond
+        )));
+        assert!(out_of_range(make_box(2.0e5, 1.0)));
+        assert!(out_of_range(make_rounded_box(1.0, 1.0, 2.0e5)));
+        assert!(out_of_range(make_offset_box(
+            1.0,
+            1.0,
+            just_beyond,
+            Rot::IDENTITY
+        )));
+        // Centre within range, but a corner at x = 99_999.5 + 1 lies beyond it.
+        assert!(out_of_range(make_offset_box(
+            1.0,
+            1.0,
+            Vec2::new(99_999.5, 0.0),
+            Rot::IDENTITY
+        )));
+        assert!(make_box(HUGE, HUGE).is_ok());
+
+        let hull = crate::collision::compute_hull(&[
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+        ])
+        .unwrap();
+        assert!(out_of_range(make_polygon(&hull, 1.0e6)));
+        let moved = Transform::new(Vec2::new(99_999.5, 0.0), Rot::IDENTITY);
+        assert!(out_of_range(make_offset_polygon(&hull, moved, 0.0)));
+        let inside = Transform::new(Vec2::new(99_998.5, 0.0), Rot::IDENTITY);
+        assert!(make_offset_polygon(&hull, inside, 0.0).is_ok());
+    }
+
+    #[test]
+    fn tiny_box_far_from_the_origin_is_rejected() {
+        // Near 1e5 adjacent f32 values are 1/128 m apart: 99_999 ± 0.003 both round
+        // to 99_999, so the box's corners collapse onto a vertical line.
+        let r = make_offset_box(0.003, 0.003, Vec2::new(99_999.0, 0.0), Rot::IDENTITY);
+        assert!(matches!(r, Err(Error::InvalidGeometry(_))), "{r:?}");
+        // The same box near the origin is fine.
+        assert!(make_offset_box(0.003, 0.003, Vec2::new(1.0, 0.0), Rot::IDENTITY).is_ok());
+    }
+
+    #[test]
+    fn placed_vertices_must_be_strictly_convex_and_counter_clockwise() {
+        let v = Vec2::new;
+        let square = [v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)];
+        assert!(check_placed_vertices(&square).is_ok());
+        let clockwise = [v(0.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(1.0, 0.0)];
+        assert!(check_placed_vertices(&clockwise).is_err());
+        // A straight corner at (1, 0) and a reflex one at (0.5, 0.6).
+        let straight = [v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0), v(1.0, 1.0)];
+        assert!(check_placed_vertices(&straight).is_err());
+        let reflex = [
+            v(0.0, 0.0),
+            v(1.0, 0.0),
+            v(1.0, 1.0),
+            v(0.5, 0.6),
+            v(0.0, 1.0),
+        ];
+        assert!(check_placed_vertices(&reflex).is_err());
+        // All left turns, but winding twice (a pentagram).
+        let star = [
+            v(0.0, 1.0),
+            v(-0.59, -0.81),
+            v(0.95, 0.31),
+            v(-0.95, 0.31),
+            v(0.59, -0.81),
+        ];
+        assert!(check_placed_vertices(&star).is_err());
+    }
+
+    #[test]
+    fn orient_is_exact_where_f32_cross_is_round_off() {
+        // c lies one f32 step (1/128 m at 65_536) left of the line a → b along
+        // y = x. Exactly, (b − a) × (c − a) = 196_608 · (1/128) = 1536. In f32,
+        // c − a = (163_840, 163_840 + 1/128) cannot hold the 1/128 (steps there
+        // are 1/64), so the f32 cross product is 0 or 3072, never 1536.
+        let a = Vec2::new(-98_304.0, -98_304.0);
+        let b = Vec2::new(98_304.0, 98_304.0);
+        let c = Vec2::new(65_536.0, 65_536.0 + 1.0 / 128.0);
+        assert_eq!(orient(a, b, c), 1536.0);
+        assert_ne!((b - a).cross(c - a), 1536.0);
+        assert!(orient(a, c, b) < 0.0);
     }
 
     #[test]

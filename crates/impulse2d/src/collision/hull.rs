@@ -4,11 +4,11 @@
 //! [`Hull`] by quickhull, then simplifies it so that the polygons made from it are
 //! numerically robust:
 //!
-//! 1. **Welding.** A point closer than `4 × LINEAR_SLOP` (2 cm) to a point already
-//!    kept is dropped. Points are visited in input order, so the first of a cluster
-//!    survives. (Box2D v3 uses the same distance; it compares against every earlier
-//!    input point, we compare against the kept ones, so every input point is within
-//!    the weld distance of a kept point.)
+//! 1. **Welding.** A point closer than `4 × LINEAR_SLOP` (2 cm) to any earlier
+//!    input point, kept or not, is dropped (as in Box2D v3). The first input point
+//!    always survives. A chain of points each within the weld distance of the one
+//!    before collapses to its first point, so a dropped point can be up to
+//!    `7 × 4 × LINEAR_SLOP` (14 cm) from the nearest kept one.
 //! 2. **Quickhull.** Start from the kept point farthest from the centre of the
 //!    input's bounding box and the point farthest from it; split the rest into the
 //!    two sides of that chord and recurse on each side with the farthest point.
@@ -153,8 +153,8 @@ fn turn_distance(prev: Vec2, mid: Vec2, next: Vec2) -> f32 {
 /// Computes the convex hull of 3 to 8 points (metres) by quickhull, simplified for
 /// robust polygons:
 ///
-/// - points closer than `4 × LINEAR_SLOP` to a point already kept are dropped
-///   (the first of a cluster, in input order, survives);
+/// - a point closer than `4 × LINEAR_SLOP` to any earlier input point (kept or
+///   not) is dropped, so the first point of a cluster, in input order, survives;
 /// - points within `2 × LINEAR_SLOP` of a hull edge, or of the line through their
 ///   two hull neighbours, are dropped.
 ///
@@ -203,11 +203,10 @@ pub fn compute_hull(points: &[Vec2]) -> Result<Hull> {
     let mut upper = points[0];
     let mut kept = PointList::new();
     let weld_sq = WELD_DISTANCE * WELD_DISTANCE;
-    for &p in points {
+    for (i, &p) in points.iter().enumerate() {
         lower = lower.min(p);
         upper = upper.max(p);
-        if kept
-            .as_slice()
+        if points[..i]
             .iter()
             .all(|&q| p.distance_squared(q) >= weld_sq)
         {
@@ -389,6 +388,26 @@ mod tests {
         // but here the pair is a real corner).
         let pts = [v(0.0, 0.0), v(2.0, 0.0), v(2.0, 0.03), v(0.0, 1.0)];
         assert_eq!(compute_hull(&pts).unwrap().count, 4);
+    }
+
+    #[test]
+    fn welds_against_every_earlier_point_not_only_kept_ones() {
+        // (2.015, 0) is 0.015 m from (2, 0): dropped. (2.03, 0) is 0.03 m from the
+        // kept (2, 0) but 0.015 m from the dropped (2.015, 0), an earlier input
+        // point: dropped too. What is left is the triangle (0,0), (2,0), (1,1.5).
+        // (Welding only against kept points would keep (2.03, 0), and the collinear
+        // pass would then drop (2, 0) instead.)
+        let pts = [
+            v(0.0, 0.0),
+            v(2.0, 0.0),
+            v(2.015, 0.0),
+            v(2.03, 0.0),
+            v(1.0, 1.5),
+        ];
+        let hull = compute_hull(&pts).unwrap();
+        assert_eq!(hull.count, 3, "{:?}", hull.points());
+        assert!(hull.points().contains(&v(2.0, 0.0)));
+        assert!(!hull.points().contains(&v(2.03, 0.0)));
     }
 
     #[test]

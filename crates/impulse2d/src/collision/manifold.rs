@@ -7,8 +7,11 @@
 //! B's origin (`anchor_b`) and in world coordinates (`point`), mid-way between the
 //! two surfaces. Points are created up to
 //! [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) before touching;
-//! farther apart the manifold is empty, and a clipped point beyond that distance is
-//! dropped while its partner is kept. The solver fields of the points are left at 0.
+//! farther apart the manifold is empty. A face contact keeps both of its clipped
+//! points whatever their separation, as Box2D v3 does: the far one is a speculative
+//! point that the solver ignores until it comes close (it stops a turning box's far
+//! corner from sinking in within one step). The solver fields of the points are
+//! left at 0.
 //!
 //! Feature ids ([`make_id`]) name a vertex or edge of A and one of B, so that the
 //! same point keeps its id while the shapes move a little and the solver can warm
@@ -34,7 +37,7 @@ use super::distance::{
 };
 use super::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment, make_capsule_polygon};
 use crate::core::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
-use crate::math::{Rot, Transform, Vec2};
+use crate::math::{Transform, Vec2};
 
 /// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -140,9 +143,10 @@ impl LocalManifold {
         m
     }
 
-    /// Appends a point unless its surfaces are farther apart than the speculative distance.
-    fn push_speculative(&mut self, point: LocalPoint) {
-        if point.separation <= SPECULATIVE_DISTANCE && self.count < 2 {
+    /// Appends a point (at most two; a third is ignored).
+    fn push(&mut self, point: LocalPoint) {
+        debug_assert!(self.count < 2);
+        if self.count < 2 {
             self.points[self.count] = point;
             self.count += 1;
         }
@@ -434,11 +438,14 @@ fn capsule_contact(
 
     if !beside(fp2, fq2, length1) && !beside(fp1, fq1, length2) {
         // The segments overlap along each other: try a face contact with two points,
-        // taking the side of the segment that separates the pair most as the reference.
+        // taking the side of the segment that separates the pair most as the
+        // reference. A's side wins unless B's separates more by a tenth of the slop,
+        // so that nearly parallel capsules do not switch reference from frame to frame.
         let (separation_a, normal_a) = side_separation(p1, axis1, p2, q2);
         let (separation_b, normal_b) = side_separation(p2, axis2, p1, q1);
+        let a_is_reference = separation_a + 0.1 * LINEAR_SLOP >= separation_b;
         let mut m = LocalManifold::EMPTY;
-        let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if separation_a >= separation_b {
+        let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if a_is_reference {
             let clipped = clip_to_interval(p2, q2, fp2, fq2, length1);
             (
                 p1,
@@ -461,24 +468,20 @@ fn capsule_contact(
         };
         let sp = (cp - reference).dot(normal);
         let sq = (cq - reference).dot(normal);
-        // A clipped point far beyond the closest distance means the segments cross at a
-        // steep angle: then one point at the closest features is the better contact.
+        // Both clipped points far beyond the closest distance mean the segments meet
+        // at a steep angle away from their closest points: then one point at the
+        // closest features is the better contact. Otherwise both points are kept,
+        // the far one as a speculative point.
         if sp <= distance + LINEAR_SLOP || sq <= distance + LINEAR_SLOP {
-            m.normal = if separation_a >= separation_b {
-                normal
-            } else {
-                -normal
-            };
+            m.normal = if a_is_reference { normal } else { -normal };
             for (c, s, id) in [(cp, sp, ids[0]), (cq, sq, ids[1])] {
-                m.push_speculative(LocalPoint {
+                m.push(LocalPoint {
                     anchor: Vec2::mul_add(c, 0.5 * (r_ref - r_inc - s), normal),
                     separation: s - radius,
                     id,
                 });
             }
-            if m.count > 0 {
-                return m;
-            }
+            return m;
         }
     }
 
@@ -542,18 +545,27 @@ pub fn collide_segment_and_capsule(
 // ---------------------------------------------------------------------------
 // Polygons
 
-/// The edge of `poly1` whose normal separates `poly2` the most, and that separation.
-fn max_separation(poly1: &Polygon, poly2: &Polygon) -> (usize, f32) {
+/// The edge of `poly1` whose normal separates `poly2` the most, and that
+/// separation; or, as soon as one separates them by more than `enough`, that edge
+/// (the shapes are then too far apart for a contact, and the rest is not needed).
+fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32) {
+    let others = poly2.vertices();
     let mut best = (0, -f32::MAX);
-    for i in 0..poly1.count {
-        let (n, v) = (poly1.normals[i], poly1.vertices[i]);
-        let deepest = poly2
-            .vertices()
-            .iter()
-            .map(|&w| n.dot(w - v))
-            .fold(f32::MAX, f32::min);
+    for (i, (n, v)) in poly1.normals().iter().zip(poly1.vertices()).enumerate() {
+        // Plain comparisons rather than `f32::min`, whose NaN handling costs
+        // instructions in this innermost loop (the result is the same).
+        let mut deepest = f32::MAX;
+        for w in others {
+            let s = n.dot(*w - *v);
+            if s < deepest {
+                deepest = s;
+            }
+        }
         if deepest > best.1 {
             best = (i, deepest);
+            if deepest > enough {
+                break;
+            }
         }
     }
     best
@@ -652,26 +664,29 @@ fn clip_polygons(
         reference.radius,
         incident.radius,
     );
+    if !clipped.overlap {
+        return LocalManifold::EMPTY;
+    }
     // Ids name the feature of A first, then B's; the point order matches Box2D.
     let (i11, i12, i21, i22) = (i11 as u8, i12 as u8, i21 as u8, i22 as u8);
     let mut m = LocalManifold::EMPTY;
     if flip {
         m.normal = -normal;
-        m.push_speculative(LocalPoint {
+        m.push(LocalPoint {
             id: make_id(i21, i12),
             ..clipped.upper
         });
-        m.push_speculative(LocalPoint {
+        m.push(LocalPoint {
             id: make_id(i22, i11),
             ..clipped.lower
         });
     } else {
         m.normal = normal;
-        m.push_speculative(LocalPoint {
+        m.push(LocalPoint {
             id: make_id(i11, i22),
             ..clipped.lower
         });
-        m.push_speculative(LocalPoint {
+        m.push(LocalPoint {
             id: make_id(i12, i21),
             ..clipped.upper
         });
@@ -691,81 +706,90 @@ fn edge_end(fraction: f32, i1: usize, i2: usize) -> Option<usize> {
     }
 }
 
-/// Whether two nearly parallel edges overlap along the first by more than a sliver.
-///
-/// Closest points between parallel edges are not unique and the segment-distance
-/// routine then reports end points; when the edges overlap, the contact is a face
-/// contact (two clipped points), not a corner-to-corner one.
-fn edges_overlap(a1: Vec2, a2: Vec2, b1: Vec2, b2: Vec2) -> bool {
-    let (axis, length) = (a2 - a1).get_length_and_normalize();
-    let (t1, t2) = ((b1 - a1).dot(axis), (b2 - a1).dot(axis));
-    let overlap = t1.max(t2).min(length) - t1.min(t2).max(0.0);
-    // Only parallel edges can have both closest points at ends and still overlap.
-    let parallel = axis.cross(b2 - b1).abs() <= 1.0e-3 * (b2 - b1).length();
-    parallel && overlap > 0.1 * LINEAR_SLOP
-}
-
 /// Contact between polygons `a` and `b`, both in the working frame.
 fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
-    let (edge_a, separation_a) = max_separation(a, b);
-    let (edge_b, separation_b) = max_separation(b, a);
+    // Separating axes: a face of either polygon that separates them by more than
+    // the speculative distance means no contact.
     let radius = a.radius + b.radius;
-    if separation_a > SPECULATIVE_DISTANCE + radius || separation_b > SPECULATIVE_DISTANCE + radius
-    {
+    let too_far = SPECULATIVE_DISTANCE + radius;
+    let (edge_a, separation_a) = max_separation(a, b, too_far);
+    if separation_a > too_far {
+        return LocalManifold::EMPTY;
+    }
+    let (edge_b, separation_b) = max_separation(b, a, too_far);
+    if separation_b > too_far {
         return LocalManifold::EMPTY;
     }
 
-    // Prefer A's face unless B's is clearly better, so that nearly symmetric stacks
-    // do not switch reference (and feature ids) from frame to frame.
-    let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
+    // A's face is the reference unless B's separates strictly more.
+    let flip = separation_b > separation_a;
     let (edge_a, edge_b) = if flip {
         (incident_edge(a, b.normals[edge_b]), edge_b)
     } else {
         (edge_a, incident_edge(b, a.normals[edge_a]))
     };
 
-    if separation_a.max(separation_b) > 0.1 * LINEAR_SLOP {
-        // The cores are apart (by more than a sliver, so corner-to-corner directions
-        // can be normalised). If the closest features of the two edges are corners, the
-        // contact is corner to corner with its true normal, not the face normal.
-        let (i11, i12) = (edge_a, next_index(edge_a, a.count));
-        let (i21, i22) = (edge_b, next_index(edge_b, b.count));
-        let (v11, v12) = (a.vertices[i11], a.vertices[i12]);
-        let (v21, v22) = (b.vertices[i21], b.vertices[i22]);
-        let closest = segment_distance(v11, v12, v21, v22);
-        let corners = (
-            edge_end(closest.fraction1, i11, i12),
-            edge_end(closest.fraction2, i21, i22),
-        );
-        if let (Some(ia), Some(ib)) = corners
-            && !edges_overlap(v11, v12, v21, v22)
-        {
-            let fallback = if flip {
-                -b.normals[edge_b]
-            } else {
-                a.normals[edge_a]
-            };
-            return disk_contact(
-                a.vertices[ia],
-                a.radius,
-                b.vertices[ib],
-                b.radius,
-                fallback,
-                make_id(ia as u8, ib as u8),
-            );
-        }
+    // Overlapping cores (or apart by a sliver, too little to normalise a
+    // corner-to-corner direction): clip.
+    if separation_a <= 0.1 * LINEAR_SLOP && separation_b <= 0.1 * LINEAR_SLOP {
+        return clip_polygons(a, b, edge_a, edge_b, flip);
     }
-    clip_polygons(a, b, edge_a, edge_b, flip)
+
+    // The cores are apart. The reference and incident edges may still be farther
+    // apart than the speculative distance (corner against corner across a gap).
+    let (i11, i12) = (edge_a, next_index(edge_a, a.count));
+    let (i21, i22) = (edge_b, next_index(edge_b, b.count));
+    let closest = segment_distance(
+        a.vertices[i11],
+        a.vertices[i12],
+        b.vertices[i21],
+        b.vertices[i22],
+    );
+    let separation = closest.distance_squared.sqrt() - radius;
+    if separation > SPECULATIVE_DISTANCE {
+        return LocalManifold::EMPTY;
+    }
+    // Clip; but if the closest features are two corners that are closer (by more
+    // than a tenth of the slop) than the clipped points, the contact is corner to
+    // corner with its true normal, not the face normal.
+    let clipped = clip_polygons(a, b, edge_a, edge_b, flip);
+    let deepest = clipped.points[..clipped.count]
+        .iter()
+        .fold(f32::MAX, |d, p| d.min(p.separation));
+    let corners = (
+        edge_end(closest.fraction1, i11, i12),
+        edge_end(closest.fraction2, i21, i22),
+    );
+    if separation + 0.1 * LINEAR_SLOP < deepest
+        && let (Some(ia), Some(ib)) = corners
+    {
+        let fallback = if flip {
+            -b.normals[edge_b]
+        } else {
+            a.normals[edge_a]
+        };
+        return disk_contact(
+            a.vertices[ia],
+            a.radius,
+            b.vertices[ib],
+            b.radius,
+            fallback,
+            make_id(ia as u8, ib as u8),
+        );
+    }
+    clipped
 }
 
 /// Contact between two convex polygons, either possibly rounded: up to two points.
 ///
 /// The reference face is the face (of A or B) that separates the polygons most
-/// (separating-axis test), with a tolerance of a tenth of the linear slop in A's
-/// favour; the incident edge is the other polygon's edge most opposed to it, clipped
-/// to the reference face's side planes. When the cores are apart and their closest
-/// features are two corners, the contact is one point between the corners. Clipped
-/// points farther apart than [`SPECULATIVE_DISTANCE`] are dropped.
+/// (separating-axis test; A's on a tie); the incident edge is the other polygon's
+/// edge most opposed to it, clipped to the reference face's side planes. Both
+/// clipped points are kept whatever their separation (the far one is speculative).
+/// When the cores are apart, the closest features of the two edges are corners and
+/// those corners are closer than the clipped points by more than a tenth of the
+/// linear slop, the contact is one point between the corners instead, along the
+/// line joining them.
 ///
 /// Ids are `make_id(feature of A, feature of B)` with vertex indices.
 pub fn collide_polygons(
@@ -775,9 +799,37 @@ pub fn collide_polygons(
     xf_b: Transform,
 ) -> Manifold {
     let origin = polygon_a.vertices[0];
-    let a = polygon_a.transformed(Transform::new(-origin, Rot::IDENTITY));
-    let b = polygon_b.transformed(shifted_frame(xf_a, origin).inv_mul(xf_b));
+    let a = shifted_polygon(polygon_a, origin);
+    let b = placed_polygon(polygon_b, shifted_frame(xf_a, origin).inv_mul(xf_b));
     polygon_contact(&a, &b).into_world(xf_a, xf_b, origin)
+}
+
+/// The vertices, normals and radius of `polygon` with the origin moved to `origin`
+/// (the centroid, which the contact does not use, is left at zero). Cheaper than
+/// [`Polygon::transformed`]: no rotation, and all eight slots in one fixed-length
+/// pass, which the compiler vectorises (slots past `count` are unused).
+#[inline]
+fn shifted_polygon(polygon: &Polygon, origin: Vec2) -> Polygon {
+    Polygon {
+        vertices: polygon.vertices.map(|v| v - origin),
+        normals: polygon.normals,
+        centroid: Vec2::ZERO,
+        radius: polygon.radius,
+        count: polygon.count,
+    }
+}
+
+/// The vertices, normals and radius of `polygon` placed by `xf` (the centroid,
+/// which the contact does not use, is left at zero).
+#[inline]
+fn placed_polygon(polygon: &Polygon, xf: Transform) -> Polygon {
+    Polygon {
+        vertices: polygon.vertices.map(|v| xf.apply(v)),
+        normals: polygon.normals.map(|n| xf.q.rotate(n)),
+        centroid: Vec2::ZERO,
+        radius: polygon.radius,
+        count: polygon.count,
+    }
 }
 
 /// Contact between a polygon (A) and a capsule (B): the capsule is treated as a
@@ -984,11 +1036,11 @@ fn polygon_face_contact(frame: &ChainFrame, b: &Polygon, face: usize) -> LocalMa
         normal: -n,
         ..LocalManifold::EMPTY
     };
-    m.push_speculative(LocalPoint {
+    m.push(LocalPoint {
         id: make_id(i1 as u8, 1),
         ..clipped.lower
     });
-    m.push_speculative(LocalPoint {
+    m.push(LocalPoint {
         id: make_id(i2 as u8, 0),
         ..clipped.upper
     });
@@ -1025,11 +1077,11 @@ fn segment_face_contact(frame: &ChainFrame, b: &Polygon, incident: Incident) -> 
         normal: frame.normal,
         ..LocalManifold::EMPTY
     };
-    m.push_speculative(LocalPoint {
+    m.push(LocalPoint {
         id: make_id(0, ib2 as u8),
         ..clipped.lower
     });
-    m.push_speculative(LocalPoint {
+    m.push(LocalPoint {
         id: make_id(1, ib1 as u8),
         ..clipped.upper
     });

@@ -41,37 +41,89 @@ impl MassData {
     }
 }
 
+/// A vector in `f64`, for accumulating moments.
+#[derive(Clone, Copy, Default)]
+struct Vec2d {
+    x: f64,
+    y: f64,
+}
+
+impl Vec2d {
+    /// `b − a`, exact for `f32` coordinates within `±HUGE`.
+    fn between(a: Vec2, b: Vec2) -> Vec2d {
+        Vec2d {
+            x: f64::from(b.x) - f64::from(a.x),
+            y: f64::from(b.y) - f64::from(a.y),
+        }
+    }
+
+    fn from_f32(v: Vec2) -> Vec2d {
+        Vec2d {
+            x: f64::from(v.x),
+            y: f64::from(v.y),
+        }
+    }
+
+    fn dot(self, o: Vec2d) -> f64 {
+        self.x * o.x + self.y * o.y
+    }
+
+    fn cross(self, o: Vec2d) -> f64 {
+        self.x * o.y - self.y * o.x
+    }
+
+    fn add(self, o: Vec2d) -> Vec2d {
+        Vec2d {
+            x: self.x + o.x,
+            y: self.y + o.y,
+        }
+    }
+
+    fn scale(self, s: f64) -> Vec2d {
+        Vec2d {
+            x: self.x * s,
+            y: self.y * s,
+        }
+    }
+}
+
 /// Area, first moment and polar second moment of a region about a reference
-/// point, accumulated piece by piece.
+/// point, accumulated piece by piece in `f64`: a thin polygon far from the origin
+/// has `f32` cross products made mostly of round-off, and the central moment is a
+/// difference of two large numbers.
 #[derive(Clone, Copy, Default)]
 struct Moments {
     /// ∫ dA, m².
-    area: f32,
+    area: f64,
     /// ∫ x dA, m³ (x relative to the reference point).
-    first: Vec2,
+    first: Vec2d,
     /// ∫ |x|² dA, m⁴.
-    second: f32,
+    second: f64,
 }
 
 impl Moments {
     /// Adds a piece given by its area, first moment and polar second moment about
     /// the point `at` (relative to the reference point).
-    fn add_about(&mut self, at: Vec2, area: f32, first: Vec2, second: f32) {
+    fn add_about(&mut self, at: Vec2d, area: f64, first: Vec2d, second: f64) {
         self.area += area;
-        self.first += area * at + first;
-        self.second += second + 2.0 * at.dot(first) + area * at.length_squared();
+        self.first = self.first.add(at.scale(area)).add(first);
+        self.second += second + 2.0 * at.dot(first) + area * at.dot(at);
     }
 
     /// Mass data for this region at the given density, the reference point being
-    /// `origin` in the shape's frame.
+    /// `origin` in the shape's frame. The area must be positive.
     fn into_mass_data(self, origin: Vec2, density: f32) -> MassData {
         debug_assert!(self.area > 0.0);
-        let centroid = self.first * (1.0 / self.area);
-        let central = self.second - self.area * centroid.length_squared();
+        let centroid = self.first.scale(1.0 / self.area);
+        let central = self.second - self.area * centroid.dot(centroid);
+        let density = f64::from(density);
         MassData {
-            mass: density * self.area,
-            center: origin + centroid,
-            rotational_inertia: (density * central).max(0.0),
+            mass: (density * self.area) as f32,
+            center: Vec2::new(
+                (f64::from(origin.x) + centroid.x) as f32,
+                (f64::from(origin.y) + centroid.y) as f32,
+            ),
+            rotational_inertia: ((density * central) as f32).max(0.0),
         }
     }
 }
@@ -148,6 +200,8 @@ fn capsule_mass(p1: Vec2, p2: Vec2, radius: f32, density: f32) -> MassData {
 ///
 /// # Errors
 /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a non-finite or negative density.
+/// ([`Error::InvalidGeometry`] for a polygon with no area or a reflex corner, which
+/// the polygon constructors never make.)
 pub fn compute_polygon_mass(shape: &Polygon, density: f32) -> Result<MassData> {
     check_density(density)?;
     let n = shape.count;
@@ -173,46 +227,62 @@ pub fn compute_polygon_mass(shape: &Polygon, density: f32) -> Result<MassData> {
     // the reference point and edges e1, e2 (D = e1 × e2):
     // area = D/2, ∫x = D/6 (e1 + e2), ∫|x|² = D/12 (e1·e1 + e1·e2 + e2·e2).
     for i in 1..n - 1 {
-        let e1 = vertices[i] - origin;
-        let e2 = vertices[i + 1] - origin;
+        let e1 = Vec2d::between(origin, vertices[i]);
+        let e2 = Vec2d::between(origin, vertices[i + 1]);
         let d = e1.cross(e2);
         moments.area += 0.5 * d;
-        moments.first += (d / 6.0) * (e1 + e2);
+        moments.first = moments.first.add(e1.add(e2).scale(d / 6.0));
         moments.second += (d / 12.0) * (e1.dot(e1) + e1.dot(e2) + e2.dot(e2));
     }
 
     if radius > 0.0 {
-        let rr = radius * radius;
+        let r = f64::from(radius);
+        let rr = r * r;
         for i in 0..n {
             // The rectangle on edge i: length L, depth r, centred at the edge
             // midpoint pushed out by r/2. Own polar moment A(L² + r²)/12.
             let a = vertices[i];
             let b = vertices[(i + 1) % n];
-            let length = a.distance(b);
-            let area = length * radius;
-            let center = a.lerp(b, 0.5) + (0.5 * radius) * normals[i] - origin;
+            let edge = Vec2d::between(a, b);
+            let length_sq = edge.dot(edge);
+            let area = length_sq.sqrt() * r;
+            let center = Vec2d::between(origin, a)
+                .add(edge.scale(0.5))
+                .add(Vec2d::from_f32(normals[i]).scale(0.5 * r));
             moments.add_about(
                 center,
                 area,
-                Vec2::ZERO,
-                area * (length * length + rr) / 12.0,
+                Vec2d::default(),
+                area * (length_sq + rr) / 12.0,
             );
 
             // The sector at vertex i, from the previous edge's normal to this
             // edge's normal, turning counter-clockwise by θ. About the vertex:
             // area θr²/2, ∫|x|² = θr⁴/4, and ∫x = (2/3) r³ sin(θ/2) along the
             // bisector, which equals (r³/3) · right_perp(n_next − n_prev).
+            // The turn comes from the edges in f64 (its sign is exact); a corner
+            // of a long thin polygon can turn by less than the f32 normals resolve.
+            let prev = Vec2d::between(vertices[(i + n - 1) % n], a);
+            let turn_sin = prev.cross(edge);
+            if turn_sin < 0.0 {
+                return Err(Error::InvalidGeometry("polygon has a reflex corner"));
+            }
+            let theta = f64::from(atan2(turn_sin as f32, prev.dot(edge) as f32).max(0.0));
             let n_prev = normals[(i + n - 1) % n];
             let n_next = normals[i];
-            let theta = atan2(n_prev.cross(n_next), n_prev.dot(n_next));
-            debug_assert!(theta > 0.0);
-            let first = (radius * rr / 3.0) * (n_next - n_prev).right_perp();
-            moments.add_about(a - origin, 0.5 * theta * rr, first, 0.25 * theta * rr * rr);
+            let first = Vec2d::from_f32((n_next - n_prev).right_perp()).scale(r * rr / 3.0);
+            moments.add_about(
+                Vec2d::between(origin, a),
+                0.5 * theta * rr,
+                first,
+                0.25 * theta * rr * rr,
+            );
         }
     }
 
-    if moments.area <= 0.0 {
-        // Unreachable for a polygon made by the constructors (non-degenerate hull).
+    if moments.area.is_nan() || moments.area <= 0.0 {
+        // Unreachable for a polygon made by the constructors, which check that
+        // the placed vertices are strictly convex.
         return Err(Error::InvalidGeometry("polygon has no area"));
     }
     Ok(moments.into_mass_data(origin, density))
@@ -411,6 +481,43 @@ mod tests {
         assert!(close(m.mass, area as f32, 2e-3), "{} vs {area}", m.mass);
         assert!((m.center - Vec2::new(cx as f32, cy as f32)).length() < 2e-3);
         assert!(close(m.rotational_inertia, central as f32, 3e-3));
+    }
+
+    /// A 100 km × 2 cm box, rotated: the f32 fan's cross products (≈ 1e10 m²,
+    /// rounding ≈ 1e3 m²) are as large as its area (2e3 m²). The mass must match
+    /// the shoelace area of the placed (f32) vertices, summed about the world
+    /// origin in f64 (a different decomposition from the fan about vertex 0).
+    #[test]
+    fn thin_rotated_box_far_out_has_the_area_of_its_vertices() {
+        for angle in [0.3f32, 1.1, 2.0, -0.7] {
+            let b = make_offset_box(
+                50_000.0,
+                0.01,
+                Vec2::new(-20.0, 30.0),
+                Rot::from_angle(angle),
+            )
+            .unwrap();
+            let v = b.vertices();
+            let mut twice_area = 0.0f64;
+            for i in 0..4 {
+                let (p, q) = (v[i], v[(i + 1) % 4]);
+                twice_area += f64::from(p.x) * f64::from(q.y) - f64::from(q.x) * f64::from(p.y);
+            }
+            let area = 0.5 * twice_area;
+            // Rounding each corner to f32 (steps of 1/256 m near 5e4) moves the
+            // area by at most a few hundred m² from the ideal 2000 m².
+            assert!((area - 2000.0).abs() < 800.0, "{area}");
+            let m = compute_polygon_mass(&b, 1.0).unwrap();
+            assert!(
+                (f64::from(m.mass) - area).abs() <= 1e-5 * area,
+                "mass {} vs area {area} at angle {angle}",
+                m.mass
+            );
+            // Centre of mass within a metre of the box centre; inertia ≈ m·L²/12.
+            assert!((m.center - Vec2::new(-20.0, 30.0)).length() < 1.0);
+            let expected_inertia = area as f32 * 1.0e10 / 12.0;
+            assert!(close(m.rotational_inertia, expected_inertia, 1e-3));
+        }
     }
 
     #[test]

@@ -69,10 +69,11 @@ impl RayCastInput {
     /// `0 ≤ max_fraction < HUGE`. Casts of an invalid ray report no hit.
     #[inline]
     pub fn is_valid(&self) -> bool {
+        // `&` rather than `&&`: all cheap tests, one branch for the caller. The
+        // range test also rejects a NaN or infinite `max_fraction`.
         self.origin.is_finite()
-            && self.translation.is_finite()
-            && self.max_fraction.is_finite()
-            && (0.0..HUGE).contains(&self.max_fraction)
+            & self.translation.is_finite()
+            & (0.0..HUGE).contains(&self.max_fraction)
     }
 }
 
@@ -260,12 +261,14 @@ pub fn ray_cast_segment(input: &RayCastInput, shape: &Segment, one_sided: bool) 
 /// slop inside the surface, so its fraction is later by up to about
 /// `LINEAR_SLOP / |cos(incidence)|`.)
 pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
-    if !input.is_valid() {
-        return CastOutput::default();
-    }
     if shape.radius > 0.0 {
+        if !input.is_valid() {
+            return CastOutput::default();
+        }
         return ray_cast_rounded(input, shape);
     }
+    // The ray's validity is checked only where a hit is reported: an invalid ray
+    // cannot make the clipping panic, and a miss is its answer anyway.
 
     // Clip the ray's interval [lower, upper] against each edge's half-plane.
     // Everything relative to the first vertex, since the polygon may be far
@@ -276,33 +279,38 @@ pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
     let mut lower = 0.0f32;
     let mut upper = input.max_fraction;
     let mut entry_edge = None;
-    for i in 0..shape.count {
-        let n = shape.normals[i];
+    for (i, (n, v)) in shape.normals().iter().zip(shape.vertices()).enumerate() {
         // How far the origin is inside this half-plane (negative: outside).
-        let depth = n.dot(shape.vertices[i] - base - origin);
+        let depth = n.dot(*v - base - origin);
         let approach = n.dot(d);
-        if approach == 0.0 {
-            if depth < 0.0 {
-                // Parallel to the edge and outside it.
-                return CastOutput::default();
-            }
-        } else if approach < 0.0 {
+        // The crossing is at t = depth / approach; the comparisons with `lower` and
+        // `upper` are made multiplied out (flipping for a negative `approach`), so
+        // that only a crossing that moves a bound costs a division. The interval
+        // can only become empty when a bound moves.
+        if approach < 0.0 {
             // Entering this half-plane.
-            let t = depth / approach;
-            if t > lower {
-                lower = t;
+            if depth < lower * approach {
+                lower = depth / approach;
                 entry_edge = Some(i);
+                if upper < lower {
+                    return CastOutput::default();
+                }
             }
-        } else {
+        } else if approach > 0.0 {
             // Leaving this half-plane.
-            let t = depth / approach;
-            if t < upper {
-                upper = t;
+            if depth < upper * approach {
+                upper = depth / approach;
+                if upper < lower {
+                    return CastOutput::default();
+                }
             }
-        }
-        if upper < lower {
+        } else if depth < 0.0 {
+            // Parallel to the edge and outside it.
             return CastOutput::default();
         }
+    }
+    if !input.is_valid() {
+        return CastOutput::default();
     }
     match entry_edge {
         Some(i) => CastOutput::surface_hit(
@@ -619,6 +627,11 @@ mod tests {
             RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), f32::NAN),
             RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), -1.0),
             RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), f32::INFINITY),
+            // Beyond HUGE, and (from inside the shapes, where the casts would report
+            // an initial overlap) NaN fractions and a NaN coordinate.
+            RayCastInput::new(v(-3.0, 0.0), v(6.0, 0.0), 2.0e5),
+            RayCastInput::new(v(0.0, 0.0), v(6.0, 0.0), f32::NAN),
+            RayCastInput::new(v(0.0, f32::NAN), v(1.0, 0.0), 1.0),
         ];
         for input in &bad {
             assert!(!input.is_valid());

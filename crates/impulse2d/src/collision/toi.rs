@@ -69,6 +69,9 @@ enum Axis {
     FaceB { normal: Vec2, point: Vec2 },
 }
 
+/// The transforms of bodies A and B at one time.
+type Poses = (Transform, Transform);
+
 /// The separation of the two shapes along one axis as a function of time.
 ///
 /// For a fixed pair of vertices the separation is a smooth function of `t`; its
@@ -83,20 +86,18 @@ struct SeparationFunction<'a> {
 }
 
 impl<'a> SeparationFunction<'a> {
-    /// Builds the axis from the simplex that GJK left in `cache` at time `t`:
-    /// one vertex pair gives a point axis, two vertices on one shape that shape's
-    /// edge. `closest` are the closest points in world space at `t`.
+    /// Builds the axis from the simplex that GJK left in `cache` with the bodies at
+    /// `poses`: one vertex pair gives a point axis, two vertices on one shape that
+    /// shape's edge. `closest` are the closest points in world space there.
     fn new(
         cache: &SimplexCache,
         a: &'a [Vec2],
         sweep_a: &'a Sweep,
         b: &'a [Vec2],
         sweep_b: &'a Sweep,
-        t: f32,
+        (xf_a, xf_b): Poses,
         closest: (Vec2, Vec2),
     ) -> SeparationFunction<'a> {
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
         let points_axis = Axis::Points {
             axis: (closest.1 - closest.0).normalize(),
         };
@@ -124,11 +125,15 @@ impl<'a> SeparationFunction<'a> {
         }
     }
 
-    /// The smallest separation along the axis at time `t`, with the vertex pair
-    /// that achieves it (the index on the shape owning a face axis is 0).
-    fn min_separation(&self, t: f32) -> (f32, usize, usize) {
-        let xf_a = self.sweep_a.transform_at(t);
-        let xf_b = self.sweep_b.transform_at(t);
+    /// Both bodies' transforms at time `t`.
+    #[inline]
+    fn poses(&self, t: f32) -> Poses {
+        (self.sweep_a.transform_at(t), self.sweep_b.transform_at(t))
+    }
+
+    /// The smallest separation along the axis with the bodies at `poses`, with the
+    /// vertex pair that achieves it (the index on the shape owning a face axis is 0).
+    fn min_separation(&self, (xf_a, xf_b): Poses) -> (f32, usize, usize) {
         match self.axis {
             Axis::Points { axis } => {
                 let ia = find_support(self.a, xf_a.q.inv_rotate(axis));
@@ -151,10 +156,9 @@ impl<'a> SeparationFunction<'a> {
         }
     }
 
-    /// The separation of the vertex pair `ia`, `ib` along the axis at time `t`.
-    fn separation(&self, ia: usize, ib: usize, t: f32) -> f32 {
-        let xf_a = self.sweep_a.transform_at(t);
-        let xf_b = self.sweep_b.transform_at(t);
+    /// The separation of the vertex pair `ia`, `ib` along the axis with the bodies
+    /// at `poses`.
+    fn separation(&self, ia: usize, ib: usize, (xf_a, xf_b): Poses) -> f32 {
         match self.axis {
             Axis::Points { axis } => (xf_b.apply(self.b[ib]) - xf_a.apply(self.a[ia])).dot(axis),
             Axis::FaceA { normal, point } => {
@@ -185,23 +189,29 @@ fn edge_axis(p1: Vec2, p2: Vec2, xf: Transform, other: Vec2) -> Option<(Vec2, Ve
 enum AxisResult {
     /// The search is over.
     Done(ToiOutput),
-    /// The shapes are known to stay at least at the target distance up to this time.
-    Advanced(f32),
+    /// The shapes are known to stay at least at the target distance up to this
+    /// time; the bodies' transforms then.
+    Advanced(f32, Poses),
 }
 
 /// Finds the latest time in `[t1, t_max]` up to which the axis of `f` keeps the
 /// shapes at least `target` apart, by repeatedly finding the deepest vertex pair at
-/// the far end and solving for when that pair reaches the target.
+/// the far end and solving for when that pair reaches the target. `poses1` and
+/// `poses_max` are the bodies' transforms at `t1` and `t_max`.
+///
+/// The transforms at a time are computed once and reused (each costs a cosine and
+/// sine per body): at `t1` and `t_max` from the caller, and at each root from the
+/// root search.
 fn resolve_axis(
     f: &SeparationFunction<'_>,
-    t1: f32,
-    t_max: f32,
+    (t1, poses1): (f32, Poses),
+    (t_max, poses_max): (f32, Poses),
     target: f32,
     tolerance: f32,
 ) -> AxisResult {
-    let mut t2 = t_max;
+    let (mut t2, mut poses2) = (t_max, poses_max);
     for _ in 0..MAX_PUSH_BACK_ITERATIONS {
-        let (s2, ia, ib) = f.min_separation(t2);
+        let (s2, ia, ib) = f.min_separation(poses2);
         if s2 > target + tolerance {
             // Apart along this axis at the end: apart throughout.
             return AxisResult::Done(ToiOutput {
@@ -210,9 +220,9 @@ fn resolve_axis(
             });
         }
         if s2 > target - tolerance {
-            return AxisResult::Advanced(t2);
+            return AxisResult::Advanced(t2, poses2);
         }
-        let s1 = f.separation(ia, ib, t1);
+        let s1 = f.separation(ia, ib, poses1);
         if s1 < target - tolerance {
             // This pair is already too close at t1: the root search of an earlier
             // axis gave up too early.
@@ -227,17 +237,18 @@ fn resolve_axis(
                 fraction: t1,
             });
         }
-        if let Some(t) = find_root(f, ia, ib, (t1, s1), (t2, s2), target, tolerance) {
-            t2 = t;
+        if let Some((t, poses)) = find_root(f, ia, ib, (t1, s1), (t2, s2), target, tolerance) {
+            (t2, poses2) = (t, poses);
         }
     }
-    AxisResult::Advanced(t1)
+    AxisResult::Advanced(t1, poses1)
 }
 
 /// Solves `separation(ia, ib, t) = target` (to within `tolerance`) for `t` between
 /// `lo` (where the separation is above the target) and `hi` (below), alternating
 /// bisection, which always halves the bracket, with the secant (false position)
-/// step, which converges fast once the function is nearly linear.
+/// step, which converges fast once the function is nearly linear. Returns the
+/// root with the bodies' transforms there.
 fn find_root(
     f: &SeparationFunction<'_>,
     ia: usize,
@@ -246,7 +257,7 @@ fn find_root(
     hi: (f32, f32),
     target: f32,
     tolerance: f32,
-) -> Option<f32> {
+) -> Option<(f32, Poses)> {
     let ((mut t_lo, mut s_lo), (mut t_hi, mut s_hi)) = (lo, hi);
     for i in 0..MAX_ROOT_ITERATIONS {
         // The bracket keeps s_lo ≥ target + tolerance > target − tolerance ≥ s_hi, so
@@ -256,9 +267,10 @@ fn find_root(
         } else {
             0.5 * (t_lo + t_hi)
         };
-        let s = f.separation(ia, ib, t);
+        let poses = f.poses(t);
+        let s = f.separation(ia, ib, poses);
         if (s - target).abs() < tolerance {
-            return Some(t);
+            return Some((t, poses));
         }
         if s > target {
             (t_lo, s_lo) = (t, s);
@@ -321,10 +333,12 @@ pub fn time_of_impact(input: &ToiInput) -> ToiOutput {
     };
     let mut cache = SimplexCache::default();
     let mut t1 = 0.0;
+    let mut poses1 = (sweep_a.transform_at(t1), sweep_b.transform_at(t1));
+    // The transforms at t_max, computed when first needed.
+    let mut poses_max = None;
 
     for _ in 0..MAX_TOI_ITERATIONS {
-        distance_input.transform_a = sweep_a.transform_at(t1);
-        distance_input.transform_b = sweep_b.transform_at(t1);
+        (distance_input.transform_a, distance_input.transform_b) = poses1;
         let d = shape_distance(&distance_input, &mut cache);
 
         if d.distance <= 0.0 {
@@ -340,11 +354,19 @@ pub fn time_of_impact(input: &ToiInput) -> ToiOutput {
             };
         }
 
-        let f =
-            SeparationFunction::new(&cache, a, &sweep_a, b, &sweep_b, t1, (d.point_a, d.point_b));
-        match resolve_axis(&f, t1, t_max, target, tolerance) {
+        let f = SeparationFunction::new(
+            &cache,
+            a,
+            &sweep_a,
+            b,
+            &sweep_b,
+            poses1,
+            (d.point_a, d.point_b),
+        );
+        let poses_max = *poses_max.get_or_insert_with(|| f.poses(t_max));
+        match resolve_axis(&f, (t1, poses1), (t_max, poses_max), target, tolerance) {
             AxisResult::Done(output) => return output,
-            AxisResult::Advanced(t) => t1 = t,
+            AxisResult::Advanced(t, poses) => (t1, poses1) = (t, poses),
         }
     }
 

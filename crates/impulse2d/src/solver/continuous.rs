@@ -9,7 +9,8 @@
 //! processed in awake-body order after finalisation; since they only meet
 //! static shapes, the order does not change results.
 //!
-//! Bullets are handled like other fast bodies (against static geometry only).
+//! Bullets are skipped here and swept afterwards against everything by
+//! `bullet.rs`.
 //!
 //! # References
 //! - E. Catto, *Continuous Collision*, GDC 2013; Box2D v3 `solver.c`
@@ -18,7 +19,9 @@
 use crate::body::{Body, BodySim, flags};
 use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
 use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::filter::CustomFilter;
 use crate::id::NULL_INDEX;
+use crate::joint::{JointStorage, joint_allows_collision};
 use crate::math::{Rot, Sweep, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
@@ -31,7 +34,7 @@ pub(crate) const SAFETY_FACTOR: f32 = 0.5;
 
 /// When time of impact reports an initial overlap, a circle of this fraction of
 /// the smallest extent around the shape's centroid is swept instead.
-const CORE_FRACTION: f32 = 0.25;
+pub(crate) const CORE_FRACTION: f32 = 0.25;
 
 /// The distance proxy of a shape, in its body's frame.
 pub(crate) fn make_shape_proxy(geometry: &ShapeGeometry) -> ShapeProxy {
@@ -69,7 +72,7 @@ pub(crate) fn make_shape_proxy(geometry: &ShapeGeometry) -> ShapeProxy {
 }
 
 /// The motion of a body over the last step.
-fn body_sweep(sim: &BodySim) -> Sweep {
+pub(crate) fn body_sweep(sim: &BodySim) -> Sweep {
     let a1 = sim.rotation0.angle();
     Sweep {
         local_center: sim.local_center,
@@ -81,7 +84,7 @@ fn body_sweep(sim: &BodySim) -> Sweep {
 }
 
 /// A body that does not move.
-fn static_sweep(sim: &BodySim) -> Sweep {
+pub(crate) fn static_sweep(sim: &BodySim) -> Sweep {
     let a = sim.transform.q.angle();
     Sweep {
         local_center: sim.local_center,
@@ -108,15 +111,23 @@ pub(crate) fn solve_continuous(world: &mut World) {
         shapes,
         scratch,
         broad_phase,
+        callbacks,
+        world_number,
+        joints,
         ..
     } = world;
+    let custom_filter = callbacks.custom_filter(*world_number); // events
     let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
     let static_set = &lower[STATIC_SET as usize];
     let awake = &mut upper[0];
     for &sim_index in &scratch.fast_bodies {
         let sim = &mut awake.body_sims[sim_index as usize];
+        if sim.flags & flags::IS_BULLET != 0 {
+            continue; // events: bullets are swept by bullet.rs
+        }
         let body = &bodies[sim.body_id as usize];
-        if sweep_body(sim, body, shapes, bodies, static_set, broad_phase) {
+        let filter = (&custom_filter, &*joints);
+        if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
             scratch.enlarged_bodies.set(sim_index);
         }
     }
@@ -130,6 +141,7 @@ fn sweep_body(
     bodies: &[Body],
     static_set: &SolverSet,
     broad_phase: &BroadPhase,
+    (custom_filter, joints): (&CustomFilter, &JointStorage),
 ) -> bool {
     let sweep = body_sweep(sim);
     let q1 = sim.rotation0;
@@ -162,6 +174,8 @@ fn sweep_body(
             if other.body_id == fast_shape.body_id
                 || other.is_sensor
                 || !fast_shape.filter.should_collide(&other.filter)
+                || !custom_filter.allows(shapes, shape_id, user_data as u32)
+                || !joint_allows_collision(joints, shapes, bodies, shape_id, user_data as u32)
             {
                 return true;
             }

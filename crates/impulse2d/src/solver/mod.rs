@@ -11,7 +11,8 @@
 //!    pass by default, as in Box2D);
 //! 4. `apply_restitution` and `store_impulses`;
 //! 5. `finalize_bodies`: transforms, sleep timers and shape bounding boxes;
-//! 6. `continuous`: sweep fast bodies against static shapes (time of impact);
+//! 6. `continuous`: sweep fast bodies against static shapes (time of impact),
+//!    then bullets against static, kinematic and other dynamic shapes;
 //! 7. enlarge the broad-phase proxies of boxes that left their fat box;
 //! 8. put islands whose bodies have all rested long enough to sleep.
 //!
@@ -19,6 +20,7 @@
 //! - E. Catto, *Solver2D* (2024): `solve_soft_step`.
 //! - E. Catto, Box2D v3 `solver.c`.
 
+pub(crate) mod bullet;
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_solver;
 pub(crate) mod contact_solver_wide;
@@ -121,12 +123,15 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     let t = Instant::now();
     if !world.scratch.fast_bodies.is_empty() {
         continuous::solve_continuous(world);
+        bullet::solve_bullets(world); // events: bullets after the other fast bodies
     }
     world.profile.continuous = ms_since(t);
 
     let t = Instant::now();
     enlarge_proxies(world);
     world.profile.enlarge_proxies = ms_since(t);
+
+    world.record_step_events(); // events: hits and body moves, before islands sleep
 
     let t = Instant::now();
     if ctx.enable_sleep {

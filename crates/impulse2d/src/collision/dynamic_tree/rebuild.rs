@@ -4,16 +4,13 @@
 //! - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
 //!   Symposium on Interactive Ray Tracing, 2007.
 
-use super::{BIN_COUNT, Child, DynamicTree, EMPTY_BOX, Link, MOVED_FLAG, ROOT};
+use super::{
+    BIN_COUNT, Child, DynamicTree, EMPTY_BOX, INDEX_MASK, INLINE_STACK, InlineStack, Link,
+    MOVED_FLAG, NULL_INDEX, Node, ROOT, internal_child,
+};
+use crate::collision::Aabb;
+#[cfg(test)]
 use crate::math::Vec2;
-
-/// A subtree or proxy being placed by [`DynamicTree::rebuild`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct BuildLeaf {
-    pub(super) child: Child,
-    pub(super) center: Vec2,
-    pub(super) bin: u32,
-}
 
 /// A node under construction in [`DynamicTree::rebuild`]: it receives the build
 /// leaves `start..end`, split at `split`; `next_slot` is the next slot to fill.
@@ -27,148 +24,248 @@ pub(super) struct BuildItem {
 }
 
 /// Buffers reused by [`DynamicTree::rebuild`].
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct RebuildScratch {
-    pub(super) leaves: Vec<BuildLeaf>,
-    items: Vec<BuildItem>,
-    nodes: Vec<u32>,
+    /// The proxies and kept subtrees to place.
+    pub(super) leaves: Vec<Child>,
+    /// The node arrays being built; swapped with the tree's afterwards.
+    nodes: Vec<Node>,
+    links: Vec<Link>,
 }
 
+/// Copy stack entry: (old node index, new parent, slot).
+type CopyItem = (u32, u32, u8);
+
 impl DynamicTree {
-    /// Collects the build leaves: proxies and kept subtrees. Every node descended into
-    /// is dropped (freed at once in a partial build; a full build resets the pool).
-    pub(super) fn gather_build_leaves(&mut self, full_build: bool, scratch: &mut RebuildScratch) {
+    /// Collects the build leaves: proxies and kept subtrees (unmarked ones, in a
+    /// partial build). The nodes descended into are dropped by the build.
+    pub(super) fn gather_build_leaves(&self, full_build: bool, scratch: &mut RebuildScratch) {
         scratch.leaves.clear();
-        scratch.nodes.clear();
-        scratch.nodes.push(ROOT);
-        while let Some(node_index) = scratch.nodes.pop() {
-            let node = self.nodes[node_index as usize];
-            for child in node.children {
+        let mut stack: InlineStack<u32, INLINE_STACK> = InlineStack::new(0);
+        stack.push(ROOT);
+        while let Some(node_index) = stack.pop() {
+            for child in self.nodes[node_index as usize].children {
                 if child.is_empty() {
                     continue;
                 }
                 if child.is_node() && (full_build || child.is_moved()) {
-                    scratch.nodes.push(child.index());
+                    stack.push(child.index());
                     continue;
                 }
                 let mut child = child;
                 child.word &= !MOVED_FLAG;
-                scratch.leaves.push(BuildLeaf {
-                    child,
-                    center: child.aabb.center(),
-                    bin: 0,
-                });
-            }
-            if node_index != ROOT && !full_build {
-                self.free_node(node_index);
+                scratch.leaves.push(child);
             }
         }
     }
 
-    /// Builds the tree below the root over `scratch.leaves`, top-down.
+    /// Builds a new node array over `scratch.leaves`, top-down, in depth-first order
+    /// (kept subtrees are copied in, also depth-first), then swaps it in. Node indices
+    /// past the used ones become the free list, in ascending order.
     pub(super) fn build(&mut self, scratch: &mut RebuildScratch) {
-        let leaves = &mut scratch.leaves;
+        let old_len = self.nodes.len();
+        let RebuildScratch {
+            leaves,
+            nodes,
+            links,
+        } = scratch;
+        let mut copies: InlineStack<CopyItem, INLINE_STACK> = InlineStack::new((0, 0, 0));
+        nodes.clear();
+        links.clear();
+        nodes.push(Node::EMPTY);
+        links.push(Link::at(NULL_INDEX, 0));
+
         let count = leaves.len();
         debug_assert!(count > 0);
         if count == 1 {
-            self.place(ROOT, 0, leaves[0].child);
-            self.nodes[ROOT as usize].children[1] = Child::EMPTY;
-            return;
-        }
-
-        // Below this depth, splits take the median so the height stays logarithmic.
-        let median_depth = count.ilog2() as usize + 1;
-
-        let items = &mut scratch.items;
-        items.clear();
-        let split = partition(&mut leaves[..], false);
-        items.push(BuildItem {
-            node: ROOT,
-            start: 0,
-            split,
-            end: count,
-            next_slot: 0,
-        });
-
-        while let Some(&item) = items.last() {
-            if item.next_slot == 2 {
-                items.pop();
-                let Some(parent) = items.last() else { break };
-                let child = self.internal_child(item.node);
-                self.nodes[parent.node as usize].children[parent.next_slot - 1] = child;
-                continue;
-            }
-            let slot = item.next_slot;
-            if let Some(top) = items.last_mut() {
-                top.next_slot += 1;
-            }
-            let (start, end) = if slot == 0 {
-                (item.start, item.split)
-            } else {
-                (item.split, item.end)
-            };
-            if end - start == 1 {
-                self.place(item.node, slot, leaves[start].child);
-                continue;
-            }
-            let node = self.allocate_node();
-            self.node_links[node as usize] = Link::at(item.node, slot);
-            let median = items.len() >= median_depth;
-            let split = start + partition(&mut leaves[start..end], median);
-            items.push(BuildItem {
-                node,
-                start,
-                split,
-                end,
+            self.place(nodes, links, &mut copies, ROOT, 0, leaves[0]);
+        } else {
+            // Below this depth, splits take the median so the height stays logarithmic.
+            let median_depth = count.ilog2() as usize + 1;
+            let mut items: InlineStack<BuildItem, INLINE_STACK> = InlineStack::new(BuildItem {
+                node: 0,
+                start: 0,
+                split: 0,
+                end: 0,
                 next_slot: 0,
             });
+            let split = partition(&mut leaves[..], false);
+            items.push(BuildItem {
+                node: ROOT,
+                start: 0,
+                split,
+                end: count,
+                next_slot: 0,
+            });
+
+            while let Some(&mut item) = items.last_mut() {
+                if item.next_slot == 2 {
+                    items.pop();
+                    let Some(&mut parent) = items.last_mut() else {
+                        break;
+                    };
+                    let child = internal_child(&nodes[item.node as usize], item.node);
+                    nodes[parent.node as usize].children[parent.next_slot - 1] = child;
+                    continue;
+                }
+                let slot = item.next_slot;
+                if let Some(top) = items.last_mut() {
+                    top.next_slot += 1;
+                }
+                let (start, end) = if slot == 0 {
+                    (item.start, item.split)
+                } else {
+                    (item.split, item.end)
+                };
+                if end - start == 1 {
+                    self.place(nodes, links, &mut copies, item.node, slot, leaves[start]);
+                    continue;
+                }
+                // Slot 0's subtree is finished before slot 1's starts: depth-first order.
+                let node = nodes.len() as u32;
+                nodes.push(Node::EMPTY);
+                links.push(Link::at(item.node, slot));
+                let median = items.len() >= median_depth;
+                let split = start + partition(&mut leaves[start..end], median);
+                items.push(BuildItem {
+                    node,
+                    start,
+                    split,
+                    end,
+                    next_slot: 0,
+                });
+            }
         }
+
+        core::mem::swap(&mut self.nodes, nodes);
+        core::mem::swap(&mut self.node_links, links);
+        let used = self.nodes.len();
+        self.node_count = used as u32;
+        for i in used..old_len {
+            let next = if i + 1 < old_len {
+                (i + 1) as u32
+            } else {
+                NULL_INDEX
+            };
+            self.nodes.push(Node::EMPTY);
+            self.node_links.push(Link::free(next));
+        }
+        self.node_free = if used < old_len {
+            used as u32
+        } else {
+            NULL_INDEX
+        };
     }
 
-    #[inline]
-    fn place(&mut self, parent: u32, slot: usize, child: Child) {
-        self.nodes[parent as usize].children[slot] = child;
-        self.connect(parent, slot);
+    /// Puts a build leaf into slot `slot` of the new node `parent`: a proxy is linked
+    /// there; a kept subtree is copied into `nodes` depth-first, re-linking its nodes
+    /// and proxies.
+    fn place(
+        &mut self,
+        nodes: &mut Vec<Node>,
+        links: &mut Vec<Link>,
+        copies: &mut InlineStack<CopyItem, INLINE_STACK>,
+        parent: u32,
+        slot: usize,
+        child: Child,
+    ) {
+        nodes[parent as usize].children[slot] = child;
+        if child.is_leaf() {
+            self.proxies[child.index() as usize].link = Link::at(parent, slot);
+            return;
+        }
+        copies.push((child.index(), parent, slot as u8));
+        while let Some((old, parent, slot)) = copies.pop() {
+            let new = nodes.len() as u32;
+            nodes.push(self.nodes[old as usize]);
+            links.push(Link::at(parent, slot as usize));
+            let entry = &mut nodes[parent as usize].children[slot as usize];
+            entry.word = (entry.word & !INDEX_MASK) | new;
+            // Push slot 1 first so that slot 0's subtree is copied first.
+            for i in (0..2).rev() {
+                let grandchild = nodes[new as usize].children[i];
+                if grandchild.is_leaf() {
+                    self.proxies[grandchild.index() as usize].link = Link::at(new, i);
+                } else {
+                    copies.push((grandchild.index(), new, i as u8));
+                }
+            }
+        }
     }
+}
+
+/// The centre of a box along one axis, doubled (the factor ½ changes no comparison).
+#[inline]
+fn center2(b: &Aabb, use_x: bool) -> f32 {
+    if use_x {
+        b.lower.x + b.upper.x
+    } else {
+        b.lower.y + b.upper.y
+    }
+}
+
+/// `min` and `max` for values that are never NaN, without `f32::min`'s NaN handling.
+#[inline]
+fn fmin(a: f32, b: f32) -> f32 {
+    if b < a { b } else { a }
+}
+
+#[inline]
+fn fmax(a: f32, b: f32) -> f32 {
+    if b > a { b } else { a }
+}
+
+/// Grows `a` to contain `b`.
+#[inline]
+fn grow(a: &mut Aabb, b: &Aabb) {
+    a.lower.x = fmin(a.lower.x, b.lower.x);
+    a.lower.y = fmin(a.lower.y, b.lower.y);
+    a.upper.x = fmax(a.upper.x, b.upper.x);
+    a.upper.y = fmax(a.upper.y, b.upper.y);
 }
 
 /// Splits `leaves` in two non-empty parts in place and returns the size of the first.
 /// Uses binned SAH along the longer axis of the centres' bounds, or the median along
 /// that axis when `median` is set (or when the centres coincide).
-pub(super) fn partition(leaves: &mut [BuildLeaf], median: bool) -> usize {
+pub(super) fn partition(leaves: &mut [Child], median: bool) -> usize {
     let count = leaves.len();
     debug_assert!(count >= 2);
     if count == 2 {
         return 1;
     }
 
-    let mut lower = leaves[0].center;
-    let mut upper = leaves[0].center;
-    for leaf in &leaves[1..] {
-        lower = lower.min(leaf.center);
-        upper = upper.max(leaf.center);
+    // Bounds of the (doubled) centres.
+    let (mut lx, mut ly) = (f32::INFINITY, f32::INFINITY);
+    let (mut ux, mut uy) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+    for leaf in leaves.iter() {
+        let (cx, cy) = (center2(&leaf.aabb, true), center2(&leaf.aabb, false));
+        lx = fmin(lx, cx);
+        ux = fmax(ux, cx);
+        ly = fmin(ly, cy);
+        uy = fmax(uy, cy);
     }
-    let size = upper - lower;
-    let use_x = size.x > size.y;
-    let axis = |v: Vec2| if use_x { v.x } else { v.y };
-    let extent = axis(size);
+    let use_x = ux - lx > uy - ly;
+    let (origin, extent) = if use_x { (lx, ux - lx) } else { (ly, uy - ly) };
 
     if median || extent.is_nan() || extent <= 0.0 || extent.is_infinite() {
         let mid = count / 2;
-        leaves.select_nth_unstable_by(mid, |a, b| axis(a.center).total_cmp(&axis(b.center)));
+        leaves.select_nth_unstable_by(mid, |a, b| {
+            center2(&a.aabb, use_x).total_cmp(&center2(&b.aabb, use_x))
+        });
         return mid;
     }
 
-    // Bin the centres, with each bin's box and count.
+    // Bin the centres, with each bin's box and count. The same expression assigns the
+    // bins again in the partition below. Float-to-int casts saturate; NaN becomes 0.
+    let scale = BIN_COUNT as f32 / extent;
+    let bin_of = |leaf: &Child| {
+        (((center2(&leaf.aabb, use_x) - origin) * scale) as usize).min(BIN_COUNT - 1)
+    };
     let mut bin_boxes = [EMPTY_BOX; BIN_COUNT];
     let mut bin_counts = [0usize; BIN_COUNT];
-    let origin = axis(lower);
-    let scale = BIN_COUNT as f32 / extent;
-    for leaf in leaves.iter_mut() {
-        // Float-to-int casts saturate, and NaN becomes 0.
-        let bin = (((axis(leaf.center) - origin) * scale) as usize).min(BIN_COUNT - 1);
-        leaf.bin = bin as u32;
-        bin_boxes[bin] = bin_boxes[bin].union(&leaf.child.aabb);
+    for leaf in leaves.iter() {
+        let bin = bin_of(leaf);
+        grow(&mut bin_boxes[bin], &leaf.aabb);
         bin_counts[bin] += 1;
     }
 
@@ -178,7 +275,7 @@ pub(super) fn partition(leaves: &mut [BuildLeaf], median: bool) -> usize {
     let mut acc_box = EMPTY_BOX;
     let mut acc_count = 0;
     for i in (1..BIN_COUNT).rev() {
-        acc_box = acc_box.union(&bin_boxes[i]);
+        grow(&mut acc_box, &bin_boxes[i]);
         acc_count += bin_counts[i];
         right_boxes[i - 1] = acc_box;
         right_counts[i - 1] = acc_count;
@@ -189,7 +286,7 @@ pub(super) fn partition(leaves: &mut [BuildLeaf], median: bool) -> usize {
     let mut left_box = EMPTY_BOX;
     let mut left_count = 0;
     for plane in 0..BIN_COUNT - 1 {
-        left_box = left_box.union(&bin_boxes[plane]);
+        grow(&mut left_box, &bin_boxes[plane]);
         left_count += bin_counts[plane];
         let right_count = right_counts[plane];
         if left_count == 0 || right_count == 0 {
@@ -204,14 +301,16 @@ pub(super) fn partition(leaves: &mut [BuildLeaf], median: bool) -> usize {
     }
     let Some(plane) = best_plane else {
         let mid = count / 2;
-        leaves.select_nth_unstable_by(mid, |a, b| axis(a.center).total_cmp(&axis(b.center)));
+        leaves.select_nth_unstable_by(mid, |a, b| {
+            center2(&a.aabb, use_x).total_cmp(&center2(&b.aabb, use_x))
+        });
         return mid;
     };
 
     // Two-pointer partition: bins up to `plane` go left.
     let (mut i, mut j) = (0usize, count);
     while i < j {
-        if leaves[i].bin as usize <= plane {
+        if bin_of(&leaves[i]) <= plane {
             i += 1;
         } else {
             j -= 1;
@@ -225,7 +324,6 @@ pub(super) fn partition(leaves: &mut [BuildLeaf], median: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collision::Aabb;
 
     fn square(x: f32, y: f32, half: f32) -> Aabb {
         Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
@@ -233,21 +331,29 @@ mod tests {
 
     #[test]
     fn partition_splits_two_clusters_apart() {
-        let mut leaves: Vec<BuildLeaf> = [0.0, 0.5, 1.0, 100.0, 100.5]
+        let mut tree = DynamicTree::new();
+        let mut leaves: Vec<Child> = [0.0, 100.0, 0.5, 100.5, 1.0]
             .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                let aabb = square(x, 0.0, 0.25);
-                BuildLeaf {
-                    child: Child::leaf(aabb, i as u32),
-                    center: aabb.center(),
-                    bin: 0,
-                }
+            .map(|&x| {
+                let id = tree.create_proxy(square(x, 0.0, 0.25), 1, 0).unwrap();
+                Child::leaf(
+                    square(x, 0.0, 0.25),
+                    id.index(),
+                    &tree.proxies[id.index() as usize],
+                )
             })
             .collect();
         let k = partition(&mut leaves, false);
         assert_eq!(k, 3);
-        assert!(leaves[..3].iter().all(|l| l.center.x < 50.0));
-        assert!(leaves[3..].iter().all(|l| l.center.x > 50.0));
+        assert!(leaves[..3].iter().all(|l| l.aabb.center().x < 50.0));
+        assert!(leaves[3..].iter().all(|l| l.aabb.center().x > 50.0));
+        // The median split halves the count, whatever the layout.
+        let k = partition(&mut leaves, true);
+        assert_eq!(k, 2);
+        assert!(
+            leaves[..2]
+                .iter()
+                .all(|l| l.aabb.center().x <= leaves[2].aabb.center().x)
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! Invariant checks of a [`DynamicTree`].
 
-use super::{DynamicTree, Link, NULL_INDEX, ROOT};
+use super::{DynamicTree, Link, NO_CATEGORY_FLAG, NULL_INDEX, ROOT};
 
 impl DynamicTree {
     pub(super) fn validate_pools(&self) -> core::result::Result<(), String> {
@@ -108,8 +108,13 @@ impl DynamicTree {
                     if !child.aabb.is_valid() {
                         return Err(format!("proxy {index} has an invalid box {:?}", child.aabb));
                     }
-                    if child.height != 0 {
-                        return Err(format!("proxy {index} has height {}", child.height));
+                    if child.aux != proxy.generation || child.user_data != proxy.user_data {
+                        return Err(format!(
+                            "proxy {index}: slot copy of generation or user data is stale"
+                        ));
+                    }
+                    if (child.word & NO_CATEGORY_FLAG != 0) != (proxy.category_bits == 0) {
+                        return Err(format!("proxy {index}: zero-category flag is stale"));
                     }
                     leaf_count += 1;
                     continue;
@@ -135,8 +140,8 @@ impl DynamicTree {
                         "node {index}: its box does not contain its children's"
                     ));
                 }
-                if child.height != 1 + g0.height.max(g1.height) {
-                    return Err(format!("node {index}: height {} is wrong", child.height));
+                if child.aux != 1 + g0.height().max(g1.height()) || child.user_data != 0 {
+                    return Err(format!("node {index}: height {} is wrong", child.aux));
                 }
                 if child.is_moved() != (g0.is_moved() || g1.is_moved()) {
                     return Err(format!(

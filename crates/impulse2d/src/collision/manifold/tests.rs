@@ -4,6 +4,7 @@
 use super::*;
 use crate::collision::{make_offset_box, make_rounded_box, make_square};
 use crate::math::PI;
+use crate::math::Rot;
 
 const TOL: f32 = 1e-5;
 
@@ -54,6 +55,18 @@ fn point_near(m: &Manifold, at: Vec2) -> ManifoldPoint {
                 .unwrap()
         })
         .expect("manifold has points")
+}
+
+/// The two points of a two-point manifold, the deeper first.
+#[track_caller]
+fn deepest_first(m: &Manifold) -> (ManifoldPoint, ManifoldPoint) {
+    assert_eq!(m.point_count, 2);
+    let (p, q) = (m.points[0], m.points[1]);
+    if p.separation <= q.separation {
+        (p, q)
+    } else {
+        (q, p)
+    }
 }
 
 fn unit_box() -> Polygon {
@@ -205,19 +218,27 @@ fn capsule_end_resting_across_another_gives_one_point() {
 }
 
 #[test]
-fn crossing_capsules_give_one_point() {
-    // B's core (0,-0.05)-(0,1) crosses A's core (-1,0)-(1,0). Against A's upper side B's
-    // ends lie at -0.05 and +1, so A's side is the reference with separation
-    // -0.05 - 0.2 = -0.25; B's far end (separation 1 - 0.2) is beyond speculative range
-    // and dropped. The kept point sits mid-way between A's surface (y = 0.1) and B's
-    // bottom (y = -0.15).
+fn crossing_capsules_keep_the_far_end_as_a_speculative_point() {
+    // B's core (0,-0.05)-(0,1) crosses A's core (-1,0)-(1,0) (closest distance 0).
+    // Against A's upper side B's ends lie at -0.05 and +1, separation -0.05; against
+    // B's sides A's ends lie at ±1, separation -1: A's side is the reference, normal
+    // +y. B's ends lie within A's length, so nothing is clipped, and B's near end
+    // (-0.05 ≤ distance + slop) makes it a face contact with both ends:
+    // - (0,-0.05): separation -0.05 - 0.2 = -0.25, mid-way between A's surface
+    //   (y = 0.1) and B's bottom (y = -0.15): y = -0.025; id (0, 0);
+    // - (0, 1): separation 1 - 0.2 = 0.8 (speculative), mid-way between y = 0.1 and
+    //   y = 0.9: y = 0.5; id (0, 1).
     let a = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.1).unwrap();
     let b = Capsule::new(Vec2::new(0.0, -0.05), Vec2::new(0.0, 1.0), 0.1).unwrap();
     let m = collide_capsules(&a, Transform::IDENTITY, &b, Transform::IDENTITY);
-    assert_eq!(m.point_count, 1);
+    assert_eq!(m.point_count, 2);
     assert_vec(m.normal, Vec2::Y, TOL);
     assert_close(m.points[0].separation, -0.25, TOL);
     assert_vec(m.points[0].point, Vec2::new(0.0, -0.025), TOL);
+    assert_eq!(m.points[0].id, make_id(0, 0));
+    assert_close(m.points[1].separation, 0.8, TOL);
+    assert_vec(m.points[1].point, Vec2::new(0.0, 0.5), TOL);
+    assert_eq!(m.points[1].id, make_id(0, 1));
 }
 
 #[test]
@@ -317,10 +338,14 @@ fn rounded_polygon_and_circle() {
 #[test]
 fn box_corner_into_box_face() {
     // B, the same unit box turned by 45°, hangs its lowest corner 0.01 below A's top
-    // face: B's centre is at 0.5 + √2/2 - 0.01, its corner at y = 0.49. The other end
-    // of B's incident edge is clipped at A's side (x = ±0.5, y = 0.99) and is far
-    // beyond speculative range, so one point remains: normal +y, separation -0.01,
-    // mid-way at (0, 0.495).
+    // face: B's centre is at 0.5 + √2/2 - 0.01, its corner at (0, 0.49). A's top face
+    // is the reference (B's faces separate A's corners by at most -(0.5 + 0.01)/√2).
+    // B's two lower edges are equally opposed to +y; either is the incident edge. It
+    // rises at 45° from the corner, so it is clipped at A's side x = ±0.5, at
+    // y = 0.49 + 0.5 = 0.99.
+    // - Near point: the corner, separation -0.01, mid-way at (0, 0.495).
+    // - Far point: separation 0.99 - 0.5 = 0.49, a speculative point kept all the
+    //   same, mid-way at (±0.5, 0.99 - 0.49 / 2) = (±0.5, 0.745).
     let half_diagonal = 0.5 * std::f32::consts::SQRT_2;
     let (xa, xb) = (
         Transform::IDENTITY,
@@ -328,16 +353,25 @@ fn box_corner_into_box_face() {
     );
     let m = collide_polygons(&unit_box(), xa, &unit_box(), xb);
     assert_consistent(&m, xa, xb);
-    assert_eq!(m.point_count, 1);
+    assert_eq!(m.point_count, 2);
     assert_vec(m.normal, Vec2::Y, TOL);
-    assert_close(m.points[0].separation, -0.01, TOL);
-    assert_vec(m.points[0].point, Vec2::new(0.0, 0.495), TOL);
+    let (near, far) = deepest_first(&m);
+    assert_close(near.separation, -0.01, TOL);
+    assert_vec(near.point, Vec2::new(0.0, 0.495), TOL);
+    assert_close(far.separation, 0.49, TOL);
+    assert_close(far.point.x.abs(), 0.5, TOL);
+    assert_close(far.point.y, 0.745, TOL);
+    assert_ne!(near.id, far.id);
 }
 
 #[test]
 fn box_face_into_box_corner_uses_b_as_reference() {
     // The mirror case: A is the turned box below, B the upright box above; B's bottom
-    // face is the reference and the normal still points from A to B.
+    // face is the reference and the normal still points from A to B. A's top corner
+    // is at (0, √2/2), 0.01 above B's bottom face at y = √2/2 - 0.01: separation
+    // -0.01, mid-way at y = √2/2 - 0.005. A's incident edge falls at 45° from that
+    // corner and is clipped at B's side x = ±0.5, 0.5 lower: 0.49 below the face,
+    // mid-way at y = √2/2 - 0.01 - 0.245.
     let half_diagonal = 0.5 * std::f32::consts::SQRT_2;
     let (xa, xb) = (
         xf(0.0, 0.0, 0.25 * PI),
@@ -345,14 +379,14 @@ fn box_face_into_box_corner_uses_b_as_reference() {
     );
     let m = collide_polygons(&unit_box(), xa, &unit_box(), xb);
     assert_consistent(&m, xa, xb);
-    assert_eq!(m.point_count, 1);
+    assert_eq!(m.point_count, 2);
     assert_vec(m.normal, Vec2::Y, TOL);
-    assert_close(m.points[0].separation, -0.01, TOL);
-    assert_vec(
-        m.points[0].point,
-        Vec2::new(0.0, half_diagonal - 0.005),
-        TOL,
-    );
+    let (near, far) = deepest_first(&m);
+    assert_close(near.separation, -0.01, TOL);
+    assert_vec(near.point, Vec2::new(0.0, half_diagonal - 0.005), TOL);
+    assert_close(far.separation, 0.49, TOL);
+    assert_close(far.point.x.abs(), 0.5, TOL);
+    assert_close(far.point.y, half_diagonal - 0.01 - 0.245, TOL);
 }
 
 #[test]
@@ -552,9 +586,12 @@ fn rigid_motion_of_the_scene_moves_the_manifold() {
 
 #[test]
 fn feature_ids_survive_small_motion() {
-    // Turning B by more than about 0.0005 rad would legitimately hand the reference
-    // face over to B (its face would separate more by the tolerance), so the nudges
-    // turn it by less.
+    // Ids name A's feature first whichever face is the reference, so that for two
+    // faces lying on each other they survive a hand-over of the reference face. The
+    // second case makes one: turned by -0.0004 rad about (0.29, 0.951), B's lowest
+    // corner sinks 0.5·0.0004 below A's top face while A's corner (0.5, 0.5), 0.21
+    // to the right of B's centre, sinks only 0.21·0.0004 below B's bottom face, so
+    // B's face separates more and becomes the reference.
     let cases: [(Transform, Transform); 3] = [
         (xf(0.0, 0.9, 0.0), xf(0.013, 0.905, 0.0004)),
         (xf(0.3, 0.95, 0.0), xf(0.29, 0.951, -0.0004)),
@@ -573,6 +610,10 @@ fn feature_ids_survive_small_motion() {
             assert_eq!(p.id, q.id);
         }
     }
+    // The hand-over in the second case: the normal is minus B's turned bottom
+    // normal, (sin 0.0004, cos 0.0004), not A's +y.
+    let m = collide_polygons(&unit_box(), Transform::IDENTITY, &unit_box(), cases[1].1);
+    assert_vec(m.normal, Vec2::new(0.0004, 1.0), 1e-6);
     // Capsules lying on each other, nudged.
     let a = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
     let b = Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(1.5, 0.0), 0.25).unwrap();

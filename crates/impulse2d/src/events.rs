@@ -1,0 +1,388 @@
+//! Events: what happened during a step, read as borrowed slices afterwards.
+//!
+//! After [`World::step`] the world holds, until the next step:
+//! - contact events ([`World::contact_events`]): shapes that began touching
+//!   (their manifold has points), stopped touching, or hit each other faster
+//!   than [`WorldDef::hit_event_threshold`](crate::WorldDef::hit_event_threshold);
+//! - sensor events ([`World::sensor_events`]): shapes that began or stopped
+//!   overlapping a sensor shape;
+//! - body move events ([`World::body_events`]): the new transform of every
+//!   awake body, and whether it fell asleep at the end of the step.
+//!
+//! # Pairing
+//! Every begin-touch event is followed by exactly one end-touch event for the
+//! same contact (or sensor and visitor), never by two and never preceded by
+//! one. A contact that stops existing while touching (its shape or body is
+//! destroyed, disabled, changes type or filter, or is moved away) reports its
+//! end. End events caused by calls made between two steps are kept and
+//! published with the next step's events, so none is lost; the shape ids they
+//! carry may then be stale (check [`World::shape_is_valid`]).
+//!
+//! Whether a contact reports begin/end events is decided when it is created,
+//! from [`ShapeDef::enable_contact_events`](crate::ShapeDef::enable_contact_events)
+//! of its two shapes, and stays so for its lifetime, which keeps the pairing
+//! intact when a shape's switch changes later.
+//!
+//! # References
+//! - E. Catto, Box2D v3 `world.c` (`b2World_GetContactEvents`, double-buffered
+//!   end events), `solver.c` (hit events), `sensor.c`.
+
+use crate::collision::Manifold;
+use crate::contact::{contact_flags, sim_flags};
+use crate::error::Result;
+use crate::id::{BodyId, ContactId, ShapeId};
+use crate::math::{Transform, Vec2};
+use crate::sensor::Sensors;
+use crate::solver::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET};
+use crate::world::World;
+
+/// Two shapes began touching: their contact manifold has points (which
+/// happens up to the speculative distance, 2 cm, before they meet).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactBeginTouchEvent {
+    /// The contact; its end event carries the same id.
+    pub contact_id: ContactId,
+    /// The first shape (the manifold normal points from A to B).
+    pub shape_id_a: ShapeId,
+    /// The second shape.
+    pub shape_id_b: ShapeId,
+    /// The manifold when touching began.
+    pub manifold: Manifold,
+}
+
+/// Two shapes stopped touching, or their contact was destroyed while touching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ContactEndTouchEvent {
+    /// The contact (already destroyed when the shapes were destroyed or
+    /// separated far enough).
+    pub contact_id: ContactId,
+    /// The first shape (may be stale: the shape may have been destroyed).
+    pub shape_id_a: ShapeId,
+    /// The second shape (may be stale).
+    pub shape_id_b: ShapeId,
+}
+
+/// Two shapes hit each other with an approach speed above the world's hit
+/// event threshold. Reported for contacts where either shape has
+/// [`ShapeDef::enable_hit_events`](crate::ShapeDef::enable_hit_events).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactHitEvent {
+    /// The first shape.
+    pub shape_id_a: ShapeId,
+    /// The second shape.
+    pub shape_id_b: ShapeId,
+    /// The world point of the fastest-approaching contact point, metres.
+    pub point: Vec2,
+    /// The contact normal, from A to B (unit vector, world frame).
+    pub normal: Vec2,
+    /// The speed at which the shapes approached along the normal, m/s (> 0).
+    pub approach_speed: f32,
+}
+
+/// The contact events of the last step (see the [module documentation](self)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactEvents<'a> {
+    /// Contacts that began touching, in contact id order.
+    pub begin: &'a [ContactBeginTouchEvent],
+    /// Contacts that stopped touching or were destroyed while touching: first
+    /// those caused by calls made before the step, then the step's own.
+    pub end: &'a [ContactEndTouchEvent],
+    /// Impacts faster than the hit event threshold, in constraint order.
+    pub hit: &'a [ContactHitEvent],
+}
+
+/// A shape began overlapping a sensor shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SensorBeginTouchEvent {
+    /// The sensor shape.
+    pub sensor_shape_id: ShapeId,
+    /// The shape that entered it.
+    pub visitor_shape_id: ShapeId,
+}
+
+/// A shape stopped overlapping a sensor shape (or one of them was destroyed
+/// or disabled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SensorEndTouchEvent {
+    /// The sensor shape (may be stale).
+    pub sensor_shape_id: ShapeId,
+    /// The shape that left it (may be stale).
+    pub visitor_shape_id: ShapeId,
+}
+
+/// The sensor events of the last step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SensorEvents<'a> {
+    /// Overlaps that began, by sensor and then by visitor shape index.
+    pub begin: &'a [SensorBeginTouchEvent],
+    /// Overlaps that ended: first those caused by calls made before the step,
+    /// then the step's own.
+    pub end: &'a [SensorEndTouchEvent],
+}
+
+/// The new pose of a body the step moved (every awake body).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyMoveEvent {
+    /// The body.
+    pub body_id: BodyId,
+    /// The transform of the body origin after the step.
+    pub transform: Transform,
+    /// The body's user data.
+    pub user_data: u64,
+    /// Whether the body's island fell asleep at the end of the step.
+    pub fell_asleep: bool,
+}
+
+/// The event buffers and the sensors' overlap lists.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Events {
+    contact_begin: Vec<ContactBeginTouchEvent>,
+    /// End events of the last step (published).
+    contact_end: Vec<ContactEndTouchEvent>,
+    /// End events caused by calls made since the last step.
+    contact_end_pending: Vec<ContactEndTouchEvent>,
+    contact_hit: Vec<ContactHitEvent>,
+    sensor_begin: Vec<SensorBeginTouchEvent>,
+    sensor_end: Vec<SensorEndTouchEvent>,
+    sensor_end_pending: Vec<SensorEndTouchEvent>,
+    body_moves: Vec<BodyMoveEvent>,
+    /// Whether a step is running (end events go to the published buffers).
+    in_step: bool,
+    /// The sensor shapes and what overlaps them.
+    pub sensors: Sensors,
+}
+
+impl Events {
+    pub(crate) fn push_contact_end(&mut self, event: ContactEndTouchEvent) {
+        if self.in_step {
+            self.contact_end.push(event);
+        } else {
+            self.contact_end_pending.push(event);
+        }
+    }
+
+    pub(crate) fn push_sensor_begin(&mut self, event: SensorBeginTouchEvent) {
+        self.sensor_begin.push(event);
+    }
+
+    pub(crate) fn push_sensor_end(&mut self, event: SensorEndTouchEvent) {
+        if self.in_step {
+            self.sensor_end.push(event);
+        } else {
+            self.sensor_end_pending.push(event);
+        }
+    }
+}
+
+impl World {
+    /// The contact events of the last step. The slices borrow the world: copy
+    /// what you need before changing it.
+    pub fn contact_events(&self) -> ContactEvents<'_> {
+        ContactEvents {
+            begin: &self.events.contact_begin,
+            end: &self.events.contact_end,
+            hit: &self.events.contact_hit,
+        }
+    }
+
+    /// The sensor overlap events of the last step.
+    pub fn sensor_events(&self) -> SensorEvents<'_> {
+        SensorEvents {
+            begin: &self.events.sensor_begin,
+            end: &self.events.sensor_end,
+        }
+    }
+
+    /// The bodies the last step moved (every awake body, in awake order).
+    pub fn body_events(&self) -> &[BodyMoveEvent] {
+        &self.events.body_moves
+    }
+
+    /// Starts a step's events: drops the last step's and publishes the end
+    /// events caused by calls made since.
+    pub(crate) fn begin_step_events(&mut self) {
+        let e = &mut self.events;
+        e.contact_begin.clear();
+        e.contact_hit.clear();
+        e.sensor_begin.clear();
+        e.body_moves.clear();
+        // The pending buffers become the published ones (and the old published
+        // ones, cleared, the next pending ones): no allocation.
+        std::mem::swap(&mut e.contact_end, &mut e.contact_end_pending);
+        e.contact_end_pending.clear();
+        std::mem::swap(&mut e.sensor_end, &mut e.sensor_end_pending);
+        e.sensor_end_pending.clear();
+        e.in_step = true;
+    }
+
+    /// Ends a step's events: sensor overlaps, and which moved bodies fell
+    /// asleep.
+    pub(crate) fn end_step_events(&mut self) {
+        self.update_sensors();
+        let World { events, bodies, .. } = self;
+        for event in &mut events.body_moves {
+            let set = bodies[event.body_id.index as usize].set_index;
+            event.fell_asleep = set >= FIRST_SLEEPING_SET;
+        }
+        events.in_step = false;
+    }
+
+    /// Records a begin-touch event for a contact that has just begun touching
+    /// (if its shapes asked for contact events).
+    pub(crate) fn emit_contact_begin(&mut self, contact_id: u32, manifold: &Manifold) {
+        let c = &self.contacts[contact_id as usize];
+        if c.flags & contact_flags::ENABLE_CONTACT_EVENTS == 0 {
+            return;
+        }
+        let event = ContactBeginTouchEvent {
+            contact_id: ContactId {
+                index: contact_id,
+                world: self.world_number,
+                generation: c.generation,
+            },
+            shape_id_a: self.make_shape_id(c.shape_id_a),
+            shape_id_b: self.make_shape_id(c.shape_id_b),
+            manifold: *manifold,
+        };
+        self.events.contact_begin.push(event);
+    }
+
+    /// Records an end-touch event for a contact that stops touching or is
+    /// about to be destroyed, if it is touching and reports events. Call it
+    /// before the contact's touching flag is cleared.
+    pub(crate) fn emit_contact_end(&mut self, contact_id: u32) {
+        let c = &self.contacts[contact_id as usize];
+        let wanted = contact_flags::TOUCHING | contact_flags::ENABLE_CONTACT_EVENTS;
+        if c.flags & wanted != wanted {
+            return;
+        }
+        let event = ContactEndTouchEvent {
+            contact_id: ContactId {
+                index: contact_id,
+                world: self.world_number,
+                generation: c.generation,
+            },
+            shape_id_a: self.make_shape_id(c.shape_id_a),
+            shape_id_b: self.make_shape_id(c.shape_id_b),
+        };
+        self.events.push_contact_end(event);
+    }
+
+    /// Gathers the step's hit events and body move events. Runs after the
+    /// solver, before islands fall asleep (so that bodies going to sleep are
+    /// still in the awake set and their contacts in the graph).
+    pub(crate) fn record_step_events(&mut self) {
+        let threshold = self.settings.hit_event_threshold;
+        let World {
+            graph,
+            shapes,
+            bodies,
+            solver_sets,
+            events,
+            world_number,
+            ..
+        } = self;
+        let shape_id = |index: u32| ShapeId {
+            index,
+            world: *world_number,
+            generation: shapes[index as usize].generation,
+        };
+        for color in &graph.colors {
+            for sim in &color.contact_sims {
+                if sim.sim_flags & sim_flags::ENABLE_HIT_EVENT == 0 {
+                    continue;
+                }
+                // The fastest approaching point that the solver actually
+                // pushed on (a speculative point may approach without meeting).
+                let mut best: Option<(f32, Vec2)> = None;
+                for mp in sim.manifold.points() {
+                    let approach_speed = -mp.normal_velocity;
+                    let faster = best.is_none_or(|(speed, _)| approach_speed > speed);
+                    if approach_speed > threshold && mp.total_normal_impulse > 0.0 && faster {
+                        best = Some((approach_speed, mp.point));
+                    }
+                }
+                if let Some((approach_speed, point)) = best {
+                    events.contact_hit.push(ContactHitEvent {
+                        shape_id_a: shape_id(sim.shape_id_a),
+                        shape_id_b: shape_id(sim.shape_id_b),
+                        point,
+                        normal: sim.manifold.normal,
+                        approach_speed,
+                    });
+                }
+            }
+        }
+
+        for sim in &solver_sets[AWAKE_SET as usize].body_sims {
+            let body = &bodies[sim.body_id as usize];
+            events.body_moves.push(BodyMoveEvent {
+                body_id: BodyId {
+                    index: sim.body_id,
+                    world: *world_number,
+                    generation: body.generation,
+                },
+                transform: sim.transform,
+                user_data: body.user_data,
+                fell_asleep: false,
+            });
+        }
+    }
+
+    /// Whether new contacts of this shape report begin/end touch events.
+    pub fn shape_contact_events_enabled(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_index(id)?].enable_contact_events)
+    }
+
+    /// Turns begin/end touch events on or off for contacts of this shape made
+    /// from now on (existing contacts keep reporting as they were created, so
+    /// that every begin still gets its end).
+    pub fn set_shape_contact_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].enable_contact_events = enable;
+        Ok(())
+    }
+
+    /// Whether the shape reports hit events.
+    pub fn shape_hit_events_enabled(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_index(id)?].enable_hit_events)
+    }
+
+    /// Turns hit events on or off for this shape (from the next step).
+    pub fn set_shape_hit_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].enable_hit_events = enable;
+        // The contacts' hit flag is refreshed with their manifold.
+        self.refresh_shape_contacts(si);
+        Ok(())
+    }
+
+    /// Whether the shape takes part in sensor events (as a sensor: reports
+    /// overlaps; otherwise: is seen by sensors).
+    pub fn shape_sensor_events_enabled(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_index(id)?].enable_sensor_events)
+    }
+
+    /// Turns sensor events on or off for this shape. On a sensor, turning
+    /// them off ends its overlaps at the next step; on another shape, it stops
+    /// (or starts) being seen by sensors from the next step.
+    pub fn set_shape_sensor_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].enable_sensor_events = enable;
+        Ok(())
+    }
+
+    /// Whether the world's pre-solve callback is called for this shape's contacts.
+    pub fn shape_pre_solve_events_enabled(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_index(id)?].enable_pre_solve_events)
+    }
+
+    /// Turns the pre-solve callback on or off for this shape's contacts (from
+    /// the next step).
+    pub fn set_shape_pre_solve_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
+        let si = self.shape_index(id)?;
+        self.shapes[si].enable_pre_solve_events = enable;
+        self.refresh_shape_contacts(si);
+        Ok(())
+    }
+}

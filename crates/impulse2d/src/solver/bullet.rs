@@ -1,0 +1,210 @@
+//! Continuous collision for bullets: fast bodies swept against everything.
+//!
+//! A bullet ([`BodyDef::is_bullet`](crate::BodyDef::is_bullet)) that moved
+//! fast this step is swept, after the other fast bodies, against static,
+//! kinematic and non-bullet dynamic shapes. The other bodies are taken at
+//! their final pose of the step (they have all been finalised, and ordinary
+//! fast bodies already moved back by `continuous.rs`), so a bullet fired
+//! through a row of thin boards stops at the first one, and the next step's
+//! speculative contact makes it push the board. Shapes the collision filters,
+//! the custom filter or a joint keep from colliding are not swept against.
+//! Bullets ignore each other, so
+//! the order in which they are swept does not change the result.
+//!
+//! # References
+//! - E. Catto, Box2D v3 `solver.c` (`b2SolveContinuous` with `isBullet`, and
+//!   the bullet pass after the non-bullet continuous pass).
+
+use crate::body::{BodySim, BodyType, flags};
+use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
+use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::id::NULL_INDEX;
+use crate::joint::joint_allows_collision;
+use crate::math::{Rot, Transform, Vec2};
+use crate::shape::{ShapeGeometry, speculative_aabb};
+use crate::solver::continuous::{CORE_FRACTION, body_sweep, make_shape_proxy, static_sweep};
+use crate::solver::solver_set::AWAKE_SET;
+use crate::world::World;
+
+/// Sweeps the bullets among `world.scratch.fast_bodies` and moves each back
+/// to its first time of impact; updates their shapes' boxes.
+pub(crate) fn solve_bullets(world: &mut World) {
+    for k in 0..world.scratch.fast_bodies.len() {
+        let sim_index = world.scratch.fast_bodies[k] as usize;
+        let sim = &world.solver_sets[AWAKE_SET as usize].body_sims[sim_index];
+        if sim.flags & flags::IS_BULLET == 0 {
+            continue;
+        }
+        let fraction = bullet_impact_fraction(world, sim_index);
+        if finish_bullet(world, sim_index, fraction) {
+            world.scratch.enlarged_bodies.set(sim_index as u32);
+        }
+    }
+}
+
+/// The fraction of the step at which the bullet first hits a shape it may
+/// collide with (1 when it hits nothing).
+fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
+    let sim = &world.solver_sets[AWAKE_SET as usize].body_sims[sim_index];
+    let body = &world.bodies[sim.body_id as usize];
+    let custom_filter = world.callbacks.custom_filter(world.world_number);
+    let sweep = body_sweep(sim);
+    let q1 = sim.rotation0;
+    let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
+    let xf2 = sim.transform;
+
+    let mut fraction = 1.0f32;
+    let mut shape_id = body.head_shape_id;
+    while shape_id != NULL_INDEX {
+        let fast_shape = &world.shapes[shape_id as usize];
+        let this_id = shape_id;
+        shape_id = fast_shape.next_shape_id;
+        if fast_shape.is_sensor {
+            continue;
+        }
+        let centroid = fast_shape.geometry.centroid();
+        let centroid1 = xf1.apply(centroid);
+        let centroid2 = xf2.apply(centroid);
+        // The shape's box at the start of the step (finalisation left it
+        // there for fast bodies) joined with its box at the end.
+        let swept = fast_shape
+            .aabb
+            .union(&speculative_aabb(&fast_shape.geometry, xf2));
+        let fast_proxy = make_shape_proxy(&fast_shape.geometry);
+        let core_radius = CORE_FRACTION * fast_shape.extent(centroid).0;
+
+        for body_type in [BodyType::Static, BodyType::Kinematic, BodyType::Dynamic] {
+            let tree = world.broad_phase.tree(body_type);
+            tree.query(swept, u64::MAX, |_, user_data| {
+                let other_id = user_data as u32;
+                let other = &world.shapes[other_id as usize];
+                if other.body_id == fast_shape.body_id
+                    || other.is_sensor
+                    || !fast_shape.filter.should_collide(&other.filter)
+                    || !custom_filter.allows(&world.shapes, this_id, other_id)
+                    || !joint_allows_collision(
+                        &world.joints,
+                        &world.shapes,
+                        &world.bodies,
+                        this_id,
+                        other_id,
+                    )
+                {
+                    return true;
+                }
+                let other_sim = world.body_sim(other.body_id as usize);
+                if other_sim.flags & flags::IS_BULLET != 0 {
+                    return true;
+                }
+                if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
+                    let xf = other_sim.transform;
+                    let p1 = xf.apply(cs.segment.point1);
+                    let p2 = xf.apply(cs.segment.point2);
+                    if skips_chain_segment(p1, p2, centroid1, centroid2, sim) {
+                        return true;
+                    }
+                }
+                let t = impact_fraction(
+                    make_shape_proxy(&other.geometry),
+                    other_sim,
+                    fast_proxy,
+                    centroid,
+                    core_radius,
+                    sweep,
+                    fraction,
+                );
+                if 0.0 < t && t < fraction {
+                    fraction = t;
+                }
+                true
+            });
+        }
+    }
+    fraction
+}
+
+/// A chain segment is one-sided: motion that starts behind it, or that
+/// barely moves into it, does not hit it.
+fn skips_chain_segment(p1: Vec2, p2: Vec2, c1: Vec2, c2: Vec2, sim: &BodySim) -> bool {
+    let (e, length) = (p2 - p1).get_length_and_normalize();
+    if length <= LINEAR_SLOP {
+        return false;
+    }
+    let s1 = (c1 - p1).cross(e);
+    let s2 = (c2 - p1).cross(e);
+    let core_distance = CORE_FRACTION * sim.min_extent;
+    s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance)
+}
+
+/// Time of impact of the bullet's shape against another shape at its final
+/// pose. When the shapes start out touching, a small core circle around the
+/// bullet shape's centroid is swept instead, so that a bullet resting on a
+/// surface can still be caught by the next one.
+fn impact_fraction(
+    other_proxy: ShapeProxy,
+    other_sim: &BodySim,
+    fast_proxy: ShapeProxy,
+    centroid: Vec2,
+    core_radius: f32,
+    sweep: crate::math::Sweep,
+    max_fraction: f32,
+) -> f32 {
+    let mut input = ToiInput {
+        proxy_a: other_proxy,
+        proxy_b: fast_proxy,
+        sweep_a: static_sweep(other_sim),
+        sweep_b: sweep,
+        max_fraction,
+    };
+    let output = time_of_impact(&input);
+    if output.fraction != 0.0 {
+        return output.fraction;
+    }
+    let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    points[0] = centroid;
+    input.proxy_b = ShapeProxy {
+        points,
+        count: 1,
+        radius: core_radius,
+    };
+    time_of_impact(&input).fraction
+}
+
+/// Moves the bullet back to `fraction` of its motion (when below 1), makes
+/// the end pose the next step's start and refreshes its shapes' boxes.
+/// Returns whether a fat box grew.
+fn finish_bullet(world: &mut World, sim_index: usize, fraction: f32) -> bool {
+    let World {
+        solver_sets,
+        bodies,
+        shapes,
+        ..
+    } = world;
+    let sim = &mut solver_sets[AWAKE_SET as usize].body_sims[sim_index];
+    if fraction < 1.0 {
+        let sweep = body_sweep(sim);
+        let q = Rot::nlerp(sim.rotation0, sim.transform.q, fraction);
+        let c = sweep.c1.lerp(sweep.c2, fraction);
+        sim.transform = Transform::new(c - q.rotate(sweep.local_center), q);
+        sim.center = c;
+        sim.flags |= flags::HAD_TIME_OF_IMPACT;
+    }
+    sim.center0 = sim.center;
+    sim.rotation0 = sim.transform.q;
+
+    let xf = sim.transform;
+    let mut enlarged = false;
+    let mut shape_id = bodies[sim.body_id as usize].head_shape_id;
+    while shape_id != NULL_INDEX {
+        let shape = &mut shapes[shape_id as usize];
+        let aabb = speculative_aabb(&shape.geometry, xf);
+        shape.aabb = aabb;
+        if !shape.fat_aabb.contains(&aabb) {
+            shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+            shape.enlarged_aabb = true;
+            enlarged = true;
+        }
+        shape_id = shape.next_shape_id;
+    }
+    enlarged
+}

@@ -1,0 +1,290 @@
+//! Contact, hit and body move events read after the step.
+
+use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, ContactEndTouchEvent, Filter, Rot, ShapeDef, ShapeId, Vec2, World,
+    WorldDef,
+};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn step(world: &mut World) {
+    world.step(DT, 4).unwrap();
+    if let Err(e) = world.validate() {
+        panic!("invalid world after step {}: {e}", world.step_count());
+    }
+}
+
+/// A static ground box whose top is at y = 0.
+fn ground(world: &mut World, def: &ShapeDef) -> (BodyId, ShapeId) {
+    let body = world.create_body(&BodyDef::default()).unwrap();
+    let poly = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
+    let shape = world.create_polygon_shape(body, def, &poly).unwrap();
+    (body, shape)
+}
+
+fn dynamic_box(world: &mut World, position: Vec2, def: &ShapeDef) -> (BodyId, ShapeId) {
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    let shape = world
+        .create_polygon_shape(body, def, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    (body, shape)
+}
+
+fn same_pair(a: (ShapeId, ShapeId), b: (ShapeId, ShapeId)) -> bool {
+    a == b || a == (b.1, b.0)
+}
+
+/// Steps until the box has begun touching the ground; returns the begin
+/// event's contact id.
+fn land(world: &mut World, pair: (ShapeId, ShapeId)) -> impulse2d::ContactId {
+    for _ in 0..120 {
+        step(world);
+        let events = world.contact_events();
+        assert!(events.end.is_empty(), "an end event before landing");
+        if let Some(e) = events.begin.first() {
+            assert_eq!(events.begin.len(), 1);
+            assert!(same_pair((e.shape_id_a, e.shape_id_b), pair));
+            assert!(e.manifold.point_count > 0);
+            return e.contact_id;
+        }
+    }
+    panic!("the box never landed");
+}
+
+#[test]
+fn a_landing_box_begins_touching_once_and_ends_when_destroyed() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let (_, g) = ground(&mut world, &ShapeDef::default());
+    let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 2.0), &ShapeDef::default());
+    let contact = land(&mut world, (g, b));
+    // Resting: no more begin or end events.
+    for _ in 0..60 {
+        step(&mut world);
+        let e = world.contact_events();
+        assert!(e.begin.is_empty() && e.end.is_empty());
+    }
+    // Destroying the body ends the contact; the event is published by the
+    // next step, not lost, and not visible before it.
+    world.destroy_body(body).unwrap();
+    assert!(world.contact_events().end.is_empty());
+    step(&mut world);
+    let end = world.contact_events().end;
+    assert_eq!(end.len(), 1);
+    assert_eq!(end[0].contact_id, contact);
+    assert!(same_pair((end[0].shape_id_a, end[0].shape_id_b), (g, b)));
+    assert!(!world.shape_is_valid(b), "the visitor id is stale now");
+    // Published once only.
+    step(&mut world);
+    assert!(world.contact_events().end.is_empty());
+}
+
+/// Every way of removing a touching contact between steps reports its end
+/// at the next step.
+#[test]
+fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
+    type Action = fn(&mut World, BodyId, ShapeId);
+    let actions: [(&str, Action); 6] = [
+        ("disable body", |w, b, _| w.disable_body(b).unwrap()),
+        ("destroy shape", |w, _, s| w.destroy_shape(s, true).unwrap()),
+        ("refilter", |w, _, s| {
+            let f = Filter {
+                category_bits: 2,
+                mask_bits: 2,
+                group_index: 0,
+            };
+            w.set_shape_filter(s, f).unwrap()
+        }),
+        ("to static", |w, b, _| {
+            w.set_body_type(b, BodyType::Static).unwrap()
+        }),
+        ("to kinematic", |w, b, _| {
+            w.set_body_type(b, BodyType::Kinematic).unwrap()
+        }),
+        ("teleport", |w, b, _| {
+            w.set_body_transform(b, Vec2::new(0.0, 50.0), Rot::IDENTITY)
+                .unwrap()
+        }),
+    ];
+    for (name, action) in actions {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let (_, g) = ground(&mut world, &ShapeDef::default());
+        let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
+        let contact = land(&mut world, (g, b));
+        action(&mut world, body, b);
+        step(&mut world);
+        let end: Vec<ContactEndTouchEvent> = world.contact_events().end.to_vec();
+        assert_eq!(end.len(), 1, "{name}: {end:?}");
+        assert_eq!(end[0].contact_id, contact, "{name}");
+        for _ in 0..30 {
+            step(&mut world);
+            let e = world.contact_events();
+            assert!(e.end.is_empty(), "{name}: a second end event");
+            assert!(e.begin.is_empty(), "{name}: touching again");
+        }
+    }
+}
+
+#[test]
+fn a_refilter_that_still_allows_the_contact_keeps_it() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let (_, g) = ground(&mut world, &ShapeDef::default());
+    let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
+    let contact = land(&mut world, (g, b));
+    // Category 2 still collides with the ground's mask (all bits), and the
+    // box's mask still contains the ground's category 1.
+    let filter = Filter {
+        category_bits: 2,
+        mask_bits: 3,
+        group_index: 0,
+    };
+    world.set_shape_filter(b, filter).unwrap();
+    for _ in 0..30 {
+        step(&mut world);
+        let e = world.contact_events();
+        assert!(e.begin.is_empty() && e.end.is_empty());
+    }
+    let contacts = world.body_contacts(body).unwrap();
+    assert_eq!(contacts.len(), 1);
+    assert_eq!(contacts[0].contact_id, contact);
+    // The box still rests on the ground (top at 0, half-height 0.5).
+    assert!((world.body_position(body).unwrap().y - 0.5).abs() < 0.02);
+}
+
+#[test]
+fn shapes_without_contact_events_report_nothing() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let quiet = ShapeDef {
+        enable_contact_events: false,
+        ..Default::default()
+    };
+    ground(&mut world, &quiet);
+    let (body, _) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &quiet);
+    for _ in 0..60 {
+        step(&mut world);
+        let e = world.contact_events();
+        assert!(e.begin.is_empty() && e.end.is_empty());
+    }
+    assert_eq!(world.body_contacts(body).unwrap().len(), 1, "it did land");
+    // Switching events on later affects new contacts only: destroying this
+    // one still reports nothing, so no end comes without its begin.
+    for s in world.body_shapes(body).unwrap() {
+        world.set_shape_contact_events_enabled(s, true).unwrap();
+    }
+    world.destroy_body(body).unwrap();
+    step(&mut world);
+    assert!(world.contact_events().end.is_empty());
+}
+
+/// A ball dropped from 5 m above the ground hits it at √(2·g·h) = 10 m/s.
+#[test]
+fn a_dropped_ball_reports_one_hit_at_its_impact_speed() {
+    for (height, threshold, expect_hit) in [(5.0, 1.0, true), (5.0, 12.0, false)] {
+        let mut world = World::new(&WorldDef {
+            hit_event_threshold: threshold,
+            ..Default::default()
+        })
+        .unwrap();
+        let (_, g) = ground(&mut world, &ShapeDef::default());
+        let radius = 0.25;
+        let body = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(1.0, height + radius),
+                ..Default::default()
+            })
+            .unwrap();
+        let ball = world
+            .create_circle_shape(
+                body,
+                &ShapeDef {
+                    enable_hit_events: true,
+                    ..Default::default()
+                },
+                &Circle {
+                    center: Vec2::ZERO,
+                    radius,
+                },
+            )
+            .unwrap();
+        let mut hits = Vec::new();
+        for _ in 0..180 {
+            step(&mut world);
+            hits.extend_from_slice(world.contact_events().hit);
+        }
+        if !expect_hit {
+            assert!(hits.is_empty(), "{hits:?}");
+            continue;
+        }
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        let hit = hits[0];
+        let expected = (2.0f32 * 10.0 * height).sqrt();
+        assert!(
+            (hit.approach_speed - expected).abs() < 0.03 * expected,
+            "approach speed {} for {expected}",
+            hit.approach_speed
+        );
+        assert!(same_pair((hit.shape_id_a, hit.shape_id_b), (g, ball)));
+        // The point is where the ball meets the ground, below its centre.
+        assert!(hit.point.y.abs() < 0.03 && (hit.point.x - 1.0).abs() < 1e-3);
+        // The normal points from A to B: up if A is the ground.
+        let up = if hit.shape_id_a == g { 1.0 } else { -1.0 };
+        assert!((hit.normal.y - up).abs() < 1e-4, "{:?}", hit.normal);
+    }
+}
+
+#[test]
+fn awake_bodies_report_moves_until_they_fall_asleep() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    ground(&mut world, &ShapeDef::default());
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(0.0, 1.0),
+            user_data: 77,
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    let mut fell_asleep_at = None;
+    for i in 0..600 {
+        step(&mut world);
+        let moves = world.body_events();
+        if fell_asleep_at.is_some() {
+            assert!(moves.is_empty(), "a sleeping body reported a move");
+            continue;
+        }
+        // Static bodies never move; the one awake body reports each step.
+        assert_eq!(moves.len(), 1);
+        let m = moves[0];
+        assert_eq!(m.body_id, body);
+        assert_eq!(m.user_data, 77);
+        assert_eq!(m.transform, world.body_transform(body).unwrap());
+        assert_eq!(m.fell_asleep, !world.body_is_awake(body).unwrap());
+        if m.fell_asleep {
+            fell_asleep_at = Some(i);
+        }
+    }
+    // It rests after a few tenths of a second and sleeps 0.5 s later.
+    let i = fell_asleep_at.expect("the box never slept");
+    assert!((30..120).contains(&i), "slept at step {i}");
+}
+
+#[test]
+fn a_zero_step_keeps_the_last_events() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let (_, g) = ground(&mut world, &ShapeDef::default());
+    let (_, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
+    land(&mut world, (g, b));
+    let before = world.contact_events().begin.to_vec();
+    world.step(0.0, 4).unwrap();
+    assert_eq!(world.contact_events().begin, &before[..]);
+}

@@ -1,0 +1,350 @@
+//! Sensor overlap events: sensors on any body type, seeing sleeping bodies,
+//! with per-shape switches.
+
+use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, Rot, SensorBeginTouchEvent, SensorEndTouchEvent, ShapeDef, ShapeId,
+    Vec2, World, WorldDef,
+};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn step(world: &mut World) {
+    world.step(DT, 4).unwrap();
+    if let Err(e) = world.validate() {
+        panic!("invalid world after step {}: {e}", world.step_count());
+    }
+}
+
+fn sensor_def() -> ShapeDef {
+    ShapeDef {
+        is_sensor: true,
+        ..Default::default()
+    }
+}
+
+fn ground(world: &mut World) -> BodyId {
+    let body = world.create_body(&BodyDef::default()).unwrap();
+    let poly = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
+    world
+        .create_polygon_shape(body, &ShapeDef::default(), &poly)
+        .unwrap();
+    body
+}
+
+fn ball(world: &mut World, position: Vec2, def: &ShapeDef) -> (BodyId, ShapeId) {
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            ..Default::default()
+        })
+        .unwrap();
+    let shape = world
+        .create_circle_shape(
+            body,
+            def,
+            &Circle {
+                center: Vec2::ZERO,
+                radius: 0.25,
+            },
+        )
+        .unwrap();
+    (body, shape)
+}
+
+/// All sensor events of `steps` steps, in order.
+fn run(world: &mut World, steps: usize) -> (Vec<SensorBeginTouchEvent>, Vec<SensorEndTouchEvent>) {
+    let (mut begin, mut end) = (Vec::new(), Vec::new());
+    for _ in 0..steps {
+        step(world);
+        let e = world.sensor_events();
+        begin.extend_from_slice(e.begin);
+        end.extend_from_slice(e.end);
+    }
+    (begin, end)
+}
+
+/// A ball falls through a static sensor band between y = 4 and y = 6: it
+/// begins overlapping once and ends once, in that order.
+#[test]
+fn a_falling_ball_enters_and_leaves_a_static_sensor() {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let holder = world.create_body(&BodyDef::default()).unwrap();
+    let band = make_offset_box(2.0, 1.0, Vec2::new(0.0, 5.0), Rot::IDENTITY).unwrap();
+    let sensor = world
+        .create_polygon_shape(holder, &sensor_def(), &band)
+        .unwrap();
+    let (body, visitor) = ball(&mut world, Vec2::new(0.0, 8.0), &ShapeDef::default());
+    world
+        .set_body_linear_velocity(body, Vec2::new(0.0, -3.0))
+        .unwrap();
+    // Moving at 3 m/s the ball's bottom reaches y = 6 after (8 − 0.25 − 6)/3
+    // ≈ 0.58 s and its top leaves y = 4 after (8 + 0.25 − 4)/3 ≈ 1.42 s.
+    let mut began = None;
+    let mut ended = None;
+    for i in 0..120 {
+        step(&mut world);
+        let e = world.sensor_events();
+        for b in e.begin {
+            assert_eq!(
+                *b,
+                SensorBeginTouchEvent {
+                    sensor_shape_id: sensor,
+                    visitor_shape_id: visitor
+                }
+            );
+            assert!(began.replace(i).is_none(), "began twice");
+        }
+        for x in e.end {
+            assert_eq!((x.sensor_shape_id, x.visitor_shape_id), (sensor, visitor));
+            assert!(began.is_some(), "ended before it began");
+            assert!(ended.replace(i).is_none(), "ended twice");
+        }
+        let inside = began.is_some() && ended.is_none();
+        let overlaps = world.sensor_overlaps(sensor).unwrap();
+        assert_eq!(overlaps == vec![visitor], inside, "step {i}");
+    }
+    let t_begin = (began.unwrap() + 1) as f32 * DT;
+    let t_end = (ended.unwrap() + 1) as f32 * DT;
+    assert!((t_begin - 0.583).abs() < 2.0 * DT, "began at {t_begin} s");
+    assert!((t_end - 1.417).abs() < 2.0 * DT, "ended at {t_end} s");
+    // A sensor makes no contacts: the ball went straight through.
+    assert!(world.body_position(body).unwrap().y < 4.0);
+}
+
+#[test]
+fn switches_on_either_shape_turn_sensor_events_off() {
+    for (sensor_on, visitor_on) in [(true, false), (false, true), (true, true)] {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let holder = world.create_body(&BodyDef::default()).unwrap();
+        let def = ShapeDef {
+            enable_sensor_events: sensor_on,
+            ..sensor_def()
+        };
+        let band = make_offset_box(2.0, 1.0, Vec2::new(0.0, 5.0), Rot::IDENTITY).unwrap();
+        world.create_polygon_shape(holder, &def, &band).unwrap();
+        let visitor_def = ShapeDef {
+            enable_sensor_events: visitor_on,
+            ..Default::default()
+        };
+        ball(&mut world, Vec2::new(0.0, 5.0), &visitor_def);
+        let (begin, _) = run(&mut world, 2);
+        assert_eq!(begin.len(), usize::from(sensor_on && visitor_on));
+    }
+}
+
+/// A ball comes to rest, and sleeps, inside a static sensor on the ground:
+/// the overlap lasts (no end event while it sleeps). Then a kinematic sensor
+/// sweeps over the sleeping ball and sees it without waking it.
+#[test]
+fn sensors_see_sleeping_bodies() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    ground(&mut world);
+    let holder = world.create_body(&BodyDef::default()).unwrap();
+    let zone = make_offset_box(1.0, 1.0, Vec2::new(0.0, 1.1), Rot::IDENTITY).unwrap();
+    let static_sensor = world
+        .create_polygon_shape(holder, &sensor_def(), &zone)
+        .unwrap();
+    let (body, visitor) = ball(&mut world, Vec2::new(0.0, 3.0), &ShapeDef::default());
+
+    let (begin, end) = run(&mut world, 240);
+    assert_eq!(begin.len(), 1);
+    assert_eq!(begin[0].sensor_shape_id, static_sensor);
+    assert!(end.is_empty());
+    assert!(!world.body_is_awake(body).unwrap(), "the ball should sleep");
+    let (begin, end) = run(&mut world, 60);
+    assert!(begin.is_empty() && end.is_empty());
+    assert_eq!(world.sensor_overlaps(static_sensor).unwrap(), vec![visitor]);
+
+    // A kinematic sensor moving at 2 m/s from x = -5 passes over the ball.
+    let mover = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: Vec2::new(-5.0, 0.6),
+            linear_velocity: Vec2::new(2.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let moving_sensor = world
+        .create_polygon_shape(mover, &sensor_def(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..360 {
+        step(&mut world);
+        let e = world.sensor_events();
+        seen.extend(e.begin.iter().map(|b| (true, *b)));
+        seen.extend(e.end.iter().map(|x| {
+            (
+                false,
+                SensorBeginTouchEvent {
+                    sensor_shape_id: x.sensor_shape_id,
+                    visitor_shape_id: x.visitor_shape_id,
+                },
+            )
+        }));
+        assert!(
+            !world.body_is_awake(body).unwrap(),
+            "a sensor woke the ball"
+        );
+    }
+    let expected = SensorBeginTouchEvent {
+        sensor_shape_id: moving_sensor,
+        visitor_shape_id: visitor,
+    };
+    assert_eq!(seen, vec![(true, expected), (false, expected)]);
+}
+
+#[test]
+fn destroying_a_sensor_or_a_visitor_ends_the_overlap_at_the_next_step() {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let holder = world.create_body(&BodyDef::default()).unwrap();
+    let zone = make_box(3.0, 3.0).unwrap();
+    let sensor = world
+        .create_polygon_shape(holder, &sensor_def(), &zone)
+        .unwrap();
+    let (_, a) = ball(&mut world, Vec2::new(-1.0, 0.0), &ShapeDef::default());
+    let (body_b, b) = ball(&mut world, Vec2::new(1.0, 0.0), &ShapeDef::default());
+    let (begin, _) = run(&mut world, 1);
+    assert_eq!(begin.len(), 2);
+
+    world.destroy_body(body_b).unwrap();
+    assert!(world.sensor_events().end.is_empty());
+    let (_, end) = run(&mut world, 1);
+    assert_eq!(end.len(), 1);
+    assert_eq!(
+        (end[0].sensor_shape_id, end[0].visitor_shape_id),
+        (sensor, b)
+    );
+
+    world.destroy_shape(sensor, true).unwrap();
+    let (begin, end) = run(&mut world, 1);
+    assert!(begin.is_empty());
+    assert_eq!(end.len(), 1);
+    assert_eq!(
+        (end[0].sensor_shape_id, end[0].visitor_shape_id),
+        (sensor, a)
+    );
+    let (begin, end) = run(&mut world, 3);
+    assert!(begin.is_empty() && end.is_empty());
+}
+
+/// A sensor on a dynamic body sees static and kinematic shapes; filters
+/// apply; shapes on its own body are ignored.
+#[test]
+fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let wall = world
+        .create_body(&BodyDef {
+            position: Vec2::new(0.0, 1.5),
+            ..Default::default()
+        })
+        .unwrap();
+    let wall_shape = world
+        .create_polygon_shape(wall, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    let platform = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: Vec2::new(1.5, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let platform_shape = world
+        .create_polygon_shape(platform, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    let hidden = world
+        .create_body(&BodyDef {
+            position: Vec2::new(-1.5, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let other_category = ShapeDef {
+        filter: impulse2d::Filter {
+            category_bits: 4,
+            mask_bits: u64::MAX,
+            group_index: 0,
+        },
+        ..Default::default()
+    };
+    world
+        .create_polygon_shape(hidden, &other_category, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+
+    let probe = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let probe_sensor_def = ShapeDef {
+        filter: impulse2d::Filter {
+            category_bits: 1,
+            mask_bits: 1,
+            group_index: 0,
+        },
+        ..sensor_def()
+    };
+    let sensor = world
+        .create_circle_shape(
+            probe,
+            &probe_sensor_def,
+            &Circle {
+                center: Vec2::ZERO,
+                radius: 2.0,
+            },
+        )
+        .unwrap();
+    world
+        .create_circle_shape(
+            probe,
+            &ShapeDef::default(),
+            &Circle {
+                center: Vec2::ZERO,
+                radius: 0.1,
+            },
+        )
+        .unwrap();
+    run(&mut world, 1);
+    let mut seen = world.sensor_overlaps(sensor).unwrap();
+    seen.sort();
+    let mut expected = vec![wall_shape, platform_shape];
+    expected.sort();
+    assert_eq!(seen, expected);
+
+    // Moving the probe far away ends both overlaps at the next step.
+    world
+        .set_body_transform(probe, Vec2::new(50.0, 0.0), Rot::IDENTITY)
+        .unwrap();
+    let (_, end) = run(&mut world, 1);
+    assert_eq!(end.len(), 2);
+}
+
+#[test]
+fn sensor_overlaps_rejects_stale_ids_and_non_sensors() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let g = ground(&mut world);
+    let solid = world.body_shapes(g).unwrap()[0];
+    assert!(matches!(
+        world.sensor_overlaps(solid),
+        Err(impulse2d::Error::InvalidOperation(_))
+    ));
+    world.destroy_body(g).unwrap();
+    assert!(matches!(
+        world.sensor_overlaps(solid),
+        Err(impulse2d::Error::InvalidId { .. })
+    ));
+}
