@@ -404,12 +404,50 @@ pub fn bar_chart_svg(
     let bar_w = (group_w - 30.0) / engine_names.len().max(1) as f64;
     let width = (left + group_w * results.len() as f64 + 140.0).max(640.0);
     let height = top + plot_h + 60.0;
-    let max = results
+    let values: Vec<f64> = results
         .iter()
         .flat_map(|s| s.engines.iter().filter_map(|e| e.median_on(clock)))
-        .fold(0.0, f64::max);
+        .filter(|v| *v > 0.0)
+        .collect();
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    // One slow outlier would flatten every other bar: switch to a log axis when the
+    // values span more than a factor of 20.
+    let log = max > 0.0 && max / min > 20.0;
     let (y_max, tick) = axis(max);
-    let y_of = |v: f64| top + plot_h - v / y_max * plot_h;
+    let (lo, hi) = (min.log10().floor(), max.log10().ceil());
+    let y_of = |v: f64| {
+        if log {
+            let f = (v.max(10f64.powf(lo)).log10() - lo) / (hi - lo);
+            top + plot_h - f * plot_h
+        } else {
+            top + plot_h - v / y_max * plot_h
+        }
+    };
+    let ticks: Vec<f64> = if log {
+        let mut ticks = Vec::new();
+        let mut e = lo;
+        while e <= hi {
+            for m in [1.0, 2.0, 5.0] {
+                let t = m * 10f64.powf(e);
+                if t <= 10f64.powf(hi) * 1.0001 {
+                    ticks.push(t);
+                }
+            }
+            e += 1.0;
+        }
+        ticks
+    } else {
+        (0..)
+            .map(|i| i as f64 * tick)
+            .take_while(|t| *t <= y_max + 1e-9)
+            .collect()
+    };
+    let title = if log {
+        format!("{title} (log scale)")
+    } else {
+        title.to_owned()
+    };
 
     let mut out = String::new();
     let _ = writeln!(
@@ -418,8 +456,7 @@ pub fn bar_chart_svg(
          font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"{left}\" y=\"22\" font-size=\"15\">{title}</text>"
     );
-    let mut t = 0.0;
-    while t <= y_max + 1e-9 {
+    for t in ticks {
         let y = y_of(t);
         let _ = writeln!(
             out,
@@ -429,7 +466,6 @@ pub fn bar_chart_svg(
             left - 6.0,
             y + 4.0
         );
-        t += tick;
     }
     let _ = writeln!(
         out,

@@ -74,3 +74,22 @@ fn tables_show_ratios_instability_and_skips() {
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("n/a"));
 }
+
+#[test]
+fn bar_chart_switches_to_a_log_axis_for_outliers() {
+    let names = vec![OURS.to_owned(), "Box2D".to_owned()];
+    let scene = |name: &str, ours: f64, theirs: f64| SceneResult {
+        scene: name.to_owned(),
+        steps: 10,
+        engines: vec![engine(OURS, &[ours], 1.0), engine("Box2D", &[theirs], 1.0)],
+    };
+    let even = vec![scene("a", 2.0, 3.0), scene("b", 4.0, 5.0)];
+    assert!(!bar_chart_svg(&even, &names, Clock::Wall, "t").contains("log scale"));
+    let outlier = vec![scene("a", 2.0, 3.0), scene("b", 240.0, 5.0)];
+    let svg = bar_chart_svg(&outlier, &names, Clock::Wall, "t");
+    assert!(svg.contains("(log scale)"));
+    // Decade ticks from 1 to 1000 ms.
+    for tick in [">1<", ">10<", ">100<", ">1000<"] {
+        assert!(svg.contains(tick), "missing tick {tick}");
+    }
+}
