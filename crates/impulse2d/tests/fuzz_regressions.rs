@@ -4,7 +4,7 @@
 
 use impulse2d::collision::{
     Capsule, ChainSegment, Segment, SimplexCache, collide_chain_segment_and_capsule, compute_hull,
-    compute_polygon_mass, make_offset_polygon, make_polygon,
+    compute_polygon_mass, make_offset_polygon, make_polygon, validate_hull,
 };
 use impulse2d::{Error, Rot, Transform, Vec2};
 
@@ -156,6 +156,40 @@ fn hull_near_huge_is_convex_enough_for_make_polygon() {
     let Ok(hull) = compute_hull(&points) else {
         return;
     };
+    let polygon = make_polygon(&hull, 0.0);
+    assert!(polygon.is_ok(), "hull {hull:?} gives {polygon:?}");
+}
+
+/// Fuzz target `hull`, input `fuzz/regressions/hull/quickhull-chord-end-listed-twice`.
+///
+/// Eight points, most near (−96,500, −96,500). Quickhull decided which side of a
+/// chord a point lies on with an f32 cross product whose round-off there (about
+/// 1e-2 m) exceeds the 2 × LINEAR_SLOP tolerance, so a chord's own end point
+/// tested as lying beyond the chord, was taken as the next apex and listed again:
+/// the hull outgrew its 8 slots. The side tests are now exact (f64 from the exact
+/// cross product), so the property is the fuzz target's: no panic, and an `Ok`
+/// hull is valid, lists each point once, and makes a polygon.
+#[test]
+fn quickhull_near_huge_lists_each_point_once() {
+    let points = [
+        v(0xc476f800, 0x477bd34d),
+        v(0xc7bc6d8e, 0xc7bc6d8e),
+        v(0xc7bc6d90, 0xc7bc6d90),
+        v(0xc7bbb1de, 0xc7bccf37),
+        v(0x00000000, 0xc2f78e00),
+        v(0xc7bc6d8e, 0xc7bccf37),
+        v(0x00000000, 0x00000000),
+        v(0xc2f6f800, 0xc7bcb9da),
+    ];
+    let Ok(hull) = compute_hull(&points) else {
+        return;
+    };
+    assert!(validate_hull(&hull), "{hull:?}");
+    let pts = hull.points();
+    for (i, p) in pts.iter().enumerate() {
+        assert!(!pts[i + 1..].contains(p), "{p:?} listed twice in {hull:?}");
+        assert!(points.contains(p));
+    }
     let polygon = make_polygon(&hull, 0.0);
     assert!(polygon.is_ok(), "hull {hull:?} gives {polygon:?}");
 }

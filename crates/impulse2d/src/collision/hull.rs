@@ -92,11 +92,21 @@ impl PointList {
     }
 }
 
-/// Signed distance of `p` to the right of the directed line through `a` with
-/// unit direction `e` (positive on the right, i.e. clockwise side).
+/// Signed distance of `p` to the right of the directed line `a → b` (positive on
+/// the right, i.e. the clockwise side), metres; 0 when `a == b`.
+///
+/// Decided in `f64` from the exact cross product ([`orient`]): in `f32` the
+/// round-off of a cross product near `HUGE` exceeds the collinear tolerance, so a
+/// chord's own end point could test as lying beyond it and be listed twice.
 #[inline]
-fn right_distance(p: Vec2, a: Vec2, e: Vec2) -> f32 {
-    (p - a).cross(e)
+fn right_distance(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    let dx = f64::from(b.x) - f64::from(a.x);
+    let dy = f64::from(b.y) - f64::from(a.y);
+    let length = (dx * dx + dy * dy).sqrt();
+    if length == 0.0 {
+        return 0.0;
+    }
+    orient(a, p, b) / length
 }
 
 /// Index of the point of `points` farthest from `from` (the first one on ties).
@@ -119,12 +129,11 @@ fn hull_right_of(a: Vec2, b: Vec2, candidates: &[Vec2], out: &mut PointList) {
     if candidates.is_empty() {
         return;
     }
-    let e = (b - a).normalize();
     let mut right = PointList::new();
     let mut apex = Vec2::ZERO;
     let mut apex_distance = 0.0;
     for &p in candidates {
-        let d = right_distance(p, a, e);
+        let d = right_distance(p, a, b);
         if d > 0.0 {
             right.push(p);
             if d > apex_distance {
@@ -133,7 +142,7 @@ fn hull_right_of(a: Vec2, b: Vec2, candidates: &[Vec2], out: &mut PointList) {
             }
         }
     }
-    if apex_distance < COLLINEAR_DISTANCE {
+    if apex_distance < f64::from(COLLINEAR_DISTANCE) {
         // Everything left is on (or within tolerance of) the chord.
         return;
     }
@@ -236,14 +245,14 @@ pub fn compute_hull(points: &[Vec2]) -> Result<Hull> {
     let first = kept.remove(farthest_from(kept.as_slice(), center));
     let second = kept.remove(farthest_from(kept.as_slice(), first));
 
-    let e = (second - first).normalize();
     let mut right = PointList::new();
     let mut left = PointList::new();
+    let collinear = f64::from(COLLINEAR_DISTANCE);
     for &p in kept.as_slice() {
-        let d = right_distance(p, first, e);
-        if d >= COLLINEAR_DISTANCE {
+        let d = right_distance(p, first, second);
+        if d >= collinear {
             right.push(p);
-        } else if d <= -COLLINEAR_DISTANCE {
+        } else if d <= -collinear {
             left.push(p);
         }
     }
