@@ -80,4 +80,4 @@ pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};
 pub use solver::TIME_TO_SLEEP;
-pub use world::{Counters, World, WorldDef};
+pub use world::{Counters, MAX_WORKERS, World, WorldDef};

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use crate::body::{Body, BodyState};
+use crate::body::{Body, BodyState, flags};
 use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
 use crate::solver::constraint_graph::{GraphColor, OVERFLOW_INDEX};
@@ -33,13 +33,16 @@ pub(super) fn load(states: &[BodyState], index: u32) -> BodyState {
     }
 }
 
-/// Writes back the velocities of an awake body.
+/// Writes back the velocities of an awake dynamic body (never a kinematic
+/// one: see [`flags::DYNAMIC`]).
 #[inline(always)]
 pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
     if index != NULL_INDEX {
         let s = &mut states[index as usize];
-        s.linear_velocity = v;
-        s.angular_velocity = w;
+        if s.flags & flags::DYNAMIC != 0 {
+            s.linear_velocity = v;
+            s.angular_velocity = w;
+        }
     }
 }
 
