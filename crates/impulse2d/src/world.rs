@@ -213,6 +213,8 @@ pub struct World {
     pub(crate) callbacks: crate::filter::Callbacks,
     /// Joints, their events and scratch (see `joint/`).
     pub(crate) joints: crate::joint::JointStorage,
+    /// The threads that run the parallel stages (see `workers.rs`).
+    pub(crate) workers: crate::workers::Workers,
 }
 
 impl World {
@@ -246,6 +248,7 @@ impl World {
             events: Default::default(),
             callbacks: Default::default(),
             joints: Default::default(),
+            workers: crate::workers::Workers::new(def.worker_count)?,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
