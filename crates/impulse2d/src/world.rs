@@ -243,7 +243,9 @@ impl World {
     }
 
     /// Advances the world by `time_step` seconds in `sub_step_count` substeps
-    /// (4 is a good default at 60 Hz). A zero time step does nothing.
+    /// (4 is a good default at 60 Hz). A zero time step moves nothing; like
+    /// any step it replaces the last step's events (with only the end and
+    /// joint events that calls made since the last step caused).
     ///
     /// # Errors
     /// A negative or non-finite time step, or a substep count that is zero or
@@ -258,13 +260,18 @@ impl World {
             });
         }
         self.profile = Profile::default();
-        self.begin_joint_events(); // joints: last step's events are dropped
+        // Every kind of event: drop the last step's, publish the end events
+        // (and joint events) caused by calls made since.
+        self.begin_joint_events();
+        self.begin_step_events();
         if time_step == 0.0 {
+            // A paused step (as in Box2D) simulates nothing and reports only
+            // what calls made since the last step caused.
+            self.end_paused_step_events();
             return Ok(());
         }
         let step_start = Instant::now();
         let ctx = self.step_context(time_step, sub_step_count);
-        self.begin_step_events(); // events: drop the last step's, publish pending end events
 
         let t = Instant::now();
         self.update_pairs();
