@@ -153,6 +153,7 @@ pub fn card_house(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -229,6 +230,7 @@ pub fn arch(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -263,6 +265,7 @@ pub fn double_domino(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -313,6 +316,7 @@ pub fn confined(world: &mut World, grid: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -348,6 +352,7 @@ pub fn circle_stack(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -373,6 +378,7 @@ pub fn capsule_stack(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -407,6 +413,7 @@ pub fn tilted_stack(world: &mut World, columns: usize, rows: usize) -> Result<Sc
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -450,6 +457,7 @@ pub fn high_mass_ratio_1(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -475,6 +483,7 @@ pub fn high_mass_ratio_2(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus: Some(big),
+        script: None,
     })
 }
 
@@ -517,6 +526,7 @@ pub fn friction_shelves(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -611,5 +621,6 @@ pub fn cliff(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
