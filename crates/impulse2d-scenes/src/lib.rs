@@ -21,6 +21,8 @@ pub use one_way_platform::{
 pub mod benchmarks;
 mod common;
 pub mod demos;
+pub mod human;
+pub mod rain;
 pub mod solver2d;
 
 /// A registry entry.
@@ -216,6 +218,11 @@ const SCENES: &[SceneInfo] = &[
     },
     SceneInfo {
         category: "benchmark",
+        name: "rain",
+        description: "Box2D's rain: columns of ragdoll groups falling on five ground rows, replaced round robin",
+    },
+    SceneInfo {
+        category: "benchmark",
         name: "spinner",
         description: "Box2D's spinner: a motorised blade stirring 3038 bodies in a ring",
     },
@@ -307,6 +314,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 script: None,
             }
         }
+        "rain" => rain::rain(world, rain::RainLayout::FULL)?.into_scene(),
         "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
         | "spinner" => joints::build(short, world)?,
         other => {
