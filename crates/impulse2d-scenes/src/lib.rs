@@ -23,6 +23,7 @@ mod common;
 pub mod demos;
 pub mod human;
 pub mod rain;
+pub mod sensors;
 pub mod solver2d;
 
 /// A registry entry.
@@ -181,6 +182,11 @@ const SCENES: &[SceneInfo] = &[
         description: "a box jumps up through a one-way platform and lands on it (pre-solve)",
     },
     SceneInfo {
+        category: "events",
+        name: "sensors",
+        description: "balls rolling through a sensor gate that counts them, then sent back by a second sensor",
+    },
+    SceneInfo {
         category: "benchmark",
         name: "large_pyramid",
         description: "Box2D's large pyramid: base 100, 5050 boxes, sleep off",
@@ -314,6 +320,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 script: None,
             }
         }
+        "sensors" => sensors::sensors(world, 5)?.into_scene(),
         "rain" => rain::rain(world, rain::RainLayout::FULL)?.into_scene(),
         "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
         | "spinner" => joints::build(short, world)?,
