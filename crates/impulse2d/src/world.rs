@@ -13,7 +13,7 @@ use crate::body::Body;
 use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
 use crate::contact::{Contact, Mixing};
-use crate::core::LINEAR_SLOP;
+use crate::core::{LINEAR_SLOP, MAX_SUB_STEPS};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
@@ -244,13 +244,17 @@ impl World {
 
     /// Advances the world by `time_step` seconds in `sub_step_count` substeps
     /// (4 is a good default at 60 Hz). A zero time step does nothing.
+    ///
+    /// # Errors
+    /// A negative or non-finite time step, or a substep count that is zero or
+    /// above [`MAX_SUB_STEPS`](crate::core::MAX_SUB_STEPS).
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
-        if sub_step_count == 0 {
+        if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {
             return Err(Error::OutOfRange {
                 what: "sub step count",
-                expected: ">= 1",
-                value: 0.0,
+                expected: "within 1..=MAX_SUB_STEPS (1024)",
+                value: sub_step_count as f32,
             });
         }
         self.profile = Profile::default();

@@ -3,10 +3,11 @@
 //! fixed. Each test states the property the fuzz target checks, not a printed value.
 
 use impulse2d::collision::{
-    Capsule, ChainSegment, Segment, SimplexCache, collide_chain_segment_and_capsule, compute_hull,
-    compute_polygon_mass, make_offset_polygon, make_polygon, validate_hull,
+    Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
+    compute_hull, compute_polygon_mass, make_box, make_offset_polygon, make_polygon, validate_hull,
 };
-use impulse2d::{Error, Rot, Transform, Vec2};
+use impulse2d::core::MAX_SUB_STEPS;
+use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
 
 fn v(x: u32, y: u32) -> Vec2 {
     Vec2::new(f32::from_bits(x), f32::from_bits(y))
@@ -192,4 +193,108 @@ fn quickhull_near_huge_lists_each_point_once() {
     }
     let polygon = make_polygon(&hull, 0.0);
     assert!(polygon.is_ok(), "hull {hull:?} gives {polygon:?}");
+}
+
+/// Fuzz target `world`, input `fuzz/regressions/world/huge-time-step-overflows-velocity`.
+///
+/// `step` accepts any finite, non-negative time step. With `f32::MAX` seconds,
+/// gravity times the substep overflows the velocity of a falling body to infinity,
+/// the speed cap turns that into NaN and the body's position became NaN (in debug
+/// builds `finalize_bodies` failed its `debug_assert!` on the velocity first). A body
+/// whose motion overflows is now stopped where it was: the step succeeds, the world
+/// stays valid, every position stays finite and the next ordinary step simulates
+/// the body normally.
+#[test]
+fn huge_time_step_stops_an_overflowing_body() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(-20.0, 0.0),
+            enable_sleep: false,
+            is_bullet: true,
+            allow_fast_rotation: true,
+            ..Default::default()
+        })
+        .unwrap();
+    for sub_steps in [1, 4] {
+        world.step(f32::MAX, sub_steps).unwrap();
+        world.validate().unwrap();
+        let xf = world.body_transform(body).unwrap();
+        assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
+        assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
+        assert_eq!(world.body_linear_velocity(body).unwrap(), Vec2::ZERO);
+    }
+    world.step(0.5, 1).unwrap();
+    world.validate().unwrap();
+    // One substep of 0.5 s under 10 m/s²: v = 5 m/s down, moved 2.5 m.
+    assert_eq!(
+        world.body_linear_velocity(body).unwrap(),
+        Vec2::new(0.0, -5.0)
+    );
+    assert_eq!(world.body_position(body).unwrap(), Vec2::new(-20.0, -2.5));
+}
+
+/// Fuzz target `world`: a step of `u32::MAX` substeps never ended (four billion
+/// substeps). Counts above `MAX_SUB_STEPS` are now an error, like zero, and
+/// change nothing.
+#[test]
+fn step_rejects_substep_counts_out_of_range() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    for n in [0, MAX_SUB_STEPS + 1, u32::MAX] {
+        assert!(matches!(
+            world.step(1.0 / 60.0, n),
+            Err(Error::OutOfRange { .. })
+        ));
+    }
+    assert_eq!(world.step_count(), 0);
+    world.step(1.0 / 60.0, MAX_SUB_STEPS).unwrap();
+    assert_eq!(world.step_count(), 1);
+}
+
+/// Fuzz target `world`, input `fuzz/regressions/world/subnormal-mass-nan-center`.
+///
+/// A density of 1.4e-36 kg/m² on a 7.8 mm square gives a mass of 8.5e-41 kg, a
+/// subnormal number whose inverse overflows: the centre of mass became
+/// `moment · (1/mass) = 0 · ∞ = NaN`, the body's transform NaN, and the broad phase
+/// refused the NaN box (a failed `debug_assert!` in the step). A mass below
+/// `f32::MIN_POSITIVE` now counts as none (the 1 kg default of a body without
+/// mass), and `set_body_mass_data` rejects one.
+#[test]
+fn subnormal_mass_counts_as_none() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(3.9960938, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let def = ShapeDef {
+        density: 1.3925055e-36,
+        ..Default::default()
+    };
+    let h = 0.00390625;
+    world
+        .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
+        .unwrap();
+    let mass = world.body_mass_data(body).unwrap();
+    assert_eq!(mass.mass, 1.0);
+    assert_eq!(mass.center, Vec2::ZERO);
+    for _ in 0..10 {
+        world.step(1.0 / 60.0, 4).unwrap();
+        world.validate().unwrap();
+    }
+    let p = world.body_position(body).unwrap();
+    assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
+
+    let tiny = MassData {
+        mass: 1.0e-40,
+        center: Vec2::ZERO,
+        rotational_inertia: 1.0,
+    };
+    assert!(matches!(
+        world.set_body_mass_data(body, tiny),
+        Err(Error::OutOfRange { .. })
+    ));
 }
