@@ -6,7 +6,7 @@ use impulse2d::collision::{
     Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
     compute_hull, compute_polygon_mass, make_box, make_offset_polygon, make_polygon, validate_hull,
 };
-use impulse2d::core::MAX_SUB_STEPS;
+use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
 use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
 
 fn v(x: u32, y: u32) -> Vec2 {
@@ -130,6 +130,58 @@ fn chain_segment_beyond_huge_is_rejected_or_gives_a_unit_normal() {
             m.normal,
             m.point_count
         );
+    }
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/chain-concave-end-capsule-far-clip`.
+///
+/// In the chain segment's frame (its body at x = -121.140625): the segment runs
+/// from p1 = (0, 0) to p2 = (-118.08, 121.47), so its unit direction is
+/// e = (-0.6970, 0.7171) and its colliding normal n = (0.7171, 0.6970). The ghost
+/// (126.46, 118.49) makes the previous segment rise from p1 almost along n: the
+/// corner at p1 is concave (an L-shaped pit). The capsule's core runs from
+/// c1 = (121.140625, 0) to c2 = (121.140625, 121.03906), radius 121.47266. The
+/// shapes overlap: |c1 − p1| = 121.140625 < 121.47266, by 0.33 m, but only at p1,
+/// reached from beyond the end (c1 is at e·c1 = -84.4 along the segment, behind the
+/// previous segment, which ignores the capsule as its centroid is behind it too).
+/// The normal toward the capsule leans toward the concave corner, so it is snapped
+/// to n and the core is clipped to the segment's side planes: the clipped part
+/// (e·c from 0 to 2.35) starts at c = (121.14, 117.76), n·c − r = 86.87 + 82.08 −
+/// 121.47 = 47.48 m from the segment. The manifold used to hold those two points
+/// (47.47 m and 49.76 m; Box2D v3.2 gives the same), breaking the contract that a
+/// manifold's closest point is within `SPECULATIVE_DISTANCE`. It is now empty: the
+/// corner region beyond p1 belongs to the neighbour.
+#[test]
+fn chain_capsule_beyond_a_concave_end_has_no_far_manifold() {
+    let segment = Segment::new(Vec2::ZERO, Vec2::new(-118.078125, 121.47266)).unwrap();
+    let chain = ChainSegment::new(
+        Vec2::new(126.46094, 118.49219),
+        segment,
+        Vec2::new(-35.527344, 0.0),
+    )
+    .unwrap();
+    let capsule = Capsule::new(Vec2::ZERO, Vec2::new(0.0, 121.03906), 121.47266).unwrap();
+    let xf_chain = Transform::new(Vec2::new(-121.140625, 0.0), Rot::IDENTITY);
+    let xf_capsule = Transform::IDENTITY;
+    // The shapes do overlap, at the chain's first point.
+    let p1 = xf_chain.apply(chain.segment.point1);
+    assert!(p1.distance(xf_capsule.apply(capsule.center1)) < capsule.radius);
+
+    let mut cache = SimplexCache::default();
+    for _ in 0..2 {
+        // Cold, then warm-started from the cache the first call left (as the fuzz target).
+        let m =
+            collide_chain_segment_and_capsule(&chain, xf_chain, &capsule, xf_capsule, &mut cache);
+        // The fuzz property asks that some point be within SPECULATIVE_DISTANCE;
+        // the part of the capsule the segment may act on is 47.48 m away, so none.
+        assert!(
+            m.points()
+                .iter()
+                .all(|p| p.separation > SPECULATIVE_DISTANCE),
+            "{m:?}"
+        );
+        assert_eq!(m.point_count, 0, "{m:?}");
     }
 }
 

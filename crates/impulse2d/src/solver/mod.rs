@@ -34,7 +34,6 @@ use std::time::Instant;
 
 use crate::bitset::BitSet;
 use crate::body::{BodySim, BodyState, BodyType, flags};
-use crate::core::AABB_MARGIN;
 use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
 use crate::shape::speculative_aabb;
@@ -439,7 +438,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
             let aabb = speculative_aabb(&shape.geometry, transform);
             shape.aabb = aabb;
             if !shape.fat_aabb.contains(&aabb) {
-                shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+                shape.fat_aabb = aabb.fattened(shape.aabb_margin);
                 shape.enlarged_aabb = true;
                 scratch.enlarged_bodies.set(sim_index as u32);
             }
