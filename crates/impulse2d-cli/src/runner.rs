@@ -8,6 +8,7 @@ use impulse2d_cli::animation::GifRecorder;
 use impulse2d_cli::report::{RunReport, bench_table};
 use impulse2d_cli::stats::{StateHasher, median, quantile};
 use impulse2d_cli::{Camera, RasterDraw, SvgDraw};
+use impulse2d_scenes::Scene;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -84,16 +85,16 @@ fn resolve_scene(name: &str) -> Result<&'static str, String> {
         .ok_or_else(|| format!("unknown scene '{name}' (see `impulse2d list`)"))
 }
 
-/// A fresh world holding the scene.
-fn build_world(scene: &str, threads: u32) -> Result<World, String> {
+/// A fresh world holding the scene, and the scene (with its per-step script).
+fn build_world(scene: &str, threads: u32) -> Result<(World, Scene), String> {
     let def = WorldDef {
         worker_count: threads as usize,
         ..WorldDef::default()
     };
     let mut world = World::new(&def).map_err(|e| e.to_string())?;
-    impulse2d_scenes::build(scene, &mut world)
+    let built = impulse2d_scenes::build(scene, &mut world)
         .map_err(|e| format!("cannot build scene '{scene}': {e}"))?;
-    Ok(world)
+    Ok((world, built))
 }
 
 /// Running sums of the per-stage profile.
@@ -185,10 +186,12 @@ fn render_raster(world: &World, camera: Camera) -> Result<RasterDraw, String> {
     Ok(r)
 }
 
-/// Steps one world `steps` times, timing each step; `on_step` sees the world
-/// after each step.
+/// Steps one world `steps` times, timing each step (the scene's script runs
+/// before each step, outside the timing); `on_step` sees the world after each
+/// step.
 fn simulate(
     world: &mut World,
+    scene: &mut Scene,
     step: &StepOptions,
     steps: u32,
     progress: &ProgressBar,
@@ -198,6 +201,9 @@ fn simulate(
     let mut times = Vec::with_capacity(steps as usize);
     let mut profile = ProfileSum::default();
     for i in 0..steps {
+        scene
+            .before_step(world, u64::from(i))
+            .map_err(|e| format!("scene script before step {i} failed: {e}"))?;
         let t = Instant::now();
         world
             .step(dt, step.substeps)
@@ -249,7 +255,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         None => None,
     };
 
-    let mut world = build_world(scene, threads)?;
+    let (mut world, mut built) = build_world(scene, threads)?;
     let bounds = world.view_bounds().unwrap_or(Aabb::new(
         impulse2d::Vec2::new(-20.0, -2.0),
         impulse2d::Vec2::new(20.0, 20.0),
@@ -266,14 +272,21 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     }
 
     let progress = progress_bar(steps, scene);
-    let (times, profile) = simulate(&mut world, &args.step, steps, &progress, |i, w| {
-        if let Some(g) = gif.as_mut()
-            && (i + 1) % every == 0
-        {
-            g.add_frame(render_raster(w, camera)?.pixmap(), delay_cs)?;
-        }
-        Ok(())
-    })?;
+    let (times, profile) = simulate(
+        &mut world,
+        &mut built,
+        &args.step,
+        steps,
+        &progress,
+        |i, w| {
+            if let Some(g) = gif.as_mut()
+                && (i + 1) % every == 0
+            {
+                g.add_frame(render_raster(w, camera)?.pixmap(), delay_cs)?;
+            }
+            Ok(())
+        },
+    )?;
 
     let mut report = RunReport {
         scene: scene.to_string(),
@@ -343,9 +356,17 @@ pub fn bench(scenes: &[String], step: &StepOptions) -> Result<(), String> {
     let threads = step.threads;
     let mut rows = Vec::new();
     for name in names {
-        let mut world = build_world(name, threads)?;
+        let (mut world, mut built) = build_world(name, threads)?;
         let progress = progress_bar(steps, name);
-        let (times, profile) = simulate(&mut world, step, steps, &progress, |_, _| Ok(()))?;
+        let (times, profile) =
+            simulate(
+                &mut world,
+                &mut built,
+                step,
+                steps,
+                &progress,
+                |_, _| Ok(()),
+            )?;
         let mut report = RunReport {
             scene: name.to_string(),
             steps,

@@ -6,7 +6,7 @@
 use crate::desc::{
     Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, RainSchedule, SceneDesc, ShapeDesc,
 };
-use crate::human::{HumanJoints, push_human};
+use crate::human::push_human;
 use std::f32::consts::PI;
 
 /// One of the seven benchmark scenes.
@@ -215,44 +215,11 @@ pub fn joint_grid(n: usize) -> SceneDesc {
     scene
 }
 
-/// The dimensions of `rain`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RainSize {
-    /// Rows of ground (and of ragdoll groups), 45 m apart.
-    pub rows: usize,
-    /// Groups per row.
-    pub columns: usize,
-    /// Ragdolls per group.
-    pub group_size: usize,
-    /// Ground boxes per row minus one (the ground is `grid_count` · 0.5 m wide).
-    pub grid_count: usize,
-    /// Steps between firings.
-    pub period: u32,
-}
-
-impl RainSize {
-    /// Box2D's release benchmark: 5 rows × 40 columns × 5 ragdolls, a new column every 8 steps.
-    pub const FULL: RainSize = RainSize {
-        rows: 5,
-        columns: 40,
-        group_size: 5,
-        grid_count: 500,
-        period: 8,
-    };
-    /// A small version for tests.
-    pub const TINY: RainSize = RainSize {
-        rows: 2,
-        columns: 3,
-        group_size: 2,
-        grid_count: 40,
-        period: 8,
-    };
-}
-
-/// Ground height of each rain row above the previous (m).
-pub const RAIN_ROW_SPACING: f32 = 45.0;
-/// Ground box size of `rain` (m).
-pub const RAIN_GRID_SIZE: f32 = 0.5;
+/// The dimensions of `rain`: the scene registry's layout, so that both build the same rain.
+pub use impulse2d_scenes::rain::RainLayout as RainSize;
+/// Ground height of each rain row above the previous (m), and the ground box size (m).
+pub use impulse2d_scenes::rain::{RAIN_GRID_SIZE, RAIN_ROW_SPACING};
+use impulse2d_scenes::rain::{RAIN_HUMAN_SPACING, RAIN_JOINTS};
 
 /// `rain`: rows of ground made of 0.5 m boxes, and groups of ragdolls that spawn 40 m above
 /// each row, one column every `period` steps, then get replaced column by column.
@@ -274,22 +241,14 @@ pub fn rain(size: RainSize) -> SceneDesc {
     }
     scene.add_body(ground);
 
-    let span = size.grid_count as f32 * cell;
-    let group_distance = span / size.columns as f32;
-    let joints = HumanJoints {
-        friction_torque: 0.05,
-        hertz: 5.0,
-        damping_ratio: 0.5,
-    };
     for row in 0..size.rows {
         for column in 0..size.columns {
             let first_body = scene.bodies.len();
             let first_joint = scene.joints.len();
-            let mut x = -0.5 * span + group_distance * (column as f32 + 0.5);
-            let y = 40.0 + RAIN_ROW_SPACING * row as f32;
+            let origin = size.group_origin(row, column);
             for i in 0..size.group_size {
-                push_human(&mut scene, [x, y], i as i32 + 1, joints);
-                x += 0.5;
+                let x = origin.x + RAIN_HUMAN_SPACING * i as f32;
+                push_human(&mut scene, [x, origin.y], i as i32 + 1, RAIN_JOINTS);
             }
             scene.batches.push(Batch {
                 bodies: first_body..scene.bodies.len(),

@@ -231,3 +231,42 @@ fn stability_figures_catch_collapse_explosion_and_nan() {
     }
     assert!(!measure(&drum, &states).is_sane());
 }
+
+/// The scene registry's rain (`impulse2d-scenes`, run by the command-line tool and the
+/// testbed) and this crate's description follow the same schedule: equal body, shape and
+/// joint counts before every step, and the first ragdolls where the description puts them.
+#[test]
+fn the_registry_rain_agrees_with_the_description() {
+    use impulse2d_scenes::SceneScript;
+    let layout = RainSize::TINY;
+    let desc = rain(layout);
+    let mut world = impulse2d::World::new(&impulse2d::WorldDef::default()).unwrap();
+    let mut registry = impulse2d_scenes::rain::rain(&mut world, layout).unwrap();
+    let first_group = registry.script.groups()[0].as_ref().unwrap();
+    let bones = first_group.iter().flat_map(|h| &h.bones);
+    let keys = desc.batches[0].bodies.clone();
+    assert_eq!(keys.len(), layout.group_size * 11);
+    for (bone, key) in bones.zip(keys) {
+        let p = world.body_position(*bone).unwrap();
+        let want = desc.bodies[key].position;
+        assert!(
+            (p.x - want[0]).abs() < 1e-5 && (p.y - want[1]).abs() < 1e-5,
+            "bone at {p:?}, description {want:?}"
+        );
+    }
+    for step in 0..STEPS {
+        registry
+            .script
+            .before_step(&mut world, u64::from(step))
+            .unwrap();
+        let want = expected_counts(&desc, step + 1);
+        let c = world.counters();
+        let got = Counts {
+            bodies: c.body_count,
+            shapes: c.shape_count,
+            joints: world.joint_count(),
+        };
+        assert_eq!(got, want, "before step {step}");
+        world.step(TIME_STEP, SUB_STEPS).unwrap();
+    }
+}

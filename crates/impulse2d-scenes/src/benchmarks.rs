@@ -62,6 +62,7 @@ fn scene(ground: BodyId, bodies: Vec<BodyId>, focus: Option<BodyId>) -> Scene {
         ground,
         bodies,
         focus,
+        script: None,
     }
 }
 

@@ -91,6 +91,7 @@ pub fn conveyor(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -115,6 +116,7 @@ pub fn explosion(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -175,6 +177,7 @@ pub fn bullets(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -216,6 +219,7 @@ pub fn rolling_resistance(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -273,6 +277,7 @@ pub fn chain_terrain(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -302,5 +307,6 @@ pub fn kinematic_platform(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus: Some(platform),
+        script: None,
     })
 }

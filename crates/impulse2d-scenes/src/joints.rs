@@ -28,6 +28,7 @@ pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene,
                 ground: p.pivot,
                 bodies: vec![p.bob],
                 focus: Some(p.bob),
+                script: None,
             }
         }
         "ball_and_chain" => {
@@ -38,6 +39,7 @@ pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene,
                 ground: c.pivot,
                 bodies,
                 focus: Some(c.ball),
+                script: None,
             }
         }
         "bridge" => {
@@ -48,6 +50,7 @@ pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene,
                 ground: b.ground,
                 focus: b.planks.get(b.planks.len() / 2).copied(),
                 bodies,
+                script: None,
             }
         }
         "ragdolls" => {
@@ -60,6 +63,7 @@ pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene,
                 ground,
                 focus: bodies.first().copied(),
                 bodies,
+                script: None,
             }
         }
         "car" => {
@@ -68,6 +72,7 @@ pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene,
                 ground: c.ground,
                 bodies: vec![c.chassis, c.rear_wheel, c.front_wheel],
                 focus: Some(c.chassis),
+                script: None,
             }
         }
         "joint_grid" => joint_grid(world, 100)?,
@@ -555,6 +560,7 @@ pub fn joint_grid(world: &mut World, n: usize) -> std::result::Result<Scene, Sce
         )))?,
         focus: grid.last().copied(),
         bodies,
+        script: None,
     })
 }
 
@@ -640,6 +646,7 @@ pub fn spinner(world: &mut World) -> std::result::Result<Scene, SceneError> {
         ground,
         focus: Some(blade),
         bodies,
+        script: None,
     })
 }
 

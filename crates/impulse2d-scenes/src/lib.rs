@@ -21,6 +21,9 @@ pub use one_way_platform::{
 pub mod benchmarks;
 mod common;
 pub mod demos;
+pub mod human;
+pub mod rain;
+pub mod sensors;
 pub mod solver2d;
 
 /// A registry entry.
@@ -34,16 +37,76 @@ pub struct SceneInfo {
     pub description: &'static str,
 }
 
+/// What a scene does between steps: spawn and destroy bodies (rain), read
+/// the last step's events and act on them (sensors), drive something.
+///
+/// Whoever steps a scene's world (tests, the command-line tool, the testbed,
+/// the benchmarks) calls [`SceneScript::before_step`] before every
+/// [`World::step`], with the number of steps taken so far.
+pub trait SceneScript: Send {
+    /// Runs before the world's step number `step` (0 before the first step).
+    /// The world's event buffers still hold the previous step's events.
+    fn before_step(&mut self, world: &mut World, step: u64) -> Result<()>;
+
+    /// One line about the script's state for a viewer (counts, say); empty
+    /// by default.
+    fn status(&self) -> String {
+        String::new()
+    }
+}
+
 /// What [`build`] returns: the ground, the dynamic bodies in creation order,
-/// and the body worth watching (the top of a stack, the block on a ramp …).
-#[derive(Clone, Debug, PartialEq)]
+/// the body worth watching (the top of a stack, the block on a ramp …) and,
+/// for scenes that change over time, their per-step script.
 pub struct Scene {
     /// The static ground body.
     pub ground: BodyId,
-    /// Dynamic bodies in creation order.
+    /// Dynamic bodies in creation order (for a scripted scene, those that
+    /// exist after building).
     pub bodies: Vec<BodyId>,
     /// The body a test or viewer should follow, if any.
     pub focus: Option<BodyId>,
+    /// The script to call before every step, if the scene has one.
+    pub script: Option<Box<dyn SceneScript>>,
+}
+
+impl Scene {
+    /// Calls the scene's script, if any, before step number `step`.
+    pub fn before_step(&mut self, world: &mut World, step: u64) -> Result<()> {
+        match self.script.as_mut() {
+            Some(script) => script.before_step(world, step),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs the script, then steps the world once: what every runner of a
+    /// scene does per step. `step` counts the steps taken so far.
+    pub fn step(
+        &mut self,
+        world: &mut World,
+        step: u64,
+        time_step: f32,
+        substeps: u32,
+    ) -> Result<()> {
+        self.before_step(world, step)?;
+        world.step(time_step, substeps)
+    }
+
+    /// The script's status line (empty without a script).
+    pub fn status(&self) -> String {
+        self.script.as_ref().map(|s| s.status()).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for Scene {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scene")
+            .field("ground", &self.ground)
+            .field("bodies", &self.bodies.len())
+            .field("focus", &self.focus)
+            .field("script", &self.script.is_some())
+            .finish()
+    }
 }
 
 /// Why [`build`] failed.
@@ -119,6 +182,11 @@ const SCENES: &[SceneInfo] = &[
         description: "a box jumps up through a one-way platform and lands on it (pre-solve)",
     },
     SceneInfo {
+        category: "events",
+        name: "sensors",
+        description: "balls rolling through a sensor gate that counts them, then sent back by a second sensor",
+    },
+    SceneInfo {
         category: "benchmark",
         name: "large_pyramid",
         description: "Box2D's large pyramid: base 100, 5050 boxes, sleep off",
@@ -156,6 +224,11 @@ const SCENES: &[SceneInfo] = &[
     },
     SceneInfo {
         category: "benchmark",
+        name: "rain",
+        description: "Box2D's rain: columns of ragdoll groups falling on five ground rows, replaced round robin",
+    },
+    SceneInfo {
+        category: "benchmark",
         name: "spinner",
         description: "Box2D's spinner: a motorised blade stirring 3038 bodies in a ring",
     },
@@ -180,6 +253,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: s.ground,
                 bodies: vec![s.body],
                 focus: Some(s.body),
+                script: None,
             }
         }
         "vertical_stack" => vertical_stack(world, 10)?.into_scene(),
@@ -193,6 +267,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: s.pyramid.ground,
                 bodies,
                 focus: Some(s.heavy),
+                script: None,
             }
         }
         "overlap_recovery" => overlap_recovery(world, 4, 0.25)?.into_scene(),
@@ -208,6 +283,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: ground.expect("four ramps"),
                 focus: bodies.last().copied(),
                 bodies,
+                script: None,
             }
         }
         "restitution" => {
@@ -222,6 +298,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground,
                 focus: bodies.last().copied(),
                 bodies,
+                script: None,
             }
         }
         "zero_gravity_collision" => {
@@ -231,6 +308,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: s.ground,
                 focus: Some(s.a),
                 bodies: vec![s.a, s.b],
+                script: None,
             }
         }
         "one_way_platform" => {
@@ -239,8 +317,11 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 ground: s.ground,
                 bodies: vec![s.body],
                 focus: Some(s.body),
+                script: None,
             }
         }
+        "sensors" => sensors::sensors(world, 5)?.into_scene(),
+        "rain" => rain::rain(world, rain::RainLayout::FULL)?.into_scene(),
         "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
         | "spinner" => joints::build(short, world)?,
         other => {
@@ -330,6 +411,7 @@ impl Pyramid {
             ground: self.ground,
             focus: Some(self.top),
             bodies: self.boxes,
+            script: None,
         }
     }
 }
@@ -531,11 +613,11 @@ mod tests {
     fn every_registered_scene_builds_and_steps() {
         for info in list() {
             let mut world = World::new(&WorldDef::default()).unwrap();
-            let scene = build(&format!("{}/{}", info.category, info.name), &mut world)
+            let mut scene = build(&format!("{}/{}", info.category, info.name), &mut world)
                 .unwrap_or_else(|e| panic!("{}: {e}", info.name));
             assert!(!scene.bodies.is_empty(), "{} has no bodies", info.name);
             if info.category != "benchmark" {
-                world.step(1.0 / 60.0, 4).unwrap();
+                scene.step(&mut world, 0, 1.0 / 60.0, 4).unwrap();
                 world.validate().unwrap();
             }
         }

@@ -1,15 +1,18 @@
 //! Stacking and contact scenes from Solver2D's test set and Box2D v3's
 //! stacking samples: card house, arch, double domino, confined, circle and
-//! capsule stacks, tilted stacks, high mass ratios 1 and 2, friction shelves
-//! and cliff. The joint scenes of the set (bridge, ball and chain, ragdolls,
-//! stretched chain, joint grid) wait for joints.
+//! capsule stacks, tilted stacks, high mass ratios 1 to 3, friction shelves,
+//! cliff and the stretched chain. The other joint scenes of the set (bridge,
+//! ball and chain, ragdolls, joint grid) are in `joints.rs`.
 
 use crate::common::{dynamic_body, hull_polygon, segment_ground, static_body};
 use crate::{Scene, SceneError, SceneInfo};
 use impulse2d::collision::{
-    Capsule, Circle, Segment, make_box, make_offset_box, make_rounded_box, make_square,
+    Capsule, Circle, Polygon, Segment, make_box, make_offset_box, make_rounded_box, make_square,
 };
-use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
+    World,
+};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -59,6 +62,16 @@ pub(crate) const SCENES: &[SceneInfo] = &[
         description: "a 20 m box dropped onto two 1 m boxes",
     },
     SceneInfo {
+        category: "stacking",
+        name: "high_mass_ratio_3",
+        description: "a 20 m box (400 kg) dropped onto the tips of two 0.5 kg triangles",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "stretched_chain",
+        description: "a 30-link chain hanging from a pivot with an end 100 times heavier than a link",
+    },
+    SceneInfo {
         category: "contact",
         name: "friction_shelves",
         description: "five boxes (friction 0.75 to 0) sliding down zig-zag shelves",
@@ -85,6 +98,8 @@ pub(crate) fn build(
         "tilted_stack" => tilted_stack(world, 10, 10),
         "high_mass_ratio_1" => high_mass_ratio_1(world),
         "high_mass_ratio_2" => high_mass_ratio_2(world),
+        "high_mass_ratio_3" => high_mass_ratio_3(world),
+        "stretched_chain" => stretched_chain(world, 30, 100.0).map(StretchedChain::into_scene),
         "friction_shelves" => friction_shelves(world),
         "cliff" => cliff(world),
         _ => return None,
@@ -153,6 +168,7 @@ pub fn card_house(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -229,6 +245,7 @@ pub fn arch(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -263,6 +280,7 @@ pub fn double_domino(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -313,6 +331,7 @@ pub fn confined(world: &mut World, grid: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -348,6 +367,7 @@ pub fn circle_stack(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -373,6 +393,7 @@ pub fn capsule_stack(world: &mut World, count: usize) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -407,6 +428,7 @@ pub fn tilted_stack(world: &mut World, columns: usize, rows: usize) -> Result<Sc
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -450,6 +472,7 @@ pub fn high_mass_ratio_1(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -461,21 +484,178 @@ pub fn high_mass_ratio_2(world: &mut World) -> Result<Scene> {
         Vec2::new(66.0, 0.0),
         &ShapeDef::default(),
     )?;
-    let small = make_box(0.5, 0.5)?;
+    big_box_on_two(world, ground, &make_box(0.5, 0.5)?, 26.0)
+}
+
+/// Two small `support` bodies at (±9, 0.5) and a 20 m box (density 1) at
+/// height `box_y` above them: the bodies of the high mass ratio 2 and 3 scenes.
+fn big_box_on_two(
+    world: &mut World,
+    ground: BodyId,
+    support: &Polygon,
+    box_y: f32,
+) -> Result<Scene> {
     let mut bodies = Vec::new();
     for x in [-9.0, 9.0] {
         let b = dynamic_body(world, Vec2::new(x, 0.5), 0.0)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), support)?;
         bodies.push(b);
     }
-    let big = dynamic_body(world, Vec2::new(0.0, 26.0), 0.0)?;
+    let big = dynamic_body(world, Vec2::new(0.0, box_y), 0.0)?;
     world.create_polygon_shape(big, &ShapeDef::default(), &make_box(10.0, 10.0)?)?;
     bodies.push(big);
     Ok(Scene {
         ground,
         bodies,
         focus: Some(big),
+        script: None,
     })
+}
+
+/// A 20 m box (density 1) held 4 m up, dropped onto the tips of two
+/// triangles (base 1 m, height 1 m, density 1) standing 18 m apart, 0.5 m above
+/// the ground; the mass ratio is 400 kg to 0.5 kg. The scene's bodies are the
+/// left triangle, the right triangle and the box (the focus).
+pub fn high_mass_ratio_3(world: &mut World) -> Result<Scene> {
+    let ground = crate::flat_ground(world, 50.0)?;
+    let triangle = hull_polygon(&[
+        Vec2::new(-0.5, 0.0),
+        Vec2::new(0.5, 0.0),
+        Vec2::new(0.0, 1.0),
+    ])?;
+    big_box_on_two(world, ground, &triangle, 14.0)
+}
+
+/// Length of one link of the stretched chain, joint to joint, metres.
+pub const CHAIN_LINK_LENGTH: f32 = 1.0;
+/// Radius of the stretched chain's links (capsules), metres.
+const CHAIN_LINK_RADIUS: f32 = 0.1;
+/// Radius of the stretched chain's end disc, metres.
+pub const CHAIN_END_RADIUS: f32 = 0.5;
+
+/// The stretched chain scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StretchedChain {
+    /// Ground (top at y = 0), far below the chain.
+    pub ground: BodyId,
+    /// The static pivot body the chain hangs from; its origin is the pivot.
+    pub pivot: BodyId,
+    /// The links from the top down.
+    pub links: Vec<BodyId>,
+    /// The heavy disc at the bottom, hung by its top point.
+    pub end: BodyId,
+    /// The revolute joints from the top down (links + 1 of them).
+    pub joints: Vec<JointId>,
+}
+
+impl StretchedChain {
+    /// Rest distance from the pivot to the end disc's centre: the links'
+    /// joint-to-joint length plus the disc's radius, metres.
+    pub fn rest_length(&self) -> f32 {
+        self.links.len() as f32 * CHAIN_LINK_LENGTH + CHAIN_END_RADIUS
+    }
+
+    fn into_scene(self) -> Scene {
+        let mut bodies = self.links;
+        bodies.push(self.end);
+        Scene {
+            ground: self.ground,
+            bodies,
+            focus: Some(self.end),
+            script: None,
+        }
+    }
+}
+
+/// A chain of `links` capsule links (1 m joint to joint, radius 0.1 m,
+/// density 1) hanging straight down from a pivot, with a disc of radius
+/// 0.5 m at its end whose mass is `end_mass_ratio` times a link's: the load
+/// the joint solver has to carry without letting the chain stretch. The pivot
+/// is 2 m above the disc's lowest point; the ground is at y = 0.
+pub fn stretched_chain(
+    world: &mut World,
+    links: usize,
+    end_mass_ratio: f32,
+) -> Result<StretchedChain> {
+    let ground = crate::flat_ground(world, 50.0)?;
+    let top = links as f32 * CHAIN_LINK_LENGTH + 2.0 * CHAIN_END_RADIUS + 2.0;
+    let pivot = world.create_body(&BodyDef {
+        position: Vec2::new(0.0, top),
+        ..BodyDef::default()
+    })?;
+    let half = 0.5 * CHAIN_LINK_LENGTH;
+    let capsule = Capsule {
+        center1: Vec2::new(0.0, -(half - CHAIN_LINK_RADIUS)),
+        center2: Vec2::new(0.0, half - CHAIN_LINK_RADIUS),
+        radius: CHAIN_LINK_RADIUS,
+    };
+    let mut chain = StretchedChain {
+        ground,
+        pivot,
+        links: Vec::with_capacity(links),
+        end: pivot,
+        joints: Vec::with_capacity(links + 1),
+    };
+    let hang = |world: &mut World, a: BodyId, b: BodyId, below_a: f32, above_b: f32| {
+        world.create_revolute_joint(&RevoluteJointDef {
+            base: JointDef {
+                body_a: a,
+                body_b: b,
+                local_anchor_a: Vec2::new(0.0, -below_a),
+                local_anchor_b: Vec2::new(0.0, above_b),
+                ..JointDef::default()
+            },
+            ..RevoluteJointDef::default()
+        })
+    };
+    let (mut previous, mut below_previous) = (pivot, 0.0);
+    for i in 0..links {
+        let y = top - (i as f32 + 0.5) * CHAIN_LINK_LENGTH;
+        let link = dynamic_body(world, Vec2::new(0.0, y), 0.0)?;
+        world.create_capsule_shape(link, &ShapeDef::default(), &capsule)?;
+        chain
+            .joints
+            .push(hang(world, previous, link, below_previous, half)?);
+        chain.links.push(link);
+        (previous, below_previous) = (link, half);
+    }
+    let link_mass = capsule_area(&capsule);
+    let disc_area = std::f32::consts::PI * CHAIN_END_RADIUS * CHAIN_END_RADIUS;
+    let end = dynamic_body(
+        world,
+        Vec2::new(
+            0.0,
+            top - links as f32 * CHAIN_LINK_LENGTH - CHAIN_END_RADIUS,
+        ),
+        0.0,
+    )?;
+    let heavy = ShapeDef {
+        density: end_mass_ratio * link_mass / disc_area,
+        ..ShapeDef::default()
+    };
+    world.create_circle_shape(
+        end,
+        &heavy,
+        &Circle {
+            center: Vec2::ZERO,
+            radius: CHAIN_END_RADIUS,
+        },
+    )?;
+    chain.joints.push(hang(
+        world,
+        previous,
+        end,
+        below_previous,
+        CHAIN_END_RADIUS,
+    )?);
+    chain.end = end;
+    Ok(chain)
+}
+
+/// Area of a capsule: its rectangle plus a full disc, m².
+fn capsule_area(c: &Capsule) -> f32 {
+    let length = (c.center2 - c.center1).length();
+    2.0 * c.radius * length + std::f32::consts::PI * c.radius * c.radius
 }
 
 /// Five boxes (density 25, friction 0.75, 0.5, 0.35, 0.1, 0) released on the
@@ -517,6 +697,7 @@ pub fn friction_shelves(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }
 
@@ -611,5 +792,6 @@ pub fn cliff(world: &mut World) -> Result<Scene> {
         ground,
         bodies,
         focus,
+        script: None,
     })
 }

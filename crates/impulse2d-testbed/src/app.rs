@@ -5,24 +5,34 @@ use crate::draw::{ScreenDraw, View};
 use impulse2d::collision::{point_in_capsule, point_in_circle, point_in_polygon};
 use impulse2d::debug_draw::DrawOptions;
 use impulse2d::{
-    BodyId, BodyType, DebugDraw, HexColor, Profile, ShapeGeometry, Vec2, World, WorldDef,
+    BodyDef, BodyId, BodyType, DebugDraw, HexColor, JointDef, JointId, MouseJointDef, Profile,
+    ShapeGeometry, Vec2, World, WorldDef,
 };
-use impulse2d_scenes::SceneInfo;
+use impulse2d_scenes::{Scene, SceneInfo};
 use macroquad::prelude as mq;
 
 /// Width of the side panel, pixels.
 pub const PANEL_WIDTH: f32 = 270.0;
 
-/// A body held by the mouse.
+/// A body held by the mouse through a mouse joint.
 #[derive(Clone, Copy, Debug)]
 pub struct Drag {
     /// The body.
     pub body: BodyId,
+    /// The mouse joint pulling it (body A is the testbed's handle body).
+    pub joint: JointId,
     /// The grabbed point in the body frame, metres.
     pub local_anchor: Vec2,
     /// Where the mouse is, metres.
     pub target: Vec2,
 }
+
+/// Stiffness of the mouse joint's pull, Hz.
+const DRAG_HERTZ: f32 = 5.0;
+/// Damping ratio of the mouse joint's pull.
+const DRAG_DAMPING_RATIO: f32 = 0.7;
+/// The mouse joint's largest force, in multiples of the dragged body's weight.
+const DRAG_FORCE_PER_WEIGHT: f32 = 1000.0;
 
 /// Per-stage timings smoothed over recent steps, milliseconds.
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,6 +75,13 @@ pub struct App {
     pub scene_index: usize,
     /// The world of the current scene.
     pub world: World,
+    /// The current scene (its per-step script runs before every step);
+    /// `None` when it failed to build.
+    pub scene: Option<Scene>,
+    /// A shapeless static body the mouse joint hangs from (body A), made on
+    /// the first drag. Not the scene's ground: a joint stops its two bodies
+    /// colliding, and the dragged body must still hit the ground.
+    pub handle: Option<BodyId>,
     /// Whether time stands still.
     pub paused: bool,
     /// Take one step on the next frame even when paused.
@@ -79,7 +96,7 @@ pub struct App {
     pub options: DrawOptions,
     /// Where the screen looks.
     pub view: View,
-    /// The body under the mouse, while the left button is held.
+    /// The body under the mouse and its mouse joint, while the left button is held.
     pub drag: Option<Drag>,
     /// The last mouse position while panning, pixels.
     pub pan_from: Option<mq::Vec2>,
@@ -99,11 +116,12 @@ pub fn scenes() -> &'static [SceneInfo] {
 }
 
 /// Builds a scene into a fresh world.
-fn build(index: usize) -> Result<World, String> {
+fn build(index: usize) -> Result<(World, Scene), String> {
     let info = scenes().get(index).ok_or("no such scene")?;
     let mut world = World::new(&WorldDef::default()).map_err(|e| e.to_string())?;
-    impulse2d_scenes::build(info.name, &mut world).map_err(|e| format!("{}: {e}", info.name))?;
-    Ok(world)
+    let scene = impulse2d_scenes::build(info.name, &mut world)
+        .map_err(|e| format!("{}: {e}", info.name))?;
+    Ok((world, scene))
 }
 
 impl App {
@@ -112,6 +130,8 @@ impl App {
         let mut app = App {
             scene_index: index,
             world: World::new(&WorldDef::default()).expect("the default world definition is valid"),
+            scene: None,
+            handle: None,
             paused: false,
             step_once: false,
             hz: 60.0,
@@ -138,16 +158,20 @@ impl App {
     /// Loads scene `index`; `fit` re-centres the view on it.
     pub fn load(&mut self, index: usize, screen: (f32, f32), fit: bool) {
         self.scene_index = index;
+        // The old world goes, and the mouse joint and handle body with it.
         self.drag = None;
+        self.handle = None;
         self.step_count = 0;
         self.profile = SmoothedProfile::default();
         match build(index) {
-            Ok(world) => {
+            Ok((world, scene)) => {
                 self.world = world;
+                self.scene = Some(scene);
                 self.error = None;
             }
             Err(e) => {
                 self.world = World::new(&WorldDef::default()).expect("valid default");
+                self.scene = None;
                 self.error = Some(e);
             }
         }
@@ -197,7 +221,21 @@ impl App {
         if self.world.settings().enable_sleep != self.enable_sleep {
             self.world.enable_sleeping(self.enable_sleep);
         }
-        self.apply_drag();
+        let script = match self.scene.as_mut() {
+            Some(scene) => scene.before_step(&mut self.world, self.step_count),
+            None => Ok(()),
+        };
+        if let Err(e) = script {
+            self.error = Some(format!("scene script failed: {e}"));
+            self.paused = true;
+            return;
+        }
+        // The script may have destroyed the dragged body (and its joint).
+        if let Some(drag) = self.drag
+            && !self.world.joint_is_valid(drag.joint)
+        {
+            self.drag = None;
+        }
         match self.world.step(1.0 / self.hz, self.substeps) {
             Ok(()) => {
                 self.step_count += 1;
@@ -237,48 +275,76 @@ impl App {
         hit
     }
 
-    /// Starts dragging the body under `p` (world), if any.
+    /// Starts dragging the body under `p` (world), if any: a mouse joint
+    /// from the handle body pulls the grabbed point towards the mouse, with
+    /// a force of up to a thousand times the body's weight.
     pub fn begin_drag(&mut self, p: Vec2) {
-        if let Some(body) = self.body_at(p)
-            && let Ok(local_anchor) = self.world.body_local_point(body, p)
-        {
-            let _ = self.world.set_body_awake(body, true);
-            self.drag = Some(Drag {
-                body,
-                local_anchor,
-                target: p,
-            });
+        self.end_drag();
+        let Some(body) = self.body_at(p) else {
+            return;
+        };
+        let (Ok(local_anchor), Some(handle)) =
+            (self.world.body_local_point(body, p), self.handle_body())
+        else {
+            return;
+        };
+        let mass = self.world.body_mass(body).unwrap_or(1.0);
+        let gravity = self.world.gravity().length().max(1.0);
+        let def = MouseJointDef {
+            base: JointDef {
+                body_a: handle,
+                body_b: body,
+                ..JointDef::default()
+            },
+            target: p,
+            hertz: DRAG_HERTZ,
+            damping_ratio: DRAG_DAMPING_RATIO,
+            max_force: DRAG_FORCE_PER_WEIGHT * mass * gravity,
+        };
+        match self.world.create_mouse_joint(&def) {
+            Ok(joint) => {
+                let _ = self.world.set_body_awake(body, true);
+                self.drag = Some(Drag {
+                    body,
+                    joint,
+                    local_anchor,
+                    target: p,
+                });
+            }
+            Err(e) => self.error = Some(format!("cannot grab the body: {e}")),
         }
     }
 
-    /// Until the engine has a mouse joint, a dragged body is steered by
-    /// setting its velocity: the grabbed point heads for the mouse in about
-    /// 0.1 s (capped at 50 m/s), and spinning is damped.
-    fn apply_drag(&mut self) {
-        let Some(drag) = self.drag else {
+    /// Moves the dragged point's target to `p` (world).
+    pub fn move_drag(&mut self, p: Vec2) {
+        let Some(drag) = self.drag.as_mut() else {
             return;
         };
-        let w = &mut self.world;
-        let (Ok(anchor), Ok(center), Ok(omega)) = (
-            w.body_world_point(drag.body, drag.local_anchor),
-            w.body_world_center_of_mass(drag.body),
-            w.body_angular_velocity(drag.body),
-        ) else {
+        drag.target = p;
+        if self.world.set_mouse_target(drag.joint, p).is_err() {
+            // The joint went with its body.
             self.drag = None;
-            return;
-        };
-        let gain = 10.0;
-        let mut v = gain * (drag.target - anchor);
-        let speed = v.length();
-        if speed > 50.0 {
-            v = (50.0 / speed) * v;
         }
-        // Velocity of the centre such that the anchor moves at v (ignoring spin).
-        let omega = 0.9 * omega;
-        let v_center = v - Vec2::scalar_cross(omega, anchor - center);
-        let _ = w.set_body_angular_velocity(drag.body, omega);
-        let _ = w.set_body_linear_velocity(drag.body, v_center);
-        let _ = w.set_body_awake(drag.body, true);
+    }
+
+    /// Lets go of the dragged body, destroying the mouse joint.
+    pub fn end_drag(&mut self) {
+        if let Some(drag) = self.drag.take()
+            && self.world.joint_is_valid(drag.joint)
+        {
+            let _ = self.world.destroy_joint(drag.joint);
+        }
+    }
+
+    /// The static body mouse joints hang from, created on first use.
+    fn handle_body(&mut self) -> Option<BodyId> {
+        if let Some(h) = self.handle
+            && self.world.body_is_valid(h)
+        {
+            return Some(h);
+        }
+        self.handle = self.world.create_body(&BodyDef::default()).ok();
+        self.handle
     }
 
     /// Draws the world and the drag line.
@@ -291,6 +357,7 @@ impl App {
         };
         self.world.draw(&mut d, &options);
         if let Some(drag) = self.drag
+            && self.world.joint_is_valid(drag.joint)
             && let Ok(anchor) = self.world.body_world_point(drag.body, drag.local_anchor)
         {
             d.draw_segment(anchor, drag.target, HexColor::WHITE);
@@ -325,30 +392,62 @@ mod tests {
     #[test]
     fn dragging_pulls_the_grabbed_point_to_the_mouse() {
         let mut app = single_box_app();
-        app.begin_drag(Vec2::new(0.0, 0.5));
+        let bodies = app.world.counters().body_count;
+        // Grab the 1 m box (centre (0, 0.5)) 0.25 m right of its centre.
+        app.begin_drag(Vec2::new(0.25, 0.5));
         let drag = app.drag.expect("grabbed");
-        app.drag = Some(Drag {
-            target: Vec2::new(2.0, 3.0),
-            ..drag
-        });
-        for _ in 0..120 {
+        assert!(app.world.joint_is_valid(drag.joint));
+        assert!((drag.local_anchor - Vec2::new(0.25, 0.0)).length() < 1e-5);
+        // The joint hangs from a new static handle body, not the ground.
+        assert_eq!(app.world.counters().body_count, bodies + 1);
+        app.move_drag(Vec2::new(2.0, 3.0));
+        for _ in 0..180 {
             app.update();
         }
+        // A 5 Hz, ζ = 0.7 spring settles in about a second; gravity pulls
+        // the point below the target by g / ω² = 9.8 / (2π·5)² ≈ 0.01 m.
         let p = app
             .world
             .body_world_point(drag.body, drag.local_anchor)
             .unwrap();
         assert!(
-            (p - Vec2::new(2.0, 3.0)).length() < 0.2,
+            (p - Vec2::new(2.0, 3.0)).length() < 0.05,
             "grabbed point at {p:?}"
         );
-        // Released, it falls back to the ground.
-        app.drag = None;
+        // Released, the joint is gone and the box falls back to the ground.
+        app.end_drag();
+        assert!(app.drag.is_none());
+        assert!(!app.world.joint_is_valid(drag.joint));
         for _ in 0..180 {
             app.update();
         }
         let y = app.world.body_position(drag.body).unwrap().y;
         assert!(y < 0.6, "box at height {y}");
+    }
+
+    #[test]
+    fn restart_and_destroyed_bodies_drop_the_drag() {
+        let mut app = single_box_app();
+        app.begin_drag(Vec2::new(0.0, 0.5));
+        assert!(app.drag.is_some());
+        app.restart();
+        assert!(app.drag.is_none() && app.handle.is_none());
+
+        app.begin_drag(Vec2::new(0.0, 0.5));
+        let drag = app.drag.expect("grabbed");
+        app.world.destroy_body(drag.body).unwrap();
+        app.update();
+        assert!(app.drag.is_none());
+        // Moving or releasing afterwards is harmless.
+        app.move_drag(Vec2::new(1.0, 1.0));
+        app.end_drag();
+    }
+
+    #[test]
+    fn grabbing_empty_space_does_nothing() {
+        let mut app = single_box_app();
+        app.begin_drag(Vec2::new(5.0, 5.0));
+        assert!(app.drag.is_none());
     }
 
     #[test]

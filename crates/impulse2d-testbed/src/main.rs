@@ -92,11 +92,11 @@ fn handle_input(app: &mut App, egui_wants_pointer: bool, egui_wants_keyboard: bo
                 .zoom_at(mouse, if wheel > 0.0 { 1.1 } else { 1.0 / 1.1 });
         }
     }
-    if let Some(drag) = app.drag.as_mut() {
-        drag.target = world_mouse;
+    if app.drag.is_some() {
+        app.move_drag(world_mouse);
     }
     if mq::is_mouse_button_released(mq::MouseButton::Left) {
-        app.drag = None;
+        app.end_drag();
     }
     if let Some(from) = app.pan_from {
         let d = mouse - from;

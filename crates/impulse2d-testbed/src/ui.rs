@@ -18,6 +18,11 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                     ui.small(info.description);
                 }
                 ui.label(format!("step {}", app.step_count));
+                if let Some(status) = app.scene.as_ref().map(|s| s.status())
+                    && !status.is_empty()
+                {
+                    ui.label(status);
+                }
                 if let Some(e) = &app.error {
                     ui.colored_label(egui::Color32::LIGHT_RED, e);
                 }
@@ -82,7 +87,7 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 }
                 ui.separator();
                 ui.small(
-                    "Left drag: move a body. Right drag: pan. Wheel: zoom. \
+                    "Left drag: pull a body (mouse joint). Right drag: pan. Wheel: zoom. \
                      F: fit view. P: pause. O: step. R: restart.",
                 );
             });

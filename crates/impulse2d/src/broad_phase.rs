@@ -194,7 +194,8 @@ impl BroadPhase {
     /// caller rejects pairs that already have a contact, share a body, or are excluded
     /// by collision filters or joints.
     ///
-    /// `pairs` is cleared first; its capacity is reused.
+    /// `pairs` is cleared first; its capacity is reused. Finally the dynamic and
+    /// kinematic trees are partially rebuilt (see [`rebuild_trees`](Self::rebuild_trees)).
     pub fn update_pairs(
         &mut self,
         mut filter: impl FnMut(u32, u32) -> bool,
@@ -228,6 +229,9 @@ impl BroadPhase {
         for key in self.move_buffer.drain(..).flatten() {
             self.move_slots[key.body_type() as usize][key.proxy_id().index() as usize] = NOT_MOVED;
         }
+        // The enlarged proxies have been queried; restore the trees' quality before
+        // the next step's enlargements loosen them further.
+        self.rebuild_trees();
     }
 
     /// The tree holding the proxies of `body_type`, for queries.
@@ -273,7 +277,7 @@ impl BroadPhase {
 
     /// Rebuilds the parts of the dynamic and kinematic trees that
     /// [`enlarge_proxy`](Self::enlarge_proxy) loosened (a partial
-    /// [`DynamicTree::rebuild`]). Call once per step, after `update_pairs`.
+    /// [`DynamicTree::rebuild`]). [`update_pairs`](Self::update_pairs) ends with it.
     pub fn rebuild_trees(&mut self) {
         self.trees[BodyType::Dynamic as usize].rebuild(false);
         self.trees[BodyType::Kinematic as usize].rebuild(false);
