@@ -3,12 +3,12 @@
 //! sane after a few steps. Tiny sizes, few steps: this runs in CI.
 
 use impulse2d_compare::box2d::{self, Box2d};
-use impulse2d_compare::desc::{Action, BodyState, SceneDesc};
+use impulse2d_compare::desc::{Action, BodyState, Kind, SceneDesc};
 use impulse2d_compare::engine::{Counts, Engine, RunConfig, advance};
 use impulse2d_compare::ours::Impulse2d;
 use impulse2d_compare::rapier::Rapier;
 use impulse2d_compare::scenes::{
-    RainSize, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid, large_pyramid, rain,
+    RainSize, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid, large_pyramid, rain, tumbler,
 };
 use impulse2d_compare::stability::measure;
 
@@ -133,7 +133,7 @@ fn descriptions_have_box2d_sizes() {
     let statics = grid
         .bodies
         .iter()
-        .filter(|b| b.kind == impulse2d_compare::desc::Kind::Static)
+        .filter(|b| b.kind == Kind::Static)
         .count();
     assert_eq!(statics, 7);
     // Many pyramids: 400 pyramids of 55 boxes; one ground body with 20 segments.
@@ -268,5 +268,77 @@ fn the_registry_rain_agrees_with_the_description() {
         };
         assert_eq!(got, want, "before step {step}");
         world.step(TIME_STEP, SUB_STEPS).unwrap();
+    }
+}
+
+/// The scene registry's tumbler and this crate's description are one scene: the same
+/// bodies in the same order at the same places with the same masses, and one motorised
+/// hinge with the same motor.
+#[test]
+fn the_registry_tumbler_agrees_with_the_description() {
+    let grid = 6;
+    let desc = tumbler(grid);
+    let mut world = impulse2d::World::new(&impulse2d::WorldDef::default()).unwrap();
+    let built = impulse2d_scenes::benchmarks::tumbler(&mut world, grid).unwrap();
+    let c = world.counters();
+    let got = Counts {
+        bodies: c.body_count,
+        shapes: c.shape_count,
+        joints: world.joint_count(),
+    };
+    assert_eq!(got, expected_counts(&desc, 0));
+    let mut ids = vec![built.ground, built.drum];
+    ids.extend(&built.boxes);
+    assert_eq!(ids.len(), desc.bodies.len());
+    for (key, (id, body)) in ids.iter().zip(&desc.bodies).enumerate() {
+        let p = world.body_position(*id).unwrap();
+        assert_eq!([p.x, p.y], body.position, "body {key}");
+        if body.kind == Kind::Dynamic {
+            let mass = world.body_mass(*id).unwrap();
+            assert!(
+                (mass - body.mass()).abs() <= 1e-4 * mass,
+                "body {key}: mass {mass}, description {}",
+                body.mass()
+            );
+        }
+    }
+    let def = world.revolute_joint_def(built.hinge).unwrap();
+    let joint = &desc.joints[0];
+    let motor = joint.motor.unwrap();
+    assert!(def.enable_motor);
+    assert_eq!(
+        (def.motor_speed, def.max_motor_torque),
+        (motor.speed, motor.max_torque)
+    );
+    let anchor_a = def.base.local_anchor_a;
+    assert_eq!([anchor_a.x, anchor_a.y], joint.local_anchor_a);
+}
+
+/// In every engine the tumbler is a dynamic drum that its hinge motor turns at 25°/s
+/// about a pivot that stays put.
+#[test]
+fn every_engine_turns_the_tumbler_with_its_motor() {
+    let scene = Scene::Tumbler.build(Size::Tiny);
+    let speed = scene.joints[0].motor.unwrap().speed;
+    assert!((speed - 25f32.to_radians()).abs() < 1e-6);
+    for engine in engines() {
+        let mut sim = engine.build(&scene, RunConfig::default());
+        for step in 0..STEPS {
+            advance(sim.as_mut(), &scene, step, TIME_STEP, SUB_STEPS);
+        }
+        let drum = sim.body_states()[1].unwrap();
+        assert!(
+            (drum.angular_velocity - speed).abs() < 0.02 * speed,
+            "{}: drum spins at {} rad/s",
+            engine.name(),
+            drum.angular_velocity
+        );
+        let [x, y] = drum.position;
+        assert!(
+            x.hypot(y - 10.0) < 0.01,
+            "{}: drum centre moved to {:?}",
+            engine.name(),
+            drum.position
+        );
     }
 }
