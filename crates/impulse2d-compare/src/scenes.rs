@@ -4,7 +4,7 @@
 //! shrinks each scene for tests.
 
 use crate::desc::{
-    Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, RainSchedule, SceneDesc, ShapeDesc,
+    Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, SceneDesc, ShapeDesc,
 };
 use crate::human::push_human;
 use std::f32::consts::PI;
@@ -247,6 +247,7 @@ pub fn rain(size: RainSize) -> SceneDesc {
 
     for row in 0..size.rows {
         for column in 0..size.columns {
+            debug_assert_eq!(scene.batches.len(), size.group_index(row, column));
             let first_body = scene.bodies.len();
             let first_joint = scene.joints.len();
             let origin = size.group_origin(row, column);
@@ -260,11 +261,7 @@ pub fn rain(size: RainSize) -> SceneDesc {
             });
         }
     }
-    scene.schedule = Some(RainSchedule {
-        period: size.period,
-        rows: size.rows,
-        columns: size.columns,
-    });
+    scene.schedule = Some(size);
     scene
 }
 
