@@ -773,25 +773,33 @@ impl World {
     /// Overrides the mass computed from the shapes (dynamic bodies only). The
     /// mass is recomputed from the shapes when a shape is added or removed, or
     /// by [`World::apply_mass_from_shapes`].
+    ///
+    /// # Errors
+    /// A stale id, a body that is not dynamic, a mass that is not finite or
+    /// below `f32::MIN_POSITIVE` (it would have no finite inverse), a negative
+    /// or non-finite inertia, or a centre beyond `HUGE` (an inertia below
+    /// `f32::MIN_POSITIVE` counts as zero: the body does not turn).
     pub fn set_body_mass_data(&mut self, id: BodyId, mass_data: MassData) -> Result<()> {
         let bi = self.body_index(id)?;
         check_finite(mass_data.mass, "mass")?;
-        if mass_data.mass <= 0.0 {
+        // Smaller masses (subnormal numbers) have no finite inverse.
+        if mass_data.mass < f32::MIN_POSITIVE {
             return Err(Error::OutOfRange {
                 what: "mass",
-                expected: "> 0",
+                expected: ">= f32::MIN_POSITIVE (1.2e-38 kg)",
                 value: mass_data.mass,
             });
         }
         check_non_negative(mass_data.rotational_inertia, "rotational inertia")?;
-        check_finite_vec(mass_data.center, "center of mass")?;
+        check_position(mass_data.center, "center of mass")?;
         if self.bodies[bi].body_type != BodyType::Dynamic {
             return Err(Error::InvalidOperation(
                 "only dynamic bodies have mass data to set",
             ));
         }
         let locked_rotation = self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0;
-        let inertia = if locked_rotation {
+        // An inertia too small to invert counts as none (no rotation).
+        let inertia = if locked_rotation || mass_data.rotational_inertia < f32::MIN_POSITIVE {
             0.0
         } else {
             mass_data.rotational_inertia
@@ -864,7 +872,8 @@ impl World {
         }
 
         let mut local_center = Vec2::ZERO;
-        let (inv_mass, mass) = if mass > 0.0 {
+        // A mass too small to invert in f32 (tiny densities) counts as none.
+        let (inv_mass, mass) = if mass >= f32::MIN_POSITIVE {
             local_center = moment * (1.0 / mass);
             (1.0 / mass, mass)
         } else {
@@ -873,7 +882,7 @@ impl World {
         };
         let locked_rotation = self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0;
         let mut inertia = origin_inertia - mass * local_center.dot(local_center);
-        if locked_rotation || inertia <= 0.0 || origin_inertia == 0.0 {
+        if locked_rotation || inertia < f32::MIN_POSITIVE || origin_inertia == 0.0 {
             inertia = 0.0;
         }
         self.bodies[bi].mass = mass;

@@ -9,9 +9,15 @@ pub const LINEAR_SLOP: f32 = 0.005;
 /// (speculative contacts: the solver keeps them apart without tunnelling).
 pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 
-/// Margin by which broad-phase boxes are fattened so that slow bodies do not
-/// re-insert their proxies every step, metres.
-pub const AABB_MARGIN: f32 = 0.1;
+/// The largest margin by which the broad-phase boxes of moving shapes are fattened,
+/// so that slow bodies do not re-insert their proxies every step, metres. Smaller
+/// shapes get [`AABB_MARGIN_FRACTION`] of their extent (as Box2D v3.2): a larger margin
+/// means fewer tree updates but more pairs whose fat boxes overlap without touching.
+pub const AABB_MARGIN: f32 = 0.05;
+
+/// The broad-phase margin of a moving shape, as a fraction of its extent (the largest
+/// distance from its centre to its outline), up to [`AABB_MARGIN`].
+pub const AABB_MARGIN_FRACTION: f32 = 0.125;
 
 /// The largest number of vertices a [`Polygon`](crate::collision::Polygon) can have.
 pub const MAX_POLYGON_VERTICES: usize = 8;
@@ -26,3 +32,8 @@ pub const EPSILON_LENGTH: f32 = 1.0e-6;
 /// The largest finite magnitude accepted for positions and sizes, metres. Beyond
 /// it `f32` has too little precision for collision to work.
 pub const HUGE: f32 = 100_000.0;
+
+/// The largest substep count [`World::step`](crate::World::step) accepts. More
+/// substeps than this only burn time (at 60 Hz a substep would be shorter than
+/// 16 µs); a larger count is an error rather than a step that never ends.
+pub const MAX_SUB_STEPS: u32 = 1024;

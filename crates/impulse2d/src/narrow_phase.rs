@@ -167,6 +167,11 @@ fn should_create_contact(
     a: u32,
     b: u32,
 ) -> bool {
+    // Most candidates already have a contact: answer them from the pair set
+    // before reading the shapes and bodies.
+    if pair_set.contains(&pair_key(a, b)) {
+        return false;
+    }
     let (sa, sb) = (&shapes[a as usize], &shapes[b as usize]);
     if sa.body_id == sb.body_id || sa.is_sensor || sb.is_sensor {
         return false;
@@ -178,10 +183,7 @@ fn should_create_contact(
     if ba.body_type != BodyType::Dynamic && bb.body_type != BodyType::Dynamic {
         return false;
     }
-    if pair_order(&sa.geometry, &sb.geometry).is_none() {
-        return false;
-    }
-    !pair_set.contains(&pair_key(a, b))
+    pair_order(&sa.geometry, &sb.geometry).is_some()
 }
 
 /// Updates one contact. Returns whether its touching state changed or its

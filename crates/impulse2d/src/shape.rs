@@ -13,7 +13,7 @@ use crate::collision::{
     compute_capsule_mass, compute_circle_aabb, compute_circle_mass, compute_polygon_aabb,
     compute_polygon_mass, compute_segment_aabb,
 };
-use crate::core::{AABB_MARGIN, SPECULATIVE_DISTANCE};
+use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{BodyId, NULL_INDEX, ShapeId};
 use crate::math::{Transform, Vec2};
@@ -173,6 +173,30 @@ impl ShapeGeometry {
         }
     }
 
+    /// The margin of the shape's broad-phase box when its body moves, metres:
+    /// [`AABB_MARGIN_FRACTION`] of its extent (half the length of a segment or capsule
+    /// core plus the radius, the radius of a circle, the farthest vertex of a polygon from
+    /// its centroid), at most [`AABB_MARGIN`]. Small shapes get small margins, so that
+    /// their fat boxes do not overlap many neighbours.
+    pub(crate) fn aabb_margin(&self) -> f32 {
+        let extent = match self {
+            ShapeGeometry::Circle(c) => c.radius,
+            ShapeGeometry::Capsule(c) => 0.5 * (c.center2 - c.center1).length() + c.radius,
+            ShapeGeometry::Polygon(p) => {
+                let centroid = p.centroid();
+                let max_sq = p
+                    .vertices()
+                    .iter()
+                    .map(|&v| (v - centroid).length_squared())
+                    .fold(0.0f32, f32::max);
+                max_sq.sqrt()
+            }
+            ShapeGeometry::Segment(s) => 0.5 * (s.point2 - s.point1).length(),
+            ShapeGeometry::ChainSegment(c) => 0.5 * (c.segment.point2 - c.segment.point1).length(),
+        };
+        (AABB_MARGIN_FRACTION * extent).min(AABB_MARGIN)
+    }
+
     /// The radius of the rounded part (for rolling resistance), metres.
     pub(crate) fn radius(&self) -> f32 {
         match self {
@@ -248,6 +272,9 @@ pub(crate) struct Shape {
     pub fat_aabb: Aabb,
     /// Set in body finalisation when `fat_aabb` grew this step.
     pub enlarged_aabb: bool,
+    /// How much `fat_aabb` exceeds `aabb` when the body moves, metres
+    /// ([`ShapeGeometry::aabb_margin`]).
+    pub aabb_margin: f32,
 }
 
 impl Shape {
@@ -423,6 +450,7 @@ impl World {
                 aabb: Aabb::default(),
                 fat_aabb: Aabb::default(),
                 enlarged_aabb: false,
+                aabb_margin: 0.0,
             });
         }
         let head = self.bodies[bi].head_shape_id;
@@ -435,6 +463,7 @@ impl World {
         shape.next_shape_id = head;
         shape.chain_id = chain_id;
         shape.geometry = geometry;
+        shape.aabb_margin = geometry.aabb_margin();
         shape.density = def.density;
         shape.friction = def.friction;
         shape.restitution = def.restitution;
@@ -499,7 +528,7 @@ impl World {
         let margin = if body_type == BodyType::Static {
             SPECULATIVE_DISTANCE
         } else {
-            AABB_MARGIN
+            shape.aabb_margin
         };
         shape.fat_aabb = shape.aabb.fattened(margin);
         let key = self.broad_phase.create_proxy(
@@ -528,7 +557,7 @@ impl World {
         let aabb = speculative_aabb(&shape.geometry, transform);
         shape.aabb = aabb;
         if !shape.fat_aabb.contains(&aabb) {
-            shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+            shape.fat_aabb = aabb.fattened(shape.aabb_margin);
             if move_proxy && let Some(key) = shape.proxy_key {
                 let result = self.broad_phase.move_proxy(key, self.shapes[si].fat_aabb);
                 debug_assert!(result.is_ok());

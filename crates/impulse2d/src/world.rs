@@ -13,7 +13,7 @@ use crate::body::Body;
 use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
 use crate::contact::{Contact, Mixing};
-use crate::core::LINEAR_SLOP;
+use crate::core::{LINEAR_SLOP, MAX_SUB_STEPS};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
@@ -243,24 +243,35 @@ impl World {
     }
 
     /// Advances the world by `time_step` seconds in `sub_step_count` substeps
-    /// (4 is a good default at 60 Hz). A zero time step does nothing.
+    /// (4 is a good default at 60 Hz). A zero time step moves nothing; like
+    /// any step it replaces the last step's events (with only the end and
+    /// joint events that calls made since the last step caused).
+    ///
+    /// # Errors
+    /// A negative or non-finite time step, or a substep count that is zero or
+    /// above [`MAX_SUB_STEPS`](crate::core::MAX_SUB_STEPS).
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
-        if sub_step_count == 0 {
+        if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {
             return Err(Error::OutOfRange {
                 what: "sub step count",
-                expected: ">= 1",
-                value: 0.0,
+                expected: "within 1..=MAX_SUB_STEPS (1024)",
+                value: sub_step_count as f32,
             });
         }
         self.profile = Profile::default();
-        self.begin_joint_events(); // joints: last step's events are dropped
+        // Every kind of event: drop the last step's, publish the end events
+        // (and joint events) caused by calls made since.
+        self.begin_joint_events();
+        self.begin_step_events();
         if time_step == 0.0 {
+            // A paused step (as in Box2D) simulates nothing and reports only
+            // what calls made since the last step caused.
+            self.end_paused_step_events();
             return Ok(());
         }
         let step_start = Instant::now();
         let ctx = self.step_context(time_step, sub_step_count);
-        self.begin_step_events(); // events: drop the last step's, publish pending end events
 
         let t = Instant::now();
         self.update_pairs();

@@ -18,7 +18,10 @@
 //! start it. Polygon pairs follow Box2D v3's ids.
 //!
 //! Chain segments are one-sided and use their ghost vertices so that shapes slide
-//! across the joints of a smooth chain without catching on internal corners.
+//! across the joints of a smooth chain without catching on internal corners. A
+//! chain contact whose closest clipped point is beyond the speculative distance is
+//! empty, even when the shapes overlap beyond an end of the segment (that region
+//! belongs to the neighbouring segment); Box2D v3 keeps such a manifold.
 //!
 //! Shapes built through struct literals may be degenerate: a zero-length capsule or
 //! segment is treated as a circle at its first point, a zero-length chain segment
@@ -149,6 +152,20 @@ impl LocalManifold {
         if self.count < 2 {
             self.points[self.count] = point;
             self.count += 1;
+        }
+    }
+
+    /// The manifold, or an empty one when even its closest point is more than
+    /// [`SPECULATIVE_DISTANCE`] apart.
+    fn within_reach(self) -> LocalManifold {
+        let closest = self.points[..self.count]
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::INFINITY, f32::min);
+        if closest <= SPECULATIVE_DISTANCE {
+            self
+        } else {
+            LocalManifold::EMPTY
         }
     }
 
@@ -1196,8 +1213,13 @@ fn chain_polygon_contact(
 /// chain: candidate normals are checked against the neighbouring segments given by
 /// the ghost vertices, so that a polygon sliding over the joint of two segments is
 /// never caught on the internal corner. A polygon whose centroid is behind the
-/// segment (and behind any convex neighbour) gets no contact. `cache` carries GJK's
-/// simplex between calls for the same pair (start with `SimplexCache::default()`).
+/// segment (and behind any convex neighbour) gets no contact, and so does one whose
+/// clipped points are all more than
+/// [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) from the segment.
+/// That happens when the polygon comes close only beyond a non-convex end while
+/// the part of it alongside the segment is far away; Box2D v3 keeps such a
+/// manifold, whose points never act. `cache` carries GJK's simplex between calls
+/// for the same pair (start with `SimplexCache::default()`).
 pub fn collide_chain_segment_and_polygon(
     chain_a: &ChainSegment,
     xf_a: Transform,
@@ -1232,7 +1254,12 @@ pub fn collide_chain_segment_and_polygon(
     if closest.distance > b.radius + SPECULATIVE_DISTANCE {
         return Manifold::default();
     }
-    chain_polygon_contact(&frame, &b, &closest, cache, behind).into_world(xf_a, xf_b, Vec2::ZERO)
+    // The shapes may be close only beyond an end of the segment while the part of B
+    // over the segment, which a snapped face contact clips to, is far away: then
+    // that end's neighbour (or, behind it, nobody) owns the contact.
+    chain_polygon_contact(&frame, &b, &closest, cache, behind)
+        .within_reach()
+        .into_world(xf_a, xf_b, Vec2::ZERO)
 }
 
 /// Contact between a chain segment (A) and a capsule (B): the capsule is treated as

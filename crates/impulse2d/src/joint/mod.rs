@@ -34,6 +34,7 @@
 //! - E. Catto, *Modeling and Solving Constraints*, GDC 2009 (Jacobians of the
 //!   point, line and angle constraints used here).
 
+mod axial;
 mod distance;
 mod filter;
 mod link;

@@ -237,7 +237,7 @@ fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
             let axial = wheel::axial_impulse(j);
             (
                 (j.perp_impulse * j.perp_impulse + axial * axial).sqrt(),
-                j.motor_impulse.abs(),
+                j.motor.impulse.abs(),
             )
         }
     };
@@ -285,7 +285,7 @@ pub(super) fn constraint_torque(sim: &JointSim, inv_h: f32) -> f32 {
         JointKind::Prismatic(j) => j.impulse.y,
         JointKind::Revolute(j) => revolute::axial_impulse(j),
         JointKind::Weld(j) => j.angular_impulse,
-        JointKind::Wheel(j) => j.motor_impulse,
+        JointKind::Wheel(j) => j.motor.impulse,
     };
     impulse * inv_h
 }

@@ -17,7 +17,7 @@
 
 use crate::body::{BodySim, BodyType, flags};
 use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
-use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::id::NULL_INDEX;
 use crate::joint::joint_allows_collision;
 use crate::math::{Rot, Transform, Vec2};
@@ -200,7 +200,7 @@ fn finish_bullet(world: &mut World, sim_index: usize, fraction: f32) -> bool {
         let aabb = speculative_aabb(&shape.geometry, xf);
         shape.aabb = aabb;
         if !shape.fat_aabb.contains(&aabb) {
-            shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+            shape.fat_aabb = aabb.fattened(shape.aabb_margin);
             shape.enlarged_aabb = true;
             enlarged = true;
         }

@@ -18,7 +18,7 @@
 
 use crate::body::{Body, BodySim, flags};
 use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
-use crate::core::{AABB_MARGIN, LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::filter::CustomFilter;
 use crate::id::NULL_INDEX;
 use crate::joint::{JointStorage, joint_allows_collision};
@@ -250,7 +250,7 @@ fn sweep_body(
         let aabb = speculative_aabb(&shape.geometry, xf);
         shape.aabb = aabb;
         if !shape.fat_aabb.contains(&aabb) {
-            shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+            shape.fat_aabb = aabb.fattened(shape.aabb_margin);
             shape.enlarged_aabb = true;
             enlarged = true;
         }

@@ -34,7 +34,6 @@ use std::time::Instant;
 
 use crate::bitset::BitSet;
 use crate::body::{BodySim, BodyState, BodyType, flags};
-use crate::core::AABB_MARGIN;
 use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
 use crate::shape::speculative_aabb;
@@ -362,9 +361,17 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         .zip(awake.body_states.iter_mut())
         .enumerate()
     {
+        if !motion_is_finite(sim, state) {
+            // Only extreme inputs get here (enormous forces, masses or time
+            // steps overflowing f32): stop the body where it was rather than
+            // let NaN spread to everything it touches.
+            *state = BodyState {
+                flags: state.flags,
+                ..BodyState::IDENTITY
+            };
+        }
         let v = state.linear_velocity;
         let w = state.angular_velocity;
-        debug_assert!(v.is_finite() && w.is_finite());
 
         sim.center += state.delta_position;
         sim.transform.q = state.delta_rotation.mul(sim.transform.q).normalize();
@@ -431,7 +438,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
             let aabb = speculative_aabb(&shape.geometry, transform);
             shape.aabb = aabb;
             if !shape.fat_aabb.contains(&aabb) {
-                shape.fat_aabb = aabb.fattened(AABB_MARGIN);
+                shape.fat_aabb = aabb.fattened(shape.aabb_margin);
                 shape.enlarged_aabb = true;
                 scratch.enlarged_bodies.set(sim_index as u32);
             }
@@ -439,6 +446,17 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         }
     }
     split_island
+}
+
+/// Whether a body's velocities, position and rotation deltas and the position
+/// they lead to are all finite.
+fn motion_is_finite(sim: &BodySim, state: &BodyState) -> bool {
+    let q = state.delta_rotation;
+    state.linear_velocity.is_finite()
+        && state.angular_velocity.is_finite()
+        && q.c.is_finite()
+        && q.s.is_finite()
+        && (sim.center + state.delta_position).is_finite()
 }
 
 /// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body

@@ -5,9 +5,10 @@ use super::support::{CASES, Mismatches};
 use crate::common::box2d;
 use crate::common::rng::Rng;
 use impulse2d::collision::{
-    Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
+    Capsule, ChainSegment, Polygon, Segment, SimplexCache, collide_chain_segment_and_capsule,
     collide_chain_segment_and_polygon,
 };
+use impulse2d::{Rot, Transform, Vec2};
 
 /// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
 #[test]
@@ -75,4 +76,42 @@ fn chain_cache_warm_starts_match() {
     }
     m.finish();
     tally.finish("collide_chain_segment_and_polygon (warm)", CASES / 20);
+}
+
+/// The fuzz input `fuzz/regressions/manifold/chain-concave-end-capsule-far-clip`:
+/// a capsule whose core ends beyond the chain segment's first point, where the
+/// corner is concave (the previous segment rises along this one's normal), and
+/// whose round reaches over that point by about 0.33 m. The normal toward the
+/// capsule leans toward the concave corner, so both libraries snap it to the
+/// segment's normal and clip the capsule's core to the segment's side planes: the
+/// clipped part of the capsule is 47 m from the segment. Box2D keeps those two
+/// points (a "touching" manifold none of whose points can act); ours is empty, as
+/// for any chain contact whose closest point is beyond the speculative distance.
+#[test]
+fn chain_capsule_beyond_a_concave_end_is_empty_where_box2d_keeps_far_points() {
+    let a = ChainSegment {
+        ghost1: Vec2::new(126.46094, 118.49219),
+        segment: Segment {
+            point1: Vec2::ZERO,
+            point2: Vec2::new(-118.078125, 121.47266),
+        },
+        ghost2: Vec2::new(-35.527344, 0.0),
+        chain_id: u32::MAX,
+    };
+    let b = Capsule {
+        center1: Vec2::ZERO,
+        center2: Vec2::new(0.0, 121.03906),
+        radius: 121.47266,
+    };
+    let xf_a = Transform::new(Vec2::new(-121.140625, 0.0), Rot::IDENTITY);
+    let xf_b = Transform::IDENTITY;
+    let mt =
+        box2d::collide_chain_segment_and_capsule(&a, xf_a, &b, xf_b, &mut SimplexCache::default());
+    assert_eq!(mt.point_count, 2, "Box2D {mt:?}");
+    assert!(
+        mt.points().iter().all(|p| p.separation > 47.0),
+        "Box2D {mt:?}"
+    );
+    let mo = collide_chain_segment_and_capsule(&a, xf_a, &b, xf_b, &mut SimplexCache::default());
+    assert_eq!(mo.point_count, 0, "ours {mo:?}");
 }
