@@ -155,14 +155,18 @@ impl LocalManifold {
         }
     }
 
+    /// The smallest separation of the points (infinity when there are none).
+    fn closest(&self) -> f32 {
+        self.points[..self.count]
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::INFINITY, f32::min)
+    }
+
     /// The manifold, or an empty one when even its closest point is more than
     /// [`SPECULATIVE_DISTANCE`] apart.
     fn within_reach(self) -> LocalManifold {
-        let closest = self.points[..self.count]
-            .iter()
-            .map(|p| p.separation)
-            .fold(f32::INFINITY, f32::min);
-        if closest <= SPECULATIVE_DISTANCE {
+        if self.closest() <= SPECULATIVE_DISTANCE {
             self
         } else {
             LocalManifold::EMPTY
@@ -569,15 +573,7 @@ fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32)
     let others = poly2.vertices();
     let mut best = (0, -f32::MAX);
     for (i, (n, v)) in poly1.normals().iter().zip(poly1.vertices()).enumerate() {
-        // Plain comparisons rather than `f32::min`, whose NaN handling costs
-        // instructions in this innermost loop (the result is the same).
-        let mut deepest = f32::MAX;
-        for w in others {
-            let s = n.dot(*w - *v);
-            if s < deepest {
-                deepest = s;
-            }
-        }
+        let deepest = face_separation(*n, *v, others);
         if deepest > best.1 {
             best = (i, deepest);
             if deepest > enough {
@@ -586,6 +582,22 @@ fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32)
         }
     }
     best
+}
+
+/// How far the points `others` are in front of the face through `v` with normal
+/// `n`, at the deepest of them.
+#[inline]
+fn face_separation(n: Vec2, v: Vec2, others: &[Vec2]) -> f32 {
+    // Plain comparisons rather than `f32::min`, whose NaN handling costs
+    // instructions in this innermost loop (the result is the same).
+    let mut deepest = f32::MAX;
+    for w in others {
+        let s = n.dot(*w - v);
+        if s < deepest {
+            deepest = s;
+        }
+    }
+    deepest
 }
 
 /// The edge of `poly` whose normal points most against `direction`.
@@ -711,6 +723,64 @@ fn clip_polygons(
     m
 }
 
+/// The faces of a polygon contact: A's reference edge (or incident, if `flip`), B's
+/// incident edge (or reference), and the reference face's separation.
+#[derive(Clone, Copy)]
+struct Face {
+    edge_a: usize,
+    edge_b: usize,
+    flip: bool,
+    separation: f32,
+}
+
+/// The polygon contact `m` found for `face`, unless no point of it is within the
+/// speculative distance although the caller found the shapes to be. Then the
+/// incident edge's part that made the face's separation lies beyond a side plane
+/// of the reference face: a neighbouring face, nearly collinear with it, separates
+/// the shapes as much within round-off (faces kilometres long meeting at a corner
+/// a few centimetres proud) and rounding picked the one of the two that does not
+/// cover the deep part. A neighbouring face of the reference polygon whose
+/// separation is that large (within the linear slop plus round-off at the size of
+/// the coordinates) is then the reference, if its clip comes closer.
+fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalManifold {
+    let (reference, incident, edge) = if face.flip {
+        (b, a, face.edge_b)
+    } else {
+        (a, b, face.edge_a)
+    };
+    // (A two-vertex reference, a segment or capsule, has no neighbouring face: its
+    // other face points the opposite way.)
+    if m.count == 0 || m.closest() <= SPECULATIVE_DISTANCE || reference.count < 3 {
+        return m;
+    }
+    let size = reference
+        .vertices()
+        .iter()
+        .chain(incident.vertices())
+        .fold(0.0f32, |size, v| size.max(v.x.abs()).max(v.y.abs()));
+    let tolerance = LINEAR_SLOP + 8.0 * f32::EPSILON * size;
+    let mut best = m;
+    for neighbour in [
+        prev_index(edge, reference.count),
+        next_index(edge, reference.count),
+    ] {
+        let (n, v) = (reference.normals[neighbour], reference.vertices[neighbour]);
+        if face_separation(n, v, incident.vertices()) < face.separation - tolerance {
+            continue;
+        }
+        let other = incident_edge(incident, n);
+        let clipped = if face.flip {
+            clip_polygons(a, b, other, neighbour, true)
+        } else {
+            clip_polygons(a, b, neighbour, other, false)
+        };
+        if clipped.closest() < best.closest() {
+            best = clipped;
+        }
+    }
+    best
+}
+
 /// The end of an edge `(i1, i2)` that a segment-distance fraction points at, if any.
 #[inline]
 fn edge_end(fraction: f32, i1: usize, i2: usize) -> Option<usize> {
@@ -748,8 +818,14 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 
     // Overlapping cores (or apart by a sliver, too little to normalise a
     // corner-to-corner direction): clip.
+    let face = Face {
+        edge_a,
+        edge_b,
+        flip,
+        separation: separation_a.max(separation_b),
+    };
     if separation_a <= 0.1 * LINEAR_SLOP && separation_b <= 0.1 * LINEAR_SLOP {
-        return clip_polygons(a, b, edge_a, edge_b, flip);
+        return in_reach(a, b, face, clip_polygons(a, b, edge_a, edge_b, flip));
     }
 
     // The cores are apart. The reference and incident edges may still be farther
@@ -770,9 +846,7 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
     // than a tenth of the slop) than the clipped points, the contact is corner to
     // corner with its true normal, not the face normal.
     let clipped = clip_polygons(a, b, edge_a, edge_b, flip);
-    let deepest = clipped.points[..clipped.count]
-        .iter()
-        .fold(f32::MAX, |d, p| d.min(p.separation));
+    let deepest = clipped.closest();
     let corners = (
         edge_end(closest.fraction1, i11, i12),
         edge_end(closest.fraction2, i21, i22),
@@ -794,7 +868,7 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
             make_id(ia as u8, ib as u8),
         );
     }
-    clipped
+    in_reach(a, b, face, clipped)
 }
 
 /// Contact between two convex polygons, either possibly rounded: up to two points.
@@ -802,7 +876,12 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// The reference face is the face (of A or B) that separates the polygons most
 /// (separating-axis test; A's on a tie); the incident edge is the other polygon's
 /// edge most opposed to it, clipped to the reference face's side planes. Both
-/// clipped points are kept whatever their separation (the far one is speculative).
+/// clipped points are kept whatever their separation (the far one is speculative),
+/// but if neither is within the speculative distance although the shapes are, a
+/// neighbouring face of the reference polygon that separates them as much (within
+/// the linear slop plus round-off) is the reference instead: of two nearly
+/// collinear faces, rounding may pick the one whose side planes clip away the deep
+/// part. (Box2D v3 keeps the out-of-reach points.)
 /// When the cores are apart, the closest features of the two edges are corners and
 /// those corners are closer than the clipped points by more than a tenth of the
 /// linear slop, the contact is one point between the corners instead, along the

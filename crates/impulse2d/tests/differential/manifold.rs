@@ -33,6 +33,7 @@
 
 use super::support::{CASES, Mismatches, compare_manifolds};
 use crate::common::box2d;
+use crate::common::fuzz_cases;
 use crate::common::rng::{Rng, capsule_bound, circle_bound, polygon_bound, segment_bound};
 use crate::common::shapes::random_polygon;
 use impulse2d::collision::{
@@ -351,4 +352,29 @@ fn collide_chain_segment_and_circle_matches() {
         collide_chain_segment_and_circle,
         box2d::collide_chain_segment_and_circle,
     );
+}
+
+/// The fuzz input `fuzz/regressions/manifold/thin-polygon-near-collinear-faces`:
+/// a polygon 186 km tall and 972 m wide whose right side is two faces, nearly
+/// collinear, meeting at a corner 0.03 m proud at y = 0; a segment whose first
+/// point is 587 m inside it, below that corner. Both faces separate the segment by
+/// -587.37 m within 0.0006 m, less than round-off at 95 km (0.008 m), and both
+/// libraries pick the upper face, whose side planes clip away the deep point:
+/// Box2D reports the overlapping shapes as 940 m and 23549 m apart. Ours then
+/// takes the lower face, which separates as much within round-off, and reports the
+/// deep point.
+#[test]
+fn near_collinear_reference_faces_keep_the_deep_point_where_box2d_clips_it_away() {
+    let (segment, xf_segment, polygon, xf_polygon) =
+        fuzz_cases::thin_polygon_near_collinear_faces();
+    let closest = |m: &Manifold| {
+        m.points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::MAX, f32::min)
+    };
+    let mt = box2d::collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    assert!(closest(&mt) > 900.0, "Box2D {mt:?}");
+    let mo = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    assert!((closest(&mo) + 587.37).abs() < 0.1, "ours {mo:?}");
 }
