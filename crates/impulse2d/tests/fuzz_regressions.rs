@@ -203,16 +203,41 @@ fn thin_polygon_with_near_collinear_faces_keeps_the_deep_point() {
     let (segment, xf_segment, polygon, xf_polygon) =
         fuzz_cases::thin_polygon_near_collinear_faces();
     let m = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
-    let closest = m
-        .points()
-        .iter()
-        .map(|p| p.separation)
-        .fold(f32::MAX, f32::min);
+    let closest = fuzz_cases::closest_separation(&m);
     assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
     assert!((closest + 587.37).abs() < 0.1, "closest {closest} in {m:?}");
     // The normal pushes the polygon out through its right side: -x in its frame.
     let n = xf_polygon.q.inv_rotate(m.normal);
     assert!(n.x < -0.9999, "normal {n:?} in the polygon's frame");
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/thin-polygon-near-parallel-incident-edges`.
+///
+/// The polygon (its own frame) has vertices (0, 90987.88), (-121.48, 62.24),
+/// (-121.46, 0), (0, -95208.59) and (0.030248, 0): its right side is two nearly
+/// collinear faces meeting at a corner 0.03 m proud at y = 0. In its frame the
+/// segment runs from w1 = (-431.47, 92482.09) to (575.57, -62.24), direction
+/// d = (1007.04, -92544.33), |d| = 92549.81: it crosses the polygon's top end. The
+/// top vertex (0, 90987.88) is d × (v − w1) / |d| = (1007.04 · -1494.21 +
+/// 92544.33 · 431.47) / 92549.81 = 415.19 m on one side of the segment's line, and
+/// the corner (0.030248, 0) is (1007.04 · -92482.09 + 92544.33 · 431.50) / 92549.81
+/// = -574.8 m, on the other side: the segment cuts through the polygon.
+///
+/// The segment's face is the reference (it separates most, -415.19 m); the
+/// polygon's two right faces are equally anti-parallel to it within round-off, and
+/// the lower one was picked as the incident edge: clipped to the segment, it lies
+/// 574.8 m and 575.6 m away, so the manifold said the shapes were apart (Box2D v3.2
+/// gives the same). The contact must have a point within `SPECULATIVE_DISTANCE`,
+/// and the deepest is the top vertex, 415.19 m through the segment.
+#[test]
+fn thin_polygon_with_near_parallel_incident_edges_keeps_the_deep_point() {
+    let (segment, xf_segment, polygon, xf_polygon) =
+        fuzz_cases::thin_polygon_near_parallel_incident_edges();
+    let m = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
+    assert!((closest + 415.19).abs() < 0.1, "closest {closest} in {m:?}");
 }
 
 /// Fuzz target `hull`, input `fuzz/regressions/hull/make-polygon-rejects-non-convex-hull`.

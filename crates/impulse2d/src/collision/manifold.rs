@@ -735,24 +735,33 @@ struct Face {
 
 /// The polygon contact `m` found for `face`, unless no point of it is within the
 /// speculative distance although the caller found the shapes to be. Then the
-/// incident edge's part that made the face's separation lies beyond a side plane
-/// of the reference face: a neighbouring face, nearly collinear with it, separates
-/// the shapes as much within round-off (faces kilometres long meeting at a corner
-/// a few centimetres proud) and rounding picked the one of the two that does not
-/// cover the deep part. A neighbouring face of the reference polygon whose
-/// separation is that large (within the linear slop plus round-off at the size of
-/// the coordinates) is then the reference, if its clip comes closer.
+/// part of the incident polygon that made the face's separation was clipped away:
+/// of two nearly collinear faces (faces kilometres long meeting at a corner a few
+/// centimetres proud), round-off picked the wrong one. Two repairs are tried and the
+/// clip whose closest point is nearest wins:
+/// - a neighbouring face of the reference polygon that separates the shapes as much
+///   (within the linear slop plus round-off at the size of the coordinates) as the
+///   reference, with its own incident edge;
+/// - a neighbouring edge of the incident polygon nearly parallel to the incident
+///   edge (within 0.01 rad), against the same reference face.
 fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalManifold {
-    let (reference, incident, edge) = if face.flip {
-        (b, a, face.edge_b)
-    } else {
-        (a, b, face.edge_a)
-    };
-    // (A two-vertex reference, a segment or capsule, has no neighbouring face: its
-    // other face points the opposite way.)
-    if m.count == 0 || m.closest() <= SPECULATIVE_DISTANCE || reference.count < 3 {
+    // Sine of the largest angle between incident edges that count as nearly parallel.
+    const PARALLEL_TOL: f32 = 0.01;
+    if m.count == 0 || m.closest() <= SPECULATIVE_DISTANCE {
         return m;
     }
+    let (reference, incident, ref_edge, inc_edge) = if face.flip {
+        (b, a, face.edge_b, face.edge_a)
+    } else {
+        (a, b, face.edge_a, face.edge_b)
+    };
+    let clip = |ref_edge: usize, inc_edge: usize| {
+        if face.flip {
+            clip_polygons(a, b, inc_edge, ref_edge, true)
+        } else {
+            clip_polygons(a, b, ref_edge, inc_edge, false)
+        }
+    };
     let size = reference
         .vertices()
         .iter()
@@ -760,22 +769,32 @@ fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalMani
         .fold(0.0f32, |size, v| size.max(v.x.abs()).max(v.y.abs()));
     let tolerance = LINEAR_SLOP + 8.0 * f32::EPSILON * size;
     let mut best = m;
-    for neighbour in [
-        prev_index(edge, reference.count),
-        next_index(edge, reference.count),
-    ] {
-        let (n, v) = (reference.normals[neighbour], reference.vertices[neighbour]);
-        if face_separation(n, v, incident.vertices()) < face.separation - tolerance {
-            continue;
+    let mut consider = |candidate: LocalManifold| {
+        if candidate.closest() < best.closest() {
+            best = candidate;
         }
-        let other = incident_edge(incident, n);
-        let clipped = if face.flip {
-            clip_polygons(a, b, other, neighbour, true)
-        } else {
-            clip_polygons(a, b, neighbour, other, false)
-        };
-        if clipped.closest() < best.closest() {
-            best = clipped;
+    };
+    // (A two-vertex reference, a segment or capsule, has no neighbouring face: its
+    // other face points the opposite way.)
+    if reference.count >= 3 {
+        for r in [
+            prev_index(ref_edge, reference.count),
+            next_index(ref_edge, reference.count),
+        ] {
+            let (n, v) = (reference.normals[r], reference.vertices[r]);
+            if face_separation(n, v, incident.vertices()) >= face.separation - tolerance {
+                consider(clip(r, incident_edge(incident, n)));
+            }
+        }
+    }
+    let n_inc = incident.normals[inc_edge];
+    for i in [
+        prev_index(inc_edge, incident.count),
+        next_index(inc_edge, incident.count),
+    ] {
+        let n = incident.normals[i];
+        if i != inc_edge && n.dot(n_inc) > 0.0 && n.cross(n_inc).abs() <= PARALLEL_TOL {
+            consider(clip(ref_edge, i));
         }
     }
     best
@@ -879,9 +898,10 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// clipped points are kept whatever their separation (the far one is speculative),
 /// but if neither is within the speculative distance although the shapes are, a
 /// neighbouring face of the reference polygon that separates them as much (within
-/// the linear slop plus round-off) is the reference instead: of two nearly
-/// collinear faces, rounding may pick the one whose side planes clip away the deep
-/// part. (Box2D v3 keeps the out-of-reach points.)
+/// the linear slop plus round-off) is the reference instead, or a neighbouring
+/// incident edge nearly parallel to the incident one is clipped instead, whichever
+/// comes closest: of two nearly collinear faces, rounding may pick the one that
+/// leaves out the deep part. (Box2D v3 keeps the out-of-reach points.)
 /// When the cores are apart, the closest features of the two edges are corners and
 /// those corners are closer than the clipped points by more than a tenth of the
 /// linear slop, the contact is one point between the corners instead, along the
