@@ -43,7 +43,10 @@ fn the_blast_pushes_near_boxes_out_and_leaves_far_ones_alone() {
         .map(|&b| world.body_transform(b).unwrap())
         .collect();
 
-    scene.script.before_step(&mut world, EXPLOSION_STEP).unwrap();
+    scene
+        .script
+        .before_step(&mut world, EXPLOSION_STEP)
+        .unwrap();
     assert!(scene.script.exploded());
     for (ring, want) in scene.rings.iter().zip(expected_speeds) {
         for &b in ring {
@@ -61,7 +64,10 @@ fn the_blast_pushes_near_boxes_out_and_leaves_far_ones_alone() {
 
     // A step later the outer ring has not moved at all; the inner ring has
     // moved out by 4 m/s × 1/60 s.
-    scene.script.before_step(&mut world, EXPLOSION_STEP).unwrap();
+    scene
+        .script
+        .before_step(&mut world, EXPLOSION_STEP)
+        .unwrap();
     world.step(DT, 4).unwrap();
     for (&b, before) in scene.rings[2].iter().zip(&outer_before) {
         assert_eq!(world.body_transform(b).unwrap(), *before);
