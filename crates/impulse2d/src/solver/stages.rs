@@ -453,7 +453,7 @@ fn run_block(
 }
 
 /// The contact sims of coloured items `start..end` (each a wide block of up
-/// to four sims, or one sim), with the item index.
+/// to `lanes::LANES` sims, or one sim), with the item index.
 #[allow(unsafe_code)]
 fn coloured_sims<'a>(
     shared: &'a Shared,
