@@ -180,6 +180,13 @@ pub(crate) mod flags {
     pub const TRANSIENT: u32 = IS_SPEED_CAPPED | IS_FAST | HAD_TIME_OF_IMPACT;
     /// The motion locks.
     pub const LOCKS: u32 = LOCK_LINEAR_X | LOCK_LINEAR_Y | LOCK_ANGULAR_Z;
+    /// Set for dynamic bodies. The constraint solvers write velocities back
+    /// only to bodies with this flag: the graph colouring keeps the dynamic
+    /// bodies of one colour apart, but not static or kinematic ones, so
+    /// threads solving one colour must not write those.
+    pub const DYNAMIC: u32 = 1 << 8;
+    /// The body flags a fresh [`BodyState`](super::BodyState) starts with.
+    pub const STATE: u32 = LOCKS | DYNAMIC;
 }
 
 /// The cold part of a body, stored in `World::bodies` at the body's id.
@@ -323,6 +330,9 @@ fn def_flags(def: &BodyDef) -> u32 {
     }
     if def.allow_fast_rotation {
         f |= flags::ALLOW_FAST_ROTATION;
+    }
+    if def.body_type == BodyType::Dynamic {
+        f |= flags::DYNAMIC;
     }
     f
 }
@@ -1056,6 +1066,7 @@ impl World {
         }
         if self.bodies[bi].set_index == DISABLED_SET {
             self.bodies[bi].body_type = body_type;
+            self.set_dynamic_flag(bi, body_type == BodyType::Dynamic);
             self.update_body_mass_data(bi);
             return Ok(());
         }
@@ -1064,6 +1075,7 @@ impl World {
         self.wake_body(bi);
         self.detach_body_joints(bi); // joints: re-attached below for the new type
         self.bodies[bi].body_type = body_type;
+        self.set_dynamic_flag(bi, body_type == BodyType::Dynamic);
 
         if original == BodyType::Static {
             self.transfer_body(AWAKE_SET, STATIC_SET, bi);
@@ -1084,6 +1096,24 @@ impl World {
         self.update_body_mass_data(bi);
         self.attach_detached_joints(); // joints
         Ok(())
+    }
+
+    /// Sets or clears [`flags::DYNAMIC`] on the body, its sim and its state.
+    fn set_dynamic_flag(&mut self, bi: usize, dynamic: bool) {
+        let set = |f: &mut u32| {
+            if dynamic {
+                *f |= flags::DYNAMIC;
+            } else {
+                *f &= !flags::DYNAMIC;
+            }
+        };
+        set(&mut self.bodies[bi].flags);
+        set(&mut self.body_sim_mut(bi).flags);
+        let body = &self.bodies[bi];
+        if body.set_index == AWAKE_SET {
+            let local = body.local_index as usize;
+            set(&mut self.solver_sets[AWAKE_SET as usize].body_states[local].flags);
+        }
     }
 
     /// Wakes the body's solver set if it is sleeping. Returns whether it woke.

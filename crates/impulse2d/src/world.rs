@@ -67,7 +67,15 @@ pub struct WorldDef {
     pub enable_sleep: bool,
     /// Whether fast bodies are swept against static geometry.
     pub enable_continuous: bool,
+    /// Threads that run the parallel stages of a step, counting the thread
+    /// that calls [`World::step`] (1 to [`MAX_WORKERS`]; default 1). With 1
+    /// everything runs on the calling thread and no thread pool is made. The
+    /// results are the same bits for every count.
+    pub worker_count: usize,
 }
+
+/// The largest [`WorldDef::worker_count`].
+pub const MAX_WORKERS: usize = 64;
 
 impl Default for WorldDef {
     fn default() -> Self {
@@ -85,6 +93,7 @@ impl Default for WorldDef {
             relax_iterations: 1,
             enable_sleep: true,
             enable_continuous: true,
+            worker_count: 1,
         }
     }
 }
@@ -107,6 +116,13 @@ impl WorldDef {
                 what: "maximum linear speed",
                 expected: "> 0",
                 value: self.maximum_linear_speed,
+            });
+        }
+        if self.worker_count == 0 || self.worker_count > MAX_WORKERS {
+            return Err(Error::OutOfRange {
+                what: "worker count",
+                expected: "1 to 64",
+                value: self.worker_count as f32,
             });
         }
         if self.relax_iterations == 0 {
@@ -202,6 +218,8 @@ pub struct World {
     pub(crate) callbacks: crate::filter::Callbacks,
     /// Joints, their events and scratch (see `joint/`).
     pub(crate) joints: crate::joint::JointStorage,
+    /// The threads that run the parallel stages (see `workers.rs`).
+    pub(crate) workers: crate::workers::Workers,
 }
 
 impl World {
@@ -235,6 +253,7 @@ impl World {
             events: Default::default(),
             callbacks: Default::default(),
             joints: Default::default(),
+            workers: crate::workers::Workers::new(def.worker_count)?,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {

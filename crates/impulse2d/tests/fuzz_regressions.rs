@@ -4,10 +4,14 @@
 
 use impulse2d::collision::{
     Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
-    compute_hull, compute_polygon_mass, make_box, make_offset_polygon, make_polygon, validate_hull,
+    collide_segment_and_polygon, compute_hull, compute_polygon_mass, make_box, make_offset_polygon,
+    make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
 use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
+
+#[path = "common/fuzz_cases.rs"]
+mod fuzz_cases;
 
 fn v(x: u32, y: u32) -> Vec2 {
     Vec2::new(f32::from_bits(x), f32::from_bits(y))
@@ -154,16 +158,7 @@ fn chain_segment_beyond_huge_is_rejected_or_gives_a_unit_normal() {
 /// corner region beyond p1 belongs to the neighbour.
 #[test]
 fn chain_capsule_beyond_a_concave_end_has_no_far_manifold() {
-    let segment = Segment::new(Vec2::ZERO, Vec2::new(-118.078125, 121.47266)).unwrap();
-    let chain = ChainSegment::new(
-        Vec2::new(126.46094, 118.49219),
-        segment,
-        Vec2::new(-35.527344, 0.0),
-    )
-    .unwrap();
-    let capsule = Capsule::new(Vec2::ZERO, Vec2::new(0.0, 121.03906), 121.47266).unwrap();
-    let xf_chain = Transform::new(Vec2::new(-121.140625, 0.0), Rot::IDENTITY);
-    let xf_capsule = Transform::IDENTITY;
+    let (chain, xf_chain, capsule, xf_capsule) = fuzz_cases::chain_concave_end_capsule();
     // The shapes do overlap, at the chain's first point.
     let p1 = xf_chain.apply(chain.segment.point1);
     assert!(p1.distance(xf_capsule.apply(capsule.center1)) < capsule.radius);
@@ -183,6 +178,66 @@ fn chain_capsule_beyond_a_concave_end_has_no_far_manifold() {
         );
         assert_eq!(m.point_count, 0, "{m:?}");
     }
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/thin-polygon-near-collinear-faces`.
+///
+/// The polygon (its own frame) has vertices (0, 90987.88), (-972.375, 0),
+/// (0, -95208.59) and (0.030248, 0): its right side is two faces, nearly collinear
+/// (normals (1, ∓3.2e-7)), meeting at a corner 0.03 m proud at y = 0. Moved into
+/// the polygon's frame, the segment runs from s1 = (-587.34, -980.73) to
+/// (23548.85, 14512.90). At y = -980.73 the polygon spans x from
+/// -972.375·(1 − 980.73/95208.59) = -962.4 to 0.03, so s1 is inside it, 587.37 m
+/// from the lower right face (and 375 m from the left side, measured along x). The
+/// segment leaves through the right side at y ≈ -604.
+///
+/// Both right faces separate the segment by -587.37 m (to within 0.0006 m, less
+/// than the 0.008 m round-off at 95 km), and rounding picked the upper one, whose
+/// side planes (y ≥ 0) clip s1 away: the manifold said the overlapping shapes were
+/// 940 m and 23549 m apart (Box2D v3.2 gives the same). The contact must have a
+/// point within `SPECULATIVE_DISTANCE`, and the deepest point is s1, 587.37 m deep
+/// through the right side.
+#[test]
+fn thin_polygon_with_near_collinear_faces_keeps_the_deep_point() {
+    let (segment, xf_segment, polygon, xf_polygon) =
+        fuzz_cases::thin_polygon_near_collinear_faces();
+    let m = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
+    assert!((closest + 587.37).abs() < 0.1, "closest {closest} in {m:?}");
+    // The normal pushes the polygon out through its right side: -x in its frame.
+    let n = xf_polygon.q.inv_rotate(m.normal);
+    assert!(n.x < -0.9999, "normal {n:?} in the polygon's frame");
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/thin-polygon-near-parallel-incident-edges`.
+///
+/// The polygon (its own frame) has vertices (0, 90987.88), (-121.48, 62.24),
+/// (-121.46, 0), (0, -95208.59) and (0.030248, 0): its right side is two nearly
+/// collinear faces meeting at a corner 0.03 m proud at y = 0. In its frame the
+/// segment runs from w1 = (-431.47, 92482.09) to (575.57, -62.24), direction
+/// d = (1007.04, -92544.33), |d| = 92549.81: it crosses the polygon's top end. The
+/// top vertex (0, 90987.88) is d × (v − w1) / |d| = (1007.04 · -1494.21 +
+/// 92544.33 · 431.47) / 92549.81 = 415.19 m on one side of the segment's line, and
+/// the corner (0.030248, 0) is (1007.04 · -92482.09 + 92544.33 · 431.50) / 92549.81
+/// = -574.8 m, on the other side: the segment cuts through the polygon.
+///
+/// The segment's face is the reference (it separates most, -415.19 m); the
+/// polygon's two right faces are equally anti-parallel to it within round-off, and
+/// the lower one was picked as the incident edge: clipped to the segment, it lies
+/// 574.8 m and 575.6 m away, so the manifold said the shapes were apart (Box2D v3.2
+/// gives the same). The contact must have a point within `SPECULATIVE_DISTANCE`,
+/// and the deepest is the top vertex, 415.19 m through the segment.
+#[test]
+fn thin_polygon_with_near_parallel_incident_edges_keeps_the_deep_point() {
+    let (segment, xf_segment, polygon, xf_polygon) =
+        fuzz_cases::thin_polygon_near_parallel_incident_edges();
+    let m = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
+    assert!((closest + 415.19).abs() < 0.1, "closest {closest} in {m:?}");
 }
 
 /// Fuzz target `hull`, input `fuzz/regressions/hull/make-polygon-rejects-non-convex-hull`.

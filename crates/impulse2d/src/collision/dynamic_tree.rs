@@ -14,7 +14,7 @@ use crate::math::Vec2;
 mod rebuild;
 mod validate;
 
-use rebuild::RebuildScratch;
+use rebuild::{RebuildScratch, Split};
 
 /// "No index" in links and free lists.
 const NULL_INDEX: u32 = u32::MAX;
@@ -338,8 +338,9 @@ fn node_stack() -> NodeStack {
 ///   up, each ancestor tries the four *rotations* that swap a child with a grandchild and
 ///   keeps the one that reduces the perimeter of the node it changes most.
 /// - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
-///   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down, with
-///   binned SAH splits, and lays all nodes out in depth-first order.
+///   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down,
+///   splitting at the middle of the centres' bounds (a full rebuild uses binned SAH
+///   splits), and lays all nodes out in depth-first order.
 /// - **Traversal** uses a small stack held on the call stack (spilling to the heap only
 ///   for pathologically deep trees), so queries do not allocate.
 ///
@@ -818,10 +819,12 @@ impl DynamicTree {
         stats
     }
 
-    /// Rebuilds the tree top-down with binned surface-area-heuristic splits. With
-    /// `full_build` the whole tree is rebuilt; otherwise only the parts marked by
-    /// [`enlarge_proxy`](Self::enlarge_proxy) are rebuilt (unmarked subtrees are kept
-    /// whole) and nothing happens when nothing was enlarged. Either way the nodes are
+    /// Rebuilds the tree top-down. With `full_build` the whole tree is rebuilt with
+    /// binned surface-area-heuristic splits (the best trees for queries); otherwise
+    /// only the parts marked by [`enlarge_proxy`](Self::enlarge_proxy) are rebuilt,
+    /// splitting at the middle of the centres' bounds, which is several times cheaper
+    /// (unmarked subtrees are kept whole), and nothing happens when nothing was
+    /// enlarged. Either way the nodes are
     /// then laid out in depth-first order, which makes traversals cache-friendly, and
     /// all enlargement marks are cleared. Returns the number of subtrees and proxies
     /// that were placed (0 when nothing was done). Costs O(n) copying plus
@@ -840,7 +843,12 @@ impl DynamicTree {
 
         let mut scratch = core::mem::take(&mut self.scratch);
         self.gather_build_leaves(full_build, &mut scratch);
-        self.build(&mut scratch);
+        let split = if full_build {
+            Split::Sah
+        } else {
+            Split::Midpoint
+        };
+        self.build(&mut scratch, split);
         let count = scratch.leaves.len();
         self.scratch = scratch;
         count

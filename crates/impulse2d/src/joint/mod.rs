@@ -64,7 +64,6 @@ pub use weld::WeldJointDef;
 pub use wheel::WheelJointDef;
 
 pub(crate) use link::joint_allows_collision;
-pub(crate) use solver::{solve_joints, warm_start_joints};
 
 use distance::DistanceJoint;
 use motor::MotorJoint;

@@ -3,12 +3,12 @@
 use super::manifold::{Tally, TestShape, judge, run};
 use super::support::{CASES, Mismatches};
 use crate::common::box2d;
+use crate::common::fuzz_cases;
 use crate::common::rng::Rng;
 use impulse2d::collision::{
-    Capsule, ChainSegment, Polygon, Segment, SimplexCache, collide_chain_segment_and_capsule,
+    Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
     collide_chain_segment_and_polygon,
 };
-use impulse2d::{Rot, Transform, Vec2};
 
 /// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
 #[test]
@@ -89,22 +89,7 @@ fn chain_cache_warm_starts_match() {
 /// for any chain contact whose closest point is beyond the speculative distance.
 #[test]
 fn chain_capsule_beyond_a_concave_end_is_empty_where_box2d_keeps_far_points() {
-    let a = ChainSegment {
-        ghost1: Vec2::new(126.46094, 118.49219),
-        segment: Segment {
-            point1: Vec2::ZERO,
-            point2: Vec2::new(-118.078125, 121.47266),
-        },
-        ghost2: Vec2::new(-35.527344, 0.0),
-        chain_id: u32::MAX,
-    };
-    let b = Capsule {
-        center1: Vec2::ZERO,
-        center2: Vec2::new(0.0, 121.03906),
-        radius: 121.47266,
-    };
-    let xf_a = Transform::new(Vec2::new(-121.140625, 0.0), Rot::IDENTITY);
-    let xf_b = Transform::IDENTITY;
+    let (a, xf_a, b, xf_b) = fuzz_cases::chain_concave_end_capsule();
     let mt =
         box2d::collide_chain_segment_and_capsule(&a, xf_a, &b, xf_b, &mut SimplexCache::default());
     assert_eq!(mt.point_count, 2, "Box2D {mt:?}");

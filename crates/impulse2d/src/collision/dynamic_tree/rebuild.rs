@@ -60,9 +60,10 @@ impl DynamicTree {
     }
 
     /// Builds a new node array over `scratch.leaves`, top-down, in depth-first order
-    /// (kept subtrees are copied in, also depth-first), then swaps it in. Node indices
+    /// (kept subtrees are copied in, also depth-first), then swaps it in. Nodes are split
+    /// with `split` down to depth log₂(count) + 1 and at the median below. Node indices
     /// past the used ones become the free list, in ascending order.
-    pub(super) fn build(&mut self, scratch: &mut RebuildScratch) {
+    pub(super) fn build(&mut self, scratch: &mut RebuildScratch, split: Split) {
         let old_len = self.nodes.len();
         let RebuildScratch {
             leaves,
@@ -89,11 +90,11 @@ impl DynamicTree {
                 end: 0,
                 next_slot: 0,
             });
-            let split = partition(&mut leaves[..], false);
+            let root_split = partition(&mut leaves[..], split);
             items.push(BuildItem {
                 node: ROOT,
                 start: 0,
-                split,
+                split: root_split,
                 end: count,
                 next_slot: 0,
             });
@@ -125,12 +126,16 @@ impl DynamicTree {
                 let node = nodes.len() as u32;
                 nodes.push(Node::EMPTY);
                 links.push(Link::at(item.node, slot));
-                let median = items.len() >= median_depth;
-                let split = start + partition(&mut leaves[start..end], median);
+                let rule = if items.len() >= median_depth {
+                    Split::Median
+                } else {
+                    split
+                };
+                let at = start + partition(&mut leaves[start..end], rule);
                 items.push(BuildItem {
                     node,
                     start,
-                    split,
+                    split: at,
                     end,
                     next_slot: 0,
                 });
@@ -224,10 +229,23 @@ fn grow(a: &mut Aabb, b: &Aabb) {
     a.upper.y = fmax(a.upper.y, b.upper.y);
 }
 
+/// How [`partition`] chooses where to split, always along the longer axis of the
+/// bounds of the leaves' centres.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Split {
+    /// Binned surface-area heuristic: the tightest trees, the slowest to build.
+    Sah,
+    /// The middle of the centres' bounds: one pass, which suits rebuilding
+    /// thousands of moving proxies every step (Box2D v3 does the same).
+    Midpoint,
+    /// The median centre: halves the count, which bounds the height.
+    Median,
+}
+
 /// Splits `leaves` in two non-empty parts in place and returns the size of the first.
-/// Uses binned SAH along the longer axis of the centres' bounds, or the median along
-/// that axis when `median` is set (or when the centres coincide).
-pub(super) fn partition(leaves: &mut [Child], median: bool) -> usize {
+/// `split` chooses the rule; the median is the fallback when the rule cannot separate
+/// the leaves (for example when their centres coincide).
+pub(super) fn partition(leaves: &mut [Child], split: Split) -> usize {
     let count = leaves.len();
     debug_assert!(count >= 2);
     if count == 2 {
@@ -247,12 +265,17 @@ pub(super) fn partition(leaves: &mut [Child], median: bool) -> usize {
     let use_x = ux - lx > uy - ly;
     let (origin, extent) = if use_x { (lx, ux - lx) } else { (ly, uy - ly) };
 
-    if median || extent.is_nan() || extent <= 0.0 || extent.is_infinite() {
-        let mid = count / 2;
-        leaves.select_nth_unstable_by(mid, |a, b| {
-            center2(&a.aabb, use_x).total_cmp(&center2(&b.aabb, use_x))
-        });
-        return mid;
+    if split == Split::Median || extent.is_nan() || extent <= 0.0 || extent.is_infinite() {
+        return median_split(leaves, use_x);
+    }
+    if split == Split::Midpoint {
+        let pivot = origin + 0.5 * extent;
+        let at = partition_by(leaves, |leaf| center2(&leaf.aabb, use_x) < pivot);
+        return if at > 0 && at < count {
+            at
+        } else {
+            median_split(leaves, use_x)
+        };
     }
 
     // Bin the centres, with each bin's box and count. The same expression assigns the
@@ -300,24 +323,35 @@ pub(super) fn partition(leaves: &mut [Child], median: bool) -> usize {
         }
     }
     let Some(plane) = best_plane else {
-        let mid = count / 2;
-        leaves.select_nth_unstable_by(mid, |a, b| {
-            center2(&a.aabb, use_x).total_cmp(&center2(&b.aabb, use_x))
-        });
-        return mid;
+        return median_split(leaves, use_x);
     };
+    let at = partition_by(leaves, |leaf| bin_of(leaf) <= plane);
+    debug_assert!(at > 0 && at < count);
+    at
+}
 
-    // Two-pointer partition: bins up to `plane` go left.
-    let (mut i, mut j) = (0usize, count);
+/// Puts the leaves with the smaller half of the centres first; returns their count.
+fn median_split(leaves: &mut [Child], use_x: bool) -> usize {
+    let mid = leaves.len() / 2;
+    leaves.select_nth_unstable_by(mid, |a, b| {
+        center2(&a.aabb, use_x).total_cmp(&center2(&b.aabb, use_x))
+    });
+    mid
+}
+
+/// Two-pointer partition: moves the leaves where `left` holds to the front and
+/// returns their count.
+#[inline]
+fn partition_by(leaves: &mut [Child], left: impl Fn(&Child) -> bool) -> usize {
+    let (mut i, mut j) = (0usize, leaves.len());
     while i < j {
-        if bin_of(&leaves[i]) <= plane {
+        if left(&leaves[i]) {
             i += 1;
         } else {
             j -= 1;
             leaves.swap(i, j);
         }
     }
-    debug_assert!(i > 0 && i < count);
     i
 }
 
@@ -343,12 +377,12 @@ mod tests {
                 )
             })
             .collect();
-        let k = partition(&mut leaves, false);
+        let k = partition(&mut leaves, Split::Sah);
         assert_eq!(k, 3);
         assert!(leaves[..3].iter().all(|l| l.aabb.center().x < 50.0));
         assert!(leaves[3..].iter().all(|l| l.aabb.center().x > 50.0));
         // The median split halves the count, whatever the layout.
-        let k = partition(&mut leaves, true);
+        let k = partition(&mut leaves, Split::Median);
         assert_eq!(k, 2);
         assert!(
             leaves[..2]
