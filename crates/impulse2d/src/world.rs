@@ -273,7 +273,7 @@ impl World {
     ///
     /// # Errors
     /// A negative or non-finite time step, or a substep count that is zero or
-    /// above [`MAX_SUB_STEPS`](crate::core::MAX_SUB_STEPS).
+    /// above [`MAX_SUB_STEPS`].
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
         if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {
