@@ -31,7 +31,7 @@ use super::{StepContext, integrate_positions, integrate_velocities, lanes};
 
 /// Smallest block of bodies worth a block of its own.
 const MIN_BODY_BLOCK: usize = 64;
-/// Smallest block of constraints of one colour (wide blocks of four, or
+/// Smallest block of constraints of one colour (wide blocks of `lanes::LANES`, or
 /// scalar constraints) worth a block of its own.
 const MIN_CONSTRAINT_BLOCK: usize = 8;
 /// Smallest block of joints of one colour.
