@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the collision layer on the stable toolchain.
+# Fuzz the collision layer and the world API on the stable toolchain.
 #
 #   bash scripts/fuzz.sh [TARGET|all] [SECONDS]     (defaults: all, 600)
 #
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(hull manifold toi)
+TARGETS=(hull manifold toi world)
 target="${1:-all}"
 seconds="${2:-600}"
 sanitizer="${FUZZ_SANITIZER:-none}"
@@ -54,8 +54,13 @@ for t in "${selected[@]}"; do
         mkdir -p "artifacts/$t"
         before=$(find "artifacts/$t" -name 'crash-*' | wc -l)
     fi
+    # A world input is a sequence of API calls: give it room for a few hundred.
+    max_len=512
+    if [[ "$t" == world ]]; then
+        max_len=4096
+    fi
     nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
-        -max_total_time="$seconds" -print_final_stats=1 -max_len=512 "${extra[@]}"
+        -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len" "${extra[@]}"
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
         after=$(find "artifacts/$t" -name 'crash-*' | wc -l)
         echo "== $t: $((after - before)) new crash file(s) in fuzz/artifacts/$t/"

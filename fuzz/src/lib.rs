@@ -37,6 +37,11 @@ impl<'a> Bytes<'a> {
         self.wild
     }
 
+    /// Whether every byte has been read.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
     /// The next byte, or 0 past the end.
     pub fn byte(&mut self) -> u8 {
         match self.data.split_first() {

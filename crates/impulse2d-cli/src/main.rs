@@ -37,8 +37,9 @@ pub struct StepOptions {
     /// Substeps per step.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub substeps: u32,
-    /// Worker threads (1 = run on the calling thread).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Worker threads for the step (1 = run on the calling thread; the
+    /// results are the same bits for any count).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
 }
 

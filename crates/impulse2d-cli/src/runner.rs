@@ -87,8 +87,11 @@ fn resolve_scene(name: &str) -> Result<&'static str, String> {
 
 /// A fresh world holding the scene, and the scene (with its per-step script).
 fn build_world(scene: &str, threads: u32) -> Result<(World, Scene), String> {
-    let _ = threads; // The engine runs on one thread for now.
-    let mut world = World::new(&WorldDef::default()).map_err(|e| e.to_string())?;
+    let def = WorldDef {
+        worker_count: threads as usize,
+        ..WorldDef::default()
+    };
+    let mut world = World::new(&def).map_err(|e| e.to_string())?;
     let built = impulse2d_scenes::build(scene, &mut world)
         .map_err(|e| format!("cannot build scene '{scene}': {e}"))?;
     Ok((world, built))
@@ -242,7 +245,7 @@ fn fill_report(report: &mut RunReport, world: &World, times: &[f64], profile: &P
 pub fn run(args: &RunArgs) -> Result<(), String> {
     let scene = resolve_scene(&args.scene)?;
     let steps = args.step.steps.unwrap_or(DEFAULT_RUN_STEPS);
-    let threads = effective_threads(args.step.threads);
+    let threads = args.step.threads;
 
     // Open every output first: a bad path must not cost a long run.
     let png_out = args.png.as_deref().map(create_output).transpose()?;
@@ -335,14 +338,6 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     })
 }
 
-/// Threads the engine will use for a request (it is single-threaded for now).
-fn effective_threads(requested: u32) -> u32 {
-    if requested > 1 {
-        eprintln!("warning: the engine runs on one thread for now; --threads {requested} ignored");
-    }
-    1
-}
-
 /// `impulse2d bench`.
 pub fn bench(scenes: &[String], step: &StepOptions) -> Result<(), String> {
     let names: Vec<&'static str> = if scenes.is_empty() {
@@ -358,7 +353,7 @@ pub fn bench(scenes: &[String], step: &StepOptions) -> Result<(), String> {
             .collect::<Result<_, _>>()?
     };
     let steps = step.steps.unwrap_or(DEFAULT_BENCH_STEPS);
-    let threads = effective_threads(step.threads);
+    let threads = step.threads;
     let mut rows = Vec::new();
     for name in names {
         let (mut world, mut built) = build_world(name, threads)?;

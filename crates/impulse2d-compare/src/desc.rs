@@ -8,6 +8,7 @@
 //!
 //! Units are SI throughout: metres, radians, seconds, kilograms per square metre.
 
+use impulse2d_scenes::rain::RainLayout;
 use std::ops::Range;
 
 /// A 2D point or vector in metres (or metres per second for velocities).
@@ -329,42 +330,6 @@ pub enum Action {
     Despawn(usize),
 }
 
-/// Rain's schedule: every `period` steps, fill the next column of ragdoll groups; once all
-/// columns exist, replace one column per firing, round robin.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RainSchedule {
-    /// Steps between firings (a power of two).
-    pub period: u32,
-    /// Rows of groups.
-    pub rows: usize,
-    /// Columns of groups.
-    pub columns: usize,
-}
-
-impl RainSchedule {
-    /// The actions to apply before step `step` (0-based); batch index = row · columns + column.
-    pub fn actions(&self, step: u32) -> Vec<Action> {
-        if !step.is_multiple_of(self.period) {
-            return Vec::new();
-        }
-        let firing = (step / self.period) as usize;
-        let mut actions = Vec::new();
-        if firing < self.columns {
-            for row in 0..self.rows {
-                actions.push(Action::Spawn(row * self.columns + firing));
-            }
-        } else {
-            let column = (firing - self.columns) % self.columns;
-            for row in 0..self.rows {
-                let batch = row * self.columns + column;
-                actions.push(Action::Despawn(batch));
-                actions.push(Action::Spawn(batch));
-            }
-        }
-        actions
-    }
-}
-
 /// A whole scene: the world settings, every body that will ever exist, and what happens
 /// between steps.
 #[derive(Clone, Debug, PartialEq)]
@@ -385,8 +350,11 @@ pub struct SceneDesc {
     pub initial_joints: Range<usize>,
     /// Groups spawned and despawned while running.
     pub batches: Vec<Batch>,
-    /// Spawning schedule, if the scene has one.
-    pub schedule: Option<RainSchedule>,
+    /// Spawning schedule, if the scene has one: the scene registry's rain layout, whose
+    /// [`RainLayout::firing`] also drives the registry's `RainScript`, so the engines here
+    /// and the command-line tool fire the same groups on the same steps. Batch index =
+    /// [`RainLayout::group_index`].
+    pub schedule: Option<RainLayout>,
 }
 
 impl SceneDesc {
@@ -426,9 +394,24 @@ impl SceneDesc {
         self.initial_joints = 0..self.joints.len();
     }
 
-    /// Actions before step `step` (0-based).
+    /// Actions before step `step` (0-based): for a firing, in every row, the column's
+    /// batch despawned (when it is replaced) then spawned.
     pub fn actions(&self, step: u32) -> Vec<Action> {
-        self.schedule.map(|s| s.actions(step)).unwrap_or_default()
+        let Some(layout) = self.schedule else {
+            return Vec::new();
+        };
+        let Some(firing) = layout.firing(u64::from(step)) else {
+            return Vec::new();
+        };
+        let mut actions = Vec::with_capacity(2 * layout.rows);
+        for row in 0..layout.rows {
+            let batch = layout.group_index(row, firing.column);
+            if firing.replaces {
+                actions.push(Action::Despawn(batch));
+            }
+            actions.push(Action::Spawn(batch));
+        }
+        actions
     }
 
     /// Whether any joint exists in the scene (initial or in batches).

@@ -4,7 +4,7 @@
 //! shrinks each scene for tests.
 
 use crate::desc::{
-    Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, RainSchedule, SceneDesc, ShapeDesc,
+    Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, SceneDesc, ShapeDesc,
 };
 use crate::human::push_human;
 use std::f32::consts::PI;
@@ -215,6 +215,10 @@ pub fn joint_grid(n: usize) -> SceneDesc {
     scene
 }
 
+use impulse2d_scenes::benchmarks::{
+    TUMBLER_BOX_HALF, TUMBLER_CENTER, TUMBLER_MAX_MOTOR_TORQUE, TUMBLER_MOTOR_SPEED,
+    TUMBLER_WALL_DENSITY, TUMBLER_WALLS, tumbler_box_positions,
+};
 /// The dimensions of `rain`: the scene registry's layout, so that both build the same rain.
 pub use impulse2d_scenes::rain::RainLayout as RainSize;
 /// Ground height of each rain row above the previous (m), and the ground box size (m).
@@ -243,6 +247,7 @@ pub fn rain(size: RainSize) -> SceneDesc {
 
     for row in 0..size.rows {
         for column in 0..size.columns {
+            debug_assert_eq!(scene.batches.len(), size.group_index(row, column));
             let first_body = scene.bodies.len();
             let first_joint = scene.joints.len();
             let origin = size.group_origin(row, column);
@@ -256,11 +261,7 @@ pub fn rain(size: RainSize) -> SceneDesc {
             });
         }
     }
-    scene.schedule = Some(RainSchedule {
-        period: size.period,
-        rows: size.rows,
-        columns: size.columns,
-    });
+    scene.schedule = Some(size);
     scene
 }
 
@@ -357,38 +358,33 @@ pub fn spinner(count: usize) -> SceneDesc {
     scene
 }
 
-/// `tumbler`: a 20 m hollow box of density 50 turning at 25 °/s (torque up to 1e8 N·m)
-/// about a point 10 m up, holding `grid` × `grid` boxes of 0.25 m. Body 0 is a shapeless
-/// static anchor, 1 the tumbler.
+/// `tumbler`: a 20 m hollow box of density 50 turned at 25 °/s (torque up to 1e8 N·m) by
+/// a hinge motor about a point 10 m up, holding `grid` × `grid` boxes of 0.25 m. Body 0 is
+/// a shapeless static anchor, 1 the tumbler. Every dimension comes from the scene
+/// registry's tumbler (`impulse2d_scenes::benchmarks`), so both build the same scene.
 pub fn tumbler(grid: usize) -> SceneDesc {
     let mut scene = SceneDesc::new("tumbler");
     let ground = scene.add_body(BodyDesc::new(Kind::Static, [0.0, 0.0]));
-    let wall = |hx, hy, c| ShapeDesc::new(Geometry::offset_box(hx, hy, c)).density(50.0);
-    let drum = scene.add_body(
-        BodyDesc::new(Kind::Dynamic, [0.0, 10.0])
-            .shape(wall(0.5, 10.0, [10.0, 0.0]))
-            .shape(wall(0.5, 10.0, [-10.0, 0.0]))
-            .shape(wall(10.0, 0.5, [0.0, 10.0]))
-            .shape(wall(10.0, 0.5, [0.0, -10.0])),
-    );
-    let mut hinge = JointDesc::revolute(ground, drum, [0.0, 10.0], [0.0, 0.0]);
+    let center = [TUMBLER_CENTER.x, TUMBLER_CENTER.y];
+    let mut drum = BodyDesc::new(Kind::Dynamic, center);
+    for (hx, hy, c) in TUMBLER_WALLS {
+        drum = drum.shape(
+            ShapeDesc::new(Geometry::offset_box(hx, hy, [c.x, c.y])).density(TUMBLER_WALL_DENSITY),
+        );
+    }
+    let drum = scene.add_body(drum);
+    let mut hinge = JointDesc::revolute(ground, drum, center, [0.0, 0.0]);
     hinge.motor = Some(Motor {
-        speed: PI / 180.0 * 25.0,
-        max_torque: 1e8,
+        speed: TUMBLER_MOTOR_SPEED,
+        max_torque: TUMBLER_MAX_MOTOR_TORQUE,
     });
     scene.add_joint(hinge);
 
-    let mut y = -0.2 * grid as f32 + 10.0;
-    for _ in 0..grid {
-        let mut x = -0.2 * grid as f32;
-        for _ in 0..grid {
-            scene.add_body(
-                BodyDesc::new(Kind::Dynamic, [x, y])
-                    .shape(ShapeDesc::new(Geometry::cuboid(0.125, 0.125))),
-            );
-            x += 0.4;
-        }
-        y += 0.4;
+    let small = Geometry::cuboid(TUMBLER_BOX_HALF, TUMBLER_BOX_HALF);
+    for p in tumbler_box_positions(grid) {
+        scene.add_body(
+            BodyDesc::new(Kind::Dynamic, [p.x, p.y]).shape(ShapeDesc::new(small.clone())),
+        );
     }
     scene
 }

@@ -3,12 +3,13 @@
 //! sane after a few steps. Tiny sizes, few steps: this runs in CI.
 
 use impulse2d_compare::box2d::{self, Box2d};
-use impulse2d_compare::desc::{Action, BodyState, SceneDesc};
+use impulse2d_compare::desc::{Action, BodyState, Kind, SceneDesc};
 use impulse2d_compare::engine::{Counts, Engine, RunConfig, advance};
 use impulse2d_compare::ours::Impulse2d;
 use impulse2d_compare::rapier::Rapier;
 use impulse2d_compare::scenes::{
-    RainSize, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid, large_pyramid, rain,
+    RAIN_ROW_SPACING, RainSize, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid, large_pyramid, rain,
+    tumbler,
 };
 use impulse2d_compare::stability::measure;
 
@@ -133,7 +134,7 @@ fn descriptions_have_box2d_sizes() {
     let statics = grid
         .bodies
         .iter()
-        .filter(|b| b.kind == impulse2d_compare::desc::Kind::Static)
+        .filter(|b| b.kind == Kind::Static)
         .count();
     assert_eq!(statics, 7);
     // Many pyramids: 400 pyramids of 55 boxes; one ground body with 20 segments.
@@ -233,40 +234,160 @@ fn stability_figures_catch_collapse_explosion_and_nan() {
 }
 
 /// The scene registry's rain (`impulse2d-scenes`, run by the command-line tool and the
-/// testbed) and this crate's description follow the same schedule: equal body, shape and
-/// joint counts before every step, and the first ragdolls where the description puts them.
+/// testbed) and this crate's rain, run in Impulse2D by the side-by-side harness, are one
+/// simulation: both follow `RainLayout::firing`, so before every step they hold the same
+/// groups with the same counts, and since both create the same bodies and joints in the
+/// same order, every ragdoll bone is in the same place to the bit.
 #[test]
-fn the_registry_rain_agrees_with_the_description() {
+fn the_registry_rain_and_the_compared_rain_are_the_same_simulation() {
     use impulse2d_scenes::SceneScript;
-    let layout = RainSize::TINY;
+    // Groups that live long enough to land (a 40 m fall takes 2.8 s, 170 steps) before
+    // their column is replaced at step 400.
+    let layout = RainSize {
+        period: 200,
+        columns: 2,
+        ..RainSize::TINY
+    };
     let desc = rain(layout);
+    let steps = 401;
     let mut world = impulse2d::World::new(&impulse2d::WorldDef::default()).unwrap();
     let mut registry = impulse2d_scenes::rain::rain(&mut world, layout).unwrap();
-    let first_group = registry.script.groups()[0].as_ref().unwrap();
-    let bones = first_group.iter().flat_map(|h| &h.bones);
-    let keys = desc.batches[0].bodies.clone();
-    assert_eq!(keys.len(), layout.group_size * 11);
-    for (bone, key) in bones.zip(keys) {
-        let p = world.body_position(*bone).unwrap();
-        let want = desc.bodies[key].position;
-        assert!(
-            (p.x - want[0]).abs() < 1e-5 && (p.y - want[1]).abs() < 1e-5,
-            "bone at {p:?}, description {want:?}"
-        );
-    }
-    for step in 0..STEPS {
+    let mut compared = Impulse2d.build(&desc, RunConfig::default());
+    let mut replaced = 0;
+    for step in 0..steps {
         registry
             .script
             .before_step(&mut world, u64::from(step))
             .unwrap();
-        let want = expected_counts(&desc, step + 1);
+        for action in desc.actions(step) {
+            replaced += usize::from(matches!(action, Action::Despawn(_)));
+            compared.apply(action);
+        }
         let c = world.counters();
         let got = Counts {
             bodies: c.body_count,
             shapes: c.shape_count,
             joints: world.joint_count(),
         };
-        assert_eq!(got, want, "before step {step}");
+        assert_eq!(got, expected_counts(&desc, step + 1), "before step {step}");
+        assert_eq!(got, compared.counts(), "before step {step}");
+
+        let states = compared.body_states();
+        for (index, group) in registry.script.groups().iter().enumerate() {
+            let keys = desc.batches[index].bodies.clone();
+            let Some(group) = group else {
+                assert!(
+                    keys.clone().all(|k| states[k].is_none()),
+                    "group {index} before step {step}: only in the compared rain"
+                );
+                continue;
+            };
+            let bones: Vec<_> = group.iter().flat_map(|h| &h.bones).collect();
+            assert_eq!(bones.len(), keys.len());
+            for (bone, key) in bones.into_iter().zip(keys) {
+                let want = states[key].unwrap_or_else(|| {
+                    panic!("group {index} before step {step}: only in the registry")
+                });
+                let p = world.body_position(*bone).unwrap();
+                let angle = world.body_rotation(*bone).unwrap().angle();
+                assert_eq!(
+                    ([p.x, p.y], angle),
+                    (want.position, want.angle),
+                    "body {key} before step {step}"
+                );
+            }
+        }
+        if step == 399 {
+            // Every ragdoll has landed on its row (ground top 0.25 m above the row).
+            for (index, group) in registry.script.groups().iter().enumerate() {
+                let row_y = RAIN_ROW_SPACING * (index / layout.columns) as f32;
+                let lowest = group
+                    .iter()
+                    .flatten()
+                    .flat_map(|h| &h.bones)
+                    .map(|b| world.body_position(*b).unwrap().y - row_y)
+                    .fold(f32::INFINITY, f32::min);
+                assert!(lowest < 1.0, "group {index}: lowest bone {lowest} m up");
+            }
+        }
         world.step(TIME_STEP, SUB_STEPS).unwrap();
+        compared.step(TIME_STEP, SUB_STEPS);
+    }
+    // Row by row, the first column's groups were replaced once (step 400).
+    assert_eq!(
+        replaced,
+        layout.rows * (steps as usize / layout.period as usize + 1 - layout.columns)
+    );
+}
+
+/// The scene registry's tumbler and this crate's description are one scene: the same
+/// bodies in the same order at the same places with the same masses, and one motorised
+/// hinge with the same motor.
+#[test]
+fn the_registry_tumbler_agrees_with_the_description() {
+    let grid = 6;
+    let desc = tumbler(grid);
+    let mut world = impulse2d::World::new(&impulse2d::WorldDef::default()).unwrap();
+    let built = impulse2d_scenes::benchmarks::tumbler(&mut world, grid).unwrap();
+    let c = world.counters();
+    let got = Counts {
+        bodies: c.body_count,
+        shapes: c.shape_count,
+        joints: world.joint_count(),
+    };
+    assert_eq!(got, expected_counts(&desc, 0));
+    let mut ids = vec![built.ground, built.drum];
+    ids.extend(&built.boxes);
+    assert_eq!(ids.len(), desc.bodies.len());
+    for (key, (id, body)) in ids.iter().zip(&desc.bodies).enumerate() {
+        let p = world.body_position(*id).unwrap();
+        assert_eq!([p.x, p.y], body.position, "body {key}");
+        if body.kind == Kind::Dynamic {
+            let mass = world.body_mass(*id).unwrap();
+            assert!(
+                (mass - body.mass()).abs() <= 1e-4 * mass,
+                "body {key}: mass {mass}, description {}",
+                body.mass()
+            );
+        }
+    }
+    let def = world.revolute_joint_def(built.hinge).unwrap();
+    let joint = &desc.joints[0];
+    let motor = joint.motor.unwrap();
+    assert!(def.enable_motor);
+    assert_eq!(
+        (def.motor_speed, def.max_motor_torque),
+        (motor.speed, motor.max_torque)
+    );
+    let anchor_a = def.base.local_anchor_a;
+    assert_eq!([anchor_a.x, anchor_a.y], joint.local_anchor_a);
+}
+
+/// In every engine the tumbler is a dynamic drum that its hinge motor turns at 25°/s
+/// about a pivot that stays put.
+#[test]
+fn every_engine_turns_the_tumbler_with_its_motor() {
+    let scene = Scene::Tumbler.build(Size::Tiny);
+    let speed = scene.joints[0].motor.unwrap().speed;
+    assert!((speed - 25f32.to_radians()).abs() < 1e-6);
+    for engine in engines() {
+        let mut sim = engine.build(&scene, RunConfig::default());
+        for step in 0..STEPS {
+            advance(sim.as_mut(), &scene, step, TIME_STEP, SUB_STEPS);
+        }
+        let drum = sim.body_states()[1].unwrap();
+        assert!(
+            (drum.angular_velocity - speed).abs() < 0.02 * speed,
+            "{}: drum spins at {} rad/s",
+            engine.name(),
+            drum.angular_velocity
+        );
+        let [x, y] = drum.position;
+        assert!(
+            x.hypot(y - 10.0) < 0.01,
+            "{}: drum centre moved to {:?}",
+            engine.name(),
+            drum.position
+        );
     }
 }

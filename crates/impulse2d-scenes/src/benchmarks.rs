@@ -1,16 +1,19 @@
-//! Box2D v3's benchmark scenes (`shared/benchmarks.c`) that need no joints or
-//! per-step scripting: many pyramids, smash, spinner, tumbler, washer and
-//! compounds.
+//! Box2D v3's benchmark scenes (`shared/benchmarks.c`) that need no per-step
+//! scripting: many pyramids, smash, tumbler, washer and compounds.
 //!
-//! Box2D drives the spinner and the tumbler with a revolute joint motor of
-//! unlimited (spinner) or 10⁸ N·m (tumbler) torque at a fixed speed; until the
-//! engine has joints, a kinematic body turning at the motor speed stands in for
-//! it, which is what such a motor amounts to.
+//! The tumbler is built as Box2D builds it: a dynamic hollow box hinged to a
+//! shapeless static body and driven by a revolute joint motor of 10⁸ N·m. Its
+//! dimensions are public constants so that the side-by-side benchmarks
+//! (`impulse2d-compare`) describe the same scene for every engine. The washer
+//! is kinematic in Box2D's benchmark too.
 
 use crate::common::{dynamic_body, hull_polygon, static_body};
 use crate::{Scene, SceneError, SceneInfo};
 use impulse2d::collision::{Segment, make_box, make_offset_box, make_square};
-use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
+    World,
+};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -27,7 +30,7 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     SceneInfo {
         category: "benchmark",
         name: "tumbler",
-        description: "Box2D's tumbler: a 20 m box turning at 25°/s with 2 025 small boxes inside (kinematic)",
+        description: "Box2D's tumbler: a 20 m box turned at 25°/s by a hinge motor with 2 025 small boxes inside",
     },
     SceneInfo {
         category: "benchmark",
@@ -49,7 +52,7 @@ pub(crate) fn build(
     let built = match name {
         "many_pyramids" => many_pyramids(world, 20, 20, 10),
         "smash" => smash(world, 120, 80),
-        "tumbler" => tumbler(world, 45),
+        "tumbler" => tumbler(world, 45).map(Tumbler::into_scene),
         "washer" => washer(world, 90),
         "compounds" => compounds(world, 20, 150),
         _ => return None,
@@ -144,42 +147,113 @@ pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
     Ok(scene(ground, bodies, Some(ram)))
 }
 
-/// A 20 m square box of four walls turning at 25°/s about (0, 10) with a
-/// `grid` × `grid` block of 0.25 m boxes inside.
-pub fn tumbler(world: &mut World, grid: usize) -> Result<Scene> {
+/// Where the tumbler's pivot (and the drum's centre) is, metres.
+pub const TUMBLER_CENTER: Vec2 = Vec2::new(0.0, 10.0);
+/// The drum's four walls: half-width, half-height and centre in the drum's
+/// frame, metres (a 20 m square box with 1 m thick walls, open inside).
+pub const TUMBLER_WALLS: [(f32, f32, Vec2); 4] = [
+    (0.5, 10.0, Vec2::new(10.0, 0.0)),
+    (0.5, 10.0, Vec2::new(-10.0, 0.0)),
+    (10.0, 0.5, Vec2::new(0.0, 10.0)),
+    (10.0, 0.5, Vec2::new(0.0, -10.0)),
+];
+/// Density of the drum's walls, kg/m².
+pub const TUMBLER_WALL_DENSITY: f32 = 50.0;
+/// The hinge motor's speed: 25°/s in rad/s.
+pub const TUMBLER_MOTOR_SPEED: f32 = impulse2d::math::PI / 180.0 * 25.0;
+/// The most torque the hinge motor applies, N·m.
+pub const TUMBLER_MAX_MOTOR_TORQUE: f32 = 1.0e8;
+/// Half-size of the small boxes inside, metres.
+pub const TUMBLER_BOX_HALF: f32 = 0.125;
+/// Distance between neighbouring small boxes at the start, metres.
+pub const TUMBLER_BOX_SPACING: f32 = 0.4;
+
+/// Where the `grid` × `grid` small boxes start, row by row from the bottom
+/// left (positions accumulated step by step, as Box2D's benchmark does, so
+/// every engine gets the same bits).
+pub fn tumbler_box_positions(grid: usize) -> Vec<Vec2> {
+    let start = -0.5 * TUMBLER_BOX_SPACING * grid as f32;
+    let mut positions = Vec::with_capacity(grid * grid);
+    let mut y = start + TUMBLER_CENTER.y;
+    for _ in 0..grid {
+        let mut x = start;
+        for _ in 0..grid {
+            positions.push(Vec2::new(x, y));
+            x += TUMBLER_BOX_SPACING;
+        }
+        y += TUMBLER_BOX_SPACING;
+    }
+    positions
+}
+
+/// The tumbler scene, as built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tumbler {
+    /// The shapeless static body the drum is hinged to.
+    pub ground: BodyId,
+    /// The dynamic drum.
+    pub drum: BodyId,
+    /// The motorised hinge between the ground and the drum.
+    pub hinge: JointId,
+    /// The small boxes, in creation order.
+    pub boxes: Vec<BodyId>,
+}
+
+impl Tumbler {
+    /// The scene for the registry: the drum first, then the boxes.
+    pub fn into_scene(self) -> Scene {
+        let mut bodies = Vec::with_capacity(1 + self.boxes.len());
+        bodies.push(self.drum);
+        bodies.extend(self.boxes);
+        scene(self.ground, bodies, Some(self.drum))
+    }
+}
+
+/// Box2D's tumbler: a dynamic 20 m square box of four walls (density 50)
+/// hinged at [`TUMBLER_CENTER`] to a shapeless static body, whose motor
+/// turns it at 25°/s with up to 10⁸ N·m, and a `grid` × `grid` block of
+/// 0.25 m boxes inside.
+pub fn tumbler(world: &mut World, grid: usize) -> Result<Tumbler> {
     let ground = static_body(world)?;
     let drum = world.create_body(&BodyDef {
-        body_type: BodyType::Kinematic,
-        position: Vec2::new(0.0, 10.0),
-        angular_velocity: 25.0_f32.to_radians(),
-        enable_sleep: false,
+        body_type: BodyType::Dynamic,
+        position: TUMBLER_CENTER,
         ..BodyDef::default()
     })?;
-    let walls = [
-        (0.5, 10.0, Vec2::new(10.0, 0.0)),
-        (0.5, 10.0, Vec2::new(-10.0, 0.0)),
-        (10.0, 0.5, Vec2::new(0.0, 10.0)),
-        (10.0, 0.5, Vec2::new(0.0, -10.0)),
-    ];
     let wall_def = ShapeDef {
-        density: 50.0,
+        density: TUMBLER_WALL_DENSITY,
         ..ShapeDef::default()
     };
-    for (hx, hy, c) in walls {
+    for (hx, hy, c) in TUMBLER_WALLS {
         world.create_polygon_shape(drum, &wall_def, &make_offset_box(hx, hy, c, Rot::IDENTITY)?)?;
     }
-    let small = make_box(0.125, 0.125)?;
-    let mut bodies = Vec::with_capacity(grid * grid);
-    let start = -0.2 * grid as f32;
-    for i in 0..grid {
-        for j in 0..grid {
-            let p = Vec2::new(start + 0.4 * j as f32, start + 10.0 + 0.4 * i as f32);
-            let b = dynamic_body(world, p, 0.0)?;
-            world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
-            bodies.push(b);
-        }
+    let hinge = world.create_revolute_joint(&RevoluteJointDef {
+        base: JointDef {
+            body_a: ground,
+            body_b: drum,
+            local_anchor_a: TUMBLER_CENTER,
+            local_anchor_b: Vec2::ZERO,
+            ..JointDef::default()
+        },
+        enable_motor: true,
+        motor_speed: TUMBLER_MOTOR_SPEED,
+        max_motor_torque: TUMBLER_MAX_MOTOR_TORQUE,
+        ..RevoluteJointDef::default()
+    })?;
+    let small = make_box(TUMBLER_BOX_HALF, TUMBLER_BOX_HALF)?;
+    let positions = tumbler_box_positions(grid);
+    let mut boxes = Vec::with_capacity(positions.len());
+    for p in positions {
+        let b = dynamic_body(world, p, 0.0)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
+        boxes.push(b);
     }
-    Ok(scene(ground, bodies, Some(drum)))
+    Ok(Tumbler {
+        ground,
+        drum,
+        hinge,
+        boxes,
+    })
 }
 
 /// A kinematic drum of radius 18 m turning at 25°/s about (0, 10), made of 36
@@ -293,4 +367,41 @@ pub fn compounds(world: &mut World, columns: usize, rows: usize) -> Result<Scene
     }
     let focus = bodies.last().copied();
     Ok(scene(ground, bodies, focus))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use impulse2d::WorldDef;
+
+    #[test]
+    fn tumbler_is_a_dynamic_drum_turned_by_its_hinge_motor() {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let t = tumbler(&mut world, 10).unwrap();
+        // Ground and drum, 100 boxes; four walls and 100 box shapes; one hinge.
+        let c = world.counters();
+        assert_eq!((c.body_count, c.shape_count), (102, 104));
+        assert_eq!(world.joint_count(), 1);
+        assert_eq!(world.body_type(t.drum).unwrap(), BodyType::Dynamic);
+        // Walls of 1 m × 20 m (two) and 20 m × 1 m (two) at 50 kg/m²: 4 000 kg.
+        assert!((world.body_mass(t.drum).unwrap() - 4000.0).abs() < 0.5);
+        let dt = 1.0 / 60.0;
+        for _ in 0..60 {
+            world.step(dt, 4).unwrap();
+        }
+        world.validate().unwrap();
+        // The motor holds 25°/s from the first step: after 1 s the drum has
+        // turned 25° (0.436 rad) about its pivot, which has not moved.
+        let spin = world.body_angular_velocity(t.drum).unwrap();
+        assert!((spin - 0.436_332).abs() < 1e-3, "drum spin {spin} rad/s");
+        let angle = world.body_rotation(t.drum).unwrap().angle();
+        assert!((angle - 0.436_332).abs() < 0.01, "drum angle {angle} rad");
+        let centre = world.body_position(t.drum).unwrap();
+        assert!(
+            (centre - TUMBLER_CENTER).length() < 1e-3,
+            "drum at {centre:?}"
+        );
+        let speed = world.revolute_speed(t.hinge).unwrap();
+        assert!((speed - TUMBLER_MOTOR_SPEED).abs() < 1e-3);
+    }
 }

@@ -1,13 +1,15 @@
 //! Demonstrations of single features: conveyor belts (tangent speed), an
-//! explosion (impulses), bullets (continuous collision), rolling resistance,
+//! explosion ([`World::explode`]), bullets (continuous collision), rolling resistance,
 //! a chain terrain and a kinematic platform.
 
 use crate::common::{dynamic_body, segment_ground, static_body};
-use crate::{Scene, SceneError, SceneInfo};
+use crate::{Scene, SceneError, SceneInfo, SceneScript};
 use impulse2d::collision::{
     Capsule, Circle, make_box, make_offset_box, make_rounded_box, make_square,
 };
-use impulse2d::{BodyDef, BodyType, ChainDef, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, ChainDef, ExplosionDef, Result, Rot, ShapeDef, Vec2, World,
+};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -19,7 +21,7 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     SceneInfo {
         category: "demo",
         name: "explosion",
-        description: "a ring of boxes blown outwards by radial impulses",
+        description: "World::explode under three rings of boxes: the inner one blown out whole, the middle one by the falloff, the outer one untouched",
     },
     SceneInfo {
         category: "demo",
@@ -50,7 +52,7 @@ pub(crate) fn build(
 ) -> Option<std::result::Result<Scene, SceneError>> {
     let built = match name {
         "conveyor" => conveyor(world),
-        "explosion" => explosion(world, 32),
+        "explosion" => explosion(world, 32).map(Explosion::into_scene),
         "bullets" => bullets(world),
         "rolling_resistance" => rolling_resistance(world),
         "chain_terrain" => chain_terrain(world),
@@ -95,28 +97,115 @@ pub fn conveyor(world: &mut World) -> Result<Scene> {
     })
 }
 
-/// `count` boxes on a circle of radius 3 m about (0, 6) without gravity,
-/// each given an outward impulse of 10 N·s.
-pub fn explosion(world: &mut World, count: usize) -> Result<Scene> {
+/// The explosion of the `explosion` demo: centred on its rings, whole out
+/// to 3 m and falling linearly to nothing at 5 m, 2 N·s per metre of
+/// exposed width (1 N·s on a 0.5 m box facing it).
+pub const EXPLOSION: ExplosionDef = ExplosionDef {
+    position: Vec2::new(0.0, 6.0),
+    radius: 3.0,
+    falloff: 2.0,
+    impulse_per_length: 2.0,
+    mask_bits: u64::MAX,
+};
+/// Distances of the `explosion` demo's three rings of box centres from the
+/// blast, metres: inside the radius, in the falloff band, beyond both.
+pub const EXPLOSION_RINGS: [f32; 3] = [3.0, 4.5, 6.0];
+/// Half-size of the `explosion` demo's boxes, metres.
+pub const EXPLOSION_BOX_HALF: f32 = 0.25;
+/// The step before which the `explosion` demo's script explodes.
+pub const EXPLOSION_STEP: u64 = 30;
+
+/// The explosion demo, as built.
+#[derive(Debug)]
+pub struct Explosion {
+    /// A shapeless static body (the scene has no ground; gravity is off).
+    pub ground: BodyId,
+    /// The boxes of each ring of [`EXPLOSION_RINGS`], counter-clockwise
+    /// from the +x axis.
+    pub rings: [Vec<BodyId>; 3],
+    /// Explodes [`EXPLOSION`] before step [`EXPLOSION_STEP`].
+    pub script: ExplosionScript,
+}
+
+impl Explosion {
+    /// The scene for the registry: the rings from the inside out.
+    pub fn into_scene(self) -> Scene {
+        let bodies: Vec<BodyId> = self.rings.concat();
+        Scene {
+            ground: self.ground,
+            focus: bodies.first().copied(),
+            bodies,
+            script: Some(Box::new(self.script)),
+        }
+    }
+}
+
+/// Calls [`World::explode`] once, before a given step.
+#[derive(Clone, Debug)]
+pub struct ExplosionScript {
+    /// The explosion.
+    pub def: ExplosionDef,
+    /// The step before which it goes off.
+    pub at_step: u64,
+    done: bool,
+}
+
+impl ExplosionScript {
+    /// A script exploding `def` before step `at_step`.
+    pub fn new(def: ExplosionDef, at_step: u64) -> Self {
+        ExplosionScript {
+            def,
+            at_step,
+            done: false,
+        }
+    }
+
+    /// Whether the explosion has gone off.
+    pub fn exploded(&self) -> bool {
+        self.done
+    }
+}
+
+impl SceneScript for ExplosionScript {
+    fn before_step(&mut self, world: &mut World, step: u64) -> Result<()> {
+        if !self.done && step >= self.at_step {
+            world.explode(&self.def)?;
+            self.done = true;
+        }
+        Ok(())
+    }
+
+    fn status(&self) -> String {
+        if self.done {
+            "exploded".to_string()
+        } else {
+            format!("explodes before step {}", self.at_step)
+        }
+    }
+}
+
+/// Three rings of `count` boxes (0.5 m, density 1) about the centre of
+/// [`EXPLOSION`], at the distances of [`EXPLOSION_RINGS`], each box facing
+/// the centre, without gravity; the script explodes [`EXPLOSION`] before step
+/// [`EXPLOSION_STEP`].
+pub fn explosion(world: &mut World, count: usize) -> Result<Explosion> {
     world.set_gravity(Vec2::ZERO)?;
     let ground = static_body(world)?;
-    let center = Vec2::new(0.0, 6.0);
-    let square = make_square(0.25)?;
-    let mut bodies = Vec::with_capacity(count);
-    for i in 0..count {
-        let angle = 2.0 * std::f32::consts::PI * i as f32 / count as f32;
-        let dir = Rot::from_angle(angle).rotate(Vec2::X);
-        let b = dynamic_body(world, center + 3.0 * dir, angle)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-        world.apply_linear_impulse_to_center(b, 10.0 * dir, true)?;
-        bodies.push(b);
+    let square = make_square(EXPLOSION_BOX_HALF)?;
+    let mut rings: [Vec<BodyId>; 3] = Default::default();
+    for (ring, distance) in rings.iter_mut().zip(EXPLOSION_RINGS) {
+        for i in 0..count {
+            let angle = 2.0 * std::f32::consts::PI * i as f32 / count as f32;
+            let q = Rot::from_angle(angle);
+            let b = dynamic_body(world, EXPLOSION.position + distance * q.x_axis(), angle)?;
+            world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+            ring.push(b);
+        }
     }
-    let focus = bodies.first().copied();
-    Ok(Scene {
+    Ok(Explosion {
         ground,
-        bodies,
-        focus,
-        script: None,
+        rings,
+        script: ExplosionScript::new(EXPLOSION, EXPLOSION_STEP),
     })
 }
 

@@ -5,7 +5,9 @@
 //! destroyed and created again, round robin, so the body count stays bounded.
 //!
 //! The side-by-side benchmarks (`impulse2d-compare`) describe the same scene
-//! for three engines from [`RainLayout`] and [`crate::human`].
+//! for three engines from [`RainLayout`] and [`crate::human`], and drive it
+//! from the same schedule, [`RainLayout::firing`], that [`RainScript`]
+//! follows.
 
 use crate::human::{Human, HumanJoints, human};
 use crate::{Scene, SceneScript};
@@ -76,10 +78,46 @@ impl RainLayout {
         )
     }
 
+    /// Index of the group at (`row`, `column`) in [`RainScript::groups`]:
+    /// `row · columns + column`.
+    pub fn group_index(&self, row: usize, column: usize) -> usize {
+        row * self.columns + column
+    }
+
+    /// The firing before step `step` (0-based), if that step has one: every
+    /// [`period`](Self::period) steps, the next column of groups, round robin;
+    /// from the second round on, a column's groups already exist and are
+    /// replaced. Box2D's `StepRain` fires the same columns on the same steps.
+    pub fn firing(&self, step: u64) -> Option<RainFiring> {
+        let period = u64::from(self.period.max(1));
+        if !step.is_multiple_of(period) {
+            return None;
+        }
+        let number = step / period;
+        let columns = self.columns.max(1) as u64;
+        Some(RainFiring {
+            number,
+            column: (number % columns) as usize,
+            replaces: number >= columns,
+        })
+    }
+
     /// The most dynamic bodies the scene ever holds (every group present).
     pub fn max_bodies(&self) -> usize {
         self.rows * self.columns * self.group_size * crate::human::HUMAN_BODY_COUNT
     }
+}
+
+/// One firing of the rain: a column of groups created in every row, or
+/// replaced (destroyed and created again at the same place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RainFiring {
+    /// Firings before this one (the firing before step 0 is number 0).
+    pub number: u64,
+    /// The column fired.
+    pub column: usize,
+    /// Whether the column's groups exist already and are destroyed first.
+    pub replaces: bool,
 }
 
 /// The rain's per-step script: owns the ragdoll groups and creates or
@@ -109,12 +147,11 @@ impl RainScript {
             .collect()
     }
 
-    /// Creates (or replaces) the column of groups of firing number `firing`.
-    fn fire(&mut self, world: &mut World, firing: u64) -> Result<()> {
-        let columns = self.layout.columns;
-        let column = (firing % columns as u64) as usize;
+    /// Creates (or replaces) the column of groups of `firing`, row by row.
+    fn fire(&mut self, world: &mut World, firing: RainFiring) -> Result<()> {
+        let column = firing.column;
         for row in 0..self.layout.rows {
-            let index = row * columns + column;
+            let index = self.layout.group_index(row, column);
             if let Some(old) = self.groups[index].take() {
                 for h in &old {
                     h.destroy(world)?;
@@ -133,14 +170,14 @@ impl RainScript {
 }
 
 impl SceneScript for RainScript {
-    /// Fires before every step that is a multiple of the period (the firing
-    /// for step 0 was done when the scene was built).
+    /// Fires before the steps [`RainLayout::firing`] names (the firing for
+    /// step 0 was done when the scene was built).
     fn before_step(&mut self, world: &mut World, step: u64) -> Result<()> {
-        let period = u64::from(self.layout.period.max(1));
-        if step.is_multiple_of(period) && step / period >= self.firings {
-            let firing = step / period;
+        if let Some(firing) = self.layout.firing(step)
+            && firing.number >= self.firings
+        {
             self.fire(world, firing)?;
-            self.firings = firing + 1;
+            self.firings = firing.number + 1;
         }
         Ok(())
     }

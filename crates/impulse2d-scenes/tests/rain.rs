@@ -6,10 +6,38 @@ use impulse2d::{World, WorldDef};
 use impulse2d_scenes::SceneScript;
 use impulse2d_scenes::human::HUMAN_BODY_COUNT;
 use impulse2d_scenes::rain::{
-    RAIN_DROP_HEIGHT, RAIN_GRID_SIZE, RAIN_ROW_SPACING, RainLayout, rain,
+    RAIN_DROP_HEIGHT, RAIN_GRID_SIZE, RAIN_ROW_SPACING, RainFiring, RainLayout, rain,
 };
 
 const DT: f32 = 1.0 / 60.0;
+
+#[test]
+fn firings_follow_box2d_rain_schedule() {
+    // Box2D's release rain: 40 columns, a firing every 8 steps. Firing k
+    // (before step 8k) fills column k while k < 40, then replaces column
+    // k mod 40.
+    let layout = RainLayout::FULL;
+    assert_eq!(
+        layout.firing(24),
+        Some(RainFiring {
+            number: 3,
+            column: 3,
+            replaces: false
+        })
+    );
+    assert_eq!(layout.firing(25), None);
+    assert_eq!(layout.firing(8 * 39).map(|f| f.replaces), Some(false));
+    assert_eq!(
+        layout.firing(8 * 81),
+        Some(RainFiring {
+            number: 81,
+            column: 1,
+            replaces: true
+        })
+    );
+    // Groups are numbered row by row.
+    assert_eq!(layout.group_index(2, 5), 85);
+}
 
 #[test]
 fn columns_fill_then_get_replaced_with_a_bounded_body_count() {

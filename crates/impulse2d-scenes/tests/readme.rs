@@ -1,4 +1,5 @@
-//! The scene list in the top-level README matches the registry.
+//! The scene list in the top-level README matches the registry, and the
+//! pictures it shows exist and stay small.
 //!
 //! `UPDATE_README=1 cargo test -p impulse2d-scenes --test readme` rewrites
 //! the list from the registry.
@@ -47,4 +48,24 @@ fn readme_lists_every_registered_scene() {
             );
         }
     }
+}
+
+#[test]
+fn readme_pictures_exist_and_stay_small() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let readme = std::fs::read_to_string(format!("{root}README.md")).expect("README.md");
+    let mut pictures = 0;
+    for (at, _) in readme.match_indices("](docs/") {
+        let rest = &readme[at + 2..];
+        let path = &rest[..rest.find(')').expect("closing parenthesis")];
+        let bytes = std::fs::read(format!("{root}{path}"))
+            .unwrap_or_else(|e| panic!("README shows {path}: {e}"));
+        assert!(
+            bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+            "{path} is not a PNG"
+        );
+        assert!(bytes.len() < 150_000, "{path}: {} bytes", bytes.len());
+        pictures += 1;
+    }
+    assert!(pictures >= 1, "the README shows no picture");
 }

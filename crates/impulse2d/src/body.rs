@@ -169,6 +169,13 @@ pub(crate) mod flags {
     pub const TRANSIENT: u32 = IS_SPEED_CAPPED | IS_FAST | HAD_TIME_OF_IMPACT;
     /// The motion locks.
     pub const LOCKS: u32 = LOCK_LINEAR_X | LOCK_LINEAR_Y | LOCK_ANGULAR_Z;
+    /// Set for dynamic bodies. The constraint solvers write velocities back
+    /// only to bodies with this flag: the graph colouring keeps the dynamic
+    /// bodies of one colour apart, but not static or kinematic ones, so
+    /// threads solving one colour must not write those.
+    pub const DYNAMIC: u32 = 1 << 8;
+    /// The body flags a fresh [`BodyState`](super::BodyState) starts with.
+    pub const STATE: u32 = LOCKS | DYNAMIC;
 }
 
 /// The cold part of a body, stored in `World::bodies` at the body's id.
@@ -312,6 +319,9 @@ fn def_flags(def: &BodyDef) -> u32 {
     }
     if def.allow_fast_rotation {
         f |= flags::ALLOW_FAST_ROTATION;
+    }
+    if def.body_type == BodyType::Dynamic {
+        f |= flags::DYNAMIC;
     }
     f
 }
@@ -773,25 +783,33 @@ impl World {
     /// Overrides the mass computed from the shapes (dynamic bodies only). The
     /// mass is recomputed from the shapes when a shape is added or removed, or
     /// by [`World::apply_mass_from_shapes`].
+    ///
+    /// # Errors
+    /// A stale id, a body that is not dynamic, a mass that is not finite or
+    /// below `f32::MIN_POSITIVE` (it would have no finite inverse), a negative
+    /// or non-finite inertia, or a centre beyond `HUGE` (an inertia below
+    /// `f32::MIN_POSITIVE` counts as zero: the body does not turn).
     pub fn set_body_mass_data(&mut self, id: BodyId, mass_data: MassData) -> Result<()> {
         let bi = self.body_index(id)?;
         check_finite(mass_data.mass, "mass")?;
-        if mass_data.mass <= 0.0 {
+        // Smaller masses (subnormal numbers) have no finite inverse.
+        if mass_data.mass < f32::MIN_POSITIVE {
             return Err(Error::OutOfRange {
                 what: "mass",
-                expected: "> 0",
+                expected: ">= f32::MIN_POSITIVE (1.2e-38 kg)",
                 value: mass_data.mass,
             });
         }
         check_non_negative(mass_data.rotational_inertia, "rotational inertia")?;
-        check_finite_vec(mass_data.center, "center of mass")?;
+        check_position(mass_data.center, "center of mass")?;
         if self.bodies[bi].body_type != BodyType::Dynamic {
             return Err(Error::InvalidOperation(
                 "only dynamic bodies have mass data to set",
             ));
         }
         let locked_rotation = self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0;
-        let inertia = if locked_rotation {
+        // An inertia too small to invert counts as none (no rotation).
+        let inertia = if locked_rotation || mass_data.rotational_inertia < f32::MIN_POSITIVE {
             0.0
         } else {
             mass_data.rotational_inertia
@@ -864,7 +882,8 @@ impl World {
         }
 
         let mut local_center = Vec2::ZERO;
-        let (inv_mass, mass) = if mass > 0.0 {
+        // A mass too small to invert in f32 (tiny densities) counts as none.
+        let (inv_mass, mass) = if mass >= f32::MIN_POSITIVE {
             local_center = moment * (1.0 / mass);
             (1.0 / mass, mass)
         } else {
@@ -873,7 +892,7 @@ impl World {
         };
         let locked_rotation = self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0;
         let mut inertia = origin_inertia - mass * local_center.dot(local_center);
-        if locked_rotation || inertia <= 0.0 || origin_inertia == 0.0 {
+        if locked_rotation || inertia < f32::MIN_POSITIVE || origin_inertia == 0.0 {
             inertia = 0.0;
         }
         self.bodies[bi].mass = mass;
@@ -1036,6 +1055,7 @@ impl World {
         }
         if self.bodies[bi].set_index == DISABLED_SET {
             self.bodies[bi].body_type = body_type;
+            self.set_dynamic_flag(bi, body_type == BodyType::Dynamic);
             self.update_body_mass_data(bi);
             return Ok(());
         }
@@ -1044,6 +1064,7 @@ impl World {
         self.wake_body(bi);
         self.detach_body_joints(bi); // joints: re-attached below for the new type
         self.bodies[bi].body_type = body_type;
+        self.set_dynamic_flag(bi, body_type == BodyType::Dynamic);
 
         if original == BodyType::Static {
             self.transfer_body(AWAKE_SET, STATIC_SET, bi);
@@ -1064,6 +1085,24 @@ impl World {
         self.update_body_mass_data(bi);
         self.attach_detached_joints(); // joints
         Ok(())
+    }
+
+    /// Sets or clears [`flags::DYNAMIC`] on the body, its sim and its state.
+    fn set_dynamic_flag(&mut self, bi: usize, dynamic: bool) {
+        let set = |f: &mut u32| {
+            if dynamic {
+                *f |= flags::DYNAMIC;
+            } else {
+                *f &= !flags::DYNAMIC;
+            }
+        };
+        set(&mut self.bodies[bi].flags);
+        set(&mut self.body_sim_mut(bi).flags);
+        let body = &self.bodies[bi];
+        if body.set_index == AWAKE_SET {
+            let local = body.local_index as usize;
+            set(&mut self.solver_sets[AWAKE_SET as usize].body_states[local].flags);
+        }
     }
 
     /// Wakes the body's solver set if it is sleeping. Returns whether it woke.

@@ -32,3 +32,8 @@ pub const EPSILON_LENGTH: f32 = 1.0e-6;
 /// The largest finite magnitude accepted for positions and sizes, metres. Beyond
 /// it `f32` has too little precision for collision to work.
 pub const HUGE: f32 = 100_000.0;
+
+/// The largest substep count [`World::step`](crate::World::step) accepts. More
+/// substeps than this only burn time (at 60 Hz a substep would be shorter than
+/// 16 µs); a larger count is an error rather than a step that never ends.
+pub const MAX_SUB_STEPS: u32 = 1024;

@@ -215,6 +215,12 @@ impl World {
         e.in_step = true;
     }
 
+    /// Ends the events of a zero-length step, which simulates nothing (sensor
+    /// overlaps are not updated either).
+    pub(crate) fn end_paused_step_events(&mut self) {
+        self.events.in_step = false;
+    }
+
     /// Ends a step's events: sensor overlaps, and which moved bodies fell
     /// asleep.
     pub(crate) fn end_step_events(&mut self) {

@@ -13,7 +13,7 @@ use crate::body::Body;
 use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
 use crate::contact::{Contact, Mixing};
-use crate::core::LINEAR_SLOP;
+use crate::core::{LINEAR_SLOP, MAX_SUB_STEPS};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
@@ -62,7 +62,15 @@ pub struct WorldDef {
     pub enable_sleep: bool,
     /// Whether fast bodies are swept against static geometry.
     pub enable_continuous: bool,
+    /// Threads that run the parallel stages of a step, counting the thread
+    /// that calls [`World::step`] (1 to [`MAX_WORKERS`]; default 1). With 1
+    /// everything runs on the calling thread and no thread pool is made. The
+    /// results are the same bits for every count.
+    pub worker_count: usize,
 }
+
+/// The largest [`WorldDef::worker_count`].
+pub const MAX_WORKERS: usize = 64;
 
 impl Default for WorldDef {
     fn default() -> Self {
@@ -80,6 +88,7 @@ impl Default for WorldDef {
             relax_iterations: 1,
             enable_sleep: true,
             enable_continuous: true,
+            worker_count: 1,
         }
     }
 }
@@ -102,6 +111,13 @@ impl WorldDef {
                 what: "maximum linear speed",
                 expected: "> 0",
                 value: self.maximum_linear_speed,
+            });
+        }
+        if self.worker_count == 0 || self.worker_count > MAX_WORKERS {
+            return Err(Error::OutOfRange {
+                what: "worker count",
+                expected: "1 to 64",
+                value: self.worker_count as f32,
             });
         }
         if self.relax_iterations == 0 {
@@ -197,6 +213,8 @@ pub struct World {
     pub(crate) callbacks: crate::filter::Callbacks,
     /// Joints, their events and scratch (see `joint/`).
     pub(crate) joints: crate::joint::JointStorage,
+    /// The threads that run the parallel stages (see `workers.rs`).
+    pub(crate) workers: crate::workers::Workers,
 }
 
 impl World {
@@ -230,6 +248,7 @@ impl World {
             events: Default::default(),
             callbacks: Default::default(),
             joints: Default::default(),
+            workers: crate::workers::Workers::new(def.worker_count)?,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -243,24 +262,35 @@ impl World {
     }
 
     /// Advances the world by `time_step` seconds in `sub_step_count` substeps
-    /// (4 is a good default at 60 Hz). A zero time step does nothing.
+    /// (4 is a good default at 60 Hz). A zero time step moves nothing; like
+    /// any step it replaces the last step's events (with only the end and
+    /// joint events that calls made since the last step caused).
+    ///
+    /// # Errors
+    /// A negative or non-finite time step, or a substep count that is zero or
+    /// above [`MAX_SUB_STEPS`](crate::core::MAX_SUB_STEPS).
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
-        if sub_step_count == 0 {
+        if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {
             return Err(Error::OutOfRange {
                 what: "sub step count",
-                expected: ">= 1",
-                value: 0.0,
+                expected: "within 1..=MAX_SUB_STEPS (1024)",
+                value: sub_step_count as f32,
             });
         }
         self.profile = Profile::default();
-        self.begin_joint_events(); // joints: last step's events are dropped
+        // Every kind of event: drop the last step's, publish the end events
+        // (and joint events) caused by calls made since.
+        self.begin_joint_events();
+        self.begin_step_events();
         if time_step == 0.0 {
+            // A paused step (as in Box2D) simulates nothing and reports only
+            // what calls made since the last step caused.
+            self.end_paused_step_events();
             return Ok(());
         }
         let step_start = Instant::now();
         let ctx = self.step_context(time_step, sub_step_count);
-        self.begin_step_events(); // events: drop the last step's, publish pending end events
 
         let t = Instant::now();
         self.update_pairs();

@@ -2,8 +2,8 @@
 
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, ContactEndTouchEvent, Filter, Rot, ShapeDef, ShapeId, Vec2, World,
-    WorldDef,
+    BodyDef, BodyId, BodyType, ContactEndTouchEvent, DistanceJointDef, Filter, JointDef,
+    JointEventKind, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -278,13 +278,57 @@ fn awake_bodies_report_moves_until_they_fall_asleep() {
     assert!((30..120).contains(&i), "slept at step {i}");
 }
 
+/// As Box2D v3's `b2World_Step` with a zero time step: a paused step moves
+/// nothing and, like any step, replaces the last step's events. What it reports
+/// is only what calls made since the last step caused: the end-touch event of a
+/// destroyed shape and the joint event of a destroyed body; begin, hit and body
+/// move events of the last step are gone, for contacts and joints alike.
 #[test]
-fn a_zero_step_keeps_the_last_events() {
+fn a_zero_step_reports_only_what_calls_since_the_last_step_caused() {
     let mut world = World::new(&WorldDef::default()).unwrap();
-    let (_, g) = ground(&mut world, &ShapeDef::default());
-    let (_, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
+    let (ground_body, g) = ground(&mut world, &ShapeDef::default());
+    let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
+    let other = world.create_body(&BodyDef::default()).unwrap();
+    let joint = world
+        .create_distance_joint(&DistanceJointDef {
+            base: JointDef {
+                body_a: ground_body,
+                body_b: other,
+                ..Default::default()
+            },
+            length: 1.0,
+            ..Default::default()
+        })
+        .unwrap();
     land(&mut world, (g, b));
-    let before = world.contact_events().begin.to_vec();
+    assert!(!world.body_events().is_empty());
+    let transform = world.body_transform(body).unwrap();
+    let steps = world.step_count();
+
+    // Nothing happened since: the paused step reports nothing at all.
     world.step(0.0, 4).unwrap();
-    assert_eq!(world.contact_events().begin, &before[..]);
+    let events = world.contact_events();
+    assert!(events.begin.is_empty() && events.end.is_empty() && events.hit.is_empty());
+    assert!(world.body_events().is_empty());
+    assert!(world.joint_events().is_empty());
+    assert_eq!(world.body_transform(body).unwrap(), transform);
+
+    // Destroying the touching box and the jointed body: the paused step
+    // publishes their end-touch and joint events, and the next step drops them.
+    world.destroy_shape(b, true).unwrap();
+    world.destroy_body(other).unwrap();
+    world.step(0.0, 4).unwrap();
+    let end = world.contact_events().end;
+    assert_eq!(end.len(), 1);
+    assert!(same_pair((end[0].shape_id_a, end[0].shape_id_b), (g, b)));
+    assert!(world.contact_events().begin.is_empty());
+    let joint_events = world.joint_events();
+    assert_eq!(joint_events.len(), 1);
+    assert_eq!(joint_events[0].joint_id, joint);
+    assert_eq!(joint_events[0].kind, JointEventKind::BodyDestroyed);
+    assert_eq!(world.step_count(), steps, "paused steps are not counted");
+
+    world.step(1.0 / 60.0, 4).unwrap();
+    assert!(world.contact_events().end.is_empty());
+    assert!(world.joint_events().is_empty());
 }

@@ -3,10 +3,15 @@
 //! fixed. Each test states the property the fuzz target checks, not a printed value.
 
 use impulse2d::collision::{
-    Capsule, ChainSegment, Segment, SimplexCache, collide_chain_segment_and_capsule, compute_hull,
-    compute_polygon_mass, make_offset_polygon, make_polygon, validate_hull,
+    Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
+    collide_segment_and_polygon, compute_hull, compute_polygon_mass, make_box, make_offset_polygon,
+    make_polygon, validate_hull,
 };
-use impulse2d::{Error, Rot, Transform, Vec2};
+use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
+use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
+
+#[path = "common/fuzz_cases.rs"]
+mod fuzz_cases;
 
 fn v(x: u32, y: u32) -> Vec2 {
     Vec2::new(f32::from_bits(x), f32::from_bits(y))
@@ -132,6 +137,109 @@ fn chain_segment_beyond_huge_is_rejected_or_gives_a_unit_normal() {
     }
 }
 
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/chain-concave-end-capsule-far-clip`.
+///
+/// In the chain segment's frame (its body at x = -121.140625): the segment runs
+/// from p1 = (0, 0) to p2 = (-118.08, 121.47), so its unit direction is
+/// e = (-0.6970, 0.7171) and its colliding normal n = (0.7171, 0.6970). The ghost
+/// (126.46, 118.49) makes the previous segment rise from p1 almost along n: the
+/// corner at p1 is concave (an L-shaped pit). The capsule's core runs from
+/// c1 = (121.140625, 0) to c2 = (121.140625, 121.03906), radius 121.47266. The
+/// shapes overlap: |c1 − p1| = 121.140625 < 121.47266, by 0.33 m, but only at p1,
+/// reached from beyond the end (c1 is at e·c1 = -84.4 along the segment, behind the
+/// previous segment, which ignores the capsule as its centroid is behind it too).
+/// The normal toward the capsule leans toward the concave corner, so it is snapped
+/// to n and the core is clipped to the segment's side planes: the clipped part
+/// (e·c from 0 to 2.35) starts at c = (121.14, 117.76), n·c − r = 86.87 + 82.08 −
+/// 121.47 = 47.48 m from the segment. The manifold used to hold those two points
+/// (47.47 m and 49.76 m; Box2D v3.2 gives the same), breaking the contract that a
+/// manifold's closest point is within `SPECULATIVE_DISTANCE`. It is now empty: the
+/// corner region beyond p1 belongs to the neighbour.
+#[test]
+fn chain_capsule_beyond_a_concave_end_has_no_far_manifold() {
+    let (chain, xf_chain, capsule, xf_capsule) = fuzz_cases::chain_concave_end_capsule();
+    // The shapes do overlap, at the chain's first point.
+    let p1 = xf_chain.apply(chain.segment.point1);
+    assert!(p1.distance(xf_capsule.apply(capsule.center1)) < capsule.radius);
+
+    let mut cache = SimplexCache::default();
+    for _ in 0..2 {
+        // Cold, then warm-started from the cache the first call left (as the fuzz target).
+        let m =
+            collide_chain_segment_and_capsule(&chain, xf_chain, &capsule, xf_capsule, &mut cache);
+        // The fuzz property asks that some point be within SPECULATIVE_DISTANCE;
+        // the part of the capsule the segment may act on is 47.48 m away, so none.
+        assert!(
+            m.points()
+                .iter()
+                .all(|p| p.separation > SPECULATIVE_DISTANCE),
+            "{m:?}"
+        );
+        assert_eq!(m.point_count, 0, "{m:?}");
+    }
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/thin-polygon-near-collinear-faces`.
+///
+/// The polygon (its own frame) has vertices (0, 90987.88), (-972.375, 0),
+/// (0, -95208.59) and (0.030248, 0): its right side is two faces, nearly collinear
+/// (normals (1, ∓3.2e-7)), meeting at a corner 0.03 m proud at y = 0. Moved into
+/// the polygon's frame, the segment runs from s1 = (-587.34, -980.73) to
+/// (23548.85, 14512.90). At y = -980.73 the polygon spans x from
+/// -972.375·(1 − 980.73/95208.59) = -962.4 to 0.03, so s1 is inside it, 587.37 m
+/// from the lower right face (and 375 m from the left side, measured along x). The
+/// segment leaves through the right side at y ≈ -604.
+///
+/// Both right faces separate the segment by -587.37 m (to within 0.0006 m, less
+/// than the 0.008 m round-off at 95 km), and rounding picked the upper one, whose
+/// side planes (y ≥ 0) clip s1 away: the manifold said the overlapping shapes were
+/// 940 m and 23549 m apart (Box2D v3.2 gives the same). The contact must have a
+/// point within `SPECULATIVE_DISTANCE`, and the deepest point is s1, 587.37 m deep
+/// through the right side.
+#[test]
+fn thin_polygon_with_near_collinear_faces_keeps_the_deep_point() {
+    let (segment, xf_segment, polygon, xf_polygon) =
+        fuzz_cases::thin_polygon_near_collinear_faces();
+    let m = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
+    assert!((closest + 587.37).abs() < 0.1, "closest {closest} in {m:?}");
+    // The normal pushes the polygon out through its right side: -x in its frame.
+    let n = xf_polygon.q.inv_rotate(m.normal);
+    assert!(n.x < -0.9999, "normal {n:?} in the polygon's frame");
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/thin-polygon-near-parallel-incident-edges`.
+///
+/// The polygon (its own frame) has vertices (0, 90987.88), (-121.48, 62.24),
+/// (-121.46, 0), (0, -95208.59) and (0.030248, 0): its right side is two nearly
+/// collinear faces meeting at a corner 0.03 m proud at y = 0. In its frame the
+/// segment runs from w1 = (-431.47, 92482.09) to (575.57, -62.24), direction
+/// d = (1007.04, -92544.33), |d| = 92549.81: it crosses the polygon's top end. The
+/// top vertex (0, 90987.88) is d × (v − w1) / |d| = (1007.04 · -1494.21 +
+/// 92544.33 · 431.47) / 92549.81 = 415.19 m on one side of the segment's line, and
+/// the corner (0.030248, 0) is (1007.04 · -92482.09 + 92544.33 · 431.50) / 92549.81
+/// = -574.8 m, on the other side: the segment cuts through the polygon.
+///
+/// The segment's face is the reference (it separates most, -415.19 m); the
+/// polygon's two right faces are equally anti-parallel to it within round-off, and
+/// the lower one was picked as the incident edge: clipped to the segment, it lies
+/// 574.8 m and 575.6 m away, so the manifold said the shapes were apart (Box2D v3.2
+/// gives the same). The contact must have a point within `SPECULATIVE_DISTANCE`,
+/// and the deepest is the top vertex, 415.19 m through the segment.
+#[test]
+fn thin_polygon_with_near_parallel_incident_edges_keeps_the_deep_point() {
+    let (segment, xf_segment, polygon, xf_polygon) =
+        fuzz_cases::thin_polygon_near_parallel_incident_edges();
+    let m = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
+    assert!((closest + 415.19).abs() < 0.1, "closest {closest} in {m:?}");
+}
+
 /// Fuzz target `hull`, input `fuzz/regressions/hull/make-polygon-rejects-non-convex-hull`.
 ///
 /// `compute_hull` accepted these seven points as a hull, but the last one,
@@ -192,4 +300,108 @@ fn quickhull_near_huge_lists_each_point_once() {
     }
     let polygon = make_polygon(&hull, 0.0);
     assert!(polygon.is_ok(), "hull {hull:?} gives {polygon:?}");
+}
+
+/// Fuzz target `world`, input `fuzz/regressions/world/huge-time-step-overflows-velocity`.
+///
+/// `step` accepts any finite, non-negative time step. With `f32::MAX` seconds,
+/// gravity times the substep overflows the velocity of a falling body to infinity,
+/// the speed cap turns that into NaN and the body's position became NaN (in debug
+/// builds `finalize_bodies` failed its `debug_assert!` on the velocity first). A body
+/// whose motion overflows is now stopped where it was: the step succeeds, the world
+/// stays valid, every position stays finite and the next ordinary step simulates
+/// the body normally.
+#[test]
+fn huge_time_step_stops_an_overflowing_body() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(-20.0, 0.0),
+            enable_sleep: false,
+            is_bullet: true,
+            allow_fast_rotation: true,
+            ..Default::default()
+        })
+        .unwrap();
+    for sub_steps in [1, 4] {
+        world.step(f32::MAX, sub_steps).unwrap();
+        world.validate().unwrap();
+        let xf = world.body_transform(body).unwrap();
+        assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
+        assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
+        assert_eq!(world.body_linear_velocity(body).unwrap(), Vec2::ZERO);
+    }
+    world.step(0.5, 1).unwrap();
+    world.validate().unwrap();
+    // One substep of 0.5 s under 10 m/s²: v = 5 m/s down, moved 2.5 m.
+    assert_eq!(
+        world.body_linear_velocity(body).unwrap(),
+        Vec2::new(0.0, -5.0)
+    );
+    assert_eq!(world.body_position(body).unwrap(), Vec2::new(-20.0, -2.5));
+}
+
+/// Fuzz target `world`: a step of `u32::MAX` substeps never ended (four billion
+/// substeps). Counts above `MAX_SUB_STEPS` are now an error, like zero, and
+/// change nothing.
+#[test]
+fn step_rejects_substep_counts_out_of_range() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    for n in [0, MAX_SUB_STEPS + 1, u32::MAX] {
+        assert!(matches!(
+            world.step(1.0 / 60.0, n),
+            Err(Error::OutOfRange { .. })
+        ));
+    }
+    assert_eq!(world.step_count(), 0);
+    world.step(1.0 / 60.0, MAX_SUB_STEPS).unwrap();
+    assert_eq!(world.step_count(), 1);
+}
+
+/// Fuzz target `world`, input `fuzz/regressions/world/subnormal-mass-nan-center`.
+///
+/// A density of 1.4e-36 kg/m² on a 7.8 mm square gives a mass of 8.5e-41 kg, a
+/// subnormal number whose inverse overflows: the centre of mass became
+/// `moment · (1/mass) = 0 · ∞ = NaN`, the body's transform NaN, and the broad phase
+/// refused the NaN box (a failed `debug_assert!` in the step). A mass below
+/// `f32::MIN_POSITIVE` now counts as none (the 1 kg default of a body without
+/// mass), and `set_body_mass_data` rejects one.
+#[test]
+fn subnormal_mass_counts_as_none() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(3.9960938, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let def = ShapeDef {
+        density: 1.3925055e-36,
+        ..Default::default()
+    };
+    let h = 0.00390625;
+    world
+        .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
+        .unwrap();
+    let mass = world.body_mass_data(body).unwrap();
+    assert_eq!(mass.mass, 1.0);
+    assert_eq!(mass.center, Vec2::ZERO);
+    for _ in 0..10 {
+        world.step(1.0 / 60.0, 4).unwrap();
+        world.validate().unwrap();
+    }
+    let p = world.body_position(body).unwrap();
+    assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
+
+    let tiny = MassData {
+        mass: 1.0e-40,
+        center: Vec2::ZERO,
+        rotational_inertia: 1.0,
+    };
+    assert!(matches!(
+        world.set_body_mass_data(body, tiny),
+        Err(Error::OutOfRange { .. })
+    ));
 }

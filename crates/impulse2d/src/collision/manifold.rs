@@ -18,7 +18,10 @@
 //! start it. Polygon pairs follow Box2D v3's ids.
 //!
 //! Chain segments are one-sided and use their ghost vertices so that shapes slide
-//! across the joints of a smooth chain without catching on internal corners.
+//! across the joints of a smooth chain without catching on internal corners. A
+//! chain contact whose closest clipped point is beyond the speculative distance is
+//! empty, even when the shapes overlap beyond an end of the segment (that region
+//! belongs to the neighbouring segment); Box2D v3 keeps such a manifold.
 //!
 //! Shapes built through struct literals may be degenerate: a zero-length capsule or
 //! segment is treated as a circle at its first point, a zero-length chain segment
@@ -149,6 +152,24 @@ impl LocalManifold {
         if self.count < 2 {
             self.points[self.count] = point;
             self.count += 1;
+        }
+    }
+
+    /// The smallest separation of the points (infinity when there are none).
+    fn closest(&self) -> f32 {
+        self.points[..self.count]
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// The manifold, or an empty one when even its closest point is more than
+    /// [`SPECULATIVE_DISTANCE`] apart.
+    fn within_reach(self) -> LocalManifold {
+        if self.closest() <= SPECULATIVE_DISTANCE {
+            self
+        } else {
+            LocalManifold::EMPTY
         }
     }
 
@@ -552,15 +573,7 @@ fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32)
     let others = poly2.vertices();
     let mut best = (0, -f32::MAX);
     for (i, (n, v)) in poly1.normals().iter().zip(poly1.vertices()).enumerate() {
-        // Plain comparisons rather than `f32::min`, whose NaN handling costs
-        // instructions in this innermost loop (the result is the same).
-        let mut deepest = f32::MAX;
-        for w in others {
-            let s = n.dot(*w - *v);
-            if s < deepest {
-                deepest = s;
-            }
-        }
+        let deepest = face_separation(*n, *v, others);
         if deepest > best.1 {
             best = (i, deepest);
             if deepest > enough {
@@ -569,6 +582,22 @@ fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32)
         }
     }
     best
+}
+
+/// How far the points `others` are in front of the face through `v` with normal
+/// `n`, at the deepest of them.
+#[inline]
+fn face_separation(n: Vec2, v: Vec2, others: &[Vec2]) -> f32 {
+    // Plain comparisons rather than `f32::min`, whose NaN handling costs
+    // instructions in this innermost loop (the result is the same).
+    let mut deepest = f32::MAX;
+    for w in others {
+        let s = n.dot(*w - v);
+        if s < deepest {
+            deepest = s;
+        }
+    }
+    deepest
 }
 
 /// The edge of `poly` whose normal points most against `direction`.
@@ -694,6 +723,83 @@ fn clip_polygons(
     m
 }
 
+/// The faces of a polygon contact: A's reference edge (or incident, if `flip`), B's
+/// incident edge (or reference), and the reference face's separation.
+#[derive(Clone, Copy)]
+struct Face {
+    edge_a: usize,
+    edge_b: usize,
+    flip: bool,
+    separation: f32,
+}
+
+/// The polygon contact `m` found for `face`, unless no point of it is within the
+/// speculative distance although the caller found the shapes to be. Then the
+/// part of the incident polygon that made the face's separation was clipped away:
+/// of two nearly collinear faces (faces kilometres long meeting at a corner a few
+/// centimetres proud), round-off picked the wrong one. Two repairs are tried and the
+/// clip whose closest point is nearest wins:
+/// - a neighbouring face of the reference polygon that separates the shapes as much
+///   (within the linear slop plus round-off at the size of the coordinates) as the
+///   reference, with its own incident edge;
+/// - a neighbouring edge of the incident polygon nearly parallel to the incident
+///   edge (within 0.01 rad), against the same reference face.
+fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalManifold {
+    // Sine of the largest angle between incident edges that count as nearly parallel.
+    const PARALLEL_TOL: f32 = 0.01;
+    if m.count == 0 || m.closest() <= SPECULATIVE_DISTANCE {
+        return m;
+    }
+    let (reference, incident, ref_edge, inc_edge) = if face.flip {
+        (b, a, face.edge_b, face.edge_a)
+    } else {
+        (a, b, face.edge_a, face.edge_b)
+    };
+    let clip = |ref_edge: usize, inc_edge: usize| {
+        if face.flip {
+            clip_polygons(a, b, inc_edge, ref_edge, true)
+        } else {
+            clip_polygons(a, b, ref_edge, inc_edge, false)
+        }
+    };
+    let size = reference
+        .vertices()
+        .iter()
+        .chain(incident.vertices())
+        .fold(0.0f32, |size, v| size.max(v.x.abs()).max(v.y.abs()));
+    let tolerance = LINEAR_SLOP + 8.0 * f32::EPSILON * size;
+    let mut best = m;
+    let mut consider = |candidate: LocalManifold| {
+        if candidate.closest() < best.closest() {
+            best = candidate;
+        }
+    };
+    // (A two-vertex reference, a segment or capsule, has no neighbouring face: its
+    // other face points the opposite way.)
+    if reference.count >= 3 {
+        for r in [
+            prev_index(ref_edge, reference.count),
+            next_index(ref_edge, reference.count),
+        ] {
+            let (n, v) = (reference.normals[r], reference.vertices[r]);
+            if face_separation(n, v, incident.vertices()) >= face.separation - tolerance {
+                consider(clip(r, incident_edge(incident, n)));
+            }
+        }
+    }
+    let n_inc = incident.normals[inc_edge];
+    for i in [
+        prev_index(inc_edge, incident.count),
+        next_index(inc_edge, incident.count),
+    ] {
+        let n = incident.normals[i];
+        if i != inc_edge && n.dot(n_inc) > 0.0 && n.cross(n_inc).abs() <= PARALLEL_TOL {
+            consider(clip(ref_edge, i));
+        }
+    }
+    best
+}
+
 /// The end of an edge `(i1, i2)` that a segment-distance fraction points at, if any.
 #[inline]
 fn edge_end(fraction: f32, i1: usize, i2: usize) -> Option<usize> {
@@ -731,8 +837,14 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 
     // Overlapping cores (or apart by a sliver, too little to normalise a
     // corner-to-corner direction): clip.
+    let face = Face {
+        edge_a,
+        edge_b,
+        flip,
+        separation: separation_a.max(separation_b),
+    };
     if separation_a <= 0.1 * LINEAR_SLOP && separation_b <= 0.1 * LINEAR_SLOP {
-        return clip_polygons(a, b, edge_a, edge_b, flip);
+        return in_reach(a, b, face, clip_polygons(a, b, edge_a, edge_b, flip));
     }
 
     // The cores are apart. The reference and incident edges may still be farther
@@ -753,9 +865,7 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
     // than a tenth of the slop) than the clipped points, the contact is corner to
     // corner with its true normal, not the face normal.
     let clipped = clip_polygons(a, b, edge_a, edge_b, flip);
-    let deepest = clipped.points[..clipped.count]
-        .iter()
-        .fold(f32::MAX, |d, p| d.min(p.separation));
+    let deepest = clipped.closest();
     let corners = (
         edge_end(closest.fraction1, i11, i12),
         edge_end(closest.fraction2, i21, i22),
@@ -777,7 +887,7 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
             make_id(ia as u8, ib as u8),
         );
     }
-    clipped
+    in_reach(a, b, face, clipped)
 }
 
 /// Contact between two convex polygons, either possibly rounded: up to two points.
@@ -785,7 +895,13 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// The reference face is the face (of A or B) that separates the polygons most
 /// (separating-axis test; A's on a tie); the incident edge is the other polygon's
 /// edge most opposed to it, clipped to the reference face's side planes. Both
-/// clipped points are kept whatever their separation (the far one is speculative).
+/// clipped points are kept whatever their separation (the far one is speculative),
+/// but if neither is within the speculative distance although the shapes are, a
+/// neighbouring face of the reference polygon that separates them as much (within
+/// the linear slop plus round-off) is the reference instead, or a neighbouring
+/// incident edge nearly parallel to the incident one is clipped instead, whichever
+/// comes closest: of two nearly collinear faces, rounding may pick the one that
+/// leaves out the deep part. (Box2D v3 keeps the out-of-reach points.)
 /// When the cores are apart, the closest features of the two edges are corners and
 /// those corners are closer than the clipped points by more than a tenth of the
 /// linear slop, the contact is one point between the corners instead, along the
@@ -1196,8 +1312,13 @@ fn chain_polygon_contact(
 /// chain: candidate normals are checked against the neighbouring segments given by
 /// the ghost vertices, so that a polygon sliding over the joint of two segments is
 /// never caught on the internal corner. A polygon whose centroid is behind the
-/// segment (and behind any convex neighbour) gets no contact. `cache` carries GJK's
-/// simplex between calls for the same pair (start with `SimplexCache::default()`).
+/// segment (and behind any convex neighbour) gets no contact, and so does one whose
+/// clipped points are all more than
+/// [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE) from the segment.
+/// That happens when the polygon comes close only beyond a non-convex end while
+/// the part of it alongside the segment is far away; Box2D v3 keeps such a
+/// manifold, whose points never act. `cache` carries GJK's simplex between calls
+/// for the same pair (start with `SimplexCache::default()`).
 pub fn collide_chain_segment_and_polygon(
     chain_a: &ChainSegment,
     xf_a: Transform,
@@ -1232,7 +1353,12 @@ pub fn collide_chain_segment_and_polygon(
     if closest.distance > b.radius + SPECULATIVE_DISTANCE {
         return Manifold::default();
     }
-    chain_polygon_contact(&frame, &b, &closest, cache, behind).into_world(xf_a, xf_b, Vec2::ZERO)
+    // The shapes may be close only beyond an end of the segment while the part of B
+    // over the segment, which a snapped face contact clips to, is far away: then
+    // that end's neighbour (or, behind it, nobody) owns the contact.
+    chain_polygon_contact(&frame, &b, &closest, cache, behind)
+        .within_reach()
+        .into_world(xf_a, xf_b, Vec2::ZERO)
 }
 
 /// Contact between a chain segment (A) and a capsule (B): the capsule is treated as

@@ -20,7 +20,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 use crate::world::World;
 
-use super::revolute::limit_coefficients;
+use super::axial::{Limit, LimitRow, Motor, spring_impulse};
 use super::solver::{load, store};
 use super::{
     JointBase, JointDef, JointKind, JointType, check_non_negative, check_range, make_frames,
@@ -95,17 +95,12 @@ pub(crate) struct DistanceJoint {
     pub enable_spring: bool,
     pub hertz: f32,
     pub damping_ratio: f32,
-    pub enable_limit: bool,
-    pub min_length: f32,
-    pub max_length: f32,
-    pub enable_motor: bool,
-    pub motor_speed: f32,
-    pub max_motor_force: f32,
+    /// The length range (m) and the motor (N).
+    pub limit: Limit,
+    pub motor: Motor,
 
+    /// Impulse of the rod or of the spring, N·s.
     pub impulse: f32,
-    pub lower_impulse: f32,
-    pub upper_impulse: f32,
-    pub motor_impulse: f32,
 
     pub axial_mass: f32,
     pub spring_softness: Softness,
@@ -113,7 +108,7 @@ pub(crate) struct DistanceJoint {
 
 /// The total impulse along the line between the anchors.
 pub(super) fn axial_impulse(j: &DistanceJoint) -> f32 {
-    j.impulse + j.lower_impulse - j.upper_impulse + j.motor_impulse
+    j.impulse + j.limit.lower_impulse - j.limit.upper_impulse + j.motor.impulse
 }
 
 fn clamp_length(length: f32) -> f32 {
@@ -130,9 +125,8 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
     j.spring_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
     if !ctx.enable_warm_starting {
         j.impulse = 0.0;
-        j.lower_impulse = 0.0;
-        j.upper_impulse = 0.0;
-        j.motor_impulse = 0.0;
+        j.limit.reset();
+        j.motor.impulse = 0.0;
     }
 }
 
@@ -183,44 +177,33 @@ pub(super) fn solve(
     };
 
     // Soft when the spring is on, unless a limit pins the length anyway.
-    let is_spring = j.enable_spring && (j.min_length < j.max_length || !j.enable_limit);
+    let is_spring = j.enable_spring && (j.limit.lower < j.limit.upper || !j.limit.enable);
     if is_spring {
         if j.hertz > 0.0 {
-            // A real spring: it acts in the relax pass too.
-            let s = j.spring_softness;
             let c = length - j.length;
             let cdot = speed(va, wa, vb, wb);
-            let impulse = -s.mass_scale * j.axial_mass * (cdot + s.bias_rate * c)
-                - s.impulse_scale * j.impulse;
-            j.impulse += impulse;
+            let impulse = spring_impulse(j.spring_softness, j.axial_mass, c, cdot, &mut j.impulse);
             apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
         }
 
-        if j.enable_limit {
-            let c = length - j.min_length;
-            let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
-            let cdot = speed(va, wa, vb, wb);
-            let old = j.lower_impulse;
-            let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-            j.lower_impulse = (old + impulse).max(0.0);
-            apply(j.lower_impulse - old, &mut va, &mut wa, &mut vb, &mut wb);
+        if j.limit.enable {
+            let row = LimitRow {
+                position: length,
+                mass: j.axial_mass,
+                base,
+                ctx,
+                use_bias,
+            };
+            let impulse = j.limit.solve_lower(&row, speed(va, wa, vb, wb));
+            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
 
-            let c = j.max_length - length;
-            let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
-            let cdot = -speed(va, wa, vb, wb);
-            let old = j.upper_impulse;
-            let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-            j.upper_impulse = (old + impulse).max(0.0);
-            apply(-(j.upper_impulse - old), &mut va, &mut wa, &mut vb, &mut wb);
+            let impulse = j.limit.solve_upper(&row, -speed(va, wa, vb, wb));
+            apply(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
         }
 
-        if j.enable_motor {
-            let cdot = speed(va, wa, vb, wb);
-            let max_impulse = ctx.h * j.max_motor_force;
-            let old = j.motor_impulse;
-            j.motor_impulse =
-                (old + j.axial_mass * (j.motor_speed - cdot)).clamp(-max_impulse, max_impulse);
-            apply(j.motor_impulse - old, &mut va, &mut wa, &mut vb, &mut wb);
+        if j.motor.enable {
+            let impulse = j.motor.solve(j.axial_mass, speed(va, wa, vb, wb), ctx.h);
+            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
         }
     } else {
         // Rigid rod.
@@ -253,17 +236,14 @@ impl World {
             0.0,
         );
         let min_length = clamp_length(def.min_length);
+        let max_length = clamp_length(def.max_length).max(min_length);
         let joint = DistanceJoint {
             length: clamp_length(def.length),
             enable_spring: def.enable_spring,
             hertz: def.hertz,
             damping_ratio: def.damping_ratio,
-            enable_limit: def.enable_limit,
-            min_length,
-            max_length: clamp_length(def.max_length).max(min_length),
-            enable_motor: def.enable_motor,
-            motor_speed: def.motor_speed,
-            max_motor_force: def.max_motor_force,
+            limit: Limit::new(def.enable_limit, min_length, max_length),
+            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_force),
             ..DistanceJoint::default()
         };
         self.create_joint(
@@ -300,12 +280,12 @@ impl World {
             enable_spring: j.enable_spring,
             hertz: j.hertz,
             damping_ratio: j.damping_ratio,
-            enable_limit: j.enable_limit,
-            min_length: j.min_length,
-            max_length: j.max_length,
-            enable_motor: j.enable_motor,
-            motor_speed: j.motor_speed,
-            max_motor_force: j.max_motor_force,
+            enable_limit: j.limit.enable,
+            min_length: j.limit.lower,
+            max_length: j.limit.upper,
+            enable_motor: j.motor.enable,
+            motor_speed: j.motor.speed,
+            max_motor_force: j.motor.max_force,
         })
     }
 
@@ -322,8 +302,7 @@ impl World {
         self.update_distance(id, |j| {
             j.length = clamp_length(length);
             j.impulse = 0.0;
-            j.lower_impulse = 0.0;
-            j.upper_impulse = 0.0;
+            j.limit.reset();
         })
     }
 
@@ -336,17 +315,13 @@ impl World {
     ) -> Result<()> {
         check_non_negative(min, "distance min length")?;
         check_range(min, max, "distance length range")?;
-        self.update_distance(id, |j| {
-            j.min_length = clamp_length(min);
-            j.max_length = clamp_length(max).max(j.min_length);
-            j.lower_impulse = 0.0;
-            j.upper_impulse = 0.0;
-        })
+        let (min, max) = (clamp_length(min), clamp_length(max));
+        self.update_distance(id, |j| j.limit.set_range(min, max.max(min)))
     }
 
     /// Turns the length range on or off.
     pub fn enable_distance_joint_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_distance(id, |j| j.enable_limit = enable)
+        self.update_distance(id, |j| j.limit.enable = enable)
     }
 
     /// Switches between a spring (`true`) and a rigid rod.
@@ -371,23 +346,18 @@ impl World {
 
     /// Turns the motor on or off.
     pub fn enable_distance_joint_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_distance(id, |j| {
-            if j.enable_motor != enable {
-                j.enable_motor = enable;
-                j.motor_impulse = 0.0;
-            }
-        })
+        self.update_distance(id, |j| j.motor.set_enabled(enable))
     }
 
     /// Sets the motor's target rate of change of length, m/s.
     pub fn set_distance_joint_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
         check_finite(speed, "distance motor speed")?;
-        self.update_distance(id, |j| j.motor_speed = speed)
+        self.update_distance(id, |j| j.motor.speed = speed)
     }
 
     /// Sets the motor's largest force, N (≥ 0).
     pub fn set_distance_joint_max_motor_force(&mut self, id: JointId, force: f32) -> Result<()> {
         check_non_negative(force, "distance max motor force")?;
-        self.update_distance(id, |j| j.max_motor_force = force)
+        self.update_distance(id, |j| j.motor.max_force = force)
     }
 }

@@ -34,6 +34,7 @@
 //! - E. Catto, *Modeling and Solving Constraints*, GDC 2009 (Jacobians of the
 //!   point, line and angle constraints used here).
 
+mod axial;
 mod distance;
 mod filter;
 mod link;
@@ -63,7 +64,6 @@ pub use weld::WeldJointDef;
 pub use wheel::WheelJointDef;
 
 pub(crate) use link::joint_allows_collision;
-pub(crate) use solver::{solve_joints, warm_start_joints};
 
 use distance::DistanceJoint;
 use motor::MotorJoint;

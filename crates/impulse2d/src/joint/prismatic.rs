@@ -19,10 +19,9 @@ use crate::error::{Result, check_finite};
 use crate::id::JointId;
 use crate::math::{Mat22, Vec2};
 use crate::solver::StepContext;
-use crate::solver::softness::Softness;
 use crate::world::World;
 
-use super::revolute::limit_coefficients;
+use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
 use super::{
     JointBase, JointDef, JointKind, JointType, check_axis, check_non_negative, check_range,
@@ -105,30 +104,20 @@ impl PrismaticJointDef {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PrismaticJoint {
     pub target_translation: f32,
-    pub enable_spring: bool,
-    pub hertz: f32,
-    pub damping_ratio: f32,
-    pub enable_limit: bool,
-    pub lower_translation: f32,
-    pub upper_translation: f32,
-    pub enable_motor: bool,
-    pub motor_speed: f32,
-    pub max_motor_force: f32,
+    /// Spring, motor (N) and translation limits (m) along the axis.
+    pub spring: Spring,
+    pub motor: Motor,
+    pub limit: Limit,
 
     /// Line (N·s) and angle (N·m·s) impulses of the block constraint.
     pub impulse: Vec2,
-    pub spring_impulse: f32,
-    pub motor_impulse: f32,
-    pub lower_impulse: f32,
-    pub upper_impulse: f32,
 
     pub axial_mass: f32,
-    pub spring_softness: Softness,
 }
 
 /// The total impulse along the axis.
 pub(super) fn axial_impulse(j: &PrismaticJoint) -> f32 {
-    j.spring_impulse + j.motor_impulse + j.lower_impulse - j.upper_impulse
+    j.spring.impulse + j.motor.impulse + j.limit.lower_impulse - j.limit.upper_impulse
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContext) {
@@ -139,13 +128,12 @@ pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContex
     let a2 = rb.cross(axis);
     let k = base.inv_mass_a + base.inv_mass_b + base.inv_i_a * a1 * a1 + base.inv_i_b * a2 * a2;
     j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
-    j.spring_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+    j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
         j.impulse = Vec2::ZERO;
-        j.spring_impulse = 0.0;
-        j.motor_impulse = 0.0;
-        j.lower_impulse = 0.0;
-        j.upper_impulse = 0.0;
+        j.spring.impulse = 0.0;
+        j.motor.impulse = 0.0;
+        j.limit.reset();
     }
 }
 
@@ -217,44 +205,35 @@ pub(super) fn solve(
         *wb += ib * impulse * a2;
     };
 
-    if j.enable_spring {
-        // A real spring: it acts in the relax pass too.
+    if j.spring.enable {
         let c = translation - j.target_translation;
-        let s = j.spring_softness;
         let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = -s.mass_scale * j.axial_mass * (cdot + s.bias_rate * c)
-            - s.impulse_scale * j.spring_impulse;
-        j.spring_impulse += impulse;
+        let impulse = j.spring.solve(j.axial_mass, c, cdot);
         apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
     }
 
-    if j.enable_motor {
+    if j.motor.enable {
         let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let max_impulse = ctx.h * j.max_motor_force;
-        let old = j.motor_impulse;
-        j.motor_impulse =
-            (old + j.axial_mass * (j.motor_speed - cdot)).clamp(-max_impulse, max_impulse);
-        let impulse = j.motor_impulse - old;
+        let impulse = j.motor.solve(j.axial_mass, cdot, ctx.h);
         apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
     }
 
-    if j.enable_limit {
-        let c = translation - j.lower_translation;
-        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
+    if j.limit.enable {
+        let row = LimitRow {
+            position: translation,
+            mass: j.axial_mass,
+            base,
+            ctx,
+            use_bias,
+        };
         let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let old = j.lower_impulse;
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-        j.lower_impulse = (old + impulse).max(0.0);
-        apply_axial(j.lower_impulse - old, &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.limit.solve_lower(&row, cdot);
+        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
 
-        // Upper: signs flipped so that the accumulated impulse stays ≥ 0.
-        let c = j.upper_translation - translation;
-        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
+        // The upper bound pushes the other way.
         let cdot = axis.dot(va - vb) + a1 * wa - a2 * wb;
-        let old = j.upper_impulse;
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-        j.upper_impulse = (old + impulse).max(0.0);
-        apply_axial(-(j.upper_impulse - old), &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.limit.solve_upper(&row, cdot);
+        apply_axial(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
     }
 
     // Line and angle constraints as one 2×2 block.
@@ -315,15 +294,13 @@ impl World {
         );
         let joint = PrismaticJoint {
             target_translation: def.target_translation,
-            enable_spring: def.enable_spring,
-            hertz: def.hertz,
-            damping_ratio: def.damping_ratio,
-            enable_limit: def.enable_limit,
-            lower_translation: def.lower_translation,
-            upper_translation: def.upper_translation,
-            enable_motor: def.enable_motor,
-            motor_speed: def.motor_speed,
-            max_motor_force: def.max_motor_force,
+            spring: Spring::new(def.enable_spring, def.hertz, def.damping_ratio),
+            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_force),
+            limit: Limit::new(
+                def.enable_limit,
+                def.lower_translation,
+                def.upper_translation,
+            ),
             ..PrismaticJoint::default()
         };
         self.create_joint(
@@ -360,15 +337,15 @@ impl World {
             local_axis_a: base.local_frame_a.q.x_axis(),
             reference_angle: reference_angle(base),
             target_translation: j.target_translation,
-            enable_spring: j.enable_spring,
-            hertz: j.hertz,
-            damping_ratio: j.damping_ratio,
-            enable_limit: j.enable_limit,
-            lower_translation: j.lower_translation,
-            upper_translation: j.upper_translation,
-            enable_motor: j.enable_motor,
-            motor_speed: j.motor_speed,
-            max_motor_force: j.max_motor_force,
+            enable_spring: j.spring.enable,
+            hertz: j.spring.hertz,
+            damping_ratio: j.spring.damping_ratio,
+            enable_limit: j.limit.enable,
+            lower_translation: j.limit.lower,
+            upper_translation: j.limit.upper,
+            enable_motor: j.motor.enable,
+            motor_speed: j.motor.speed,
+            max_motor_force: j.motor.max_force,
         })
     }
 
@@ -384,61 +361,40 @@ impl World {
     /// The force the motor applied in the last substep, N.
     pub fn prismatic_motor_force(&self, id: JointId) -> Result<f32> {
         let (_, j) = self.prismatic(id)?;
-        Ok(j.motor_impulse * self.joints.inv_h)
+        Ok(j.motor.impulse * self.joints.inv_h)
     }
 
     /// Turns the motor on or off.
     pub fn enable_prismatic_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_prismatic(id, |j| {
-            if j.enable_motor != enable {
-                j.enable_motor = enable;
-                j.motor_impulse = 0.0;
-            }
-        })
+        self.update_prismatic(id, |j| j.motor.set_enabled(enable))
     }
 
     /// Sets the motor's target speed, m/s.
     pub fn set_prismatic_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
         check_finite(speed, "prismatic motor speed")?;
-        self.update_prismatic(id, |j| j.motor_speed = speed)
+        self.update_prismatic(id, |j| j.motor.speed = speed)
     }
 
     /// Sets the motor's largest force, N (≥ 0).
     pub fn set_prismatic_max_motor_force(&mut self, id: JointId, force: f32) -> Result<()> {
         check_non_negative(force, "prismatic max motor force")?;
-        self.update_prismatic(id, |j| j.max_motor_force = force)
+        self.update_prismatic(id, |j| j.motor.max_force = force)
     }
 
     /// Turns the translation limit on or off.
     pub fn enable_prismatic_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_prismatic(id, |j| {
-            if j.enable_limit != enable {
-                j.enable_limit = enable;
-                j.lower_impulse = 0.0;
-                j.upper_impulse = 0.0;
-            }
-        })
+        self.update_prismatic(id, |j| j.limit.set_enabled(enable))
     }
 
     /// Sets the translation limits, metres, `lower ≤ upper`.
     pub fn set_prismatic_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
         check_range(lower, upper, "prismatic translation limits")?;
-        self.update_prismatic(id, |j| {
-            j.lower_translation = lower;
-            j.upper_translation = upper;
-            j.lower_impulse = 0.0;
-            j.upper_impulse = 0.0;
-        })
+        self.update_prismatic(id, |j| j.limit.set_range(lower, upper))
     }
 
     /// Turns the spring on or off.
     pub fn enable_prismatic_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_prismatic(id, |j| {
-            if j.enable_spring != enable {
-                j.enable_spring = enable;
-                j.spring_impulse = 0.0;
-            }
-        })
+        self.update_prismatic(id, |j| j.spring.set_enabled(enable))
     }
 
     /// Sets the spring stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
@@ -450,10 +406,7 @@ impl World {
     ) -> Result<()> {
         check_non_negative(hertz, "prismatic spring hertz")?;
         check_non_negative(damping_ratio, "prismatic spring damping ratio")?;
-        self.update_prismatic(id, |j| {
-            j.hertz = hertz;
-            j.damping_ratio = damping_ratio;
-        })
+        self.update_prismatic(id, |j| j.spring.set_stiffness(hertz, damping_ratio))
     }
 
     /// Sets the translation the spring pulls towards, metres.

@@ -20,9 +20,9 @@ use crate::error::{Result, check_finite};
 use crate::id::JointId;
 use crate::math::{Mat22, Vec2, unwind_angle};
 use crate::solver::StepContext;
-use crate::solver::softness::Softness;
 use crate::world::World;
 
+use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
 use super::{
     JointBase, JointDef, JointKind, JointType, check_angle, check_non_negative, check_range,
@@ -101,43 +101,32 @@ impl RevoluteJointDef {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct RevoluteJoint {
     pub target_angle: f32,
-    pub enable_spring: bool,
-    pub hertz: f32,
-    pub damping_ratio: f32,
-    pub enable_limit: bool,
-    pub lower_angle: f32,
-    pub upper_angle: f32,
-    pub enable_motor: bool,
-    pub motor_speed: f32,
-    pub max_motor_torque: f32,
+    /// Rotational spring, motor (N·m) and angle limits (rad).
+    pub spring: Spring,
+    pub motor: Motor,
+    pub limit: Limit,
 
-    /// Impulses per substep: point (N·s), spring, motor and limits (N·m·s).
+    /// Impulse of the point constraint per substep, N·s.
     pub linear_impulse: Vec2,
-    pub spring_impulse: f32,
-    pub motor_impulse: f32,
-    pub lower_impulse: f32,
-    pub upper_impulse: f32,
 
     /// `1 / (1/I_a + 1/I_b)`, kg·m².
     pub axial_mass: f32,
-    pub spring_softness: Softness,
 }
 
 /// The total impulse about the joint axis.
 pub(super) fn axial_impulse(j: &RevoluteJoint) -> f32 {
-    j.spring_impulse + j.motor_impulse + j.lower_impulse - j.upper_impulse
+    j.spring.impulse + j.motor.impulse + j.limit.lower_impulse - j.limit.upper_impulse
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext) {
     let k = base.inv_i_a + base.inv_i_b;
     j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
-    j.spring_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+    j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
         j.linear_impulse = Vec2::ZERO;
-        j.spring_impulse = 0.0;
-        j.motor_impulse = 0.0;
-        j.lower_impulse = 0.0;
-        j.upper_impulse = 0.0;
+        j.spring.impulse = 0.0;
+        j.motor.impulse = 0.0;
+        j.limit.reset();
     }
 }
 
@@ -173,7 +162,7 @@ pub(super) fn solve(
     let fixed_rotation = ia + ib == 0.0;
     // The joint angle now (relative rotation of the two current joint
     // frames), only when a spring or limit needs it: it costs an arctangent.
-    let angle = if (j.enable_spring || j.enable_limit) && !fixed_rotation {
+    let angle = if (j.spring.enable || j.limit.enable) && !fixed_rotation {
         let qa = sa.delta_rotation.mul(base.frame_a.q);
         let qb = sb.delta_rotation.mul(base.frame_b.q);
         qa.relative_angle(qb)
@@ -181,48 +170,33 @@ pub(super) fn solve(
         0.0
     };
 
-    if j.enable_spring && !fixed_rotation {
-        // A real spring: it acts in the relax pass too.
+    if j.spring.enable && !fixed_rotation {
         let c = unwind_angle(angle - j.target_angle);
-        let s = j.spring_softness;
-        let cdot = wb - wa;
-        let impulse = -s.mass_scale * j.axial_mass * (cdot + s.bias_rate * c)
-            - s.impulse_scale * j.spring_impulse;
-        j.spring_impulse += impulse;
+        let impulse = j.spring.solve(j.axial_mass, c, wb - wa);
         wa -= ia * impulse;
         wb += ib * impulse;
     }
 
-    if j.enable_motor && !fixed_rotation {
-        let cdot = wb - wa - j.motor_speed;
-        let max_impulse = ctx.h * j.max_motor_torque;
-        let old = j.motor_impulse;
-        j.motor_impulse = (old - j.axial_mass * cdot).clamp(-max_impulse, max_impulse);
-        let impulse = j.motor_impulse - old;
+    if j.motor.enable && !fixed_rotation {
+        let impulse = j.motor.solve(j.axial_mass, wb - wa, ctx.h);
         wa -= ia * impulse;
         wb += ib * impulse;
     }
 
-    if j.enable_limit && !fixed_rotation {
-        // Lower: C = θ − θ_lower ≥ 0.
-        let c = angle - j.lower_angle;
-        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
-        let cdot = wb - wa;
-        let old = j.lower_impulse;
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-        j.lower_impulse = (old + impulse).max(0.0);
-        let impulse = j.lower_impulse - old;
+    if j.limit.enable && !fixed_rotation {
+        let row = LimitRow {
+            position: angle,
+            mass: j.axial_mass,
+            base,
+            ctx,
+            use_bias,
+        };
+        let impulse = j.limit.solve_lower(&row, wb - wa);
         wa -= ia * impulse;
         wb += ib * impulse;
 
-        // Upper: C = θ_upper − θ ≥ 0 (signs flipped so the impulse stays ≥ 0).
-        let c = j.upper_angle - angle;
-        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
-        let cdot = wa - wb;
-        let old = j.upper_impulse;
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-        j.upper_impulse = (old + impulse).max(0.0);
-        let impulse = j.upper_impulse - old;
+        // The upper bound pushes the other way.
+        let impulse = j.limit.solve_upper(&row, wa - wb);
         wa += ia * impulse;
         wb -= ib * impulse;
     }
@@ -268,27 +242,6 @@ pub(super) fn point_mass_matrix(ma: f32, ia: f32, ra: Vec2, mb: f32, ib: f32, rb
     Mat22::new(Vec2::new(k11, k12), Vec2::new(k12, k22))
 }
 
-/// Bias and scales of a one-sided limit with position error `c` (≥ 0 when
-/// satisfied): speculative while satisfied, soft when violated (bias pass
-/// only), rigid in the relax pass.
-#[inline]
-pub(super) fn limit_coefficients(
-    c: f32,
-    base: &JointBase,
-    ctx: &StepContext,
-    use_bias: bool,
-) -> (f32, f32, f32) {
-    if c > 0.0 {
-        // Allow the gap to close within this substep, no further.
-        (c * ctx.inv_h, 1.0, 0.0)
-    } else if use_bias {
-        let s = base.softness;
-        (s.bias_rate * c, s.mass_scale, s.impulse_scale)
-    } else {
-        (0.0, 1.0, 0.0)
-    }
-}
-
 impl World {
     /// Creates a revolute joint. Fails on a stale body id, equal bodies or a
     /// bad number in the definition.
@@ -302,15 +255,9 @@ impl World {
         );
         let joint = RevoluteJoint {
             target_angle: def.target_angle,
-            enable_spring: def.enable_spring,
-            hertz: def.hertz,
-            damping_ratio: def.damping_ratio,
-            enable_limit: def.enable_limit,
-            lower_angle: def.lower_angle,
-            upper_angle: def.upper_angle,
-            enable_motor: def.enable_motor,
-            motor_speed: def.motor_speed,
-            max_motor_torque: def.max_motor_torque,
+            spring: Spring::new(def.enable_spring, def.hertz, def.damping_ratio),
+            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_torque),
+            limit: Limit::new(def.enable_limit, def.lower_angle, def.upper_angle),
             ..RevoluteJoint::default()
         };
         self.create_joint(
@@ -348,15 +295,15 @@ impl World {
             base: self.joint_base_def(ji),
             reference_angle: reference_angle(base),
             target_angle: j.target_angle,
-            enable_spring: j.enable_spring,
-            hertz: j.hertz,
-            damping_ratio: j.damping_ratio,
-            enable_limit: j.enable_limit,
-            lower_angle: j.lower_angle,
-            upper_angle: j.upper_angle,
-            enable_motor: j.enable_motor,
-            motor_speed: j.motor_speed,
-            max_motor_torque: j.max_motor_torque,
+            enable_spring: j.spring.enable,
+            hertz: j.spring.hertz,
+            damping_ratio: j.spring.damping_ratio,
+            enable_limit: j.limit.enable,
+            lower_angle: j.limit.lower,
+            upper_angle: j.limit.upper,
+            enable_motor: j.motor.enable,
+            motor_speed: j.motor.speed,
+            max_motor_torque: j.motor.max_force,
         })
     }
 
@@ -377,40 +324,29 @@ impl World {
     /// The torque the motor applied in the last substep, N·m.
     pub fn revolute_motor_torque(&self, id: JointId) -> Result<f32> {
         let (_, j) = self.revolute(id)?;
-        Ok(j.motor_impulse * self.joints.inv_h)
+        Ok(j.motor.impulse * self.joints.inv_h)
     }
 
     /// Turns the motor on or off.
     pub fn enable_revolute_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_revolute(id, |j| {
-            if j.enable_motor != enable {
-                j.enable_motor = enable;
-                j.motor_impulse = 0.0;
-            }
-        })
+        self.update_revolute(id, |j| j.motor.set_enabled(enable))
     }
 
     /// Sets the motor's target speed, rad/s.
     pub fn set_revolute_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
         check_finite(speed, "revolute motor speed")?;
-        self.update_revolute(id, |j| j.motor_speed = speed)
+        self.update_revolute(id, |j| j.motor.speed = speed)
     }
 
     /// Sets the motor's largest torque, N·m (≥ 0).
     pub fn set_revolute_max_motor_torque(&mut self, id: JointId, torque: f32) -> Result<()> {
         check_non_negative(torque, "revolute max motor torque")?;
-        self.update_revolute(id, |j| j.max_motor_torque = torque)
+        self.update_revolute(id, |j| j.motor.max_force = torque)
     }
 
     /// Turns the angle limit on or off.
     pub fn enable_revolute_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_revolute(id, |j| {
-            if j.enable_limit != enable {
-                j.enable_limit = enable;
-                j.lower_impulse = 0.0;
-                j.upper_impulse = 0.0;
-            }
-        })
+        self.update_revolute(id, |j| j.limit.set_enabled(enable))
     }
 
     /// Sets the angle limits, radians in `[−π, π]` with `lower ≤ upper`.
@@ -419,23 +355,15 @@ impl World {
         check_angle(upper, "revolute upper angle")?;
         check_range(lower, upper, "revolute angle limits")?;
         self.update_revolute(id, |j| {
-            if j.lower_angle != lower || j.upper_angle != upper {
-                j.lower_angle = lower;
-                j.upper_angle = upper;
-                j.lower_impulse = 0.0;
-                j.upper_impulse = 0.0;
+            if j.limit.lower != lower || j.limit.upper != upper {
+                j.limit.set_range(lower, upper);
             }
         })
     }
 
     /// Turns the rotational spring on or off.
     pub fn enable_revolute_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_revolute(id, |j| {
-            if j.enable_spring != enable {
-                j.enable_spring = enable;
-                j.spring_impulse = 0.0;
-            }
-        })
+        self.update_revolute(id, |j| j.spring.set_enabled(enable))
     }
 
     /// Sets the spring stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
@@ -447,10 +375,7 @@ impl World {
     ) -> Result<()> {
         check_non_negative(hertz, "revolute spring hertz")?;
         check_non_negative(damping_ratio, "revolute spring damping ratio")?;
-        self.update_revolute(id, |j| {
-            j.hertz = hertz;
-            j.damping_ratio = damping_ratio;
-        })
+        self.update_revolute(id, |j| j.spring.set_stiffness(hertz, damping_ratio))
     }
 
     /// Sets the angle the spring pulls towards, radians in `[−π, π]`.

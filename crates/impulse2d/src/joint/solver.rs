@@ -6,10 +6,10 @@
 
 use std::time::Instant;
 
-use crate::body::{Body, BodyState};
+use crate::body::{Body, BodyState, flags};
 use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
-use crate::solver::constraint_graph::{GraphColor, OVERFLOW_INDEX};
+use crate::solver::constraint_graph::OVERFLOW_INDEX;
 use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 use crate::solver::{StepContext, ms_since};
@@ -33,13 +33,16 @@ pub(super) fn load(states: &[BodyState], index: u32) -> BodyState {
     }
 }
 
-/// Writes back the velocities of an awake body.
+/// Writes back the velocities of an awake dynamic body (never a kinematic
+/// one: see [`flags::DYNAMIC`]).
 #[inline(always)]
 pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
     if index != NULL_INDEX {
         let s = &mut states[index as usize];
-        s.linear_velocity = v;
-        s.angular_velocity = w;
+        if s.flags & flags::DYNAMIC != 0 {
+            s.linear_velocity = v;
+            s.angular_velocity = w;
+        }
     }
 }
 
@@ -171,48 +174,42 @@ fn prepare_joint(
     }
 }
 
-/// Applies the accumulated impulses of every awake joint.
-pub(crate) fn warm_start_joints(colors: &mut [GraphColor], states: &mut [BodyState]) {
-    for color in color_order() {
-        for sim in &mut colors[color].joint_sims {
-            let base = &sim.base;
-            match &mut sim.kind {
-                JointKind::Distance(j) => distance::warm_start(base, j, states),
-                JointKind::Filter => {}
-                JointKind::Motor(j) => motor::warm_start(base, j, states),
-                JointKind::Mouse(j) => mouse::warm_start(base, j, states),
-                JointKind::Prismatic(j) => prismatic::warm_start(base, j, states),
-                JointKind::Revolute(j) => revolute::warm_start(base, j, states),
-                JointKind::Weld(j) => weld::warm_start(base, j, states),
-                JointKind::Wheel(j) => wheel::warm_start(base, j, states),
-            }
-        }
+/// Applies the accumulated impulses of one joint.
+#[inline]
+pub(crate) fn warm_start_joint(sim: &mut JointSim, states: &mut [BodyState]) {
+    let base = &sim.base;
+    match &mut sim.kind {
+        JointKind::Distance(j) => distance::warm_start(base, j, states),
+        JointKind::Filter => {}
+        JointKind::Motor(j) => motor::warm_start(base, j, states),
+        JointKind::Mouse(j) => mouse::warm_start(base, j, states),
+        JointKind::Prismatic(j) => prismatic::warm_start(base, j, states),
+        JointKind::Revolute(j) => revolute::warm_start(base, j, states),
+        JointKind::Weld(j) => weld::warm_start(base, j, states),
+        JointKind::Wheel(j) => wheel::warm_start(base, j, states),
     }
 }
 
-/// One Gauss–Seidel pass over every awake joint. `use_bias` corrects
-/// position errors; without it (relax) only velocities are constrained, but
-/// springs act in both passes.
-pub(crate) fn solve_joints(
-    colors: &mut [GraphColor],
+/// One Gauss–Seidel step on one joint. `use_bias` corrects position
+/// errors; without it (relax) only velocities are constrained, but springs
+/// act in both passes.
+#[inline]
+pub(crate) fn solve_joint(
+    sim: &mut JointSim,
     states: &mut [BodyState],
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    for color in color_order() {
-        for sim in &mut colors[color].joint_sims {
-            let base = &sim.base;
-            match &mut sim.kind {
-                JointKind::Distance(j) => distance::solve(base, j, states, ctx, use_bias),
-                JointKind::Filter => {}
-                JointKind::Motor(j) => motor::solve(base, j, states, ctx),
-                JointKind::Mouse(j) => mouse::solve(base, j, states, ctx),
-                JointKind::Prismatic(j) => prismatic::solve(base, j, states, ctx, use_bias),
-                JointKind::Revolute(j) => revolute::solve(base, j, states, ctx, use_bias),
-                JointKind::Weld(j) => weld::solve(base, j, states, ctx, use_bias),
-                JointKind::Wheel(j) => wheel::solve(base, j, states, ctx, use_bias),
-            }
-        }
+    let base = &sim.base;
+    match &mut sim.kind {
+        JointKind::Distance(j) => distance::solve(base, j, states, ctx, use_bias),
+        JointKind::Filter => {}
+        JointKind::Motor(j) => motor::solve(base, j, states, ctx),
+        JointKind::Mouse(j) => mouse::solve(base, j, states, ctx),
+        JointKind::Prismatic(j) => prismatic::solve(base, j, states, ctx, use_bias),
+        JointKind::Revolute(j) => revolute::solve(base, j, states, ctx, use_bias),
+        JointKind::Weld(j) => weld::solve(base, j, states, ctx, use_bias),
+        JointKind::Wheel(j) => wheel::solve(base, j, states, ctx, use_bias),
     }
 }
 
@@ -237,7 +234,7 @@ fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
             let axial = wheel::axial_impulse(j);
             (
                 (j.perp_impulse * j.perp_impulse + axial * axial).sqrt(),
-                j.motor_impulse.abs(),
+                j.motor.impulse.abs(),
             )
         }
     };
@@ -285,7 +282,7 @@ pub(super) fn constraint_torque(sim: &JointSim, inv_h: f32) -> f32 {
         JointKind::Prismatic(j) => j.impulse.y,
         JointKind::Revolute(j) => revolute::axial_impulse(j),
         JointKind::Weld(j) => j.angular_impulse,
-        JointKind::Wheel(j) => j.motor_impulse,
+        JointKind::Wheel(j) => j.motor.impulse,
     };
     impulse * inv_h
 }

@@ -17,10 +17,9 @@ use crate::error::{Result, check_finite};
 use crate::id::JointId;
 use crate::math::Vec2;
 use crate::solver::StepContext;
-use crate::solver::softness::Softness;
 use crate::world::World;
 
-use super::revolute::limit_coefficients;
+use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
 use super::{
     JointBase, JointDef, JointKind, JointType, check_axis, check_non_negative, check_range,
@@ -94,31 +93,23 @@ impl WheelJointDef {
 /// Settings, impulses and prepared data of a wheel joint.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WheelJoint {
-    pub enable_spring: bool,
-    pub hertz: f32,
-    pub damping_ratio: f32,
-    pub enable_limit: bool,
-    pub lower_translation: f32,
-    pub upper_translation: f32,
-    pub enable_motor: bool,
-    pub motor_speed: f32,
-    pub max_motor_torque: f32,
+    /// Suspension spring and travel limits (m) along the axis; the motor
+    /// (N·m) turns the wheel.
+    pub spring: Spring,
+    pub motor: Motor,
+    pub limit: Limit,
 
+    /// Impulse of the point-to-line constraint, N·s.
     pub perp_impulse: f32,
-    pub spring_impulse: f32,
-    pub motor_impulse: f32,
-    pub lower_impulse: f32,
-    pub upper_impulse: f32,
 
     pub perp_mass: f32,
     pub axial_mass: f32,
     pub motor_mass: f32,
-    pub spring_softness: Softness,
 }
 
 /// The total impulse along the axis.
 pub(super) fn axial_impulse(j: &WheelJoint) -> f32 {
-    j.spring_impulse + j.lower_impulse - j.upper_impulse
+    j.spring.impulse + j.limit.lower_impulse - j.limit.upper_impulse
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
@@ -140,14 +131,13 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
 
     let km = ia + ib;
     j.motor_mass = if km > 0.0 { 1.0 / km } else { 0.0 };
-    j.spring_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+    j.spring.prepare(ctx.h);
 
     if !ctx.enable_warm_starting {
         j.perp_impulse = 0.0;
-        j.spring_impulse = 0.0;
-        j.motor_impulse = 0.0;
-        j.lower_impulse = 0.0;
-        j.upper_impulse = 0.0;
+        j.spring.impulse = 0.0;
+        j.motor.impulse = 0.0;
+        j.limit.reset();
     }
 }
 
@@ -167,8 +157,8 @@ pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [Bod
     let axial = axial_impulse(j);
 
     let p = axis * axial + perp * j.perp_impulse;
-    let la = axial * a1 + j.perp_impulse * s1 + j.motor_impulse;
-    let lb = axial * a2 + j.perp_impulse * s2 + j.motor_impulse;
+    let la = axial * a1 + j.perp_impulse * s1 + j.motor.impulse;
+    let lb = axial * a2 + j.perp_impulse * s2 + j.motor.impulse;
 
     let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
     let wa = sa.angular_velocity - base.inv_i_a * la;
@@ -200,12 +190,8 @@ pub(super) fn solve(
     let a1 = (d + ra).cross(axis);
     let a2 = rb.cross(axis);
 
-    if j.enable_motor && !fixed_rotation {
-        let cdot = wb - wa - j.motor_speed;
-        let max_impulse = ctx.h * j.max_motor_torque;
-        let old = j.motor_impulse;
-        j.motor_impulse = (old - j.motor_mass * cdot).clamp(-max_impulse, max_impulse);
-        let impulse = j.motor_impulse - old;
+    if j.motor.enable && !fixed_rotation {
+        let impulse = j.motor.solve(j.motor_mass, wb - wa, ctx.h);
         wa -= ia * impulse;
         wb += ib * impulse;
     }
@@ -218,32 +204,27 @@ pub(super) fn solve(
         *wb += ib * impulse * a2;
     };
 
-    if j.enable_spring {
-        // A real spring: it acts in the relax pass too.
-        let s = j.spring_softness;
+    if j.spring.enable {
         let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = -s.mass_scale * j.axial_mass * (cdot + s.bias_rate * translation)
-            - s.impulse_scale * j.spring_impulse;
-        j.spring_impulse += impulse;
+        let impulse = j.spring.solve(j.axial_mass, translation, cdot);
         apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
     }
 
-    if j.enable_limit {
-        let c = translation - j.lower_translation;
-        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
+    if j.limit.enable {
+        let row = LimitRow {
+            position: translation,
+            mass: j.axial_mass,
+            base,
+            ctx,
+            use_bias,
+        };
         let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let old = j.lower_impulse;
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-        j.lower_impulse = (old + impulse).max(0.0);
-        apply_axial(j.lower_impulse - old, &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.limit.solve_lower(&row, cdot);
+        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
 
-        let c = j.upper_translation - translation;
-        let (bias, mass_scale, impulse_scale) = limit_coefficients(c, base, ctx, use_bias);
         let cdot = axis.dot(va - vb) + a1 * wa - a2 * wb;
-        let old = j.upper_impulse;
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * old;
-        j.upper_impulse = (old + impulse).max(0.0);
-        apply_axial(-(j.upper_impulse - old), &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.limit.solve_upper(&row, cdot);
+        apply_axial(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
     }
 
     // Point-to-line constraint.
@@ -284,15 +265,13 @@ impl World {
             0.0,
         );
         let joint = WheelJoint {
-            enable_spring: def.enable_spring,
-            hertz: def.hertz,
-            damping_ratio: def.damping_ratio,
-            enable_limit: def.enable_limit,
-            lower_translation: def.lower_translation,
-            upper_translation: def.upper_translation,
-            enable_motor: def.enable_motor,
-            motor_speed: def.motor_speed,
-            max_motor_torque: def.max_motor_torque,
+            spring: Spring::new(def.enable_spring, def.hertz, def.damping_ratio),
+            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_torque),
+            limit: Limit::new(
+                def.enable_limit,
+                def.lower_translation,
+                def.upper_translation,
+            ),
             ..WheelJoint::default()
         };
         self.create_joint(&def.base, JointType::Wheel, fa, fb, JointKind::Wheel(joint))
@@ -321,15 +300,15 @@ impl World {
         Ok(WheelJointDef {
             base: self.joint_base_def(ji),
             local_axis_a: base.local_frame_a.q.x_axis(),
-            enable_spring: j.enable_spring,
-            hertz: j.hertz,
-            damping_ratio: j.damping_ratio,
-            enable_limit: j.enable_limit,
-            lower_translation: j.lower_translation,
-            upper_translation: j.upper_translation,
-            enable_motor: j.enable_motor,
-            motor_speed: j.motor_speed,
-            max_motor_torque: j.max_motor_torque,
+            enable_spring: j.spring.enable,
+            hertz: j.spring.hertz,
+            damping_ratio: j.spring.damping_ratio,
+            enable_limit: j.limit.enable,
+            lower_translation: j.limit.lower,
+            upper_translation: j.limit.upper,
+            enable_motor: j.motor.enable,
+            motor_speed: j.motor.speed,
+            max_motor_torque: j.motor.max_force,
         })
     }
 
@@ -345,70 +324,46 @@ impl World {
     /// The torque the motor applied in the last substep, N·m.
     pub fn wheel_motor_torque(&self, id: JointId) -> Result<f32> {
         let (_, j) = self.wheel(id)?;
-        Ok(j.motor_impulse * self.joints.inv_h)
+        Ok(j.motor.impulse * self.joints.inv_h)
     }
 
     /// Turns the motor on or off.
     pub fn enable_wheel_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_wheel(id, |j| {
-            if j.enable_motor != enable {
-                j.enable_motor = enable;
-                j.motor_impulse = 0.0;
-            }
-        })
+        self.update_wheel(id, |j| j.motor.set_enabled(enable))
     }
 
     /// Sets the motor's target spin, rad/s.
     pub fn set_wheel_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
         check_finite(speed, "wheel motor speed")?;
-        self.update_wheel(id, |j| j.motor_speed = speed)
+        self.update_wheel(id, |j| j.motor.speed = speed)
     }
 
     /// Sets the motor's largest torque, N·m (≥ 0).
     pub fn set_wheel_max_motor_torque(&mut self, id: JointId, torque: f32) -> Result<()> {
         check_non_negative(torque, "wheel max motor torque")?;
-        self.update_wheel(id, |j| j.max_motor_torque = torque)
+        self.update_wheel(id, |j| j.motor.max_force = torque)
     }
 
     /// Turns the suspension spring on or off.
     pub fn enable_wheel_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_wheel(id, |j| {
-            if j.enable_spring != enable {
-                j.enable_spring = enable;
-                j.spring_impulse = 0.0;
-            }
-        })
+        self.update_wheel(id, |j| j.spring.set_enabled(enable))
     }
 
     /// Sets the suspension stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
     pub fn set_wheel_spring(&mut self, id: JointId, hertz: f32, damping_ratio: f32) -> Result<()> {
         check_non_negative(hertz, "wheel spring hertz")?;
         check_non_negative(damping_ratio, "wheel spring damping ratio")?;
-        self.update_wheel(id, |j| {
-            j.hertz = hertz;
-            j.damping_ratio = damping_ratio;
-        })
+        self.update_wheel(id, |j| j.spring.set_stiffness(hertz, damping_ratio))
     }
 
     /// Turns the suspension limit on or off.
     pub fn enable_wheel_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_wheel(id, |j| {
-            if j.enable_limit != enable {
-                j.enable_limit = enable;
-                j.lower_impulse = 0.0;
-                j.upper_impulse = 0.0;
-            }
-        })
+        self.update_wheel(id, |j| j.limit.set_enabled(enable))
     }
 
     /// Sets the suspension travel limits, metres, `lower ≤ upper`.
     pub fn set_wheel_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
         check_range(lower, upper, "wheel translation limits")?;
-        self.update_wheel(id, |j| {
-            j.lower_translation = lower;
-            j.upper_translation = upper;
-            j.lower_impulse = 0.0;
-            j.upper_impulse = 0.0;
-        })
+        self.update_wheel(id, |j| j.limit.set_range(lower, upper))
     }
 }

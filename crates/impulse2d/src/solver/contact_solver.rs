@@ -21,7 +21,7 @@
 //! - E. Catto, *Fast and Simple Physics using Sequential Impulses*, GDC 2006
 //!   (accumulated impulses, warm starting).
 
-use crate::body::BodyState;
+use crate::body::{BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::math::Vec2;
@@ -81,13 +81,16 @@ fn load(states: &[BodyState], index: u32) -> BodyState {
     }
 }
 
-/// Writes back the velocities of a non-static body.
+/// Writes back the velocities of a dynamic body (never a static or
+/// kinematic one: see [`flags::DYNAMIC`]).
 #[inline(always)]
 fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
     if index != NULL_INDEX {
         let s = &mut states[index as usize];
-        s.linear_velocity = v;
-        s.angular_velocity = w;
+        if s.flags & flags::DYNAMIC != 0 {
+            s.linear_velocity = v;
+            s.angular_velocity = w;
+        }
     }
 }
 

@@ -15,7 +15,7 @@
 //! # References
 //! - E. Catto, Box2D v3 `contact_solver.c` (`b2ContactConstraintSIMD`).
 
-use crate::body::BodyState;
+use crate::body::{BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::solver::contact_solver::ContactConstraint;
@@ -145,9 +145,9 @@ struct BodyLanes {
 
 /// Loads the states of [`LANES`] bodies. Static bodies and empty lanes point at a
 /// resting stand-in state appended to the awake states for the solve: it has
-/// zero velocity and no motion, and since its masses are zero the solver
-/// writes back the same zeros. This keeps gathering and scattering free of
-/// branches.
+/// zero velocity and no motion, and it is not dynamic, so [`scatter`] never
+/// writes it (threads solving one colour share it). This keeps gathering free
+/// of branches.
 #[inline(always)]
 fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
@@ -166,6 +166,10 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
 fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
     for (i, &index) in indices.iter().enumerate() {
         let s = &mut states[index as usize];
+        // Only dynamic bodies: see `flags::DYNAMIC`.
+        if s.flags & flags::DYNAMIC == 0 {
+            continue;
+        }
         s.linear_velocity.x = b.vx.0[i];
         s.linear_velocity.y = b.vy.0[i];
         s.angular_velocity = b.w.0[i];

@@ -29,6 +29,7 @@ pub(crate) mod island;
 pub(crate) mod lanes;
 pub(crate) mod softness;
 pub(crate) mod solver_set;
+pub(crate) mod stages;
 
 use std::time::Instant;
 
@@ -38,7 +39,6 @@ use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
 use crate::shape::speculative_aabb;
 use crate::world::World;
-use constraint_graph::{GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use contact_solver::ContactConstraint;
 use contact_solver_wide::WideConstraint;
 use softness::Softness;
@@ -94,6 +94,10 @@ pub(crate) struct StepScratch {
     /// Island splitting work lists.
     pub split_stack: Vec<u32>,
     pub split_bodies: Vec<u32>,
+    /// The stages of the constraint solve (see [`stages`]).
+    pub stages: Vec<stages::Stage>,
+    /// Debug builds: bodies seen in one colour.
+    pub color_check: BitSet,
 }
 
 /// Runs the solver stages for one step (see the module documentation).
@@ -146,7 +150,8 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
     t.elapsed().as_secs_f32() * 1000.0
 }
 
-/// Prepares the contact constraints and runs the substeps.
+/// Prepares the contact constraints and runs the substeps on the world's
+/// workers (see [`stages`]).
 ///
 /// The overflow colour is solved first with the scalar solver, then colours 0
 /// to 22 in order, `lanes::LANES` constraints at a time with the wide solver (or one at
@@ -160,123 +165,20 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         solver_sets,
         scratch,
         profile,
+        workers,
         ..
     } = world;
     let awake = &mut solver_sets[AWAKE_SET as usize];
-    let sims = &mut awake.body_sims;
-    let states = &mut awake.body_states;
-    let constraints = &mut scratch.constraints;
-    let wide = &mut scratch.wide_constraints;
-
-    let t = Instant::now();
-    let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
-    let prepare = |sim, states: &[BodyState]| {
-        contact_solver::prepare(
-            sim,
-            states,
-            ctx.contact_softness,
-            ctx.static_softness,
-            warm_start_scale,
-        )
-    };
-    // The overflow colour (and, without the wide solver, every colour) as
-    // scalar constraints; the other colours as blocks of `lanes::LANES`.
-    constraints.clear();
-    wide.clear();
-    // The wide solver's stand-in for static bodies, removed after the solve.
-    let dummy = states.len() as u32;
-    for sim in &graph.colors[OVERFLOW_INDEX].contact_sims {
-        constraints.push(prepare(sim, states));
-    }
-    for color in &graph.colors[..OVERFLOW_INDEX] {
-        if use_wide {
-            for chunk in color.contact_sims.chunks(lanes::LANES) {
-                let mut block = WideConstraint::empty(dummy);
-                for (lane, sim) in chunk.iter().enumerate() {
-                    block.set_lane(lane, &prepare(sim, states), dummy);
-                }
-                wide.push(block);
-            }
-        } else {
-            for sim in &color.contact_sims {
-                constraints.push(prepare(sim, states));
-            }
-        }
-    }
-    let scalar_count = constraints.len();
-    states.push(BodyState::IDENTITY);
-    profile.prepare_constraints += ms_since(t);
-
-    for _ in 0..ctx.sub_steps {
-        let t = Instant::now();
-        integrate_velocities(sims, states, ctx);
-        profile.integrate_velocities += ms_since(t);
-
-        let t = Instant::now();
-        crate::joint::warm_start_joints(&mut graph.colors, states); // joints
-        contact_solver::warm_start(&mut constraints[..scalar_count], states);
-        contact_solver_wide::warm_start(wide, states);
-        profile.warm_start += ms_since(t);
-
-        let t = Instant::now();
-        crate::joint::solve_joints(&mut graph.colors, states, ctx, true); // joints
-        let push = ctx.contact_push_max_velocity;
-        contact_solver::solve(
-            &mut constraints[..scalar_count],
-            states,
-            ctx.inv_h,
-            push,
-            true,
-        );
-        contact_solver_wide::solve(wide, states, ctx.inv_h, push, true);
-        profile.solve_impulses += ms_since(t);
-
-        let t = Instant::now();
-        integrate_positions(&mut states[..dummy as usize], ctx);
-        profile.integrate_positions += ms_since(t);
-
-        let t = Instant::now();
-        for _ in 0..ctx.relax_iterations {
-            crate::joint::solve_joints(&mut graph.colors, states, ctx, false); // joints: relax
-            contact_solver::solve(
-                &mut constraints[..scalar_count],
-                states,
-                ctx.inv_h,
-                push,
-                false,
-            );
-            contact_solver_wide::solve(wide, states, ctx.inv_h, push, false);
-        }
-        profile.relax_impulses += ms_since(t);
-    }
-
-    let t = Instant::now();
-    contact_solver::apply_restitution(constraints, states, ctx.restitution_threshold);
-    contact_solver_wide::apply_restitution(wide, states, ctx.restitution_threshold);
-    let stand_in = states.pop();
-    debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
-    profile.restitution = ms_since(t);
-
-    let t = Instant::now();
-    let colors = &mut graph.colors;
-    let (overflow, rest) = colors.split_last_mut().expect("graph has colours");
-    debug_assert_eq!(rest.len() + 1, GRAPH_COLOR_COUNT);
-    if use_wide {
-        contact_solver::store_impulses(constraints, overflow.contact_sims.iter_mut());
-        let chunks = rest
-            .iter_mut()
-            .flat_map(|c| c.contact_sims.chunks_mut(lanes::LANES));
-        for (block, chunk) in wide.iter().zip(chunks) {
-            contact_solver_wide::store_impulses(block, chunk);
-        }
-    } else {
-        let ordered = overflow
-            .contact_sims
-            .iter_mut()
-            .chain(rest.iter_mut().flat_map(|c| c.contact_sims.iter_mut()));
-        contact_solver::store_impulses(constraints, ordered);
-    }
-    profile.store_impulses = ms_since(t);
+    stages::solve_constraints(
+        workers,
+        graph,
+        &awake.body_sims,
+        &mut awake.body_states,
+        scratch,
+        profile,
+        use_wide,
+        ctx,
+    );
 }
 
 /// Applies gravity, forces and damping to the velocities.
@@ -361,9 +263,17 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         .zip(awake.body_states.iter_mut())
         .enumerate()
     {
+        if !motion_is_finite(sim, state) {
+            // Only extreme inputs get here (enormous forces, masses or time
+            // steps overflowing f32): stop the body where it was rather than
+            // let NaN spread to everything it touches.
+            *state = BodyState {
+                flags: state.flags,
+                ..BodyState::IDENTITY
+            };
+        }
         let v = state.linear_velocity;
         let w = state.angular_velocity;
-        debug_assert!(v.is_finite() && w.is_finite());
 
         sim.center += state.delta_position;
         sim.transform.q = state.delta_rotation.mul(sim.transform.q).normalize();
@@ -438,6 +348,17 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         }
     }
     split_island
+}
+
+/// Whether a body's velocities, position and rotation deltas and the position
+/// they lead to are all finite.
+fn motion_is_finite(sim: &BodySim, state: &BodyState) -> bool {
+    let q = state.delta_rotation;
+    state.linear_velocity.is_finite()
+        && state.angular_velocity.is_finite()
+        && q.c.is_finite()
+        && q.s.is_finite()
+        && (sim.center + state.delta_position).is_finite()
 }
 
 /// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body

@@ -88,7 +88,7 @@ impl World {
             body.sleep_time = 0.0;
             awake.body_sims.push(*sim);
             let mut state = BodyState::IDENTITY;
-            state.flags = body.flags & flags::LOCKS;
+            state.flags = body.flags & flags::STATE;
             awake.body_states.push(state);
 
             // Non-touching contacts parked in the disabled set come back awake.
@@ -245,7 +245,7 @@ impl World {
         target_set.body_sims.push(sim);
         if target == AWAKE_SET {
             let mut state = BodyState::IDENTITY;
-            state.flags = self.bodies[bi].flags & flags::LOCKS;
+            state.flags = self.bodies[bi].flags & flags::STATE;
             target_set.body_states.push(state);
         }
         let body = &mut self.bodies[bi];

@@ -1,5 +1,6 @@
 //! Shared test support: Box2D glue and random case generation.
 
 pub mod box2d;
+pub mod fuzz_cases;
 pub mod rng;
 pub mod shapes;

@@ -3,6 +3,7 @@
 use super::manifold::{Tally, TestShape, judge, run};
 use super::support::{CASES, Mismatches};
 use crate::common::box2d;
+use crate::common::fuzz_cases;
 use crate::common::rng::Rng;
 use impulse2d::collision::{
     Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
@@ -75,4 +76,27 @@ fn chain_cache_warm_starts_match() {
     }
     m.finish();
     tally.finish("collide_chain_segment_and_polygon (warm)", CASES / 20);
+}
+
+/// The fuzz input `fuzz/regressions/manifold/chain-concave-end-capsule-far-clip`:
+/// a capsule whose core ends beyond the chain segment's first point, where the
+/// corner is concave (the previous segment rises along this one's normal), and
+/// whose round reaches over that point by about 0.33 m. The normal toward the
+/// capsule leans toward the concave corner, so both libraries snap it to the
+/// segment's normal and clip the capsule's core to the segment's side planes: the
+/// clipped part of the capsule is 47 m from the segment. Box2D keeps those two
+/// points (a "touching" manifold none of whose points can act); ours is empty, as
+/// for any chain contact whose closest point is beyond the speculative distance.
+#[test]
+fn chain_capsule_beyond_a_concave_end_is_empty_where_box2d_keeps_far_points() {
+    let (a, xf_a, b, xf_b) = fuzz_cases::chain_concave_end_capsule();
+    let mt =
+        box2d::collide_chain_segment_and_capsule(&a, xf_a, &b, xf_b, &mut SimplexCache::default());
+    assert_eq!(mt.point_count, 2, "Box2D {mt:?}");
+    assert!(
+        mt.points().iter().all(|p| p.separation > 47.0),
+        "Box2D {mt:?}"
+    );
+    let mo = collide_chain_segment_and_capsule(&a, xf_a, &b, xf_b, &mut SimplexCache::default());
+    assert_eq!(mo.point_count, 0, "ours {mo:?}");
 }

@@ -1,0 +1,540 @@
+//! The constraint solve as a list of stages for the [`Workers`].
+//!
+//! One step's solve is, in order: prepare the contact constraints (the
+//! overflow colour, then every other colour), then per substep integrate
+//! velocities, warm start, solve, integrate positions and relax, then
+//! restitution and storing the impulses. Each constraint pass walks the joint
+//! colours (overflow first, then 0, 1, …), then the contact overflow colour,
+//! then the contact colours 0, 1, … — one stage per colour, since a colour
+//! may only start when the one before it is done. Within a colour no two
+//! constraints share a dynamic body, so a colour splits into blocks that
+//! threads solve side by side; the overflow colours are one block each.
+//! Per-body stages split into blocks of bodies.
+//!
+//! The order of the arithmetic on any body is the order of the stages, which
+//! is the same for any number of workers, so the results are the same bits.
+
+use std::time::Instant;
+
+use crate::body::{BodySim, BodyState, flags};
+use crate::contact::ContactSim;
+use crate::id::NULL_INDEX;
+use crate::joint::JointSim;
+use crate::joint::solver::{solve_joint, warm_start_joint};
+use crate::profile::Profile;
+use crate::workers::{SharedMut, Workers};
+
+use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
+use super::contact_solver::{self, ContactConstraint};
+use super::contact_solver_wide::{self, WideConstraint};
+use super::{StepContext, integrate_positions, integrate_velocities, lanes};
+
+/// Smallest block of bodies worth a block of its own.
+const MIN_BODY_BLOCK: usize = 64;
+/// Smallest block of constraints of one colour (wide blocks of four, or
+/// scalar constraints) worth a block of its own.
+const MIN_CONSTRAINT_BLOCK: usize = 8;
+/// Smallest block of joints of one colour.
+const MIN_JOINT_BLOCK: usize = 16;
+
+/// A pass over the constraints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    WarmStart,
+    Solve,
+    Relax,
+    Restitution,
+    Store,
+}
+
+/// What a stage does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StageKind {
+    /// Contact constraints of the overflow colour (one block).
+    PrepareOverflow,
+    /// Contact constraints of the other colours.
+    PrepareContacts,
+    IntegrateVelocities,
+    IntegratePositions,
+    /// Joints of one colour (the overflow colour is one block).
+    Joints(Pass, u8),
+    /// Contacts of the overflow colour (one block).
+    Overflow(Pass),
+    /// Contacts of one colour other than the overflow colour.
+    Contacts(Pass, u8),
+    /// Impulses of the coloured contacts back into their manifolds.
+    StoreImpulses,
+}
+
+/// A stage: what it does and how its items split into blocks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stage {
+    kind: StageKind,
+    items: u32,
+    block_size: u32,
+}
+
+impl Stage {
+    fn block_count(&self) -> u32 {
+        self.items.div_ceil(self.block_size)
+    }
+
+    /// Items `start..end` of block `block`.
+    fn block_range(&self, block: u32) -> (usize, usize) {
+        let start = block * self.block_size;
+        let end = (start + self.block_size).min(self.items);
+        (start as usize, end as usize)
+    }
+}
+
+/// Where the coloured constraints of each colour start in the constraint
+/// array (wide blocks, or scalar constraints after the overflow colour's),
+/// with the total at the end.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    use_wide: bool,
+    overflow_count: usize,
+    start: [usize; OVERFLOW_INDEX + 1],
+}
+
+impl Layout {
+    fn new(graph: &ConstraintGraph, use_wide: bool) -> Layout {
+        let mut start = [0; OVERFLOW_INDEX + 1];
+        for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
+            let n = color.contact_sims.len();
+            start[c + 1] = start[c]
+                + if use_wide {
+                    n.div_ceil(lanes::LANES)
+                } else {
+                    n
+                };
+        }
+        Layout {
+            use_wide,
+            overflow_count: graph.colors[OVERFLOW_INDEX].contact_sims.len(),
+            start,
+        }
+    }
+
+    fn coloured_count(&self) -> usize {
+        self.start[OVERFLOW_INDEX]
+    }
+
+    fn color_count(&self, color: usize) -> usize {
+        self.start[color + 1] - self.start[color]
+    }
+
+    /// The colour holding coloured item `item`.
+    fn color_of(&self, item: usize) -> usize {
+        debug_assert!(item < self.coloured_count());
+        self.start[1..].partition_point(|&end| end <= item)
+    }
+}
+
+/// Builds a stage list, skipping empty stages.
+struct StageList<'a> {
+    stages: &'a mut Vec<Stage>,
+    workers: &'a Workers,
+    graph: &'a ConstraintGraph,
+    layout: &'a Layout,
+}
+
+impl StageList<'_> {
+    /// A stage of `items` items in blocks of at least `min_block` (`None`:
+    /// one block).
+    fn push(&mut self, kind: StageKind, items: usize, min_block: Option<usize>) {
+        if items > 0 {
+            let block_size = match min_block {
+                Some(min) => self.workers.block_size(items, min),
+                None => items,
+            };
+            self.stages.push(Stage {
+                kind,
+                items: items as u32,
+                block_size: block_size as u32,
+            });
+        }
+    }
+
+    /// One pass over the constraints: joints colour by colour (overflow
+    /// first), then contacts likewise.
+    fn pass(&mut self, pass: Pass) {
+        if matches!(pass, Pass::WarmStart | Pass::Solve | Pass::Relax) {
+            let joints = |c: usize| self.graph.colors[c].joint_sims.len();
+            let overflow = joints(OVERFLOW_INDEX);
+            self.push(
+                StageKind::Joints(pass, OVERFLOW_INDEX as u8),
+                overflow,
+                None,
+            );
+            for c in 0..OVERFLOW_INDEX {
+                let n = joints(c);
+                self.push(StageKind::Joints(pass, c as u8), n, Some(MIN_JOINT_BLOCK));
+            }
+        }
+        self.push(StageKind::Overflow(pass), self.layout.overflow_count, None);
+        if pass != Pass::Store {
+            for c in 0..OVERFLOW_INDEX {
+                let n = self.layout.color_count(c);
+                self.push(
+                    StageKind::Contacts(pass, c as u8),
+                    n,
+                    Some(MIN_CONSTRAINT_BLOCK),
+                );
+            }
+        }
+    }
+}
+
+/// Builds the stage list of one step's solve into `stages`.
+fn build_stages(
+    stages: &mut Vec<Stage>,
+    workers: &Workers,
+    graph: &ConstraintGraph,
+    layout: &Layout,
+    body_count: usize,
+    ctx: &StepContext,
+) {
+    stages.clear();
+    let mut list = StageList {
+        stages,
+        workers,
+        graph,
+        layout,
+    };
+    let coloured = layout.coloured_count();
+    let bodies = Some(MIN_BODY_BLOCK);
+    list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
+    list.push(
+        StageKind::PrepareContacts,
+        coloured,
+        Some(MIN_CONSTRAINT_BLOCK),
+    );
+    for _ in 0..ctx.sub_steps {
+        list.push(StageKind::IntegrateVelocities, body_count, bodies);
+        list.pass(Pass::WarmStart);
+        list.pass(Pass::Solve);
+        list.push(StageKind::IntegratePositions, body_count, bodies);
+        for _ in 0..ctx.relax_iterations {
+            list.pass(Pass::Relax);
+        }
+    }
+    list.pass(Pass::Restitution);
+    list.pass(Pass::Store);
+    list.push(
+        StageKind::StoreImpulses,
+        coloured,
+        Some(MIN_CONSTRAINT_BLOCK),
+    );
+}
+
+/// The slices the stages work on, shared by the workers.
+struct Shared<'a> {
+    sims: &'a [BodySim],
+    states: SharedMut<'a, BodyState>,
+    constraints: SharedMut<'a, ContactConstraint>,
+    wide: SharedMut<'a, WideConstraint>,
+    contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
+    joints: [SharedMut<'a, JointSim>; GRAPH_COLOR_COUNT],
+}
+
+/// Prepares the contact constraints and runs the substeps, restitution and
+/// impulse storage (see the module documentation), on `workers`.
+///
+/// `states` holds the awake bodies' states; a resting stand-in for static
+/// bodies is appended for the duration (the wide solver's lanes point at it).
+#[allow(clippy::too_many_lines)]
+pub(crate) fn solve_constraints(
+    workers: &Workers,
+    graph: &mut ConstraintGraph,
+    sims: &[BodySim],
+    states: &mut Vec<BodyState>,
+    scratch: &mut super::StepScratch,
+    profile: &mut Profile,
+    use_wide: bool,
+    ctx: &StepContext,
+) {
+    let t = Instant::now();
+    let layout = Layout::new(graph, use_wide);
+    let body_count = states.len();
+    debug_assert_eq!(body_count, sims.len());
+    build_stages(
+        &mut scratch.stages,
+        workers,
+        graph,
+        &layout,
+        body_count,
+        ctx,
+    );
+
+    // The wide solver's stand-in for static bodies, removed after the solve.
+    let dummy = body_count as u32;
+    states.push(BodyState::IDENTITY);
+    let constraints = &mut scratch.constraints;
+    let wide = &mut scratch.wide_constraints;
+    let scalar_count = if use_wide {
+        layout.overflow_count
+    } else {
+        layout.overflow_count + layout.coloured_count()
+    };
+    constraints.clear();
+    constraints.resize(scalar_count, ContactConstraint::default());
+    wide.clear();
+    if use_wide {
+        wide.resize(layout.coloured_count(), WideConstraint::empty(dummy));
+    }
+    debug_check_colors(graph, states, &mut scratch.color_check);
+
+    let mut contacts = [SharedMut::empty(); GRAPH_COLOR_COUNT];
+    let mut joints = [SharedMut::empty(); GRAPH_COLOR_COUNT];
+    for (c, color) in graph.colors.iter_mut().enumerate() {
+        contacts[c] = SharedMut::new(&mut color.contact_sims);
+        joints[c] = SharedMut::new(&mut color.joint_sims);
+    }
+    let shared = Shared {
+        sims,
+        states: SharedMut::new(states),
+        constraints: SharedMut::new(constraints),
+        wide: SharedMut::new(wide),
+        contacts,
+        joints,
+    };
+    let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
+    let prepare = move |sim: &ContactSim, states: &[BodyState]| {
+        contact_solver::prepare(
+            sim,
+            states,
+            ctx.contact_softness,
+            ctx.static_softness,
+            warm_start_scale,
+        )
+    };
+
+    profile.prepare_constraints += super::ms_since(t);
+    let mut last = Instant::now();
+    workers.run(
+        &scratch.stages,
+        Stage::block_count,
+        |stage, block, _worker| run_block(&shared, &layout, stage, block, dummy, ctx, &prepare),
+        |stage| {
+            let now = Instant::now();
+            let ms = (now - last).as_secs_f32() * 1000.0;
+            last = now;
+            *profile_field(profile, stage.kind) += ms;
+        },
+    );
+
+    let stand_in = states.pop();
+    debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
+}
+
+/// The profile field a stage's time goes to.
+fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
+    match kind {
+        StageKind::PrepareOverflow | StageKind::PrepareContacts => &mut profile.prepare_constraints,
+        StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
+        StageKind::IntegratePositions => &mut profile.integrate_positions,
+        StageKind::StoreImpulses => &mut profile.store_impulses,
+        StageKind::Joints(pass, _) | StageKind::Overflow(pass) | StageKind::Contacts(pass, _) => {
+            match pass {
+                Pass::WarmStart => &mut profile.warm_start,
+                Pass::Solve => &mut profile.solve_impulses,
+                Pass::Relax => &mut profile.relax_impulses,
+                Pass::Restitution => &mut profile.restitution,
+                Pass::Store => &mut profile.store_impulses,
+            }
+        }
+    }
+}
+
+/// Runs one block of one stage.
+#[allow(unsafe_code)]
+fn run_block(
+    shared: &Shared,
+    layout: &Layout,
+    stage: &Stage,
+    block: u32,
+    dummy: u32,
+    ctx: &StepContext,
+    prepare: &(impl Fn(&ContactSim, &[BodyState]) -> ContactConstraint + Sync),
+) {
+    let (start, end) = stage.block_range(block);
+    // SAFETY (every `unsafe` below): the blocks of one stage run at the same
+    // time and nothing else touches these slices meanwhile.
+    // - Items `start..end` of a stage belong to this block alone: a range of
+    //   bodies, of constraints of one colour, of joints of one colour.
+    // - Body states are reached by index. Per-body stages touch only their
+    //   own range. Constraint stages hold the constraints of one colour, and
+    //   the graph colouring gives each dynamic body at most one constraint
+    //   per colour (checked in debug builds by `debug_check_colors`), so
+    //   each dynamic body's state is read and written by one block. Static
+    //   bodies (the stand-in) and kinematic bodies are read by several
+    //   blocks but written by none: the solvers write only bodies flagged
+    //   `flags::DYNAMIC`.
+    // - The overflow colours are one block each and run alone.
+    match stage.kind {
+        StageKind::PrepareOverflow => {
+            let states = unsafe { shared.states.whole() };
+            let overflow = unsafe { shared.contacts[OVERFLOW_INDEX].range(start, end) };
+            let constraints = unsafe { shared.constraints.range(start, end) };
+            for (c, sim) in constraints.iter_mut().zip(overflow.iter()) {
+                *c = prepare(sim, states);
+            }
+        }
+        StageKind::PrepareContacts => {
+            let states = unsafe { shared.states.whole() };
+            for (item, sims) in coloured_sims(shared, layout, start, end) {
+                if layout.use_wide {
+                    let w = unsafe { shared.wide.get(item) };
+                    *w = WideConstraint::empty(dummy);
+                    for (lane, sim) in sims.iter().enumerate() {
+                        w.set_lane(lane, &prepare(sim, states), dummy);
+                    }
+                } else {
+                    let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
+                    *c = prepare(&sims[0], states);
+                }
+            }
+        }
+        StageKind::IntegrateVelocities => {
+            let states = unsafe { shared.states.range(start, end) };
+            integrate_velocities(&shared.sims[start..end], states, ctx);
+        }
+        StageKind::IntegratePositions => {
+            let states = unsafe { shared.states.range(start, end) };
+            integrate_positions(states, ctx);
+        }
+        StageKind::Joints(pass, color) => {
+            let states = unsafe { shared.states.whole() };
+            let joints = unsafe { shared.joints[color as usize].range(start, end) };
+            for sim in joints {
+                match pass {
+                    Pass::WarmStart => warm_start_joint(sim, states),
+                    Pass::Solve => solve_joint(sim, states, ctx, true),
+                    Pass::Relax => solve_joint(sim, states, ctx, false),
+                    Pass::Restitution | Pass::Store => {}
+                }
+            }
+        }
+        StageKind::Overflow(pass) => {
+            let states = unsafe { shared.states.whole() };
+            let constraints = unsafe { shared.constraints.range(start, end) };
+            if pass == Pass::Store {
+                let sims = unsafe { shared.contacts[OVERFLOW_INDEX].range(start, end) };
+                contact_solver::store_impulses(constraints, sims.iter_mut());
+            } else {
+                scalar_pass(pass, constraints, states, ctx);
+            }
+        }
+        StageKind::Contacts(pass, color) => {
+            let states = unsafe { shared.states.whole() };
+            let first = layout.start[color as usize];
+            if layout.use_wide {
+                let wide = unsafe { shared.wide.range(first + start, first + end) };
+                wide_pass(pass, wide, states, ctx);
+            } else {
+                let first = layout.overflow_count + first;
+                let constraints = unsafe { shared.constraints.range(first + start, first + end) };
+                scalar_pass(pass, constraints, states, ctx);
+            }
+        }
+        StageKind::StoreImpulses => {
+            for (item, sims) in coloured_sims(shared, layout, start, end) {
+                if layout.use_wide {
+                    let w = unsafe { shared.wide.get(item) };
+                    contact_solver_wide::store_impulses(w, sims);
+                } else {
+                    let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
+                    contact_solver::store_impulses(std::slice::from_ref(c), sims.iter_mut());
+                }
+            }
+        }
+    }
+}
+
+/// The contact sims of coloured items `start..end` (each a wide block of up
+/// to four sims, or one sim), with the item index.
+#[allow(unsafe_code)]
+fn coloured_sims<'a>(
+    shared: &'a Shared,
+    layout: &'a Layout,
+    start: usize,
+    end: usize,
+) -> impl Iterator<Item = (usize, &'a mut [ContactSim])> + 'a {
+    let mut color = layout.color_of(start);
+    (start..end).map(move |item| {
+        while item >= layout.start[color + 1] {
+            color += 1;
+        }
+        let local = item - layout.start[color];
+        let per_item = if layout.use_wide { lanes::LANES } else { 1 };
+        let first = local * per_item;
+        let last = (first + per_item).min(shared.contacts[color].len());
+        // SAFETY: item `item` owns these sims (see `run_block`), and the
+        // caller's block owns items `start..end`.
+        (item, unsafe { shared.contacts[color].range(first, last) })
+    })
+}
+
+/// One pass of the scalar contact solver over `constraints`.
+fn scalar_pass(
+    pass: Pass,
+    constraints: &mut [ContactConstraint],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
+    match pass {
+        Pass::WarmStart => contact_solver::warm_start(constraints, states),
+        Pass::Solve => contact_solver::solve(constraints, states, inv_h, push, true),
+        Pass::Relax => contact_solver::solve(constraints, states, inv_h, push, false),
+        Pass::Restitution => {
+            contact_solver::apply_restitution(constraints, states, ctx.restitution_threshold);
+        }
+        Pass::Store => unreachable!("impulses are stored by their own stages"),
+    }
+}
+
+/// One pass of the wide contact solver over `wide`.
+fn wide_pass(pass: Pass, wide: &mut [WideConstraint], states: &mut [BodyState], ctx: &StepContext) {
+    let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
+    match pass {
+        Pass::WarmStart => contact_solver_wide::warm_start(wide, states),
+        Pass::Solve => contact_solver_wide::solve(wide, states, inv_h, push, true),
+        Pass::Relax => contact_solver_wide::solve(wide, states, inv_h, push, false),
+        Pass::Restitution => {
+            contact_solver_wide::apply_restitution(wide, states, ctx.restitution_threshold);
+        }
+        Pass::Store => unreachable!("impulses are stored by their own stages"),
+    }
+}
+
+/// Debug builds: checks that no colour other than the overflow colour holds
+/// two constraints on one dynamic body, which is what lets a colour's blocks
+/// run side by side.
+fn debug_check_colors(
+    graph: &ConstraintGraph,
+    states: &[BodyState],
+    seen: &mut crate::bitset::BitSet,
+) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let check = |seen: &mut crate::bitset::BitSet, index: u32| {
+        if index != NULL_INDEX && states[index as usize].flags & flags::DYNAMIC != 0 {
+            assert!(!seen.get(index), "body {index} twice in one colour");
+            seen.set(index);
+        }
+    };
+    for color in &graph.colors[..OVERFLOW_INDEX] {
+        seen.set_bit_count_and_clear(states.len() as u32);
+        for sim in &color.contact_sims {
+            check(seen, sim.body_sim_index_a);
+            check(seen, sim.body_sim_index_b);
+        }
+        for sim in &color.joint_sims {
+            check(seen, sim.base.index_a);
+            check(seen, sim.base.index_b);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Shapes and poses of fuzz-found manifold inputs (the raw inputs are in
+//! `fuzz/regressions/manifold/`), shared by `fuzz_regressions.rs`, which checks
+//! our answer, and the differential tests, which record Box2D's.
+
+#![allow(dead_code)]
+
+use impulse2d::collision::{
+    Capsule, ChainSegment, Manifold, Polygon, Segment, compute_hull, make_polygon,
+};
+use impulse2d::{Rot, Transform, Vec2};
+
+/// `chain-concave-end-capsule-far-clip`: a chain segment (A, with its pose) whose
+/// corner at its first point is concave, and a capsule (B, with its pose) whose
+/// round reaches over that point from beyond it.
+pub fn chain_concave_end_capsule() -> (ChainSegment, Transform, Capsule, Transform) {
+    let segment = Segment::new(Vec2::ZERO, Vec2::new(-118.078125, 121.47266)).unwrap();
+    let chain = ChainSegment::new(
+        Vec2::new(126.46094, 118.49219),
+        segment,
+        Vec2::new(-35.527344, 0.0),
+    )
+    .unwrap();
+    let capsule = Capsule::new(Vec2::ZERO, Vec2::new(0.0, 121.03906), 121.47266).unwrap();
+    let xf_chain = Transform::new(Vec2::new(-121.140625, 0.0), Rot::IDENTITY);
+    (chain, xf_chain, capsule, Transform::IDENTITY)
+}
+
+/// `thin-polygon-near-collinear-faces`: a segment (A, with its pose) through a
+/// polygon (B, with its pose) 186 km tall whose right side is two nearly
+/// collinear faces.
+pub fn thin_polygon_near_collinear_faces() -> (Segment, Transform, Polygon, Transform) {
+    let points = [
+        Vec2::new(0.0, 90987.88),
+        Vec2::new(-972.375, 0.0),
+        Vec2::new(0.0, -95208.59),
+        Vec2::new(0.030248, 0.0),
+    ];
+    let polygon = make_polygon(&compute_hull(&points).unwrap(), 0.0).unwrap();
+    let xf_polygon = Transform::new(
+        Vec2::new(62.242188, 62.242188),
+        Rot {
+            c: 0.8311267,
+            s: -0.5560831,
+        },
+    );
+    let segment = Segment::new(
+        Vec2::new(-971.28125, -427.25912),
+        Vec2::new(27704.703, -971.8125),
+    )
+    .unwrap();
+    let xf_segment = Transform::new(Vec2::new(0.0, 0.99609375), Rot::IDENTITY);
+    (segment, xf_segment, polygon, xf_polygon)
+}
+
+/// `thin-polygon-near-parallel-incident-edges`: a segment (A, with its pose)
+/// nearly along a polygon (B, with its pose) 186 km tall whose right side is two
+/// nearly collinear faces, crossing it near the top.
+pub fn thin_polygon_near_parallel_incident_edges() -> (Segment, Transform, Polygon, Transform) {
+    let points = [
+        Vec2::new(0.0, 90987.88),
+        Vec2::new(-121.47656, 62.242188),
+        Vec2::new(-121.45703, 0.0),
+        Vec2::new(0.0, -95208.59),
+        Vec2::new(0.030248, 0.0),
+    ];
+    let polygon = make_polygon(&compute_hull(&points).unwrap(), 0.0).unwrap();
+    let xf_polygon = Transform::new(Vec2::new(-539.8125, 62.242188), Rot::IDENTITY);
+    let segment = Segment::new(Vec2::new(-971.28125, 92544.33), Vec2::new(35.753906, 0.0)).unwrap();
+    (segment, Transform::IDENTITY, polygon, xf_polygon)
+}
+
+/// The smallest separation of a manifold's points (`f32::MAX` when it has none).
+pub fn closest_separation(m: &Manifold) -> f32 {
+    m.points()
+        .iter()
+        .map(|p| p.separation)
+        .fold(f32::MAX, f32::min)
+}

@@ -1,0 +1,149 @@
+//! Determinism across thread counts: the same scene gives the same bits on
+//! 1, 2 and 4 worker threads, and the golden hash pins those bits down.
+
+use impulse2d::collision::{make_box, make_offset_box};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, JointDef, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef,
+};
+
+/// 64-bit FNV-1a over the bits of every body transform, in body order.
+fn transform_hash(world: &World, bodies: &[BodyId]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bodies {
+        let xf = world.body_transform(b).unwrap();
+        for x in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
+            for byte in x.to_bits().to_le_bytes() {
+                hash ^= byte as u64;
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+fn world_with_threads(threads: usize) -> World {
+    World::new(&WorldDef {
+        worker_count: threads,
+        ..WorldDef::default()
+    })
+    .unwrap()
+}
+
+/// Chains of revolute-jointed boxes and free boxes falling onto the ground.
+/// Returns every dynamic body, in creation order.
+fn hinged_scene(world: &mut World) -> Vec<BodyId> {
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    world
+        .create_polygon_shape(
+            ground,
+            &ShapeDef::default(),
+            &make_offset_box(40.0, 1.0, Vec2::new(0.0, -1.0), impulse2d::Rot::IDENTITY).unwrap(),
+        )
+        .unwrap();
+    let mut bodies = Vec::new();
+    let link = make_box(0.5, 0.125).unwrap();
+    for chain in 0..6 {
+        let x0 = -15.0 + 5.0 * chain as f32;
+        let y = 6.0 + 1.5 * chain as f32;
+        let mut previous: Option<BodyId> = None;
+        for k in 0..12 {
+            let body = world
+                .create_body(&BodyDef {
+                    body_type: BodyType::Dynamic,
+                    position: Vec2::new(x0 + k as f32, y + 0.2 * k as f32),
+                    ..BodyDef::default()
+                })
+                .unwrap();
+            world
+                .create_polygon_shape(body, &ShapeDef::default(), &link)
+                .unwrap();
+            if let Some(prev) = previous {
+                world
+                    .create_revolute_joint(&RevoluteJointDef {
+                        base: JointDef {
+                            body_a: prev,
+                            body_b: body,
+                            local_anchor_a: Vec2::new(0.5, 0.0),
+                            local_anchor_b: Vec2::new(-0.5, 0.0),
+                            ..JointDef::default()
+                        },
+                        ..RevoluteJointDef::default()
+                    })
+                    .unwrap();
+            }
+            previous = Some(body);
+            bodies.push(body);
+        }
+    }
+    let small = make_box(0.4, 0.4).unwrap();
+    for i in 0..60 {
+        let body = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(-14.0 + 0.9 * (i % 30) as f32, 20.0 + 1.1 * (i / 30) as f32),
+                rotation: impulse2d::Rot::from_angle(0.1 * i as f32),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(body, &ShapeDef::default(), &small)
+            .unwrap();
+        bodies.push(body);
+    }
+    bodies
+}
+
+/// Steps the hinged scene until every body sleeps; returns that step number
+/// and the transform hash there.
+fn run_until_asleep(threads: usize) -> (u64, u64) {
+    let mut world = world_with_threads(threads);
+    let bodies = hinged_scene(&mut world);
+    for _ in 0..3000 {
+        world.step(1.0 / 60.0, 4).unwrap();
+        if world.counters().awake_body_count == 0 {
+            return (world.step_count(), transform_hash(&world, &bodies));
+        }
+    }
+    panic!("the hinged scene did not fall asleep in 3000 steps");
+}
+
+/// The golden hash: the step at which the hinged scene falls asleep and the
+/// hash of all transforms there, the same on 1, 2 and 4 threads.
+///
+/// `GOLDEN` changes only on purpose: a commit that changes the simulation's
+/// results (solver order, a formula, a constant) updates it and says so in
+/// its message. A change of `GOLDEN` in any other commit is a bug.
+#[test]
+fn golden_hash_is_the_same_on_1_2_and_4_threads() {
+    const GOLDEN: (u64, u64) = (312, 16373653691440310231);
+    let one = run_until_asleep(1);
+    for threads in [2, 4] {
+        assert_eq!(run_until_asleep(threads), one, "{threads} threads");
+    }
+    assert_eq!(one, GOLDEN);
+}
+
+/// Every registered scene gives the same bits on 1, 2 and 4 threads.
+#[test]
+fn every_scene_is_the_same_on_1_2_and_4_threads() {
+    for info in impulse2d_scenes::list() {
+        let run = |threads| {
+            let mut world = world_with_threads(threads);
+            let scene = impulse2d_scenes::build(info.name, &mut world).unwrap();
+            let mut bodies = scene.bodies.clone();
+            bodies.push(scene.ground);
+            let mut hashes = Vec::new();
+            for step in 0..100 {
+                world.step(1.0 / 60.0, 4).unwrap();
+                if step % 25 == 24 {
+                    hashes.push(transform_hash(&world, &bodies));
+                }
+            }
+            hashes
+        };
+        let one = run(1);
+        for threads in [2, 4] {
+            assert_eq!(run(threads), one, "{} on {threads} threads", info.name);
+        }
+    }
+}

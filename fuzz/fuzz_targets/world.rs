@@ -1,0 +1,846 @@
+//! Sequences of world API calls: bodies of every type, shapes of every kind
+//! (sensors and chains included), joints of every type (including joints of a
+//! body to itself or to a destroyed body), setters, forces, explosions, queries
+//! and steps with odd time steps and substep counts, using ids that may be
+//! stale, null or from another world.
+//!
+//! Properties: no call panics (every fallible call returns `Ok` or `Err`); a
+//! destroyed object's id is no longer valid; a step with a finite, non-negative
+//! time step and a substep count in `1..=MAX_SUB_STEPS` succeeds; after every
+//! successful step `World::validate` holds and every body's position and
+//! rotation are finite.
+#![no_main]
+
+use impulse2d::collision::{Aabb, MassData, RayCastInput, make_box};
+use impulse2d::core::{HUGE, MAX_SUB_STEPS};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, ChainDef, ChainId, DebugDraw, DistanceJointDef, DrawOptions,
+    ExplosionDef, Filter, FilterJointDef, JointDef, JointId, MotionLocks, MotorJointDef,
+    MouseJointDef, PrismaticJointDef, QueryFilter, RevoluteJointDef, Rot, ShapeDef,
+    ShapeGeometry, ShapeId, Transform, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+};
+use impulse2d_fuzz::{Bytes, Shape, decode_proxy, decode_shape};
+use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
+
+/// Whether to print every call to stderr (set `IMPULSE2D_FUZZ_TRACE=1` when
+/// replaying an input, to turn it into a regression test).
+fn tracing() -> bool {
+    static TRACE: OnceLock<bool> = OnceLock::new();
+    *TRACE.get_or_init(|| std::env::var_os("IMPULSE2D_FUZZ_TRACE").is_some())
+}
+
+macro_rules! trace {
+    ($($arg:tt)*) => {
+        if tracing() {
+            eprintln!($($arg)*);
+        }
+    };
+}
+
+/// Every id handed out so far, live or not, plus ids from another world.
+#[derive(Default)]
+struct Ids {
+    bodies: Vec<BodyId>,
+    shapes: Vec<ShapeId>,
+    joints: Vec<JointId>,
+    chains: Vec<ChainId>,
+}
+
+/// One of `ids` (the null id when there are none, or for one byte value in 16).
+fn pick<T: Copy + Default>(b: &mut Bytes, ids: &[T]) -> T {
+    let k = usize::from(b.byte());
+    if ids.is_empty() || k % 16 == 15 {
+        T::default()
+    } else {
+        ids[k % ids.len()]
+    }
+}
+
+/// A number for a setter: anything (NaN, infinities, huge, tiny, grid values).
+fn num(b: &mut Bytes) -> f32 {
+    b.raw_f32()
+}
+
+fn vec2(b: &mut Bytes) -> Vec2 {
+    Vec2::new(num(b), num(b))
+}
+
+/// A rotation: usually from an angle, sometimes any two numbers.
+fn rot(b: &mut Bytes) -> Rot {
+    if b.byte() % 8 == 0 {
+        Rot { c: num(b), s: num(b) }
+    } else {
+        Rot::from_angle(b.finite_f32(10.0))
+    }
+}
+
+fn body_type(b: &mut Bytes) -> BodyType {
+    match b.byte() % 3 {
+        0 => BodyType::Static,
+        1 => BodyType::Kinematic,
+        _ => BodyType::Dynamic,
+    }
+}
+
+fn filter(b: &mut Bytes) -> Filter {
+    let bits = |b: &mut Bytes| match b.byte() % 4 {
+        0 => 0,
+        1 => u64::MAX,
+        _ => 1 << (b.byte() % 4),
+    };
+    Filter {
+        category_bits: bits(b),
+        mask_bits: bits(b),
+        group_index: i32::from(b.byte() % 5) - 2,
+    }
+}
+
+/// A body definition: near the default with a few numbers set, or every field
+/// arbitrary.
+fn body_def(b: &mut Bytes) -> BodyDef {
+    let mut def = BodyDef {
+        body_type: body_type(b),
+        position: b.finite_vec2(20.0),
+        rotation: Rot::from_angle(b.finite_f32(4.0)),
+        ..Default::default()
+    };
+    let mode = b.byte();
+    if mode % 4 == 0 {
+        def.position = vec2(b);
+        def.rotation = rot(b);
+        def.linear_velocity = vec2(b);
+        def.angular_velocity = num(b);
+        def.linear_damping = num(b);
+        def.angular_damping = num(b);
+        def.gravity_scale = num(b);
+        def.sleep_threshold = num(b);
+    }
+    def.enable_sleep = mode & 0x04 == 0;
+    def.is_awake = mode & 0x08 == 0;
+    def.is_bullet = mode & 0x10 != 0;
+    def.is_enabled = mode & 0x20 == 0;
+    def.allow_fast_rotation = mode & 0x40 != 0;
+    if mode & 0x80 != 0 {
+        let locks = b.byte();
+        def.motion_locks = MotionLocks {
+            linear_x: locks & 1 != 0,
+            linear_y: locks & 2 != 0,
+            angular_z: locks & 4 != 0,
+        };
+    }
+    def
+}
+
+fn shape_def(b: &mut Bytes) -> ShapeDef {
+    let mut def = ShapeDef::default();
+    let mode = b.byte();
+    if mode % 4 == 0 {
+        def.density = num(b);
+        def.friction = num(b);
+        def.restitution = num(b);
+        def.rolling_resistance = num(b);
+        def.tangent_speed = num(b);
+    } else {
+        def.density = b.finite_f32(10.0).abs();
+        def.restitution = b.finite_f32(1.0).abs();
+    }
+    if mode & 0x04 != 0 {
+        def.filter = filter(b);
+    }
+    def.is_sensor = mode & 0x08 != 0;
+    def.enable_contact_events = mode & 0x10 == 0;
+    def.enable_sensor_events = mode & 0x20 == 0;
+    def.enable_hit_events = mode & 0x40 != 0;
+    def.enable_pre_solve_events = mode & 0x80 != 0;
+    def.update_body_mass = b.byte() % 8 != 0;
+    def
+}
+
+/// A geometry in a body's frame: any of the fuzz decoder's shapes (chain
+/// segments included, which `create_shape` must refuse) or a plain box.
+fn geometry(b: &mut Bytes) -> Option<ShapeGeometry> {
+    if b.byte() % 4 == 0 {
+        let h = b.finite_f32(4.0).abs();
+        return make_box(h, h).ok().map(ShapeGeometry::Polygon);
+    }
+    Some(match decode_shape(b)? {
+        Shape::Circle(c) => ShapeGeometry::Circle(c),
+        Shape::Capsule(c) => ShapeGeometry::Capsule(c),
+        Shape::Polygon(p) => ShapeGeometry::Polygon(p),
+        Shape::Segment(s) => ShapeGeometry::Segment(s),
+        Shape::ChainSegment(c) => ShapeGeometry::ChainSegment(c),
+    })
+}
+
+fn chain_def(b: &mut Bytes) -> ChainDef {
+    let n = usize::from(b.byte() % 12);
+    let wild = b.byte() % 8 == 0;
+    let mut points = Vec::with_capacity(n);
+    let mut p = b.finite_vec2(20.0);
+    for _ in 0..n {
+        if wild {
+            points.push(vec2(b));
+        } else {
+            p = p + b.finite_vec2(4.0);
+            points.push(p);
+        }
+    }
+    let mut def = ChainDef {
+        points,
+        is_loop: b.flag(),
+        enable_sensor_events: b.flag(),
+        ..Default::default()
+    };
+    if wild {
+        def.friction = num(b);
+        def.restitution = num(b);
+        def.rolling_resistance = num(b);
+        def.tangent_speed = num(b);
+        def.filter = filter(b);
+    }
+    def
+}
+
+/// The settings shared by every joint; the bodies may be the same one,
+/// destroyed, null or from another world.
+fn joint_base(b: &mut Bytes, ids: &Ids) -> JointDef {
+    let mut def = JointDef {
+        body_a: pick(b, &ids.bodies),
+        body_b: pick(b, &ids.bodies),
+        local_anchor_a: b.finite_vec2(4.0),
+        local_anchor_b: b.finite_vec2(4.0),
+        ..Default::default()
+    };
+    let mode = b.byte();
+    def.collide_connected = mode & 1 != 0;
+    def.break_on_threshold = mode & 2 != 0;
+    if mode & 4 != 0 {
+        def.constraint_hertz = Some(num(b));
+        def.constraint_damping_ratio = Some(num(b));
+    }
+    if mode & 8 != 0 {
+        def.force_threshold = num(b);
+        def.torque_threshold = num(b);
+    }
+    if mode & 16 != 0 {
+        def.local_anchor_a = vec2(b);
+        def.local_anchor_b = vec2(b);
+    }
+    def
+}
+
+fn create_joint(w: &mut World, b: &mut Bytes, ids: &Ids) -> impulse2d::Result<JointId> {
+    let kind = b.byte() % 8;
+    let base = joint_base(b, ids);
+    macro_rules! create {
+        ($f:ident, $def:expr) => {{
+            let def = $def;
+            trace!("{}(&{def:?})", stringify!($f));
+            w.$f(&def)
+        }};
+    }
+    match kind {
+        0 => create!(create_distance_joint, DistanceJointDef {
+            base,
+            length: num(b),
+            enable_spring: b.flag(),
+            hertz: num(b),
+            damping_ratio: num(b),
+            enable_limit: b.flag(),
+            min_length: num(b),
+            max_length: num(b),
+            enable_motor: b.flag(),
+            motor_speed: num(b),
+            max_motor_force: num(b),
+        }),
+        1 => create!(create_filter_joint, FilterJointDef { base }),
+        2 => create!(create_motor_joint, MotorJointDef {
+            base,
+            linear_offset: vec2(b),
+            angular_offset: num(b),
+            max_force: num(b),
+            max_torque: num(b),
+            correction_factor: num(b),
+        }),
+        3 => create!(create_mouse_joint, MouseJointDef {
+            base,
+            target: vec2(b),
+            hertz: num(b),
+            damping_ratio: num(b),
+            max_force: num(b),
+        }),
+        4 => create!(create_prismatic_joint, PrismaticJointDef {
+            base,
+            local_axis_a: vec2(b),
+            reference_angle: num(b),
+            target_translation: num(b),
+            enable_spring: b.flag(),
+            hertz: num(b),
+            damping_ratio: num(b),
+            enable_limit: b.flag(),
+            lower_translation: num(b),
+            upper_translation: num(b),
+            enable_motor: b.flag(),
+            motor_speed: num(b),
+            max_motor_force: num(b),
+        }),
+        5 => create!(create_revolute_joint, RevoluteJointDef {
+            base,
+            reference_angle: num(b),
+            target_angle: num(b),
+            enable_spring: b.flag(),
+            hertz: num(b),
+            damping_ratio: num(b),
+            enable_limit: b.flag(),
+            lower_angle: num(b),
+            upper_angle: num(b),
+            enable_motor: b.flag(),
+            motor_speed: num(b),
+            max_motor_torque: num(b),
+        }),
+        6 => create!(create_weld_joint, WeldJointDef {
+            base,
+            reference_angle: num(b),
+            linear_hertz: num(b),
+            linear_damping_ratio: num(b),
+            angular_hertz: num(b),
+            angular_damping_ratio: num(b),
+        }),
+        _ => create!(create_wheel_joint, WheelJointDef {
+            base,
+            local_axis_a: vec2(b),
+            enable_spring: b.flag(),
+            hertz: num(b),
+            damping_ratio: num(b),
+            enable_limit: b.flag(),
+            lower_translation: num(b),
+            upper_translation: num(b),
+            enable_motor: b.flag(),
+            motor_speed: num(b),
+            max_motor_torque: num(b),
+        }),
+    }
+}
+
+/// A typed joint setter or getter (on a joint that may be of another type).
+fn joint_call(w: &mut World, b: &mut Bytes, id: JointId) {
+    let (x, y) = (num(b), num(b));
+    let on = b.flag();
+    let op = b.byte() % 40;
+    trace!("joint call {op} on {id:?}: x = {x:?}, y = {y:?}, on = {on}");
+    let _ = match op {
+        0 => w.set_distance_joint_length(id, x),
+        1 => w.set_distance_joint_length_range(id, x, y),
+        2 => w.enable_distance_joint_limit(id, on),
+        3 => w.enable_distance_joint_spring(id, on),
+        4 => w.set_distance_joint_spring(id, x, y),
+        5 => w.enable_distance_joint_motor(id, on),
+        6 => w.set_distance_joint_motor_speed(id, x),
+        7 => w.set_distance_joint_max_motor_force(id, x),
+        8 => w.set_motor_joint_linear_offset(id, Vec2::new(x, y)),
+        9 => w.set_motor_joint_angular_offset(id, x),
+        10 => w.set_motor_joint_max_force_and_torque(id, x, y),
+        11 => w.set_motor_joint_correction_factor(id, x),
+        12 => w.set_mouse_target(id, Vec2::new(x, y)),
+        13 => w.set_mouse_spring(id, x, y),
+        14 => w.set_mouse_max_force(id, x),
+        15 => w.enable_prismatic_motor(id, on),
+        16 => w.set_prismatic_motor_speed(id, x),
+        17 => w.set_prismatic_max_motor_force(id, x),
+        18 => w.enable_prismatic_limit(id, on),
+        19 => w.set_prismatic_limits(id, x, y),
+        20 => w.enable_prismatic_spring(id, on),
+        21 => w.set_prismatic_spring(id, x, y),
+        22 => w.set_prismatic_target_translation(id, x),
+        23 => w.enable_revolute_motor(id, on),
+        24 => w.set_revolute_motor_speed(id, x),
+        25 => w.set_revolute_max_motor_torque(id, x),
+        26 => w.enable_revolute_limit(id, on),
+        27 => w.set_revolute_limits(id, x, y),
+        28 => w.enable_revolute_spring(id, on),
+        29 => w.set_revolute_spring(id, x, y),
+        30 => w.set_revolute_target_angle(id, x),
+        31 => w.set_weld_stiffness(id, x, y, num(b), num(b)),
+        32 => w.enable_wheel_motor(id, on),
+        33 => w.set_wheel_motor_speed(id, x),
+        34 => w.set_wheel_max_motor_torque(id, x),
+        35 => w.enable_wheel_spring(id, on),
+        36 => w.set_wheel_spring(id, x, y),
+        37 => w.enable_wheel_limit(id, on),
+        38 => w.set_wheel_limits(id, x, y),
+        _ => match b.byte() % 6 {
+            0 => w.set_joint_collide_connected(id, on),
+            1 => w.set_joint_constraint_tuning(id, Some(x), on.then_some(y)),
+            2 => w.set_joint_thresholds(id, x, y, on),
+            3 => w.wake_joint_bodies(id),
+            4 => w.set_joint_user_data(id, 7),
+            _ => read_joint(w, id),
+        },
+    };
+}
+
+/// Every getter of a joint; the results must be finite when the world is sane.
+fn read_joint(w: &World, id: JointId) -> impulse2d::Result<()> {
+    w.joint_type(id)?;
+    w.joint_body_a(id)?;
+    w.joint_body_b(id)?;
+    w.joint_world_anchors(id)?;
+    w.joint_constraint_force(id)?;
+    w.joint_constraint_torque(id)?;
+    w.joint_constraint_tuning(id)?;
+    w.joint_thresholds(id)?;
+    let _ = w.distance_joint_def(id);
+    let _ = w.distance_joint_current_length(id);
+    let _ = w.motor_joint_def(id);
+    let _ = w.mouse_joint_def(id);
+    let _ = w.prismatic_joint_def(id);
+    let _ = w.prismatic_translation(id);
+    let _ = w.prismatic_motor_force(id);
+    let _ = w.revolute_joint_def(id);
+    let _ = w.revolute_angle(id);
+    let _ = w.revolute_speed(id);
+    let _ = w.revolute_motor_torque(id);
+    let _ = w.weld_joint_def(id);
+    let _ = w.wheel_joint_def(id);
+    let _ = w.wheel_translation(id);
+    let _ = w.wheel_motor_torque(id);
+    Ok(())
+}
+
+/// A drawing surface that draws nothing.
+struct NoDraw;
+impl DebugDraw for NoDraw {}
+
+/// World queries with any numbers.
+fn query(w: &World, b: &mut Bytes, ids: &Ids) {
+    let filter = if b.flag() {
+        QueryFilter::default()
+    } else {
+        QueryFilter {
+            category_bits: u64::from(b.byte()),
+            mask_bits: u64::MAX >> (b.byte() % 64),
+        }
+    };
+    let answer = match b.byte() % 4 {
+        0 => 0.0,
+        1 => 1.0,
+        2 => -1.0,
+        _ => num(b),
+    };
+    let mut calls = 0u32;
+    let op = b.byte() % 9;
+    trace!("query {op} with {filter:?}, callback answer {answer:?}");
+    let _ = match op {
+        0 => {
+            let (p, q) = (vec2(b), vec2(b));
+            w.overlap_aabb(Aabb::new(p, p + q), filter, |_| {
+                calls += 1;
+                calls < 1000
+            })
+        }
+        1 => match decode_proxy(b) {
+            Some(proxy) => w.overlap_shape(&proxy, Transform::new(vec2(b), rot(b)), filter, |_| {
+                calls += 1;
+                calls < 1000
+            }),
+            None => Ok(()),
+        },
+        2 => w.cast_ray(vec2(b), vec2(b), filter, |_, _, _, fraction| {
+            if answer.is_nan() { fraction } else { answer }
+        }),
+        3 => w.cast_ray_closest(vec2(b), vec2(b), filter).map(|_| ()),
+        4 => match decode_proxy(b) {
+            Some(proxy) => w.cast_shape(
+                &proxy,
+                Transform::new(vec2(b), rot(b)),
+                vec2(b),
+                filter,
+                |_, _, _, fraction| if answer.is_nan() { fraction } else { answer },
+            ),
+            None => Ok(()),
+        },
+        5 => {
+            let input = RayCastInput {
+                origin: vec2(b),
+                translation: vec2(b),
+                max_fraction: num(b),
+            };
+            w.shape_ray_cast(pick(b, &ids.shapes), &input).map(|_| ())
+        }
+        6 => w.shape_test_point(pick(b, &ids.shapes), vec2(b)).map(|_| ()),
+        7 => w.shape_closest_point(pick(b, &ids.shapes), vec2(b)).map(|_| ()),
+        _ => w.sensor_overlaps(pick(b, &ids.shapes)).map(|_| ()),
+    };
+}
+
+/// Reads events and per-object data (ids in events may be stale by now).
+fn read(w: &World, b: &mut Bytes, ids: &Ids) {
+    match b.byte() % 6 {
+        0 => {
+            let contacts = w.contact_events();
+            let sensors = w.sensor_events();
+            let n = contacts.begin.len() + contacts.end.len() + contacts.hit.len();
+            let n = n + sensors.begin.len() + sensors.end.len();
+            let n = n + w.body_events().len() + w.joint_events().len();
+            std::hint::black_box(n);
+        }
+        1 => {
+            let id = pick(b, &ids.bodies);
+            let _ = w.body_transform(id);
+            let _ = w.body_linear_velocity(id);
+            let _ = w.body_mass_data(id);
+            let _ = w.body_world_point_velocity(id, vec2(b));
+            let _ = w.body_shapes(id);
+            let _ = w.body_joints(id);
+            if let Ok(contacts) = w.body_contacts(id) {
+                for c in contacts {
+                    w.contact_data(c.contact_id).expect("a listed contact is live");
+                }
+            }
+        }
+        2 => {
+            let id = pick(b, &ids.shapes);
+            let _ = w.shape_aabb(id);
+            let _ = w.shape_geometry(id);
+            let _ = w.shape_filter(id);
+            let _ = w.shape_body(id);
+        }
+        3 => {
+            let _ = w.chain_segments(pick(b, &ids.chains));
+        }
+        4 => {
+            let options = DrawOptions {
+                draw_aabbs: true,
+                draw_contacts: true,
+                draw_contact_normals: true,
+                draw_contact_impulses: true,
+                draw_friction_impulses: true,
+                draw_islands: true,
+                draw_graph_colors: true,
+                draw_mass: true,
+                ..Default::default()
+            };
+            w.draw(&mut NoDraw, &options);
+            let _ = w.view_bounds();
+        }
+        _ => {
+            std::hint::black_box(w.counters());
+        }
+    }
+}
+
+/// A time step: zero, normal, tiny, huge, negative, NaN or anything.
+fn time_step(b: &mut Bytes) -> f32 {
+    match b.byte() % 8 {
+        0 => 0.0,
+        1 => 1.0e-30,
+        2 => f32::from_bits(1),
+        3 => f32::MAX,
+        4 => -1.0 / 60.0,
+        5 => f32::NAN,
+        6 => num(b),
+        _ => 1.0 / 60.0,
+    }
+}
+
+fn sub_steps(b: &mut Bytes) -> u32 {
+    match b.byte() % 8 {
+        0 => 0,
+        1 => u32::MAX,
+        2 => MAX_SUB_STEPS,
+        3 => MAX_SUB_STEPS + 1,
+        4 => u32::from(b.byte()),
+        5 => 1,
+        6 => 8,
+        _ => 4,
+    }
+}
+
+/// Substeps one input may run in all (beyond, valid counts become 1), so that
+/// inputs full of `MAX_SUB_STEPS` steps do not slow the fuzzer to a crawl.
+const SUB_STEP_BUDGET: u32 = 4 * MAX_SUB_STEPS;
+
+/// Steps, then checks the invariants when the step succeeded.
+fn step(w: &mut World, b: &mut Bytes, ids: &Ids, budget: &mut u32) {
+    let (dt, mut n) = (time_step(b), sub_steps(b));
+    if (1..=MAX_SUB_STEPS).contains(&n) {
+        if n > *budget {
+            n = 1;
+        }
+        *budget = budget.saturating_sub(n);
+    }
+    trace!("step({dt:?}, {n})");
+    let result = w.step(dt, n);
+    trace!("  -> {result:?}");
+    let good_input = dt.is_finite() && dt >= 0.0 && (1..=MAX_SUB_STEPS).contains(&n);
+    assert_eq!(
+        result.is_ok(),
+        good_input,
+        "step({dt:e}, {n}) returned {result:?}"
+    );
+    if result.is_err() {
+        return;
+    }
+    if let Err(e) = w.validate() {
+        panic!("invalid world after step({dt:e}, {n}): {e}");
+    }
+    for &id in &ids.bodies {
+        if let Ok(xf) = w.body_transform(id) {
+            assert!(
+                xf.p.x.is_finite() && xf.p.y.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite(),
+                "body {id:?} at {xf:?} after step({dt:e}, {n})"
+            );
+        }
+    }
+}
+
+/// Records the id a successful creation returned.
+fn keep<T: std::fmt::Debug>(result: impulse2d::Result<T>, ids: &mut Vec<T>) {
+    trace!("  -> {result:?}");
+    if let Ok(id) = result {
+        ids.push(id);
+    }
+}
+
+/// Destroys an object by an id from `$ids` (live, stale, null or foreign);
+/// when that succeeds, the id must be stale.
+macro_rules! destroy {
+    ($w:ident, $b:ident, $ids:expr, $destroy:ident, $is_valid:ident $(, $arg:expr)?) => {{
+        let id = pick(&mut $b, &$ids);
+        let result = $w.$destroy(id $(, $arg)?);
+        trace!("{}({id:?}) -> {result:?}", stringify!($destroy));
+        if result.is_ok() {
+            assert!(!$w.$is_valid(id), "{id:?} still valid after {}", stringify!($destroy));
+        }
+    }};
+}
+
+/// Builds a small world whose ids are mixed into the fuzzed world's pools.
+fn foreign_ids(ids: &mut Ids) {
+    let Ok(mut other) = World::new(&WorldDef::default()) else {
+        return;
+    };
+    for i in 0..3 {
+        let Ok(body) = other.create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(i as f32, 0.0),
+            ..Default::default()
+        }) else {
+            return;
+        };
+        ids.bodies.push(body);
+        if let Ok(shape) = make_box(0.5, 0.5)
+            .and_then(|p| other.create_polygon_shape(body, &ShapeDef::default(), &p))
+        {
+            ids.shapes.push(shape);
+        }
+    }
+    if let (Some(&a), Some(&b)) = (ids.bodies.first(), ids.bodies.get(1)) {
+        let def = RevoluteJointDef {
+            base: JointDef {
+                body_a: a,
+                body_b: b,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        if let Ok(j) = other.create_revolute_joint(&def) {
+            ids.joints.push(j);
+        }
+    }
+    let chain = ChainDef {
+        points: vec![Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)],
+        is_loop: true,
+        ..Default::default()
+    };
+    if let Ok(c) = other.create_chain(ids.bodies[0], &chain) {
+        ids.chains.push(c);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut b = Bytes::new(data);
+    let mut def = WorldDef::default();
+    if b.byte() % 4 == 0 {
+        def.gravity = vec2(&mut b);
+        def.contact_hertz = num(&mut b);
+        def.joint_hertz = num(&mut b);
+        def.maximum_linear_speed = num(&mut b);
+        def.contact_recycle_distance = num(&mut b);
+        def.relax_iterations = u32::from(b.byte() % 4);
+        def.enable_continuous = b.flag();
+    }
+    let Ok(mut w) = World::new(&def) else {
+        return;
+    };
+    trace!("World::new(&{def:?})");
+    let mut ids = Ids::default();
+    foreign_ids(&mut ids);
+
+    let mut ops = 0;
+    let mut budget = SUB_STEP_BUDGET;
+    while !b.is_empty() && ops < 400 {
+        ops += 1;
+        match b.byte() % 24 {
+            0 | 1 => {
+                let def = body_def(&mut b);
+                trace!("create_body(&{def:?})");
+                keep(w.create_body(&def), &mut ids.bodies);
+            }
+            2 => destroy!(w, b, ids.bodies, destroy_body, body_is_valid),
+            3 | 4 => {
+                let body = pick(&mut b, &ids.bodies);
+                let def = shape_def(&mut b);
+                if let Some(g) = geometry(&mut b) {
+                    trace!("create_shape({body:?}, &{def:?}, {g:?})");
+                    keep(w.create_shape(body, &def, g), &mut ids.shapes);
+                }
+            }
+            5 => destroy!(w, b, ids.shapes, destroy_shape, shape_is_valid, b.flag()),
+            6 => {
+                let body = pick(&mut b, &ids.bodies);
+                let def = chain_def(&mut b);
+                let r = w.create_chain(body, &def);
+                trace!("create_chain({body:?}, &{def:?}) -> {r:?}");
+                if let Ok(id) = r {
+                    ids.chains.push(id);
+                    if let Ok(segments) = w.chain_segments(id) {
+                        ids.shapes.extend(segments);
+                    }
+                }
+            }
+            7 => {
+                let id = pick(&mut b, &ids.chains);
+                let r = w.destroy_chain(id);
+                trace!("destroy_chain({id:?}) -> {r:?}");
+            }
+            8 | 9 => {
+                let r = create_joint(&mut w, &mut b, &ids);
+                keep(r, &mut ids.joints);
+            }
+            10 => destroy!(w, b, ids.joints, destroy_joint, joint_is_valid),
+            11 => {
+                let id = pick(&mut b, &ids.joints);
+                joint_call(&mut w, &mut b, id);
+            }
+            12 => {
+                let id = pick(&mut b, &ids.bodies);
+                let r = match b.byte() % 3 {
+                    0 => {
+                        let (p, q) = (vec2(&mut b), rot(&mut b));
+                        trace!("set_body_transform({id:?}, {p:?}, {q:?})");
+                        w.set_body_transform(id, p, q)
+                    }
+                    1 => {
+                        let xf = Transform::new(vec2(&mut b), rot(&mut b));
+                        let dt = num(&mut b);
+                        trace!("set_body_target_transform({id:?}, {xf:?}, {dt:?})");
+                        w.set_body_target_transform(id, xf, dt)
+                    }
+                    _ => {
+                        let (p, q) = (b.finite_vec2(HUGE), rot(&mut b));
+                        trace!("set_body_transform({id:?}, {p:?}, {q:?})");
+                        w.set_body_transform(id, p, q)
+                    }
+                };
+                trace!("  -> {r:?}");
+            }
+            13 => {
+                let id = pick(&mut b, &ids.bodies);
+                let (v, av) = (vec2(&mut b), num(&mut b));
+                let r1 = w.set_body_linear_velocity(id, v);
+                let r2 = w.set_body_angular_velocity(id, av);
+                trace!("set_body_{{linear, angular}}_velocity({id:?}, {v:?}, {av:?}) -> {r1:?}, {r2:?}");
+            }
+            14 => {
+                let id = pick(&mut b, &ids.bodies);
+                let op = b.byte() % 8;
+                let (t, on) = (body_type(&mut b), b.flag());
+                let mass = MassData {
+                    mass: num(&mut b),
+                    center: vec2(&mut b),
+                    rotational_inertia: num(&mut b),
+                };
+                let r = match op {
+                    0 => w.set_body_type(id, t),
+                    1 => w.disable_body(id),
+                    2 => w.enable_body(id),
+                    3 => w.set_body_awake(id, on),
+                    4 => w.set_body_sleep_enabled(id, on),
+                    5 => w.set_body_bullet(id, on),
+                    6 => w.apply_mass_from_shapes(id),
+                    _ => w.set_body_mass_data(id, mass),
+                };
+                trace!("body call {op} on {id:?}: {t:?}, on = {on}, {mass:?} -> {r:?}");
+            }
+            15 => {
+                let id = pick(&mut b, &ids.shapes);
+                let on = b.flag();
+                let op = b.byte() % 9;
+                let (f, x) = (filter(&mut b), num(&mut b));
+                let r = match op {
+                    0 => w.set_shape_filter(id, f),
+                    1 => w.set_shape_density(id, x, on),
+                    2 => w.set_shape_friction(id, x),
+                    3 => w.set_shape_restitution(id, x),
+                    4 => w.set_shape_contact_events_enabled(id, on),
+                    5 => w.set_shape_hit_events_enabled(id, on),
+                    6 => w.set_shape_sensor_events_enabled(id, on),
+                    7 => w.set_shape_pre_solve_events_enabled(id, on),
+                    _ => w.set_shape_user_data(id, 3),
+                };
+                trace!("shape call {op} on {id:?}: {f:?}, x = {x:?}, on = {on} -> {r:?}");
+            }
+            16 => {
+                let id = pick(&mut b, &ids.bodies);
+                let wake = b.flag();
+                let op = b.byte() % 6;
+                let (v, p) = (vec2(&mut b), vec2(&mut b));
+                let r = match op {
+                    0 => w.apply_force(id, v, p, wake),
+                    1 => w.apply_force_to_center(id, v, wake),
+                    2 => w.apply_torque(id, v.x, wake),
+                    3 => w.apply_linear_impulse(id, v, p, wake),
+                    4 => w.apply_linear_impulse_to_center(id, v, wake),
+                    _ => w.apply_angular_impulse(id, v.x, wake),
+                };
+                trace!("apply {op} on {id:?}: {v:?} at {p:?}, wake = {wake} -> {r:?}");
+            }
+            17 => {
+                let def = ExplosionDef {
+                    position: vec2(&mut b),
+                    radius: num(&mut b),
+                    falloff: num(&mut b),
+                    impulse_per_length: num(&mut b),
+                    mask_bits: if b.flag() { u64::MAX } else { 1 },
+                };
+                let r = w.explode(&def);
+                trace!("explode(&{def:?}) -> {r:?}");
+            }
+            18 => query(&w, &mut b, &ids),
+            19 => read(&w, &mut b, &ids),
+            20 => {
+                let op = b.byte() % 8;
+                let g = vec2(&mut b);
+                let on = b.flag();
+                trace!("world call {op}: {g:?}, on = {on}");
+                match op {
+                    0 => {
+                        let _ = w.set_gravity(g);
+                    }
+                    1 => w.enable_sleeping(on),
+                    2 => w.set_custom_filter(|a, b| (a.index() ^ b.index()) % 3 != 0),
+                    3 => w.clear_custom_filter(),
+                    4 => w.set_pre_solve(|a, b, m| {
+                        (a.index() + b.index()) % 2 == 0 || m.normal.y > 0.0
+                    }),
+                    5 => w.clear_pre_solve(),
+                    6 => w.set_friction_mixing(f32::max),
+                    _ => w.set_restitution_mixing(f32::min),
+                }
+            }
+            _ => step(&mut w, &mut b, &ids, &mut budget),
+        }
+    }
+});
