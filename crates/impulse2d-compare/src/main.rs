@@ -24,7 +24,8 @@ OPTIONS:
   --steps N          steps per run (default: Box2D's benchmark count per scene;
                      500 for --scaling)
   --rounds N         interleaved rounds per scene; the median is reported (default 3)
-  --threads N        worker threads (Box2D workers; Rapier and Impulse2D use 1 for now)
+  --threads N        worker threads (Box2D and Impulse2D workers; Rapier uses 1:
+                     its `parallel` feature is not enabled)
   --size full|tiny   Box2D's release sizes (default) or tiny test sizes
   --scaling          large pyramid with bases 20,40,60,80,100,140 instead of the scenes
   --bases a,b,...    bases for --scaling

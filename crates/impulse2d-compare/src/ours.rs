@@ -18,7 +18,7 @@ impl Engine for Impulse2d {
     }
 
     fn note(&self) -> Option<String> {
-        Some("impulse2d (this workspace), scalar solver, single-threaded".to_owned())
+        Some("impulse2d (this workspace), on `--threads` workers".to_owned())
     }
 
     fn unsupported(&self, _scene: &SceneDesc) -> Option<String> {
@@ -26,8 +26,7 @@ impl Engine for Impulse2d {
     }
 
     fn build(&self, scene: &SceneDesc, config: RunConfig) -> Box<dyn Simulation> {
-        let _ = config; // one thread until the engine has workers
-        Box::new(OurSim::new(scene))
+        Box::new(OurSim::new(scene, config.threads))
     }
 }
 
@@ -54,8 +53,9 @@ struct OurSim {
 }
 
 impl OurSim {
-    fn new(scene: &SceneDesc) -> Self {
+    fn new(scene: &SceneDesc, threads: usize) -> Self {
         let def = WorldDef {
+            worker_count: threads.clamp(1, impulse2d::MAX_WORKERS),
             gravity: v(scene.gravity),
             enable_sleep: scene.enable_sleep,
             ..Default::default()

@@ -18,6 +18,14 @@ impl BitSet {
         self.words.resize(word_count, 0);
     }
 
+    /// Adds every index of `other`, which must be no larger than this set.
+    pub(crate) fn union_with(&mut self, other: &BitSet) {
+        debug_assert!(other.words.len() <= self.words.len());
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w |= o;
+        }
+    }
+
     /// Adds `index`; the set must already be large enough.
     #[inline]
     pub(crate) fn set(&mut self, index: u32) {

@@ -19,6 +19,7 @@ pub const PI: f32 = std::f32::consts::PI;
 
 /// A 2D vector or point, in metres unless documented otherwise.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Vec2 {
     /// x coordinate.
     pub x: f32,
@@ -239,6 +240,7 @@ impl MulAssign<f32> for Vec2 {
 
 /// A rotation stored as its cosine and sine (a unit complex number).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rot {
     /// Cosine of the angle.
     pub c: f32,
@@ -374,6 +376,7 @@ impl Rot {
 
 /// A rigid transform: translation `p` (metres) then rotation `q`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transform {
     /// Translation (origin of the local frame in world coordinates), metres.
     pub p: Vec2,
@@ -451,6 +454,7 @@ impl Transform {
 
 /// A 2×2 matrix stored by columns.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mat22 {
     /// First column.
     pub cx: Vec2,
@@ -530,6 +534,7 @@ impl Mat22 {
 /// linearly from `a1` to `a2`. Angles are kept as plain radians (not cosine/sine) so
 /// that a body spinning through more than half a turn in one step is swept correctly.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sweep {
     /// Centre of mass in the body's local frame, metres.
     pub local_center: Vec2,

@@ -19,7 +19,11 @@ use crate::shape::Shape;
 use crate::solver::StepContext;
 use crate::solver::constraint_graph::GRAPH_COLOR_COUNT;
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
+use crate::workers::SharedMut;
 use crate::world::World;
+
+/// Smallest block of contacts worth a block of its own.
+const MIN_CONTACT_BLOCK: usize = 32;
 
 impl World {
     /// Asks the broad phase for new overlapping pairs and creates their contacts.
@@ -54,25 +58,15 @@ impl World {
 
     /// Updates the manifolds of all awake contacts, then applies the touching
     /// state changes in contact id order.
+    ///
+    /// The manifolds are updated on the workers, in blocks of contacts: each
+    /// contact writes only its own sim, and the contacts whose state changed
+    /// are gathered per worker as bits by contact id, merged by bitwise or.
     pub(crate) fn collide(&mut self, _ctx: &StepContext) {
         let capacity = self.contact_ids.capacity();
-        self.scratch
-            .contact_state_bits
-            .set_bit_count_and_clear(capacity);
-
-        for color in 0..GRAPH_COLOR_COUNT {
-            let mut sims = std::mem::take(&mut self.graph.colors[color].contact_sims);
-            self.collide_sims(&mut sims);
-            self.graph.colors[color].contact_sims = sims;
-        }
-        let mut sims = std::mem::take(&mut self.solver_sets[AWAKE_SET as usize].contact_sims);
-        self.collide_sims(&mut sims);
-        self.solver_sets[AWAKE_SET as usize].contact_sims = sims;
-
-        self.update_contact_states();
-    }
-
-    fn collide_sims(&mut self, sims: &mut [ContactSim]) {
+        // The awake set's non-touching contacts leave the set while the
+        // sets' body sims are read.
+        let mut awake_sims = std::mem::take(&mut self.solver_sets[AWAKE_SET as usize].contact_sims);
         let World {
             shapes,
             bodies,
@@ -82,23 +76,77 @@ impl World {
             settings,
             callbacks,
             world_number,
+            graph,
+            workers,
             ..
         } = self;
+        let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
+            w.contact_bits.set_bit_count_and_clear(capacity);
+        });
+
+        // The touching contacts of every colour, then the awake set's others.
+        let mut lists = [SharedMut::empty(); GRAPH_COLOR_COUNT + 1];
+        for (list, color) in lists.iter_mut().zip(graph.colors.iter_mut()) {
+            *list = SharedMut::new(&mut color.contact_sims);
+        }
+        lists[GRAPH_COLOR_COUNT] = SharedMut::new(&mut awake_sims);
+        let mut first = [0usize; GRAPH_COLOR_COUNT + 2];
+        for (k, list) in lists.iter().enumerate() {
+            first[k + 1] = first[k] + list.len();
+        }
+        let total = first[GRAPH_COLOR_COUNT + 1];
+        let block_size = workers.block_size(total, MIN_CONTACT_BLOCK).max(1);
+
         let recycle_distance = settings.contact_recycle_distance;
         let pre_solve = callbacks.pre_solve(*world_number); // events
-        for sim in sims {
-            if collide_one(
-                mixing,
-                recycle_distance,
-                shapes,
-                bodies,
-                solver_sets,
-                &pre_solve,
-                sim,
-            ) {
-                scratch.contact_state_bits.set(sim.contact_id);
+        let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
+        let collide_block = |start: usize, end: usize, worker: usize| {
+            let mut own = worker_scratch[worker]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            for (k, list) in lists.iter().enumerate() {
+                let (lo, hi) = (start.max(first[k]), end.min(first[k + 1]));
+                if lo >= hi {
+                    continue;
+                }
+                // SAFETY: blocks take disjoint ranges `start..end` of the
+                // concatenated lists, so these sims belong to this block.
+                #[allow(unsafe_code)]
+                let sims = unsafe { list.range(lo - first[k], hi - first[k]) };
+                for sim in sims {
+                    let changed = collide_one(
+                        mixing,
+                        recycle_distance,
+                        shapes,
+                        bodies,
+                        solver_sets,
+                        &pre_solve,
+                        sim,
+                    );
+                    if changed {
+                        own.contact_bits.set(sim.contact_id);
+                    }
+                }
             }
+        };
+        let stages = [total.div_ceil(block_size) as u32];
+        workers.run(
+            &stages,
+            |&blocks| blocks,
+            |_, block, worker| {
+                let start = block as usize * block_size;
+                collide_block(start, (start + block_size).min(total), worker);
+            },
+            |_| {},
+        );
+
+        let bits = &mut scratch.contact_state_bits;
+        bits.set_bit_count_and_clear(capacity);
+        for w in &mut scratch.workers {
+            bits.union_with(&w.get_mut().unwrap_or_else(|e| e.into_inner()).contact_bits);
         }
+        self.solver_sets[AWAKE_SET as usize].contact_sims = awake_sims;
+        self.update_contact_states();
     }
 
     /// Applies the state changes recorded by the narrow phase.

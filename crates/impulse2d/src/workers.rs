@@ -78,6 +78,11 @@ impl Workers {
         })
     }
 
+    /// Number of workers (the driving thread included).
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
     /// Items per block for a stage of `items` items: everything in one block
     /// with one worker; otherwise about four blocks per worker, each of at
     /// least `min_block` items (so that a small stage stays one block and runs
@@ -143,6 +148,9 @@ where
 {
     /// The driver: publishes each stage, works on it and waits for it.
     fn drive(&self, after: &mut impl FnMut(&S)) {
+        // Ends the region for the workers when the stages are done, or when
+        // a block on this thread panics (they would wait for a stage forever).
+        let _done = EndStages(self.stage);
         for (index, s) in self.stages.iter().enumerate() {
             let count = (self.blocks)(s);
             if count > 1 {
@@ -170,7 +178,6 @@ where
             }
             after(s);
         }
-        self.stage.store((DONE as u64) << 32, Ordering::Release);
     }
 
     /// A worker: claims blocks of the published stage until the region ends.
@@ -350,6 +357,15 @@ impl Drop for Team {
             thread.thread().unpark();
             let _ = thread.join();
         }
+    }
+}
+
+/// Publishes the end of the stages when dropped.
+struct EndStages<'a>(&'a AtomicU64);
+
+impl Drop for EndStages<'_> {
+    fn drop(&mut self) {
+        self.0.store((DONE as u64) << 32, Ordering::Release);
     }
 }
 
@@ -535,5 +551,53 @@ mod tests {
             |_| {},
         );
         assert!(values.iter().all(|&v| v == 25));
+    }
+
+    /// Helper threads take blocks when the blocks are slow enough for them
+    /// to arrive.
+    #[test]
+    fn helpers_take_part() {
+        let workers = Workers::new(2).unwrap();
+        let by_helper = AtomicU32::new(0);
+        workers.run(
+            &[40u32],
+            |&n| n,
+            |_, _, worker| {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                if worker == 1 {
+                    by_helper.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+            |_| {},
+        );
+        assert!(by_helper.load(Ordering::Relaxed) > 0);
+    }
+
+    /// A panic in a block reaches the caller, and the workers still work.
+    #[test]
+    fn a_panicking_block_panics_the_caller() {
+        let workers = Workers::new(3).unwrap();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            workers.run(
+                &[64u32],
+                |&n| n,
+                |_, block, _| {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    assert!(block != 33, "block 33");
+                },
+                |_| {},
+            );
+        }));
+        assert!(run.is_err());
+        let done = AtomicU32::new(0);
+        workers.run(
+            &[10u32, 10],
+            |&n| n,
+            |_, _, _| {
+                done.fetch_add(1, Ordering::Relaxed);
+            },
+            |_| {},
+        );
+        assert_eq!(done.load(Ordering::Relaxed), 20);
     }
 }

@@ -27,6 +27,11 @@ use crate::solver::{self, StepContext, StepScratch, ms_since};
 
 /// World settings. Defaults are Box2D v3's, tuned for objects of 0.1 to 10 m.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct WorldDef {
     /// Gravity, m/s².
     pub gravity: Vec2,

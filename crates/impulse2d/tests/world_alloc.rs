@@ -1,26 +1,23 @@
 //! A steady-state step makes no heap allocation: every buffer the step uses is
-//! kept in the world and reused. Checked with a counting global allocator (this
-//! test binary holds only this test so nothing else allocates meanwhile).
+//! kept in the world and reused, on one worker thread or several. Checked with
+//! a counting global allocator that counts on every thread, the world's
+//! worker threads included (this test binary holds only this test so nothing
+//! else allocates meanwhile).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use impulse2d::{World, WorldDef};
 
 struct Counting;
 
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-}
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
 
 fn note_allocation() {
-    // `try_with` so that allocations during thread teardown are ignored.
-    let _ = COUNTING.try_with(|on| {
-        if on.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
+    if COUNTING.load(Ordering::Relaxed) {
+        COUNT.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 // SAFETY: forwards to the system allocator; only counts calls.
@@ -50,25 +47,38 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 fn allocations_during(f: impl FnOnce()) -> usize {
-    COUNT.with(|c| c.set(0));
-    COUNTING.with(|on| on.set(true));
+    COUNT.store(0, Ordering::SeqCst);
+    COUNTING.store(true, Ordering::SeqCst);
     f();
-    COUNTING.with(|on| on.set(false));
-    COUNT.with(|c| c.get())
+    COUNTING.store(false, Ordering::SeqCst);
+    COUNT.load(Ordering::SeqCst)
 }
 
 #[test]
 fn steady_state_steps_allocate_nothing() {
-    // The counter must see allocations at all.
+    // The counter must see allocations at all, on any thread.
     assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) >= 1);
+    let on_another_thread = allocations_during(|| {
+        std::thread::scope(|s| {
+            s.spawn(|| drop(std::hint::black_box(vec![1u8; 16])));
+        })
+    });
+    assert!(on_another_thread >= 1);
+    for workers in [1, 2, 4] {
+        steady_state(workers);
+    }
+}
 
+fn steady_state(worker_count: usize) {
     // A pyramid kept awake (sleep off) so that every stage runs every step.
     let mut world = World::new(&WorldDef {
         enable_sleep: false,
+        worker_count,
         ..Default::default()
     })
     .unwrap();
-    impulse2d_scenes::pyramid(&mut world, 10, 0.5).unwrap();
+    // 210 boxes: enough for several blocks per stage on several workers.
+    impulse2d_scenes::pyramid(&mut world, 20, 0.5).unwrap();
     // A few falling and bouncing balls so contacts begin and end.
     for k in 0..4 {
         impulse2d_scenes::ball(
@@ -89,7 +99,10 @@ fn steady_state_steps_allocate_nothing() {
             world.step(1.0 / 60.0, 4).unwrap();
         }
     });
-    assert_eq!(count, 0, "{count} allocations in 120 steady steps");
+    assert_eq!(
+        count, 0,
+        "{count} allocations in 120 steady steps on {worker_count} workers"
+    );
     assert!(contacts > 50);
     world.validate().unwrap();
 }

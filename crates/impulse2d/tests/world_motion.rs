@@ -120,7 +120,15 @@ fn momentum_is_conserved_in_a_free_collision() {
 }
 
 fn run_pyramid_transforms() -> Vec<(u32, u32, u32, u32)> {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    run_pyramid_transforms_on(1)
+}
+
+fn run_pyramid_transforms_on(worker_count: usize) -> Vec<(u32, u32, u32, u32)> {
+    let mut world = World::new(&WorldDef {
+        worker_count,
+        ..WorldDef::default()
+    })
+    .unwrap();
     let p = impulse2d_scenes::pyramid(&mut world, 10, 0.5).unwrap();
     // Knock the top off-centre so the run is not symmetric and trivial.
     world
@@ -147,4 +155,12 @@ fn two_runs_are_bit_identical() {
     let b = run_pyramid_transforms();
     assert_eq!(a.len(), 55);
     assert_eq!(a, b);
+}
+
+#[test]
+fn runs_on_2_and_4_threads_are_bit_identical_to_one() {
+    let one = run_pyramid_transforms();
+    for workers in [2, 4] {
+        assert_eq!(run_pyramid_transforms_on(workers), one, "{workers} workers");
+    }
 }

@@ -472,7 +472,15 @@ mod tests {
     /// Builds a small pyramid next to a few spinning balls on a ramp-free
     /// ground, knocks it, and returns every body's transform bits after `steps`.
     fn run(use_wide: bool, steps: usize) -> Vec<[u32; 4]> {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        run_on(use_wide, steps, 1)
+    }
+
+    fn run_on(use_wide: bool, steps: usize, worker_count: usize) -> Vec<[u32; 4]> {
+        let mut world = World::new(&WorldDef {
+            worker_count,
+            ..WorldDef::default()
+        })
+        .unwrap();
         world.use_wide_solver = use_wide;
         let ground = world.create_body(&BodyDef::default()).unwrap();
         world
@@ -549,5 +557,19 @@ mod tests {
         let scalar = run(false, 200);
         assert_eq!(wide.len(), 42);
         assert_eq!(wide, scalar);
+    }
+
+    /// The same on several worker threads, with either solver.
+    #[test]
+    fn wide_and_scalar_solvers_give_the_same_bits_on_2_and_4_threads() {
+        let one = run(true, 120);
+        for workers in [2, 4] {
+            assert_eq!(run_on(true, 120, workers), one, "wide, {workers} workers");
+            assert_eq!(
+                run_on(false, 120, workers),
+                one,
+                "scalar, {workers} workers"
+            );
+        }
     }
 }

@@ -38,11 +38,15 @@ use crate::body::{BodySim, BodyState, BodyType, flags};
 use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
 use crate::shape::speculative_aabb;
+use crate::workers::SharedMut;
 use crate::world::World;
 use contact_solver::ContactConstraint;
 use contact_solver_wide::WideConstraint;
 use softness::Softness;
 use solver_set::AWAKE_SET;
+
+/// Smallest block of bodies worth a block of its own when finalizing.
+const MIN_BODY_BLOCK: usize = 64;
 
 /// How long every body of an island must be slow before it sleeps, s.
 pub const TIME_TO_SLEEP: f32 = 0.5;
@@ -74,9 +78,29 @@ pub(crate) struct StepContext {
     pub enable_continuous: bool,
 }
 
+/// What one worker gathers in a parallel stage whose blocks find things in
+/// no particular order. Merged after the stage by bitwise or, or by an
+/// order-free maximum, so the result is the same whichever worker found what.
+#[derive(Debug, Default)]
+pub(crate) struct WorkerScratch {
+    /// Contacts (by id) whose touching state changed in the narrow phase.
+    pub contact_bits: BitSet,
+    /// Awake bodies (by awake index) with a shape whose fat box grew.
+    pub enlarged_bodies: BitSet,
+    /// Awake bodies (by awake index) that moved fast enough to be swept.
+    pub fast_bodies: BitSet,
+    /// Awake islands (by index in the awake set) that must stay awake.
+    pub awake_islands: BitSet,
+    /// The island that most wants to sleep but must be split first, as
+    /// (sleep time, island id); (0, NULL) for none.
+    pub split_candidate: (f32, u32),
+}
+
 /// Buffers reused from step to step so that a steady step allocates nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct StepScratch {
+    /// One per worker (see [`WorkerScratch`]); each worker locks only its own.
+    pub workers: Vec<std::sync::Mutex<WorkerScratch>>,
     /// New shape pairs from the broad phase.
     pub pairs: Vec<(u32, u32)>,
     /// Contacts (by id) whose touching state changed in the narrow phase.
@@ -98,6 +122,23 @@ pub(crate) struct StepScratch {
     pub stages: Vec<stages::Stage>,
     /// Debug builds: bodies seen in one colour.
     pub color_check: BitSet,
+}
+
+impl StepScratch {
+    /// One cleared [`WorkerScratch`] per worker, its bit sets sized for
+    /// `bits` items, with `prepare` applied to each (allocates only the first
+    /// time and when the sets grow).
+    pub(crate) fn worker_scratch(
+        &mut self,
+        count: usize,
+        prepare: impl Fn(&mut WorkerScratch),
+    ) -> &[std::sync::Mutex<WorkerScratch>] {
+        self.workers.resize_with(count, Default::default);
+        for w in &mut self.workers {
+            prepare(w.get_mut().unwrap_or_else(|e| e.into_inner()));
+        }
+        &self.workers
+    }
 }
 
 /// Runs the solver stages for one step (see the module documentation).
@@ -233,8 +274,14 @@ fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) {
     }
 }
 
-/// Moves the bodies by their deltas, updates sleep timers and shape boxes.
-/// Returns the island that most wants to sleep but must be split first.
+/// Moves the bodies by their deltas, updates sleep timers and shape boxes,
+/// on the workers in blocks of bodies. Returns the island that most wants to
+/// sleep but must be split first.
+///
+/// What the blocks find (bodies whose boxes grew, fast bodies, islands kept
+/// awake, the island to split) is gathered per worker and merged by bitwise
+/// or and an order-free maximum, so it does not depend on the workers.
+#[allow(unsafe_code)]
 fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     let World {
         solver_sets,
@@ -243,26 +290,106 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         islands,
         scratch,
         settings,
+        workers,
         ..
     } = world;
     let awake = &mut solver_sets[AWAKE_SET as usize];
     let body_count = awake.body_sims.len() as u32;
-    scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
-    scratch
-        .awake_islands
-        .set_bit_count_and_clear(awake.island_sims.len() as u32);
+    let island_count = awake.island_sims.len() as u32;
+    let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
+        w.enlarged_bodies.set_bit_count_and_clear(body_count);
+        w.fast_bodies.set_bit_count_and_clear(body_count);
+        w.awake_islands.set_bit_count_and_clear(island_count);
+        w.split_candidate = (0.0, NULL_INDEX);
+    });
 
     let enable_sleep = settings.enable_sleep;
-    scratch.fast_bodies.clear();
-    let mut split_island = NULL_INDEX;
-    let mut split_sleep_time = 0.0f32;
+    let sims = SharedMut::new(&mut awake.body_sims);
+    let states = SharedMut::new(&mut awake.body_states);
+    let (bodies, shapes, islands) = (SharedMut::new(bodies), SharedMut::new(shapes), &*islands);
+    let block_size = workers.block_size(body_count as usize, MIN_BODY_BLOCK);
+    let stages = [body_count.div_ceil(block_size as u32)];
+    let finalize = Finalize {
+        ctx,
+        enable_sleep,
+        islands,
+    };
+    workers.run(
+        &stages,
+        |&blocks| blocks,
+        |_, block, worker| {
+            let mut own = worker_scratch[worker]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let start = block * block_size as u32;
+            for sim_index in start..(start + block_size as u32).min(body_count) {
+                // SAFETY: blocks take disjoint ranges of awake bodies.
+                let (sim, state) =
+                    unsafe { (sims.get(sim_index as usize), states.get(sim_index as usize)) };
+                finalize.run(sim_index, sim, state, &bodies, &shapes, &mut own);
+            }
+        },
+        |_| {},
+    );
 
-    for (sim_index, (sim, state)) in awake
-        .body_sims
-        .iter_mut()
-        .zip(awake.body_states.iter_mut())
-        .enumerate()
-    {
+    // Merge in worker order (the operations do not depend on it anyway).
+    scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
+    scratch.awake_islands.set_bit_count_and_clear(island_count);
+    scratch.fast_bodies.clear();
+    let mut split = (0.0, NULL_INDEX);
+    let (first, rest) = scratch.workers.split_first_mut().expect("one worker");
+    let first = first.get_mut().unwrap_or_else(|e| e.into_inner());
+    for w in std::iter::once(&mut *first).chain(
+        rest.iter_mut()
+            .map(|w| w.get_mut().unwrap_or_else(|e| e.into_inner())),
+    ) {
+        scratch.enlarged_bodies.union_with(&w.enlarged_bodies);
+        scratch.awake_islands.union_with(&w.awake_islands);
+        split = split_choice(split, w.split_candidate);
+    }
+    for w in rest.iter_mut() {
+        first
+            .fast_bodies
+            .union_with(&w.get_mut().unwrap_or_else(|e| e.into_inner()).fast_bodies);
+    }
+    // In body order, as a serial loop over the bodies would find them.
+    scratch.fast_bodies.extend(first.fast_bodies.iter());
+    split.1
+}
+
+/// The better of two islands to split: the one whose body has slept
+/// longest, ties to the larger island id; `(0, NULL)` stands for none and
+/// loses to any real candidate. A total order, so any merge order gives the
+/// same answer.
+fn split_choice(best: (f32, u32), candidate: (f32, u32)) -> (f32, u32) {
+    let (time, island) = candidate;
+    if time > best.0 || (time == best.0 && island > best.1) {
+        candidate
+    } else {
+        best
+    }
+}
+
+/// The settings of [`finalize_bodies`] one body needs.
+struct Finalize<'a> {
+    ctx: &'a StepContext,
+    enable_sleep: bool,
+    islands: &'a [crate::solver::island::Island],
+}
+
+impl Finalize<'_> {
+    /// Finalizes one awake body (see [`finalize_bodies`]).
+    #[allow(unsafe_code)]
+    fn run(
+        &self,
+        sim_index: u32,
+        sim: &mut BodySim,
+        state: &mut BodyState,
+        bodies: &SharedMut<crate::body::Body>,
+        shapes: &SharedMut<crate::shape::Shape>,
+        own: &mut WorkerScratch,
+    ) {
+        let (ctx, enable_sleep, islands) = (self.ctx, self.enable_sleep, self.islands);
         if !motion_is_finite(sim, state) {
             // Only extreme inputs get here (enormous forces, masses or time
             // steps overflowing f32): stop the body where it was rather than
@@ -291,7 +418,9 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         sim.force = Vec2::ZERO;
         sim.torque = 0.0;
 
-        let body = &mut bodies[sim.body_id as usize];
+        // SAFETY: each awake body has one sim, so body `sim.body_id` belongs to
+        // this sim's block.
+        let body = unsafe { bodies.get(sim.body_id as usize) };
         body.flags = (body.flags & !flags::TRANSIENT) | (state.flags & flags::TRANSIENT);
         state.flags &= !flags::TRANSIENT;
         sim.flags &= !flags::TRANSIENT;
@@ -310,7 +439,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
             // Swept after this loop, which also updates its shapes' boxes;
             // the start pose stays in center0/rotation0 until then.
             body.flags |= flags::IS_FAST;
-            scratch.fast_bodies.push(sim_index as u32);
+            own.fast_bodies.set(sim_index);
         } else {
             sim.center0 = sim.center;
             sim.rotation0 = sim.transform.q;
@@ -319,35 +448,32 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         // Any body that is not sleepy keeps its island awake.
         let island = &islands[body.island_id as usize];
         if body.sleep_time < TIME_TO_SLEEP {
-            scratch.awake_islands.set(island.local_index);
-        } else if island.constraint_remove_count > 0
-            && (body.sleep_time > split_sleep_time
-                || (body.sleep_time == split_sleep_time && body.island_id > split_island))
-        {
+            own.awake_islands.set(island.local_index);
+        } else if island.constraint_remove_count > 0 {
             // Wants to sleep but the island may have fallen apart: split it
-            // next step. Ties go to the larger island id (deterministic).
-            split_island = body.island_id;
-            split_sleep_time = body.sleep_time;
+            // next step.
+            own.split_candidate =
+                split_choice(own.split_candidate, (body.sleep_time, body.island_id));
         }
 
         if fast {
-            continue;
+            return;
         }
         let transform = sim.transform;
         let mut shape_id = body.head_shape_id;
         while shape_id != NULL_INDEX {
-            let shape = &mut shapes[shape_id as usize];
+            // SAFETY: a shape belongs to one body, so to this sim's block.
+            let shape = unsafe { shapes.get(shape_id as usize) };
             let aabb = speculative_aabb(&shape.geometry, transform);
             shape.aabb = aabb;
             if !shape.fat_aabb.contains(&aabb) {
                 shape.fat_aabb = aabb.fattened(shape.aabb_margin);
                 shape.enlarged_aabb = true;
-                scratch.enlarged_bodies.set(sim_index as u32);
+                own.enlarged_bodies.set(sim_index);
             }
             shape_id = shape.next_shape_id;
         }
     }
-    split_island
 }
 
 /// Whether a body's velocities, position and rotation deltas and the position
