@@ -22,7 +22,10 @@ use crate::world::World;
 pub type CustomFilterFn = dyn Fn(ShapeId, ShapeId) -> bool + Send + Sync;
 
 /// A pre-solve callback: `false` switches the contact off for this step
-/// (its manifold is emptied, so it stops touching).
+/// (its manifold is emptied, so it stops touching). It is called from the
+/// narrow phase, which runs on the world's worker threads when
+/// [`WorldDef::worker_count`](crate::WorldDef::worker_count) > 1: calls for
+/// different contacts may then run at the same time, in any order.
 pub type PreSolveFn = dyn Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync;
 
 /// The world's callbacks.
