@@ -24,6 +24,7 @@ use crate::id::NULL_INDEX;
 use crate::joint::{JointStorage, joint_allows_collision};
 use crate::math::{Rot, Sweep, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
+use crate::solver::lock_worker;
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
 use crate::workers::SharedMut;
 use crate::world::World;
@@ -135,35 +136,25 @@ pub(crate) fn solve_continuous(world: &mut World) {
     let all_shapes = SharedMut::new(shapes);
     let bodies = &*bodies;
     let filter = (&custom_filter, &*joints);
-    let block_size = workers.block_size(fast.len(), MIN_FAST_BLOCK);
-    let stages = [fast.len().div_ceil(block_size) as u32];
-    workers.run(
-        &stages,
-        |&blocks| blocks,
-        |_, block, worker| {
-            let mut own = worker_scratch[worker]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            let start = block as usize * block_size;
-            for &sim_index in &fast[start..(start + block_size).min(fast.len())] {
-                // SAFETY: `fast` lists each awake body at most once, and
-                // blocks take disjoint parts of it.
-                let sim = unsafe { sims.get(sim_index as usize) };
-                if sim.flags & flags::IS_BULLET != 0 {
-                    continue; // events: bullets are swept by bullet.rs
-                }
-                let body = &bodies[sim.body_id as usize];
-                // SAFETY: `sweep_body` writes only the shapes of `body`,
-                // whose sim belongs to this block, and reads only those and
-                // static shapes, which no block writes.
-                let shapes = unsafe { all_shapes.whole() };
-                if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
-                    own.enlarged_bodies.set(sim_index);
-                }
+    workers.for_each_block(fast.len(), MIN_FAST_BLOCK, |range, worker| {
+        let mut own = lock_worker(worker_scratch, worker);
+        for &sim_index in &fast[range] {
+            // SAFETY: `fast` lists each awake body at most once, and blocks
+            // take disjoint parts of it.
+            let sim = unsafe { sims.get(sim_index as usize) };
+            if sim.flags & flags::IS_BULLET != 0 {
+                continue; // events: bullets are swept by bullet.rs
             }
-        },
-        |_| {},
-    );
+            let body = &bodies[sim.body_id as usize];
+            // SAFETY: `sweep_body` writes only the shapes of `body`, whose
+            // sim belongs to this block, and reads only those and static
+            // shapes, which no block writes.
+            let shapes = unsafe { all_shapes.whole() };
+            if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
+                own.enlarged_bodies.set(sim_index);
+            }
+        }
+    });
     for w in &mut scratch.workers {
         let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
         scratch.enlarged_bodies.union_with(&w.enlarged_bodies);
