@@ -7,7 +7,8 @@ use crate::desc::{
     Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, SceneDesc, ShapeDesc,
 };
 use crate::human::push_human;
-use std::f32::consts::PI;
+use impulse2d_scenes::benchmarks::{LARGE_PYRAMID_BASE, MANY_PYRAMIDS_GRID, SMASH_GRID};
+use impulse2d_scenes::joints::JOINT_GRID_SIZE;
 
 /// One of the seven benchmark scenes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,12 +86,12 @@ impl Scene {
     pub fn build(self, size: Size) -> SceneDesc {
         let full = size == Size::Full;
         match self {
-            Scene::LargePyramid => large_pyramid(if full { 100 } else { 10 }),
-            Scene::ManyPyramids => many_pyramids(if full { 20 } else { 2 }),
-            Scene::JointGrid => joint_grid(if full { 100 } else { 10 }),
+            Scene::LargePyramid => large_pyramid(if full { LARGE_PYRAMID_BASE } else { 10 }),
+            Scene::ManyPyramids => many_pyramids(if full { MANY_PYRAMIDS_GRID } else { 2 }),
+            Scene::JointGrid => joint_grid(if full { JOINT_GRID_SIZE } else { 10 }),
             Scene::Rain => rain(if full { RainSize::FULL } else { RainSize::TINY }),
-            Scene::Smash => smash(if full { (120, 80) } else { (12, 8) }),
-            Scene::Spinner => spinner(if full { 2 * 3038 } else { 120 }),
+            Scene::Smash => smash(if full { SMASH_GRID } else { (12, 8) }),
+            Scene::Spinner => spinner(if full { SPINNER_BODY_COUNT } else { 120 }),
             Scene::Tumbler => tumbler(if full { 45 } else { 10 }),
         }
     }
@@ -106,78 +107,68 @@ pub fn pyramid_box_count(base: usize) -> usize {
     base * (base + 1) / 2
 }
 
+use impulse2d_scenes::benchmarks::{
+    LARGE_PYRAMID_GROUND_HALF, LARGE_PYRAMID_GROUND_POSITION, PYRAMID_BOX_HALF, SMASH_BOX_SPACING,
+    SMASH_RAM_DENSITY, SMASH_RAM_HALF, SMASH_RAM_POSITION, SMASH_RAM_VELOCITY,
+    large_pyramid_box_positions, many_pyramids_box_positions, many_pyramids_shelves,
+    smash_box_positions,
+};
+use impulse2d_scenes::joints::{JOINT_GRID_DISC_RADIUS, joint_grid_is_anchor, joint_grid_position};
+
 /// `large_pyramid`: a pyramid of unit boxes with `base` boxes in the bottom row on a
-/// 200 m × 2 m static box; sleeping off. The last body is the top box.
+/// 200 m × 2 m static box; sleeping off. The last body is the top box. The layout is the
+/// scene registry's large pyramid (`impulse2d_scenes::benchmarks`).
 pub fn large_pyramid(base: usize) -> SceneDesc {
     let mut scene = SceneDesc::new("large_pyramid");
     scene.enable_sleep = false;
+    let (hx, hy) = LARGE_PYRAMID_GROUND_HALF;
+    let ground = [
+        LARGE_PYRAMID_GROUND_POSITION.x,
+        LARGE_PYRAMID_GROUND_POSITION.y,
+    ];
     scene.add_body(
-        BodyDesc::new(Kind::Static, [0.0, -1.0])
-            .shape(ShapeDesc::new(Geometry::cuboid(100.0, 1.0))),
+        BodyDesc::new(Kind::Static, ground).shape(ShapeDesc::new(Geometry::cuboid(hx, hy))),
     );
-    let a = 0.5;
-    for row in 0..base {
-        let y = (2.0 * row as f32 + 1.0) * a;
-        for column in row..base {
-            let x = (row as f32 + 1.0) * a + 2.0 * (column - row) as f32 * a - a * base as f32;
-            scene.add_body(
-                BodyDesc::new(Kind::Dynamic, [x, y]).shape(ShapeDesc::new(Geometry::cuboid(a, a))),
-            );
-        }
+    let a = PYRAMID_BOX_HALF;
+    for p in large_pyramid_box_positions(base) {
+        scene.add_body(
+            BodyDesc::new(Kind::Dynamic, [p.x, p.y]).shape(ShapeDesc::new(Geometry::cuboid(a, a))),
+        );
     }
     scene
 }
 
 /// Pyramid base of `many_pyramids`.
-pub const SMALL_PYRAMID_BASE: usize = 10;
+pub const SMALL_PYRAMID_BASE: usize = impulse2d_scenes::benchmarks::MANY_PYRAMIDS_BASE;
 
 /// `many_pyramids`: `grid` × `grid` pyramids of 10-box base (boxes 1 m wide), one row of
-/// pyramids per ground segment, all on one static body; sleeping off.
+/// pyramids per ground segment, all on one static body; sleeping off. The layout is the
+/// scene registry's (`impulse2d_scenes::benchmarks`).
 pub fn many_pyramids(grid: usize) -> SceneDesc {
     let mut scene = SceneDesc::new("many_pyramids");
     scene.enable_sleep = false;
     let base = SMALL_PYRAMID_BASE;
-    let extent = 0.5;
-    let rows = grid;
-    let columns = grid;
-    let ground_dy = 2.0 * extent * (base as f32 + 1.0);
-    let ground_width = 2.0 * extent * columns as f32 * (base as f32 + 1.0);
-
     let mut ground = BodyDesc::new(Kind::Static, [0.0, 0.0]);
-    for row in 0..rows {
-        let y = row as f32 * ground_dy;
+    for (p1, p2) in many_pyramids_shelves(grid, grid, base) {
         ground = ground.shape(ShapeDesc::new(Geometry::Segment {
-            point1: [-0.5 * ground_width, y],
-            point2: [0.5 * ground_width, y],
+            point1: [p1.x, p1.y],
+            point2: [p2.x, p2.y],
         }));
     }
     scene.add_body(ground);
-
-    let base_width = 2.0 * extent * base as f32;
-    for row in 0..rows {
-        let base_y = row as f32 * ground_dy;
-        for column in 0..columns {
-            let center_x =
-                -0.5 * ground_width + column as f32 * (base_width + 2.0 * extent) + 2.0 * extent;
-            for i in 0..base {
-                let y = (2.0 * i as f32 + 1.0) * extent + base_y;
-                for j in i..base {
-                    let x =
-                        (i as f32 + 1.0) * extent + 2.0 * (j - i) as f32 * extent + center_x - 0.5;
-                    scene.add_body(
-                        BodyDesc::new(Kind::Dynamic, [x, y])
-                            .shape(ShapeDesc::new(Geometry::cuboid(extent, extent))),
-                    );
-                }
-            }
-        }
+    let a = PYRAMID_BOX_HALF;
+    for p in many_pyramids_box_positions(grid, grid, base) {
+        scene.add_body(
+            BodyDesc::new(Kind::Dynamic, [p.x, p.y]).shape(ShapeDesc::new(Geometry::cuboid(a, a))),
+        );
     }
     scene
 }
 
 /// `joint_grid`: an `n` × `n` grid of 0.4 m discs 1 m apart, each hinged to its upper and
 /// left neighbours, hanging from seven static discs at the top middle. The discs never
-/// collide (category 2, mask excludes 2); sleeping off. Body key = column · n + row.
+/// collide (category 2, mask excludes 2); sleeping off. Body key = column · n + row. The
+/// layout is the scene registry's joint grid (`impulse2d_scenes::joints`).
 pub fn joint_grid(n: usize) -> SceneDesc {
     let mut scene = SceneDesc::new("joint_grid");
     scene.enable_sleep = false;
@@ -186,20 +177,19 @@ pub fn joint_grid(n: usize) -> SceneDesc {
         mask: !2,
         group: 0,
     };
-    let half = n as i64 / 2;
     for k in 0..n {
         for i in 0..n {
-            let anchored = (k as i64) >= half - 3 && (k as i64) <= half + 3 && i == 0;
-            let kind = if anchored {
+            let kind = if joint_grid_is_anchor(n, k, i) {
                 Kind::Static
             } else {
                 Kind::Dynamic
             };
+            let p = joint_grid_position(k, i);
             let key = scene.add_body(
-                BodyDesc::new(kind, [k as f32, -(i as f32)]).shape(
+                BodyDesc::new(kind, [p.x, p.y]).shape(
                     ShapeDesc::new(Geometry::Circle {
                         center: [0.0, 0.0],
-                        radius: 0.4,
+                        radius: JOINT_GRID_DISC_RADIUS,
                     })
                     .filter(filter),
                 ),
@@ -266,67 +256,66 @@ pub fn rain(size: RainSize) -> SceneDesc {
 }
 
 /// `smash`: an 8 m box of density 8 at 40 m/s into a `columns` × `rows` block of sleeping
-/// 0.4 m boxes, zero gravity. Body 0 is the heavy box.
+/// 0.4 m boxes, zero gravity. Body 0 is the heavy box. The layout is the scene registry's
+/// smash (`impulse2d_scenes::benchmarks`).
 pub fn smash((columns, rows): (usize, usize)) -> SceneDesc {
     let mut scene = SceneDesc::new("smash");
     scene.gravity = [0.0, 0.0];
-    let mut ram = BodyDesc::new(Kind::Dynamic, [-20.0, 0.0])
-        .shape(ShapeDesc::new(Geometry::cuboid(4.0, 4.0)).density(8.0));
-    ram.linear_velocity = [40.0, 0.0];
+    let mut ram = BodyDesc::new(Kind::Dynamic, [SMASH_RAM_POSITION.x, SMASH_RAM_POSITION.y]).shape(
+        ShapeDesc::new(Geometry::cuboid(SMASH_RAM_HALF, SMASH_RAM_HALF)).density(SMASH_RAM_DENSITY),
+    );
+    ram.linear_velocity = [SMASH_RAM_VELOCITY.x, SMASH_RAM_VELOCITY.y];
     scene.add_body(ram);
 
-    let d = 0.4;
-    for i in 0..columns {
-        for j in 0..rows {
-            let position = [i as f32 * d + 30.0, (j as f32 - rows as f32 / 2.0) * d];
-            let mut body = BodyDesc::new(Kind::Dynamic, position)
-                .shape(ShapeDesc::new(Geometry::cuboid(0.5 * d, 0.5 * d)));
-            body.awake = false;
-            scene.add_body(body);
-        }
+    let half = 0.5 * SMASH_BOX_SPACING;
+    for p in smash_box_positions(columns, rows) {
+        let mut body = BodyDesc::new(Kind::Dynamic, [p.x, p.y])
+            .shape(ShapeDesc::new(Geometry::cuboid(half, half)));
+        body.awake = false;
+        scene.add_body(body);
     }
     scene
 }
 
-/// Centre of `spinner`'s chain loop (m).
-pub const SPINNER_CENTER: [f32; 2] = [0.0, 32.0];
-/// Radius of `spinner`'s chain loop (m).
-pub const SPINNER_RADIUS: f32 = 40.0;
+use impulse2d_scenes::joints::{
+    SPINNER_BLADE, SPINNER_BLADE_POSITION, SPINNER_BODY_DENSITY, SPINNER_BODY_RESTITUTION,
+    SPINNER_FRICTION, SPINNER_MAX_MOTOR_TORQUE, SPINNER_MOTOR_SPEED, spinner_body_positions,
+    spinner_ring_points,
+};
+/// Centre of `spinner`'s chain loop and its radius (m): the scene registry's spinner.
+pub use impulse2d_scenes::joints::{SPINNER_BODY_COUNT, SPINNER_CENTER, SPINNER_RADIUS};
 
 /// `spinner`: a 360-segment chain loop of radius 40 m, a 40 m rounded blade turning at
 /// 5 rad/s with unlimited torque, and `count` capsules, discs and squares (density 0.25,
-/// friction 0.1, restitution 0.1). Body 0 is the ground, 1 the blade.
+/// friction 0.1, restitution 0.1). Body 0 is the ground, 1 the blade. The ring, the blade,
+/// the motor and the bodies' places come from the scene registry's spinner
+/// (`impulse2d_scenes::joints`), so both build the same scene.
 pub fn spinner(count: usize) -> SceneDesc {
     let mut scene = SceneDesc::new("spinner");
-    let point_count = 360;
-    let step = -2.0 * PI / point_count as f32;
-    let points = (0..point_count)
-        .map(|i| {
-            let (s, c) = (step * i as f32).sin_cos();
-            [
-                SPINNER_CENTER[0] + SPINNER_RADIUS * c,
-                SPINNER_CENTER[1] + SPINNER_RADIUS * s,
-            ]
-        })
+    let points = spinner_ring_points()
+        .into_iter()
+        .map(|p| [p.x, p.y])
         .collect();
     let ground = scene.add_body(
         BodyDesc::new(Kind::Static, [0.0, 0.0])
-            .shape(ShapeDesc::new(Geometry::ChainLoop { points }).friction(0.1)),
+            .shape(ShapeDesc::new(Geometry::ChainLoop { points }).friction(SPINNER_FRICTION)),
     );
 
-    let mut blade = BodyDesc::new(Kind::Dynamic, [0.0, 12.0]).shape(
+    let (hx, hy, radius) = SPINNER_BLADE;
+    let pivot = [SPINNER_BLADE_POSITION.x, SPINNER_BLADE_POSITION.y];
+    let mut blade = BodyDesc::new(Kind::Dynamic, pivot).shape(
         ShapeDesc::new(Geometry::Polygon {
-            vertices: vec![[-0.4, -20.0], [0.4, -20.0], [0.4, 20.0], [-0.4, 20.0]],
-            radius: 0.2,
+            vertices: vec![[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]],
+            radius,
         })
         .friction(0.0),
     );
     blade.enable_sleep = false;
     let blade = scene.add_body(blade);
-    let mut hinge = JointDesc::revolute(ground, blade, [0.0, 12.0], [0.0, 0.0]);
+    let mut hinge = JointDesc::revolute(ground, blade, pivot, [0.0, 0.0]);
     hinge.motor = Some(Motor {
-        speed: 5.0,
-        max_torque: f32::MAX,
+        speed: SPINNER_MOTOR_SPEED,
+        max_torque: SPINNER_MAX_MOTOR_TORQUE,
     });
     scene.add_joint(hinge);
 
@@ -342,18 +331,12 @@ pub fn spinner(count: usize) -> SceneDesc {
         },
         Geometry::cuboid(0.35, 0.35),
     ];
-    let (mut x, mut y) = (-23.0f32, 2.0f32);
-    for i in 0..count {
+    for (i, p) in spinner_body_positions(count).into_iter().enumerate() {
         let shape = ShapeDesc::new(shapes[i % 3].clone())
-            .friction(0.1)
-            .restitution(0.1)
-            .density(0.25);
-        scene.add_body(BodyDesc::new(Kind::Dynamic, [x, y]).shape(shape));
-        x += 0.5;
-        if x >= 23.0 {
-            x = -23.0;
-            y += 0.5;
-        }
+            .friction(SPINNER_FRICTION)
+            .restitution(SPINNER_BODY_RESTITUTION)
+            .density(SPINNER_BODY_DENSITY);
+        scene.add_body(BodyDesc::new(Kind::Dynamic, [p.x, p.y]).shape(shape));
     }
     scene
 }

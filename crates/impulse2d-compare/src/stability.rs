@@ -164,8 +164,8 @@ fn inside_loop(states: &[Option<BodyState>]) -> Stability {
     let inside = loose
         .iter()
         .filter(|s| {
-            let dx = s.position[0] - SPINNER_CENTER[0];
-            let dy = s.position[1] - SPINNER_CENTER[1];
+            let dx = s.position[0] - SPINNER_CENTER.x;
+            let dy = s.position[1] - SPINNER_CENTER.y;
             dx.hypot(dy) < SPINNER_RADIUS + 0.5
         })
         .count();

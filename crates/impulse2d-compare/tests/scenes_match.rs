@@ -3,13 +3,13 @@
 //! sane after a few steps. Tiny sizes, few steps: this runs in CI.
 
 use impulse2d_compare::box2d::{self, Box2d};
-use impulse2d_compare::desc::{Action, BodyState, Kind, SceneDesc};
+use impulse2d_compare::desc::{Action, BodyState, Geometry, Kind, SceneDesc};
 use impulse2d_compare::engine::{Counts, Engine, RunConfig, advance};
 use impulse2d_compare::ours::Impulse2d;
 use impulse2d_compare::rapier::Rapier;
 use impulse2d_compare::scenes::{
-    RAIN_ROW_SPACING, RainSize, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid, large_pyramid, rain,
-    tumbler,
+    RAIN_ROW_SPACING, RainSize, SMALL_PYRAMID_BASE, SUB_STEPS, Scene, Size, TIME_STEP, joint_grid,
+    large_pyramid, many_pyramids, pyramid_box_count, rain, smash, spinner, tumbler,
 };
 use impulse2d_compare::stability::measure;
 
@@ -390,4 +390,211 @@ fn every_engine_turns_the_tumbler_with_its_motor() {
             drum.position
         );
     }
+}
+
+/// Checks that `world`, freshly built by a scene of the registry, holds the scene
+/// `desc` describes: the same gravity and the same bodies in creation order (type,
+/// position and velocity to the bit, awake and sleep flags, mass, shape count and
+/// materials), plus `extra_statics` shapeless static bodies created after them, and every
+/// joint between the same bodies at the same anchors with the same motor.
+fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_statics: usize) {
+    use impulse2d::{BodyType, ShapeGeometry};
+    let name = &desc.name;
+    let c = world.counters();
+    let want = expected_counts(desc, 0);
+    assert_eq!(
+        (c.body_count, c.shape_count, world.joint_count()),
+        (want.bodies + extra_statics, want.shapes, want.joints),
+        "{name}: bodies, shapes, joints"
+    );
+    let g = world.gravity();
+    assert_eq!([g.x, g.y], desc.gravity, "{name}: gravity");
+    let ids: Vec<_> = world.body_ids().collect();
+    for (key, (&id, body)) in ids.iter().zip(&desc.bodies).enumerate() {
+        let kind = match world.body_type(id).unwrap() {
+            BodyType::Static => Kind::Static,
+            BodyType::Kinematic => Kind::Kinematic,
+            BodyType::Dynamic => Kind::Dynamic,
+        };
+        assert_eq!(kind, body.kind, "{name}: body {key} type");
+        let p = world.body_position(id).unwrap();
+        let v = world.body_linear_velocity(id).unwrap();
+        assert_eq!(
+            (
+                [p.x, p.y],
+                world.body_rotation(id).unwrap().angle(),
+                [v.x, v.y],
+                world.body_angular_velocity(id).unwrap()
+            ),
+            (
+                body.position,
+                body.angle,
+                body.linear_velocity,
+                body.angular_velocity
+            ),
+            "{name}: body {key} placement and velocity"
+        );
+        assert_eq!(
+            world.body_sleep_enabled(id).unwrap(),
+            body.enable_sleep,
+            "{name}: body {key} sleep flag"
+        );
+        if body.kind == Kind::Dynamic {
+            assert_eq!(
+                world.body_is_awake(id).unwrap(),
+                body.awake,
+                "{name}: body {key} awake"
+            );
+            let mass = world.body_mass(id).unwrap();
+            assert!(
+                (mass - body.mass()).abs() <= 1e-4 * mass,
+                "{name}: body {key}: mass {mass}, description {}",
+                body.mass()
+            );
+        }
+        let shapes = world.body_shapes(id).unwrap();
+        let count: usize = body.shapes.iter().map(|s| s.geometry.shape_count()).sum();
+        assert_eq!(shapes.len(), count, "{name}: body {key} shapes");
+        for shape in shapes {
+            let filter = world.shape_filter(shape).unwrap();
+            let material = (
+                world.shape_density(shape).unwrap(),
+                world.shape_friction(shape).unwrap(),
+                world.shape_restitution(shape).unwrap(),
+                filter.category_bits,
+                filter.mask_bits,
+                filter.group_index,
+            );
+            let described = body.shapes.iter().any(|s| {
+                let mask = if s.filter.mask == u32::MAX {
+                    u64::MAX
+                } else {
+                    u64::from(s.filter.mask)
+                };
+                // A chain's segments carry no density of their own.
+                let density = match s.geometry {
+                    Geometry::ChainLoop { .. } => material.0,
+                    _ => s.density,
+                };
+                material
+                    == (
+                        density,
+                        s.friction,
+                        s.restitution,
+                        u64::from(s.filter.category),
+                        mask,
+                        s.filter.group,
+                    )
+            });
+            assert!(described, "{name}: body {key}: shape material {material:?}");
+            if let ShapeGeometry::ChainSegment(segment) = world.shape_geometry(shape).unwrap() {
+                let start = segment.segment.point1;
+                let on_a_loop = body.shapes.iter().any(|s| match &s.geometry {
+                    Geometry::ChainLoop { points } => points.contains(&[start.x, start.y]),
+                    _ => false,
+                });
+                assert!(on_a_loop, "{name}: body {key}: chain point {start:?}");
+            }
+        }
+    }
+    for &id in &ids[desc.bodies.len()..] {
+        assert_eq!(world.body_type(id).unwrap(), BodyType::Static);
+        assert!(world.body_shapes(id).unwrap().is_empty());
+    }
+    for (index, joint) in desc.joints.iter().enumerate() {
+        let (a, b) = (ids[joint.body_a], ids[joint.body_b]);
+        let found = world
+            .body_joints(b)
+            .unwrap()
+            .into_iter()
+            .filter(|&j| world.joint_body_a(j).unwrap() == a && world.joint_body_b(j).unwrap() == b)
+            .map(|j| world.revolute_joint_def(j).unwrap())
+            .find(|def| {
+                let (la, lb) = (def.base.local_anchor_a, def.base.local_anchor_b);
+                [la.x, la.y] == joint.local_anchor_a && [lb.x, lb.y] == joint.local_anchor_b
+            });
+        let def = found.unwrap_or_else(|| panic!("{name}: joint {index} not in the registry"));
+        let motor = def
+            .enable_motor
+            .then_some((def.motor_speed, def.max_motor_torque));
+        assert_eq!(
+            motor,
+            joint.motor.map(|m| (m.speed, m.max_torque)),
+            "{name}: joint {index} motor"
+        );
+        let limits = def
+            .enable_limit
+            .then_some([def.lower_angle, def.upper_angle]);
+        assert_eq!(limits, joint.limits, "{name}: joint {index} limits");
+        assert_eq!(
+            def.enable_spring,
+            joint.spring.is_some(),
+            "{name}: joint {index} spring"
+        );
+    }
+}
+
+fn new_world() -> impulse2d::World {
+    impulse2d::World::new(&impulse2d::WorldDef::default()).unwrap()
+}
+
+#[test]
+fn the_registry_spinner_agrees_with_the_description() {
+    let count = 150;
+    let mut world = new_world();
+    impulse2d_scenes::joints::spinner(&mut world, count).unwrap();
+    assert_registry_agrees(&spinner(count), &world, 0);
+    // Box2D's sizes: 6,076 bodies half a metre apart in a ring centred 32 m up.
+    assert_eq!(impulse2d_scenes::joints::SPINNER_BODY_COUNT, 6076);
+    let full = spinner(6076);
+    assert_eq!(full.bodies[2].position, [-23.0, 2.0]);
+    assert_eq!(full.bodies[3].position, [-22.5, 2.0]);
+    assert_eq!(full.bodies[2 + 92].position, [-23.0, 2.5]);
+    let Geometry::ChainLoop { points } = &full.bodies[0].shapes[0].geometry else {
+        panic!("the spinner's ground is its ring");
+    };
+    assert_eq!(points[0], [40.0, 32.0]);
+    // A quarter turn clockwise: the ring's bottom, on y = −8.
+    assert!((points[90][0]).abs() < 1e-3 && (points[90][1] + 8.0).abs() < 1e-3);
+    assert_eq!(full.joints[0].motor.unwrap().max_torque, f32::MAX);
+}
+
+#[test]
+fn the_registry_large_pyramid_agrees_with_the_description() {
+    let base = 12;
+    let mut world = new_world();
+    let built = impulse2d_scenes::benchmarks::large_pyramid(&mut world, base).unwrap();
+    assert_eq!(built.boxes.len(), pyramid_box_count(base));
+    let desc = large_pyramid(base);
+    assert_eq!(desc.bodies[0].position, [0.0, -1.0]);
+    assert_registry_agrees(&desc, &world, 0);
+}
+
+#[test]
+fn the_registry_many_pyramids_agree_with_the_description() {
+    let grid = 3;
+    let mut world = new_world();
+    impulse2d_scenes::benchmarks::many_pyramids(&mut world, grid, grid, SMALL_PYRAMID_BASE)
+        .unwrap();
+    assert_registry_agrees(&many_pyramids(grid), &world, 0);
+}
+
+#[test]
+fn the_registry_joint_grid_agrees_with_the_description() {
+    let n = 12;
+    let mut world = new_world();
+    impulse2d_scenes::joints::joint_grid(&mut world, n).unwrap();
+    let desc = joint_grid(n);
+    // Box2D hangs the grid from y = 0.
+    assert_eq!(desc.bodies[n].position, [1.0, 0.0]);
+    assert_registry_agrees(&desc, &world, 0);
+}
+
+#[test]
+fn the_registry_smash_agrees_with_the_description() {
+    let (columns, rows) = (9, 7);
+    let mut world = new_world();
+    impulse2d_scenes::benchmarks::smash(&mut world, columns, rows).unwrap();
+    // The registry's shapeless static ground, which Box2D's smash has not, comes last.
+    assert_registry_agrees(&smash((columns, rows)), &world, 1);
 }

@@ -1,14 +1,16 @@
 //! Box2D v3's benchmark scenes (`shared/benchmarks.c`) that need no per-step
-//! scripting: many pyramids, smash, tumbler, washer and compounds.
+//! scripting: large pyramid, many pyramids, smash, tumbler, washer and
+//! compounds.
 //!
 //! The tumbler is built as Box2D builds it: a dynamic hollow box hinged to a
 //! shapeless static body and driven by a revolute joint motor of 10⁸ N·m. Its
-//! dimensions are public constants so that the side-by-side benchmarks
-//! (`impulse2d-compare`) describe the same scene for every engine. The washer
+//! dimensions, and those of the pyramids and the smash, are public constants
+//! and layout functions so that the side-by-side benchmarks
+//! (`impulse2d-compare`) describe the same scenes for every engine. The washer
 //! is kinematic in Box2D's benchmark too.
 
 use crate::common::{dynamic_body, hull_polygon, static_body};
-use crate::{Scene, SceneError, SceneInfo};
+use crate::{Pyramid, Scene, SceneError, SceneInfo};
 use impulse2d::collision::{Segment, make_box, make_offset_box, make_square};
 use impulse2d::{
     BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
@@ -50,8 +52,13 @@ pub(crate) fn build(
     world: &mut World,
 ) -> Option<std::result::Result<Scene, SceneError>> {
     let built = match name {
-        "many_pyramids" => many_pyramids(world, 20, 20, 10),
-        "smash" => smash(world, 120, 80),
+        "many_pyramids" => many_pyramids(
+            world,
+            MANY_PYRAMIDS_GRID,
+            MANY_PYRAMIDS_GRID,
+            MANY_PYRAMIDS_BASE,
+        ),
+        "smash" => smash(world, SMASH_GRID.0, SMASH_GRID.1),
         "tumbler" => tumbler(world, 45).map(Tumbler::into_scene),
         "washer" => washer(world, 90),
         "compounds" => compounds(world, 20, 150),
@@ -69,27 +76,91 @@ fn scene(ground: BodyId, bodies: Vec<BodyId>, focus: Option<BodyId>) -> Scene {
     }
 }
 
-/// `rows` × `columns` pyramids of `base` boxes (half-size 0.5 m) on shelves of
-/// segments; sleeping off.
-pub fn many_pyramids(world: &mut World, rows: usize, columns: usize, base: usize) -> Result<Scene> {
+/// Base of Box2D's large pyramid, boxes.
+pub const LARGE_PYRAMID_BASE: usize = 100;
+/// Where the large pyramid's static ground body is, metres: its box's top
+/// is at y = 0.
+pub const LARGE_PYRAMID_GROUND_POSITION: Vec2 = Vec2::new(0.0, -1.0);
+/// Half-width and half-height of the large pyramid's ground box, metres.
+pub const LARGE_PYRAMID_GROUND_HALF: (f32, f32) = (100.0, 1.0);
+/// Half-size of the pyramids' boxes (large and many pyramids), metres.
+pub const PYRAMID_BOX_HALF: f32 = 0.5;
+
+/// Where the boxes of a pyramid of `base` 1 m boxes start, bottom row first,
+/// each row left to right, centred on x = 0 and resting on y = 0 (Box2D's
+/// large pyramid arithmetic, so every engine gets the same bits).
+pub fn large_pyramid_box_positions(base: usize) -> Vec<Vec2> {
+    let a = PYRAMID_BOX_HALF;
+    let mut positions = Vec::with_capacity(base * (base + 1) / 2);
+    for row in 0..base {
+        let y = (2.0 * row as f32 + 1.0) * a;
+        for column in row..base {
+            let x = (row as f32 + 1.0) * a + 2.0 * (column - row) as f32 * a - a * base as f32;
+            positions.push(Vec2::new(x, y));
+        }
+    }
+    positions
+}
+
+/// Box2D's large pyramid: `base` (100 in the benchmark) rows of 1 m boxes
+/// at [`large_pyramid_box_positions`] on a 200 m × 2 m static box whose top
+/// is y = 0, with sleeping turned off.
+pub fn large_pyramid(world: &mut World, base: usize) -> Result<Pyramid> {
     world.enable_sleeping(false);
-    let extent = 0.5;
-    let ground = static_body(world)?;
+    let ground = world.create_body(&BodyDef {
+        position: LARGE_PYRAMID_GROUND_POSITION,
+        ..BodyDef::default()
+    })?;
+    let (hx, hy) = LARGE_PYRAMID_GROUND_HALF;
+    world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(hx, hy)?)?;
+    let square = make_square(PYRAMID_BOX_HALF)?;
+    let positions = large_pyramid_box_positions(base);
+    let mut boxes = Vec::with_capacity(positions.len());
+    for p in positions {
+        let b = dynamic_body(world, p, 0.0)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+        boxes.push(b);
+    }
+    let top = *boxes.last().ok_or(impulse2d::Error::InvalidOperation(
+        "the large pyramid needs a base of at least one box",
+    ))?;
+    Ok(Pyramid { ground, boxes, top })
+}
+
+/// Base of each of Box2D's many pyramids, boxes.
+pub const MANY_PYRAMIDS_BASE: usize = 10;
+/// Rows and columns of Box2D's many pyramids.
+pub const MANY_PYRAMIDS_GRID: usize = 20;
+
+/// The many pyramids' shelves: one ground segment per row of pyramids, from
+/// y = 0 up, each `2·half·(base + 1)` above the last, as end points in metres.
+pub fn many_pyramids_shelves(rows: usize, columns: usize, base: usize) -> Vec<(Vec2, Vec2)> {
+    let extent = PYRAMID_BOX_HALF;
     let shelf_step = 2.0 * extent * (base as f32 + 1.0);
     let ground_width = 2.0 * extent * columns as f32 * (base as f32 + 1.0);
-    for i in 0..rows {
-        let y = shelf_step * i as f32;
-        let segment = Segment {
-            point1: Vec2::new(-0.5 * ground_width, y),
-            point2: Vec2::new(0.5 * ground_width, y),
-        };
-        world.create_segment_shape(ground, &ShapeDef::default(), &segment)?;
+    let mut y = 0.0;
+    let mut shelves = Vec::with_capacity(rows);
+    for _ in 0..rows {
+        shelves.push((
+            Vec2::new(-0.5 * ground_width, y),
+            Vec2::new(0.5 * ground_width, y),
+        ));
+        y += shelf_step;
     }
-    let square = make_square(extent)?;
+    shelves
+}
+
+/// Where the boxes of the `rows` × `columns` pyramids of `base` boxes start:
+/// row of pyramids by row, pyramid by pyramid from the left, each pyramid
+/// bottom row first (Box2D's arithmetic, so every engine gets the same bits).
+pub fn many_pyramids_box_positions(rows: usize, columns: usize, base: usize) -> Vec<Vec2> {
+    let extent = PYRAMID_BOX_HALF;
+    let shelf_step = 2.0 * extent * (base as f32 + 1.0);
+    let ground_width = 2.0 * extent * columns as f32 * (base as f32 + 1.0);
     let base_width = 2.0 * extent * base as f32;
-    let mut bodies = Vec::with_capacity(rows * columns * base * (base + 1) / 2);
-    for i in 0..rows {
-        let base_y = shelf_step * i as f32;
+    let mut positions = Vec::with_capacity(rows * columns * base * (base + 1) / 2);
+    let mut base_y = 0.0;
+    for _ in 0..rows {
         for j in 0..columns {
             let center_x =
                 -0.5 * ground_width + j as f32 * (base_width + 2.0 * extent) + 2.0 * extent;
@@ -99,51 +170,96 @@ pub fn many_pyramids(world: &mut World, rows: usize, columns: usize, base: usize
                     let x =
                         (row as f32 + 1.0) * extent + 2.0 * (k - row) as f32 * extent + center_x
                             - 0.5;
-                    let b = dynamic_body(world, Vec2::new(x, y), 0.0)?;
-                    world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-                    bodies.push(b);
+                    positions.push(Vec2::new(x, y));
                 }
             }
         }
+        base_y += shelf_step;
+    }
+    positions
+}
+
+/// `rows` × `columns` pyramids of `base` boxes (half-size 0.5 m) at
+/// [`many_pyramids_box_positions`] on the segments of
+/// [`many_pyramids_shelves`], all on one static body; sleeping off.
+pub fn many_pyramids(world: &mut World, rows: usize, columns: usize, base: usize) -> Result<Scene> {
+    world.enable_sleeping(false);
+    let ground = static_body(world)?;
+    for (point1, point2) in many_pyramids_shelves(rows, columns, base) {
+        world.create_segment_shape(ground, &ShapeDef::default(), &Segment { point1, point2 })?;
+    }
+    let square = make_square(PYRAMID_BOX_HALF)?;
+    let positions = many_pyramids_box_positions(rows, columns, base);
+    let mut bodies = Vec::with_capacity(positions.len());
+    for p in positions {
+        let b = dynamic_body(world, p, 0.0)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
+        bodies.push(b);
     }
     let focus = bodies.last().copied();
     Ok(scene(ground, bodies, focus))
 }
 
-/// A 8 m box of density 8 moving at 40 m/s into a `columns` × `rows` grid of
-/// sleeping 0.4 m boxes, without gravity.
+/// Where the smash's heavy box starts, metres.
+pub const SMASH_RAM_POSITION: Vec2 = Vec2::new(-20.0, 0.0);
+/// The heavy box's initial velocity, m/s.
+pub const SMASH_RAM_VELOCITY: Vec2 = Vec2::new(40.0, 0.0);
+/// Half-size of the heavy box, metres.
+pub const SMASH_RAM_HALF: f32 = 4.0;
+/// Density of the heavy box, kg/m².
+pub const SMASH_RAM_DENSITY: f32 = 8.0;
+/// Columns and rows of Box2D's smash block.
+pub const SMASH_GRID: (usize, usize) = (120, 80);
+/// Distance between neighbouring small boxes (and their size), metres.
+pub const SMASH_BOX_SPACING: f32 = 0.4;
+
+/// Where the smash's `columns` × `rows` small boxes start, column by column
+/// from x = 30 m, each column from the bottom, centred on y = 0.
+pub fn smash_box_positions(columns: usize, rows: usize) -> Vec<Vec2> {
+    let d = SMASH_BOX_SPACING;
+    let mut positions = Vec::with_capacity(columns * rows);
+    for i in 0..columns {
+        for j in 0..rows {
+            positions.push(Vec2::new(
+                i as f32 * d + 30.0,
+                (j as f32 - rows as f32 / 2.0) * d,
+            ));
+        }
+    }
+    positions
+}
+
+/// Box2D's smash: an 8 m box of density 8 moving at 40 m/s into a `columns`
+/// × `rows` block of sleeping 0.4 m boxes at [`smash_box_positions`], without
+/// gravity. Box2D's scene has no static body; the shapeless static body this
+/// one needs as its ground is created last, so the other bodies keep Box2D's
+/// creation order.
 pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
     world.set_gravity(Vec2::ZERO)?;
-    let ground = static_body(world)?;
     let ram = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(-20.0, 0.0),
-        linear_velocity: Vec2::new(40.0, 0.0),
+        position: SMASH_RAM_POSITION,
+        linear_velocity: SMASH_RAM_VELOCITY,
         ..BodyDef::default()
     })?;
     let heavy = ShapeDef {
-        density: 8.0,
+        density: SMASH_RAM_DENSITY,
         ..ShapeDef::default()
     };
-    world.create_polygon_shape(ram, &heavy, &make_box(4.0, 4.0)?)?;
-    let d = 0.4;
-    let small = make_square(0.5 * d)?;
+    world.create_polygon_shape(ram, &heavy, &make_box(SMASH_RAM_HALF, SMASH_RAM_HALF)?)?;
+    let small = make_square(0.5 * SMASH_BOX_SPACING)?;
     let mut bodies = vec![ram];
-    let asleep = BodyDef {
-        body_type: BodyType::Dynamic,
-        is_awake: false,
-        ..BodyDef::default()
-    };
-    for i in 0..columns {
-        for j in 0..rows {
-            let b = world.create_body(&BodyDef {
-                position: Vec2::new(i as f32 * d + 30.0, (j as f32 - 0.5 * rows as f32) * d),
-                ..asleep.clone()
-            })?;
-            world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
-            bodies.push(b);
-        }
+    for position in smash_box_positions(columns, rows) {
+        let b = world.create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            is_awake: false,
+            ..BodyDef::default()
+        })?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
+        bodies.push(b);
     }
+    let ground = static_body(world)?;
     Ok(scene(ground, bodies, Some(ram)))
 }
 

@@ -230,7 +230,7 @@ const SCENES: &[SceneInfo] = &[
     SceneInfo {
         category: "benchmark",
         name: "spinner",
-        description: "Box2D's spinner: a motorised blade stirring 3038 bodies in a ring",
+        description: "Box2D's spinner: a motorised blade stirring 6076 bodies in a ring",
     },
 ];
 
@@ -470,10 +470,10 @@ fn pyramid_boxes(
 }
 
 /// Box2D's large pyramid benchmark: base 100 (5050 boxes of 1 m) on a ground
-/// box 200 m wide, with sleeping turned off.
+/// box 200 m wide, with sleeping turned off
+/// ([`benchmarks::large_pyramid`] with [`benchmarks::LARGE_PYRAMID_BASE`]).
 pub fn large_pyramid(world: &mut World) -> Result<Pyramid> {
-    world.enable_sleeping(false);
-    pyramid(world, 100, 0.5)
+    benchmarks::large_pyramid(world, benchmarks::LARGE_PYRAMID_BASE)
 }
 
 /// The high mass ratio scene.

@@ -18,6 +18,7 @@ use crate::world::World;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyType {
     /// Zero mass, zero velocity, moved only by the user.
     #[default]
@@ -36,6 +37,11 @@ impl BodyType {
 /// Degrees of freedom a body is not allowed to use. A locked axis behaves as
 /// if a constraint holding it were solved last in every substep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct MotionLocks {
     /// Prevent translation along the world x axis.
     pub linear_x: bool,
@@ -48,6 +54,11 @@ pub struct MotionLocks {
 /// Everything needed to create a body. Use `..Default::default()` for the
 /// fields you do not set; [`World::create_body`] validates the values.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
     pub body_type: BodyType,

@@ -16,6 +16,11 @@ use crate::world::World;
 
 /// Everything needed to create a chain.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct ChainDef {
     /// The vertices, metres, in the body frame. A loop needs at least 3; an
     /// open chain at least 4, because its first and last points are only

@@ -23,6 +23,11 @@ use crate::world::World;
 
 /// An explosion (see [`World::explode`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct ExplosionDef {
     /// Centre of the blast, world frame, metres.
     pub position: Vec2,

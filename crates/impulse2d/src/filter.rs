@@ -1,6 +1,7 @@
 //! Collision filtering beyond categories and masks: a custom filter callback
 //! that can veto a new contact, a pre-solve callback that can switch a
-//! contact off for one step, and re-filtering of existing contacts when a
+//! contact off for one step (or make continuous collision ignore a hit), and
+//! re-filtering of existing contacts when a
 //! shape's [`Filter`](crate::Filter) changes.
 //!
 //! Both callbacks are `Fn + Send + Sync`: the step may call them from several
@@ -10,9 +11,10 @@
 //!
 //! # References
 //! - E. Catto, Box2D v3 `b2World_SetCustomFilterCallback`,
-//!   `b2World_SetPreSolveCallback` and the "one-way platform" sample.
+//!   `b2World_SetPreSolveCallback` and the "one-way platform" sample; v3.1
+//!   `solver.c` (`b2ContinuousQueryCallback` asks the pre-solve callback).
 
-use crate::collision::Manifold;
+use crate::collision::{DistanceInput, Manifold, SimplexCache, ToiInput, shape_distance};
 use crate::contact::{ContactSim, sim_flags};
 use crate::id::{NULL_INDEX, ShapeId};
 use crate::shape::Shape;
@@ -22,9 +24,11 @@ use crate::world::World;
 pub type CustomFilterFn = dyn Fn(ShapeId, ShapeId) -> bool + Send + Sync;
 
 /// A pre-solve callback: `false` switches the contact off for this step
-/// (its manifold is emptied, so it stops touching). It is called from the
-/// narrow phase, which runs on the world's worker threads when
-/// [`WorldDef::worker_count`](crate::WorldDef::worker_count) > 1: calls for
+/// (its manifold is emptied, so it stops touching), or makes continuous
+/// collision ignore a hit. See [`World::set_pre_solve`]. It is called from the
+/// narrow phase and from continuous collision, which run on the world's
+/// worker threads when there are several
+/// ([`WorldDef::worker_count`](crate::WorldDef::worker_count)): calls for
 /// different contacts may then run at the same time, in any order.
 pub type PreSolveFn = dyn Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync;
 
@@ -126,6 +130,61 @@ impl PreSolve<'_> {
         }
         keep
     }
+
+    /// Asks the callback about a hit found by continuous collision: shape
+    /// `fast` (the swept one) reaches shape `hit` at `fraction` of the sweeps
+    /// in `input`. Returns whether the hit stands (always, when neither shape
+    /// asked for pre-solve events or there is no callback).
+    pub(crate) fn allows_impact(
+        &self,
+        shapes: &[Shape],
+        hit: u32,
+        fast: u32,
+        input: &ToiInput,
+        fraction: f32,
+    ) -> bool {
+        let (a, b) = (&shapes[hit as usize], &shapes[fast as usize]);
+        let Some(f) = self.f.filter(|_| self.applies(a, b)) else {
+            return true;
+        };
+        f(
+            shape_id(self.world, hit, a),
+            shape_id(self.world, fast, b),
+            &impact_manifold(input, fraction),
+        )
+    }
+}
+
+/// The contact at a time of impact, as a one-point manifold for the
+/// pre-solve callback: the closest points of the two proxies at `fraction`
+/// of their sweeps, the normal from A to B, the point midway between the
+/// surfaces, the separation the gap left there, anchors relative to each
+/// body's origin at that time, and no impulses.
+fn impact_manifold(input: &ToiInput, fraction: f32) -> Manifold {
+    let transform_a = input.sweep_a.transform_at(fraction);
+    let transform_b = input.sweep_b.transform_at(fraction);
+    let closest = shape_distance(
+        &DistanceInput {
+            proxy_a: input.proxy_a,
+            proxy_b: input.proxy_b,
+            transform_a,
+            transform_b,
+            use_radii: true,
+        },
+        &mut SimplexCache::default(),
+    );
+    let mut manifold = Manifold {
+        normal: closest.normal,
+        point_count: 1,
+        ..Manifold::default()
+    };
+    let point = closest.point_a.lerp(closest.point_b, 0.5);
+    let p = &mut manifold.points[0];
+    p.point = point;
+    p.anchor_a = point - transform_a.p;
+    p.anchor_b = point - transform_b.p;
+    p.separation = closest.distance;
+    manifold
 }
 
 impl World {
@@ -155,6 +214,20 @@ impl World {
     /// switches the contact off for this step: it stops touching (reporting an
     /// end-touch event if it was touching) and pushes nothing. Enough for
     /// one-way platforms.
+    ///
+    /// Continuous collision asks it too (as Box2D v3.1 does), when the sweep of
+    /// a fast body or bullet finds a hit with such a shape, before the body is
+    /// moved back to the time of impact. The shapes are then (the shape hit,
+    /// the fast body's shape), and the manifold is built at the time of impact
+    /// from the closest points of the two shapes: one point, the normal from
+    /// the shape hit to the fast shape, the point midway between the surfaces,
+    /// the separation the gap left there (about
+    /// [`LINEAR_SLOP`](crate::core::LINEAR_SLOP)), anchors relative to each
+    /// body's origin at that time, no impulses, feature id 0. (When the shapes
+    /// already touched at the start of the step, the fast shape is a small
+    /// circle around its centroid for this sweep, and the manifold is that
+    /// circle's.) Returning `false` ignores the hit, so a fast body passes
+    /// up through a one-way platform instead of being stopped under it.
     pub fn set_pre_solve(
         &mut self,
         callback: impl Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync + 'static,

@@ -17,6 +17,7 @@ macro_rules! define_id {
         ///
         /// The default id is null: no world accepts it.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct $name {
             pub(crate) index: u32,
             pub(crate) world: u16,

@@ -10,6 +10,10 @@
 //! The [`collision`] module is the world-free collision layer. A [`World`] owns
 //! bodies, shapes and contacts and advances them with [`World::step`].
 //!
+//! Optional cargo features: `glam` and `mint` (conversions of the math types)
+//! and `serde` (serialisation of math, geometry, ids and every `*Def`); see
+//! [`interop`].
+//!
 //! ```
 //! use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
 //! use impulse2d::collision::make_box;
@@ -52,6 +56,7 @@ pub mod events;
 pub mod explosion;
 pub mod filter;
 pub mod id;
+pub mod interop;
 pub mod joint;
 pub mod math;
 pub(crate) mod narrow_phase;

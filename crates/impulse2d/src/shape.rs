@@ -23,6 +23,11 @@ use crate::world::World;
 /// in the other's mask, unless they share a non-zero group: a positive group
 /// always collides, a negative group never does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct Filter {
     /// The categories this shape belongs to (usually one bit).
     pub category_bits: u64,
@@ -56,6 +61,11 @@ impl Filter {
 /// Everything but the geometry needed to create a shape. Use
 /// `..Default::default()` for the fields you do not set.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct ShapeDef {
     /// Area density, kg/m² (≥ 0). Zero-density shapes add no mass.
     pub density: f32,

@@ -27,6 +27,11 @@ use crate::solver::{self, StepContext, StepScratch, ms_since};
 
 /// World settings. Defaults are Box2D v3's, tuned for objects of 0.1 to 10 m.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct WorldDef {
     /// Gravity, m/s².
     pub gravity: Vec2,
@@ -270,7 +275,7 @@ impl World {
     ///
     /// # Errors
     /// A negative or non-finite time step, or a substep count that is zero or
-    /// above [`MAX_SUB_STEPS`](crate::core::MAX_SUB_STEPS).
+    /// above [`MAX_SUB_STEPS`].
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
         if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {

@@ -12,6 +12,7 @@ use crate::math::{Transform, Vec2};
 /// An axis-aligned bounding box, metres. Valid when `lower <= upper` component-wise
 /// and both corners are finite.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Aabb {
     /// The lower-left corner.
     pub lower: Vec2,

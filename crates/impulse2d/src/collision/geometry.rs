@@ -86,6 +86,11 @@ fn check_placed_vertices(vertices: &[Vec2]) -> Result<()> {
 
 /// A solid circle.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::interop::serde::CircleFields")
+)]
 pub struct Circle {
     /// Centre in the shape's local frame, metres.
     pub center: Vec2,
@@ -107,6 +112,11 @@ impl Circle {
 
 /// A solid capsule: the set of points within `radius` of the segment `center1–center2`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::interop::serde::CapsuleFields")
+)]
 pub struct Capsule {
     /// First end of the core segment, metres.
     pub center1: Vec2,
@@ -142,6 +152,11 @@ impl Capsule {
 
 /// A line segment (two-sided, no thickness). Used for static level geometry.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "crate::interop::serde::SegmentFields")
+)]
 pub struct Segment {
     /// First point, metres.
     pub point1: Vec2,
@@ -209,6 +224,14 @@ impl ChainSegment {
 /// edge from vertex `i` to vertex `i + 1`. The fields are private so that a
 /// `Polygon` is always valid; build one with [`make_polygon`], [`make_box`] and friends.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        into = "crate::interop::serde::PolygonFields",
+        try_from = "crate::interop::serde::PolygonFields"
+    )
+)]
 pub struct Polygon {
     pub(crate) vertices: [Vec2; MAX_POLYGON_VERTICES],
     pub(crate) normals: [Vec2; MAX_POLYGON_VERTICES],
@@ -313,21 +336,35 @@ pub fn make_offset_polygon(hull: &Hull, xf: Transform, radius: f32) -> Result<Po
             "a polygon needs a hull of 3 to 8 points",
         ));
     }
-    let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    for (v, &h) in vertices.iter_mut().zip(&hull.points[..n]) {
+    let mut placed = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    for (v, &h) in placed.iter_mut().zip(&hull.points[..n]) {
         *v = xf.apply(h);
     }
-    check_placed_vertices(&vertices[..n])?;
+    make_polygon_from_placed(&placed[..n], radius)
+}
+
+/// Makes a polygon from vertices already in place, in order: 3 to 8 of them,
+/// strictly convex and counter-clockwise, each within `±HUGE`, with a rounding
+/// radius in `[0, HUGE]` (metres). Normals and centroid are computed from the
+/// vertices.
+pub(crate) fn make_polygon_from_placed(placed: &[Vec2], radius: f32) -> Result<Polygon> {
+    check_radius(radius, "polygon radius")?;
+    let n = placed.len();
+    if !(3..=MAX_POLYGON_VERTICES).contains(&n) {
+        return Err(Error::InvalidGeometry("a polygon needs 3 to 8 vertices"));
+    }
+    check_placed_vertices(placed)?;
+    let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    vertices[..n].copy_from_slice(placed);
     for i in 0..n {
         let edge = vertices[(i + 1) % n] - vertices[i];
         normals[i] = edge.right_perp().normalize();
     }
-    let centroid = polygon_centroid(&vertices[..n]);
     Ok(Polygon {
         vertices,
         normals,
-        centroid,
+        centroid: polygon_centroid(placed),
         radius,
         count: n,
     })

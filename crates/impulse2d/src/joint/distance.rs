@@ -29,6 +29,11 @@ use super::{
 
 /// A distance joint definition.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct DistanceJointDef {
     /// Bodies, anchors and common settings.
     pub base: JointDef,

@@ -16,6 +16,11 @@ use super::{JointDef, JointKind, JointType};
 /// A filter joint definition. Only the bodies, user data and thresholds of
 /// `base` matter; `collide_connected` is ignored (always `false`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct FilterJointDef {
     /// Bodies and common settings.
     pub base: JointDef,

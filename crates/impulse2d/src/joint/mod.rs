@@ -104,6 +104,11 @@ pub enum JointType {
 /// behaviour common to all joints. Each joint definition holds one in its
 /// `base` field.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct JointDef {
     /// The first body.
     pub body_a: BodyId,

@@ -28,6 +28,11 @@ use super::{
 /// A motor joint definition. The anchors in `base` default to the body
 /// origins.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct MotorJointDef {
     /// Bodies, anchors and common settings.
     pub base: JointDef,

@@ -28,6 +28,11 @@ const ANGULAR_DAMPING_RATIO: f32 = 0.1;
 /// A mouse joint definition. The grabbed point of body B is the target at
 /// creation; the anchors in `base` are ignored.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct MouseJointDef {
     /// Bodies (A is a handle, usually the ground) and common settings.
     pub base: JointDef,

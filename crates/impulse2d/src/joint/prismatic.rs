@@ -30,6 +30,11 @@ use super::{
 
 /// A prismatic joint definition.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct PrismaticJointDef {
     /// Bodies, anchors and common settings.
     pub base: JointDef,

@@ -32,6 +32,11 @@ use super::{
 /// A revolute joint definition. The anchors in `base` should coincide in
 /// the world when the joint is created.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct RevoluteJointDef {
     /// Bodies, anchors and common settings.
     pub base: JointDef,

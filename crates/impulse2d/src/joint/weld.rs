@@ -26,6 +26,11 @@ use super::{
 
 /// A weld joint definition.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct WeldJointDef {
     /// Bodies, anchors and common settings.
     pub base: JointDef,

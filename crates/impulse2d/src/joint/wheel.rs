@@ -28,6 +28,11 @@ use super::{
 
 /// A wheel joint definition. Body A is usually the chassis, body B the wheel.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
 pub struct WheelJointDef {
     /// Bodies, anchors and common settings.
     pub base: JointDef,

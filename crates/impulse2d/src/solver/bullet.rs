@@ -7,7 +7,8 @@
 //! fast bodies already moved back by `continuous.rs`), so a bullet fired
 //! through a row of thin boards stops at the first one, and the next step's
 //! speculative contact makes it push the board. Shapes the collision filters,
-//! the custom filter or a joint keep from colliding are not swept against.
+//! the custom filter or a joint keep from colliding are not swept against,
+//! and a hit the pre-solve callback rejects is ignored.
 //! Bullets ignore each other, so
 //! the order in which they are swept does not change the result.
 //!
@@ -16,13 +17,12 @@
 //!   the bullet pass after the non-bullet continuous pass).
 
 use crate::body::{BodySim, BodyType, flags};
-use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
-use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
+use crate::core::LINEAR_SLOP;
 use crate::id::NULL_INDEX;
 use crate::joint::joint_allows_collision;
 use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{ShapeGeometry, speculative_aabb};
-use crate::solver::continuous::{CORE_FRACTION, body_sweep, make_shape_proxy, static_sweep};
+use crate::solver::continuous::{CORE_FRACTION, SweptShape, body_sweep};
 use crate::solver::solver_set::AWAKE_SET;
 use crate::world::World;
 
@@ -48,6 +48,7 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
     let sim = &world.solver_sets[AWAKE_SET as usize].body_sims[sim_index];
     let body = &world.bodies[sim.body_id as usize];
     let custom_filter = world.callbacks.custom_filter(world.world_number);
+    let pre_solve = world.callbacks.pre_solve(world.world_number);
     let sweep = body_sweep(sim);
     let q1 = sim.rotation0;
     let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
@@ -67,15 +68,14 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
         let centroid2 = xf2.apply(centroid);
         // The shape's box at the start of the step (finalisation left it
         // there for fast bodies) joined with its box at the end.
-        let swept = fast_shape
+        let swept_box = fast_shape
             .aabb
             .union(&speculative_aabb(&fast_shape.geometry, xf2));
-        let fast_proxy = make_shape_proxy(&fast_shape.geometry);
-        let core_radius = CORE_FRACTION * fast_shape.extent(centroid).0;
+        let swept = SweptShape::new(this_id, fast_shape, sweep);
 
         for body_type in [BodyType::Static, BodyType::Kinematic, BodyType::Dynamic] {
             let tree = world.broad_phase.tree(body_type);
-            tree.query(swept, u64::MAX, |_, user_data| {
+            tree.query(swept_box, u64::MAX, |_, user_data| {
                 let other_id = user_data as u32;
                 let other = &world.shapes[other_id as usize];
                 if other.body_id == fast_shape.body_id
@@ -104,18 +104,8 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                         return true;
                     }
                 }
-                let t = impact_fraction(
-                    make_shape_proxy(&other.geometry),
-                    other_sim,
-                    fast_proxy,
-                    centroid,
-                    core_radius,
-                    sweep,
-                    fraction,
-                );
-                if 0.0 < t && t < fraction {
-                    fraction = t;
-                }
+                fraction =
+                    swept.first_hit(&world.shapes, other_id, other_sim, &pre_solve, fraction);
                 true
             });
         }
@@ -134,40 +124,6 @@ fn skips_chain_segment(p1: Vec2, p2: Vec2, c1: Vec2, c2: Vec2, sim: &BodySim) ->
     let s2 = (c2 - p1).cross(e);
     let core_distance = CORE_FRACTION * sim.min_extent;
     s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance)
-}
-
-/// Time of impact of the bullet's shape against another shape at its final
-/// pose. When the shapes start out touching, a small core circle around the
-/// bullet shape's centroid is swept instead, so that a bullet resting on a
-/// surface can still be caught by the next one.
-fn impact_fraction(
-    other_proxy: ShapeProxy,
-    other_sim: &BodySim,
-    fast_proxy: ShapeProxy,
-    centroid: Vec2,
-    core_radius: f32,
-    sweep: crate::math::Sweep,
-    max_fraction: f32,
-) -> f32 {
-    let mut input = ToiInput {
-        proxy_a: other_proxy,
-        proxy_b: fast_proxy,
-        sweep_a: static_sweep(other_sim),
-        sweep_b: sweep,
-        max_fraction,
-    };
-    let output = time_of_impact(&input);
-    if output.fraction != 0.0 {
-        return output.fraction;
-    }
-    let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    points[0] = centroid;
-    input.proxy_b = ShapeProxy {
-        points,
-        count: 1,
-        radius: core_radius,
-    };
-    time_of_impact(&input).fraction
 }
 
 /// Moves the bullet back to `fraction` of its motion (when below 1), makes

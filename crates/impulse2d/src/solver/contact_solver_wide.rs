@@ -1,4 +1,4 @@
-//! The wide form of the contact solver: four constraints of one graph colour
+//! The wide form of the contact solver: [`LANES`] constraints of one graph colour
 //! solved at once, one per lane.
 //!
 //! Constraints of one colour share no dynamic body, so solving them side by
@@ -19,44 +19,44 @@ use crate::body::{BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::solver::contact_solver::ContactConstraint;
-use crate::solver::lanes::{F4, LANES, M4};
+use crate::solver::lanes::{FloatW, LANES, MaskW};
 
-/// One point of four constraints.
+/// One point of [`LANES`] constraints.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePoint {
-    pub anchor_a_x: F4,
-    pub anchor_a_y: F4,
-    pub anchor_b_x: F4,
-    pub anchor_b_y: F4,
-    pub base_separation: F4,
-    pub normal_impulse: F4,
-    pub tangent_impulse: F4,
-    pub total_normal_impulse: F4,
-    pub normal_mass: F4,
-    pub tangent_mass: F4,
-    pub relative_velocity: F4,
+    pub anchor_a_x: FloatW,
+    pub anchor_a_y: FloatW,
+    pub anchor_b_x: FloatW,
+    pub anchor_b_y: FloatW,
+    pub base_separation: FloatW,
+    pub normal_impulse: FloatW,
+    pub tangent_impulse: FloatW,
+    pub total_normal_impulse: FloatW,
+    pub normal_mass: FloatW,
+    pub tangent_mass: FloatW,
+    pub relative_velocity: FloatW,
 }
 
-/// Four constraints of one colour.
+/// [`LANES`] constraints of one colour.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideConstraint {
     pub index_a: [u32; LANES],
     pub index_b: [u32; LANES],
-    pub normal_x: F4,
-    pub normal_y: F4,
-    pub inv_mass_a: F4,
-    pub inv_i_a: F4,
-    pub inv_mass_b: F4,
-    pub inv_i_b: F4,
-    pub friction: F4,
-    pub restitution: F4,
-    pub tangent_speed: F4,
-    pub rolling_resistance: F4,
-    pub rolling_mass: F4,
-    pub rolling_impulse: F4,
-    pub bias_rate: F4,
-    pub mass_scale: F4,
-    pub impulse_scale: F4,
+    pub normal_x: FloatW,
+    pub normal_y: FloatW,
+    pub inv_mass_a: FloatW,
+    pub inv_i_a: FloatW,
+    pub inv_mass_b: FloatW,
+    pub inv_i_b: FloatW,
+    pub friction: FloatW,
+    pub restitution: FloatW,
+    pub tangent_speed: FloatW,
+    pub rolling_resistance: FloatW,
+    pub rolling_mass: FloatW,
+    pub rolling_impulse: FloatW,
+    pub bias_rate: FloatW,
+    pub mass_scale: FloatW,
+    pub impulse_scale: FloatW,
     pub points: [WidePoint; 2],
 }
 
@@ -114,7 +114,7 @@ impl WideConstraint {
     }
 }
 
-/// Copies the impulses of four constraints back into their manifolds, in
+/// Copies the impulses of [`LANES`] constraints back into their manifolds, in
 /// lane order, for warm starting next step (the wide
 /// [`store_impulses`](super::contact_solver::store_impulses)).
 pub(crate) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
@@ -132,18 +132,18 @@ pub(crate) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
     }
 }
 
-/// The states of the bodies of four constraints, lane by lane.
+/// The states of the bodies of [`LANES`] constraints, lane by lane.
 struct BodyLanes {
-    vx: F4,
-    vy: F4,
-    w: F4,
-    dpx: F4,
-    dpy: F4,
-    dqc: F4,
-    dqs: F4,
+    vx: FloatW,
+    vy: FloatW,
+    w: FloatW,
+    dpx: FloatW,
+    dpy: FloatW,
+    dqc: FloatW,
+    dqs: FloatW,
 }
 
-/// Loads the states of four bodies. Static bodies and empty lanes point at a
+/// Loads the states of [`LANES`] bodies. Static bodies and empty lanes point at a
 /// resting stand-in state appended to the awake states for the solve: it has
 /// zero velocity and no motion, and it is not dynamic, so [`scatter`] never
 /// writes it (threads solving one colour share it). This keeps gathering free
@@ -152,13 +152,13 @@ struct BodyLanes {
 fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
     BodyLanes {
-        vx: F4(std::array::from_fn(|i| s[i].linear_velocity.x)),
-        vy: F4(std::array::from_fn(|i| s[i].linear_velocity.y)),
-        w: F4(std::array::from_fn(|i| s[i].angular_velocity)),
-        dpx: F4(std::array::from_fn(|i| s[i].delta_position.x)),
-        dpy: F4(std::array::from_fn(|i| s[i].delta_position.y)),
-        dqc: F4(std::array::from_fn(|i| s[i].delta_rotation.c)),
-        dqs: F4(std::array::from_fn(|i| s[i].delta_rotation.s)),
+        vx: FloatW(std::array::from_fn(|i| s[i].linear_velocity.x)),
+        vy: FloatW(std::array::from_fn(|i| s[i].linear_velocity.y)),
+        w: FloatW(std::array::from_fn(|i| s[i].angular_velocity)),
+        dpx: FloatW(std::array::from_fn(|i| s[i].delta_position.x)),
+        dpy: FloatW(std::array::from_fn(|i| s[i].delta_position.y)),
+        dqc: FloatW(std::array::from_fn(|i| s[i].delta_rotation.c)),
+        dqs: FloatW(std::array::from_fn(|i| s[i].delta_rotation.s)),
     }
 }
 
@@ -179,14 +179,30 @@ fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
 /// `v − m·p` and `w − i·(r × p)` for one body, lane by lane (the scalar
 /// `mul_sub` and cross product, operation for operation).
 #[inline(always)]
-fn apply_a(b: &mut BodyLanes, m: F4, i: F4, rx: F4, ry: F4, px: F4, py: F4) {
+fn apply_a(
+    b: &mut BodyLanes,
+    m: FloatW,
+    i: FloatW,
+    rx: FloatW,
+    ry: FloatW,
+    px: FloatW,
+    py: FloatW,
+) {
     b.vx = b.vx - m * px;
     b.vy = b.vy - m * py;
     b.w = b.w - i * (rx * py - ry * px);
 }
 
 #[inline(always)]
-fn apply_b(b: &mut BodyLanes, m: F4, i: F4, rx: F4, ry: F4, px: F4, py: F4) {
+fn apply_b(
+    b: &mut BodyLanes,
+    m: FloatW,
+    i: FloatW,
+    rx: FloatW,
+    ry: FloatW,
+    px: FloatW,
+    py: FloatW,
+) {
     b.vx = b.vx + m * px;
     b.vy = b.vy + m * py;
     b.w = b.w + i * (rx * py - ry * px);
@@ -228,10 +244,10 @@ pub(crate) fn solve(
     max_push_speed: f32,
     use_bias: bool,
 ) {
-    let inv_h = F4::splat(inv_h);
-    let min_bias = F4::splat(-max_push_speed);
-    let zero = F4::ZERO;
-    let one = F4::splat(1.0);
+    let inv_h = FloatW::splat(inv_h);
+    let min_bias = FloatW::splat(-max_push_speed);
+    let zero = FloatW::ZERO;
+    let one = FloatW::splat(1.0);
     for c in constraints {
         let mut a = gather(states, &c.index_a);
         let mut b = gather(states, &c.index_b);
@@ -362,8 +378,8 @@ pub(crate) fn apply_restitution(
     states: &mut [BodyState],
     threshold: f32,
 ) {
-    let zero = F4::ZERO;
-    let neg_threshold = F4::splat(-threshold);
+    let zero = FloatW::ZERO;
+    let neg_threshold = FloatW::splat(-threshold);
     for c in constraints {
         let bouncy = c.restitution.ne(zero);
         if !bouncy.any() {
@@ -424,13 +440,13 @@ pub(crate) fn apply_restitution(
 }
 
 #[inline(always)]
-fn copy_velocities(b: &BodyLanes) -> (F4, F4, F4) {
+fn copy_velocities(b: &BodyLanes) -> (FloatW, FloatW, FloatW) {
     (b.vx, b.vy, b.w)
 }
 
 /// Restores the velocities of the lanes outside `active`.
 #[inline(always)]
-fn keep_inactive(b: &mut BodyLanes, old: (F4, F4, F4), active: M4) {
+fn keep_inactive(b: &mut BodyLanes, old: (FloatW, FloatW, FloatW), active: MaskW) {
     b.vx = active.select(b.vx, old.0);
     b.vy = active.select(b.vy, old.1);
     b.w = active.select(b.w, old.2);
@@ -438,13 +454,13 @@ fn keep_inactive(b: &mut BodyLanes, old: (F4, F4, F4), active: M4) {
 
 /// x component of `q·r` (the scalar `Rot::rotate`).
 #[inline(always)]
-fn a_rot_x(c: F4, s: F4, rx: F4, ry: F4) -> F4 {
+fn a_rot_x(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
     c * rx - s * ry
 }
 
 /// y component of `q·r`.
 #[inline(always)]
-fn a_rot_y(c: F4, s: F4, rx: F4, ry: F4) -> F4 {
+fn a_rot_y(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
     s * rx + c * ry
 }
 

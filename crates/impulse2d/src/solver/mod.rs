@@ -107,7 +107,7 @@ pub(crate) struct StepScratch {
     pub contact_state_bits: BitSet,
     /// Prepared contact constraints, in colour order.
     pub constraints: Vec<ContactConstraint>,
-    /// The coloured constraints packed four by four (overflow excluded).
+    /// The coloured constraints packed `lanes::LANES` at a time (overflow excluded).
     pub wide_constraints: Vec<WideConstraint>,
     /// Awake bodies (by awake index) with a shape whose fat box grew.
     pub enlarged_bodies: BitSet,
@@ -204,7 +204,7 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 /// workers (see [`stages`]).
 ///
 /// The overflow colour is solved first with the scalar solver, then colours 0
-/// to 22 in order, four constraints at a time with the wide solver (or one at
+/// to 22 in order, `lanes::LANES` constraints at a time with the wide solver (or one at
 /// a time with the scalar solver when `use_wide_solver` is off; the results
 /// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {

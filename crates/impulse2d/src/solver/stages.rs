@@ -31,7 +31,7 @@ use super::{StepContext, integrate_positions, integrate_velocities, lanes};
 
 /// Smallest block of bodies worth a block of its own.
 const MIN_BODY_BLOCK: usize = 64;
-/// Smallest block of constraints of one colour (wide blocks of four, or
+/// Smallest block of constraints of one colour (wide blocks of `lanes::LANES`, or
 /// scalar constraints) worth a block of its own.
 const MIN_CONSTRAINT_BLOCK: usize = 8;
 /// Smallest block of joints of one colour.
@@ -453,7 +453,7 @@ fn run_block(
 }
 
 /// The contact sims of coloured items `start..end` (each a wide block of up
-/// to four sims, or one sim), with the item index.
+/// to `lanes::LANES` sims, or one sim), with the item index.
 #[allow(unsafe_code)]
 fn coloured_sims<'a>(
     shared: &'a Shared,
