@@ -25,7 +25,11 @@ pub type CustomFilterFn = dyn Fn(ShapeId, ShapeId) -> bool + Send + Sync;
 
 /// A pre-solve callback: `false` switches the contact off for this step
 /// (its manifold is emptied, so it stops touching), or makes continuous
-/// collision ignore a hit. See [`World::set_pre_solve`].
+/// collision ignore a hit. See [`World::set_pre_solve`]. It is called from the
+/// narrow phase and from continuous collision, which run on the world's
+/// worker threads when there are several
+/// ([`WorldDef::worker_count`](crate::WorldDef::worker_count)): calls for
+/// different contacts may then run at the same time, in any order.
 pub type PreSolveFn = dyn Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync;
 
 /// The world's callbacks.

@@ -18,6 +18,7 @@ use crate::id::NULL_INDEX;
 use crate::shape::Shape;
 use crate::solver::StepContext;
 use crate::solver::constraint_graph::GRAPH_COLOR_COUNT;
+use crate::solver::lock_worker;
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 use crate::workers::SharedMut;
 use crate::world::World;
@@ -95,15 +96,12 @@ impl World {
             first[k + 1] = first[k] + list.len();
         }
         let total = first[GRAPH_COLOR_COUNT + 1];
-        let block_size = workers.block_size(total, MIN_CONTACT_BLOCK).max(1);
 
         let recycle_distance = settings.contact_recycle_distance;
         let pre_solve = callbacks.pre_solve(*world_number); // events
         let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
         let collide_block = |start: usize, end: usize, worker: usize| {
-            let mut own = worker_scratch[worker]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut own = lock_worker(worker_scratch, worker);
             for (k, list) in lists.iter().enumerate() {
                 let (lo, hi) = (start.max(first[k]), end.min(first[k + 1]));
                 if lo >= hi {
@@ -129,16 +127,9 @@ impl World {
                 }
             }
         };
-        let stages = [total.div_ceil(block_size) as u32];
-        workers.run(
-            &stages,
-            |&blocks| blocks,
-            |_, block, worker| {
-                let start = block as usize * block_size;
-                collide_block(start, (start + block_size).min(total), worker);
-            },
-            |_| {},
-        );
+        workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
+            collide_block(range.start, range.end, worker);
+        });
 
         let bits = &mut scratch.contact_state_bits;
         bits.set_bit_count_and_clear(capacity);

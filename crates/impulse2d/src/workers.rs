@@ -94,6 +94,24 @@ impl Workers {
         items.div_ceil(4 * self.count).max(min_block).max(1)
     }
 
+    /// Runs one stage of `items` items in blocks of at least `min_block`
+    /// (see [`Workers::block_size`]): `exec(start..end, worker)` per block.
+    pub(crate) fn for_each_block<E>(&self, items: usize, min_block: usize, exec: E)
+    where
+        E: Fn(std::ops::Range<usize>, usize) + Sync,
+    {
+        let block_size = self.block_size(items, min_block);
+        self.run(
+            &[items.div_ceil(block_size) as u32],
+            |&blocks| blocks,
+            |_, block, worker| {
+                let start = block as usize * block_size;
+                exec(start..(start + block_size).min(items), worker);
+            },
+            |_| {},
+        );
+    }
+
     /// Runs `stages` in order. Stage `s` has `blocks(s)` blocks, each run once
     /// as `exec(s, block, worker)` with `worker` in `0..count()`; all blocks
     /// of a stage finish before any block of the next starts. `after(s)` runs

@@ -69,8 +69,10 @@ pub struct WorldDef {
     pub enable_continuous: bool,
     /// Threads that run the parallel stages of a step, counting the thread
     /// that calls [`World::step`] (1 to [`MAX_WORKERS`]; default 1). With 1
-    /// everything runs on the calling thread and no thread pool is made. The
-    /// results are the same bits for every count.
+    /// everything runs on the calling thread and no thread is started; with
+    /// `n`, `n − 1` helper threads live as long as the world. The results
+    /// are the same bits for every count. The pre-solve callback may run on
+    /// the helper threads.
     pub worker_count: usize,
 }
 

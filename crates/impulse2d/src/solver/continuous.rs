@@ -8,8 +8,8 @@
 //! is kept, and the next step's speculative contact stops it). A hit with a
 //! shape that asked for pre-solve events is first shown to the pre-solve
 //! callback, which may reject it (a one-way platform). Fast bodies are
-//! processed in awake-body order after finalisation; since they only meet
-//! static shapes, the order does not change results.
+//! processed after finalisation, in blocks on the world's workers; since
+//! they only meet static shapes, the order does not change results.
 //!
 //! Bullets are skipped here and swept afterwards against everything by
 //! `bullet.rs`.
@@ -26,7 +26,9 @@ use crate::id::NULL_INDEX;
 use crate::joint::{JointStorage, joint_allows_collision};
 use crate::math::{Rot, Sweep, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
+use crate::solver::lock_worker;
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
+use crate::workers::SharedMut;
 use crate::world::World;
 use crate::{BodyType, broad_phase::BroadPhase};
 
@@ -106,6 +108,7 @@ pub(crate) fn is_fast(max_motion: f32, sim: &BodySim) -> bool {
 
 /// Sweeps the fast awake bodies listed in `world.scratch.fast_bodies` against
 /// static shapes and updates their shapes' boxes.
+#[allow(unsafe_code)]
 pub(crate) fn solve_continuous(world: &mut World) {
     let World {
         solver_sets,
@@ -116,6 +119,7 @@ pub(crate) fn solve_continuous(world: &mut World) {
         callbacks,
         world_number,
         joints,
+        workers,
         ..
     } = world;
     let custom_filter = callbacks.custom_filter(*world_number); // events
@@ -123,18 +127,47 @@ pub(crate) fn solve_continuous(world: &mut World) {
     let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
     let static_set = &lower[STATIC_SET as usize];
     let awake = &mut upper[0];
-    for &sim_index in &scratch.fast_bodies {
-        let sim = &mut awake.body_sims[sim_index as usize];
-        if sim.flags & flags::IS_BULLET != 0 {
-            continue; // events: bullets are swept by bullet.rs
+    let body_count = awake.body_sims.len() as u32;
+    let fast = std::mem::take(&mut scratch.fast_bodies);
+    let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
+        w.enlarged_bodies.set_bit_count_and_clear(body_count);
+    });
+
+    // Fast bodies in blocks on the workers; the bodies whose boxes grew are
+    // gathered per worker and merged by bitwise or.
+    let sims = SharedMut::new(&mut awake.body_sims);
+    let all_shapes = SharedMut::new(shapes);
+    let bodies = &*bodies;
+    let filter = (&custom_filter, &pre_solve, &*joints);
+    workers.for_each_block(fast.len(), MIN_FAST_BLOCK, |range, worker| {
+        let mut own = lock_worker(worker_scratch, worker);
+        for &sim_index in &fast[range] {
+            // SAFETY: `fast` lists each awake body at most once, and blocks
+            // take disjoint parts of it.
+            let sim = unsafe { sims.get(sim_index as usize) };
+            if sim.flags & flags::IS_BULLET != 0 {
+                continue; // events: bullets are swept by bullet.rs
+            }
+            let body = &bodies[sim.body_id as usize];
+            // SAFETY: `sweep_body` writes only the shapes of `body`, whose
+            // sim belongs to this block, and reads only those and static
+            // shapes, which no block writes.
+            let shapes = unsafe { all_shapes.whole() };
+            if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
+                own.enlarged_bodies.set(sim_index);
+            }
         }
-        let body = &bodies[sim.body_id as usize];
-        let filter = (&custom_filter, &pre_solve, &*joints);
-        if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
-            scratch.enlarged_bodies.set(sim_index);
-        }
+    });
+    for w in &mut scratch.workers {
+        let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
+        scratch.enlarged_bodies.union_with(&w.enlarged_bodies);
     }
+    scratch.fast_bodies = fast;
 }
+
+/// Smallest block of fast bodies worth a block of its own (each is swept
+/// against every static shape near its path).
+const MIN_FAST_BLOCK: usize = 4;
 
 /// A fast body's shape as its sweep sees it.
 pub(crate) struct SweptShape {

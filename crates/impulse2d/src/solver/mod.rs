@@ -124,6 +124,15 @@ pub(crate) struct StepScratch {
     pub color_check: BitSet,
 }
 
+/// Worker `worker`'s scratch (each worker locks only its own, so the lock
+/// never waits).
+pub(crate) fn lock_worker(
+    scratch: &[std::sync::Mutex<WorkerScratch>],
+    worker: usize,
+) -> std::sync::MutexGuard<'_, WorkerScratch> {
+    scratch[worker].lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl StepScratch {
     /// One cleared [`WorkerScratch`] per worker, its bit sets sized for
     /// `bits` items, with `prepare` applied to each (allocates only the first
@@ -307,30 +316,19 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     let sims = SharedMut::new(&mut awake.body_sims);
     let states = SharedMut::new(&mut awake.body_states);
     let (bodies, shapes, islands) = (SharedMut::new(bodies), SharedMut::new(shapes), &*islands);
-    let block_size = workers.block_size(body_count as usize, MIN_BODY_BLOCK);
-    let stages = [body_count.div_ceil(block_size as u32)];
     let finalize = Finalize {
         ctx,
         enable_sleep,
         islands,
     };
-    workers.run(
-        &stages,
-        |&blocks| blocks,
-        |_, block, worker| {
-            let mut own = worker_scratch[worker]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            let start = block * block_size as u32;
-            for sim_index in start..(start + block_size as u32).min(body_count) {
-                // SAFETY: blocks take disjoint ranges of awake bodies.
-                let (sim, state) =
-                    unsafe { (sims.get(sim_index as usize), states.get(sim_index as usize)) };
-                finalize.run(sim_index, sim, state, &bodies, &shapes, &mut own);
-            }
-        },
-        |_| {},
-    );
+    workers.for_each_block(body_count as usize, MIN_BODY_BLOCK, |range, worker| {
+        let mut own = lock_worker(worker_scratch, worker);
+        for sim_index in range {
+            // SAFETY: blocks take disjoint ranges of awake bodies.
+            let (sim, state) = unsafe { (sims.get(sim_index), states.get(sim_index)) };
+            finalize.run(sim_index as u32, sim, state, &bodies, &shapes, &mut own);
+        }
+    });
 
     // Merge in worker order (the operations do not depend on it anyway).
     scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
