@@ -185,8 +185,9 @@ pub(crate) mod flags {
     /// bodies of one colour apart, but not static or kinematic ones, so
     /// threads solving one colour must not write those.
     pub const DYNAMIC: u32 = 1 << 8;
-    /// The body flags a fresh [`BodyState`](super::BodyState) starts with.
-    pub const STATE: u32 = LOCKS | DYNAMIC;
+    /// The body flags a [`BodyState`](super::BodyState) carries (set at creation
+    /// and again whenever the body wakes or changes solver set).
+    pub const STATE: u32 = LOCKS | DYNAMIC | IS_BULLET | ALLOW_FAST_ROTATION;
 }
 
 /// The cold part of a body, stored in `World::bodies` at the body's id.

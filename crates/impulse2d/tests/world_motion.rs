@@ -164,3 +164,48 @@ fn runs_on_2_and_4_threads_are_bit_identical_to_one() {
         assert_eq!(run_pyramid_transforms_on(workers), one, "{workers} workers");
     }
 }
+
+/// `BodyDef::allow_fast_rotation` lifts the angular speed cap of `MAX_ROTATION`
+/// per time step (π/4 rad per 1/60 s step: 15π = 47.12 rad/s, as Box2D) and must
+/// survive sleep: a body put to sleep and woken keeps its flags. At
+/// 1,000 rad/s with no gravity, no damping and no contact, one step leaves a fast
+/// rotator at exactly 1,000 rad/s, while an ordinary body is capped at 47.12 rad/s.
+#[test]
+fn fast_rotation_survives_sleep_and_wake() {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..WorldDef::default()
+    })
+    .unwrap();
+    let make = |world: &mut World, x: f32, fast: bool| {
+        let body = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(x, 0.0),
+                allow_fast_rotation: fast,
+                ..BodyDef::default()
+            })
+            .unwrap();
+        world
+            .create_circle_shape(
+                body,
+                &ShapeDef::default(),
+                &Circle::new(Vec2::ZERO, 0.5).unwrap(),
+            )
+            .unwrap();
+        body
+    };
+    let fast = make(&mut world, 0.0, true);
+    let slow = make(&mut world, 10.0, false);
+    for body in [fast, slow] {
+        world.set_body_awake(body, false).unwrap();
+        assert!(!world.body_is_awake(body).unwrap());
+        world.set_body_awake(body, true).unwrap();
+        world.set_body_angular_velocity(body, 1000.0).unwrap();
+    }
+    world.step(DT, SUB_STEPS).unwrap();
+    world.validate().unwrap();
+    assert_eq!(world.body_angular_velocity(fast).unwrap(), 1000.0);
+    let capped = world.body_angular_velocity(slow).unwrap();
+    assert!((capped - 15.0 * std::f32::consts::PI).abs() < 1.0e-3, "{capped}");
+}
