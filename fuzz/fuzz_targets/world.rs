@@ -16,8 +16,8 @@ use impulse2d::core::{HUGE, MAX_SUB_STEPS};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, ChainId, DebugDraw, DistanceJointDef, DrawOptions,
     ExplosionDef, Filter, FilterJointDef, JointDef, JointId, MotionLocks, MotorJointDef,
-    MouseJointDef, PrismaticJointDef, QueryFilter, RevoluteJointDef, Rot, ShapeDef,
-    ShapeGeometry, ShapeId, Transform, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+    MouseJointDef, PrismaticJointDef, QueryFilter, RevoluteJointDef, Rot, ShapeDef, ShapeGeometry,
+    ShapeId, Transform, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
 };
 use impulse2d_fuzz::{Bytes, Shape, decode_proxy, decode_shape};
 use libfuzzer_sys::fuzz_target;
@@ -69,7 +69,10 @@ fn vec2(b: &mut Bytes) -> Vec2 {
 /// A rotation: usually from an angle, sometimes any two numbers.
 fn rot(b: &mut Bytes) -> Rot {
     if b.byte() % 8 == 0 {
-        Rot { c: num(b), s: num(b) }
+        Rot {
+            c: num(b),
+            s: num(b),
+        }
     } else {
         Rot::from_angle(b.finite_f32(10.0))
     }
@@ -241,85 +244,106 @@ fn create_joint(w: &mut World, b: &mut Bytes, ids: &Ids) -> impulse2d::Result<Jo
         }};
     }
     match kind {
-        0 => create!(create_distance_joint, DistanceJointDef {
-            base,
-            length: num(b),
-            enable_spring: b.flag(),
-            hertz: num(b),
-            damping_ratio: num(b),
-            enable_limit: b.flag(),
-            min_length: num(b),
-            max_length: num(b),
-            enable_motor: b.flag(),
-            motor_speed: num(b),
-            max_motor_force: num(b),
-        }),
+        0 => create!(
+            create_distance_joint,
+            DistanceJointDef {
+                base,
+                length: num(b),
+                enable_spring: b.flag(),
+                hertz: num(b),
+                damping_ratio: num(b),
+                enable_limit: b.flag(),
+                min_length: num(b),
+                max_length: num(b),
+                enable_motor: b.flag(),
+                motor_speed: num(b),
+                max_motor_force: num(b),
+            }
+        ),
         1 => create!(create_filter_joint, FilterJointDef { base }),
-        2 => create!(create_motor_joint, MotorJointDef {
-            base,
-            linear_offset: vec2(b),
-            angular_offset: num(b),
-            max_force: num(b),
-            max_torque: num(b),
-            correction_factor: num(b),
-        }),
-        3 => create!(create_mouse_joint, MouseJointDef {
-            base,
-            target: vec2(b),
-            hertz: num(b),
-            damping_ratio: num(b),
-            max_force: num(b),
-        }),
-        4 => create!(create_prismatic_joint, PrismaticJointDef {
-            base,
-            local_axis_a: vec2(b),
-            reference_angle: num(b),
-            target_translation: num(b),
-            enable_spring: b.flag(),
-            hertz: num(b),
-            damping_ratio: num(b),
-            enable_limit: b.flag(),
-            lower_translation: num(b),
-            upper_translation: num(b),
-            enable_motor: b.flag(),
-            motor_speed: num(b),
-            max_motor_force: num(b),
-        }),
-        5 => create!(create_revolute_joint, RevoluteJointDef {
-            base,
-            reference_angle: num(b),
-            target_angle: num(b),
-            enable_spring: b.flag(),
-            hertz: num(b),
-            damping_ratio: num(b),
-            enable_limit: b.flag(),
-            lower_angle: num(b),
-            upper_angle: num(b),
-            enable_motor: b.flag(),
-            motor_speed: num(b),
-            max_motor_torque: num(b),
-        }),
-        6 => create!(create_weld_joint, WeldJointDef {
-            base,
-            reference_angle: num(b),
-            linear_hertz: num(b),
-            linear_damping_ratio: num(b),
-            angular_hertz: num(b),
-            angular_damping_ratio: num(b),
-        }),
-        _ => create!(create_wheel_joint, WheelJointDef {
-            base,
-            local_axis_a: vec2(b),
-            enable_spring: b.flag(),
-            hertz: num(b),
-            damping_ratio: num(b),
-            enable_limit: b.flag(),
-            lower_translation: num(b),
-            upper_translation: num(b),
-            enable_motor: b.flag(),
-            motor_speed: num(b),
-            max_motor_torque: num(b),
-        }),
+        2 => create!(
+            create_motor_joint,
+            MotorJointDef {
+                base,
+                linear_offset: vec2(b),
+                angular_offset: num(b),
+                max_force: num(b),
+                max_torque: num(b),
+                correction_factor: num(b),
+            }
+        ),
+        3 => create!(
+            create_mouse_joint,
+            MouseJointDef {
+                base,
+                target: vec2(b),
+                hertz: num(b),
+                damping_ratio: num(b),
+                max_force: num(b),
+            }
+        ),
+        4 => create!(
+            create_prismatic_joint,
+            PrismaticJointDef {
+                base,
+                local_axis_a: vec2(b),
+                reference_angle: num(b),
+                target_translation: num(b),
+                enable_spring: b.flag(),
+                hertz: num(b),
+                damping_ratio: num(b),
+                enable_limit: b.flag(),
+                lower_translation: num(b),
+                upper_translation: num(b),
+                enable_motor: b.flag(),
+                motor_speed: num(b),
+                max_motor_force: num(b),
+            }
+        ),
+        5 => create!(
+            create_revolute_joint,
+            RevoluteJointDef {
+                base,
+                reference_angle: num(b),
+                target_angle: num(b),
+                enable_spring: b.flag(),
+                hertz: num(b),
+                damping_ratio: num(b),
+                enable_limit: b.flag(),
+                lower_angle: num(b),
+                upper_angle: num(b),
+                enable_motor: b.flag(),
+                motor_speed: num(b),
+                max_motor_torque: num(b),
+            }
+        ),
+        6 => create!(
+            create_weld_joint,
+            WeldJointDef {
+                base,
+                reference_angle: num(b),
+                linear_hertz: num(b),
+                linear_damping_ratio: num(b),
+                angular_hertz: num(b),
+                angular_damping_ratio: num(b),
+            }
+        ),
+        _ => create!(
+            create_wheel_joint,
+            WheelJointDef {
+                base,
+                local_axis_a: vec2(b),
+                enable_spring: b.flag(),
+                hertz: num(b),
+                damping_ratio: num(b),
+                enable_limit: b.flag(),
+                lower_translation: num(b),
+                upper_translation: num(b),
+                enable_motor: b.flag(),
+                motor_speed: num(b),
+                max_motor_torque: num(b),
+            }
+        ),
     }
 }
 
@@ -468,8 +492,12 @@ fn query(w: &World, b: &mut Bytes, ids: &Ids) {
             };
             w.shape_ray_cast(pick(b, &ids.shapes), &input).map(|_| ())
         }
-        6 => w.shape_test_point(pick(b, &ids.shapes), vec2(b)).map(|_| ()),
-        7 => w.shape_closest_point(pick(b, &ids.shapes), vec2(b)).map(|_| ()),
+        6 => w
+            .shape_test_point(pick(b, &ids.shapes), vec2(b))
+            .map(|_| ()),
+        7 => w
+            .shape_closest_point(pick(b, &ids.shapes), vec2(b))
+            .map(|_| ()),
         _ => w.sensor_overlaps(pick(b, &ids.shapes)).map(|_| ()),
     };
 }
@@ -495,7 +523,8 @@ fn read(w: &World, b: &mut Bytes, ids: &Ids) {
             let _ = w.body_joints(id);
             if let Ok(contacts) = w.body_contacts(id) {
                 for c in contacts {
-                    w.contact_data(c.contact_id).expect("a listed contact is live");
+                    w.contact_data(c.contact_id)
+                        .expect("a listed contact is live");
                 }
             }
         }
@@ -588,7 +617,10 @@ fn step(w: &mut World, b: &mut Bytes, ids: &Ids, budget: &mut u32) {
     for &id in &ids.bodies {
         if let Ok(xf) = w.body_transform(id) {
             assert!(
-                xf.p.x.is_finite() && xf.p.y.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite(),
+                xf.p.x.is_finite()
+                    && xf.p.y.is_finite()
+                    && xf.q.c.is_finite()
+                    && xf.q.s.is_finite(),
                 "body {id:?} at {xf:?} after step({dt:e}, {n})"
             );
         }
@@ -650,7 +682,11 @@ fn foreign_ids(ids: &mut Ids) {
         }
     }
     let chain = ChainDef {
-        points: vec![Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)],
+        points: vec![
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+        ],
         is_loop: true,
         ..Default::default()
     };
@@ -751,7 +787,9 @@ fuzz_target!(|data: &[u8]| {
                 let (v, av) = (vec2(&mut b), num(&mut b));
                 let r1 = w.set_body_linear_velocity(id, v);
                 let r2 = w.set_body_angular_velocity(id, av);
-                trace!("set_body_{{linear, angular}}_velocity({id:?}, {v:?}, {av:?}) -> {r1:?}, {r2:?}");
+                trace!(
+                    "set_body_{{linear, angular}}_velocity({id:?}, {v:?}, {av:?}) -> {r1:?}, {r2:?}"
+                );
             }
             14 => {
                 let id = pick(&mut b, &ids.bodies);

@@ -207,5 +207,8 @@ fn fast_rotation_survives_sleep_and_wake() {
     world.validate().unwrap();
     assert_eq!(world.body_angular_velocity(fast).unwrap(), 1000.0);
     let capped = world.body_angular_velocity(slow).unwrap();
-    assert!((capped - 15.0 * std::f32::consts::PI).abs() < 1.0e-3, "{capped}");
+    assert!(
+        (capped - 15.0 * std::f32::consts::PI).abs() < 1.0e-3,
+        "{capped}"
+    );
 }
