@@ -20,6 +20,7 @@ use crate::collision::{
     collide_polygon_and_circle, collide_polygons, collide_segment_and_capsule,
     collide_segment_and_circle, collide_segment_and_polygon,
 };
+use crate::core::LINEAR_SLOP;
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry};
@@ -236,6 +237,7 @@ fn compute_manifold(
 /// be relative to the centre of mass. Returns whether the shapes touch.
 pub(crate) fn update_contact(
     mixing: &Mixing,
+    speculative: bool,
     sim: &mut ContactSim,
     shape_a: &Shape,
     xf_a: Transform,
@@ -252,6 +254,19 @@ pub(crate) fn update_contact(
         xf_b,
         &mut sim.cache,
     );
+
+    // Box2D's testing switch (`WorldDef::enable_speculative`): without
+    // speculation a two-point manifold keeps only the points within 1.5 linear
+    // slops of touching.
+    if !speculative && sim.manifold.point_count == 2 {
+        let m = &mut sim.manifold;
+        if m.points[0].separation > 1.5 * LINEAR_SLOP {
+            m.points[0] = m.points[1];
+            m.point_count = 1;
+        } else if m.points[1].separation > 1.5 * LINEAR_SLOP {
+            m.point_count = 1;
+        }
+    }
 
     sim.friction = (mixing.friction)(shape_a.friction, shape_b.friction);
     sim.restitution = (mixing.restitution)(shape_a.restitution, shape_b.restitution);
@@ -574,6 +589,8 @@ impl World {
     }
 
     /// The current data of a contact, or `Err(InvalidId)` once it is destroyed.
+    ///
+    /// Box2D: `b2Contact_GetData`.
     pub fn contact_data(&self, id: ContactId) -> crate::Result<ContactData> {
         let invalid = crate::Error::InvalidId { what: "contact" };
         if id.world != self.world_number {

@@ -16,6 +16,8 @@
 //! [`BodyView`]. Each method's rustdoc names the Box2D function it covers.
 //! Creation and destruction stay on [`World`](crate::World).
 
+mod world;
+
 pub mod body;
 
 pub use body::{BodyMut, BodyRef, BodyView};

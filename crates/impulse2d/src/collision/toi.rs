@@ -299,6 +299,8 @@ fn find_root(
 /// fraction 0 for non-finite sweeps, radii or `max_fraction`. `max_fraction` is
 /// clamped to `[0, 1]`. Like any conservative advancement, a brief contact that
 /// starts and ends between the sampled times of a fast spin may be missed.
+///
+/// Box2D: `b2TimeOfImpact`.
 pub fn time_of_impact(input: &ToiInput) -> ToiOutput {
     let (ra, rb) = (input.proxy_a.radius, input.proxy_b.radius);
     if !input.sweep_a.is_finite()

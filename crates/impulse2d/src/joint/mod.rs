@@ -682,6 +682,8 @@ impl World {
     /// The joint events of the last step: thresholds exceeded, joints broken,
     /// and joints destroyed with their bodies. Events caused by calls made
     /// between two steps (destroying a body) are reported after the next step.
+    ///
+    /// Box2D: `b2World_GetJointEvents`.
     pub fn joint_events(&self) -> &[JointEvent] {
         &self.joints.events
     }
