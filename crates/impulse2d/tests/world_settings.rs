@@ -51,29 +51,19 @@ fn y(world: &World, body: BodyId) -> f32 {
     world.body(body).unwrap().position().y
 }
 
-/// A ball (radius 0.5, restitution 1) dropped from 1.25 m above its resting
-/// height hits the ground at √(2·10·1.25) = 5 m/s. Returns the highest its
-/// centre gets above the resting height after it first reaches the ground.
-fn bounce_height(restitution_threshold: f32) -> f32 {
-    let mut world = world_with_ground(&WorldDef::default());
-    world
-        .set_restitution_threshold(restitution_threshold)
-        .unwrap();
-    assert_eq!(world.restitution_threshold(), restitution_threshold);
+/// Drops a ball (radius 0.5, shape `def`) from 1.25 m above its resting
+/// height, so that it hits the ground at √(2·10·1.25) = 5 m/s. Returns the
+/// highest its centre gets above the resting height after it first reaches
+/// the ground.
+fn bounce_height(world: &mut World, def: &ShapeDef) -> f32 {
     let rest = 1.5;
-    let def = ShapeDef {
-        restitution: 1.0,
-        ..Default::default()
-    };
-    let ball = ball(&mut world, Vec2::new(0.0, rest + 1.25), 0.5, &def);
+    let ball = ball(world, Vec2::new(0.0, rest + 1.25), 0.5, def);
     let mut landed = false;
     let mut highest = f32::MIN;
     for _ in 0..150 {
         world.step(DT, 4).unwrap();
-        let h = y(&world, ball) - rest;
-        if h < 0.05 {
-            landed = true;
-        }
+        let h = y(world, ball) - rest;
+        landed |= h < 0.05;
         if landed {
             highest = highest.max(h);
         }
@@ -82,13 +72,27 @@ fn bounce_height(restitution_threshold: f32) -> f32 {
     highest
 }
 
+/// [`bounce_height`] of a ball with restitution 1.
+fn bounce_with_threshold(restitution_threshold: f32) -> f32 {
+    let mut world = world_with_ground(&WorldDef::default());
+    world
+        .set_restitution_threshold(restitution_threshold)
+        .unwrap();
+    assert_eq!(world.restitution_threshold(), restitution_threshold);
+    let def = ShapeDef {
+        restitution: 1.0,
+        ..Default::default()
+    };
+    bounce_height(&mut world, &def)
+}
+
 #[test]
 fn restitution_threshold_decides_whether_an_impact_bounces() {
     // 5 m/s is below a 10 m/s threshold: the ball stays down.
-    assert!(bounce_height(10.0) < 0.05);
+    assert!(bounce_with_threshold(10.0) < 0.05);
     // Above a 1 m/s threshold it bounces back up (restitution 1: to about
     // 1.25 m; more than 80 % of that).
-    assert!(bounce_height(1.0) > 0.8 * 1.25);
+    assert!(bounce_with_threshold(1.0) > 0.8 * 1.25);
 
     let mut world = World::new(&WorldDef::default()).unwrap();
     assert!(world.set_restitution_threshold(f32::NAN).is_err());
@@ -173,12 +177,14 @@ fn maximum_linear_speed_clamps_every_body() {
     .unwrap();
     let body = ball(&mut world, Vec2::ZERO, 0.5, &ShapeDef::default());
     world
-        .set_body_linear_velocity(body, Vec2::new(100.0, 0.0))
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(100.0, 0.0))
         .unwrap();
     world.set_maximum_linear_speed(10.0).unwrap();
     assert_eq!(world.maximum_linear_speed(), 10.0);
     world.step(DT, 4).unwrap();
-    let v = world.body_linear_velocity(body).unwrap();
+    let v = world.body(body).unwrap().linear_velocity();
     assert!((v.length() - 10.0).abs() < 1e-4, "{v:?}");
     // It moved 10 m/s × 1/60 s.
     assert!((world.body(body).unwrap().position().x - 10.0 * DT).abs() < 1e-5);
@@ -206,7 +212,9 @@ fn ball_against_thin_wall(continuous: bool) -> f32 {
         .unwrap();
     let ball = ball(&mut world, Vec2::ZERO, 0.1, &ShapeDef::default());
     world
-        .set_body_linear_velocity(ball, Vec2::new(300.0, 0.0))
+        .body_mut(ball)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(300.0, 0.0))
         .unwrap();
     for _ in 0..10 {
         world.step(DT, 4).unwrap();
@@ -246,7 +254,7 @@ fn tilted_box_points(speculative: bool) -> usize {
         .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     world.step(DT, 4).unwrap();
-    let contacts = world.body_contacts(body).unwrap();
+    let contacts = world.body(body).unwrap().contacts();
     assert_eq!(contacts.len(), 1);
     contacts[0].manifold.point_count
 }
@@ -275,12 +283,12 @@ fn stack(warm_starting: bool) -> (f32, f32) {
     for _ in 0..120 {
         world.step(DT, 4).unwrap();
     }
-    let bottom = world.body_contacts(boxes[0]).unwrap();
+    let bottom = world.body(boxes[0]).unwrap().contacts();
     let ground_contact = bottom
         .iter()
         .find(|c| {
-            let a = world.shape_body(c.shape_id_a).unwrap();
-            let b = world.shape_body(c.shape_id_b).unwrap();
+            let a = world.shape(c.shape_id_a).unwrap().body();
+            let b = world.shape(c.shape_id_b).unwrap().body();
             a != boxes[1] && b != boxes[1]
         })
         .unwrap();
@@ -352,7 +360,7 @@ fn gravity_set_at_run_time_accelerates_bodies() {
     }
     // Semi-implicit Euler over N = 240 substeps of h: v = g·t and
     // x = g·h²·N(N+1)/2 = (g t²/2)(1 + 1/N) = 1.5 × 241/240.
-    let v = world.body_linear_velocity(body).unwrap();
+    let v = world.body(body).unwrap().linear_velocity();
     assert!((v.x - 3.0).abs() < 1e-4 && v.y == 0.0, "{v:?}");
     let x = world.body(body).unwrap().position().x;
     assert!((x - 1.5 * 241.0 / 240.0).abs() < 1e-3, "{x}");
@@ -430,7 +438,9 @@ fn slide(recycle_in_def: f32, recycle_set: Option<f32>) -> [u32; 3] {
     }
     let body = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
     world
-        .set_body_linear_velocity(body, Vec2::new(1.0, 0.0))
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(1.0, 0.0))
         .unwrap();
     for _ in 0..60 {
         world.step(DT, 4).unwrap();
@@ -526,4 +536,79 @@ fn bounds_hold_every_shape() {
         (bounds.upper - expected.upper).length() < 1e-5,
         "{bounds:?}"
     );
+}
+
+/// A 1 m box (1 kg) of user material `material` pushed along the ground at
+/// 2 m/s, with a friction table: material 7 (ice) is frictionless on
+/// anything, everything else has friction 0.5. Returns its speed after 0.25 s
+/// and the distance it slid in 1 s.
+fn slide_on_table(material: u64) -> (f32, f32) {
+    let mut world = world_with_ground(&WorldDef::default());
+    world.set_friction_callback(|_, a, _, b| if a == 7 || b == 7 { 0.0 } else { 0.5 });
+    let def = ShapeDef {
+        user_material_id: material,
+        ..Default::default()
+    };
+    let body = dynamic(&mut world, Vec2::new(0.0, 1.5));
+    world
+        .create_polygon_shape(body, &def, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(2.0, 0.0))
+        .unwrap();
+    let mut speed = 0.0;
+    for k in 0..60 {
+        world.step(DT, 4).unwrap();
+        if k == 14 {
+            speed = world.body(body).unwrap().linear_velocity().x;
+        }
+    }
+    (speed, world.body(body).unwrap().position().x)
+}
+
+#[test]
+fn friction_callback_mixes_by_user_material() {
+    // Ice: nothing slows it; 2 m in 1 s.
+    let (speed, distance) = slide_on_table(7);
+    assert!((speed - 2.0).abs() < 1e-3, "{speed}");
+    assert!((distance - 2.0).abs() < 1e-2, "{distance}");
+    // Friction 0.5: it slows at μg = 5 m/s², so 2 − 5 × 0.25 = 0.75 m/s after
+    // 0.25 s, and stops after v²/(2μg) = 0.4 m.
+    let (speed, distance) = slide_on_table(0);
+    assert!((speed - 0.75).abs() < 0.03, "{speed}");
+    assert!((distance - 0.4).abs() < 0.02, "{distance}");
+    // Restoring the default rule: √(0.6 × 0.6) = 0.6, stopping in 4/12 m.
+    let mut world = world_with_ground(&WorldDef::default());
+    world.set_friction_callback(|_, _, _, _| 0.0);
+    world.set_friction_mixing(impulse2d::contact::mix_friction);
+    let body = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(2.0, 0.0))
+        .unwrap();
+    for _ in 0..60 {
+        world.step(DT, 4).unwrap();
+    }
+    let distance = world.body(body).unwrap().position().x;
+    assert!((distance - 4.0 / 12.0).abs() < 0.02, "{distance}");
+}
+
+#[test]
+fn restitution_callback_mixes_by_user_material() {
+    // Rubber (material 3) bounces fully off anything, the rest not at all; a
+    // rubber ball dropped from 1.25 m comes back up to about 1.25 m.
+    let drop = |material: u64| {
+        let mut world = world_with_ground(&WorldDef::default());
+        world.set_restitution_callback(|_, a, _, b| if a == 3 || b == 3 { 1.0 } else { 0.0 });
+        let def = ShapeDef {
+            user_material_id: material,
+            ..Default::default()
+        };
+        bounce_height(&mut world, &def)
+    };
+    assert!(drop(3) > 0.8 * 1.25);
+    assert!(drop(0) < 0.05);
 }
