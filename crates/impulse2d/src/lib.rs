@@ -71,7 +71,7 @@ mod validate;
 pub(crate) mod workers;
 pub mod world;
 
-pub use api::{BodyMut, BodyRef, BodyView};
+pub use api::{BodyMut, BodyRef, BodyView, JointMut, JointRef, JointView};
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};

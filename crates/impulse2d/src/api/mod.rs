@@ -17,5 +17,10 @@
 //! Creation and destruction stay on [`World`](crate::World).
 
 pub mod body;
+pub mod joint;
 
 pub use body::{BodyMut, BodyRef, BodyView};
+pub use joint::{
+    DistanceView, FilterView, JointMut, JointRef, JointView, LimitView, MotorJointView, MotorView,
+    MouseView, PrismaticView, RevoluteView, SpringView, WeldView, WheelView,
+};
