@@ -49,7 +49,12 @@ AUTO_MOOT_FIELDS = {
 }
 
 # Exactly `/// Box2D: `b2A`, `b2B.field`.` (a line of prose that mentions Box2D is no tag).
-TAG_LINE = re.compile(r"^\s*//[/!]\s*Box2D:\s*(`[^`\s]+`(?:\s*,\s*`[^`\s]+`)*)\s*\.?\s*$")
+# A tag: `/// Box2D: ` and a list of names in backticks, ending in a period; a list
+# ending in a comma goes on over the next doc lines. Names with wildcards
+# (`b2Body_*`) make the line prose, not a tag.
+TAG_START = re.compile(r"^\s*//([/!])\s*Box2D:\s*(.*)$")
+TAG_MORE = re.compile(r"^\s*//[/!]\s*(.*)$")
+TAG_LIST = re.compile(r"^(`b2[\w.]+`(?:\s*,\s*`b2[\w.]+`)*)\s*\.?\s*$")
 TAG_NAME = re.compile(r"`([^`]*)`")
 BOX2D_NAME = re.compile(r"^b2\w+(\.\w+)?$")
 ISSUE = re.compile(r"#(\d+)")
@@ -410,17 +415,29 @@ def type_aliases(sources):
     for text in sources.values():
         for m in re.finditer(r"^\s*pub\s+type\s+(\w+)\s*(<[^=]*>)?\s*=\s*(\w+)\s*<\s*&\s*('\w+\s+)?(mut\s+)?World\s*>\s*;", text, re.M):
             aliases[(m.group(3), "mut" if m.group(5) else "ref")] = m.group(1)
+    aliases["__words__"] = {w for text in sources.values() for w in re.findall(r"\b\w+(?:Ref|Mut)\b", text)}
     return aliases
 
 
 def impl_display_name(ctx, aliases):
     """The name a reader looks up for methods of an impl block: a view's alias when
-    the block is for the write view (`XMut`) or for every view (`XRef`)."""
+    the block is for the write view (`XMut`) or for every view (`XRef`). Aliases a
+    macro declares are not in the text; `XView`'s are then taken to be `XRef`/`XMut`
+    (the naming rule of the views) when those names occur in the source."""
     args = ctx.args.replace(" ", "")
+    kind = None
     if re.search(r"&('\w+)?mut(World|crate::World|crate::world::World)", args):
-        return aliases.get((ctx.name, "mut"), ctx.name)
-    if args and (ctx.name, "ref") in aliases:
-        return aliases[(ctx.name, "ref")]
+        kind = "mut"
+    elif args:
+        kind = "ref"
+    if kind is None:
+        return ctx.name
+    if (ctx.name, kind) in aliases:
+        return aliases[(ctx.name, kind)]
+    if ctx.name.endswith("View"):
+        guess = ctx.name[:-4] + kind.capitalize()
+        if guess in aliases.get("__words__", ()):
+            return guess
     return ctx.name
 
 
@@ -445,15 +462,27 @@ def scan_rust(src_dir):
         test_depth = None
         cfg_test = False
         where = lambda k: "crates/impulse2d/src/%s:%d" % (rel.replace(os.sep, "/"), k)
-        for k, line in enumerate(sources[rel].split("\n"), 1):
+        lines = sources[rel].split("\n")
+        tag_text = None  # a tag list still open (ending in a comma)
+        for k, line in enumerate(lines, 1):
             stripped = line.strip()
             if not state["block"] and not state["string"]:
-                m = TAG_LINE.match(line)
+                m = TAG_START.match(line)
+                if tag_text is not None and TAG_MORE.match(line) and not m:
+                    tag_text += " " + TAG_MORE.match(line).group(1).strip()
+                elif m:
+                    tag_text = m.group(2).strip()
+                    tag_line, inner_doc = k, m.group(1) == "!"
+                else:
+                    tag_text = None
+                if tag_text is not None and tag_text.endswith(",") and k < len(lines):
+                    continue
+                m = TAG_LIST.match(tag_text) if tag_text is not None else None
+                tag_text = None
                 if m:
                     names = TAG_NAME.findall(m.group(1))
-                    if not names:
-                        errors.append("%s: a `Box2D:` line names nothing in backticks" % where(k))
-                    if stripped.startswith("//!"):
+                    k = tag_line
+                    if inner_doc:
                         path = "::".join(mod + [c.name for c in stack if c.kind == "module"])
                         for name in names:
                             tags.append((name, Item(path or "impulse2d", True, where(k))))
@@ -542,6 +571,10 @@ def resolve_item(code, stack, mod, aliases, where):
         m = ITEM_VARIANT.match(code)
         if m:
             return Item("%s::%s" % (inner.name, m.group(1)), inner.public, where)
+    # A type a macro declares from its first argument (`part_view!(/// doc … Name, …)`).
+    m = re.match(r"^([A-Z]\w*)\s*,$", code)
+    if m and inner.kind == "module":
+        return Item(m.group(1), True, where)
     return None
 
 
