@@ -66,6 +66,7 @@ pub mod query;
 mod sensor;
 pub mod shape;
 pub(crate) mod solver;
+mod state_hash;
 mod validate;
 #[allow(unsafe_code)]
 pub(crate) mod workers;
