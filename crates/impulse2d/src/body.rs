@@ -185,6 +185,13 @@ pub(crate) mod flags {
     /// bodies of one colour apart, but not static or kinematic ones, so
     /// threads solving one colour must not write those.
     pub const DYNAMIC: u32 = 1 << 8;
+    /// Set by the solver when the body's velocity stopped being finite this
+    /// step (it is quarantined at the end of the step).
+    pub const QUARANTINED_VELOCITY: u32 = 1 << 9;
+    /// Set when the body's next pose stopped being finite this step.
+    pub const QUARANTINED_POSITION: u32 = 1 << 10;
+    /// Either quarantine flag.
+    pub const QUARANTINED: u32 = QUARANTINED_VELOCITY | QUARANTINED_POSITION;
     /// The body flags a [`BodyState`](super::BodyState) carries (set at creation
     /// and again whenever the body wakes or changes solver set).
     pub const STATE: u32 = LOCKS | DYNAMIC | IS_BULLET | ALLOW_FAST_ROTATION;
@@ -1010,8 +1017,14 @@ impl World {
     /// Bodies that were touching it are woken.
     pub fn disable_body(&mut self, id: BodyId) -> Result<()> {
         let bi = self.body_index(id)?;
+        self.disable_body_at(bi);
+        Ok(())
+    }
+
+    /// [`disable_body`](World::disable_body) by body index.
+    pub(crate) fn disable_body_at(&mut self, bi: usize) {
         if self.bodies[bi].set_index == DISABLED_SET {
-            return Ok(());
+            return;
         }
         // Bring the body to the static or awake set first so that no sleeping
         // set is left behind empty.
@@ -1027,7 +1040,6 @@ impl World {
         let source = self.bodies[bi].set_index;
         self.transfer_body(DISABLED_SET, source, bi);
         self.attach_detached_joints(); // joints
-        Ok(())
     }
 
     /// Puts a disabled body back into the simulation, awake.

@@ -736,13 +736,16 @@ impl World {
         self.shapes[si].filter = filter;
         self.destroy_filtered_contacts(si); // events: keep the contacts still allowed
         let bi = self.shapes[si].body_id as usize;
+        let mut result = Ok(());
         if self.shapes[si].proxy_key.is_some() {
             let body_type = self.bodies[bi].body_type;
             let transform = self.body_sim(bi).transform;
             self.destroy_shape_proxy(si);
-            self.create_shape_proxy(si, body_type, transform, true)?;
+            result = self.create_shape_proxy(si, body_type, transform, true);
         }
-        Ok(())
+        // A panic of the custom filter, now that the shape is consistent.
+        self.resume_callback_panic();
+        result
     }
 
     /// Whether the shape is a sensor.

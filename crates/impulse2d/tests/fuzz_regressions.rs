@@ -8,7 +8,9 @@ use impulse2d::collision::{
     make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
-use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
+use impulse2d::{
+    BodyDef, BodyType, Error, QuarantineReason, Rot, ShapeDef, Transform, Vec2, World, WorldDef,
+};
 
 #[path = "common/fuzz_cases.rs"]
 mod fuzz_cases;
@@ -308,11 +310,12 @@ fn quickhull_near_huge_lists_each_point_once() {
 /// gravity times the substep overflows the velocity of a falling body to infinity,
 /// the speed cap turns that into NaN and the body's position became NaN (in debug
 /// builds `finalize_bodies` failed its `debug_assert!` on the velocity first). A body
-/// whose motion overflows is now stopped where it was: the step succeeds, the world
-/// stays valid, every position stays finite and the next ordinary step simulates
+/// whose motion overflows is now quarantined where it was (disabled, with a
+/// `Velocity` quarantine event): the step succeeds, the world stays valid, every
+/// position stays finite, and once enabled again the next ordinary step simulates
 /// the body normally.
 #[test]
-fn huge_time_step_stops_an_overflowing_body() {
+fn huge_time_step_quarantines_an_overflowing_body() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let body = world
         .create_body(&BodyDef {
@@ -325,13 +328,20 @@ fn huge_time_step_stops_an_overflowing_body() {
         })
         .unwrap();
     for sub_steps in [1, 4] {
+        world.enable_body(body).unwrap();
         world.step(f32::MAX, sub_steps).unwrap();
         world.validate().unwrap();
+        let events = world.body_quarantine_events();
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].body_id, body);
+        assert_eq!(events[0].reason, QuarantineReason::Velocity);
+        assert!(!world.body_is_enabled(body).unwrap());
         let xf = world.body_transform(body).unwrap();
         assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
         assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
         assert_eq!(world.body_linear_velocity(body).unwrap(), Vec2::ZERO);
     }
+    world.enable_body(body).unwrap();
     world.step(0.5, 1).unwrap();
     world.validate().unwrap();
     // One substep of 0.5 s under 10 m/s²: v = 5 m/s down, moved 2.5 m.

@@ -367,6 +367,23 @@ pub(crate) enum JointKind {
     Wheel(WheelJoint),
 }
 
+impl JointKind {
+    /// Forgets the accumulated impulses, so that the next solve does not warm
+    /// start from them (a quarantined body's joints may hold non-finite ones).
+    pub(crate) fn clear_impulses(&mut self) {
+        match self {
+            JointKind::Distance(j) => distance::clear_impulses(j),
+            JointKind::Filter => {}
+            JointKind::Motor(j) => motor::clear_impulses(j),
+            JointKind::Mouse(j) => mouse::clear_impulses(j),
+            JointKind::Prismatic(j) => prismatic::clear_impulses(j),
+            JointKind::Revolute(j) => revolute::clear_impulses(j),
+            JointKind::Weld(j) => weld::clear_impulses(j),
+            JointKind::Wheel(j) => wheel::clear_impulses(j),
+        }
+    }
+}
+
 /// The part of a joint the solver works on, stored in a graph colour or a
 /// solver set.
 #[derive(Clone, Copy, Debug)]
