@@ -695,9 +695,22 @@ fn foreign_ids(ids: &mut Ids) {
     }
 }
 
+/// Worker threads of the fuzzed world: 2 when this file is built as the
+/// `world_2_workers` target (which includes it), else 1.
+fn worker_count() -> usize {
+    if env!("CARGO_BIN_NAME") == "world_2_workers" {
+        2
+    } else {
+        1
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let mut def = WorldDef::default();
+    let mut def = WorldDef {
+        worker_count: worker_count(),
+        ..WorldDef::default()
+    };
     if b.byte() % 4 == 0 {
         def.gravity = vec2(&mut b);
         def.contact_hertz = num(&mut b);

@@ -900,6 +900,15 @@ impl World {
             origin_inertia += md.rotational_inertia + md.mass * md.center.dot(md.center);
         }
 
+        // Each shape's mass data is finite (checked when its density is
+        // set), but a sum can still overflow: several shapes near f32::MAX
+        // kg, or a huge mass far from the origin. Such a total counts as
+        // none, like one too small to invert, rather than leave a NaN centre.
+        if !(mass.is_finite() && moment.is_finite() && origin_inertia.is_finite()) {
+            mass = 0.0;
+            moment = Vec2::ZERO;
+            origin_inertia = 0.0;
+        }
         let mut local_center = Vec2::ZERO;
         // A mass too small to invert in f32 (tiny densities) counts as none.
         let (inv_mass, mass) = if mass >= f32::MIN_POSITIVE {

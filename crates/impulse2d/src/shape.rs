@@ -287,16 +287,37 @@ pub(crate) struct Shape {
     pub aabb_margin: f32,
 }
 
+/// Mass data of a geometry of `density` kg/m² (zero for segments).
+fn geometry_mass(geometry: &ShapeGeometry, density: f32) -> MassData {
+    let r = match geometry {
+        ShapeGeometry::Circle(c) => compute_circle_mass(c, density),
+        ShapeGeometry::Capsule(c) => compute_capsule_mass(c, density),
+        ShapeGeometry::Polygon(p) => compute_polygon_mass(p, density),
+        ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
+    };
+    r.unwrap_or_default()
+}
+
+/// Checks that `density` gives `geometry` a finite mass, first moment and
+/// rotational inertia (a density of 3e38 kg/m² on a 1 m² box does not).
+fn check_shape_mass(geometry: &ShapeGeometry, density: f32) -> Result<()> {
+    let md = geometry_mass(geometry, density);
+    let moment = md.center * md.mass;
+    if md.mass.is_finite() && moment.is_finite() && md.rotational_inertia.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what: "shape density",
+            expected: "small enough for a finite mass and inertia",
+            value: density,
+        })
+    }
+}
+
 impl Shape {
     /// Mass data from density and geometry (zero for segments).
     pub(crate) fn compute_mass(&self) -> MassData {
-        let r = match &self.geometry {
-            ShapeGeometry::Circle(c) => compute_circle_mass(c, self.density),
-            ShapeGeometry::Capsule(c) => compute_capsule_mass(c, self.density),
-            ShapeGeometry::Polygon(p) => compute_polygon_mass(p, self.density),
-            ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
-        };
-        r.unwrap_or_default()
+        geometry_mass(&self.geometry, self.density)
     }
 
     /// The smallest distance from the shape's centroid to its surface and the
@@ -428,6 +449,7 @@ impl World {
     ) -> Result<u32> {
         def.validate()?;
         geometry.validate()?;
+        check_shape_mass(&geometry, def.density)?;
         let transform = self.body_sim(bi).transform;
         // Far-away or huge geometry cannot be simulated in f32.
         let aabb = geometry.compute_aabb(transform);
@@ -685,6 +707,7 @@ impl World {
     ) -> Result<()> {
         let si = self.shape_index(id)?;
         check_non_negative(density, "shape density")?;
+        check_shape_mass(&self.shapes[si].geometry, density)?;
         self.shapes[si].density = density;
         if update_body_mass {
             self.update_body_mass_data(self.shapes[si].body_id as usize);

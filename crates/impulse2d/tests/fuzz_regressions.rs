@@ -415,3 +415,86 @@ fn subnormal_mass_counts_as_none() {
         Err(Error::OutOfRange { .. })
     ));
 }
+
+/// Fuzz target `world`, input `fuzz/regressions/world/huge-density-overflows-mass`.
+///
+/// `set_shape_density` accepted any finite density: 3.3961457e38 kg/m² on a
+/// 6.1 m square (37.25 m²) is a mass of 1.3e40 kg, infinite in `f32`. Once a second
+/// shape (a capsule) was added, the body's first moment was infinite too and its
+/// centre of mass `moment · (1/mass) = ∞ · 0 = NaN`; the body's transform became
+/// NaN, its shape boxes NaN, and the step's `enlarge_proxies` failed its
+/// `debug_assert!` when the broad phase refused the NaN box (in release builds the
+/// proxy silently kept a box that no longer covered its shape). A density whose
+/// shape mass, first moment or inertia is not finite is now an error that changes
+/// nothing, and a body whose shapes' masses are each finite but sum beyond `f32`
+/// counts as having no mass (1 kg at its origin, as for a mass too small to invert)
+/// instead of getting a NaN centre.
+#[test]
+fn shape_masses_that_overflow_are_refused_or_count_as_none() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(3.9960938, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let h = 3.051851;
+    let def = ShapeDef {
+        density: 10.0,
+        ..Default::default()
+    };
+    let square = world
+        .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
+        .unwrap();
+    let before = world.body_mass_data(body).unwrap();
+    // 10 kg/m² on (2h)² m².
+    assert!((before.mass - 10.0 * 4.0 * h * h).abs() < 1.0e-3);
+
+    // As fuzzed: (2h)² · 3.4e38 overflows.
+    assert!(matches!(
+        world.set_shape_density(square, 3.3961457e38, true),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!(world.shape_density(square).unwrap(), 10.0);
+    assert_eq!(world.body_mass_data(body).unwrap(), before);
+    let huge = ShapeDef {
+        density: 3.3961457e38,
+        ..Default::default()
+    };
+    assert!(matches!(
+        world.create_polygon_shape(body, &huge, &make_box(h, h).unwrap()),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!(world.body_shapes(body).unwrap().len(), 1);
+
+    // Two unit squares of 2e38 kg each (finite apiece, 4e38 in all): no mass.
+    let other = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(-10.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let heavy = ShapeDef {
+        density: 2.0e38,
+        ..Default::default()
+    };
+    world
+        .create_polygon_shape(other, &heavy, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    assert_eq!(world.body_mass_data(other).unwrap().mass, 2.0e38);
+    world
+        .create_polygon_shape(other, &heavy, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    let none = world.body_mass_data(other).unwrap();
+    assert_eq!((none.mass, none.center), (1.0, Vec2::ZERO));
+    for _ in 0..10 {
+        world.step(1.0 / 60.0, 4).unwrap();
+        world.validate().unwrap();
+    }
+    for b in [body, other] {
+        let p = world.body_position(b).unwrap();
+        assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
+    }
+}

@@ -319,3 +319,36 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
         assert!(world.body_quarantine_events().is_empty());
     }
 }
+
+/// A kinematic target reached in a subnormal time step (1e-45 s) would need a
+/// velocity of about 1e45 m/s, beyond `f32`: an error, and the body keeps its
+/// velocity, rather than an infinite velocity for the step to quarantine.
+#[test]
+fn a_target_transform_too_soon_for_a_finite_velocity_is_an_error() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            linear_velocity: Vec2::new(1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let target = Transform::new(Vec2::new(1.0, 0.0), impulse2d::Rot::IDENTITY);
+    let tiny = f32::from_bits(1);
+    assert!(matches!(
+        world.set_body_target_transform(body, target, tiny),
+        Err(impulse2d::Error::OutOfRange { .. })
+    ));
+    assert_eq!(
+        world.body_linear_velocity(body).unwrap(),
+        Vec2::new(1.0, 0.0)
+    );
+    // One microsecond is fine: 1e6 m/s.
+    world
+        .set_body_target_transform(body, target, 1.0e-6)
+        .unwrap();
+    assert_eq!(
+        world.body_linear_velocity(body).unwrap(),
+        Vec2::new(1.0e6, 0.0)
+    );
+}
