@@ -490,15 +490,22 @@ fn query(w: &World, b: &mut Bytes, ids: &Ids) {
                 translation: vec2(b),
                 max_fraction: num(b),
             };
-            w.shape_ray_cast(pick(b, &ids.shapes), &input).map(|_| ())
+            w.shape(pick(b, &ids.shapes))
+                .and_then(|view| view.ray_cast(&input))
+                .map(|_| ())
         }
         6 => w
-            .shape_test_point(pick(b, &ids.shapes), vec2(b))
+            .shape(pick(b, &ids.shapes))
+            .and_then(|view| view.test_point(vec2(b)))
             .map(|_| ()),
         7 => w
-            .shape_closest_point(pick(b, &ids.shapes), vec2(b))
+            .shape(pick(b, &ids.shapes))
+            .and_then(|view| view.closest_point(vec2(b)))
             .map(|_| ()),
-        _ => w.sensor_overlaps(pick(b, &ids.shapes)).map(|_| ()),
+        _ => w
+            .shape(pick(b, &ids.shapes))
+            .and_then(|view| view.sensor_overlaps())
+            .map(|_| ()),
     };
 }
 
@@ -515,13 +522,13 @@ fn read(w: &World, b: &mut Bytes, ids: &Ids) {
         }
         1 => {
             let id = pick(b, &ids.bodies);
-            let _ = w.body_transform(id);
-            let _ = w.body_linear_velocity(id);
-            let _ = w.body_mass_data(id);
-            let _ = w.body_world_point_velocity(id, vec2(b));
-            let _ = w.body_shapes(id);
+            let _ = w.body(id).map(|view| view.transform());
+            let _ = w.body(id).map(|view| view.linear_velocity());
+            let _ = w.body(id).map(|view| view.mass_data());
+            let _ = w.body(id).map(|view| view.world_point_velocity(vec2(b)));
+            let _ = w.body(id).map(|view| view.shapes());
             let _ = w.body_joints(id);
-            if let Ok(contacts) = w.body_contacts(id) {
+            if let Ok(contacts) = w.body(id).map(|view| view.contacts()) {
                 for c in contacts {
                     w.contact_data(c.contact_id)
                         .expect("a listed contact is live");
@@ -530,13 +537,13 @@ fn read(w: &World, b: &mut Bytes, ids: &Ids) {
         }
         2 => {
             let id = pick(b, &ids.shapes);
-            let _ = w.shape_aabb(id);
-            let _ = w.shape_geometry(id);
-            let _ = w.shape_filter(id);
-            let _ = w.shape_body(id);
+            let _ = w.shape(id).map(|view| view.aabb());
+            let _ = w.shape(id).map(|view| view.geometry());
+            let _ = w.shape(id).map(|view| view.filter());
+            let _ = w.shape(id).map(|view| view.body());
         }
         3 => {
-            let _ = w.chain_segments(pick(b, &ids.chains));
+            let _ = w.chain(pick(b, &ids.chains)).map(|view| view.segments());
         }
         4 => {
             let options = DrawOptions {
@@ -615,7 +622,7 @@ fn step(w: &mut World, b: &mut Bytes, ids: &Ids, budget: &mut u32) {
         panic!("invalid world after step({dt:e}, {n}): {e}");
     }
     for &id in &ids.bodies {
-        if let Ok(xf) = w.body_transform(id) {
+        if let Ok(xf) = w.body(id).map(|view| view.transform()) {
             assert!(
                 xf.p.x.is_finite()
                     && xf.p.y.is_finite()
@@ -638,6 +645,14 @@ fn keep<T: std::fmt::Debug>(result: impulse2d::Result<T>, ids: &mut Vec<T>) {
 /// Destroys an object by an id from `$ids` (live, stale, null or foreign);
 /// when that succeeds, the id must be stale.
 macro_rules! destroy {
+    ($w:ident, $b:ident, $ids:expr, $destroy:ident, view $view:ident $(, $arg:expr)?) => {{
+        let id = pick(&mut $b, &$ids);
+        let result = $w.$destroy(id $(, $arg)?);
+        trace!("{}({id:?}) -> {result:?}", stringify!($destroy));
+        if result.is_ok() {
+            assert!($w.$view(id).is_err(), "{id:?} still valid after {}", stringify!($destroy));
+        }
+    }};
     ($w:ident, $b:ident, $ids:expr, $destroy:ident, $is_valid:ident $(, $arg:expr)?) => {{
         let id = pick(&mut $b, &$ids);
         let result = $w.$destroy(id $(, $arg)?);
@@ -737,7 +752,7 @@ fuzz_target!(|data: &[u8]| {
                 trace!("create_body(&{def:?})");
                 keep(w.create_body(&def), &mut ids.bodies);
             }
-            2 => destroy!(w, b, ids.bodies, destroy_body, body_is_valid),
+            2 => destroy!(w, b, ids.bodies, destroy_body, view body),
             3 | 4 => {
                 let body = pick(&mut b, &ids.bodies);
                 let def = shape_def(&mut b);
@@ -746,7 +761,7 @@ fuzz_target!(|data: &[u8]| {
                     keep(w.create_shape(body, &def, g), &mut ids.shapes);
                 }
             }
-            5 => destroy!(w, b, ids.shapes, destroy_shape, shape_is_valid, b.flag()),
+            5 => destroy!(w, b, ids.shapes, destroy_shape, view shape, b.flag()),
             6 => {
                 let body = pick(&mut b, &ids.bodies);
                 let def = chain_def(&mut b);
@@ -754,7 +769,7 @@ fuzz_target!(|data: &[u8]| {
                 trace!("create_chain({body:?}, &{def:?}) -> {r:?}");
                 if let Ok(id) = r {
                     ids.chains.push(id);
-                    if let Ok(segments) = w.chain_segments(id) {
+                    if let Ok(segments) = w.chain(id).map(|view| view.segments()) {
                         ids.shapes.extend(segments);
                     }
                 }
@@ -779,18 +794,19 @@ fuzz_target!(|data: &[u8]| {
                     0 => {
                         let (p, q) = (vec2(&mut b), rot(&mut b));
                         trace!("set_body_transform({id:?}, {p:?}, {q:?})");
-                        w.set_body_transform(id, p, q)
+                        w.body_mut(id).and_then(|mut view| view.set_transform(p, q))
                     }
                     1 => {
                         let xf = Transform::new(vec2(&mut b), rot(&mut b));
                         let dt = num(&mut b);
                         trace!("set_body_target_transform({id:?}, {xf:?}, {dt:?})");
-                        w.set_body_target_transform(id, xf, dt)
+                        w.body_mut(id)
+                            .and_then(|mut view| view.set_target_transform(xf, dt))
                     }
                     _ => {
                         let (p, q) = (b.finite_vec2(HUGE), rot(&mut b));
                         trace!("set_body_transform({id:?}, {p:?}, {q:?})");
-                        w.set_body_transform(id, p, q)
+                        w.body_mut(id).and_then(|mut view| view.set_transform(p, q))
                     }
                 };
                 trace!("  -> {r:?}");
@@ -798,8 +814,12 @@ fuzz_target!(|data: &[u8]| {
             13 => {
                 let id = pick(&mut b, &ids.bodies);
                 let (v, av) = (vec2(&mut b), num(&mut b));
-                let r1 = w.set_body_linear_velocity(id, v);
-                let r2 = w.set_body_angular_velocity(id, av);
+                let r1 = w
+                    .body_mut(id)
+                    .and_then(|mut view| view.set_linear_velocity(v));
+                let r2 = w
+                    .body_mut(id)
+                    .and_then(|mut view| view.set_angular_velocity(av));
                 trace!(
                     "set_body_{{linear, angular}}_velocity({id:?}, {v:?}, {av:?}) -> {r1:?}, {r2:?}"
                 );
@@ -814,14 +834,14 @@ fuzz_target!(|data: &[u8]| {
                     rotational_inertia: num(&mut b),
                 };
                 let r = match op {
-                    0 => w.set_body_type(id, t),
-                    1 => w.disable_body(id),
-                    2 => w.enable_body(id),
-                    3 => w.set_body_awake(id, on),
-                    4 => w.set_body_sleep_enabled(id, on),
-                    5 => w.set_body_bullet(id, on),
-                    6 => w.apply_mass_from_shapes(id),
-                    _ => w.set_body_mass_data(id, mass),
+                    0 => w.body_mut(id).and_then(|mut view| view.set_body_type(t)),
+                    1 => w.body_mut(id).map(|mut view| view.disable()),
+                    2 => w.body_mut(id).and_then(|mut view| view.enable()),
+                    3 => w.body_mut(id).map(|mut view| view.set_awake(on)),
+                    4 => w.body_mut(id).map(|mut view| view.set_sleep_enabled(on)),
+                    5 => w.body_mut(id).map(|mut view| view.set_bullet(on)),
+                    6 => w.body_mut(id).map(|mut view| view.apply_mass_from_shapes()),
+                    _ => w.body_mut(id).and_then(|mut view| view.set_mass_data(mass)),
                 };
                 trace!("body call {op} on {id:?}: {t:?}, on = {on}, {mass:?} -> {r:?}");
             }
@@ -831,15 +851,23 @@ fuzz_target!(|data: &[u8]| {
                 let op = b.byte() % 9;
                 let (f, x) = (filter(&mut b), num(&mut b));
                 let r = match op {
-                    0 => w.set_shape_filter(id, f),
-                    1 => w.set_shape_density(id, x, on),
-                    2 => w.set_shape_friction(id, x),
-                    3 => w.set_shape_restitution(id, x),
-                    4 => w.set_shape_contact_events_enabled(id, on),
-                    5 => w.set_shape_hit_events_enabled(id, on),
-                    6 => w.set_shape_sensor_events_enabled(id, on),
-                    7 => w.set_shape_pre_solve_events_enabled(id, on),
-                    _ => w.set_shape_user_data(id, 3),
+                    0 => w.shape_mut(id).and_then(|mut view| view.set_filter(f)),
+                    1 => w.shape_mut(id).and_then(|mut view| view.set_density(x, on)),
+                    2 => w.shape_mut(id).and_then(|mut view| view.set_friction(x)),
+                    3 => w.shape_mut(id).and_then(|mut view| view.set_restitution(x)),
+                    4 => w
+                        .shape_mut(id)
+                        .map(|mut view| view.set_contact_events_enabled(on)),
+                    5 => w
+                        .shape_mut(id)
+                        .map(|mut view| view.set_hit_events_enabled(on)),
+                    6 => w
+                        .shape_mut(id)
+                        .map(|mut view| view.set_sensor_events_enabled(on)),
+                    7 => w
+                        .shape_mut(id)
+                        .map(|mut view| view.set_pre_solve_events_enabled(on)),
+                    _ => w.shape_mut(id).map(|mut view| view.set_user_data(3)),
                 };
                 trace!("shape call {op} on {id:?}: {f:?}, x = {x:?}, on = {on} -> {r:?}");
             }
@@ -849,12 +877,24 @@ fuzz_target!(|data: &[u8]| {
                 let op = b.byte() % 6;
                 let (v, p) = (vec2(&mut b), vec2(&mut b));
                 let r = match op {
-                    0 => w.apply_force(id, v, p, wake),
-                    1 => w.apply_force_to_center(id, v, wake),
-                    2 => w.apply_torque(id, v.x, wake),
-                    3 => w.apply_linear_impulse(id, v, p, wake),
-                    4 => w.apply_linear_impulse_to_center(id, v, wake),
-                    _ => w.apply_angular_impulse(id, v.x, wake),
+                    0 => w
+                        .body_mut(id)
+                        .and_then(|mut view| view.apply_force(v, p, wake)),
+                    1 => w
+                        .body_mut(id)
+                        .and_then(|mut view| view.apply_force_to_center(v, wake)),
+                    2 => w
+                        .body_mut(id)
+                        .and_then(|mut view| view.apply_torque(v.x, wake)),
+                    3 => w
+                        .body_mut(id)
+                        .and_then(|mut view| view.apply_linear_impulse(v, p, wake)),
+                    4 => w
+                        .body_mut(id)
+                        .and_then(|mut view| view.apply_linear_impulse_to_center(v, wake)),
+                    _ => w
+                        .body_mut(id)
+                        .and_then(|mut view| view.apply_angular_impulse(v.x, wake)),
                 };
                 trace!("apply {op} on {id:?}: {v:?} at {p:?}, wake = {wake} -> {r:?}");
             }

@@ -9,9 +9,9 @@
 use crate::collision::{ChainSegment, Segment};
 use crate::core::LINEAR_SLOP;
 use crate::error::{Error, Result, check_finite_vec};
-use crate::id::{BodyId, ChainId, NULL_INDEX, ShapeId};
+use crate::id::{BodyId, ChainId, NULL_INDEX};
 use crate::math::Vec2;
-use crate::shape::{Filter, ShapeDef, ShapeGeometry};
+use crate::shape::{Filter, ShapeDef, ShapeGeometry, SurfaceMaterial};
 use crate::world::World;
 
 /// Everything needed to create a chain.
@@ -36,6 +36,11 @@ pub struct ChainDef {
     pub rolling_resistance: f32,
     /// Surface speed, m/s.
     pub tangent_speed: f32,
+    /// Surface materials: empty to give every segment the four numbers
+    /// above, one for every segment, or one per segment in order (a loop has
+    /// as many segments as points, an open chain three fewer). Any other
+    /// count is an error.
+    pub materials: Vec<SurfaceMaterial>,
     /// Collision filter of every segment.
     pub filter: Filter,
     /// Let sensors detect the chain.
@@ -53,6 +58,7 @@ impl Default for ChainDef {
             restitution: 0.0,
             rolling_resistance: 0.0,
             tangent_speed: 0.0,
+            materials: Vec::new(),
             filter: Filter::default(),
             enable_sensor_events: false,
             user_data: 0,
@@ -70,6 +76,8 @@ pub(crate) struct Chain {
     pub next_chain_id: u32,
     pub shape_indices: Vec<u32>,
     pub is_loop: bool,
+    /// 1 when every segment shares one material, else the segment count.
+    pub material_count: u32,
 }
 
 impl Chain {
@@ -145,6 +153,14 @@ impl World {
         };
         shape_def.validate()?;
         let segments = make_segments(def)?;
+        for m in &def.materials {
+            m.validate()?;
+        }
+        if def.materials.len() > 1 && def.materials.len() != segments.len() {
+            return Err(Error::InvalidOperation(
+                "a chain needs no material, one, or one per segment",
+            ));
+        }
 
         let chain_id = self.chain_ids.alloc();
         if chain_id as usize == self.chains.len() {
@@ -154,8 +170,17 @@ impl World {
             });
         }
         let mut shape_indices = Vec::with_capacity(segments.len());
-        for mut seg in segments {
+        for (k, mut seg) in segments.into_iter().enumerate() {
             seg.chain_id = chain_id;
+            let mut shape_def = shape_def;
+            if let Some(m) = def.materials.get(k).or(def.materials.first()) {
+                shape_def.friction = m.friction;
+                shape_def.restitution = m.restitution;
+                shape_def.rolling_resistance = m.rolling_resistance;
+                shape_def.tangent_speed = m.tangent_speed;
+                shape_def.user_material_id = m.user_material_id;
+                shape_def.custom_color = m.custom_color;
+            }
             match self.create_shape_internal(
                 bi,
                 &shape_def,
@@ -180,6 +205,11 @@ impl World {
         chain.next_chain_id = next;
         chain.shape_indices = shape_indices;
         chain.is_loop = def.is_loop;
+        chain.material_count = if def.materials.len() > 1 {
+            chain.shape_indices.len() as u32
+        } else {
+            1
+        };
         self.bodies[bi].head_chain_id = chain_id;
         Ok(ChainId {
             index: chain_id,
@@ -215,14 +245,12 @@ impl World {
         Ok(())
     }
 
-    /// The segment shapes of a chain, in order.
-    pub fn chain_segments(&self, id: ChainId) -> Result<Vec<ShapeId>> {
-        let ci = self.chain_index(id)?;
-        Ok(self.chains[ci]
-            .shape_indices
-            .iter()
-            .map(|&si| self.make_shape_id(si))
-            .collect())
+    pub(crate) fn make_chain_id(&self, index: u32) -> ChainId {
+        ChainId {
+            index,
+            world: self.world_number,
+            generation: self.chains[index as usize].generation,
+        }
     }
 }
 

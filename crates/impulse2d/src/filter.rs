@@ -237,7 +237,7 @@ impl World {
     /// # Panics
     /// If the filter panics, the world treats that call as `true` (the pair
     /// collides, as with no filter), finishes the step (or
-    /// [`set_shape_filter`](World::set_shape_filter)) that asked it, and then
+    /// [`ShapeMut::set_filter`](crate::api::ShapeView::set_filter)) that asked it, and then
     /// resumes the first such panic from that call. The world is valid
     /// afterwards: a caller that catches the panic with
     /// [`std::panic::catch_unwind`] may keep stepping (clear or replace the

@@ -15,7 +15,7 @@
 //!   at the start of the step and zero velocity; its shape boxes are not
 //!   touched, so nothing reaches the broad phase; it keeps its island awake.
 //! - At the end of the step ([`World::quarantine_bodies`]), in awake order,
-//!   each such body is disabled as by [`World::disable_body`] (its contacts end
+//!   each such body is disabled as by [`BodyMut::disable`](crate::api::BodyView::disable) (its contacts end
 //!   with events, its joints move to the disabled set with their accumulated
 //!   impulses cleared) and a [`BodyQuarantineEvent`] says why.
 //!

@@ -58,6 +58,67 @@ impl Filter {
     }
 }
 
+/// The surface of a shape or of one chain segment: how contacts with it
+/// behave. Friction and restitution are mixed with the other shape's by the
+/// world's mixing rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
+pub struct SurfaceMaterial {
+    /// Coulomb friction coefficient (≥ 0).
+    ///
+    /// Box2D: `b2SurfaceMaterial.friction`.
+    pub friction: f32,
+    /// Coefficient of restitution (≥ 0, usually ≤ 1).
+    ///
+    /// Box2D: `b2SurfaceMaterial.restitution`.
+    pub restitution: f32,
+    /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+    ///
+    /// Box2D: `b2SurfaceMaterial.rollingResistance`.
+    pub rolling_resistance: f32,
+    /// Surface speed along the tangent, m/s (conveyor belts).
+    ///
+    /// Box2D: `b2SurfaceMaterial.tangentSpeed`.
+    pub tangent_speed: f32,
+    /// A material number of the application's own; not used by the engine.
+    ///
+    /// Box2D: `b2SurfaceMaterial.userMaterialId`.
+    pub user_material_id: u64,
+    /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+    ///
+    /// Box2D: `b2SurfaceMaterial.customColor`.
+    pub custom_color: u32,
+}
+
+impl Default for SurfaceMaterial {
+    /// Box2D: `b2DefaultSurfaceMaterial`.
+    fn default() -> Self {
+        SurfaceMaterial {
+            friction: 0.6,
+            restitution: 0.0,
+            rolling_resistance: 0.0,
+            tangent_speed: 0.0,
+            user_material_id: 0,
+            custom_color: 0,
+        }
+    }
+}
+
+impl SurfaceMaterial {
+    /// Checks the numbers; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        check_non_negative(self.friction, "friction")?;
+        check_non_negative(self.restitution, "restitution")?;
+        check_non_negative(self.rolling_resistance, "rolling resistance")?;
+        check_finite(self.tangent_speed, "tangent speed")?;
+        Ok(())
+    }
+}
+
 /// Everything but the geometry needed to create a shape. Use
 /// `..Default::default()` for the fields you do not set.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,6 +138,11 @@ pub struct ShapeDef {
     pub rolling_resistance: f32,
     /// Surface speed along the tangent, m/s (conveyor belts).
     pub tangent_speed: f32,
+    /// A material number of the application's own, reported in query results;
+    /// not used by the engine.
+    pub user_material_id: u64,
+    /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+    pub custom_color: u32,
     /// Collision filter.
     pub filter: Filter,
     /// A sensor never collides (it makes no contacts); it reports the shapes
@@ -105,6 +171,8 @@ impl Default for ShapeDef {
             restitution: 0.0,
             rolling_resistance: 0.0,
             tangent_speed: 0.0,
+            user_material_id: 0,
+            custom_color: 0,
             filter: Filter::default(),
             is_sensor: false,
             enable_contact_events: true,
@@ -267,6 +335,8 @@ pub(crate) struct Shape {
     pub restitution: f32,
     pub rolling_resistance: f32,
     pub tangent_speed: f32,
+    pub user_material_id: u64,
+    pub custom_color: u32,
     pub filter: Filter,
     pub is_sensor: bool,
     pub enable_contact_events: bool,
@@ -300,7 +370,7 @@ fn geometry_mass(geometry: &ShapeGeometry, density: f32) -> MassData {
 
 /// Checks that `density` gives `geometry` a finite mass, first moment and
 /// rotational inertia (a density of 3e38 kg/m² on a 1 m² box does not).
-fn check_shape_mass(geometry: &ShapeGeometry, density: f32) -> Result<()> {
+pub(crate) fn check_shape_mass(geometry: &ShapeGeometry, density: f32) -> Result<()> {
     let md = geometry_mass(geometry, density);
     let moment = md.center * md.mass;
     if md.mass.is_finite() && moment.is_finite() && md.rotational_inertia.is_finite() {
@@ -315,6 +385,28 @@ fn check_shape_mass(geometry: &ShapeGeometry, density: f32) -> Result<()> {
 }
 
 impl Shape {
+    /// The shape's surface material.
+    pub(crate) fn material(&self) -> SurfaceMaterial {
+        SurfaceMaterial {
+            friction: self.friction,
+            restitution: self.restitution,
+            rolling_resistance: self.rolling_resistance,
+            tangent_speed: self.tangent_speed,
+            user_material_id: self.user_material_id,
+            custom_color: self.custom_color,
+        }
+    }
+
+    /// Sets the surface material (checked by the caller).
+    pub(crate) fn set_material(&mut self, m: &SurfaceMaterial) {
+        self.friction = m.friction;
+        self.restitution = m.restitution;
+        self.rolling_resistance = m.rolling_resistance;
+        self.tangent_speed = m.tangent_speed;
+        self.user_material_id = m.user_material_id;
+        self.custom_color = m.custom_color;
+    }
+
     /// Mass data from density and geometry (zero for segments).
     pub(crate) fn compute_mass(&self) -> MassData {
         geometry_mass(&self.geometry, self.density)
@@ -471,6 +563,8 @@ impl World {
                 restitution: 0.0,
                 rolling_resistance: 0.0,
                 tangent_speed: 0.0,
+                user_material_id: 0,
+                custom_color: 0,
                 filter: Filter::default(),
                 is_sensor: false,
                 enable_contact_events: false,
@@ -501,6 +595,8 @@ impl World {
         shape.restitution = def.restitution;
         shape.rolling_resistance = def.rolling_resistance;
         shape.tangent_speed = def.tangent_speed;
+        shape.user_material_id = def.user_material_id;
+        shape.custom_color = def.custom_color;
         shape.filter = def.filter;
         shape.is_sensor = def.is_sensor;
         shape.enable_contact_events = def.enable_contact_events;
@@ -667,92 +763,10 @@ impl World {
         }
     }
 
-    /// Whether the id names a live shape of this world.
-    pub fn shape_is_valid(&self, id: ShapeId) -> bool {
-        self.shape_index(id).is_ok()
-    }
-
-    /// The body the shape is attached to.
-    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId> {
-        let si = self.shape_index(id)?;
-        Ok(self.make_body_id(self.shapes[si].body_id))
-    }
-
-    /// The kind of geometry.
-    pub fn shape_type(&self, id: ShapeId) -> Result<ShapeType> {
-        Ok(self.shapes[self.shape_index(id)?].geometry.shape_type())
-    }
-
-    /// The geometry, in the body frame.
-    pub fn shape_geometry(&self, id: ShapeId) -> Result<ShapeGeometry> {
-        Ok(self.shapes[self.shape_index(id)?].geometry)
-    }
-
-    /// The speculative bounding box (tight box grown by the speculative distance).
-    pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb> {
-        Ok(self.shapes[self.shape_index(id)?].aabb)
-    }
-
-    /// Area density, kg/m².
-    pub fn shape_density(&self, id: ShapeId) -> Result<f32> {
-        Ok(self.shapes[self.shape_index(id)?].density)
-    }
-
-    /// Sets the density (kg/m², ≥ 0); `update_body_mass` recomputes the body's mass.
-    pub fn set_shape_density(
-        &mut self,
-        id: ShapeId,
-        density: f32,
-        update_body_mass: bool,
-    ) -> Result<()> {
-        let si = self.shape_index(id)?;
-        check_non_negative(density, "shape density")?;
-        check_shape_mass(&self.shapes[si].geometry, density)?;
-        self.shapes[si].density = density;
-        if update_body_mass {
-            self.update_body_mass_data(self.shapes[si].body_id as usize);
-        }
-        Ok(())
-    }
-
-    /// Friction coefficient.
-    pub fn shape_friction(&self, id: ShapeId) -> Result<f32> {
-        Ok(self.shapes[self.shape_index(id)?].friction)
-    }
-
-    /// Sets the friction coefficient (≥ 0); contacts pick it up next step.
-    pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
-        let si = self.shape_index(id)?;
-        check_non_negative(friction, "shape friction")?;
-        self.shapes[si].friction = friction;
-        self.refresh_shape_contacts(si);
-        Ok(())
-    }
-
-    /// Coefficient of restitution.
-    pub fn shape_restitution(&self, id: ShapeId) -> Result<f32> {
-        Ok(self.shapes[self.shape_index(id)?].restitution)
-    }
-
-    /// Sets the coefficient of restitution (≥ 0); contacts pick it up next step.
-    pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<()> {
-        let si = self.shape_index(id)?;
-        check_non_negative(restitution, "shape restitution")?;
-        self.shapes[si].restitution = restitution;
-        self.refresh_shape_contacts(si);
-        Ok(())
-    }
-
-    /// The collision filter.
-    pub fn shape_filter(&self, id: ShapeId) -> Result<Filter> {
-        Ok(self.shapes[self.shape_index(id)?].filter)
-    }
-
-    /// Replaces the collision filter. Contacts the new filter no longer allows
+    /// Replaces shape `si`'s filter. Contacts the new filter no longer allows
     /// are destroyed at once (reporting end-touch events and waking the
     /// bodies); the others are kept; new pairs are found at the next step.
-    pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<()> {
-        let si = self.shape_index(id)?;
+    pub(crate) fn refilter_shape(&mut self, si: usize, filter: Filter) -> Result<()> {
         if self.shapes[si].filter == filter {
             return Ok(());
         }
@@ -771,20 +785,126 @@ impl World {
         result
     }
 
-    /// Whether the shape is a sensor.
-    pub fn shape_is_sensor(&self, id: ShapeId) -> Result<bool> {
-        Ok(self.shapes[self.shape_index(id)?].is_sensor)
-    }
+    /// Replaces shape `si`'s geometry: its contacts are destroyed (waking the
+    /// bodies they touched) and found again at the next step, its broad-phase
+    /// proxy is made anew at the new size, and the body's mass and extents are
+    /// recomputed. Chain segments belong to their chain and cannot be changed.
+    pub(crate) fn reshape(&mut self, si: usize, geometry: ShapeGeometry) -> Result<()> {
+        if self.shapes[si].chain_id != NULL_INDEX {
+            return Err(Error::InvalidOperation(
+                "a chain segment's geometry belongs to its chain",
+            ));
+        }
+        if matches!(geometry, ShapeGeometry::ChainSegment(_)) {
+            return Err(Error::InvalidOperation(
+                "chain segments are created by create_chain",
+            ));
+        }
+        geometry.validate()?;
+        check_shape_mass(&geometry, self.shapes[si].density)?;
+        let bi = self.shapes[si].body_id as usize;
+        let transform = self.body_sim(bi).transform;
+        let aabb = geometry.compute_aabb(transform);
+        check_finite_vec(aabb.lower, "shape bounds")?;
+        check_finite_vec(aabb.upper, "shape bounds")?;
 
-    /// The shape's user data.
-    pub fn shape_user_data(&self, id: ShapeId) -> Result<u64> {
-        Ok(self.shapes[self.shape_index(id)?].user_data)
-    }
-
-    /// Replaces the shape's user data.
-    pub fn set_shape_user_data(&mut self, id: ShapeId, user_data: u64) -> Result<()> {
-        let si = self.shape_index(id)?;
-        self.shapes[si].user_data = user_data;
+        self.destroy_shape_contacts(si, true);
+        let shape = &mut self.shapes[si];
+        shape.geometry = geometry;
+        shape.aabb_margin = geometry.aabb_margin();
+        if shape.proxy_key.is_some() {
+            let body_type = self.bodies[bi].body_type;
+            self.destroy_shape_proxy(si);
+            self.create_shape_proxy(si, body_type, transform, true)?;
+        } else {
+            shape.aabb = aabb;
+            shape.fat_aabb = aabb;
+        }
+        self.wake_body(bi);
+        self.update_body_mass_data(bi);
         Ok(())
+    }
+}
+
+/// Density of air at sea level and 15 °C, kg/m³ (wind on a 2D shape takes
+/// the world as one metre deep).
+pub const AIR_DENSITY: f32 = 1.225;
+
+/// The aerodynamic force (N) and its torque about the body's centre of mass
+/// `center` (N·m) on a shape of a body with transform `xf`, velocity `v` and
+/// angular velocity `w`, in air moving at `wind` (see
+/// [`ShapeView::apply_wind`](crate::api::ShapeView::apply_wind)).
+///
+/// The air's velocity relative to the shape, `u = wind − drag·(velocity of
+/// the shape's centroid)`, is taken as uniform over the shape. A face of
+/// length `L` and outward normal `n` with `n·û < 0` is hit by the air; its
+/// width across the wind is `−L·(n·û)` and it takes the dynamic pressure
+/// `q = ½ρ|u|²` over that width, pushing along `û`, plus `lift` times that
+/// force along the part of `−n` perpendicular to `û`. A circle presents its
+/// diameter; a capsule its diameter plus its core segment's width across the
+/// wind, with the lift of the core's windward side. Polygon rounding is
+/// ignored. Segments feel nothing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn wind_load(
+    geometry: &ShapeGeometry,
+    xf: Transform,
+    center: Vec2,
+    v: Vec2,
+    w: f32,
+    wind: Vec2,
+    drag: f32,
+    lift: f32,
+) -> (Vec2, f32) {
+    let centroid = xf.apply(geometry.centroid());
+    let shape_velocity = v + Vec2::scalar_cross(w, centroid - center);
+    let u = wind - shape_velocity * drag;
+    let (dir, speed) = u.get_length_and_normalize();
+    if speed == 0.0 {
+        return (Vec2::ZERO, 0.0);
+    }
+    let q = 0.5 * AIR_DENSITY * speed * speed;
+    // The force on one windward face (length `len`, unit outward normal `n`).
+    let face = |n: Vec2, len: f32| -> Vec2 {
+        let width = -len * n.dot(dir);
+        if width <= 0.0 {
+            return Vec2::ZERO;
+        }
+        let side = (n - dir * n.dot(dir)) * -1.0;
+        (dir + side * lift) * (q * width)
+    };
+    match geometry {
+        ShapeGeometry::Circle(c) => {
+            let f = dir * (q * 2.0 * c.radius);
+            (f, (centroid - center).cross(f))
+        }
+        ShapeGeometry::Capsule(c) => {
+            let d = xf.q.rotate(c.center2 - c.center1);
+            let (axis, len) = d.get_length_and_normalize();
+            // The core's two long sides: take the one facing the wind.
+            let mut n = axis.right_perp();
+            if n.dot(dir) > 0.0 {
+                n = -n;
+            }
+            let f = dir * (q * 2.0 * c.radius) + face(n, len);
+            (f, (centroid - center).cross(f))
+        }
+        ShapeGeometry::Polygon(p) => {
+            let vs = p.vertices();
+            let mut force = Vec2::ZERO;
+            let mut torque = 0.0;
+            let mut v1 = xf.apply(vs[vs.len() - 1]);
+            for &local in vs {
+                let v2 = xf.apply(local);
+                let (edge, len) = (v2 - v1).get_length_and_normalize();
+                // Counter-clockwise winding: the outward normal is on the right.
+                let f = face(edge.right_perp(), len);
+                let mid = (v1 + v2) * 0.5;
+                force += f;
+                torque += (mid - center).cross(f);
+                v1 = v2;
+            }
+            (force, torque)
+        }
+        ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => (Vec2::ZERO, 0.0),
     }
 }

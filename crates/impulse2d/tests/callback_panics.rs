@@ -85,7 +85,7 @@ fn transform_bits(world: &World, bodies: &[BodyId]) -> Vec<[u32; 4]> {
     bodies
         .iter()
         .map(|&b| {
-            let xf = world.body_transform(b).unwrap();
+            let xf = world.body(b).unwrap().transform();
             [xf.p.x, xf.p.y, xf.q.c, xf.q.s].map(f32::to_bits)
         })
         .collect()
@@ -176,17 +176,19 @@ fn panicking_custom_filter_in_set_shape_filter_leaves_the_world_valid() {
         world.step(1.0 / 60.0, 4).unwrap();
     }
     let body = bodies[0];
-    let contacts_before = world.body_contacts(body).unwrap().len();
+    let contacts_before = world.body(body).unwrap().contacts().len();
     assert!(contacts_before > 0);
     world.set_custom_filter(|_, _| panic!("custom filter panics on every pair"));
-    let shape = world.body_shapes(body).unwrap()[0];
-    let mut filter = world.shape_filter(shape).unwrap();
+    let shape = world.body(body).unwrap().shapes()[0];
+    let mut filter = world.shape(shape).unwrap().filter();
     filter.group_index = 3;
-    let result = catch_unwind(AssertUnwindSafe(|| world.set_shape_filter(shape, filter)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        world.shape_mut(shape).unwrap().set_filter(filter)
+    }));
     assert!(result.is_err());
     world.validate().unwrap();
-    assert_eq!(world.shape_filter(shape).unwrap(), filter);
-    assert_eq!(world.body_contacts(body).unwrap().len(), contacts_before);
+    assert_eq!(world.shape(shape).unwrap().filter(), filter);
+    assert_eq!(world.body(body).unwrap().contacts().len(), contacts_before);
     world.clear_custom_filter();
     for _ in 0..10 {
         world.step(1.0 / 60.0, 4).unwrap();

@@ -328,28 +328,28 @@ fn huge_time_step_quarantines_an_overflowing_body() {
         })
         .unwrap();
     for sub_steps in [1, 4] {
-        world.enable_body(body).unwrap();
+        world.body_mut(body).unwrap().enable().unwrap();
         world.step(f32::MAX, sub_steps).unwrap();
         world.validate().unwrap();
         let events = world.body_quarantine_events();
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].body_id, body);
         assert_eq!(events[0].reason, QuarantineReason::Velocity);
-        assert!(!world.body_is_enabled(body).unwrap());
-        let xf = world.body_transform(body).unwrap();
+        assert!(!world.body(body).unwrap().is_enabled());
+        let xf = world.body(body).unwrap().transform();
         assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
         assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
-        assert_eq!(world.body_linear_velocity(body).unwrap(), Vec2::ZERO);
+        assert_eq!(world.body(body).unwrap().linear_velocity(), Vec2::ZERO);
     }
-    world.enable_body(body).unwrap();
+    world.body_mut(body).unwrap().enable().unwrap();
     world.step(0.5, 1).unwrap();
     world.validate().unwrap();
     // One substep of 0.5 s under 10 m/s²: v = 5 m/s down, moved 2.5 m.
     assert_eq!(
-        world.body_linear_velocity(body).unwrap(),
+        world.body(body).unwrap().linear_velocity(),
         Vec2::new(0.0, -5.0)
     );
-    assert_eq!(world.body_position(body).unwrap(), Vec2::new(-20.0, -2.5));
+    assert_eq!(world.body(body).unwrap().position(), Vec2::new(-20.0, -2.5));
 }
 
 /// Fuzz target `world`: a step of `u32::MAX` substeps never ended (four billion
@@ -395,14 +395,14 @@ fn subnormal_mass_counts_as_none() {
     world
         .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
         .unwrap();
-    let mass = world.body_mass_data(body).unwrap();
+    let mass = world.body(body).unwrap().mass_data();
     assert_eq!(mass.mass, 1.0);
     assert_eq!(mass.center, Vec2::ZERO);
     for _ in 0..10 {
         world.step(1.0 / 60.0, 4).unwrap();
         world.validate().unwrap();
     }
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
 
     let tiny = MassData {
@@ -411,7 +411,9 @@ fn subnormal_mass_counts_as_none() {
         rotational_inertia: 1.0,
     };
     assert!(matches!(
-        world.set_body_mass_data(body, tiny),
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.set_mass_data(tiny)),
         Err(Error::OutOfRange { .. })
     ));
 }
@@ -447,17 +449,20 @@ fn shape_masses_that_overflow_are_refused_or_count_as_none() {
     let square = world
         .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
         .unwrap();
-    let before = world.body_mass_data(body).unwrap();
+    let before = world.body(body).unwrap().mass_data();
     // 10 kg/m² on (2h)² m².
     assert!((before.mass - 10.0 * 4.0 * h * h).abs() < 1.0e-3);
 
     // As fuzzed: (2h)² · 3.4e38 overflows.
     assert!(matches!(
-        world.set_shape_density(square, 3.3961457e38, true),
+        world
+            .shape_mut(square)
+            .unwrap()
+            .set_density(3.3961457e38, true),
         Err(Error::OutOfRange { .. })
     ));
-    assert_eq!(world.shape_density(square).unwrap(), 10.0);
-    assert_eq!(world.body_mass_data(body).unwrap(), before);
+    assert_eq!(world.shape(square).unwrap().density(), 10.0);
+    assert_eq!(world.body(body).unwrap().mass_data(), before);
     let huge = ShapeDef {
         density: 3.3961457e38,
         ..Default::default()
@@ -466,7 +471,7 @@ fn shape_masses_that_overflow_are_refused_or_count_as_none() {
         world.create_polygon_shape(body, &huge, &make_box(h, h).unwrap()),
         Err(Error::OutOfRange { .. })
     ));
-    assert_eq!(world.body_shapes(body).unwrap().len(), 1);
+    assert_eq!(world.body(body).unwrap().shapes().len(), 1);
 
     // Two unit squares of 2e38 kg each (finite apiece, 4e38 in all): no mass.
     let other = world
@@ -483,18 +488,18 @@ fn shape_masses_that_overflow_are_refused_or_count_as_none() {
     world
         .create_polygon_shape(other, &heavy, &make_box(0.5, 0.5).unwrap())
         .unwrap();
-    assert_eq!(world.body_mass_data(other).unwrap().mass, 2.0e38);
+    assert_eq!(world.body(other).unwrap().mass_data().mass, 2.0e38);
     world
         .create_polygon_shape(other, &heavy, &make_box(0.5, 0.5).unwrap())
         .unwrap();
-    let none = world.body_mass_data(other).unwrap();
+    let none = world.body(other).unwrap().mass_data();
     assert_eq!((none.mass, none.center), (1.0, Vec2::ZERO));
     for _ in 0..10 {
         world.step(1.0 / 60.0, 4).unwrap();
         world.validate().unwrap();
     }
     for b in [body, other] {
-        let p = world.body_position(b).unwrap();
+        let p = world.body(b).unwrap().position();
         assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
     }
 }

@@ -134,7 +134,7 @@ fn pendulum_period_matches_small_angle_theory() {
     let mut samples = Vec::new();
     for i in 0..600 {
         step(&mut world);
-        let x = world.body_position(bob).unwrap().x;
+        let x = world.body(bob).unwrap().position().x;
         samples.push(((i + 1) as f32 * DT, x));
     }
     let period = mean_period(&downward_crossings(&samples)) as f64;
@@ -188,7 +188,7 @@ fn distance_spring_oscillates_at_its_frequency() {
     let mut samples = Vec::new();
     for i in 0..600 {
         step(&mut world);
-        let y = world.body_position(body).unwrap().y - equilibrium_y;
+        let y = world.body(body).unwrap().position().y - equilibrium_y;
         samples.push(((i + 1) as f32 * DT, y));
     }
     let frequency = 1.0 / mean_period(&downward_crossings(&samples));
@@ -259,7 +259,7 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
     for _ in 0..120 {
         step(&mut world);
     }
-    let w = world.body_angular_velocity(disc).unwrap();
+    let w = world.body(disc).unwrap().angular_velocity();
     let expected = alpha * 2.0;
     assert!(expected < speed);
     assert!(
@@ -276,13 +276,13 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
     for _ in 0..480 {
         step(&mut world);
     }
-    let w = world.body_angular_velocity(disc).unwrap();
+    let w = world.body(disc).unwrap().angular_velocity();
     assert!(
         (w - speed).abs() < 0.01 * speed,
         "ω after 10 s: {w}, expected {speed}"
     );
     assert!((world.revolute_speed(joint).unwrap() - w).abs() < 1e-6);
-    assert!(world.body_is_awake(disc).unwrap());
+    assert!(world.body(disc).unwrap().is_awake());
 }
 
 #[test]
@@ -310,13 +310,15 @@ fn revolute_limits_hold_under_load() {
             ..Default::default()
         })
         .unwrap();
-    let weight = world.body_mass(beam).unwrap() * 10.0;
+    let weight = world.body(beam).unwrap().mass() * 10.0;
 
     for phase in [-1.0f32, 1.0] {
         for _ in 0..180 {
-            let tip = world.body_world_point(beam, Vec2::new(1.0, 0.0)).unwrap();
+            let tip = world.body(beam).unwrap().world_point(Vec2::new(1.0, 0.0));
             world
-                .apply_force(beam, Vec2::new(0.0, phase * 12.0 * weight), tip, true)
+                .body_mut(beam)
+                .unwrap()
+                .apply_force(Vec2::new(0.0, phase * 12.0 * weight), tip, true)
                 .unwrap();
             step(&mut world);
             let angle = world.revolute_angle(joint).unwrap();
@@ -332,7 +334,7 @@ fn revolute_limits_hold_under_load() {
             "resting angle {angle}, limit {limit}"
         );
         // The body's own rotation agrees with the joint angle.
-        let body_angle = world.body_rotation(beam).unwrap().angle();
+        let body_angle = world.body(beam).unwrap().rotation().angle();
         assert!((body_angle - angle).abs() < 1e-4);
     }
 }
@@ -362,20 +364,22 @@ fn prismatic_keeps_body_on_axis() {
             ..Default::default()
         })
         .unwrap();
-    let weight = world.body_mass(body).unwrap() * 10.0;
+    let weight = world.body(body).unwrap().mass() * 10.0;
     let perp = axis.left_perp();
 
     let mut reached_limit = false;
     for i in 0..300 {
         let push = if (i / 30) % 2 == 0 { 5.0 } else { -5.0 };
         world
-            .apply_force_to_center(body, perp * (push * weight), true)
+            .body_mut(body)
+            .unwrap()
+            .apply_force_to_center(perp * (push * weight), true)
             .unwrap();
         step(&mut world);
-        let p = world.body_position(body).unwrap();
+        let p = world.body(body).unwrap().position();
         let off_axis = perp.dot(p - origin).abs();
         assert!(off_axis < 1e-3, "step {i}: {off_axis} m off the axis");
-        let angle = world.body_rotation(body).unwrap().angle().abs();
+        let angle = world.body(body).unwrap().rotation().angle().abs();
         assert!(angle < 1e-3, "step {i}: turned by {angle} rad");
         let translation = world.prismatic_translation(joint).unwrap();
         assert!(
@@ -452,7 +456,7 @@ fn ball_and_chain(
         previous_anchor = Vec2::new(half, 0.0);
         bodies.push(body);
     }
-    let ratio = world.body_mass(bodies[links]).unwrap() / world.body_mass(bodies[0]).unwrap();
+    let ratio = world.body(bodies[links]).unwrap().mass() / world.body(bodies[0]).unwrap().mass();
     assert!((ratio - 50.0).abs() < 0.01 * 50.0, "mass ratio {ratio}");
     (joints, bodies)
 }
@@ -484,7 +488,7 @@ fn chain_with_heavy_ball_stretches_little_and_comes_to_rest() {
     for i in 0..1800 {
         step(&mut world);
         max_gap = max_gap.max(total_gap(&world, &joints));
-        if bodies.iter().all(|&b| !world.body_is_awake(b).unwrap()) {
+        if bodies.iter().all(|&b| !world.body(b).unwrap().is_awake()) {
             asleep_at = Some(i);
             break;
         }
@@ -495,7 +499,7 @@ fn chain_with_heavy_ball_stretches_little_and_comes_to_rest() {
     );
     assert!(max_gap < 0.05 * chain_length, "max stretch {max_gap} m");
     assert!(asleep_at.is_some(), "the chain never came to rest");
-    let ball_position = world.body_position(ball).unwrap();
+    let ball_position = world.body(ball).unwrap().position();
     assert!(
         ball_position.x.abs() < 0.5,
         "ball at rest at {ball_position:?}"
@@ -530,7 +534,7 @@ fn chain_undamped_swing_stretches_under_5_percent_with_8_substeps() {
         world.validate().unwrap();
         max_gap = max_gap.max(total_gap(&world, &joints));
         for &b in &bodies {
-            let v = world.body_linear_velocity(b).unwrap();
+            let v = world.body(b).unwrap().linear_velocity();
             assert!(v.is_finite() && v.length() < 30.0, "body speed {v:?}");
         }
     }
@@ -666,22 +670,22 @@ fn ragdoll_pile_settles_and_sleeps() {
     for i in 0..900 {
         step(&mut world);
         for &b in &bodies {
-            let v = world.body_linear_velocity(b).unwrap();
+            let v = world.body(b).unwrap().linear_velocity();
             assert!(v.is_finite() && v.length() < 50.0, "bone speed {v:?}");
         }
-        if bodies.iter().all(|&b| !world.body_is_awake(b).unwrap()) {
+        if bodies.iter().all(|&b| !world.body(b).unwrap().is_awake()) {
             asleep_at = Some(i);
             break;
         }
     }
     let top = bodies
         .iter()
-        .map(|&b| world.body_position(b).unwrap().y)
+        .map(|&b| world.body(b).unwrap().position().y)
         .fold(0.0f32, f32::max);
     eprintln!("ragdolls: asleep at step {asleep_at:?}, pile height {top:.2} m");
     assert!(asleep_at.is_some(), "the ragdoll pile never fell asleep");
     for &b in &bodies {
-        let y = world.body_position(b).unwrap().y;
+        let y = world.body(b).unwrap().position().y;
         assert!(y > 0.0, "a bone sank to y = {y}");
     }
 }
@@ -756,12 +760,12 @@ fn car_on_wheel_joints_drives_over_bumps() {
     for i in 0..1200 {
         step(&mut world);
         last_off = 0.0;
-        let angle = world.body_rotation(chassis).unwrap().angle();
+        let angle = world.body(chassis).unwrap().rotation().angle();
         assert!(angle.abs() < 0.6, "step {i}: chassis tilted {angle} rad");
         for &j in &joints {
             // Anchor B must stay on the line through anchor A along the axis.
             let (a, b) = world.joint_world_anchors(j).unwrap();
-            let axis = world.body_world_vector(chassis, Vec2::Y).unwrap();
+            let axis = world.body(chassis).unwrap().world_vector(Vec2::Y);
             let off = axis.left_perp().dot(b - a).abs();
             max_off = max_off.max(off);
             last_off = last_off.max(off);
@@ -774,12 +778,12 @@ fn car_on_wheel_joints_drives_over_bumps() {
             max_travel = max_travel.max(travel);
         }
         // Past the last bump (x = 38) by a car length.
-        if world.body_position(chassis).unwrap().x > 42.0 {
+        if world.body(chassis).unwrap().position().x > 42.0 {
             passed_at = Some(i);
             break;
         }
     }
-    let x = world.body_position(chassis).unwrap().x;
+    let x = world.body(chassis).unwrap().position().x;
     eprintln!(
         "car: past the bumps at step {passed_at:?}, suspension travel [{min_travel:.3}, {max_travel:.3}] m, \
          wheels at most {max_off:.4} m off their lines ({last_off:.4} m at the end)"
@@ -796,8 +800,8 @@ fn car_on_wheel_joints_drives_over_bumps() {
     );
     assert!(passed_at.is_some(), "the car only reached x = {x} in 20 s");
     assert!(max_travel - min_travel > 0.05, "the suspension never moved");
-    let spin = world.body_angular_velocity(wheels[0]).unwrap()
-        - world.body_angular_velocity(chassis).unwrap();
+    let spin = world.body(wheels[0]).unwrap().angular_velocity()
+        - world.body(chassis).unwrap().angular_velocity();
     assert!(spin < -5.0, "rear wheel spin {spin} rad/s");
 }
 
@@ -889,8 +893,8 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
             world.validate().unwrap();
         }
         for &b in &bodies {
-            let v = world.body_linear_velocity(b).unwrap();
-            let p = world.body_position(b).unwrap();
+            let v = world.body(b).unwrap().linear_velocity();
+            let p = world.body(b).unwrap().position();
             assert!(
                 v.is_finite() && p.is_finite(),
                 "step {i}: non-finite body state"
@@ -910,9 +914,9 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
 
 /// Whether two bodies have a touching contact.
 fn touching(world: &World, a: BodyId, b: BodyId) -> bool {
-    world.body_contacts(a).unwrap().iter().any(|c| {
-        let sa = world.shape_body(c.shape_id_a).unwrap();
-        let sb = world.shape_body(c.shape_id_b).unwrap();
+    world.body(a).unwrap().contacts().iter().any(|c| {
+        let sa = world.shape(c.shape_id_a).unwrap().body();
+        let sb = world.shape(c.shape_id_b).unwrap().body();
         (sa == a && sb == b) || (sa == b && sb == a)
     })
 }
@@ -1135,7 +1139,7 @@ fn joints_filter_collision_between_their_bodies() {
         assert!(!touching(&world, a, b));
     }
     // The weld keeps them overlapping by 0.1 m without a fight.
-    let gap = world.body_position(b).unwrap().x - world.body_position(a).unwrap().x;
+    let gap = world.body(b).unwrap().position().x - world.body(a).unwrap().position().x;
     assert!((gap - 0.9).abs() < 0.01, "gap {gap}");
 
     world.set_joint_collide_connected(joint, true).unwrap();
@@ -1175,7 +1179,7 @@ fn filter_joint_lets_bodies_pass_through_each_other() {
         for _ in 0..120 {
             step(&mut world);
         }
-        let y = world.body_position(high).unwrap().y;
+        let y = world.body(high).unwrap().position().y;
         if filtered {
             assert!(
                 (y - 0.4).abs() < 0.02,
@@ -1220,8 +1224,8 @@ fn jointed_bodies_sleep_and_wake_together() {
     for _ in 0..300 {
         step(&mut world);
         let (awake_arm, awake_bob) = (
-            world.body_is_awake(arm).unwrap(),
-            world.body_is_awake(bob).unwrap(),
+            world.body(arm).unwrap().is_awake(),
+            world.body(bob).unwrap().is_awake(),
         );
         assert_eq!(
             awake_arm, awake_bob,
@@ -1234,16 +1238,16 @@ fn jointed_bodies_sleep_and_wake_together() {
     }
     assert!(slept, "the jointed pair never slept");
     world.set_revolute_motor_speed(joint, 1.0).unwrap();
-    assert!(world.body_is_awake(arm).unwrap() && world.body_is_awake(bob).unwrap());
+    assert!(world.body(arm).unwrap().is_awake() && world.body(bob).unwrap().is_awake());
     world.validate().unwrap();
     step(&mut world);
 
     // A joint created onto a sleeping body wakes it.
-    world.set_body_awake(bob, false).unwrap();
-    assert!(!world.body_is_awake(arm).unwrap());
+    world.body_mut(bob).unwrap().set_awake(false);
+    assert!(!world.body(arm).unwrap().is_awake());
     let other = dynamic_body(&mut world, Vec2::new(8.0, 3.0));
     revolute_between(&mut world, other, bob, Vec2::ZERO, Vec2::new(3.0, 2.5));
-    assert!(world.body_is_awake(bob).unwrap() && world.body_is_awake(arm).unwrap());
+    assert!(world.body(bob).unwrap().is_awake() && world.body(arm).unwrap().is_awake());
     world.validate().unwrap();
     step(&mut world);
 }
@@ -1261,21 +1265,37 @@ fn disabling_and_retyping_bodies_keeps_joints_consistent() {
     for _ in 0..10 {
         step(&mut world);
     }
-    world.disable_body(bob).unwrap();
+    world.body_mut(bob).unwrap().disable();
     world.validate().unwrap();
     step(&mut world);
-    world.enable_body(bob).unwrap();
+    world.body_mut(bob).unwrap().enable().unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world.set_body_type(pivot, BodyType::Dynamic).unwrap();
+    world
+        .body_mut(pivot)
+        .unwrap()
+        .set_body_type(BodyType::Dynamic)
+        .unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world.set_body_type(pivot, BodyType::Static).unwrap();
+    world
+        .body_mut(pivot)
+        .unwrap()
+        .set_body_type(BodyType::Static)
+        .unwrap();
     world.validate().unwrap();
-    world.set_body_type(bob, BodyType::Kinematic).unwrap();
+    world
+        .body_mut(bob)
+        .unwrap()
+        .set_body_type(BodyType::Kinematic)
+        .unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world.set_body_type(bob, BodyType::Dynamic).unwrap();
+    world
+        .body_mut(bob)
+        .unwrap()
+        .set_body_type(BodyType::Dynamic)
+        .unwrap();
     world.validate().unwrap();
     for _ in 0..60 {
         step(&mut world);
@@ -1287,7 +1307,7 @@ fn disabling_and_retyping_bodies_keeps_joints_consistent() {
         (b - a).length()
     );
     assert!(
-        world.body_position(bob).unwrap().y < 9.9,
+        world.body(bob).unwrap().position().y < 9.9,
         "the bob does not swing"
     );
 }
@@ -1302,14 +1322,13 @@ fn threshold_events_and_breaking() {
         let ground = static_body(&mut world, Vec2::new(0.0, 10.0));
         let body = dynamic_body(&mut world, Vec2::new(0.0, 9.0));
         world
-            .set_body_mass_data(
-                body,
-                impulse2d::collision::MassData {
-                    mass: 1.0,
-                    center: Vec2::ZERO,
-                    rotational_inertia: 0.1,
-                },
-            )
+            .body_mut(body)
+            .unwrap()
+            .set_mass_data(impulse2d::collision::MassData {
+                mass: 1.0,
+                center: Vec2::ZERO,
+                rotational_inertia: 0.1,
+            })
             .unwrap();
         let joint = world
             .create_distance_joint(&DistanceJointDef {
@@ -1353,7 +1372,7 @@ fn threshold_events_and_breaking() {
             }
         }
         assert_eq!(world.joint_is_valid(joint), !breaks);
-        let y = world.body_position(body).unwrap().y;
+        let y = world.body(body).unwrap().position().y;
         if breaks {
             assert!(y < 8.0, "the body did not fall: y = {y}");
         } else {
@@ -1384,7 +1403,7 @@ fn weld_holds_a_cantilever_and_reports_its_torque() {
     for _ in 0..120 {
         step(&mut world);
     }
-    let tip = world.body_world_point(beam, Vec2::new(1.0, 0.0)).unwrap();
+    let tip = world.body(beam).unwrap().world_point(Vec2::new(1.0, 0.0));
     assert!(
         (tip - Vec2::new(2.0, 5.0)).length() < 0.01,
         "tip sagged to {tip:?}"
@@ -1428,7 +1447,7 @@ fn mouse_joint_drags_a_body_to_its_target() {
     }
     let omega = 2.0 * std::f32::consts::PI * hertz;
     let expected = target - Vec2::new(0.0, 10.0 / (omega * omega));
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!(
         (p - expected).length() < 1e-3,
         "body at {p:?}, expected {expected:?}"
@@ -1460,9 +1479,9 @@ fn motor_joint_drives_a_body_to_its_offset() {
     for _ in 0..180 {
         step(&mut world);
     }
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!((p - Vec2::new(3.0, 2.0)).length() < 0.01, "body at {p:?}");
-    let angle = world.body_rotation(body).unwrap().angle();
+    let angle = world.body(body).unwrap().rotation().angle();
     assert!((angle - 0.5).abs() < 0.01, "angle {angle}");
     // With a weak motor it cannot hold the body up against gravity.
     world
@@ -1471,7 +1490,7 @@ fn motor_joint_drives_a_body_to_its_offset() {
     for _ in 0..60 {
         step(&mut world);
     }
-    assert!(world.body_position(body).unwrap().y < 1.0);
+    assert!(world.body(body).unwrap().position().y < 1.0);
 }
 
 #[test]
@@ -1591,14 +1610,16 @@ fn destroyed_joint_lets_the_island_split() {
         .unwrap();
     let keep_moving = |world: &mut World| {
         world
-            .set_body_linear_velocity(mover, Vec2::new(1.0, 0.0))
+            .body_mut(mover)
+            .unwrap()
+            .set_linear_velocity(Vec2::new(1.0, 0.0))
             .unwrap();
     };
     for _ in 0..120 {
         keep_moving(&mut world);
         step(&mut world);
         assert!(
-            world.body_is_awake(rester).unwrap(),
+            world.body(rester).unwrap().is_awake(),
             "slept while jointed to a moving body"
         );
     }
@@ -1607,8 +1628,8 @@ fn destroyed_joint_lets_the_island_split() {
     for _ in 0..120 {
         keep_moving(&mut world);
         step(&mut world);
-        assert!(world.body_is_awake(mover).unwrap());
-        slept |= !world.body_is_awake(rester).unwrap();
+        assert!(world.body(mover).unwrap().is_awake());
+        slept |= !world.body(rester).unwrap().is_awake();
     }
     assert!(
         slept,

@@ -109,7 +109,9 @@ enum Absurd {
 fn apply(world: &mut World, body: BodyId, absurd: Absurd) {
     match absurd {
         Absurd::Force => world
-            .apply_force_to_center(body, Vec2::new(3.0e38, 0.0), true)
+            .body_mut(body)
+            .unwrap()
+            .apply_force_to_center(Vec2::new(3.0e38, 0.0), true)
             .unwrap(),
         Absurd::TinyMass => {
             let mass = MassData {
@@ -117,16 +119,28 @@ fn apply(world: &mut World, body: BodyId, absurd: Absurd) {
                 center: Vec2::ZERO,
                 rotational_inertia: 1.0e-30,
             };
-            world.set_body_mass_data(body, mass).unwrap();
+            world.body_mut(body).unwrap().set_mass_data(mass).unwrap();
             world
-                .apply_force_to_center(body, Vec2::new(10.0, 0.0), true)
+                .body_mut(body)
+                .unwrap()
+                .apply_force_to_center(Vec2::new(10.0, 0.0), true)
                 .unwrap();
         }
-        Absurd::Torque => world.apply_torque(body, 3.0e38, true).unwrap(),
-        Absurd::Impulse => world
-            .apply_linear_impulse_to_center(body, Vec2::new(3.0e38, 0.0), true)
+        Absurd::Torque => world
+            .body_mut(body)
+            .unwrap()
+            .apply_torque(3.0e38, true)
             .unwrap(),
-        Absurd::AngularImpulse => world.apply_angular_impulse(body, 3.0e38, true).unwrap(),
+        Absurd::Impulse => world
+            .body_mut(body)
+            .unwrap()
+            .apply_linear_impulse_to_center(Vec2::new(3.0e38, 0.0), true)
+            .unwrap(),
+        Absurd::AngularImpulse => world
+            .body_mut(body)
+            .unwrap()
+            .apply_angular_impulse(3.0e38, true)
+            .unwrap(),
     }
 }
 
@@ -135,9 +149,9 @@ fn bits(xf: Transform) -> [u32; 4] {
 }
 
 fn assert_finite(world: &World, body: BodyId) {
-    let xf = world.body_transform(body).unwrap();
-    let v = world.body_linear_velocity(body).unwrap();
-    let w = world.body_angular_velocity(body).unwrap();
+    let xf = world.body(body).unwrap().transform();
+    let v = world.body(body).unwrap().linear_velocity();
+    let w = world.body(body).unwrap().angular_velocity();
     assert!(
         xf.p.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite() && v.is_finite(),
         "{body:?}: {xf:?}, v = {v:?}"
@@ -151,7 +165,7 @@ fn assert_finite(world: &World, body: BodyId) {
 fn run(absurd: Absurd, workers: usize) -> Vec<[u32; 4]> {
     let mut s = scene(workers);
     let mut reference = scene(workers);
-    let before = s.world.body_transform(s.bad).unwrap();
+    let before = s.world.body(s.bad).unwrap().transform();
 
     apply(&mut s.world, s.bad, absurd);
     s.world.step(1.0 / 60.0, 4).unwrap();
@@ -168,13 +182,13 @@ fn run(absurd: Absurd, workers: usize) -> Vec<[u32; 4]> {
         &[expected],
         "{absurd:?} on {workers} workers"
     );
-    assert!(!s.world.body_is_enabled(s.bad).unwrap());
+    assert!(!s.world.body(s.bad).unwrap().is_enabled());
     // Left where it was at the start of the step, at rest.
-    assert_eq!(bits(s.world.body_transform(s.bad).unwrap()), bits(before));
-    assert_eq!(s.world.body_linear_velocity(s.bad).unwrap(), Vec2::ZERO);
-    assert_eq!(s.world.body_angular_velocity(s.bad).unwrap(), 0.0);
+    assert_eq!(bits(s.world.body(s.bad).unwrap().transform()), bits(before));
+    assert_eq!(s.world.body(s.bad).unwrap().linear_velocity(), Vec2::ZERO);
+    assert_eq!(s.world.body(s.bad).unwrap().angular_velocity(), 0.0);
     // Its touching contacts ended, with events.
-    let bad_shape = s.world.body_shapes(s.bad).unwrap()[0];
+    let bad_shape = s.world.body(s.bad).unwrap().shapes()[0];
     let ended = s
         .world
         .contact_events()
@@ -182,14 +196,14 @@ fn run(absurd: Absurd, workers: usize) -> Vec<[u32; 4]> {
         .iter()
         .filter(|e| e.shape_id_a == bad_shape || e.shape_id_b == bad_shape);
     assert_eq!(ended.count(), 2, "with the ground and the neighbour");
-    assert!(s.world.body_contacts(s.bad).unwrap().is_empty());
+    assert!(s.world.body(s.bad).unwrap().contacts().is_empty());
 
     // The rest steps on: the far body exactly as without the absurd input.
     for body in [s.neighbour, s.hinged, s.free] {
-        assert!(s.world.body_is_enabled(body).unwrap());
+        assert!(s.world.body(body).unwrap().is_enabled());
         assert_finite(&s.world, body);
     }
-    let hinged_y = s.world.body_position(s.hinged).unwrap().y;
+    let hinged_y = s.world.body(s.hinged).unwrap().position().y;
     for _ in 0..60 {
         s.world.step(1.0 / 60.0, 4).unwrap();
         reference.world.step(1.0 / 60.0, 4).unwrap();
@@ -200,28 +214,30 @@ fn run(absurd: Absurd, workers: usize) -> Vec<[u32; 4]> {
         }
     }
     assert_eq!(
-        bits(s.world.body_transform(s.free).unwrap()),
-        bits(reference.world.body_transform(reference.free).unwrap())
+        bits(s.world.body(s.free).unwrap().transform()),
+        bits(reference.world.body(reference.free).unwrap().transform())
     );
     // The joint to a disabled body holds nothing: the hinged box fell 2 m onto
     // the quarantined one's place (its centre from 2.5 to about 0.5).
-    let y = s.world.body_position(s.hinged).unwrap().y;
+    let y = s.world.body(s.hinged).unwrap().position().y;
     assert!(hinged_y > 2.4 && y < 0.6 && y > 0.4, "{hinged_y} -> {y}");
     assert_eq!(
-        bits(s.world.body_transform(s.bad).unwrap()),
+        bits(s.world.body(s.bad).unwrap().transform()),
         bits(before),
         "a disabled body does not move"
     );
 
     // The way out: make the input sane again and enable the body.
     if let Absurd::TinyMass = absurd {
-        s.world.apply_mass_from_shapes(s.bad).unwrap();
+        s.world.body_mut(s.bad).unwrap().apply_mass_from_shapes();
     }
     // (The hinged box now sits where the body was: hang it back first.)
     s.world
-        .set_body_transform(s.hinged, Vec2::new(0.0, 2.5), impulse2d::Rot::IDENTITY)
+        .body_mut(s.hinged)
+        .unwrap()
+        .set_transform(Vec2::new(0.0, 2.5), impulse2d::Rot::IDENTITY)
         .unwrap();
-    s.world.enable_body(s.bad).unwrap();
+    s.world.body_mut(s.bad).unwrap().enable().unwrap();
     for _ in 0..60 {
         s.world.step(1.0 / 60.0, 4).unwrap();
         s.world.validate().unwrap();
@@ -231,14 +247,14 @@ fn run(absurd: Absurd, workers: usize) -> Vec<[u32; 4]> {
         assert_finite(&s.world, body);
     }
     // Back on the ground (half a metre above it), where it was.
-    let p = s.world.body_position(s.bad).unwrap();
+    let p = s.world.body(s.bad).unwrap().position();
     assert!(
         (p.y - 0.5).abs() < 0.02 && p.x.abs() < 0.1,
         "{absurd:?} on {workers} workers: {p:?}"
     );
 
     [s.bad, s.neighbour, s.hinged, s.free]
-        .map(|b| bits(s.world.body_transform(b).unwrap()))
+        .map(|b| bits(s.world.body(b).unwrap().transform()))
         .to_vec()
 }
 
@@ -306,11 +322,14 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
                 reason: QuarantineReason::Position,
             }]
         );
-        assert!(!world.body_is_enabled(moving).unwrap());
-        assert_eq!(world.body_position(moving).unwrap(), Vec2::ZERO);
-        assert_eq!(world.body_position(resting).unwrap(), Vec2::new(0.0, 10.0));
+        assert!(!world.body(moving).unwrap().is_enabled());
+        assert_eq!(world.body(moving).unwrap().position(), Vec2::ZERO);
         assert_eq!(
-            world.body_position(weightless).unwrap(),
+            world.body(resting).unwrap().position(),
+            Vec2::new(0.0, 10.0)
+        );
+        assert_eq!(
+            world.body(weightless).unwrap().position(),
             Vec2::new(0.0, 20.0)
         );
         // The next ordinary step moves nothing that is left.
@@ -336,19 +355,24 @@ fn a_target_transform_too_soon_for_a_finite_velocity_is_an_error() {
     let target = Transform::new(Vec2::new(1.0, 0.0), impulse2d::Rot::IDENTITY);
     let tiny = f32::from_bits(1);
     assert!(matches!(
-        world.set_body_target_transform(body, target, tiny),
+        world
+            .body_mut(body)
+            .unwrap()
+            .set_target_transform(target, tiny),
         Err(impulse2d::Error::OutOfRange { .. })
     ));
     assert_eq!(
-        world.body_linear_velocity(body).unwrap(),
+        world.body(body).unwrap().linear_velocity(),
         Vec2::new(1.0, 0.0)
     );
     // One microsecond is fine: 1e6 m/s.
     world
-        .set_body_target_transform(body, target, 1.0e-6)
+        .body_mut(body)
+        .unwrap()
+        .set_target_transform(target, 1.0e-6)
         .unwrap();
     assert_eq!(
-        world.body_linear_velocity(body).unwrap(),
+        world.body(body).unwrap().linear_velocity(),
         Vec2::new(1.0e6, 0.0)
     );
 }

@@ -479,7 +479,7 @@ impl Finalize<'_> {
             let max_motion = max_delta_position.max(max_velocity * ctx.dt);
             fast = ctx.enable_continuous
                 && body.body_type == BodyType::Dynamic
-                && continuous::is_fast(max_motion, sim);
+                && continuous::is_fast(max_motion, body.safety_factor, sim);
         } else {
             body.sleep_time += ctx.dt;
         }
