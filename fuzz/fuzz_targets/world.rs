@@ -8,7 +8,8 @@
 //! destroyed object's id is no longer valid; a step with a finite, non-negative
 //! time step and a substep count in `1..=MAX_SUB_STEPS` succeeds; after every
 //! successful step `World::validate` holds and every body's position and
-//! rotation are finite.
+//! rotation are finite (and, after a step of positive length, its velocity:
+//! the step quarantines a body whose motion overflows).
 #![no_main]
 
 use impulse2d::collision::{Aabb, MassData, RayCastInput, make_box};
@@ -629,6 +630,14 @@ fn step(w: &mut World, b: &mut Bytes, ids: &Ids, budget: &mut u32) {
                     && xf.q.c.is_finite()
                     && xf.q.s.is_finite(),
                 "body {id:?} at {xf:?} after step({dt:e}, {n})"
+            );
+        }
+        // A step that simulated quarantined every body whose motion overflowed.
+        if let Some(body) = w.body(id).ok().filter(|_| dt > 0.0) {
+            let (v, av) = (body.linear_velocity(), body.angular_velocity());
+            assert!(
+                v.is_finite() && av.is_finite(),
+                "body {id:?} moves at {v:?}, {av:?} after step({dt:e}, {n})"
             );
         }
     }
