@@ -351,7 +351,7 @@ fn the_registry_tumbler_agrees_with_the_description() {
             );
         }
     }
-    let def = world.revolute_joint_def(built.hinge).unwrap();
+    let def = world.joint(built.hinge).unwrap().revolute().unwrap().def();
     let joint = &desc.joints[0];
     let motor = joint.motor.unwrap();
     assert!(def.enable_motor);
@@ -507,8 +507,11 @@ fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_stat
             .body_joints(b)
             .unwrap()
             .into_iter()
-            .filter(|&j| world.joint_body_a(j).unwrap() == a && world.joint_body_b(j).unwrap() == b)
-            .map(|j| world.revolute_joint_def(j).unwrap())
+            .filter(|&j| {
+                let joint = world.joint(j).unwrap();
+                joint.body_a() == a && joint.body_b() == b
+            })
+            .map(|j| world.joint(j).unwrap().revolute().unwrap().def())
             .find(|def| {
                 let (la, lb) = (def.base.local_anchor_a, def.base.local_anchor_b);
                 [la.x, la.y] == joint.local_anchor_a && [lb.x, lb.y] == joint.local_anchor_b

@@ -517,7 +517,7 @@ mod tests {
             (centre - TUMBLER_CENTER).length() < 1e-3,
             "drum at {centre:?}"
         );
-        let speed = world.revolute_speed(t.hinge).unwrap();
+        let speed = world.joint(t.hinge).unwrap().revolute().unwrap().speed();
         assert!((speed - TUMBLER_MOTOR_SPEED).abs() < 1e-3);
     }
 }

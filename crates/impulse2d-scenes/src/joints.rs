@@ -751,7 +751,7 @@ mod tests {
             let scene = build(name, &mut w).unwrap();
             for &body in &scene.bodies {
                 for joint in w.body_joints(body).unwrap() {
-                    let (a, b) = w.joint_world_anchors(joint).unwrap();
+                    let (a, b) = w.joint(joint).unwrap().world_anchors();
                     assert!(
                         (a - b).length() < 1e-4,
                         "{name}: joint gap {}",

@@ -328,7 +328,12 @@ impl App {
             return;
         };
         drag.target = p;
-        if self.world.set_mouse_target(drag.joint, p).is_err() {
+        if self
+            .world
+            .joint_mut(drag.joint)
+            .and_then(|j| j.mouse()?.set_target(p))
+            .is_err()
+        {
             // The joint went with its body.
             self.drag = None;
         }

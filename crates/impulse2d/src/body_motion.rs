@@ -25,8 +25,8 @@ impl World {
     /// threshold. Disabled bodies are left alone.
     ///
     /// # Errors
-    /// A stale id, a static body, a bad target, or a time step that is not
-    /// finite and positive or so short that the velocity would overflow.
+    /// A static body, a bad target, or a time step that is not finite and
+    /// positive or so short that the velocity would overflow.
     pub(crate) fn drive_body_to(
         &mut self,
         bi: usize,

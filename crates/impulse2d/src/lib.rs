@@ -73,7 +73,8 @@ pub(crate) mod workers;
 pub mod world;
 
 pub use api::{
-    BodyMut, BodyRef, BodyView, ChainMut, ChainRef, ChainView, ShapeMut, ShapeRef, ShapeView,
+    BodyMut, BodyRef, BodyView, ChainMut, ChainRef, ChainView, JointMut, JointRef, JointView,
+    ShapeMut, ShapeRef, ShapeView,
 };
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;

@@ -266,7 +266,7 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
         (w - expected).abs() < 0.02 * expected,
         "ω after 2 s: {w}, expected {expected}"
     );
-    let torque = world.revolute_motor_torque(joint).unwrap();
+    let torque = world.joint(joint).unwrap().motor().unwrap().force();
     assert!(
         (torque - max_torque).abs() < 1e-3 * max_torque + 1e-6,
         "motor torque {torque}"
@@ -281,7 +281,7 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
         (w - speed).abs() < 0.01 * speed,
         "ω after 10 s: {w}, expected {speed}"
     );
-    assert!((world.revolute_speed(joint).unwrap() - w).abs() < 1e-6);
+    assert!((world.joint(joint).unwrap().revolute().unwrap().speed() - w).abs() < 1e-6);
     assert!(world.body(disc).unwrap().is_awake());
 }
 
@@ -321,13 +321,13 @@ fn revolute_limits_hold_under_load() {
                 .apply_force(Vec2::new(0.0, phase * 12.0 * weight), tip, true)
                 .unwrap();
             step(&mut world);
-            let angle = world.revolute_angle(joint).unwrap();
+            let angle = world.joint(joint).unwrap().revolute().unwrap().angle();
             assert!(
                 angle >= lower - one_degree && angle <= upper + one_degree,
                 "angle {angle} outside [{lower}, {upper}] by more than 1°"
             );
         }
-        let angle = world.revolute_angle(joint).unwrap();
+        let angle = world.joint(joint).unwrap().revolute().unwrap().angle();
         let limit = if phase < 0.0 { lower } else { upper };
         assert!(
             (angle - limit).abs() < one_degree,
@@ -381,7 +381,12 @@ fn prismatic_keeps_body_on_axis() {
         assert!(off_axis < 1e-3, "step {i}: {off_axis} m off the axis");
         let angle = world.body(body).unwrap().rotation().angle().abs();
         assert!(angle < 1e-3, "step {i}: turned by {angle} rad");
-        let translation = world.prismatic_translation(joint).unwrap();
+        let translation = world
+            .joint(joint)
+            .unwrap()
+            .prismatic()
+            .unwrap()
+            .translation();
         assert!(
             translation > -3.0 - 0.01,
             "past the lower limit: {translation}"
@@ -466,7 +471,7 @@ fn total_gap(world: &World, joints: &[impulse2d::JointId]) -> f32 {
     joints
         .iter()
         .map(|&j| {
-            let (a, b) = world.joint_world_anchors(j).unwrap();
+            let (a, b) = world.joint(j).unwrap().world_anchors();
             (b - a).length()
         })
         .sum()
@@ -764,12 +769,12 @@ fn car_on_wheel_joints_drives_over_bumps() {
         assert!(angle.abs() < 0.6, "step {i}: chassis tilted {angle} rad");
         for &j in &joints {
             // Anchor B must stay on the line through anchor A along the axis.
-            let (a, b) = world.joint_world_anchors(j).unwrap();
+            let (a, b) = world.joint(j).unwrap().world_anchors();
             let axis = world.body(chassis).unwrap().world_vector(Vec2::Y);
             let off = axis.left_perp().dot(b - a).abs();
             max_off = max_off.max(off);
             last_off = last_off.max(off);
-            let travel = world.wheel_translation(j).unwrap();
+            let travel = world.joint(j).unwrap().wheel().unwrap().translation();
             assert!(
                 travel > -0.25 - 0.02 && travel < 0.25 + 0.02,
                 "travel {travel}"
@@ -965,7 +970,7 @@ fn destroying_a_body_destroys_its_joints() {
     assert_eq!(world.joint_count(), 0);
     assert!(!world.joint_is_valid(ab) && !world.joint_is_valid(bc));
     assert_eq!(
-        world.joint_type(ab),
+        world.joint(ab).map(|j| j.joint_type()),
         Err(Error::InvalidId { what: "joint" })
     );
     assert!(world.body_joints(a).unwrap().is_empty());
@@ -1005,29 +1010,35 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
     let invalid = Err(Error::InvalidId { what: "joint" });
 
     // Wrong type.
-    assert!(matches!(
-        world.prismatic_translation(joint),
-        Err(Error::InvalidOperation(_))
-    ));
-    assert!(matches!(
-        world.set_wheel_motor_speed(joint, 1.0),
-        Err(Error::InvalidOperation(_))
-    ));
-    assert!(matches!(
-        world.distance_joint_def(joint),
-        Err(Error::InvalidOperation(_))
-    ));
+    let wrong = |e: Error| {
+        matches!(
+            e,
+            Error::WrongJointType {
+                actual: JointType::Revolute,
+                ..
+            }
+        )
+    };
+    assert!(wrong(world.joint(joint).unwrap().prismatic().unwrap_err()));
+    assert!(wrong(world.joint_mut(joint).unwrap().wheel().unwrap_err()));
+    assert!(wrong(world.joint(joint).unwrap().distance().unwrap_err()));
+    assert!(wrong(world.joint(joint).unwrap().weld().unwrap_err()));
+    assert!(world.joint(joint).unwrap().motor().is_ok());
 
     // Bad numbers leave the joint unchanged.
+    let mut motor = world.joint_mut(joint).unwrap().motor().unwrap();
     assert!(matches!(
-        world.set_revolute_motor_speed(joint, f32::NAN),
+        motor.set_speed(f32::NAN),
         Err(Error::NonFinite { .. })
     ));
+    let mut limit = world.joint_mut(joint).unwrap().limit().unwrap();
     assert!(matches!(
-        world.set_revolute_limits(joint, 1.0, -1.0),
+        limit.set_range(1.0, -1.0),
         Err(Error::OutOfRange { .. })
     ));
-    assert_eq!(world.revolute_joint_def(joint).unwrap().motor_speed, 0.0);
+    let def = world.joint(joint).unwrap().revolute().unwrap().def();
+    assert_eq!(def.motor_speed, 0.0);
+    assert_eq!((def.lower_angle, def.upper_angle), (0.0, 0.0));
 
     // Another world's id.
     let mut other = new_world();
@@ -1035,7 +1046,7 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
     let b2 = dynamic_body(&mut other, Vec2::new(0.0, 2.0));
     let foreign = revolute_between(&mut other, g2, b2, Vec2::new(0.0, 2.0), Vec2::ZERO);
     assert_eq!(
-        world.joint_type(foreign),
+        world.joint(foreign).map(|j| j.joint_type()),
         invalid.clone().map(|_: ()| JointType::Revolute)
     );
     assert_eq!(world.destroy_joint(foreign), invalid);
@@ -1044,12 +1055,8 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
     world.destroy_joint(joint).unwrap();
     assert_eq!(world.destroy_joint(joint), invalid);
     assert!(!world.joint_is_valid(joint));
-    assert!(world.joint_body_a(joint).is_err());
-    assert!(world.joint_constraint_force(joint).is_err());
-    assert!(world.revolute_angle(joint).is_err());
-    assert!(world.set_revolute_motor_speed(joint, 1.0).is_err());
-    assert!(world.set_joint_user_data(joint, 1).is_err());
-    assert!(world.set_joint_collide_connected(joint, true).is_err());
+    assert_eq!(world.joint(joint).map(|_| ()), invalid);
+    assert_eq!(world.joint_mut(joint).map(|_| ()), invalid);
     world.validate().unwrap();
 
     // Bad definitions.
@@ -1142,12 +1149,12 @@ fn joints_filter_collision_between_their_bodies() {
     let gap = world.body(b).unwrap().position().x - world.body(a).unwrap().position().x;
     assert!((gap - 0.9).abs() < 0.01, "gap {gap}");
 
-    world.set_joint_collide_connected(joint, true).unwrap();
+    world.joint_mut(joint).unwrap().set_collide_connected(true);
     step(&mut world);
     assert!(touching(&world, a, b), "the contact did not come back");
 
     // Destroying a joint that filtered collision lets them collide again.
-    world.set_joint_collide_connected(joint, false).unwrap();
+    world.joint_mut(joint).unwrap().set_collide_connected(false);
     assert!(!touching(&world, a, b));
     world.destroy_joint(joint).unwrap();
     step(&mut world);
@@ -1237,7 +1244,13 @@ fn jointed_bodies_sleep_and_wake_together() {
         }
     }
     assert!(slept, "the jointed pair never slept");
-    world.set_revolute_motor_speed(joint, 1.0).unwrap();
+    world
+        .joint_mut(joint)
+        .unwrap()
+        .motor()
+        .unwrap()
+        .set_speed(1.0)
+        .unwrap();
     assert!(world.body(arm).unwrap().is_awake() && world.body(bob).unwrap().is_awake());
     world.validate().unwrap();
     step(&mut world);
@@ -1300,7 +1313,7 @@ fn disabling_and_retyping_bodies_keeps_joints_consistent() {
     for _ in 0..60 {
         step(&mut world);
     }
-    let (a, b) = world.joint_world_anchors(joint).unwrap();
+    let (a, b) = world.joint(joint).unwrap().world_anchors();
     assert!(
         (b - a).length() < 0.01,
         "joint came apart: {}",
@@ -1364,7 +1377,7 @@ fn threshold_events_and_breaking() {
             if i > 10 {
                 // Hanging still: the joint carries the weight.
                 assert!((e.force - 10.0).abs() < 0.05, "reported force {}", e.force);
-                let f = world.joint_constraint_force(joint).unwrap();
+                let f = world.joint(joint).unwrap().constraint_force();
                 assert!(
                     (f - Vec2::new(0.0, 10.0)).length() < 0.05,
                     "force on the body {f:?}"
@@ -1408,13 +1421,13 @@ fn weld_holds_a_cantilever_and_reports_its_torque() {
         (tip - Vec2::new(2.0, 5.0)).length() < 0.01,
         "tip sagged to {tip:?}"
     );
-    let force = world.joint_constraint_force(joint).unwrap();
+    let force = world.joint(joint).unwrap().constraint_force();
     assert!(
         (force - Vec2::new(0.0, 4.0)).length() < 0.04,
         "force {force:?}"
     );
     // Torque on the beam about the anchor balances the weight's moment.
-    let torque = world.joint_constraint_torque(joint).unwrap();
+    let torque = world.joint(joint).unwrap().constraint_torque();
     assert!((torque - 4.0).abs() < 0.04, "torque {torque}");
 }
 
@@ -1441,7 +1454,13 @@ fn mouse_joint_drags_a_body_to_its_target() {
         })
         .unwrap();
     let target = Vec2::new(3.0, 4.0);
-    world.set_mouse_target(joint, target).unwrap();
+    world
+        .joint_mut(joint)
+        .unwrap()
+        .mouse()
+        .unwrap()
+        .set_target(target)
+        .unwrap();
     for _ in 0..180 {
         step(&mut world);
     }
@@ -1484,9 +1503,9 @@ fn motor_joint_drives_a_body_to_its_offset() {
     let angle = world.body(body).unwrap().rotation().angle();
     assert!((angle - 0.5).abs() < 0.01, "angle {angle}");
     // With a weak motor it cannot hold the body up against gravity.
-    world
-        .set_motor_joint_max_force_and_torque(joint, 1.0, 100.0)
-        .unwrap();
+    let mut motor = world.joint_mut(joint).unwrap().motor_joint().unwrap();
+    motor.set_max_force(1.0).unwrap();
+    motor.set_max_torque(100.0).unwrap();
     for _ in 0..60 {
         step(&mut world);
     }
@@ -1523,7 +1542,12 @@ fn distance_joint_as_rope_and_rod() {
         let mut min_length = f32::MAX;
         for _ in 0..240 {
             step(&mut world);
-            let length = world.distance_joint_current_length(joint).unwrap();
+            let length = world
+                .joint(joint)
+                .unwrap()
+                .distance()
+                .unwrap()
+                .current_length();
             assert!(length < 2.0 + 0.01, "stretched to {length}");
             min_length = min_length.min(length);
         }
@@ -1533,7 +1557,12 @@ fn distance_joint_as_rope_and_rod() {
         } else {
             assert!(min_length > 2.0 - 0.01, "rod compressed to {min_length}");
         }
-        let length = world.distance_joint_current_length(joint).unwrap();
+        let length = world
+            .joint(joint)
+            .unwrap()
+            .distance()
+            .unwrap()
+            .current_length();
         assert!((length - 2.0).abs() < 0.01);
     }
 }
@@ -1569,7 +1598,7 @@ fn joint_definitions_round_trip() {
         target_translation: 0.5,
     };
     let joint = world.create_prismatic_joint(&def).unwrap();
-    let back = world.prismatic_joint_def(joint).unwrap();
+    let back = world.joint(joint).unwrap().prismatic().unwrap().def();
     assert!((back.local_axis_a - Vec2::new(0.0, 1.0)).length() < 1e-6);
     assert!((back.reference_angle - 0.3).abs() < 1e-6);
     let normalised = PrismaticJointDef {
@@ -1578,9 +1607,12 @@ fn joint_definitions_round_trip() {
         ..def
     };
     assert_eq!(back, normalised);
-    assert_eq!(world.joint_type(joint).unwrap(), JointType::Prismatic);
-    assert_eq!(world.joint_body_a(joint).unwrap(), a);
-    assert_eq!(world.joint_body_b(joint).unwrap(), b);
+    assert_eq!(
+        world.joint(joint).unwrap().joint_type(),
+        JointType::Prismatic
+    );
+    assert_eq!(world.joint(joint).unwrap().body_a(), a);
+    assert_eq!(world.joint(joint).unwrap().body_b(), b);
 }
 
 #[test]

@@ -15,7 +15,8 @@
 //!
 //! Box2D's flat functions map onto views by their prefix: `b2Body_*` onto
 //! [`BodyView`], `b2Shape_*` onto [`ShapeView`], `b2Chain_*` onto
-//! [`ChainView`]. Each method's rustdoc names the Box2D function it covers.
+//! [`ChainView`], `b2Joint_*` and the per-type `b2*Joint_*` onto
+//! [`JointView`] and its parts. Each method's rustdoc names the Box2D function it covers.
 //! Creation and destruction stay on [`World`](crate::World).
 //!
 //! ```
@@ -36,8 +37,13 @@
 
 pub mod body;
 pub mod chain;
+pub mod joint;
 pub mod shape;
 
 pub use body::{BodyMut, BodyRef, BodyView};
 pub use chain::{ChainMut, ChainRef, ChainView};
+pub use joint::{
+    DistanceView, FilterView, JointMut, JointRef, JointView, LimitView, MotorJointView, MotorView,
+    MouseView, PrismaticView, RevoluteView, SpringView, WeldView, WheelView,
+};
 pub use shape::{ShapeMut, ShapeRef, ShapeView};
