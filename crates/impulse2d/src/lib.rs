@@ -32,7 +32,7 @@
 //! for _ in 0..120 {
 //!     world.step(1.0 / 60.0, 4).unwrap();
 //! }
-//! let y = world.body_position(body).unwrap().y;
+//! let y = world.body(body).unwrap().position().y;
 //! assert!((y - 1.5).abs() < 0.01);
 //! ```
 
@@ -42,6 +42,7 @@
 // SAFETY comment stating why the parts are disjoint.
 #![deny(unsafe_code)]
 
+pub mod api;
 pub(crate) mod bitset;
 pub mod body;
 mod body_motion;
@@ -71,6 +72,10 @@ mod validate;
 pub(crate) mod workers;
 pub mod world;
 
+pub use api::{
+    BodyMut, BodyRef, BodyView, ChainMut, ChainRef, ChainView, JointMut, JointRef, JointView,
+    ShapeMut, ShapeRef, ShapeView,
+};
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use contact::{ContactData, MixingRule};
@@ -90,7 +95,7 @@ pub use joint::{
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
-pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};
+pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};

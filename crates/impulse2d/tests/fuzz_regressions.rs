@@ -4,8 +4,8 @@
 
 use impulse2d::collision::{
     Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
-    collide_segment_and_polygon, compute_hull, compute_polygon_mass, make_box, make_offset_polygon,
-    make_polygon, validate_hull,
+    collide_segment_and_capsule, collide_segment_and_polygon, compute_hull, compute_polygon_mass,
+    make_box, make_offset_polygon, make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
 use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
@@ -135,6 +135,36 @@ fn chain_segment_beyond_huge_is_rejected_or_gives_a_unit_normal() {
             m.point_count
         );
     }
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/capsule-huge-radius-separation-rounds-past-reach`.
+///
+/// A segment from (0, 0) to (14.46, 0) at y = Y = 90987.88 against a capsule of
+/// radius Y whose core runs along y = 0 from x = 77.46 to 154.92. The closest core
+/// point to the segment is the core's end (77.46, 0), seen from the segment's end
+/// (14.46, Y): the gap is √(63² + Y²) − Y = 63² / (√(63² + Y²) + Y) = 0.0218 m,
+/// beyond the speculative distance (0.02 m). The capsule code tested the squared
+/// distance against (r + 0.02)² (which rounding at 9e4 m let pass) and then
+/// reported the separation d − r as 0.0234 m: a manifold whose only point was
+/// beyond reach. The separation it reports is now what decides.
+#[test]
+fn capsule_with_a_huge_radius_has_no_point_beyond_reach() {
+    let y = 90987.88f32;
+    let segment = Segment::new(Vec2::ZERO, Vec2::new(14.4609375, 0.0)).unwrap();
+    let capsule = Capsule::new(Vec2::new(77.46094, 0.0), Vec2::ZERO, y).unwrap();
+    let xf_segment = Transform::new(Vec2::new(0.0, y), Rot::IDENTITY);
+    let xf_capsule = Transform::new(Vec2::new(77.46094, 0.0), Rot::IDENTITY);
+    let dx = 77.46094f64 - 14.4609375;
+    let yd = f64::from(y);
+    let gap = dx * dx / ((dx * dx + yd * yd).sqrt() + yd);
+    assert!(gap > f64::from(SPECULATIVE_DISTANCE), "gap {gap}");
+    let m = collide_segment_and_capsule(&segment, xf_segment, &capsule, xf_capsule);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(
+        m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,
+        "{m:?}"
+    );
 }
 
 /// Fuzz target `manifold`, input
@@ -327,19 +357,19 @@ fn huge_time_step_stops_an_overflowing_body() {
     for sub_steps in [1, 4] {
         world.step(f32::MAX, sub_steps).unwrap();
         world.validate().unwrap();
-        let xf = world.body_transform(body).unwrap();
+        let xf = world.body(body).unwrap().transform();
         assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
         assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
-        assert_eq!(world.body_linear_velocity(body).unwrap(), Vec2::ZERO);
+        assert_eq!(world.body(body).unwrap().linear_velocity(), Vec2::ZERO);
     }
     world.step(0.5, 1).unwrap();
     world.validate().unwrap();
     // One substep of 0.5 s under 10 m/s²: v = 5 m/s down, moved 2.5 m.
     assert_eq!(
-        world.body_linear_velocity(body).unwrap(),
+        world.body(body).unwrap().linear_velocity(),
         Vec2::new(0.0, -5.0)
     );
-    assert_eq!(world.body_position(body).unwrap(), Vec2::new(-20.0, -2.5));
+    assert_eq!(world.body(body).unwrap().position(), Vec2::new(-20.0, -2.5));
 }
 
 /// Fuzz target `world`: a step of `u32::MAX` substeps never ended (four billion
@@ -385,14 +415,14 @@ fn subnormal_mass_counts_as_none() {
     world
         .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
         .unwrap();
-    let mass = world.body_mass_data(body).unwrap();
+    let mass = world.body(body).unwrap().mass_data();
     assert_eq!(mass.mass, 1.0);
     assert_eq!(mass.center, Vec2::ZERO);
     for _ in 0..10 {
         world.step(1.0 / 60.0, 4).unwrap();
         world.validate().unwrap();
     }
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
 
     let tiny = MassData {
@@ -401,7 +431,9 @@ fn subnormal_mass_counts_as_none() {
         rotational_inertia: 1.0,
     };
     assert!(matches!(
-        world.set_body_mass_data(body, tiny),
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.set_mass_data(tiny)),
         Err(Error::OutOfRange { .. })
     ));
 }

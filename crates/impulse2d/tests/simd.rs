@@ -9,7 +9,7 @@ use impulse2d::{SimdPath, World, WorldDef};
 fn state_hash(world: &World) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for id in world.body_ids() {
-        let xf = world.body_transform(id).unwrap();
+        let xf = world.body(id).unwrap().transform();
         for x in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
             for byte in x.to_bits().to_le_bytes() {
                 hash ^= u64::from(byte);

@@ -218,10 +218,16 @@ fn swapped(m: Manifold) -> Manifold {
     out
 }
 
-/// A's local frame moved so that its origin sits at `origin` (A-local coordinates).
+/// B's pose relative to A's local frame moved so that its origin sits at
+/// `origin` (A-local coordinates). The relative pose is formed first, from the
+/// difference of the world positions (exact when the shapes are near each other,
+/// wherever they are), and only then shifted in A's frame: shifting A's frame in
+/// world coordinates first would round the pose at the size of the world
+/// coordinates (a millimetre at 10 km).
 #[inline]
-fn shifted_frame(xf: Transform, origin: Vec2) -> Transform {
-    Transform::new(xf.p + xf.q.rotate(origin), xf.q)
+fn relative_shifted(xf_a: Transform, xf_b: Transform, origin: Vec2) -> Transform {
+    let xf = xf_a.inv_mul(xf_b);
+    Transform::new(xf.p - origin, xf.q)
 }
 
 #[inline]
@@ -464,37 +470,35 @@ fn capsule_contact(
         // so that nearly parallel capsules do not switch reference from frame to frame.
         let (separation_a, normal_a) = side_separation(p1, axis1, p2, q2);
         let (separation_b, normal_b) = side_separation(p2, axis2, p1, q1);
-        let a_is_reference = separation_a + 0.1 * LINEAR_SLOP >= separation_b;
-        let mut m = LocalManifold::EMPTY;
-        let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if a_is_reference {
-            let clipped = clip_to_interval(p2, q2, fp2, fq2, length1);
-            (
-                p1,
-                clipped,
-                normal_a,
-                radius_a,
-                radius_b,
-                [make_id(0, 0), make_id(0, 1)],
-            )
-        } else {
-            let clipped = clip_to_interval(p1, q1, fp1, fq1, length2);
-            (
-                p2,
-                clipped,
-                normal_b,
-                radius_b,
-                radius_a,
-                [make_id(0, 0), make_id(1, 0)],
-            )
-        };
-        let sp = (cp - reference).dot(normal);
-        let sq = (cq - reference).dot(normal);
-        // Both clipped points far beyond the closest distance mean the segments meet
-        // at a steep angle away from their closest points: then one point at the
-        // closest features is the better contact. Otherwise both points are kept,
-        // the far one as a speculative point.
-        if sp <= distance + LINEAR_SLOP || sq <= distance + LINEAR_SLOP {
-            m.normal = if a_is_reference { normal } else { -normal };
+        let preferred = separation_a + 0.1 * LINEAR_SLOP >= separation_b;
+        let face = |a_is_reference: bool| {
+            let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if a_is_reference {
+                let clipped = clip_to_interval(p2, q2, fp2, fq2, length1);
+                (
+                    p1,
+                    clipped,
+                    normal_a,
+                    radius_a,
+                    radius_b,
+                    [make_id(0, 0), make_id(0, 1)],
+                )
+            } else {
+                let clipped = clip_to_interval(p1, q1, fp1, fq1, length2);
+                (
+                    p2,
+                    clipped,
+                    normal_b,
+                    radius_b,
+                    radius_a,
+                    [make_id(0, 0), make_id(1, 0)],
+                )
+            };
+            let sp = (cp - reference).dot(normal);
+            let sq = (cq - reference).dot(normal);
+            let mut m = LocalManifold {
+                normal: if a_is_reference { normal } else { -normal },
+                ..LocalManifold::EMPTY
+            };
             for (c, s, id) in [(cp, sp, ids[0]), (cq, sq, ids[1])] {
                 m.push(LocalPoint {
                     anchor: Vec2::mul_add(c, 0.5 * (r_ref - r_inc - s), normal),
@@ -502,6 +506,26 @@ fn capsule_contact(
                     id,
                 });
             }
+            (m, sp.min(sq))
+        };
+        let (mut m, mut nearest) = face(preferred);
+        // The closest features are an end of one segment and the side of the
+        // other; measured from the other side, the gap at that end comes out too
+        // large by h·(1/cos α − 1) for segments at an angle α and core distance h
+        // (4 mm for h = 2 m, α = 0.06). Then the other side is the reference if
+        // it measures the true gap. (When neither does, the closest features are
+        // two ends and the gap stays overstated, as in Box2D.)
+        if nearest > distance + 1.0e-6 {
+            let (other, other_nearest) = face(!preferred);
+            if other_nearest <= distance + 1.0e-6 {
+                (m, nearest) = (other, other_nearest);
+            }
+        }
+        // Both clipped points far beyond the closest distance mean the segments meet
+        // at a steep angle away from their closest points: then one point at the
+        // closest features is the better contact. Otherwise both points are kept,
+        // the far one as a speculative point.
+        if nearest <= distance + LINEAR_SLOP {
             return m;
         }
     }
@@ -535,7 +559,7 @@ pub fn collide_capsules(
     xf_b: Transform,
 ) -> Manifold {
     let origin = capsule_a.center1;
-    let xf = shifted_frame(xf_a, origin).inv_mul(xf_b);
+    let xf = relative_shifted(xf_a, xf_b, origin);
     capsule_contact(
         Vec2::ZERO,
         capsule_a.center2 - origin,
@@ -544,6 +568,7 @@ pub fn collide_capsules(
         xf.apply(capsule_b.center2),
         capsule_b.radius,
     )
+    .within_reach()
     .into_world(xf_a, xf_b, origin)
 }
 
@@ -916,7 +941,7 @@ pub fn collide_polygons(
 ) -> Manifold {
     let origin = polygon_a.vertices[0];
     let a = shifted_polygon(polygon_a, origin);
-    let b = placed_polygon(polygon_b, shifted_frame(xf_a, origin).inv_mul(xf_b));
+    let b = placed_polygon(polygon_b, relative_shifted(xf_a, xf_b, origin));
     polygon_contact(&a, &b).into_world(xf_a, xf_b, origin)
 }
 

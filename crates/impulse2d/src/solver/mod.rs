@@ -209,7 +209,19 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 /// a time with the scalar solver when `use_wide_solver` is off; the results
 /// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
-    world.prepare_joints(ctx); // joints: prepared once per step
+    let t = Instant::now();
+    world.joints.inv_h = ctx.inv_h; // joints: prepared once per step
+    crate::joint::solver::prepare_joints(
+        &mut world.graph,
+        &world.bodies,
+        &world.solver_sets,
+        (
+            world.settings.joint_hertz,
+            world.settings.joint_damping_ratio,
+        ),
+        ctx,
+    );
+    world.profile.prepare_constraints += ms_since(t);
     let use_wide = world.use_wide_solver;
     let simd = world.simd;
     let World {
@@ -485,13 +497,19 @@ impl Finalize<'_> {
             let max_motion = max_delta_position.max(max_velocity * ctx.dt);
             fast = ctx.enable_continuous
                 && body.body_type == BodyType::Dynamic
-                && continuous::is_fast(max_motion, sim);
+                && continuous::is_fast(max_motion, body.safety_factor, sim);
         } else {
             body.sleep_time += ctx.dt;
         }
         if fast {
             // Swept after this loop, which also updates its shapes' boxes;
             // the start pose stays in center0/rotation0 until then.
+            sim.angle_delta = continuous::step_angle(
+                sim.rotation0.relative_angle(sim.transform.q),
+                w,
+                ctx.h,
+                ctx.sub_steps,
+            );
             body.flags |= flags::IS_FAST;
             own.fast_bodies.set(sim_index);
         } else {
