@@ -100,6 +100,7 @@ impl World {
         let total = first[GRAPH_COLOR_COUNT + 1];
 
         let recycle_distance = settings.contact_recycle_distance;
+        let speculative = settings.enable_speculative;
         let pre_solve = callbacks.pre_solve(*world_number); // events
         let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
         let simd = self.simd;
@@ -116,6 +117,7 @@ impl World {
                 let sims = unsafe { list.range(lo - first[k], hi - first[k]) };
                 let env = CollideEnv {
                     mixing,
+                    speculative,
                     recycle_distance,
                     shapes,
                     bodies,
@@ -226,6 +228,7 @@ fn should_create_contact(
 /// What the narrow phase reads to update a contact.
 struct CollideEnv<'a> {
     mixing: &'a Mixing,
+    speculative: bool,
     recycle_distance: f32,
     shapes: &'a [Shape],
     bodies: &'a [Body],
@@ -250,6 +253,7 @@ fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut 
         let (shapes, bodies, sets) = (e.shapes, e.bodies, e.solver_sets);
         if collide_one(
             e.mixing,
+            e.speculative,
             e.recycle_distance,
             shapes,
             bodies,
@@ -267,6 +271,7 @@ fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut 
 #[inline(always)]
 fn collide_one(
     mixing: &Mixing,
+    speculative: bool,
     recycle_distance: f32,
     shapes: &[Shape],
     bodies: &[Body],
@@ -341,7 +346,15 @@ fn collide_one(
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
     let touching = update_contact(
-        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+        mixing,
+        speculative,
+        sim,
+        shape_a,
+        xf_a,
+        offset_a,
+        shape_b,
+        xf_b,
+        offset_b,
     );
     // events: the pre-solve callback may switch the contact off for this step
     let touching = touching && pre_solve.filter_contact(sim, shape_a, shape_b);
