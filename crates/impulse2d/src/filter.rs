@@ -245,6 +245,8 @@ impl World {
     /// afterwards: a caller that catches the panic with
     /// [`std::panic::catch_unwind`] may keep stepping (clear or replace the
     /// filter first if it would panic again). Worker threads are unaffected.
+    ///
+    /// Box2D: `b2World_SetCustomFilterCallback`.
     pub fn set_custom_filter(
         &mut self,
         filter: impl Fn(ShapeId, ShapeId) -> bool + Send + Sync + 'static,
@@ -288,6 +290,8 @@ impl World {
     /// afterwards and its worker threads keep working: a caller that catches
     /// the panic with [`std::panic::catch_unwind`] may keep stepping (clear or
     /// replace the callback first if it would panic again).
+    ///
+    /// Box2D: `b2World_SetPreSolveCallback`.
     pub fn set_pre_solve(
         &mut self,
         callback: impl Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync + 'static,
