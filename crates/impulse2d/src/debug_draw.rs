@@ -248,6 +248,12 @@ pub struct DrawOptions {
     ///
     /// Box2D: `b2DebugDraw.drawJointExtras`.
     pub draw_joint_extras: bool,
+    /// Draw contact points where they are anchored on shape A's body (its
+    /// centre of mass plus the point's anchor) instead of at the manifold
+    /// point.
+    ///
+    /// Box2D: `b2DebugDraw.drawAnchorA`.
+    pub draw_anchor_a: bool,
     /// Size of the joints' anchor points relative to the default (5 pixels).
     ///
     /// Box2D: `b2DebugDraw.jointScale`.
@@ -283,6 +289,7 @@ impl Default for DrawOptions {
             draw_body_names: false,
             draw_chain_normals: false,
             draw_contact_features: false,
+            draw_anchor_a: false,
             draw_joint_extras: false,
             joint_scale: 1.0,
             drawing_bounds: Aabb::new(
@@ -614,8 +621,14 @@ impl World {
             for contact in &color.contact_sims {
                 let manifold = &contact.manifold;
                 let normal = manifold.normal;
+                let body_a = self.shapes[contact.shape_id_a as usize].body_id as usize;
+                let center_a = self.body_sim(body_a).center;
                 for mp in manifold.points() {
-                    let p = mp.point;
+                    let p = if options.draw_anchor_a {
+                        center_a + mp.anchor_a
+                    } else {
+                        mp.point
+                    };
                     if !bounds.contains_point(p) {
                         continue;
                     }
@@ -1143,6 +1156,35 @@ mod tests {
             (*a - Vec2::new(0.0, -5.0)).length() < 1e-5
                 && (*b - Vec2::new(0.0, -5.2)).length() < 1e-5
         }));
+        // With draw_anchor_a the contact points sit at body A's centre of mass
+        // plus their anchors.
+        let contact = &world.body(box_body).unwrap().contacts()[0];
+        let centre_a = world
+            .body(world.shape(contact.shape_id_a).unwrap().body())
+            .unwrap()
+            .world_center_of_mass();
+        let mut anchored = Recorder::default();
+        world.draw(
+            &mut anchored,
+            &DrawOptions {
+                draw_contacts: true,
+                draw_anchor_a: true,
+                ..Default::default()
+            },
+        );
+        let drawn: Vec<Vec2> = anchored
+            .points
+            .iter()
+            .filter(|(_, c)| *c != palette.joint)
+            .map(|(p, _)| *p)
+            .collect();
+        let expected: Vec<Vec2> = contact
+            .manifold
+            .points()
+            .iter()
+            .map(|mp| centre_a + mp.anchor_a)
+            .collect();
+        assert_eq!(drawn, expected);
         // Contact features: one string per contact point of the box resting on
         // the loop's top side (two), besides the name and the torque.
         assert_eq!(r.strings.len(), 2 + 2, "{:?}", r.strings);
