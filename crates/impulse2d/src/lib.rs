@@ -101,3 +101,8 @@ pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
+
+/// This crate's version, `major.minor.patch`.
+///
+/// Box2D: `b2GetVersion`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
