@@ -62,9 +62,11 @@ pub mod joint;
 pub mod math;
 pub(crate) mod narrow_phase;
 pub mod profile;
+pub(crate) mod quarantine;
 pub mod query;
 mod sensor;
 pub mod shape;
+pub mod simd;
 pub(crate) mod solver;
 mod state_hash;
 mod validate;
@@ -82,8 +84,9 @@ pub use contact::{ContactData, MixingFn, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use events::{
-    BodyMoveEvent, ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, ContactHitEvent,
-    SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents,
+    BodyMoveEvent, BodyQuarantineEvent, ContactBeginTouchEvent, ContactEndTouchEvent,
+    ContactEvents, ContactHitEvent, QuarantineReason, SensorBeginTouchEvent, SensorEndTouchEvent,
+    SensorEvents,
 };
 pub use explosion::ExplosionDef;
 pub use filter::{CustomFilterFn, PreSolveFn};
@@ -96,5 +99,11 @@ pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
+pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
+
+/// This crate's version, `major.minor.patch`.
+///
+/// Box2D: `b2GetVersion`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
