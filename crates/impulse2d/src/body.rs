@@ -151,6 +151,7 @@ pub struct BodyDef {
     pub name: String,
 }
 
+/// Box2D: `b2DefaultBodyDef`.
 impl Default for BodyDef {
     fn default() -> Self {
         BodyDef {

@@ -69,6 +69,7 @@ pub struct ChainDef {
     pub user_data: u64,
 }
 
+/// Box2D: `b2DefaultChainDef`.
 impl Default for ChainDef {
     fn default() -> Self {
         ChainDef {

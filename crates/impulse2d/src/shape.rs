@@ -44,6 +44,7 @@ pub struct Filter {
     pub group_index: i32,
 }
 
+/// Box2D: `b2DefaultFilter`.
 impl Default for Filter {
     fn default() -> Self {
         Filter {
@@ -213,6 +214,7 @@ pub struct ShapeDef {
     pub user_data: u64,
 }
 
+/// Box2D: `b2DefaultShapeDef`.
 impl Default for ShapeDef {
     fn default() -> Self {
         ShapeDef {

@@ -1130,3 +1130,28 @@ fn a_circle_resized_mid_run_rests_where_box2d_puts_it() {
     let y = w.body(ball).unwrap().position().y;
     assert!((y - 1.0).abs() < 0.01);
 }
+
+#[test]
+fn a_body_lists_its_joints_newest_first() {
+    use impulse2d::{JointDef, RevoluteJointDef};
+    let mut w = world(Vec2::ZERO);
+    let a = dynamic(&mut w, Vec2::ZERO);
+    let b = dynamic(&mut w, Vec2::X);
+    let c2 = dynamic(&mut w, Vec2::new(2.0, 0.0));
+    let hinge = |body_a, body_b| RevoluteJointDef {
+        base: JointDef {
+            body_a,
+            body_b,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let j1 = w.create_revolute_joint(&hinge(a, b)).unwrap();
+    let j2 = w.create_revolute_joint(&hinge(b, c2)).unwrap();
+    assert_eq!(w.body(b).unwrap().joint_count(), 2);
+    assert_eq!(w.body(b).unwrap().joints(), vec![j2, j1]);
+    assert_eq!(w.body(a).unwrap().joints(), vec![j1]);
+    w.destroy_joint(j1).unwrap();
+    assert_eq!(w.body(b).unwrap().joints(), vec![j2]);
+    assert_eq!(w.body(a).unwrap().joint_count(), 0);
+}
