@@ -59,6 +59,7 @@ pub mod id;
 pub mod interop;
 pub mod joint;
 pub mod math;
+pub mod mover;
 pub(crate) mod narrow_phase;
 pub mod profile;
 pub mod query;
