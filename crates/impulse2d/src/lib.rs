@@ -47,6 +47,7 @@ pub mod body;
 mod body_motion;
 pub mod broad_phase;
 pub mod chain;
+pub mod character;
 pub mod collision;
 pub mod contact;
 pub mod core;
@@ -73,6 +74,7 @@ pub mod world;
 
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
+pub use character::{CharacterController, CharacterDef, Ground};
 pub use contact::{ContactData, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};

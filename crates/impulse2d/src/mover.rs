@@ -173,9 +173,9 @@ fn behind_chain_segment(geometry: &ShapeGeometry, local_points: &[Vec2]) -> bool
     };
     let mut centroid = Vec2::ZERO;
     for &p in local_points {
-        centroid = centroid + p;
+        centroid += p;
     }
-    centroid = centroid * (1.0 / local_points.len() as f32);
+    centroid *= 1.0 / local_points.len() as f32;
     let edge = chain.segment.point2 - chain.segment.point1;
     (centroid - chain.segment.point1).cross(edge) < 0.0
 }
@@ -200,10 +200,10 @@ pub(crate) fn cast_mover_in(
             max_fraction: fraction,
             can_encroach: true,
         };
-        stores
-            .broad_phase
-            .tree(body_type)
-            .shape_cast(&input, filter.mask_bits, |sub_input, _, data| {
+        stores.broad_phase.tree(body_type).shape_cast(
+            &input,
+            filter.mask_bits,
+            |sub_input, _, data| {
                 let index = data as u32;
                 let shape = &stores.shapes[index as usize];
                 if shape.is_sensor || !filter.accepts(&shape.filter) {
@@ -211,8 +211,7 @@ pub(crate) fn cast_mover_in(
                 }
                 let xf = stores.shape_transform(shape);
                 let local = [xf.apply_inv(mover.center1), xf.apply_inv(mover.center2)];
-                if behind_chain_segment(&shape.geometry, &local)
-                    || !accept(stores.shape_id(index))
+                if behind_chain_segment(&shape.geometry, &local) || !accept(stores.shape_id(index))
                 {
                     return fraction;
                 }
@@ -230,7 +229,8 @@ pub(crate) fn cast_mover_in(
                 }
                 fraction = output.fraction;
                 fraction
-            });
+            },
+        );
         if fraction == 0.0 {
             break;
         }
@@ -249,7 +249,12 @@ impl World {
     ///
     /// # Errors
     /// Non-finite numbers, or a radius of two linear slops (0.01 m) or less.
-    pub fn cast_mover(&self, mover: &Capsule, translation: Vec2, filter: QueryFilter) -> Result<f32> {
+    pub fn cast_mover(
+        &self,
+        mover: &Capsule,
+        translation: Vec2,
+        filter: QueryFilter,
+    ) -> Result<f32> {
         check_mover(mover)?;
         check_finite_vec(translation, "mover translation")?;
         Ok(cast_mover_in(

@@ -282,8 +282,13 @@ mod tests {
             center2: Vec2::new(0.0, 1.0),
             radius: 0.5,
         };
-        let ground = crate::collision::make_offset_box(5.0, 1.0, Vec2::new(0.0, -1.0), crate::math::Rot::IDENTITY)
-            .unwrap();
+        let ground = crate::collision::make_offset_box(
+            5.0,
+            1.0,
+            Vec2::new(0.0, -1.0),
+            crate::math::Rot::IDENTITY,
+        )
+        .unwrap();
         let r = collide_mover_and_polygon(&mover, &ground);
         assert!(r.hit);
         assert!((r.plane.normal.y - 1.0).abs() < 1e-6);

@@ -55,12 +55,12 @@ fn solve_planes_and_clip_vector_match() {
         let mut theirs: Vec<c::b2CollisionPlane> = ours.iter().map(to_b2).collect();
         let target = rng.vec_in(2.0);
         let r = solve_planes(target, &mut ours);
-        let r2 = unsafe { c::b2SolvePlanes(target.to_b2(), theirs.as_mut_ptr(), theirs.len() as i32) };
+        let r2 =
+            unsafe { c::b2SolvePlanes(target.to_b2(), theirs.as_mut_ptr(), theirs.len() as i32) };
         let v = rng.vec_in(10.0);
         let clipped = clip_vector(v, &ours);
-        let clipped2 = box2d::vec(unsafe {
-            c::b2ClipVector(v.to_b2(), theirs.as_ptr(), theirs.len() as i32)
-        });
+        let clipped2 =
+            box2d::vec(unsafe { c::b2ClipVector(v.to_b2(), theirs.as_ptr(), theirs.len() as i32) });
         let check = || -> Result<(), String> {
             if r.translation != box2d::vec(r2.translation) {
                 return Err("translation".into());
@@ -160,11 +160,7 @@ fn make_pair(rng: &mut Rng) -> Pair {
         }
         Geometry::Polygon(g) => {
             ours.create_polygon_shape(body, &def, g).unwrap();
-            g.vertices()
-                .iter()
-                .map(|v| v.length())
-                .fold(0.0, f32::max)
-                + g.radius()
+            g.vertices().iter().map(|v| v.length()).fold(0.0, f32::max) + g.radius()
         }
         Geometry::Segment(g) => {
             ours.create_segment_shape(body, &def, g).unwrap();
@@ -261,7 +257,9 @@ fn collide_and_cast_mover_match() {
                 }
                 Ok(())
             };
-            planes.check(check(), || format!("mover {mover:?}\nours {ours:?}\nBox2D {theirs:?}"));
+            planes.check(check(), || {
+                format!("mover {mover:?}\nours {ours:?}\nBox2D {theirs:?}")
+            });
 
             let translation = rng.vec_in(3.0);
             let f = pair.ours.cast_mover(&mover, translation, filter).unwrap();
