@@ -42,6 +42,7 @@
 // SAFETY comment stating why the parts are disjoint.
 #![deny(unsafe_code)]
 
+pub mod api;
 pub(crate) mod bitset;
 pub mod body;
 mod body_motion;
@@ -72,6 +73,7 @@ mod validate;
 pub(crate) mod workers;
 pub mod world;
 
+pub use api::{BodyMut, BodyRef, BodyView};
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use character::{CharacterController, CharacterDef, Ground};
