@@ -27,6 +27,8 @@ use crate::math::{Transform, Vec2};
 const MAX_PLANE_ITERATIONS: u32 = 20;
 
 /// A line with a side: the points `x` with `normal · x = offset` (metres).
+///
+/// Box2D: `b2Plane`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Plane {
     /// Unit normal.
