@@ -39,7 +39,18 @@ struct Outcome {
     grounded_frames: usize,
     max_y: f32,
     jumps: u32,
+    /// Where each jump took off (x, metres).
+    jump_x: [f32; 16],
     seconds_moving: f64,
+}
+
+impl Outcome {
+    fn jumped(&mut self, x: f32) {
+        if (self.jumps as usize) < self.jump_x.len() {
+            self.jump_x[self.jumps as usize] = x;
+        }
+        self.jumps += 1;
+    }
 }
 
 fn ours() -> Outcome {
@@ -71,7 +82,7 @@ fn ours() -> Outcome {
         v.x = input.move_x * RUN_SPEED;
         if input.jump && c.is_grounded() {
             v.y = JUMP_SPEED;
-            out.jumps += 1;
+            out.jumped(c.position().x);
         }
         let x0 = c.position().x;
         let t = Instant::now();
@@ -125,7 +136,7 @@ fn rapier() -> Outcome {
         vy -= G * TIME_STEP;
         if input.jump && grounded {
             vy = JUMP_SPEED;
-            out.jumps += 1;
+            out.jumped(position.x);
         }
         let desired = Vector::new(input.move_x * RUN_SPEED * TIME_STEP, vy * TIME_STEP);
         let pose = Pose::from_translation(position);
@@ -177,19 +188,26 @@ fn main() {
         last_b = rapier();
         b.push(last_b.seconds_moving);
     }
-    println!("| engine | end x (m) | end y (m) | grounded | highest y (m) | jumps | µs per move |");
+    println!(
+        "| engine | end x (m) | end y (m) | grounded | highest y (m) | jumps (take-off x, m) | µs per move |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for (name, o, times) in [
         ("Impulse2D CharacterController", last_a, a),
         ("Rapier 0.36 KinematicCharacterController", last_b, b),
     ] {
+        let xs: Vec<String> = o.jump_x[..(o.jumps as usize).min(o.jump_x.len())]
+            .iter()
+            .map(|x| format!("{x:.1}"))
+            .collect();
         println!(
-            "| {name} | {:.3} | {:.3} | {:.1}% | {:.3} | {} | {:.2} |",
+            "| {name} | {:.3} | {:.3} | {:.1}% | {:.3} | {} ({}) | {:.2} |",
             o.end.x,
             o.end.y,
             100.0 * o.grounded_frames as f64 / FRAMES as f64,
             o.max_y,
             o.jumps,
+            xs.join(", "),
             1e6 * median(times) / FRAMES as f64
         );
     }
