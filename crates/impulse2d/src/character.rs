@@ -406,6 +406,27 @@ impl CharacterController {
         }
     }
 
+    /// The planes of the shapes the mover touches, in the scratch buffer
+    /// (hand it back with `self.found = found`).
+    fn touching(&mut self, ctx: &MoveContext<'_>, mover: &Capsule) -> Vec<(ShapeId, PlaneResult)> {
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        collide_mover_in(ctx.stores, mover, self.filter, |id, p| {
+            found.push((id, *p));
+            true
+        });
+        found
+    }
+
+    /// The capsule at `position` grown by the ground probe, and the bottom
+    /// of the capsule itself.
+    fn probe_at(&self, position: Vec2) -> (Capsule, f32) {
+        let mut probe = self.capsule_at(position);
+        let bottom = self.bottom(&probe);
+        probe.radius += GROUND_PROBE;
+        (probe, bottom)
+    }
+
     fn bottom(&self, capsule: &Capsule) -> f32 {
         capsule.center1.y.min(capsule.center2.y) - capsule.radius
     }
@@ -416,12 +437,7 @@ impl CharacterController {
         self.plane_shapes.clear();
         let mover = self.capsule_at(position);
         let bottom = self.bottom(&mover);
-        let mut found = std::mem::take(&mut self.found);
-        found.clear();
-        collide_mover_in(ctx.stores, &mover, self.filter, |id, p| {
-            found.push((id, *p));
-            true
-        });
+        let found = self.touching(ctx, &mover);
         for &(id, result) in &found {
             if !self.sees(ctx, id, bottom, ctx.upward) {
                 continue;
@@ -457,15 +473,8 @@ impl CharacterController {
         if self.push_force == 0.0 || wanted == Vec2::ZERO {
             return;
         }
-        let mut probe = self.capsule_at(position);
-        probe.radius += GROUND_PROBE;
-        let bottom = self.bottom(&probe) + GROUND_PROBE;
-        let mut found = std::mem::take(&mut self.found);
-        found.clear();
-        collide_mover_in(ctx.stores, &probe, self.filter, |id, p| {
-            found.push((id, *p));
-            true
-        });
+        let (probe, bottom) = self.probe_at(position);
+        let found = self.touching(ctx, &probe);
         for &(id, result) in &found {
             let n = result.plane.normal;
             let body_index = ctx.stores.shapes[id.index as usize].body_id;
@@ -551,16 +560,9 @@ impl CharacterController {
     /// ground probe), the most level first, with the gap to it (metres,
     /// negative when overlapping).
     fn find_ground(&mut self, ctx: &MoveContext<'_>, position: Vec2) -> Option<(Ground, f32)> {
-        let mut probe = self.capsule_at(position);
-        probe.radius += GROUND_PROBE;
-        let bottom = self.bottom(&probe) + GROUND_PROBE;
+        let (probe, bottom) = self.probe_at(position);
         let mut best: Option<(Ground, f32)> = None;
-        let mut found = std::mem::take(&mut self.found);
-        found.clear();
-        collide_mover_in(ctx.stores, &probe, self.filter, |id, p| {
-            found.push((id, *p));
-            true
-        });
+        let found = self.touching(ctx, &probe);
         for &(id, result) in &found {
             let n = result.plane.normal;
             if n.y < self.min_ground_normal_y || !self.sees(ctx, id, bottom, ctx.upward) {

@@ -49,6 +49,36 @@ fn static_polygon(world: &mut World, points: &[Vec2]) -> ShapeId {
         .unwrap()
 }
 
+/// A body of `body_type` at `position` with one `hx` × `hy` box (half-sizes,
+/// metres) of the given density (kg/m²) and friction.
+fn boxed_body(
+    world: &mut World,
+    body_type: BodyType,
+    position: Vec2,
+    velocity: Vec2,
+    (hx, hy): (f32, f32),
+    density: f32,
+    friction: f32,
+) -> BodyId {
+    let body = world
+        .create_body(&BodyDef {
+            body_type,
+            position,
+            linear_velocity: velocity,
+            ..Default::default()
+        })
+        .unwrap();
+    let def = ShapeDef {
+        density,
+        friction,
+        ..Default::default()
+    };
+    world
+        .create_polygon_shape(body, &def, &make_box(hx, hy).unwrap())
+        .unwrap();
+    body
+}
+
 fn character(position: Vec2) -> CharacterController {
     CharacterController::new(&CharacterDef {
         position,
@@ -284,19 +314,15 @@ fn snap_keeps_the_character_on_a_crest() {
 /// within 1 cm in the platform's frame.
 fn ride(drive: impl Fn(f32) -> (Vec2, f32)) {
     let mut w = world();
-    let platform = w
-        .create_body(&BodyDef {
-            body_type: BodyType::Kinematic,
-            position: Vec2::new(0.0, 2.0),
-            ..Default::default()
-        })
-        .unwrap();
-    w.create_polygon_shape(
-        platform,
-        &ShapeDef::default(),
-        &make_box(3.0, 0.25).unwrap(),
-    )
-    .unwrap();
+    let platform = boxed_body(
+        &mut w,
+        BodyType::Kinematic,
+        Vec2::new(0.0, 2.0),
+        Vec2::ZERO,
+        (3.0, 0.25),
+        1.0,
+        0.6,
+    );
     let mut c = character(Vec2::new(1.0, 2.25 + FOOT));
     settle(&mut w, &mut c);
     // The feet: the centre of the capsule's lower round end.
@@ -367,32 +393,20 @@ fn push_box(mass: f32, friction: f32, push_force: f32, seconds: f32) -> (f32, f3
     let mut w = world();
     let ground = static_body(&mut w);
     let slab = make_offset_box(50.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-    w.create_polygon_shape(
-        ground,
-        &ShapeDef {
-            friction,
-            ..Default::default()
-        },
-        &slab,
-    )
-    .unwrap();
-    let b = w
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(2.0, 0.5),
-            ..Default::default()
-        })
-        .unwrap();
-    w.create_polygon_shape(
-        b,
-        &ShapeDef {
-            density: mass,
-            friction,
-            ..Default::default()
-        },
-        &make_box(0.5, 0.5).unwrap(),
-    )
-    .unwrap();
+    let def = ShapeDef {
+        friction,
+        ..Default::default()
+    };
+    w.create_polygon_shape(ground, &def, &slab).unwrap();
+    let b = boxed_body(
+        &mut w,
+        BodyType::Dynamic,
+        Vec2::new(2.0, 0.5),
+        Vec2::ZERO,
+        (0.5, 0.5),
+        mass,
+        friction,
+    );
     let mut c = CharacterController::new(&CharacterDef {
         position: Vec2::new(1.5 - RADIUS - 0.01, FOOT),
         push_force,
@@ -436,34 +450,22 @@ fn a_dynamic_body_pushes_the_character() {
     let mut w = world();
     let ground = static_body(&mut w);
     let slab = make_offset_box(50.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-    w.create_polygon_shape(
-        ground,
-        &ShapeDef {
-            friction: 0.0,
-            ..Default::default()
-        },
-        &slab,
-    )
-    .unwrap();
+    let def = ShapeDef {
+        friction: 0.0,
+        ..Default::default()
+    };
+    w.create_polygon_shape(ground, &def, &slab).unwrap();
     let mut c = character(Vec2::new(0.0, FOOT));
     settle(&mut w, &mut c);
-    let b = w
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(-3.0, 0.5),
-            linear_velocity: Vec2::new(2.0, 0.0),
-            ..Default::default()
-        })
-        .unwrap();
-    w.create_polygon_shape(
-        b,
-        &ShapeDef {
-            friction: 0.0,
-            ..Default::default()
-        },
-        &make_box(0.5, 0.5).unwrap(),
-    )
-    .unwrap();
+    let b = boxed_body(
+        &mut w,
+        BodyType::Dynamic,
+        Vec2::new(-3.0, 0.5),
+        Vec2::new(2.0, 0.0),
+        (0.5, 0.5),
+        1.0,
+        0.0,
+    );
     for _ in 0..120 {
         frame(&mut w, &mut c, 0.0);
         let xb = w.body_position(b).unwrap().x;
