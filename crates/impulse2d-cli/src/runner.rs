@@ -157,7 +157,7 @@ impl ProfileSum {
 fn state_hash(world: &World) -> u64 {
     let mut h = StateHasher::default();
     for id in world.body_ids() {
-        if let Ok(xf) = world.body_transform(id) {
+        if let Ok(xf) = world.body(id).map(|view| view.transform()) {
             h.write_transform(xf);
         }
     }

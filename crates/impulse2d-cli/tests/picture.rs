@@ -50,7 +50,7 @@ fn ground_and_box_are_drawn_where_they_are_in_their_state_colours() {
         world.step(1.0 / 60.0, 4).unwrap();
     }
     assert!(
-        !world.body_is_awake(body).unwrap(),
+        !world.body(body).unwrap().is_awake(),
         "the box should sleep by now"
     );
     let r = render(&world);

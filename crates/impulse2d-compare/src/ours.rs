@@ -251,14 +251,18 @@ impl Simulation for OurSim {
             .iter()
             .map(|id| {
                 id.map(|id| {
-                    let p = self.world.body_position(id).expect("live body");
-                    let q = self.world.body_rotation(id).expect("live body");
-                    let lv = self.world.body_linear_velocity(id).expect("live body");
+                    let p = self.world.body(id).expect("live body").position();
+                    let q = self.world.body(id).expect("live body").rotation();
+                    let lv = self.world.body(id).expect("live body").linear_velocity();
                     BodyState {
                         position: [p.x, p.y],
                         angle: q.angle(),
                         linear_velocity: [lv.x, lv.y],
-                        angular_velocity: self.world.body_angular_velocity(id).expect("live body"),
+                        angular_velocity: self
+                            .world
+                            .body(id)
+                            .expect("live body")
+                            .angular_velocity(),
                     }
                 })
             })

@@ -288,8 +288,8 @@ fn the_registry_rain_and_the_compared_rain_are_the_same_simulation() {
                 let want = states[key].unwrap_or_else(|| {
                     panic!("group {index} before step {step}: only in the registry")
                 });
-                let p = world.body_position(*bone).unwrap();
-                let angle = world.body_rotation(*bone).unwrap().angle();
+                let p = world.body(*bone).unwrap().position();
+                let angle = world.body(*bone).unwrap().rotation().angle();
                 assert_eq!(
                     ([p.x, p.y], angle),
                     (want.position, want.angle),
@@ -305,7 +305,7 @@ fn the_registry_rain_and_the_compared_rain_are_the_same_simulation() {
                     .iter()
                     .flatten()
                     .flat_map(|h| &h.bones)
-                    .map(|b| world.body_position(*b).unwrap().y - row_y)
+                    .map(|b| world.body(*b).unwrap().position().y - row_y)
                     .fold(f32::INFINITY, f32::min);
                 assert!(lowest < 1.0, "group {index}: lowest bone {lowest} m up");
             }
@@ -340,10 +340,10 @@ fn the_registry_tumbler_agrees_with_the_description() {
     ids.extend(&built.boxes);
     assert_eq!(ids.len(), desc.bodies.len());
     for (key, (id, body)) in ids.iter().zip(&desc.bodies).enumerate() {
-        let p = world.body_position(*id).unwrap();
+        let p = world.body(*id).unwrap().position();
         assert_eq!([p.x, p.y], body.position, "body {key}");
         if body.kind == Kind::Dynamic {
-            let mass = world.body_mass(*id).unwrap();
+            let mass = world.body(*id).unwrap().mass();
             assert!(
                 (mass - body.mass()).abs() <= 1e-4 * mass,
                 "body {key}: mass {mass}, description {}",
@@ -351,7 +351,7 @@ fn the_registry_tumbler_agrees_with_the_description() {
             );
         }
     }
-    let def = world.revolute_joint_def(built.hinge).unwrap();
+    let def = world.joint(built.hinge).unwrap().revolute().unwrap().def();
     let joint = &desc.joints[0];
     let motor = joint.motor.unwrap();
     assert!(def.enable_motor);
@@ -411,20 +411,20 @@ fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_stat
     assert_eq!([g.x, g.y], desc.gravity, "{name}: gravity");
     let ids: Vec<_> = world.body_ids().collect();
     for (key, (&id, body)) in ids.iter().zip(&desc.bodies).enumerate() {
-        let kind = match world.body_type(id).unwrap() {
+        let kind = match world.body(id).unwrap().body_type() {
             BodyType::Static => Kind::Static,
             BodyType::Kinematic => Kind::Kinematic,
             BodyType::Dynamic => Kind::Dynamic,
         };
         assert_eq!(kind, body.kind, "{name}: body {key} type");
-        let p = world.body_position(id).unwrap();
-        let v = world.body_linear_velocity(id).unwrap();
+        let p = world.body(id).unwrap().position();
+        let v = world.body(id).unwrap().linear_velocity();
         assert_eq!(
             (
                 [p.x, p.y],
-                world.body_rotation(id).unwrap().angle(),
+                world.body(id).unwrap().rotation().angle(),
                 [v.x, v.y],
-                world.body_angular_velocity(id).unwrap()
+                world.body(id).unwrap().angular_velocity()
             ),
             (
                 body.position,
@@ -435,32 +435,32 @@ fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_stat
             "{name}: body {key} placement and velocity"
         );
         assert_eq!(
-            world.body_sleep_enabled(id).unwrap(),
+            world.body(id).unwrap().is_sleep_enabled(),
             body.enable_sleep,
             "{name}: body {key} sleep flag"
         );
         if body.kind == Kind::Dynamic {
             assert_eq!(
-                world.body_is_awake(id).unwrap(),
+                world.body(id).unwrap().is_awake(),
                 body.awake,
                 "{name}: body {key} awake"
             );
-            let mass = world.body_mass(id).unwrap();
+            let mass = world.body(id).unwrap().mass();
             assert!(
                 (mass - body.mass()).abs() <= 1e-4 * mass,
                 "{name}: body {key}: mass {mass}, description {}",
                 body.mass()
             );
         }
-        let shapes = world.body_shapes(id).unwrap();
+        let shapes = world.body(id).unwrap().shapes();
         let count: usize = body.shapes.iter().map(|s| s.geometry.shape_count()).sum();
         assert_eq!(shapes.len(), count, "{name}: body {key} shapes");
         for shape in shapes {
-            let filter = world.shape_filter(shape).unwrap();
+            let filter = world.shape(shape).unwrap().filter();
             let material = (
-                world.shape_density(shape).unwrap(),
-                world.shape_friction(shape).unwrap(),
-                world.shape_restitution(shape).unwrap(),
+                world.shape(shape).unwrap().density(),
+                world.shape(shape).unwrap().friction(),
+                world.shape(shape).unwrap().restitution(),
                 filter.category_bits,
                 filter.mask_bits,
                 filter.group_index,
@@ -487,7 +487,7 @@ fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_stat
                     )
             });
             assert!(described, "{name}: body {key}: shape material {material:?}");
-            if let ShapeGeometry::ChainSegment(segment) = world.shape_geometry(shape).unwrap() {
+            if let ShapeGeometry::ChainSegment(segment) = world.shape(shape).unwrap().geometry() {
                 let start = segment.segment.point1;
                 let on_a_loop = body.shapes.iter().any(|s| match &s.geometry {
                     Geometry::ChainLoop { points } => points.contains(&[start.x, start.y]),
@@ -498,8 +498,8 @@ fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_stat
         }
     }
     for &id in &ids[desc.bodies.len()..] {
-        assert_eq!(world.body_type(id).unwrap(), BodyType::Static);
-        assert!(world.body_shapes(id).unwrap().is_empty());
+        assert_eq!(world.body(id).unwrap().body_type(), BodyType::Static);
+        assert!(world.body(id).unwrap().shapes().is_empty());
     }
     for (index, joint) in desc.joints.iter().enumerate() {
         let (a, b) = (ids[joint.body_a], ids[joint.body_b]);
@@ -507,8 +507,11 @@ fn assert_registry_agrees(desc: &SceneDesc, world: &impulse2d::World, extra_stat
             .body_joints(b)
             .unwrap()
             .into_iter()
-            .filter(|&j| world.joint_body_a(j).unwrap() == a && world.joint_body_b(j).unwrap() == b)
-            .map(|j| world.revolute_joint_def(j).unwrap())
+            .filter(|&j| {
+                let joint = world.joint(j).unwrap();
+                joint.body_a() == a && joint.body_b() == b
+            })
+            .map(|j| world.joint(j).unwrap().revolute().unwrap().def())
             .find(|def| {
                 let (la, lb) = (def.base.local_anchor_a, def.base.local_anchor_b);
                 [la.x, la.y] == joint.local_anchor_a && [lb.x, lb.y] == joint.local_anchor_b

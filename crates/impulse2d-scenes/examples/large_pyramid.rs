@@ -10,7 +10,7 @@ fn main() {
         .unwrap_or(500);
     let mut world = World::new(&WorldDef::default()).expect("world");
     let pyramid = impulse2d_scenes::large_pyramid(&mut world).expect("scene");
-    let start_top = world.body_position(pyramid.top).expect("top");
+    let start_top = world.body(pyramid.top).expect("top").position();
 
     let mut total = Profile::default();
     let cpu_start = cpu_seconds();
@@ -36,7 +36,7 @@ fn main() {
     let wall = start.elapsed().as_secs_f64() * 1000.0 / steps as f64;
     let cpu = cpu_seconds().map(|end| (end - cpu_start.unwrap_or(end)) * 1000.0 / steps as f64);
     let n = steps as f32;
-    let top = world.body_position(pyramid.top).expect("top");
+    let top = world.body(pyramid.top).expect("top").position();
     println!(
         "large pyramid: {steps} steps, {wall:.3} ms/step wall clock, {:.3} ms/step CPU",
         cpu.unwrap_or(f64::NAN)

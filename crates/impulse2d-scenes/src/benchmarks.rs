@@ -498,9 +498,9 @@ mod tests {
         let c = world.counters();
         assert_eq!((c.body_count, c.shape_count), (102, 104));
         assert_eq!(world.joint_count(), 1);
-        assert_eq!(world.body_type(t.drum).unwrap(), BodyType::Dynamic);
+        assert_eq!(world.body(t.drum).unwrap().body_type(), BodyType::Dynamic);
         // Walls of 1 m × 20 m (two) and 20 m × 1 m (two) at 50 kg/m²: 4 000 kg.
-        assert!((world.body_mass(t.drum).unwrap() - 4000.0).abs() < 0.5);
+        assert!((world.body(t.drum).unwrap().mass() - 4000.0).abs() < 0.5);
         let dt = 1.0 / 60.0;
         for _ in 0..60 {
             world.step(dt, 4).unwrap();
@@ -508,16 +508,16 @@ mod tests {
         world.validate().unwrap();
         // The motor holds 25°/s from the first step: after 1 s the drum has
         // turned 25° (0.436 rad) about its pivot, which has not moved.
-        let spin = world.body_angular_velocity(t.drum).unwrap();
+        let spin = world.body(t.drum).unwrap().angular_velocity();
         assert!((spin - 0.436_332).abs() < 1e-3, "drum spin {spin} rad/s");
-        let angle = world.body_rotation(t.drum).unwrap().angle();
+        let angle = world.body(t.drum).unwrap().rotation().angle();
         assert!((angle - 0.436_332).abs() < 0.01, "drum angle {angle} rad");
-        let centre = world.body_position(t.drum).unwrap();
+        let centre = world.body(t.drum).unwrap().position();
         assert!(
             (centre - TUMBLER_CENTER).length() < 1e-3,
             "drum at {centre:?}"
         );
-        let speed = world.revolute_speed(t.hinge).unwrap();
+        let speed = world.joint(t.hinge).unwrap().revolute().unwrap().speed();
         assert!((speed - TUMBLER_MOTOR_SPEED).abs() < 1e-3);
     }
 }

@@ -725,7 +725,7 @@ mod tests {
         let mut w = world();
         let chain = ball_and_chain(&mut w, 40, 50.0).unwrap();
         assert_eq!((chain.links.len(), chain.joints.len()), (40, 41));
-        let ratio = w.body_mass(chain.ball).unwrap() / w.body_mass(chain.links[0]).unwrap();
+        let ratio = w.body(chain.ball).unwrap().mass() / w.body(chain.links[0]).unwrap().mass();
         assert!((ratio - 50.0).abs() < 0.5, "mass ratio {ratio}");
 
         let mut w = world();
@@ -751,7 +751,7 @@ mod tests {
             let scene = build(name, &mut w).unwrap();
             for &body in &scene.bodies {
                 for joint in w.body_joints(body).unwrap() {
-                    let (a, b) = w.joint_world_anchors(joint).unwrap();
+                    let (a, b) = w.joint(joint).unwrap().world_anchors();
                     assert!(
                         (a - b).length() < 1e-4,
                         "{name}: joint gap {}",
@@ -774,7 +774,7 @@ mod tests {
         w.validate().unwrap();
         // With unlimited torque the motor holds the blade at its 5 rad/s; the
         // contacts, solved after it in each substep, nudge it by less than 1 %.
-        let spin = w.body_angular_velocity(blade).unwrap();
+        let spin = w.body(blade).unwrap().angular_velocity();
         assert!(
             (spin - SPINNER_MOTOR_SPEED).abs() < 0.05,
             "blade spin {spin}"

@@ -660,7 +660,7 @@ mod tests {
         let mut world = World::new(&WorldDef::default()).unwrap();
         let p = pyramid(&mut world, 5, 0.5).unwrap();
         assert_eq!(p.boxes.len(), 15);
-        let top = world.body_position(p.top).unwrap();
+        let top = world.body(p.top).unwrap().position();
         assert!(top.x.abs() < 1e-6 && (top.y - 4.5).abs() < 1e-6);
     }
 }

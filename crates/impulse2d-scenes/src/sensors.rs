@@ -52,7 +52,7 @@ impl SceneScript for SensorGate {
         let events = world.sensor_events();
         let mut restart = Vec::new();
         for e in events.begin {
-            let Ok(body) = world.shape_body(e.visitor_shape_id) else {
+            let Ok(body) = world.shape(e.visitor_shape_id).map(|view| view.body()) else {
                 continue;
             };
             if e.sensor_shape_id == self.gate {
@@ -70,7 +70,7 @@ impl SceneScript for SensorGate {
             if e.sensor_shape_id != self.gate {
                 continue;
             }
-            let Ok(body) = world.shape_body(e.visitor_shape_id) else {
+            let Ok(body) = world.shape(e.visitor_shape_id).map(|view| view.body()) else {
                 continue;
             };
             self.log.push(GateEvent {
@@ -81,7 +81,9 @@ impl SceneScript for SensorGate {
             self.inside.retain(|&b| b != body);
         }
         for body in restart {
-            world.set_body_transform(body, BALL_START, Rot::IDENTITY)?;
+            world
+                .body_mut(body)?
+                .set_transform(BALL_START, Rot::IDENTITY)?;
             launch(world, body)?;
             self.recycled += 1;
         }
@@ -101,8 +103,12 @@ impl SceneScript for SensorGate {
 
 /// Sets a ball rolling right at [`BALL_SPEED`] without slipping.
 fn launch(world: &mut World, ball: BodyId) -> Result<()> {
-    world.set_body_linear_velocity(ball, Vec2::new(BALL_SPEED, 0.0))?;
-    world.set_body_angular_velocity(ball, -BALL_SPEED / BALL_RADIUS)
+    world
+        .body_mut(ball)?
+        .set_linear_velocity(Vec2::new(BALL_SPEED, 0.0))?;
+    world
+        .body_mut(ball)
+        .and_then(|mut view| view.set_angular_velocity(-BALL_SPEED / BALL_RADIUS))
 }
 
 /// The sensors scene, as built.

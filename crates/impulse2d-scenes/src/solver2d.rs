@@ -270,7 +270,11 @@ pub fn double_domino(world: &mut World, count: usize) -> Result<Scene> {
         let b = dynamic_body(world, Vec2::new(x, 0.5), 0.0)?;
         world.create_polygon_shape(b, &def, &domino)?;
         if i == 0 {
-            world.apply_linear_impulse(b, Vec2::new(0.2, 0.0), Vec2::new(x, 1.0), true)?;
+            world.body_mut(b)?.apply_linear_impulse(
+                Vec2::new(0.2, 0.0),
+                Vec2::new(x, 1.0),
+                true,
+            )?;
         }
         bodies.push(b);
         x += 1.0;

@@ -10,9 +10,9 @@ const STEPS: usize = 300;
 
 fn check_finite(world: &World, scene: &str, step: usize) {
     for id in world.body_ids() {
-        let xf = world.body_transform(id).unwrap();
-        let v = world.body_linear_velocity(id).unwrap();
-        let w = world.body_angular_velocity(id).unwrap();
+        let xf = world.body(id).unwrap().transform();
+        let v = world.body(id).unwrap().linear_velocity();
+        let w = world.body(id).unwrap().angular_velocity();
         assert!(
             xf.p.is_finite()
                 && xf.q.c.is_finite()
@@ -38,7 +38,7 @@ fn every_scene_runs_300_steps_without_nan_and_stays_valid() {
         let mut scene = impulse2d_scenes::build(info.name, &mut world)
             .unwrap_or_else(|e| panic!("{}: {e}", info.name));
         assert!(
-            world.body_is_valid(scene.ground),
+            world.body(scene.ground).is_ok(),
             "{}: bad ground id",
             info.name
         );

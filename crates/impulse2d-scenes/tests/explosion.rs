@@ -36,11 +36,11 @@ fn the_blast_pushes_near_boxes_out_and_leaves_far_ones_alone() {
     assert!(!scene.script.exploded());
     let all = || scene.rings.iter().flatten();
     for &b in all() {
-        assert_eq!(world.body_linear_velocity(b).unwrap(), Vec2::ZERO);
+        assert_eq!(world.body(b).unwrap().linear_velocity(), Vec2::ZERO);
     }
     let outer_before: Vec<_> = scene.rings[2]
         .iter()
-        .map(|&b| world.body_transform(b).unwrap())
+        .map(|&b| world.body(b).unwrap().transform())
         .collect();
 
     scene
@@ -50,15 +50,15 @@ fn the_blast_pushes_near_boxes_out_and_leaves_far_ones_alone() {
     assert!(scene.script.exploded());
     for (ring, want) in scene.rings.iter().zip(expected_speeds) {
         for &b in ring {
-            let outward = (world.body_position(b).unwrap() - EXPLOSION.position).normalize();
-            let v = world.body_linear_velocity(b).unwrap();
+            let outward = (world.body(b).unwrap().position() - EXPLOSION.position).normalize();
+            let v = world.body(b).unwrap().linear_velocity();
             assert!(
                 (v - want * outward).length() < 1e-4,
                 "box at {:?}: velocity {v:?}, expected {want} m/s outwards",
-                world.body_position(b).unwrap()
+                world.body(b).unwrap().position()
             );
             // Pushed through its centre of mass: no spin.
-            assert!(world.body_angular_velocity(b).unwrap().abs() < 1e-3);
+            assert!(world.body(b).unwrap().angular_velocity().abs() < 1e-3);
         }
     }
 
@@ -70,21 +70,21 @@ fn the_blast_pushes_near_boxes_out_and_leaves_far_ones_alone() {
         .unwrap();
     world.step(DT, 4).unwrap();
     for (&b, before) in scene.rings[2].iter().zip(&outer_before) {
-        assert_eq!(world.body_transform(b).unwrap(), *before);
-        assert_eq!(world.body_linear_velocity(b).unwrap(), Vec2::ZERO);
-        assert_eq!(world.body_angular_velocity(b).unwrap(), 0.0);
+        assert_eq!(world.body(b).unwrap().transform(), *before);
+        assert_eq!(world.body(b).unwrap().linear_velocity(), Vec2::ZERO);
+        assert_eq!(world.body(b).unwrap().angular_velocity(), 0.0);
     }
     for &b in &scene.rings[0] {
-        let r = (world.body_position(b).unwrap() - EXPLOSION.position).length();
+        let r = (world.body(b).unwrap().position() - EXPLOSION.position).length();
         assert!((r - (3.0 + 4.0 * DT)).abs() < 1e-3, "inner box at {r} m");
     }
     world.validate().unwrap();
 
     // The script goes off only once.
-    let v = world.body_linear_velocity(scene.rings[0][0]).unwrap();
+    let v = world.body(scene.rings[0][0]).unwrap().linear_velocity();
     scene
         .script
         .before_step(&mut world, EXPLOSION_STEP + 1)
         .unwrap();
-    assert_eq!(world.body_linear_velocity(scene.rings[0][0]).unwrap(), v);
+    assert_eq!(world.body(scene.rings[0][0]).unwrap().linear_velocity(), v);
 }

@@ -95,7 +95,7 @@ fn ragdolls_land_on_their_row_and_stay_in_the_arena() {
         for (index, group) in scene.script.groups().iter().enumerate() {
             let row = index / layout.columns;
             for bone in group.iter().flatten().flat_map(|h| &h.bones) {
-                let p = world.body_position(*bone).unwrap();
+                let p = world.body(*bone).unwrap().position();
                 assert!(
                     p.y > top(row) - reach,
                     "step {step}: a bone of row {row} fell through its ground: {p:?}"
@@ -115,7 +115,7 @@ fn ragdolls_land_on_their_row_and_stay_in_the_arena() {
                     .as_ref()
                     .unwrap();
                 for bone in group.iter().flat_map(|h| &h.bones) {
-                    let y = world.body_position(*bone).unwrap().y;
+                    let y = world.body(*bone).unwrap().position().y;
                     assert!(
                         y < top(row) + 1.6,
                         "step {step}: column {column} row {row} still falling at {y} (dropped from {})",

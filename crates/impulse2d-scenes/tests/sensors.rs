@@ -31,7 +31,7 @@ fn balls_report_entering_and_leaving_the_gate() {
         }
         world.step(1.0 / HZ, 4).unwrap();
         for &ball in &scene.balls {
-            let p = world.body_position(ball).unwrap();
+            let p = world.body(ball).unwrap().position();
             // The recycler catches every ball before the wall at 16 m.
             assert!(
                 p.x < RECYCLER_X.1 + BALL_RADIUS && p.x > -16.0,
@@ -67,10 +67,12 @@ fn balls_report_entering_and_leaving_the_gate() {
     assert_eq!(script.recycled, count);
     // The balls the script counts inside are those the sensor holds.
     let mut held: Vec<_> = world
-        .sensor_overlaps(script.gate)
+        .shape(script.gate)
+        .unwrap()
+        .sensor_overlaps()
         .unwrap()
         .into_iter()
-        .map(|s| world.shape_body(s).unwrap())
+        .map(|s| world.shape(s).unwrap().body())
         .collect();
     let mut inside = script.inside.clone();
     held.sort();

@@ -10,7 +10,7 @@ use impulse2d_scenes::solver2d::{
 const DT: f32 = 1.0 / 60.0;
 
 fn angle(world: &World, body: impulse2d::BodyId) -> f32 {
-    let q = world.body_transform(body).unwrap().q;
+    let q = world.body(body).unwrap().transform().q;
     impulse2d::math::atan2(q.s, q.c)
 }
 
@@ -31,8 +31,8 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
         panic!("three bodies expected");
     };
     // 400 kg on 0.5 kg triangles: the ratio the scene is about.
-    let m = world.body_mass(left).unwrap();
-    let big_mass = world.body_mass(big).unwrap();
+    let m = world.body(left).unwrap().mass();
+    let big_mass = world.body(big).unwrap().mass();
     assert!((m - 0.5).abs() < 1e-5 && (big_mass - 400.0).abs() < 1e-2);
     for _ in 0..300 {
         world.step(DT, 4).unwrap();
@@ -60,7 +60,7 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
     let corner_mass = 1.0 / (1.0 / m + 0.25 / inertia);
     let base_depth = 0.5 * (w + m * g) / soft_stiffness(corner_mass, 2.0 * def.contact_hertz);
     for (t, x) in [(left, -9.0), (right, 9.0)] {
-        let p = world.body_position(t).unwrap();
+        let p = world.body(t).unwrap().position();
         assert!((p.x - x).abs() < 0.05, "triangle slid to {p:?}");
         assert!(
             (p.y + base_depth).abs() < 0.3 * base_depth,
@@ -73,7 +73,7 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
     // The 20 m box lies flat on the two tips: without softness its centre
     // would be 1 + 10 = 11 m up.
     let expected = 11.0 - base_depth - tip_depth;
-    let p = world.body_position(big).unwrap();
+    let p = world.body(big).unwrap().position();
     assert!(p.x.abs() < 0.1, "box slid to {p:?}");
     assert!(
         (p.y - expected).abs() < 0.2 * (11.0 - expected),
@@ -90,19 +90,19 @@ fn chain_stretch(end_mass_ratio: f32, steps: usize) -> (f32, f32, f32) {
     let links = 30;
     let chain = stretched_chain(&mut world, links, end_mass_ratio).unwrap();
     assert_eq!(chain.joints.len(), links + 1);
-    let link_mass = world.body_mass(chain.links[0]).unwrap();
-    let ratio = world.body_mass(chain.end).unwrap() / link_mass;
+    let link_mass = world.body(chain.links[0]).unwrap().mass();
+    let ratio = world.body(chain.end).unwrap().mass() / link_mass;
     assert!((ratio - end_mass_ratio).abs() < 1e-3 * end_mass_ratio);
     let rest = chain.rest_length();
     assert_eq!(rest, links as f32 * CHAIN_LINK_LENGTH + CHAIN_END_RADIUS);
-    let pivot = world.body_position(chain.pivot).unwrap();
-    let start = world.body_position(chain.end).unwrap();
+    let pivot = world.body(chain.pivot).unwrap().position();
+    let start = world.body(chain.end).unwrap().position();
     assert!(((pivot - start).length() - rest).abs() < 1e-4);
 
     let (mut worst, mut sum, mut last) = (0.0f32, 0.0f32, 0.0f32);
     for _ in 0..steps {
         world.step(DT, 4).unwrap();
-        let end = world.body_position(chain.end).unwrap();
+        let end = world.body(chain.end).unwrap().position();
         last = (end - pivot).length() - rest;
         worst = worst.max(last);
         sum += last;

@@ -283,22 +283,25 @@ impl App {
     pub fn body_at(&self, p: Vec2) -> Option<BodyId> {
         let mut hit = None;
         for id in self.world.body_ids() {
-            if self.world.body_type(id) != Ok(BodyType::Dynamic) {
+            if self.world.body(id).map(|view| view.body_type()) != Ok(BodyType::Dynamic) {
                 continue;
             }
-            let Ok(xf) = self.world.body_transform(id) else {
+            let Ok(xf) = self.world.body(id).map(|view| view.transform()) else {
                 continue;
             };
             let local = xf.apply_inv(p);
-            let Ok(shapes) = self.world.body_shapes(id) else {
+            let Ok(shapes) = self.world.body(id).map(|view| view.shapes()) else {
                 continue;
             };
-            let inside = shapes.iter().any(|&s| match self.world.shape_geometry(s) {
-                Ok(ShapeGeometry::Circle(c)) => point_in_circle(local, &c),
-                Ok(ShapeGeometry::Capsule(c)) => point_in_capsule(local, &c),
-                Ok(ShapeGeometry::Polygon(poly)) => point_in_polygon(local, &poly),
-                _ => false,
-            });
+            let inside =
+                shapes
+                    .iter()
+                    .any(|&s| match self.world.shape(s).map(|view| view.geometry()) {
+                        Ok(ShapeGeometry::Circle(c)) => point_in_circle(local, &c),
+                        Ok(ShapeGeometry::Capsule(c)) => point_in_capsule(local, &c),
+                        Ok(ShapeGeometry::Polygon(poly)) => point_in_polygon(local, &poly),
+                        _ => false,
+                    });
             if inside {
                 hit = Some(id);
             }
@@ -314,12 +317,13 @@ impl App {
         let Some(body) = self.body_at(p) else {
             return;
         };
-        let (Ok(local_anchor), Some(handle)) =
-            (self.world.body_local_point(body, p), self.handle_body())
-        else {
+        let (Ok(local_anchor), Some(handle)) = (
+            self.world.body(body).map(|view| view.local_point(p)),
+            self.handle_body(),
+        ) else {
             return;
         };
-        let mass = self.world.body_mass(body).unwrap_or(1.0);
+        let mass = self.world.body(body).map(|view| view.mass()).unwrap_or(1.0);
         let gravity = self.world.gravity().length().max(1.0);
         let def = MouseJointDef {
             base: JointDef {
@@ -334,7 +338,10 @@ impl App {
         };
         match self.world.create_mouse_joint(&def) {
             Ok(joint) => {
-                let _ = self.world.set_body_awake(body, true);
+                let _ = self
+                    .world
+                    .body_mut(body)
+                    .map(|mut view| view.set_awake(true));
                 self.drag = Some(Drag {
                     body,
                     joint,
@@ -352,7 +359,12 @@ impl App {
             return;
         };
         drag.target = p;
-        if self.world.set_mouse_target(drag.joint, p).is_err() {
+        if self
+            .world
+            .joint_mut(drag.joint)
+            .and_then(|j| j.mouse()?.set_target(p))
+            .is_err()
+        {
             // The joint went with its body.
             self.drag = None;
         }
@@ -370,7 +382,7 @@ impl App {
     /// The static body mouse joints hang from, created on first use.
     fn handle_body(&mut self) -> Option<BodyId> {
         if let Some(h) = self.handle
-            && self.world.body_is_valid(h)
+            && self.world.body(h).is_ok()
         {
             return Some(h);
         }
@@ -389,7 +401,10 @@ impl App {
         self.world.draw(&mut d, &options);
         if let Some(drag) = self.drag
             && self.world.joint_is_valid(drag.joint)
-            && let Ok(anchor) = self.world.body_world_point(drag.body, drag.local_anchor)
+            && let Ok(anchor) = self
+                .world
+                .body(drag.body)
+                .map(|view| view.world_point(drag.local_anchor))
         {
             d.draw_segment(anchor, drag.target, HexColor::WHITE);
             d.draw_point(anchor, 6.0, HexColor::WHITE);
@@ -419,7 +434,10 @@ mod tests {
         let app = single_box_app();
         // The 1 m box sits at (0, 0.5); the ground below is static.
         let b = app.body_at(Vec2::new(0.2, 0.7)).expect("the box");
-        assert_eq!(app.world.body_type(b), Ok(BodyType::Dynamic));
+        assert_eq!(
+            app.world.body(b).map(|view| view.body_type()),
+            Ok(BodyType::Dynamic)
+        );
         assert_eq!(app.body_at(Vec2::new(0.0, -0.5)), None);
         assert_eq!(app.body_at(Vec2::new(3.0, 0.5)), None);
     }
@@ -443,8 +461,9 @@ mod tests {
         // the point below the target by g / ω² = 9.8 / (2π·5)² ≈ 0.01 m.
         let p = app
             .world
-            .body_world_point(drag.body, drag.local_anchor)
-            .unwrap();
+            .body(drag.body)
+            .unwrap()
+            .world_point(drag.local_anchor);
         assert!(
             (p - Vec2::new(2.0, 3.0)).length() < 0.05,
             "grabbed point at {p:?}"
@@ -456,7 +475,7 @@ mod tests {
         for _ in 0..180 {
             app.update();
         }
-        let y = app.world.body_position(drag.body).unwrap().y;
+        let y = app.world.body(drag.body).unwrap().position().y;
         assert!(y < 0.6, "box at height {y}");
     }
 

@@ -44,10 +44,16 @@ impl BodyType {
 )]
 pub struct MotionLocks {
     /// Prevent translation along the world x axis.
+    ///
+    /// Box2D: `b2MotionLocks.linearX`.
     pub linear_x: bool,
     /// Prevent translation along the world y axis.
+    ///
+    /// Box2D: `b2MotionLocks.linearY`.
     pub linear_y: bool,
     /// Prevent rotation.
+    ///
+    /// Box2D: `b2MotionLocks.angularZ`.
     pub angular_z: bool,
 }
 
@@ -61,38 +67,87 @@ pub struct MotionLocks {
 )]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
+    ///
+    /// Box2D: `b2BodyDef.type`.
     pub body_type: BodyType,
     /// World position of the body origin, metres.
+    ///
+    /// Box2D: `b2BodyDef.position`.
     pub position: Vec2,
     /// World rotation of the body.
+    ///
+    /// Box2D: `b2BodyDef.rotation`.
     pub rotation: Rot,
     /// Initial velocity of the body origin, m/s.
+    ///
+    /// Box2D: `b2BodyDef.linearVelocity`.
     pub linear_velocity: Vec2,
     /// Initial angular velocity, rad/s.
+    ///
+    /// Box2D: `b2BodyDef.angularVelocity`.
     pub angular_velocity: f32,
     /// Linear damping, 1/s (≥ 0). Reduces velocity by `1 / (1 + h·c)` each substep.
+    ///
+    /// Box2D: `b2BodyDef.linearDamping`.
     pub linear_damping: f32,
     /// Angular damping, 1/s (≥ 0).
+    ///
+    /// Box2D: `b2BodyDef.angularDamping`.
     pub angular_damping: f32,
     /// Multiplier of the world gravity for this body (dimensionless).
+    ///
+    /// Box2D: `b2BodyDef.gravityScale`.
     pub gravity_scale: f32,
     /// Speed below which the body counts as resting for sleep, m/s (≥ 0).
+    ///
+    /// Box2D: `b2BodyDef.sleepThreshold`.
     pub sleep_threshold: f32,
     /// Whether the body may fall asleep.
+    ///
+    /// Box2D: `b2BodyDef.enableSleep`.
     pub enable_sleep: bool,
     /// Whether the body starts awake (ignored for static bodies).
+    ///
+    /// Box2D: `b2BodyDef.isAwake`.
     pub is_awake: bool,
     /// Whether the body is a bullet: swept against other moving bodies too.
+    ///
+    /// Box2D: `b2BodyDef.isBullet`.
     pub is_bullet: bool,
     /// Degrees of freedom to lock.
+    ///
+    /// Box2D: `b2BodyDef.motionLocks`.
     pub motion_locks: MotionLocks,
     /// Whether the body takes part in the simulation at all.
+    ///
+    /// Box2D: `b2BodyDef.isEnabled`.
     pub is_enabled: bool,
     /// Allow the body to turn more than a quarter turn per step.
+    ///
+    /// Box2D: `b2BodyDef.allowFastRotation`.
     pub allow_fast_rotation: bool,
+    /// Let the body's contacts keep their manifold for a step when the bodies
+    /// barely moved relative to each other (see
+    /// [`WorldDef::contact_recycle_distance`](crate::WorldDef::contact_recycle_distance));
+    /// off recomputes every manifold every step (no ghost collisions from a
+    /// stale manifold, at some cost).
+    ///
+    /// Box2D: `b2BodyDef.enableContactRecycling`.
+    pub enable_contact_recycling: bool,
+    /// Continuous collision safety factor (dimensionless, ≥ 0; recommended
+    /// 0.01 to 0.5): the body is swept by time of impact when it moves more
+    /// than this fraction of its smallest extent in one step. Smaller is safer
+    /// but costs more and can make bodies hitch.
+    ///
+    /// Box2D: `b2BodyDef.safetyFactor`.
+    pub safety_factor: f32,
     /// Any number the application wants to attach.
+    ///
+    /// Box2D: `b2BodyDef.userData`.
     pub user_data: u64,
     /// A name for debugging (empty for none).
+    ///
+    /// Box2D: `b2BodyDef.name`.
     pub name: String,
 }
 
@@ -114,6 +169,8 @@ impl Default for BodyDef {
             motion_locks: MotionLocks::default(),
             is_enabled: true,
             allow_fast_rotation: false,
+            enable_contact_recycling: true,
+            safety_factor: crate::solver::continuous::SAFETY_FACTOR,
             user_data: 0,
             name: String::new(),
         }
@@ -131,6 +188,7 @@ impl BodyDef {
         check_non_negative(self.angular_damping, "body angular damping")?;
         check_finite(self.gravity_scale, "body gravity scale")?;
         check_non_negative(self.sleep_threshold, "body sleep threshold")?;
+        check_non_negative(self.safety_factor, "body safety factor")?;
         Ok(())
     }
 }
@@ -217,6 +275,10 @@ pub(crate) struct Body {
     /// Rotational inertia about the centre of mass, kg·m².
     pub inertia: f32,
     pub sleep_threshold: f32,
+    /// Continuous collision safety factor ([`BodyDef::safety_factor`]).
+    pub safety_factor: f32,
+    /// [`BodyDef::enable_contact_recycling`].
+    pub enable_contact_recycling: bool,
     /// How long the body has been slow enough to sleep, s.
     pub sleep_time: f32,
     /// The body's index, or NULL while the slot is free.
@@ -248,6 +310,8 @@ impl Default for Body {
             mass: 0.0,
             inertia: 0.0,
             sleep_threshold: 0.05,
+            safety_factor: crate::solver::continuous::SAFETY_FACTOR,
+            enable_contact_recycling: true,
             sleep_time: 0.0,
             id: NULL_INDEX,
             generation: 0,
@@ -398,6 +462,8 @@ impl World {
     ///
     /// Returns an error naming the field when the definition holds a non-finite
     /// number, a negative damping or threshold, or a non-unit rotation.
+    ///
+    /// Box2D: `b2CreateBody`.
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
         def.validate()?;
 
@@ -456,6 +522,8 @@ impl World {
             set_index,
             local_index,
             sleep_threshold: def.sleep_threshold,
+            safety_factor: def.safety_factor,
+            enable_contact_recycling: def.enable_contact_recycling,
             id: body_id,
             generation,
             body_type: def.body_type,
@@ -474,6 +542,8 @@ impl World {
 
     /// Destroys a body with its shapes, chains and contacts. Bodies that were
     /// touching it are woken. Destroying it again gives `Err(InvalidId)`.
+    ///
+    /// Box2D: `b2DestroyBody`.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
         let bi = self.body_index(id)?;
         self.destroy_body_joints(bi); // joints: destroyed with the body
@@ -545,53 +615,10 @@ impl World {
         }
     }
 
-    /// Whether the id names a live body of this world.
-    pub fn body_is_valid(&self, id: BodyId) -> bool {
-        self.body_index(id).is_ok()
-    }
-
-    /// The body's type.
-    pub fn body_type(&self, id: BodyId) -> Result<BodyType> {
-        Ok(self.bodies[self.body_index(id)?].body_type)
-    }
-
-    /// The body's name as given in its definition.
-    pub fn body_name(&self, id: BodyId) -> Result<&str> {
-        Ok(&self.bodies[self.body_index(id)?].name)
-    }
-
-    /// The user data given in the definition or by [`World::set_body_user_data`].
-    pub fn body_user_data(&self, id: BodyId) -> Result<u64> {
-        Ok(self.bodies[self.body_index(id)?].user_data)
-    }
-
-    /// Replaces the body's user data.
-    pub fn set_body_user_data(&mut self, id: BodyId, user_data: u64) -> Result<()> {
-        let bi = self.body_index(id)?;
-        self.bodies[bi].user_data = user_data;
-        Ok(())
-    }
-
-    /// The transform of the body origin.
-    pub fn body_transform(&self, id: BodyId) -> Result<Transform> {
-        Ok(self.body_sim(self.body_index(id)?).transform)
-    }
-
-    /// The world position of the body origin, metres.
-    pub fn body_position(&self, id: BodyId) -> Result<Vec2> {
-        Ok(self.body_transform(id)?.p)
-    }
-
-    /// The body's rotation.
-    pub fn body_rotation(&self, id: BodyId) -> Result<Rot> {
-        Ok(self.body_transform(id)?.q)
-    }
-
-    /// Teleports the body: sets the transform of its origin, updates its
+    /// Teleports body `bi`: sets the transform of its origin, updates its
     /// broad-phase boxes and wakes it (a static body wakes the bodies touching
     /// it). Contacts are updated at the next step.
-    pub fn set_body_transform(&mut self, id: BodyId, position: Vec2, rotation: Rot) -> Result<()> {
-        let bi = self.body_index(id)?;
+    pub(crate) fn teleport_body(&mut self, bi: usize, position: Vec2, rotation: Rot) -> Result<()> {
         check_position(position, "body position")?;
         check_rotation(rotation, "body rotation")?;
 
@@ -616,193 +643,17 @@ impl World {
         Ok(())
     }
 
-    /// Velocity of the centre of mass, m/s (zero while asleep or disabled).
-    pub fn body_linear_velocity(&self, id: BodyId) -> Result<Vec2> {
-        let bi = self.body_index(id)?;
-        Ok(self
-            .body_state(bi)
-            .map_or(Vec2::ZERO, |s| s.linear_velocity))
-    }
-
-    /// Angular velocity, rad/s (zero while asleep or disabled).
-    pub fn body_angular_velocity(&self, id: BodyId) -> Result<f32> {
-        let bi = self.body_index(id)?;
-        Ok(self.body_state(bi).map_or(0.0, |s| s.angular_velocity))
-    }
-
-    /// Sets the velocity of the centre of mass, m/s; a non-zero velocity wakes
-    /// the body. Static bodies cannot move (`Err(InvalidOperation)`).
-    pub fn set_body_linear_velocity(&mut self, id: BodyId, v: Vec2) -> Result<()> {
-        let bi = self.body_index(id)?;
-        check_finite_vec(v, "linear velocity")?;
-        if self.bodies[bi].body_type == BodyType::Static {
-            return Err(Error::InvalidOperation("a static body has no velocity"));
-        }
-        if v.length_squared() > 0.0 {
-            self.wake_body(bi);
-        }
-        if let Some(state) = self.body_state_mut(bi) {
-            state.linear_velocity = v;
-        }
-        Ok(())
-    }
-
-    /// Sets the angular velocity, rad/s; a non-zero value wakes the body.
-    pub fn set_body_angular_velocity(&mut self, id: BodyId, w: f32) -> Result<()> {
-        let bi = self.body_index(id)?;
-        check_finite(w, "angular velocity")?;
-        if self.bodies[bi].body_type == BodyType::Static {
-            return Err(Error::InvalidOperation("a static body has no velocity"));
-        }
-        if self.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0 {
-            return Ok(());
-        }
-        if w != 0.0 {
-            self.wake_body(bi);
-        }
-        if let Some(state) = self.body_state_mut(bi) {
-            state.angular_velocity = w;
-        }
-        Ok(())
-    }
-
-    /// Velocity of a world point attached to the body, m/s.
-    pub fn body_world_point_velocity(&self, id: BodyId, world_point: Vec2) -> Result<Vec2> {
-        let bi = self.body_index(id)?;
-        check_finite_vec(world_point, "point")?;
-        let Some(state) = self.body_state(bi) else {
-            return Ok(Vec2::ZERO);
-        };
-        let r = world_point - self.body_sim(bi).center;
-        Ok(state.linear_velocity + Vec2::scalar_cross(state.angular_velocity, r))
-    }
-
-    fn check_force_input(&mut self, id: BodyId, wake: bool) -> Result<Option<usize>> {
-        let bi = self.body_index(id)?;
+    /// Wakes body `bi` when `wake` is set; returns whether it is awake (forces
+    /// and impulses only act on awake bodies).
+    pub(crate) fn force_target(&mut self, bi: usize, wake: bool) -> bool {
         if wake {
             self.wake_body(bi);
         }
-        Ok((self.bodies[bi].set_index == AWAKE_SET).then_some(bi))
+        self.bodies[bi].set_index == AWAKE_SET
     }
 
-    /// Applies a force (N) at a world point (m) for the next step. Has no effect
-    /// on a sleeping body unless `wake` is set.
-    pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2, wake: bool) -> Result<()> {
-        check_finite_vec(force, "force")?;
-        check_finite_vec(point, "point")?;
-        if let Some(bi) = self.check_force_input(id, wake)? {
-            let sim = self.body_sim_mut(bi);
-            sim.force += force;
-            sim.torque += (point - sim.center).cross(force);
-        }
-        Ok(())
-    }
-
-    /// Applies a force (N) at the centre of mass for the next step.
-    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2, wake: bool) -> Result<()> {
-        check_finite_vec(force, "force")?;
-        if let Some(bi) = self.check_force_input(id, wake)? {
-            self.body_sim_mut(bi).force += force;
-        }
-        Ok(())
-    }
-
-    /// Applies a torque (N·m) for the next step.
-    pub fn apply_torque(&mut self, id: BodyId, torque: f32, wake: bool) -> Result<()> {
-        check_finite(torque, "torque")?;
-        if let Some(bi) = self.check_force_input(id, wake)? {
-            self.body_sim_mut(bi).torque += torque;
-        }
-        Ok(())
-    }
-
-    /// Applies an impulse (N·s) at a world point (m): changes the velocity at once.
-    pub fn apply_linear_impulse(
-        &mut self,
-        id: BodyId,
-        impulse: Vec2,
-        point: Vec2,
-        wake: bool,
-    ) -> Result<()> {
-        check_finite_vec(impulse, "impulse")?;
-        check_finite_vec(point, "point")?;
-        if let Some(bi) = self.check_force_input(id, wake)? {
-            let sim = *self.body_sim(bi);
-            let state = self.body_state_mut(bi).expect("awake body has a state");
-            state.linear_velocity = Vec2::mul_add(state.linear_velocity, sim.inv_mass, impulse);
-            state.angular_velocity += sim.inv_inertia * (point - sim.center).cross(impulse);
-        }
-        Ok(())
-    }
-
-    /// Applies an impulse (N·s) at the centre of mass.
-    pub fn apply_linear_impulse_to_center(
-        &mut self,
-        id: BodyId,
-        impulse: Vec2,
-        wake: bool,
-    ) -> Result<()> {
-        check_finite_vec(impulse, "impulse")?;
-        if let Some(bi) = self.check_force_input(id, wake)? {
-            let inv_mass = self.body_sim(bi).inv_mass;
-            let state = self.body_state_mut(bi).expect("awake body has a state");
-            state.linear_velocity = Vec2::mul_add(state.linear_velocity, inv_mass, impulse);
-        }
-        Ok(())
-    }
-
-    /// Applies an angular impulse (N·m·s).
-    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32, wake: bool) -> Result<()> {
-        check_finite(impulse, "angular impulse")?;
-        if let Some(bi) = self.check_force_input(id, wake)? {
-            let inv_inertia = self.body_sim(bi).inv_inertia;
-            let state = self.body_state_mut(bi).expect("awake body has a state");
-            state.angular_velocity += inv_inertia * impulse;
-        }
-        Ok(())
-    }
-
-    /// Mass, kg (zero for static and kinematic bodies).
-    pub fn body_mass(&self, id: BodyId) -> Result<f32> {
-        Ok(self.bodies[self.body_index(id)?].mass)
-    }
-
-    /// Rotational inertia about the centre of mass, kg·m².
-    pub fn body_rotational_inertia(&self, id: BodyId) -> Result<f32> {
-        Ok(self.bodies[self.body_index(id)?].inertia)
-    }
-
-    /// The centre of mass in the body frame, metres.
-    pub fn body_local_center_of_mass(&self, id: BodyId) -> Result<Vec2> {
-        Ok(self.body_sim(self.body_index(id)?).local_center)
-    }
-
-    /// The centre of mass in world coordinates, metres.
-    pub fn body_world_center_of_mass(&self, id: BodyId) -> Result<Vec2> {
-        Ok(self.body_sim(self.body_index(id)?).center)
-    }
-
-    /// Mass, centre (body frame) and rotational inertia about the centre.
-    pub fn body_mass_data(&self, id: BodyId) -> Result<MassData> {
-        let bi = self.body_index(id)?;
-        Ok(MassData {
-            mass: self.bodies[bi].mass,
-            center: self.body_sim(bi).local_center,
-            rotational_inertia: self.bodies[bi].inertia,
-        })
-    }
-
-    /// Overrides the mass computed from the shapes (dynamic bodies only). The
-    /// mass is recomputed from the shapes when a shape is added or removed, or
-    /// by [`World::apply_mass_from_shapes`].
-    ///
-    /// # Errors
-    /// A stale id, a body that is not dynamic, a mass that is not finite or
-    /// below `f32::MIN_POSITIVE` (it would have no finite inverse), a negative
-    /// or non-finite inertia, or a centre beyond `HUGE` (an inertia below
-    /// `f32::MIN_POSITIVE` counts as zero: the body does not turn).
-    pub fn set_body_mass_data(&mut self, id: BodyId, mass_data: MassData) -> Result<()> {
-        let bi = self.body_index(id)?;
+    /// Overrides the mass computed from the shapes (dynamic bodies only).
+    pub(crate) fn override_body_mass(&mut self, bi: usize, mass_data: MassData) -> Result<()> {
         check_finite(mass_data.mass, "mass")?;
         // Smaller masses (subnormal numbers) have no finite inverse.
         if mass_data.mass < f32::MIN_POSITIVE {
@@ -838,13 +689,6 @@ impl World {
         let new_center = sim.center;
         self.shift_velocity_for_new_center(bi, old_center, new_center);
         self.update_body_extents(bi);
-        Ok(())
-    }
-
-    /// Recomputes mass, centre and inertia from the body's shapes and densities.
-    pub fn apply_mass_from_shapes(&mut self, id: BodyId) -> Result<()> {
-        let bi = self.body_index(id)?;
-        self.update_body_mass_data(bi);
         Ok(())
     }
 
@@ -939,79 +783,25 @@ impl World {
         sim.max_extent = max_extent;
     }
 
-    /// Maps a world point into the body frame.
-    pub fn body_local_point(&self, id: BodyId, world_point: Vec2) -> Result<Vec2> {
-        check_finite_vec(world_point, "point")?;
-        Ok(self.body_transform(id)?.apply_inv(world_point))
-    }
-
-    /// Maps a body-frame point into world coordinates.
-    pub fn body_world_point(&self, id: BodyId, local_point: Vec2) -> Result<Vec2> {
-        check_finite_vec(local_point, "point")?;
-        Ok(self.body_transform(id)?.apply(local_point))
-    }
-
-    /// Rotates a world vector into the body frame.
-    pub fn body_local_vector(&self, id: BodyId, world_vector: Vec2) -> Result<Vec2> {
-        check_finite_vec(world_vector, "vector")?;
-        Ok(self.body_transform(id)?.q.inv_rotate(world_vector))
-    }
-
-    /// Rotates a body-frame vector into world coordinates.
-    pub fn body_world_vector(&self, id: BodyId, local_vector: Vec2) -> Result<Vec2> {
-        check_finite_vec(local_vector, "vector")?;
-        Ok(self.body_transform(id)?.q.rotate(local_vector))
-    }
-
-    /// Whether the body is awake (static and disabled bodies are not).
-    pub fn body_is_awake(&self, id: BodyId) -> Result<bool> {
-        Ok(self.bodies[self.body_index(id)?].set_index == AWAKE_SET)
-    }
-
-    /// Wakes a sleeping body (and its island), or puts an awake body's whole
-    /// island to sleep at once.
-    pub fn set_body_awake(&mut self, id: BodyId, awake: bool) -> Result<()> {
-        let bi = self.body_index(id)?;
-        if awake {
-            self.wake_body(bi);
-        } else if self.bodies[bi].set_index == AWAKE_SET {
-            let island_id = self.bodies[bi].island_id;
-            if self.islands[island_id as usize].constraint_remove_count > 0 {
-                // The island may fall apart; split it so only this body's part sleeps.
-                self.split_island(island_id);
-            }
-            let island_id = self.bodies[bi].island_id;
-            self.try_sleep_island(island_id);
+    /// Puts the island of awake body `bi` to sleep at once (splitting it first
+    /// when it may have fallen apart, so that only this body's part sleeps).
+    pub(crate) fn sleep_body_island(&mut self, bi: usize) {
+        if self.bodies[bi].set_index != AWAKE_SET {
+            return;
         }
-        Ok(())
-    }
-
-    /// Whether the body may sleep.
-    pub fn body_sleep_enabled(&self, id: BodyId) -> Result<bool> {
-        Ok(self.bodies[self.body_index(id)?].enable_sleep)
-    }
-
-    /// Allows or forbids sleep for this body; forbidding wakes it.
-    pub fn set_body_sleep_enabled(&mut self, id: BodyId, enable: bool) -> Result<()> {
-        let bi = self.body_index(id)?;
-        self.bodies[bi].enable_sleep = enable;
-        if !enable {
-            self.wake_body(bi);
+        let island_id = self.bodies[bi].island_id;
+        if self.islands[island_id as usize].constraint_remove_count > 0 {
+            self.split_island(island_id);
         }
-        Ok(())
+        let island_id = self.bodies[bi].island_id;
+        self.try_sleep_island(island_id);
     }
 
-    /// Whether the body takes part in the simulation.
-    pub fn body_is_enabled(&self, id: BodyId) -> Result<bool> {
-        Ok(self.bodies[self.body_index(id)?].set_index != DISABLED_SET)
-    }
-
-    /// Removes the body from the simulation (it keeps its shapes and transform).
-    /// Bodies that were touching it are woken.
-    pub fn disable_body(&mut self, id: BodyId) -> Result<()> {
-        let bi = self.body_index(id)?;
+    /// Removes body `bi` from the simulation (it keeps its shapes and
+    /// transform). Bodies that were touching it are woken.
+    pub(crate) fn disable_body_at(&mut self, bi: usize) {
         if self.bodies[bi].set_index == DISABLED_SET {
-            return Ok(());
+            return;
         }
         // Bring the body to the static or awake set first so that no sleeping
         // set is left behind empty.
@@ -1027,12 +817,10 @@ impl World {
         let source = self.bodies[bi].set_index;
         self.transfer_body(DISABLED_SET, source, bi);
         self.attach_detached_joints(); // joints
-        Ok(())
     }
 
-    /// Puts a disabled body back into the simulation, awake.
-    pub fn enable_body(&mut self, id: BodyId) -> Result<()> {
-        let bi = self.body_index(id)?;
+    /// Puts disabled body `bi` back into the simulation, awake.
+    pub(crate) fn enable_body_at(&mut self, bi: usize) -> Result<()> {
         if self.bodies[bi].set_index != DISABLED_SET {
             return Ok(());
         }
@@ -1057,10 +845,9 @@ impl World {
         Ok(())
     }
 
-    /// Changes a body between static, kinematic and dynamic. Its contacts are
-    /// destroyed and recreated at the next step; mass is recomputed.
-    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<()> {
-        let bi = self.body_index(id)?;
+    /// Changes body `bi` between static, kinematic and dynamic. Its contacts
+    /// are destroyed and recreated at the next step; mass is recomputed.
+    pub(crate) fn change_body_type(&mut self, bi: usize, body_type: BodyType) -> Result<()> {
         let original = self.bodies[bi].body_type;
         if original == body_type {
             return Ok(());
@@ -1101,11 +888,16 @@ impl World {
 
     /// Sets or clears [`flags::DYNAMIC`] on the body, its sim and its state.
     fn set_dynamic_flag(&mut self, bi: usize, dynamic: bool) {
+        self.set_body_flags(bi, flags::DYNAMIC, dynamic);
+    }
+
+    /// Sets (`on`) or clears the bits `mask` on the body, its sim and its state.
+    pub(crate) fn set_body_flags(&mut self, bi: usize, mask: u32, on: bool) {
         let set = |f: &mut u32| {
-            if dynamic {
-                *f |= flags::DYNAMIC;
+            if on {
+                *f |= mask;
             } else {
-                *f &= !flags::DYNAMIC;
+                *f &= !mask;
             }
         };
         set(&mut self.bodies[bi].flags);
@@ -1129,7 +921,7 @@ impl World {
     }
 
     /// Wakes every body touching this one.
-    fn wake_touching_bodies(&mut self, bi: usize) {
+    pub(crate) fn wake_touching_bodies(&mut self, bi: usize) {
         let mut key = self.bodies[bi].head_contact_key;
         while key != NULL_INDEX {
             let contact = &self.contacts[(key >> 1) as usize];
@@ -1138,17 +930,5 @@ impl World {
             let other = contact.edges[edge ^ 1].body_id as usize;
             self.wake_body(other);
         }
-    }
-
-    /// The ids of the shapes attached to the body, newest first.
-    pub fn body_shapes(&self, id: BodyId) -> Result<Vec<crate::id::ShapeId>> {
-        let bi = self.body_index(id)?;
-        let mut out = Vec::with_capacity(self.bodies[bi].shape_count as usize);
-        let mut shape_id = self.bodies[bi].head_shape_id;
-        while shape_id != NULL_INDEX {
-            out.push(self.make_shape_id(shape_id));
-            shape_id = self.shapes[shape_id as usize].next_shape_id;
-        }
-        Ok(out)
     }
 }

@@ -1,11 +1,10 @@
-//! Driving bodies: kinematic target transforms and the bullet switch.
+//! Driving bodies: kinematic target transforms.
 //!
 //! # References
-//! - E. Catto, Box2D v3.1 `b2Body_SetTargetTransform`, `b2Body_SetBullet`.
+//! - E. Catto, Box2D v3.1 `b2Body_SetTargetTransform`.
 
-use crate::body::{BodyType, check_position, check_rotation, flags};
+use crate::body::{BodyType, check_position, check_rotation};
 use crate::error::{Error, Result, check_finite};
-use crate::id::BodyId;
 use crate::math::Transform;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
@@ -26,15 +25,14 @@ impl World {
     /// threshold. Disabled bodies are left alone.
     ///
     /// # Errors
-    /// A stale id, a static body, a bad target or a time step that is not
+    /// A static body, a bad target or a time step that is not
     /// finite and positive.
-    pub fn set_body_target_transform(
+    pub(crate) fn drive_body_to(
         &mut self,
-        id: BodyId,
+        bi: usize,
         target: Transform,
         time_step: f32,
     ) -> Result<()> {
-        let bi = self.body_index(id)?;
         check_position(target.p, "target position")?;
         check_rotation(target.q, "target rotation")?;
         check_finite(time_step, "time step")?;
@@ -65,31 +63,6 @@ impl World {
         let state = self.body_state_mut(bi).expect("an awake body has a state");
         state.linear_velocity = linear;
         state.angular_velocity = angular;
-        Ok(())
-    }
-
-    /// Whether the body is a bullet (swept against moving bodies too).
-    pub fn body_is_bullet(&self, id: BodyId) -> Result<bool> {
-        Ok(self.bodies[self.body_index(id)?].flags & flags::IS_BULLET != 0)
-    }
-
-    /// Makes the body a bullet or an ordinary body. A fast bullet is swept
-    /// against static, kinematic and non-bullet dynamic shapes; an ordinary
-    /// fast body only against static ones.
-    pub fn set_body_bullet(&mut self, id: BodyId, bullet: bool) -> Result<()> {
-        let bi = self.body_index(id)?;
-        let set = |f: &mut u32| {
-            if bullet {
-                *f |= flags::IS_BULLET;
-            } else {
-                *f &= !flags::IS_BULLET;
-            }
-        };
-        set(&mut self.bodies[bi].flags);
-        set(&mut self.body_sim_mut(bi).flags);
-        if let Some(state) = self.body_state_mut(bi) {
-            set(&mut state.flags);
-        }
         Ok(())
     }
 }

@@ -9,9 +9,9 @@
 use crate::collision::{ChainSegment, Segment};
 use crate::core::LINEAR_SLOP;
 use crate::error::{Error, Result, check_finite_vec};
-use crate::id::{BodyId, ChainId, NULL_INDEX, ShapeId};
+use crate::id::{BodyId, ChainId, NULL_INDEX};
 use crate::math::Vec2;
-use crate::shape::{Filter, ShapeDef, ShapeGeometry};
+use crate::shape::{Filter, ShapeDef, ShapeGeometry, SurfaceMaterial};
 use crate::world::World;
 
 /// Everything needed to create a chain.
@@ -25,22 +25,47 @@ pub struct ChainDef {
     /// The vertices, metres, in the body frame. A loop needs at least 3; an
     /// open chain at least 4, because its first and last points are only
     /// ghosts (they shape the ends but are not collided with).
+    ///
+    /// Box2D: `b2ChainDef.points`, `b2ChainDef.count`.
     pub points: Vec<Vec2>,
     /// Whether the last point connects back to the first.
+    ///
+    /// Box2D: `b2ChainDef.isLoop`.
     pub is_loop: bool,
     /// Friction coefficient of every segment (≥ 0).
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.friction`.
     pub friction: f32,
     /// Coefficient of restitution of every segment (≥ 0).
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.restitution`.
     pub restitution: f32,
     /// Rolling resistance of every segment (≥ 0).
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.rollingResistance`.
     pub rolling_resistance: f32,
     /// Surface speed, m/s.
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.tangentSpeed`.
     pub tangent_speed: f32,
+    /// Surface materials: empty to give every segment the four numbers
+    /// above, one for every segment, or one per segment in order (a loop has
+    /// as many segments as points, an open chain three fewer). Any other
+    /// count is an error.
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2ChainDef.materialCount`.
+    pub materials: Vec<SurfaceMaterial>,
     /// Collision filter of every segment.
+    ///
+    /// Box2D: `b2ChainDef.filter`.
     pub filter: Filter,
     /// Let sensors detect the chain.
+    ///
+    /// Box2D: `b2ChainDef.enableSensorEvents`.
     pub enable_sensor_events: bool,
     /// Any number the application wants to attach (copied to every segment).
+    ///
+    /// Box2D: `b2ChainDef.userData`.
     pub user_data: u64,
 }
 
@@ -53,6 +78,7 @@ impl Default for ChainDef {
             restitution: 0.0,
             rolling_resistance: 0.0,
             tangent_speed: 0.0,
+            materials: Vec::new(),
             filter: Filter::default(),
             enable_sensor_events: false,
             user_data: 0,
@@ -70,6 +96,8 @@ pub(crate) struct Chain {
     pub next_chain_id: u32,
     pub shape_indices: Vec<u32>,
     pub is_loop: bool,
+    /// 1 when every segment shares one material, else the segment count.
+    pub material_count: u32,
 }
 
 impl Chain {
@@ -129,6 +157,8 @@ impl World {
     }
 
     /// Attaches a chain of one-sided segments to a body (usually static).
+    ///
+    /// Box2D: `b2CreateChain`.
     pub fn create_chain(&mut self, body: BodyId, def: &ChainDef) -> Result<ChainId> {
         let bi = self.body_index(body)?;
         let shape_def = ShapeDef {
@@ -145,6 +175,14 @@ impl World {
         };
         shape_def.validate()?;
         let segments = make_segments(def)?;
+        for m in &def.materials {
+            m.validate()?;
+        }
+        if def.materials.len() > 1 && def.materials.len() != segments.len() {
+            return Err(Error::InvalidOperation(
+                "a chain needs no material, one, or one per segment",
+            ));
+        }
 
         let chain_id = self.chain_ids.alloc();
         if chain_id as usize == self.chains.len() {
@@ -154,8 +192,17 @@ impl World {
             });
         }
         let mut shape_indices = Vec::with_capacity(segments.len());
-        for mut seg in segments {
+        for (k, mut seg) in segments.into_iter().enumerate() {
             seg.chain_id = chain_id;
+            let mut shape_def = shape_def;
+            if let Some(m) = def.materials.get(k).or(def.materials.first()) {
+                shape_def.friction = m.friction;
+                shape_def.restitution = m.restitution;
+                shape_def.rolling_resistance = m.rolling_resistance;
+                shape_def.tangent_speed = m.tangent_speed;
+                shape_def.user_material_id = m.user_material_id;
+                shape_def.custom_color = m.custom_color;
+            }
             match self.create_shape_internal(
                 bi,
                 &shape_def,
@@ -180,6 +227,11 @@ impl World {
         chain.next_chain_id = next;
         chain.shape_indices = shape_indices;
         chain.is_loop = def.is_loop;
+        chain.material_count = if def.materials.len() > 1 {
+            chain.shape_indices.len() as u32
+        } else {
+            1
+        };
         self.bodies[bi].head_chain_id = chain_id;
         Ok(ChainId {
             index: chain_id,
@@ -189,6 +241,8 @@ impl World {
     }
 
     /// Destroys a chain and its segments.
+    ///
+    /// Box2D: `b2DestroyChain`.
     pub fn destroy_chain(&mut self, id: ChainId) -> Result<()> {
         let ci = self.chain_index(id)?;
         let bi = self.chains[ci].body_id as usize;
@@ -215,14 +269,12 @@ impl World {
         Ok(())
     }
 
-    /// The segment shapes of a chain, in order.
-    pub fn chain_segments(&self, id: ChainId) -> Result<Vec<ShapeId>> {
-        let ci = self.chain_index(id)?;
-        Ok(self.chains[ci]
-            .shape_indices
-            .iter()
-            .map(|&si| self.make_shape_id(si))
-            .collect())
+    pub(crate) fn make_chain_id(&self, index: u32) -> ChainId {
+        ChainId {
+            index,
+            world: self.world_number,
+            generation: self.chains[index as usize].generation,
+        }
     }
 }
 

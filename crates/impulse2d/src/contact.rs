@@ -557,20 +557,30 @@ impl World {
         }
     }
 
-    /// The touching contacts of a body (manifold with at least one point).
-    pub fn body_contacts(&self, id: crate::id::BodyId) -> crate::Result<Vec<ContactData>> {
-        let bi = self.body_index(id)?;
+    /// The touching contacts of body `bi` (manifold with at least one point).
+    pub(crate) fn body_contact_data(&self, bi: usize) -> Vec<ContactData> {
+        self.touching_contact_data(bi, None)
+    }
+
+    /// The touching contacts of shape `si`.
+    pub(crate) fn shape_contact_data(&self, si: usize) -> Vec<ContactData> {
+        self.touching_contact_data(self.shapes[si].body_id as usize, Some(si as u32))
+    }
+
+    /// The touching contacts in body `bi`'s list, all or only those of one shape.
+    fn touching_contact_data(&self, bi: usize, shape: Option<u32>) -> Vec<ContactData> {
         let mut out = Vec::new();
         let mut key = self.bodies[bi].head_contact_key;
         while key != NULL_INDEX {
             let contact_id = key >> 1;
             let c = &self.contacts[contact_id as usize];
             key = c.edges[(key & 1) as usize].next_key;
-            if c.flags & contact_flags::TOUCHING != 0 {
+            let of_shape = shape.is_none_or(|s| c.shape_id_a == s || c.shape_id_b == s);
+            if of_shape && c.flags & contact_flags::TOUCHING != 0 {
                 out.push(self.make_contact_data(contact_id));
             }
         }
-        Ok(out)
+        out
     }
 
     /// The current data of a contact, or `Err(InvalidId)` once it is destroyed.

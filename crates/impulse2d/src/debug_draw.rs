@@ -853,7 +853,7 @@ mod tests {
         for _ in 0..240 {
             world.step(1.0 / 60.0, 4).unwrap();
         }
-        assert!(!world.body_is_awake(body).unwrap() && !world.body_is_awake(ball).unwrap());
+        assert!(!world.body(body).unwrap().is_awake() && !world.body(ball).unwrap().is_awake());
         let mut r = Recorder::default();
         world.draw(&mut r, &options);
         assert_eq!(r.solid_polygons[1].2, palette.sleeping);

@@ -34,6 +34,15 @@ pub enum Error {
     },
     /// The call is not allowed in the object's current state. The text says why.
     InvalidOperation(&'static str),
+    /// A joint view asked for a part or type the joint does not have
+    /// (`world.joint(id)?.revolute()` on a prismatic joint, `.motor()` on a
+    /// weld joint).
+    WrongJointType {
+        /// What the call needed, for example `"a revolute joint"`.
+        expected: &'static str,
+        /// The joint's type.
+        actual: crate::id::JointType,
+    },
 }
 
 impl fmt::Display for Error {
@@ -53,6 +62,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidOperation(why) => write!(f, "invalid operation: {why}"),
+            Error::WrongJointType { expected, actual } => {
+                write!(
+                    f,
+                    "wrong joint type: needs {expected}, this is a {actual:?} joint"
+                )
+            }
         }
     }
 }

@@ -16,7 +16,7 @@
 //! destroyed, disabled, changes type or filter, or is moved away) reports its
 //! end. End events caused by calls made between two steps are kept and
 //! published with the next step's events, so none is lost; the shape ids they
-//! carry may then be stale (check [`World::shape_is_valid`]).
+//! carry may then be stale (check with [`World::shape`]).
 //!
 //! Whether a contact reports begin/end events is decided when it is created,
 //! from [`ShapeDef::enable_contact_events`](crate::ShapeDef::enable_contact_events)
@@ -29,7 +29,6 @@
 
 use crate::collision::Manifold;
 use crate::contact::{contact_flags, sim_flags};
-use crate::error::Result;
 use crate::id::{BodyId, ContactId, ShapeId};
 use crate::math::{Transform, Vec2};
 use crate::sensor::Sensors;
@@ -333,62 +332,5 @@ impl World {
                 fell_asleep: false,
             });
         }
-    }
-
-    /// Whether new contacts of this shape report begin/end touch events.
-    pub fn shape_contact_events_enabled(&self, id: ShapeId) -> Result<bool> {
-        Ok(self.shapes[self.shape_index(id)?].enable_contact_events)
-    }
-
-    /// Turns begin/end touch events on or off for contacts of this shape made
-    /// from now on (existing contacts keep reporting as they were created, so
-    /// that every begin still gets its end).
-    pub fn set_shape_contact_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        self.shapes[si].enable_contact_events = enable;
-        Ok(())
-    }
-
-    /// Whether the shape reports hit events.
-    pub fn shape_hit_events_enabled(&self, id: ShapeId) -> Result<bool> {
-        Ok(self.shapes[self.shape_index(id)?].enable_hit_events)
-    }
-
-    /// Turns hit events on or off for this shape (from the next step).
-    pub fn set_shape_hit_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        self.shapes[si].enable_hit_events = enable;
-        // The contacts' hit flag is refreshed with their manifold.
-        self.refresh_shape_contacts(si);
-        Ok(())
-    }
-
-    /// Whether the shape takes part in sensor events (as a sensor: reports
-    /// overlaps; otherwise: is seen by sensors).
-    pub fn shape_sensor_events_enabled(&self, id: ShapeId) -> Result<bool> {
-        Ok(self.shapes[self.shape_index(id)?].enable_sensor_events)
-    }
-
-    /// Turns sensor events on or off for this shape. On a sensor, turning
-    /// them off ends its overlaps at the next step; on another shape, it stops
-    /// (or starts) being seen by sensors from the next step.
-    pub fn set_shape_sensor_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        self.shapes[si].enable_sensor_events = enable;
-        Ok(())
-    }
-
-    /// Whether the world's pre-solve callback is called for this shape's contacts.
-    pub fn shape_pre_solve_events_enabled(&self, id: ShapeId) -> Result<bool> {
-        Ok(self.shapes[self.shape_index(id)?].enable_pre_solve_events)
-    }
-
-    /// Turns the pre-solve callback on or off for this shape's contacts (from
-    /// the next step).
-    pub fn set_shape_pre_solve_events_enabled(&mut self, id: ShapeId, enable: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        self.shapes[si].enable_pre_solve_events = enable;
-        self.refresh_shape_contacts(si);
-        Ok(())
     }
 }

@@ -82,14 +82,17 @@ pub(crate) struct CustomFilter<'a> {
 }
 
 impl CustomFilter<'_> {
-    /// Whether the callback (if any) lets shapes `a` and `b` collide.
+    /// Whether the callback (if any) lets shapes `a` and `b` collide. It is
+    /// asked only when one of the shapes has custom filtering enabled.
     pub(crate) fn allows(&self, shapes: &[Shape], a: u32, b: u32) -> bool {
+        let asks = shapes[a as usize].enable_custom_filtering
+            || shapes[b as usize].enable_custom_filtering;
         match self.f {
-            None => true,
-            Some(f) => f(
+            Some(f) if asks => f(
                 shape_id(self.world, a, &shapes[a as usize]),
                 shape_id(self.world, b, &shapes[b as usize]),
             ),
+            _ => true,
         }
     }
 }

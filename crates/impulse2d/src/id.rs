@@ -131,3 +131,31 @@ mod tests {
         assert_eq!(pool.capacity(), 4);
     }
 }
+
+/// The kind of a joint (kept beside the ids so that the error type can name
+/// it without depending on the joint module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JointType {
+    /// Keeps two anchor points at a distance, or within a range, optionally
+    /// with a spring and a motor. See [`DistanceJointDef`](crate::joint::DistanceJointDef).
+    Distance,
+    /// Only stops two bodies from colliding. See [`FilterJointDef`](crate::joint::FilterJointDef).
+    Filter,
+    /// Drives one body towards an offset from another with bounded force and
+    /// torque. See [`MotorJointDef`](crate::joint::MotorJointDef).
+    Motor,
+    /// Drags one body's point towards a world target with a spring. See
+    /// [`MouseJointDef`](crate::joint::MouseJointDef).
+    Mouse,
+    /// Lets the bodies slide along an axis without turning. See
+    /// [`PrismaticJointDef`](crate::joint::PrismaticJointDef).
+    Prismatic,
+    /// Pins the bodies together at a point, free to turn. See
+    /// [`RevoluteJointDef`](crate::joint::RevoluteJointDef).
+    Revolute,
+    /// Glues the bodies together, rigidly or with springs. See [`WeldJointDef`](crate::joint::WeldJointDef).
+    Weld,
+    /// A suspended, driven wheel: a line constraint with a spring, free
+    /// rotation and a motor. See [`WheelJointDef`](crate::joint::WheelJointDef).
+    Wheel,
+}

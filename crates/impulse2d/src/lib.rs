@@ -32,7 +32,7 @@
 //! for _ in 0..120 {
 //!     world.step(1.0 / 60.0, 4).unwrap();
 //! }
-//! let y = world.body_position(body).unwrap().y;
+//! let y = world.body(body).unwrap().position().y;
 //! assert!((y - 1.5).abs() < 0.01);
 //! ```
 
@@ -73,7 +73,10 @@ mod validate;
 pub(crate) mod workers;
 pub mod world;
 
-pub use api::{BodyMut, BodyRef, BodyView};
+pub use api::{
+    BodyMut, BodyRef, BodyView, ChainMut, ChainRef, ChainView, JointMut, JointRef, JointView,
+    ShapeMut, ShapeRef, ShapeView,
+};
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
 pub use character::{CharacterController, CharacterDef, Ground};
@@ -94,6 +97,6 @@ pub use joint::{
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
-pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType};
+pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};

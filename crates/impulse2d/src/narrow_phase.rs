@@ -269,7 +269,10 @@ fn collide_one(
     let xf_b = sim_b.transform;
 
     // events: contacts the pre-solve callback sees are never recycled
-    let recycle = recycle_distance > 0.0 && !pre_solve.applies(shape_a, shape_b);
+    let recycle = recycle_distance > 0.0
+        && body_a.enable_contact_recycling
+        && body_b.enable_contact_recycling
+        && !pre_solve.applies(shape_a, shape_b);
     if recycle && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
         let max_extent_a = if body_a.body_type == BodyType::Static {
             0.0

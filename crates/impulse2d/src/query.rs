@@ -423,10 +423,8 @@ impl World {
     /// zero normal.
     ///
     /// # Errors
-    /// A stale id, or a ray with non-finite numbers or a negative
-    /// `max_fraction`.
-    pub fn shape_ray_cast(&self, id: ShapeId, input: &RayCastInput) -> Result<CastOutput> {
-        let si = self.shape_index(id)?;
+    /// A ray with non-finite numbers or a negative `max_fraction`.
+    pub(crate) fn shape_ray_cast(&self, si: usize, input: &RayCastInput) -> Result<CastOutput> {
         check_finite_vec(input.origin, "ray origin")?;
         check_finite_vec(input.translation, "ray translation")?;
         if !input.is_valid() {
@@ -442,32 +440,24 @@ impl World {
 
     /// Whether a world point (metres) is inside the shape. Segments and
     /// chain segments have no inside.
-    ///
-    /// # Errors
-    /// A stale id or a non-finite point.
-    pub fn shape_test_point(&self, id: ShapeId, point: Vec2) -> Result<bool> {
-        let si = self.shape_index(id)?;
-        check_finite_vec(point, "point")?;
+    pub(crate) fn shape_test_point(&self, si: usize, point: Vec2) -> bool {
         let shape = &self.shapes[si];
         let local = self.shape_transform(shape).apply_inv(point);
-        Ok(match &shape.geometry {
+        match &shape.geometry {
             ShapeGeometry::Circle(c) => point_in_circle(local, c),
             ShapeGeometry::Capsule(c) => point_in_capsule(local, c),
             ShapeGeometry::Polygon(p) => point_in_polygon(local, p),
             ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => false,
-        })
+        }
     }
 
     /// The point of the shape closest to `target` (world frame, metres): the
-    /// target itself when it is inside the shape.
-    ///
-    /// # Errors
-    /// A stale id or a non-finite target.
-    pub fn shape_closest_point(&self, id: ShapeId, target: Vec2) -> Result<Vec2> {
-        if self.shape_test_point(id, target)? {
-            return Ok(target);
+    /// target itself when it is inside the shape (`target` finite).
+    pub(crate) fn shape_closest_point(&self, si: usize, target: Vec2) -> Vec2 {
+        if self.shape_test_point(si, target) {
+            return target;
         }
-        let shape = &self.shapes[self.shape_index(id)?];
+        let shape = &self.shapes[si];
         let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         points[0] = target;
         let input = DistanceInput {
@@ -481,6 +471,6 @@ impl World {
             transform_b: Transform::IDENTITY,
             use_radii: true,
         };
-        Ok(shape_distance(&input, &mut SimplexCache::default()).point_a)
+        shape_distance(&input, &mut SimplexCache::default()).point_a
     }
 }

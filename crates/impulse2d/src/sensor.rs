@@ -20,7 +20,6 @@
 
 use crate::body::BodyType;
 use crate::collision::{DistanceInput, SimplexCache, shape_distance};
-use crate::error::{Error, Result};
 use crate::events::{SensorBeginTouchEvent, SensorEndTouchEvent};
 use crate::id::{NULL_INDEX, ShapeId};
 use crate::solver::continuous::make_shape_proxy;
@@ -203,29 +202,36 @@ impl World {
         }
     }
 
-    /// The shapes overlapping a sensor shape at the end of the last step
-    /// (shapes destroyed since are left out).
-    ///
-    /// # Errors
-    /// [`Error::InvalidId`] for a stale id; [`Error::InvalidOperation`] when
-    /// the shape is not a sensor.
-    pub fn sensor_overlaps(&self, id: ShapeId) -> Result<Vec<ShapeId>> {
-        let si = self.shape_index(id)?;
+    /// The shapes overlapping sensor shape `si` at the end of the last step
+    /// (shapes destroyed since are left out), or `None` when it is not a sensor.
+    pub(crate) fn sensor_overlaps_at(&self, si: usize) -> Option<Vec<ShapeId>> {
         let slot = self.events.sensors.slot(si as u32);
         if slot == NULL_INDEX {
-            return Err(Error::InvalidOperation("the shape is not a sensor"));
+            return None;
         }
         let sensor = &self.events.sensors.list[slot as usize];
-        Ok(sensor
-            .overlaps
-            .iter()
-            .map(|v| ShapeId {
-                index: v.index,
-                world: self.world_number,
-                generation: v.generation,
-            })
-            .filter(|&v| self.shape_is_valid(v))
-            .collect())
+        Some(
+            sensor
+                .overlaps
+                .iter()
+                .map(|v| ShapeId {
+                    index: v.index,
+                    world: self.world_number,
+                    generation: v.generation,
+                })
+                .filter(|&v| self.shape_index(v).is_ok())
+                .collect(),
+        )
+    }
+
+    /// How many overlaps sensor shape `si` holds (destroyed shapes included;
+    /// 0 when it is not a sensor).
+    pub(crate) fn sensor_capacity_at(&self, si: usize) -> usize {
+        let slot = self.events.sensors.slot(si as u32);
+        if slot == NULL_INDEX {
+            return 0;
+        }
+        self.events.sensors.list[slot as usize].overlaps.len()
     }
 
     /// Checks that every sensor shape is registered exactly once.

@@ -30,11 +30,17 @@ use crate::world::World;
 )]
 pub struct Filter {
     /// The categories this shape belongs to (usually one bit).
+    ///
+    /// Box2D: `b2Filter.categoryBits`.
     pub category_bits: u64,
     /// The categories this shape collides with.
+    ///
+    /// Box2D: `b2Filter.maskBits`.
     pub mask_bits: u64,
     /// Group override: shapes with the same positive group always collide,
     /// with the same negative group never; zero means no group.
+    ///
+    /// Box2D: `b2Filter.groupIndex`.
     pub group_index: i32,
 }
 
@@ -58,6 +64,67 @@ impl Filter {
     }
 }
 
+/// The surface of a shape or of one chain segment: how contacts with it
+/// behave. Friction and restitution are mixed with the other shape's by the
+/// world's mixing rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default)
+)]
+pub struct SurfaceMaterial {
+    /// Coulomb friction coefficient (≥ 0).
+    ///
+    /// Box2D: `b2SurfaceMaterial.friction`.
+    pub friction: f32,
+    /// Coefficient of restitution (≥ 0, usually ≤ 1).
+    ///
+    /// Box2D: `b2SurfaceMaterial.restitution`.
+    pub restitution: f32,
+    /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+    ///
+    /// Box2D: `b2SurfaceMaterial.rollingResistance`.
+    pub rolling_resistance: f32,
+    /// Surface speed along the tangent, m/s (conveyor belts).
+    ///
+    /// Box2D: `b2SurfaceMaterial.tangentSpeed`.
+    pub tangent_speed: f32,
+    /// A material number of the application's own; not used by the engine.
+    ///
+    /// Box2D: `b2SurfaceMaterial.userMaterialId`.
+    pub user_material_id: u64,
+    /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+    ///
+    /// Box2D: `b2SurfaceMaterial.customColor`.
+    pub custom_color: u32,
+}
+
+impl Default for SurfaceMaterial {
+    /// Box2D: `b2DefaultSurfaceMaterial`.
+    fn default() -> Self {
+        SurfaceMaterial {
+            friction: 0.6,
+            restitution: 0.0,
+            rolling_resistance: 0.0,
+            tangent_speed: 0.0,
+            user_material_id: 0,
+            custom_color: 0,
+        }
+    }
+}
+
+impl SurfaceMaterial {
+    /// Checks the numbers; the first bad field is named in the error.
+    pub fn validate(&self) -> Result<()> {
+        check_non_negative(self.friction, "friction")?;
+        check_non_negative(self.restitution, "restitution")?;
+        check_non_negative(self.rolling_resistance, "rolling resistance")?;
+        check_finite(self.tangent_speed, "tangent speed")?;
+        Ok(())
+    }
+}
+
 /// Everything but the geometry needed to create a shape. Use
 /// `..Default::default()` for the fields you do not set.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,32 +135,81 @@ impl Filter {
 )]
 pub struct ShapeDef {
     /// Area density, kg/m² (≥ 0). Zero-density shapes add no mass.
+    ///
+    /// Box2D: `b2ShapeDef.density`.
     pub density: f32,
     /// Coulomb friction coefficient (≥ 0). Mixed as `√(f_a·f_b)`.
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.friction`.
     pub friction: f32,
     /// Coefficient of restitution (≥ 0, usually ≤ 1). Mixed as `max(r_a, r_b)`.
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.restitution`.
     pub restitution: f32,
     /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.rollingResistance`.
     pub rolling_resistance: f32,
     /// Surface speed along the tangent, m/s (conveyor belts).
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.tangentSpeed`.
     pub tangent_speed: f32,
+    /// A material number of the application's own, reported in query results;
+    /// not used by the engine.
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.userMaterialId`.
+    pub user_material_id: u64,
+    /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.customColor`.
+    pub custom_color: u32,
     /// Collision filter.
+    ///
+    /// Box2D: `b2ShapeDef.filter`.
     pub filter: Filter,
     /// A sensor never collides (it makes no contacts); it reports the shapes
     /// overlapping it as sensor events (see [`World::sensor_events`]).
+    ///
+    /// Box2D: `b2ShapeDef.isSensor`.
     pub is_sensor: bool,
     /// Report begin/end touch events for contacts of this shape.
+    ///
+    /// Box2D: `b2ShapeDef.enableContactEvents`.
     pub enable_contact_events: bool,
     /// On a sensor: report overlaps. On other shapes: let sensors detect
     /// this shape. Both must be on for an overlap to be reported.
+    ///
+    /// Box2D: `b2ShapeDef.enableSensorEvents`.
     pub enable_sensor_events: bool,
     /// Report hit events (impacts faster than the world's hit threshold).
+    ///
+    /// Box2D: `b2ShapeDef.enableHitEvents`.
     pub enable_hit_events: bool,
     /// Call the world's pre-solve callback for contacts of this shape.
+    ///
+    /// Box2D: `b2ShapeDef.enablePreSolveEvents`.
     pub enable_pre_solve_events: bool,
+    /// Ask the world's custom filter ([`World::set_custom_filter`]) about
+    /// this shape's new pairs (a pair is asked about when either shape says
+    /// so). On by default, unlike Box2D's opt-in default: a filter set on the
+    /// world sees every pair unless shapes opt out.
+    ///
+    /// Box2D: `b2ShapeDef.enableCustomFiltering`.
+    pub enable_custom_filtering: bool,
+    /// Look for contacts of this shape at the next step even when it is on a
+    /// static body (static shapes normally wait for moving shapes to find
+    /// them, which is the same unless the shape is added next to sleeping
+    /// bodies).
+    ///
+    /// Box2D: `b2ShapeDef.invokeContactCreation`.
+    pub invoke_contact_creation: bool,
     /// Recompute the body's mass when this shape is added.
+    ///
+    /// Box2D: `b2ShapeDef.updateBodyMass`.
     pub update_body_mass: bool,
     /// Any number the application wants to attach.
+    ///
+    /// Box2D: `b2ShapeDef.userData`.
     pub user_data: u64,
 }
 
@@ -105,12 +221,16 @@ impl Default for ShapeDef {
             restitution: 0.0,
             rolling_resistance: 0.0,
             tangent_speed: 0.0,
+            user_material_id: 0,
+            custom_color: 0,
             filter: Filter::default(),
             is_sensor: false,
             enable_contact_events: true,
             enable_sensor_events: true,
             enable_hit_events: false,
             enable_pre_solve_events: false,
+            enable_custom_filtering: true,
+            invoke_contact_creation: false,
             update_body_mass: true,
             user_data: 0,
         }
@@ -267,12 +387,15 @@ pub(crate) struct Shape {
     pub restitution: f32,
     pub rolling_resistance: f32,
     pub tangent_speed: f32,
+    pub user_material_id: u64,
+    pub custom_color: u32,
     pub filter: Filter,
     pub is_sensor: bool,
     pub enable_contact_events: bool,
     pub enable_sensor_events: bool,
     pub enable_hit_events: bool,
     pub enable_pre_solve_events: bool,
+    pub enable_custom_filtering: bool,
     pub user_data: u64,
     /// The broad-phase proxy (none while the body is disabled).
     pub proxy_key: Option<ProxyKey>,
@@ -288,6 +411,28 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
+    /// The shape's surface material.
+    pub(crate) fn material(&self) -> SurfaceMaterial {
+        SurfaceMaterial {
+            friction: self.friction,
+            restitution: self.restitution,
+            rolling_resistance: self.rolling_resistance,
+            tangent_speed: self.tangent_speed,
+            user_material_id: self.user_material_id,
+            custom_color: self.custom_color,
+        }
+    }
+
+    /// Sets the surface material (checked by the caller).
+    pub(crate) fn set_material(&mut self, m: &SurfaceMaterial) {
+        self.friction = m.friction;
+        self.restitution = m.restitution;
+        self.rolling_resistance = m.rolling_resistance;
+        self.tangent_speed = m.tangent_speed;
+        self.user_material_id = m.user_material_id;
+        self.custom_color = m.custom_color;
+    }
+
     /// Mass data from density and geometry (zero for segments).
     pub(crate) fn compute_mass(&self) -> MassData {
         let r = match &self.geometry {
@@ -360,6 +505,8 @@ impl World {
     }
 
     /// Attaches a circle to a body.
+    ///
+    /// Box2D: `b2CreateCircleShape`.
     pub fn create_circle_shape(
         &mut self,
         body: BodyId,
@@ -370,6 +517,8 @@ impl World {
     }
 
     /// Attaches a capsule to a body.
+    ///
+    /// Box2D: `b2CreateCapsuleShape`.
     pub fn create_capsule_shape(
         &mut self,
         body: BodyId,
@@ -380,6 +529,8 @@ impl World {
     }
 
     /// Attaches a convex polygon to a body.
+    ///
+    /// Box2D: `b2CreatePolygonShape`.
     pub fn create_polygon_shape(
         &mut self,
         body: BodyId,
@@ -391,6 +542,8 @@ impl World {
 
     /// Attaches a two-sided segment to a body (it has no mass; use it on static
     /// or kinematic bodies).
+    ///
+    /// Box2D: `b2CreateSegmentShape`.
     pub fn create_segment_shape(
         &mut self,
         body: BodyId,
@@ -398,6 +551,26 @@ impl World {
         segment: &Segment,
     ) -> Result<ShapeId> {
         self.create_shape(body, def, ShapeGeometry::Segment(*segment))
+    }
+
+    /// Attaches a free-standing one-sided chain segment (with its ghost
+    /// vertices) to a body; its `chain_id` is ignored (the shape belongs to no
+    /// chain). Chains are made by [`World::create_chain`].
+    ///
+    /// Box2D: `b2CreateChainSegmentShape`.
+    pub fn create_chain_segment_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        segment: &ChainSegment,
+    ) -> Result<ShapeId> {
+        let bi = self.body_index(body)?;
+        let geometry = ShapeGeometry::ChainSegment(ChainSegment {
+            chain_id: NULL_INDEX,
+            ..*segment
+        });
+        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
+        Ok(self.make_shape_id(index))
     }
 
     /// Attaches any geometry to a body. Chain segments can only be made by
@@ -449,12 +622,15 @@ impl World {
                 restitution: 0.0,
                 rolling_resistance: 0.0,
                 tangent_speed: 0.0,
+                user_material_id: 0,
+                custom_color: 0,
                 filter: Filter::default(),
                 is_sensor: false,
                 enable_contact_events: false,
                 enable_sensor_events: false,
                 enable_hit_events: false,
                 enable_pre_solve_events: false,
+                enable_custom_filtering: true,
                 user_data: 0,
                 proxy_key: None,
                 aabb: Aabb::default(),
@@ -479,12 +655,15 @@ impl World {
         shape.restitution = def.restitution;
         shape.rolling_resistance = def.rolling_resistance;
         shape.tangent_speed = def.tangent_speed;
+        shape.user_material_id = def.user_material_id;
+        shape.custom_color = def.custom_color;
         shape.filter = def.filter;
         shape.is_sensor = def.is_sensor;
         shape.enable_contact_events = def.enable_contact_events;
         shape.enable_sensor_events = def.enable_sensor_events;
         shape.enable_hit_events = def.enable_hit_events;
         shape.enable_pre_solve_events = def.enable_pre_solve_events;
+        shape.enable_custom_filtering = def.enable_custom_filtering;
         shape.user_data = def.user_data;
         shape.proxy_key = None;
         shape.enlarged_aabb = false;
@@ -499,7 +678,8 @@ impl World {
 
         if self.bodies[bi].set_index != crate::solver::solver_set::DISABLED_SET {
             let body_type = self.bodies[bi].body_type;
-            if let Err(e) = self.create_shape_proxy(shape_id as usize, body_type, transform, false)
+            let force = def.invoke_contact_creation;
+            if let Err(e) = self.create_shape_proxy(shape_id as usize, body_type, transform, force)
             {
                 self.unlink_shape_from_body(shape_id as usize);
                 self.free_shape_slot(shape_id);
@@ -607,6 +787,8 @@ impl World {
     /// Destroys a shape and its contacts (waking the bodies it touched).
     /// `update_body_mass` recomputes the body's mass without it. Chain segments
     /// are destroyed with their chain ([`World::destroy_chain`]).
+    ///
+    /// Box2D: `b2DestroyShape`.
     pub fn destroy_shape(&mut self, id: ShapeId, update_body_mass: bool) -> Result<()> {
         let si = self.shape_index(id)?;
         if self.shapes[si].chain_id != NULL_INDEX {
@@ -645,91 +827,10 @@ impl World {
         }
     }
 
-    /// Whether the id names a live shape of this world.
-    pub fn shape_is_valid(&self, id: ShapeId) -> bool {
-        self.shape_index(id).is_ok()
-    }
-
-    /// The body the shape is attached to.
-    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId> {
-        let si = self.shape_index(id)?;
-        Ok(self.make_body_id(self.shapes[si].body_id))
-    }
-
-    /// The kind of geometry.
-    pub fn shape_type(&self, id: ShapeId) -> Result<ShapeType> {
-        Ok(self.shapes[self.shape_index(id)?].geometry.shape_type())
-    }
-
-    /// The geometry, in the body frame.
-    pub fn shape_geometry(&self, id: ShapeId) -> Result<ShapeGeometry> {
-        Ok(self.shapes[self.shape_index(id)?].geometry)
-    }
-
-    /// The speculative bounding box (tight box grown by the speculative distance).
-    pub fn shape_aabb(&self, id: ShapeId) -> Result<Aabb> {
-        Ok(self.shapes[self.shape_index(id)?].aabb)
-    }
-
-    /// Area density, kg/m².
-    pub fn shape_density(&self, id: ShapeId) -> Result<f32> {
-        Ok(self.shapes[self.shape_index(id)?].density)
-    }
-
-    /// Sets the density (kg/m², ≥ 0); `update_body_mass` recomputes the body's mass.
-    pub fn set_shape_density(
-        &mut self,
-        id: ShapeId,
-        density: f32,
-        update_body_mass: bool,
-    ) -> Result<()> {
-        let si = self.shape_index(id)?;
-        check_non_negative(density, "shape density")?;
-        self.shapes[si].density = density;
-        if update_body_mass {
-            self.update_body_mass_data(self.shapes[si].body_id as usize);
-        }
-        Ok(())
-    }
-
-    /// Friction coefficient.
-    pub fn shape_friction(&self, id: ShapeId) -> Result<f32> {
-        Ok(self.shapes[self.shape_index(id)?].friction)
-    }
-
-    /// Sets the friction coefficient (≥ 0); contacts pick it up next step.
-    pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
-        let si = self.shape_index(id)?;
-        check_non_negative(friction, "shape friction")?;
-        self.shapes[si].friction = friction;
-        self.refresh_shape_contacts(si);
-        Ok(())
-    }
-
-    /// Coefficient of restitution.
-    pub fn shape_restitution(&self, id: ShapeId) -> Result<f32> {
-        Ok(self.shapes[self.shape_index(id)?].restitution)
-    }
-
-    /// Sets the coefficient of restitution (≥ 0); contacts pick it up next step.
-    pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<()> {
-        let si = self.shape_index(id)?;
-        check_non_negative(restitution, "shape restitution")?;
-        self.shapes[si].restitution = restitution;
-        self.refresh_shape_contacts(si);
-        Ok(())
-    }
-
-    /// The collision filter.
-    pub fn shape_filter(&self, id: ShapeId) -> Result<Filter> {
-        Ok(self.shapes[self.shape_index(id)?].filter)
-    }
-
-    /// Replaces the collision filter. Contacts the new filter no longer allows
+    /// Replaces shape `si`'s filter. Contacts the new filter no longer allows
     /// are destroyed at once (reporting end-touch events and waking the
     /// bodies); the others are kept; new pairs are found at the next step.
-    pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<()> {
-        let si = self.shape_index(id)?;
+    pub(crate) fn refilter_shape(&mut self, si: usize, filter: Filter) -> Result<()> {
         if self.shapes[si].filter == filter {
             return Ok(());
         }
@@ -745,20 +846,128 @@ impl World {
         Ok(())
     }
 
-    /// Whether the shape is a sensor.
-    pub fn shape_is_sensor(&self, id: ShapeId) -> Result<bool> {
-        Ok(self.shapes[self.shape_index(id)?].is_sensor)
-    }
+    /// Replaces shape `si`'s geometry: its contacts are destroyed (waking the
+    /// bodies they touched) and found again at the next step, its broad-phase
+    /// proxy is made anew at the new size, and the body's mass and extents are
+    /// recomputed. Segments of a chain belong to it and cannot be changed; a
+    /// free-standing chain segment's `chain_id` is ignored.
+    pub(crate) fn reshape(&mut self, si: usize, geometry: ShapeGeometry) -> Result<()> {
+        if self.shapes[si].chain_id != NULL_INDEX {
+            return Err(Error::InvalidOperation(
+                "a chain segment's geometry belongs to its chain",
+            ));
+        }
+        let geometry = match geometry {
+            ShapeGeometry::ChainSegment(c) => ShapeGeometry::ChainSegment(ChainSegment {
+                chain_id: NULL_INDEX,
+                ..c
+            }),
+            g => g,
+        };
+        geometry.validate()?;
+        let bi = self.shapes[si].body_id as usize;
+        let transform = self.body_sim(bi).transform;
+        let aabb = geometry.compute_aabb(transform);
+        check_finite_vec(aabb.lower, "shape bounds")?;
+        check_finite_vec(aabb.upper, "shape bounds")?;
 
-    /// The shape's user data.
-    pub fn shape_user_data(&self, id: ShapeId) -> Result<u64> {
-        Ok(self.shapes[self.shape_index(id)?].user_data)
-    }
-
-    /// Replaces the shape's user data.
-    pub fn set_shape_user_data(&mut self, id: ShapeId, user_data: u64) -> Result<()> {
-        let si = self.shape_index(id)?;
-        self.shapes[si].user_data = user_data;
+        self.destroy_shape_contacts(si, true);
+        let shape = &mut self.shapes[si];
+        shape.geometry = geometry;
+        shape.aabb_margin = geometry.aabb_margin();
+        if shape.proxy_key.is_some() {
+            let body_type = self.bodies[bi].body_type;
+            self.destroy_shape_proxy(si);
+            self.create_shape_proxy(si, body_type, transform, true)?;
+        } else {
+            shape.aabb = aabb;
+            shape.fat_aabb = aabb;
+        }
+        self.wake_body(bi);
+        self.update_body_mass_data(bi);
         Ok(())
+    }
+}
+
+/// Density of air at sea level and 15 °C, kg/m³ (wind on a 2D shape takes
+/// the world as one metre deep).
+pub const AIR_DENSITY: f32 = 1.225;
+
+/// The aerodynamic force (N) and its torque about the body's centre of mass
+/// `center` (N·m) on a shape of a body with transform `xf`, velocity `v` and
+/// angular velocity `w`, in air moving at `wind` (see
+/// [`ShapeView::apply_wind`](crate::api::ShapeView::apply_wind)).
+///
+/// The air's velocity relative to the shape, `u = wind − drag·(velocity of
+/// the shape's centroid)`, is taken as uniform over the shape. A face of
+/// length `L` and outward normal `n` with `n·û < 0` is hit by the air; its
+/// width across the wind is `−L·(n·û)` and it takes the dynamic pressure
+/// `q = ½ρ|u|²` over that width, pushing along `û`, plus `lift` times that
+/// force along the part of `−n` perpendicular to `û`. A circle presents its
+/// diameter; a capsule its diameter plus its core segment's width across the
+/// wind, with the lift of the core's windward side. Polygon rounding is
+/// ignored. Segments feel nothing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn wind_load(
+    geometry: &ShapeGeometry,
+    xf: Transform,
+    center: Vec2,
+    v: Vec2,
+    w: f32,
+    wind: Vec2,
+    drag: f32,
+    lift: f32,
+) -> (Vec2, f32) {
+    let centroid = xf.apply(geometry.centroid());
+    let shape_velocity = v + Vec2::scalar_cross(w, centroid - center);
+    let u = wind - shape_velocity * drag;
+    let (dir, speed) = u.get_length_and_normalize();
+    if speed == 0.0 {
+        return (Vec2::ZERO, 0.0);
+    }
+    let q = 0.5 * AIR_DENSITY * speed * speed;
+    // The force on one windward face (length `len`, unit outward normal `n`).
+    let face = |n: Vec2, len: f32| -> Vec2 {
+        let width = -len * n.dot(dir);
+        if width <= 0.0 {
+            return Vec2::ZERO;
+        }
+        let side = (n - dir * n.dot(dir)) * -1.0;
+        (dir + side * lift) * (q * width)
+    };
+    match geometry {
+        ShapeGeometry::Circle(c) => {
+            let f = dir * (q * 2.0 * c.radius);
+            (f, (centroid - center).cross(f))
+        }
+        ShapeGeometry::Capsule(c) => {
+            let d = xf.q.rotate(c.center2 - c.center1);
+            let (axis, len) = d.get_length_and_normalize();
+            // The core's two long sides: take the one facing the wind.
+            let mut n = axis.right_perp();
+            if n.dot(dir) > 0.0 {
+                n = -n;
+            }
+            let f = dir * (q * 2.0 * c.radius) + face(n, len);
+            (f, (centroid - center).cross(f))
+        }
+        ShapeGeometry::Polygon(p) => {
+            let vs = p.vertices();
+            let mut force = Vec2::ZERO;
+            let mut torque = 0.0;
+            let mut v1 = xf.apply(vs[vs.len() - 1]);
+            for &local in vs {
+                let v2 = xf.apply(local);
+                let (edge, len) = (v2 - v1).get_length_and_normalize();
+                // Counter-clockwise winding: the outward normal is on the right.
+                let f = face(edge.right_perp(), len);
+                let mid = (v1 + v2) * 0.5;
+                force += f;
+                torque += (mid - center).cross(f);
+                v1 = v2;
+            }
+            (force, torque)
+        }
+        ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => (Vec2::ZERO, 0.0),
     }
 }

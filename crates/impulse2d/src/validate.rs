@@ -31,7 +31,7 @@ impl World {
         self.validate_islands()?;
         self.validate_graph()?;
         self.validate_sensors()?; // events
-        self.validate_joints()?; // joints
+        self.joint_stores().validate_joints()?; // joints
         Ok(())
     }
 
@@ -490,7 +490,7 @@ impl World {
                     }
                 }
             }
-            self.validate_color_joints(ci, &mut used)?; // joints
+            self.joint_stores().validate_color_joints(ci, &mut used)?; // joints
             if ci != OVERFLOW_INDEX {
                 for body_id in color.body_set.iter() {
                     ensure!(

@@ -5,6 +5,8 @@
 //! and contact functions live in their own files as further `impl World`
 //! blocks; the invariant checker is in `validate.rs`.
 
+mod joints;
+
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;

@@ -79,7 +79,7 @@ fn fast_bodies_at_random_angles_never_cross_a_thin_wall() {
         let mut max_x = start.x;
         for _ in 0..20 {
             step(&mut world);
-            let x = world.body_position(body).unwrap().x;
+            let x = world.body(body).unwrap().position().x;
             max_x = max_x.max(x);
             assert!(
                 x < 0.0,
@@ -140,7 +140,7 @@ fn planks(is_bullet: bool, board_type: BodyType) -> (World, BodyId, ShapeId, Vec
 #[test]
 fn a_bullet_hits_the_first_of_a_row_of_thin_boards() {
     let (mut world, bullet, shape, boards) = planks(true, BodyType::Dynamic);
-    assert!(world.body_is_bullet(bullet).unwrap());
+    assert!(world.body(bullet).unwrap().is_bullet());
     let mut first_touch = None;
     for i in 0..30 {
         step(&mut world);
@@ -148,7 +148,7 @@ fn a_bullet_hits_the_first_of_a_row_of_thin_boards() {
             // Stopped by time of impact at the first board's face at 4.99 m,
             // less its 5 cm radius, plus the linear slop (5 mm) by which time
             // of impact lets rounded shapes meet.
-            let x = world.body_position(bullet).unwrap().x;
+            let x = world.body(bullet).unwrap().position().x;
             assert!(x < 4.99 - 0.05 + 0.005 + 1e-3 && x > 4.8, "x = {x}");
         }
         for e in world.contact_events().begin {
@@ -158,13 +158,13 @@ fn a_bullet_hits_the_first_of_a_row_of_thin_boards() {
                 } else {
                     e.shape_id_a
                 };
-                first_touch = Some(world.shape_body(other).unwrap());
+                first_touch = Some(world.shape(other).unwrap().body());
             }
         }
     }
     assert_eq!(first_touch, Some(boards[0]));
     // The first board was pushed forward.
-    assert!(world.body_linear_velocity(boards[0]).unwrap().x > 1.0);
+    assert!(world.body(boards[0]).unwrap().linear_velocity().x > 1.0);
 
     // An ordinary fast body is swept against static shapes only: it passes
     // through all the boards without touching one.
@@ -172,9 +172,9 @@ fn a_bullet_hits_the_first_of_a_row_of_thin_boards() {
     for _ in 0..3 {
         step(&mut world);
     }
-    assert!(world.body_position(body).unwrap().x > 10.0);
+    assert!(world.body(body).unwrap().position().x > 10.0);
     for b in boards {
-        assert_eq!(world.body_linear_velocity(b).unwrap(), Vec2::ZERO);
+        assert_eq!(world.body(b).unwrap().linear_velocity(), Vec2::ZERO);
     }
 }
 
@@ -183,7 +183,7 @@ fn a_bullet_stops_at_a_thin_kinematic_board() {
     let (mut world, bullet, _, _) = planks(true, BodyType::Kinematic);
     for _ in 0..30 {
         step(&mut world);
-        let x = world.body_position(bullet).unwrap().x;
+        let x = world.body(bullet).unwrap().position().x;
         assert!(x < 5.0, "the bullet went through: x = {x}");
     }
 }
@@ -211,15 +211,15 @@ fn bullets_ignore_each_other_in_the_sweep() {
     };
     let a = make(&mut world, -1.0, 300.0);
     let b = make(&mut world, 12.0, -300.0);
-    world.set_body_bullet(b, false).unwrap();
-    assert!(!world.body_is_bullet(b).unwrap());
-    world.set_body_bullet(b, true).unwrap();
+    world.body_mut(b).unwrap().set_bullet(false);
+    assert!(!world.body(b).unwrap().is_bullet());
+    world.body_mut(b).unwrap().set_bullet(true);
     step(&mut world);
     // a: -1 → 4, b: 12 → 7 (no meeting yet); next step they cross.
     step(&mut world);
     let (ya, yb) = (
-        world.body_position(a).unwrap().y,
-        world.body_position(b).unwrap().y,
+        world.body(a).unwrap().position().y,
+        world.body(b).unwrap().position().y,
     );
     assert!(ya > 8.0 && yb < 3.0, "ya = {ya}, yb = {yb}");
 }
@@ -237,16 +237,20 @@ fn a_kinematic_body_reaches_its_target_transform_in_one_step() {
     world
         .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.25).unwrap())
         .unwrap();
-    let mut xf = world.body_transform(body).unwrap();
+    let mut xf = world.body(body).unwrap().transform();
     let mut rng = Rng::new(5);
     for _ in 0..200 {
         let target = Transform::new(
             xf.p + rng.vec_in(0.5),
             Rot::from_angle(xf.q.angle() + rng.range(-0.3, 0.3)),
         );
-        world.set_body_target_transform(body, target, DT).unwrap();
+        world
+            .body_mut(body)
+            .unwrap()
+            .set_target_transform(target, DT)
+            .unwrap();
         step(&mut world);
-        xf = world.body_transform(body).unwrap();
+        xf = world.body(body).unwrap().transform();
         assert!(
             (xf.p - target.p).length() < 1e-4,
             "{:?} for {:?}",
@@ -260,27 +264,43 @@ fn a_kinematic_body_reaches_its_target_transform_in_one_step() {
     }
 
     // A sleeping kinematic body is woken by a target it must move to.
-    let v_before = world.body_linear_velocity(body).unwrap();
+    let v_before = world.body(body).unwrap().linear_velocity();
     assert!(v_before.length() > 0.0);
-    world.set_body_linear_velocity(body, Vec2::ZERO).unwrap();
-    world.set_body_angular_velocity(body, 0.0).unwrap();
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::ZERO)
+        .unwrap();
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_angular_velocity(0.0)
+        .unwrap();
     for _ in 0..60 {
         step(&mut world);
     }
     assert!(
-        !world.body_is_awake(body).unwrap(),
+        !world.body(body).unwrap().is_awake(),
         "should sleep when still"
     );
-    let here = world.body_transform(body).unwrap();
+    let here = world.body(body).unwrap().transform();
     // A target closer than the sleep threshold allows leaves it asleep.
     let tiny = Transform::new(here.p + Vec2::new(1e-4, 0.0), here.q);
-    world.set_body_target_transform(body, tiny, DT).unwrap();
-    assert!(!world.body_is_awake(body).unwrap());
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_target_transform(tiny, DT)
+        .unwrap();
+    assert!(!world.body(body).unwrap().is_awake());
     let far = Transform::new(here.p + Vec2::new(1.0, 0.0), here.q);
-    world.set_body_target_transform(body, far, DT).unwrap();
-    assert!(world.body_is_awake(body).unwrap());
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_target_transform(far, DT)
+        .unwrap();
+    assert!(world.body(body).unwrap().is_awake());
     step(&mut world);
-    assert!((world.body_position(body).unwrap() - far.p).length() < 1e-4);
+    assert!((world.body(body).unwrap().position() - far.p).length() < 1e-4);
 }
 
 #[test]
@@ -295,21 +315,45 @@ fn target_transform_and_bullet_switch_reject_bad_input() {
         .unwrap();
     let ok = Transform::IDENTITY;
     assert!(matches!(
-        world.set_body_target_transform(ground, ok, DT),
+        world
+            .body_mut(ground)
+            .and_then(|mut view| view.set_target_transform(ok, DT)),
         Err(Error::InvalidOperation(_))
     ));
     let nan = Transform::new(Vec2::new(f32::NAN, 0.0), Rot::IDENTITY);
-    assert!(world.set_body_target_transform(body, nan, DT).is_err());
+    assert!(
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.set_target_transform(nan, DT))
+            .is_err()
+    );
     let bad_rot = Transform::new(Vec2::ZERO, Rot { c: 0.5, s: 0.5 });
-    assert!(world.set_body_target_transform(body, bad_rot, DT).is_err());
+    assert!(
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.set_target_transform(bad_rot, DT))
+            .is_err()
+    );
     for dt in [0.0, -1.0, f32::NAN, f32::INFINITY] {
-        assert!(world.set_body_target_transform(body, ok, dt).is_err());
+        assert!(
+            world
+                .body_mut(body)
+                .and_then(|mut view| view.set_target_transform(ok, dt))
+                .is_err()
+        );
     }
     world.destroy_body(body).unwrap();
     assert!(matches!(
-        world.set_body_target_transform(body, ok, DT),
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.set_target_transform(ok, DT)),
         Err(Error::InvalidId { .. })
     ));
-    assert!(world.set_body_bullet(body, true).is_err());
-    assert!(world.body_is_bullet(body).is_err());
+    assert!(
+        world
+            .body_mut(body)
+            .map(|mut view| view.set_bullet(true))
+            .is_err()
+    );
+    assert!(world.body(body).is_err());
 }

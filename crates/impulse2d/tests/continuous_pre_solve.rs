@@ -43,8 +43,8 @@ struct Call {
 fn launch(bullet: bool) -> (World, OneWayPlatform, ShapeId, Arc<Mutex<Vec<Call>>>) {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let scene = one_way_platform(&mut world, JUMP_SPEED).unwrap();
-    world.set_body_bullet(scene.body, bullet).unwrap();
-    let box_shape = world.body_shapes(scene.body).unwrap()[0];
+    world.body_mut(scene.body).unwrap().set_bullet(bullet);
+    let box_shape = world.body(scene.body).unwrap().shapes()[0];
     let calls = Arc::new(Mutex::new(Vec::new()));
     let record = calls.clone();
     let platform = scene.platform_shape;
@@ -64,7 +64,7 @@ fn launch(bullet: bool) -> (World, OneWayPlatform, ShapeId, Arc<Mutex<Vec<Call>>
 }
 
 fn height(world: &World, body: BodyId) -> f32 {
-    world.body_position(body).unwrap().y
+    world.body(body).unwrap().position().y
 }
 
 fn jumps_through_and_lands(bullet: bool) {
@@ -99,7 +99,7 @@ fn jumps_through_and_lands(bullet: bool) {
     step(&mut world);
     let y2 = height(&world, scene.body);
     assert!((y2 - 5.5).abs() < 0.01, "y = {y2}");
-    let vy = world.body_linear_velocity(scene.body).unwrap().y;
+    let vy = world.body(scene.body).unwrap().linear_velocity().y;
     assert!(
         (vy - (JUMP_SPEED - 2.0 * 10.0 * DT)).abs() < 0.01,
         "vy = {vy}"
@@ -111,7 +111,7 @@ fn jumps_through_and_lands(bullet: bool) {
     for i in 0..2000 {
         step(&mut world);
         let y = height(&world, scene.body);
-        if world.body_linear_velocity(scene.body).unwrap().y < 0.0 {
+        if world.body(scene.body).unwrap().linear_velocity().y < 0.0 {
             assert!(y > PLATFORM_TOP + 0.5 - 0.05, "fell through at y = {y}");
         }
         if landed_at.is_none() && (y - (PLATFORM_TOP + 0.5)).abs() < 0.02 {
@@ -144,8 +144,9 @@ fn without_pre_solve_the_platform_stops_the_fast_box() {
             world.clear_pre_solve();
         } else {
             world
-                .set_shape_pre_solve_events_enabled(scene.platform_shape, false)
-                .unwrap();
+                .shape_mut(scene.platform_shape)
+                .unwrap()
+                .set_pre_solve_events_enabled(false);
         }
         step(&mut world);
         let y1 = height(&world, scene.body);

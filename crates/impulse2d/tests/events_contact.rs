@@ -79,7 +79,7 @@ fn a_landing_box_begins_touching_once_and_ends_when_destroyed() {
     assert_eq!(end.len(), 1);
     assert_eq!(end[0].contact_id, contact);
     assert!(same_pair((end[0].shape_id_a, end[0].shape_id_b), (g, b)));
-    assert!(!world.shape_is_valid(b), "the visitor id is stale now");
+    assert!(world.shape(b).is_err(), "the visitor id is stale now");
     // Published once only.
     step(&mut world);
     assert!(world.contact_events().end.is_empty());
@@ -91,7 +91,7 @@ fn a_landing_box_begins_touching_once_and_ends_when_destroyed() {
 fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
     type Action = fn(&mut World, BodyId, ShapeId);
     let actions: [(&str, Action); 6] = [
-        ("disable body", |w, b, _| w.disable_body(b).unwrap()),
+        ("disable body", |w, b, _| w.body_mut(b).unwrap().disable()),
         ("destroy shape", |w, _, s| w.destroy_shape(s, true).unwrap()),
         ("refilter", |w, _, s| {
             let f = Filter {
@@ -99,16 +99,24 @@ fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
                 mask_bits: 2,
                 group_index: 0,
             };
-            w.set_shape_filter(s, f).unwrap()
+            w.shape_mut(s).unwrap().set_filter(f).unwrap()
         }),
         ("to static", |w, b, _| {
-            w.set_body_type(b, BodyType::Static).unwrap()
+            w.body_mut(b)
+                .unwrap()
+                .set_body_type(BodyType::Static)
+                .unwrap()
         }),
         ("to kinematic", |w, b, _| {
-            w.set_body_type(b, BodyType::Kinematic).unwrap()
+            w.body_mut(b)
+                .unwrap()
+                .set_body_type(BodyType::Kinematic)
+                .unwrap()
         }),
         ("teleport", |w, b, _| {
-            w.set_body_transform(b, Vec2::new(0.0, 50.0), Rot::IDENTITY)
+            w.body_mut(b)
+                .unwrap()
+                .set_transform(Vec2::new(0.0, 50.0), Rot::IDENTITY)
                 .unwrap()
         }),
     ];
@@ -144,17 +152,17 @@ fn a_refilter_that_still_allows_the_contact_keeps_it() {
         mask_bits: 3,
         group_index: 0,
     };
-    world.set_shape_filter(b, filter).unwrap();
+    world.shape_mut(b).unwrap().set_filter(filter).unwrap();
     for _ in 0..30 {
         step(&mut world);
         let e = world.contact_events();
         assert!(e.begin.is_empty() && e.end.is_empty());
     }
-    let contacts = world.body_contacts(body).unwrap();
+    let contacts = world.body(body).unwrap().contacts();
     assert_eq!(contacts.len(), 1);
     assert_eq!(contacts[0].contact_id, contact);
     // The box still rests on the ground (top at 0, half-height 0.5).
-    assert!((world.body_position(body).unwrap().y - 0.5).abs() < 0.02);
+    assert!((world.body(body).unwrap().position().y - 0.5).abs() < 0.02);
 }
 
 #[test]
@@ -171,11 +179,11 @@ fn shapes_without_contact_events_report_nothing() {
         let e = world.contact_events();
         assert!(e.begin.is_empty() && e.end.is_empty());
     }
-    assert_eq!(world.body_contacts(body).unwrap().len(), 1, "it did land");
+    assert_eq!(world.body(body).unwrap().contacts().len(), 1, "it did land");
     // Switching events on later affects new contacts only: destroying this
     // one still reports nothing, so no end comes without its begin.
-    for s in world.body_shapes(body).unwrap() {
-        world.set_shape_contact_events_enabled(s, true).unwrap();
+    for s in world.body(body).unwrap().shapes() {
+        world.shape_mut(s).unwrap().set_contact_events_enabled(true);
     }
     world.destroy_body(body).unwrap();
     step(&mut world);
@@ -267,8 +275,8 @@ fn awake_bodies_report_moves_until_they_fall_asleep() {
         let m = moves[0];
         assert_eq!(m.body_id, body);
         assert_eq!(m.user_data, 77);
-        assert_eq!(m.transform, world.body_transform(body).unwrap());
-        assert_eq!(m.fell_asleep, !world.body_is_awake(body).unwrap());
+        assert_eq!(m.transform, world.body(body).unwrap().transform());
+        assert_eq!(m.fell_asleep, !world.body(body).unwrap().is_awake());
         if m.fell_asleep {
             fell_asleep_at = Some(i);
         }
@@ -302,7 +310,7 @@ fn a_zero_step_reports_only_what_calls_since_the_last_step_caused() {
         .unwrap();
     land(&mut world, (g, b));
     assert!(!world.body_events().is_empty());
-    let transform = world.body_transform(body).unwrap();
+    let transform = world.body(body).unwrap().transform();
     let steps = world.step_count();
 
     // Nothing happened since: the paused step reports nothing at all.
@@ -311,7 +319,7 @@ fn a_zero_step_reports_only_what_calls_since_the_last_step_caused() {
     assert!(events.begin.is_empty() && events.end.is_empty() && events.hit.is_empty());
     assert!(world.body_events().is_empty());
     assert!(world.joint_events().is_empty());
-    assert_eq!(world.body_transform(body).unwrap(), transform);
+    assert_eq!(world.body(body).unwrap().transform(), transform);
 
     // Destroying the touching box and the jointed body: the paused step
     // publishes their end-touch and joint events, and the next step drops them.

@@ -30,8 +30,8 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     let mut ends = 0;
     for _ in 0..300 {
         step(&mut world);
-        let y = world.body_position(scene.body).unwrap().y;
-        let vy = world.body_linear_velocity(scene.body).unwrap().y;
+        let y = world.body(scene.body).unwrap().position().y;
+        let vy = world.body(scene.body).unwrap().linear_velocity().y;
         highest = highest.max(y);
         came_down |= vy < 0.0;
         // Once above the platform it never sinks back through it.
@@ -54,9 +54,9 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     }
     assert!(highest > 4.3, "did not get through: highest {highest}");
     assert!(came_down);
-    let y = world.body_position(scene.body).unwrap().y;
+    let y = world.body(scene.body).unwrap().position().y;
     assert!((y - rest_height).abs() < 0.02, "rests at {y}");
-    assert!(world.body_linear_velocity(scene.body).unwrap().length() < 0.01);
+    assert!(world.body(scene.body).unwrap().linear_velocity().length() < 0.01);
     // Contacts with the platform pair up, and the last one (landing) lasts.
     // (Leaving the top on the way up, the box is briefly within the
     // speculative distance above the platform, which counts as touching.)
@@ -64,7 +64,7 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
         begins == ends + 1 && begins <= 2,
         "{begins} begins, {ends} ends"
     );
-    let touching = world.body_contacts(scene.body).unwrap();
+    let touching = world.body(scene.body).unwrap().contacts();
     assert!(
         touching
             .iter()
@@ -79,11 +79,11 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     let mut highest = f32::MIN;
     for _ in 0..300 {
         step(&mut world);
-        highest = highest.max(world.body_position(scene.body).unwrap().y);
+        highest = highest.max(world.body(scene.body).unwrap().position().y);
     }
     // Its top stops at the platform's underside (2.9 m), within a few cm.
     assert!(highest < PLATFORM_TOP - 0.2 - 0.5 + 0.05, "{highest}");
-    let y = world.body_position(scene.body).unwrap().y;
+    let y = world.body(scene.body).unwrap().position().y;
     assert!((y - 0.5).abs() < 0.02, "rests at {y}");
 }
 
@@ -129,15 +129,15 @@ fn a_custom_filter_vetoes_new_contacts() {
         step(&mut world);
     }
     assert!(calls.load(Ordering::Relaxed) >= 2);
-    assert!(world.body_position(ghost).unwrap().y < -5.0);
-    assert!((world.body_position(solid).unwrap().y - 0.5).abs() < 0.02);
+    assert!(world.body(ghost).unwrap().position().y < -5.0);
+    assert!((world.body(solid).unwrap().position().y - 0.5).abs() < 0.02);
 
     world.clear_custom_filter();
     let (again, _) = make_box_body(&mut world, 0.0);
     for _ in 0..120 {
         step(&mut world);
     }
-    assert!((world.body_position(again).unwrap().y - 0.5).abs() < 0.02);
+    assert!((world.body(again).unwrap().position().y - 0.5).abs() < 0.02);
 }
 
 /// The pre-solve callback sees every touching contact of a shape that asked
@@ -186,9 +186,15 @@ fn pre_solve_is_called_for_touching_contacts_of_shapes_that_ask() {
     assert_eq!(calls.load(Ordering::Relaxed), 100);
     // Switching the shape's pre-solve events off stops the calls.
     world
-        .set_shape_pre_solve_events_enabled(watched_shape, false)
-        .unwrap();
-    assert!(!world.shape_pre_solve_events_enabled(watched_shape).unwrap());
+        .shape_mut(watched_shape)
+        .unwrap()
+        .set_pre_solve_events_enabled(false);
+    assert!(
+        !world
+            .shape(watched_shape)
+            .unwrap()
+            .pre_solve_events_enabled()
+    );
     for _ in 0..10 {
         step(&mut world);
     }

@@ -81,7 +81,9 @@ fn a_falling_ball_enters_and_leaves_a_static_sensor() {
         .unwrap();
     let (body, visitor) = ball(&mut world, Vec2::new(0.0, 8.0), &ShapeDef::default());
     world
-        .set_body_linear_velocity(body, Vec2::new(0.0, -3.0))
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(0.0, -3.0))
         .unwrap();
     // Moving at 3 m/s the ball's bottom reaches y = 6 after (8 − 0.25 − 6)/3
     // ≈ 0.58 s and its top leaves y = 4 after (8 + 0.25 − 4)/3 ≈ 1.42 s.
@@ -106,7 +108,7 @@ fn a_falling_ball_enters_and_leaves_a_static_sensor() {
             assert!(ended.replace(i).is_none(), "ended twice");
         }
         let inside = began.is_some() && ended.is_none();
-        let overlaps = world.sensor_overlaps(sensor).unwrap();
+        let overlaps = world.shape(sensor).unwrap().sensor_overlaps().unwrap();
         assert_eq!(overlaps == vec![visitor], inside, "step {i}");
     }
     let t_begin = (began.unwrap() + 1) as f32 * DT;
@@ -114,7 +116,7 @@ fn a_falling_ball_enters_and_leaves_a_static_sensor() {
     assert!((t_begin - 0.583).abs() < 2.0 * DT, "began at {t_begin} s");
     assert!((t_end - 1.417).abs() < 2.0 * DT, "ended at {t_end} s");
     // A sensor makes no contacts: the ball went straight through.
-    assert!(world.body_position(body).unwrap().y < 4.0);
+    assert!(world.body(body).unwrap().position().y < 4.0);
 }
 
 #[test]
@@ -156,10 +158,20 @@ fn sensors_see_sleeping_bodies() {
     assert_eq!(begin.len(), 1);
     assert_eq!(begin[0].sensor_shape_id, static_sensor);
     assert!(end.is_empty());
-    assert!(!world.body_is_awake(body).unwrap(), "the ball should sleep");
+    assert!(
+        !world.body(body).unwrap().is_awake(),
+        "the ball should sleep"
+    );
     let (begin, end) = run(&mut world, 60);
     assert!(begin.is_empty() && end.is_empty());
-    assert_eq!(world.sensor_overlaps(static_sensor).unwrap(), vec![visitor]);
+    assert_eq!(
+        world
+            .shape(static_sensor)
+            .unwrap()
+            .sensor_overlaps()
+            .unwrap(),
+        vec![visitor]
+    );
 
     // A kinematic sensor moving at 2 m/s from x = -5 passes over the ball.
     let mover = world
@@ -188,7 +200,7 @@ fn sensors_see_sleeping_bodies() {
             )
         }));
         assert!(
-            !world.body_is_awake(body).unwrap(),
+            !world.body(body).unwrap().is_awake(),
             "a sensor woke the ball"
         );
     }
@@ -319,7 +331,7 @@ fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
         )
         .unwrap();
     run(&mut world, 1);
-    let mut seen = world.sensor_overlaps(sensor).unwrap();
+    let mut seen = world.shape(sensor).unwrap().sensor_overlaps().unwrap();
     seen.sort();
     let mut expected = vec![wall_shape, platform_shape];
     expected.sort();
@@ -327,7 +339,9 @@ fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
 
     // Moving the probe far away ends both overlaps at the next step.
     world
-        .set_body_transform(probe, Vec2::new(50.0, 0.0), Rot::IDENTITY)
+        .body_mut(probe)
+        .unwrap()
+        .set_transform(Vec2::new(50.0, 0.0), Rot::IDENTITY)
         .unwrap();
     let (_, end) = run(&mut world, 1);
     assert_eq!(end.len(), 2);
@@ -337,14 +351,14 @@ fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
 fn sensor_overlaps_rejects_stale_ids_and_non_sensors() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let g = ground(&mut world);
-    let solid = world.body_shapes(g).unwrap()[0];
+    let solid = world.body(g).unwrap().shapes()[0];
     assert!(matches!(
-        world.sensor_overlaps(solid),
+        world.shape(solid).and_then(|view| view.sensor_overlaps()),
         Err(impulse2d::Error::InvalidOperation(_))
     ));
     world.destroy_body(g).unwrap();
     assert!(matches!(
-        world.sensor_overlaps(solid),
+        world.shape(solid).and_then(|view| view.sensor_overlaps()),
         Err(impulse2d::Error::InvalidId { .. })
     ));
 }

@@ -46,7 +46,7 @@ impl Ledger {
                 .contacts
                 .insert(e.contact_id, (e.shape_id_a, e.shape_id_b));
             assert!(old.is_none(), "step {step}: second begin for {e:?}");
-            assert!(world.shape_is_valid(e.shape_id_a) && world.shape_is_valid(e.shape_id_b));
+            assert!(world.shape(e.shape_id_a).is_ok() && world.shape(e.shape_id_b).is_ok());
         }
         let sensor = world.sensor_events();
         for e in sensor.end {
@@ -66,11 +66,11 @@ impl Ledger {
         }
         for m in world.body_events() {
             assert!(
-                world.body_is_valid(m.body_id),
+                world.body(m.body_id).is_ok(),
                 "step {step}: move of a dead body"
             );
             assert_eq!(
-                world.body_is_awake(m.body_id).unwrap(),
+                world.body(m.body_id).unwrap().is_awake(),
                 !m.fell_asleep,
                 "step {step}"
             );
@@ -202,7 +202,7 @@ impl Soak {
         let Some(body) = self.pick() else { return };
         let w = &mut self.world;
         let rng = &mut self.rng;
-        let shapes = w.body_shapes(body).unwrap();
+        let shapes = w.body(body).unwrap().shapes();
         match choice {
             1 => {
                 w.destroy_body(body).unwrap();
@@ -212,31 +212,39 @@ impl Soak {
                 let s = shapes[rng.below(shapes.len())];
                 w.destroy_shape(s, true).unwrap();
             }
-            3 => w.disable_body(body).unwrap(),
-            4 => w.enable_body(body).unwrap(),
+            3 => w.body_mut(body).unwrap().disable(),
+            4 => w.body_mut(body).unwrap().enable().unwrap(),
             5 => {
                 let s = shapes[rng.below(shapes.len())];
-                w.set_shape_filter(s, random_filter(rng)).unwrap();
+                w.shape_mut(s)
+                    .unwrap()
+                    .set_filter(random_filter(rng))
+                    .unwrap();
             }
             6 => {
                 let p = Vec2::new(rng.range(-HALF + 1.0, HALF - 1.0), rng.range(0.5, HALF));
-                w.set_body_transform(body, p, rng.rot()).unwrap();
+                w.body_mut(body)
+                    .unwrap()
+                    .set_transform(p, rng.rot())
+                    .unwrap();
             }
-            7 => w.set_body_awake(body, false).unwrap(),
+            7 => w.body_mut(body).unwrap().set_awake(false),
             8 => {
                 let t = match rng.below(3) {
                     0 => BodyType::Static,
                     1 => BodyType::Kinematic,
                     _ => BodyType::Dynamic,
                 };
-                w.set_body_type(body, t).unwrap();
+                w.body_mut(body).unwrap().set_body_type(t).unwrap();
             }
             9 => {
                 let s = shapes[rng.below(shapes.len())];
-                w.set_shape_contact_events_enabled(s, rng.chance(0.5))
-                    .unwrap();
-                w.set_shape_sensor_events_enabled(s, rng.chance(0.7))
-                    .unwrap();
+                w.shape_mut(s)
+                    .unwrap()
+                    .set_contact_events_enabled(rng.chance(0.5));
+                w.shape_mut(s)
+                    .unwrap()
+                    .set_sensor_events_enabled(rng.chance(0.7));
             }
             10 => {
                 let def = ExplosionDef {
@@ -249,8 +257,11 @@ impl Soak {
                 w.explode(&def).unwrap();
             }
             11 => {
-                if w.body_type(body).unwrap() != BodyType::Static {
-                    w.set_body_linear_velocity(body, rng.vec_in(8.0)).unwrap();
+                if w.body(body).unwrap().body_type() != BodyType::Static {
+                    w.body_mut(body)
+                        .unwrap()
+                        .set_linear_velocity(rng.vec_in(8.0))
+                        .unwrap();
                 }
             }
             12 => {
@@ -261,7 +272,9 @@ impl Soak {
             }
             _ => {
                 let s = shapes[rng.below(shapes.len())];
-                w.set_shape_hit_events_enabled(s, rng.chance(0.5)).unwrap();
+                w.shape_mut(s)
+                    .unwrap()
+                    .set_hit_events_enabled(rng.chance(0.5));
             }
         }
     }
@@ -289,7 +302,7 @@ fn every_begin_gets_exactly_one_end() {
         // Bodies that fell out of the container are removed.
         let w = &mut soak.world;
         soak.bodies.retain(|&b| {
-            let keep = w.body_position(b).unwrap().y > -20.0;
+            let keep = w.body(b).unwrap().position().y > -20.0;
             if !keep {
                 w.destroy_body(b).unwrap();
             }

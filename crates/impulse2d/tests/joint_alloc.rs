@@ -72,7 +72,9 @@ fn steady_state_joint_steps_allocate_nothing() {
     .unwrap();
     let chain = impulse2d_scenes::joints::ball_and_chain(&mut world, 10, 50.0).unwrap();
     world
-        .set_joint_thresholds(chain.joints[0], 1.0, f32::MAX, false)
+        .joint_mut(chain.joints[0])
+        .unwrap()
+        .set_force_threshold(1.0)
         .unwrap();
     impulse2d_scenes::joints::car(&mut world).unwrap();
     for i in 0..3 {

@@ -134,7 +134,7 @@ fn pendulum_period_matches_small_angle_theory() {
     let mut samples = Vec::new();
     for i in 0..600 {
         step(&mut world);
-        let x = world.body_position(bob).unwrap().x;
+        let x = world.body(bob).unwrap().position().x;
         samples.push(((i + 1) as f32 * DT, x));
     }
     let period = mean_period(&downward_crossings(&samples)) as f64;
@@ -188,7 +188,7 @@ fn distance_spring_oscillates_at_its_frequency() {
     let mut samples = Vec::new();
     for i in 0..600 {
         step(&mut world);
-        let y = world.body_position(body).unwrap().y - equilibrium_y;
+        let y = world.body(body).unwrap().position().y - equilibrium_y;
         samples.push(((i + 1) as f32 * DT, y));
     }
     let frequency = 1.0 / mean_period(&downward_crossings(&samples));
@@ -259,14 +259,14 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
     for _ in 0..120 {
         step(&mut world);
     }
-    let w = world.body_angular_velocity(disc).unwrap();
+    let w = world.body(disc).unwrap().angular_velocity();
     let expected = alpha * 2.0;
     assert!(expected < speed);
     assert!(
         (w - expected).abs() < 0.02 * expected,
         "ω after 2 s: {w}, expected {expected}"
     );
-    let torque = world.revolute_motor_torque(joint).unwrap();
+    let torque = world.joint(joint).unwrap().motor().unwrap().force();
     assert!(
         (torque - max_torque).abs() < 1e-3 * max_torque + 1e-6,
         "motor torque {torque}"
@@ -276,13 +276,13 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
     for _ in 0..480 {
         step(&mut world);
     }
-    let w = world.body_angular_velocity(disc).unwrap();
+    let w = world.body(disc).unwrap().angular_velocity();
     assert!(
         (w - speed).abs() < 0.01 * speed,
         "ω after 10 s: {w}, expected {speed}"
     );
-    assert!((world.revolute_speed(joint).unwrap() - w).abs() < 1e-6);
-    assert!(world.body_is_awake(disc).unwrap());
+    assert!((world.joint(joint).unwrap().revolute().unwrap().speed() - w).abs() < 1e-6);
+    assert!(world.body(disc).unwrap().is_awake());
 }
 
 #[test]
@@ -310,29 +310,31 @@ fn revolute_limits_hold_under_load() {
             ..Default::default()
         })
         .unwrap();
-    let weight = world.body_mass(beam).unwrap() * 10.0;
+    let weight = world.body(beam).unwrap().mass() * 10.0;
 
     for phase in [-1.0f32, 1.0] {
         for _ in 0..180 {
-            let tip = world.body_world_point(beam, Vec2::new(1.0, 0.0)).unwrap();
+            let tip = world.body(beam).unwrap().world_point(Vec2::new(1.0, 0.0));
             world
-                .apply_force(beam, Vec2::new(0.0, phase * 12.0 * weight), tip, true)
+                .body_mut(beam)
+                .unwrap()
+                .apply_force(Vec2::new(0.0, phase * 12.0 * weight), tip, true)
                 .unwrap();
             step(&mut world);
-            let angle = world.revolute_angle(joint).unwrap();
+            let angle = world.joint(joint).unwrap().revolute().unwrap().angle();
             assert!(
                 angle >= lower - one_degree && angle <= upper + one_degree,
                 "angle {angle} outside [{lower}, {upper}] by more than 1°"
             );
         }
-        let angle = world.revolute_angle(joint).unwrap();
+        let angle = world.joint(joint).unwrap().revolute().unwrap().angle();
         let limit = if phase < 0.0 { lower } else { upper };
         assert!(
             (angle - limit).abs() < one_degree,
             "resting angle {angle}, limit {limit}"
         );
         // The body's own rotation agrees with the joint angle.
-        let body_angle = world.body_rotation(beam).unwrap().angle();
+        let body_angle = world.body(beam).unwrap().rotation().angle();
         assert!((body_angle - angle).abs() < 1e-4);
     }
 }
@@ -362,22 +364,29 @@ fn prismatic_keeps_body_on_axis() {
             ..Default::default()
         })
         .unwrap();
-    let weight = world.body_mass(body).unwrap() * 10.0;
+    let weight = world.body(body).unwrap().mass() * 10.0;
     let perp = axis.left_perp();
 
     let mut reached_limit = false;
     for i in 0..300 {
         let push = if (i / 30) % 2 == 0 { 5.0 } else { -5.0 };
         world
-            .apply_force_to_center(body, perp * (push * weight), true)
+            .body_mut(body)
+            .unwrap()
+            .apply_force_to_center(perp * (push * weight), true)
             .unwrap();
         step(&mut world);
-        let p = world.body_position(body).unwrap();
+        let p = world.body(body).unwrap().position();
         let off_axis = perp.dot(p - origin).abs();
         assert!(off_axis < 1e-3, "step {i}: {off_axis} m off the axis");
-        let angle = world.body_rotation(body).unwrap().angle().abs();
+        let angle = world.body(body).unwrap().rotation().angle().abs();
         assert!(angle < 1e-3, "step {i}: turned by {angle} rad");
-        let translation = world.prismatic_translation(joint).unwrap();
+        let translation = world
+            .joint(joint)
+            .unwrap()
+            .prismatic()
+            .unwrap()
+            .translation();
         assert!(
             translation > -3.0 - 0.01,
             "past the lower limit: {translation}"
@@ -452,7 +461,7 @@ fn ball_and_chain(
         previous_anchor = Vec2::new(half, 0.0);
         bodies.push(body);
     }
-    let ratio = world.body_mass(bodies[links]).unwrap() / world.body_mass(bodies[0]).unwrap();
+    let ratio = world.body(bodies[links]).unwrap().mass() / world.body(bodies[0]).unwrap().mass();
     assert!((ratio - 50.0).abs() < 0.01 * 50.0, "mass ratio {ratio}");
     (joints, bodies)
 }
@@ -462,7 +471,7 @@ fn total_gap(world: &World, joints: &[impulse2d::JointId]) -> f32 {
     joints
         .iter()
         .map(|&j| {
-            let (a, b) = world.joint_world_anchors(j).unwrap();
+            let (a, b) = world.joint(j).unwrap().world_anchors();
             (b - a).length()
         })
         .sum()
@@ -484,7 +493,7 @@ fn chain_with_heavy_ball_stretches_little_and_comes_to_rest() {
     for i in 0..1800 {
         step(&mut world);
         max_gap = max_gap.max(total_gap(&world, &joints));
-        if bodies.iter().all(|&b| !world.body_is_awake(b).unwrap()) {
+        if bodies.iter().all(|&b| !world.body(b).unwrap().is_awake()) {
             asleep_at = Some(i);
             break;
         }
@@ -495,7 +504,7 @@ fn chain_with_heavy_ball_stretches_little_and_comes_to_rest() {
     );
     assert!(max_gap < 0.05 * chain_length, "max stretch {max_gap} m");
     assert!(asleep_at.is_some(), "the chain never came to rest");
-    let ball_position = world.body_position(ball).unwrap();
+    let ball_position = world.body(ball).unwrap().position();
     assert!(
         ball_position.x.abs() < 0.5,
         "ball at rest at {ball_position:?}"
@@ -530,7 +539,7 @@ fn chain_undamped_swing_stretches_under_5_percent_with_8_substeps() {
         world.validate().unwrap();
         max_gap = max_gap.max(total_gap(&world, &joints));
         for &b in &bodies {
-            let v = world.body_linear_velocity(b).unwrap();
+            let v = world.body(b).unwrap().linear_velocity();
             assert!(v.is_finite() && v.length() < 30.0, "body speed {v:?}");
         }
     }
@@ -666,22 +675,22 @@ fn ragdoll_pile_settles_and_sleeps() {
     for i in 0..900 {
         step(&mut world);
         for &b in &bodies {
-            let v = world.body_linear_velocity(b).unwrap();
+            let v = world.body(b).unwrap().linear_velocity();
             assert!(v.is_finite() && v.length() < 50.0, "bone speed {v:?}");
         }
-        if bodies.iter().all(|&b| !world.body_is_awake(b).unwrap()) {
+        if bodies.iter().all(|&b| !world.body(b).unwrap().is_awake()) {
             asleep_at = Some(i);
             break;
         }
     }
     let top = bodies
         .iter()
-        .map(|&b| world.body_position(b).unwrap().y)
+        .map(|&b| world.body(b).unwrap().position().y)
         .fold(0.0f32, f32::max);
     eprintln!("ragdolls: asleep at step {asleep_at:?}, pile height {top:.2} m");
     assert!(asleep_at.is_some(), "the ragdoll pile never fell asleep");
     for &b in &bodies {
-        let y = world.body_position(b).unwrap().y;
+        let y = world.body(b).unwrap().position().y;
         assert!(y > 0.0, "a bone sank to y = {y}");
     }
 }
@@ -756,16 +765,16 @@ fn car_on_wheel_joints_drives_over_bumps() {
     for i in 0..1200 {
         step(&mut world);
         last_off = 0.0;
-        let angle = world.body_rotation(chassis).unwrap().angle();
+        let angle = world.body(chassis).unwrap().rotation().angle();
         assert!(angle.abs() < 0.6, "step {i}: chassis tilted {angle} rad");
         for &j in &joints {
             // Anchor B must stay on the line through anchor A along the axis.
-            let (a, b) = world.joint_world_anchors(j).unwrap();
-            let axis = world.body_world_vector(chassis, Vec2::Y).unwrap();
+            let (a, b) = world.joint(j).unwrap().world_anchors();
+            let axis = world.body(chassis).unwrap().world_vector(Vec2::Y);
             let off = axis.left_perp().dot(b - a).abs();
             max_off = max_off.max(off);
             last_off = last_off.max(off);
-            let travel = world.wheel_translation(j).unwrap();
+            let travel = world.joint(j).unwrap().wheel().unwrap().translation();
             assert!(
                 travel > -0.25 - 0.02 && travel < 0.25 + 0.02,
                 "travel {travel}"
@@ -774,12 +783,12 @@ fn car_on_wheel_joints_drives_over_bumps() {
             max_travel = max_travel.max(travel);
         }
         // Past the last bump (x = 38) by a car length.
-        if world.body_position(chassis).unwrap().x > 42.0 {
+        if world.body(chassis).unwrap().position().x > 42.0 {
             passed_at = Some(i);
             break;
         }
     }
-    let x = world.body_position(chassis).unwrap().x;
+    let x = world.body(chassis).unwrap().position().x;
     eprintln!(
         "car: past the bumps at step {passed_at:?}, suspension travel [{min_travel:.3}, {max_travel:.3}] m, \
          wheels at most {max_off:.4} m off their lines ({last_off:.4} m at the end)"
@@ -796,8 +805,8 @@ fn car_on_wheel_joints_drives_over_bumps() {
     );
     assert!(passed_at.is_some(), "the car only reached x = {x} in 20 s");
     assert!(max_travel - min_travel > 0.05, "the suspension never moved");
-    let spin = world.body_angular_velocity(wheels[0]).unwrap()
-        - world.body_angular_velocity(chassis).unwrap();
+    let spin = world.body(wheels[0]).unwrap().angular_velocity()
+        - world.body(chassis).unwrap().angular_velocity();
     assert!(spin < -5.0, "rear wheel spin {spin} rad/s");
 }
 
@@ -889,8 +898,8 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
             world.validate().unwrap();
         }
         for &b in &bodies {
-            let v = world.body_linear_velocity(b).unwrap();
-            let p = world.body_position(b).unwrap();
+            let v = world.body(b).unwrap().linear_velocity();
+            let p = world.body(b).unwrap().position();
             assert!(
                 v.is_finite() && p.is_finite(),
                 "step {i}: non-finite body state"
@@ -910,9 +919,9 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
 
 /// Whether two bodies have a touching contact.
 fn touching(world: &World, a: BodyId, b: BodyId) -> bool {
-    world.body_contacts(a).unwrap().iter().any(|c| {
-        let sa = world.shape_body(c.shape_id_a).unwrap();
-        let sb = world.shape_body(c.shape_id_b).unwrap();
+    world.body(a).unwrap().contacts().iter().any(|c| {
+        let sa = world.shape(c.shape_id_a).unwrap().body();
+        let sb = world.shape(c.shape_id_b).unwrap().body();
         (sa == a && sb == b) || (sa == b && sb == a)
     })
 }
@@ -961,7 +970,7 @@ fn destroying_a_body_destroys_its_joints() {
     assert_eq!(world.joint_count(), 0);
     assert!(!world.joint_is_valid(ab) && !world.joint_is_valid(bc));
     assert_eq!(
-        world.joint_type(ab),
+        world.joint(ab).map(|j| j.joint_type()),
         Err(Error::InvalidId { what: "joint" })
     );
     assert!(world.body_joints(a).unwrap().is_empty());
@@ -1001,29 +1010,35 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
     let invalid = Err(Error::InvalidId { what: "joint" });
 
     // Wrong type.
-    assert!(matches!(
-        world.prismatic_translation(joint),
-        Err(Error::InvalidOperation(_))
-    ));
-    assert!(matches!(
-        world.set_wheel_motor_speed(joint, 1.0),
-        Err(Error::InvalidOperation(_))
-    ));
-    assert!(matches!(
-        world.distance_joint_def(joint),
-        Err(Error::InvalidOperation(_))
-    ));
+    let wrong = |e: Error| {
+        matches!(
+            e,
+            Error::WrongJointType {
+                actual: JointType::Revolute,
+                ..
+            }
+        )
+    };
+    assert!(wrong(world.joint(joint).unwrap().prismatic().unwrap_err()));
+    assert!(wrong(world.joint_mut(joint).unwrap().wheel().unwrap_err()));
+    assert!(wrong(world.joint(joint).unwrap().distance().unwrap_err()));
+    assert!(wrong(world.joint(joint).unwrap().weld().unwrap_err()));
+    assert!(world.joint(joint).unwrap().motor().is_ok());
 
     // Bad numbers leave the joint unchanged.
+    let mut motor = world.joint_mut(joint).unwrap().motor().unwrap();
     assert!(matches!(
-        world.set_revolute_motor_speed(joint, f32::NAN),
+        motor.set_speed(f32::NAN),
         Err(Error::NonFinite { .. })
     ));
+    let mut limit = world.joint_mut(joint).unwrap().limit().unwrap();
     assert!(matches!(
-        world.set_revolute_limits(joint, 1.0, -1.0),
+        limit.set_range(1.0, -1.0),
         Err(Error::OutOfRange { .. })
     ));
-    assert_eq!(world.revolute_joint_def(joint).unwrap().motor_speed, 0.0);
+    let def = world.joint(joint).unwrap().revolute().unwrap().def();
+    assert_eq!(def.motor_speed, 0.0);
+    assert_eq!((def.lower_angle, def.upper_angle), (0.0, 0.0));
 
     // Another world's id.
     let mut other = new_world();
@@ -1031,7 +1046,7 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
     let b2 = dynamic_body(&mut other, Vec2::new(0.0, 2.0));
     let foreign = revolute_between(&mut other, g2, b2, Vec2::new(0.0, 2.0), Vec2::ZERO);
     assert_eq!(
-        world.joint_type(foreign),
+        world.joint(foreign).map(|j| j.joint_type()),
         invalid.clone().map(|_: ()| JointType::Revolute)
     );
     assert_eq!(world.destroy_joint(foreign), invalid);
@@ -1040,12 +1055,8 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
     world.destroy_joint(joint).unwrap();
     assert_eq!(world.destroy_joint(joint), invalid);
     assert!(!world.joint_is_valid(joint));
-    assert!(world.joint_body_a(joint).is_err());
-    assert!(world.joint_constraint_force(joint).is_err());
-    assert!(world.revolute_angle(joint).is_err());
-    assert!(world.set_revolute_motor_speed(joint, 1.0).is_err());
-    assert!(world.set_joint_user_data(joint, 1).is_err());
-    assert!(world.set_joint_collide_connected(joint, true).is_err());
+    assert_eq!(world.joint(joint).map(|_| ()), invalid);
+    assert_eq!(world.joint_mut(joint).map(|_| ()), invalid);
     world.validate().unwrap();
 
     // Bad definitions.
@@ -1135,15 +1146,15 @@ fn joints_filter_collision_between_their_bodies() {
         assert!(!touching(&world, a, b));
     }
     // The weld keeps them overlapping by 0.1 m without a fight.
-    let gap = world.body_position(b).unwrap().x - world.body_position(a).unwrap().x;
+    let gap = world.body(b).unwrap().position().x - world.body(a).unwrap().position().x;
     assert!((gap - 0.9).abs() < 0.01, "gap {gap}");
 
-    world.set_joint_collide_connected(joint, true).unwrap();
+    world.joint_mut(joint).unwrap().set_collide_connected(true);
     step(&mut world);
     assert!(touching(&world, a, b), "the contact did not come back");
 
     // Destroying a joint that filtered collision lets them collide again.
-    world.set_joint_collide_connected(joint, false).unwrap();
+    world.joint_mut(joint).unwrap().set_collide_connected(false);
     assert!(!touching(&world, a, b));
     world.destroy_joint(joint).unwrap();
     step(&mut world);
@@ -1175,7 +1186,7 @@ fn filter_joint_lets_bodies_pass_through_each_other() {
         for _ in 0..120 {
             step(&mut world);
         }
-        let y = world.body_position(high).unwrap().y;
+        let y = world.body(high).unwrap().position().y;
         if filtered {
             assert!(
                 (y - 0.4).abs() < 0.02,
@@ -1220,8 +1231,8 @@ fn jointed_bodies_sleep_and_wake_together() {
     for _ in 0..300 {
         step(&mut world);
         let (awake_arm, awake_bob) = (
-            world.body_is_awake(arm).unwrap(),
-            world.body_is_awake(bob).unwrap(),
+            world.body(arm).unwrap().is_awake(),
+            world.body(bob).unwrap().is_awake(),
         );
         assert_eq!(
             awake_arm, awake_bob,
@@ -1233,17 +1244,23 @@ fn jointed_bodies_sleep_and_wake_together() {
         }
     }
     assert!(slept, "the jointed pair never slept");
-    world.set_revolute_motor_speed(joint, 1.0).unwrap();
-    assert!(world.body_is_awake(arm).unwrap() && world.body_is_awake(bob).unwrap());
+    world
+        .joint_mut(joint)
+        .unwrap()
+        .motor()
+        .unwrap()
+        .set_speed(1.0)
+        .unwrap();
+    assert!(world.body(arm).unwrap().is_awake() && world.body(bob).unwrap().is_awake());
     world.validate().unwrap();
     step(&mut world);
 
     // A joint created onto a sleeping body wakes it.
-    world.set_body_awake(bob, false).unwrap();
-    assert!(!world.body_is_awake(arm).unwrap());
+    world.body_mut(bob).unwrap().set_awake(false);
+    assert!(!world.body(arm).unwrap().is_awake());
     let other = dynamic_body(&mut world, Vec2::new(8.0, 3.0));
     revolute_between(&mut world, other, bob, Vec2::ZERO, Vec2::new(3.0, 2.5));
-    assert!(world.body_is_awake(bob).unwrap() && world.body_is_awake(arm).unwrap());
+    assert!(world.body(bob).unwrap().is_awake() && world.body(arm).unwrap().is_awake());
     world.validate().unwrap();
     step(&mut world);
 }
@@ -1261,33 +1278,49 @@ fn disabling_and_retyping_bodies_keeps_joints_consistent() {
     for _ in 0..10 {
         step(&mut world);
     }
-    world.disable_body(bob).unwrap();
+    world.body_mut(bob).unwrap().disable();
     world.validate().unwrap();
     step(&mut world);
-    world.enable_body(bob).unwrap();
+    world.body_mut(bob).unwrap().enable().unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world.set_body_type(pivot, BodyType::Dynamic).unwrap();
+    world
+        .body_mut(pivot)
+        .unwrap()
+        .set_body_type(BodyType::Dynamic)
+        .unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world.set_body_type(pivot, BodyType::Static).unwrap();
+    world
+        .body_mut(pivot)
+        .unwrap()
+        .set_body_type(BodyType::Static)
+        .unwrap();
     world.validate().unwrap();
-    world.set_body_type(bob, BodyType::Kinematic).unwrap();
+    world
+        .body_mut(bob)
+        .unwrap()
+        .set_body_type(BodyType::Kinematic)
+        .unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world.set_body_type(bob, BodyType::Dynamic).unwrap();
+    world
+        .body_mut(bob)
+        .unwrap()
+        .set_body_type(BodyType::Dynamic)
+        .unwrap();
     world.validate().unwrap();
     for _ in 0..60 {
         step(&mut world);
     }
-    let (a, b) = world.joint_world_anchors(joint).unwrap();
+    let (a, b) = world.joint(joint).unwrap().world_anchors();
     assert!(
         (b - a).length() < 0.01,
         "joint came apart: {}",
         (b - a).length()
     );
     assert!(
-        world.body_position(bob).unwrap().y < 9.9,
+        world.body(bob).unwrap().position().y < 9.9,
         "the bob does not swing"
     );
 }
@@ -1302,14 +1335,13 @@ fn threshold_events_and_breaking() {
         let ground = static_body(&mut world, Vec2::new(0.0, 10.0));
         let body = dynamic_body(&mut world, Vec2::new(0.0, 9.0));
         world
-            .set_body_mass_data(
-                body,
-                impulse2d::collision::MassData {
-                    mass: 1.0,
-                    center: Vec2::ZERO,
-                    rotational_inertia: 0.1,
-                },
-            )
+            .body_mut(body)
+            .unwrap()
+            .set_mass_data(impulse2d::collision::MassData {
+                mass: 1.0,
+                center: Vec2::ZERO,
+                rotational_inertia: 0.1,
+            })
             .unwrap();
         let joint = world
             .create_distance_joint(&DistanceJointDef {
@@ -1345,7 +1377,7 @@ fn threshold_events_and_breaking() {
             if i > 10 {
                 // Hanging still: the joint carries the weight.
                 assert!((e.force - 10.0).abs() < 0.05, "reported force {}", e.force);
-                let f = world.joint_constraint_force(joint).unwrap();
+                let f = world.joint(joint).unwrap().constraint_force();
                 assert!(
                     (f - Vec2::new(0.0, 10.0)).length() < 0.05,
                     "force on the body {f:?}"
@@ -1353,7 +1385,7 @@ fn threshold_events_and_breaking() {
             }
         }
         assert_eq!(world.joint_is_valid(joint), !breaks);
-        let y = world.body_position(body).unwrap().y;
+        let y = world.body(body).unwrap().position().y;
         if breaks {
             assert!(y < 8.0, "the body did not fall: y = {y}");
         } else {
@@ -1384,18 +1416,18 @@ fn weld_holds_a_cantilever_and_reports_its_torque() {
     for _ in 0..120 {
         step(&mut world);
     }
-    let tip = world.body_world_point(beam, Vec2::new(1.0, 0.0)).unwrap();
+    let tip = world.body(beam).unwrap().world_point(Vec2::new(1.0, 0.0));
     assert!(
         (tip - Vec2::new(2.0, 5.0)).length() < 0.01,
         "tip sagged to {tip:?}"
     );
-    let force = world.joint_constraint_force(joint).unwrap();
+    let force = world.joint(joint).unwrap().constraint_force();
     assert!(
         (force - Vec2::new(0.0, 4.0)).length() < 0.04,
         "force {force:?}"
     );
     // Torque on the beam about the anchor balances the weight's moment.
-    let torque = world.joint_constraint_torque(joint).unwrap();
+    let torque = world.joint(joint).unwrap().constraint_torque();
     assert!((torque - 4.0).abs() < 0.04, "torque {torque}");
 }
 
@@ -1422,13 +1454,19 @@ fn mouse_joint_drags_a_body_to_its_target() {
         })
         .unwrap();
     let target = Vec2::new(3.0, 4.0);
-    world.set_mouse_target(joint, target).unwrap();
+    world
+        .joint_mut(joint)
+        .unwrap()
+        .mouse()
+        .unwrap()
+        .set_target(target)
+        .unwrap();
     for _ in 0..180 {
         step(&mut world);
     }
     let omega = 2.0 * std::f32::consts::PI * hertz;
     let expected = target - Vec2::new(0.0, 10.0 / (omega * omega));
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!(
         (p - expected).length() < 1e-3,
         "body at {p:?}, expected {expected:?}"
@@ -1460,18 +1498,18 @@ fn motor_joint_drives_a_body_to_its_offset() {
     for _ in 0..180 {
         step(&mut world);
     }
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!((p - Vec2::new(3.0, 2.0)).length() < 0.01, "body at {p:?}");
-    let angle = world.body_rotation(body).unwrap().angle();
+    let angle = world.body(body).unwrap().rotation().angle();
     assert!((angle - 0.5).abs() < 0.01, "angle {angle}");
     // With a weak motor it cannot hold the body up against gravity.
-    world
-        .set_motor_joint_max_force_and_torque(joint, 1.0, 100.0)
-        .unwrap();
+    let mut motor = world.joint_mut(joint).unwrap().motor_joint().unwrap();
+    motor.set_max_force(1.0).unwrap();
+    motor.set_max_torque(100.0).unwrap();
     for _ in 0..60 {
         step(&mut world);
     }
-    assert!(world.body_position(body).unwrap().y < 1.0);
+    assert!(world.body(body).unwrap().position().y < 1.0);
 }
 
 #[test]
@@ -1504,7 +1542,12 @@ fn distance_joint_as_rope_and_rod() {
         let mut min_length = f32::MAX;
         for _ in 0..240 {
             step(&mut world);
-            let length = world.distance_joint_current_length(joint).unwrap();
+            let length = world
+                .joint(joint)
+                .unwrap()
+                .distance()
+                .unwrap()
+                .current_length();
             assert!(length < 2.0 + 0.01, "stretched to {length}");
             min_length = min_length.min(length);
         }
@@ -1514,7 +1557,12 @@ fn distance_joint_as_rope_and_rod() {
         } else {
             assert!(min_length > 2.0 - 0.01, "rod compressed to {min_length}");
         }
-        let length = world.distance_joint_current_length(joint).unwrap();
+        let length = world
+            .joint(joint)
+            .unwrap()
+            .distance()
+            .unwrap()
+            .current_length();
         assert!((length - 2.0).abs() < 0.01);
     }
 }
@@ -1550,7 +1598,7 @@ fn joint_definitions_round_trip() {
         target_translation: 0.5,
     };
     let joint = world.create_prismatic_joint(&def).unwrap();
-    let back = world.prismatic_joint_def(joint).unwrap();
+    let back = world.joint(joint).unwrap().prismatic().unwrap().def();
     assert!((back.local_axis_a - Vec2::new(0.0, 1.0)).length() < 1e-6);
     assert!((back.reference_angle - 0.3).abs() < 1e-6);
     let normalised = PrismaticJointDef {
@@ -1559,9 +1607,12 @@ fn joint_definitions_round_trip() {
         ..def
     };
     assert_eq!(back, normalised);
-    assert_eq!(world.joint_type(joint).unwrap(), JointType::Prismatic);
-    assert_eq!(world.joint_body_a(joint).unwrap(), a);
-    assert_eq!(world.joint_body_b(joint).unwrap(), b);
+    assert_eq!(
+        world.joint(joint).unwrap().joint_type(),
+        JointType::Prismatic
+    );
+    assert_eq!(world.joint(joint).unwrap().body_a(), a);
+    assert_eq!(world.joint(joint).unwrap().body_b(), b);
 }
 
 #[test]
@@ -1591,14 +1642,16 @@ fn destroyed_joint_lets_the_island_split() {
         .unwrap();
     let keep_moving = |world: &mut World| {
         world
-            .set_body_linear_velocity(mover, Vec2::new(1.0, 0.0))
+            .body_mut(mover)
+            .unwrap()
+            .set_linear_velocity(Vec2::new(1.0, 0.0))
             .unwrap();
     };
     for _ in 0..120 {
         keep_moving(&mut world);
         step(&mut world);
         assert!(
-            world.body_is_awake(rester).unwrap(),
+            world.body(rester).unwrap().is_awake(),
             "slept while jointed to a moving body"
         );
     }
@@ -1607,8 +1660,8 @@ fn destroyed_joint_lets_the_island_split() {
     for _ in 0..120 {
         keep_moving(&mut world);
         step(&mut world);
-        assert!(world.body_is_awake(mover).unwrap());
-        slept |= !world.body_is_awake(rester).unwrap();
+        assert!(world.body(mover).unwrap().is_awake());
+        slept |= !world.body(rester).unwrap().is_awake();
     }
     assert!(
         slept,

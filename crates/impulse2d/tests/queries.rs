@@ -81,7 +81,7 @@ fn build_scene(seed: u64) -> Scene {
             },
         )
         .unwrap();
-    shapes.extend(world.body_shapes(ground).unwrap());
+    shapes.extend(world.body(ground).unwrap().shapes());
 
     let mut disabled = Vec::new();
     while shapes.len() < 1000 {
@@ -114,7 +114,7 @@ fn build_scene(seed: u64) -> Scene {
         }
     }
     for body in disabled {
-        world.disable_body(body).unwrap();
+        world.body_mut(body).unwrap().disable();
     }
     // Let things move so that fat boxes, moved proxies and contacts are all
     // in play.
@@ -144,15 +144,15 @@ impl Scene {
         self.shapes
             .iter()
             .filter_map(|&s| {
-                let body = w.shape_body(s).unwrap();
-                let seen = !w.shape_is_sensor(s).unwrap()
-                    && w.body_is_enabled(body).unwrap()
-                    && filter.accepts(&w.shape_filter(s).unwrap());
+                let body = w.shape(s).unwrap().body();
+                let seen = !w.shape(s).unwrap().is_sensor()
+                    && w.body(body).unwrap().is_enabled()
+                    && filter.accepts(&w.shape(s).unwrap().filter());
                 seen.then(|| {
                     (
                         s,
-                        w.body_transform(body).unwrap(),
-                        w.shape_geometry(s).unwrap(),
+                        w.body(body).unwrap().transform(),
+                        w.shape(s).unwrap().geometry(),
                     )
                 })
             })
@@ -292,7 +292,7 @@ fn ray_casts_equal_brute_force_and_the_closest_is_the_nearest() {
             .candidates(filter)
             .into_iter()
             .filter_map(|(s, _, _)| {
-                let out = w.shape_ray_cast(s, &input).unwrap();
+                let out = w.shape(s).unwrap().ray_cast(&input).unwrap();
                 out.hit.then_some((s, out.fraction))
             })
             .collect();
@@ -439,10 +439,13 @@ fn shape_level_ray_cast_closest_point_and_test_point() {
         .create_polygon_shape(body, &ShapeDef::default(), &make_box(1.0, 0.5).unwrap())
         .unwrap();
     let hit = world
-        .shape_ray_cast(
-            s,
-            &RayCastInput::new(Vec2::new(0.0, 1.5), Vec2::new(5.0, 0.0), 1.0),
-        )
+        .shape(s)
+        .unwrap()
+        .ray_cast(&RayCastInput::new(
+            Vec2::new(0.0, 1.5),
+            Vec2::new(5.0, 0.0),
+            1.0,
+        ))
         .unwrap();
     assert!(hit.hit);
     assert!((hit.fraction - 0.5).abs() < 1e-5, "{}", hit.fraction);
@@ -450,15 +453,32 @@ fn shape_level_ray_cast_closest_point_and_test_point() {
     assert!((hit.normal - Vec2::new(-1.0, 0.0)).length() < 1e-5);
 
     // Closest point from the right side and from above the top corner.
-    let p = world.shape_closest_point(s, Vec2::new(5.0, 1.2)).unwrap();
+    let p = world
+        .shape(s)
+        .unwrap()
+        .closest_point(Vec2::new(5.0, 1.2))
+        .unwrap();
     assert!((p - Vec2::new(3.5, 1.2)).length() < 1e-4, "{p:?}");
-    let p = world.shape_closest_point(s, Vec2::new(4.5, 4.0)).unwrap();
+    let p = world
+        .shape(s)
+        .unwrap()
+        .closest_point(Vec2::new(4.5, 4.0))
+        .unwrap();
     assert!((p - Vec2::new(3.5, 2.0)).length() < 1e-4, "{p:?}");
     // Inside: the point itself.
     let inside = Vec2::new(3.2, 0.3);
-    assert!(world.shape_test_point(s, inside).unwrap());
-    assert_eq!(world.shape_closest_point(s, inside).unwrap(), inside);
-    assert!(!world.shape_test_point(s, Vec2::new(3.6, 0.3)).unwrap());
+    assert!(world.shape(s).unwrap().test_point(inside).unwrap());
+    assert_eq!(
+        world.shape(s).unwrap().closest_point(inside).unwrap(),
+        inside
+    );
+    assert!(
+        !world
+            .shape(s)
+            .unwrap()
+            .test_point(Vec2::new(3.6, 0.3))
+            .unwrap()
+    );
 }
 
 /// A 1 m box at 2 m from the blast, inside the radius, facing it squarely:
@@ -498,16 +518,16 @@ fn explode_pushes_by_exposed_width_with_falloff() {
         })
         .unwrap();
     // Inside: 6 N·s·m⁻¹ × 1 m / 1 kg = 6 m/s; closest distance 2 m.
-    let v = world.body_linear_velocity(boxes[0]).unwrap();
+    let v = world.body(boxes[0]).unwrap().linear_velocity();
     assert!((v - Vec2::new(6.0, 0.0)).length() < 1e-4, "{v:?}");
-    assert!(world.body_angular_velocity(boxes[0]).unwrap().abs() < 1e-4);
-    assert!(world.body_is_awake(boxes[0]).unwrap());
+    assert!(world.body(boxes[0]).unwrap().angular_velocity().abs() < 1e-4);
+    assert!(world.body(boxes[0]).unwrap().is_awake());
     // Falloff: closest distance 4 m, (3 + 2 − 4)/2 = half the impulse.
-    let v = world.body_linear_velocity(boxes[1]).unwrap();
+    let v = world.body(boxes[1]).unwrap().linear_velocity();
     assert!((v - Vec2::new(-3.0, 0.0)).length() < 1e-4, "{v:?}");
     // Beyond reach (closest distance 7.5 m): untouched and still asleep.
-    assert_eq!(world.body_linear_velocity(boxes[2]).unwrap(), Vec2::ZERO);
-    assert!(!world.body_is_awake(boxes[2]).unwrap());
+    assert_eq!(world.body(boxes[2]).unwrap().linear_velocity(), Vec2::ZERO);
+    assert!(!world.body(boxes[2]).unwrap().is_awake());
 }
 
 #[test]
@@ -579,12 +599,23 @@ fn stale_ids_and_bad_input_are_errors() {
             .is_err()
     );
     let bad_ray = RayCastInput::new(Vec2::ZERO, Vec2::new(nan, 0.0), 1.0);
-    assert!(world.shape_ray_cast(ids[0], &bad_ray).is_err());
-    let bad_ray = RayCastInput::new(Vec2::ZERO, Vec2::X, -1.0);
-    assert!(world.shape_ray_cast(ids[0], &bad_ray).is_err());
     assert!(
         world
-            .shape_closest_point(ids[0], Vec2::new(nan, 0.0))
+            .shape(ids[0])
+            .and_then(|view| view.ray_cast(&bad_ray))
+            .is_err()
+    );
+    let bad_ray = RayCastInput::new(Vec2::ZERO, Vec2::X, -1.0);
+    assert!(
+        world
+            .shape(ids[0])
+            .and_then(|view| view.ray_cast(&bad_ray))
+            .is_err()
+    );
+    assert!(
+        world
+            .shape(ids[0])
+            .and_then(|view| view.closest_point(Vec2::new(nan, 0.0)))
             .is_err()
     );
     for def in [
@@ -609,21 +640,56 @@ fn stale_ids_and_bad_input_are_errors() {
     }
 
     // Stale ids.
-    let body = world.shape_body(ids[0]).unwrap();
+    let body = world.shape(ids[0]).unwrap().body();
     world.destroy_body(body).unwrap();
     let ray = RayCastInput::new(Vec2::ZERO, Vec2::X, 1.0);
     for id in ids {
         assert!(matches!(
-            world.shape_ray_cast(id, &ray),
+            world.shape(id).and_then(|view| view.ray_cast(&ray)),
             Err(Error::InvalidId { .. })
         ));
-        assert!(world.shape_closest_point(id, Vec2::ZERO).is_err());
-        assert!(world.shape_test_point(id, Vec2::ZERO).is_err());
-        assert!(world.sensor_overlaps(id).is_err());
-        assert!(world.set_shape_contact_events_enabled(id, true).is_err());
-        assert!(world.set_shape_sensor_events_enabled(id, true).is_err());
-        assert!(world.set_shape_hit_events_enabled(id, true).is_err());
-        assert!(world.set_shape_pre_solve_events_enabled(id, true).is_err());
+        assert!(
+            world
+                .shape(id)
+                .and_then(|view| view.closest_point(Vec2::ZERO))
+                .is_err()
+        );
+        assert!(
+            world
+                .shape(id)
+                .and_then(|view| view.test_point(Vec2::ZERO))
+                .is_err()
+        );
+        assert!(
+            world
+                .shape(id)
+                .and_then(|view| view.sensor_overlaps())
+                .is_err()
+        );
+        assert!(
+            world
+                .shape_mut(id)
+                .map(|mut view| view.set_contact_events_enabled(true))
+                .is_err()
+        );
+        assert!(
+            world
+                .shape_mut(id)
+                .map(|mut view| view.set_sensor_events_enabled(true))
+                .is_err()
+        );
+        assert!(
+            world
+                .shape_mut(id)
+                .map(|mut view| view.set_hit_events_enabled(true))
+                .is_err()
+        );
+        assert!(
+            world
+                .shape_mut(id)
+                .map(|mut view| view.set_pre_solve_events_enabled(true))
+                .is_err()
+        );
     }
     // The world still answers good queries (nothing left to find).
     assert!(

@@ -10,7 +10,7 @@ use impulse2d::{
 fn transform_hash(world: &World, bodies: &[BodyId]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for &b in bodies {
-        let xf = world.body_transform(b).unwrap();
+        let xf = world.body(b).unwrap().transform();
         for x in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
             for byte in x.to_bits().to_le_bytes() {
                 hash ^= byte as u64;

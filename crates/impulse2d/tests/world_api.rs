@@ -142,32 +142,42 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
     );
 
     // Setters.
-    let xf = world.body_transform(body).unwrap();
+    let xf = world.body(body).unwrap().transform();
     assert!(
         world
-            .set_body_transform(body, Vec2::new(f32::NAN, 0.0), Rot::IDENTITY)
+            .body_mut(body)
+            .and_then(|mut view| view.set_transform(Vec2::new(f32::NAN, 0.0), Rot::IDENTITY))
             .is_err()
     );
-    assert_eq!(world.body_transform(body).unwrap(), xf);
+    assert_eq!(world.body(body).unwrap().transform(), xf);
     assert!(
         world
-            .set_body_linear_velocity(body, Vec2::new(0.0, f32::NAN))
-            .is_err()
-    );
-    assert!(
-        world
-            .set_body_angular_velocity(body, f32::INFINITY)
+            .body_mut(body)
+            .and_then(|mut view| view.set_linear_velocity(Vec2::new(0.0, f32::NAN)))
             .is_err()
     );
     assert!(
         world
-            .apply_force_to_center(body, Vec2::new(f32::INFINITY, 0.0), true)
+            .body_mut(body)
+            .and_then(|mut view| view.set_angular_velocity(f32::INFINITY))
             .is_err()
     );
-    assert!(world.apply_torque(body, f32::NAN, true).is_err());
     assert!(
         world
-            .set_body_linear_velocity(ground, Vec2::new(1.0, 0.0))
+            .body_mut(body)
+            .and_then(|mut view| view.apply_force_to_center(Vec2::new(f32::INFINITY, 0.0), true))
+            .is_err()
+    );
+    assert!(
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.apply_torque(f32::NAN, true))
+            .is_err()
+    );
+    assert!(
+        world
+            .body_mut(ground)
+            .and_then(|mut view| view.set_linear_velocity(Vec2::new(1.0, 0.0)))
             .is_err()
     );
 
@@ -180,7 +190,7 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
     assert_eq!(world.counters(), before);
     world.validate().unwrap();
     step_checked(&mut world, 120);
-    let y = world.body_position(body).unwrap().y;
+    let y = world.body(body).unwrap().position().y;
     assert!((y - 0.5).abs() < 0.01, "box at {y}");
 }
 
@@ -188,34 +198,45 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
 fn stale_and_foreign_ids_are_errors() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
-    let shape = world.body_shapes(body).unwrap()[0];
+    let shape = world.body(body).unwrap().shapes()[0];
     world.destroy_body(body).unwrap();
 
     let invalid_body = Error::InvalidId { what: "body" };
     assert_eq!(world.destroy_body(body), Err(invalid_body.clone()));
-    assert_eq!(world.body_position(body), Err(invalid_body.clone()));
     assert_eq!(
-        world.apply_linear_impulse_to_center(body, Vec2::X, true),
+        world.body(body).map(|view| view.position()),
         Err(invalid_body.clone())
     );
     assert_eq!(
-        world.shape_body(shape),
+        world
+            .body_mut(body)
+            .and_then(|mut view| view.apply_linear_impulse_to_center(Vec2::X, true)),
+        Err(invalid_body.clone())
+    );
+    assert_eq!(
+        world.shape(shape).map(|view| view.body()),
         Err(Error::InvalidId { what: "shape" })
     );
-    assert!(!world.body_is_valid(body) && !world.shape_is_valid(shape));
+    assert!(world.body(body).is_err() && world.shape(shape).is_err());
 
     // The slot is reused with a new generation; the old id stays dead.
     let again = dynamic_box(&mut world, Vec2::new(1.0, 3.0));
     assert_eq!(again.index(), body.index());
     assert_ne!(again.generation(), body.generation());
-    assert_eq!(world.body_position(body), Err(invalid_body.clone()));
-    assert_eq!(world.body_position(again).unwrap(), Vec2::new(1.0, 3.0));
+    assert_eq!(
+        world.body(body).map(|view| view.position()),
+        Err(invalid_body.clone())
+    );
+    assert_eq!(world.body(again).unwrap().position(), Vec2::new(1.0, 3.0));
 
     // An id from another world is rejected even if the index exists there.
     let mut other = World::new(&WorldDef::default()).unwrap();
     let foreign = dynamic_box(&mut other, Vec2::ZERO);
     assert_eq!(foreign.index(), again.index());
-    assert_eq!(world.body_position(foreign), Err(invalid_body));
+    assert_eq!(
+        world.body(foreign).map(|view| view.position()),
+        Err(invalid_body)
+    );
 
     world.validate().unwrap();
     step_checked(&mut world, 10);
@@ -234,19 +255,19 @@ fn point_and_vector_conversions() {
     // Rotating (1, 0) by 90° gives (0, 1).
     let close = |a: Vec2, b: Vec2| (a - b).length() < 1e-6;
     assert!(close(
-        world.body_world_point(body, Vec2::X).unwrap(),
+        world.body(body).unwrap().world_point(Vec2::X),
         Vec2::new(1.0, 3.0)
     ));
     assert!(close(
-        world.body_local_point(body, Vec2::new(1.0, 3.0)).unwrap(),
+        world.body(body).unwrap().local_point(Vec2::new(1.0, 3.0)),
         Vec2::X
     ));
     assert!(close(
-        world.body_world_vector(body, Vec2::X).unwrap(),
+        world.body(body).unwrap().world_vector(Vec2::X),
         Vec2::Y
     ));
     assert!(close(
-        world.body_local_vector(body, Vec2::Y).unwrap(),
+        world.body(body).unwrap().local_vector(Vec2::Y),
         Vec2::X
     ));
 }
@@ -267,32 +288,38 @@ fn mass_data_from_shapes_and_overrides() {
         })
         .unwrap();
     // No shapes: 1 kg at the origin.
-    assert_eq!(world.body_mass(body).unwrap(), 1.0);
+    assert_eq!(world.body(body).unwrap().mass(), 1.0);
     let dense = ShapeDef {
         density: 2.0,
         ..Default::default()
     };
     let offset = make_offset_box(1.0, 0.5, Vec2::new(1.0, 0.0), Rot::IDENTITY).unwrap();
     world.create_polygon_shape(body, &dense, &offset).unwrap();
-    assert!((world.body_mass(body).unwrap() - 4.0).abs() < 1e-5);
-    assert!((world.body_rotational_inertia(body).unwrap() - 5.0 / 3.0).abs() < 1e-4);
-    assert!((world.body_local_center_of_mass(body).unwrap() - Vec2::X).length() < 1e-6);
+    assert!((world.body(body).unwrap().mass() - 4.0).abs() < 1e-5);
+    assert!((world.body(body).unwrap().rotational_inertia() - 5.0 / 3.0).abs() < 1e-4);
+    assert!((world.body(body).unwrap().local_center_of_mass() - Vec2::X).length() < 1e-6);
 
     // A second box at (−1, 0): 8 kg centred at the origin, each box's inertia
     // shifted by m·d² = 4·1: 2·(5/3 + 4) = 34/3 kg·m².
     let other = make_offset_box(1.0, 0.5, Vec2::new(-1.0, 0.0), Rot::IDENTITY).unwrap();
     world.create_polygon_shape(body, &dense, &other).unwrap();
-    assert!((world.body_mass(body).unwrap() - 8.0).abs() < 1e-5);
-    assert!(world.body_local_center_of_mass(body).unwrap().length() < 1e-5);
-    assert!((world.body_rotational_inertia(body).unwrap() - 34.0 / 3.0).abs() < 1e-3);
+    assert!((world.body(body).unwrap().mass() - 8.0).abs() < 1e-5);
+    assert!(world.body(body).unwrap().local_center_of_mass().length() < 1e-5);
+    assert!((world.body(body).unwrap().rotational_inertia() - 34.0 / 3.0).abs() < 1e-3);
 
     // Impulses: Δv = J/m, Δω = L/I.
     world
-        .apply_linear_impulse_to_center(body, Vec2::new(4.0, 0.0), true)
+        .body_mut(body)
+        .unwrap()
+        .apply_linear_impulse_to_center(Vec2::new(4.0, 0.0), true)
         .unwrap();
-    assert!((world.body_linear_velocity(body).unwrap() - Vec2::new(0.5, 0.0)).length() < 1e-6);
-    world.apply_angular_impulse(body, 34.0 / 3.0, true).unwrap();
-    assert!((world.body_angular_velocity(body).unwrap() - 1.0).abs() < 1e-5);
+    assert!((world.body(body).unwrap().linear_velocity() - Vec2::new(0.5, 0.0)).length() < 1e-6);
+    world
+        .body_mut(body)
+        .unwrap()
+        .apply_angular_impulse(34.0 / 3.0, true)
+        .unwrap();
+    assert!((world.body(body).unwrap().angular_velocity() - 1.0).abs() < 1e-5);
 
     // Override, then restore from the shapes.
     let md = impulse2d::collision::MassData {
@@ -300,15 +327,18 @@ fn mass_data_from_shapes_and_overrides() {
         center: Vec2::ZERO,
         rotational_inertia: 3.0,
     };
-    world.set_body_mass_data(body, md).unwrap();
-    assert_eq!(world.body_mass_data(body).unwrap(), md);
+    world.body_mut(body).unwrap().set_mass_data(md).unwrap();
+    assert_eq!(world.body(body).unwrap().mass_data(), md);
     assert!(
         world
-            .set_body_mass_data(body, impulse2d::collision::MassData { mass: -1.0, ..md })
+            .body_mut(body)
+            .and_then(
+                |mut view| view.set_mass_data(impulse2d::collision::MassData { mass: -1.0, ..md })
+            )
             .is_err()
     );
-    world.apply_mass_from_shapes(body).unwrap();
-    assert!((world.body_mass(body).unwrap() - 8.0).abs() < 1e-5);
+    world.body_mut(body).unwrap().apply_mass_from_shapes();
+    assert!((world.body(body).unwrap().mass() - 8.0).abs() < 1e-5);
 }
 
 /// A 2 kg body pushed by 4 N for one step of 1/60 s without gravity gains
@@ -337,28 +367,27 @@ fn forces_act_for_one_step() {
         )
         .unwrap();
     world
-        .apply_force_to_center(body, Vec2::new(4.0, 0.0), true)
+        .body_mut(body)
+        .unwrap()
+        .apply_force_to_center(Vec2::new(4.0, 0.0), true)
         .unwrap();
     step_checked(&mut world, 1);
-    let v = world.body_linear_velocity(body).unwrap();
+    let v = world.body(body).unwrap().linear_velocity();
     assert!((v.x - 4.0 * DT / 2.0).abs() < 1e-6);
     step_checked(&mut world, 1);
-    assert!((world.body_linear_velocity(body).unwrap().x - v.x).abs() < 1e-7);
+    assert!((world.body(body).unwrap().linear_velocity().x - v.x).abs() < 1e-7);
 
     // A force off the centre also turns the body: torque = r × F, with r
     // measured from the (moved) centre of mass.
-    let center = world.body_world_center_of_mass(body).unwrap();
+    let center = world.body(body).unwrap().world_center_of_mass();
     world
-        .apply_force(
-            body,
-            Vec2::new(0.0, 6.0),
-            center + Vec2::new(0.5, 0.0),
-            true,
-        )
+        .body_mut(body)
+        .unwrap()
+        .apply_force(Vec2::new(0.0, 6.0), center + Vec2::new(0.5, 0.0), true)
         .unwrap();
     step_checked(&mut world, 1);
     // I = m·(1 + 1)/12 = 1/3 kg·m²; τ = 0.5·6 = 3 N·m; Δω = τ·t/I = 3·(1/60)·3.
-    let w = world.body_angular_velocity(body).unwrap();
+    let w = world.body(body).unwrap().angular_velocity();
     assert!((w - 9.0 * DT).abs() < 1e-5, "w = {w}");
 }
 
@@ -383,10 +412,10 @@ fn motion_locks_hold() {
         .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     step_checked(&mut world, 60);
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert_eq!(p.y, 5.0);
     assert!((p.x - 1.0).abs() < 1e-4);
-    assert_eq!(world.body_rotation(body).unwrap(), Rot::IDENTITY);
+    assert_eq!(world.body(body).unwrap().rotation(), Rot::IDENTITY);
 }
 
 #[test]
@@ -396,17 +425,19 @@ fn setting_the_transform_wakes_and_moves_the_proxy() {
     let a = dynamic_box(&mut world, Vec2::new(-5.0, 0.5));
     let b = dynamic_box(&mut world, Vec2::new(5.0, 0.5));
     step_checked(&mut world, 90);
-    assert!(!world.body_is_awake(a).unwrap());
-    assert!(!world.body_is_awake(b).unwrap());
+    assert!(!world.body(a).unwrap().is_awake());
+    assert!(!world.body(b).unwrap().is_awake());
 
     // Teleport A onto B: it wakes, and the broad phase finds the new pair so
     // A lands on B instead of falling through it.
     world
-        .set_body_transform(a, Vec2::new(5.0, 2.0), Rot::IDENTITY)
+        .body_mut(a)
+        .unwrap()
+        .set_transform(Vec2::new(5.0, 2.0), Rot::IDENTITY)
         .unwrap();
-    assert!(world.body_is_awake(a).unwrap());
+    assert!(world.body(a).unwrap().is_awake());
     step_checked(&mut world, 120);
-    let pa = world.body_position(a).unwrap();
+    let pa = world.body(a).unwrap().position();
     assert!((pa.y - 1.5).abs() < 0.02, "A at {pa:?}");
     assert!((pa.x - 5.0).abs() < 0.01);
 }
@@ -423,18 +454,18 @@ fn touching_wakes_a_sleeping_island_and_sleep_can_be_forced() {
     let mut woke = false;
     for _ in 0..60 {
         step_checked(&mut world, 1);
-        woke |= world.body_is_awake(stack.boxes[0]).unwrap();
+        woke |= world.body(stack.boxes[0]).unwrap().is_awake();
     }
     assert!(woke, "the stack never woke");
 
     // Forcing sleep puts the whole island to sleep at once.
-    world.set_body_awake(stack.top, false).unwrap();
+    world.body_mut(stack.top).unwrap().set_awake(false);
     for &b in stack.boxes.iter().chain([&ball]) {
-        assert!(!world.body_is_awake(b).unwrap());
+        assert!(!world.body(b).unwrap().is_awake());
     }
     world.validate().unwrap();
-    world.set_body_awake(stack.boxes[0], true).unwrap();
-    assert!(world.body_is_awake(stack.top).unwrap());
+    world.body_mut(stack.boxes[0]).unwrap().set_awake(true);
+    assert!(world.body(stack.top).unwrap().is_awake());
     step_checked(&mut world, 5);
 }
 
@@ -450,13 +481,15 @@ fn islands_split_when_contacts_end() {
 
     // Knock B off A and far away.
     world
-        .set_body_linear_velocity(b, Vec2::new(8.0, 3.0))
+        .body_mut(b)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(8.0, 3.0))
         .unwrap();
     step_checked(&mut world, 300);
     let c = world.counters();
     assert_eq!(c.island_count, 2, "{c:?}");
     assert_eq!(c.awake_body_count, 0);
-    assert!(world.body_position(b).unwrap().x > 2.0);
+    assert!(world.body(b).unwrap().position().x > 2.0);
     let _ = a;
 }
 
@@ -465,11 +498,11 @@ fn destroying_a_support_wakes_what_it_held() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let stack = impulse2d_scenes::vertical_stack(&mut world, 2).unwrap();
     step_checked(&mut world, 90);
-    assert!(!world.body_is_awake(stack.top).unwrap());
+    assert!(!world.body(stack.top).unwrap().is_awake());
     world.destroy_body(stack.boxes[0]).unwrap();
-    assert!(world.body_is_awake(stack.top).unwrap());
+    assert!(world.body(stack.top).unwrap().is_awake());
     step_checked(&mut world, 120);
-    let y = world.body_position(stack.top).unwrap().y;
+    let y = world.body(stack.top).unwrap().position().y;
     assert!((y - 0.5).abs() < 0.01, "top fell to {y}");
 }
 
@@ -478,20 +511,20 @@ fn disabled_bodies_do_not_move_or_collide() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
-    world.disable_body(body).unwrap();
-    assert!(!world.body_is_enabled(body).unwrap());
+    world.body_mut(body).unwrap().disable();
+    assert!(!world.body(body).unwrap().is_enabled());
     step_checked(&mut world, 60);
-    assert_eq!(world.body_position(body).unwrap(), Vec2::new(0.0, 3.0));
+    assert_eq!(world.body(body).unwrap().position(), Vec2::new(0.0, 3.0));
     assert_eq!(world.counters().contact_count, 0);
 
-    world.enable_body(body).unwrap();
+    world.body_mut(body).unwrap().enable().unwrap();
     step_checked(&mut world, 120);
-    let y = world.body_position(body).unwrap().y;
+    let y = world.body(body).unwrap().position().y;
     assert!((y - 0.5).abs() < 0.01, "box at {y}");
 
     // Disabling a resting body wakes nothing that would float; the world stays valid.
-    world.disable_body(body).unwrap();
-    world.disable_body(body).unwrap();
+    world.body_mut(body).unwrap().disable();
+    world.body_mut(body).unwrap().disable();
     step_checked(&mut world, 5);
 }
 
@@ -509,25 +542,39 @@ fn changing_the_body_type() {
         .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();
     step_checked(&mut world, 30);
-    assert_eq!(world.body_position(body).unwrap().y, 3.0);
+    assert_eq!(world.body(body).unwrap().position().y, 3.0);
 
-    world.set_body_type(body, BodyType::Dynamic).unwrap();
-    assert!((world.body_mass(body).unwrap() - 1.0).abs() < 1e-6);
-    step_checked(&mut world, 120);
-    assert!((world.body_position(body).unwrap().y - 0.5).abs() < 0.01);
-
-    world.set_body_type(body, BodyType::Kinematic).unwrap();
-    assert_eq!(world.body_mass(body).unwrap(), 0.0);
     world
-        .set_body_linear_velocity(body, Vec2::new(1.0, 0.0))
+        .body_mut(body)
+        .unwrap()
+        .set_body_type(BodyType::Dynamic)
+        .unwrap();
+    assert!((world.body(body).unwrap().mass() - 1.0).abs() < 1e-6);
+    step_checked(&mut world, 120);
+    assert!((world.body(body).unwrap().position().y - 0.5).abs() < 0.01);
+
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_body_type(BodyType::Kinematic)
+        .unwrap();
+    assert_eq!(world.body(body).unwrap().mass(), 0.0);
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(1.0, 0.0))
         .unwrap();
     step_checked(&mut world, 60);
-    let p = world.body_position(body).unwrap();
+    let p = world.body(body).unwrap().position();
     assert!((p.x - 1.0).abs() < 1e-3, "kinematic body at {p:?}");
 
-    world.set_body_type(body, BodyType::Static).unwrap();
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_body_type(BodyType::Static)
+        .unwrap();
     step_checked(&mut world, 10);
-    assert_eq!(world.body_position(body).unwrap(), p);
+    assert_eq!(world.body(body).unwrap().position(), p);
 }
 
 #[test]
@@ -536,12 +583,12 @@ fn destroying_a_shape_drops_the_body() {
     let ground = impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 0.5));
     step_checked(&mut world, 60);
-    let ground_shape = world.body_shapes(ground).unwrap()[0];
+    let ground_shape = world.body(ground).unwrap().shapes()[0];
     world.destroy_shape(ground_shape, false).unwrap();
     assert!(world.destroy_shape(ground_shape, false).is_err());
-    assert!(world.body_is_awake(body).unwrap());
+    assert!(world.body(body).unwrap().is_awake());
     step_checked(&mut world, 30);
-    assert!(world.body_position(body).unwrap().y < 0.0);
+    assert!(world.body(body).unwrap().position().y < 0.0);
 }
 
 /// A chain loop wound clockwise keeps a ball inside a 10 m square; destroying
@@ -565,10 +612,10 @@ fn chains_collide_on_one_side() {
             },
         )
         .unwrap();
-    assert_eq!(world.chain_segments(chain).unwrap().len(), 4);
+    assert_eq!(world.chain(chain).unwrap().segments().len(), 4);
     let ball = impulse2d_scenes::ball(&mut world, Vec2::new(1.0, 5.0), 0.5, 0.0).unwrap();
     step_checked(&mut world, 120);
-    let y = world.body_position(ball).unwrap().y;
+    let y = world.body(ball).unwrap().position().y;
     assert!((y - 0.5).abs() < 0.02, "ball at {y}");
 
     assert!(
@@ -586,7 +633,7 @@ fn chains_collide_on_one_side() {
     world.destroy_chain(chain).unwrap();
     assert!(world.destroy_chain(chain).is_err());
     step_checked(&mut world, 60);
-    assert!(world.body_position(ball).unwrap().y < 0.0);
+    assert!(world.body(ball).unwrap().position().y < 0.0);
 }
 
 #[test]

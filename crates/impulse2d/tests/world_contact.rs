@@ -18,11 +18,11 @@ fn step_checked(world: &mut World) {
 fn friction_point_eight_holds_on_thirty_degrees() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
-    let start = world.body_position(ramp.block).unwrap();
+    let start = world.body(ramp.block).unwrap().position();
     for _ in 0..300 {
         step_checked(&mut world);
     }
-    let end = world.body_position(ramp.block).unwrap();
+    let end = world.body(ramp.block).unwrap().position();
     assert!(
         (end - start).length() < 0.01,
         "block moved {} m",
@@ -38,8 +38,9 @@ fn frictionless_block_slides_at_g_sin_theta() {
     let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.0).unwrap();
     let speed_along = |world: &World| {
         world
-            .body_linear_velocity(ramp.block)
+            .body(ramp.block)
             .unwrap()
+            .linear_velocity()
             .dot(ramp.downhill)
     };
     for _ in 0..30 {
@@ -54,9 +55,9 @@ fn frictionless_block_slides_at_g_sin_theta() {
     let expected = 10.0 * 0.5;
     assert!(((a - expected) / expected).abs() < 0.02, "a = {a} m/s²");
     // It slides straight: no velocity across the ramp, no spin.
-    let v = world.body_linear_velocity(ramp.block).unwrap();
+    let v = world.body(ramp.block).unwrap().linear_velocity();
     assert!((v - ramp.downhill * v.dot(ramp.downhill)).length() < 0.05);
-    assert!(world.body_angular_velocity(ramp.block).unwrap().abs() < 0.05);
+    assert!(world.body(ramp.block).unwrap().angular_velocity().abs() < 0.05);
 }
 
 /// A ball whose bottom starts 2 m above the ground, with restitution `e`,
@@ -80,14 +81,14 @@ fn drop_ball(restitution: f32) -> (f32, f32) {
     let mut max_up = 0.0f32;
     for _ in 0..240 {
         step_checked(&mut world);
-        let v = world.body_linear_velocity(ball).unwrap();
+        let v = world.body(ball).unwrap().linear_velocity();
         // Touching means the manifold has a point: within the speculative
         // distance (2 cm) of the ground.
-        if !touched && !world.body_contacts(ball).unwrap().is_empty() {
+        if !touched && !world.body(ball).unwrap().contacts().is_empty() {
             touched = true;
         }
         if touched {
-            let bottom = world.body_position(ball).unwrap().y - radius;
+            let bottom = world.body(ball).unwrap().position().y - radius;
             apex = apex.max(bottom);
             max_up = max_up.max(v.y);
         }
@@ -127,13 +128,17 @@ fn friction_mixing_rule_can_be_replaced() {
             world.set_friction_mixing(|a, b| a.max(b));
         }
         let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
-        let block_shape = world.body_shapes(ramp.block).unwrap()[0];
-        world.set_shape_friction(block_shape, 0.0).unwrap();
-        let start = world.body_position(ramp.block).unwrap();
+        let block_shape = world.body(ramp.block).unwrap().shapes()[0];
+        world
+            .shape_mut(block_shape)
+            .unwrap()
+            .set_friction(0.0)
+            .unwrap();
+        let start = world.body(ramp.block).unwrap().position();
         for _ in 0..60 {
             step_checked(&mut world);
         }
-        (world.body_position(ramp.block).unwrap() - start).length()
+        (world.body(ramp.block).unwrap().position() - start).length()
     };
     // Default: slides about ½·5·1² = 2.5 m in 1 s.
     assert!(run(false) > 2.0);
@@ -150,14 +155,18 @@ fn recycled_contacts_see_material_changes() {
     for _ in 0..20 {
         step_checked(&mut world);
     }
-    let start = world.body_position(ramp.block).unwrap();
-    let block_shape = world.body_shapes(ramp.block).unwrap()[0];
-    world.set_shape_friction(block_shape, 0.0).unwrap();
-    world.set_body_awake(ramp.block, true).unwrap();
+    let start = world.body(ramp.block).unwrap().position();
+    let block_shape = world.body(ramp.block).unwrap().shapes()[0];
+    world
+        .shape_mut(block_shape)
+        .unwrap()
+        .set_friction(0.0)
+        .unwrap();
+    world.body_mut(ramp.block).unwrap().set_awake(true);
     for _ in 0..30 {
         step_checked(&mut world);
     }
     // Half a second at 5 m/s²: about 0.6 m.
-    let moved = (world.body_position(ramp.block).unwrap() - start).length();
+    let moved = (world.body(ramp.block).unwrap().position() - start).length();
     assert!(moved > 0.5, "block moved only {moved} m");
 }

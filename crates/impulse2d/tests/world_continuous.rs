@@ -50,7 +50,7 @@ fn shoot(enable_continuous: bool, projectile_is_box: bool) -> (f32, f32) {
     for _ in 0..30 {
         world.step(1.0 / 60.0, 4).unwrap();
         world.validate().unwrap();
-        let x = world.body_position(body).unwrap().x;
+        let x = world.body(body).unwrap().position().x;
         min_x = min_x.min(x);
         max_x = max_x.max(x);
     }

@@ -50,8 +50,8 @@ fn free_fall_matches_the_discrete_analytic_solution() {
     let (g, h, k) = (10.0f64, 1.0f64 / 240.0, 240.0f64);
     let y_exact = y0 as f64 + k * h * v0 as f64 - g * h * h * k * (k + 1.0) / 2.0;
     let v_exact = v0 as f64 - k * g * h;
-    let p = world.body_position(body).unwrap();
-    let v = world.body_linear_velocity(body).unwrap();
+    let p = world.body(body).unwrap().position();
+    let v = world.body(body).unwrap().linear_velocity();
     assert!(
         (p.y as f64 - y_exact).abs() < 2e-4,
         "y {} vs {}",
@@ -91,8 +91,8 @@ fn momentum_is_conserved_in_a_free_collision() {
         let mut p = Vec2::ZERO;
         let mut scale = 0.0f64;
         for &b in &bodies {
-            let m = world.body_mass(b).unwrap();
-            let v = world.body_linear_velocity(b).unwrap();
+            let m = world.body(b).unwrap().mass();
+            let v = world.body(b).unwrap().linear_velocity();
             p += v * m;
             scale += (m * v.length()) as f64;
         }
@@ -101,15 +101,15 @@ fn momentum_is_conserved_in_a_free_collision() {
 
     let (p0, scale) = momentum(&world);
     // Masses: A is 1 m² at 1 kg/m², B is 0.5 m² at 2 kg/m²; both 1 kg.
-    assert!((world.body_mass(scene.a).unwrap() - 1.0).abs() < 1e-6);
-    assert!((world.body_mass(scene.b).unwrap() - 1.0).abs() < 1e-6);
+    assert!((world.body(scene.a).unwrap().mass() - 1.0).abs() < 1e-6);
+    assert!((world.body(scene.b).unwrap().mass() - 1.0).abs() < 1e-6);
     assert!((p0 - Vec2::new(1.0, 0.0)).length() < 1e-6);
-    let v_a0 = world.body_linear_velocity(scene.a).unwrap();
+    let v_a0 = world.body(scene.a).unwrap().linear_velocity();
     step_checked(&mut world, 120);
     let (p1, _) = momentum(&world);
 
     // The collision happened: A was stopped or thrown back.
-    let v_a1 = world.body_linear_velocity(scene.a).unwrap();
+    let v_a1 = world.body(scene.a).unwrap().linear_velocity();
     assert!(
         (v_a1 - v_a0).length() > 1.0,
         "no collision: {v_a0:?} -> {v_a1:?}"
@@ -132,13 +132,15 @@ fn run_pyramid_transforms_on(worker_count: usize) -> Vec<(u32, u32, u32, u32)> {
     let p = impulse2d_scenes::pyramid(&mut world, 10, 0.5).unwrap();
     // Knock the top off-centre so the run is not symmetric and trivial.
     world
-        .apply_linear_impulse_to_center(p.top, Vec2::new(3.0, 0.0), true)
+        .body_mut(p.top)
+        .unwrap()
+        .apply_linear_impulse_to_center(Vec2::new(3.0, 0.0), true)
         .unwrap();
     step_checked(&mut world, 240);
     p.boxes
         .iter()
         .map(|&b| {
-            let xf = world.body_transform(b).unwrap();
+            let xf = world.body(b).unwrap().transform();
             (
                 xf.p.x.to_bits(),
                 xf.p.y.to_bits(),
@@ -198,15 +200,19 @@ fn fast_rotation_survives_sleep_and_wake() {
     let fast = make(&mut world, 0.0, true);
     let slow = make(&mut world, 10.0, false);
     for body in [fast, slow] {
-        world.set_body_awake(body, false).unwrap();
-        assert!(!world.body_is_awake(body).unwrap());
-        world.set_body_awake(body, true).unwrap();
-        world.set_body_angular_velocity(body, 1000.0).unwrap();
+        world.body_mut(body).unwrap().set_awake(false);
+        assert!(!world.body(body).unwrap().is_awake());
+        world.body_mut(body).unwrap().set_awake(true);
+        world
+            .body_mut(body)
+            .unwrap()
+            .set_angular_velocity(1000.0)
+            .unwrap();
     }
     world.step(DT, SUB_STEPS).unwrap();
     world.validate().unwrap();
-    assert_eq!(world.body_angular_velocity(fast).unwrap(), 1000.0);
-    let capped = world.body_angular_velocity(slow).unwrap();
+    assert_eq!(world.body(fast).unwrap().angular_velocity(), 1000.0);
+    let capped = world.body(slow).unwrap().angular_velocity();
     assert!(
         (capped - 15.0 * std::f32::consts::PI).abs() < 1.0e-3,
         "{capped}"

@@ -16,7 +16,7 @@ fn step_checked(world: &mut World) {
 fn positions(world: &World, bodies: &[BodyId]) -> Vec<Vec2> {
     bodies
         .iter()
-        .map(|&b| world.body_position(b).unwrap())
+        .map(|&b| world.body(b).unwrap().position())
         .collect()
 }
 
@@ -28,16 +28,16 @@ fn positions(world: &World, bodies: &[BodyId]) -> Vec<Vec2> {
 fn resting_box_drifts_under_a_millimetre_and_sleeps_within_two_seconds() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let scene = impulse2d_scenes::single_box(&mut world).unwrap();
-    let start = world.body_position(scene.body).unwrap();
+    let start = world.body(scene.body).unwrap().position();
     assert_eq!(start, Vec2::new(0.0, 0.5));
 
     let mut slept_at = None;
     let mut max_drift = 0.0f32;
     for step in 1..=600 {
         step_checked(&mut world);
-        let p = world.body_position(scene.body).unwrap();
+        let p = world.body(scene.body).unwrap().position();
         max_drift = max_drift.max((p - start).length());
-        let awake = world.body_is_awake(scene.body).unwrap();
+        let awake = world.body(scene.body).unwrap().is_awake();
         if !awake && slept_at.is_none() {
             slept_at = Some(step);
         }
@@ -58,18 +58,18 @@ fn resting_box_drifts_under_a_millimetre_and_sleeps_within_two_seconds() {
 fn vertical_stack_of_ten_stands_for_ten_seconds() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let stack = impulse2d_scenes::vertical_stack(&mut world, 10).unwrap();
-    let start = world.body_position(stack.top).unwrap();
+    let start = world.body(stack.top).unwrap().position();
     for _ in 0..600 {
         step_checked(&mut world);
     }
-    let end = world.body_position(stack.top).unwrap();
+    let end = world.body(stack.top).unwrap().position();
     assert!(
         (end.x - start.x).abs() < 0.01,
         "top moved {} m sideways",
         end.x - start.x
     );
     assert!((end.y - 9.5).abs() < 0.1, "top at y = {}", end.y);
-    let q = world.body_rotation(stack.top).unwrap();
+    let q = world.body(stack.top).unwrap().rotation();
     assert!(q.angle().abs() < 0.01);
 }
 
@@ -87,7 +87,7 @@ fn vertical_stack_stands_with_and_without_contact_recycling() {
         for _ in 0..600 {
             step_checked(&mut world);
         }
-        let end = world.body_position(stack.top).unwrap();
+        let end = world.body(stack.top).unwrap().position();
         assert!(end.x.abs() < 0.01, "recycle {recycle}: top at {end:?}");
         assert!(
             (end.y - 9.5).abs() < 0.1,
@@ -136,7 +136,8 @@ fn high_mass_ratio_holds() {
     let s = impulse2d_scenes::high_mass_ratio(&mut world, 100.0).unwrap();
     let light_start = positions(&world, &s.pyramid.boxes);
     assert!(
-        (world.body_mass(s.heavy).unwrap() / world.body_mass(s.pyramid.top).unwrap() - 100.0).abs()
+        (world.body(s.heavy).unwrap().mass() / world.body(s.pyramid.top).unwrap().mass() - 100.0)
+            .abs()
             < 1e-3
     );
     for _ in 0..300 {
@@ -149,7 +150,7 @@ fn high_mass_ratio_holds() {
     }
     // The light top is centred at 17 m (top face at 18 m): the heavy box
     // (half-size 1 m) must rest on it, centre near 19 m.
-    let heavy = world.body_position(s.heavy).unwrap();
+    let heavy = world.body(s.heavy).unwrap().position();
     assert!(heavy.y > 18.5 && heavy.y < 19.5, "heavy box at {heavy:?}");
     assert!(heavy.x.abs() < 0.2);
 }
@@ -177,13 +178,13 @@ fn overlap_recovery_is_gentle_with_two_relax_passes() {
     for _ in 0..300 {
         step_checked(&mut world);
         for &b in &p.boxes {
-            max_speed = max_speed.max(world.body_linear_velocity(b).unwrap().length());
+            max_speed = max_speed.max(world.body(b).unwrap().linear_velocity().length());
         }
     }
     assert!(max_speed < 2.0, "a box reached {max_speed} m/s");
     assert_separated(&world, &p.boxes);
     // Four rows of 1 m boxes: the top one ends near 3.5 m.
-    let top = world.body_position(p.top).unwrap();
+    let top = world.body(p.top).unwrap().position();
     assert!((top.y - 3.5).abs() < 0.1, "top at {top:?}");
 }
 
@@ -199,18 +200,18 @@ fn overlap_recovery_with_one_relax_pass_separates() {
     for _ in 0..300 {
         step_checked(&mut world);
         for &b in &p.boxes {
-            max_speed = max_speed.max(world.body_linear_velocity(b).unwrap().length());
+            max_speed = max_speed.max(world.body(b).unwrap().linear_velocity().length());
         }
     }
     assert!(max_speed < 4.0 * 2.2, "a box reached {max_speed} m/s");
     assert_separated(&world, &p.boxes);
-    let top = world.body_position(p.top).unwrap();
+    let top = world.body(p.top).unwrap().position();
     assert!((top.y - 3.5).abs() < 0.1, "top at {top:?}");
 }
 
 fn assert_separated(world: &World, boxes: &[BodyId]) {
     for &b in boxes {
-        for contact in world.body_contacts(b).unwrap() {
+        for contact in world.body(b).unwrap().contacts() {
             for point in contact.manifold.points() {
                 assert!(
                     point.separation > -0.02,
@@ -231,7 +232,7 @@ fn large_pyramid_stands_for_500_steps() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let p = impulse2d_scenes::large_pyramid(&mut world).unwrap();
     assert_eq!(p.boxes.len(), 5050);
-    let start = world.body_position(p.top).unwrap();
+    let start = world.body(p.top).unwrap().position();
     let mut solve_ms = 0.0;
     for step in 1..=500 {
         world.step(DT, SUB_STEPS).unwrap();
@@ -241,10 +242,10 @@ fn large_pyramid_stands_for_500_steps() {
         }
     }
     for &b in &p.boxes {
-        let xf = world.body_transform(b).unwrap();
+        let xf = world.body(b).unwrap().transform();
         assert!(xf.p.is_finite() && xf.q.c.is_finite() && xf.q.s.is_finite());
     }
-    let end = world.body_position(p.top).unwrap();
+    let end = world.body(p.top).unwrap().position();
     println!(
         "large pyramid: top moved {:.4} m sideways, {:.4} m down; {:.2} ms/step",
         end.x - start.x,

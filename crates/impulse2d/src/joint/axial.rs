@@ -92,12 +92,6 @@ impl Spring {
         }
     }
 
-    /// Sets the stiffness (Hz) and damping ratio.
-    pub fn set_stiffness(&mut self, hertz: f32, damping_ratio: f32) {
-        self.hertz = hertz;
-        self.damping_ratio = damping_ratio;
-    }
-
     /// The impulse pulling the position error `c` towards zero.
     pub fn solve(&mut self, mass: f32, c: f32, cdot: f32) -> f32 {
         spring_impulse(self.softness, mass, c, cdot, &mut self.impulse)

@@ -14,18 +14,12 @@
 use crate::body::BodyState;
 use crate::core::{HUGE, LINEAR_SLOP};
 use crate::error::{Result, check_finite};
-use crate::id::JointId;
-use crate::math::Vec2;
+use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
-use crate::solver::softness::Softness;
-use crate::world::World;
 
-use super::axial::{Limit, LimitRow, Motor, spring_impulse};
+use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
-use super::{
-    JointBase, JointDef, JointKind, JointType, check_non_negative, check_range, make_frames,
-    wrong_type,
-};
+use super::{JointBase, JointDef, JointKind, check_non_negative, check_range, make_frames};
 
 /// A distance joint definition.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,6 +35,19 @@ pub struct DistanceJointDef {
     pub length: f32,
     /// Whether the joint is a spring instead of a rigid rod.
     pub enable_spring: bool,
+    /// Lower bound of the spring's force, N. The spring force along the
+    /// line from anchor A to anchor B is positive when it pushes the anchors
+    /// apart (compression) and negative when it pulls them together
+    /// (tension); it is clamped to `[lower_spring_force, upper_spring_force]`.
+    /// So `−lower_spring_force` is the most tension the spring sustains
+    /// (default `−f32::MAX`: no bound; zero: a spring that never pulls).
+    /// Box2D: `b2DistanceJointDef.lowerSpringForce`.
+    pub lower_spring_force: f32,
+    /// Upper bound of the spring's force, N (≥ `lower_spring_force`): the
+    /// most compression it sustains (default `f32::MAX`; zero: a spring that
+    /// never pushes, like a rubber band).
+    /// Box2D: `b2DistanceJointDef.upperSpringForce`.
+    pub upper_spring_force: f32,
     /// Spring stiffness, Hz (≥ 0; zero means no spring force at all, which
     /// with a limit makes a rope).
     pub hertz: f32,
@@ -66,6 +73,8 @@ impl Default for DistanceJointDef {
             base: JointDef::default(),
             length: 1.0,
             enable_spring: false,
+            lower_spring_force: -f32::MAX,
+            upper_spring_force: f32::MAX,
             hertz: 0.0,
             damping_ratio: 0.0,
             enable_limit: false,
@@ -85,6 +94,7 @@ impl DistanceJointDef {
         check_non_negative(self.length, "distance joint length")?;
         check_non_negative(self.hertz, "distance spring hertz")?;
         check_non_negative(self.damping_ratio, "distance spring damping ratio")?;
+        check_force_range(self.lower_spring_force, self.upper_spring_force)?;
         check_non_negative(self.min_length, "distance min length")?;
         check_range(self.min_length, self.max_length, "distance length range")?;
         check_finite(self.motor_speed, "distance motor speed")?;
@@ -97,27 +107,50 @@ impl DistanceJointDef {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DistanceJoint {
     pub length: f32,
-    pub enable_spring: bool,
-    pub hertz: f32,
-    pub damping_ratio: f32,
+    /// The spring; its impulse is the rod's when the spring is off, N·s.
+    pub spring: Spring,
+    /// Bounds of the spring force, N.
+    pub lower_spring_force: f32,
+    pub upper_spring_force: f32,
     /// The length range (m) and the motor (N).
     pub limit: Limit,
     pub motor: Motor,
 
-    /// Impulse of the rod or of the spring, N·s.
-    pub impulse: f32,
-
     pub axial_mass: f32,
-    pub spring_softness: Softness,
 }
 
 /// The total impulse along the line between the anchors.
 pub(super) fn axial_impulse(j: &DistanceJoint) -> f32 {
-    j.impulse + j.limit.lower_impulse - j.limit.upper_impulse + j.motor.impulse
+    j.spring.impulse + j.limit.lower_impulse - j.limit.upper_impulse + j.motor.impulse
 }
 
-fn clamp_length(length: f32) -> f32 {
+/// A rest length or a bound of the length range as the joint keeps it,
+/// metres.
+pub(crate) fn clamp_length(length: f32) -> f32 {
     length.clamp(LINEAR_SLOP, HUGE)
+}
+
+/// The length range as the joint keeps it (`min ≤ max`), metres.
+pub(crate) fn clamp_range(min: f32, max: f32) -> (f32, f32) {
+    let min = clamp_length(min);
+    (min, clamp_length(max).max(min))
+}
+
+/// Checks a spring force range: not NaN, `lower ≤ upper` (either may be
+/// infinite).
+pub(crate) fn check_force_range(lower: f32, upper: f32) -> Result<()> {
+    let what = "distance spring force range";
+    if lower.is_nan() || upper.is_nan() {
+        return Err(crate::error::Error::NonFinite { what });
+    }
+    if lower > upper {
+        return Err(crate::error::Error::OutOfRange {
+            what,
+            expected: "lower <= upper",
+            value: lower,
+        });
+    }
+    Ok(())
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext) {
@@ -127,9 +160,9 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
     let crb = rb.cross(axis);
     let k = base.inv_mass_a + base.inv_mass_b + base.inv_i_a * cra * cra + base.inv_i_b * crb * crb;
     j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
-    j.spring_softness = Softness::new(j.hertz, j.damping_ratio, ctx.h);
+    j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
-        j.impulse = 0.0;
+        j.spring.impulse = 0.0;
         j.limit.reset();
         j.motor.impulse = 0.0;
     }
@@ -182,12 +215,20 @@ pub(super) fn solve(
     };
 
     // Soft when the spring is on, unless a limit pins the length anyway.
-    let is_spring = j.enable_spring && (j.limit.lower < j.limit.upper || !j.limit.enable);
+    let is_spring = j.spring.enable && (j.limit.lower < j.limit.upper || !j.limit.enable);
     if is_spring {
-        if j.hertz > 0.0 {
+        if j.spring.hertz > 0.0 {
             let c = length - j.length;
             let cdot = speed(va, wa, vb, wb);
-            let impulse = spring_impulse(j.spring_softness, j.axial_mass, c, cdot, &mut j.impulse);
+            let old = j.spring.impulse;
+            let mut impulse = j.spring.solve(j.axial_mass, c, cdot);
+            // The force range binds rarely; only then is the step's impulse
+            // recomputed from the clamped total.
+            let (lower, upper) = (j.lower_spring_force * ctx.h, j.upper_spring_force * ctx.h);
+            if j.spring.impulse < lower || j.spring.impulse > upper {
+                j.spring.impulse = j.spring.impulse.clamp(lower, upper);
+                impulse = j.spring.impulse - old;
+            }
             apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
         }
 
@@ -220,8 +261,8 @@ pub(super) fn solve(
             (0.0, 1.0, 0.0)
         };
         let cdot = speed(va, wa, vb, wb);
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * j.impulse;
-        j.impulse += impulse;
+        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * j.spring.impulse;
+        j.spring.impulse += impulse;
         apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
     }
 
@@ -229,140 +270,45 @@ pub(super) fn solve(
     store(states, base.index_b, vb, wb);
 }
 
-impl World {
-    /// Creates a distance joint. Fails on a stale body id, equal bodies or a
-    /// bad number in the definition.
-    pub fn create_distance_joint(&mut self, def: &DistanceJointDef) -> Result<JointId> {
-        def.validate()?;
+impl DistanceJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let (fa, fb) = make_frames(
-            def.base.local_anchor_a,
-            def.base.local_anchor_b,
+            self.base.local_anchor_a,
+            self.base.local_anchor_b,
             Vec2::X,
             0.0,
         );
-        let min_length = clamp_length(def.min_length);
-        let max_length = clamp_length(def.max_length).max(min_length);
+        let (min_length, max_length) = clamp_range(self.min_length, self.max_length);
         let joint = DistanceJoint {
-            length: clamp_length(def.length),
-            enable_spring: def.enable_spring,
-            hertz: def.hertz,
-            damping_ratio: def.damping_ratio,
-            limit: Limit::new(def.enable_limit, min_length, max_length),
-            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_force),
+            length: clamp_length(self.length),
+            spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
+            lower_spring_force: self.lower_spring_force,
+            upper_spring_force: self.upper_spring_force,
+            limit: Limit::new(self.enable_limit, min_length, max_length),
+            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_force),
             ..DistanceJoint::default()
         };
-        self.create_joint(
-            &def.base,
-            JointType::Distance,
-            fa,
-            fb,
-            JointKind::Distance(joint),
-        )
+        Ok((fa, fb, JointKind::Distance(joint)))
     }
 
-    fn distance(&self, id: JointId) -> Result<(usize, &DistanceJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Distance(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a distance joint")),
-        }
-    }
-
-    fn update_distance(&mut self, id: JointId, f: impl FnOnce(&mut DistanceJoint)) -> Result<()> {
-        let (ji, _) = self.distance(id)?;
-        if let JointKind::Distance(j) = &mut self.joint_sim_mut(ji).kind {
-            f(j);
-        }
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The definition a distance joint would be re-created with.
-    pub fn distance_joint_def(&self, id: JointId) -> Result<DistanceJointDef> {
-        let (ji, j) = self.distance(id)?;
-        Ok(DistanceJointDef {
-            base: self.joint_base_def(ji),
+    /// The definition an existing joint would be re-created with.
+    pub(crate) fn read(base: JointDef, j: &DistanceJoint) -> Self {
+        DistanceJointDef {
+            base,
             length: j.length,
-            enable_spring: j.enable_spring,
-            hertz: j.hertz,
-            damping_ratio: j.damping_ratio,
+            enable_spring: j.spring.enable,
+            lower_spring_force: j.lower_spring_force,
+            upper_spring_force: j.upper_spring_force,
+            hertz: j.spring.hertz,
+            damping_ratio: j.spring.damping_ratio,
             enable_limit: j.limit.enable,
             min_length: j.limit.lower,
             max_length: j.limit.upper,
             enable_motor: j.motor.enable,
             motor_speed: j.motor.speed,
             max_motor_force: j.motor.max_force,
-        })
-    }
-
-    /// The current distance between the anchors, metres.
-    pub fn distance_joint_current_length(&self, id: JointId) -> Result<f32> {
-        self.distance(id)?;
-        let (pa, pb) = self.joint_world_anchors(id)?;
-        Ok((pb - pa).length())
-    }
-
-    /// Sets the rest length, metres (≥ 0; raised to the linear slop).
-    pub fn set_distance_joint_length(&mut self, id: JointId, length: f32) -> Result<()> {
-        check_non_negative(length, "distance joint length")?;
-        self.update_distance(id, |j| {
-            j.length = clamp_length(length);
-            j.impulse = 0.0;
-            j.limit.reset();
-        })
-    }
-
-    /// Sets the allowed length range, metres, `0 ≤ min ≤ max`.
-    pub fn set_distance_joint_length_range(
-        &mut self,
-        id: JointId,
-        min: f32,
-        max: f32,
-    ) -> Result<()> {
-        check_non_negative(min, "distance min length")?;
-        check_range(min, max, "distance length range")?;
-        let (min, max) = (clamp_length(min), clamp_length(max));
-        self.update_distance(id, |j| j.limit.set_range(min, max.max(min)))
-    }
-
-    /// Turns the length range on or off.
-    pub fn enable_distance_joint_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_distance(id, |j| j.limit.enable = enable)
-    }
-
-    /// Switches between a spring (`true`) and a rigid rod.
-    pub fn enable_distance_joint_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_distance(id, |j| j.enable_spring = enable)
-    }
-
-    /// Sets the spring stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
-    pub fn set_distance_joint_spring(
-        &mut self,
-        id: JointId,
-        hertz: f32,
-        damping_ratio: f32,
-    ) -> Result<()> {
-        check_non_negative(hertz, "distance spring hertz")?;
-        check_non_negative(damping_ratio, "distance spring damping ratio")?;
-        self.update_distance(id, |j| {
-            j.hertz = hertz;
-            j.damping_ratio = damping_ratio;
-        })
-    }
-
-    /// Turns the motor on or off.
-    pub fn enable_distance_joint_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_distance(id, |j| j.motor.set_enabled(enable))
-    }
-
-    /// Sets the motor's target rate of change of length, m/s.
-    pub fn set_distance_joint_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
-        check_finite(speed, "distance motor speed")?;
-        self.update_distance(id, |j| j.motor.speed = speed)
-    }
-
-    /// Sets the motor's largest force, N (≥ 0).
-    pub fn set_distance_joint_max_motor_force(&mut self, id: JointId, force: f32) -> Result<()> {
-        check_non_negative(force, "distance max motor force")?;
-        self.update_distance(id, |j| j.motor.max_force = force)
+        }
     }
 }

@@ -7,11 +7,9 @@
 //! - E. Catto, Box2D v3 `b2FilterJointDef` (the "null joint" of v3.0).
 
 use crate::error::Result;
-use crate::id::JointId;
-use crate::math::Transform;
-use crate::world::World;
+use crate::math::{Rot, Transform};
 
-use super::{JointDef, JointKind, JointType};
+use super::{JointDef, JointKind};
 
 /// A filter joint definition. Only the bodies, user data and thresholds of
 /// `base` matter; `collide_connected` is ignored (always `false`).
@@ -33,18 +31,17 @@ impl FilterJointDef {
     }
 }
 
-impl World {
-    /// Creates a filter joint: the two bodies stop colliding with each other
-    /// (their contacts are destroyed). Fails on a stale body id or equal
-    /// bodies.
-    pub fn create_filter_joint(&mut self, def: &FilterJointDef) -> Result<JointId> {
-        def.validate()?;
+impl FilterJointDef {
+    /// Checks the definition and makes the joint's settings (it never lets
+    /// its bodies collide), frames and data.
+    pub(crate) fn build(&self) -> Result<(JointDef, Transform, Transform, JointKind)> {
+        self.validate()?;
         let base = JointDef {
             collide_connected: false,
-            ..def.base
+            ..self.base
         };
-        let fa = Transform::new(base.local_anchor_a, crate::math::Rot::IDENTITY);
-        let fb = Transform::new(base.local_anchor_b, crate::math::Rot::IDENTITY);
-        self.create_joint(&base, JointType::Filter, fa, fb, JointKind::Filter)
+        let fa = Transform::new(base.local_anchor_a, Rot::IDENTITY);
+        let fb = Transform::new(base.local_anchor_b, Rot::IDENTITY);
+        Ok((base, fa, fb, JointKind::Filter))
     }
 }

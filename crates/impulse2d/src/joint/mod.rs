@@ -34,25 +34,24 @@
 //! - E. Catto, *Modeling and Solving Constraints*, GDC 2009 (Jacobians of the
 //!   point, line and angle constraints used here).
 
-mod axial;
-mod distance;
+pub(crate) mod axial;
+pub(crate) mod distance;
 mod filter;
 mod link;
-mod motor;
-mod mouse;
-mod prismatic;
-mod revolute;
+pub(crate) mod motor;
+pub(crate) mod mouse;
+pub(crate) mod prismatic;
+pub(crate) mod revolute;
 pub(crate) mod solver;
 mod validate;
-mod weld;
-mod wheel;
+pub(crate) mod weld;
+pub(crate) mod wheel;
 
 use crate::error::{Error, Result, check_finite, check_finite_vec};
+pub use crate::id::JointType;
 use crate::id::{BodyId, IdPool, JointId, NULL_INDEX};
 use crate::math::{Rot, Transform, Vec2};
 use crate::solver::softness::Softness;
-use crate::solver::solver_set::AWAKE_SET;
-use crate::world::World;
 
 pub use distance::DistanceJointDef;
 pub use filter::FilterJointDef;
@@ -64,7 +63,9 @@ pub use weld::WeldJointDef;
 pub use wheel::WheelJointDef;
 
 pub(crate) use link::joint_allows_collision;
+pub(crate) use validate::JointStores;
 
+use axial::{Limit, Motor, Spring};
 use distance::DistanceJoint;
 use motor::MotorJoint;
 use mouse::MouseJoint;
@@ -72,33 +73,6 @@ use prismatic::PrismaticJoint;
 use revolute::RevoluteJoint;
 use weld::WeldJoint;
 use wheel::WheelJoint;
-
-/// The kind of a joint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum JointType {
-    /// Keeps two anchor points at a distance, or within a range, optionally
-    /// with a spring and a motor. See [`DistanceJointDef`].
-    Distance,
-    /// Only stops two bodies from colliding. See [`FilterJointDef`].
-    Filter,
-    /// Drives one body towards an offset from another with bounded force and
-    /// torque. See [`MotorJointDef`].
-    Motor,
-    /// Drags one body's point towards a world target with a spring. See
-    /// [`MouseJointDef`].
-    Mouse,
-    /// Lets the bodies slide along an axis without turning. See
-    /// [`PrismaticJointDef`].
-    Prismatic,
-    /// Pins the bodies together at a point, free to turn. See
-    /// [`RevoluteJointDef`].
-    Revolute,
-    /// Glues the bodies together, rigidly or with springs. See [`WeldJointDef`].
-    Weld,
-    /// A suspended, driven wheel: a line constraint with a spring, free
-    /// rotation and a motor. See [`WheelJointDef`].
-    Wheel,
-}
 
 /// Settings shared by every joint type: the two bodies, the anchors and the
 /// behaviour common to all joints. Each joint definition holds one in its
@@ -185,7 +159,7 @@ pub(crate) fn check_non_negative(value: f32, what: &'static str) -> Result<()> {
 }
 
 /// Thresholds may be infinite but not NaN or negative.
-fn check_threshold(value: f32, what: &'static str) -> Result<()> {
+pub(crate) fn check_threshold(value: f32, what: &'static str) -> Result<()> {
     if value.is_nan() {
         return Err(Error::NonFinite { what });
     }
@@ -270,7 +244,7 @@ pub(crate) struct JointEdge {
 }
 
 impl JointEdge {
-    const NULL: JointEdge = JointEdge {
+    pub(crate) const NULL: JointEdge = JointEdge {
         body_id: NULL_INDEX,
         prev_key: NULL_INDEX,
         next_key: NULL_INDEX,
@@ -367,6 +341,121 @@ pub(crate) enum JointKind {
     Wheel(WheelJoint),
 }
 
+impl JointKind {
+    /// The joint type this data belongs to.
+    pub(crate) fn joint_type(&self) -> JointType {
+        match self {
+            JointKind::Distance(_) => JointType::Distance,
+            JointKind::Filter => JointType::Filter,
+            JointKind::Motor(_) => JointType::Motor,
+            JointKind::Mouse(_) => JointType::Mouse,
+            JointKind::Prismatic(_) => JointType::Prismatic,
+            JointKind::Revolute(_) => JointType::Revolute,
+            JointKind::Weld(_) => JointType::Weld,
+            JointKind::Wheel(_) => JointType::Wheel,
+        }
+    }
+
+    /// The motor along or about the axis, for the types that have one.
+    pub(crate) fn motor(&self) -> Option<&Motor> {
+        match self {
+            JointKind::Distance(j) => Some(&j.motor),
+            JointKind::Prismatic(j) => Some(&j.motor),
+            JointKind::Revolute(j) => Some(&j.motor),
+            JointKind::Wheel(j) => Some(&j.motor),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn motor_mut(&mut self) -> Option<&mut Motor> {
+        match self {
+            JointKind::Distance(j) => Some(&mut j.motor),
+            JointKind::Prismatic(j) => Some(&mut j.motor),
+            JointKind::Revolute(j) => Some(&mut j.motor),
+            JointKind::Wheel(j) => Some(&mut j.motor),
+            _ => None,
+        }
+    }
+
+    /// The limits along or about the axis, for the types that have them.
+    pub(crate) fn limit(&self) -> Option<&Limit> {
+        match self {
+            JointKind::Distance(j) => Some(&j.limit),
+            JointKind::Prismatic(j) => Some(&j.limit),
+            JointKind::Revolute(j) => Some(&j.limit),
+            JointKind::Wheel(j) => Some(&j.limit),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn limit_mut(&mut self) -> Option<&mut Limit> {
+        match self {
+            JointKind::Distance(j) => Some(&mut j.limit),
+            JointKind::Prismatic(j) => Some(&mut j.limit),
+            JointKind::Revolute(j) => Some(&mut j.limit),
+            JointKind::Wheel(j) => Some(&mut j.limit),
+            _ => None,
+        }
+    }
+
+    /// The spring along or about the axis, for the types that have one.
+    pub(crate) fn spring(&self) -> Option<&Spring> {
+        match self {
+            JointKind::Distance(j) => Some(&j.spring),
+            JointKind::Prismatic(j) => Some(&j.spring),
+            JointKind::Revolute(j) => Some(&j.spring),
+            JointKind::Wheel(j) => Some(&j.spring),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn spring_mut(&mut self) -> Option<&mut Spring> {
+        match self {
+            JointKind::Distance(j) => Some(&mut j.spring),
+            JointKind::Prismatic(j) => Some(&mut j.spring),
+            JointKind::Revolute(j) => Some(&mut j.spring),
+            JointKind::Wheel(j) => Some(&mut j.spring),
+            _ => None,
+        }
+    }
+}
+
+/// Per-type joint data found in a [`JointKind`].
+pub(crate) trait JointData: Sized {
+    /// What the wrong-type error says was expected.
+    const NAME: &'static str;
+    fn of(kind: &JointKind) -> Option<&Self>;
+    fn of_mut(kind: &mut JointKind) -> Option<&mut Self>;
+}
+
+macro_rules! joint_data {
+    ($ty:ty, $variant:ident, $name:literal) => {
+        impl JointData for $ty {
+            const NAME: &'static str = $name;
+            fn of(kind: &JointKind) -> Option<&Self> {
+                match kind {
+                    JointKind::$variant(j) => Some(j),
+                    _ => None,
+                }
+            }
+            fn of_mut(kind: &mut JointKind) -> Option<&mut Self> {
+                match kind {
+                    JointKind::$variant(j) => Some(j),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+joint_data!(DistanceJoint, Distance, "a distance joint");
+joint_data!(MotorJoint, Motor, "a motor joint");
+joint_data!(MouseJoint, Mouse, "a mouse joint");
+joint_data!(PrismaticJoint, Prismatic, "a prismatic joint");
+joint_data!(RevoluteJoint, Revolute, "a revolute joint");
+joint_data!(WeldJoint, Weld, "a weld joint");
+joint_data!(WheelJoint, Wheel, "a wheel joint");
+
 /// The part of a joint the solver works on, stored in a graph colour or a
 /// solver set.
 #[derive(Clone, Copy, Debug)]
@@ -431,345 +520,7 @@ pub(crate) fn check_axis(axis: Vec2, what: &'static str) -> Result<()> {
     Ok(())
 }
 
-impl World {
-    /// Checks a joint id and returns the joint's index.
-    pub(crate) fn joint_index(&self, id: JointId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "joint" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.joints.joints.get(id.index as usize) {
-            Some(j) if j.joint_id == id.index && j.generation == id.generation => {
-                Ok(id.index as usize)
-            }
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_joint_id(&self, index: u32) -> JointId {
-        JointId {
-            index,
-            world: self.world_number,
-            generation: self.joints.joints[index as usize].generation,
-        }
-    }
-
-    /// The sim of a joint, wherever it lives.
-    pub(crate) fn joint_sim(&self, ji: usize) -> &JointSim {
-        let j = &self.joints.joints[ji];
-        if j.set_index == AWAKE_SET {
-            &self.graph.colors[j.color_index as usize].joint_sims[j.local_index as usize]
-        } else {
-            &self.solver_sets[j.set_index as usize].joint_sims[j.local_index as usize]
-        }
-    }
-
-    pub(crate) fn joint_sim_mut(&mut self, ji: usize) -> &mut JointSim {
-        let j = &self.joints.joints[ji];
-        if j.set_index == AWAKE_SET {
-            &mut self.graph.colors[j.color_index as usize].joint_sims[j.local_index as usize]
-        } else {
-            &mut self.solver_sets[j.set_index as usize].joint_sims[j.local_index as usize]
-        }
-    }
-
-    /// Destroys a joint and wakes its bodies. Destroying it again gives
-    /// `Err(InvalidId)`.
-    pub fn destroy_joint(&mut self, id: JointId) -> Result<()> {
-        let ji = self.joint_index(id)?;
-        self.destroy_joint_internal(ji as u32, true, true);
-        Ok(())
-    }
-
-    /// Whether the id names a live joint of this world.
-    pub fn joint_is_valid(&self, id: JointId) -> bool {
-        self.joint_index(id).is_ok()
-    }
-
-    /// The number of live joints.
-    pub fn joint_count(&self) -> usize {
-        self.joints.ids.count() as usize
-    }
-
-    /// The joint's type.
-    pub fn joint_type(&self, id: JointId) -> Result<JointType> {
-        Ok(self.joints.joints[self.joint_index(id)?].joint_type)
-    }
-
-    /// The joint's first body.
-    pub fn joint_body_a(&self, id: JointId) -> Result<BodyId> {
-        let ji = self.joint_index(id)?;
-        Ok(self.make_body_id(self.joints.joints[ji].edges[0].body_id))
-    }
-
-    /// The joint's second body.
-    pub fn joint_body_b(&self, id: JointId) -> Result<BodyId> {
-        let ji = self.joint_index(id)?;
-        Ok(self.make_body_id(self.joints.joints[ji].edges[1].body_id))
-    }
-
-    /// The anchor on body A in body A's frame, metres.
-    pub fn joint_local_anchor_a(&self, id: JointId) -> Result<Vec2> {
-        Ok(self.joint_sim(self.joint_index(id)?).base.local_frame_a.p)
-    }
-
-    /// The anchor on body B in body B's frame, metres.
-    pub fn joint_local_anchor_b(&self, id: JointId) -> Result<Vec2> {
-        Ok(self.joint_sim(self.joint_index(id)?).base.local_frame_b.p)
-    }
-
-    /// The anchors on both bodies in world coordinates, metres.
-    pub fn joint_world_anchors(&self, id: JointId) -> Result<(Vec2, Vec2)> {
-        let ji = self.joint_index(id)?;
-        let j = &self.joints.joints[ji];
-        let base = &self.joint_sim(ji).base;
-        let xf_a = self.body_sim(j.edges[0].body_id as usize).transform;
-        let xf_b = self.body_sim(j.edges[1].body_id as usize).transform;
-        Ok((
-            xf_a.apply(base.local_frame_a.p),
-            xf_b.apply(base.local_frame_b.p),
-        ))
-    }
-
-    /// The user data given in the definition or by [`World::set_joint_user_data`].
-    pub fn joint_user_data(&self, id: JointId) -> Result<u64> {
-        Ok(self.joints.joints[self.joint_index(id)?].user_data)
-    }
-
-    /// Replaces the joint's user data.
-    pub fn set_joint_user_data(&mut self, id: JointId, user_data: u64) -> Result<()> {
-        let ji = self.joint_index(id)?;
-        self.joints.joints[ji].user_data = user_data;
-        Ok(())
-    }
-
-    /// Whether the joint's bodies collide with each other.
-    pub fn joint_collide_connected(&self, id: JointId) -> Result<bool> {
-        Ok(self.joints.joints[self.joint_index(id)?].collide_connected)
-    }
-
-    /// Lets the joint's bodies collide with each other or not. Turning it off
-    /// destroys their contacts; turning it on lets the broad phase find them
-    /// again at the next step.
-    pub fn set_joint_collide_connected(&mut self, id: JointId, collide: bool) -> Result<()> {
-        let ji = self.joint_index(id)?;
-        if self.joints.joints[ji].collide_connected == collide {
-            return Ok(());
-        }
-        self.joints.joints[ji].collide_connected = collide;
-        let a = self.joints.joints[ji].edges[0].body_id as usize;
-        let b = self.joints.joints[ji].edges[1].body_id as usize;
-        if collide {
-            self.refilter_body_pair(a, b);
-        } else {
-            self.destroy_contacts_between(a, b);
-        }
-        Ok(())
-    }
-
-    /// The stiffness (Hz) and damping ratio of the joint's rigid parts:
-    /// `None` means the world's value.
-    pub fn joint_constraint_tuning(&self, id: JointId) -> Result<(Option<f32>, Option<f32>)> {
-        let base = &self.joint_sim(self.joint_index(id)?).base;
-        Ok((base.constraint_hertz, base.constraint_damping_ratio))
-    }
-
-    /// Overrides the stiffness (Hz, ≥ 0) and damping ratio (≥ 0) of the
-    /// joint's rigid parts; `None` uses the world's value.
-    pub fn set_joint_constraint_tuning(
-        &mut self,
-        id: JointId,
-        hertz: Option<f32>,
-        damping_ratio: Option<f32>,
-    ) -> Result<()> {
-        let ji = self.joint_index(id)?;
-        if let Some(h) = hertz {
-            check_non_negative(h, "joint constraint hertz")?;
-        }
-        if let Some(z) = damping_ratio {
-            check_non_negative(z, "joint constraint damping ratio")?;
-        }
-        let base = &mut self.joint_sim_mut(ji).base;
-        base.constraint_hertz = hertz;
-        base.constraint_damping_ratio = damping_ratio;
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The force threshold (N), torque threshold (N·m) and whether exceeding
-    /// one destroys the joint.
-    pub fn joint_thresholds(&self, id: JointId) -> Result<(f32, f32, bool)> {
-        let ji = self.joint_index(id)?;
-        let base = &self.joint_sim(ji).base;
-        Ok((
-            base.force_threshold,
-            base.torque_threshold,
-            self.joints.joints[ji].break_on_threshold,
-        ))
-    }
-
-    /// Sets the reaction force (N, ≥ 0) and torque (N·m, ≥ 0) above which
-    /// the joint reports an event, and whether it then breaks (is destroyed).
-    pub fn set_joint_thresholds(
-        &mut self,
-        id: JointId,
-        force: f32,
-        torque: f32,
-        break_on_threshold: bool,
-    ) -> Result<()> {
-        let ji = self.joint_index(id)?;
-        check_threshold(force, "joint force threshold")?;
-        check_threshold(torque, "joint torque threshold")?;
-        self.joints.joints[ji].break_on_threshold = break_on_threshold;
-        let base = &mut self.joint_sim_mut(ji).base;
-        base.force_threshold = force;
-        base.torque_threshold = torque;
-        Ok(())
-    }
-
-    /// The force the joint applied to body B in the last substep of the last
-    /// step, N, in world coordinates (body A received the opposite).
-    pub fn joint_constraint_force(&self, id: JointId) -> Result<Vec2> {
-        let ji = self.joint_index(id)?;
-        let j = &self.joints.joints[ji];
-        let xf_a = self.body_sim(j.edges[0].body_id as usize).transform;
-        let xf_b = self.body_sim(j.edges[1].body_id as usize).transform;
-        Ok(solver::constraint_force(
-            self.joint_sim(ji),
-            xf_a,
-            xf_b,
-            self.joints.inv_h,
-        ))
-    }
-
-    /// The torque the joint applied to body B in the last substep of the last
-    /// step about its anchor, N·m (not counting the torque of the force).
-    pub fn joint_constraint_torque(&self, id: JointId) -> Result<f32> {
-        let ji = self.joint_index(id)?;
-        Ok(solver::constraint_torque(
-            self.joint_sim(ji),
-            self.joints.inv_h,
-        ))
-    }
-
-    /// Wakes both bodies of the joint.
-    pub fn wake_joint_bodies(&mut self, id: JointId) -> Result<()> {
-        let ji = self.joint_index(id)?;
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    pub(crate) fn wake_joint(&mut self, ji: usize) {
-        let a = self.joints.joints[ji].edges[0].body_id as usize;
-        let b = self.joints.joints[ji].edges[1].body_id as usize;
-        self.wake_body(a);
-        self.wake_body(b);
-    }
-
-    /// The joints attached to a body, newest first.
-    pub fn body_joints(&self, id: BodyId) -> Result<Vec<JointId>> {
-        let bi = self.body_index(id)?;
-        let mut out = Vec::with_capacity(self.bodies[bi].joint_count as usize);
-        let mut key = self.bodies[bi].head_joint_key;
-        while key != NULL_INDEX {
-            let ji = key >> 1;
-            out.push(self.make_joint_id(ji));
-            key = self.joints.joints[ji as usize].edges[(key & 1) as usize].next_key;
-        }
-        Ok(out)
-    }
-
-    /// The joint events of the last step: thresholds exceeded, joints broken,
-    /// and joints destroyed with their bodies. Events caused by calls made
-    /// between two steps (destroying a body) are reported after the next step.
-    pub fn joint_events(&self) -> &[JointEvent] {
-        &self.joints.events
-    }
-
-    /// Drops the last step's events and makes the pending ones visible.
-    /// Called at the start of every step.
-    pub(crate) fn begin_joint_events(&mut self) {
-        let storage = &mut self.joints;
-        storage.events.clear();
-        storage.events.append(&mut storage.pending_events);
-    }
-
-    /// Checks ids, validates the shared settings and creates a joint of any
-    /// type; the per-type constructor supplies frames and data.
-    pub(crate) fn create_joint(
-        &mut self,
-        def: &JointDef,
-        joint_type: JointType,
-        local_frame_a: Transform,
-        local_frame_b: Transform,
-        kind: JointKind,
-    ) -> Result<JointId> {
-        def.validate()?;
-        let a = self.body_index(def.body_a)?;
-        let b = self.body_index(def.body_b)?;
-        if a == b {
-            return Err(Error::InvalidOperation(
-                "a joint needs two different bodies",
-            ));
-        }
-        Ok(self.create_joint_unchecked(
-            def,
-            a as u32,
-            b as u32,
-            joint_type,
-            local_frame_a,
-            local_frame_b,
-            kind,
-        ))
-    }
-
-    /// The shared settings of a joint, as a definition.
-    pub(crate) fn joint_base_def(&self, ji: usize) -> JointDef {
-        let j = &self.joints.joints[ji];
-        let base = &self.joint_sim(ji).base;
-        JointDef {
-            body_a: self.make_body_id(j.edges[0].body_id),
-            body_b: self.make_body_id(j.edges[1].body_id),
-            local_anchor_a: base.local_frame_a.p,
-            local_anchor_b: base.local_frame_b.p,
-            collide_connected: j.collide_connected,
-            constraint_hertz: base.constraint_hertz,
-            constraint_damping_ratio: base.constraint_damping_ratio,
-            force_threshold: base.force_threshold,
-            torque_threshold: base.torque_threshold,
-            break_on_threshold: j.break_on_threshold,
-            user_data: j.user_data,
-        }
-    }
-
-    /// The world rotations of the two joint frames.
-    pub(crate) fn joint_frame_rotations(&self, ji: usize) -> (Rot, Rot) {
-        let j = &self.joints.joints[ji];
-        let base = &self.joint_sim(ji).base;
-        let qa = self.body_sim(j.edges[0].body_id as usize).transform.q;
-        let qb = self.body_sim(j.edges[1].body_id as usize).transform.q;
-        (qa.mul(base.local_frame_a.q), qb.mul(base.local_frame_b.q))
-    }
-
-    /// The angular velocities of the two bodies, rad/s (zero when not awake).
-    pub(crate) fn joint_body_angular_velocities(&self, ji: usize) -> (f32, f32) {
-        let j = &self.joints.joints[ji];
-        let w = |b: u32| {
-            self.body_state(b as usize)
-                .map_or(0.0, |s| s.angular_velocity)
-        };
-        (w(j.edges[0].body_id), w(j.edges[1].body_id))
-    }
-
-    /// Returns the per-type data of a joint, or an error naming the type
-    /// that was expected.
-    pub(crate) fn joint_kind(&self, id: JointId) -> Result<(usize, &JointKind)> {
-        let ji = self.joint_index(id)?;
-        Ok((ji, &self.joint_sim(ji).kind))
-    }
-}
-
 /// The error for a typed call on a joint of another type.
-pub(crate) fn wrong_type(expected: &'static str) -> Error {
-    Error::InvalidOperation(expected)
+pub(crate) fn wrong_type(expected: &'static str, actual: JointType) -> Error {
+    Error::WrongJointType { expected, actual }
 }

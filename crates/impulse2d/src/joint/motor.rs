@@ -14,16 +14,12 @@
 
 use crate::body::{BodySim, BodyState};
 use crate::error::{Error, Result, check_finite, check_finite_vec};
-use crate::id::JointId;
-use crate::math::{Mat22, Vec2, unwind_angle};
+use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
-use crate::world::World;
 
 use super::revolute::point_mass_matrix;
 use super::solver::{load, store};
-use super::{
-    JointBase, JointDef, JointKind, JointType, check_non_negative, make_frames, wrong_type,
-};
+use super::{JointBase, JointDef, JointKind, check_non_negative, make_frames};
 
 /// A motor joint definition. The anchors in `base` default to the body
 /// origins.
@@ -74,7 +70,7 @@ impl MotorJointDef {
     }
 }
 
-fn check_correction(factor: f32) -> Result<()> {
+pub(crate) fn check_correction(factor: f32) -> Result<()> {
     check_finite(factor, "motor joint correction factor")?;
     if !(0.0..=1.0).contains(&factor) {
         return Err(Error::OutOfRange {
@@ -190,91 +186,39 @@ pub(super) fn solve(
     store(states, base.index_b, vb, wb);
 }
 
-impl World {
-    /// Creates a motor joint. Fails on a stale body id, equal bodies or a bad
-    /// number in the definition.
-    pub fn create_motor_joint(&mut self, def: &MotorJointDef) -> Result<JointId> {
-        def.validate()?;
+impl MotorJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let (fa, fb) = make_frames(
-            def.base.local_anchor_a,
-            def.base.local_anchor_b,
+            self.base.local_anchor_a,
+            self.base.local_anchor_b,
             Vec2::X,
             0.0,
         );
         let joint = MotorJoint {
-            linear_offset: def.linear_offset,
-            angular_offset: def.angular_offset,
-            max_force: def.max_force,
-            max_torque: def.max_torque,
-            correction_factor: def.correction_factor,
+            linear_offset: self.linear_offset,
+            angular_offset: self.angular_offset,
+            max_force: self.max_force,
+            max_torque: self.max_torque,
+            correction_factor: self.correction_factor,
             linear_impulse: Vec2::ZERO,
             angular_impulse: 0.0,
             linear_mass: Mat22::ZERO,
             angular_mass: 0.0,
         };
-        self.create_joint(&def.base, JointType::Motor, fa, fb, JointKind::Motor(joint))
+        Ok((fa, fb, JointKind::Motor(joint)))
     }
 
-    fn motor(&self, id: JointId) -> Result<(usize, &MotorJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Motor(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a motor joint")),
-        }
-    }
-
-    fn update_motor(&mut self, id: JointId, f: impl FnOnce(&mut MotorJoint)) -> Result<()> {
-        let (ji, _) = self.motor(id)?;
-        if let JointKind::Motor(j) = &mut self.joint_sim_mut(ji).kind {
-            f(j);
-        }
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The definition a motor joint would be re-created with.
-    pub fn motor_joint_def(&self, id: JointId) -> Result<MotorJointDef> {
-        let (ji, j) = self.motor(id)?;
-        Ok(MotorJointDef {
-            base: self.joint_base_def(ji),
+    /// The definition an existing joint would be re-created with.
+    pub(crate) fn read(base: JointDef, j: &MotorJoint) -> Self {
+        MotorJointDef {
+            base,
             linear_offset: j.linear_offset,
             angular_offset: j.angular_offset,
             max_force: j.max_force,
             max_torque: j.max_torque,
             correction_factor: j.correction_factor,
-        })
-    }
-
-    /// Sets the target position of anchor B relative to anchor A, in body A's
-    /// frame, metres.
-    pub fn set_motor_joint_linear_offset(&mut self, id: JointId, offset: Vec2) -> Result<()> {
-        check_finite_vec(offset, "motor joint linear offset")?;
-        self.update_motor(id, |j| j.linear_offset = offset)
-    }
-
-    /// Sets the target angle of body B relative to body A, radians.
-    pub fn set_motor_joint_angular_offset(&mut self, id: JointId, offset: f32) -> Result<()> {
-        check_finite(offset, "motor joint angular offset")?;
-        self.update_motor(id, |j| j.angular_offset = offset)
-    }
-
-    /// Sets the largest force (N, ≥ 0) and torque (N·m, ≥ 0).
-    pub fn set_motor_joint_max_force_and_torque(
-        &mut self,
-        id: JointId,
-        force: f32,
-        torque: f32,
-    ) -> Result<()> {
-        check_non_negative(force, "motor joint max force")?;
-        check_non_negative(torque, "motor joint max torque")?;
-        self.update_motor(id, |j| {
-            j.max_force = force;
-            j.max_torque = torque;
-        })
-    }
-
-    /// Sets the fraction of the error corrected per substep, in `[0, 1]`.
-    pub fn set_motor_joint_correction_factor(&mut self, id: JointId, factor: f32) -> Result<()> {
-        check_correction(factor)?;
-        self.update_motor(id, |j| j.correction_factor = factor)
+        }
     }
 }

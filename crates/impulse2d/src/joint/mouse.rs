@@ -12,14 +12,12 @@
 
 use crate::body::{BodySim, BodyState};
 use crate::error::{Result, check_finite_vec};
-use crate::id::JointId;
-use crate::math::{Mat22, Transform, Vec2};
+use crate::math::{Mat22, Rot, Transform, Vec2};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
-use crate::world::World;
 
 use super::solver::{load, store};
-use super::{JointBase, JointDef, JointKind, JointType, check_non_negative, wrong_type};
+use super::{JointBase, JointDef, JointKind, check_non_negative};
 
 /// Stiffness and damping of the angular damper, Hz and ratio.
 const ANGULAR_HERTZ: f32 = 0.5;
@@ -159,21 +157,20 @@ pub(super) fn solve(
     store(states, base.index_b, vb, wb);
 }
 
-impl World {
-    /// Creates a mouse joint that pulls the point of body B now at `target`
-    /// towards `target`. Fails on a stale body id, equal bodies or a bad
-    /// number in the definition.
-    pub fn create_mouse_joint(&mut self, def: &MouseJointDef) -> Result<JointId> {
-        def.validate()?;
-        let b = self.body_index(def.base.body_b)?;
-        let anchor_b = self.body_sim(b).transform.apply_inv(def.target);
-        let a = self.body_index(def.base.body_a)?;
-        let anchor_a = self.body_sim(a).transform.apply_inv(def.target);
+impl MouseJointDef {
+    /// Checks the definition and makes the joint frames (the anchors on the
+    /// bodies where the target is now) and data.
+    pub(crate) fn build(
+        &self,
+        anchor_a: Vec2,
+        anchor_b: Vec2,
+    ) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let joint = MouseJoint {
-            target: def.target,
-            hertz: def.hertz,
-            damping_ratio: def.damping_ratio,
-            max_force: def.max_force,
+            target: self.target,
+            hertz: self.hertz,
+            damping_ratio: self.damping_ratio,
+            max_force: self.max_force,
             linear_impulse: Vec2::ZERO,
             angular_impulse: 0.0,
             linear_softness: Softness::RIGID,
@@ -181,63 +178,22 @@ impl World {
             linear_mass: Mat22::ZERO,
             delta_center: Vec2::ZERO,
         };
-        self.create_joint(
-            &def.base,
-            JointType::Mouse,
-            Transform::new(anchor_a, crate::math::Rot::IDENTITY),
-            Transform::new(anchor_b, crate::math::Rot::IDENTITY),
+        Ok((
+            Transform::new(anchor_a, Rot::IDENTITY),
+            Transform::new(anchor_b, Rot::IDENTITY),
             JointKind::Mouse(joint),
-        )
+        ))
     }
 
-    fn mouse(&self, id: JointId) -> Result<(usize, &MouseJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Mouse(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a mouse joint")),
-        }
-    }
-
-    fn update_mouse(&mut self, id: JointId, f: impl FnOnce(&mut MouseJoint)) -> Result<()> {
-        let (ji, _) = self.mouse(id)?;
-        if let JointKind::Mouse(j) = &mut self.joint_sim_mut(ji).kind {
-            f(j);
-        }
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The definition a mouse joint would be re-created with (the target is
-    /// the current one).
-    pub fn mouse_joint_def(&self, id: JointId) -> Result<MouseJointDef> {
-        let (ji, j) = self.mouse(id)?;
-        Ok(MouseJointDef {
-            base: self.joint_base_def(ji),
+    /// The definition an existing joint would be re-created with (the
+    /// target is the current one).
+    pub(crate) fn read(base: JointDef, j: &MouseJoint) -> Self {
+        MouseJointDef {
+            base,
             target: j.target,
             hertz: j.hertz,
             damping_ratio: j.damping_ratio,
             max_force: j.max_force,
-        })
-    }
-
-    /// Moves the target (world coordinates, metres) and wakes the body.
-    pub fn set_mouse_target(&mut self, id: JointId, target: Vec2) -> Result<()> {
-        check_finite_vec(target, "mouse joint target")?;
-        self.update_mouse(id, |j| j.target = target)
-    }
-
-    /// Sets the pull's stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
-    pub fn set_mouse_spring(&mut self, id: JointId, hertz: f32, damping_ratio: f32) -> Result<()> {
-        check_non_negative(hertz, "mouse joint hertz")?;
-        check_non_negative(damping_ratio, "mouse joint damping ratio")?;
-        self.update_mouse(id, |j| {
-            j.hertz = hertz;
-            j.damping_ratio = damping_ratio;
-        })
-    }
-
-    /// Sets the largest pulling force, N (≥ 0).
-    pub fn set_mouse_max_force(&mut self, id: JointId, force: f32) -> Result<()> {
-        check_non_negative(force, "mouse joint max force")?;
-        self.update_mouse(id, |j| j.max_force = force)
+        }
     }
 }

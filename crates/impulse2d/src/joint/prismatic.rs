@@ -16,16 +16,14 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::id::JointId;
-use crate::math::{Mat22, Vec2};
+use crate::math::{Mat22, Transform, Vec2};
 use crate::solver::StepContext;
-use crate::world::World;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
 use super::{
-    JointBase, JointDef, JointKind, JointType, check_axis, check_non_negative, check_range,
-    make_frames, reference_angle, wrong_type,
+    JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
+    reference_angle,
 };
 
 /// A prismatic joint definition.
@@ -286,61 +284,36 @@ pub(super) fn solve(
     store(states, base.index_b, vb, wb);
 }
 
-impl World {
-    /// Creates a prismatic joint. Fails on a stale body id, equal bodies, a
-    /// zero axis or a bad number in the definition.
-    pub fn create_prismatic_joint(&mut self, def: &PrismaticJointDef) -> Result<JointId> {
-        def.validate()?;
+impl PrismaticJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let (fa, fb) = make_frames(
-            def.base.local_anchor_a,
-            def.base.local_anchor_b,
-            def.local_axis_a,
-            def.reference_angle,
+            self.base.local_anchor_a,
+            self.base.local_anchor_b,
+            self.local_axis_a,
+            self.reference_angle,
         );
         let joint = PrismaticJoint {
-            target_translation: def.target_translation,
-            spring: Spring::new(def.enable_spring, def.hertz, def.damping_ratio),
-            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_force),
+            target_translation: self.target_translation,
+            spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
+            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_force),
             limit: Limit::new(
-                def.enable_limit,
-                def.lower_translation,
-                def.upper_translation,
+                self.enable_limit,
+                self.lower_translation,
+                self.upper_translation,
             ),
             ..PrismaticJoint::default()
         };
-        self.create_joint(
-            &def.base,
-            JointType::Prismatic,
-            fa,
-            fb,
-            JointKind::Prismatic(joint),
-        )
+        Ok((fa, fb, JointKind::Prismatic(joint)))
     }
 
-    fn prismatic(&self, id: JointId) -> Result<(usize, &PrismaticJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Prismatic(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a prismatic joint")),
-        }
-    }
-
-    fn update_prismatic(&mut self, id: JointId, f: impl FnOnce(&mut PrismaticJoint)) -> Result<()> {
-        let (ji, _) = self.prismatic(id)?;
-        if let JointKind::Prismatic(j) = &mut self.joint_sim_mut(ji).kind {
-            f(j);
-        }
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The definition a prismatic joint would be re-created with.
-    pub fn prismatic_joint_def(&self, id: JointId) -> Result<PrismaticJointDef> {
-        let (ji, j) = self.prismatic(id)?;
-        let base = &self.joint_sim(ji).base;
-        Ok(PrismaticJointDef {
-            base: self.joint_base_def(ji),
-            local_axis_a: base.local_frame_a.q.x_axis(),
-            reference_angle: reference_angle(base),
+    /// The definition an existing joint would be re-created with.
+    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &PrismaticJoint) -> Self {
+        PrismaticJointDef {
+            base,
+            local_axis_a: sim.local_frame_a.q.x_axis(),
+            reference_angle: reference_angle(sim),
             target_translation: j.target_translation,
             enable_spring: j.spring.enable,
             hertz: j.spring.hertz,
@@ -351,76 +324,6 @@ impl World {
             enable_motor: j.motor.enable,
             motor_speed: j.motor.speed,
             max_motor_force: j.motor.max_force,
-        })
-    }
-
-    /// The current translation of anchor B from anchor A along the axis,
-    /// metres.
-    pub fn prismatic_translation(&self, id: JointId) -> Result<f32> {
-        let (ji, _) = self.prismatic(id)?;
-        let (pa, pb) = self.joint_world_anchors(id)?;
-        let (qa, _) = self.joint_frame_rotations(ji);
-        Ok(qa.x_axis().dot(pb - pa))
-    }
-
-    /// The force the motor applied in the last substep, N.
-    pub fn prismatic_motor_force(&self, id: JointId) -> Result<f32> {
-        let (_, j) = self.prismatic(id)?;
-        Ok(j.motor.impulse * self.joints.inv_h)
-    }
-
-    /// Turns the motor on or off.
-    pub fn enable_prismatic_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_prismatic(id, |j| j.motor.set_enabled(enable))
-    }
-
-    /// Sets the motor's target speed, m/s.
-    pub fn set_prismatic_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
-        check_finite(speed, "prismatic motor speed")?;
-        self.update_prismatic(id, |j| j.motor.speed = speed)
-    }
-
-    /// Sets the motor's largest force, N (≥ 0).
-    pub fn set_prismatic_max_motor_force(&mut self, id: JointId, force: f32) -> Result<()> {
-        check_non_negative(force, "prismatic max motor force")?;
-        self.update_prismatic(id, |j| j.motor.max_force = force)
-    }
-
-    /// Turns the translation limit on or off.
-    pub fn enable_prismatic_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_prismatic(id, |j| j.limit.set_enabled(enable))
-    }
-
-    /// Sets the translation limits, metres, `lower ≤ upper`.
-    pub fn set_prismatic_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
-        check_range(lower, upper, "prismatic translation limits")?;
-        self.update_prismatic(id, |j| j.limit.set_range(lower, upper))
-    }
-
-    /// Turns the spring on or off.
-    pub fn enable_prismatic_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_prismatic(id, |j| j.spring.set_enabled(enable))
-    }
-
-    /// Sets the spring stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
-    pub fn set_prismatic_spring(
-        &mut self,
-        id: JointId,
-        hertz: f32,
-        damping_ratio: f32,
-    ) -> Result<()> {
-        check_non_negative(hertz, "prismatic spring hertz")?;
-        check_non_negative(damping_ratio, "prismatic spring damping ratio")?;
-        self.update_prismatic(id, |j| j.spring.set_stiffness(hertz, damping_ratio))
-    }
-
-    /// Sets the translation the spring pulls towards, metres.
-    pub fn set_prismatic_target_translation(
-        &mut self,
-        id: JointId,
-        translation: f32,
-    ) -> Result<()> {
-        check_finite(translation, "prismatic target translation")?;
-        self.update_prismatic(id, |j| j.target_translation = translation)
+        }
     }
 }

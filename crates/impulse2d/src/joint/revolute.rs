@@ -17,16 +17,14 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::id::JointId;
-use crate::math::{Mat22, Vec2, unwind_angle};
+use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
-use crate::world::World;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
 use super::{
-    JointBase, JointDef, JointKind, JointType, check_angle, check_non_negative, check_range,
-    make_frames, reference_angle, wrong_type,
+    JointBase, JointDef, JointKind, check_angle, check_non_negative, check_range, make_frames,
+    reference_angle,
 };
 
 /// A revolute joint definition. The anchors in `base` should coincide in
@@ -247,58 +245,31 @@ pub(super) fn point_mass_matrix(ma: f32, ia: f32, ra: Vec2, mb: f32, ib: f32, rb
     Mat22::new(Vec2::new(k11, k12), Vec2::new(k12, k22))
 }
 
-impl World {
-    /// Creates a revolute joint. Fails on a stale body id, equal bodies or a
-    /// bad number in the definition.
-    pub fn create_revolute_joint(&mut self, def: &RevoluteJointDef) -> Result<JointId> {
-        def.validate()?;
+impl RevoluteJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let (fa, fb) = make_frames(
-            def.base.local_anchor_a,
-            def.base.local_anchor_b,
+            self.base.local_anchor_a,
+            self.base.local_anchor_b,
             Vec2::X,
-            def.reference_angle,
+            self.reference_angle,
         );
         let joint = RevoluteJoint {
-            target_angle: def.target_angle,
-            spring: Spring::new(def.enable_spring, def.hertz, def.damping_ratio),
-            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_torque),
-            limit: Limit::new(def.enable_limit, def.lower_angle, def.upper_angle),
+            target_angle: self.target_angle,
+            spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
+            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_torque),
+            limit: Limit::new(self.enable_limit, self.lower_angle, self.upper_angle),
             ..RevoluteJoint::default()
         };
-        self.create_joint(
-            &def.base,
-            JointType::Revolute,
-            fa,
-            fb,
-            JointKind::Revolute(joint),
-        )
+        Ok((fa, fb, JointKind::Revolute(joint)))
     }
 
-    fn revolute(&self, id: JointId) -> Result<(usize, &RevoluteJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Revolute(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a revolute joint")),
-        }
-    }
-
-    /// Changes a revolute joint's settings and wakes its bodies.
-    fn update_revolute(&mut self, id: JointId, f: impl FnOnce(&mut RevoluteJoint)) -> Result<()> {
-        let (ji, _) = self.revolute(id)?;
-        if let JointKind::Revolute(j) = &mut self.joint_sim_mut(ji).kind {
-            f(j);
-        }
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The definition a revolute joint would be re-created with (its current
-    /// settings).
-    pub fn revolute_joint_def(&self, id: JointId) -> Result<RevoluteJointDef> {
-        let (ji, j) = self.revolute(id)?;
-        let base = &self.joint_sim(ji).base;
-        Ok(RevoluteJointDef {
-            base: self.joint_base_def(ji),
-            reference_angle: reference_angle(base),
+    /// The definition an existing joint would be re-created with.
+    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &RevoluteJoint) -> Self {
+        RevoluteJointDef {
+            base,
+            reference_angle: reference_angle(sim),
             target_angle: j.target_angle,
             enable_spring: j.spring.enable,
             hertz: j.spring.hertz,
@@ -309,83 +280,6 @@ impl World {
             enable_motor: j.motor.enable,
             motor_speed: j.motor.speed,
             max_motor_torque: j.motor.max_force,
-        })
-    }
-
-    /// The current joint angle `θ_b − θ_a − θ_ref`, radians in `[−π, π]`.
-    pub fn revolute_angle(&self, id: JointId) -> Result<f32> {
-        let (ji, _) = self.revolute(id)?;
-        let (qa, qb) = self.joint_frame_rotations(ji);
-        Ok(qa.relative_angle(qb))
-    }
-
-    /// Angular velocity of B relative to A, rad/s.
-    pub fn revolute_speed(&self, id: JointId) -> Result<f32> {
-        let (ji, _) = self.revolute(id)?;
-        let (wa, wb) = self.joint_body_angular_velocities(ji);
-        Ok(wb - wa)
-    }
-
-    /// The torque the motor applied in the last substep, N·m.
-    pub fn revolute_motor_torque(&self, id: JointId) -> Result<f32> {
-        let (_, j) = self.revolute(id)?;
-        Ok(j.motor.impulse * self.joints.inv_h)
-    }
-
-    /// Turns the motor on or off.
-    pub fn enable_revolute_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_revolute(id, |j| j.motor.set_enabled(enable))
-    }
-
-    /// Sets the motor's target speed, rad/s.
-    pub fn set_revolute_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
-        check_finite(speed, "revolute motor speed")?;
-        self.update_revolute(id, |j| j.motor.speed = speed)
-    }
-
-    /// Sets the motor's largest torque, N·m (≥ 0).
-    pub fn set_revolute_max_motor_torque(&mut self, id: JointId, torque: f32) -> Result<()> {
-        check_non_negative(torque, "revolute max motor torque")?;
-        self.update_revolute(id, |j| j.motor.max_force = torque)
-    }
-
-    /// Turns the angle limit on or off.
-    pub fn enable_revolute_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_revolute(id, |j| j.limit.set_enabled(enable))
-    }
-
-    /// Sets the angle limits, radians in `[−π, π]` with `lower ≤ upper`.
-    pub fn set_revolute_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
-        check_angle(lower, "revolute lower angle")?;
-        check_angle(upper, "revolute upper angle")?;
-        check_range(lower, upper, "revolute angle limits")?;
-        self.update_revolute(id, |j| {
-            if j.limit.lower != lower || j.limit.upper != upper {
-                j.limit.set_range(lower, upper);
-            }
-        })
-    }
-
-    /// Turns the rotational spring on or off.
-    pub fn enable_revolute_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_revolute(id, |j| j.spring.set_enabled(enable))
-    }
-
-    /// Sets the spring stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
-    pub fn set_revolute_spring(
-        &mut self,
-        id: JointId,
-        hertz: f32,
-        damping_ratio: f32,
-    ) -> Result<()> {
-        check_non_negative(hertz, "revolute spring hertz")?;
-        check_non_negative(damping_ratio, "revolute spring damping ratio")?;
-        self.update_revolute(id, |j| j.spring.set_stiffness(hertz, damping_ratio))
-    }
-
-    /// Sets the angle the spring pulls towards, radians in `[−π, π]`.
-    pub fn set_revolute_target_angle(&mut self, id: JointId, angle: f32) -> Result<()> {
-        check_angle(angle, "revolute target angle")?;
-        self.update_revolute(id, |j| j.target_angle = angle)
+        }
     }
 }

@@ -4,18 +4,15 @@
 //! order (overflow first), so the order does not depend on how the work would
 //! be split among threads.
 
-use std::time::Instant;
-
 use crate::body::{Body, BodyState, flags};
 use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
-use crate::solver::constraint_graph::OVERFLOW_INDEX;
+use crate::solver::StepContext;
+use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
 use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
-use crate::solver::{StepContext, ms_since};
-use crate::world::{World, WorldDef};
 
-use super::{JointEvent, JointEventKind, JointKind, JointSim};
+use super::{JointKind, JointSim};
 use super::{distance, motor, mouse, prismatic, revolute, weld, wheel};
 
 /// Colours in solving order: the overflow colour first, then 0, 1, 2, …
@@ -46,68 +43,39 @@ pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
     }
 }
 
-impl World {
-    /// Prepares every awake joint for the step: body indices and masses,
-    /// joint frames relative to the centres of mass, softness, effective
-    /// masses. Impulses of the last step are kept for warm starting.
-    pub(crate) fn prepare_joints(&mut self, ctx: &StepContext) {
-        let t = Instant::now();
-        let World {
-            graph,
-            bodies,
-            solver_sets,
-            settings,
-            joints,
-            profile,
-            ..
-        } = self;
-        joints.inv_h = ctx.inv_h;
-        for color in color_order() {
-            for sim in &mut graph.colors[color].joint_sims {
-                prepare_joint(sim, bodies, solver_sets, settings, ctx);
-            }
+/// Prepares every awake joint for the step: body indices and masses,
+/// joint frames relative to the centres of mass, softness, effective
+/// masses. Impulses of the last step are kept for warm starting. `tuning` is
+/// the world's joint stiffness (Hz) and damping ratio.
+pub(crate) fn prepare_joints(
+    graph: &mut ConstraintGraph,
+    bodies: &[Body],
+    solver_sets: &[SolverSet],
+    tuning: (f32, f32),
+    ctx: &StepContext,
+) {
+    for color in color_order() {
+        for sim in &mut graph.colors[color].joint_sims {
+            prepare_joint(sim, bodies, solver_sets, tuning, ctx);
         }
-        profile.prepare_constraints += ms_since(t);
     }
+}
 
-    /// Reports joints whose reaction exceeded a threshold in the last
-    /// substep, and destroys those set to break.
-    pub(crate) fn check_joint_thresholds(&mut self) {
-        let inv_h = self.joints.inv_h;
-        let mut over = std::mem::take(&mut self.joints.over_threshold);
-        over.clear();
-        for color in color_order() {
-            for sim in &self.graph.colors[color].joint_sims {
-                let base = &sim.base;
-                if base.force_threshold == f32::MAX && base.torque_threshold == f32::MAX {
-                    continue;
-                }
-                let (force, torque) = reaction_magnitudes(sim, inv_h);
-                if force > base.force_threshold || torque > base.torque_threshold {
-                    over.push((base.joint_id, force, torque));
-                }
+/// Collects the awake joints whose reaction exceeded a threshold in the
+/// last substep into `out` as `(joint, force, torque)`, in colour order.
+pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<(u32, f32, f32)>) {
+    out.clear();
+    for color in color_order() {
+        for sim in &graph.colors[color].joint_sims {
+            let base = &sim.base;
+            if base.force_threshold == f32::MAX && base.torque_threshold == f32::MAX {
+                continue;
+            }
+            let (force, torque) = reaction_magnitudes(sim, inv_h);
+            if force > base.force_threshold || torque > base.torque_threshold {
+                out.push((base.joint_id, force, torque));
             }
         }
-        for &(ji, force, torque) in &over {
-            let joint = self.joints.joints[ji as usize];
-            let kind = if joint.break_on_threshold {
-                JointEventKind::Broken
-            } else {
-                JointEventKind::ThresholdExceeded
-            };
-            self.joints.events.push(JointEvent {
-                joint_id: self.make_joint_id(ji),
-                joint_type: joint.joint_type,
-                kind,
-                user_data: joint.user_data,
-                force,
-                torque,
-            });
-            if joint.break_on_threshold {
-                self.destroy_joint_internal(ji, true, true);
-            }
-        }
-        self.joints.over_threshold = over;
     }
 }
 
@@ -116,7 +84,7 @@ fn prepare_joint(
     sim: &mut JointSim,
     bodies: &[Body],
     solver_sets: &[SolverSet],
-    settings: &WorldDef,
+    (joint_hertz, joint_damping_ratio): (f32, f32),
     ctx: &StepContext,
 ) {
     let base = &mut sim.base;
@@ -154,11 +122,9 @@ fn prepare_joint(
     // Stiffness beyond a quarter of the substep rate is not resolvable.
     let hertz = base
         .constraint_hertz
-        .unwrap_or(settings.joint_hertz)
+        .unwrap_or(joint_hertz)
         .min(0.25 * ctx.inv_h);
-    let zeta = base
-        .constraint_damping_ratio
-        .unwrap_or(settings.joint_damping_ratio);
+    let zeta = base.constraint_damping_ratio.unwrap_or(joint_damping_ratio);
     base.softness = Softness::new(hertz, zeta, ctx.h);
 
     let JointSim { base, kind } = sim;
@@ -243,7 +209,7 @@ fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
 
 /// The force on body B in world coordinates, N, from the joint's impulses
 /// and the bodies' current transforms.
-pub(super) fn constraint_force(
+pub(crate) fn constraint_force(
     sim: &JointSim,
     xf_a: Transform,
     xf_b: Transform,
@@ -274,7 +240,7 @@ pub(super) fn constraint_force(
 }
 
 /// The pure torque on body B, N·m.
-pub(super) fn constraint_torque(sim: &JointSim, inv_h: f32) -> f32 {
+pub(crate) fn constraint_torque(sim: &JointSim, inv_h: f32) -> f32 {
     let impulse = match &sim.kind {
         JointKind::Distance(_) | JointKind::Filter => 0.0,
         JointKind::Motor(j) => j.angular_impulse,

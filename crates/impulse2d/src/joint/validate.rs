@@ -1,13 +1,17 @@
-//! Invariant checks for joints, called by [`World::validate`]: slots and
+//! Invariant checks for joints, called by `World::validate`: slots and
 //! ids, the bodies' joint lists, where each sim lives, island joint lists and
-//! the graph colours' body sets.
+//! the graph colours' body sets. They read the stores they check and nothing
+//! else.
 
+use super::JointStorage;
 use crate::bitset::BitSet;
-use crate::body::BodyType;
+use crate::body::{Body, BodyType};
 use crate::id::NULL_INDEX;
-use crate::solver::constraint_graph::OVERFLOW_INDEX;
-use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
-use crate::world::World;
+use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
+use crate::solver::island::Island;
+use crate::solver::solver_set::{
+    AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET, SolverSet,
+};
 
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
@@ -17,7 +21,16 @@ macro_rules! ensure {
     };
 }
 
-impl World {
+/// The stores the joint invariants relate.
+pub(crate) struct JointStores<'a> {
+    pub joints: &'a JointStorage,
+    pub bodies: &'a [Body],
+    pub solver_sets: &'a [SolverSet],
+    pub islands: &'a [Island],
+    pub graph: &'a ConstraintGraph,
+}
+
+impl JointStores<'_> {
     /// Checks every joint invariant; returns the first broken one.
     pub(crate) fn validate_joints(&self) -> Result<(), String> {
         self.validate_joint_slots()?;

@@ -11,18 +11,13 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::id::JointId;
-use crate::math::Vec2;
+use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
-use crate::world::World;
 
 use super::revolute::point_mass_matrix;
 use super::solver::{load, store};
-use super::{
-    JointBase, JointDef, JointKind, JointType, check_non_negative, make_frames, reference_angle,
-    wrong_type,
-};
+use super::{JointBase, JointDef, JointKind, check_non_negative, make_frames, reference_angle};
 
 /// A weld joint definition.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -184,69 +179,35 @@ pub(super) fn solve(
     store(states, base.index_b, vb, wb);
 }
 
-impl World {
-    /// Creates a weld joint. Fails on a stale body id, equal bodies or a bad
-    /// number in the definition.
-    pub fn create_weld_joint(&mut self, def: &WeldJointDef) -> Result<JointId> {
-        def.validate()?;
+impl WeldJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let (fa, fb) = make_frames(
-            def.base.local_anchor_a,
-            def.base.local_anchor_b,
+            self.base.local_anchor_a,
+            self.base.local_anchor_b,
             Vec2::X,
-            def.reference_angle,
+            self.reference_angle,
         );
         let joint = WeldJoint {
-            linear_hertz: def.linear_hertz,
-            linear_damping_ratio: def.linear_damping_ratio,
-            angular_hertz: def.angular_hertz,
-            angular_damping_ratio: def.angular_damping_ratio,
+            linear_hertz: self.linear_hertz,
+            linear_damping_ratio: self.linear_damping_ratio,
+            angular_hertz: self.angular_hertz,
+            angular_damping_ratio: self.angular_damping_ratio,
             ..WeldJoint::default()
         };
-        self.create_joint(&def.base, JointType::Weld, fa, fb, JointKind::Weld(joint))
+        Ok((fa, fb, JointKind::Weld(joint)))
     }
 
-    fn weld(&self, id: JointId) -> Result<(usize, &WeldJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Weld(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a weld joint")),
-        }
-    }
-
-    /// The definition a weld joint would be re-created with.
-    pub fn weld_joint_def(&self, id: JointId) -> Result<WeldJointDef> {
-        let (ji, j) = self.weld(id)?;
-        Ok(WeldJointDef {
-            base: self.joint_base_def(ji),
-            reference_angle: reference_angle(&self.joint_sim(ji).base),
+    /// The definition an existing joint would be re-created with.
+    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &WeldJoint) -> Self {
+        WeldJointDef {
+            base,
+            reference_angle: reference_angle(sim),
             linear_hertz: j.linear_hertz,
             linear_damping_ratio: j.linear_damping_ratio,
             angular_hertz: j.angular_hertz,
             angular_damping_ratio: j.angular_damping_ratio,
-        })
-    }
-
-    /// Sets the stiffness (Hz, ≥ 0; zero is rigid) and damping ratio (≥ 0)
-    /// of the linear and angular parts, and wakes the bodies.
-    pub fn set_weld_stiffness(
-        &mut self,
-        id: JointId,
-        linear_hertz: f32,
-        linear_damping_ratio: f32,
-        angular_hertz: f32,
-        angular_damping_ratio: f32,
-    ) -> Result<()> {
-        let (ji, _) = self.weld(id)?;
-        check_non_negative(linear_hertz, "weld linear hertz")?;
-        check_non_negative(linear_damping_ratio, "weld linear damping ratio")?;
-        check_non_negative(angular_hertz, "weld angular hertz")?;
-        check_non_negative(angular_damping_ratio, "weld angular damping ratio")?;
-        if let JointKind::Weld(j) = &mut self.joint_sim_mut(ji).kind {
-            j.linear_hertz = linear_hertz;
-            j.linear_damping_ratio = linear_damping_ratio;
-            j.angular_hertz = angular_hertz;
-            j.angular_damping_ratio = angular_damping_ratio;
         }
-        self.wake_joint(ji);
-        Ok(())
     }
 }

@@ -14,16 +14,13 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::id::JointId;
-use crate::math::Vec2;
+use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
-use crate::world::World;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::{load, store};
 use super::{
-    JointBase, JointDef, JointKind, JointType, check_axis, check_non_negative, check_range,
-    make_frames, wrong_type,
+    JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
 };
 
 /// A wheel joint definition. Body A is usually the chassis, body B the wheel.
@@ -258,53 +255,34 @@ pub(super) fn solve(
     store(states, base.index_b, vb, wb);
 }
 
-impl World {
-    /// Creates a wheel joint. Fails on a stale body id, equal bodies, a zero
-    /// axis or a bad number in the definition.
-    pub fn create_wheel_joint(&mut self, def: &WheelJointDef) -> Result<JointId> {
-        def.validate()?;
+impl WheelJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
         let (fa, fb) = make_frames(
-            def.base.local_anchor_a,
-            def.base.local_anchor_b,
-            def.local_axis_a,
+            self.base.local_anchor_a,
+            self.base.local_anchor_b,
+            self.local_axis_a,
             0.0,
         );
         let joint = WheelJoint {
-            spring: Spring::new(def.enable_spring, def.hertz, def.damping_ratio),
-            motor: Motor::new(def.enable_motor, def.motor_speed, def.max_motor_torque),
+            spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
+            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_torque),
             limit: Limit::new(
-                def.enable_limit,
-                def.lower_translation,
-                def.upper_translation,
+                self.enable_limit,
+                self.lower_translation,
+                self.upper_translation,
             ),
             ..WheelJoint::default()
         };
-        self.create_joint(&def.base, JointType::Wheel, fa, fb, JointKind::Wheel(joint))
+        Ok((fa, fb, JointKind::Wheel(joint)))
     }
 
-    fn wheel(&self, id: JointId) -> Result<(usize, &WheelJoint)> {
-        match self.joint_kind(id)? {
-            (ji, JointKind::Wheel(j)) => Ok((ji, j)),
-            _ => Err(wrong_type("not a wheel joint")),
-        }
-    }
-
-    fn update_wheel(&mut self, id: JointId, f: impl FnOnce(&mut WheelJoint)) -> Result<()> {
-        let (ji, _) = self.wheel(id)?;
-        if let JointKind::Wheel(j) = &mut self.joint_sim_mut(ji).kind {
-            f(j);
-        }
-        self.wake_joint(ji);
-        Ok(())
-    }
-
-    /// The definition a wheel joint would be re-created with.
-    pub fn wheel_joint_def(&self, id: JointId) -> Result<WheelJointDef> {
-        let (ji, j) = self.wheel(id)?;
-        let base = &self.joint_sim(ji).base;
-        Ok(WheelJointDef {
-            base: self.joint_base_def(ji),
-            local_axis_a: base.local_frame_a.q.x_axis(),
+    /// The definition an existing joint would be re-created with.
+    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &WheelJoint) -> Self {
+        WheelJointDef {
+            base,
+            local_axis_a: sim.local_frame_a.q.x_axis(),
             enable_spring: j.spring.enable,
             hertz: j.spring.hertz,
             damping_ratio: j.spring.damping_ratio,
@@ -314,61 +292,6 @@ impl World {
             enable_motor: j.motor.enable,
             motor_speed: j.motor.speed,
             max_motor_torque: j.motor.max_force,
-        })
-    }
-
-    /// The current suspension travel of anchor B from anchor A along the
-    /// axis, metres.
-    pub fn wheel_translation(&self, id: JointId) -> Result<f32> {
-        let (ji, _) = self.wheel(id)?;
-        let (pa, pb) = self.joint_world_anchors(id)?;
-        let (qa, _) = self.joint_frame_rotations(ji);
-        Ok(qa.x_axis().dot(pb - pa))
-    }
-
-    /// The torque the motor applied in the last substep, N·m.
-    pub fn wheel_motor_torque(&self, id: JointId) -> Result<f32> {
-        let (_, j) = self.wheel(id)?;
-        Ok(j.motor.impulse * self.joints.inv_h)
-    }
-
-    /// Turns the motor on or off.
-    pub fn enable_wheel_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_wheel(id, |j| j.motor.set_enabled(enable))
-    }
-
-    /// Sets the motor's target spin, rad/s.
-    pub fn set_wheel_motor_speed(&mut self, id: JointId, speed: f32) -> Result<()> {
-        check_finite(speed, "wheel motor speed")?;
-        self.update_wheel(id, |j| j.motor.speed = speed)
-    }
-
-    /// Sets the motor's largest torque, N·m (≥ 0).
-    pub fn set_wheel_max_motor_torque(&mut self, id: JointId, torque: f32) -> Result<()> {
-        check_non_negative(torque, "wheel max motor torque")?;
-        self.update_wheel(id, |j| j.motor.max_force = torque)
-    }
-
-    /// Turns the suspension spring on or off.
-    pub fn enable_wheel_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_wheel(id, |j| j.spring.set_enabled(enable))
-    }
-
-    /// Sets the suspension stiffness (Hz, ≥ 0) and damping ratio (≥ 0).
-    pub fn set_wheel_spring(&mut self, id: JointId, hertz: f32, damping_ratio: f32) -> Result<()> {
-        check_non_negative(hertz, "wheel spring hertz")?;
-        check_non_negative(damping_ratio, "wheel spring damping ratio")?;
-        self.update_wheel(id, |j| j.spring.set_stiffness(hertz, damping_ratio))
-    }
-
-    /// Turns the suspension limit on or off.
-    pub fn enable_wheel_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.update_wheel(id, |j| j.limit.set_enabled(enable))
-    }
-
-    /// Sets the suspension travel limits, metres, `lower ≤ upper`.
-    pub fn set_wheel_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
-        check_range(lower, upper, "wheel translation limits")?;
-        self.update_wheel(id, |j| j.limit.set_range(lower, upper))
+        }
     }
 }

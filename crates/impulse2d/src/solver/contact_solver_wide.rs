@@ -530,7 +530,9 @@ mod tests {
         }
         for (k, &b) in bodies.iter().enumerate().step_by(5) {
             world
-                .apply_linear_impulse_to_center(b, Vec2::new(2.0 - k as f32 * 0.3, 1.0), true)
+                .body_mut(b)
+                .unwrap()
+                .apply_linear_impulse_to_center(Vec2::new(2.0 - k as f32 * 0.3, 1.0), true)
                 .unwrap();
         }
         for _ in 0..steps {
@@ -540,7 +542,7 @@ mod tests {
         bodies
             .iter()
             .map(|&b| {
-                let xf = world.body_transform(b).unwrap();
+                let xf = world.body(b).unwrap().transform();
                 [
                     xf.p.x.to_bits(),
                     xf.p.y.to_bits(),

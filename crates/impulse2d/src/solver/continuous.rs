@@ -99,11 +99,11 @@ pub(crate) fn static_sweep(sim: &BodySim) -> Sweep {
     }
 }
 
-/// Whether a fast body should be swept: it moved more than `SAFETY_FACTOR` of
-/// its smallest extent.
+/// Whether a fast body should be swept: it moved more than `safety_factor`
+/// (the body's, default [`SAFETY_FACTOR`]) of its smallest extent.
 #[inline]
-pub(crate) fn is_fast(max_motion: f32, sim: &BodySim) -> bool {
-    max_motion > SAFETY_FACTOR * sim.min_extent
+pub(crate) fn is_fast(max_motion: f32, safety_factor: f32, sim: &BodySim) -> bool {
+    max_motion > safety_factor * sim.min_extent
 }
 
 /// Sweeps the fast awake bodies listed in `world.scratch.fast_bodies` against

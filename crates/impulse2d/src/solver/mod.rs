@@ -208,7 +208,19 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
 /// a time with the scalar solver when `use_wide_solver` is off; the results
 /// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
-    world.prepare_joints(ctx); // joints: prepared once per step
+    let t = Instant::now();
+    world.joints.inv_h = ctx.inv_h; // joints: prepared once per step
+    crate::joint::solver::prepare_joints(
+        &mut world.graph,
+        &world.bodies,
+        &world.solver_sets,
+        (
+            world.settings.joint_hertz,
+            world.settings.joint_damping_ratio,
+        ),
+        ctx,
+    );
+    world.profile.prepare_constraints += ms_since(t);
     let use_wide = world.use_wide_solver;
     let World {
         graph,
@@ -429,7 +441,7 @@ impl Finalize<'_> {
             let max_motion = max_delta_position.max(max_velocity * ctx.dt);
             fast = ctx.enable_continuous
                 && body.body_type == BodyType::Dynamic
-                && continuous::is_fast(max_motion, sim);
+                && continuous::is_fast(max_motion, body.safety_factor, sim);
         } else {
             body.sleep_time += ctx.dt;
         }
