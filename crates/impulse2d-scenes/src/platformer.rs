@@ -232,7 +232,9 @@ pub fn scene(world: &mut World) -> Result<Scene> {
 impl SceneScript for Platformer {
     fn before_step(&mut self, world: &mut World, step: u64) -> Result<()> {
         let t = step as f32 * TIME_STEP;
-        world.set_body_linear_velocity(self.platform, platform_velocity(t))?;
+        world
+            .body_mut(self.platform)?
+            .set_linear_velocity(platform_velocity(t))?;
         let c = &mut self.controller;
         let input = match self.manual {
             Some(input) => input,

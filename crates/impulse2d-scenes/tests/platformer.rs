@@ -36,8 +36,8 @@ fn the_track_runs_the_course() {
     // The plateau is 3 m up: the centre is 3.8 m up there.
     assert!(max_y > 3.7, "{max_y}");
     // The heavy box did not move; the light one was pushed to the wall.
-    let heavy = world.body_position(script.boxes[0]).unwrap();
+    let heavy = world.body(script.boxes[0]).unwrap().position();
     assert!((heavy - Vec2::new(32.0, 0.5)).length() < 0.05, "{heavy:?}");
-    let light = world.body_position(script.boxes[1]).unwrap();
+    let light = world.body(script.boxes[1]).unwrap().position();
     assert!(light.x > 70.0, "{light:?}");
 }

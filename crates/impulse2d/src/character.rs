@@ -250,7 +250,7 @@ impl CharacterController {
     /// A stale or foreign body id.
     pub fn set_ignored_body(&mut self, world: &World, body: Option<BodyId>) -> Result<()> {
         if let Some(id) = body {
-            world.body_type(id)?;
+            world.body(id)?;
         }
         self.ignored_body = body;
         Ok(())
@@ -291,7 +291,7 @@ impl CharacterController {
             });
         }
         if let Some(id) = self.ignored_body {
-            world.body_type(id)?;
+            world.body(id)?;
         }
         let displacement = velocity * dt;
         let size = displacement.x.abs().max(displacement.y.abs());
@@ -304,7 +304,7 @@ impl CharacterController {
         }
 
         // The ground from the last move, if it still exists.
-        let ground = self.ground.filter(|g| world.shape_is_valid(g.shape));
+        let ground = self.ground.filter(|g| world.shape_index(g.shape).is_ok());
         let walking = ground.is_some() && velocity.y <= 0.0;
         self.pushes.clear();
         let ctx = MoveContext {
@@ -382,7 +382,9 @@ impl CharacterController {
         self.ground = new_ground;
         for &(body, direction) in &pushes {
             // The body was found this move, so the id is live.
-            world.apply_force_to_center(body, direction * self.push_force, true)?;
+            world
+                .body_mut(body)?
+                .apply_force_to_center(direction * self.push_force, true)?;
         }
         self.pushes = pushes;
         Ok(())
@@ -592,10 +594,10 @@ impl CharacterController {
         let body = &world.bodies[shape.body_id as usize];
         if body.body_type != BodyType::Static {
             let sim = world.body_sim(shape.body_id as usize);
-            let state_v = world
-                .body_linear_velocity(ground.body)
-                .unwrap_or(Vec2::ZERO);
-            let w = world.body_angular_velocity(ground.body).unwrap_or(0.0);
+            let (state_v, w) = world
+                .body(ground.body)
+                .map(|b| (b.linear_velocity(), b.angular_velocity()))
+                .unwrap_or((Vec2::ZERO, 0.0));
             // Carry the centre of the capsule's end that stands on the ground:
             // its round end then stays tangent to the turning surface.
             let capsule = self.capsule_at(position);

@@ -327,18 +327,21 @@ fn ride(drive: impl Fn(f32) -> (Vec2, f32)) {
     settle(&mut w, &mut c);
     // The feet: the centre of the capsule's lower round end.
     let local = w
-        .body_local_point(platform, c.world_capsule().center1)
-        .unwrap();
+        .body(platform)
+        .unwrap()
+        .local_point(c.world_capsule().center1);
     let mut t = 0.0;
     for _ in 0..600 {
         let (v, omega) = drive(t);
-        w.set_body_linear_velocity(platform, v).unwrap();
-        w.set_body_angular_velocity(platform, omega).unwrap();
+        let mut p = w.body_mut(platform).unwrap();
+        p.set_linear_velocity(v).unwrap();
+        p.set_angular_velocity(omega).unwrap();
         frame(&mut w, &mut c, 0.0);
         t += DT;
         let now = w
-            .body_local_point(platform, c.world_capsule().center1)
-            .unwrap();
+            .body(platform)
+            .unwrap()
+            .local_point(c.world_capsule().center1);
         assert!(
             (now - local).length() < 0.01,
             "t = {t}: {now:?} vs {local:?}"
@@ -414,11 +417,11 @@ fn push_box(mass: f32, friction: f32, push_force: f32, seconds: f32) -> (f32, f3
     })
     .unwrap();
     settle(&mut w, &mut c);
-    let x0 = w.body_position(b).unwrap().x;
+    let x0 = w.body(b).unwrap().position().x;
     for _ in 0..(seconds / DT).round() as usize {
         frame(&mut w, &mut c, 2.0);
     }
-    let xb = w.body_position(b).unwrap().x;
+    let xb = w.body(b).unwrap().position().x;
     (xb - x0, (xb - 0.5) - (c.position().x + RADIUS))
 }
 
@@ -468,7 +471,7 @@ fn a_dynamic_body_pushes_the_character() {
     );
     for _ in 0..120 {
         frame(&mut w, &mut c, 0.0);
-        let xb = w.body_position(b).unwrap().x;
+        let xb = w.body(b).unwrap().position().x;
         // Never more than a few centimetres inside the box.
         assert!(c.position().x - RADIUS > xb + 0.5 - 0.05, "{c:?} box {xb}");
     }
