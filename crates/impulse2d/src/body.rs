@@ -332,6 +332,9 @@ pub(crate) struct BodySim {
     /// Rotation and centre at the start of the step (for continuous collision).
     pub rotation0: Rot,
     pub center0: Vec2,
+    /// How far a fast body turned over the last step, radians, any number of
+    /// turns (set by `finalize_bodies` for the bodies continuous collision sweeps).
+    pub angle_delta: f32,
     /// Centre of mass in the body frame, metres.
     pub local_center: Vec2,
     /// Accumulated force for the next step, N, and torque, N·m.
@@ -487,6 +490,7 @@ impl World {
             center: def.position,
             rotation0: def.rotation,
             center0: def.position,
+            angle_delta: 0.0,
             local_center: Vec2::ZERO,
             force: Vec2::ZERO,
             torque: 0.0,

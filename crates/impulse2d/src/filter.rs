@@ -197,6 +197,8 @@ impl World {
     /// colliding: no contact is made. Pairs that already have a contact keep
     /// it; the filter is asked again whenever the broad phase finds the pair
     /// anew (a shape moved or was re-filtered).
+    ///
+    /// Box2D: `b2World_SetCustomFilterCallback`.
     pub fn set_custom_filter(
         &mut self,
         filter: impl Fn(ShapeId, ShapeId) -> bool + Send + Sync + 'static,
@@ -231,6 +233,8 @@ impl World {
     /// circle around its centroid for this sweep, and the manifold is that
     /// circle's.) Returning `false` ignores the hit, so a fast body passes
     /// up through a one-way platform instead of being stopped under it.
+    ///
+    /// Box2D: `b2World_SetPreSolveCallback`.
     pub fn set_pre_solve(
         &mut self,
         callback: impl Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync + 'static,

@@ -98,6 +98,7 @@ impl World {
         let total = first[GRAPH_COLOR_COUNT + 1];
 
         let recycle_distance = settings.contact_recycle_distance;
+        let speculative = settings.enable_speculative;
         let pre_solve = callbacks.pre_solve(*world_number); // events
         let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
         let collide_block = |start: usize, end: usize, worker: usize| {
@@ -114,6 +115,7 @@ impl World {
                 for sim in sims {
                     let changed = collide_one(
                         mixing,
+                        speculative,
                         recycle_distance,
                         shapes,
                         bodies,
@@ -229,6 +231,7 @@ fn should_create_contact(
 /// fat boxes separated (the serial pass must look at it).
 fn collide_one(
     mixing: &Mixing,
+    speculative: bool,
     recycle_distance: f32,
     shapes: &[Shape],
     bodies: &[Body],
@@ -303,7 +306,15 @@ fn collide_one(
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
     let touching = update_contact(
-        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+        mixing,
+        speculative,
+        sim,
+        shape_a,
+        xf_a,
+        offset_a,
+        shape_b,
+        xf_b,
+        offset_b,
     );
     // events: the pre-solve callback may switch the contact off for this step
     let touching = touching && pre_solve.filter_contact(sim, shape_a, shape_b);
