@@ -28,7 +28,7 @@ const MAX_PLANE_ITERATIONS: u32 = 20;
 
 /// A line with a side: the points `x` with `normal · x = offset` (metres).
 ///
-/// Box2D: `b2Plane`.
+/// Box2D's `b2Plane`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Plane {
     /// Unit normal.
@@ -40,7 +40,7 @@ pub struct Plane {
 impl Plane {
     /// How far `point` lies in front of the plane (negative behind), metres.
     ///
-    /// Box2D: `b2PlaneSeparation`.
+    /// Box2D's `b2PlaneSeparation`.
     #[inline]
     pub fn separation(&self, point: Vec2) -> f32 {
         self.normal.dot(point) - self.offset
@@ -50,7 +50,7 @@ impl Plane {
 /// A collision plane between a mover and one shape, as found by
 /// `World::collide_mover` or [`collide_mover_and_polygon`] and friends.
 ///
-/// Box2D: `b2PlaneResult`.
+/// Box2D's `b2PlaneResult`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PlaneResult {
     /// The plane, relative to the mover's current position: its normal points
@@ -65,7 +65,7 @@ pub struct PlaneResult {
 
 /// A plane the plane solver has to satisfy, with the push it found.
 ///
-/// Box2D: `b2CollisionPlane`.
+/// Box2D's `b2CollisionPlane`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CollisionPlane {
     /// The plane (normal from the shape to the mover, offset = overlap depth, metres).
@@ -93,7 +93,7 @@ impl CollisionPlane {
 
 /// What [`solve_planes`] found.
 ///
-/// Box2D: `b2PlaneSolverResult`.
+/// Box2D's `b2PlaneSolverResult`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PlaneSolverResult {
     /// The translation of the mover that satisfies the planes, metres.
@@ -190,7 +190,7 @@ fn collide_mover_and_proxy(mover: &Capsule, shape: ShapeProxy, shape_radius: f32
 /// The collision plane between a mover and a circle in the same frame (no hit
 /// when they are apart).
 ///
-/// Box2D: `b2CollideMoverAndCircle`.
+/// Box2D's `b2CollideMoverAndCircle`.
 pub fn collide_mover_and_circle(mover: &Capsule, circle: &Circle) -> PlaneResult {
     let mut proxy = ShapeProxy::from_circle(circle);
     proxy.radius = 0.0;
@@ -199,7 +199,7 @@ pub fn collide_mover_and_circle(mover: &Capsule, circle: &Circle) -> PlaneResult
 
 /// The collision plane between a mover and a capsule in the same frame.
 ///
-/// Box2D: `b2CollideMoverAndCapsule`.
+/// Box2D's `b2CollideMoverAndCapsule`.
 pub fn collide_mover_and_capsule(mover: &Capsule, capsule: &Capsule) -> PlaneResult {
     let mut proxy = ShapeProxy::from_capsule(capsule);
     proxy.radius = 0.0;
@@ -209,7 +209,7 @@ pub fn collide_mover_and_capsule(mover: &Capsule, capsule: &Capsule) -> PlaneRes
 /// The collision plane between a mover and a (possibly rounded) polygon in the
 /// same frame.
 ///
-/// Box2D: `b2CollideMoverAndPolygon`.
+/// Box2D's `b2CollideMoverAndPolygon`.
 pub fn collide_mover_and_polygon(mover: &Capsule, polygon: &Polygon) -> PlaneResult {
     // As Box2D: the polygon's proxy keeps its rounding radius, the distance is
     // measured without radii, and the rounding counts in the total radius.
@@ -218,7 +218,7 @@ pub fn collide_mover_and_polygon(mover: &Capsule, polygon: &Polygon) -> PlaneRes
 
 /// The collision plane between a mover and a segment in the same frame.
 ///
-/// Box2D: `b2CollideMoverAndSegment`.
+/// Box2D's `b2CollideMoverAndSegment`.
 pub fn collide_mover_and_segment(mover: &Capsule, segment: &Segment) -> PlaneResult {
     collide_mover_and_proxy(mover, ShapeProxy::from_segment(segment), 0.0)
 }
