@@ -70,6 +70,7 @@ mod sensor;
 pub mod shape;
 pub mod simd;
 pub(crate) mod solver;
+mod state_hash;
 mod validate;
 #[allow(unsafe_code)]
 pub(crate) mod workers;
