@@ -18,88 +18,83 @@ use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
+use super::pair::{load, store};
 use super::{JointBase, JointDef, JointKind, check_non_negative, check_range, make_frames};
 
-/// A distance joint definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct DistanceJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// The rest length, metres (≥ 0; raised to the linear slop).
-    pub length: f32,
-    /// Whether the joint is a spring instead of a rigid rod.
-    pub enable_spring: bool,
-    /// Lower bound of the spring's force, N. The spring force along the
-    /// line from anchor A to anchor B is positive when it pushes the anchors
-    /// apart (compression) and negative when it pulls them together
-    /// (tension); it is clamped to `[lower_spring_force, upper_spring_force]`.
-    /// So `−lower_spring_force` is the most tension the spring sustains
-    /// (default `−f32::MAX`: no bound; zero: a spring that never pulls).
-    /// Box2D: `b2DistanceJointDef.lowerSpringForce`.
-    pub lower_spring_force: f32,
-    /// Upper bound of the spring's force, N (≥ `lower_spring_force`): the
-    /// most compression it sustains (default `f32::MAX`; zero: a spring that
-    /// never pushes, like a rubber band).
-    /// Box2D: `b2DistanceJointDef.upperSpringForce`.
-    pub upper_spring_force: f32,
-    /// Spring stiffness, Hz (≥ 0; zero means no spring force at all, which
-    /// with a limit makes a rope).
-    pub hertz: f32,
-    /// Spring damping ratio (≥ 0).
-    pub damping_ratio: f32,
-    /// Whether the length range is enforced (only matters for a spring).
-    pub enable_limit: bool,
-    /// Shortest length, metres (≥ 0).
-    pub min_length: f32,
-    /// Longest length, metres (≥ min).
-    pub max_length: f32,
-    /// Whether the motor acts (only for a spring).
-    pub enable_motor: bool,
-    /// Target rate of change of the length, m/s.
-    pub motor_speed: f32,
-    /// Largest motor force, N (≥ 0).
-    pub max_motor_force: f32,
-}
-
-impl Default for DistanceJointDef {
-    fn default() -> Self {
-        DistanceJointDef {
-            base: JointDef::default(),
-            length: 1.0,
-            enable_spring: false,
-            lower_spring_force: -f32::MAX,
-            upper_spring_force: f32::MAX,
-            hertz: 0.0,
-            damping_ratio: 0.0,
-            enable_limit: false,
-            min_length: 0.0,
-            max_length: HUGE,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-        }
+joint_def! {
+    /// A distance joint definition.
+    ///
+    /// Box2D: `b2DefaultDistanceJointDef`.
+    pub struct DistanceJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2DistanceJointDef.base`.
+        pub base: JointDef;
+        /// The rest length, metres (≥ 0; raised to the linear slop).
+        ///
+        /// Box2D: `b2DistanceJointDef.length`.
+        pub length: f32 = 1.0, check_non_negative("distance joint length");
+        /// Whether the joint is a spring instead of a rigid rod.
+        ///
+        /// Box2D: `b2DistanceJointDef.enableSpring`.
+        pub enable_spring: bool = false;
+        /// Lower bound of the spring's force, N. The spring force along the
+        /// line from anchor A to anchor B is positive when it pushes the
+        /// anchors apart (compression) and negative when it pulls them
+        /// together (tension); it is clamped to
+        /// `[lower_spring_force, upper_spring_force]`. So `−lower_spring_force`
+        /// is the most tension the spring sustains (default `−f32::MAX`: no
+        /// bound; zero: a spring that never pulls).
+        ///
+        /// Box2D: `b2DistanceJointDef.lowerSpringForce`.
+        pub lower_spring_force: f32 = -f32::MAX;
+        /// Upper bound of the spring's force, N (≥ `lower_spring_force`): the
+        /// most compression it sustains (default `f32::MAX`; zero: a spring
+        /// that never pushes, like a rubber band).
+        ///
+        /// Box2D: `b2DistanceJointDef.upperSpringForce`.
+        pub upper_spring_force: f32 = f32::MAX;
+        /// Spring stiffness, Hz (≥ 0; zero means no spring force at all,
+        /// which with a limit makes a rope).
+        ///
+        /// Box2D: `b2DistanceJointDef.hertz`.
+        pub hertz: f32 = 0.0, check_non_negative("distance spring hertz");
+        /// Spring damping ratio (≥ 0).
+        ///
+        /// Box2D: `b2DistanceJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.0, check_non_negative("distance spring damping ratio");
+        /// Whether the length range is enforced (only matters for a spring).
+        ///
+        /// Box2D: `b2DistanceJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Shortest length, metres (≥ 0).
+        ///
+        /// Box2D: `b2DistanceJointDef.minLength`.
+        pub min_length: f32 = 0.0, check_non_negative("distance min length");
+        /// Longest length, metres (≥ min).
+        ///
+        /// Box2D: `b2DistanceJointDef.maxLength`.
+        pub max_length: f32 = HUGE;
+        /// Whether the motor acts (only for a spring).
+        ///
+        /// Box2D: `b2DistanceJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target rate of change of the length, m/s.
+        ///
+        /// Box2D: `b2DistanceJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("distance motor speed");
+        /// Largest motor force, N (≥ 0).
+        ///
+        /// Box2D: `b2DistanceJointDef.maxMotorForce`.
+        pub max_motor_force: f32 = 0.0, check_non_negative("distance max motor force");
     }
+    also validate_ranges;
 }
 
 impl DistanceJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_non_negative(self.length, "distance joint length")?;
-        check_non_negative(self.hertz, "distance spring hertz")?;
-        check_non_negative(self.damping_ratio, "distance spring damping ratio")?;
-        check_force_range(self.lower_spring_force, self.upper_spring_force)?;
-        check_non_negative(self.min_length, "distance min length")?;
+    fn validate_ranges(&self) -> Result<()> {
         check_range(self.min_length, self.max_length, "distance length range")?;
-        check_finite(self.motor_speed, "distance motor speed")?;
-        check_non_negative(self.max_motor_force, "distance max motor force")?;
-        Ok(())
+        check_force_range(self.lower_spring_force, self.upper_spring_force)
     }
 }
 
@@ -220,15 +215,8 @@ pub(super) fn solve(
         if j.spring.hertz > 0.0 {
             let c = length - j.length;
             let cdot = speed(va, wa, vb, wb);
-            let old = j.spring.impulse;
-            let mut impulse = j.spring.solve(j.axial_mass, c, cdot);
-            // The force range binds rarely; only then is the step's impulse
-            // recomputed from the clamped total.
             let (lower, upper) = (j.lower_spring_force * ctx.h, j.upper_spring_force * ctx.h);
-            if j.spring.impulse < lower || j.spring.impulse > upper {
-                j.spring.impulse = j.spring.impulse.clamp(lower, upper);
-                impulse = j.spring.impulse - old;
-            }
+            let impulse = j.spring.solve_clamped(j.axial_mass, c, cdot, lower, upper);
             apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
         }
 

@@ -20,86 +20,78 @@ use crate::math::{Mat22, Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
+use super::pair::{load, store};
 use super::{
     JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
     reference_angle,
 };
 
-/// A prismatic joint definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct PrismaticJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// The sliding direction in body A's frame (normalised on creation; must
-    /// not be zero).
-    pub local_axis_a: Vec2,
-    /// Angle of body B minus angle of body A that the joint keeps, radians.
-    pub reference_angle: f32,
-    /// Translation the spring pulls towards, metres.
-    pub target_translation: f32,
-    /// Whether the spring acts along the axis.
-    pub enable_spring: bool,
-    /// Spring stiffness, Hz (≥ 0).
-    pub hertz: f32,
-    /// Spring damping ratio (≥ 0).
-    pub damping_ratio: f32,
-    /// Whether the translation is limited.
-    pub enable_limit: bool,
-    /// Lowest translation, metres.
-    pub lower_translation: f32,
-    /// Highest translation, metres (≥ lower).
-    pub upper_translation: f32,
-    /// Whether the motor acts.
-    pub enable_motor: bool,
-    /// Target speed along the axis, m/s.
-    pub motor_speed: f32,
-    /// Largest force the motor applies, N (≥ 0).
-    pub max_motor_force: f32,
-}
-
-impl Default for PrismaticJointDef {
-    fn default() -> Self {
-        PrismaticJointDef {
-            base: JointDef::default(),
-            local_axis_a: Vec2::X,
-            reference_angle: 0.0,
-            target_translation: 0.0,
-            enable_spring: false,
-            hertz: 0.0,
-            damping_ratio: 0.0,
-            enable_limit: false,
-            lower_translation: 0.0,
-            upper_translation: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-        }
+joint_def! {
+    /// A prismatic joint definition.
+    ///
+    /// Box2D: `b2DefaultPrismaticJointDef`.
+    pub struct PrismaticJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2PrismaticJointDef.base`.
+        pub base: JointDef;
+        /// The sliding direction in body A's frame (normalised on creation;
+        /// must not be zero).
+        ///
+        /// Box2D v3.1: `b2PrismaticJointDef.localAxisA` (v3.2 keeps it in `b2JointDef.localFrameA`).
+        pub local_axis_a: Vec2 = Vec2::X, check_axis("prismatic axis");
+        /// Angle of body B minus angle of body A that the joint keeps, radians.
+        ///
+        /// Box2D v3.1: `b2PrismaticJointDef.referenceAngle` (v3.2 keeps it in `b2JointDef.localFrameB`).
+        pub reference_angle: f32 = 0.0, check_finite("prismatic reference angle");
+        /// Translation the spring pulls towards, metres.
+        ///
+        /// Box2D: `b2PrismaticJointDef.targetTranslation`.
+        pub target_translation: f32 = 0.0, check_finite("prismatic target translation");
+        /// Whether the spring acts along the axis.
+        ///
+        /// Box2D: `b2PrismaticJointDef.enableSpring`.
+        pub enable_spring: bool = false;
+        /// Spring stiffness, Hz (≥ 0).
+        ///
+        /// Box2D: `b2PrismaticJointDef.hertz`.
+        pub hertz: f32 = 0.0, check_non_negative("prismatic spring hertz");
+        /// Spring damping ratio (≥ 0).
+        ///
+        /// Box2D: `b2PrismaticJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.0, check_non_negative("prismatic spring damping ratio");
+        /// Whether the translation is limited.
+        ///
+        /// Box2D: `b2PrismaticJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Lowest translation, metres.
+        ///
+        /// Box2D: `b2PrismaticJointDef.lowerTranslation`.
+        pub lower_translation: f32 = 0.0;
+        /// Highest translation, metres (≥ lower).
+        ///
+        /// Box2D: `b2PrismaticJointDef.upperTranslation`.
+        pub upper_translation: f32 = 0.0;
+        /// Whether the motor acts.
+        ///
+        /// Box2D: `b2PrismaticJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target speed along the axis, m/s.
+        ///
+        /// Box2D: `b2PrismaticJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("prismatic motor speed");
+        /// Largest force the motor applies, N (≥ 0).
+        ///
+        /// Box2D: `b2PrismaticJointDef.maxMotorForce`.
+        pub max_motor_force: f32 = 0.0, check_non_negative("prismatic max motor force");
     }
+    also validate_limits;
 }
 
 impl PrismaticJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_axis(self.local_axis_a, "prismatic axis")?;
-        check_finite(self.reference_angle, "prismatic reference angle")?;
-        check_finite(self.target_translation, "prismatic target translation")?;
-        check_non_negative(self.hertz, "prismatic spring hertz")?;
-        check_non_negative(self.damping_ratio, "prismatic spring damping ratio")?;
-        check_range(
-            self.lower_translation,
-            self.upper_translation,
-            "prismatic translation limits",
-        )?;
-        check_finite(self.motor_speed, "prismatic motor speed")?;
-        check_non_negative(self.max_motor_force, "prismatic max motor force")?;
-        Ok(())
+    fn validate_limits(&self) -> Result<()> {
+        let (lower, upper) = (self.lower_translation, self.upper_translation);
+        check_range(lower, upper, "prismatic translation limits")
     }
 }
 

@@ -21,82 +21,75 @@ use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
+use super::pair::{load, store};
 use super::{
     JointBase, JointDef, JointKind, check_angle, check_non_negative, check_range, make_frames,
     reference_angle,
 };
 
-/// A revolute joint definition. The anchors in `base` should coincide in
-/// the world when the joint is created.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct RevoluteJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// Angle of body B minus angle of body A at which the joint angle is
-    /// zero, radians (usually their current relative angle).
-    pub reference_angle: f32,
-    /// Angle the spring pulls towards, radians in `[−π, π]`.
-    pub target_angle: f32,
-    /// Whether the rotational spring acts.
-    pub enable_spring: bool,
-    /// Spring stiffness, Hz (≥ 0; zero makes it a pure damper).
-    pub hertz: f32,
-    /// Spring damping ratio (≥ 0, dimensionless).
-    pub damping_ratio: f32,
-    /// Whether the angle is limited.
-    pub enable_limit: bool,
-    /// Lower joint angle, radians in `[−π, π]`.
-    pub lower_angle: f32,
-    /// Upper joint angle, radians in `[−π, π]` (≥ lower).
-    pub upper_angle: f32,
-    /// Whether the motor acts.
-    pub enable_motor: bool,
-    /// Target angular speed of B relative to A, rad/s.
-    pub motor_speed: f32,
-    /// Largest torque the motor applies, N·m (≥ 0). With a zero speed this
-    /// is joint friction.
-    pub max_motor_torque: f32,
-}
-
-impl Default for RevoluteJointDef {
-    fn default() -> Self {
-        RevoluteJointDef {
-            base: JointDef::default(),
-            reference_angle: 0.0,
-            target_angle: 0.0,
-            enable_spring: false,
-            hertz: 0.0,
-            damping_ratio: 0.0,
-            enable_limit: false,
-            lower_angle: 0.0,
-            upper_angle: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_torque: 0.0,
-        }
+joint_def! {
+    /// A revolute joint definition. The anchors in `base` should coincide in
+    /// the world when the joint is created.
+    ///
+    /// Box2D: `b2DefaultRevoluteJointDef`.
+    pub struct RevoluteJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2RevoluteJointDef.base`.
+        pub base: JointDef;
+        /// Angle of body B minus angle of body A at which the joint angle is
+        /// zero, radians (usually their current relative angle).
+        ///
+        /// Box2D v3.1: `b2RevoluteJointDef.referenceAngle` (v3.2 keeps it in `b2JointDef.localFrameB`).
+        pub reference_angle: f32 = 0.0, check_finite("revolute reference angle");
+        /// Angle the spring pulls towards, radians in `[−π, π]`.
+        ///
+        /// Box2D: `b2RevoluteJointDef.targetAngle`.
+        pub target_angle: f32 = 0.0, check_angle("revolute target angle");
+        /// Whether the rotational spring acts.
+        ///
+        /// Box2D: `b2RevoluteJointDef.enableSpring`.
+        pub enable_spring: bool = false;
+        /// Spring stiffness, Hz (≥ 0; zero makes it a pure damper).
+        ///
+        /// Box2D: `b2RevoluteJointDef.hertz`.
+        pub hertz: f32 = 0.0, check_non_negative("revolute spring hertz");
+        /// Spring damping ratio (≥ 0, dimensionless).
+        ///
+        /// Box2D: `b2RevoluteJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.0, check_non_negative("revolute spring damping ratio");
+        /// Whether the angle is limited.
+        ///
+        /// Box2D: `b2RevoluteJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Lower joint angle, radians in `[−π, π]`.
+        ///
+        /// Box2D: `b2RevoluteJointDef.lowerAngle`.
+        pub lower_angle: f32 = 0.0, check_angle("revolute lower angle");
+        /// Upper joint angle, radians in `[−π, π]` (≥ lower).
+        ///
+        /// Box2D: `b2RevoluteJointDef.upperAngle`.
+        pub upper_angle: f32 = 0.0, check_angle("revolute upper angle");
+        /// Whether the motor acts.
+        ///
+        /// Box2D: `b2RevoluteJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target angular speed of B relative to A, rad/s.
+        ///
+        /// Box2D: `b2RevoluteJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("revolute motor speed");
+        /// Largest torque the motor applies, N·m (≥ 0). With a zero speed this
+        /// is joint friction.
+        ///
+        /// Box2D: `b2RevoluteJointDef.maxMotorTorque`.
+        pub max_motor_torque: f32 = 0.0, check_non_negative("revolute max motor torque");
     }
+    also validate_limits;
 }
 
 impl RevoluteJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_finite(self.reference_angle, "revolute reference angle")?;
-        check_angle(self.target_angle, "revolute target angle")?;
-        check_non_negative(self.hertz, "revolute spring hertz")?;
-        check_non_negative(self.damping_ratio, "revolute spring damping ratio")?;
-        check_angle(self.lower_angle, "revolute lower angle")?;
-        check_angle(self.upper_angle, "revolute upper angle")?;
-        check_range(self.lower_angle, self.upper_angle, "revolute angle limits")?;
-        check_finite(self.motor_speed, "revolute motor speed")?;
-        check_non_negative(self.max_motor_torque, "revolute max motor torque")?;
-        Ok(())
+    fn validate_limits(&self) -> Result<()> {
+        check_range(self.lower_angle, self.upper_angle, "revolute angle limits")
     }
 }
 

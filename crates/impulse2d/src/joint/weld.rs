@@ -15,55 +15,39 @@ use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
+use super::pair::{load, store};
 use super::revolute::point_mass_matrix;
-use super::solver::{load, store};
 use super::{JointBase, JointDef, JointKind, check_non_negative, make_frames, reference_angle};
 
-/// A weld joint definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct WeldJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// Angle of body B minus angle of body A that the joint keeps, radians.
-    pub reference_angle: f32,
-    /// Stiffness of the linear part, Hz (≥ 0; zero is rigid).
-    pub linear_hertz: f32,
-    /// Damping ratio of the linear part (≥ 0).
-    pub linear_damping_ratio: f32,
-    /// Stiffness of the angular part, Hz (≥ 0; zero is rigid).
-    pub angular_hertz: f32,
-    /// Damping ratio of the angular part (≥ 0).
-    pub angular_damping_ratio: f32,
-}
-
-impl Default for WeldJointDef {
-    fn default() -> Self {
-        WeldJointDef {
-            base: JointDef::default(),
-            reference_angle: 0.0,
-            linear_hertz: 0.0,
-            linear_damping_ratio: 0.0,
-            angular_hertz: 0.0,
-            angular_damping_ratio: 0.0,
-        }
-    }
-}
-
-impl WeldJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_finite(self.reference_angle, "weld reference angle")?;
-        check_non_negative(self.linear_hertz, "weld linear hertz")?;
-        check_non_negative(self.linear_damping_ratio, "weld linear damping ratio")?;
-        check_non_negative(self.angular_hertz, "weld angular hertz")?;
-        check_non_negative(self.angular_damping_ratio, "weld angular damping ratio")?;
-        Ok(())
+joint_def! {
+    /// A weld joint definition.
+    ///
+    /// Box2D: `b2DefaultWeldJointDef`.
+    pub struct WeldJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2WeldJointDef.base`.
+        pub base: JointDef;
+        /// Angle of body B minus angle of body A that the joint keeps, radians.
+        ///
+        /// Box2D v3.1: `b2WeldJointDef.referenceAngle` (v3.2 keeps it in `b2JointDef.localFrameB`).
+        pub reference_angle: f32 = 0.0, check_finite("weld reference angle");
+        /// Stiffness of the linear part, Hz (≥ 0; zero is rigid).
+        ///
+        /// Box2D: `b2WeldJointDef.linearHertz`.
+        pub linear_hertz: f32 = 0.0, check_non_negative("weld linear hertz");
+        /// Damping ratio of the linear part (≥ 0).
+        ///
+        /// Box2D: `b2WeldJointDef.linearDampingRatio`.
+        pub linear_damping_ratio: f32 = 0.0, check_non_negative("weld linear damping ratio");
+        /// Stiffness of the angular part, Hz (≥ 0; zero is rigid).
+        ///
+        /// Box2D: `b2WeldJointDef.angularHertz`.
+        pub angular_hertz: f32 = 0.0, check_non_negative("weld angular hertz");
+        /// Damping ratio of the angular part (≥ 0).
+        ///
+        /// Box2D: `b2WeldJointDef.angularDampingRatio`.
+        pub angular_damping_ratio: f32 = 0.0, check_non_negative("weld angular damping ratio");
     }
 }
 

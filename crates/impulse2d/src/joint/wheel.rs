@@ -18,77 +18,70 @@ use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
+use super::pair::{load, store};
 use super::{
     JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
 };
 
-/// A wheel joint definition. Body A is usually the chassis, body B the wheel.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct WheelJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// The suspension direction in body A's frame (normalised on creation;
-    /// must not be zero). Usually "up" in the chassis frame.
-    pub local_axis_a: Vec2,
-    /// Whether the suspension spring acts.
-    pub enable_spring: bool,
-    /// Suspension stiffness, Hz (≥ 0).
-    pub hertz: f32,
-    /// Suspension damping ratio (≥ 0).
-    pub damping_ratio: f32,
-    /// Whether the suspension travel is limited.
-    pub enable_limit: bool,
-    /// Lowest translation along the axis, metres.
-    pub lower_translation: f32,
-    /// Highest translation along the axis, metres (≥ lower).
-    pub upper_translation: f32,
-    /// Whether the drive motor acts.
-    pub enable_motor: bool,
-    /// Target spin of the wheel relative to the chassis, rad/s.
-    pub motor_speed: f32,
-    /// Largest motor torque, N·m (≥ 0).
-    pub max_motor_torque: f32,
-}
-
-impl Default for WheelJointDef {
-    fn default() -> Self {
-        WheelJointDef {
-            base: JointDef::default(),
-            local_axis_a: Vec2::Y,
-            enable_spring: true,
-            hertz: 1.0,
-            damping_ratio: 0.7,
-            enable_limit: false,
-            lower_translation: 0.0,
-            upper_translation: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_torque: 0.0,
-        }
+joint_def! {
+    /// A wheel joint definition. Body A is usually the chassis, body B the
+    /// wheel.
+    ///
+    /// Box2D: `b2DefaultWheelJointDef`.
+    pub struct WheelJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2WheelJointDef.base`.
+        pub base: JointDef;
+        /// The suspension direction in body A's frame (normalised on creation;
+        /// must not be zero). Usually "up" in the chassis frame.
+        ///
+        /// Box2D v3.1: `b2WheelJointDef.localAxisA` (v3.2 keeps it in `b2JointDef.localFrameA`).
+        pub local_axis_a: Vec2 = Vec2::Y, check_axis("wheel axis");
+        /// Whether the suspension spring acts.
+        ///
+        /// Box2D: `b2WheelJointDef.enableSpring`.
+        pub enable_spring: bool = true;
+        /// Suspension stiffness, Hz (≥ 0).
+        ///
+        /// Box2D: `b2WheelJointDef.hertz`.
+        pub hertz: f32 = 1.0, check_non_negative("wheel spring hertz");
+        /// Suspension damping ratio (≥ 0).
+        ///
+        /// Box2D: `b2WheelJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.7, check_non_negative("wheel spring damping ratio");
+        /// Whether the suspension travel is limited.
+        ///
+        /// Box2D: `b2WheelJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Lowest translation along the axis, metres.
+        ///
+        /// Box2D: `b2WheelJointDef.lowerTranslation`.
+        pub lower_translation: f32 = 0.0;
+        /// Highest translation along the axis, metres (≥ lower).
+        ///
+        /// Box2D: `b2WheelJointDef.upperTranslation`.
+        pub upper_translation: f32 = 0.0;
+        /// Whether the drive motor acts.
+        ///
+        /// Box2D: `b2WheelJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target spin of the wheel relative to the chassis, rad/s.
+        ///
+        /// Box2D: `b2WheelJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("wheel motor speed");
+        /// Largest motor torque, N·m (≥ 0).
+        ///
+        /// Box2D: `b2WheelJointDef.maxMotorTorque`.
+        pub max_motor_torque: f32 = 0.0, check_non_negative("wheel max motor torque");
     }
+    also validate_limits;
 }
 
 impl WheelJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_axis(self.local_axis_a, "wheel axis")?;
-        check_non_negative(self.hertz, "wheel spring hertz")?;
-        check_non_negative(self.damping_ratio, "wheel spring damping ratio")?;
-        check_range(
-            self.lower_translation,
-            self.upper_translation,
-            "wheel translation limits",
-        )?;
-        check_finite(self.motor_speed, "wheel motor speed")?;
-        check_non_negative(self.max_motor_torque, "wheel max motor torque")?;
-        Ok(())
+    fn validate_limits(&self) -> Result<()> {
+        let (lower, upper) = (self.lower_translation, self.upper_translation);
+        check_range(lower, upper, "wheel translation limits")
     }
 }
 

@@ -21,5 +21,6 @@ mod hull;
 mod manifold;
 mod manifold_chain;
 mod mass;
+mod motor_joint;
 mod ray;
 mod toi;
