@@ -16,10 +16,11 @@ use crate::core::{HUGE, LINEAR_SLOP};
 use crate::error::{Result, check_finite};
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
+use crate::solver::softness::Softness;
 
-use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::pair::{load, store};
-use super::{JointBase, JointDef, JointKind, check_non_negative, check_range, make_frames};
+use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
+use super::pair::{Pair, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_non_negative, check_range};
 
 joint_def! {
     /// A distance joint definition.
@@ -164,19 +165,11 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
+    let pair = Pair::load(base, states);
+    let (ra, rb) = pair.anchors(base);
+    let d = pair.anchor_separation(base, ra, rb);
     let p = d.normalize() * axial_impulse(j);
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * ra.cross(p);
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * rb.cross(p);
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    warm_start_bodies(base, states, p, ra.cross(p), rb.cross(p));
 }
 
 pub(super) fn solve(
@@ -186,38 +179,25 @@ pub(super) fn solve(
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
+    let mut pair = Pair::load(base, states);
+    let (ra, rb) = pair.anchors(base);
+    let d = pair.anchor_separation(base, ra, rb);
     let (axis, length) = d.get_length_and_normalize();
 
     // Relative speed of the anchors along the axis.
-    let speed = |va: Vec2, wa: f32, vb: Vec2, wb: f32| {
-        axis.dot((vb + Vec2::scalar_cross(wb, rb)) - (va + Vec2::scalar_cross(wa, ra)))
-    };
-    let apply = |impulse: f32, va: &mut Vec2, wa: &mut f32, vb: &mut Vec2, wb: &mut f32| {
-        let p = axis * impulse;
-        *va = Vec2::mul_sub(*va, ma, p);
-        *wa -= ia * ra.cross(p);
-        *vb = Vec2::mul_add(*vb, mb, p);
-        *wb += ib * rb.cross(p);
-    };
+    let speed = |p: &Pair| axis.dot(p.point_velocity(ra, rb));
+    let apply = |p: &mut Pair, impulse: f32| p.apply_point(axis * impulse, ra, rb);
 
     // Soft when the spring is on, unless a limit pins the length anyway.
     let is_spring = j.spring.enable && (j.limit.lower < j.limit.upper || !j.limit.enable);
     if is_spring {
         if j.spring.hertz > 0.0 {
             let c = length - j.length;
-            let cdot = speed(va, wa, vb, wb);
             let (lower, upper) = (j.lower_spring_force * ctx.h, j.upper_spring_force * ctx.h);
-            let impulse = j.spring.solve_clamped(j.axial_mass, c, cdot, lower, upper);
-            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+            let impulse = j
+                .spring
+                .solve_clamped(j.axial_mass, c, speed(&pair), lower, upper);
+            apply(&mut pair, impulse);
         }
 
         if j.limit.enable {
@@ -228,46 +208,33 @@ pub(super) fn solve(
                 ctx,
                 use_bias,
             };
-            let impulse = j.limit.solve_lower(&row, speed(va, wa, vb, wb));
-            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
-
-            let impulse = j.limit.solve_upper(&row, -speed(va, wa, vb, wb));
-            apply(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
+            pair.solve_limit(&mut j.limit, &row, speed, |p| -speed(p), apply);
         }
 
         if j.motor.enable {
-            let impulse = j.motor.solve(j.axial_mass, speed(va, wa, vb, wb), ctx.h);
-            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+            let impulse = j.motor.solve(j.axial_mass, speed(&pair), ctx.h);
+            apply(&mut pair, impulse);
         }
     } else {
         // Rigid rod.
-        let c = length - j.length;
-        let (bias, mass_scale, impulse_scale) = if use_bias {
-            let s = base.softness;
-            (s.bias_rate * c, s.mass_scale, s.impulse_scale)
+        let soft = if use_bias {
+            base.softness
         } else {
-            (0.0, 1.0, 0.0)
+            Softness::RIGID
         };
-        let cdot = speed(va, wa, vb, wb);
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * j.spring.impulse;
-        j.spring.impulse += impulse;
-        apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let c = length - j.length;
+        let impulse = spring_impulse(soft, j.axial_mass, c, speed(&pair), &mut j.spring.impulse);
+        apply(&mut pair, impulse);
     }
 
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    pair.store(base, states);
 }
 
 impl DistanceJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            Vec2::X,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(Vec2::X, 0.0);
         let (min_length, max_length) = clamp_range(self.min_length, self.max_length);
         let joint = DistanceJoint {
             length: clamp_length(self.length),

@@ -571,6 +571,23 @@ pub(crate) struct JointStorage {
     pub over_threshold: Vec<(u32, f32, f32)>,
 }
 
+impl JointDef {
+    /// The two joint frames: the anchors, an axis in body A's frame
+    /// (normalised here) and a reference angle (radians).
+    pub(crate) fn frames(
+        &self,
+        local_axis_a: Vec2,
+        reference_angle: f32,
+    ) -> (Transform, Transform) {
+        make_frames(
+            self.local_anchor_a,
+            self.local_anchor_b,
+            local_axis_a,
+            reference_angle,
+        )
+    }
+}
+
 /// Builds the two joint frames from anchors, an axis in body A's frame
 /// (normalised here) and a reference angle (radians).
 pub(crate) fn make_frames(

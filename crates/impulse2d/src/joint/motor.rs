@@ -30,9 +30,8 @@ use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
-use super::pair::{Pair, warm_start_bodies};
-use super::revolute::point_mass_matrix;
-use super::{JointBase, JointDef, JointKind, check_non_negative, make_frames};
+use super::pair::{Pair, point_mass_matrix, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_non_negative};
 
 joint_def! {
     /// A motor joint definition. The anchors in `base` default to the body
@@ -350,12 +349,7 @@ impl MotorJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            Vec2::X,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(Vec2::X, 0.0);
         let joint = MotorJoint {
             linear_offset: self.linear_offset,
             angular_offset: self.angular_offset,

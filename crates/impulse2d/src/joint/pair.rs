@@ -8,9 +8,42 @@
 
 use crate::body::{BodyState, flags};
 use crate::id::NULL_INDEX;
-use crate::math::{Rot, Vec2};
+use crate::math::{Mat22, Rot, Vec2};
+use crate::solver::softness::Softness;
 
 use super::JointBase;
+use super::axial::{Limit, LimitRow};
+
+/// The effective-mass matrix `K = J M⁻¹ Jᵀ` of a point-to-point constraint.
+pub(super) fn point_mass_matrix(ma: f32, ia: f32, ra: Vec2, mb: f32, ib: f32, rb: Vec2) -> Mat22 {
+    let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+    let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+    let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+    Mat22::new(Vec2::new(k11, k12), Vec2::new(k12, k22))
+}
+
+/// The current geometry of a line joint (prismatic, wheel, pogo): anchors
+/// relative to the centres, anchor separation and the axis turning with
+/// body A.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Line {
+    pub ra: Vec2,
+    pub rb: Vec2,
+    pub d: Vec2,
+    pub axis: Vec2,
+}
+
+impl Line {
+    /// Lever arms of a force along `direction`: on A `(d + r_a) × u`, on B
+    /// `r_b × u`.
+    #[inline(always)]
+    pub fn arms(&self, direction: Vec2) -> (f32, f32) {
+        (
+            (self.d + self.ra).cross(direction),
+            self.rb.cross(direction),
+        )
+    }
+}
 
 /// Reads a body's state, or a resting stand-in for a body that is not awake.
 #[inline(always)]
@@ -136,6 +169,69 @@ impl Pair {
     #[inline(always)]
     pub fn anchor_separation(&self, base: &JointBase, ra: Vec2, rb: Vec2) -> Vec2 {
         (self.sb.delta_position - self.sa.delta_position) + base.delta_center + (rb - ra)
+    }
+
+    /// The line geometry now (see [`Line`]).
+    #[inline(always)]
+    pub fn line(&self, base: &JointBase) -> Line {
+        let (ra, rb) = self.anchors(base);
+        Line {
+            ra,
+            rb,
+            d: self.anchor_separation(base, ra, rb),
+            axis: self.sa.delta_rotation.rotate(base.frame_a.q.x_axis()),
+        }
+    }
+
+    /// One pass of a point-to-point row (revolute, weld): with `soft` the
+    /// softness that also corrects the position error, without it (the
+    /// relax pass of a rigid row) velocities only. `accumulated` is the
+    /// row's impulse, N·s.
+    #[inline(always)]
+    pub fn solve_point(
+        &mut self,
+        base: &JointBase,
+        soft: Option<Softness>,
+        accumulated: &mut Vec2,
+    ) {
+        let (ra, rb) = self.anchors(base);
+        let (bias, mass_scale, impulse_scale) = match soft {
+            Some(s) => (
+                self.point_error(base, ra, rb) * s.bias_rate,
+                s.mass_scale,
+                s.impulse_scale,
+            ),
+            None => (Vec2::ZERO, 1.0, 0.0),
+        };
+        let cdot = self.point_velocity(ra, rb);
+        let k = point_mass_matrix(self.ma, self.ia, ra, self.mb, self.ib, rb);
+        let b = k.solve(cdot + bias);
+        let impulse = Vec2::new(
+            -mass_scale * b.x - impulse_scale * accumulated.x,
+            -mass_scale * b.y - impulse_scale * accumulated.y,
+        );
+        *accumulated += impulse;
+        self.apply_point(impulse, ra, rb);
+    }
+
+    /// Both bounds of `limit` on one row: `speed` is the row's relative
+    /// speed, `reversed` the same speed as the upper bound sees it (each
+    /// joint computes it in its own order), `apply` applies an impulse
+    /// along the row.
+    #[inline(always)]
+    pub fn solve_limit(
+        &mut self,
+        limit: &mut Limit,
+        row: &LimitRow,
+        speed: impl Fn(&Pair) -> f32,
+        reversed: impl Fn(&Pair) -> f32,
+        apply: impl Fn(&mut Pair, f32),
+    ) {
+        let impulse = limit.solve_lower(row, speed(self));
+        apply(self, impulse);
+        // The upper bound pushes the other way.
+        let impulse = limit.solve_upper(row, reversed(self));
+        apply(self, -impulse);
     }
 
     /// Velocity of anchor B relative to anchor A, m/s.

@@ -20,7 +20,7 @@ use crate::solver::StepContext;
 
 use super::axial::Spring;
 use super::pair::Pair;
-use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative, make_frames};
+use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative};
 
 joint_def! {
     /// A pogo joint definition: a spring leg from anchor A to anchor B along
@@ -98,12 +98,7 @@ impl PogoJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            self.normal,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(self.normal, 0.0);
         let mut spring = Spring::new(true, self.hertz, self.damping_ratio);
         spring.impulse = self.impulse;
         let joint = PogoJoint {
@@ -134,26 +129,6 @@ impl PogoJointDef {
     }
 }
 
-/// The leg's axis, lever arms and length from the bodies' deltas.
-struct Leg {
-    axis: Vec2,
-    a1: f32,
-    a2: f32,
-    length: f32,
-}
-
-fn leg(base: &JointBase, pair: &Pair) -> Leg {
-    let (ra, rb) = pair.anchors(base);
-    let d = pair.anchor_separation(base, ra, rb);
-    let axis = pair.sa.delta_rotation.rotate(base.frame_a.q.x_axis());
-    Leg {
-        axis,
-        a1: (d + ra).cross(axis),
-        a2: rb.cross(axis),
-        length: axis.dot(d),
-    }
-}
-
 pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
     let (ra, rb) = (base.frame_a.p, base.frame_b.p);
     let axis = base.frame_a.q.x_axis();
@@ -170,8 +145,9 @@ pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
 
 pub(super) fn warm_start(base: &JointBase, j: &mut PogoJoint, states: &mut [BodyState]) {
     let mut pair = Pair::load(base, states);
-    let leg = leg(base, &pair);
-    pair.apply_axial(j.spring.impulse, leg.axis, leg.a1, leg.a2);
+    let leg = pair.line(base);
+    let (a1, a2) = leg.arms(leg.axis);
+    pair.apply_axial(j.spring.impulse, leg.axis, a1, a2);
     pair.store(base, states);
 }
 
@@ -182,15 +158,16 @@ pub(super) fn solve(
     ctx: &StepContext,
 ) {
     let mut pair = Pair::load(base, states);
-    let leg = leg(base, &pair);
+    let leg = pair.line(base);
+    let (a1, a2) = leg.arms(leg.axis);
     if j.spring.hertz > 0.0 {
-        let cdot = pair.axial_speed(leg.axis, leg.a1, leg.a2);
+        let cdot = pair.axial_speed(leg.axis, a1, a2);
         let lower = -j.max_tension_force * ctx.h;
         let upper = j.max_compression_force * ctx.h;
-        let c = leg.length - j.rest_length;
+        let c = leg.axis.dot(leg.d) - j.rest_length;
         let impulse = j.spring.solve_clamped(j.axial_mass, c, cdot, lower, upper);
-        pair.apply_axial(impulse, leg.axis, leg.a1, leg.a2);
+        pair.apply_axial(impulse, leg.axis, a1, a2);
     }
-    j.velocity = pair.axial_speed(leg.axis, leg.a1, leg.a2);
+    j.velocity = pair.axial_speed(leg.axis, a1, a2);
     pair.store(base, states);
 }

@@ -17,14 +17,13 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::math::{Mat22, Transform, Vec2, unwind_angle};
+use crate::math::{Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::pair::{load, store};
+use super::pair::{Pair, warm_start_bodies};
 use super::{
-    JointBase, JointDef, JointKind, check_angle, check_non_negative, check_range, make_frames,
-    reference_angle,
+    JointBase, JointDef, JointKind, check_angle, check_non_negative, check_range, reference_angle,
 };
 
 joint_def! {
@@ -127,19 +126,10 @@ pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
+    let (ra, rb) = Pair::load(base, states).anchors(base);
     let axial = axial_impulse(j);
     let p = j.linear_impulse;
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * (ra.cross(p) + axial);
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * (rb.cross(p) + axial);
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    warm_start_bodies(base, states, p, ra.cross(p) + axial, rb.cross(p) + axial);
 }
 
 pub(super) fn solve(
@@ -149,34 +139,25 @@ pub(super) fn solve(
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-
-    let fixed_rotation = ia + ib == 0.0;
+    let mut pair = Pair::load(base, states);
+    let fixed_rotation = pair.ia + pair.ib == 0.0;
     // The joint angle now (relative rotation of the two current joint
     // frames), only when a spring or limit needs it: it costs an arctangent.
     let angle = if (j.spring.enable || j.limit.enable) && !fixed_rotation {
-        let qa = sa.delta_rotation.mul(base.frame_a.q);
-        let qb = sb.delta_rotation.mul(base.frame_b.q);
-        qa.relative_angle(qb)
+        pair.angle(base)
     } else {
         0.0
     };
 
     if j.spring.enable && !fixed_rotation {
         let c = unwind_angle(angle - j.target_angle);
-        let impulse = j.spring.solve(j.axial_mass, c, wb - wa);
-        wa -= ia * impulse;
-        wb += ib * impulse;
+        let impulse = j.spring.solve(j.axial_mass, c, pair.wb - pair.wa);
+        pair.apply_angular(impulse);
     }
 
     if j.motor.enable && !fixed_rotation {
-        let impulse = j.motor.solve(j.axial_mass, wb - wa, ctx.h);
-        wa -= ia * impulse;
-        wb += ib * impulse;
+        let impulse = j.motor.solve(j.axial_mass, pair.wb - pair.wa, ctx.h);
+        pair.apply_angular(impulse);
     }
 
     if j.limit.enable && !fixed_rotation {
@@ -187,67 +168,26 @@ pub(super) fn solve(
             ctx,
             use_bias,
         };
-        let impulse = j.limit.solve_lower(&row, wb - wa);
-        wa -= ia * impulse;
-        wb += ib * impulse;
-
-        // The upper bound pushes the other way.
-        let impulse = j.limit.solve_upper(&row, wa - wb);
-        wa += ia * impulse;
-        wb -= ib * impulse;
-    }
-
-    // Point constraint.
-    {
-        let ra = sa.delta_rotation.rotate(base.frame_a.p);
-        let rb = sb.delta_rotation.rotate(base.frame_b.p);
-        let cdot = (vb + Vec2::scalar_cross(wb, rb)) - (va + Vec2::scalar_cross(wa, ra));
-
-        let (bias, mass_scale, impulse_scale) = if use_bias {
-            let separation =
-                (sb.delta_position - sa.delta_position) + (rb - ra) + base.delta_center;
-            let s = base.softness;
-            (separation * s.bias_rate, s.mass_scale, s.impulse_scale)
-        } else {
-            (Vec2::ZERO, 1.0, 0.0)
-        };
-
-        let k = point_mass_matrix(ma, ia, ra, mb, ib, rb);
-        let b = k.solve(cdot + bias);
-        let impulse = Vec2::new(
-            -mass_scale * b.x - impulse_scale * j.linear_impulse.x,
-            -mass_scale * b.y - impulse_scale * j.linear_impulse.y,
+        pair.solve_limit(
+            &mut j.limit,
+            &row,
+            |p| p.wb - p.wa,
+            |p| p.wa - p.wb,
+            Pair::apply_angular,
         );
-        j.linear_impulse += impulse;
-
-        va = Vec2::mul_sub(va, ma, impulse);
-        wa -= ia * ra.cross(impulse);
-        vb = Vec2::mul_add(vb, mb, impulse);
-        wb += ib * rb.cross(impulse);
     }
 
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
-}
-
-/// The effective-mass matrix `K = J M⁻¹ Jᵀ` of a point-to-point constraint.
-pub(super) fn point_mass_matrix(ma: f32, ia: f32, ra: Vec2, mb: f32, ib: f32, rb: Vec2) -> Mat22 {
-    let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
-    let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
-    let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
-    Mat22::new(Vec2::new(k11, k12), Vec2::new(k12, k22))
+    // Point constraint, last: it has the last word.
+    let soft = use_bias.then_some(base.softness);
+    pair.solve_point(base, soft, &mut j.linear_impulse);
+    pair.store(base, states);
 }
 
 impl RevoluteJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            Vec2::X,
-            self.reference_angle,
-        );
+        let (fa, fb) = self.base.frames(Vec2::X, self.reference_angle);
         let joint = RevoluteJoint {
             target_angle: self.target_angle,
             spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),

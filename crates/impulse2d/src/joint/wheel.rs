@@ -16,12 +16,11 @@ use crate::body::BodyState;
 use crate::error::{Result, check_finite};
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
+use crate::solver::softness::Softness;
 
-use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::pair::{load, store};
-use super::{
-    JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
-};
+use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
+use super::pair::{Pair, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range};
 
 joint_def! {
     /// A wheel joint definition. Body A is usually the chassis, body B the
@@ -137,30 +136,15 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
-    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
-    let perp = axis.left_perp();
-
-    let a1 = (d + ra).cross(axis);
-    let a2 = rb.cross(axis);
-    let s1 = (d + ra).cross(perp);
-    let s2 = rb.cross(perp);
+    let g = Pair::load(base, states).line(base);
+    let perp = g.axis.left_perp();
+    let (a1, a2) = g.arms(g.axis);
+    let (s1, s2) = g.arms(perp);
     let axial = axial_impulse(j);
-
-    let p = axis * axial + perp * j.perp_impulse;
+    let p = g.axis * axial + perp * j.perp_impulse;
     let la = axial * a1 + j.perp_impulse * s1 + j.motor.impulse;
     let lb = axial * a2 + j.perp_impulse * s2 + j.motor.impulse;
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * la;
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * lb;
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    warm_start_bodies(base, states, p, la, lb);
 }
 
 pub(super) fn solve(
@@ -170,39 +154,23 @@ pub(super) fn solve(
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-    let fixed_rotation = ia + ib == 0.0;
-
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
-    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
-    let translation = axis.dot(d);
-    let a1 = (d + ra).cross(axis);
-    let a2 = rb.cross(axis);
+    let mut pair = Pair::load(base, states);
+    let fixed_rotation = pair.ia + pair.ib == 0.0;
+    let g = pair.line(base);
+    let axis = g.axis;
+    let translation = axis.dot(g.d);
+    let (a1, a2) = g.arms(axis);
+    let speed = |p: &Pair| p.axial_speed(axis, a1, a2);
+    let apply = |p: &mut Pair, impulse: f32| p.apply_axial(impulse, axis, a1, a2);
 
     if j.motor.enable && !fixed_rotation {
-        let impulse = j.motor.solve(j.motor_mass, wb - wa, ctx.h);
-        wa -= ia * impulse;
-        wb += ib * impulse;
+        let impulse = j.motor.solve(j.motor_mass, pair.wb - pair.wa, ctx.h);
+        pair.apply_angular(impulse);
     }
 
-    let apply_axial = |impulse: f32, va: &mut Vec2, wa: &mut f32, vb: &mut Vec2, wb: &mut f32| {
-        let p = axis * impulse;
-        *va = Vec2::mul_sub(*va, ma, p);
-        *wa -= ia * impulse * a1;
-        *vb = Vec2::mul_add(*vb, mb, p);
-        *wb += ib * impulse * a2;
-    };
-
     if j.spring.enable {
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.spring.solve(j.axial_mass, translation, cdot);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.spring.solve(j.axial_mass, translation, speed(&pair));
+        apply(&mut pair, impulse);
     }
 
     if j.limit.enable {
@@ -213,51 +181,31 @@ pub(super) fn solve(
             ctx,
             use_bias,
         };
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.limit.solve_lower(&row, cdot);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
-
-        let cdot = axis.dot(va - vb) + a1 * wa - a2 * wb;
-        let impulse = j.limit.solve_upper(&row, cdot);
-        apply_axial(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let reversed = |p: &Pair| axis.dot(p.va - p.vb) + a1 * p.wa - a2 * p.wb;
+        pair.solve_limit(&mut j.limit, &row, speed, reversed, apply);
     }
 
     // Point-to-line constraint.
-    {
-        let perp = axis.left_perp();
-        let (bias, mass_scale, impulse_scale) = if use_bias {
-            let s = base.softness;
-            (s.bias_rate * perp.dot(d), s.mass_scale, s.impulse_scale)
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let s1 = (d + ra).cross(perp);
-        let s2 = rb.cross(perp);
-        let cdot = perp.dot(vb - va) + s2 * wb - s1 * wa;
-        let impulse = -mass_scale * j.perp_mass * (cdot + bias) - impulse_scale * j.perp_impulse;
-        j.perp_impulse += impulse;
+    let perp = axis.left_perp();
+    let (s1, s2) = g.arms(perp);
+    let soft = if use_bias {
+        base.softness
+    } else {
+        Softness::RIGID
+    };
+    let cdot = pair.axial_speed(perp, s1, s2);
+    let c = perp.dot(g.d);
+    let impulse = spring_impulse(soft, j.perp_mass, c, cdot, &mut j.perp_impulse);
+    pair.apply_axial(impulse, perp, s1, s2);
 
-        let p = perp * impulse;
-        va = Vec2::mul_sub(va, ma, p);
-        wa -= ia * impulse * s1;
-        vb = Vec2::mul_add(vb, mb, p);
-        wb += ib * impulse * s2;
-    }
-
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    pair.store(base, states);
 }
 
 impl WheelJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            self.local_axis_a,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(self.local_axis_a, 0.0);
         let joint = WheelJoint {
             spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
             motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_torque),
