@@ -77,7 +77,7 @@ pub use api::{
 };
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
-pub use contact::{ContactData, MixingRule};
+pub use contact::{ContactData, MixingFn, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use events::{

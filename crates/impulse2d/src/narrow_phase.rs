@@ -98,6 +98,7 @@ impl World {
         let total = first[GRAPH_COLOR_COUNT + 1];
 
         let recycle_distance = settings.contact_recycle_distance;
+        let speculative = settings.enable_speculative;
         let pre_solve = callbacks.pre_solve(*world_number); // events
         let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
         let collide_block = |start: usize, end: usize, worker: usize| {
@@ -114,6 +115,7 @@ impl World {
                 for sim in sims {
                     let changed = collide_one(
                         mixing,
+                        speculative,
                         recycle_distance,
                         shapes,
                         bodies,
@@ -229,6 +231,7 @@ fn should_create_contact(
 /// fat boxes separated (the serial pass must look at it).
 fn collide_one(
     mixing: &Mixing,
+    speculative: bool,
     recycle_distance: f32,
     shapes: &[Shape],
     bodies: &[Body],
@@ -269,7 +272,10 @@ fn collide_one(
     let xf_b = sim_b.transform;
 
     // events: contacts the pre-solve callback sees are never recycled
-    let recycle = recycle_distance > 0.0 && !pre_solve.applies(shape_a, shape_b);
+    let recycle = recycle_distance > 0.0
+        && body_a.enable_contact_recycling
+        && body_b.enable_contact_recycling
+        && !pre_solve.applies(shape_a, shape_b);
     if recycle && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
         let max_extent_a = if body_a.body_type == BodyType::Static {
             0.0
@@ -300,7 +306,15 @@ fn collide_one(
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
     let touching = update_contact(
-        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+        mixing,
+        speculative,
+        sim,
+        shape_a,
+        xf_a,
+        offset_a,
+        shape_b,
+        xf_b,
+        offset_b,
     );
     // events: the pre-solve callback may switch the contact off for this step
     let touching = touching && pre_solve.filter_contact(sim, shape_a, shape_b);

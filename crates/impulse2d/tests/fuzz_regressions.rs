@@ -4,8 +4,8 @@
 
 use impulse2d::collision::{
     Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
-    collide_segment_and_polygon, compute_hull, compute_polygon_mass, make_box, make_offset_polygon,
-    make_polygon, validate_hull,
+    collide_segment_and_capsule, collide_segment_and_polygon, compute_hull, compute_polygon_mass,
+    make_box, make_offset_polygon, make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
 use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
@@ -135,6 +135,36 @@ fn chain_segment_beyond_huge_is_rejected_or_gives_a_unit_normal() {
             m.point_count
         );
     }
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/capsule-huge-radius-separation-rounds-past-reach`.
+///
+/// A segment from (0, 0) to (14.46, 0) at y = Y = 90987.88 against a capsule of
+/// radius Y whose core runs along y = 0 from x = 77.46 to 154.92. The closest core
+/// point to the segment is the core's end (77.46, 0), seen from the segment's end
+/// (14.46, Y): the gap is √(63² + Y²) − Y = 63² / (√(63² + Y²) + Y) = 0.0218 m,
+/// beyond the speculative distance (0.02 m). The capsule code tested the squared
+/// distance against (r + 0.02)² (which rounding at 9e4 m let pass) and then
+/// reported the separation d − r as 0.0234 m: a manifold whose only point was
+/// beyond reach. The separation it reports is now what decides.
+#[test]
+fn capsule_with_a_huge_radius_has_no_point_beyond_reach() {
+    let y = 90987.88f32;
+    let segment = Segment::new(Vec2::ZERO, Vec2::new(14.4609375, 0.0)).unwrap();
+    let capsule = Capsule::new(Vec2::new(77.46094, 0.0), Vec2::ZERO, y).unwrap();
+    let xf_segment = Transform::new(Vec2::new(0.0, y), Rot::IDENTITY);
+    let xf_capsule = Transform::new(Vec2::new(77.46094, 0.0), Rot::IDENTITY);
+    let dx = 77.46094f64 - 14.4609375;
+    let yd = f64::from(y);
+    let gap = dx * dx / ((dx * dx + yd * yd).sqrt() + yd);
+    assert!(gap > f64::from(SPECULATIVE_DISTANCE), "gap {gap}");
+    let m = collide_segment_and_capsule(&segment, xf_segment, &capsule, xf_capsule);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(
+        m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,
+        "{m:?}"
+    );
 }
 
 /// Fuzz target `manifold`, input

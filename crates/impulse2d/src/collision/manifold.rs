@@ -218,10 +218,16 @@ fn swapped(m: Manifold) -> Manifold {
     out
 }
 
-/// A's local frame moved so that its origin sits at `origin` (A-local coordinates).
+/// B's pose relative to A's local frame moved so that its origin sits at
+/// `origin` (A-local coordinates). The relative pose is formed first, from the
+/// difference of the world positions (exact when the shapes are near each other,
+/// wherever they are), and only then shifted in A's frame: shifting A's frame in
+/// world coordinates first would round the pose at the size of the world
+/// coordinates (a millimetre at 10 km).
 #[inline]
-fn shifted_frame(xf: Transform, origin: Vec2) -> Transform {
-    Transform::new(xf.p + xf.q.rotate(origin), xf.q)
+fn relative_shifted(xf_a: Transform, xf_b: Transform, origin: Vec2) -> Transform {
+    let xf = xf_a.inv_mul(xf_b);
+    Transform::new(xf.p - origin, xf.q)
 }
 
 #[inline]
@@ -292,6 +298,8 @@ fn closest_point_on_segment(p1: Vec2, p2: Vec2, q: Vec2) -> Vec2 {
 /// Contact between two circles. Points within
 /// [`SPECULATIVE_DISTANCE`] of touching give one point with id 0; beyond, the
 /// manifold is empty. Concentric circles get the normal +y of A's frame.
+///
+/// Box2D: `b2CollideCircles`.
 pub fn collide_circles(
     circle_a: &Circle,
     xf_a: Transform,
@@ -311,6 +319,8 @@ pub fn collide_circles(
 }
 
 /// Contact between a capsule (A) and a circle (B): one point, id 0.
+///
+/// Box2D: `b2CollideCapsuleAndCircle`.
 pub fn collide_capsule_and_circle(
     capsule_a: &Capsule,
     xf_a: Transform,
@@ -332,6 +342,8 @@ pub fn collide_capsule_and_circle(
 }
 
 /// Contact between a two-sided segment (A) and a circle (B): one point, id 0.
+///
+/// Box2D: `b2CollideSegmentAndCircle`.
 pub fn collide_segment_and_circle(
     segment_a: &Segment,
     xf_a: Transform,
@@ -351,6 +363,8 @@ pub fn collide_segment_and_circle(
 /// The face of A that separates the circle's centre most is found first; if the
 /// centre lies outside A beyond one of that face's ends, the contact is with the
 /// corner there, otherwise with the face.
+///
+/// Box2D: `b2CollidePolygonAndCircle`.
 pub fn collide_polygon_and_circle(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -464,37 +478,35 @@ fn capsule_contact(
         // so that nearly parallel capsules do not switch reference from frame to frame.
         let (separation_a, normal_a) = side_separation(p1, axis1, p2, q2);
         let (separation_b, normal_b) = side_separation(p2, axis2, p1, q1);
-        let a_is_reference = separation_a + 0.1 * LINEAR_SLOP >= separation_b;
-        let mut m = LocalManifold::EMPTY;
-        let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if a_is_reference {
-            let clipped = clip_to_interval(p2, q2, fp2, fq2, length1);
-            (
-                p1,
-                clipped,
-                normal_a,
-                radius_a,
-                radius_b,
-                [make_id(0, 0), make_id(0, 1)],
-            )
-        } else {
-            let clipped = clip_to_interval(p1, q1, fp1, fq1, length2);
-            (
-                p2,
-                clipped,
-                normal_b,
-                radius_b,
-                radius_a,
-                [make_id(0, 0), make_id(1, 0)],
-            )
-        };
-        let sp = (cp - reference).dot(normal);
-        let sq = (cq - reference).dot(normal);
-        // Both clipped points far beyond the closest distance mean the segments meet
-        // at a steep angle away from their closest points: then one point at the
-        // closest features is the better contact. Otherwise both points are kept,
-        // the far one as a speculative point.
-        if sp <= distance + LINEAR_SLOP || sq <= distance + LINEAR_SLOP {
-            m.normal = if a_is_reference { normal } else { -normal };
+        let preferred = separation_a + 0.1 * LINEAR_SLOP >= separation_b;
+        let face = |a_is_reference: bool| {
+            let (reference, (cp, cq), normal, r_ref, r_inc, ids) = if a_is_reference {
+                let clipped = clip_to_interval(p2, q2, fp2, fq2, length1);
+                (
+                    p1,
+                    clipped,
+                    normal_a,
+                    radius_a,
+                    radius_b,
+                    [make_id(0, 0), make_id(0, 1)],
+                )
+            } else {
+                let clipped = clip_to_interval(p1, q1, fp1, fq1, length2);
+                (
+                    p2,
+                    clipped,
+                    normal_b,
+                    radius_b,
+                    radius_a,
+                    [make_id(0, 0), make_id(1, 0)],
+                )
+            };
+            let sp = (cp - reference).dot(normal);
+            let sq = (cq - reference).dot(normal);
+            let mut m = LocalManifold {
+                normal: if a_is_reference { normal } else { -normal },
+                ..LocalManifold::EMPTY
+            };
             for (c, s, id) in [(cp, sp, ids[0]), (cq, sq, ids[1])] {
                 m.push(LocalPoint {
                     anchor: Vec2::mul_add(c, 0.5 * (r_ref - r_inc - s), normal),
@@ -502,6 +514,26 @@ fn capsule_contact(
                     id,
                 });
             }
+            (m, sp.min(sq))
+        };
+        let (mut m, mut nearest) = face(preferred);
+        // The closest features are an end of one segment and the side of the
+        // other; measured from the other side, the gap at that end comes out too
+        // large by h·(1/cos α − 1) for segments at an angle α and core distance h
+        // (4 mm for h = 2 m, α = 0.06). Then the other side is the reference if
+        // it measures the true gap. (When neither does, the closest features are
+        // two ends and the gap stays overstated, as in Box2D.)
+        if nearest > distance + 1.0e-6 {
+            let (other, other_nearest) = face(!preferred);
+            if other_nearest <= distance + 1.0e-6 {
+                (m, nearest) = (other, other_nearest);
+            }
+        }
+        // Both clipped points far beyond the closest distance mean the segments meet
+        // at a steep angle away from their closest points: then one point at the
+        // closest features is the better contact. Otherwise both points are kept,
+        // the far one as a speculative point.
+        if nearest <= distance + LINEAR_SLOP {
             return m;
         }
     }
@@ -528,6 +560,8 @@ fn capsule_contact(
 /// Contact between two capsules: up to two points when their segments overlap along
 /// each other (ids (0,0) and (0,1) or (1,0)), otherwise one point between the closest
 /// features (id from the end points involved).
+///
+/// Box2D: `b2CollideCapsules`.
 pub fn collide_capsules(
     capsule_a: &Capsule,
     xf_a: Transform,
@@ -535,7 +569,7 @@ pub fn collide_capsules(
     xf_b: Transform,
 ) -> Manifold {
     let origin = capsule_a.center1;
-    let xf = shifted_frame(xf_a, origin).inv_mul(xf_b);
+    let xf = relative_shifted(xf_a, xf_b, origin);
     capsule_contact(
         Vec2::ZERO,
         capsule_a.center2 - origin,
@@ -544,11 +578,14 @@ pub fn collide_capsules(
         xf.apply(capsule_b.center2),
         capsule_b.radius,
     )
+    .within_reach()
     .into_world(xf_a, xf_b, origin)
 }
 
 /// Contact between a two-sided segment (A) and a capsule (B): as [`collide_capsules`]
 /// with a capsule of zero radius.
+///
+/// Box2D: `b2CollideSegmentAndCapsule`.
 pub fn collide_segment_and_capsule(
     segment_a: &Segment,
     xf_a: Transform,
@@ -908,6 +945,8 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// line joining them.
 ///
 /// Ids are `make_id(feature of A, feature of B)` with vertex indices.
+///
+/// Box2D: `b2CollidePolygons`.
 pub fn collide_polygons(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -916,7 +955,7 @@ pub fn collide_polygons(
 ) -> Manifold {
     let origin = polygon_a.vertices[0];
     let a = shifted_polygon(polygon_a, origin);
-    let b = placed_polygon(polygon_b, shifted_frame(xf_a, origin).inv_mul(xf_b));
+    let b = placed_polygon(polygon_b, relative_shifted(xf_a, xf_b, origin));
     polygon_contact(&a, &b).into_world(xf_a, xf_b, origin)
 }
 
@@ -950,6 +989,8 @@ fn placed_polygon(polygon: &Polygon, xf: Transform) -> Polygon {
 
 /// Contact between a polygon (A) and a capsule (B): the capsule is treated as a
 /// rounded two-vertex polygon, see [`collide_polygons`].
+///
+/// Box2D: `b2CollidePolygonAndCapsule`.
 pub fn collide_polygon_and_capsule(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -968,6 +1009,8 @@ pub fn collide_polygon_and_capsule(
 
 /// Contact between a two-sided segment (A) and a polygon (B): the segment is treated
 /// as a two-vertex polygon, see [`collide_polygons`].
+///
+/// Box2D: `b2CollideSegmentAndPolygon`.
 pub fn collide_segment_and_polygon(
     segment_a: &Segment,
     xf_a: Transform,
@@ -1000,6 +1043,8 @@ pub fn collide_segment_and_polygon(
 /// of the segment, the circle collides with that end only if it is not in the region
 /// the neighbouring segment (through the ghost vertex) already covers, so a circle
 /// rolling along a smooth chain meets no internal corners.
+///
+/// Box2D: `b2CollideChainSegmentAndCircle`.
 pub fn collide_chain_segment_and_circle(
     chain_a: &ChainSegment,
     xf_a: Transform,
@@ -1319,6 +1364,8 @@ fn chain_polygon_contact(
 /// the part of it alongside the segment is far away; Box2D v3 keeps such a
 /// manifold, whose points never act. `cache` carries GJK's simplex between calls
 /// for the same pair (start with `SimplexCache::default()`).
+///
+/// Box2D: `b2CollideChainSegmentAndPolygon`.
 pub fn collide_chain_segment_and_polygon(
     chain_a: &ChainSegment,
     xf_a: Transform,
@@ -1363,6 +1410,8 @@ pub fn collide_chain_segment_and_polygon(
 
 /// Contact between a chain segment (A) and a capsule (B): the capsule is treated as
 /// a rounded two-vertex polygon, see [`collide_chain_segment_and_polygon`].
+///
+/// Box2D: `b2CollideChainSegmentAndCapsule`.
 pub fn collide_chain_segment_and_capsule(
     chain_a: &ChainSegment,
     xf_a: Transform,

@@ -20,7 +20,7 @@ use crate::body::{BodySim, BodyType, flags};
 use crate::core::LINEAR_SLOP;
 use crate::id::NULL_INDEX;
 use crate::joint::joint_allows_collision;
-use crate::math::{Rot, Transform, Vec2};
+use crate::math::{Transform, Vec2};
 use crate::shape::{ShapeGeometry, speculative_aabb};
 use crate::solver::continuous::{CORE_FRACTION, SweptShape, body_sweep};
 use crate::solver::solver_set::AWAKE_SET;
@@ -139,10 +139,8 @@ fn finish_bullet(world: &mut World, sim_index: usize, fraction: f32) -> bool {
     let sim = &mut solver_sets[AWAKE_SET as usize].body_sims[sim_index];
     if fraction < 1.0 {
         let sweep = body_sweep(sim);
-        let q = Rot::nlerp(sim.rotation0, sim.transform.q, fraction);
-        let c = sweep.c1.lerp(sweep.c2, fraction);
-        sim.transform = Transform::new(c - q.rotate(sweep.local_center), q);
-        sim.center = c;
+        sim.transform = sweep.transform_at(fraction);
+        sim.center = sim.transform.apply(sweep.local_center);
         sim.flags |= flags::HAD_TIME_OF_IMPACT;
     }
     sim.center0 = sim.center;

@@ -24,7 +24,9 @@ use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::filter::{CustomFilter, PreSolve};
 use crate::id::NULL_INDEX;
 use crate::joint::{JointStorage, joint_allows_collision};
-use crate::math::{Rot, Sweep, Transform, Vec2};
+#[cfg(test)]
+use crate::math::Rot;
+use crate::math::{PI, Sweep, Transform, Vec2, atan2};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::lock_worker;
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
@@ -75,7 +77,24 @@ pub(crate) fn make_shape_proxy(geometry: &ShapeGeometry) -> ShapeProxy {
     }
 }
 
-/// The motion of a body over the last step.
+/// How far a body turned over a step, radians: the angle from its start to its
+/// end rotation (`relative`, in `[−π, π]`) plus the whole turns that make it
+/// nearest to what its final angular velocity `w` (rad/s) turns in `sub_steps`
+/// substeps of `h` seconds. A substep turns the rotation by `atan(h·w)`
+/// (`Rot::integrate` normalises `q + h·w·q⊥`), so a body spinning faster than
+/// half a turn per step is swept the long way round, as it moved.
+pub(crate) fn step_angle(relative: f32, w: f32, h: f32, sub_steps: u32) -> f32 {
+    let estimate = sub_steps as f32 * atan2(h * w, 1.0);
+    let two_pi = 2.0 * PI;
+    let turns = ((estimate - relative) / two_pi + 0.5).floor();
+    if turns.is_finite() {
+        relative + two_pi * turns
+    } else {
+        relative
+    }
+}
+
+/// The motion of a body over the last step (see [`step_angle`]).
 pub(crate) fn body_sweep(sim: &BodySim) -> Sweep {
     let a1 = sim.rotation0.angle();
     Sweep {
@@ -83,7 +102,7 @@ pub(crate) fn body_sweep(sim: &BodySim) -> Sweep {
         c1: sim.center0,
         c2: sim.center,
         a1,
-        a2: a1 + sim.rotation0.relative_angle(sim.transform.q),
+        a2: a1 + sim.angle_delta,
     }
 }
 
@@ -251,7 +270,6 @@ fn sweep_body(
 ) -> bool {
     let sweep = body_sweep(sim);
     let q1 = sim.rotation0;
-    let q2 = sim.transform.q;
     let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
     let xf2 = sim.transform;
     let tree = broad_phase.tree(BodyType::Static);
@@ -312,9 +330,7 @@ fn sweep_body(
     }
 
     let (xf, hit) = if fraction < 1.0 {
-        let q = Rot::nlerp(q1, q2, fraction);
-        let c = sweep.c1.lerp(sweep.c2, fraction);
-        (Transform::new(c - q.rotate(sweep.local_center), q), true)
+        (sweep.transform_at(fraction), true)
     } else {
         (sim.transform, false)
     };
@@ -340,4 +356,26 @@ fn sweep_body(
         shape_id = shape.next_shape_id;
     }
     enlarged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_angle_takes_the_long_way_round_when_the_body_spun_that_far() {
+        // Four substeps of 1/240 s; a substep turns by atan(h·w).
+        let (h, n) = (1.0 / 240.0, 4);
+        for turn_per_substep in [0.3f32, 1.0, 1.4] {
+            let w = turn_per_substep.tan() / h;
+            let total = n as f32 * turn_per_substep;
+            // What the rotations alone say: the total wrapped into [−π, π].
+            let relative = Rot::from_angle(0.0).relative_angle(Rot::from_angle(total));
+            let got = step_angle(relative, w, h, n);
+            assert!((got - total).abs() < 1e-4, "{got} vs {total}");
+            // And spinning the other way.
+            let got = step_angle(-relative, -w, h, n);
+            assert!((got + total).abs() < 1e-4, "{got} vs {}", -total);
+        }
+    }
 }

@@ -448,6 +448,12 @@ impl Finalize<'_> {
         if fast {
             // Swept after this loop, which also updates its shapes' boxes;
             // the start pose stays in center0/rotation0 until then.
+            sim.angle_delta = continuous::step_angle(
+                sim.rotation0.relative_angle(sim.transform.q),
+                w,
+                ctx.h,
+                ctx.sub_steps,
+            );
             body.flags |= flags::IS_FAST;
             own.fast_bodies.set(sim_index);
         } else {

@@ -2,5 +2,6 @@
 
 pub mod box2d;
 pub mod fuzz_cases;
+pub mod reference;
 pub mod rng;
 pub mod shapes;

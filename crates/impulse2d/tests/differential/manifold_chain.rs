@@ -67,7 +67,7 @@ fn chain_cache_warm_starts_match() {
             let again = |xf| {
                 box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf, &mut before.1.clone())
             };
-            let check = judge(true, xf_b, &mo, &mt, again, &mut tally);
+            let check = judge(true, None, xf_b, &mo, &mt, again, &mut tally);
             m.check(check, || {
                 format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\ncaches before {before:?}\nours {mo:?}\nBox2D {mt:?}")
             });
