@@ -8,6 +8,7 @@
 //! that stopped. Walking ids in order keeps everything deterministic however
 //! the manifolds were computed.
 
+use crate::bitset::BitSet;
 use crate::body::{Body, BodySim, BodyType};
 use crate::contact::{
     ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
@@ -16,6 +17,7 @@ use crate::core::SPECULATIVE_DISTANCE;
 use crate::filter::PreSolve;
 use crate::id::NULL_INDEX;
 use crate::shape::Shape;
+use crate::simd::multiversion;
 use crate::solver::StepContext;
 use crate::solver::constraint_graph::GRAPH_COLOR_COUNT;
 use crate::solver::lock_worker;
@@ -101,6 +103,7 @@ impl World {
         let speculative = settings.enable_speculative;
         let pre_solve = callbacks.pre_solve(*world_number); // events
         let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
+        let simd = self.simd;
         let collide_block = |start: usize, end: usize, worker: usize| {
             let mut own = lock_worker(worker_scratch, worker);
             for (k, list) in lists.iter().enumerate() {
@@ -112,21 +115,16 @@ impl World {
                 // concatenated lists, so these sims belong to this block.
                 #[allow(unsafe_code)]
                 let sims = unsafe { list.range(lo - first[k], hi - first[k]) };
-                for sim in sims {
-                    let changed = collide_one(
-                        mixing,
-                        speculative,
-                        recycle_distance,
-                        shapes,
-                        bodies,
-                        solver_sets,
-                        &pre_solve,
-                        sim,
-                    );
-                    if changed {
-                        own.contact_bits.set(sim.contact_id);
-                    }
-                }
+                let env = CollideEnv {
+                    mixing,
+                    speculative,
+                    recycle_distance,
+                    shapes,
+                    bodies,
+                    solver_sets,
+                    pre_solve: &pre_solve,
+                };
+                collide_sims(simd, &env, sims, &mut own.contact_bits);
             }
         };
         workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
@@ -227,8 +225,50 @@ fn should_create_contact(
     pair_order(&sa.geometry, &sb.geometry).is_some()
 }
 
+/// What the narrow phase reads to update a contact.
+struct CollideEnv<'a> {
+    mixing: &'a Mixing,
+    speculative: bool,
+    recycle_distance: f32,
+    shapes: &'a [Shape],
+    bodies: &'a [Body],
+    solver_sets: &'a [SolverSet],
+    pre_solve: &'a PreSolve<'a>,
+}
+
+multiversion!(
+    /// Updates the contacts `sims` and sets the bit (by contact id) of each
+    /// one the serial pass must look at, built for the world's SIMD path.
+    fn collide_sims(
+        env: &CollideEnv,
+        sims: &mut [ContactSim],
+        changed: &mut BitSet,
+    ) = collide_sims_kernel
+);
+
+#[inline(always)]
+fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut BitSet) {
+    for sim in sims {
+        let e = env;
+        let (shapes, bodies, sets) = (e.shapes, e.bodies, e.solver_sets);
+        if collide_one(
+            e.mixing,
+            e.speculative,
+            e.recycle_distance,
+            shapes,
+            bodies,
+            sets,
+            e.pre_solve,
+            sim,
+        ) {
+            changed.set(sim.contact_id);
+        }
+    }
+}
+
 /// Updates one contact. Returns whether its touching state changed or its
 /// fat boxes separated (the serial pass must look at it).
+#[inline(always)]
 fn collide_one(
     mixing: &Mixing,
     speculative: bool,
@@ -349,6 +389,7 @@ fn collide_one(
 ///
 /// The idea and the tolerance test follow Box2D v3 (E. Catto, "contact
 /// recycling", `physics_world.c`, 2025).
+#[inline(always)]
 fn try_recycle(
     sim: &mut ContactSim,
     sim_a: &BodySim,

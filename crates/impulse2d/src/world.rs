@@ -21,6 +21,7 @@ use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
 use crate::profile::Profile;
 use crate::shape::Shape;
+use crate::simd::SimdPath;
 use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
 use crate::solver::island::Island;
 use crate::solver::softness::Softness;
@@ -109,6 +110,11 @@ pub struct WorldDef {
     ///
     /// Box2D: `b2WorldDef.workerCount`.
     pub worker_count: usize,
+    /// Which build of the hot loops to run (default [`SimdPath::Auto`]: the
+    /// fastest this CPU supports, detected when the world is created). Every
+    /// path gives the same bits. Forcing [`SimdPath::Avx2`] on a CPU without
+    /// it makes [`World::new`] fail. [`World::simd_path`] says which runs.
+    pub simd: SimdPath,
 }
 
 /// The largest [`WorldDef::worker_count`].
@@ -147,6 +153,7 @@ impl Default for WorldDef {
             enable_speculative: true,
             user_data: 0,
             worker_count: 1,
+            simd: SimdPath::Auto,
         }
     }
 }
@@ -254,8 +261,8 @@ pub struct World {
     pub(crate) step_index: u64,
     pub(crate) scratch: StepScratch,
     pub(crate) profile: Profile,
-    /// Solve the coloured constraints four at a time (same results as one at
-    /// a time; off only to test that).
+    /// Solve the coloured constraints `lanes::LANES` at a time (same results
+    /// as one at a time; off only to test that).
     pub(crate) use_wide_solver: bool,
     /// Friction and restitution mixing rules.
     pub(crate) mixing: Mixing,
@@ -267,6 +274,9 @@ pub struct World {
     pub(crate) joints: crate::joint::JointStorage,
     /// The threads that run the parallel stages (see `workers.rs`).
     pub(crate) workers: crate::workers::Workers,
+    /// The build of the hot loops this world runs (resolved: `Baseline` or
+    /// `Avx2`; see `simd.rs`).
+    pub(crate) simd: SimdPath,
 }
 
 impl World {
@@ -275,6 +285,7 @@ impl World {
     /// Box2D: `b2CreateWorld`.
     pub fn new(def: &WorldDef) -> Result<World> {
         def.validate()?;
+        let simd = def.simd.resolve()?;
         let mut world = World {
             world_number: next_world_number(),
             settings: *def,
@@ -303,6 +314,7 @@ impl World {
             callbacks: Default::default(),
             joints: Default::default(),
             workers: crate::workers::Workers::new(def.worker_count)?,
+            simd,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -427,6 +439,13 @@ impl World {
                 self.wake_solver_set(set as u32);
             }
         }
+    }
+
+    /// The build of the hot loops this world runs: [`SimdPath::Baseline`] or
+    /// [`SimdPath::Avx2`] ([`WorldDef::simd`] with `Auto` resolved by CPU
+    /// detection when the world was made).
+    pub fn simd_path(&self) -> SimdPath {
+        self.simd
     }
 
     /// Time per stage of the last step.
