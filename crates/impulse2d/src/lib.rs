@@ -62,6 +62,7 @@ pub mod joint;
 pub mod math;
 pub(crate) mod narrow_phase;
 pub mod profile;
+pub(crate) mod quarantine;
 pub mod query;
 mod sensor;
 pub mod shape;
@@ -82,8 +83,9 @@ pub use contact::{ContactData, MixingFn, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use events::{
-    BodyMoveEvent, ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, ContactHitEvent,
-    SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents,
+    BodyMoveEvent, BodyQuarantineEvent, ContactBeginTouchEvent, ContactEndTouchEvent,
+    ContactEvents, ContactHitEvent, QuarantineReason, SensorBeginTouchEvent, SensorEndTouchEvent,
+    SensorEvents,
 };
 pub use explosion::ExplosionDef;
 pub use filter::{CustomFilterFn, PreSolveFn};
@@ -100,3 +102,8 @@ pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
+
+/// This crate's version, `major.minor.patch`.
+///
+/// Box2D: `b2GetVersion`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -242,13 +242,18 @@ pub(super) fn prepare(
         spring.softness = Softness::new(spring.hertz, spring.damping_ratio, ctx.h);
     }
     if !ctx.enable_warm_starting {
-        j.linear_impulse = Vec2::ZERO;
-        j.angular_impulse = 0.0;
-        j.linear_velocity_impulse = Vec2::ZERO;
-        j.angular_velocity_impulse = 0.0;
-        j.linear_spring_impulse = Vec2::ZERO;
-        j.angular_spring_impulse = 0.0;
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut MotorJoint) {
+    j.linear_impulse = Vec2::ZERO;
+    j.angular_impulse = 0.0;
+    j.linear_velocity_impulse = Vec2::ZERO;
+    j.angular_velocity_impulse = 0.0;
+    j.linear_spring_impulse = Vec2::ZERO;
+    j.angular_spring_impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {

@@ -116,9 +116,14 @@ pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint, ctx: &StepContext) {
     let q = base.frame_a.q;
     j.directions = [q.x_axis(), q.y_axis()];
     if !ctx.enable_warm_starting {
-        j.axes[0].impulse = 0.0;
-        j.axes[1].impulse = 0.0;
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut MoverJoint) {
+    j.axes[0].impulse = 0.0;
+    j.axes[1].impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut MoverJoint, states: &mut [BodyState]) {
