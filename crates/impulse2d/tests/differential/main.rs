@@ -22,5 +22,6 @@ mod manifold;
 mod manifold_chain;
 mod mass;
 mod motor_joint;
+mod mover;
 mod ray;
 mod toi;
