@@ -5,8 +5,8 @@
 use impulse2d::collision::{Capsule, Circle, make_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, DistanceJointDef, Error, FilterJointDef, JointDef,
-    JointId, MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, ShapeDef, Snapshot,
-    Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+    JointId, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
+    RevoluteJointDef, ShapeDef, Snapshot, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
 };
 use proptest::prelude::*;
 
@@ -120,7 +120,7 @@ fn create_joint(world: &mut World, kind: u8, a: BodyId, b: BodyId) {
         local_anchor_b: Vec2::new(-0.2, 0.0),
         ..JointDef::default()
     };
-    let made = match kind % 8 {
+    let made = match kind % 10 {
         0 => world.create_revolute_joint(&RevoluteJointDef {
             base,
             enable_motor: true,
@@ -171,6 +171,17 @@ fn create_joint(world: &mut World, kind: u8, a: BodyId, b: BodyId) {
             hertz: 4.0,
             damping_ratio: 0.7,
             max_force: 100.0,
+        }),
+        7 => world.create_mover_joint(&MoverJointDef {
+            base,
+            linear_velocity: Vec2::new(0.5, 0.0),
+            max_velocity_force: Vec2::new(20.0, 20.0),
+            ..MoverJointDef::default()
+        }),
+        8 => world.create_pogo_joint(&PogoJointDef {
+            base,
+            rest_length: 0.8,
+            ..PogoJointDef::default()
         }),
         _ => world.create_filter_joint(&FilterJointDef { base }),
     };

@@ -25,8 +25,10 @@ use crate::events::{
 use crate::id::{BodyId, ContactId, IdPool, JointId, JointType, ShapeId};
 use crate::joint::axial::{Limit, Motor, Spring};
 use crate::joint::distance::DistanceJoint;
-use crate::joint::motor::MotorJoint;
+use crate::joint::motor::{BoundedSpring, MotorJoint};
 use crate::joint::mouse::MouseJoint;
+use crate::joint::mover::MoverJoint;
+use crate::joint::pogo::PogoJoint;
 use crate::joint::prismatic::PrismaticJoint;
 use crate::joint::revolute::RevoluteJoint;
 use crate::joint::weld::WeldJoint;
@@ -411,6 +413,8 @@ wire_enum!(JointType {
     Revolute = 5,
     Weld = 6,
     Wheel = 7,
+    Mover = 8,
+    Pogo = 9,
 });
 wire_enum!(JointEventKind {
     ThresholdExceeded = 0,
@@ -451,6 +455,12 @@ wire_struct!(DistanceJoint {
     motor,
     axial_mass,
 });
+wire_struct!(BoundedSpring {
+    hertz,
+    damping_ratio,
+    max,
+    softness
+});
 wire_struct!(MotorJoint {
     linear_offset,
     angular_offset,
@@ -459,8 +469,31 @@ wire_struct!(MotorJoint {
     correction_factor,
     linear_impulse,
     angular_impulse,
+    linear_velocity,
+    angular_velocity,
+    max_velocity_force,
+    max_velocity_torque,
+    linear_velocity_impulse,
+    angular_velocity_impulse,
+    linear_spring,
+    angular_spring,
+    linear_spring_impulse,
+    angular_spring_impulse,
     linear_mass,
     angular_mass,
+});
+wire_struct!(MoverJoint {
+    axes,
+    directions,
+    mass
+});
+wire_struct!(PogoJoint {
+    spring,
+    rest_length,
+    max_tension_force,
+    max_compression_force,
+    velocity,
+    axial_mass,
 });
 wire_struct!(MouseJoint {
     target,
@@ -523,6 +556,8 @@ impl Wire for JointKind {
             JointKind::Revolute(j) => j.put(w),
             JointKind::Weld(j) => j.put(w),
             JointKind::Wheel(j) => j.put(w),
+            JointKind::Mover(j) => j.put(w),
+            JointKind::Pogo(j) => j.put(w),
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self> {
@@ -535,6 +570,8 @@ impl Wire for JointKind {
             JointType::Revolute => JointKind::Revolute(Wire::get(r)?),
             JointType::Weld => JointKind::Weld(Wire::get(r)?),
             JointType::Wheel => JointKind::Wheel(Wire::get(r)?),
+            JointType::Mover => JointKind::Mover(Wire::get(r)?),
+            JointType::Pogo => JointKind::Pogo(Wire::get(r)?),
         })
     }
 }
