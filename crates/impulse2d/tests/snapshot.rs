@@ -176,7 +176,6 @@ fn create_joint(world: &mut World, kind: u8, a: BodyId, b: BodyId) {
             base,
             linear_velocity: Vec2::new(0.5, 0.0),
             max_velocity_force: Vec2::new(20.0, 20.0),
-            ..MoverJointDef::default()
         }),
         8 => world.create_pogo_joint(&PogoJointDef {
             base,
