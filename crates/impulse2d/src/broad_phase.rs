@@ -359,7 +359,7 @@ impl PairQuery<'_> {
     ) {
         let slots = &self.move_slots[tree_type as usize];
         let same_tree = tree_type == self.query_type;
-        self.trees[tree_type as usize].query(self.fat_aabb, u64::MAX, |proxy, data| {
+        self.trees[tree_type as usize].query_inlined(self.fat_aabb, u64::MAX, |proxy, data| {
             let index = proxy.index();
             if same_tree && index == self.query_index {
                 return true;
