@@ -151,6 +151,7 @@ pub struct BodyDef {
     pub name: String,
 }
 
+/// Box2D: `b2DefaultBodyDef`.
 impl Default for BodyDef {
     fn default() -> Self {
         BodyDef {
@@ -243,6 +244,13 @@ pub(crate) mod flags {
     /// bodies of one colour apart, but not static or kinematic ones, so
     /// threads solving one colour must not write those.
     pub const DYNAMIC: u32 = 1 << 8;
+    /// Set by the solver when the body's velocity stopped being finite this
+    /// step (it is quarantined at the end of the step).
+    pub const QUARANTINED_VELOCITY: u32 = 1 << 9;
+    /// Set when the body's next pose stopped being finite this step.
+    pub const QUARANTINED_POSITION: u32 = 1 << 10;
+    /// Either quarantine flag.
+    pub const QUARANTINED: u32 = QUARANTINED_VELOCITY | QUARANTINED_POSITION;
     /// The body flags a [`BodyState`](super::BodyState) carries (set at creation
     /// and again whenever the body wakes or changes solver set).
     pub const STATE: u32 = LOCKS | DYNAMIC | IS_BULLET | ALLOW_FAST_ROTATION;
@@ -460,14 +468,9 @@ impl World {
         }
     }
 
-    /// Creates a body. Shapes are attached afterwards; a dynamic body without
-    /// shapes gets a mass of 1 kg at its origin.
-    ///
-    /// Returns an error naming the field when the definition holds a non-finite
-    /// number, a negative damping or threshold, or a non-unit rotation.
-    ///
-    /// Box2D: `b2CreateBody`.
-    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
+    /// Creates a body after checking its definition (see
+    /// [`World::create_body`]).
+    pub(crate) fn add_body(&mut self, def: &BodyDef) -> Result<BodyId> {
         def.validate()?;
 
         let is_awake = (def.is_awake || !def.enable_sleep) && def.is_enabled;
@@ -544,12 +547,9 @@ impl World {
         Ok(self.make_body_id(body_id))
     }
 
-    /// Destroys a body with its shapes, chains and contacts. Bodies that were
-    /// touching it are woken. Destroying it again gives `Err(InvalidId)`.
-    ///
-    /// Box2D: `b2DestroyBody`.
-    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
-        let bi = self.body_index(id)?;
+    /// Destroys body `bi` with its joints, shapes, chains and contacts,
+    /// waking the bodies that were touching it.
+    pub(crate) fn remove_body(&mut self, bi: usize) {
         self.destroy_body_joints(bi); // joints: destroyed with the body
         self.destroy_body_contacts(bi, true);
 
@@ -590,7 +590,6 @@ impl World {
         body.head_chain_id = NULL_INDEX;
         body.shape_count = 0;
         body.name = String::new();
-        Ok(())
     }
 
     /// Removes a body's sim (and state, in the awake set) from a set by swap
@@ -741,6 +740,15 @@ impl World {
             origin_inertia += md.rotational_inertia + md.mass * md.center.dot(md.center);
         }
 
+        // Each shape's mass data is finite (checked when its density is
+        // set), but a sum can still overflow: several shapes near f32::MAX
+        // kg, or a huge mass far from the origin. Such a total counts as
+        // none, like one too small to invert, rather than leave a NaN centre.
+        if !(mass.is_finite() && moment.is_finite() && origin_inertia.is_finite()) {
+            mass = 0.0;
+            moment = Vec2::ZERO;
+            origin_inertia = 0.0;
+        }
         let mut local_center = Vec2::ZERO;
         // A mass too small to invert in f32 (tiny densities) counts as none.
         let (inv_mass, mass) = if mass >= f32::MIN_POSITIVE {

@@ -15,7 +15,7 @@ use crate::collision::{
 };
 use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
-use crate::id::{BodyId, NULL_INDEX, ShapeId};
+use crate::id::{NULL_INDEX, ShapeId};
 use crate::math::{Transform, Vec2};
 use crate::world::World;
 
@@ -44,6 +44,7 @@ pub struct Filter {
     pub group_index: i32,
 }
 
+/// Box2D: `b2DefaultFilter`.
 impl Default for Filter {
     fn default() -> Self {
         Filter {
@@ -213,6 +214,7 @@ pub struct ShapeDef {
     pub user_data: u64,
 }
 
+/// Box2D: `b2DefaultShapeDef`.
 impl Default for ShapeDef {
     fn default() -> Self {
         ShapeDef {
@@ -410,6 +412,33 @@ pub(crate) struct Shape {
     pub aabb_margin: f32,
 }
 
+/// Mass data of a geometry of `density` kg/m² (zero for segments).
+fn geometry_mass(geometry: &ShapeGeometry, density: f32) -> MassData {
+    let r = match geometry {
+        ShapeGeometry::Circle(c) => compute_circle_mass(c, density),
+        ShapeGeometry::Capsule(c) => compute_capsule_mass(c, density),
+        ShapeGeometry::Polygon(p) => compute_polygon_mass(p, density),
+        ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
+    };
+    r.unwrap_or_default()
+}
+
+/// Checks that `density` gives `geometry` a finite mass, first moment and
+/// rotational inertia (a density of 3e38 kg/m² on a 1 m² box does not).
+pub(crate) fn check_shape_mass(geometry: &ShapeGeometry, density: f32) -> Result<()> {
+    let md = geometry_mass(geometry, density);
+    let moment = md.center * md.mass;
+    if md.mass.is_finite() && moment.is_finite() && md.rotational_inertia.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what: "shape density",
+            expected: "small enough for a finite mass and inertia",
+            value: density,
+        })
+    }
+}
+
 impl Shape {
     /// The shape's surface material.
     pub(crate) fn material(&self) -> SurfaceMaterial {
@@ -435,13 +464,7 @@ impl Shape {
 
     /// Mass data from density and geometry (zero for segments).
     pub(crate) fn compute_mass(&self) -> MassData {
-        let r = match &self.geometry {
-            ShapeGeometry::Circle(c) => compute_circle_mass(c, self.density),
-            ShapeGeometry::Capsule(c) => compute_capsule_mass(c, self.density),
-            ShapeGeometry::Polygon(p) => compute_polygon_mass(p, self.density),
-            ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
-        };
-        r.unwrap_or_default()
+        geometry_mass(&self.geometry, self.density)
     }
 
     /// The smallest distance from the shape's centroid to its surface and the
@@ -504,93 +527,6 @@ impl World {
         }
     }
 
-    /// Attaches a circle to a body.
-    ///
-    /// Box2D: `b2CreateCircleShape`.
-    pub fn create_circle_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        circle: &Circle,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Circle(*circle))
-    }
-
-    /// Attaches a capsule to a body.
-    ///
-    /// Box2D: `b2CreateCapsuleShape`.
-    pub fn create_capsule_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        capsule: &Capsule,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Capsule(*capsule))
-    }
-
-    /// Attaches a convex polygon to a body.
-    ///
-    /// Box2D: `b2CreatePolygonShape`.
-    pub fn create_polygon_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        polygon: &Polygon,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Polygon(*polygon))
-    }
-
-    /// Attaches a two-sided segment to a body (it has no mass; use it on static
-    /// or kinematic bodies).
-    ///
-    /// Box2D: `b2CreateSegmentShape`.
-    pub fn create_segment_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        segment: &Segment,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Segment(*segment))
-    }
-
-    /// Attaches a free-standing one-sided chain segment (with its ghost
-    /// vertices) to a body; its `chain_id` is ignored (the shape belongs to no
-    /// chain). Chains are made by [`World::create_chain`].
-    ///
-    /// Box2D: `b2CreateChainSegmentShape`.
-    pub fn create_chain_segment_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        segment: &ChainSegment,
-    ) -> Result<ShapeId> {
-        let bi = self.body_index(body)?;
-        let geometry = ShapeGeometry::ChainSegment(ChainSegment {
-            chain_id: NULL_INDEX,
-            ..*segment
-        });
-        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
-        Ok(self.make_shape_id(index))
-    }
-
-    /// Attaches any geometry to a body. Chain segments can only be made by
-    /// [`World::create_chain`].
-    pub fn create_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        geometry: ShapeGeometry,
-    ) -> Result<ShapeId> {
-        if matches!(geometry, ShapeGeometry::ChainSegment(_)) {
-            return Err(Error::InvalidOperation(
-                "chain segments are created by create_chain",
-            ));
-        }
-        let bi = self.body_index(body)?;
-        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
-        Ok(self.make_shape_id(index))
-    }
-
     /// Creates a shape on body `bi` after validating everything.
     pub(crate) fn create_shape_internal(
         &mut self,
@@ -601,6 +537,7 @@ impl World {
     ) -> Result<u32> {
         def.validate()?;
         geometry.validate()?;
+        check_shape_mass(&geometry, def.density)?;
         let transform = self.body_sim(bi).transform;
         // Far-away or huge geometry cannot be simulated in f32.
         let aabb = geometry.compute_aabb(transform);
@@ -784,26 +721,6 @@ impl World {
         self.shape_ids.free(shape_id);
     }
 
-    /// Destroys a shape and its contacts (waking the bodies it touched).
-    /// `update_body_mass` recomputes the body's mass without it. Chain segments
-    /// are destroyed with their chain ([`World::destroy_chain`]).
-    ///
-    /// Box2D: `b2DestroyShape`.
-    pub fn destroy_shape(&mut self, id: ShapeId, update_body_mass: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        if self.shapes[si].chain_id != NULL_INDEX {
-            return Err(Error::InvalidOperation(
-                "a chain segment is destroyed with its chain",
-            ));
-        }
-        let bi = self.shapes[si].body_id as usize;
-        self.destroy_shape_internal(si, true);
-        if update_body_mass {
-            self.update_body_mass_data(bi);
-        }
-        Ok(())
-    }
-
     /// Destroys a shape's contacts and proxy and frees its slot.
     pub(crate) fn destroy_shape_internal(&mut self, si: usize, wake: bool) {
         self.destroy_shape_contacts(si, wake);
@@ -837,13 +754,16 @@ impl World {
         self.shapes[si].filter = filter;
         self.destroy_filtered_contacts(si); // events: keep the contacts still allowed
         let bi = self.shapes[si].body_id as usize;
+        let mut result = Ok(());
         if self.shapes[si].proxy_key.is_some() {
             let body_type = self.bodies[bi].body_type;
             let transform = self.body_sim(bi).transform;
             self.destroy_shape_proxy(si);
-            self.create_shape_proxy(si, body_type, transform, true)?;
+            result = self.create_shape_proxy(si, body_type, transform, true);
         }
-        Ok(())
+        // A panic of the custom filter, now that the shape is consistent.
+        self.resume_callback_panic();
+        result
     }
 
     /// Replaces shape `si`'s geometry: its contacts are destroyed (waking the
@@ -865,6 +785,7 @@ impl World {
             g => g,
         };
         geometry.validate()?;
+        check_shape_mass(&geometry, self.shapes[si].density)?;
         let bi = self.shapes[si].body_id as usize;
         let transform = self.body_sim(bi).transform;
         let aabb = geometry.compute_aabb(transform);
