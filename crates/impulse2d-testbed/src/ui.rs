@@ -92,7 +92,8 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 ui.separator();
                 ui.small(
                     "Left drag: pull a body (mouse joint). Right drag: pan. Wheel: zoom. \
-                     F: fit view. P: pause. O: step. R: restart.",
+                     F: fit view. P: pause. O: step. R: restart. Platformer: arrows run, \
+                     space or up jumps (the player leaves its track at the first key).",
                 );
             });
         });
