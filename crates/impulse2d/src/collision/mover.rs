@@ -321,5 +321,4 @@ mod tests {
         assert!(!plane(f32::NAN, 1.0, 0.0).is_valid());
         assert!(!plane(1.0, 0.0, f32::INFINITY).is_valid());
     }
-
 }
