@@ -2,9 +2,9 @@
 //!
 //! ```text
 //! impulse2d list
-//! impulse2d run [SCENE] [--steps N] [--hz 60] [--substeps 4] [--threads N]
+//! impulse2d run [SCENE] [--steps N] [--hz 60] [--substeps 4] [--threads N] [--simd auto]
 //!               [--png F] [--gif F] [--svg F] [--width W] [--height H] [--json]
-//! impulse2d bench [SCENES...] [--steps N] [--threads N]
+//! impulse2d bench [SCENES...] [--steps N] [--threads N] [--simd auto|baseline|avx2]
 //! ```
 //! Errors are one line on stderr and a non-zero exit status.
 
@@ -41,6 +41,14 @@ pub struct StepOptions {
     /// results are the same bits for any count).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
+    /// Build of the solver's hot loops: auto (the fastest this CPU runs),
+    /// baseline or avx2 (the results are the same bits on every path).
+    #[arg(long, default_value = "auto", value_parser = parse_simd)]
+    pub simd: impulse2d::SimdPath,
+}
+
+fn parse_simd(s: &str) -> Result<impulse2d::SimdPath, String> {
+    s.parse().map_err(|e: impulse2d::Error| e.to_string())
 }
 
 #[derive(Subcommand, Debug)]

@@ -16,6 +16,8 @@ pub struct RunReport {
     pub substeps: u32,
     /// Worker threads.
     pub threads: u32,
+    /// The SIMD path the world ran (`baseline` or `avx2`; see `impulse2d::SimdPath`).
+    pub simd: String,
     /// Bodies at the end.
     pub bodies: usize,
     /// Contacts at the end (touching or not: every pair the broad phase found).
@@ -82,6 +84,7 @@ impl RunReport {
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         );
+        let _ = writeln!(s, "simd path        {}", self.simd);
         let _ = writeln!(s, "bodies           {}", self.bodies);
         let _ = writeln!(
             s,
@@ -127,7 +130,7 @@ impl RunReport {
             .collect();
         format!(
             concat!(
-                "{{\"scene\": {}, \"steps\": {}, \"hz\": {}, \"substeps\": {}, \"threads\": {}, ",
+                "{{\"scene\": {}, \"steps\": {}, \"hz\": {}, \"substeps\": {}, \"threads\": {}, \"simd\": {}, ",
                 "\"bodies\": {}, \"contacts\": {}, \"touching_contacts\": {}, \"awake_bodies\": {}, ",
                 "\"median_ms\": {}, \"p95_ms\": {}, \"mean_ms\": {}, \"stages_ms\": {{{}}}, ",
                 "\"state_hash\": \"{:016x}\", \"outputs\": [{}]}}\n"
@@ -137,6 +140,7 @@ impl RunReport {
             json_number(f64::from(self.hz)),
             self.substeps,
             self.threads,
+            json_string(&self.simd),
             self.bodies,
             self.contacts,
             self.touching_contacts,
@@ -157,14 +161,14 @@ pub fn bench_table(rows: &[RunReport]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<width$}  {:>7}  {:>6}  {:>10}  {:>10}  {:>10}  {:>6}",
-        "scene", "bodies", "steps", "median ms", "p95 ms", "mean ms", "awake"
+        "{:<width$}  {:>7}  {:>6}  {:>10}  {:>10}  {:>10}  {:>6}  {:<8}",
+        "scene", "bodies", "steps", "median ms", "p95 ms", "mean ms", "awake", "simd"
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "{:<width$}  {:>7}  {:>6}  {:>10.3}  {:>10.3}  {:>10.3}  {:>6}",
-            r.scene, r.bodies, r.steps, r.median_ms, r.p95_ms, r.mean_ms, r.awake_bodies
+            "{:<width$}  {:>7}  {:>6}  {:>10.3}  {:>10.3}  {:>10.3}  {:>6}  {:<8}",
+            r.scene, r.bodies, r.steps, r.median_ms, r.p95_ms, r.mean_ms, r.awake_bodies, r.simd
         );
     }
     s

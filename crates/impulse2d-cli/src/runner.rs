@@ -86,9 +86,10 @@ fn resolve_scene(name: &str) -> Result<&'static str, String> {
 }
 
 /// A fresh world holding the scene, and the scene (with its per-step script).
-fn build_world(scene: &str, threads: u32) -> Result<(World, Scene), String> {
+fn build_world(scene: &str, step: &StepOptions) -> Result<(World, Scene), String> {
     let def = WorldDef {
-        worker_count: threads as usize,
+        worker_count: step.threads as usize,
+        simd: step.simd,
         ..WorldDef::default()
     };
     let mut world = World::new(&def).map_err(|e| e.to_string())?;
@@ -239,6 +240,7 @@ fn fill_report(report: &mut RunReport, world: &World, times: &[f64], profile: &P
     report.mean_ms = times.iter().sum::<f64>() / times.len().max(1) as f64;
     report.stages = profile.means();
     report.state_hash = state_hash(world);
+    report.simd = world.simd_path().to_string();
 }
 
 /// `impulse2d run`.
@@ -255,7 +257,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         None => None,
     };
 
-    let (mut world, mut built) = build_world(scene, threads)?;
+    let (mut world, mut built) = build_world(scene, &args.step)?;
     let bounds = world.view_bounds().unwrap_or(Aabb::new(
         impulse2d::Vec2::new(-20.0, -2.0),
         impulse2d::Vec2::new(20.0, 20.0),
@@ -356,7 +358,7 @@ pub fn bench(scenes: &[String], step: &StepOptions) -> Result<(), String> {
     let threads = step.threads;
     let mut rows = Vec::new();
     for name in names {
-        let (mut world, mut built) = build_world(name, threads)?;
+        let (mut world, mut built) = build_world(name, step)?;
         let progress = progress_bar(steps, name);
         let (times, profile) =
             simulate(

@@ -44,10 +44,16 @@ impl BodyType {
 )]
 pub struct MotionLocks {
     /// Prevent translation along the world x axis.
+    ///
+    /// Box2D: `b2MotionLocks.linearX`.
     pub linear_x: bool,
     /// Prevent translation along the world y axis.
+    ///
+    /// Box2D: `b2MotionLocks.linearY`.
     pub linear_y: bool,
     /// Prevent rotation.
+    ///
+    /// Box2D: `b2MotionLocks.angularZ`.
     pub angular_z: bool,
 }
 
@@ -61,43 +67,87 @@ pub struct MotionLocks {
 )]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
+    ///
+    /// Box2D: `b2BodyDef.type`.
     pub body_type: BodyType,
     /// World position of the body origin, metres.
+    ///
+    /// Box2D: `b2BodyDef.position`.
     pub position: Vec2,
     /// World rotation of the body.
+    ///
+    /// Box2D: `b2BodyDef.rotation`.
     pub rotation: Rot,
     /// Initial velocity of the body origin, m/s.
+    ///
+    /// Box2D: `b2BodyDef.linearVelocity`.
     pub linear_velocity: Vec2,
     /// Initial angular velocity, rad/s.
+    ///
+    /// Box2D: `b2BodyDef.angularVelocity`.
     pub angular_velocity: f32,
     /// Linear damping, 1/s (≥ 0). Reduces velocity by `1 / (1 + h·c)` each substep.
+    ///
+    /// Box2D: `b2BodyDef.linearDamping`.
     pub linear_damping: f32,
     /// Angular damping, 1/s (≥ 0).
+    ///
+    /// Box2D: `b2BodyDef.angularDamping`.
     pub angular_damping: f32,
     /// Multiplier of the world gravity for this body (dimensionless).
+    ///
+    /// Box2D: `b2BodyDef.gravityScale`.
     pub gravity_scale: f32,
     /// Speed below which the body counts as resting for sleep, m/s (≥ 0).
+    ///
+    /// Box2D: `b2BodyDef.sleepThreshold`.
     pub sleep_threshold: f32,
     /// Whether the body may fall asleep.
+    ///
+    /// Box2D: `b2BodyDef.enableSleep`.
     pub enable_sleep: bool,
     /// Whether the body starts awake (ignored for static bodies).
+    ///
+    /// Box2D: `b2BodyDef.isAwake`.
     pub is_awake: bool,
     /// Whether the body is a bullet: swept against other moving bodies too.
+    ///
+    /// Box2D: `b2BodyDef.isBullet`.
     pub is_bullet: bool,
     /// Degrees of freedom to lock.
+    ///
+    /// Box2D: `b2BodyDef.motionLocks`.
     pub motion_locks: MotionLocks,
     /// Whether the body takes part in the simulation at all.
+    ///
+    /// Box2D: `b2BodyDef.isEnabled`.
     pub is_enabled: bool,
     /// Allow the body to turn more than a quarter turn per step.
+    ///
+    /// Box2D: `b2BodyDef.allowFastRotation`.
     pub allow_fast_rotation: bool,
+    /// Let the body's contacts keep their manifold for a step when the bodies
+    /// barely moved relative to each other (see
+    /// [`WorldDef::contact_recycle_distance`](crate::WorldDef::contact_recycle_distance));
+    /// off recomputes every manifold every step (no ghost collisions from a
+    /// stale manifold, at some cost).
+    ///
+    /// Box2D: `b2BodyDef.enableContactRecycling`.
+    pub enable_contact_recycling: bool,
     /// Continuous collision safety factor (dimensionless, ≥ 0; recommended
     /// 0.01 to 0.5): the body is swept by time of impact when it moves more
     /// than this fraction of its smallest extent in one step. Smaller is safer
     /// but costs more and can make bodies hitch.
+    ///
+    /// Box2D: `b2BodyDef.safetyFactor`.
     pub safety_factor: f32,
     /// Any number the application wants to attach.
+    ///
+    /// Box2D: `b2BodyDef.userData`.
     pub user_data: u64,
     /// A name for debugging (empty for none).
+    ///
+    /// Box2D: `b2BodyDef.name`.
     pub name: String,
 }
 
@@ -119,6 +169,7 @@ impl Default for BodyDef {
             motion_locks: MotionLocks::default(),
             is_enabled: true,
             allow_fast_rotation: false,
+            enable_contact_recycling: true,
             safety_factor: crate::solver::continuous::SAFETY_FACTOR,
             user_data: 0,
             name: String::new(),
@@ -226,6 +277,8 @@ pub(crate) struct Body {
     pub sleep_threshold: f32,
     /// Continuous collision safety factor ([`BodyDef::safety_factor`]).
     pub safety_factor: f32,
+    /// [`BodyDef::enable_contact_recycling`].
+    pub enable_contact_recycling: bool,
     /// How long the body has been slow enough to sleep, s.
     pub sleep_time: f32,
     /// The body's index, or NULL while the slot is free.
@@ -258,6 +311,7 @@ impl Default for Body {
             inertia: 0.0,
             sleep_threshold: 0.05,
             safety_factor: crate::solver::continuous::SAFETY_FACTOR,
+            enable_contact_recycling: true,
             sleep_time: 0.0,
             id: NULL_INDEX,
             generation: 0,
@@ -411,6 +465,8 @@ impl World {
     ///
     /// Returns an error naming the field when the definition holds a non-finite
     /// number, a negative damping or threshold, or a non-unit rotation.
+    ///
+    /// Box2D: `b2CreateBody`.
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
         def.validate()?;
 
@@ -471,6 +527,7 @@ impl World {
             local_index,
             sleep_threshold: def.sleep_threshold,
             safety_factor: def.safety_factor,
+            enable_contact_recycling: def.enable_contact_recycling,
             id: body_id,
             generation,
             body_type: def.body_type,
@@ -489,6 +546,8 @@ impl World {
 
     /// Destroys a body with its shapes, chains and contacts. Bodies that were
     /// touching it are woken. Destroying it again gives `Err(InvalidId)`.
+    ///
+    /// Box2D: `b2DestroyBody`.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
         let bi = self.body_index(id)?;
         self.destroy_body_joints(bi); // joints: destroyed with the body

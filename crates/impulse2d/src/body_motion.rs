@@ -25,7 +25,7 @@ impl World {
     /// threshold. Disabled bodies are left alone.
     ///
     /// # Errors
-    /// A stale id, a static body, a bad target or a time step that is not
+    /// A static body, a bad target or a time step that is not
     /// finite and positive.
     pub(crate) fn drive_body_to(
         &mut self,

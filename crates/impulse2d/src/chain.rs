@@ -25,27 +25,47 @@ pub struct ChainDef {
     /// The vertices, metres, in the body frame. A loop needs at least 3; an
     /// open chain at least 4, because its first and last points are only
     /// ghosts (they shape the ends but are not collided with).
+    ///
+    /// Box2D: `b2ChainDef.points`, `b2ChainDef.count`.
     pub points: Vec<Vec2>,
     /// Whether the last point connects back to the first.
+    ///
+    /// Box2D: `b2ChainDef.isLoop`.
     pub is_loop: bool,
     /// Friction coefficient of every segment (≥ 0).
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.friction`.
     pub friction: f32,
     /// Coefficient of restitution of every segment (≥ 0).
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.restitution`.
     pub restitution: f32,
     /// Rolling resistance of every segment (≥ 0).
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.rollingResistance`.
     pub rolling_resistance: f32,
     /// Surface speed, m/s.
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.tangentSpeed`.
     pub tangent_speed: f32,
     /// Surface materials: empty to give every segment the four numbers
     /// above, one for every segment, or one per segment in order (a loop has
     /// as many segments as points, an open chain three fewer). Any other
     /// count is an error.
+    ///
+    /// Box2D: `b2ChainDef.materials`, `b2ChainDef.materialCount`.
     pub materials: Vec<SurfaceMaterial>,
     /// Collision filter of every segment.
+    ///
+    /// Box2D: `b2ChainDef.filter`.
     pub filter: Filter,
     /// Let sensors detect the chain.
+    ///
+    /// Box2D: `b2ChainDef.enableSensorEvents`.
     pub enable_sensor_events: bool,
     /// Any number the application wants to attach (copied to every segment).
+    ///
+    /// Box2D: `b2ChainDef.userData`.
     pub user_data: u64,
 }
 
@@ -137,6 +157,8 @@ impl World {
     }
 
     /// Attaches a chain of one-sided segments to a body (usually static).
+    ///
+    /// Box2D: `b2CreateChain`.
     pub fn create_chain(&mut self, body: BodyId, def: &ChainDef) -> Result<ChainId> {
         let bi = self.body_index(body)?;
         let shape_def = ShapeDef {
@@ -219,6 +241,8 @@ impl World {
     }
 
     /// Destroys a chain and its segments.
+    ///
+    /// Box2D: `b2DestroyChain`.
     pub fn destroy_chain(&mut self, id: ChainId) -> Result<()> {
         let ci = self.chain_index(id)?;
         let bi = self.chains[ci].body_id as usize;

@@ -10,7 +10,9 @@
 //!
 //! Material mixing (Box2D's rules): friction `√(f_a·f_b)`, restitution
 //! `max(r_a, r_b)` (both replaceable with [`World::set_friction_mixing`] and
-//! [`World::set_restitution_mixing`]), rolling resistance
+//! [`World::set_restitution_mixing`], or with functions that also see the
+//! shapes' user material ids: [`World::set_friction_callback`],
+//! [`World::set_restitution_callback`]), rolling resistance
 //! `max(c_a, c_b)·max(radius_a, radius_b)`, tangent speed `s_a + s_b`.
 
 use crate::collision::{
@@ -20,6 +22,7 @@ use crate::collision::{
     collide_polygon_and_circle, collide_polygons, collide_segment_and_capsule,
     collide_segment_and_circle, collide_segment_and_polygon,
 };
+use crate::core::LINEAR_SLOP;
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry};
@@ -154,6 +157,15 @@ pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
 /// A rule combining the two shapes' coefficients into the contact's.
 pub type MixingRule = fn(f32, f32) -> f32;
 
+/// A mixing function that also sees the shapes' user material ids
+/// ([`SurfaceMaterial::user_material_id`](crate::shape::SurfaceMaterial::user_material_id)):
+/// `(coefficient_a, material_a, coefficient_b, material_b) → coefficient`. It
+/// runs in the narrow phase, possibly on the worker threads, so it is
+/// `Send + Sync`; it must be a pure function of its arguments (the same
+/// answer every time) for results to stay deterministic, and should return a
+/// finite value ≥ 0.
+pub type MixingFn = dyn Fn(f32, u64, f32, u64) -> f32 + Send + Sync;
+
 /// Default friction mixing: the geometric mean `√(a·b)` (a frictionless
 /// shape makes every contact frictionless).
 pub fn mix_friction(a: f32, b: f32) -> f32 {
@@ -166,19 +178,40 @@ pub fn mix_restitution(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
-/// The material mixing rules of a world (see [`World::set_friction_mixing`]).
-#[derive(Clone, Copy, Debug)]
+/// The material mixing functions of a world (see [`World::set_friction_mixing`]).
 pub(crate) struct Mixing {
-    pub friction: MixingRule,
-    pub restitution: MixingRule,
+    pub friction: Box<MixingFn>,
+    pub restitution: Box<MixingFn>,
+}
+
+impl Mixing {
+    /// The contact's friction and restitution from its two shapes.
+    pub(crate) fn mix(&self, a: &Shape, b: &Shape) -> (f32, f32) {
+        let (ia, ib) = (a.user_material_id, b.user_material_id);
+        (
+            (self.friction)(a.friction, ia, b.friction, ib),
+            (self.restitution)(a.restitution, ia, b.restitution, ib),
+        )
+    }
+}
+
+/// A [`MixingRule`] as a [`MixingFn`] (the material ids unused).
+fn from_rule(rule: MixingRule) -> Box<MixingFn> {
+    Box::new(move |a, _, b, _| rule(a, b))
 }
 
 impl Default for Mixing {
     fn default() -> Self {
         Mixing {
-            friction: mix_friction,
-            restitution: mix_restitution,
+            friction: from_rule(mix_friction),
+            restitution: from_rule(mix_restitution),
         }
+    }
+}
+
+impl std::fmt::Debug for Mixing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Mixing { .. }")
     }
 }
 
@@ -236,6 +269,7 @@ fn compute_manifold(
 /// be relative to the centre of mass. Returns whether the shapes touch.
 pub(crate) fn update_contact(
     mixing: &Mixing,
+    speculative: bool,
     sim: &mut ContactSim,
     shape_a: &Shape,
     xf_a: Transform,
@@ -253,8 +287,20 @@ pub(crate) fn update_contact(
         &mut sim.cache,
     );
 
-    sim.friction = (mixing.friction)(shape_a.friction, shape_b.friction);
-    sim.restitution = (mixing.restitution)(shape_a.restitution, shape_b.restitution);
+    // Box2D's testing switch (`WorldDef::enable_speculative`): without
+    // speculation a two-point manifold keeps only the points within 1.5 linear
+    // slops of touching.
+    if !speculative && sim.manifold.point_count == 2 {
+        let m = &mut sim.manifold;
+        if m.points[0].separation > 1.5 * LINEAR_SLOP {
+            m.points[0] = m.points[1];
+            m.point_count = 1;
+        } else if m.points[1].separation > 1.5 * LINEAR_SLOP {
+            m.point_count = 1;
+        }
+    }
+
+    (sim.friction, sim.restitution) = mixing.mix(shape_a, shape_b);
     sim.rolling_resistance = if shape_a.rolling_resistance > 0.0 || shape_b.rolling_resistance > 0.0
     {
         let radius = shape_a.geometry.radius().max(shape_b.geometry.radius());
@@ -302,16 +348,44 @@ pub(crate) fn update_contact(
 
 impl World {
     /// Replaces the rule that combines two shapes' friction coefficients
-    /// (default [`mix_friction`], the geometric mean). Contacts pick it up at
-    /// the next step. The rule should return a finite value ≥ 0.
+    /// (default [`mix_friction`], the geometric mean; pass it to restore the
+    /// default). Contacts pick it up at the next step. The rule should return
+    /// a finite value ≥ 0.
     pub fn set_friction_mixing(&mut self, rule: MixingRule) {
-        self.mixing.friction = rule;
+        self.mixing.friction = from_rule(rule);
     }
 
     /// Replaces the rule that combines two shapes' restitution coefficients
-    /// (default [`mix_restitution`], the larger one).
+    /// (default [`mix_restitution`], the larger one; pass it to restore the
+    /// default).
     pub fn set_restitution_mixing(&mut self, rule: MixingRule) {
-        self.mixing.restitution = rule;
+        self.mixing.restitution = from_rule(rule);
+    }
+
+    /// Replaces friction mixing with a function that also sees the shapes'
+    /// user material ids (see [`MixingFn`]), for material tables such as
+    /// "ice on anything is frictionless". Contacts pick it up at the next
+    /// step; [`World::set_friction_mixing`] with [`mix_friction`] restores the
+    /// default.
+    ///
+    /// Box2D: `b2World_SetFrictionCallback`.
+    pub fn set_friction_callback(
+        &mut self,
+        mix: impl Fn(f32, u64, f32, u64) -> f32 + Send + Sync + 'static,
+    ) {
+        self.mixing.friction = Box::new(mix);
+    }
+
+    /// Replaces restitution mixing with a function that also sees the shapes'
+    /// user material ids (see [`MixingFn`]); [`World::set_restitution_mixing`]
+    /// with [`mix_restitution`] restores the default.
+    ///
+    /// Box2D: `b2World_SetRestitutionCallback`.
+    pub fn set_restitution_callback(
+        &mut self,
+        mix: impl Fn(f32, u64, f32, u64) -> f32 + Send + Sync + 'static,
+    ) {
+        self.mixing.restitution = Box::new(mix);
     }
 
     /// Creates the contact for a new shape pair. Pairs without a manifold
@@ -354,8 +428,7 @@ impl World {
         if sa.enable_pre_solve_events || sb.enable_pre_solve_events {
             sim_flag_bits |= sim_flags::ENABLE_PRE_SOLVE_EVENTS;
         }
-        let friction = (self.mixing.friction)(sa.friction, sb.friction);
-        let restitution = (self.mixing.restitution)(sa.restitution, sb.restitution);
+        let (friction, restitution) = self.mixing.mix(sa, sb);
 
         let contact_id = self.contact_ids.alloc();
         if contact_id as usize == self.contacts.len() {
@@ -584,6 +657,8 @@ impl World {
     }
 
     /// The current data of a contact, or `Err(InvalidId)` once it is destroyed.
+    ///
+    /// Box2D: `b2Contact_GetData`.
     pub fn contact_data(&self, id: ContactId) -> crate::Result<ContactData> {
         let invalid = crate::Error::InvalidId { what: "contact" };
         if id.world != self.world_number {

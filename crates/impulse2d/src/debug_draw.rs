@@ -192,28 +192,52 @@ impl Default for Palette {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrawOptions {
     /// Draw shapes, filled by body state.
+    ///
+    /// Box2D: `b2DebugDraw.drawShapes`.
     pub draw_shapes: bool,
     /// Draw joints.
+    ///
+    /// Box2D: `b2DebugDraw.drawJoints`.
     pub draw_joints: bool,
     /// Draw each shape's bounding box.
+    ///
+    /// Box2D: `b2DebugDraw.drawBounds`.
     pub draw_aabbs: bool,
     /// Draw contact points.
+    ///
+    /// Box2D: `b2DebugDraw.drawContacts`.
     pub draw_contacts: bool,
     /// Draw contact normals (needs `draw_contacts`'s points, not its flag).
+    ///
+    /// Box2D: `b2DebugDraw.drawContactNormals`.
     pub draw_contact_normals: bool,
     /// Draw contact normal impulses, scaled by [`DrawOptions::impulse_scale`].
+    ///
+    /// Box2D: `b2DebugDraw.drawContactForces`.
     pub draw_contact_impulses: bool,
     /// Draw contact friction impulses, scaled by [`DrawOptions::impulse_scale`].
+    ///
+    /// Box2D: `b2DebugDraw.drawFrictionForces`.
     pub draw_friction_impulses: bool,
     /// Draw the bounding box of each awake island.
+    ///
+    /// Box2D: `b2DebugDraw.drawIslands`.
     pub draw_islands: bool,
     /// Colour contact points by their constraint-graph colour.
+    ///
+    /// Box2D: `b2DebugDraw.drawGraphColors`.
     pub draw_graph_colors: bool,
     /// Draw each dynamic body's centre of mass and its mass.
+    ///
+    /// Box2D: `b2DebugDraw.drawMass`.
     pub draw_mass: bool,
     /// Only things overlapping this box are drawn, metres.
+    ///
+    /// Box2D: `b2DebugDraw.drawingBounds`.
     pub drawing_bounds: Aabb,
     /// Length drawn per unit of impulse, metres per newton-second.
+    ///
+    /// Box2D: `b2DebugDraw.forceScale`.
     pub impulse_scale: f32,
     /// Length of a drawn contact normal, metres.
     pub normal_length: f32,
@@ -221,6 +245,7 @@ pub struct DrawOptions {
     pub palette: Palette,
 }
 
+/// Box2D: `b2DefaultDebugDraw`.
 impl Default for DrawOptions {
     fn default() -> DrawOptions {
         DrawOptions {
@@ -251,6 +276,8 @@ impl Default for DrawOptions {
 /// size is in pixels, so that points stay visible at any zoom.
 pub trait DebugDraw {
     /// A closed polygon outline through `vertices` (world coordinates).
+    ///
+    /// Box2D: `b2DebugDraw.DrawPolygonFcn`.
     fn draw_polygon(&mut self, vertices: &[Vec2], color: HexColor) {
         let _ = (vertices, color);
     }
@@ -258,6 +285,8 @@ pub trait DebugDraw {
     /// A filled convex polygon: `vertices` are in the body frame given by
     /// `transform`, and the polygon is rounded by `radius` metres (0 for sharp
     /// corners).
+    ///
+    /// Box2D: `b2DebugDraw.DrawSolidPolygonFcn`.
     fn draw_solid_polygon(
         &mut self,
         transform: Transform,
@@ -269,36 +298,50 @@ pub trait DebugDraw {
     }
 
     /// A circle outline around `center` with `radius` metres.
+    ///
+    /// Box2D: `b2DebugDraw.DrawCircleFcn`.
     fn draw_circle(&mut self, center: Vec2, radius: f32, color: HexColor) {
         let _ = (center, radius, color);
     }
 
     /// A filled circle at `transform.p`, with a line showing its rotation.
+    ///
+    /// Box2D: `b2DebugDraw.DrawSolidCircleFcn`.
     fn draw_solid_circle(&mut self, transform: Transform, radius: f32, color: HexColor) {
         let _ = (transform, radius, color);
     }
 
     /// A filled capsule: the segment from `p1` to `p2` swept by `radius` metres.
+    ///
+    /// Box2D: `b2DebugDraw.DrawSolidCapsuleFcn`.
     fn draw_solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: HexColor) {
         let _ = (p1, p2, radius, color);
     }
 
     /// A line segment.
+    ///
+    /// Box2D: `b2DebugDraw.DrawLineFcn`.
     fn draw_segment(&mut self, p1: Vec2, p2: Vec2, color: HexColor) {
         let _ = (p1, p2, color);
     }
 
     /// A coordinate frame: its x axis in red, its y axis in green.
+    ///
+    /// Box2D: `b2DebugDraw.DrawTransformFcn`.
     fn draw_transform(&mut self, transform: Transform) {
         let _ = transform;
     }
 
     /// A dot `size` pixels across.
+    ///
+    /// Box2D: `b2DebugDraw.DrawPointFcn`.
     fn draw_point(&mut self, p: Vec2, size: f32, color: HexColor) {
         let _ = (p, size, color);
     }
 
     /// Text anchored at `p`.
+    ///
+    /// Box2D: `b2DebugDraw.DrawStringFcn`.
     fn draw_string(&mut self, p: Vec2, text: &str, color: HexColor) {
         let _ = (p, text, color);
     }
@@ -374,6 +417,8 @@ impl World {
     /// `options` asks, bounding boxes, centres of mass, contact points, normals,
     /// impulses and awake island boxes. Bodies are visited in id order; only
     /// things overlapping `options.drawing_bounds` are drawn.
+    ///
+    /// Box2D: `b2World_Draw`.
     pub fn draw(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
         let bounds = options.drawing_bounds;
         let palette = &options.palette;

@@ -176,6 +176,8 @@ impl Events {
 impl World {
     /// The contact events of the last step. The slices borrow the world: copy
     /// what you need before changing it.
+    ///
+    /// Box2D: `b2World_GetContactEvents`.
     pub fn contact_events(&self) -> ContactEvents<'_> {
         ContactEvents {
             begin: &self.events.contact_begin,
@@ -185,6 +187,8 @@ impl World {
     }
 
     /// The sensor overlap events of the last step.
+    ///
+    /// Box2D: `b2World_GetSensorEvents`.
     pub fn sensor_events(&self) -> SensorEvents<'_> {
         SensorEvents {
             begin: &self.events.sensor_begin,
@@ -193,6 +197,8 @@ impl World {
     }
 
     /// The bodies the last step moved (every awake body, in awake order).
+    ///
+    /// Box2D: `b2World_GetBodyEvents`.
     pub fn body_events(&self) -> &[BodyMoveEvent] {
         &self.events.body_moves
     }

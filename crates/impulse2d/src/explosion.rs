@@ -30,19 +30,30 @@ use crate::world::World;
 )]
 pub struct ExplosionDef {
     /// Centre of the blast, world frame, metres.
+    ///
+    /// Box2D: `b2ExplosionDef.position`.
     pub position: Vec2,
     /// Radius within which the impulse is whole, metres (≥ 0).
+    ///
+    /// Box2D: `b2ExplosionDef.radius`.
     pub radius: f32,
     /// Width of the band beyond `radius` across which the impulse falls
     /// linearly to zero, metres (≥ 0).
+    ///
+    /// Box2D: `b2ExplosionDef.falloff`.
     pub falloff: f32,
     /// Impulse per metre of exposed shape width, N·s/m. Negative values pull
     /// shapes towards the centre (an implosion).
+    ///
+    /// Box2D: `b2ExplosionDef.impulsePerLength`.
     pub impulse_per_length: f32,
     /// Only shapes whose category shares a bit with this mask are affected.
+    ///
+    /// Box2D: `b2ExplosionDef.maskBits`.
     pub mask_bits: u64,
 }
 
+/// Box2D: `b2DefaultExplosionDef`.
 impl Default for ExplosionDef {
     fn default() -> Self {
         ExplosionDef {
@@ -101,6 +112,8 @@ impl World {
     ///
     /// # Errors
     /// A non-finite number, or a negative radius or falloff.
+    ///
+    /// Box2D: `b2World_Explode`.
     pub fn explode(&mut self, def: &ExplosionDef) -> Result<()> {
         def.validate()?;
         let reach = def.radius + def.falloff;

@@ -82,14 +82,17 @@ pub(crate) struct CustomFilter<'a> {
 }
 
 impl CustomFilter<'_> {
-    /// Whether the callback (if any) lets shapes `a` and `b` collide.
+    /// Whether the callback (if any) lets shapes `a` and `b` collide. It is
+    /// asked only when one of the shapes has custom filtering enabled.
     pub(crate) fn allows(&self, shapes: &[Shape], a: u32, b: u32) -> bool {
+        let asks = shapes[a as usize].enable_custom_filtering
+            || shapes[b as usize].enable_custom_filtering;
         match self.f {
-            None => true,
-            Some(f) => f(
+            Some(f) if asks => f(
                 shape_id(self.world, a, &shapes[a as usize]),
                 shape_id(self.world, b, &shapes[b as usize]),
             ),
+            _ => true,
         }
     }
 }
@@ -194,6 +197,8 @@ impl World {
     /// colliding: no contact is made. Pairs that already have a contact keep
     /// it; the filter is asked again whenever the broad phase finds the pair
     /// anew (a shape moved or was re-filtered).
+    ///
+    /// Box2D: `b2World_SetCustomFilterCallback`.
     pub fn set_custom_filter(
         &mut self,
         filter: impl Fn(ShapeId, ShapeId) -> bool + Send + Sync + 'static,
@@ -228,6 +233,8 @@ impl World {
     /// circle around its centroid for this sweep, and the manifold is that
     /// circle's.) Returning `false` ignores the hit, so a fast body passes
     /// up through a one-way platform instead of being stopped under it.
+    ///
+    /// Box2D: `b2World_SetPreSolveCallback`.
     pub fn set_pre_solve(
         &mut self,
         callback: impl Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync + 'static,

@@ -65,6 +65,7 @@ pub mod profile;
 pub mod query;
 mod sensor;
 pub mod shape;
+pub mod simd;
 pub(crate) mod solver;
 mod validate;
 #[allow(unsafe_code)]
@@ -77,7 +78,7 @@ pub use api::{
 };
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
-pub use contact::{ContactData, MixingRule};
+pub use contact::{ContactData, MixingFn, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use events::{
@@ -95,5 +96,6 @@ pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
+pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};

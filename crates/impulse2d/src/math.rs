@@ -125,6 +125,8 @@ impl Vec2 {
     }
 
     /// Whether both coordinates are finite (neither NaN nor infinite).
+    ///
+    /// Box2D: `b2IsValidVec2`.
     #[inline]
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
@@ -344,7 +346,22 @@ impl Rot {
         }
     }
 
+    /// The rotation that turns the unit vector `v1` onto the unit vector `v2`
+    /// (cosine their dot product, sine their cross product, rescaled to unit
+    /// length; the identity when either is zero).
+    ///
+    /// Box2D: `b2ComputeRotationBetweenUnitVectors`.
+    pub fn between_unit_vectors(v1: Vec2, v2: Vec2) -> Rot {
+        Rot {
+            c: v1.dot(v2),
+            s: v1.cross(v2),
+        }
+        .normalize()
+    }
+
     /// Whether the cosine/sine pair is finite and of unit length (within 6e-4).
+    ///
+    /// Box2D: `b2IsValidRotation`.
     #[inline]
     pub fn is_valid(self) -> bool {
         self.c.is_finite() && self.s.is_finite() && Vec2::new(self.c, self.s).is_normalized()
@@ -446,6 +463,8 @@ impl Transform {
     }
 
     /// Whether the transform is finite with a unit rotation.
+    ///
+    /// Box2D: `b2IsValidTransform`.
     #[inline]
     pub fn is_valid(self) -> bool {
         self.p.is_finite() && self.q.is_valid()
@@ -550,6 +569,8 @@ pub struct Sweep {
 
 impl Sweep {
     /// The body transform at fraction `t ∈ [0, 1]` of the interval.
+    ///
+    /// Box2D: `b2GetSweepTransform`.
     #[inline]
     pub fn transform_at(&self, t: f32) -> Transform {
         let c = Vec2::new(
@@ -633,6 +654,8 @@ const HALF_PI_TAIL: f64 = 6.077_100_506_506_192e-11;
 /// exact value over the tests' sweep). Angles beyond ±10⁶ rad (whose `f32`
 /// spacing is already 0.06 rad) are first reduced exactly modulo the `f64` value
 /// of 2π. Non-finite input gives `(1, 0)`.
+///
+/// Box2D: `b2ComputeCosSin`.
 pub fn cos_sin(angle: f32) -> (f32, f32) {
     if !angle.is_finite() {
         return (1.0, 0.0);
@@ -686,6 +709,8 @@ pub fn cos_sin(angle: f32) -> (f32, f32) {
 /// reduced below `tan(π/8)` and a near-minimax polynomial (relative error below
 /// 1e-9) gives its arctangent; accurate to well below one `f32` ulp. `atan2(0, 0)`
 /// is 0; NaN input gives 0.
+///
+/// Box2D: `b2Atan2`.
 pub fn atan2(y: f32, x: f32) -> f32 {
     if y.is_nan() || x.is_nan() {
         return 0.0;
@@ -967,5 +992,23 @@ mod tests {
         assert!((x - Vec2::new(0.8, 1.4)).length() < 1e-6);
         assert!((m.inverse().mul_vec(Vec2::new(3.0, 5.0)) - x).length() < 1e-6);
         assert_eq!(Mat22::ZERO.solve(Vec2::X), Vec2::ZERO);
+    }
+    #[test]
+    fn rotation_between_unit_vectors_turns_one_onto_the_other() {
+        // A quarter turn: x onto y.
+        let q = Rot::between_unit_vectors(Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0));
+        assert!((q.c - 0.0).abs() < 1e-7 && (q.s - 1.0).abs() < 1e-7);
+        // Directions at 0.3 rad and 1.1 rad: the rotation is 0.8 rad, and it maps
+        // the first onto the second.
+        let (c1, s1) = (0.3f32.cos(), 0.3f32.sin());
+        let (c2, s2) = (1.1f32.cos(), 1.1f32.sin());
+        let (v1, v2) = (Vec2::new(c1, s1), Vec2::new(c2, s2));
+        let q = Rot::between_unit_vectors(v1, v2);
+        assert!((q.angle() - 0.8).abs() < 1e-5);
+        assert!((q.rotate(v1) - v2).length() < 1e-6);
+        // Opposite vectors: half a turn. A zero vector: the identity.
+        let q = Rot::between_unit_vectors(v1, -v1);
+        assert!((q.c + 1.0).abs() < 1e-6 && q.s.abs() < 1e-6);
+        assert_eq!(Rot::between_unit_vectors(Vec2::ZERO, v1), Rot::IDENTITY);
     }
 }

@@ -8,6 +8,7 @@
 //! that stopped. Walking ids in order keeps everything deterministic however
 //! the manifolds were computed.
 
+use crate::bitset::BitSet;
 use crate::body::{Body, BodySim, BodyType};
 use crate::contact::{
     ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
@@ -16,6 +17,7 @@ use crate::core::SPECULATIVE_DISTANCE;
 use crate::filter::PreSolve;
 use crate::id::NULL_INDEX;
 use crate::shape::Shape;
+use crate::simd::multiversion;
 use crate::solver::StepContext;
 use crate::solver::constraint_graph::GRAPH_COLOR_COUNT;
 use crate::solver::lock_worker;
@@ -98,8 +100,10 @@ impl World {
         let total = first[GRAPH_COLOR_COUNT + 1];
 
         let recycle_distance = settings.contact_recycle_distance;
+        let speculative = settings.enable_speculative;
         let pre_solve = callbacks.pre_solve(*world_number); // events
         let (shapes, bodies, solver_sets, mixing) = (&*shapes, &*bodies, &*solver_sets, &*mixing);
+        let simd = self.simd;
         let collide_block = |start: usize, end: usize, worker: usize| {
             let mut own = lock_worker(worker_scratch, worker);
             for (k, list) in lists.iter().enumerate() {
@@ -111,20 +115,16 @@ impl World {
                 // concatenated lists, so these sims belong to this block.
                 #[allow(unsafe_code)]
                 let sims = unsafe { list.range(lo - first[k], hi - first[k]) };
-                for sim in sims {
-                    let changed = collide_one(
-                        mixing,
-                        recycle_distance,
-                        shapes,
-                        bodies,
-                        solver_sets,
-                        &pre_solve,
-                        sim,
-                    );
-                    if changed {
-                        own.contact_bits.set(sim.contact_id);
-                    }
-                }
+                let env = CollideEnv {
+                    mixing,
+                    speculative,
+                    recycle_distance,
+                    shapes,
+                    bodies,
+                    solver_sets,
+                    pre_solve: &pre_solve,
+                };
+                collide_sims(simd, &env, sims, &mut own.contact_bits);
             }
         };
         workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
@@ -225,10 +225,53 @@ fn should_create_contact(
     pair_order(&sa.geometry, &sb.geometry).is_some()
 }
 
+/// What the narrow phase reads to update a contact.
+struct CollideEnv<'a> {
+    mixing: &'a Mixing,
+    speculative: bool,
+    recycle_distance: f32,
+    shapes: &'a [Shape],
+    bodies: &'a [Body],
+    solver_sets: &'a [SolverSet],
+    pre_solve: &'a PreSolve<'a>,
+}
+
+multiversion!(
+    /// Updates the contacts `sims` and sets the bit (by contact id) of each
+    /// one the serial pass must look at, built for the world's SIMD path.
+    fn collide_sims(
+        env: &CollideEnv,
+        sims: &mut [ContactSim],
+        changed: &mut BitSet,
+    ) = collide_sims_kernel
+);
+
+#[inline(always)]
+fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut BitSet) {
+    for sim in sims {
+        let e = env;
+        let (shapes, bodies, sets) = (e.shapes, e.bodies, e.solver_sets);
+        if collide_one(
+            e.mixing,
+            e.speculative,
+            e.recycle_distance,
+            shapes,
+            bodies,
+            sets,
+            e.pre_solve,
+            sim,
+        ) {
+            changed.set(sim.contact_id);
+        }
+    }
+}
+
 /// Updates one contact. Returns whether its touching state changed or its
 /// fat boxes separated (the serial pass must look at it).
+#[inline(always)]
 fn collide_one(
     mixing: &Mixing,
+    speculative: bool,
     recycle_distance: f32,
     shapes: &[Shape],
     bodies: &[Body],
@@ -269,7 +312,10 @@ fn collide_one(
     let xf_b = sim_b.transform;
 
     // events: contacts the pre-solve callback sees are never recycled
-    let recycle = recycle_distance > 0.0 && !pre_solve.applies(shape_a, shape_b);
+    let recycle = recycle_distance > 0.0
+        && body_a.enable_contact_recycling
+        && body_b.enable_contact_recycling
+        && !pre_solve.applies(shape_a, shape_b);
     if recycle && sim.sim_flags & sim_flags::RECYCLE_VALID != 0 {
         let max_extent_a = if body_a.body_type == BodyType::Static {
             0.0
@@ -300,7 +346,15 @@ fn collide_one(
     let offset_a = xf_a.q.rotate(sim_a.local_center);
     let offset_b = xf_b.q.rotate(sim_b.local_center);
     let touching = update_contact(
-        mixing, sim, shape_a, xf_a, offset_a, shape_b, xf_b, offset_b,
+        mixing,
+        speculative,
+        sim,
+        shape_a,
+        xf_a,
+        offset_a,
+        shape_b,
+        xf_b,
+        offset_b,
     );
     // events: the pre-solve callback may switch the contact off for this step
     let touching = touching && pre_solve.filter_contact(sim, shape_a, shape_b);
@@ -335,6 +389,7 @@ fn collide_one(
 ///
 /// The idea and the tolerance test follow Box2D v3 (E. Catto, "contact
 /// recycling", `physics_world.c`, 2025).
+#[inline(always)]
 fn try_recycle(
     sim: &mut ContactSim,
     sim_a: &BodySim,

@@ -51,11 +51,16 @@ const TREE_ORDER: [BodyType; 3] = [BodyType::Static, BodyType::Kinematic, BodyTy
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct QueryFilter {
     /// The categories the query belongs to (tested against shapes' masks).
+    ///
+    /// Box2D: `b2QueryFilter.categoryBits`.
     pub category_bits: u64,
     /// The shape categories the query accepts.
+    ///
+    /// Box2D: `b2QueryFilter.maskBits`.
     pub mask_bits: u64,
 }
 
+/// Box2D: `b2DefaultQueryFilter`.
 impl Default for QueryFilter {
     /// Category 1 (the default shape category), every mask bit: sees every
     /// shape with a default [`Filter`].
@@ -187,6 +192,8 @@ impl World {
     ///
     /// # Errors
     /// A box with non-finite or inverted bounds.
+    ///
+    /// Box2D: `b2World_OverlapAABB`.
     pub fn overlap_aabb(
         &self,
         aabb: Aabb,
@@ -225,6 +232,8 @@ impl World {
     /// # Errors
     /// A proxy with no points or more than 8, non-finite numbers, a negative
     /// radius, or a transform that is not finite with a unit rotation.
+    ///
+    /// Box2D: `b2World_OverlapShape`.
     pub fn overlap_shape(
         &self,
         proxy: &ShapeProxy,
@@ -274,6 +283,8 @@ impl World {
     ///
     /// # Errors
     /// A non-finite origin or translation.
+    ///
+    /// Box2D: `b2World_CastRay`.
     pub fn cast_ray(
         &self,
         origin: Vec2,
@@ -319,6 +330,8 @@ impl World {
     ///
     /// # Errors
     /// A non-finite origin or translation.
+    ///
+    /// Box2D: `b2World_CastRayClosest`.
     pub fn cast_ray_closest(
         &self,
         origin: Vec2,
@@ -352,6 +365,8 @@ impl World {
     /// # Errors
     /// An invalid proxy or transform (as [`World::overlap_shape`]) or a
     /// non-finite translation.
+    ///
+    /// Box2D: `b2World_CastShape`.
     pub fn cast_shape(
         &self,
         proxy: &ShapeProxy,

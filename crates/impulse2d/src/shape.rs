@@ -30,11 +30,17 @@ use crate::world::World;
 )]
 pub struct Filter {
     /// The categories this shape belongs to (usually one bit).
+    ///
+    /// Box2D: `b2Filter.categoryBits`.
     pub category_bits: u64,
     /// The categories this shape collides with.
+    ///
+    /// Box2D: `b2Filter.maskBits`.
     pub mask_bits: u64,
     /// Group override: shapes with the same positive group always collide,
     /// with the same negative group never; zero means no group.
+    ///
+    /// Box2D: `b2Filter.groupIndex`.
     pub group_index: i32,
 }
 
@@ -129,37 +135,81 @@ impl SurfaceMaterial {
 )]
 pub struct ShapeDef {
     /// Area density, kg/m² (≥ 0). Zero-density shapes add no mass.
+    ///
+    /// Box2D: `b2ShapeDef.density`.
     pub density: f32,
     /// Coulomb friction coefficient (≥ 0). Mixed as `√(f_a·f_b)`.
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.friction`.
     pub friction: f32,
     /// Coefficient of restitution (≥ 0, usually ≤ 1). Mixed as `max(r_a, r_b)`.
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.restitution`.
     pub restitution: f32,
     /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.rollingResistance`.
     pub rolling_resistance: f32,
     /// Surface speed along the tangent, m/s (conveyor belts).
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.tangentSpeed`.
     pub tangent_speed: f32,
     /// A material number of the application's own, reported in query results;
     /// not used by the engine.
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.userMaterialId`.
     pub user_material_id: u64,
     /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+    ///
+    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.customColor`.
     pub custom_color: u32,
     /// Collision filter.
+    ///
+    /// Box2D: `b2ShapeDef.filter`.
     pub filter: Filter,
     /// A sensor never collides (it makes no contacts); it reports the shapes
     /// overlapping it as sensor events (see [`World::sensor_events`]).
+    ///
+    /// Box2D: `b2ShapeDef.isSensor`.
     pub is_sensor: bool,
     /// Report begin/end touch events for contacts of this shape.
+    ///
+    /// Box2D: `b2ShapeDef.enableContactEvents`.
     pub enable_contact_events: bool,
     /// On a sensor: report overlaps. On other shapes: let sensors detect
     /// this shape. Both must be on for an overlap to be reported.
+    ///
+    /// Box2D: `b2ShapeDef.enableSensorEvents`.
     pub enable_sensor_events: bool,
     /// Report hit events (impacts faster than the world's hit threshold).
+    ///
+    /// Box2D: `b2ShapeDef.enableHitEvents`.
     pub enable_hit_events: bool,
     /// Call the world's pre-solve callback for contacts of this shape.
+    ///
+    /// Box2D: `b2ShapeDef.enablePreSolveEvents`.
     pub enable_pre_solve_events: bool,
+    /// Ask the world's custom filter ([`World::set_custom_filter`]) about
+    /// this shape's new pairs (a pair is asked about when either shape says
+    /// so). On by default, unlike Box2D's opt-in default: a filter set on the
+    /// world sees every pair unless shapes opt out.
+    ///
+    /// Box2D: `b2ShapeDef.enableCustomFiltering`.
+    pub enable_custom_filtering: bool,
+    /// Look for contacts of this shape at the next step even when it is on a
+    /// static body (static shapes normally wait for moving shapes to find
+    /// them, which is the same unless the shape is added next to sleeping
+    /// bodies).
+    ///
+    /// Box2D: `b2ShapeDef.invokeContactCreation`.
+    pub invoke_contact_creation: bool,
     /// Recompute the body's mass when this shape is added.
+    ///
+    /// Box2D: `b2ShapeDef.updateBodyMass`.
     pub update_body_mass: bool,
     /// Any number the application wants to attach.
+    ///
+    /// Box2D: `b2ShapeDef.userData`.
     pub user_data: u64,
 }
 
@@ -179,6 +229,8 @@ impl Default for ShapeDef {
             enable_sensor_events: true,
             enable_hit_events: false,
             enable_pre_solve_events: false,
+            enable_custom_filtering: true,
+            invoke_contact_creation: false,
             update_body_mass: true,
             user_data: 0,
         }
@@ -343,6 +395,7 @@ pub(crate) struct Shape {
     pub enable_sensor_events: bool,
     pub enable_hit_events: bool,
     pub enable_pre_solve_events: bool,
+    pub enable_custom_filtering: bool,
     pub user_data: u64,
     /// The broad-phase proxy (none while the body is disabled).
     pub proxy_key: Option<ProxyKey>,
@@ -452,6 +505,8 @@ impl World {
     }
 
     /// Attaches a circle to a body.
+    ///
+    /// Box2D: `b2CreateCircleShape`.
     pub fn create_circle_shape(
         &mut self,
         body: BodyId,
@@ -462,6 +517,8 @@ impl World {
     }
 
     /// Attaches a capsule to a body.
+    ///
+    /// Box2D: `b2CreateCapsuleShape`.
     pub fn create_capsule_shape(
         &mut self,
         body: BodyId,
@@ -472,6 +529,8 @@ impl World {
     }
 
     /// Attaches a convex polygon to a body.
+    ///
+    /// Box2D: `b2CreatePolygonShape`.
     pub fn create_polygon_shape(
         &mut self,
         body: BodyId,
@@ -483,6 +542,8 @@ impl World {
 
     /// Attaches a two-sided segment to a body (it has no mass; use it on static
     /// or kinematic bodies).
+    ///
+    /// Box2D: `b2CreateSegmentShape`.
     pub fn create_segment_shape(
         &mut self,
         body: BodyId,
@@ -490,6 +551,26 @@ impl World {
         segment: &Segment,
     ) -> Result<ShapeId> {
         self.create_shape(body, def, ShapeGeometry::Segment(*segment))
+    }
+
+    /// Attaches a free-standing one-sided chain segment (with its ghost
+    /// vertices) to a body; its `chain_id` is ignored (the shape belongs to no
+    /// chain). Chains are made by [`World::create_chain`].
+    ///
+    /// Box2D: `b2CreateChainSegmentShape`.
+    pub fn create_chain_segment_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        segment: &ChainSegment,
+    ) -> Result<ShapeId> {
+        let bi = self.body_index(body)?;
+        let geometry = ShapeGeometry::ChainSegment(ChainSegment {
+            chain_id: NULL_INDEX,
+            ..*segment
+        });
+        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
+        Ok(self.make_shape_id(index))
     }
 
     /// Attaches any geometry to a body. Chain segments can only be made by
@@ -549,6 +630,7 @@ impl World {
                 enable_sensor_events: false,
                 enable_hit_events: false,
                 enable_pre_solve_events: false,
+                enable_custom_filtering: true,
                 user_data: 0,
                 proxy_key: None,
                 aabb: Aabb::default(),
@@ -581,6 +663,7 @@ impl World {
         shape.enable_sensor_events = def.enable_sensor_events;
         shape.enable_hit_events = def.enable_hit_events;
         shape.enable_pre_solve_events = def.enable_pre_solve_events;
+        shape.enable_custom_filtering = def.enable_custom_filtering;
         shape.user_data = def.user_data;
         shape.proxy_key = None;
         shape.enlarged_aabb = false;
@@ -595,7 +678,8 @@ impl World {
 
         if self.bodies[bi].set_index != crate::solver::solver_set::DISABLED_SET {
             let body_type = self.bodies[bi].body_type;
-            if let Err(e) = self.create_shape_proxy(shape_id as usize, body_type, transform, false)
+            let force = def.invoke_contact_creation;
+            if let Err(e) = self.create_shape_proxy(shape_id as usize, body_type, transform, force)
             {
                 self.unlink_shape_from_body(shape_id as usize);
                 self.free_shape_slot(shape_id);
@@ -703,6 +787,8 @@ impl World {
     /// Destroys a shape and its contacts (waking the bodies it touched).
     /// `update_body_mass` recomputes the body's mass without it. Chain segments
     /// are destroyed with their chain ([`World::destroy_chain`]).
+    ///
+    /// Box2D: `b2DestroyShape`.
     pub fn destroy_shape(&mut self, id: ShapeId, update_body_mass: bool) -> Result<()> {
         let si = self.shape_index(id)?;
         if self.shapes[si].chain_id != NULL_INDEX {
@@ -763,18 +849,21 @@ impl World {
     /// Replaces shape `si`'s geometry: its contacts are destroyed (waking the
     /// bodies they touched) and found again at the next step, its broad-phase
     /// proxy is made anew at the new size, and the body's mass and extents are
-    /// recomputed. Chain segments belong to their chain and cannot be changed.
+    /// recomputed. Segments of a chain belong to it and cannot be changed; a
+    /// free-standing chain segment's `chain_id` is ignored.
     pub(crate) fn reshape(&mut self, si: usize, geometry: ShapeGeometry) -> Result<()> {
         if self.shapes[si].chain_id != NULL_INDEX {
             return Err(Error::InvalidOperation(
                 "a chain segment's geometry belongs to its chain",
             ));
         }
-        if matches!(geometry, ShapeGeometry::ChainSegment(_)) {
-            return Err(Error::InvalidOperation(
-                "chain segments are created by create_chain",
-            ));
-        }
+        let geometry = match geometry {
+            ShapeGeometry::ChainSegment(c) => ShapeGeometry::ChainSegment(ChainSegment {
+                chain_id: NULL_INDEX,
+                ..c
+            }),
+            g => g,
+        };
         geometry.validate()?;
         let bi = self.shapes[si].body_id as usize;
         let transform = self.body_sim(bi).transform;

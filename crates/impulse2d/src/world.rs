@@ -21,6 +21,7 @@ use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
 use crate::profile::Profile;
 use crate::shape::Shape;
+use crate::simd::SimdPath;
 use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
 use crate::solver::island::Island;
 use crate::solver::softness::Softness;
@@ -36,22 +37,36 @@ use crate::solver::{self, StepContext, StepScratch, ms_since};
 )]
 pub struct WorldDef {
     /// Gravity, m/s².
+    ///
+    /// Box2D: `b2WorldDef.gravity`.
     pub gravity: Vec2,
     /// Contact stiffness, Hz (capped at a quarter of the substep rate).
+    ///
+    /// Box2D: `b2WorldDef.contactHertz`.
     pub contact_hertz: f32,
     /// Contact damping ratio (dimensionless).
+    ///
+    /// Box2D: `b2WorldDef.contactDampingRatio`.
     pub contact_damping_ratio: f32,
     /// Largest speed at which overlapping shapes are pushed apart, m/s.
+    ///
+    /// Box2D: `b2WorldDef.contactSpeed`.
     pub contact_push_max_velocity: f32,
     /// Joint stiffness, Hz (for joints; kept here for the joint solver).
     pub joint_hertz: f32,
     /// Joint damping ratio (dimensionless).
     pub joint_damping_ratio: f32,
     /// Approach speed below which restitution is ignored, m/s.
+    ///
+    /// Box2D: `b2WorldDef.restitutionThreshold`.
     pub restitution_threshold: f32,
     /// Approach speed above which a hit event is reported, m/s.
+    ///
+    /// Box2D: `b2WorldDef.hitEventThreshold`.
     pub hit_event_threshold: f32,
     /// Largest speed of any body, m/s.
+    ///
+    /// Box2D: `b2WorldDef.maximumLinearSpeed`.
     pub maximum_linear_speed: f32,
     /// Contact recycling distance, metres (0 turns recycling off). A contact
     /// whose bodies moved relative to each other by less than this since its
@@ -66,21 +81,58 @@ pub struct WorldDef {
     /// one more pass over the contacts per substep.
     pub relax_iterations: u32,
     /// Whether bodies may fall asleep.
+    ///
+    /// Box2D: `b2WorldDef.enableSleep`.
     pub enable_sleep: bool,
     /// Whether fast bodies are swept against static geometry.
+    ///
+    /// Box2D: `b2WorldDef.enableContinuous`.
     pub enable_continuous: bool,
+    /// Whether each step's contact and joint impulses start from the last
+    /// step's (warm starting). Off only to study the solver: a stack then
+    /// sags, as its weight must be found again within every step.
+    pub enable_warm_starting: bool,
+    /// Whether contacts keep speculative points (points not yet touching,
+    /// up to [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE)
+    /// apart). Off, a two-point manifold drops a point more than 1.5 linear
+    /// slops apart, as Box2D's testing switch does.
+    pub enable_speculative: bool,
+    /// Anything the application wants to keep with the world.
+    ///
+    /// Box2D: `b2WorldDef.userData`.
+    pub user_data: u64,
     /// Threads that run the parallel stages of a step, counting the thread
     /// that calls [`World::step`] (1 to [`MAX_WORKERS`]; default 1). With 1
     /// everything runs on the calling thread and no thread is started; with
     /// `n`, `n − 1` helper threads live as long as the world. The results
     /// are the same bits for every count. The pre-solve callback may run on
     /// the helper threads.
+    ///
+    /// Box2D: `b2WorldDef.workerCount`.
     pub worker_count: usize,
+    /// Which build of the hot loops to run (default [`SimdPath::Auto`]: the
+    /// fastest this CPU supports, detected when the world is created). Every
+    /// path gives the same bits. Forcing [`SimdPath::Avx2`] on a CPU without
+    /// it makes [`World::new`] fail. [`World::simd_path`] says which runs.
+    pub simd: SimdPath,
 }
 
 /// The largest [`WorldDef::worker_count`].
 pub const MAX_WORKERS: usize = 64;
 
+/// A worker count must be 1 to [`MAX_WORKERS`].
+pub(crate) fn check_worker_count(count: usize) -> Result<()> {
+    if count == 0 || count > MAX_WORKERS {
+        return Err(Error::OutOfRange {
+            what: "worker count",
+            expected: "1 to 64",
+            value: count as f32,
+        });
+    }
+    Ok(())
+}
+
+/// Box2D: `b2DefaultWorldDef`.
 impl Default for WorldDef {
     fn default() -> Self {
         WorldDef {
@@ -97,7 +149,11 @@ impl Default for WorldDef {
             relax_iterations: 1,
             enable_sleep: true,
             enable_continuous: true,
+            enable_warm_starting: true,
+            enable_speculative: true,
+            user_data: 0,
             worker_count: 1,
+            simd: SimdPath::Auto,
         }
     }
 }
@@ -122,13 +178,7 @@ impl WorldDef {
                 value: self.maximum_linear_speed,
             });
         }
-        if self.worker_count == 0 || self.worker_count > MAX_WORKERS {
-            return Err(Error::OutOfRange {
-                what: "worker count",
-                expected: "1 to 64",
-                value: self.worker_count as f32,
-            });
-        }
+        check_worker_count(self.worker_count)?;
         if self.relax_iterations == 0 {
             return Err(Error::OutOfRange {
                 what: "relax iterations",
@@ -211,8 +261,8 @@ pub struct World {
     pub(crate) step_index: u64,
     pub(crate) scratch: StepScratch,
     pub(crate) profile: Profile,
-    /// Solve the coloured constraints four at a time (same results as one at
-    /// a time; off only to test that).
+    /// Solve the coloured constraints `lanes::LANES` at a time (same results
+    /// as one at a time; off only to test that).
     pub(crate) use_wide_solver: bool,
     /// Friction and restitution mixing rules.
     pub(crate) mixing: Mixing,
@@ -224,12 +274,18 @@ pub struct World {
     pub(crate) joints: crate::joint::JointStorage,
     /// The threads that run the parallel stages (see `workers.rs`).
     pub(crate) workers: crate::workers::Workers,
+    /// The build of the hot loops this world runs (resolved: `Baseline` or
+    /// `Avx2`; see `simd.rs`).
+    pub(crate) simd: SimdPath,
 }
 
 impl World {
     /// Makes an empty world. Fails when the definition holds a bad number.
+    ///
+    /// Box2D: `b2CreateWorld`.
     pub fn new(def: &WorldDef) -> Result<World> {
         def.validate()?;
+        let simd = def.simd.resolve()?;
         let mut world = World {
             world_number: next_world_number(),
             settings: *def,
@@ -258,6 +314,7 @@ impl World {
             callbacks: Default::default(),
             joints: Default::default(),
             workers: crate::workers::Workers::new(def.worker_count)?,
+            simd,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -278,6 +335,8 @@ impl World {
     /// # Errors
     /// A negative or non-finite time step, or a substep count that is zero or
     /// above [`MAX_SUB_STEPS`].
+    ///
+    /// Box2D: `b2World_Step`.
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
         if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {
@@ -338,7 +397,7 @@ impl World {
             max_linear_speed: s.maximum_linear_speed,
             contact_push_max_velocity: s.contact_push_max_velocity,
             gravity: s.gravity,
-            enable_warm_starting: true,
+            enable_warm_starting: s.enable_warm_starting,
             enable_sleep: s.enable_sleep,
             enable_continuous: s.enable_continuous,
         }
@@ -350,11 +409,15 @@ impl World {
     }
 
     /// Gravity, m/s².
+    ///
+    /// Box2D: `b2World_GetGravity`.
     pub fn gravity(&self) -> Vec2 {
         self.settings.gravity
     }
 
     /// Changes gravity (m/s²). Sleeping bodies stay asleep until something wakes them.
+    ///
+    /// Box2D: `b2World_SetGravity`.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<()> {
         check_finite_vec(gravity, "gravity")?;
         self.settings.gravity = gravity;
@@ -362,6 +425,8 @@ impl World {
     }
 
     /// Turns sleeping on or off; turning it off wakes every sleeping island.
+    ///
+    /// Box2D: `b2World_EnableSleeping`.
     pub fn enable_sleeping(&mut self, enable: bool) {
         if self.settings.enable_sleep == enable {
             return;
@@ -376,7 +441,16 @@ impl World {
         }
     }
 
+    /// The build of the hot loops this world runs: [`SimdPath::Baseline`] or
+    /// [`SimdPath::Avx2`] ([`WorldDef::simd`] with `Auto` resolved by CPU
+    /// detection when the world was made).
+    pub fn simd_path(&self) -> SimdPath {
+        self.simd
+    }
+
     /// Time per stage of the last step.
+    ///
+    /// Box2D: `b2World_GetProfile`.
     pub fn profile(&self) -> &Profile {
         &self.profile
     }
@@ -387,6 +461,8 @@ impl World {
     }
 
     /// Object counts.
+    ///
+    /// Box2D: `b2World_GetCounters`.
     pub fn counters(&self) -> Counters {
         let awake = &self.solver_sets[AWAKE_SET as usize];
         let mut counts = [0usize; 24];

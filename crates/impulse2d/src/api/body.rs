@@ -56,6 +56,8 @@ impl<W: Deref<Target = World>> BodyView<W> {
     }
 
     /// The world the view reads.
+    ///
+    /// Box2D: `b2Body_GetWorld`.
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -259,6 +261,14 @@ impl<W: Deref<Target = World>> BodyView<W> {
     /// Box2D: `b2Body_GetSafetyFactor`.
     pub fn safety_factor(&self) -> f32 {
         self.world.bodies[self.index].safety_factor
+    }
+
+    /// Whether the body's contacts may be recycled (see
+    /// [`BodyDef::enable_contact_recycling`](crate::BodyDef::enable_contact_recycling)).
+    ///
+    /// Box2D: `b2Body_IsContactRecyclingEnabled`.
+    pub fn is_contact_recycling_enabled(&self) -> bool {
+        self.world.bodies[self.index].enable_contact_recycling
     }
 
     /// Whether the body takes part in the simulation.
@@ -640,6 +650,15 @@ impl BodyView<&mut World> {
         check_non_negative(factor, "safety factor")?;
         self.world.bodies[self.index].safety_factor = factor;
         Ok(())
+    }
+
+    /// Allows or forbids recycling the manifolds of the body's contacts (from
+    /// the next step, for all its contacts: a contact is recycled only when
+    /// both bodies allow it).
+    ///
+    /// Box2D: `b2Body_EnableContactRecycling`.
+    pub fn set_contact_recycling_enabled(&mut self, enable: bool) {
+        self.world.bodies[self.index].enable_contact_recycling = enable;
     }
 
     /// Removes the body from the simulation (it keeps its shapes and

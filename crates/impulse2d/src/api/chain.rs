@@ -50,6 +50,13 @@ impl<W: Deref<Target = World>> ChainView<W> {
         self.world.make_chain_id(self.index as u32)
     }
 
+    /// The world the view reads.
+    ///
+    /// Box2D: `b2Chain_GetWorld`.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
     /// The body the chain is attached to.
     pub fn body(&self) -> BodyId {
         self.world

@@ -35,6 +35,8 @@
 //! assert_eq!(body.mass(), 1.0); // 1 m² at 1 kg/m²
 //! ```
 
+mod world;
+
 pub mod body;
 pub mod chain;
 pub mod joint;

@@ -65,6 +65,8 @@ impl<W: Deref<Target = World>> ShapeView<W> {
     }
 
     /// The world the view reads.
+    ///
+    /// Box2D: `b2Shape_GetWorld`.
     pub fn world(&self) -> &World {
         &self.world
     }
@@ -481,6 +483,16 @@ impl ShapeView<&mut World> {
     pub fn set_segment(&mut self, segment: &Segment) -> Result<()> {
         self.world
             .reshape(self.index, ShapeGeometry::Segment(*segment))
+    }
+
+    /// Makes the shape a free-standing one-sided chain segment (with its
+    /// ghost vertices; its `chain_id` is ignored) (see
+    /// [`ShapeView::set_circle`]).
+    ///
+    /// Box2D: `b2Shape_SetChainSegment`.
+    pub fn set_chain_segment(&mut self, segment: &ChainSegment) -> Result<()> {
+        self.world
+            .reshape(self.index, ShapeGeometry::ChainSegment(*segment))
     }
 
     /// Pushes the shape's body with the force of the air moving at `wind`

@@ -28,6 +28,8 @@ impl Aabb {
     }
 
     /// Whether the corners are finite and ordered.
+    ///
+    /// Box2D: `b2IsValidAABB`.
     #[inline]
     pub fn is_valid(&self) -> bool {
         self.lower.is_finite()
@@ -179,6 +181,8 @@ const NON_FINITE: Aabb = Aabb {
 
 /// The bounding box of a circle placed by `xf`, metres. Non-finite input gives a
 /// box that fails [`Aabb::is_valid`].
+///
+/// Box2D: `b2ComputeCircleAABB`.
 pub fn compute_circle_aabb(shape: &Circle, xf: Transform) -> Aabb {
     let p = xf.apply(shape.center);
     let r = Vec2::new(shape.radius, shape.radius);
@@ -187,6 +191,8 @@ pub fn compute_circle_aabb(shape: &Circle, xf: Transform) -> Aabb {
 
 /// The bounding box of a capsule placed by `xf`, metres. Non-finite input gives a
 /// box that fails [`Aabb::is_valid`].
+///
+/// Box2D: `b2ComputeCapsuleAABB`.
 pub fn compute_capsule_aabb(shape: &Capsule, xf: Transform) -> Aabb {
     let v1 = xf.apply(shape.center1);
     let v2 = xf.apply(shape.center2);
@@ -199,6 +205,8 @@ pub fn compute_capsule_aabb(shape: &Capsule, xf: Transform) -> Aabb {
 
 /// The bounding box of a polygon placed by `xf`, including its rounding radius,
 /// metres. Non-finite input gives a box that fails [`Aabb::is_valid`].
+///
+/// Box2D: `b2ComputePolygonAABB`.
 pub fn compute_polygon_aabb(shape: &Polygon, xf: Transform) -> Aabb {
     let vertices = shape.vertices();
     let first = xf.apply(vertices[0]);
@@ -216,6 +224,8 @@ pub fn compute_polygon_aabb(shape: &Polygon, xf: Transform) -> Aabb {
 
 /// The bounding box of a segment placed by `xf`, metres. Non-finite input gives a
 /// box that fails [`Aabb::is_valid`].
+///
+/// Box2D: `b2ComputeSegmentAABB`.
 pub fn compute_segment_aabb(shape: &Segment, xf: Transform) -> Aabb {
     let v1 = xf.apply(shape.point1);
     let v2 = xf.apply(shape.point2);

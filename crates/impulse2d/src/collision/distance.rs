@@ -7,6 +7,7 @@
 //! - E. Catto, *Computing Distance*, GDC 2010; Box2D v3 `distance.c`.
 //! - G. van den Bergen, *Ray Casting against General Convex Objects* (2004).
 
+use super::dynamic_tree::ShapeCastInput;
 use super::geometry::{Capsule, Circle, Polygon, Segment};
 use super::ray::CastOutput;
 use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES, TOI_TARGET_FRACTION};
@@ -116,12 +117,16 @@ const MAX_CAST_ITERATIONS: u32 = 20;
 ///
 /// The points should describe a convex set, but need not be in any order: GJK only
 /// ever asks for the point furthest along a direction.
+///
+/// Box2D: `b2MakeProxy`.
 pub fn make_proxy(points: &[Vec2], radius: f32) -> Result<ShapeProxy> {
     make_offset_proxy(points, radius, Transform::IDENTITY)
 }
 
 /// Makes a proxy from 1 to 8 points (metres) moved by `xf`, and a radius
 /// (metres, ≥ 0). Useful to place a shape inside its body's frame.
+///
+/// Box2D: `b2MakeOffsetProxy`.
 pub fn make_offset_proxy(points: &[Vec2], radius: f32, xf: Transform) -> Result<ShapeProxy> {
     if points.is_empty() || points.len() > MAX_POLYGON_VERTICES {
         return Err(Error::InvalidGeometry("a shape proxy needs 1 to 8 points"));
@@ -222,6 +227,8 @@ pub(crate) fn find_support(points: &[Vec2], direction: Vec2) -> usize {
 /// closest pairs one of them is returned. Minimises over the two fractions in
 /// closed form, clamping to the segments (Ericson, *Real-Time Collision
 /// Detection*, §5.1.9).
+///
+/// Box2D: `b2SegmentDistance`.
 pub fn segment_distance(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentDistanceResult {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
@@ -533,6 +540,8 @@ fn edge_to_origin(w1: Vec2, w2: Vec2) -> Vec2 {
 ///
 /// Proxies should be valid (see [`make_proxy`]); a hand-built `count` outside
 /// 1..=8 is clamped into that range. The result is finite for finite input.
+///
+/// Box2D: `b2ShapeDistance`.
 pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> DistanceOutput {
     let xf_a = input.transform_a;
     let a = input.proxy_a.active_points();
@@ -621,6 +630,8 @@ pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> Distan
 /// move one linear slop deeper before the hit.
 ///
 /// Non-finite transforms, translation or `max_fraction` give "no hit".
+///
+/// Box2D: `b2ShapeCast`.
 pub fn shape_cast(input: &ShapeCastPairInput) -> CastOutput {
     let mut output = CastOutput::default();
     let (ra, rb) = (input.proxy_a.radius, input.proxy_b.radius);
@@ -700,6 +711,53 @@ pub fn shape_cast(input: &ShapeCastPairInput) -> CastOutput {
 
     // Out of iterations without reaching the target: report no hit.
     output
+}
+
+/// Sweeps `input.proxy` along `input.translation` against a shape at rest in the
+/// same frame (metres): [`shape_cast`] with the shape as A and both transforms the
+/// identity. `point` and `normal` are on the shape's surface.
+fn shape_cast_against(shape: ShapeProxy, input: &ShapeCastInput) -> CastOutput {
+    shape_cast(&ShapeCastPairInput {
+        proxy_a: shape,
+        proxy_b: input.proxy,
+        transform_a: Transform::IDENTITY,
+        transform_b: Transform::IDENTITY,
+        translation_b: input.translation,
+        max_fraction: input.max_fraction,
+        can_encroach: input.can_encroach,
+    })
+}
+
+/// Casts `input.proxy` along `input.translation` against a circle at rest, both in
+/// the same frame (metres); see [`shape_cast`] for the result.
+///
+/// Box2D: `b2ShapeCastCircle`.
+pub fn shape_cast_circle(input: &ShapeCastInput, shape: &Circle) -> CastOutput {
+    shape_cast_against(ShapeProxy::from_circle(shape), input)
+}
+
+/// Casts `input.proxy` along `input.translation` against a capsule at rest, both
+/// in the same frame (metres); see [`shape_cast`] for the result.
+///
+/// Box2D: `b2ShapeCastCapsule`.
+pub fn shape_cast_capsule(input: &ShapeCastInput, shape: &Capsule) -> CastOutput {
+    shape_cast_against(ShapeProxy::from_capsule(shape), input)
+}
+
+/// Casts `input.proxy` along `input.translation` against a segment at rest, both
+/// in the same frame (metres); see [`shape_cast`] for the result.
+///
+/// Box2D: `b2ShapeCastSegment`.
+pub fn shape_cast_segment(input: &ShapeCastInput, shape: &Segment) -> CastOutput {
+    shape_cast_against(ShapeProxy::from_segment(shape), input)
+}
+
+/// Casts `input.proxy` along `input.translation` against a polygon at rest, both
+/// in the same frame (metres); see [`shape_cast`] for the result.
+///
+/// Box2D: `b2ShapeCastPolygon`.
+pub fn shape_cast_polygon(input: &ShapeCastInput, shape: &Polygon) -> CastOutput {
+    shape_cast_against(ShapeProxy::from_polygon(shape), input)
 }
 
 #[cfg(test)]
@@ -1141,5 +1199,41 @@ mod tests {
         );
         // Moving away from the overlap is free.
         assert!(!circle_cast(-1.4, Vec2::new(-1.0, 0.0), true).hit);
+    }
+    /// A point with radius 0.5 swept from x = 5 towards a unit circle at the origin
+    /// stops with its core a linear slop inside the summed radius, at x = 1.495:
+    /// fraction (5 − 1.495) / 10 of the 10 m translation.
+    #[test]
+    fn shape_cast_against_each_shape_stops_at_first_touch() {
+        let input = ShapeCastInput {
+            proxy: make_proxy(&[Vec2::new(5.0, 0.0)], 0.5).unwrap(),
+            translation: Vec2::new(-10.0, 0.0),
+            max_fraction: 1.0,
+            can_encroach: false,
+        };
+        let expected = (5.0 - (1.5 - LINEAR_SLOP)) / 10.0;
+        let tol = 0.25 * LINEAR_SLOP / 10.0 + 1e-6;
+        let circle = Circle::new(Vec2::ZERO, 1.0).unwrap();
+        let out = shape_cast_circle(&input, &circle);
+        assert!(out.hit && near(out.fraction, expected, tol), "{out:?}");
+        assert!(near_vec(out.point, Vec2::new(1.0, 0.0), 1e-3));
+        assert!(near_vec(out.normal, Vec2::new(1.0, 0.0), 1e-4));
+        // A vertical capsule of radius 1 through the origin: the same first touch.
+        let capsule = Capsule::new(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 1.0).unwrap();
+        let out = shape_cast_capsule(&input, &capsule);
+        assert!(out.hit && near(out.fraction, expected, tol), "{out:?}");
+        // A 2 m square (half-width 1): its face at x = 1 is touched at the same place.
+        let out = shape_cast_polygon(&input, &make_square(1.0).unwrap());
+        assert!(out.hit && near(out.fraction, expected, tol), "{out:?}");
+        // A vertical segment at x = 1 (no radius): the core stops 0.5 − slop away.
+        let segment = Segment::new(Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0)).unwrap();
+        let out = shape_cast_segment(&input, &segment);
+        assert!(out.hit && near(out.fraction, expected, tol), "{out:?}");
+        // Moving away: no hit.
+        let away = ShapeCastInput {
+            translation: Vec2::new(10.0, 0.0),
+            ..input
+        };
+        assert!(!shape_cast_circle(&away, &circle).hit);
     }
 }

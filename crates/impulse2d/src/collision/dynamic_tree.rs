@@ -395,6 +395,8 @@ impl Default for DynamicTree {
 
 impl DynamicTree {
     /// An empty tree. Allocates only the root node.
+    ///
+    /// Box2D: `b2DynamicTree_Create`.
     pub fn new() -> DynamicTree {
         DynamicTree {
             nodes: vec![Node::EMPTY],
@@ -415,6 +417,8 @@ impl DynamicTree {
     /// [`Error::NonFinite`] or [`Error::InvalidGeometry`] when the box is not finite or
     /// its corners are not ordered; [`Error::InvalidOperation`] when the tree already
     /// holds 2²⁹ − 2 proxies. The tree is unchanged on error.
+    ///
+    /// Box2D: `b2DynamicTree_CreateProxy`.
     pub fn create_proxy(
         &mut self,
         aabb: Aabb,
@@ -437,6 +441,8 @@ impl DynamicTree {
     ///
     /// # Errors
     /// [`Error::InvalidId`] when `id` is stale or from another tree.
+    ///
+    /// Box2D: `b2DynamicTree_DestroyProxy`.
     pub fn destroy_proxy(&mut self, id: ProxyId) -> Result<()> {
         let index = self.check_id(id)?;
         self.remove_leaf(index);
@@ -450,6 +456,8 @@ impl DynamicTree {
     /// # Errors
     /// [`Error::InvalidId`] for a stale id; [`Error::NonFinite`] or
     /// [`Error::InvalidGeometry`] for a bad box. The tree is unchanged on error.
+    ///
+    /// Box2D: `b2DynamicTree_MoveProxy`.
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
@@ -467,6 +475,8 @@ impl DynamicTree {
     /// # Errors
     /// [`Error::InvalidId`] for a stale id; [`Error::NonFinite`] or
     /// [`Error::InvalidGeometry`] for a bad box. The tree is unchanged on error.
+    ///
+    /// Box2D: `b2DynamicTree_EnlargeProxy`.
     pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
@@ -504,6 +514,8 @@ impl DynamicTree {
     ///
     /// # Errors
     /// [`Error::InvalidId`] for a stale id.
+    ///
+    /// Box2D: `b2DynamicTree_GetAABB`.
     pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb> {
         let index = self.check_id(id)?;
         Ok(self.leaf_aabb(index))
@@ -513,6 +525,8 @@ impl DynamicTree {
     ///
     /// # Errors
     /// [`Error::InvalidId`] for a stale id.
+    ///
+    /// Box2D: `b2DynamicTree_GetUserData`.
     pub fn user_data(&self, id: ProxyId) -> Result<u64> {
         let index = self.check_id(id)?;
         Ok(self.proxies[index as usize].user_data)
@@ -522,6 +536,8 @@ impl DynamicTree {
     ///
     /// # Errors
     /// [`Error::InvalidId`] for a stale id.
+    ///
+    /// Box2D: `b2DynamicTree_GetCategoryBits`.
     pub fn category_bits(&self, id: ProxyId) -> Result<u64> {
         let index = self.check_id(id)?;
         Ok(self.proxies[index as usize].category_bits)
@@ -531,6 +547,8 @@ impl DynamicTree {
     ///
     /// # Errors
     /// [`Error::InvalidId`] for a stale id.
+    ///
+    /// Box2D: `b2DynamicTree_SetCategoryBits`.
     pub fn set_category_bits(&mut self, id: ProxyId, category_bits: u64) -> Result<()> {
         let index = self.check_id(id)?;
         self.proxies[index as usize].category_bits = category_bits;
@@ -549,6 +567,8 @@ impl DynamicTree {
     }
 
     /// Number of proxies.
+    ///
+    /// Box2D: `b2DynamicTree_GetProxyCount`.
     #[inline]
     pub fn proxy_count(&self) -> usize {
         self.proxy_count as usize
@@ -556,6 +576,8 @@ impl DynamicTree {
 
     /// Height of the tree: the number of internal nodes on the longest path from the
     /// root to a proxy (0 when empty, 1 for one or two proxies, at least ⌈log₂ n⌉).
+    ///
+    /// Box2D: `b2DynamicTree_GetHeight`.
     pub fn height(&self) -> u32 {
         if self.proxy_count == 0 {
             return 0;
@@ -565,6 +587,8 @@ impl DynamicTree {
     }
 
     /// The box containing every proxy (a zero box when empty), metres.
+    ///
+    /// Box2D: `b2DynamicTree_GetRootBounds`.
     pub fn root_bounds(&self) -> Aabb {
         if self.proxy_count == 0 {
             return Aabb::default();
@@ -575,6 +599,8 @@ impl DynamicTree {
 
     /// Quality measure: the summed perimeters of the internal nodes below the root,
     /// divided by the root's perimeter. Lower is better; 0 when empty or degenerate.
+    ///
+    /// Box2D: `b2DynamicTree_GetAreaRatio`.
     pub fn area_ratio(&self) -> f32 {
         let root_area = self.root_bounds().perimeter();
         if self.proxy_count == 0 || root_area <= 0.0 {
@@ -617,6 +643,8 @@ impl DynamicTree {
     /// (touching counts) and whose category bits share a bit with `mask`. The callback
     /// returns `false` to stop the query. A box that is not finite or not ordered
     /// matches nothing.
+    ///
+    /// Box2D: `b2DynamicTree_Query`.
     pub fn query(
         &self,
         aabb: Aabb,
@@ -662,6 +690,8 @@ impl DynamicTree {
     ///
     /// A ray with a non-finite origin, translation or `max_fraction`, or a negative
     /// `max_fraction`, reaches nothing.
+    ///
+    /// Box2D: `b2DynamicTree_RayCast`.
     pub fn ray_cast(
         &self,
         input: &RayCastInput,
@@ -832,6 +862,8 @@ impl DynamicTree {
     ///
     /// After a full rebuild the height is at most 2·log₂(n) + 2: deep in the tree the
     /// split falls back to the median, which halves the count.
+    ///
+    /// Box2D: `b2DynamicTree_Rebuild`.
     pub fn rebuild(&mut self, full_build: bool) -> usize {
         if self.proxy_count == 0 {
             return 0;
@@ -858,6 +890,8 @@ impl DynamicTree {
     /// its children's boxes, heights and enlargement marks are consistent, free lists
     /// are well formed and the leaf count equals the proxy count. Returns a description
     /// of the first violation found.
+    ///
+    /// Box2D: `b2DynamicTree_Validate`.
     pub fn validate(&self) -> core::result::Result<(), String> {
         self.validate_pools()?;
         self.validate_structure()

@@ -272,6 +272,8 @@ impl Polygon {
     }
 
     /// This polygon moved by a rigid transform.
+    ///
+    /// Box2D: `b2TransformPolygon`.
     pub fn transformed(&self, xf: Transform) -> Polygon {
         let mut p = *self;
         for i in 0..p.count {
@@ -311,6 +313,8 @@ fn polygon_centroid(vertices: &[Vec2]) -> Vec2 {
 /// # Errors
 /// As [`make_offset_polygon`]; never for a hull from
 /// [`compute_hull`](super::compute_hull) and a valid radius.
+///
+/// Box2D: `b2MakePolygon`.
 pub fn make_polygon(hull: &Hull, radius: f32) -> Result<Polygon> {
     make_offset_polygon(hull, Transform::IDENTITY, radius)
 }
@@ -323,6 +327,8 @@ pub fn make_polygon(hull: &Hull, radius: f32) -> Result<Polygon> {
 ///   a placed vertex beyond `±HUGE`.
 /// - [`Error::InvalidGeometry`] when the placed vertices, rounded to `f32`, are no
 ///   longer strictly convex (a thin hull far from the origin).
+///
+/// Box2D: `b2MakeOffsetPolygon`, `b2MakeOffsetRoundedPolygon`.
 pub fn make_offset_polygon(hull: &Hull, xf: Transform, radius: f32) -> Result<Polygon> {
     check_radius(radius, "polygon radius")?;
     if !xf.is_valid() {
@@ -386,23 +392,31 @@ fn check_box_half_extents(hx: f32, hy: f32) -> Result<()> {
 ///
 /// # Errors
 /// See [`make_offset_rounded_box`].
+///
+/// Box2D: `b2MakeBox`.
 pub fn make_box(hx: f32, hy: f32) -> Result<Polygon> {
     make_offset_rounded_box(hx, hy, Vec2::ZERO, Rot::IDENTITY, 0.0)
 }
 
 /// Makes a square centred on the origin with half-width `h` (metres).
+///
+/// Box2D: `b2MakeSquare`.
 pub fn make_square(h: f32) -> Result<Polygon> {
     make_box(h, h)
 }
 
 /// Makes a box with rounded corners: a core box of half-extents `hx`, `hy` grown by
 /// `radius` (all metres).
+///
+/// Box2D: `b2MakeRoundedBox`.
 pub fn make_rounded_box(hx: f32, hy: f32, radius: f32) -> Result<Polygon> {
     make_offset_rounded_box(hx, hy, Vec2::ZERO, Rot::IDENTITY, radius)
 }
 
 /// Makes a box of half-extents `hx`, `hy` (metres) centred at `center` and
 /// rotated by `rotation`, in the body's frame.
+///
+/// Box2D: `b2MakeOffsetBox`.
 pub fn make_offset_box(hx: f32, hy: f32, center: Vec2, rotation: Rot) -> Result<Polygon> {
     make_offset_rounded_box(hx, hy, center, rotation, 0.0)
 }
@@ -416,6 +430,8 @@ pub fn make_offset_box(hx: f32, hy: f32, center: Vec2, rotation: Rot) -> Result<
 /// - [`Error::InvalidGeometry`] for a half-extent not larger than half the linear
 ///   slop, or corners that rounding to `f32` leaves not strictly convex (a tiny box
 ///   far from the origin).
+///
+/// Box2D: `b2MakeOffsetRoundedBox`.
 pub fn make_offset_rounded_box(
     hx: f32,
     hy: f32,

@@ -193,6 +193,8 @@ fn turn_distance(prev: Vec2, mid: Vec2, next: Vec2) -> f64 {
 ///   than 3 points left after welding, or points that are all (nearly) collinear.
 /// - [`Error::NonFinite`] if a coordinate is NaN or infinite.
 /// - [`Error::OutOfRange`] if a coordinate exceeds [`HUGE`] in magnitude.
+///
+/// Box2D: `b2ComputeHull`.
 pub fn compute_hull(points: &[Vec2]) -> Result<Hull> {
     if points.len() < 3 {
         return Err(Error::InvalidGeometry(
@@ -310,6 +312,8 @@ pub fn compute_hull(points: &[Vec2]) -> Result<Hull> {
 ///
 /// Every hull returned by [`compute_hull`] passes (its collinear tolerance is twice
 /// as strict). Costs O(n²); meant for assertions and tests.
+///
+/// Box2D: `b2ValidateHull`.
 pub fn validate_hull(hull: &Hull) -> bool {
     let n = hull.count;
     if !(3..=MAX_POLYGON_VERTICES).contains(&n) {

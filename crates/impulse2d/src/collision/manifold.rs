@@ -298,6 +298,8 @@ fn closest_point_on_segment(p1: Vec2, p2: Vec2, q: Vec2) -> Vec2 {
 /// Contact between two circles. Points within
 /// [`SPECULATIVE_DISTANCE`] of touching give one point with id 0; beyond, the
 /// manifold is empty. Concentric circles get the normal +y of A's frame.
+///
+/// Box2D: `b2CollideCircles`.
 pub fn collide_circles(
     circle_a: &Circle,
     xf_a: Transform,
@@ -317,6 +319,8 @@ pub fn collide_circles(
 }
 
 /// Contact between a capsule (A) and a circle (B): one point, id 0.
+///
+/// Box2D: `b2CollideCapsuleAndCircle`.
 pub fn collide_capsule_and_circle(
     capsule_a: &Capsule,
     xf_a: Transform,
@@ -338,6 +342,8 @@ pub fn collide_capsule_and_circle(
 }
 
 /// Contact between a two-sided segment (A) and a circle (B): one point, id 0.
+///
+/// Box2D: `b2CollideSegmentAndCircle`.
 pub fn collide_segment_and_circle(
     segment_a: &Segment,
     xf_a: Transform,
@@ -357,6 +363,8 @@ pub fn collide_segment_and_circle(
 /// The face of A that separates the circle's centre most is found first; if the
 /// centre lies outside A beyond one of that face's ends, the contact is with the
 /// corner there, otherwise with the face.
+///
+/// Box2D: `b2CollidePolygonAndCircle`.
 pub fn collide_polygon_and_circle(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -554,6 +562,8 @@ fn capsule_contact(
 /// Contact between two capsules: up to two points when their segments overlap along
 /// each other (ids (0,0) and (0,1) or (1,0)), otherwise one point between the closest
 /// features (id from the end points involved).
+///
+/// Box2D: `b2CollideCapsules`.
 pub fn collide_capsules(
     capsule_a: &Capsule,
     xf_a: Transform,
@@ -576,6 +586,8 @@ pub fn collide_capsules(
 
 /// Contact between a two-sided segment (A) and a capsule (B): as [`collide_capsules`]
 /// with a capsule of zero radius.
+///
+/// Box2D: `b2CollideSegmentAndCapsule`.
 pub fn collide_segment_and_capsule(
     segment_a: &Segment,
     xf_a: Transform,
@@ -935,6 +947,8 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// line joining them.
 ///
 /// Ids are `make_id(feature of A, feature of B)` with vertex indices.
+///
+/// Box2D: `b2CollidePolygons`.
 pub fn collide_polygons(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -977,6 +991,8 @@ fn placed_polygon(polygon: &Polygon, xf: Transform) -> Polygon {
 
 /// Contact between a polygon (A) and a capsule (B): the capsule is treated as a
 /// rounded two-vertex polygon, see [`collide_polygons`].
+///
+/// Box2D: `b2CollidePolygonAndCapsule`.
 pub fn collide_polygon_and_capsule(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -995,6 +1011,8 @@ pub fn collide_polygon_and_capsule(
 
 /// Contact between a two-sided segment (A) and a polygon (B): the segment is treated
 /// as a two-vertex polygon, see [`collide_polygons`].
+///
+/// Box2D: `b2CollideSegmentAndPolygon`.
 pub fn collide_segment_and_polygon(
     segment_a: &Segment,
     xf_a: Transform,
@@ -1027,6 +1045,8 @@ pub fn collide_segment_and_polygon(
 /// of the segment, the circle collides with that end only if it is not in the region
 /// the neighbouring segment (through the ghost vertex) already covers, so a circle
 /// rolling along a smooth chain meets no internal corners.
+///
+/// Box2D: `b2CollideChainSegmentAndCircle`.
 pub fn collide_chain_segment_and_circle(
     chain_a: &ChainSegment,
     xf_a: Transform,
@@ -1346,6 +1366,8 @@ fn chain_polygon_contact(
 /// the part of it alongside the segment is far away; Box2D v3 keeps such a
 /// manifold, whose points never act. `cache` carries GJK's simplex between calls
 /// for the same pair (start with `SimplexCache::default()`).
+///
+/// Box2D: `b2CollideChainSegmentAndPolygon`.
 pub fn collide_chain_segment_and_polygon(
     chain_a: &ChainSegment,
     xf_a: Transform,
@@ -1390,6 +1412,8 @@ pub fn collide_chain_segment_and_polygon(
 
 /// Contact between a chain segment (A) and a capsule (B): the capsule is treated as
 /// a rounded two-vertex polygon, see [`collide_chain_segment_and_polygon`].
+///
+/// Box2D: `b2CollideChainSegmentAndCapsule`.
 pub fn collide_chain_segment_and_capsule(
     chain_a: &ChainSegment,
     xf_a: Transform,

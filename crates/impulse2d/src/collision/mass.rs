@@ -138,6 +138,8 @@ fn check_density(density: f32) -> Result<()> {
 /// # Errors
 /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a non-finite or negative
 /// density or radius, or a non-finite centre.
+///
+/// Box2D: `b2ComputeCircleMass`.
 pub fn compute_circle_mass(shape: &Circle, density: f32) -> Result<MassData> {
     check_density(density)?;
     let shape = Circle::new(shape.center, shape.radius)?;
@@ -156,6 +158,8 @@ pub fn compute_circle_mass(shape: &Circle, density: f32) -> Result<MassData> {
 /// # Errors
 /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a non-finite or negative
 /// density or radius, or non-finite centres.
+///
+/// Box2D: `b2ComputeCapsuleMass`.
 pub fn compute_capsule_mass(shape: &Capsule, density: f32) -> Result<MassData> {
     check_density(density)?;
     crate::error::check_finite_vec(shape.center1, "capsule center1")?;
@@ -202,6 +206,8 @@ fn capsule_mass(p1: Vec2, p2: Vec2, radius: f32, density: f32) -> MassData {
 /// [`Error::NonFinite`] / [`Error::OutOfRange`] for a non-finite or negative density.
 /// ([`Error::InvalidGeometry`] for a polygon with no area or a reflex corner, which
 /// the polygon constructors never make.)
+///
+/// Box2D: `b2ComputePolygonMass`.
 pub fn compute_polygon_mass(shape: &Polygon, density: f32) -> Result<MassData> {
     check_density(density)?;
     let n = shape.count;

@@ -67,6 +67,8 @@ impl RayCastInput {
 
     /// Whether the ray can be cast: finite origin and translation, and
     /// `0 ≤ max_fraction < HUGE`. Casts of an invalid ray report no hit.
+    ///
+    /// Box2D: `b2IsValidRay`.
     #[inline]
     pub fn is_valid(&self) -> bool {
         // `&` rather than `&&`: all cheap tests, one branch for the caller. The
@@ -147,6 +149,8 @@ fn disk_entry(s: Vec2, u: Vec2, rr: f32, max_length: f32) -> Option<f32> {
 /// *initial overlap* (`hit`, `fraction = 0`, `point = origin`, `normal = ZERO`),
 /// as Box2D v3.1+ does, even with a zero translation. From outside, a zero
 /// translation or an invalid ray ([`RayCastInput::is_valid`]) gives no hit.
+///
+/// Box2D: `b2RayCastCircle`.
 pub fn ray_cast_circle(input: &RayCastInput, shape: &Circle) -> CastOutput {
     if !input.is_valid() || !shape.center.is_finite() || !valid_radius(shape.radius) {
         return CastOutput::default();
@@ -185,6 +189,8 @@ pub fn ray_cast_circle(input: &RayCastInput, shape: &Circle) -> CastOutput {
 /// as Box2D v3.1+ does, even with a zero translation. From outside, a zero
 /// translation or an invalid ray ([`RayCastInput::is_valid`]) gives no hit.
 /// A capsule whose centres coincide is cast as a circle.
+///
+/// Box2D: `b2RayCastCapsule`.
 pub fn ray_cast_capsule(input: &RayCastInput, shape: &Capsule) -> CastOutput {
     if !input.is_valid()
         || !shape.center1.is_finite()
@@ -211,6 +217,8 @@ pub fn ray_cast_capsule(input: &RayCastInput, shape: &Capsule) -> CastOutput {
 /// right side, where chain segments face outwards, can be hit.
 ///
 /// The normal faces the ray's origin. A ray parallel to the segment never hits it.
+///
+/// Box2D: `b2RayCastSegment`.
 pub fn ray_cast_segment(input: &RayCastInput, shape: &Segment, one_sided: bool) -> CastOutput {
     let miss = CastOutput::default();
     if !input.is_valid() || !shape.point1.is_finite() || !shape.point2.is_finite() {
@@ -260,6 +268,8 @@ pub fn ray_cast_segment(input: &RayCastInput, shape: &Segment, one_sided: bool) 
 /// iterative shape cast here, which advances until the ray is about one linear
 /// slop inside the surface, so its fraction is later by up to about
 /// `LINEAR_SLOP / |cos(incidence)|`.)
+///
+/// Box2D: `b2RayCastPolygon`.
 pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
     if shape.radius > 0.0 {
         if !input.is_valid() {
@@ -431,12 +441,16 @@ fn segment_distance_squared(a: Vec2, b: Vec2, p: Vec2) -> f32 {
 
 /// Whether `point` is inside the circle or on its boundary (local frame, metres).
 /// Non-finite input gives `false`.
+///
+/// Box2D: `b2PointInCircle`.
 pub fn point_in_circle(point: Vec2, shape: &Circle) -> bool {
     point.is_finite() && point.distance_squared(shape.center) <= shape.radius * shape.radius
 }
 
 /// Whether `point` is inside the capsule or on its boundary (local frame, metres).
 /// Non-finite input gives `false`.
+///
+/// Box2D: `b2PointInCapsule`.
 pub fn point_in_capsule(point: Vec2, shape: &Capsule) -> bool {
     point.is_finite()
         && segment_distance_squared(shape.center1, shape.center2, point)
@@ -446,6 +460,8 @@ pub fn point_in_capsule(point: Vec2, shape: &Capsule) -> bool {
 /// Whether `point` is inside the polygon, including its rounding, or on its
 /// boundary (local frame, metres): its distance to the core polygon is at most
 /// the radius. Non-finite input gives `false`.
+///
+/// Box2D: `b2PointInPolygon`.
 pub fn point_in_polygon(point: Vec2, shape: &Polygon) -> bool {
     if !point.is_finite() {
         return false;

@@ -102,6 +102,8 @@ fn max_radius(points: &[Vec2], center: Vec2) -> f32 {
 /// limit is hit (the fraction is then still a time before any contact), or with
 /// fraction 0 for non-finite sweeps, radii or `max_fraction`. `max_fraction` is
 /// clamped to `[0, 1]`.
+///
+/// Box2D: `b2TimeOfImpact`.
 pub fn time_of_impact(input: &ToiInput) -> ToiOutput {
     let (ra, rb) = (input.proxy_a.radius, input.proxy_b.radius);
     if !input.sweep_a.is_finite()

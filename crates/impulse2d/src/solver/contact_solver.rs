@@ -96,6 +96,7 @@ fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
 
 /// Builds the constraint of a touching contact: anchors, effective masses,
 /// warm-start impulses and the approach speed for restitution.
+#[inline(always)]
 pub(crate) fn prepare(
     sim: &ContactSim,
     states: &[BodyState],
@@ -173,6 +174,7 @@ pub(crate) fn prepare(
 }
 
 /// Applies the accumulated impulses of the last step (or substep) to the bodies.
+#[inline(always)]
 pub(crate) fn warm_start(constraints: &mut [ContactConstraint], states: &mut [BodyState]) {
     for c in constraints {
         let sa = load(states, c.index_a);
@@ -203,6 +205,7 @@ pub(crate) fn warm_start(constraints: &mut [ContactConstraint], states: &mut [Bo
 /// then rolling resistance. `use_bias` pushes overlapping points apart
 /// (softly, at most `max_push_speed` m/s); without it (the relax pass) only
 /// velocities are corrected. `inv_h` is the inverse substep, 1/s.
+#[inline(always)]
 pub(crate) fn solve(
     constraints: &mut [ContactConstraint],
     states: &mut [BodyState],
@@ -300,6 +303,7 @@ pub(crate) fn solve(
 
 /// Makes points that approached faster than `threshold` (m/s) and received an
 /// impulse leave with `restitution` times their approach speed.
+#[inline(always)]
 pub(crate) fn apply_restitution(
     constraints: &mut [ContactConstraint],
     states: &mut [BodyState],
@@ -346,6 +350,7 @@ pub(crate) fn apply_restitution(
 
 /// Copies the impulses back into the manifolds for warm starting next step.
 /// `sims` must be in the order the constraints were prepared.
+#[inline(always)]
 pub(crate) fn store_impulses<'a>(
     constraints: &[ContactConstraint],
     sims: impl Iterator<Item = &'a mut ContactSim>,

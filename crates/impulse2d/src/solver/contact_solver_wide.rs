@@ -75,6 +75,7 @@ impl WideConstraint {
     /// (NULL index) becomes the stand-in state `dummy`. A one-point manifold
     /// leaves the second point at zero masses: it applies nothing, exactly
     /// like the scalar loop that skips it.
+    #[inline(always)]
     pub(crate) fn set_lane(&mut self, i: usize, c: &ContactConstraint, dummy: u32) {
         let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
         self.index_a[i] = or_dummy(c.index_a);
@@ -117,6 +118,7 @@ impl WideConstraint {
 /// Copies the impulses of [`LANES`] constraints back into their manifolds, in
 /// lane order, for warm starting next step (the wide
 /// [`store_impulses`](super::contact_solver::store_impulses)).
+#[inline(always)]
 pub(crate) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
     debug_assert!(sims.len() <= LANES);
     for (i, sim) in sims.iter_mut().enumerate() {
@@ -209,6 +211,7 @@ fn apply_b(
 }
 
 /// Wide [`warm_start`](super::contact_solver::warm_start).
+#[inline(always)]
 pub(crate) fn warm_start(constraints: &mut [WideConstraint], states: &mut [BodyState]) {
     for c in constraints {
         let mut a = gather(states, &c.index_a);
@@ -237,6 +240,7 @@ pub(crate) fn warm_start(constraints: &mut [WideConstraint], states: &mut [BodyS
 }
 
 /// Wide [`solve`](super::contact_solver::solve).
+#[inline(always)]
 pub(crate) fn solve(
     constraints: &mut [WideConstraint],
     states: &mut [BodyState],
@@ -373,6 +377,7 @@ pub(crate) fn solve(
 }
 
 /// Wide [`apply_restitution`](super::contact_solver::apply_restitution).
+#[inline(always)]
 pub(crate) fn apply_restitution(
     constraints: &mut [WideConstraint],
     states: &mut [BodyState],

@@ -1,9 +1,9 @@
 //! `FloatW`: eight `f32` lanes with element-wise operations, written so that the
 //! compiler turns them into SIMD instructions (two SSE registers on baseline x86-64,
-//! one AVX register when the target has it, NEON on ARM) without any `unsafe` or
-//! target-specific code. Eight lanes match Box2D's AVX2 width; they are a little
-//! faster than four even on SSE (fewer gathers and loop trips per constraint) and
-//! about a quarter faster with `-C target-cpu=x86-64-v3`.
+//! one AVX register in the x86-64-v3 build of the kernels that `simd.rs` selects at
+//! run time, NEON on ARM) without any `unsafe` or target-specific code. Eight lanes
+//! match Box2D's AVX2 width; they are a little faster than four even on SSE (fewer
+//! gathers and loop trips per constraint) and about a quarter faster on AVX2.
 //!
 //! Every operation is the plain IEEE operation applied lane by lane, and
 //! `max`/`min`/`select` are written as comparisons, so a lane computes exactly

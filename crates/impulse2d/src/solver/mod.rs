@@ -38,6 +38,7 @@ use crate::body::{BodySim, BodyState, BodyType, flags};
 use crate::id::NULL_INDEX;
 use crate::math::{PI, Rot, Vec2};
 use crate::shape::speculative_aabb;
+use crate::simd::multiversion;
 use crate::workers::SharedMut;
 use crate::world::World;
 use contact_solver::ContactConstraint;
@@ -222,6 +223,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
     );
     world.profile.prepare_constraints += ms_since(t);
     let use_wide = world.use_wide_solver;
+    let simd = world.simd;
     let World {
         graph,
         solver_sets,
@@ -239,12 +241,23 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         scratch,
         profile,
         use_wide,
+        simd,
         ctx,
     );
 }
 
-/// Applies gravity, forces and damping to the velocities.
-fn integrate_velocities(sims: &[BodySim], states: &mut [BodyState], ctx: &StepContext) {
+multiversion!(
+    /// Applies gravity, forces and damping to the velocities.
+    fn integrate_velocities(
+        sims: &[BodySim],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+    ) = integrate_velocities_kernel
+);
+
+/// The kernel of [`integrate_velocities`], compiled into each of its builds.
+#[inline(always)]
+fn integrate_velocities_kernel(sims: &[BodySim], states: &mut [BodyState], ctx: &StepContext) {
     let h = ctx.h;
     for (sim, state) in sims.iter().zip(states.iter_mut()) {
         // Damping by the Padé approximant of exp(−c·h): 1 / (1 + c·h).
@@ -263,8 +276,14 @@ fn integrate_velocities(sims: &[BodySim], states: &mut [BodyState], ctx: &StepCo
     }
 }
 
-/// Clamps speeds, applies motion locks and advances the position deltas.
-fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) {
+multiversion!(
+    /// Clamps speeds, applies motion locks and advances the position deltas.
+    fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) = integrate_positions_kernel
+);
+
+/// The kernel of [`integrate_positions`], compiled into each of its builds.
+#[inline(always)]
+fn integrate_positions_kernel(states: &mut [BodyState], ctx: &StepContext) {
     let h = ctx.h;
     let max_linear = ctx.max_linear_speed;
     let max_angular = MAX_ROTATION * ctx.inv_dt;
@@ -294,7 +313,6 @@ fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) {
         state.delta_rotation = state.delta_rotation.integrate(h * w);
     }
 }
-
 /// Moves the bodies by their deltas, updates sleep timers and shape boxes,
 /// on the workers in blocks of bodies. Returns the island that most wants to
 /// sleep but must be split first.
@@ -312,6 +330,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         scratch,
         settings,
         workers,
+        simd,
         ..
     } = world;
     let awake = &mut solver_sets[AWAKE_SET as usize];
@@ -335,11 +354,13 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     };
     workers.for_each_block(body_count as usize, MIN_BODY_BLOCK, |range, worker| {
         let mut own = lock_worker(worker_scratch, worker);
-        for sim_index in range {
-            // SAFETY: blocks take disjoint ranges of awake bodies.
-            let (sim, state) = unsafe { (sims.get(sim_index), states.get(sim_index)) };
-            finalize.run(sim_index as u32, sim, state, &bodies, &shapes, &mut own);
-        }
+        let stores = FinalizeStores {
+            sims: &sims,
+            states: &states,
+            bodies: &bodies,
+            shapes: &shapes,
+        };
+        finalize_block(*simd, &finalize, &stores, range, &mut own);
     });
 
     // Merge in worker order (the operations do not depend on it anyway).
@@ -380,6 +401,40 @@ fn split_choice(best: (f32, u32), candidate: (f32, u32)) -> (f32, u32) {
     }
 }
 
+/// The stores [`finalize_bodies`] shares between its blocks.
+struct FinalizeStores<'a> {
+    sims: &'a SharedMut<'a, BodySim>,
+    states: &'a SharedMut<'a, BodyState>,
+    bodies: &'a SharedMut<'a, crate::body::Body>,
+    shapes: &'a SharedMut<'a, crate::shape::Shape>,
+}
+
+multiversion!(
+    /// Finalizes the awake bodies `range` (one block), built for the world's SIMD path.
+    fn finalize_block(
+        finalize: &Finalize,
+        stores: &FinalizeStores,
+        range: std::ops::Range<usize>,
+        own: &mut WorkerScratch,
+    ) = finalize_block_kernel
+);
+
+#[allow(unsafe_code)]
+#[inline(always)]
+fn finalize_block_kernel(
+    finalize: &Finalize,
+    stores: &FinalizeStores,
+    range: std::ops::Range<usize>,
+    own: &mut WorkerScratch,
+) {
+    for sim_index in range {
+        // SAFETY: blocks take disjoint ranges of awake bodies.
+        let (sim, state) = unsafe { (stores.sims.get(sim_index), stores.states.get(sim_index)) };
+        let (bodies, shapes) = (stores.bodies, stores.shapes);
+        finalize.run(sim_index as u32, sim, state, bodies, shapes, own);
+    }
+}
+
 /// The settings of [`finalize_bodies`] one body needs.
 struct Finalize<'a> {
     ctx: &'a StepContext,
@@ -390,6 +445,7 @@ struct Finalize<'a> {
 impl Finalize<'_> {
     /// Finalizes one awake body (see [`finalize_bodies`]).
     #[allow(unsafe_code)]
+    #[inline(always)]
     fn run(
         &self,
         sim_index: u32,

@@ -22,6 +22,7 @@ use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
 use crate::joint::solver::{solve_joint, warm_start_joint};
 use crate::profile::Profile;
+use crate::simd::{SimdPath, multiversion};
 use crate::workers::{SharedMut, Workers};
 
 use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
@@ -252,6 +253,7 @@ pub(crate) fn solve_constraints(
     scratch: &mut super::StepScratch,
     profile: &mut Profile,
     use_wide: bool,
+    simd: SimdPath,
     ctx: &StepContext,
 ) {
     let t = Instant::now();
@@ -299,23 +301,13 @@ pub(crate) fn solve_constraints(
         contacts,
         joints,
     };
-    let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
-    let prepare = move |sim: &ContactSim, states: &[BodyState]| {
-        contact_solver::prepare(
-            sim,
-            states,
-            ctx.contact_softness,
-            ctx.static_softness,
-            warm_start_scale,
-        )
-    };
 
     profile.prepare_constraints += super::ms_since(t);
     let mut last = Instant::now();
     workers.run(
         &scratch.stages,
         Stage::block_count,
-        |stage, block, _worker| run_block(&shared, &layout, stage, block, dummy, ctx, &prepare),
+        |stage, block, _worker| run_block(&shared, &layout, stage, block, dummy, simd, ctx),
         |stage| {
             let now = Instant::now();
             let ms = (now - last).as_secs_f32() * 1000.0;
@@ -347,7 +339,8 @@ fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
     }
 }
 
-/// Runs one block of one stage.
+/// Runs one block of one stage; the work is done by kernels built for the
+/// world's [`SimdPath`] (see `simd.rs`).
 #[allow(unsafe_code)]
 fn run_block(
     shared: &Shared,
@@ -355,8 +348,8 @@ fn run_block(
     stage: &Stage,
     block: u32,
     dummy: u32,
+    simd: SimdPath,
     ctx: &StepContext,
-    prepare: &(impl Fn(&ContactSim, &[BodyState]) -> ContactConstraint + Sync),
 ) {
     let (start, end) = stage.block_range(block);
     // SAFETY (every `unsafe` below): the blocks of one stage run at the same
@@ -377,44 +370,32 @@ fn run_block(
             let states = unsafe { shared.states.whole() };
             let overflow = unsafe { shared.contacts[OVERFLOW_INDEX].range(start, end) };
             let constraints = unsafe { shared.constraints.range(start, end) };
-            for (c, sim) in constraints.iter_mut().zip(overflow.iter()) {
-                *c = prepare(sim, states);
-            }
+            prepare_scalar(simd, constraints, overflow, states, ctx);
         }
         StageKind::PrepareContacts => {
             let states = unsafe { shared.states.whole() };
             for (item, sims) in coloured_sims(shared, layout, start, end) {
                 if layout.use_wide {
                     let w = unsafe { shared.wide.get(item) };
-                    *w = WideConstraint::empty(dummy);
-                    for (lane, sim) in sims.iter().enumerate() {
-                        w.set_lane(lane, &prepare(sim, states), dummy);
-                    }
+                    prepare_wide(simd, w, sims, states, dummy, ctx);
                 } else {
                     let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
-                    *c = prepare(&sims[0], states);
+                    prepare_scalar(simd, std::slice::from_mut(c), sims, states, ctx);
                 }
             }
         }
         StageKind::IntegrateVelocities => {
             let states = unsafe { shared.states.range(start, end) };
-            integrate_velocities(&shared.sims[start..end], states, ctx);
+            integrate_velocities(simd, &shared.sims[start..end], states, ctx);
         }
         StageKind::IntegratePositions => {
             let states = unsafe { shared.states.range(start, end) };
-            integrate_positions(states, ctx);
+            integrate_positions(simd, states, ctx);
         }
         StageKind::Joints(pass, color) => {
             let states = unsafe { shared.states.whole() };
             let joints = unsafe { shared.joints[color as usize].range(start, end) };
-            for sim in joints {
-                match pass {
-                    Pass::WarmStart => warm_start_joint(sim, states),
-                    Pass::Solve => solve_joint(sim, states, ctx, true),
-                    Pass::Relax => solve_joint(sim, states, ctx, false),
-                    Pass::Restitution | Pass::Store => {}
-                }
-            }
+            joint_pass(simd, pass, joints, states, ctx);
         }
         StageKind::Overflow(pass) => {
             let states = unsafe { shared.states.whole() };
@@ -423,7 +404,7 @@ fn run_block(
                 let sims = unsafe { shared.contacts[OVERFLOW_INDEX].range(start, end) };
                 contact_solver::store_impulses(constraints, sims.iter_mut());
             } else {
-                scalar_pass(pass, constraints, states, ctx);
+                scalar_pass(simd, pass, constraints, states, ctx);
             }
         }
         StageKind::Contacts(pass, color) => {
@@ -431,11 +412,11 @@ fn run_block(
             let first = layout.start[color as usize];
             if layout.use_wide {
                 let wide = unsafe { shared.wide.range(first + start, first + end) };
-                wide_pass(pass, wide, states, ctx);
+                wide_pass(simd, pass, wide, states, ctx);
             } else {
                 let first = layout.overflow_count + first;
                 let constraints = unsafe { shared.constraints.range(first + start, first + end) };
-                scalar_pass(pass, constraints, states, ctx);
+                scalar_pass(simd, pass, constraints, states, ctx);
             }
         }
         StageKind::StoreImpulses => {
@@ -476,8 +457,110 @@ fn coloured_sims<'a>(
     })
 }
 
-/// One pass of the scalar contact solver over `constraints`.
-fn scalar_pass(
+/// Prepares one contact constraint per sim, from the step's softness.
+#[inline(always)]
+fn prepare_one(sim: &ContactSim, states: &[BodyState], ctx: &StepContext) -> ContactConstraint {
+    let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
+    contact_solver::prepare(
+        sim,
+        states,
+        ctx.contact_softness,
+        ctx.static_softness,
+        warm_start_scale,
+    )
+}
+
+multiversion!(
+    /// Prepares scalar constraints, one per sim.
+    fn prepare_scalar(
+        constraints: &mut [ContactConstraint],
+        sims: &[ContactSim],
+        states: &[BodyState],
+        ctx: &StepContext,
+    ) = prepare_scalar_kernel
+);
+
+/// The kernel of [`prepare_scalar`], compiled into each of its builds.
+#[inline(always)]
+fn prepare_scalar_kernel(
+    constraints: &mut [ContactConstraint],
+    sims: &[ContactSim],
+    states: &[BodyState],
+    ctx: &StepContext,
+) {
+    for (c, sim) in constraints.iter_mut().zip(sims) {
+        *c = prepare_one(sim, states, ctx);
+    }
+}
+
+multiversion!(
+    /// Prepares a wide constraint from up to `lanes::LANES` sims; empty lanes
+    /// point at the stand-in state `dummy`.
+    fn prepare_wide(
+        w: &mut WideConstraint,
+        sims: &[ContactSim],
+        states: &[BodyState],
+        dummy: u32,
+        ctx: &StepContext,
+    ) = prepare_wide_kernel
+);
+
+/// The kernel of [`prepare_wide`], compiled into each of its builds.
+#[inline(always)]
+fn prepare_wide_kernel(
+    w: &mut WideConstraint,
+    sims: &[ContactSim],
+    states: &[BodyState],
+    dummy: u32,
+    ctx: &StepContext,
+) {
+    *w = WideConstraint::empty(dummy);
+    for (lane, sim) in sims.iter().enumerate() {
+        w.set_lane(lane, &prepare_one(sim, states, ctx), dummy);
+    }
+}
+
+multiversion!(
+    /// One pass over the joints of one colour.
+    fn joint_pass(
+        pass: Pass,
+        joints: &mut [JointSim],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+    ) = joint_pass_kernel
+);
+
+/// The kernel of [`joint_pass`], compiled into each of its builds.
+#[inline(always)]
+fn joint_pass_kernel(
+    pass: Pass,
+    joints: &mut [JointSim],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    for sim in joints {
+        match pass {
+            Pass::WarmStart => warm_start_joint(sim, states),
+            Pass::Solve => solve_joint(sim, states, ctx, true),
+            Pass::Relax => solve_joint(sim, states, ctx, false),
+            Pass::Restitution | Pass::Store => {}
+        }
+    }
+}
+
+multiversion!(
+    /// One pass of the scalar contact solver over `constraints`.
+    fn scalar_pass(
+        pass: Pass,
+        constraints: &mut [ContactConstraint],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+    ) = scalar_pass_kernel
+);
+
+/// The kernel of [`scalar_pass`], compiled into each of its builds.
+#[inline(always)]
+fn scalar_pass_kernel(
     pass: Pass,
     constraints: &mut [ContactConstraint],
     states: &mut [BodyState],
@@ -495,8 +578,24 @@ fn scalar_pass(
     }
 }
 
-/// One pass of the wide contact solver over `wide`.
-fn wide_pass(pass: Pass, wide: &mut [WideConstraint], states: &mut [BodyState], ctx: &StepContext) {
+multiversion!(
+    /// One pass of the wide contact solver over `wide`.
+    fn wide_pass(
+        pass: Pass,
+        wide: &mut [WideConstraint],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+    ) = wide_pass_kernel
+);
+
+/// The kernel of [`wide_pass`], compiled into each of its builds.
+#[inline(always)]
+fn wide_pass_kernel(
+    pass: Pass,
+    wide: &mut [WideConstraint],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
     let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
     match pass {
         Pass::WarmStart => contact_solver_wide::warm_start(wide, states),

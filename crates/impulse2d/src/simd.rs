@@ -1,0 +1,180 @@
+//! Which build of the hot loops a world runs: [`SimdPath`], chosen once when the
+//! world is created.
+//!
+//! The solver's stages, the narrow phase's manifold updates and the body
+//! finalization are written once as `#[inline(always)]` kernels and compiled
+//! twice on x86-64: for the target the crate is built for (baseline x86-64, SSE2,
+//! unless the builder asks for more) and inside a function compiled for
+//! x86-64-v3 (AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE), through [`dispatch!`]. Which
+//! one runs is decided by CPU detection (`is_x86_feature_detected!`) when the
+//! world is created, or forced through [`WorldDef::simd`](crate::WorldDef::simd).
+//!
+//! Both builds compute the same bits: every operation is a plain IEEE operation
+//! and Rust never contracts a multiply and an add into a fused multiply-add (the
+//! FMA instructions are available to the v3 build but never emitted, because
+//! nothing asks for `mul_add`), so the choice changes speed only.
+//!
+//! On other targets there is one build (the lanes compile to NEON on aarch64).
+
+use crate::error::{Error, Result};
+
+/// Which build of the hot loops (wide contact solver, joint and body stages,
+/// manifold updates) a [`World`](crate::World) runs. Every path gives the same
+/// bits; they differ only in speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SimdPath {
+    /// The fastest path this CPU runs: [`SimdPath::Avx2`] where the CPU has
+    /// AVX2, FMA, BMI1/2, F16C, LZCNT and MOVBE (x86-64-v3), else
+    /// [`SimdPath::Baseline`]. The default.
+    #[default]
+    Auto,
+    /// The build for the compilation target (SSE2 on a default x86-64 build;
+    /// NEON on aarch64).
+    Baseline,
+    /// The x86-64-v3 build (256-bit AVX2 lanes). [`World::new`](crate::World::new)
+    /// fails when the CPU lacks it, or on targets other than x86-64.
+    Avx2,
+}
+
+impl SimdPath {
+    /// Whether this CPU can run [`SimdPath::Avx2`] (always `false` off x86-64).
+    pub fn avx2_available() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx")
+                && std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("f16c")
+                && std::arch::is_x86_feature_detected!("fma")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("movbe")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("sse4.2")
+                && std::arch::is_x86_feature_detected!("ssse3")
+                && std::arch::is_x86_feature_detected!("cmpxchg16b")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// The path a world made with this setting runs: `Auto` resolved by CPU
+    /// detection; never `Auto`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOperation`] for [`SimdPath::Avx2`] on a CPU (or target)
+    /// without it.
+    pub fn resolve(self) -> Result<SimdPath> {
+        match self {
+            SimdPath::Auto if SimdPath::avx2_available() => Ok(SimdPath::Avx2),
+            SimdPath::Auto | SimdPath::Baseline => Ok(SimdPath::Baseline),
+            SimdPath::Avx2 if SimdPath::avx2_available() => Ok(SimdPath::Avx2),
+            SimdPath::Avx2 => Err(Error::InvalidOperation(
+                "SimdPath::Avx2 needs an x86-64 CPU with AVX2, FMA, BMI1/2, F16C, LZCNT and MOVBE",
+            )),
+        }
+    }
+
+    /// A short name: `"auto"`, `"baseline"` or `"avx2"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdPath::Auto => "auto",
+            SimdPath::Baseline => "baseline",
+            SimdPath::Avx2 => "avx2",
+        }
+    }
+}
+
+impl std::str::FromStr for SimdPath {
+    type Err = Error;
+
+    /// Reads [`SimdPath::name`] back (`auto`, `baseline`, `avx2`).
+    fn from_str(s: &str) -> Result<SimdPath> {
+        match s {
+            "auto" => Ok(SimdPath::Auto),
+            "baseline" => Ok(SimdPath::Baseline),
+            "avx2" => Ok(SimdPath::Avx2),
+            _ => Err(Error::InvalidOperation(
+                "unknown SIMD path (expected auto, baseline or avx2)",
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for SimdPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Defines `name(simd, args…)`, which runs the `#[inline(always)]` function
+/// `kernel(args…)` compiled for the world's resolved [`SimdPath`]: on x86-64
+/// the kernel is compiled twice, for the crate's target (baseline) and inside a
+/// function built for x86-64-v3.
+///
+/// ```ignore
+/// #[inline(always)]
+/// fn scale_kernel(v: &mut [f32], k: f32) { for x in v { *x *= k } }
+/// multiversion!(
+///     /// Docs.
+///     fn scale(v: &mut [f32], k: f32) = scale_kernel
+/// );
+/// scale(world.simd, &mut v, 2.0);
+/// ```
+///
+/// Every `#[inline(always)]` function the kernel calls is compiled into both
+/// builds too; an out-of-line call stays a call to the one baseline copy. The
+/// dispatch costs one branch per call, so it wraps loops over a block of work.
+macro_rules! multiversion {
+    (
+        $(#[$attr:meta])*
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $kernel:path
+    ) => {
+        $(#[$attr])*
+        $vis fn $name(simd: $crate::simd::SimdPath, $($arg: $ty),*) $(-> $ret)? {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx,avx2,bmi1,bmi2,f16c,fma,lzcnt,movbe,popcnt")]
+            #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,cmpxchg16b")]
+            fn x86_64_v3($($arg: $ty),*) $(-> $ret)? {
+                $kernel($($arg),*)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            if simd == $crate::simd::SimdPath::Avx2 {
+                // SAFETY: a world's path is `Avx2` only after `SimdPath::resolve`
+                // detected every feature `x86_64_v3` is compiled for.
+                #[allow(unsafe_code)]
+                let result = unsafe { x86_64_v3($($arg),*) };
+                return result;
+            }
+            let _ = simd;
+            $kernel($($arg),*)
+        }
+    };
+}
+pub(crate) use multiversion;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_resolve_by_detection() {
+        assert_eq!(SimdPath::Baseline.resolve(), Ok(SimdPath::Baseline));
+        let auto = SimdPath::Auto.resolve().unwrap();
+        assert_eq!(SimdPath::Avx2.resolve().is_ok(), SimdPath::avx2_available());
+        let expected = if SimdPath::avx2_available() {
+            SimdPath::Avx2
+        } else {
+            SimdPath::Baseline
+        };
+        assert_eq!(auto, expected);
+        for p in [SimdPath::Auto, SimdPath::Baseline, SimdPath::Avx2] {
+            assert_eq!(p.name().parse::<SimdPath>(), Ok(p));
+        }
+        assert!("sse".parse::<SimdPath>().is_err());
+    }
+}
