@@ -281,7 +281,12 @@ fn bench_shape_distance(c: &mut Criterion) {
 /// `time_of_impact_spinning` (every body turning by up to π, moving up to 30 m).
 fn bench_time_of_impact(c: &mut Criterion) {
     toi_group(c, "time_of_impact", 0xBE_03, None);
-    toi_group(c, "time_of_impact_spinning", 0xBE_13, Some(std::f32::consts::PI));
+    toi_group(
+        c,
+        "time_of_impact_spinning",
+        0xBE_13,
+        Some(std::f32::consts::PI),
+    );
 }
 
 fn toi_group(c: &mut Criterion, name: &str, seed: u64, spin: Option<f32>) {
