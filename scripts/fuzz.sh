@@ -17,11 +17,16 @@
 # FUZZ_JOBS (default 2) for the build; FUZZ_KEEP_GOING=1 to run the full time
 # despite crashes (libFuzzer fork mode; every crash is saved, the count printed,
 # and the script still exits non-zero if there was any); FUZZ_NO_REGRESSIONS=1 to
-# skip replaying fuzz/regressions/.
+# skip replaying fuzz/regressions/; FUZZ_PARALLEL=N to run up to N targets at
+# once (each for SECONDS of wall time, its output in fuzz/artifacts/TARGET.log,
+# printed when it ends; `.ci/run` uses 2 for its smoke run of every target).
+#
+# Targets: hull, manifold, toi, world (sequences of world API calls) and
+# world_2_workers (the same on a world with 2 worker threads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(hull manifold toi world)
+TARGETS=(hull manifold toi world world_2_workers)
 target="${1:-all}"
 seconds="${2:-600}"
 sanitizer="${FUZZ_SANITIZER:-none}"
@@ -39,14 +44,23 @@ else
 fi
 
 cd fuzz
+# Build every selected target first (the library compiles once, for the first).
+echo "== building ${selected[*]}"
 for t in "${selected[@]}"; do
+    nice cargo fuzz build -s "$sanitizer" "$t"
+done
+
+# Runs target $1 for $seconds; returns non-zero on a crash.
+fuzz_one() {
+    local t="$1"
     echo "== fuzzing $t for ${seconds}s (sanitizer: $sanitizer)"
-    corpora=("corpus/$t")
+    local corpora=("corpus/$t")
     mkdir -p "corpus/$t"
     if [[ -d "regressions/$t" && -z "${FUZZ_NO_REGRESSIONS:-}" ]]; then
         corpora+=("regressions/$t")
     fi
-    extra=()
+    local extra=()
+    local before=0
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
         extra=(-fork=1 -ignore_crashes=1)
         # (The directory must exist: under `set -o pipefail` a failing `find`
@@ -55,17 +69,59 @@ for t in "${selected[@]}"; do
         before=$(find "artifacts/$t" -name 'crash-*' | wc -l)
     fi
     # A world input is a sequence of API calls: give it room for a few hundred.
-    max_len=512
-    if [[ "$t" == world ]]; then
+    local max_len=512
+    if [[ "$t" == world* ]]; then
         max_len=4096
     fi
     nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len" "${extra[@]}"
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
+        local after
         after=$(find "artifacts/$t" -name 'crash-*' | wc -l)
         echo "== $t: $((after - before)) new crash file(s) in fuzz/artifacts/$t/"
         if ((after > before)); then
-            exit 1
+            return 1
         fi
     fi
+}
+
+parallel="${FUZZ_PARALLEL:-1}"
+if ((parallel <= 1)); then
+    for t in "${selected[@]}"; do
+        fuzz_one "$t"
+    done
+    exit 0
+fi
+
+# Up to $parallel targets at a time, each logging to artifacts/TARGET.log.
+mkdir -p artifacts
+failed=()
+pids=()
+names=()
+finish() {
+    local pid="$1" t="$2"
+    if wait "$pid"; then
+        tail -n 12 "artifacts/$t.log"
+    else
+        cat "artifacts/$t.log"
+        failed+=("$t")
+    fi
+}
+for t in "${selected[@]}"; do
+    if ((${#pids[@]} >= parallel)); then
+        finish "${pids[0]}" "${names[0]}"
+        pids=("${pids[@]:1}")
+        names=("${names[@]:1}")
+    fi
+    fuzz_one "$t" >"artifacts/$t.log" 2>&1 &
+    pids+=("$!")
+    names+=("$t")
 done
+for i in "${!pids[@]}"; do
+    finish "${pids[$i]}" "${names[$i]}"
+done
+if ((${#failed[@]} > 0)); then
+    echo "== fuzzing failed: ${failed[*]}"
+    exit 1
+fi
+echo "== fuzzing: no failure in ${selected[*]}"

@@ -8,7 +8,8 @@
 //! destroyed object's id is no longer valid; a step with a finite, non-negative
 //! time step and a substep count in `1..=MAX_SUB_STEPS` succeeds; after every
 //! successful step `World::validate` holds and every body's position and
-//! rotation are finite.
+//! rotation are finite (and, after a step of positive length, its velocity:
+//! the step quarantines a body whose motion overflows).
 #![no_main]
 
 use impulse2d::collision::{Aabb, MassData, RayCastInput, make_box};
@@ -663,6 +664,14 @@ fn step(w: &mut World, b: &mut Bytes, ids: &Ids, budget: &mut u32) {
                 "body {id:?} at {xf:?} after step({dt:e}, {n})"
             );
         }
+        // A step that simulated quarantined every body whose motion overflowed.
+        if let Some(body) = w.body(id).ok().filter(|_| dt > 0.0) {
+            let (v, av) = (body.linear_velocity(), body.angular_velocity());
+            assert!(
+                v.is_finite() && av.is_finite(),
+                "body {id:?} moves at {v:?}, {av:?} after step({dt:e}, {n})"
+            );
+        }
     }
 }
 
@@ -742,9 +751,22 @@ fn foreign_ids(ids: &mut Ids) {
     }
 }
 
+/// Worker threads of the fuzzed world: 2 when this file is built as the
+/// `world_2_workers` target (which includes it), else 1.
+fn worker_count() -> usize {
+    if env!("CARGO_BIN_NAME") == "world_2_workers" {
+        2
+    } else {
+        1
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let mut def = WorldDef::default();
+    let mut def = WorldDef {
+        worker_count: worker_count(),
+        ..WorldDef::default()
+    };
     if b.byte() % 4 == 0 {
         def.gravity = vec2(&mut b);
         def.contact_hertz = num(&mut b);

@@ -243,6 +243,13 @@ pub(crate) mod flags {
     /// bodies of one colour apart, but not static or kinematic ones, so
     /// threads solving one colour must not write those.
     pub const DYNAMIC: u32 = 1 << 8;
+    /// Set by the solver when the body's velocity stopped being finite this
+    /// step (it is quarantined at the end of the step).
+    pub const QUARANTINED_VELOCITY: u32 = 1 << 9;
+    /// Set when the body's next pose stopped being finite this step.
+    pub const QUARANTINED_POSITION: u32 = 1 << 10;
+    /// Either quarantine flag.
+    pub const QUARANTINED: u32 = QUARANTINED_VELOCITY | QUARANTINED_POSITION;
     /// The body flags a [`BodyState`](super::BodyState) carries (set at creation
     /// and again whenever the body wakes or changes solver set).
     pub const STATE: u32 = LOCKS | DYNAMIC | IS_BULLET | ALLOW_FAST_ROTATION;
@@ -741,6 +748,15 @@ impl World {
             origin_inertia += md.rotational_inertia + md.mass * md.center.dot(md.center);
         }
 
+        // Each shape's mass data is finite (checked when its density is
+        // set), but a sum can still overflow: several shapes near f32::MAX
+        // kg, or a huge mass far from the origin. Such a total counts as
+        // none, like one too small to invert, rather than leave a NaN centre.
+        if !(mass.is_finite() && moment.is_finite() && origin_inertia.is_finite()) {
+            mass = 0.0;
+            moment = Vec2::ZERO;
+            origin_inertia = 0.0;
+        }
         let mut local_center = Vec2::ZERO;
         // A mass too small to invert in f32 (tiny densities) counts as none.
         let (inv_mass, mass) = if mass >= f32::MIN_POSITIVE {

@@ -25,8 +25,8 @@ impl World {
     /// threshold. Disabled bodies are left alone.
     ///
     /// # Errors
-    /// A static body, a bad target or a time step that is not
-    /// finite and positive.
+    /// A static body, a bad target, or a time step that is not finite and
+    /// positive or so short that the velocity would overflow.
     pub(crate) fn drive_body_to(
         &mut self,
         bi: usize,
@@ -53,6 +53,15 @@ impl World {
         let inv_dt = 1.0 / time_step;
         let linear = (target.apply(sim.local_center) - sim.center) * inv_dt;
         let angular = sim.transform.q.relative_angle(target.q) * inv_dt;
+        if !linear.is_finite() || !angular.is_finite() {
+            // A time step so short (a subnormal number) that the velocity
+            // overflows.
+            return Err(Error::OutOfRange {
+                what: "time step",
+                expected: "long enough for a finite velocity",
+                value: time_step,
+            });
+        }
         if self.bodies[bi].set_index != AWAKE_SET {
             let max_speed = linear.length() + angular.abs() * sim.max_extent;
             if max_speed < self.bodies[bi].sleep_threshold {

@@ -33,6 +33,13 @@ pub const EPSILON_LENGTH: f32 = 1.0e-6;
 /// it `f32` has too little precision for collision to work.
 pub const HUGE: f32 = 100_000.0;
 
+/// The farthest a body's centre of mass may move from the origin, metres.
+/// Far beyond anything [`HUGE`] allows to place, but near enough that
+/// differences and squares of coordinates stay finite in `f32` (2·1e18 squared
+/// is 4e36 < 3.4e38); a step that would move a body beyond it quarantines the
+/// body instead (see [`BodyQuarantineEvent`](crate::BodyQuarantineEvent)).
+pub const MAX_COORDINATE: f32 = 1.0e18;
+
 /// The largest substep count [`World::step`](crate::World::step) accepts. More
 /// substeps than this only burn time (at 60 Hz a substep would be shorter than
 /// 16 µs); a larger count is an error rather than a step that never ends.

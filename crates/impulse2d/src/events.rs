@@ -7,7 +7,10 @@
 //! - sensor events ([`World::sensor_events`]): shapes that began or stopped
 //!   overlapping a sensor shape;
 //! - body move events ([`World::body_events`]): the new transform of every
-//!   awake body, and whether it fell asleep at the end of the step.
+//!   awake body, and whether it fell asleep at the end of the step;
+//! - body quarantine events ([`World::body_quarantine_events`]): bodies the
+//!   step took out of the simulation because their motion stopped being
+//!   finite (see [`QuarantineReason`]).
 //!
 //! # Pairing
 //! Every begin-touch event is followed by exactly one end-touch event for the
@@ -132,6 +135,41 @@ pub struct BodyMoveEvent {
     pub fell_asleep: bool,
 }
 
+/// Why the step took a body out of the simulation (see
+/// [`BodyQuarantineEvent`]).
+///
+/// Only absurd input gets a body here: a force, torque or impulse so large
+/// for the body's mass (a force of 3e38 N, a mass of 1e-30 kg), a velocity
+/// so large or a time step so long that `f32` arithmetic overflows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuarantineReason {
+    /// The linear or angular velocity became non-finite, or so large that its
+    /// square overflows `f32` (above about 1.8e19 m/s or rad/s).
+    Velocity,
+    /// The position or rotation the step would move the body to is not
+    /// finite, or its centre would leave ±[`MAX_COORDINATE`](crate::core::MAX_COORDINATE).
+    Position,
+}
+
+/// A body the step took out of the simulation because its motion stopped
+/// being finite (Box2D asserts instead).
+///
+/// The body is disabled, exactly as by [`BodyMut::disable`](crate::api::BodyView::disable), at the pose
+/// it had at the start of the step, with zero velocity, no pending force or
+/// torque, and its joints' accumulated impulses cleared; its contacts ended
+/// (with end events). Nothing non-finite reached the broad phase, and every
+/// other body kept stepping. Fix what made it blow up (its mass, the forces
+/// applied to it, the time step), then [`BodyMut::enable`](crate::api::BodyView::enable) puts it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BodyQuarantineEvent {
+    /// The body (now disabled).
+    pub body_id: BodyId,
+    /// The body's user data.
+    pub user_data: u64,
+    /// What stopped being finite.
+    pub reason: QuarantineReason,
+}
+
 /// The event buffers and the sensors' overlap lists.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Events {
@@ -145,6 +183,7 @@ pub(crate) struct Events {
     sensor_end: Vec<SensorEndTouchEvent>,
     sensor_end_pending: Vec<SensorEndTouchEvent>,
     body_moves: Vec<BodyMoveEvent>,
+    pub(crate) body_quarantines: Vec<BodyQuarantineEvent>,
     /// Whether a step is running (end events go to the published buffers).
     in_step: bool,
     /// The sensor shapes and what overlaps them.
@@ -203,6 +242,13 @@ impl World {
         &self.events.body_moves
     }
 
+    /// The bodies the last step quarantined (took out of the simulation
+    /// because their motion stopped being finite), in awake order; see
+    /// [`BodyQuarantineEvent`].
+    pub fn body_quarantine_events(&self) -> &[BodyQuarantineEvent] {
+        &self.events.body_quarantines
+    }
+
     /// Starts a step's events: drops the last step's and publishes the end
     /// events caused by calls made since.
     pub(crate) fn begin_step_events(&mut self) {
@@ -211,6 +257,7 @@ impl World {
         e.contact_hit.clear();
         e.sensor_begin.clear();
         e.body_moves.clear();
+        e.body_quarantines.clear();
         // The pending buffers become the published ones (and the old published
         // ones, cleared, the next pending ones): no allocation.
         std::mem::swap(&mut e.contact_end, &mut e.contact_end_pending);

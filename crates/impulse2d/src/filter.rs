@@ -9,10 +9,23 @@
 //! step), so they decide from the ids and data they are given and whatever
 //! they captured.
 //!
+//! # Panics in callbacks
+//! A callback that panics cannot leave the world half-updated: every call is
+//! made through [`guarded`], which catches the panic, answers as if there were
+//! no callback (`true`: the pair collides, the contact or hit stands) and keeps
+//! the panic. The step (or the call that asked the callback) then finishes
+//! normally and, once the world is consistent again, resumes the first panic
+//! it kept ([`World::resume_callback_panic`]). A caller that catches it
+//! (`std::panic::catch_unwind`) finds a valid world and may step on.
+//!
 //! # References
 //! - E. Catto, Box2D v3 `b2World_SetCustomFilterCallback`,
 //!   `b2World_SetPreSolveCallback` and the "one-way platform" sample; v3.1
 //!   `solver.c` (`b2ContinuousQueryCallback` asks the pre-solve callback).
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Mutex;
 
 use crate::collision::{DistanceInput, Manifold, SimplexCache, ToiInput, shape_distance};
 use crate::contact::{ContactSim, sim_flags};
@@ -32,11 +45,32 @@ pub type CustomFilterFn = dyn Fn(ShapeId, ShapeId) -> bool + Send + Sync;
 /// different contacts may then run at the same time, in any order.
 pub type PreSolveFn = dyn Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync;
 
+/// Where a caught callback panic waits until the world is consistent again.
+type PanicSlot = Mutex<Option<Box<dyn Any + Send + 'static>>>;
+
 /// The world's callbacks.
 #[derive(Default)]
 pub(crate) struct Callbacks {
     custom_filter: Option<Box<CustomFilterFn>>,
     pre_solve: Option<Box<PreSolveFn>>,
+    /// The first panic a callback raised since it was last resumed.
+    panic: PanicSlot,
+}
+
+/// Calls a user callback; if it panics, keeps the panic in `slot` (the first
+/// one only) and returns `fallback`, so that the engine code around the call
+/// never unwinds half-way through a change.
+fn guarded<R>(slot: &PanicSlot, fallback: R, call: impl FnOnce() -> R) -> R {
+    match catch_unwind(AssertUnwindSafe(call)) {
+        Ok(answer) => answer,
+        Err(payload) => {
+            let mut kept = slot.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.is_none() {
+                *kept = Some(payload);
+            }
+            fallback
+        }
+    }
 }
 
 impl std::fmt::Debug for Callbacks {
@@ -54,6 +88,7 @@ impl Callbacks {
         CustomFilter {
             f: self.custom_filter.as_deref(),
             world,
+            panic: &self.panic,
         }
     }
 
@@ -62,6 +97,7 @@ impl Callbacks {
         PreSolve {
             f: self.pre_solve.as_deref(),
             world,
+            panic: &self.panic,
         }
     }
 }
@@ -79,6 +115,7 @@ fn shape_id(world: u16, index: u32, shape: &Shape) -> ShapeId {
 pub(crate) struct CustomFilter<'a> {
     f: Option<&'a CustomFilterFn>,
     world: u16,
+    panic: &'a PanicSlot,
 }
 
 impl CustomFilter<'_> {
@@ -88,10 +125,13 @@ impl CustomFilter<'_> {
         let asks = shapes[a as usize].enable_custom_filtering
             || shapes[b as usize].enable_custom_filtering;
         match self.f {
-            Some(f) if asks => f(
-                shape_id(self.world, a, &shapes[a as usize]),
-                shape_id(self.world, b, &shapes[b as usize]),
-            ),
+            Some(f) if asks => {
+                let (a, b) = (
+                    shape_id(self.world, a, &shapes[a as usize]),
+                    shape_id(self.world, b, &shapes[b as usize]),
+                );
+                guarded(self.panic, true, || f(a, b))
+            }
             _ => true,
         }
     }
@@ -102,6 +142,7 @@ impl CustomFilter<'_> {
 pub(crate) struct PreSolve<'a> {
     f: Option<&'a PreSolveFn>,
     world: u16,
+    panic: &'a PanicSlot,
 }
 
 impl PreSolve<'_> {
@@ -119,11 +160,11 @@ impl PreSolve<'_> {
         if !self.applies(a, b) || sim.manifold.point_count == 0 {
             return sim.manifold.point_count > 0;
         }
-        let keep = f(
+        let (id_a, id_b) = (
             shape_id(self.world, sim.shape_id_a, a),
             shape_id(self.world, sim.shape_id_b, b),
-            &sim.manifold,
         );
+        let keep = guarded(self.panic, true, || f(id_a, id_b, &sim.manifold));
         if !keep {
             sim.manifold.point_count = 0;
             // Not recycled either: the empty manifold must not outlive the
@@ -150,11 +191,9 @@ impl PreSolve<'_> {
         let Some(f) = self.f.filter(|_| self.applies(a, b)) else {
             return true;
         };
-        f(
-            shape_id(self.world, hit, a),
-            shape_id(self.world, fast, b),
-            &impact_manifold(input, fraction),
-        )
+        let (id_a, id_b) = (shape_id(self.world, hit, a), shape_id(self.world, fast, b));
+        let manifold = impact_manifold(input, fraction);
+        guarded(self.panic, true, || f(id_a, id_b, &manifold))
     }
 }
 
@@ -198,6 +237,15 @@ impl World {
     /// it; the filter is asked again whenever the broad phase finds the pair
     /// anew (a shape moved or was re-filtered).
     ///
+    /// # Panics
+    /// If the filter panics, the world treats that call as `true` (the pair
+    /// collides, as with no filter), finishes the step (or
+    /// [`ShapeMut::set_filter`](crate::api::ShapeView::set_filter)) that asked it, and then
+    /// resumes the first such panic from that call. The world is valid
+    /// afterwards: a caller that catches the panic with
+    /// [`std::panic::catch_unwind`] may keep stepping (clear or replace the
+    /// filter first if it would panic again). Worker threads are unaffected.
+    ///
     /// Box2D: `b2World_SetCustomFilterCallback`.
     pub fn set_custom_filter(
         &mut self,
@@ -234,6 +282,15 @@ impl World {
     /// circle's.) Returning `false` ignores the hit, so a fast body passes
     /// up through a one-way platform instead of being stopped under it.
     ///
+    /// # Panics
+    /// If the callback panics (on any worker thread), the world treats that
+    /// call as `true` (the contact or hit stands, as with no callback),
+    /// finishes the step and then resumes the first such panic from
+    /// [`step`](World::step), on the thread that called it. The world is valid
+    /// afterwards and its worker threads keep working: a caller that catches
+    /// the panic with [`std::panic::catch_unwind`] may keep stepping (clear or
+    /// replace the callback first if it would panic again).
+    ///
     /// Box2D: `b2World_SetPreSolveCallback`.
     pub fn set_pre_solve(
         &mut self,
@@ -245,6 +302,22 @@ impl World {
     /// Removes the pre-solve callback.
     pub fn clear_pre_solve(&mut self) {
         self.callbacks.pre_solve = None;
+    }
+
+    /// Resumes the first panic a callback raised since the last call, if any
+    /// (see the [module documentation](self)). Call it only where the world is
+    /// consistent: at the end of a step or of a public call that asked a
+    /// callback.
+    pub(crate) fn resume_callback_panic(&mut self) {
+        let kept = self
+            .callbacks
+            .panic
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(payload) = kept {
+            resume_unwind(payload);
+        }
     }
 
     /// Whether the custom filter lets two shapes collide.

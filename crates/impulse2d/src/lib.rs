@@ -48,6 +48,7 @@ pub mod body;
 mod body_motion;
 pub mod broad_phase;
 pub mod chain;
+pub mod character;
 pub mod collision;
 pub mod contact;
 pub mod core;
@@ -60,13 +61,16 @@ pub mod id;
 pub mod interop;
 pub mod joint;
 pub mod math;
+pub mod mover;
 pub(crate) mod narrow_phase;
 pub mod profile;
+pub(crate) mod quarantine;
 pub mod query;
 mod sensor;
 pub mod shape;
 pub mod simd;
 pub(crate) mod solver;
+mod state_hash;
 mod validate;
 #[allow(unsafe_code)]
 pub(crate) mod workers;
@@ -78,12 +82,14 @@ pub use api::{
 };
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
+pub use character::{CharacterController, CharacterDef, Ground};
 pub use contact::{ContactData, MixingFn, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
 pub use events::{
-    BodyMoveEvent, ContactBeginTouchEvent, ContactEndTouchEvent, ContactEvents, ContactHitEvent,
-    SensorBeginTouchEvent, SensorEndTouchEvent, SensorEvents,
+    BodyMoveEvent, BodyQuarantineEvent, ContactBeginTouchEvent, ContactEndTouchEvent,
+    ContactEvents, ContactHitEvent, QuarantineReason, SensorBeginTouchEvent, SensorEndTouchEvent,
+    SensorEvents,
 };
 pub use explosion::ExplosionDef;
 pub use filter::{CustomFilterFn, PreSolveFn};
@@ -99,3 +105,8 @@ pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
+
+/// This crate's version, `major.minor.patch`.
+///
+/// Box2D: `b2GetVersion`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -503,7 +503,9 @@ impl Mat22 {
         )
     }
 
-    /// The inverse, or zero when the matrix is singular.
+    /// The inverse, or zero when the matrix is singular or the arithmetic
+    /// overflows (entries near 1e19 and beyond: a joint between bodies of
+    /// absurdly small mass).
     #[inline]
     pub fn inverse(self) -> Mat22 {
         let (a, b, c, d) = (self.cx.x, self.cy.x, self.cx.y, self.cy.y);
@@ -511,13 +513,19 @@ impl Mat22 {
         if det != 0.0 {
             det = 1.0 / det;
         }
-        Mat22 {
+        let m = Mat22 {
             cx: Vec2::new(det * d, -det * c),
             cy: Vec2::new(-det * b, det * a),
+        };
+        if m.cx.is_finite() && m.cy.is_finite() {
+            m
+        } else {
+            Mat22::ZERO
         }
     }
 
-    /// Solves `self · x = b`; zero when the matrix is singular.
+    /// Solves `self · x = b`; zero when the matrix is singular or the
+    /// arithmetic overflows.
     #[inline]
     pub fn solve(self, b: Vec2) -> Vec2 {
         let (a11, a12, a21, a22) = (self.cx.x, self.cy.x, self.cx.y, self.cy.y);
@@ -525,7 +533,8 @@ impl Mat22 {
         if det != 0.0 {
             det = 1.0 / det;
         }
-        Vec2::new(det * (a22 * b.x - a12 * b.y), det * (a11 * b.y - a21 * b.x))
+        let x = Vec2::new(det * (a22 * b.x - a12 * b.y), det * (a11 * b.y - a21 * b.x));
+        if x.is_finite() { x } else { Vec2::ZERO }
     }
 
     /// Component-wise absolute value.

@@ -410,6 +410,33 @@ pub(crate) struct Shape {
     pub aabb_margin: f32,
 }
 
+/// Mass data of a geometry of `density` kg/m² (zero for segments).
+fn geometry_mass(geometry: &ShapeGeometry, density: f32) -> MassData {
+    let r = match geometry {
+        ShapeGeometry::Circle(c) => compute_circle_mass(c, density),
+        ShapeGeometry::Capsule(c) => compute_capsule_mass(c, density),
+        ShapeGeometry::Polygon(p) => compute_polygon_mass(p, density),
+        ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
+    };
+    r.unwrap_or_default()
+}
+
+/// Checks that `density` gives `geometry` a finite mass, first moment and
+/// rotational inertia (a density of 3e38 kg/m² on a 1 m² box does not).
+pub(crate) fn check_shape_mass(geometry: &ShapeGeometry, density: f32) -> Result<()> {
+    let md = geometry_mass(geometry, density);
+    let moment = md.center * md.mass;
+    if md.mass.is_finite() && moment.is_finite() && md.rotational_inertia.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what: "shape density",
+            expected: "small enough for a finite mass and inertia",
+            value: density,
+        })
+    }
+}
+
 impl Shape {
     /// The shape's surface material.
     pub(crate) fn material(&self) -> SurfaceMaterial {
@@ -435,13 +462,7 @@ impl Shape {
 
     /// Mass data from density and geometry (zero for segments).
     pub(crate) fn compute_mass(&self) -> MassData {
-        let r = match &self.geometry {
-            ShapeGeometry::Circle(c) => compute_circle_mass(c, self.density),
-            ShapeGeometry::Capsule(c) => compute_capsule_mass(c, self.density),
-            ShapeGeometry::Polygon(p) => compute_polygon_mass(p, self.density),
-            ShapeGeometry::Segment(_) | ShapeGeometry::ChainSegment(_) => Ok(MassData::default()),
-        };
-        r.unwrap_or_default()
+        geometry_mass(&self.geometry, self.density)
     }
 
     /// The smallest distance from the shape's centroid to its surface and the
@@ -601,6 +622,7 @@ impl World {
     ) -> Result<u32> {
         def.validate()?;
         geometry.validate()?;
+        check_shape_mass(&geometry, def.density)?;
         let transform = self.body_sim(bi).transform;
         // Far-away or huge geometry cannot be simulated in f32.
         let aabb = geometry.compute_aabb(transform);
@@ -837,13 +859,16 @@ impl World {
         self.shapes[si].filter = filter;
         self.destroy_filtered_contacts(si); // events: keep the contacts still allowed
         let bi = self.shapes[si].body_id as usize;
+        let mut result = Ok(());
         if self.shapes[si].proxy_key.is_some() {
             let body_type = self.bodies[bi].body_type;
             let transform = self.body_sim(bi).transform;
             self.destroy_shape_proxy(si);
-            self.create_shape_proxy(si, body_type, transform, true)?;
+            result = self.create_shape_proxy(si, body_type, transform, true);
         }
-        Ok(())
+        // A panic of the custom filter, now that the shape is consistent.
+        self.resume_callback_panic();
+        result
     }
 
     /// Replaces shape `si`'s geometry: its contacts are destroyed (waking the
@@ -865,6 +890,7 @@ impl World {
             g => g,
         };
         geometry.validate()?;
+        check_shape_mass(&geometry, self.shapes[si].density)?;
         let bi = self.shapes[si].body_id as usize;
         let transform = self.body_sim(bi).transform;
         let aabb = geometry.compute_aabb(transform);

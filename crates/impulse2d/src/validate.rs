@@ -235,6 +235,18 @@ impl World {
                     body.set_index == DISABLED_SET || shape.fat_aabb.contains(&shape.aabb),
                     "shape {shape_id} fat box does not contain its box"
                 );
+                if let Some(key) = shape.proxy_key {
+                    // The broad phase's box covers the shape (a refused
+                    // enlargement would leave it behind).
+                    let proxy_box = self.broad_phase.fat_aabb(key).map_err(|e| {
+                        format!("shape {shape_id} has a stale proxy key {key:?}: {e}")
+                    })?;
+                    ensure!(
+                        proxy_box.contains(&shape.aabb),
+                        "shape {shape_id} box {:?} is outside its proxy's box {proxy_box:?}",
+                        shape.aabb
+                    );
+                }
                 prev = shape_id;
                 shape_id = shape.next_shape_id;
                 count += 1;

@@ -336,6 +336,11 @@ impl World {
     /// A negative or non-finite time step, or a substep count that is zero or
     /// above [`MAX_SUB_STEPS`].
     ///
+    /// # Panics
+    /// Only by passing on a panic of a user callback (custom filter or
+    /// pre-solve), after the step has finished with the world valid; see
+    /// [`set_pre_solve`](World::set_pre_solve).
+    ///
     /// Box2D: `b2World_Step`.
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
@@ -375,6 +380,9 @@ impl World {
         self.end_step_events(); // events: sensor overlaps, bodies that fell asleep
 
         self.profile.step = ms_since(step_start);
+        // A callback that panicked during the step was answered `true`; its
+        // panic goes on now that the world is consistent (see `filter.rs`).
+        self.resume_callback_panic();
         Ok(())
     }
 

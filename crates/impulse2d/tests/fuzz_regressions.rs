@@ -8,7 +8,9 @@ use impulse2d::collision::{
     make_box, make_offset_polygon, make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
-use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
+use impulse2d::{
+    BodyDef, BodyType, Error, QuarantineReason, Rot, ShapeDef, Transform, Vec2, World, WorldDef,
+};
 
 #[path = "common/fuzz_cases.rs"]
 mod fuzz_cases;
@@ -338,11 +340,12 @@ fn quickhull_near_huge_lists_each_point_once() {
 /// gravity times the substep overflows the velocity of a falling body to infinity,
 /// the speed cap turns that into NaN and the body's position became NaN (in debug
 /// builds `finalize_bodies` failed its `debug_assert!` on the velocity first). A body
-/// whose motion overflows is now stopped where it was: the step succeeds, the world
-/// stays valid, every position stays finite and the next ordinary step simulates
+/// whose motion overflows is now quarantined where it was (disabled, with a
+/// `Velocity` quarantine event): the step succeeds, the world stays valid, every
+/// position stays finite, and once enabled again the next ordinary step simulates
 /// the body normally.
 #[test]
-fn huge_time_step_stops_an_overflowing_body() {
+fn huge_time_step_quarantines_an_overflowing_body() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let body = world
         .create_body(&BodyDef {
@@ -355,13 +358,20 @@ fn huge_time_step_stops_an_overflowing_body() {
         })
         .unwrap();
     for sub_steps in [1, 4] {
+        world.body_mut(body).unwrap().enable().unwrap();
         world.step(f32::MAX, sub_steps).unwrap();
         world.validate().unwrap();
+        let events = world.body_quarantine_events();
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].body_id, body);
+        assert_eq!(events[0].reason, QuarantineReason::Velocity);
+        assert!(!world.body(body).unwrap().is_enabled());
         let xf = world.body(body).unwrap().transform();
         assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
         assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
         assert_eq!(world.body(body).unwrap().linear_velocity(), Vec2::ZERO);
     }
+    world.body_mut(body).unwrap().enable().unwrap();
     world.step(0.5, 1).unwrap();
     world.validate().unwrap();
     // One substep of 0.5 s under 10 m/s²: v = 5 m/s down, moved 2.5 m.
@@ -436,4 +446,90 @@ fn subnormal_mass_counts_as_none() {
             .and_then(|mut view| view.set_mass_data(tiny)),
         Err(Error::OutOfRange { .. })
     ));
+}
+
+/// Fuzz target `world`, input `fuzz/regressions/world/huge-density-overflows-mass`.
+///
+/// `set_shape_density` accepted any finite density: 3.3961457e38 kg/m² on a
+/// 6.1 m square (37.25 m²) is a mass of 1.3e40 kg, infinite in `f32`. Once a second
+/// shape (a capsule) was added, the body's first moment was infinite too and its
+/// centre of mass `moment · (1/mass) = ∞ · 0 = NaN`; the body's transform became
+/// NaN, its shape boxes NaN, and the step's `enlarge_proxies` failed its
+/// `debug_assert!` when the broad phase refused the NaN box (in release builds the
+/// proxy silently kept a box that no longer covered its shape). A density whose
+/// shape mass, first moment or inertia is not finite is now an error that changes
+/// nothing, and a body whose shapes' masses are each finite but sum beyond `f32`
+/// counts as having no mass (1 kg at its origin, as for a mass too small to invert)
+/// instead of getting a NaN centre.
+#[test]
+fn shape_masses_that_overflow_are_refused_or_count_as_none() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(3.9960938, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let h = 3.051851;
+    let def = ShapeDef {
+        density: 10.0,
+        ..Default::default()
+    };
+    let square = world
+        .create_polygon_shape(body, &def, &make_box(h, h).unwrap())
+        .unwrap();
+    let before = world.body(body).unwrap().mass_data();
+    // 10 kg/m² on (2h)² m².
+    assert!((before.mass - 10.0 * 4.0 * h * h).abs() < 1.0e-3);
+
+    // As fuzzed: (2h)² · 3.4e38 overflows.
+    assert!(matches!(
+        world
+            .shape_mut(square)
+            .unwrap()
+            .set_density(3.3961457e38, true),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!(world.shape(square).unwrap().density(), 10.0);
+    assert_eq!(world.body(body).unwrap().mass_data(), before);
+    let huge = ShapeDef {
+        density: 3.3961457e38,
+        ..Default::default()
+    };
+    assert!(matches!(
+        world.create_polygon_shape(body, &huge, &make_box(h, h).unwrap()),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!(world.body(body).unwrap().shapes().len(), 1);
+
+    // Two unit squares of 2e38 kg each (finite apiece, 4e38 in all): no mass.
+    let other = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(-10.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let heavy = ShapeDef {
+        density: 2.0e38,
+        ..Default::default()
+    };
+    world
+        .create_polygon_shape(other, &heavy, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    assert_eq!(world.body(other).unwrap().mass_data().mass, 2.0e38);
+    world
+        .create_polygon_shape(other, &heavy, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    let none = world.body(other).unwrap().mass_data();
+    assert_eq!((none.mass, none.center), (1.0, Vec2::ZERO));
+    for _ in 0..10 {
+        world.step(1.0 / 60.0, 4).unwrap();
+        world.validate().unwrap();
+    }
+    for b in [body, other] {
+        let p = world.body(b).unwrap().position();
+        assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
+    }
 }

@@ -340,10 +340,13 @@ impl ShapeView<&mut World> {
     }
 
     /// Sets the density (kg/m², ≥ 0); `update_body_mass` recomputes the body's mass.
+    /// A density that would give the shape an infinite mass or inertia is an
+    /// error.
     ///
     /// Box2D: `b2Shape_SetDensity`.
     pub fn set_density(&mut self, density: f32, update_body_mass: bool) -> Result<()> {
         check_non_negative(density, "shape density")?;
+        crate::shape::check_shape_mass(&self.world.shapes[self.index].geometry, density)?;
         self.world.shapes[self.index].density = density;
         if update_body_mass {
             let bi = self.world.shapes[self.index].body_id as usize;

@@ -162,10 +162,15 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
     j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
     j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
-        j.spring.impulse = 0.0;
-        j.limit.reset();
-        j.motor.impulse = 0.0;
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut DistanceJoint) {
+    j.spring.impulse = 0.0;
+    j.limit.reset();
+    j.motor.impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [BodyState]) {

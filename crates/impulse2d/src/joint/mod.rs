@@ -342,6 +342,21 @@ pub(crate) enum JointKind {
 }
 
 impl JointKind {
+    /// Forgets the accumulated impulses, so that the next solve does not warm
+    /// start from them (a quarantined body's joints may hold non-finite ones).
+    pub(crate) fn clear_impulses(&mut self) {
+        match self {
+            JointKind::Distance(j) => distance::clear_impulses(j),
+            JointKind::Filter => {}
+            JointKind::Motor(j) => motor::clear_impulses(j),
+            JointKind::Mouse(j) => mouse::clear_impulses(j),
+            JointKind::Prismatic(j) => prismatic::clear_impulses(j),
+            JointKind::Revolute(j) => revolute::clear_impulses(j),
+            JointKind::Weld(j) => weld::clear_impulses(j),
+            JointKind::Wheel(j) => wheel::clear_impulses(j),
+        }
+    }
+
     /// The joint type this data belongs to.
     pub(crate) fn joint_type(&self) -> JointType {
         match self {

@@ -111,9 +111,14 @@ pub(super) fn prepare(
     let k = ia + ib;
     j.angular_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
     if !ctx.enable_warm_starting {
-        j.linear_impulse = Vec2::ZERO;
-        j.angular_impulse = 0.0;
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut MotorJoint) {
+    j.linear_impulse = Vec2::ZERO;
+    j.angular_impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {

@@ -99,9 +99,14 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
     j.linear_mass = k.inverse();
     j.delta_center = sim_b.center - j.target;
     if !ctx.enable_warm_starting {
-        j.linear_impulse = Vec2::ZERO;
-        j.angular_impulse = 0.0;
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut MouseJoint) {
+    j.linear_impulse = Vec2::ZERO;
+    j.angular_impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [BodyState]) {

@@ -133,11 +133,16 @@ pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContex
     j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
     j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
-        j.impulse = Vec2::ZERO;
-        j.spring.impulse = 0.0;
-        j.motor.impulse = 0.0;
-        j.limit.reset();
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut PrismaticJoint) {
+    j.impulse = Vec2::ZERO;
+    j.spring.impulse = 0.0;
+    j.motor.impulse = 0.0;
+    j.limit.reset();
 }
 
 /// The current anchors, separation and axis from the bodies' deltas.

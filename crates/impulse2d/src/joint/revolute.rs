@@ -126,11 +126,16 @@ pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext
     j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
     j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
-        j.linear_impulse = Vec2::ZERO;
-        j.spring.impulse = 0.0;
-        j.motor.impulse = 0.0;
-        j.limit.reset();
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut RevoluteJoint) {
+    j.linear_impulse = Vec2::ZERO;
+    j.spring.impulse = 0.0;
+    j.motor.impulse = 0.0;
+    j.limit.reset();
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [BodyState]) {

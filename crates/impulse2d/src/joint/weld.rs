@@ -97,9 +97,14 @@ pub(super) fn prepare(base: &JointBase, j: &mut WeldJoint, ctx: &StepContext) {
         Softness::new(j.angular_hertz, j.angular_damping_ratio, ctx.h)
     };
     if !ctx.enable_warm_starting {
-        j.linear_impulse = Vec2::ZERO;
-        j.angular_impulse = 0.0;
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut WeldJoint) {
+    j.linear_impulse = Vec2::ZERO;
+    j.angular_impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [BodyState]) {

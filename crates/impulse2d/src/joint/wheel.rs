@@ -136,11 +136,16 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
     j.spring.prepare(ctx.h);
 
     if !ctx.enable_warm_starting {
-        j.perp_impulse = 0.0;
-        j.spring.impulse = 0.0;
-        j.motor.impulse = 0.0;
-        j.limit.reset();
+        clear_impulses(j);
     }
+}
+
+/// Forgets the accumulated impulses (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut WheelJoint) {
+    j.perp_impulse = 0.0;
+    j.spring.impulse = 0.0;
+    j.motor.impulse = 0.0;
+    j.limit.reset();
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {

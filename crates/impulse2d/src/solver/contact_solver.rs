@@ -168,7 +168,15 @@ pub(crate) fn prepare(
 
         let vra = sa.linear_velocity + Vec2::scalar_cross(sa.angular_velocity, ra);
         let vrb = sb.linear_velocity + Vec2::scalar_cross(sb.angular_velocity, rb);
-        cp.relative_velocity = normal.dot(vrb - vra);
+        let relative_velocity = normal.dot(vrb - vra);
+        // A body with an absurd velocity is stopped by the first substep and
+        // quarantined (see `quarantine.rs`); its approach speed must not reach
+        // the other body through restitution either.
+        cp.relative_velocity = if (relative_velocity * relative_velocity).is_finite() {
+            relative_velocity
+        } else {
+            0.0
+        };
     }
     c
 }

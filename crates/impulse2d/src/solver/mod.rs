@@ -14,7 +14,11 @@
 //! 6. `continuous`: sweep fast bodies against static shapes (time of impact),
 //!    then bullets against static, kinematic and other dynamic shapes;
 //! 7. enlarge the broad-phase proxies of boxes that left their fat box;
-//! 8. put islands whose bodies have all rested long enough to sleep.
+//! 8. put islands whose bodies have all rested long enough to sleep;
+//! 9. quarantine (disable, with an event) the bodies whose motion stopped
+//!    being finite: `integrate_velocities` stops a body whose velocity does
+//!    and `finalize_bodies` leaves such bodies where they were (see
+//!    `quarantine.rs`).
 //!
 //! # References
 //! - E. Catto, *Solver2D* (2024): `solve_soft_step`.
@@ -92,6 +96,8 @@ pub(crate) struct WorkerScratch {
     pub fast_bodies: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
+    /// Awake bodies (by awake index) whose motion stopped being finite.
+    pub quarantined: BitSet,
     /// The island that most wants to sleep but must be split first, as
     /// (sleep time, island id); (0, NULL) for none.
     pub split_candidate: (f32, u32),
@@ -116,6 +122,8 @@ pub(crate) struct StepScratch {
     pub awake_islands: BitSet,
     /// Awake bodies (by awake index) that moved fast enough to be swept.
     pub fast_bodies: Vec<u32>,
+    /// Bodies (by id, in awake order) to quarantine at the end of the step.
+    pub quarantined: Vec<u32>,
     /// Island splitting work lists.
     pub split_stack: Vec<u32>,
     pub split_bodies: Vec<u32>,
@@ -193,6 +201,11 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
         sleep_islands(world);
     }
     world.profile.sleep_islands = ms_since(t);
+
+    // Last: disabling a body reorders the awake set.
+    if !world.scratch.quarantined.is_empty() {
+        world.quarantine_bodies();
+    }
 }
 
 /// Milliseconds since `t`.
@@ -271,9 +284,29 @@ fn integrate_velocities_kernel(sims: &[BodySim], states: &mut [BodyState], ctx: 
         };
         let dv = sim.force * (h * sim.inv_mass) + ctx.gravity * (h * gravity_scale);
         let dw = h * sim.inv_inertia * sim.torque;
-        state.linear_velocity = Vec2::mul_add(dv, linear_damping, state.linear_velocity);
-        state.angular_velocity = dw + angular_damping * state.angular_velocity;
+        let v = Vec2::mul_add(dv, linear_damping, state.linear_velocity);
+        let w = dw + angular_damping * state.angular_velocity;
+        if velocity_is_sane(v, w) && state.flags & flags::QUARANTINED_VELOCITY == 0 {
+            state.linear_velocity = v;
+            state.angular_velocity = w;
+        } else {
+            // Absurd input (a force of 3e38 N, a mass of 1e-30 kg, …): the
+            // body stops for the rest of the step, so that nothing
+            // non-finite reaches the bodies it touches, and is quarantined
+            // when the step finalizes it.
+            state.linear_velocity = Vec2::ZERO;
+            state.angular_velocity = 0.0;
+            state.flags |= flags::QUARANTINED_VELOCITY;
+        }
     }
+}
+
+/// Whether a velocity is finite with a finite square, which keeps the
+/// constraint solvers' arithmetic on it finite (speeds below about 1.8e19 m/s
+/// and rad/s; the speed limits clamp far below that).
+#[inline(always)]
+fn velocity_is_sane(v: Vec2, w: f32) -> bool {
+    (v.length_squared() + w * w).is_finite()
 }
 
 multiversion!(
@@ -340,6 +373,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         w.enlarged_bodies.set_bit_count_and_clear(body_count);
         w.fast_bodies.set_bit_count_and_clear(body_count);
         w.awake_islands.set_bit_count_and_clear(island_count);
+        w.quarantined.set_bit_count_and_clear(body_count);
         w.split_candidate = (0.0, NULL_INDEX);
     });
 
@@ -379,12 +413,17 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         split = split_choice(split, w.split_candidate);
     }
     for w in rest.iter_mut() {
-        first
-            .fast_bodies
-            .union_with(&w.get_mut().unwrap_or_else(|e| e.into_inner()).fast_bodies);
+        let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
+        first.fast_bodies.union_with(&w.fast_bodies);
+        first.quarantined.union_with(&w.quarantined);
     }
     // In body order, as a serial loop over the bodies would find them.
     scratch.fast_bodies.extend(first.fast_bodies.iter());
+    // By body id now: awake indices change when islands fall asleep.
+    scratch.quarantined.clear();
+    let sims = &solver_sets[AWAKE_SET as usize].body_sims;
+    let ids = first.quarantined.iter().map(|i| sims[i as usize].body_id);
+    scratch.quarantined.extend(ids);
     split.1
 }
 
@@ -456,14 +495,28 @@ impl Finalize<'_> {
         own: &mut WorkerScratch,
     ) {
         let (ctx, enable_sleep, islands) = (self.ctx, self.enable_sleep, self.islands);
-        if !motion_is_finite(sim, state) {
-            // Only extreme inputs get here (enormous forces, masses or time
-            // steps overflowing f32): stop the body where it was rather than
-            // let NaN spread to everything it touches.
+        // SAFETY: each awake body has one sim, so body `sim.body_id` belongs to
+        // this sim's block.
+        let body = unsafe { bodies.get(sim.body_id as usize) };
+        if let Some(reason) = motion_fault(sim, state) {
+            // Only absurd input gets here: the body stays where it was and is
+            // quarantined after the step (see `quarantine.rs`).
             *state = BodyState {
-                flags: state.flags,
+                flags: state.flags & !flags::QUARANTINED,
                 ..BodyState::IDENTITY
             };
+            sim.force = Vec2::ZERO;
+            sim.torque = 0.0;
+            sim.center0 = sim.center;
+            sim.rotation0 = sim.transform.q;
+            sim.flags &= !flags::TRANSIENT;
+            body.flags = (body.flags & !(flags::TRANSIENT | flags::QUARANTINED)) | reason;
+            body.sleep_time = 0.0;
+            // Its island stays awake until the body leaves it.
+            own.awake_islands
+                .set(islands[body.island_id as usize].local_index);
+            own.quarantined.set(sim_index);
+            return;
         }
         let v = state.linear_velocity;
         let w = state.angular_velocity;
@@ -484,9 +537,6 @@ impl Finalize<'_> {
         sim.force = Vec2::ZERO;
         sim.torque = 0.0;
 
-        // SAFETY: each awake body has one sim, so body `sim.body_id` belongs to
-        // this sim's block.
-        let body = unsafe { bodies.get(sim.body_id as usize) };
         body.flags = (body.flags & !flags::TRANSIENT) | (state.flags & flags::TRANSIENT);
         state.flags &= !flags::TRANSIENT;
         sim.flags &= !flags::TRANSIENT;
@@ -548,15 +598,26 @@ impl Finalize<'_> {
     }
 }
 
-/// Whether a body's velocities, position and rotation deltas and the position
-/// they lead to are all finite.
-fn motion_is_finite(sim: &BodySim, state: &BodyState) -> bool {
-    let q = state.delta_rotation;
-    state.linear_velocity.is_finite()
-        && state.angular_velocity.is_finite()
-        && q.c.is_finite()
-        && q.s.is_finite()
-        && (sim.center + state.delta_position).is_finite()
+/// Why a body's motion this step cannot be applied, as a quarantine flag
+/// ([`flags::QUARANTINED_VELOCITY`] or [`flags::QUARANTINED_POSITION`]), or
+/// `None` when it can: the velocity must be sane (see [`velocity_is_sane`])
+/// and not already condemned, the rotation delta a finite unit rotation, and
+/// the new centre finite and within ±[`MAX_COORDINATE`](crate::core::MAX_COORDINATE)
+/// (so that every shape box, at most a few `HUGE` from it, is finite too).
+fn motion_fault(sim: &BodySim, state: &BodyState) -> Option<u32> {
+    if state.flags & flags::QUARANTINED_VELOCITY != 0
+        || !velocity_is_sane(state.linear_velocity, state.angular_velocity)
+    {
+        return Some(flags::QUARANTINED_VELOCITY);
+    }
+    let center = sim.center + state.delta_position;
+    let limit = crate::core::MAX_COORDINATE;
+    // (NaN fails both comparisons.)
+    let in_range = center.x.abs() <= limit && center.y.abs() <= limit;
+    if !in_range || !state.delta_rotation.is_valid() {
+        return Some(flags::QUARANTINED_POSITION);
+    }
+    None
 }
 
 /// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body

@@ -21,5 +21,6 @@ mod hull;
 mod manifold;
 mod manifold_chain;
 mod mass;
+mod mover;
 mod ray;
 mod toi;
