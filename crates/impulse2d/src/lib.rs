@@ -96,7 +96,8 @@ pub use filter::{CustomFilterFn, PreSolveFn};
 pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
 pub use joint::{
     DistanceJointDef, FilterJointDef, JointDef, JointEvent, JointEventKind, JointType,
-    MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+    MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef,
+    WeldJointDef, WheelJointDef,
 };
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
