@@ -556,7 +556,9 @@ def resolve_item(code, stack, mod, aliases, where):
         vis = bool(m.group(1)) and not m.group(2)
         if inner.kind == "impl":  # associated const or type
             return Item("%s::%s" % (impl_display_name(inner, aliases), name), vis or inner.trait_impl, where)
-        return Item(name if m.group(3) != "mod" else "::".join(modules + [name]), vis, where)
+        if m.group(3) in ("mod", "const", "static"):
+            return Item("::".join((modules or ["impulse2d"]) + [name]), vis, where)
+        return Item(name, vis, where)
     m = re.match(r"^(unsafe\s+)?impl\b", code)
     if m:
         ctx = classify_header(code.split("{")[0])

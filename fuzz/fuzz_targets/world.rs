@@ -272,6 +272,7 @@ fn create_joint(w: &mut World, b: &mut Bytes, ids: &Ids) -> impulse2d::Result<Jo
                 max_force: num(b),
                 max_torque: num(b),
                 correction_factor: num(b),
+                ..Default::default()
             }
         ),
         3 => create!(

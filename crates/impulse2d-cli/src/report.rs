@@ -34,7 +34,7 @@ pub struct RunReport {
     pub mean_ms: f64,
     /// Mean milliseconds per step spent in each solver stage, in step order.
     pub stages: Vec<(String, f64)>,
-    /// Hash of every body's transform bits, in body order, after the last step.
+    /// [`World::state_hash`](impulse2d::World::state_hash) after the last step.
     pub state_hash: u64,
     /// Files written, with a description.
     pub outputs: Vec<(String, String)>,

@@ -6,7 +6,7 @@ use impulse2d::debug_draw::DrawOptions;
 use impulse2d::{Profile, World, WorldDef};
 use impulse2d_cli::animation::GifRecorder;
 use impulse2d_cli::report::{RunReport, bench_table};
-use impulse2d_cli::stats::{StateHasher, median, quantile};
+use impulse2d_cli::stats::{median, quantile};
 use impulse2d_cli::{Camera, RasterDraw, SvgDraw};
 use impulse2d_scenes::Scene;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -154,17 +154,6 @@ impl ProfileSum {
     }
 }
 
-/// Hash of every body's transform bits, in body id order.
-fn state_hash(world: &World) -> u64 {
-    let mut h = StateHasher::default();
-    for id in world.body_ids() {
-        if let Ok(xf) = world.body(id).map(|view| view.transform()) {
-            h.write_transform(xf);
-        }
-    }
-    h.finish()
-}
-
 /// Creates (truncates) an output file now, so that a bad path fails before the run.
 fn create_output(path: &Path) -> Result<BufWriter<File>, String> {
     File::create(path)
@@ -239,7 +228,7 @@ fn fill_report(report: &mut RunReport, world: &World, times: &[f64], profile: &P
     report.p95_ms = quantile(times, 0.95).unwrap_or(0.0);
     report.mean_ms = times.iter().sum::<f64>() / times.len().max(1) as f64;
     report.stages = profile.means();
-    report.state_hash = state_hash(world);
+    report.state_hash = world.state_hash();
     report.simd = world.simd_path().to_string();
 }
 

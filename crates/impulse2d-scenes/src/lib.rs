@@ -22,6 +22,7 @@ pub mod benchmarks;
 mod common;
 pub mod demos;
 pub mod human;
+pub mod platformer;
 pub mod rain;
 pub mod sensors;
 pub mod solver2d;
@@ -53,6 +54,26 @@ pub trait SceneScript: Send {
     fn status(&self) -> String {
         String::new()
     }
+
+    /// A viewer's keyboard input for a scene with a player (the platformer):
+    /// from the first call on, the player follows it instead of its track.
+    /// Ignored by scenes without a player.
+    fn player_input(&mut self, _input: PlayerInput) {}
+
+    /// The player's capsule (world frame, metres), for a viewer to draw: it is
+    /// not a body of the world. `None` for scenes without a player.
+    fn player(&self) -> Option<impulse2d::collision::Capsule> {
+        None
+    }
+}
+
+/// What a player presses (see [`SceneScript::player_input`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayerInput {
+    /// Run direction and amount, −1 (left) to 1 (right).
+    pub move_x: f32,
+    /// Jump (taken when the player stands on the ground).
+    pub jump: bool,
 }
 
 /// What [`build`] returns: the ground, the dynamic bodies in creation order,
@@ -191,6 +212,11 @@ const SCENES: &[SceneInfo] = &[
         name: "large_pyramid",
         description: "Box2D's large pyramid: base 100, 5050 boxes, sleep off",
     },
+    SceneInfo {
+        category: "character",
+        name: "platformer",
+        description: "a character controller runs a course: steps, ramps, a crest, a steep slope, a conveyor, boxes, one-way and moving platforms",
+    },
     // Joint scenes (see `joints.rs`).
     SceneInfo {
         category: "joints",
@@ -321,6 +347,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
             }
         }
         "sensors" => sensors::sensors(world, 5)?.into_scene(),
+        "platformer" => platformer::scene(world)?,
         "rain" => rain::rain(world, rain::RainLayout::FULL)?.into_scene(),
         "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
         | "spinner" => joints::build(short, world)?,

@@ -108,6 +108,9 @@ pub struct App {
     pub error: Option<String>,
     /// Show the profile overlay.
     pub show_profile: bool,
+    /// The keyboard drives the scene's player (after the first arrow or
+    /// jump key; until then it runs its scripted track).
+    pub keys_taken: bool,
 }
 
 /// The scenes.
@@ -150,6 +153,7 @@ impl App {
             step_count: 0,
             error: None,
             show_profile: true,
+            keys_taken: false,
         };
         app.load(index, screen, true);
         app
@@ -162,6 +166,7 @@ impl App {
         self.drag = None;
         self.handle = None;
         self.step_count = 0;
+        self.keys_taken = false;
         self.profile = SmoothedProfile::default();
         match build(index) {
             Ok((world, scene)) => {
@@ -204,12 +209,38 @@ impl App {
                 size,
             ),
         };
+        // A scene with a player shows 30 m around it (the view follows it).
+        if let Some(c) = self.player() {
+            self.view.scale = self.view.size.0 / 30.0;
+            self.view.center = (c.center1 + c.center2) * 0.5;
+        }
     }
 
     /// Keeps the view's drawing area matching the window.
     pub fn resize(&mut self, screen: (f32, f32)) {
         self.view.left = PANEL_WIDTH;
         self.view.size = ((screen.0 - PANEL_WIDTH).max(50.0), screen.1.max(50.0));
+    }
+
+    /// The scene's player capsule, if it has one (the platformer).
+    pub fn player(&self) -> Option<impulse2d::collision::Capsule> {
+        self.scene.as_ref()?.script.as_ref()?.player()
+    }
+
+    /// Hands the keyboard to the scene's player: left/right run, jump. The
+    /// player follows the keys from the first one pressed on.
+    pub fn player_keys(&mut self, left: bool, right: bool, jump: bool) {
+        let input = impulse2d_scenes::PlayerInput {
+            move_x: right as i32 as f32 - left as i32 as f32,
+            jump,
+        };
+        if input == impulse2d_scenes::PlayerInput::default() && !self.keys_taken {
+            return;
+        }
+        if let Some(script) = self.scene.as_mut().and_then(|s| s.script.as_mut()) {
+            self.keys_taken = true;
+            script.player_input(input);
+        }
     }
 
     /// Advances the world one step if running (or asked to step once).
@@ -378,6 +409,10 @@ impl App {
             d.draw_segment(anchor, drag.target, HexColor::WHITE);
             d.draw_point(anchor, 6.0, HexColor::WHITE);
             d.draw_point(drag.target, 6.0, HexColor::CYAN);
+        }
+        // The player is not a body: draw its capsule over the world.
+        if let Some(c) = self.player() {
+            d.draw_solid_capsule(c.center1, c.center2, c.radius, HexColor::ORANGE);
         }
     }
 }

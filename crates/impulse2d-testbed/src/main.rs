@@ -109,8 +109,24 @@ fn handle_input(app: &mut App, egui_wants_pointer: bool, egui_wants_keyboard: bo
             app.pan_from = None;
         }
     }
+    // A scene with a player (the platformer) takes the arrows and space.
+    let has_player = app.player().is_some();
+    if has_player && !egui_wants_keyboard {
+        let jump = mq::is_key_down(mq::KeyCode::Space) || mq::is_key_down(mq::KeyCode::Up);
+        app.player_keys(
+            mq::is_key_down(mq::KeyCode::Left),
+            mq::is_key_down(mq::KeyCode::Right),
+            jump,
+        );
+    }
+    if let Some(c) = app.player() {
+        // Follow the player.
+        app.view.center = (c.center1 + c.center2) * 0.5;
+    }
     if !egui_wants_keyboard {
-        if mq::is_key_pressed(mq::KeyCode::P) || mq::is_key_pressed(mq::KeyCode::Space) {
+        if mq::is_key_pressed(mq::KeyCode::P)
+            || (!has_player && mq::is_key_pressed(mq::KeyCode::Space))
+        {
             app.paused = !app.paused;
         }
         if mq::is_key_pressed(mq::KeyCode::O) {

@@ -50,6 +50,7 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 let o = &mut app.options;
                 ui.checkbox(&mut o.draw_shapes, "shapes");
                 ui.checkbox(&mut o.draw_joints, "joints");
+                ui.checkbox(&mut o.draw_joint_extras, "joint forces");
                 ui.checkbox(&mut o.draw_aabbs, "bounding boxes");
                 ui.checkbox(&mut o.draw_contacts, "contact points");
                 ui.checkbox(&mut o.draw_contact_normals, "contact normals");
@@ -58,6 +59,9 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 ui.checkbox(&mut o.draw_islands, "awake islands");
                 ui.checkbox(&mut o.draw_graph_colors, "graph colours");
                 ui.checkbox(&mut o.draw_mass, "centres of mass");
+                ui.checkbox(&mut o.draw_body_names, "body names");
+                ui.checkbox(&mut o.draw_chain_normals, "chain normals");
+                ui.checkbox(&mut o.draw_contact_features, "contact features");
                 ui.checkbox(&mut app.show_profile, "profile");
                 ui.separator();
 
@@ -88,7 +92,8 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 ui.separator();
                 ui.small(
                     "Left drag: pull a body (mouse joint). Right drag: pan. Wheel: zoom. \
-                     F: fit view. P: pause. O: step. R: restart.",
+                     F: fit view. P: pause. O: step. R: restart. Platformer: arrows run, \
+                     space or up jumps (the player leaves its track at the first key).",
                 );
             });
         });

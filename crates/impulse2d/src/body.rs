@@ -151,6 +151,7 @@ pub struct BodyDef {
     pub name: String,
 }
 
+/// Box2D: `b2DefaultBodyDef`.
 impl Default for BodyDef {
     fn default() -> Self {
         BodyDef {
@@ -467,14 +468,9 @@ impl World {
         }
     }
 
-    /// Creates a body. Shapes are attached afterwards; a dynamic body without
-    /// shapes gets a mass of 1 kg at its origin.
-    ///
-    /// Returns an error naming the field when the definition holds a non-finite
-    /// number, a negative damping or threshold, or a non-unit rotation.
-    ///
-    /// Box2D: `b2CreateBody`.
-    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
+    /// Creates a body after checking its definition (see
+    /// [`World::create_body`]).
+    pub(crate) fn add_body(&mut self, def: &BodyDef) -> Result<BodyId> {
         def.validate()?;
 
         let is_awake = (def.is_awake || !def.enable_sleep) && def.is_enabled;
@@ -551,12 +547,9 @@ impl World {
         Ok(self.make_body_id(body_id))
     }
 
-    /// Destroys a body with its shapes, chains and contacts. Bodies that were
-    /// touching it are woken. Destroying it again gives `Err(InvalidId)`.
-    ///
-    /// Box2D: `b2DestroyBody`.
-    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
-        let bi = self.body_index(id)?;
+    /// Destroys body `bi` with its joints, shapes, chains and contacts,
+    /// waking the bodies that were touching it.
+    pub(crate) fn remove_body(&mut self, bi: usize) {
         self.destroy_body_joints(bi); // joints: destroyed with the body
         self.destroy_body_contacts(bi, true);
 
@@ -597,7 +590,6 @@ impl World {
         body.head_chain_id = NULL_INDEX;
         body.shape_count = 0;
         body.name = String::new();
-        Ok(())
     }
 
     /// Removes a body's sim (and state, in the awake set) from a set by swap

@@ -9,7 +9,7 @@
 use crate::collision::{ChainSegment, Segment};
 use crate::core::LINEAR_SLOP;
 use crate::error::{Error, Result, check_finite_vec};
-use crate::id::{BodyId, ChainId, NULL_INDEX};
+use crate::id::{ChainId, NULL_INDEX};
 use crate::math::Vec2;
 use crate::shape::{Filter, ShapeDef, ShapeGeometry, SurfaceMaterial};
 use crate::world::World;
@@ -69,6 +69,7 @@ pub struct ChainDef {
     pub user_data: u64,
 }
 
+/// Box2D: `b2DefaultChainDef`.
 impl Default for ChainDef {
     fn default() -> Self {
         ChainDef {
@@ -156,11 +157,9 @@ impl World {
         }
     }
 
-    /// Attaches a chain of one-sided segments to a body (usually static).
-    ///
-    /// Box2D: `b2CreateChain`.
-    pub fn create_chain(&mut self, body: BodyId, def: &ChainDef) -> Result<ChainId> {
-        let bi = self.body_index(body)?;
+    /// Attaches a chain to body `bi` after checking its definition (see
+    /// [`World::create_chain`]).
+    pub(crate) fn add_chain(&mut self, bi: usize, def: &ChainDef) -> Result<ChainId> {
         let shape_def = ShapeDef {
             density: 0.0,
             friction: def.friction,
@@ -240,11 +239,8 @@ impl World {
         })
     }
 
-    /// Destroys a chain and its segments.
-    ///
-    /// Box2D: `b2DestroyChain`.
-    pub fn destroy_chain(&mut self, id: ChainId) -> Result<()> {
-        let ci = self.chain_index(id)?;
+    /// Destroys chain `ci` and its segments.
+    pub(crate) fn remove_chain(&mut self, ci: usize) {
         let bi = self.chains[ci].body_id as usize;
         let shape_indices = std::mem::take(&mut self.chains[ci].shape_indices);
         for si in shape_indices {
@@ -266,7 +262,6 @@ impl World {
         }
         self.chains[ci].free();
         self.chain_ids.free(ci as u32);
-        Ok(())
     }
 
     pub(crate) fn make_chain_id(&self, index: u32) -> ChainId {

@@ -231,6 +231,33 @@ pub struct DrawOptions {
     ///
     /// Box2D: `b2DebugDraw.drawMass`.
     pub draw_mass: bool,
+    /// Draw each named body's name beside its centre of mass.
+    ///
+    /// Box2D: `b2DebugDraw.drawBodyNames`.
+    pub draw_body_names: bool,
+    /// Draw each chain segment's outward normal (0.2 m) at its middle.
+    ///
+    /// Box2D: `b2DebugDraw.drawChainNormals`.
+    pub draw_chain_normals: bool,
+    /// Write each contact point's feature id beside it (with `draw_contacts`).
+    ///
+    /// Box2D: `b2DebugDraw.drawContactFeatures`.
+    pub draw_contact_features: bool,
+    /// Draw each joint's reaction force (a line from the anchors' midpoint,
+    /// 1 mm per newton) and write its reaction torque (with `draw_joints`).
+    ///
+    /// Box2D: `b2DebugDraw.drawJointExtras`.
+    pub draw_joint_extras: bool,
+    /// Draw contact points where they are anchored on shape A's body (its
+    /// centre of mass plus the point's anchor) instead of at the manifold
+    /// point.
+    ///
+    /// Box2D: `b2DebugDraw.drawAnchorA`.
+    pub draw_anchor_a: bool,
+    /// Size of the joints' anchor points relative to the default (5 pixels).
+    ///
+    /// Box2D: `b2DebugDraw.jointScale`.
+    pub joint_scale: f32,
     /// Only things overlapping this box are drawn, metres.
     ///
     /// Box2D: `b2DebugDraw.drawingBounds`.
@@ -259,6 +286,12 @@ impl Default for DrawOptions {
             draw_islands: false,
             draw_graph_colors: false,
             draw_mass: false,
+            draw_body_names: false,
+            draw_chain_normals: false,
+            draw_contact_features: false,
+            draw_anchor_a: false,
+            draw_joint_extras: false,
+            joint_scale: 1.0,
             drawing_bounds: Aabb::new(
                 Vec2::new(-crate::core::HUGE, -crate::core::HUGE),
                 Vec2::new(crate::core::HUGE, crate::core::HUGE),
@@ -443,6 +476,14 @@ impl World {
                             state_color
                         };
                         draw_geometry(draw, &shape.geometry, xf, color);
+                        if let (true, ShapeGeometry::ChainSegment(c)) =
+                            (options.draw_chain_normals, &shape.geometry)
+                        {
+                            let (p1, p2) = (xf.apply(c.segment.point1), xf.apply(c.segment.point2));
+                            let mid = 0.5 * (p1 + p2);
+                            let n = (p2 - p1).normalize().right_perp();
+                            draw.draw_segment(mid, mid + 0.2 * n, palette.normal);
+                        }
                     }
                     if options.draw_aabbs {
                         draw_aabb(draw, shape.fat_aabb, palette.aabb);
@@ -464,6 +505,23 @@ impl World {
                 let label = Vec2::new(sim.center.x + 0.1, sim.center.y + 0.1);
                 draw.draw_string(label, &format!("{:.2} kg", body.mass), palette.mass);
             }
+        }
+
+        if options.draw_body_names {
+            for (bi, body) in self.bodies.iter().enumerate() {
+                if body.id == NULL_INDEX || body.name.is_empty() {
+                    continue;
+                }
+                let sim = self.body_sim(bi);
+                if bounds.contains_point(sim.center) {
+                    let label = sim.center + sim.transform.q.rotate(Vec2::new(0.1, 0.1));
+                    draw.draw_string(label, &body.name, palette.joint);
+                }
+            }
+        }
+
+        if options.draw_joints {
+            self.draw_joints(draw, options);
         }
 
         if options.draw_contacts
@@ -515,6 +573,41 @@ impl World {
 
     /// Contact points of the awake touching contacts (those in the constraint
     /// graph), colour by colour.
+    /// Every joint whose anchors are in the drawing bounds: lines from body A's
+    /// origin to its anchor, between the anchors and from body B's anchor to
+    /// its origin, and the anchors as points.
+    fn draw_joints(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
+        let color = options.palette.joint;
+        for (ji, joint) in self.joints.joints.iter().enumerate() {
+            if joint.joint_id != ji as u32 {
+                continue; // a free slot
+            }
+            let sim = self.joint_sim(ji);
+            let xf_a = self.body_sim(sim.base.body_id_a as usize).transform;
+            let xf_b = self.body_sim(sim.base.body_id_b as usize).transform;
+            let pa = xf_a.apply(sim.base.local_frame_a.p);
+            let pb = xf_b.apply(sim.base.local_frame_b.p);
+            let bounds = options.drawing_bounds;
+            if !bounds.contains_point(pa) && !bounds.contains_point(pb) {
+                continue;
+            }
+            draw.draw_segment(xf_a.p, pa, color);
+            draw.draw_segment(pa, pb, color);
+            draw.draw_segment(xf_b.p, pb, color);
+            let size = 5.0 * options.joint_scale;
+            draw.draw_point(pa, size, color);
+            draw.draw_point(pb, size, color);
+            if options.draw_joint_extras {
+                let inv_h = self.joints.inv_h;
+                let force = crate::joint::solver::constraint_force(sim, xf_a, xf_b, inv_h);
+                let torque = crate::joint::solver::constraint_torque(sim, inv_h);
+                let mid = 0.5 * (pa + pb);
+                draw.draw_segment(mid, mid + 0.001 * force, options.palette.impulse);
+                draw.draw_string(mid, &format!("{torque:.1} N·m"), color);
+            }
+        }
+    }
+
     fn draw_contacts(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
         let palette = &options.palette;
         let bounds = options.drawing_bounds;
@@ -528,8 +621,14 @@ impl World {
             for contact in &color.contact_sims {
                 let manifold = &contact.manifold;
                 let normal = manifold.normal;
+                let body_a = self.shapes[contact.shape_id_a as usize].body_id as usize;
+                let center_a = self.body_sim(body_a).center;
                 for mp in manifold.points() {
-                    let p = mp.point;
+                    let p = if options.draw_anchor_a {
+                        center_a + mp.anchor_a
+                    } else {
+                        mp.point
+                    };
                     if !bounds.contains_point(p) {
                         continue;
                     }
@@ -544,6 +643,9 @@ impl World {
                             palette.contact_added
                         };
                         draw.draw_point(p, if options.draw_graph_colors { 7.0 } else { 5.0 }, c);
+                        if options.draw_contact_features {
+                            draw.draw_string(p, &mp.id.to_string(), palette.friction);
+                        }
                     }
                     if options.draw_contact_normals {
                         let tip = p + options.normal_length * normal;
@@ -765,6 +867,7 @@ mod tests {
         outlines: Vec<(Vec<Vec2>, HexColor)>,
         points: Vec<(Vec2, HexColor)>,
         segments: Vec<(Vec2, Vec2, HexColor)>,
+        strings: Vec<(Vec2, String)>,
     }
 
     impl DebugDraw for Recorder {
@@ -782,6 +885,9 @@ mod tests {
         }
         fn draw_segment(&mut self, a: Vec2, b: Vec2, c: HexColor) {
             self.segments.push((a, b, c));
+        }
+        fn draw_string(&mut self, p: Vec2, text: &str, _c: HexColor) {
+            self.strings.push((p, text.to_string()));
         }
     }
 
@@ -916,5 +1022,171 @@ mod tests {
         assert_eq!(world.body_ids().count(), 3);
         let empty = crate::World::new(&crate::WorldDef::default()).unwrap();
         assert_eq!(empty.view_bounds(), None);
+    }
+
+    /// A named ball hanging by a revolute joint from a static anchor at
+    /// (0, 15), above a chain loop (a 10 m square) with a box resting on its
+    /// top side, drawn with the joint, name, chain-normal and contact-feature
+    /// options.
+    #[test]
+    fn joints_names_chain_normals_and_contact_features_are_drawn() {
+        use crate::collision::Circle;
+        use crate::{ChainDef, JointDef, RevoluteJointDef};
+        let mut world = crate::World::new(&crate::WorldDef::default()).unwrap();
+        let anchor = world
+            .create_body(&crate::BodyDef {
+                position: Vec2::new(0.0, 15.0),
+                ..Default::default()
+            })
+            .unwrap();
+        let ball = world
+            .create_body(&crate::BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(1.0, 15.0),
+                name: "ball".to_string(),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_circle_shape(
+                ball,
+                &crate::ShapeDef::default(),
+                &Circle::new(Vec2::ZERO, 0.25).unwrap(),
+            )
+            .unwrap();
+        world
+            .create_revolute_joint(&RevoluteJointDef {
+                base: JointDef {
+                    body_a: anchor,
+                    body_b: ball,
+                    local_anchor_a: Vec2::ZERO,
+                    local_anchor_b: Vec2::new(-1.0, 0.0),
+                    ..Default::default()
+                },
+                ..Default::default()
+            })
+            .unwrap();
+        let ground = world.create_body(&crate::BodyDef::default()).unwrap();
+        // A loop: a 10 m square, its segments' outward normals pointing out.
+        let square = vec![
+            Vec2::new(-5.0, -5.0),
+            Vec2::new(5.0, -5.0),
+            Vec2::new(5.0, 5.0),
+            Vec2::new(-5.0, 5.0),
+        ];
+        world
+            .create_chain(
+                ground,
+                &ChainDef {
+                    points: square,
+                    is_loop: true,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        let box_body = world
+            .create_body(&crate::BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(0.0, 5.5),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(
+                box_body,
+                &crate::ShapeDef::default(),
+                &crate::collision::make_box(0.5, 0.5).unwrap(),
+            )
+            .unwrap();
+        world.step(1.0 / 60.0, 4).unwrap();
+
+        let options = DrawOptions {
+            draw_contacts: true,
+            draw_body_names: true,
+            draw_chain_normals: true,
+            draw_contact_features: true,
+            draw_joint_extras: true,
+            ..Default::default()
+        };
+        let mut r = Recorder::default();
+        world.draw(&mut r, &options);
+        let palette = &options.palette;
+        // The joint: anchor A at (0, 15) and anchor B one metre left of the
+        // ball's origin in its frame, joined by a segment.
+        let joint_points: Vec<Vec2> = r
+            .points
+            .iter()
+            .filter(|(_, c)| *c == palette.joint)
+            .map(|(p, _)| *p)
+            .collect();
+        assert_eq!(joint_points.len(), 2, "{joint_points:?} {:?}", r.points);
+        assert!((joint_points[0] - Vec2::new(0.0, 15.0)).length() < 1e-6);
+        let anchor_b = world
+            .body(ball)
+            .unwrap()
+            .transform()
+            .apply(Vec2::new(-1.0, 0.0));
+        assert!(
+            (joint_points[1] - anchor_b).length() < 1e-6,
+            "{joint_points:?}"
+        );
+        let joint_segments = r.segments.iter().filter(|s| s.2 == palette.joint).count();
+        assert_eq!(joint_segments, 3);
+        // Its extras: the torque as text at the anchors' midpoint.
+        assert!(r.strings.iter().any(|(_, t)| t.ends_with("N·m")));
+        // The name beside the ball's centre (its origin: a circle at the origin).
+        let xf = world.body(ball).unwrap().transform();
+        let label = xf.p + xf.q.rotate(Vec2::new(0.1, 0.1));
+        assert!(
+            r.strings
+                .iter()
+                .any(|(p, t)| t == "ball" && (*p - label).length() < 1e-6),
+            "{:?}",
+            r.strings
+        );
+        // Four chain normals, 0.2 m long, from each side's middle: the bottom
+        // one from (0, -5) pointing down.
+        let normals: Vec<_> = r
+            .segments
+            .iter()
+            .filter(|s| s.2 == palette.normal)
+            .collect();
+        assert_eq!(normals.len(), 4);
+        assert!(normals.iter().any(|(a, b, _)| {
+            (*a - Vec2::new(0.0, -5.0)).length() < 1e-5
+                && (*b - Vec2::new(0.0, -5.2)).length() < 1e-5
+        }));
+        // With draw_anchor_a the contact points sit at body A's centre of mass
+        // plus their anchors.
+        let contact = &world.body(box_body).unwrap().contacts()[0];
+        let centre_a = world
+            .body(world.shape(contact.shape_id_a).unwrap().body())
+            .unwrap()
+            .world_center_of_mass();
+        let mut anchored = Recorder::default();
+        world.draw(
+            &mut anchored,
+            &DrawOptions {
+                draw_contacts: true,
+                draw_anchor_a: true,
+                ..Default::default()
+            },
+        );
+        let drawn: Vec<Vec2> = anchored
+            .points
+            .iter()
+            .filter(|(_, c)| *c != palette.joint)
+            .map(|(p, _)| *p)
+            .collect();
+        let expected: Vec<Vec2> = contact
+            .manifold
+            .points()
+            .iter()
+            .map(|mp| centre_a + mp.anchor_a)
+            .collect();
+        assert_eq!(drawn, expected);
+        // Contact features: one string per contact point of the box resting on
+        // the loop's top side (two), besides the name and the torque.
+        assert_eq!(r.strings.len(), 2 + 2, "{:?}", r.strings);
     }
 }

@@ -147,6 +147,13 @@ pub enum JointType {
     /// Drags one body's point towards a world target with a spring. See
     /// [`MouseJointDef`](crate::joint::MouseJointDef).
     Mouse,
+    /// Drives one body's velocity relative to another, each axis with a
+    /// bounded force, without turning it. See
+    /// [`MoverJointDef`](crate::joint::MoverJointDef).
+    Mover,
+    /// A spring leg along a normal with bounded push and pull. See
+    /// [`PogoJointDef`](crate::joint::PogoJointDef).
+    Pogo,
     /// Lets the bodies slide along an axis without turning. See
     /// [`PrismaticJointDef`](crate::joint::PrismaticJointDef).
     Prismatic,

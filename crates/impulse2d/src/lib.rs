@@ -48,6 +48,7 @@ pub mod body;
 mod body_motion;
 pub mod broad_phase;
 pub mod chain;
+pub mod character;
 pub mod collision;
 pub mod contact;
 pub mod core;
@@ -60,6 +61,7 @@ pub mod id;
 pub mod interop;
 pub mod joint;
 pub mod math;
+pub mod mover;
 pub(crate) mod narrow_phase;
 pub mod profile;
 pub(crate) mod quarantine;
@@ -68,6 +70,7 @@ mod sensor;
 pub mod shape;
 pub mod simd;
 pub(crate) mod solver;
+mod state_hash;
 mod validate;
 #[allow(unsafe_code)]
 pub(crate) mod workers;
@@ -79,6 +82,7 @@ pub use api::{
 };
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use chain::ChainDef;
+pub use character::{CharacterController, CharacterDef, Ground};
 pub use contact::{ContactData, MixingFn, MixingRule};
 pub use debug_draw::{DebugDraw, DrawOptions, HexColor, Palette};
 pub use error::{Error, Result};
@@ -92,7 +96,8 @@ pub use filter::{CustomFilterFn, PreSolveFn};
 pub use id::{BodyId, ChainId, ContactId, JointId, ShapeId};
 pub use joint::{
     DistanceJointDef, FilterJointDef, JointDef, JointEvent, JointEventKind, JointType,
-    MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+    MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef,
+    WeldJointDef, WheelJointDef,
 };
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
 pub use profile::Profile;
@@ -101,3 +106,8 @@ pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
+
+/// This crate's version, `major.minor.patch`.
+///
+/// Box2D: `b2GetVersion`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

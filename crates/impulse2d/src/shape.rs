@@ -15,7 +15,7 @@ use crate::collision::{
 };
 use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
-use crate::id::{BodyId, NULL_INDEX, ShapeId};
+use crate::id::{NULL_INDEX, ShapeId};
 use crate::math::{Transform, Vec2};
 use crate::world::World;
 
@@ -44,6 +44,7 @@ pub struct Filter {
     pub group_index: i32,
 }
 
+/// Box2D: `b2DefaultFilter`.
 impl Default for Filter {
     fn default() -> Self {
         Filter {
@@ -213,6 +214,7 @@ pub struct ShapeDef {
     pub user_data: u64,
 }
 
+/// Box2D: `b2DefaultShapeDef`.
 impl Default for ShapeDef {
     fn default() -> Self {
         ShapeDef {
@@ -525,93 +527,6 @@ impl World {
         }
     }
 
-    /// Attaches a circle to a body.
-    ///
-    /// Box2D: `b2CreateCircleShape`.
-    pub fn create_circle_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        circle: &Circle,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Circle(*circle))
-    }
-
-    /// Attaches a capsule to a body.
-    ///
-    /// Box2D: `b2CreateCapsuleShape`.
-    pub fn create_capsule_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        capsule: &Capsule,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Capsule(*capsule))
-    }
-
-    /// Attaches a convex polygon to a body.
-    ///
-    /// Box2D: `b2CreatePolygonShape`.
-    pub fn create_polygon_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        polygon: &Polygon,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Polygon(*polygon))
-    }
-
-    /// Attaches a two-sided segment to a body (it has no mass; use it on static
-    /// or kinematic bodies).
-    ///
-    /// Box2D: `b2CreateSegmentShape`.
-    pub fn create_segment_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        segment: &Segment,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Segment(*segment))
-    }
-
-    /// Attaches a free-standing one-sided chain segment (with its ghost
-    /// vertices) to a body; its `chain_id` is ignored (the shape belongs to no
-    /// chain). Chains are made by [`World::create_chain`].
-    ///
-    /// Box2D: `b2CreateChainSegmentShape`.
-    pub fn create_chain_segment_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        segment: &ChainSegment,
-    ) -> Result<ShapeId> {
-        let bi = self.body_index(body)?;
-        let geometry = ShapeGeometry::ChainSegment(ChainSegment {
-            chain_id: NULL_INDEX,
-            ..*segment
-        });
-        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
-        Ok(self.make_shape_id(index))
-    }
-
-    /// Attaches any geometry to a body. Chain segments can only be made by
-    /// [`World::create_chain`].
-    pub fn create_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        geometry: ShapeGeometry,
-    ) -> Result<ShapeId> {
-        if matches!(geometry, ShapeGeometry::ChainSegment(_)) {
-            return Err(Error::InvalidOperation(
-                "chain segments are created by create_chain",
-            ));
-        }
-        let bi = self.body_index(body)?;
-        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
-        Ok(self.make_shape_id(index))
-    }
-
     /// Creates a shape on body `bi` after validating everything.
     pub(crate) fn create_shape_internal(
         &mut self,
@@ -804,26 +719,6 @@ impl World {
         shape.next_shape_id = NULL_INDEX;
         shape.chain_id = NULL_INDEX;
         self.shape_ids.free(shape_id);
-    }
-
-    /// Destroys a shape and its contacts (waking the bodies it touched).
-    /// `update_body_mass` recomputes the body's mass without it. Chain segments
-    /// are destroyed with their chain ([`World::destroy_chain`]).
-    ///
-    /// Box2D: `b2DestroyShape`.
-    pub fn destroy_shape(&mut self, id: ShapeId, update_body_mass: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        if self.shapes[si].chain_id != NULL_INDEX {
-            return Err(Error::InvalidOperation(
-                "a chain segment is destroyed with its chain",
-            ));
-        }
-        let bi = self.shapes[si].body_id as usize;
-        self.destroy_shape_internal(si, true);
-        if update_body_mass {
-            self.update_body_mass_data(bi);
-        }
-        Ok(())
     }
 
     /// Destroys a shape's contacts and proxy and frees its slot.

@@ -919,3 +919,239 @@ fn invoke_contact_creation_finds_sleeping_bodies_under_a_new_static_shape() {
         assert_eq!(found, invoke, "invoke = {invoke}");
     }
 }
+
+/// Box2D's C world for the differential tests below.
+struct Box2dWorld(c::b2WorldId);
+
+impl Box2dWorld {
+    fn new(gravity: Vec2) -> Self {
+        // SAFETY: plain FFI calls on a fresh world.
+        unsafe {
+            let mut def = c::b2DefaultWorldDef();
+            def.gravity = c::b2Vec2 {
+                x: gravity.x,
+                y: gravity.y,
+            };
+            Box2dWorld(c::b2CreateWorld(&def))
+        }
+    }
+
+    fn body(&self, body_type: BodyType, position: Vec2) -> c::b2BodyId {
+        // SAFETY: the world is alive; the def outlives the call.
+        unsafe {
+            let mut bd = c::b2DefaultBodyDef();
+            bd.type_ = match body_type {
+                BodyType::Static => c::b2BodyType_b2_staticBody,
+                BodyType::Kinematic => c::b2BodyType_b2_kinematicBody,
+                BodyType::Dynamic => c::b2BodyType_b2_dynamicBody,
+            };
+            bd.position = v2(position);
+            c::b2CreateBody(self.0, &bd)
+        }
+    }
+
+    fn step(&self, steps: usize) {
+        for _ in 0..steps {
+            // SAFETY: the world is alive.
+            unsafe { c::b2World_Step(self.0, DT, SUBSTEPS as i32) };
+        }
+    }
+}
+
+impl Drop for Box2dWorld {
+    fn drop(&mut self) {
+        // SAFETY: created by b2CreateWorld, destroyed once.
+        unsafe { c::b2DestroyWorld(self.0) };
+    }
+}
+
+fn v2(v: Vec2) -> c::b2Vec2 {
+    c::b2Vec2 { x: v.x, y: v.y }
+}
+
+fn from_b2(v: c::b2Vec2) -> Vec2 {
+    Vec2::new(v.x, v.y)
+}
+
+#[test]
+fn run_time_body_setters_in_free_flight_match_box2d() {
+    let start = Vec2::new(0.0, 20.0);
+    let mut w = world(Vec2::new(0.0, -10.0));
+    let b = dynamic(&mut w, start);
+    add_box(&mut w, b, 0.5, 0.25);
+    let theirs = Box2dWorld::new(Vec2::new(0.0, -10.0));
+    let tb = theirs.body(BodyType::Dynamic, start);
+    // SAFETY: live ids of a live world for every call below.
+    unsafe {
+        let poly = c::b2MakeBox(0.5, 0.25);
+        c::b2CreatePolygonShape(tb, &c::b2DefaultShapeDef(), &poly);
+    }
+    let compare = |w: &World, when: &str| {
+        let ours = w.body(b).unwrap();
+        // SAFETY: as above.
+        let (p, q, v, om, aabb, lpv) = unsafe {
+            (
+                from_b2(c::b2Body_GetPosition(tb)),
+                c::b2Body_GetRotation(tb),
+                from_b2(c::b2Body_GetLinearVelocity(tb)),
+                c::b2Body_GetAngularVelocity(tb),
+                c::b2Body_ComputeAABB(tb),
+                from_b2(c::b2Body_GetLocalPointVelocity(
+                    tb,
+                    c::b2Vec2 { x: 0.5, y: 0.25 },
+                )),
+            )
+        };
+        let tol = 1e-4;
+        assert!((ours.position() - p).length() < tol, "{when}: position");
+        assert!((ours.rotation().s - q.s).abs() < tol, "{when}: rotation");
+        assert!((ours.linear_velocity() - v).length() < tol, "{when}: v");
+        assert!((ours.angular_velocity() - om).abs() < tol, "{when}: w");
+        let a = ours.aabb();
+        assert!(
+            (a.lower - from_b2(aabb.lowerBound)).length() < tol,
+            "{when}: aabb"
+        );
+        assert!(
+            (a.upper - from_b2(aabb.upperBound)).length() < tol,
+            "{when}: aabb"
+        );
+        let pv = ours.local_point_velocity(Vec2::new(0.5, 0.25));
+        assert!((pv - lpv).length() < tol, "{when}: point velocity");
+    };
+
+    {
+        let mut body = w.body_mut(b).unwrap();
+        body.set_gravity_scale(0.5).unwrap();
+        body.set_linear_damping(0.2).unwrap();
+        body.set_angular_damping(0.3).unwrap();
+        body.set_linear_velocity(Vec2::new(1.0, 3.0)).unwrap();
+        body.set_angular_velocity(2.0).unwrap();
+        body.apply_force(Vec2::new(5.0, 0.0), Vec2::new(0.0, 20.5), true)
+            .unwrap();
+    }
+    // SAFETY: as above.
+    unsafe {
+        c::b2Body_SetGravityScale(tb, 0.5);
+        c::b2Body_SetLinearDamping(tb, 0.2);
+        c::b2Body_SetAngularDamping(tb, 0.3);
+        c::b2Body_SetLinearVelocity(tb, c::b2Vec2 { x: 1.0, y: 3.0 });
+        c::b2Body_SetAngularVelocity(tb, 2.0);
+        c::b2Body_ApplyForce(
+            tb,
+            c::b2Vec2 { x: 5.0, y: 0.0 },
+            c::b2Vec2 { x: 0.0, y: 20.5 },
+            true,
+        );
+    }
+    run(&mut w, 20);
+    theirs.step(20);
+    compare(&w, "after damping and gravity scale");
+
+    let locks = MotionLocks {
+        linear_x: false,
+        linear_y: true,
+        angular_z: false,
+    };
+    {
+        let mut body = w.body_mut(b).unwrap();
+        body.apply_force_to_center(Vec2::new(0.0, 50.0), true)
+            .unwrap();
+        body.clear_forces();
+        body.set_motion_locks(locks);
+    }
+    // SAFETY: as above.
+    unsafe {
+        c::b2Body_ApplyForceToCenter(tb, c::b2Vec2 { x: 0.0, y: 50.0 }, true);
+        c::b2Body_ClearForces(tb);
+        c::b2Body_SetMotionLocks(
+            tb,
+            c::b2MotionLocks {
+                linearX: false,
+                linearY: true,
+                angularZ: false,
+            },
+        );
+    }
+    run(&mut w, 20);
+    theirs.step(20);
+    compare(&w, "after clear forces and a y lock");
+}
+
+#[test]
+fn a_circle_resized_mid_run_rests_where_box2d_puts_it() {
+    let mut w = world(Vec2::new(0.0, -10.0));
+    ground(&mut w);
+    let ball = dynamic(&mut w, Vec2::new(0.0, 2.0));
+    let s = add_circle(&mut w, ball, 0.5);
+    let theirs = Box2dWorld::new(Vec2::new(0.0, -10.0));
+    let tg = theirs.body(BodyType::Static, Vec2::ZERO);
+    let tb = theirs.body(BodyType::Dynamic, Vec2::new(0.0, 2.0));
+    // SAFETY: live ids of a live world for every call below.
+    let ts = unsafe {
+        let poly = c::b2MakeOffsetBox(
+            20.0,
+            1.0,
+            c::b2Vec2 { x: 0.0, y: -1.0 },
+            c::b2Rot { c: 1.0, s: 0.0 },
+        );
+        c::b2CreatePolygonShape(tg, &c::b2DefaultShapeDef(), &poly);
+        let circle = c::b2Circle {
+            center: c::b2Vec2 { x: 0.0, y: 0.0 },
+            radius: 0.5,
+        };
+        c::b2CreateCircleShape(tb, &c::b2DefaultShapeDef(), &circle)
+    };
+    run(&mut w, 60);
+    theirs.step(60);
+    let bigger = Circle {
+        center: Vec2::ZERO,
+        radius: 1.0,
+    };
+    w.shape_mut(s).unwrap().set_circle(&bigger).unwrap();
+    // SAFETY: as above. Box2D leaves the mass to the caller.
+    unsafe {
+        let circle = c::b2Circle {
+            center: c::b2Vec2 { x: 0.0, y: 0.0 },
+            radius: 1.0,
+        };
+        c::b2Shape_SetCircle(ts, &circle);
+        c::b2Body_ApplyMassFromShapes(tb);
+        assert!((w.body(ball).unwrap().mass() - c::b2Body_GetMass(tb)).abs() < 1e-5);
+    }
+    for _ in 0..120 {
+        w.step(DT, SUBSTEPS).unwrap();
+        theirs.step(1);
+        // SAFETY: as above.
+        let y = unsafe { c::b2Body_GetPosition(tb).y };
+        let ours = w.body(ball).unwrap().position().y;
+        assert!((ours - y).abs() < 0.01, "{ours} vs {y}");
+    }
+    let y = w.body(ball).unwrap().position().y;
+    assert!((y - 1.0).abs() < 0.01);
+}
+
+#[test]
+fn a_body_lists_its_joints_newest_first() {
+    use impulse2d::{JointDef, RevoluteJointDef};
+    let mut w = world(Vec2::ZERO);
+    let a = dynamic(&mut w, Vec2::ZERO);
+    let b = dynamic(&mut w, Vec2::X);
+    let c2 = dynamic(&mut w, Vec2::new(2.0, 0.0));
+    let hinge = |body_a, body_b| RevoluteJointDef {
+        base: JointDef {
+            body_a,
+            body_b,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let j1 = w.create_revolute_joint(&hinge(a, b)).unwrap();
+    let j2 = w.create_revolute_joint(&hinge(b, c2)).unwrap();
+    assert_eq!(w.body(b).unwrap().joint_count(), 2);
+    assert_eq!(w.body(b).unwrap().joints(), vec![j2, j1]);
+    assert_eq!(w.body(a).unwrap().joints(), vec![j1]);
+    w.destroy_joint(j1).unwrap();
+    assert_eq!(w.body(b).unwrap().joints(), vec![j2]);
+    assert_eq!(w.body(a).unwrap().joint_count(), 0);
+}

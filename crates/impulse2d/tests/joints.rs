@@ -4,9 +4,9 @@
 
 use impulse2d::collision::{Capsule, Circle, make_box};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, DistanceJointDef, Error, Filter, JointDef, JointEventKind,
-    JointType, MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, Rot, ShapeDef,
-    Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+    BodyDef, BodyId, BodyType, DistanceJointDef, Error, Filter, JointDef, JointEventKind, JointId,
+    JointType, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
+    RevoluteJointDef, Rot, ShapeDef, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -1493,6 +1493,7 @@ fn motor_joint_drives_a_body_to_its_offset() {
             max_force: 100.0,
             max_torque: 100.0,
             correction_factor: 0.3,
+            ..Default::default()
         })
         .unwrap();
     for _ in 0..180 {
@@ -1667,4 +1668,405 @@ fn destroyed_joint_lets_the_island_split() {
         slept,
         "the resting box never fell asleep after the joint was destroyed"
     );
+}
+
+// ---------------------------------------------------------------------------
+// Box2D v3.2 and upstream joints: mover, pogo, the motor joint's velocity
+// drive and springs, the distance joint's spring force range.
+// ---------------------------------------------------------------------------
+
+/// A 1 m × 1 m box of the given mass (kg) at `position`, not sleeping.
+fn box_of_mass(world: &mut World, position: Vec2, mass: f32) -> BodyId {
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            enable_sleep: false,
+            ..Default::default()
+        })
+        .unwrap();
+    add_box(world, body, 0.5, 0.5, mass);
+    body
+}
+
+fn mover(world: &mut World, ground: BodyId, body: BodyId, velocity: Vec2, force: Vec2) -> JointId {
+    world
+        .create_mover_joint(&MoverJointDef {
+            base: JointDef {
+                body_a: ground,
+                body_b: body,
+                ..Default::default()
+            },
+            linear_velocity: velocity,
+            max_velocity_force: force,
+        })
+        .unwrap()
+}
+
+#[test]
+fn mover_joint_reaches_its_target_velocity_within_its_force_limit() {
+    // m = 2 kg, 4 N along x: v_x = (4 / 2) t until it reaches 3 m/s at
+    // t = 1.5 s, then holds. Along y 100 N > m g = 20 N holds the body up.
+    let mut world = new_world();
+    let ground = static_body(&mut world, Vec2::ZERO);
+    let body = box_of_mass(&mut world, Vec2::new(0.0, 5.0), 2.0);
+    let joint = mover(
+        &mut world,
+        ground,
+        body,
+        Vec2::new(3.0, 0.0),
+        Vec2::new(4.0, 100.0),
+    );
+    for i in 1..=180 {
+        step(&mut world);
+        let t = i as f32 * DT;
+        let v = world.body(body).unwrap().linear_velocity();
+        let expected = (2.0 * t).min(3.0);
+        assert!(
+            (v.x - expected).abs() < 1e-3,
+            "t {t}: v_x {} vs {expected}",
+            v.x
+        );
+        assert!(v.y.abs() < 1e-3, "t {t}: v_y {}", v.y);
+        if i == 30 {
+            // Ramping: the joint pushes with its whole 4 N and holds m g up.
+            let f = world.joint(joint).unwrap().constraint_force();
+            assert!((f - Vec2::new(4.0, 20.0)).length() < 1e-2, "force {f:?}");
+        }
+    }
+    let y = world.body(body).unwrap().position().y;
+    assert!((y - 5.0).abs() < 1e-3, "sagged to {y}");
+    assert_eq!(world.joint(joint).unwrap().joint_type(), JointType::Mover);
+}
+
+#[test]
+fn mover_joint_too_weak_for_gravity_gives_the_predicted_acceleration() {
+    // 5 N up against m g = 20 N on 2 kg: a = −10 + 5 / 2 = −7.5 m/s². The
+    // mover does not turn the body: an initial spin is kept.
+    let mut world = new_world();
+    let ground = static_body(&mut world, Vec2::ZERO);
+    let body = box_of_mass(&mut world, Vec2::new(0.0, 50.0), 2.0);
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_angular_velocity(1.5)
+        .unwrap();
+    let joint = mover(&mut world, ground, body, Vec2::ZERO, Vec2::new(10.0, 5.0));
+    for i in 1..=60 {
+        step(&mut world);
+        let t = i as f32 * DT;
+        let v = world.body(body).unwrap().linear_velocity();
+        assert!(
+            (v.y + 7.5 * t).abs() < 1e-3,
+            "t {t}: v_y {} vs {}",
+            v.y,
+            -7.5 * t
+        );
+        assert!(v.x.abs() < 1e-6);
+        let w = world.body(body).unwrap().angular_velocity();
+        assert!((w - 1.5).abs() < 1e-6, "spin {w}");
+    }
+    // A stronger leg then holds it: the target velocity is zero.
+    let mut m = world.joint_mut(joint).unwrap().mover().unwrap();
+    m.set_max_velocity_force(Vec2::new(10.0, 1000.0)).unwrap();
+    assert_eq!(m.max_velocity_force(), Vec2::new(10.0, 1000.0));
+    assert!(m.set_max_velocity_force(Vec2::new(-1.0, 0.0)).is_err());
+    assert!(m.set_linear_velocity(Vec2::new(f32::NAN, 0.0)).is_err());
+    step(&mut world);
+    let v = world.body(body).unwrap().linear_velocity();
+    assert!(v.length() < 1e-3, "held: {v:?}");
+}
+
+/// A body standing on a pogo leg above static ground.
+fn pogo_world(
+    hertz: f32,
+    rest: f32,
+    mass: f32,
+    tension: f32,
+    compression: f32,
+) -> (World, BodyId, JointId) {
+    let mut world = new_world();
+    let ground = static_body(&mut world, Vec2::ZERO);
+    let body = box_of_mass(&mut world, Vec2::new(0.0, rest), mass);
+    let joint = world
+        .create_pogo_joint(&PogoJointDef {
+            base: JointDef {
+                body_a: ground,
+                body_b: body,
+                ..Default::default()
+            },
+            normal: Vec2::new(0.0, 2.0),
+            hertz,
+            damping_ratio: 0.0,
+            rest_length: rest,
+            max_tension_force: tension,
+            max_compression_force: compression,
+            ..Default::default()
+        })
+        .unwrap();
+    (world, body, joint)
+}
+
+#[test]
+fn pogo_joint_bounces_a_body_at_its_frequency() {
+    // Released at the rest length, the body bounces on the leg about the
+    // equilibrium sag g / ω² with the period 2π / ω = 1 / f, whatever its
+    // mass (the stiffness is in hertz).
+    for (hertz, mass) in [(2.0f32, 3.0f32), (3.0, 0.5)] {
+        let rest = 1.5;
+        let (mut world, body, joint) = pogo_world(hertz, rest, mass, f32::MAX, f32::MAX);
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let equilibrium = rest - 10.0 / (omega * omega);
+        let mut samples = Vec::new();
+        let (mut low, mut high) = (f32::MAX, f32::MIN);
+        for i in 0..300 {
+            step(&mut world);
+            let y = world.body(body).unwrap().position().y;
+            if i < 60 {
+                low = low.min(y);
+                high = high.max(y);
+            }
+            samples.push(((i + 1) as f32 * DT, y - equilibrium));
+        }
+        let period = mean_period(&downward_crossings(&samples));
+        let expected = 1.0 / hertz;
+        assert!(
+            (period - expected).abs() < 0.02 * expected,
+            "{hertz} Hz: period {period}, expected {expected}"
+        );
+        // The first swings centre on the equilibrium (the soft step damps the
+        // amplitude a little, not the centre).
+        let centre = 0.5 * (low + high);
+        assert!(
+            (centre - equilibrium).abs() < 0.1 * (rest - equilibrium),
+            "centre {centre}"
+        );
+        let pogo = world.joint(joint).unwrap().pogo().unwrap();
+        let y = world.body(body).unwrap().position().y;
+        assert!(
+            (pogo.length() - y).abs() < 1e-5,
+            "leg {} vs {y}",
+            pogo.length()
+        );
+        let v = world.body(body).unwrap().linear_velocity().y;
+        assert!(
+            (pogo.velocity() - v).abs() < 1e-4,
+            "leg speed {} vs {v}",
+            pogo.velocity()
+        );
+    }
+}
+
+#[test]
+fn pogo_joint_pushes_and_pulls_no_more_than_its_bounds() {
+    // A leg that never pulls: thrown up at 3 m/s the body flies like a
+    // projectile, to v² / 2g = 0.45 m above the rest length.
+    let (mut world, body, _) = pogo_world(4.0, 1.0, 2.0, 0.0, f32::MAX);
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::new(0.0, 3.0))
+        .unwrap();
+    let mut top = f32::MIN;
+    for _ in 0..60 {
+        step(&mut world);
+        top = top.max(world.body(body).unwrap().position().y);
+    }
+    assert!((top - 1.45).abs() < 0.01, "apex {top}, expected 1.45");
+
+    // A leg that pushes at most 8 N under 2 kg (m g = 20 N) gives way: once
+    // it saturates the body falls at 10 − 8 / 2 = 6 m/s².
+    let (mut world, body, joint) = pogo_world(4.0, 30.0, 2.0, f32::MAX, 8.0);
+    for _ in 0..30 {
+        step(&mut world);
+    }
+    let v0 = world.body(body).unwrap().linear_velocity().y;
+    for _ in 0..30 {
+        step(&mut world);
+    }
+    let v1 = world.body(body).unwrap().linear_velocity().y;
+    let a = (v1 - v0) / (30.0 * DT);
+    assert!((a + 6.0).abs() < 1e-2, "acceleration {a}, expected −6");
+    let impulse = world.joint(joint).unwrap().pogo().unwrap().impulse();
+    assert!(
+        (impulse - 8.0 * DT / SUB_STEPS as f32).abs() < 1e-6,
+        "impulse {impulse}"
+    );
+}
+
+#[test]
+fn pogo_joint_settings_round_trip_and_reject_bad_numbers() {
+    let (mut world, _, joint) = pogo_world(2.0, 1.0, 1.0, 5.0, 7.0);
+    let mut pogo = world.joint_mut(joint).unwrap().pogo().unwrap();
+    pogo.set_rest_length(0.8).unwrap();
+    pogo.set_hertz(3.0).unwrap();
+    pogo.set_damping_ratio(0.25).unwrap();
+    assert!(pogo.set_hertz(-1.0).is_err());
+    assert!(pogo.set_rest_length(f32::NAN).is_err());
+    assert!(pogo.set_max_forces(f32::NAN, 1.0).is_err());
+    let def = pogo.def();
+    assert_eq!(
+        (def.rest_length, def.hertz, def.damping_ratio),
+        (0.8, 3.0, 0.25)
+    );
+    assert_eq!(
+        (def.max_tension_force, def.max_compression_force),
+        (5.0, 7.0)
+    );
+    assert_eq!(def.normal, Vec2::Y);
+    assert!(
+        world
+            .create_pogo_joint(&PogoJointDef {
+                normal: Vec2::ZERO,
+                ..def
+            })
+            .is_err()
+    );
+}
+
+/// A motor joint between static ground and a 2 kg box, in zero gravity.
+fn motor_world(def: MotorJointDef) -> (World, BodyId, JointId) {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let ground = static_body(&mut world, Vec2::ZERO);
+    let body = box_of_mass(&mut world, Vec2::new(1.0, 1.0), 2.0);
+    let joint = world
+        .create_motor_joint(&MotorJointDef {
+            base: JointDef {
+                body_a: ground,
+                body_b: body,
+                ..Default::default()
+            },
+            ..def
+        })
+        .unwrap();
+    (world, body, joint)
+}
+
+#[test]
+fn motor_joint_velocity_drive_reaches_its_targets_at_bounded_force() {
+    // Unbounded enough: the velocities reach their targets in one step.
+    let (mut world, body, joint) = motor_world(MotorJointDef {
+        linear_velocity: Vec2::new(1.0, -0.5),
+        max_velocity_force: 1000.0,
+        angular_velocity: 2.0,
+        max_velocity_torque: 1000.0,
+        ..Default::default()
+    });
+    for _ in 0..30 {
+        step(&mut world);
+        let b = world.body(body).unwrap();
+        assert!((b.linear_velocity() - Vec2::new(1.0, -0.5)).length() < 1e-4);
+        assert!((b.angular_velocity() - 2.0).abs() < 1e-4);
+    }
+    // 2 N on 2 kg towards (3, 4) m/s: a = 1 m/s² along (0.6, 0.8).
+    let mut m = world.joint_mut(joint).unwrap().motor_joint().unwrap();
+    m.set_max_velocity_force(2.0).unwrap();
+    m.set_linear_velocity(Vec2::new(3.0, 4.0)).unwrap();
+    m.set_angular_velocity(0.0).unwrap();
+    assert_eq!(m.linear_velocity(), Vec2::new(3.0, 4.0));
+    // Restart from rest.
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(Vec2::ZERO)
+        .unwrap();
+    for _ in 0..60 {
+        step(&mut world);
+    }
+    let v = world.body(body).unwrap().linear_velocity();
+    assert!(
+        (v - Vec2::new(0.6, 0.8)).length() < 2e-3,
+        "after 1 s: {v:?}"
+    );
+}
+
+#[test]
+fn motor_joint_springs_pull_to_the_target_pose() {
+    // Critically damped springs of 2 Hz settle well within 3 s at the
+    // offset pose (3, 2) turned by 0.5 rad.
+    let (mut world, body, joint) = motor_world(MotorJointDef {
+        linear_offset: Vec2::new(3.0, 2.0),
+        angular_offset: 0.5,
+        linear_hertz: 2.0,
+        linear_damping_ratio: 1.0,
+        max_spring_force: 1000.0,
+        angular_hertz: 2.0,
+        angular_damping_ratio: 1.0,
+        max_spring_torque: 1000.0,
+        ..Default::default()
+    });
+    for _ in 0..180 {
+        step(&mut world);
+    }
+    let b = world.body(body).unwrap();
+    assert!(
+        (b.position() - Vec2::new(3.0, 2.0)).length() < 1e-3,
+        "{:?}",
+        b.position()
+    );
+    assert!((b.rotation().angle() - 0.5).abs() < 1e-3);
+    // With the force bounded at 1 N the spring moves 2 kg at most
+    // 0.5 m/s² towards a far target: after 1 s from rest at most 0.5 m/s.
+    let mut m = world.joint_mut(joint).unwrap().motor_joint().unwrap();
+    m.set_max_spring_force(1.0).unwrap();
+    m.set_linear_offset(Vec2::new(100.0, 2.0)).unwrap();
+    assert_eq!(m.max_spring_force(), 1.0);
+    for _ in 0..60 {
+        step(&mut world);
+    }
+    let v = world.body(body).unwrap().linear_velocity();
+    assert!((v.x - 0.5).abs() < 2e-3, "after 1 s: {v:?}");
+    let def = world.joint(joint).unwrap().motor_joint().unwrap().def();
+    assert_eq!((def.linear_hertz, def.angular_hertz), (2.0, 2.0));
+    assert_eq!(def.max_spring_torque, 1000.0);
+}
+
+#[test]
+fn distance_spring_force_range_bounds_the_pull() {
+    // A stiff spring that may pull with at most 12 N holds 2 kg (20 N of
+    // weight) no better than 12 N: the body falls at 10 − 12 / 2 = 4 m/s².
+    let mut world = new_world();
+    let ground = static_body(&mut world, Vec2::new(0.0, 100.0));
+    let body = box_of_mass(&mut world, Vec2::new(0.0, 98.0), 2.0);
+    let joint = world
+        .create_distance_joint(&DistanceJointDef {
+            base: JointDef {
+                body_a: ground,
+                body_b: body,
+                ..Default::default()
+            },
+            length: 2.0,
+            enable_spring: true,
+            hertz: 5.0,
+            damping_ratio: 0.5,
+            lower_spring_force: -12.0,
+            ..Default::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        step(&mut world);
+    }
+    let v0 = world.body(body).unwrap().linear_velocity().y;
+    for _ in 0..30 {
+        step(&mut world);
+    }
+    let v1 = world.body(body).unwrap().linear_velocity().y;
+    let a = (v1 - v0) / (30.0 * DT);
+    assert!((a + 4.0).abs() < 1e-2, "acceleration {a}, expected −4");
+    let mut d = world.joint_mut(joint).unwrap().distance().unwrap();
+    assert_eq!(d.spring_force_range(), (-12.0, f32::MAX));
+    assert!(d.set_spring_force_range(1.0, -1.0).is_err());
+    assert!(d.set_spring_force_range(f32::NAN, 1.0).is_err());
+    // Unbounded again: the spring holds the weight.
+    d.set_spring_force_range(-f32::INFINITY, f32::INFINITY)
+        .unwrap();
+    for _ in 0..300 {
+        step(&mut world);
+    }
+    let v = world.body(body).unwrap().linear_velocity().y;
+    assert!(v.abs() < 0.05, "still falling at {v}");
 }

@@ -6,7 +6,7 @@
 
 use std::ops::Deref;
 
-use crate::body::{BodyType, MotionLocks, flags};
+use crate::body::{BodyDef, BodyType, MotionLocks, flags};
 use crate::collision::{Aabb, MassData};
 use crate::contact::ContactData;
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
@@ -34,6 +34,28 @@ pub type BodyRef<'w> = BodyView<&'w World>;
 pub type BodyMut<'w> = BodyView<&'w mut World>;
 
 impl World {
+    /// Creates a body. Shapes are attached afterwards; a dynamic body without
+    /// shapes gets a mass of 1 kg at its origin.
+    ///
+    /// Returns an error naming the field when the definition holds a non-finite
+    /// number, a negative damping or threshold, or a non-unit rotation.
+    ///
+    /// Box2D: `b2CreateBody`.
+    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
+        self.add_body(def)
+    }
+
+    /// Destroys a body with its joints, shapes, chains and contacts. Bodies
+    /// that were touching it are woken. Destroying it again gives
+    /// `Err(InvalidId)`.
+    ///
+    /// Box2D: `b2DestroyBody`.
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
+        let bi = self.body_index(id)?;
+        self.remove_body(bi);
+        Ok(())
+    }
+
     /// A read-only view of a body; `Err(InvalidId)` for a stale or foreign id.
     ///
     /// Box2D: `b2Body_IsValid`.

@@ -5,6 +5,7 @@
 
 use std::ops::Deref;
 
+use crate::chain::ChainDef;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, ChainId, ShapeId};
 use crate::shape::SurfaceMaterial;
@@ -29,6 +30,28 @@ pub type ChainRef<'w> = ChainView<&'w World>;
 pub type ChainMut<'w> = ChainView<&'w mut World>;
 
 impl World {
+    /// Attaches a chain of one-sided segments to a body (usually static).
+    ///
+    /// # Errors
+    /// A stale body id, too few points, points closer than the linear slop,
+    /// bad material numbers or a material count that is neither 0, 1 nor the
+    /// segment count.
+    ///
+    /// Box2D: `b2CreateChain`.
+    pub fn create_chain(&mut self, body: BodyId, def: &ChainDef) -> Result<ChainId> {
+        let bi = self.body_index(body)?;
+        self.add_chain(bi, def)
+    }
+
+    /// Destroys a chain and its segments.
+    ///
+    /// Box2D: `b2DestroyChain`.
+    pub fn destroy_chain(&mut self, id: ChainId) -> Result<()> {
+        let ci = self.chain_index(id)?;
+        self.remove_chain(ci);
+        Ok(())
+    }
+
     /// A read-only view of a chain; `Err(InvalidId)` for a stale or foreign id.
     ///
     /// Box2D: `b2Chain_IsValid`.

@@ -19,6 +19,8 @@
 //! | [`weld()`](JointView::weld) → [`WeldView`] | weld | `b2WeldJoint_*` |
 //! | [`motor_joint()`](JointView::motor_joint) → [`MotorJointView`] | motor | `b2MotorJoint_*` |
 //! | [`mouse()`](JointView::mouse) → [`MouseView`] | mouse | `b2MouseJoint_*` (Box2D v3.1) |
+//! | [`mover()`](JointView::mover) → [`MoverView`] | mover | `b2MoverJoint_*` |
+//! | [`pogo()`](JointView::pogo) → [`PogoView`] | pogo | `b2PogoJoint_*` |
 //! | [`filter()`](JointView::filter) → [`FilterView`] | filter | — |
 //!
 //! A part of a joint that lacks it is `Err(WrongJointType)`.
@@ -53,6 +55,8 @@ use crate::id::{BodyId, JointId, NULL_INDEX};
 use crate::joint::distance::{DistanceJoint, check_force_range, clamp_length, clamp_range};
 use crate::joint::motor::{MotorJoint, check_correction};
 use crate::joint::mouse::MouseJoint;
+use crate::joint::mover::{MoverJoint, check_non_negative_vec};
+use crate::joint::pogo::PogoJoint;
 use crate::joint::prismatic::PrismaticJoint;
 use crate::joint::revolute::RevoluteJoint;
 use crate::joint::solver::{constraint_force, constraint_torque};
@@ -60,8 +64,9 @@ use crate::joint::weld::WeldJoint;
 use crate::joint::wheel::WheelJoint;
 use crate::joint::{
     DistanceJointDef, FilterJointDef, JointData, JointEvent, JointKind, JointSim, JointType,
-    MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
-    check_angle, check_non_negative, check_range, check_threshold, wrong_type,
+    MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef,
+    WeldJointDef, WheelJointDef, check_angle, check_non_negative, check_range, check_threshold,
+    wrong_type,
 };
 use crate::math::{Rot, Transform, Vec2};
 use crate::world::World;
@@ -70,7 +75,7 @@ use crate::world::World;
 /// `&mut World`) and the joint's index. Made by [`World::joint`] and
 /// [`World::joint_mut`].
 ///
-/// Box2D: the `b2Joint_*` functions.
+/// Covers Box2D's `b2Joint_*` functions.
 #[derive(Clone, Copy)]
 pub struct JointView<W> {
     world: W,
@@ -128,7 +133,7 @@ impl World {
     /// towards `target`. Fails on a stale body id, equal bodies or a bad
     /// number in the definition.
     ///
-    /// Box2D: `b2CreateMouseJoint` (Box2D v3.1).
+    /// Box2D v3.1: `b2CreateMouseJoint`.
     pub fn create_mouse_joint(&mut self, def: &MouseJointDef) -> Result<JointId> {
         def.validate()?;
         let a = self.body_index(def.base.body_a)?;
@@ -136,6 +141,26 @@ impl World {
         let anchor_a = self.body_sim(a).transform.apply_inv(def.target);
         let anchor_b = self.body_sim(b).transform.apply_inv(def.target);
         let (fa, fb, kind) = def.build(anchor_a, anchor_b)?;
+        self.create_joint(&def.base, fa, fb, kind)
+    }
+
+    /// Creates a mover joint: body B is driven to a velocity relative to
+    /// body A with bounded force. Fails on a stale body id, equal bodies or
+    /// a bad number in the definition.
+    ///
+    /// Box2D: `b2CreateMoverJoint`.
+    pub fn create_mover_joint(&mut self, def: &MoverJointDef) -> Result<JointId> {
+        let (fa, fb, kind) = def.build()?;
+        self.create_joint(&def.base, fa, fb, kind)
+    }
+
+    /// Creates a pogo joint: a spring leg along a normal. Fails on a stale
+    /// body id, equal bodies, a zero normal or a bad number in the
+    /// definition.
+    ///
+    /// Box2D: `b2CreatePogoJoint`.
+    pub fn create_pogo_joint(&mut self, def: &PogoJointDef) -> Result<JointId> {
+        let (fa, fb, kind) = def.build()?;
         self.create_joint(&def.base, fa, fb, kind)
     }
 
@@ -194,7 +219,8 @@ impl World {
 
     /// The number of live joints.
     ///
-    /// Box2D: `b2World_GetCounters` (`jointCount`).
+    /// Box2D: `b2World_GetCounters`.
+    /// (.)
     pub fn joint_count(&self) -> usize {
         self.joints.ids.count() as usize
     }
@@ -322,6 +348,13 @@ impl<W: Deref<Target = World>> JointView<W> {
         }
     }
 
+    /// The world the joint belongs to.
+    ///
+    /// Box2D: `b2Joint_GetWorld`.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
     /// The joint's id.
     pub fn id(&self) -> JointId {
         self.world.make_joint_id(self.index as u32)
@@ -367,14 +400,14 @@ impl<W: Deref<Target = World>> JointView<W> {
 
     /// The anchor on body A in body A's frame, metres.
     ///
-    /// Box2D: `b2Joint_GetLocalAnchorA` (Box2D v3.0).
+    /// Box2D v3.0: `b2Joint_GetLocalAnchorA`.
     pub fn local_anchor_a(&self) -> Vec2 {
         self.sim().base.local_frame_a.p
     }
 
     /// The anchor on body B in body B's frame, metres.
     ///
-    /// Box2D: `b2Joint_GetLocalAnchorB` (Box2D v3.0).
+    /// Box2D v3.0: `b2Joint_GetLocalAnchorB`.
     pub fn local_anchor_b(&self) -> Vec2 {
         self.sim().base.local_frame_b.p
     }
@@ -578,6 +611,18 @@ impl<W: Deref<Target = World>> JointView<W> {
     pub fn mouse(self) -> Result<MouseView<W>> {
         let view = self.typed::<MouseJoint>()?;
         Ok(MouseView { view })
+    }
+
+    /// What only a mover joint has.
+    pub fn mover(self) -> Result<MoverView<W>> {
+        let view = self.typed::<MoverJoint>()?;
+        Ok(MoverView { view })
+    }
+
+    /// What only a pogo joint has.
+    pub fn pogo(self) -> Result<PogoView<W>> {
+        let view = self.typed::<PogoJoint>()?;
+        Ok(PogoView { view })
     }
 
     /// A filter joint (it has nothing of its own).
@@ -785,8 +830,7 @@ part_view!(
     /// bounded force (N; torque, N·m, for revolute and wheel). Made by
     /// [`JointView::motor`].
     ///
-    /// Box2D: `b2RevoluteJoint_*Motor*`, `b2PrismaticJoint_*Motor*`,
-    /// `b2WheelJoint_*Motor*`, `b2DistanceJoint_*Motor*`.
+    /// Covers Box2D's `b2RevoluteJoint_*Motor*`, `b2PrismaticJoint_*Motor*`, `b2WheelJoint_*Motor*`, `b2DistanceJoint_*Motor*`.
     MotorView,
     MotorRef,
     MotorMut
@@ -802,8 +846,10 @@ impl<W: Deref<Target = World>> MotorView<W> {
 
     /// Whether the motor acts.
     ///
-    /// Box2D: `b2RevoluteJoint_IsMotorEnabled`, `b2PrismaticJoint_IsMotorEnabled`,
-    /// `b2WheelJoint_IsMotorEnabled`, `b2DistanceJoint_IsMotorEnabled`.
+    /// Box2D: `b2RevoluteJoint_IsMotorEnabled`.
+    /// Box2D: `b2PrismaticJoint_IsMotorEnabled`.
+    /// Box2D: `b2WheelJoint_IsMotorEnabled`.
+    /// Box2D: `b2DistanceJoint_IsMotorEnabled`.
     pub fn is_enabled(&self) -> bool {
         self.get(|m| m.enable)
     }
@@ -811,8 +857,10 @@ impl<W: Deref<Target = World>> MotorView<W> {
     /// The target joint speed: rad/s for revolute and wheel, m/s for
     /// prismatic and distance.
     ///
-    /// Box2D: `b2RevoluteJoint_GetMotorSpeed`, `b2PrismaticJoint_GetMotorSpeed`,
-    /// `b2WheelJoint_GetMotorSpeed`, `b2DistanceJoint_GetMotorSpeed`.
+    /// Box2D: `b2RevoluteJoint_GetMotorSpeed`.
+    /// Box2D: `b2PrismaticJoint_GetMotorSpeed`.
+    /// Box2D: `b2WheelJoint_GetMotorSpeed`.
+    /// Box2D: `b2DistanceJoint_GetMotorSpeed`.
     pub fn speed(&self) -> f32 {
         self.get(|m| m.speed)
     }
@@ -820,16 +868,20 @@ impl<W: Deref<Target = World>> MotorView<W> {
     /// The largest force (N, prismatic and distance) or torque (N·m,
     /// revolute and wheel) the motor applies.
     ///
-    /// Box2D: `b2RevoluteJoint_GetMaxMotorTorque`, `b2PrismaticJoint_GetMaxMotorForce`,
-    /// `b2WheelJoint_GetMaxMotorTorque`, `b2DistanceJoint_GetMaxMotorForce`.
+    /// Box2D: `b2RevoluteJoint_GetMaxMotorTorque`.
+    /// Box2D: `b2PrismaticJoint_GetMaxMotorForce`.
+    /// Box2D: `b2WheelJoint_GetMaxMotorTorque`.
+    /// Box2D: `b2DistanceJoint_GetMaxMotorForce`.
     pub fn max_force(&self) -> f32 {
         self.get(|m| m.max_force)
     }
 
     /// The force (N) or torque (N·m) the motor applied in the last substep.
     ///
-    /// Box2D: `b2RevoluteJoint_GetMotorTorque`, `b2PrismaticJoint_GetMotorForce`,
-    /// `b2WheelJoint_GetMotorTorque`, `b2DistanceJoint_GetMotorForce`.
+    /// Box2D: `b2RevoluteJoint_GetMotorTorque`.
+    /// Box2D: `b2PrismaticJoint_GetMotorForce`.
+    /// Box2D: `b2WheelJoint_GetMotorTorque`.
+    /// Box2D: `b2DistanceJoint_GetMotorForce`.
     pub fn force(&self) -> f32 {
         let inv_h = self.view.world.joints.inv_h;
         self.get(|m| m.impulse * inv_h)
@@ -847,8 +899,10 @@ impl MotorView<&mut World> {
 
     /// Turns the motor on or off and wakes the bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_EnableMotor`, `b2PrismaticJoint_EnableMotor`,
-    /// `b2WheelJoint_EnableMotor`, `b2DistanceJoint_EnableMotor`.
+    /// Box2D: `b2RevoluteJoint_EnableMotor`.
+    /// Box2D: `b2PrismaticJoint_EnableMotor`.
+    /// Box2D: `b2WheelJoint_EnableMotor`.
+    /// Box2D: `b2DistanceJoint_EnableMotor`.
     pub fn enable(&mut self, enable: bool) {
         self.set(|m| m.set_enabled(enable));
     }
@@ -856,8 +910,10 @@ impl MotorView<&mut World> {
     /// Sets the target joint speed (rad/s or m/s, see
     /// [`MotorView::speed`]) and wakes the bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_SetMotorSpeed`, `b2PrismaticJoint_SetMotorSpeed`,
-    /// `b2WheelJoint_SetMotorSpeed`, `b2DistanceJoint_SetMotorSpeed`.
+    /// Box2D: `b2RevoluteJoint_SetMotorSpeed`.
+    /// Box2D: `b2PrismaticJoint_SetMotorSpeed`.
+    /// Box2D: `b2WheelJoint_SetMotorSpeed`.
+    /// Box2D: `b2DistanceJoint_SetMotorSpeed`.
     pub fn set_speed(&mut self, speed: f32) -> Result<()> {
         check_finite(speed, "motor speed")?;
         self.set(|m| m.speed = speed);
@@ -867,8 +923,10 @@ impl MotorView<&mut World> {
     /// Sets the largest motor force (N) or torque (N·m), ≥ 0, and wakes the
     /// bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_SetMaxMotorTorque`, `b2PrismaticJoint_SetMaxMotorForce`,
-    /// `b2WheelJoint_SetMaxMotorTorque`, `b2DistanceJoint_SetMaxMotorForce`.
+    /// Box2D: `b2RevoluteJoint_SetMaxMotorTorque`.
+    /// Box2D: `b2PrismaticJoint_SetMaxMotorForce`.
+    /// Box2D: `b2WheelJoint_SetMaxMotorTorque`.
+    /// Box2D: `b2DistanceJoint_SetMaxMotorForce`.
     pub fn set_max_force(&mut self, force: f32) -> Result<()> {
         check_non_negative(force, "max motor force")?;
         self.set(|m| m.max_force = force);
@@ -881,8 +939,7 @@ part_view!(
     /// (angle, radians), prismatic or wheel (translation, metres) or distance
     /// joint (length range, metres). Made by [`JointView::limit`].
     ///
-    /// Box2D: `b2RevoluteJoint_*Limit*`, `b2PrismaticJoint_*Limit*`,
-    /// `b2WheelJoint_*Limit*`, `b2DistanceJoint_*Limit*`, `*Length`.
+    /// Covers Box2D's `b2RevoluteJoint_*Limit*`, `b2PrismaticJoint_*Limit*`, `b2WheelJoint_*Limit*`, `b2DistanceJoint_*Limit*`, `*Length`.
     LimitView,
     LimitRef,
     LimitMut
@@ -895,24 +952,30 @@ impl<W: Deref<Target = World>> LimitView<W> {
 
     /// Whether the limits are enforced.
     ///
-    /// Box2D: `b2RevoluteJoint_IsLimitEnabled`, `b2PrismaticJoint_IsLimitEnabled`,
-    /// `b2WheelJoint_IsLimitEnabled`, `b2DistanceJoint_IsLimitEnabled`.
+    /// Box2D: `b2RevoluteJoint_IsLimitEnabled`.
+    /// Box2D: `b2PrismaticJoint_IsLimitEnabled`.
+    /// Box2D: `b2WheelJoint_IsLimitEnabled`.
+    /// Box2D: `b2DistanceJoint_IsLimitEnabled`.
     pub fn is_enabled(&self) -> bool {
         self.get(|l| l.enable)
     }
 
     /// The lower limit: radians (revolute) or metres.
     ///
-    /// Box2D: `b2RevoluteJoint_GetLowerLimit`, `b2PrismaticJoint_GetLowerLimit`,
-    /// `b2WheelJoint_GetLowerLimit`, `b2DistanceJoint_GetMinLength`.
+    /// Box2D: `b2RevoluteJoint_GetLowerLimit`.
+    /// Box2D: `b2PrismaticJoint_GetLowerLimit`.
+    /// Box2D: `b2WheelJoint_GetLowerLimit`.
+    /// Box2D: `b2DistanceJoint_GetMinLength`.
     pub fn lower(&self) -> f32 {
         self.get(|l| l.lower)
     }
 
     /// The upper limit: radians (revolute) or metres.
     ///
-    /// Box2D: `b2RevoluteJoint_GetUpperLimit`, `b2PrismaticJoint_GetUpperLimit`,
-    /// `b2WheelJoint_GetUpperLimit`, `b2DistanceJoint_GetMaxLength`.
+    /// Box2D: `b2RevoluteJoint_GetUpperLimit`.
+    /// Box2D: `b2PrismaticJoint_GetUpperLimit`.
+    /// Box2D: `b2WheelJoint_GetUpperLimit`.
+    /// Box2D: `b2DistanceJoint_GetMaxLength`.
     pub fn upper(&self) -> f32 {
         self.get(|l| l.upper)
     }
@@ -929,8 +992,10 @@ impl LimitView<&mut World> {
 
     /// Turns the limits on or off and wakes the bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_EnableLimit`, `b2PrismaticJoint_EnableLimit`,
-    /// `b2WheelJoint_EnableLimit`, `b2DistanceJoint_EnableLimit`.
+    /// Box2D: `b2RevoluteJoint_EnableLimit`.
+    /// Box2D: `b2PrismaticJoint_EnableLimit`.
+    /// Box2D: `b2WheelJoint_EnableLimit`.
+    /// Box2D: `b2DistanceJoint_EnableLimit`.
     pub fn enable(&mut self, enable: bool) {
         if self.view.joint_type() == JointType::Distance {
             // Box2D's distance joint keeps its range impulses.
@@ -945,8 +1010,10 @@ impl LimitView<&mut World> {
     /// and wheel, lengths (metres, ≥ 0, raised to the linear slop) for a
     /// distance joint.
     ///
-    /// Box2D: `b2RevoluteJoint_SetLimits`, `b2PrismaticJoint_SetLimits`,
-    /// `b2WheelJoint_SetLimits`, `b2DistanceJoint_SetLengthRange`.
+    /// Box2D: `b2RevoluteJoint_SetLimits`.
+    /// Box2D: `b2PrismaticJoint_SetLimits`.
+    /// Box2D: `b2WheelJoint_SetLimits`.
+    /// Box2D: `b2DistanceJoint_SetLengthRange`.
     pub fn set_range(&mut self, lower: f32, upper: f32) -> Result<()> {
         match self.view.joint_type() {
             JointType::Revolute => {
@@ -979,8 +1046,7 @@ part_view!(
     /// distance joint, with its stiffness in hertz (so the frequency does not
     /// depend on the masses). Made by [`JointView::spring`].
     ///
-    /// Box2D: `b2RevoluteJoint_*Spring*`, `b2PrismaticJoint_*Spring*`,
-    /// `b2WheelJoint_*Spring*`, `b2DistanceJoint_*Spring*`.
+    /// Covers Box2D's `b2RevoluteJoint_*Spring*`, `b2PrismaticJoint_*Spring*`, `b2WheelJoint_*Spring*`, `b2DistanceJoint_*Spring*`.
     SpringView,
     SpringRef,
     SpringMut
@@ -994,25 +1060,30 @@ impl<W: Deref<Target = World>> SpringView<W> {
     /// Whether the spring acts (for a distance joint: whether it is a
     /// spring rather than a rigid rod).
     ///
-    /// Box2D: `b2RevoluteJoint_IsSpringEnabled`, `b2PrismaticJoint_IsSpringEnabled`,
-    /// `b2WheelJoint_IsSpringEnabled`, `b2DistanceJoint_IsSpringEnabled`.
+    /// Box2D: `b2RevoluteJoint_IsSpringEnabled`.
+    /// Box2D: `b2PrismaticJoint_IsSpringEnabled`.
+    /// Box2D: `b2WheelJoint_IsSpringEnabled`.
+    /// Box2D: `b2DistanceJoint_IsSpringEnabled`.
     pub fn is_enabled(&self) -> bool {
         self.get(|s| s.enable)
     }
 
     /// The stiffness, Hz.
     ///
-    /// Box2D: `b2RevoluteJoint_GetSpringHertz`, `b2PrismaticJoint_GetSpringHertz`,
-    /// `b2WheelJoint_GetSpringHertz`, `b2DistanceJoint_GetSpringHertz`.
+    /// Box2D: `b2RevoluteJoint_GetSpringHertz`.
+    /// Box2D: `b2PrismaticJoint_GetSpringHertz`.
+    /// Box2D: `b2WheelJoint_GetSpringHertz`.
+    /// Box2D: `b2DistanceJoint_GetSpringHertz`.
     pub fn hertz(&self) -> f32 {
         self.get(|s| s.hertz)
     }
 
     /// The damping ratio (dimensionless).
     ///
-    /// Box2D: `b2RevoluteJoint_GetSpringDampingRatio`,
-    /// `b2PrismaticJoint_GetSpringDampingRatio`, `b2WheelJoint_GetSpringDampingRatio`,
-    /// `b2DistanceJoint_GetSpringDampingRatio`.
+    /// Box2D: `b2RevoluteJoint_GetSpringDampingRatio`.
+    /// Box2D: `b2PrismaticJoint_GetSpringDampingRatio`.
+    /// Box2D: `b2WheelJoint_GetSpringDampingRatio`.
+    /// Box2D: `b2DistanceJoint_GetSpringDampingRatio`.
     pub fn damping_ratio(&self) -> f32 {
         self.get(|s| s.damping_ratio)
     }
@@ -1030,8 +1101,10 @@ impl SpringView<&mut World> {
     /// Turns the spring on or off (a distance joint becomes a spring or a
     /// rigid rod) and wakes the bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_EnableSpring`, `b2PrismaticJoint_EnableSpring`,
-    /// `b2WheelJoint_EnableSpring`, `b2DistanceJoint_EnableSpring`.
+    /// Box2D: `b2RevoluteJoint_EnableSpring`.
+    /// Box2D: `b2PrismaticJoint_EnableSpring`.
+    /// Box2D: `b2WheelJoint_EnableSpring`.
+    /// Box2D: `b2DistanceJoint_EnableSpring`.
     pub fn enable(&mut self, enable: bool) {
         if self.view.joint_type() == JointType::Distance {
             // The distance joint's impulse carries over between rod and spring.
@@ -1044,8 +1117,10 @@ impl SpringView<&mut World> {
     /// Sets the stiffness, Hz (≥ 0; zero makes a pure damper), and wakes the
     /// bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_SetSpringHertz`, `b2PrismaticJoint_SetSpringHertz`,
-    /// `b2WheelJoint_SetSpringHertz`, `b2DistanceJoint_SetSpringHertz`.
+    /// Box2D: `b2RevoluteJoint_SetSpringHertz`.
+    /// Box2D: `b2PrismaticJoint_SetSpringHertz`.
+    /// Box2D: `b2WheelJoint_SetSpringHertz`.
+    /// Box2D: `b2DistanceJoint_SetSpringHertz`.
     pub fn set_hertz(&mut self, hertz: f32) -> Result<()> {
         check_non_negative(hertz, "spring hertz")?;
         self.set(|s| s.hertz = hertz);
@@ -1054,9 +1129,10 @@ impl SpringView<&mut World> {
 
     /// Sets the damping ratio (≥ 0) and wakes the bodies.
     ///
-    /// Box2D: `b2RevoluteJoint_SetSpringDampingRatio`,
-    /// `b2PrismaticJoint_SetSpringDampingRatio`, `b2WheelJoint_SetSpringDampingRatio`,
-    /// `b2DistanceJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2RevoluteJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2PrismaticJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2WheelJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2DistanceJoint_SetSpringDampingRatio`.
     pub fn set_damping_ratio(&mut self, damping_ratio: f32) -> Result<()> {
         check_non_negative(damping_ratio, "spring damping ratio")?;
         self.set(|s| s.damping_ratio = damping_ratio);
@@ -1068,7 +1144,7 @@ part_view!(
     /// What only a revolute joint has: its angle, speed and the spring's
     /// target angle. Its motor, limits and spring are the shared parts.
     ///
-    /// Box2D: `b2RevoluteJoint_*`.
+    /// Covers Box2D's `b2RevoluteJoint_*`.
     RevoluteView,
     RevoluteRef,
     RevoluteMut
@@ -1122,7 +1198,7 @@ part_view!(
     /// spring's target translation. Its motor, limits and spring are the
     /// shared parts.
     ///
-    /// Box2D: `b2PrismaticJoint_*`.
+    /// Covers Box2D's `b2PrismaticJoint_*`.
     PrismaticView,
     PrismaticRef,
     PrismaticMut
@@ -1177,7 +1253,7 @@ part_view!(
     /// What only a wheel joint has: its suspension travel. Its motor,
     /// suspension limits and spring are the shared parts.
     ///
-    /// Box2D: `b2WheelJoint_*`.
+    /// Covers Box2D's `b2WheelJoint_*`.
     WheelView,
     WheelRef,
     WheelMut
@@ -1204,7 +1280,7 @@ part_view!(
     /// and the spring's force range. Its motor, length range (limits) and
     /// spring are the shared parts.
     ///
-    /// Box2D: `b2DistanceJoint_*`.
+    /// Covers Box2D's `b2DistanceJoint_*`.
     DistanceView,
     DistanceRef,
     DistanceMut
@@ -1276,7 +1352,7 @@ part_view!(
     /// What only a weld joint has: the stiffness of its linear and angular
     /// halves (zero hertz is rigid).
     ///
-    /// Box2D: `b2WeldJoint_*`.
+    /// Covers Box2D's `b2WeldJoint_*`.
     WeldView,
     WeldRef,
     WeldMut
@@ -1363,10 +1439,10 @@ impl WeldView<&mut World> {
 }
 
 part_view!(
-    /// What only a motor joint has: the offset it drives body B to, with the
-    /// force and torque that bound it.
+    /// What only a motor joint has: its offset drive (Box2D v3.0), velocity
+    /// drive and springs (Box2D v3.2); see [`MotorJointDef`].
     ///
-    /// Box2D: `b2MotorJoint_*`.
+    /// Covers Box2D's `b2MotorJoint_*`.
     MotorJointView,
     MotorJointRef,
     MotorJointMut
@@ -1383,37 +1459,109 @@ impl<W: Deref<Target = World>> MotorJointView<W> {
     /// Where anchor B is driven to, relative to anchor A in body A's frame,
     /// metres.
     ///
-    /// Box2D: `b2MotorJoint_GetLinearOffset` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_GetLinearOffset`.
     pub fn linear_offset(&self) -> Vec2 {
         self.view.data(|j: &MotorJoint| j.linear_offset)
     }
 
     /// The angle of body B relative to body A it is driven to, radians.
     ///
-    /// Box2D: `b2MotorJoint_GetAngularOffset` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_GetAngularOffset`.
     pub fn angular_offset(&self) -> f32 {
         self.view.data(|j: &MotorJoint| j.angular_offset)
     }
 
     /// The largest force of the offset drive, N.
     ///
-    /// Box2D: `b2MotorJoint_GetMaxForce` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_GetMaxForce`.
     pub fn max_force(&self) -> f32 {
         self.view.data(|j: &MotorJoint| j.max_force)
     }
 
     /// The largest torque of the offset drive, N·m.
     ///
-    /// Box2D: `b2MotorJoint_GetMaxTorque` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_GetMaxTorque`.
     pub fn max_torque(&self) -> f32 {
         self.view.data(|j: &MotorJoint| j.max_torque)
     }
 
     /// The fraction of the offset error removed per substep.
     ///
-    /// Box2D: `b2MotorJoint_GetCorrectionFactor` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_GetCorrectionFactor`.
     pub fn correction_factor(&self) -> f32 {
         self.view.data(|j: &MotorJoint| j.correction_factor)
+    }
+
+    /// The target velocity of body B relative to body A, world frame, m/s.
+    ///
+    /// Box2D: `b2MotorJoint_GetLinearVelocity`.
+    pub fn linear_velocity(&self) -> Vec2 {
+        self.view.data(|j: &MotorJoint| j.linear_velocity)
+    }
+
+    /// The target angular velocity of body B relative to body A, rad/s.
+    ///
+    /// Box2D: `b2MotorJoint_GetAngularVelocity`.
+    pub fn angular_velocity(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.angular_velocity)
+    }
+
+    /// The largest force of the velocity drive, N.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxVelocityForce`.
+    pub fn max_velocity_force(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.max_velocity_force)
+    }
+
+    /// The largest torque of the velocity drive, N·m.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxVelocityTorque`.
+    pub fn max_velocity_torque(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.max_velocity_torque)
+    }
+
+    /// The stiffness of the linear spring, Hz.
+    ///
+    /// Box2D: `b2MotorJoint_GetLinearHertz`.
+    pub fn linear_hertz(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.linear_spring.hertz)
+    }
+
+    /// The damping ratio of the linear spring.
+    ///
+    /// Box2D: `b2MotorJoint_GetLinearDampingRatio`.
+    pub fn linear_damping_ratio(&self) -> f32 {
+        self.view
+            .data(|j: &MotorJoint| j.linear_spring.damping_ratio)
+    }
+
+    /// The largest force of the linear spring, N.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxSpringForce`.
+    pub fn max_spring_force(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.linear_spring.max)
+    }
+
+    /// The stiffness of the angular spring, Hz.
+    ///
+    /// Box2D: `b2MotorJoint_GetAngularHertz`.
+    pub fn angular_hertz(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.angular_spring.hertz)
+    }
+
+    /// The damping ratio of the angular spring.
+    ///
+    /// Box2D: `b2MotorJoint_GetAngularDampingRatio`.
+    pub fn angular_damping_ratio(&self) -> f32 {
+        self.view
+            .data(|j: &MotorJoint| j.angular_spring.damping_ratio)
+    }
+
+    /// The largest torque of the angular spring, N·m.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxSpringTorque`.
+    pub fn max_spring_torque(&self) -> f32 {
+        self.view.data(|j: &MotorJoint| j.angular_spring.max)
     }
 }
 
@@ -1421,7 +1569,7 @@ impl MotorJointView<&mut World> {
     /// Sets the target position of anchor B relative to anchor A, in body
     /// A's frame, metres, and wakes the bodies.
     ///
-    /// Box2D: `b2MotorJoint_SetLinearOffset` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_SetLinearOffset`.
     pub fn set_linear_offset(&mut self, offset: Vec2) -> Result<()> {
         check_finite_vec(offset, "motor joint linear offset")?;
         self.view
@@ -1431,7 +1579,7 @@ impl MotorJointView<&mut World> {
 
     /// Sets the target angle of body B relative to body A, radians.
     ///
-    /// Box2D: `b2MotorJoint_SetAngularOffset` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_SetAngularOffset`.
     pub fn set_angular_offset(&mut self, offset: f32) -> Result<()> {
         check_finite(offset, "motor joint angular offset")?;
         self.view
@@ -1441,7 +1589,7 @@ impl MotorJointView<&mut World> {
 
     /// Sets the largest force of the offset drive, N (≥ 0).
     ///
-    /// Box2D: `b2MotorJoint_SetMaxForce` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_SetMaxForce`.
     pub fn set_max_force(&mut self, force: f32) -> Result<()> {
         check_non_negative(force, "motor joint max force")?;
         self.view
@@ -1451,7 +1599,7 @@ impl MotorJointView<&mut World> {
 
     /// Sets the largest torque of the offset drive, N·m (≥ 0).
     ///
-    /// Box2D: `b2MotorJoint_SetMaxTorque` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_SetMaxTorque`.
     pub fn set_max_torque(&mut self, torque: f32) -> Result<()> {
         check_non_negative(torque, "motor joint max torque")?;
         self.view
@@ -1461,12 +1609,113 @@ impl MotorJointView<&mut World> {
 
     /// Sets the fraction of the error corrected per substep, in `[0, 1]`.
     ///
-    /// Box2D: `b2MotorJoint_SetCorrectionFactor` (Box2D v3.0).
+    /// Box2D v3.0: `b2MotorJoint_SetCorrectionFactor`.
     pub fn set_correction_factor(&mut self, factor: f32) -> Result<()> {
-        check_correction(factor)?;
+        check_correction(factor, "motor joint correction factor")?;
         self.view
             .update_data(|j: &mut MotorJoint| j.correction_factor = factor);
         Ok(())
+    }
+
+    /// Sets one bound or stiffness after checking it is finite and ≥ 0.
+    fn set(&mut self, value: f32, what: &'static str, f: fn(&mut MotorJoint, f32)) -> Result<()> {
+        check_non_negative(value, what)?;
+        self.view.update_data(|j: &mut MotorJoint| f(j, value));
+        Ok(())
+    }
+
+    /// Sets the target velocity of body B relative to body A, world frame,
+    /// m/s, and wakes the bodies.
+    ///
+    /// Box2D: `b2MotorJoint_SetLinearVelocity`.
+    pub fn set_linear_velocity(&mut self, velocity: Vec2) -> Result<()> {
+        check_finite_vec(velocity, "motor joint linear velocity")?;
+        self.view
+            .update_data(|j: &mut MotorJoint| j.linear_velocity = velocity);
+        Ok(())
+    }
+
+    /// Sets the target angular velocity of body B relative to body A,
+    /// rad/s, and wakes the bodies.
+    ///
+    /// Box2D: `b2MotorJoint_SetAngularVelocity`.
+    pub fn set_angular_velocity(&mut self, velocity: f32) -> Result<()> {
+        check_finite(velocity, "motor joint angular velocity")?;
+        self.view
+            .update_data(|j: &mut MotorJoint| j.angular_velocity = velocity);
+        Ok(())
+    }
+
+    /// Sets the largest force of the velocity drive, N (≥ 0; zero: off).
+    ///
+    /// Box2D: `b2MotorJoint_SetMaxVelocityForce`.
+    pub fn set_max_velocity_force(&mut self, force: f32) -> Result<()> {
+        self.set(force, "motor joint max velocity force", |j, v| {
+            j.max_velocity_force = v
+        })
+    }
+
+    /// Sets the largest torque of the velocity drive, N·m (≥ 0; zero: off).
+    ///
+    /// Box2D: `b2MotorJoint_SetMaxVelocityTorque`.
+    pub fn set_max_velocity_torque(&mut self, torque: f32) -> Result<()> {
+        self.set(torque, "motor joint max velocity torque", |j, v| {
+            j.max_velocity_torque = v
+        })
+    }
+
+    /// Sets the stiffness of the linear spring, Hz (≥ 0; zero: off).
+    ///
+    /// Box2D: `b2MotorJoint_SetLinearHertz`.
+    pub fn set_linear_hertz(&mut self, hertz: f32) -> Result<()> {
+        self.set(hertz, "motor joint linear hertz", |j, v| {
+            j.linear_spring.hertz = v
+        })
+    }
+
+    /// Sets the damping ratio of the linear spring (≥ 0).
+    ///
+    /// Box2D: `b2MotorJoint_SetLinearDampingRatio`.
+    pub fn set_linear_damping_ratio(&mut self, ratio: f32) -> Result<()> {
+        self.set(ratio, "motor joint linear damping ratio", |j, v| {
+            j.linear_spring.damping_ratio = v
+        })
+    }
+
+    /// Sets the largest force of the linear spring, N (≥ 0; zero: off).
+    ///
+    /// Box2D: `b2MotorJoint_SetMaxSpringForce`.
+    pub fn set_max_spring_force(&mut self, force: f32) -> Result<()> {
+        self.set(force, "motor joint max spring force", |j, v| {
+            j.linear_spring.max = v
+        })
+    }
+
+    /// Sets the stiffness of the angular spring, Hz (≥ 0; zero: off).
+    ///
+    /// Box2D: `b2MotorJoint_SetAngularHertz`.
+    pub fn set_angular_hertz(&mut self, hertz: f32) -> Result<()> {
+        self.set(hertz, "motor joint angular hertz", |j, v| {
+            j.angular_spring.hertz = v
+        })
+    }
+
+    /// Sets the damping ratio of the angular spring (≥ 0).
+    ///
+    /// Box2D: `b2MotorJoint_SetAngularDampingRatio`.
+    pub fn set_angular_damping_ratio(&mut self, ratio: f32) -> Result<()> {
+        self.set(ratio, "motor joint angular damping ratio", |j, v| {
+            j.angular_spring.damping_ratio = v
+        })
+    }
+
+    /// Sets the largest torque of the angular spring, N·m (≥ 0; zero: off).
+    ///
+    /// Box2D: `b2MotorJoint_SetMaxSpringTorque`.
+    pub fn set_max_spring_torque(&mut self, torque: f32) -> Result<()> {
+        self.set(torque, "motor joint max spring torque", |j, v| {
+            j.angular_spring.max = v
+        })
     }
 }
 
@@ -1474,8 +1723,8 @@ part_view!(
     /// What only a mouse joint has: the target it pulls body B's point to,
     /// and the pull's spring and force bound.
     ///
-    /// Box2D: `b2MouseJoint_*` (Box2D v3.1; upstream replaced the mouse joint
-    /// by the motor joint's spring).
+    /// Covers Box2D v3.1's `b2MouseJoint_*` functions (upstream replaced the
+    /// mouse joint by the motor joint's spring).
     MouseView,
     MouseRef,
     MouseMut
@@ -1492,28 +1741,28 @@ impl<W: Deref<Target = World>> MouseView<W> {
 
     /// The target in world coordinates, metres.
     ///
-    /// Box2D: `b2MouseJoint_GetTarget` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_GetTarget`.
     pub fn target(&self) -> Vec2 {
         self.view.data(|j: &MouseJoint| j.target)
     }
 
     /// The pull's stiffness, Hz.
     ///
-    /// Box2D: `b2MouseJoint_GetSpringHertz` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_GetSpringHertz`.
     pub fn hertz(&self) -> f32 {
         self.view.data(|j: &MouseJoint| j.hertz)
     }
 
     /// The pull's damping ratio.
     ///
-    /// Box2D: `b2MouseJoint_GetSpringDampingRatio` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_GetSpringDampingRatio`.
     pub fn damping_ratio(&self) -> f32 {
         self.view.data(|j: &MouseJoint| j.damping_ratio)
     }
 
     /// The largest pulling force, N.
     ///
-    /// Box2D: `b2MouseJoint_GetMaxForce` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_GetMaxForce`.
     pub fn max_force(&self) -> f32 {
         self.view.data(|j: &MouseJoint| j.max_force)
     }
@@ -1522,7 +1771,7 @@ impl<W: Deref<Target = World>> MouseView<W> {
 impl MouseView<&mut World> {
     /// Moves the target (world coordinates, metres) and wakes the body.
     ///
-    /// Box2D: `b2MouseJoint_SetTarget` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_SetTarget`.
     pub fn set_target(&mut self, target: Vec2) -> Result<()> {
         check_finite_vec(target, "mouse joint target")?;
         self.view
@@ -1532,7 +1781,7 @@ impl MouseView<&mut World> {
 
     /// Sets the pull's stiffness, Hz (≥ 0).
     ///
-    /// Box2D: `b2MouseJoint_SetSpringHertz` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_SetSpringHertz`.
     pub fn set_hertz(&mut self, hertz: f32) -> Result<()> {
         check_non_negative(hertz, "mouse joint hertz")?;
         self.view.update_data(|j: &mut MouseJoint| j.hertz = hertz);
@@ -1541,7 +1790,7 @@ impl MouseView<&mut World> {
 
     /// Sets the pull's damping ratio (≥ 0).
     ///
-    /// Box2D: `b2MouseJoint_SetSpringDampingRatio` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_SetSpringDampingRatio`.
     pub fn set_damping_ratio(&mut self, damping_ratio: f32) -> Result<()> {
         check_non_negative(damping_ratio, "mouse joint damping ratio")?;
         self.view
@@ -1551,7 +1800,7 @@ impl MouseView<&mut World> {
 
     /// Sets the largest pulling force, N (≥ 0).
     ///
-    /// Box2D: `b2MouseJoint_SetMaxForce` (Box2D v3.1).
+    /// Box2D v3.1: `b2MouseJoint_SetMaxForce`.
     pub fn set_max_force(&mut self, force: f32) -> Result<()> {
         check_non_negative(force, "mouse joint max force")?;
         self.view
@@ -1563,9 +1812,184 @@ impl MouseView<&mut World> {
 part_view!(
     /// A filter joint: it only keeps its bodies from colliding and has no
     /// settings of its own.
-    ///
-    /// Box2D: `b2CreateFilterJoint`.
     FilterView,
     FilterRef,
     FilterMut
 );
+
+part_view!(
+    /// What only a mover joint has: the target velocity of body B relative
+    /// to body A and the force bound of each axis.
+    ///
+    /// Covers Box2D's `b2MoverJoint_*`.
+    MoverView,
+    MoverRef,
+    MoverMut
+);
+
+impl<W: Deref<Target = World>> MoverView<W> {
+    /// The definition the joint would be re-created with.
+    pub fn def(&self) -> MoverJointDef {
+        let base = self.view.world.joint_base_def(self.view.index);
+        self.view
+            .data(|j: &MoverJoint| MoverJointDef::read(base, j))
+    }
+
+    /// The target velocity of body B relative to body A along joint frame
+    /// A's axes, m/s.
+    ///
+    /// Box2D: `b2MoverJoint_GetLinearVelocity`.
+    pub fn linear_velocity(&self) -> Vec2 {
+        self.view.data(|j: &MoverJoint| j.linear_velocity())
+    }
+
+    /// The largest force along each axis, N.
+    ///
+    /// Box2D: `b2MoverJoint_GetMaxVelocityForce`.
+    pub fn max_velocity_force(&self) -> Vec2 {
+        self.view.data(|j: &MoverJoint| j.max_force())
+    }
+}
+
+impl MoverView<&mut World> {
+    /// Sets the target velocity (m/s, along joint frame A's axes) and wakes
+    /// the bodies.
+    ///
+    /// Box2D: `b2MoverJoint_SetLinearVelocity`.
+    pub fn set_linear_velocity(&mut self, velocity: Vec2) -> Result<()> {
+        check_finite_vec(velocity, "mover joint linear velocity")?;
+        self.view.update_data(|j: &mut MoverJoint| {
+            j.axes[0].speed = velocity.x;
+            j.axes[1].speed = velocity.y;
+        });
+        Ok(())
+    }
+
+    /// Sets the largest force along each axis, N (each ≥ 0), and wakes the
+    /// bodies.
+    ///
+    /// Box2D: `b2MoverJoint_SetMaxVelocityForce`.
+    pub fn set_max_velocity_force(&mut self, force: Vec2) -> Result<()> {
+        check_non_negative_vec(force, "mover joint max velocity force")?;
+        self.view.update_data(|j: &mut MoverJoint| {
+            j.axes[0].max_force = force.x;
+            j.axes[1].max_force = force.y;
+        });
+        Ok(())
+    }
+}
+
+part_view!(
+    /// What only a pogo joint has: its spring leg.
+    ///
+    /// Covers Box2D's `b2PogoJoint_*`.
+    PogoView,
+    PogoRef,
+    PogoMut
+);
+
+impl<W: Deref<Target = World>> PogoView<W> {
+    /// The definition the joint would be re-created with (with its current
+    /// impulse and velocity, so a pogo made again carries its state over).
+    pub fn def(&self) -> PogoJointDef {
+        let base = self.view.world.joint_base_def(self.view.index);
+        let sim = &self.view.sim().base;
+        self.view
+            .data(|j: &PogoJoint| PogoJointDef::read(base, sim, j))
+    }
+
+    /// The rest length, metres.
+    ///
+    /// Box2D: `b2PogoJoint_GetRestLength`.
+    pub fn rest_length(&self) -> f32 {
+        self.view.data(|j: &PogoJoint| j.rest_length)
+    }
+
+    /// The spring stiffness, Hz.
+    ///
+    /// Box2D: `b2PogoJoint_GetSpringHertz`.
+    pub fn hertz(&self) -> f32 {
+        self.view.data(|j: &PogoJoint| j.spring.hertz)
+    }
+
+    /// The spring damping ratio.
+    ///
+    /// Box2D: `b2PogoJoint_GetSpringDampingRatio`.
+    pub fn damping_ratio(&self) -> f32 {
+        self.view.data(|j: &PogoJoint| j.spring.damping_ratio)
+    }
+
+    /// The bounds of the leg's force: the most it pulls and the most it
+    /// pushes, N.
+    pub fn max_forces(&self) -> (f32, f32) {
+        self.view
+            .data(|j: &PogoJoint| (j.max_tension_force, j.max_compression_force))
+    }
+
+    /// The current leg length: anchor B minus anchor A along the normal,
+    /// metres.
+    ///
+    /// Box2D: `b2PogoJoint_GetLength`.
+    pub fn length(&self) -> f32 {
+        self.view.axial_translation()
+    }
+
+    /// The leg's rate of change of length after the last step, m/s.
+    ///
+    /// Box2D: `b2PogoJoint_GetVelocity`.
+    pub fn velocity(&self) -> f32 {
+        self.view.data(|j: &PogoJoint| j.velocity)
+    }
+
+    /// The spring's accumulated impulse of the last substep, N·s (positive
+    /// pushes the bodies apart).
+    ///
+    /// Box2D: `b2PogoJoint_GetImpulse`.
+    pub fn impulse(&self) -> f32 {
+        self.view.data(|j: &PogoJoint| j.spring.impulse)
+    }
+}
+
+impl PogoView<&mut World> {
+    /// Sets one number after checking it is finite and ≥ 0.
+    fn set(&mut self, value: f32, what: &'static str, f: fn(&mut PogoJoint, f32)) -> Result<()> {
+        check_non_negative(value, what)?;
+        self.view.update_data(|j: &mut PogoJoint| f(j, value));
+        Ok(())
+    }
+
+    /// Sets the rest length, metres (≥ 0), and wakes the bodies.
+    ///
+    /// Box2D: `b2PogoJoint_SetRestLength`.
+    pub fn set_rest_length(&mut self, length: f32) -> Result<()> {
+        self.set(length, "pogo rest length", |j, v| j.rest_length = v)
+    }
+
+    /// Sets the spring stiffness, Hz (≥ 0).
+    ///
+    /// Box2D: `b2PogoJoint_SetSpringHertz`.
+    pub fn set_hertz(&mut self, hertz: f32) -> Result<()> {
+        self.set(hertz, "pogo spring hertz", |j, v| j.spring.hertz = v)
+    }
+
+    /// Sets the spring damping ratio (≥ 0).
+    ///
+    /// Box2D: `b2PogoJoint_SetSpringDampingRatio`.
+    pub fn set_damping_ratio(&mut self, ratio: f32) -> Result<()> {
+        self.set(ratio, "pogo spring damping ratio", |j, v| {
+            j.spring.damping_ratio = v
+        })
+    }
+
+    /// Sets the most the leg pulls (tension) and pushes (compression), N
+    /// (each ≥ 0, may be infinite).
+    pub fn set_max_forces(&mut self, tension: f32, compression: f32) -> Result<()> {
+        check_threshold(tension, "pogo max tension force")?;
+        check_threshold(compression, "pogo max compression force")?;
+        self.view.update_data(|j: &mut PogoJoint| {
+            j.max_tension_force = tension;
+            j.max_compression_force = compression;
+        });
+        Ok(())
+    }
+}

@@ -46,6 +46,6 @@ pub use body::{BodyMut, BodyRef, BodyView};
 pub use chain::{ChainMut, ChainRef, ChainView};
 pub use joint::{
     DistanceView, FilterView, JointMut, JointRef, JointView, LimitView, MotorJointView, MotorView,
-    MouseView, PrismaticView, RevoluteView, SpringView, WeldView, WheelView,
+    MouseView, MoverView, PogoView, PrismaticView, RevoluteView, SpringView, WeldView, WheelView,
 };
 pub use shape::{ShapeMut, ShapeRef, ShapeView};

@@ -11,6 +11,7 @@ mod geometry;
 mod hull;
 mod manifold;
 mod mass;
+mod mover;
 mod ray;
 mod toi;
 
@@ -21,5 +22,6 @@ pub use geometry::*;
 pub use hull::*;
 pub use manifold::*;
 pub use mass::*;
+pub use mover::*;
 pub use ray::*;
 pub use toi::*;

@@ -96,6 +96,20 @@ impl Spring {
     pub fn solve(&mut self, mass: f32, c: f32, cdot: f32) -> f32 {
         spring_impulse(self.softness, mass, c, cdot, &mut self.impulse)
     }
+
+    /// [`Spring::solve`] with the accumulated impulse kept within
+    /// `[lower, upper]` (N·s). The bounds bind rarely; only then is the
+    /// impulse recomputed from the clamped total, so an unbounded spring
+    /// gives the same bits as [`Spring::solve`].
+    pub fn solve_clamped(&mut self, mass: f32, c: f32, cdot: f32, lower: f32, upper: f32) -> f32 {
+        let old = self.impulse;
+        let impulse = self.solve(mass, c, cdot);
+        if self.impulse < lower || self.impulse > upper {
+            self.impulse = self.impulse.clamp(lower, upper);
+            return self.impulse - old;
+        }
+        impulse
+    }
 }
 
 /// A motor driving the relative speed along the axis towards `speed` with

@@ -16,90 +16,86 @@ use crate::core::{HUGE, LINEAR_SLOP};
 use crate::error::{Result, check_finite};
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
+use crate::solver::softness::Softness;
 
-use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
-use super::{JointBase, JointDef, JointKind, check_non_negative, check_range, make_frames};
+use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
+use super::pair::{Pair, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_non_negative, check_range};
 
-/// A distance joint definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct DistanceJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// The rest length, metres (≥ 0; raised to the linear slop).
-    pub length: f32,
-    /// Whether the joint is a spring instead of a rigid rod.
-    pub enable_spring: bool,
-    /// Lower bound of the spring's force, N. The spring force along the
-    /// line from anchor A to anchor B is positive when it pushes the anchors
-    /// apart (compression) and negative when it pulls them together
-    /// (tension); it is clamped to `[lower_spring_force, upper_spring_force]`.
-    /// So `−lower_spring_force` is the most tension the spring sustains
-    /// (default `−f32::MAX`: no bound; zero: a spring that never pulls).
-    /// Box2D: `b2DistanceJointDef.lowerSpringForce`.
-    pub lower_spring_force: f32,
-    /// Upper bound of the spring's force, N (≥ `lower_spring_force`): the
-    /// most compression it sustains (default `f32::MAX`; zero: a spring that
-    /// never pushes, like a rubber band).
-    /// Box2D: `b2DistanceJointDef.upperSpringForce`.
-    pub upper_spring_force: f32,
-    /// Spring stiffness, Hz (≥ 0; zero means no spring force at all, which
-    /// with a limit makes a rope).
-    pub hertz: f32,
-    /// Spring damping ratio (≥ 0).
-    pub damping_ratio: f32,
-    /// Whether the length range is enforced (only matters for a spring).
-    pub enable_limit: bool,
-    /// Shortest length, metres (≥ 0).
-    pub min_length: f32,
-    /// Longest length, metres (≥ min).
-    pub max_length: f32,
-    /// Whether the motor acts (only for a spring).
-    pub enable_motor: bool,
-    /// Target rate of change of the length, m/s.
-    pub motor_speed: f32,
-    /// Largest motor force, N (≥ 0).
-    pub max_motor_force: f32,
-}
-
-impl Default for DistanceJointDef {
-    fn default() -> Self {
-        DistanceJointDef {
-            base: JointDef::default(),
-            length: 1.0,
-            enable_spring: false,
-            lower_spring_force: -f32::MAX,
-            upper_spring_force: f32::MAX,
-            hertz: 0.0,
-            damping_ratio: 0.0,
-            enable_limit: false,
-            min_length: 0.0,
-            max_length: HUGE,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-        }
+joint_def! {
+    /// A distance joint definition.
+    ///
+    /// Box2D: `b2DefaultDistanceJointDef`.
+    pub struct DistanceJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2DistanceJointDef.base`.
+        pub base: JointDef;
+        /// The rest length, metres (≥ 0; raised to the linear slop).
+        ///
+        /// Box2D: `b2DistanceJointDef.length`.
+        pub length: f32 = 1.0, check_non_negative("distance joint length");
+        /// Whether the joint is a spring instead of a rigid rod.
+        ///
+        /// Box2D: `b2DistanceJointDef.enableSpring`.
+        pub enable_spring: bool = false;
+        /// Lower bound of the spring's force, N. The spring force along the
+        /// line from anchor A to anchor B is positive when it pushes the
+        /// anchors apart (compression) and negative when it pulls them
+        /// together (tension); it is clamped to
+        /// `[lower_spring_force, upper_spring_force]`. So `−lower_spring_force`
+        /// is the most tension the spring sustains (default `−f32::MAX`: no
+        /// bound; zero: a spring that never pulls).
+        ///
+        /// Box2D: `b2DistanceJointDef.lowerSpringForce`.
+        pub lower_spring_force: f32 = -f32::MAX;
+        /// Upper bound of the spring's force, N (≥ `lower_spring_force`): the
+        /// most compression it sustains (default `f32::MAX`; zero: a spring
+        /// that never pushes, like a rubber band).
+        ///
+        /// Box2D: `b2DistanceJointDef.upperSpringForce`.
+        pub upper_spring_force: f32 = f32::MAX;
+        /// Spring stiffness, Hz (≥ 0; zero means no spring force at all,
+        /// which with a limit makes a rope).
+        ///
+        /// Box2D: `b2DistanceJointDef.hertz`.
+        pub hertz: f32 = 0.0, check_non_negative("distance spring hertz");
+        /// Spring damping ratio (≥ 0).
+        ///
+        /// Box2D: `b2DistanceJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.0, check_non_negative("distance spring damping ratio");
+        /// Whether the length range is enforced (only matters for a spring).
+        ///
+        /// Box2D: `b2DistanceJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Shortest length, metres (≥ 0).
+        ///
+        /// Box2D: `b2DistanceJointDef.minLength`.
+        pub min_length: f32 = 0.0, check_non_negative("distance min length");
+        /// Longest length, metres (≥ min).
+        ///
+        /// Box2D: `b2DistanceJointDef.maxLength`.
+        pub max_length: f32 = HUGE;
+        /// Whether the motor acts (only for a spring).
+        ///
+        /// Box2D: `b2DistanceJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target rate of change of the length, m/s.
+        ///
+        /// Box2D: `b2DistanceJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("distance motor speed");
+        /// Largest motor force, N (≥ 0).
+        ///
+        /// Box2D: `b2DistanceJointDef.maxMotorForce`.
+        pub max_motor_force: f32 = 0.0, check_non_negative("distance max motor force");
     }
+    also validate_ranges;
 }
 
 impl DistanceJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_non_negative(self.length, "distance joint length")?;
-        check_non_negative(self.hertz, "distance spring hertz")?;
-        check_non_negative(self.damping_ratio, "distance spring damping ratio")?;
-        check_force_range(self.lower_spring_force, self.upper_spring_force)?;
-        check_non_negative(self.min_length, "distance min length")?;
+    fn validate_ranges(&self) -> Result<()> {
         check_range(self.min_length, self.max_length, "distance length range")?;
-        check_finite(self.motor_speed, "distance motor speed")?;
-        check_non_negative(self.max_motor_force, "distance max motor force")?;
-        Ok(())
+        check_force_range(self.lower_spring_force, self.upper_spring_force)
     }
 }
 
@@ -174,19 +170,11 @@ pub(super) fn clear_impulses(j: &mut DistanceJoint) {
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
+    let pair = Pair::load(base, states);
+    let (ra, rb) = pair.anchors(base);
+    let d = pair.anchor_separation(base, ra, rb);
     let p = d.normalize() * axial_impulse(j);
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * ra.cross(p);
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * rb.cross(p);
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    warm_start_bodies(base, states, p, ra.cross(p), rb.cross(p));
 }
 
 pub(super) fn solve(
@@ -196,45 +184,25 @@ pub(super) fn solve(
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
+    let mut pair = Pair::load(base, states);
+    let (ra, rb) = pair.anchors(base);
+    let d = pair.anchor_separation(base, ra, rb);
     let (axis, length) = d.get_length_and_normalize();
 
     // Relative speed of the anchors along the axis.
-    let speed = |va: Vec2, wa: f32, vb: Vec2, wb: f32| {
-        axis.dot((vb + Vec2::scalar_cross(wb, rb)) - (va + Vec2::scalar_cross(wa, ra)))
-    };
-    let apply = |impulse: f32, va: &mut Vec2, wa: &mut f32, vb: &mut Vec2, wb: &mut f32| {
-        let p = axis * impulse;
-        *va = Vec2::mul_sub(*va, ma, p);
-        *wa -= ia * ra.cross(p);
-        *vb = Vec2::mul_add(*vb, mb, p);
-        *wb += ib * rb.cross(p);
-    };
+    let speed = |p: &Pair| axis.dot(p.point_velocity(ra, rb));
+    let apply = |p: &mut Pair, impulse: f32| p.apply_point(axis * impulse, ra, rb);
 
     // Soft when the spring is on, unless a limit pins the length anyway.
     let is_spring = j.spring.enable && (j.limit.lower < j.limit.upper || !j.limit.enable);
     if is_spring {
         if j.spring.hertz > 0.0 {
             let c = length - j.length;
-            let cdot = speed(va, wa, vb, wb);
-            let old = j.spring.impulse;
-            let mut impulse = j.spring.solve(j.axial_mass, c, cdot);
-            // The force range binds rarely; only then is the step's impulse
-            // recomputed from the clamped total.
             let (lower, upper) = (j.lower_spring_force * ctx.h, j.upper_spring_force * ctx.h);
-            if j.spring.impulse < lower || j.spring.impulse > upper {
-                j.spring.impulse = j.spring.impulse.clamp(lower, upper);
-                impulse = j.spring.impulse - old;
-            }
-            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+            let impulse = j
+                .spring
+                .solve_clamped(j.axial_mass, c, speed(&pair), lower, upper);
+            apply(&mut pair, impulse);
         }
 
         if j.limit.enable {
@@ -245,46 +213,33 @@ pub(super) fn solve(
                 ctx,
                 use_bias,
             };
-            let impulse = j.limit.solve_lower(&row, speed(va, wa, vb, wb));
-            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
-
-            let impulse = j.limit.solve_upper(&row, -speed(va, wa, vb, wb));
-            apply(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
+            pair.solve_limit(&mut j.limit, &row, speed, |p| -speed(p), apply);
         }
 
         if j.motor.enable {
-            let impulse = j.motor.solve(j.axial_mass, speed(va, wa, vb, wb), ctx.h);
-            apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+            let impulse = j.motor.solve(j.axial_mass, speed(&pair), ctx.h);
+            apply(&mut pair, impulse);
         }
     } else {
         // Rigid rod.
-        let c = length - j.length;
-        let (bias, mass_scale, impulse_scale) = if use_bias {
-            let s = base.softness;
-            (s.bias_rate * c, s.mass_scale, s.impulse_scale)
+        let soft = if use_bias {
+            base.softness
         } else {
-            (0.0, 1.0, 0.0)
+            Softness::RIGID
         };
-        let cdot = speed(va, wa, vb, wb);
-        let impulse = -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * j.spring.impulse;
-        j.spring.impulse += impulse;
-        apply(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let c = length - j.length;
+        let impulse = spring_impulse(soft, j.axial_mass, c, speed(&pair), &mut j.spring.impulse);
+        apply(&mut pair, impulse);
     }
 
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    pair.store(base, states);
 }
 
 impl DistanceJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            Vec2::X,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(Vec2::X, 0.0);
         let (min_length, max_length) = clamp_range(self.min_length, self.max_length);
         let joint = DistanceJoint {
             length: clamp_length(self.length),

@@ -11,23 +11,16 @@ use crate::math::{Rot, Transform};
 
 use super::{JointDef, JointKind};
 
-/// A filter joint definition. Only the bodies, user data and thresholds of
-/// `base` matter; `collide_connected` is ignored (always `false`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct FilterJointDef {
-    /// Bodies and common settings.
-    pub base: JointDef,
-}
-
-impl FilterJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()
+joint_def! {
+    /// A filter joint definition. Only the bodies, user data and thresholds of
+    /// `base` matter; `collide_connected` is ignored (always `false`).
+    ///
+    /// Box2D: `b2DefaultFilterJointDef`.
+    pub struct FilterJointDef {
+        /// Bodies and common settings.
+        ///
+        /// Box2D: `b2FilterJointDef.base`.
+        pub base: JointDef;
     }
 }
 

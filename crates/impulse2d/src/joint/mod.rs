@@ -34,12 +34,71 @@
 //! - E. Catto, *Modeling and Solving Constraints*, GDC 2009 (Jacobians of the
 //!   point, line and angle constraints used here).
 
+/// Declares a joint definition: the struct (serialisable with the `serde`
+/// feature; missing fields take their defaults), its `Default` from the
+/// defaults given after `=`, and `validate`, which checks `base` and then
+/// each field with the check named after its default, in order, then the
+/// checks that relate fields (`also`).
+macro_rules! joint_def {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(#[$base_meta:meta])*
+            pub base: JointDef;
+            $(
+                $(#[$field_meta:meta])*
+                pub $field:ident: $ty:ty = $default:expr $(, $check:ident($what:literal))?;
+            )*
+        }
+        $(also $more:ident;)?
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(default)
+        )]
+        pub struct $name {
+            $(#[$base_meta])*
+            pub base: JointDef,
+            $(
+                $(#[$field_meta])*
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name {
+                    base: JointDef::default(),
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl $name {
+            /// Checks every number; the first bad field is named in the
+            /// error.
+            pub fn validate(&self) -> Result<()> {
+                self.base.validate()?;
+                $($($check(self.$field, $what)?;)?)*
+                $(self.$more()?;)?
+                Ok(())
+            }
+        }
+    };
+}
+
 pub(crate) mod axial;
 pub(crate) mod distance;
 mod filter;
 mod link;
 pub(crate) mod motor;
 pub(crate) mod mouse;
+pub(crate) mod mover;
+mod pair;
+pub(crate) mod pogo;
 pub(crate) mod prismatic;
 pub(crate) mod revolute;
 pub(crate) mod solver;
@@ -57,6 +116,8 @@ pub use distance::DistanceJointDef;
 pub use filter::FilterJointDef;
 pub use motor::MotorJointDef;
 pub use mouse::MouseJointDef;
+pub use mover::MoverJointDef;
+pub use pogo::PogoJointDef;
 pub use prismatic::PrismaticJointDef;
 pub use revolute::RevoluteJointDef;
 pub use weld::WeldJointDef;
@@ -69,6 +130,8 @@ use axial::{Limit, Motor, Spring};
 use distance::DistanceJoint;
 use motor::MotorJoint;
 use mouse::MouseJoint;
+use mover::MoverJoint;
+use pogo::PogoJoint;
 use prismatic::PrismaticJoint;
 use revolute::RevoluteJoint;
 use weld::WeldJoint;
@@ -85,35 +148,55 @@ use wheel::WheelJoint;
 )]
 pub struct JointDef {
     /// The first body.
+    ///
+    /// Box2D: `b2JointDef.bodyIdA`.
     pub body_a: BodyId,
     /// The second body (must differ from `body_a`).
+    ///
+    /// Box2D: `b2JointDef.bodyIdB`.
     pub body_b: BodyId,
     /// The anchor point on body A, in body A's frame (relative to its
     /// origin), metres.
+    ///
+    /// Box2D: `b2JointDef.localFrameA`.
     pub local_anchor_a: Vec2,
     /// The anchor point on body B, in body B's frame, metres.
+    ///
+    /// Box2D: `b2JointDef.localFrameB`.
     pub local_anchor_b: Vec2,
     /// Whether the two bodies still collide with each other. When `false`
     /// (the default) their existing contacts are destroyed and no new ones
     /// are made.
+    ///
+    /// Box2D: `b2JointDef.collideConnected`.
     pub collide_connected: bool,
     /// Stiffness of the joint's rigid parts, Hz (≥ 0); `None` uses the
     /// world's [`joint_hertz`](crate::WorldDef::joint_hertz). It is capped at
     /// a quarter of the substep rate.
+    ///
+    /// Box2D: `b2JointDef.constraintHertz`.
     pub constraint_hertz: Option<f32>,
     /// Damping ratio of the joint's rigid parts (≥ 0, dimensionless); `None`
     /// uses the world's [`joint_damping_ratio`](crate::WorldDef::joint_damping_ratio).
+    ///
+    /// Box2D: `b2JointDef.constraintDampingRatio`.
     pub constraint_damping_ratio: Option<f32>,
     /// Reaction force above which the joint reports a [`JointEvent`], N
     /// (≥ 0; `f32::MAX` for never).
+    ///
+    /// Box2D: `b2JointDef.forceThreshold`.
     pub force_threshold: f32,
     /// Reaction torque above which the joint reports a [`JointEvent`], N·m
     /// (≥ 0; `f32::MAX` for never).
+    ///
+    /// Box2D: `b2JointDef.torqueThreshold`.
     pub torque_threshold: f32,
     /// Destroy the joint when a threshold is exceeded (the event then has
     /// [`JointEventKind::Broken`]).
     pub break_on_threshold: bool,
     /// Any number the application wants to attach.
+    ///
+    /// Box2D: `b2JointDef.userData`.
     pub user_data: u64,
 }
 
@@ -335,6 +418,8 @@ pub(crate) enum JointKind {
     Filter,
     Motor(MotorJoint),
     Mouse(MouseJoint),
+    Mover(MoverJoint),
+    Pogo(PogoJoint),
     Prismatic(PrismaticJoint),
     Revolute(RevoluteJoint),
     Weld(WeldJoint),
@@ -350,6 +435,8 @@ impl JointKind {
             JointKind::Filter => {}
             JointKind::Motor(j) => motor::clear_impulses(j),
             JointKind::Mouse(j) => mouse::clear_impulses(j),
+            JointKind::Mover(j) => mover::clear_impulses(j),
+            JointKind::Pogo(j) => pogo::clear_impulses(j),
             JointKind::Prismatic(j) => prismatic::clear_impulses(j),
             JointKind::Revolute(j) => revolute::clear_impulses(j),
             JointKind::Weld(j) => weld::clear_impulses(j),
@@ -364,6 +451,8 @@ impl JointKind {
             JointKind::Filter => JointType::Filter,
             JointKind::Motor(_) => JointType::Motor,
             JointKind::Mouse(_) => JointType::Mouse,
+            JointKind::Mover(_) => JointType::Mover,
+            JointKind::Pogo(_) => JointType::Pogo,
             JointKind::Prismatic(_) => JointType::Prismatic,
             JointKind::Revolute(_) => JointType::Revolute,
             JointKind::Weld(_) => JointType::Weld,
@@ -466,6 +555,8 @@ macro_rules! joint_data {
 joint_data!(DistanceJoint, Distance, "a distance joint");
 joint_data!(MotorJoint, Motor, "a motor joint");
 joint_data!(MouseJoint, Mouse, "a mouse joint");
+joint_data!(MoverJoint, Mover, "a mover joint");
+joint_data!(PogoJoint, Pogo, "a pogo joint");
 joint_data!(PrismaticJoint, Prismatic, "a prismatic joint");
 joint_data!(RevoluteJoint, Revolute, "a revolute joint");
 joint_data!(WeldJoint, Weld, "a weld joint");
@@ -495,6 +586,23 @@ pub(crate) struct JointStorage {
     pub detached: Vec<(u32, JointSim)>,
     /// Joints over their thresholds this step: `(joint, force, torque)`.
     pub over_threshold: Vec<(u32, f32, f32)>,
+}
+
+impl JointDef {
+    /// The two joint frames: the anchors, an axis in body A's frame
+    /// (normalised here) and a reference angle (radians).
+    pub(crate) fn frames(
+        &self,
+        local_axis_a: Vec2,
+        reference_angle: f32,
+    ) -> (Transform, Transform) {
+        make_frames(
+            self.local_anchor_a,
+            self.local_anchor_b,
+            local_axis_a,
+            reference_angle,
+        )
+    }
 }
 
 /// Builds the two joint frames from anchors, an axis in body A's frame

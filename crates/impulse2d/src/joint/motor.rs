@@ -1,80 +1,132 @@
-//! The motor joint: drives body B towards a target position and angle
-//! relative to body A with bounded force and torque. Typical use: move a
-//! body along a path or hold it in place against pushes, without the joint
-//! ever becoming infinitely strong.
+//! The motor joint: drives body B towards a target pose or velocity
+//! relative to body A with bounded force and torque. Typical uses: move a
+//! body along a path, hold it in place against pushes, drag it with the
+//! mouse (the spring), or give a top-down body friction (a zero velocity
+//! target), without the joint ever becoming infinitely strong.
 //!
-//! The target for anchor B is the point `anchor_a + linear_offset` of body A;
-//! the target angle is `θ_b − θ_a = angular_offset`. Each substep removes the
-//! fraction `correction_factor` of the error per substep (`bias = β·C/h`), with
-//! the accumulated force clamped to `max_force` (as a vector) and the torque to
-//! `max_torque`. The joint acts the same in the bias and relax passes.
+//! The target pose for anchor B is the point `anchor_a + linear_offset` of
+//! body A and the angle `θ_b − θ_a = angular_offset`. Three drives act on it,
+//! in this order within a substep, angular rows before linear ones:
+//! - the spring (Box2D v3.2): soft rows `C = θ − θ_target` and
+//!   `C = p_b − p_target` with their own stiffness (hertz) and damping, the
+//!   accumulated torque and force clamped to `max_spring_torque` and
+//!   `max_spring_force` (the force as a vector);
+//! - the velocity drive (Box2D v3.2): `ω_b − ω_a = ω_target` and
+//!   `v_b − v_a = v_target` (at the anchors), clamped to
+//!   `max_velocity_torque` and `max_velocity_force`;
+//! - the offset drive (Box2D v3.0): removes the fraction
+//!   `correction_factor` of the pose error per substep (`bias = β·C/h`),
+//!   clamped to `max_torque` and `max_force`.
+//!
+//! All act the same in the bias and relax passes. A drive with a zero bound
+//! does nothing.
 //!
 //! # References
-//! - E. Catto, Box2D v3.0 `motor_joint.c`.
+//! - E. Catto, Box2D v3.0 and v3.2 `motor_joint.c`.
 
 use crate::body::{BodySim, BodyState};
 use crate::error::{Error, Result, check_finite, check_finite_vec};
 use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
+use crate::solver::softness::Softness;
 
-use super::revolute::point_mass_matrix;
-use super::solver::{load, store};
-use super::{JointBase, JointDef, JointKind, check_non_negative, make_frames};
+use super::pair::{Pair, point_mass_matrix, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_non_negative};
 
-/// A motor joint definition. The anchors in `base` default to the body
-/// origins.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct MotorJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// Where anchor B should be, relative to anchor A in body A's frame,
-    /// metres.
-    pub linear_offset: Vec2,
-    /// Angle of body B minus angle of body A to reach, radians.
-    pub angular_offset: f32,
-    /// Largest force, N (≥ 0).
-    pub max_force: f32,
-    /// Largest torque, N·m (≥ 0).
-    pub max_torque: f32,
-    /// Fraction of the position error removed per substep, in `[0, 1]`.
-    pub correction_factor: f32,
-}
-
-impl Default for MotorJointDef {
-    fn default() -> Self {
-        MotorJointDef {
-            base: JointDef::default(),
-            linear_offset: Vec2::ZERO,
-            angular_offset: 0.0,
-            max_force: 1.0,
-            max_torque: 1.0,
-            correction_factor: 0.3,
-        }
+joint_def! {
+    /// A motor joint definition. The anchors in `base` default to the body
+    /// origins.
+    ///
+    /// The joint has three drives, each off while its force and torque bounds
+    /// are zero (the default):
+    /// - the offset drive of Box2D v3.0 (`linear_offset`, `angular_offset`,
+    ///   `max_force`, `max_torque`, `correction_factor`): removes a fraction of
+    ///   the pose error per substep;
+    /// - the velocity drive of Box2D v3.2 (`linear_velocity`,
+    ///   `angular_velocity`, `max_velocity_force`, `max_velocity_torque`):
+    ///   drives the relative velocity of B to a target, like top-down
+    ///   friction when the target is zero;
+    /// - the spring of Box2D v3.2 (`linear_hertz`, `linear_damping_ratio`,
+    ///   `max_spring_force`, `angular_hertz`, `angular_damping_ratio`,
+    ///   `max_spring_torque`): pulls B to the target pose (the offsets) with a
+    ///   stiffness in hertz, bounded (a mouse drag is a motor joint spring).
+    ///
+    /// Box2D: `b2DefaultMotorJointDef`.
+    pub struct MotorJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2MotorJointDef.base`.
+        pub base: JointDef;
+        /// Where anchor B should be, relative to anchor A in body A's frame,
+        /// metres (the target of the offset drive and of the spring).
+        ///
+        /// Box2D v3.0: `b2MotorJointDef.linearOffset` (v3.2 keeps it in `b2JointDef.localFrameA`).
+        pub linear_offset: Vec2 = Vec2::ZERO, check_finite_vec("motor joint linear offset");
+        /// Angle of body B minus angle of body A to reach, radians.
+        ///
+        /// Box2D v3.0: `b2MotorJointDef.angularOffset` (v3.2 keeps it in `b2JointDef.localFrameB`).
+        pub angular_offset: f32 = 0.0, check_finite("motor joint angular offset");
+        /// Largest force of the offset drive, N (≥ 0).
+        ///
+        /// Box2D v3.0: `b2MotorJointDef.maxForce`.
+        pub max_force: f32 = 0.0, check_non_negative("motor joint max force");
+        /// Largest torque of the offset drive, N·m (≥ 0).
+        ///
+        /// Box2D v3.0: `b2MotorJointDef.maxTorque`.
+        pub max_torque: f32 = 0.0, check_non_negative("motor joint max torque");
+        /// Fraction of the offset error removed per substep, in `[0, 1]`.
+        ///
+        /// Box2D v3.0: `b2MotorJointDef.correctionFactor`.
+        pub correction_factor: f32 = 0.3, check_correction("motor joint correction factor");
+        /// Target velocity of body B relative to body A, world frame, m/s.
+        ///
+        /// Box2D: `b2MotorJointDef.linearVelocity`.
+        pub linear_velocity: Vec2 = Vec2::ZERO, check_finite_vec("motor joint linear velocity");
+        /// Largest force of the velocity drive, N (≥ 0; zero: off).
+        ///
+        /// Box2D: `b2MotorJointDef.maxVelocityForce`.
+        pub max_velocity_force: f32 = 0.0, check_non_negative("motor joint max velocity force");
+        /// Target angular velocity of body B relative to body A, rad/s.
+        ///
+        /// Box2D: `b2MotorJointDef.angularVelocity`.
+        pub angular_velocity: f32 = 0.0, check_finite("motor joint angular velocity");
+        /// Largest torque of the velocity drive, N·m (≥ 0; zero: off).
+        ///
+        /// Box2D: `b2MotorJointDef.maxVelocityTorque`.
+        pub max_velocity_torque: f32 = 0.0, check_non_negative("motor joint max velocity torque");
+        /// Stiffness of the linear spring, Hz (≥ 0; zero: off).
+        ///
+        /// Box2D: `b2MotorJointDef.linearHertz`.
+        pub linear_hertz: f32 = 0.0, check_non_negative("motor joint linear hertz");
+        /// Damping ratio of the linear spring (≥ 0).
+        ///
+        /// Box2D: `b2MotorJointDef.linearDampingRatio`.
+        pub linear_damping_ratio: f32 = 0.0, check_non_negative("motor joint linear damping ratio");
+        /// Largest force of the linear spring, N (≥ 0; zero: off).
+        ///
+        /// Box2D: `b2MotorJointDef.maxSpringForce`.
+        pub max_spring_force: f32 = 0.0, check_non_negative("motor joint max spring force");
+        /// Stiffness of the angular spring, Hz (≥ 0; zero: off).
+        ///
+        /// Box2D: `b2MotorJointDef.angularHertz`.
+        pub angular_hertz: f32 = 0.0, check_non_negative("motor joint angular hertz");
+        /// Damping ratio of the angular spring (≥ 0).
+        ///
+        /// Box2D: `b2MotorJointDef.angularDampingRatio`.
+        pub angular_damping_ratio: f32 = 0.0, check_non_negative("motor joint angular damping ratio");
+        /// Largest torque of the angular spring, N·m (≥ 0; zero: off).
+        ///
+        /// Box2D: `b2MotorJointDef.maxSpringTorque`.
+        pub max_spring_torque: f32 = 0.0, check_non_negative("motor joint max spring torque");
     }
 }
 
-impl MotorJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_finite_vec(self.linear_offset, "motor joint linear offset")?;
-        check_finite(self.angular_offset, "motor joint angular offset")?;
-        check_non_negative(self.max_force, "motor joint max force")?;
-        check_non_negative(self.max_torque, "motor joint max torque")?;
-        check_correction(self.correction_factor)
-    }
-}
-
-pub(crate) fn check_correction(factor: f32) -> Result<()> {
-    check_finite(factor, "motor joint correction factor")?;
+/// Checks a correction factor: finite and within `[0, 1]`.
+pub(crate) fn check_correction(factor: f32, what: &'static str) -> Result<()> {
+    check_finite(factor, what)?;
     if !(0.0..=1.0).contains(&factor) {
         return Err(Error::OutOfRange {
-            what: "motor joint correction factor",
+            what,
             expected: "within [0, 1]",
             value: factor,
         });
@@ -82,20 +134,96 @@ pub(crate) fn check_correction(factor: f32) -> Result<()> {
     Ok(())
 }
 
+/// A bounded soft row pair of the v3.2 motor joint: stiffness (Hz), damping
+/// ratio and bound, with the coefficients of the current substep.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BoundedSpring {
+    pub hertz: f32,
+    pub damping_ratio: f32,
+    /// Largest force (N) or torque (N·m); zero turns the spring off.
+    pub max: f32,
+    pub softness: Softness,
+}
+
+impl BoundedSpring {
+    fn is_on(&self) -> bool {
+        self.max > 0.0 && self.hertz > 0.0
+    }
+}
+
 /// Settings, impulses and prepared data of a motor joint.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MotorJoint {
     pub linear_offset: Vec2,
     pub angular_offset: f32,
+    /// Offset drive: bounds (N, N·m), correction per substep, impulses.
     pub max_force: f32,
     pub max_torque: f32,
     pub correction_factor: f32,
-
     pub linear_impulse: Vec2,
     pub angular_impulse: f32,
 
+    /// Velocity drive: targets (m/s, rad/s), bounds (N, N·m), impulses.
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+    pub max_velocity_force: f32,
+    pub max_velocity_torque: f32,
+    pub linear_velocity_impulse: Vec2,
+    pub angular_velocity_impulse: f32,
+
+    /// Springs towards the target pose, and their impulses.
+    pub linear_spring: BoundedSpring,
+    pub angular_spring: BoundedSpring,
+    pub linear_spring_impulse: Vec2,
+    pub angular_spring_impulse: f32,
+
     pub linear_mass: Mat22,
     pub angular_mass: f32,
+}
+
+impl MotorJoint {
+    /// Whether a v3.2 drive (velocity or spring) is on.
+    fn has_v32_drive(&self) -> bool {
+        self.max_velocity_force > 0.0
+            || self.max_velocity_torque > 0.0
+            || self.linear_spring.is_on()
+            || self.angular_spring.is_on()
+    }
+
+    /// The accumulated linear (N·s) and angular (N·m·s) impulses of all
+    /// drives.
+    pub fn total_impulse(&self) -> (Vec2, f32) {
+        if self.has_v32_drive() {
+            (
+                self.linear_impulse + self.linear_velocity_impulse + self.linear_spring_impulse,
+                self.angular_impulse + self.angular_velocity_impulse + self.angular_spring_impulse,
+            )
+        } else {
+            (self.linear_impulse, self.angular_impulse)
+        }
+    }
+}
+
+/// Adds `impulse` to the accumulated `total` and clamps the sum to the
+/// length `max`; returns the change of the total.
+#[inline(always)]
+fn accumulate_clamped(total: &mut Vec2, impulse: Vec2, max: f32) -> Vec2 {
+    let old = *total;
+    let mut sum = old + impulse;
+    if sum.length_squared() > max * max {
+        sum = sum.normalize() * max;
+    }
+    *total = sum;
+    sum - old
+}
+
+/// Adds `impulse` to the accumulated `total` and clamps the sum to
+/// `[−max, max]`; returns the change of the total.
+#[inline(always)]
+fn accumulate_clamped_scalar(total: &mut f32, impulse: f32, max: f32) -> f32 {
+    let old = *total;
+    *total = (old + impulse).clamp(-max, max);
+    *total - old
 }
 
 pub(super) fn prepare(
@@ -110,6 +238,9 @@ pub(super) fn prepare(
     j.linear_mass = point_mass_matrix(ma, ia, base.frame_a.p, mb, ib, base.frame_b.p).inverse();
     let k = ia + ib;
     j.angular_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    for spring in [&mut j.linear_spring, &mut j.angular_spring] {
+        spring.softness = Softness::new(spring.hertz, spring.damping_ratio, ctx.h);
+    }
     if !ctx.enable_warm_starting {
         clear_impulses(j);
     }
@@ -119,21 +250,23 @@ pub(super) fn prepare(
 pub(super) fn clear_impulses(j: &mut MotorJoint) {
     j.linear_impulse = Vec2::ZERO;
     j.angular_impulse = 0.0;
+    j.linear_velocity_impulse = Vec2::ZERO;
+    j.angular_velocity_impulse = 0.0;
+    j.linear_spring_impulse = Vec2::ZERO;
+    j.angular_spring_impulse = 0.0;
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let p = j.linear_impulse;
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * (ra.cross(p) + j.angular_impulse);
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * (rb.cross(p) + j.angular_impulse);
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    let pair = Pair::load(base, states);
+    let (ra, rb) = pair.anchors(base);
+    let (p, angular) = j.total_impulse();
+    warm_start_bodies(
+        base,
+        states,
+        p,
+        ra.cross(p) + angular,
+        rb.cross(p) + angular,
+    );
 }
 
 pub(super) fn solve(
@@ -142,75 +275,109 @@ pub(super) fn solve(
     states: &mut [BodyState],
     ctx: &StepContext,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-    let rate = ctx.inv_h * j.correction_factor;
+    let mut pair = Pair::load(base, states);
+    let h = ctx.h;
+    let angle_error = |pair: &Pair| unwind_angle(pair.angle(base) - j.angular_offset);
 
-    // Angular part.
-    {
-        let qa = sa.delta_rotation.mul(base.frame_a.q);
-        let qb = sb.delta_rotation.mul(base.frame_b.q);
-        let c = unwind_angle(qa.relative_angle(qb) - j.angular_offset);
-        let cdot = wb - wa;
-        let max_impulse = ctx.h * j.max_torque;
-        let old = j.angular_impulse;
-        j.angular_impulse =
-            (old - j.angular_mass * (cdot + rate * c)).clamp(-max_impulse, max_impulse);
-        let impulse = j.angular_impulse - old;
-        wa -= ia * impulse;
-        wb += ib * impulse;
+    if j.angular_spring.is_on() {
+        let s = j.angular_spring.softness;
+        let c = angle_error(&pair);
+        let cdot = pair.wb - pair.wa;
+        let impulse = -s.mass_scale * j.angular_mass * (cdot + s.bias_rate * c)
+            - s.impulse_scale * j.angular_spring_impulse;
+        let max = h * j.angular_spring.max;
+        let impulse = accumulate_clamped_scalar(&mut j.angular_spring_impulse, impulse, max);
+        pair.apply_angular(impulse);
     }
 
-    // Linear part.
+    if j.max_velocity_torque > 0.0 {
+        let cdot = pair.wb - pair.wa - j.angular_velocity;
+        let max = h * j.max_velocity_torque;
+        let impulse =
+            accumulate_clamped_scalar(&mut j.angular_velocity_impulse, -j.angular_mass * cdot, max);
+        pair.apply_angular(impulse);
+    }
+
+    // Offset drive, angular part.
     {
-        let ra = sa.delta_rotation.rotate(base.frame_a.p);
-        let rb = sb.delta_rotation.rotate(base.frame_b.p);
-        let c = (sb.delta_position - sa.delta_position) + (rb - ra) + base.delta_center;
-        let cdot = (vb + Vec2::scalar_cross(wb, rb)) - (va + Vec2::scalar_cross(wa, ra));
+        let rate = ctx.inv_h * j.correction_factor;
+        let c = angle_error(&pair);
+        let cdot = pair.wb - pair.wa;
+        let impulse = -j.angular_mass * (cdot + rate * c);
+        let max = h * j.max_torque;
+        let impulse = accumulate_clamped_scalar(&mut j.angular_impulse, impulse, max);
+        pair.apply_angular(impulse);
+    }
+
+    let (ra, rb) = pair.anchors(base);
+
+    if j.linear_spring.is_on() {
+        let s = j.linear_spring.softness;
+        let c = pair.point_error(base, ra, rb);
+        let cdot = pair.point_velocity(ra, rb) + c * s.bias_rate;
+        // The anchors have turned since the step began: a fresh mass.
+        j.linear_mass = point_mass_matrix(pair.ma, pair.ia, ra, pair.mb, pair.ib, rb).inverse();
+        let b = j.linear_mass.mul_vec(cdot);
+        let old = j.linear_spring_impulse;
+        let impulse = Vec2::new(
+            -s.mass_scale * b.x - s.impulse_scale * old.x,
+            -s.mass_scale * b.y - s.impulse_scale * old.y,
+        );
+        let max = h * j.linear_spring.max;
+        let impulse = accumulate_clamped(&mut j.linear_spring_impulse, impulse, max);
+        pair.apply_point(impulse, ra, rb);
+    }
+
+    if j.max_velocity_force > 0.0 {
+        let cdot = pair.point_velocity(ra, rb) - j.linear_velocity;
+        let b = j.linear_mass.mul_vec(cdot);
+        let max = h * j.max_velocity_force;
+        let impulse = accumulate_clamped(&mut j.linear_velocity_impulse, -b, max);
+        pair.apply_point(impulse, ra, rb);
+    }
+
+    // Offset drive, linear part.
+    {
+        let rate = ctx.inv_h * j.correction_factor;
+        let c = pair.point_error(base, ra, rb);
+        let cdot = pair.point_velocity(ra, rb);
         let b = j.linear_mass.mul_vec(cdot + c * rate);
-
-        let old = j.linear_impulse;
-        let max_impulse = ctx.h * j.max_force;
-        let mut accumulated = old - b;
-        if accumulated.length_squared() > max_impulse * max_impulse {
-            accumulated = accumulated.normalize() * max_impulse;
-        }
-        j.linear_impulse = accumulated;
-        let impulse = accumulated - old;
-
-        va = Vec2::mul_sub(va, ma, impulse);
-        wa -= ia * ra.cross(impulse);
-        vb = Vec2::mul_add(vb, mb, impulse);
-        wb += ib * rb.cross(impulse);
+        let max = h * j.max_force;
+        let impulse = accumulate_clamped(&mut j.linear_impulse, -b, max);
+        pair.apply_point(impulse, ra, rb);
     }
 
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    pair.store(base, states);
 }
 
 impl MotorJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            Vec2::X,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(Vec2::X, 0.0);
         let joint = MotorJoint {
             linear_offset: self.linear_offset,
             angular_offset: self.angular_offset,
             max_force: self.max_force,
             max_torque: self.max_torque,
             correction_factor: self.correction_factor,
-            linear_impulse: Vec2::ZERO,
-            angular_impulse: 0.0,
-            linear_mass: Mat22::ZERO,
-            angular_mass: 0.0,
+            linear_velocity: self.linear_velocity,
+            angular_velocity: self.angular_velocity,
+            max_velocity_force: self.max_velocity_force,
+            max_velocity_torque: self.max_velocity_torque,
+            linear_spring: BoundedSpring {
+                hertz: self.linear_hertz,
+                damping_ratio: self.linear_damping_ratio,
+                max: self.max_spring_force,
+                softness: Softness::RIGID,
+            },
+            angular_spring: BoundedSpring {
+                hertz: self.angular_hertz,
+                damping_ratio: self.angular_damping_ratio,
+                max: self.max_spring_torque,
+                softness: Softness::RIGID,
+            },
+            ..MotorJoint::default()
         };
         Ok((fa, fb, JointKind::Motor(joint)))
     }
@@ -224,6 +391,16 @@ impl MotorJointDef {
             max_force: j.max_force,
             max_torque: j.max_torque,
             correction_factor: j.correction_factor,
+            linear_velocity: j.linear_velocity,
+            max_velocity_force: j.max_velocity_force,
+            angular_velocity: j.angular_velocity,
+            max_velocity_torque: j.max_velocity_torque,
+            linear_hertz: j.linear_spring.hertz,
+            linear_damping_ratio: j.linear_spring.damping_ratio,
+            max_spring_force: j.linear_spring.max,
+            angular_hertz: j.angular_spring.hertz,
+            angular_damping_ratio: j.angular_spring.damping_ratio,
+            max_spring_torque: j.angular_spring.max,
         }
     }
 }

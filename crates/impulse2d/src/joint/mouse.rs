@@ -16,56 +16,41 @@ use crate::math::{Mat22, Rot, Transform, Vec2};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
-use super::solver::{load, store};
+use super::pair::{load, store};
 use super::{JointBase, JointDef, JointKind, check_non_negative};
 
 /// Stiffness and damping of the angular damper, Hz and ratio.
 const ANGULAR_HERTZ: f32 = 0.5;
 const ANGULAR_DAMPING_RATIO: f32 = 0.1;
 
-/// A mouse joint definition. The grabbed point of body B is the target at
-/// creation; the anchors in `base` are ignored.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct MouseJointDef {
-    /// Bodies (A is a handle, usually the ground) and common settings.
-    pub base: JointDef,
-    /// The target in world coordinates, metres; also the point of body B
-    /// that is pulled.
-    pub target: Vec2,
-    /// Stiffness of the pull, Hz (≥ 0).
-    pub hertz: f32,
-    /// Damping ratio of the pull (≥ 0).
-    pub damping_ratio: f32,
-    /// Largest pulling force, N (≥ 0).
-    pub max_force: f32,
-}
-
-impl Default for MouseJointDef {
-    fn default() -> Self {
-        MouseJointDef {
-            base: JointDef::default(),
-            target: Vec2::ZERO,
-            hertz: 4.0,
-            damping_ratio: 1.0,
-            max_force: 1000.0,
-        }
-    }
-}
-
-impl MouseJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_finite_vec(self.target, "mouse joint target")?;
-        check_non_negative(self.hertz, "mouse joint hertz")?;
-        check_non_negative(self.damping_ratio, "mouse joint damping ratio")?;
-        check_non_negative(self.max_force, "mouse joint max force")?;
-        Ok(())
+joint_def! {
+    /// A mouse joint definition. The grabbed point of body B is the target at
+    /// creation; the anchors in `base` are ignored.
+    ///
+    /// Box2D v3.1: `b2MouseJointDef` (upstream replaced the mouse
+    /// joint by the motor joint's spring).
+    pub struct MouseJointDef {
+        /// Bodies (A is a handle, usually the ground) and common settings.
+        ///
+        /// Box2D v3.1: `b2MouseJointDef.base`.
+        pub base: JointDef;
+        /// The target in world coordinates, metres; also the point of body B
+        /// that is pulled.
+        ///
+        /// Box2D v3.1: `b2MouseJointDef.target`.
+        pub target: Vec2 = Vec2::ZERO, check_finite_vec("mouse joint target");
+        /// Stiffness of the pull, Hz (≥ 0).
+        ///
+        /// Box2D v3.1: `b2MouseJointDef.hertz`.
+        pub hertz: f32 = 4.0, check_non_negative("mouse joint hertz");
+        /// Damping ratio of the pull (≥ 0).
+        ///
+        /// Box2D v3.1: `b2MouseJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 1.0, check_non_negative("mouse joint damping ratio");
+        /// Largest pulling force, N (≥ 0).
+        ///
+        /// Box2D v3.1: `b2MouseJointDef.maxForce`.
+        pub max_force: f32 = 1000.0, check_non_negative("mouse joint max force");
     }
 }
 

@@ -20,86 +20,77 @@ use crate::math::{Mat22, Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
+use super::pair::{Pair, warm_start_bodies};
 use super::{
-    JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
-    reference_angle,
+    JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, reference_angle,
 };
 
-/// A prismatic joint definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct PrismaticJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// The sliding direction in body A's frame (normalised on creation; must
-    /// not be zero).
-    pub local_axis_a: Vec2,
-    /// Angle of body B minus angle of body A that the joint keeps, radians.
-    pub reference_angle: f32,
-    /// Translation the spring pulls towards, metres.
-    pub target_translation: f32,
-    /// Whether the spring acts along the axis.
-    pub enable_spring: bool,
-    /// Spring stiffness, Hz (≥ 0).
-    pub hertz: f32,
-    /// Spring damping ratio (≥ 0).
-    pub damping_ratio: f32,
-    /// Whether the translation is limited.
-    pub enable_limit: bool,
-    /// Lowest translation, metres.
-    pub lower_translation: f32,
-    /// Highest translation, metres (≥ lower).
-    pub upper_translation: f32,
-    /// Whether the motor acts.
-    pub enable_motor: bool,
-    /// Target speed along the axis, m/s.
-    pub motor_speed: f32,
-    /// Largest force the motor applies, N (≥ 0).
-    pub max_motor_force: f32,
-}
-
-impl Default for PrismaticJointDef {
-    fn default() -> Self {
-        PrismaticJointDef {
-            base: JointDef::default(),
-            local_axis_a: Vec2::X,
-            reference_angle: 0.0,
-            target_translation: 0.0,
-            enable_spring: false,
-            hertz: 0.0,
-            damping_ratio: 0.0,
-            enable_limit: false,
-            lower_translation: 0.0,
-            upper_translation: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-        }
+joint_def! {
+    /// A prismatic joint definition.
+    ///
+    /// Box2D: `b2DefaultPrismaticJointDef`.
+    pub struct PrismaticJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2PrismaticJointDef.base`.
+        pub base: JointDef;
+        /// The sliding direction in body A's frame (normalised on creation;
+        /// must not be zero).
+        ///
+        /// Box2D v3.1: `b2PrismaticJointDef.localAxisA` (v3.2 keeps it in `b2JointDef.localFrameA`).
+        pub local_axis_a: Vec2 = Vec2::X, check_axis("prismatic axis");
+        /// Angle of body B minus angle of body A that the joint keeps, radians.
+        ///
+        /// Box2D v3.1: `b2PrismaticJointDef.referenceAngle` (v3.2 keeps it in `b2JointDef.localFrameB`).
+        pub reference_angle: f32 = 0.0, check_finite("prismatic reference angle");
+        /// Translation the spring pulls towards, metres.
+        ///
+        /// Box2D: `b2PrismaticJointDef.targetTranslation`.
+        pub target_translation: f32 = 0.0, check_finite("prismatic target translation");
+        /// Whether the spring acts along the axis.
+        ///
+        /// Box2D: `b2PrismaticJointDef.enableSpring`.
+        pub enable_spring: bool = false;
+        /// Spring stiffness, Hz (≥ 0).
+        ///
+        /// Box2D: `b2PrismaticJointDef.hertz`.
+        pub hertz: f32 = 0.0, check_non_negative("prismatic spring hertz");
+        /// Spring damping ratio (≥ 0).
+        ///
+        /// Box2D: `b2PrismaticJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.0, check_non_negative("prismatic spring damping ratio");
+        /// Whether the translation is limited.
+        ///
+        /// Box2D: `b2PrismaticJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Lowest translation, metres.
+        ///
+        /// Box2D: `b2PrismaticJointDef.lowerTranslation`.
+        pub lower_translation: f32 = 0.0;
+        /// Highest translation, metres (≥ lower).
+        ///
+        /// Box2D: `b2PrismaticJointDef.upperTranslation`.
+        pub upper_translation: f32 = 0.0;
+        /// Whether the motor acts.
+        ///
+        /// Box2D: `b2PrismaticJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target speed along the axis, m/s.
+        ///
+        /// Box2D: `b2PrismaticJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("prismatic motor speed");
+        /// Largest force the motor applies, N (≥ 0).
+        ///
+        /// Box2D: `b2PrismaticJointDef.maxMotorForce`.
+        pub max_motor_force: f32 = 0.0, check_non_negative("prismatic max motor force");
     }
+    also validate_limits;
 }
 
 impl PrismaticJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_axis(self.local_axis_a, "prismatic axis")?;
-        check_finite(self.reference_angle, "prismatic reference angle")?;
-        check_finite(self.target_translation, "prismatic target translation")?;
-        check_non_negative(self.hertz, "prismatic spring hertz")?;
-        check_non_negative(self.damping_ratio, "prismatic spring damping ratio")?;
-        check_range(
-            self.lower_translation,
-            self.upper_translation,
-            "prismatic translation limits",
-        )?;
-        check_finite(self.motor_speed, "prismatic motor speed")?;
-        check_non_negative(self.max_motor_force, "prismatic max motor force")?;
-        Ok(())
+    fn validate_limits(&self) -> Result<()> {
+        let (lower, upper) = (self.lower_translation, self.upper_translation);
+        check_range(lower, upper, "prismatic translation limits")
     }
 }
 
@@ -145,43 +136,16 @@ pub(super) fn clear_impulses(j: &mut PrismaticJoint) {
     j.limit.reset();
 }
 
-/// The current anchors, separation and axis from the bodies' deltas.
-struct Geometry {
-    ra: Vec2,
-    rb: Vec2,
-    d: Vec2,
-    axis: Vec2,
-}
-
-fn geometry(base: &JointBase, sa: &BodyState, sb: &BodyState) -> Geometry {
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
-    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
-    Geometry { ra, rb, d, axis }
-}
-
 pub(super) fn warm_start(base: &JointBase, j: &mut PrismaticJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let g = geometry(base, &sa, &sb);
+    let g = Pair::load(base, states).line(base);
     let perp = g.axis.left_perp();
-
-    let a1 = (g.d + g.ra).cross(g.axis);
-    let a2 = g.rb.cross(g.axis);
-    let s1 = (g.d + g.ra).cross(perp);
-    let s2 = g.rb.cross(perp);
+    let (a1, a2) = g.arms(g.axis);
+    let (s1, s2) = g.arms(perp);
     let axial = axial_impulse(j);
     let p = g.axis * axial + perp * j.impulse.x;
     let la = axial * a1 + j.impulse.x * s1 + j.impulse.y;
     let lb = axial * a2 + j.impulse.x * s2 + j.impulse.y;
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * la;
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * lb;
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    warm_start_bodies(base, states, p, la, lb);
 }
 
 pub(super) fn solve(
@@ -191,39 +155,23 @@ pub(super) fn solve(
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-
-    let g = geometry(base, &sa, &sb);
+    let mut pair = Pair::load(base, states);
+    let g = pair.line(base);
     let axis = g.axis;
     let translation = axis.dot(g.d);
-    // Lever arms of forces along the axis.
-    let a1 = (g.d + g.ra).cross(axis);
-    let a2 = g.rb.cross(axis);
-
-    // Applies an impulse along the axis.
-    let apply_axial = |impulse: f32, va: &mut Vec2, wa: &mut f32, vb: &mut Vec2, wb: &mut f32| {
-        let p = axis * impulse;
-        *va = Vec2::mul_sub(*va, ma, p);
-        *wa -= ia * impulse * a1;
-        *vb = Vec2::mul_add(*vb, mb, p);
-        *wb += ib * impulse * a2;
-    };
+    let (a1, a2) = g.arms(axis);
+    let speed = |p: &Pair| p.axial_speed(axis, a1, a2);
+    let apply = |p: &mut Pair, impulse: f32| p.apply_axial(impulse, axis, a1, a2);
 
     if j.spring.enable {
         let c = translation - j.target_translation;
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.spring.solve(j.axial_mass, c, cdot);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.spring.solve(j.axial_mass, c, speed(&pair));
+        apply(&mut pair, impulse);
     }
 
     if j.motor.enable {
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.motor.solve(j.axial_mass, cdot, ctx.h);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.motor.solve(j.axial_mass, speed(&pair), ctx.h);
+        apply(&mut pair, impulse);
     }
 
     if j.limit.enable {
@@ -234,33 +182,25 @@ pub(super) fn solve(
             ctx,
             use_bias,
         };
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.limit.solve_lower(&row, cdot);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
-
-        // The upper bound pushes the other way.
-        let cdot = axis.dot(va - vb) + a1 * wa - a2 * wb;
-        let impulse = j.limit.solve_upper(&row, cdot);
-        apply_axial(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let reversed = |p: &Pair| axis.dot(p.va - p.vb) + a1 * p.wa - a2 * p.wb;
+        pair.solve_limit(&mut j.limit, &row, speed, reversed, apply);
     }
 
     // Line and angle constraints as one 2×2 block.
     {
         let perp = axis.left_perp();
-        let s1 = (g.d + g.ra).cross(perp);
-        let s2 = g.rb.cross(perp);
-        let cdot = Vec2::new(perp.dot(vb - va) + s2 * wb - s1 * wa, wb - wa);
+        let (s1, s2) = g.arms(perp);
+        let cdot = Vec2::new(pair.axial_speed(perp, s1, s2), pair.wb - pair.wa);
 
         let (bias, mass_scale, impulse_scale) = if use_bias {
-            let qa = sa.delta_rotation.mul(base.frame_a.q);
-            let qb = sb.delta_rotation.mul(base.frame_b.q);
-            let c = Vec2::new(perp.dot(g.d), qa.relative_angle(qb));
+            let c = Vec2::new(perp.dot(g.d), pair.angle(base));
             let s = base.softness;
             (c * s.bias_rate, s.mass_scale, s.impulse_scale)
         } else {
             (Vec2::ZERO, 1.0, 0.0)
         };
 
+        let (ma, ia, mb, ib) = (pair.ma, pair.ia, pair.mb, pair.ib);
         let k11 = ma + mb + ia * s1 * s1 + ib * s2 * s2;
         let k12 = ia * s1 + ib * s2;
         let mut k22 = ia + ib;
@@ -277,28 +217,20 @@ pub(super) fn solve(
         j.impulse += impulse;
 
         let p = perp * impulse.x;
-        let la = impulse.x * s1 + impulse.y;
-        let lb = impulse.x * s2 + impulse.y;
-        va = Vec2::mul_sub(va, ma, p);
-        wa -= ia * la;
-        vb = Vec2::mul_add(vb, mb, p);
-        wb += ib * lb;
+        pair.va = Vec2::mul_sub(pair.va, ma, p);
+        pair.wa -= ia * (impulse.x * s1 + impulse.y);
+        pair.vb = Vec2::mul_add(pair.vb, mb, p);
+        pair.wb += ib * (impulse.x * s2 + impulse.y);
     }
 
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    pair.store(base, states);
 }
 
 impl PrismaticJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            self.local_axis_a,
-            self.reference_angle,
-        );
+        let (fa, fb) = self.base.frames(self.local_axis_a, self.reference_angle);
         let joint = PrismaticJoint {
             target_translation: self.target_translation,
             spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),

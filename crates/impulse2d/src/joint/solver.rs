@@ -4,7 +4,7 @@
 //! order (overflow first), so the order does not depend on how the work would
 //! be split among threads.
 
-use crate::body::{Body, BodyState, flags};
+use crate::body::{Body, BodyState};
 use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
@@ -13,34 +13,11 @@ use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 
 use super::{JointKind, JointSim};
-use super::{distance, motor, mouse, prismatic, revolute, weld, wheel};
+use super::{distance, motor, mouse, mover, pogo, prismatic, revolute, weld, wheel};
 
 /// Colours in solving order: the overflow colour first, then 0, 1, 2, …
 fn color_order() -> impl Iterator<Item = usize> {
     std::iter::once(OVERFLOW_INDEX).chain(0..OVERFLOW_INDEX)
-}
-
-/// Reads a body's state, or a resting stand-in for a body that is not awake.
-#[inline(always)]
-pub(super) fn load(states: &[BodyState], index: u32) -> BodyState {
-    if index == NULL_INDEX {
-        BodyState::IDENTITY
-    } else {
-        states[index as usize]
-    }
-}
-
-/// Writes back the velocities of an awake dynamic body (never a kinematic
-/// one: see [`flags::DYNAMIC`]).
-#[inline(always)]
-pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
-    if index != NULL_INDEX {
-        let s = &mut states[index as usize];
-        if s.flags & flags::DYNAMIC != 0 {
-            s.linear_velocity = v;
-            s.angular_velocity = w;
-        }
-    }
 }
 
 /// Prepares every awake joint for the step: body indices and masses,
@@ -133,6 +110,8 @@ fn prepare_joint(
         JointKind::Filter => {}
         JointKind::Motor(j) => motor::prepare(base, j, sim_a, ctx),
         JointKind::Mouse(j) => mouse::prepare(base, j, sim_b, ctx),
+        JointKind::Mover(j) => mover::prepare(base, j, ctx),
+        JointKind::Pogo(j) => pogo::prepare(base, j, ctx),
         JointKind::Prismatic(j) => prismatic::prepare(base, j, ctx),
         JointKind::Revolute(j) => revolute::prepare(base, j, ctx),
         JointKind::Weld(j) => weld::prepare(base, j, ctx),
@@ -149,6 +128,8 @@ pub(crate) fn warm_start_joint(sim: &mut JointSim, states: &mut [BodyState]) {
         JointKind::Filter => {}
         JointKind::Motor(j) => motor::warm_start(base, j, states),
         JointKind::Mouse(j) => mouse::warm_start(base, j, states),
+        JointKind::Mover(j) => mover::warm_start(base, j, states),
+        JointKind::Pogo(j) => pogo::warm_start(base, j, states),
         JointKind::Prismatic(j) => prismatic::warm_start(base, j, states),
         JointKind::Revolute(j) => revolute::warm_start(base, j, states),
         JointKind::Weld(j) => weld::warm_start(base, j, states),
@@ -172,6 +153,8 @@ pub(crate) fn solve_joint(
         JointKind::Filter => {}
         JointKind::Motor(j) => motor::solve(base, j, states, ctx),
         JointKind::Mouse(j) => mouse::solve(base, j, states, ctx),
+        JointKind::Mover(j) => mover::solve(base, j, states, ctx),
+        JointKind::Pogo(j) => pogo::solve(base, j, states, ctx),
         JointKind::Prismatic(j) => prismatic::solve(base, j, states, ctx, use_bias),
         JointKind::Revolute(j) => revolute::solve(base, j, states, ctx, use_bias),
         JointKind::Weld(j) => weld::solve(base, j, states, ctx, use_bias),
@@ -185,8 +168,13 @@ fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
     let (linear, angular) = match &sim.kind {
         JointKind::Distance(j) => (distance::axial_impulse(j).abs(), 0.0),
         JointKind::Filter => (0.0, 0.0),
-        JointKind::Motor(j) => (j.linear_impulse.length(), j.angular_impulse.abs()),
+        JointKind::Motor(j) => {
+            let (linear, angular) = j.total_impulse();
+            (linear.length(), angular.abs())
+        }
         JointKind::Mouse(j) => (j.linear_impulse.length(), j.angular_impulse.abs()),
+        JointKind::Mover(j) => (j.impulse().length(), 0.0),
+        JointKind::Pogo(j) => (j.spring.impulse.abs(), 0.0),
         JointKind::Prismatic(j) => {
             let axial = prismatic::axial_impulse(j);
             (
@@ -223,8 +211,10 @@ pub(crate) fn constraint_force(
             (pb - pa).normalize() * distance::axial_impulse(j)
         }
         JointKind::Filter => Vec2::ZERO,
-        JointKind::Motor(j) => j.linear_impulse,
+        JointKind::Motor(j) => j.total_impulse().0,
         JointKind::Mouse(j) => j.linear_impulse,
+        JointKind::Mover(j) => j.impulse(),
+        JointKind::Pogo(j) => xf_a.q.mul(base.local_frame_a.q).x_axis() * j.spring.impulse,
         JointKind::Prismatic(j) => {
             let axis = xf_a.q.mul(base.local_frame_a.q).x_axis();
             axis * prismatic::axial_impulse(j) + axis.left_perp() * j.impulse.x
@@ -242,8 +232,10 @@ pub(crate) fn constraint_force(
 /// The pure torque on body B, N·m.
 pub(crate) fn constraint_torque(sim: &JointSim, inv_h: f32) -> f32 {
     let impulse = match &sim.kind {
-        JointKind::Distance(_) | JointKind::Filter => 0.0,
-        JointKind::Motor(j) => j.angular_impulse,
+        JointKind::Distance(_) | JointKind::Filter | JointKind::Mover(_) | JointKind::Pogo(_) => {
+            0.0
+        }
+        JointKind::Motor(j) => j.total_impulse().1,
         JointKind::Mouse(j) => j.angular_impulse,
         JointKind::Prismatic(j) => j.impulse.y,
         JointKind::Revolute(j) => revolute::axial_impulse(j),

@@ -15,55 +15,39 @@ use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
-use super::revolute::point_mass_matrix;
-use super::solver::{load, store};
-use super::{JointBase, JointDef, JointKind, check_non_negative, make_frames, reference_angle};
+use super::axial::spring_impulse;
+use super::pair::{Pair, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_non_negative, reference_angle};
 
-/// A weld joint definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct WeldJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// Angle of body B minus angle of body A that the joint keeps, radians.
-    pub reference_angle: f32,
-    /// Stiffness of the linear part, Hz (≥ 0; zero is rigid).
-    pub linear_hertz: f32,
-    /// Damping ratio of the linear part (≥ 0).
-    pub linear_damping_ratio: f32,
-    /// Stiffness of the angular part, Hz (≥ 0; zero is rigid).
-    pub angular_hertz: f32,
-    /// Damping ratio of the angular part (≥ 0).
-    pub angular_damping_ratio: f32,
-}
-
-impl Default for WeldJointDef {
-    fn default() -> Self {
-        WeldJointDef {
-            base: JointDef::default(),
-            reference_angle: 0.0,
-            linear_hertz: 0.0,
-            linear_damping_ratio: 0.0,
-            angular_hertz: 0.0,
-            angular_damping_ratio: 0.0,
-        }
-    }
-}
-
-impl WeldJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_finite(self.reference_angle, "weld reference angle")?;
-        check_non_negative(self.linear_hertz, "weld linear hertz")?;
-        check_non_negative(self.linear_damping_ratio, "weld linear damping ratio")?;
-        check_non_negative(self.angular_hertz, "weld angular hertz")?;
-        check_non_negative(self.angular_damping_ratio, "weld angular damping ratio")?;
-        Ok(())
+joint_def! {
+    /// A weld joint definition.
+    ///
+    /// Box2D: `b2DefaultWeldJointDef`.
+    pub struct WeldJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2WeldJointDef.base`.
+        pub base: JointDef;
+        /// Angle of body B minus angle of body A that the joint keeps, radians.
+        ///
+        /// Box2D v3.1: `b2WeldJointDef.referenceAngle` (v3.2 keeps it in `b2JointDef.localFrameB`).
+        pub reference_angle: f32 = 0.0, check_finite("weld reference angle");
+        /// Stiffness of the linear part, Hz (≥ 0; zero is rigid).
+        ///
+        /// Box2D: `b2WeldJointDef.linearHertz`.
+        pub linear_hertz: f32 = 0.0, check_non_negative("weld linear hertz");
+        /// Damping ratio of the linear part (≥ 0).
+        ///
+        /// Box2D: `b2WeldJointDef.linearDampingRatio`.
+        pub linear_damping_ratio: f32 = 0.0, check_non_negative("weld linear damping ratio");
+        /// Stiffness of the angular part, Hz (≥ 0; zero is rigid).
+        ///
+        /// Box2D: `b2WeldJointDef.angularHertz`.
+        pub angular_hertz: f32 = 0.0, check_non_negative("weld angular hertz");
+        /// Damping ratio of the angular part (≥ 0).
+        ///
+        /// Box2D: `b2WeldJointDef.angularDampingRatio`.
+        pub angular_damping_ratio: f32 = 0.0, check_non_negative("weld angular damping ratio");
     }
 }
 
@@ -108,18 +92,15 @@ pub(super) fn clear_impulses(j: &mut WeldJoint) {
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let p = j.linear_impulse;
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * (ra.cross(p) + j.angular_impulse);
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * (rb.cross(p) + j.angular_impulse);
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    let (ra, rb) = Pair::load(base, states).anchors(base);
+    let (p, angular) = (j.linear_impulse, j.angular_impulse);
+    warm_start_bodies(
+        base,
+        states,
+        p,
+        ra.cross(p) + angular,
+        rb.cross(p) + angular,
+    );
 }
 
 pub(super) fn solve(
@@ -129,71 +110,30 @@ pub(super) fn solve(
     _ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
+    let mut pair = Pair::load(base, states);
 
-    // Angular part.
-    {
-        let (bias, mass_scale, impulse_scale) = if use_bias || j.angular_hertz > 0.0 {
-            let qa = sa.delta_rotation.mul(base.frame_a.q);
-            let qb = sb.delta_rotation.mul(base.frame_b.q);
-            let c = qa.relative_angle(qb);
-            let s = j.angular_softness;
-            (s.bias_rate * c, s.mass_scale, s.impulse_scale)
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let cdot = wb - wa;
-        let impulse =
-            -mass_scale * j.axial_mass * (cdot + bias) - impulse_scale * j.angular_impulse;
-        j.angular_impulse += impulse;
-        wa -= ia * impulse;
-        wb += ib * impulse;
-    }
+    // Angular part: a spring acts in both passes, a rigid weld corrects the
+    // angle in the bias pass only.
+    let (soft, c) = if use_bias || j.angular_hertz > 0.0 {
+        (j.angular_softness, pair.angle(base))
+    } else {
+        (Softness::RIGID, 0.0)
+    };
+    let cdot = pair.wb - pair.wa;
+    let impulse = spring_impulse(soft, j.axial_mass, c, cdot, &mut j.angular_impulse);
+    pair.apply_angular(impulse);
 
     // Linear part.
-    {
-        let ra = sa.delta_rotation.rotate(base.frame_a.p);
-        let rb = sb.delta_rotation.rotate(base.frame_b.p);
-        let (bias, mass_scale, impulse_scale) = if use_bias || j.linear_hertz > 0.0 {
-            let c = (sb.delta_position - sa.delta_position) + (rb - ra) + base.delta_center;
-            let s = j.linear_softness;
-            (c * s.bias_rate, s.mass_scale, s.impulse_scale)
-        } else {
-            (Vec2::ZERO, 1.0, 0.0)
-        };
-        let cdot = (vb + Vec2::scalar_cross(wb, rb)) - (va + Vec2::scalar_cross(wa, ra));
-        let k = point_mass_matrix(ma, ia, ra, mb, ib, rb);
-        let b = k.solve(cdot + bias);
-        let impulse = Vec2::new(
-            -mass_scale * b.x - impulse_scale * j.linear_impulse.x,
-            -mass_scale * b.y - impulse_scale * j.linear_impulse.y,
-        );
-        j.linear_impulse += impulse;
-
-        va = Vec2::mul_sub(va, ma, impulse);
-        wa -= ia * ra.cross(impulse);
-        vb = Vec2::mul_add(vb, mb, impulse);
-        wb += ib * rb.cross(impulse);
-    }
-
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    let soft = (use_bias || j.linear_hertz > 0.0).then_some(j.linear_softness);
+    pair.solve_point(base, soft, &mut j.linear_impulse);
+    pair.store(base, states);
 }
 
 impl WeldJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            Vec2::X,
-            self.reference_angle,
-        );
+        let (fa, fb) = self.base.frames(Vec2::X, self.reference_angle);
         let joint = WeldJoint {
             linear_hertz: self.linear_hertz,
             linear_damping_ratio: self.linear_damping_ratio,

@@ -16,79 +16,71 @@ use crate::body::BodyState;
 use crate::error::{Result, check_finite};
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
+use crate::solver::softness::Softness;
 
-use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::solver::{load, store};
-use super::{
-    JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, make_frames,
-};
+use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
+use super::pair::{Pair, warm_start_bodies};
+use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range};
 
-/// A wheel joint definition. Body A is usually the chassis, body B the wheel.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct WheelJointDef {
-    /// Bodies, anchors and common settings.
-    pub base: JointDef,
-    /// The suspension direction in body A's frame (normalised on creation;
-    /// must not be zero). Usually "up" in the chassis frame.
-    pub local_axis_a: Vec2,
-    /// Whether the suspension spring acts.
-    pub enable_spring: bool,
-    /// Suspension stiffness, Hz (≥ 0).
-    pub hertz: f32,
-    /// Suspension damping ratio (≥ 0).
-    pub damping_ratio: f32,
-    /// Whether the suspension travel is limited.
-    pub enable_limit: bool,
-    /// Lowest translation along the axis, metres.
-    pub lower_translation: f32,
-    /// Highest translation along the axis, metres (≥ lower).
-    pub upper_translation: f32,
-    /// Whether the drive motor acts.
-    pub enable_motor: bool,
-    /// Target spin of the wheel relative to the chassis, rad/s.
-    pub motor_speed: f32,
-    /// Largest motor torque, N·m (≥ 0).
-    pub max_motor_torque: f32,
-}
-
-impl Default for WheelJointDef {
-    fn default() -> Self {
-        WheelJointDef {
-            base: JointDef::default(),
-            local_axis_a: Vec2::Y,
-            enable_spring: true,
-            hertz: 1.0,
-            damping_ratio: 0.7,
-            enable_limit: false,
-            lower_translation: 0.0,
-            upper_translation: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_torque: 0.0,
-        }
+joint_def! {
+    /// A wheel joint definition. Body A is usually the chassis, body B the
+    /// wheel.
+    ///
+    /// Box2D: `b2DefaultWheelJointDef`.
+    pub struct WheelJointDef {
+        /// Bodies, anchors and common settings.
+        ///
+        /// Box2D: `b2WheelJointDef.base`.
+        pub base: JointDef;
+        /// The suspension direction in body A's frame (normalised on creation;
+        /// must not be zero). Usually "up" in the chassis frame.
+        ///
+        /// Box2D v3.1: `b2WheelJointDef.localAxisA` (v3.2 keeps it in `b2JointDef.localFrameA`).
+        pub local_axis_a: Vec2 = Vec2::Y, check_axis("wheel axis");
+        /// Whether the suspension spring acts.
+        ///
+        /// Box2D: `b2WheelJointDef.enableSpring`.
+        pub enable_spring: bool = true;
+        /// Suspension stiffness, Hz (≥ 0).
+        ///
+        /// Box2D: `b2WheelJointDef.hertz`.
+        pub hertz: f32 = 1.0, check_non_negative("wheel spring hertz");
+        /// Suspension damping ratio (≥ 0).
+        ///
+        /// Box2D: `b2WheelJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.7, check_non_negative("wheel spring damping ratio");
+        /// Whether the suspension travel is limited.
+        ///
+        /// Box2D: `b2WheelJointDef.enableLimit`.
+        pub enable_limit: bool = false;
+        /// Lowest translation along the axis, metres.
+        ///
+        /// Box2D: `b2WheelJointDef.lowerTranslation`.
+        pub lower_translation: f32 = 0.0;
+        /// Highest translation along the axis, metres (≥ lower).
+        ///
+        /// Box2D: `b2WheelJointDef.upperTranslation`.
+        pub upper_translation: f32 = 0.0;
+        /// Whether the drive motor acts.
+        ///
+        /// Box2D: `b2WheelJointDef.enableMotor`.
+        pub enable_motor: bool = false;
+        /// Target spin of the wheel relative to the chassis, rad/s.
+        ///
+        /// Box2D: `b2WheelJointDef.motorSpeed`.
+        pub motor_speed: f32 = 0.0, check_finite("wheel motor speed");
+        /// Largest motor torque, N·m (≥ 0).
+        ///
+        /// Box2D: `b2WheelJointDef.maxMotorTorque`.
+        pub max_motor_torque: f32 = 0.0, check_non_negative("wheel max motor torque");
     }
+    also validate_limits;
 }
 
 impl WheelJointDef {
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        self.base.validate()?;
-        check_axis(self.local_axis_a, "wheel axis")?;
-        check_non_negative(self.hertz, "wheel spring hertz")?;
-        check_non_negative(self.damping_ratio, "wheel spring damping ratio")?;
-        check_range(
-            self.lower_translation,
-            self.upper_translation,
-            "wheel translation limits",
-        )?;
-        check_finite(self.motor_speed, "wheel motor speed")?;
-        check_non_negative(self.max_motor_torque, "wheel max motor torque")?;
-        Ok(())
+    fn validate_limits(&self) -> Result<()> {
+        let (lower, upper) = (self.lower_translation, self.upper_translation);
+        check_range(lower, upper, "wheel translation limits")
     }
 }
 
@@ -149,30 +141,15 @@ pub(super) fn clear_impulses(j: &mut WheelJoint) {
 }
 
 pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
-    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
-    let perp = axis.left_perp();
-
-    let a1 = (d + ra).cross(axis);
-    let a2 = rb.cross(axis);
-    let s1 = (d + ra).cross(perp);
-    let s2 = rb.cross(perp);
+    let g = Pair::load(base, states).line(base);
+    let perp = g.axis.left_perp();
+    let (a1, a2) = g.arms(g.axis);
+    let (s1, s2) = g.arms(perp);
     let axial = axial_impulse(j);
-
-    let p = axis * axial + perp * j.perp_impulse;
+    let p = g.axis * axial + perp * j.perp_impulse;
     let la = axial * a1 + j.perp_impulse * s1 + j.motor.impulse;
     let lb = axial * a2 + j.perp_impulse * s2 + j.motor.impulse;
-
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * la;
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * lb;
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    warm_start_bodies(base, states, p, la, lb);
 }
 
 pub(super) fn solve(
@@ -182,39 +159,23 @@ pub(super) fn solve(
     ctx: &StepContext,
     use_bias: bool,
 ) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (mut va, mut wa) = (sa.linear_velocity, sa.angular_velocity);
-    let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
-    let fixed_rotation = ia + ib == 0.0;
-
-    let ra = sa.delta_rotation.rotate(base.frame_a.p);
-    let rb = sb.delta_rotation.rotate(base.frame_b.p);
-    let d = (sb.delta_position - sa.delta_position) + base.delta_center + (rb - ra);
-    let axis = sa.delta_rotation.rotate(base.frame_a.q.x_axis());
-    let translation = axis.dot(d);
-    let a1 = (d + ra).cross(axis);
-    let a2 = rb.cross(axis);
+    let mut pair = Pair::load(base, states);
+    let fixed_rotation = pair.ia + pair.ib == 0.0;
+    let g = pair.line(base);
+    let axis = g.axis;
+    let translation = axis.dot(g.d);
+    let (a1, a2) = g.arms(axis);
+    let speed = |p: &Pair| p.axial_speed(axis, a1, a2);
+    let apply = |p: &mut Pair, impulse: f32| p.apply_axial(impulse, axis, a1, a2);
 
     if j.motor.enable && !fixed_rotation {
-        let impulse = j.motor.solve(j.motor_mass, wb - wa, ctx.h);
-        wa -= ia * impulse;
-        wb += ib * impulse;
+        let impulse = j.motor.solve(j.motor_mass, pair.wb - pair.wa, ctx.h);
+        pair.apply_angular(impulse);
     }
 
-    let apply_axial = |impulse: f32, va: &mut Vec2, wa: &mut f32, vb: &mut Vec2, wb: &mut f32| {
-        let p = axis * impulse;
-        *va = Vec2::mul_sub(*va, ma, p);
-        *wa -= ia * impulse * a1;
-        *vb = Vec2::mul_add(*vb, mb, p);
-        *wb += ib * impulse * a2;
-    };
-
     if j.spring.enable {
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.spring.solve(j.axial_mass, translation, cdot);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let impulse = j.spring.solve(j.axial_mass, translation, speed(&pair));
+        apply(&mut pair, impulse);
     }
 
     if j.limit.enable {
@@ -225,51 +186,31 @@ pub(super) fn solve(
             ctx,
             use_bias,
         };
-        let cdot = axis.dot(vb - va) + a2 * wb - a1 * wa;
-        let impulse = j.limit.solve_lower(&row, cdot);
-        apply_axial(impulse, &mut va, &mut wa, &mut vb, &mut wb);
-
-        let cdot = axis.dot(va - vb) + a1 * wa - a2 * wb;
-        let impulse = j.limit.solve_upper(&row, cdot);
-        apply_axial(-impulse, &mut va, &mut wa, &mut vb, &mut wb);
+        let reversed = |p: &Pair| axis.dot(p.va - p.vb) + a1 * p.wa - a2 * p.wb;
+        pair.solve_limit(&mut j.limit, &row, speed, reversed, apply);
     }
 
     // Point-to-line constraint.
-    {
-        let perp = axis.left_perp();
-        let (bias, mass_scale, impulse_scale) = if use_bias {
-            let s = base.softness;
-            (s.bias_rate * perp.dot(d), s.mass_scale, s.impulse_scale)
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let s1 = (d + ra).cross(perp);
-        let s2 = rb.cross(perp);
-        let cdot = perp.dot(vb - va) + s2 * wb - s1 * wa;
-        let impulse = -mass_scale * j.perp_mass * (cdot + bias) - impulse_scale * j.perp_impulse;
-        j.perp_impulse += impulse;
+    let perp = axis.left_perp();
+    let (s1, s2) = g.arms(perp);
+    let soft = if use_bias {
+        base.softness
+    } else {
+        Softness::RIGID
+    };
+    let cdot = pair.axial_speed(perp, s1, s2);
+    let c = perp.dot(g.d);
+    let impulse = spring_impulse(soft, j.perp_mass, c, cdot, &mut j.perp_impulse);
+    pair.apply_axial(impulse, perp, s1, s2);
 
-        let p = perp * impulse;
-        va = Vec2::mul_sub(va, ma, p);
-        wa -= ia * impulse * s1;
-        vb = Vec2::mul_add(vb, mb, p);
-        wb += ib * impulse * s2;
-    }
-
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+    pair.store(base, states);
 }
 
 impl WheelJointDef {
     /// Checks the definition and makes the joint frames and data.
     pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
         self.validate()?;
-        let (fa, fb) = make_frames(
-            self.base.local_anchor_a,
-            self.base.local_anchor_b,
-            self.local_axis_a,
-            0.0,
-        );
+        let (fa, fb) = self.base.frames(self.local_axis_a, 0.0);
         let joint = WheelJoint {
             spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
             motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_torque),

@@ -21,5 +21,7 @@ mod hull;
 mod manifold;
 mod manifold_chain;
 mod mass;
+mod motor_joint;
+mod mover;
 mod ray;
 mod toi;

@@ -1,0 +1,178 @@
+//! The pogo joint: a spring leg between a point of body A (usually where a
+//! character stands on the ground) and a point of body B (the character),
+//! acting along a normal fixed in body A. It holds a dynamic character at
+//! a ride height above the ground and lets it bounce, with the leg's push
+//! and pull each bounded.
+//!
+//! With `d = p_b + r_b − p_a − r_a` and `n` the normal (turning with body
+//! A), the leg length is `L = n·d`; one soft row pulls `L` towards the rest
+//! length, `J = [−n, −(d + r_a)×n, n, r_b×n]`, stiffness in hertz (so a
+//! body of any mass bounces at that frequency). Its accumulated impulse is
+//! clamped to `[−h·F_tension, h·F_compression]`: positive pushes the bodies
+//! apart along `n`. Off the normal the leg exerts nothing: a character slides
+//! sideways freely. Upstream Box2D declares this joint (`b2CreatePogoJoint`)
+//! without its source; this is our own design from its header documentation.
+
+use crate::body::BodyState;
+use crate::error::{Result, check_finite};
+use crate::math::{Transform, Vec2};
+use crate::solver::StepContext;
+
+use super::axial::Spring;
+use super::pair::Pair;
+use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative};
+
+joint_def! {
+    /// A pogo joint definition: a spring leg from anchor A to anchor B along
+    /// `normal`.
+    ///
+    /// Box2D: `b2DefaultPogoJointDef`.
+    pub struct PogoJointDef {
+        /// Bodies, anchors (the foot on body A, the hip on body B) and common
+        /// settings.
+        ///
+        /// Box2D: `b2PogoJointDef.base`.
+        pub base: JointDef;
+        /// The direction of the leg in body A's frame, from A towards B
+        /// (normalised on creation; must not be zero). For a character on the
+        /// ground: the ground's normal at the contact.
+        ///
+        /// Box2D: `b2PogoJointDef.normal`.
+        pub normal: Vec2 = Vec2::Y, check_axis("pogo joint normal");
+        /// Spring stiffness, Hz (≥ 0; zero: the leg exerts no force).
+        ///
+        /// Box2D: `b2PogoJointDef.hertz`.
+        pub hertz: f32 = 5.0, check_non_negative("pogo spring hertz");
+        /// Spring damping ratio (≥ 0, dimensionless).
+        ///
+        /// Box2D: `b2PogoJointDef.dampingRatio`.
+        pub damping_ratio: f32 = 0.5, check_non_negative("pogo spring damping ratio");
+        /// The leg length the spring pulls towards, metres (≥ 0).
+        ///
+        /// Box2D: `b2PogoJointDef.restLength`.
+        pub rest_length: f32 = 1.0, check_non_negative("pogo rest length");
+        /// The most the leg pulls the bodies together, N (≥ 0, may be
+        /// infinite): how strongly a character sticks to the ground.
+        ///
+        /// Box2D: `b2PogoJointDef.maxTensionForce`.
+        pub max_tension_force: f32 = f32::MAX, check_force("pogo max tension force");
+        /// The most the leg pushes the bodies apart, N (≥ 0, may be
+        /// infinite): how hard it holds a character up.
+        ///
+        /// Box2D: `b2PogoJointDef.maxCompressionForce`.
+        pub max_compression_force: f32 = f32::MAX, check_force("pogo max compression force");
+        /// The spring's accumulated impulse to start from, N·s (a pogo made
+        /// again every step carries its state over through this).
+        ///
+        /// Box2D: `b2PogoJointDef.impulse`.
+        pub impulse: f32 = 0.0, check_finite("pogo impulse");
+        /// The leg's rate of change of length to start from, m/s (reported
+        /// by [`PogoView::velocity`](crate::api::joint::PogoView::velocity)
+        /// until the first step).
+        ///
+        /// Box2D: `b2PogoJointDef.velocity`.
+        pub velocity: f32 = 0.0, check_finite("pogo velocity");
+    }
+}
+
+/// A force bound: not NaN, `>= 0`, may be infinite.
+fn check_force(value: f32, what: &'static str) -> Result<()> {
+    super::check_threshold(value, what)
+}
+
+/// Settings, impulses and prepared data of a pogo joint.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PogoJoint {
+    /// The leg spring; its impulse is clamped to the force bounds.
+    pub spring: Spring,
+    pub rest_length: f32,
+    pub max_tension_force: f32,
+    pub max_compression_force: f32,
+    /// The leg's rate of change of length after the last solve, m/s.
+    pub velocity: f32,
+    /// Effective mass along the leg, kg.
+    pub axial_mass: f32,
+}
+
+impl PogoJointDef {
+    /// Checks the definition and makes the joint frames and data.
+    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
+        self.validate()?;
+        let (fa, fb) = self.base.frames(self.normal, 0.0);
+        let mut spring = Spring::new(true, self.hertz, self.damping_ratio);
+        spring.impulse = self.impulse;
+        let joint = PogoJoint {
+            spring,
+            rest_length: self.rest_length,
+            max_tension_force: self.max_tension_force,
+            max_compression_force: self.max_compression_force,
+            velocity: self.velocity,
+            axial_mass: 0.0,
+        };
+        Ok((fa, fb, JointKind::Pogo(joint)))
+    }
+
+    /// The definition an existing joint would be re-created with (with its
+    /// current impulse and velocity).
+    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &PogoJoint) -> Self {
+        PogoJointDef {
+            base,
+            normal: sim.local_frame_a.q.x_axis(),
+            hertz: j.spring.hertz,
+            damping_ratio: j.spring.damping_ratio,
+            rest_length: j.rest_length,
+            max_tension_force: j.max_tension_force,
+            max_compression_force: j.max_compression_force,
+            impulse: j.spring.impulse,
+            velocity: j.velocity,
+        }
+    }
+}
+
+pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
+    let (ra, rb) = (base.frame_a.p, base.frame_b.p);
+    let axis = base.frame_a.q.x_axis();
+    let d = base.delta_center + (rb - ra);
+    let a1 = (d + ra).cross(axis);
+    let a2 = rb.cross(axis);
+    let k = base.inv_mass_a + base.inv_mass_b + base.inv_i_a * a1 * a1 + base.inv_i_b * a2 * a2;
+    j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    j.spring.prepare(ctx.h);
+    if !ctx.enable_warm_starting {
+        clear_impulses(j);
+    }
+}
+
+/// Forgets the accumulated impulse (nothing to warm start from).
+pub(super) fn clear_impulses(j: &mut PogoJoint) {
+    j.spring.impulse = 0.0;
+}
+
+pub(super) fn warm_start(base: &JointBase, j: &mut PogoJoint, states: &mut [BodyState]) {
+    let mut pair = Pair::load(base, states);
+    let leg = pair.line(base);
+    let (a1, a2) = leg.arms(leg.axis);
+    pair.apply_axial(j.spring.impulse, leg.axis, a1, a2);
+    pair.store(base, states);
+}
+
+pub(super) fn solve(
+    base: &JointBase,
+    j: &mut PogoJoint,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    let mut pair = Pair::load(base, states);
+    let leg = pair.line(base);
+    let (a1, a2) = leg.arms(leg.axis);
+    if j.spring.hertz > 0.0 {
+        let cdot = pair.axial_speed(leg.axis, a1, a2);
+        let lower = -j.max_tension_force * ctx.h;
+        let upper = j.max_compression_force * ctx.h;
+        let c = leg.axis.dot(leg.d) - j.rest_length;
+        let impulse = j.spring.solve_clamped(j.axial_mass, c, cdot, lower, upper);
+        pair.apply_axial(impulse, leg.axis, a1, a2);
+    }
+    j.velocity = pair.axial_speed(leg.axis, a1, a2);
+    pair.store(base, states);
+}
