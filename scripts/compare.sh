@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Reproduces BENCHMARKS.md's side-by-side table, its bar chart and the scaling run:
 # Impulse2D, Box2D v3 (C, AVX2, -DNDEBUG) and Rapier, interleaved in one process.
+# Impulse2D is the default build (no RUSTFLAGS: it runs on any x86-64 and picks its
+# AVX2 kernels at run time); the tables' notes say which SIMD path ran. For Box2D's SSE2
+# build add --no-default-features to the cargo command below; scripts/compare-builds.sh
+# times the default build against a forced x86-64-v3 build.
 #
 #   bash scripts/compare.sh [OUT_DIR] [extra impulse2d-compare options...]
 #

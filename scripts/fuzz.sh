@@ -56,8 +56,17 @@ fuzz_one() {
     echo "== fuzzing $t for ${seconds}s (sanitizer: $sanitizer)"
     local corpora=("corpus/$t")
     mkdir -p "corpus/$t"
-    if [[ -d "regressions/$t" && -z "${FUZZ_NO_REGRESSIONS:-}" ]]; then
-        corpora+=("regressions/$t")
+    # world_2_workers reads the same inputs as world: it replays world's
+    # regressions and starts from world's corpus too (new inputs go to its own).
+    local base="$t"
+    if [[ "$t" == world_2_workers ]]; then
+        base=world
+        if [[ -d corpus/world ]]; then
+            corpora+=(corpus/world)
+        fi
+    fi
+    if [[ -d "regressions/$base" && -z "${FUZZ_NO_REGRESSIONS:-}" ]]; then
+        corpora+=("regressions/$base")
     fi
     local extra=()
     local before=0

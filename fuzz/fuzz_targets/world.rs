@@ -360,7 +360,14 @@ fn joint_call(w: &mut World, b: &mut Bytes, id: JointId) {
 }
 
 /// One setter through the joint views; parts the joint lacks are errors.
-fn joint_set(w: &mut World, id: JointId, op: u8, x: f32, y: f32, on: bool) -> impulse2d::Result<()> {
+fn joint_set(
+    w: &mut World,
+    id: JointId,
+    op: u8,
+    x: f32,
+    y: f32,
+    on: bool,
+) -> impulse2d::Result<()> {
     if op >= 34 {
         read_joint(w, id)?;
     }
@@ -410,8 +417,16 @@ fn read_joint(w: &World, id: JointId) -> impulse2d::Result<()> {
     let j = w.joint(id)?;
     let _ = (j.joint_type(), j.body_a(), j.body_b(), j.world_anchors());
     let _ = (j.local_frame_a(), j.local_frame_b(), j.user_data());
-    let _ = (j.constraint_force(), j.constraint_torque(), j.constraint_tuning());
-    let _ = (j.force_threshold(), j.torque_threshold(), j.break_on_threshold());
+    let _ = (
+        j.constraint_force(),
+        j.constraint_torque(),
+        j.constraint_tuning(),
+    );
+    let _ = (
+        j.force_threshold(),
+        j.torque_threshold(),
+        j.break_on_threshold(),
+    );
     let _ = (j.linear_separation(), j.angular_separation());
     if let Ok(m) = j.motor() {
         let _ = (m.is_enabled(), m.speed(), m.max_force(), m.force());
@@ -423,7 +438,12 @@ fn read_joint(w: &World, id: JointId) -> impulse2d::Result<()> {
         let _ = (s.is_enabled(), s.hertz(), s.damping_ratio());
     }
     if let Ok(d) = j.distance() {
-        let _ = (d.def(), d.current_length(), d.length(), d.spring_force_range());
+        let _ = (
+            d.def(),
+            d.current_length(),
+            d.length(),
+            d.spring_force_range(),
+        );
     }
     if let Ok(m) = j.motor_joint() {
         let _ = m.def();

@@ -1,4 +1,5 @@
-//! Box2D v3 (upstream C through `boxdd-sys`, built with `simd-avx2`).
+//! Box2D v3 (upstream C through `boxdd-sys`, built with `simd-avx2` unless this crate's
+//! `box2d-avx2` feature is off).
 //!
 //! Box2D is only a fair reference when compiled as shipped, without its assertions.
 //! `boxdd-sys`'s build script does not define `NDEBUG`; the workspace's
@@ -50,15 +51,26 @@ pub fn asserts_enabled() -> bool {
     })
 }
 
-/// Whether the C library was built with AVX2 (the `simd-avx2` feature) and the CPU has it.
+/// Whether the C library was built with AVX2 (this crate's `box2d-avx2` feature, which
+/// turns on boxdd-sys's `simd-avx2`) and the CPU has it.
 pub fn avx2_active() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        cfg!(feature = "box2d-avx2") && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+/// Which SIMD build of Box2D is linked: `"AVX2"` (feature `box2d-avx2`, the default) or
+/// `"SSE2"` (Box2D's default x64 build, `--no-default-features`).
+pub fn simd_build() -> &'static str {
+    if cfg!(feature = "box2d-avx2") {
+        "AVX2"
+    } else {
+        "SSE2"
     }
 }
 
@@ -78,10 +90,10 @@ impl Engine for Box2d {
         } else {
             "NDEBUG"
         };
-        let simd = if avx2_active() {
-            "AVX2"
-        } else {
-            "no AVX2 on this CPU"
+        let simd = match (simd_build(), avx2_active()) {
+            ("AVX2", false) => "AVX2 build, but no AVX2 on this CPU",
+            ("AVX2", true) => "AVX2 build (simd-avx2)",
+            _ => "SSE2 build (Box2D's default)",
         };
         Some(format!(
             "Box2D {}.{}.{} (boxdd-sys 0.6, upstream {}), {simd}, {asserts}, C flags from \

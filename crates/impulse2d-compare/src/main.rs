@@ -34,6 +34,10 @@ OPTIONS:
   --json             print JSON instead of Markdown tables
   --out DIR          where to write the SVG chart and JSON (default target/compare)
   --allow-asserts    time Box2D even if it was built with asserts (labelled in output)
+  --simd PATH        Impulse2D's SIMD path: auto (default: AVX2 where the CPU has it),
+                     baseline or avx2; the notes say which ran and what the binary was
+                     compiled for. Box2D's SIMD build is a cargo feature: box2d-avx2
+                     (default) or SSE2 with --no-default-features
   -h, --help         this text
 ";
 
@@ -50,6 +54,7 @@ struct Options {
     clock: Clock,
     out: PathBuf,
     allow_asserts: bool,
+    simd: impulse2d::SimdPath,
 }
 
 fn parse_list<T>(value: &str, f: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
@@ -80,6 +85,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         clock: Clock::Wall,
         out: PathBuf::from("target/compare"),
         allow_asserts: false,
+        simd: impulse2d::SimdPath::Auto,
     };
     let mut i = 0;
     while i < args.len() {
@@ -126,6 +132,11 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             }
             "--out" => options.out = PathBuf::from(value()?),
             "--allow-asserts" => options.allow_asserts = true,
+            "--simd" => {
+                options.simd = value()?
+                    .parse()
+                    .map_err(|e: impulse2d::Error| format!("--simd: {e}"))?;
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown option `{other}`")),
         }
@@ -187,6 +198,10 @@ fn main() -> ExitCode {
         }
     };
 
+    if let Err(e) = impulse2d_compare::ours::set_simd(options.simd) {
+        eprintln!("error: --simd: {e}");
+        return ExitCode::from(2);
+    }
     let box2d_asserts = box2d::asserts_enabled();
     if box2d_asserts && options.engines.iter().any(|e| e == "box2d") {
         eprintln!(

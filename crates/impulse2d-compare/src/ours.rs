@@ -4,8 +4,8 @@ use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
 use crate::engine::{Counts, Engine, RunConfig, Simulation};
 use impulse2d::collision::{Capsule, Circle, Segment, compute_hull, make_polygon};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, Vec2, World,
-    WorldDef,
+    BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, SimdPath, Vec2,
+    World, WorldDef,
 };
 
 /// Impulse2D.
@@ -18,7 +18,13 @@ impl Engine for Impulse2d {
     }
 
     fn note(&self) -> Option<String> {
-        Some("impulse2d (this workspace), on `--threads` workers".to_owned())
+        Some(format!(
+            "impulse2d (this workspace), compiled for {}, SIMD path {} (`--simd {}`), on \
+             `--threads` workers",
+            compiled_for(),
+            simd_path(),
+            simd_setting()
+        ))
     }
 
     fn unsupported(&self, _scene: &SceneDesc) -> Option<String> {
@@ -28,6 +34,39 @@ impl Engine for Impulse2d {
     fn build(&self, scene: &SceneDesc, config: RunConfig) -> Box<dyn Simulation> {
         Box::new(OurSim::new(scene, config.threads))
     }
+}
+
+/// The instruction set this binary was compiled for: the baseline of the target, or
+/// x86-64-v3 when built with `-C target-cpu=x86-64-v3` (or a CPU that has AVX2).
+pub fn compiled_for() -> &'static str {
+    if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+        "x86-64 with AVX2 (a -C target-cpu build)"
+    } else if cfg!(target_arch = "x86_64") {
+        "baseline x86-64 (the default build)"
+    } else {
+        std::env::consts::ARCH
+    }
+}
+
+/// The SIMD path every Impulse2D world of this run takes (`--simd`, default `auto`).
+static SIMD: std::sync::OnceLock<SimdPath> = std::sync::OnceLock::new();
+
+/// Sets the SIMD path worlds are made with; `Err` when this CPU cannot run it.
+pub fn set_simd(simd: SimdPath) -> Result<(), String> {
+    simd.resolve().map_err(|e| e.to_string())?;
+    SIMD.set(simd)
+        .map_err(|_| "the SIMD path is already set".to_owned())
+}
+
+fn simd_setting() -> SimdPath {
+    SIMD.get().copied().unwrap_or_default()
+}
+
+/// The path the worlds of this run take (the setting resolved on this CPU).
+pub fn simd_path() -> String {
+    simd_setting()
+        .resolve()
+        .map_or_else(|e| e.to_string(), |p| p.to_string())
 }
 
 fn v(p: V2) -> Vec2 {
@@ -58,6 +97,7 @@ impl OurSim {
             worker_count: threads.clamp(1, impulse2d::MAX_WORKERS),
             gravity: v(scene.gravity),
             enable_sleep: scene.enable_sleep,
+            simd: simd_setting(),
             ..Default::default()
         };
         let world = World::new(&def).expect("valid world def");

@@ -276,21 +276,37 @@ fn bench_shape_distance(c: &mut Criterion) {
     g.finish();
 }
 
+/// Time of impact on the same sweeps through both libraries: `time_of_impact`
+/// (bodies passing each other, half of them turning by up to 1 rad) and
+/// `time_of_impact_spinning` (every body turning by up to π, moving up to 30 m).
 fn bench_time_of_impact(c: &mut Criterion) {
-    let mut rng = Rng::new(0xBE_03);
+    toi_group(c, "time_of_impact", 0xBE_03, None);
+    toi_group(
+        c,
+        "time_of_impact_spinning",
+        0xBE_13,
+        Some(std::f32::consts::PI),
+    );
+}
+
+fn toi_group(c: &mut Criterion, name: &str, seed: u64, spin: Option<f32>) {
+    let mut rng = Rng::new(seed);
     let inputs: Vec<ToiInput> = (0..BATCH)
         .map(|i| {
             let a = random_proxy(&mut rng);
             let b = random_proxy(&mut rng);
             let meet = rng.vec_in(2.0);
             let sweep = |rng: &mut Rng, bound: f32| {
-                let travel = rng.direction() * (bound * rng.range(1.0, 4.0));
+                let travel = match spin {
+                    None => rng.direction() * (bound * rng.range(1.0, 4.0)),
+                    Some(_) => rng.direction() * rng.range(0.0, 15.0),
+                };
                 let miss = rng.vec_in(0.5 * bound);
                 let a1 = rng.angle();
-                let turn = if i % 2 == 0 {
-                    0.0
-                } else {
-                    rng.range(-1.0, 1.0)
+                let turn = match spin {
+                    Some(max) => rng.range(-max, max),
+                    None if i % 2 == 0 => 0.0,
+                    None => rng.range(-1.0, 1.0),
                 };
                 Sweep {
                     local_center: rng.vec_in(0.25 * bound),
@@ -321,7 +337,7 @@ fn bench_time_of_impact(c: &mut Criterion) {
             maxFraction: t.max_fraction,
         })
         .collect();
-    let mut g = c.benchmark_group("time_of_impact");
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(BATCH as u64));
     g.bench_function("impulse2d", |b| {
         run(b, || {

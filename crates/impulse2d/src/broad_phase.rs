@@ -27,6 +27,7 @@ use crate::body::BodyType;
 use crate::collision::{Aabb, DynamicTree, ProxyId};
 use crate::error::{Error, Result};
 use crate::math::Vec2;
+use crate::simd::{SimdPath, multiversion};
 
 /// `move_slots` entry of a proxy that is not in the move buffer.
 const NOT_MOVED: u32 = u32::MAX;
@@ -198,33 +199,23 @@ impl BroadPhase {
     /// kinematic trees are partially rebuilt (see [`rebuild_trees`](Self::rebuild_trees)).
     pub fn update_pairs(
         &mut self,
+        filter: impl FnMut(u32, u32) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        let simd = SimdPath::Auto.resolve().unwrap_or(SimdPath::Baseline);
+        self.update_pairs_on(simd, filter, pairs);
+    }
+
+    /// [`update_pairs`](Self::update_pairs) with the queries built for `simd`
+    /// (a world's resolved path).
+    pub(crate) fn update_pairs_on(
+        &mut self,
+        simd: SimdPath,
         mut filter: impl FnMut(u32, u32) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
         pairs.clear();
-        for &entry in &self.move_buffer {
-            let Some(query_key) = entry else { continue };
-            let query_type = query_key.body_type();
-            let tree = &self.trees[query_type as usize];
-            let id = query_key.proxy_id();
-            let (Ok(fat_aabb), Ok(data)) = (tree.fat_aabb(id), tree.user_data(id)) else {
-                debug_assert!(false, "stale key in the move buffer");
-                continue;
-            };
-            let query = PairQuery {
-                trees: &self.trees,
-                move_slots: &self.move_slots,
-                query_type,
-                query_index: id.index(),
-                query_shape: data as u32,
-                fat_aabb,
-            };
-            if query_type == BodyType::Dynamic {
-                query.run(BodyType::Static, &mut filter, pairs);
-                query.run(BodyType::Kinematic, &mut filter, pairs);
-            }
-            query.run(BodyType::Dynamic, &mut filter, pairs);
-        }
+        query_moved(simd, self, &mut filter, pairs);
 
         for key in self.move_buffer.drain(..).flatten() {
             self.move_slots[key.body_type() as usize][key.proxy_id().index() as usize] = NOT_MOVED;
@@ -359,6 +350,7 @@ struct PairQuery<'a> {
 }
 
 impl PairQuery<'_> {
+    #[inline(always)]
     fn run(
         &self,
         tree_type: BodyType,
@@ -367,7 +359,7 @@ impl PairQuery<'_> {
     ) {
         let slots = &self.move_slots[tree_type as usize];
         let same_tree = tree_type == self.query_type;
-        self.trees[tree_type as usize].query(self.fat_aabb, u64::MAX, |proxy, data| {
+        self.trees[tree_type as usize].query_inlined(self.fat_aabb, u64::MAX, |proxy, data| {
             let index = proxy.index();
             if same_tree && index == self.query_index {
                 return true;
@@ -397,5 +389,47 @@ impl PairQuery<'_> {
             }
             true
         });
+    }
+}
+
+multiversion!(
+    /// Queries the trees for the new pairs of every proxy in the move buffer,
+    /// built for `simd` (see `simd.rs`).
+    fn query_moved[F: FnMut(u32, u32) -> bool](
+        bp: &BroadPhase,
+        filter: &mut F,
+        pairs: &mut Vec<(u32, u32)>,
+    ) = query_moved_kernel
+);
+
+/// The kernel of [`query_moved`].
+#[inline(always)]
+fn query_moved_kernel<F: FnMut(u32, u32) -> bool>(
+    bp: &BroadPhase,
+    filter: &mut F,
+    pairs: &mut Vec<(u32, u32)>,
+) {
+    for &entry in &bp.move_buffer {
+        let Some(query_key) = entry else { continue };
+        let query_type = query_key.body_type();
+        let tree = &bp.trees[query_type as usize];
+        let id = query_key.proxy_id();
+        let (Ok(fat_aabb), Ok(data)) = (tree.fat_aabb(id), tree.user_data(id)) else {
+            debug_assert!(false, "stale key in the move buffer");
+            continue;
+        };
+        let query = PairQuery {
+            trees: &bp.trees,
+            move_slots: &bp.move_slots,
+            query_type,
+            query_index: id.index(),
+            query_shape: data as u32,
+            fat_aabb,
+        };
+        if query_type == BodyType::Dynamic {
+            query.run(BodyType::Static, filter, pairs);
+            query.run(BodyType::Kinematic, filter, pairs);
+        }
+        query.run(BodyType::Dynamic, filter, pairs);
     }
 }

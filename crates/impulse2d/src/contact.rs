@@ -23,6 +23,7 @@ use crate::collision::{
     collide_segment_and_circle, collide_segment_and_polygon,
 };
 use crate::core::LINEAR_SLOP;
+use crate::filter::{PanicSlot, guarded};
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
 use crate::shape::{Shape, ShapeGeometry};
@@ -163,7 +164,12 @@ pub type MixingRule = fn(f32, f32) -> f32;
 /// runs in the narrow phase, possibly on the worker threads, so it is
 /// `Send + Sync`; it must be a pure function of its arguments (the same
 /// answer every time) for results to stay deterministic, and should return a
-/// finite value ≥ 0.
+/// finite value ≥ 0 (any other answer is replaced by the default rule's).
+///
+/// If it panics, that contact gets the default rule's coefficient, the step
+/// finishes and then passes the panic on from [`World::step`]; the world stays
+/// valid and may be stepped on (as for a panicking pre-solve callback, see
+/// [`World::set_pre_solve`]).
 pub type MixingFn = dyn Fn(f32, u64, f32, u64) -> f32 + Send + Sync;
 
 /// Default friction mixing: the geometric mean `√(a·b)` (a frictionless
@@ -182,15 +188,36 @@ pub fn mix_restitution(a: f32, b: f32) -> f32 {
 pub(crate) struct Mixing {
     pub friction: Box<MixingFn>,
     pub restitution: Box<MixingFn>,
+    /// The first panic of a mixing function, resumed after the step (see
+    /// `filter.rs`).
+    pub panic: PanicSlot,
 }
 
 impl Mixing {
-    /// The contact's friction and restitution from its two shapes.
+    /// The contact's friction and restitution from its two shapes. A mixing
+    /// function that panics or answers NaN, infinity or a negative number is
+    /// overruled by the default rule ([`mix_friction`], [`mix_restitution`]),
+    /// so that the solver only ever sees finite coefficients ≥ 0.
     pub(crate) fn mix(&self, a: &Shape, b: &Shape) -> (f32, f32) {
         let (ia, ib) = (a.user_material_id, b.user_material_id);
+        let sane = |mixed: f32, default: f32| {
+            if mixed.is_finite() && mixed >= 0.0 {
+                mixed
+            } else {
+                default
+            }
+        };
+        let friction_default = mix_friction(a.friction, b.friction);
+        let friction = guarded(&self.panic, friction_default, || {
+            (self.friction)(a.friction, ia, b.friction, ib)
+        });
+        let restitution_default = mix_restitution(a.restitution, b.restitution);
+        let restitution = guarded(&self.panic, restitution_default, || {
+            (self.restitution)(a.restitution, ia, b.restitution, ib)
+        });
         (
-            (self.friction)(a.friction, ia, b.friction, ib),
-            (self.restitution)(a.restitution, ia, b.restitution, ib),
+            sane(friction, friction_default),
+            sane(restitution, restitution_default),
         )
     }
 }
@@ -205,6 +232,7 @@ impl Default for Mixing {
         Mixing {
             friction: from_rule(mix_friction),
             restitution: from_rule(mix_restitution),
+            panic: PanicSlot::default(),
         }
     }
 }
@@ -350,7 +378,12 @@ impl World {
     /// Replaces the rule that combines two shapes' friction coefficients
     /// (default [`mix_friction`], the geometric mean; pass it to restore the
     /// default). Contacts pick it up at the next step. The rule should return
-    /// a finite value ≥ 0.
+    /// a finite value ≥ 0 (any other answer is replaced by the default rule's).
+    ///
+    /// # Panics
+    /// A rule that panics is handled as a [`MixingFn`] that panics: the step
+    /// finishes with the default rule for that contact, then passes the panic
+    /// on; the world stays valid.
     pub fn set_friction_mixing(&mut self, rule: MixingRule) {
         self.mixing.friction = from_rule(rule);
     }

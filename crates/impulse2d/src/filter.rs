@@ -12,8 +12,9 @@
 //! # Panics in callbacks
 //! A callback that panics cannot leave the world half-updated: every call is
 //! made through [`guarded`], which catches the panic, answers as if there were
-//! no callback (`true`: the pair collides, the contact or hit stands) and keeps
-//! the panic. The step (or the call that asked the callback) then finishes
+//! no callback (`true`: the pair collides, the contact or hit stands; the
+//! default rule for the friction and restitution mixing functions of
+//! `contact.rs`) and keeps the panic. The step (or the call that asked the callback) then finishes
 //! normally and, once the world is consistent again, resumes the first panic
 //! it kept ([`World::resume_callback_panic`]). A caller that catches it
 //! (`std::panic::catch_unwind`) finds a valid world and may step on.
@@ -46,7 +47,7 @@ pub type CustomFilterFn = dyn Fn(ShapeId, ShapeId) -> bool + Send + Sync;
 pub type PreSolveFn = dyn Fn(ShapeId, ShapeId, &Manifold) -> bool + Send + Sync;
 
 /// Where a caught callback panic waits until the world is consistent again.
-type PanicSlot = Mutex<Option<Box<dyn Any + Send + 'static>>>;
+pub(crate) type PanicSlot = Mutex<Option<Box<dyn Any + Send + 'static>>>;
 
 /// The world's callbacks.
 #[derive(Default)]
@@ -60,7 +61,7 @@ pub(crate) struct Callbacks {
 /// Calls a user callback; if it panics, keeps the panic in `slot` (the first
 /// one only) and returns `fallback`, so that the engine code around the call
 /// never unwinds half-way through a change.
-fn guarded<R>(slot: &PanicSlot, fallback: R, call: impl FnOnce() -> R) -> R {
+pub(crate) fn guarded<R>(slot: &PanicSlot, fallback: R, call: impl FnOnce() -> R) -> R {
     match catch_unwind(AssertUnwindSafe(call)) {
         Ok(answer) => answer,
         Err(payload) => {
@@ -309,12 +310,8 @@ impl World {
     /// consistent: at the end of a step or of a public call that asked a
     /// callback.
     pub(crate) fn resume_callback_panic(&mut self) {
-        let kept = self
-            .callbacks
-            .panic
-            .get_mut()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let take = |slot: &mut PanicSlot| slot.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        let kept = take(&mut self.callbacks.panic).or_else(|| take(&mut self.mixing.panic));
         if let Some(payload) = kept {
             resume_unwind(payload);
         }

@@ -38,10 +38,12 @@ impl World {
             pair_set,
             scratch,
             joints,
+            simd,
             ..
         } = self;
         scratch.pairs.clear();
-        broad_phase.update_pairs(
+        broad_phase.update_pairs_on(
+            *simd,
             |a, b| {
                 should_create_contact(shapes, bodies, pair_set, a, b)
                     && crate::joint::joint_allows_collision(joints, shapes, bodies, a, b)
@@ -199,6 +201,7 @@ impl World {
 
 /// The pair filter: whether two shapes found overlapping by the broad phase
 /// should get a contact.
+#[inline(always)]
 fn should_create_contact(
     shapes: &[Shape],
     bodies: &[Body],

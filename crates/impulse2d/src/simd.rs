@@ -125,20 +125,27 @@ impl std::fmt::Display for SimdPath {
 /// scale(world.simd, &mut v, 2.0);
 /// ```
 ///
+/// Generic parameters go in brackets after the name:
+/// `fn each[F: FnMut(u32)](f: &mut F) = each_kernel`.
+///
 /// Every `#[inline(always)]` function the kernel calls is compiled into both
 /// builds too; an out-of-line call stays a call to the one baseline copy. The
 /// dispatch costs one branch per call, so it wraps loops over a block of work.
 macro_rules! multiversion {
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $kernel:path
+        $vis:vis fn $name:ident $([$($gen:tt)*])? ($($arg:ident : $ty:ty),* $(,)?)
+        $(-> $ret:ty)? = $kernel:path
     ) => {
         $(#[$attr])*
-        $vis fn $name(simd: $crate::simd::SimdPath, $($arg: $ty),*) $(-> $ret)? {
+        $vis fn $name $(<$($gen)*>)? (
+            simd: $crate::simd::SimdPath,
+            $($arg: $ty),*
+        ) $(-> $ret)? {
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx,avx2,bmi1,bmi2,f16c,fma,lzcnt,movbe,popcnt")]
             #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,cmpxchg16b")]
-            fn x86_64_v3($($arg: $ty),*) $(-> $ret)? {
+            fn x86_64_v3 $(<$($gen)*>)? ($($arg: $ty),*) $(-> $ret)? {
                 $kernel($($arg),*)
             }
 

@@ -1,16 +1,18 @@
-//! Unwind safety: a user callback (custom filter or pre-solve) that panics
+//! Unwind safety: a user callback (custom filter, pre-solve or friction
+//! mixing) that panics
 //! inside `step`, on the calling thread or a worker thread, leaves the world
 //! valid. The policy (see `World::set_pre_solve`): the panicking call counts as
-//! `true`, the step finishes, then the panic goes on from `step`. So a world
-//! whose callback panics must end up with the same bits as one whose callback
-//! answers `true` in its place, keep validating, and keep stepping, on 1 and 2
-//! workers.
+//! `true` (for mixing: the default rule's answer), the step finishes, then the
+//! panic goes on from `step`. So a world whose callback panics must end up with
+//! the same bits as one whose callback answers that in its place, keep
+//! validating, and keep stepping, on 1 and 2 workers.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use impulse2d::collision::{make_box, make_offset_box};
+use impulse2d::contact::mix_friction;
 use impulse2d::{BodyDef, BodyId, BodyType, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
 
 /// Which callback misbehaves.
@@ -18,6 +20,7 @@ use impulse2d::{BodyDef, BodyId, BodyType, Rot, ShapeDef, ShapeId, Vec2, World, 
 enum Callback {
     CustomFilter,
     PreSolve,
+    FrictionMixing,
 }
 
 /// A ground and a grid of 10 × 12 boxes (with pre-solve events) dropped onto
@@ -29,10 +32,6 @@ fn scene(world: &mut World) -> Vec<BodyId> {
     world
         .create_polygon_shape(ground, &ShapeDef::default(), &slab)
         .unwrap();
-    let def = ShapeDef {
-        enable_pre_solve_events: true,
-        ..Default::default()
-    };
     let square = make_box(0.45, 0.45).unwrap();
     let mut bodies = Vec::new();
     for row in 0..12 {
@@ -47,6 +46,12 @@ fn scene(world: &mut World) -> Vec<BodyId> {
                     ..Default::default()
                 })
                 .unwrap();
+            let def = ShapeDef {
+                enable_pre_solve_events: true,
+                // Odd material ids are the ones friction mixing panics on.
+                user_material_id: (row + column) as u64 % 2,
+                ..Default::default()
+            };
             world.create_polygon_shape(body, &def, &square).unwrap();
             bodies.push(body);
         }
@@ -60,8 +65,9 @@ fn condemned(a: ShapeId, b: ShapeId) -> bool {
     a.index() % 2 == 1 || b.index() % 2 == 1
 }
 
-/// Installs the callback: it answers `true` always, except that when
-/// `panics` it panics instead on the condemned pairs, counting those calls.
+/// Installs the callback: it answers `true` always (mixing: the default
+/// rule), except that when `panics` it panics instead on the condemned pairs
+/// (mixing: odd materials), counting those calls.
 fn install(world: &mut World, callback: Callback, panics: bool, count: Arc<AtomicUsize>) {
     match callback {
         Callback::CustomFilter => world.set_custom_filter(move |a, b| {
@@ -77,6 +83,13 @@ fn install(world: &mut World, callback: Callback, panics: bool, count: Arc<Atomi
                 panic!("pre-solve panics on {a:?}, {b:?}");
             }
             true
+        }),
+        Callback::FrictionMixing => world.set_friction_callback(move |a, ma, b, mb| {
+            if panics && (ma % 2 == 1 || mb % 2 == 1) {
+                count.fetch_add(1, Ordering::Relaxed);
+                panic!("friction mixing panics on materials {ma}, {mb}");
+            }
+            mix_friction(a, b)
         }),
     }
 }
@@ -157,6 +170,12 @@ fn check(callback: Callback, workers: usize) {
 fn panicking_pre_solve_leaves_the_world_valid_on_1_and_2_workers() {
     check(Callback::PreSolve, 1);
     check(Callback::PreSolve, 2);
+}
+
+#[test]
+fn panicking_friction_mixing_leaves_the_world_valid_on_1_and_2_workers() {
+    check(Callback::FrictionMixing, 1);
+    check(Callback::FrictionMixing, 2);
 }
 
 #[test]

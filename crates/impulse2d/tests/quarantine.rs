@@ -376,3 +376,43 @@ fn a_target_transform_too_soon_for_a_finite_velocity_is_an_error() {
         Vec2::new(1.0e6, 0.0)
     );
 }
+
+/// A friction or restitution mixing function answering NaN, infinity or a
+/// negative number is overruled by the default rule, so the solver never sees
+/// it: the same bits as with the default mixing, and nothing quarantined.
+#[test]
+fn a_mixing_function_answering_nan_is_overruled_by_the_default() {
+    let answers = [f32::NAN, f32::INFINITY, -1.0];
+    for (k, answer) in answers.into_iter().enumerate() {
+        let mut odd = scene(1 + k % 2);
+        let mut reference = scene(1 + k % 2);
+        odd.world.set_friction_callback(move |_, _, _, _| answer);
+        odd.world.set_restitution_callback(move |_, _, _, _| answer);
+        // Wake everything and make the contacts mix again.
+        let pairs = [
+            (odd.bad, reference.bad),
+            (odd.neighbour, reference.neighbour),
+        ];
+        for (a, b) in pairs {
+            let mut view = odd.world.body_mut(a).unwrap();
+            view.apply_linear_impulse_to_center(Vec2::new(0.5, 0.0), true)
+                .unwrap();
+            let mut view = reference.world.body_mut(b).unwrap();
+            view.apply_linear_impulse_to_center(Vec2::new(0.5, 0.0), true)
+                .unwrap();
+        }
+        for _ in 0..30 {
+            odd.world.step(1.0 / 60.0, 4).unwrap();
+            reference.world.step(1.0 / 60.0, 4).unwrap();
+            odd.world.validate().unwrap();
+            assert!(odd.world.body_quarantine_events().is_empty());
+        }
+        for (a, b) in pairs {
+            assert_eq!(
+                bits(odd.world.body(a).unwrap().transform()),
+                bits(reference.world.body(b).unwrap().transform()),
+                "mixing answering {answer}"
+            );
+        }
+    }
+}

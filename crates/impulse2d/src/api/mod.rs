@@ -34,6 +34,59 @@
 //! assert_eq!(body.linear_velocity(), Vec2::ZERO);
 //! assert_eq!(body.mass(), 1.0); // 1 m² at 1 kg/m²
 //! ```
+//!
+//! The API in brief (the same code as README's "API in brief"):
+//!
+//! ```
+//! # use impulse2d::collision::Circle;
+//! # use impulse2d::{BodyDef, BodyType, Error, JointDef, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef};
+//! # fn main() -> impulse2d::Result<()> {
+//! let mut world = World::new(&WorldDef::default())?;
+//! let ground = world.create_body(&BodyDef::default())?;
+//! let wheel = world.create_body(&BodyDef {
+//!     body_type: BodyType::Dynamic,
+//!     position: Vec2::new(0.0, 2.0),
+//!     ..Default::default()
+//! })?;
+//! let rim = world.create_circle_shape(wheel, &ShapeDef::default(), &Circle::new(Vec2::ZERO, 0.5)?)?;
+//! let hinge = world.create_revolute_joint(&RevoluteJointDef {
+//!     base: JointDef {
+//!         body_a: ground,
+//!         body_b: wheel,
+//!         local_anchor_a: Vec2::new(0.0, 2.0),
+//!         ..Default::default()
+//!     },
+//!     ..Default::default()
+//! })?;
+//!
+//! // Objects: `body`/`shape`/`chain`/`joint` read, `*_mut` change; the id is checked once.
+//! world.body_mut(wheel)?.set_gravity_scale(0.5)?;
+//! world.shape_mut(rim)?.set_friction(0.9)?;
+//! // A joint's motor, limit and spring are parts shared by every joint type that
+//! // has them; what only one type has is its typed part.
+//! world.joint_mut(hinge)?.motor()?.set_speed(2.0)?;
+//! let mut motor = world.joint_mut(hinge)?.motor()?;
+//! motor.enable(true);
+//! motor.set_max_force(50.0)?; // a torque, N·m, for a revolute joint
+//! let mut limit = world.joint_mut(hinge)?.limit()?;
+//! limit.enable(true);
+//! limit.set_range(-0.5, 0.5)?;
+//! assert!(matches!(world.joint(hinge)?.prismatic(), Err(Error::WrongJointType { .. })));
+//! // Bad numbers are an `Err`, and nothing changes.
+//! assert!(world.body_mut(wheel)?.set_gravity_scale(f32::NAN).is_err());
+//!
+//! // World settings, the step, queries and events stay on the world.
+//! world.set_gravity(Vec2::new(0.0, -9.8))?;
+//! world.set_contact_tuning(30.0, 10.0, 3.0)?;
+//! for _ in 0..30 {
+//!     world.step(1.0 / 60.0, 4)?;
+//! }
+//! let angle = world.joint(hinge)?.revolute()?.angle();
+//! assert!(angle > 0.0 && angle <= 0.5 + 0.01); // driven at 2 rad/s up to its limit
+//! assert_eq!(world.body(wheel)?.gravity_scale(), 0.5);
+//! # Ok(())
+//! # }
+//! ```
 
 mod world;
 

@@ -649,6 +649,18 @@ impl DynamicTree {
         &self,
         aabb: Aabb,
         mask: u64,
+        callback: impl FnMut(ProxyId, u64) -> bool,
+    ) -> TreeStats {
+        self.query_inlined(aabb, mask, callback)
+    }
+
+    /// [`query`](Self::query), always inlined: the broad phase's pair search
+    /// compiles it into each of its SIMD builds (`simd.rs`).
+    #[inline(always)]
+    pub(crate) fn query_inlined(
+        &self,
+        aabb: Aabb,
+        mask: u64,
         mut callback: impl FnMut(ProxyId, u64) -> bool,
     ) -> TreeStats {
         let mut stats = TreeStats::default();

@@ -531,9 +531,11 @@ fn capsule_contact(
         }
         // Both clipped points far beyond the closest distance mean the segments meet
         // at a steep angle away from their closest points: then one point at the
-        // closest features is the better contact. Otherwise both points are kept,
-        // the far one as a speculative point.
-        if nearest <= distance + LINEAR_SLOP {
+        // closest features is the better contact. So is it when the overstated gap
+        // would put the contact out of reach while the true gap is within it.
+        // Otherwise both points are kept, the far one as a speculative point.
+        let reach = radius + SPECULATIVE_DISTANCE;
+        if nearest <= distance + LINEAR_SLOP && (nearest <= reach || distance > reach) {
             return m;
         }
     }

@@ -38,6 +38,13 @@ pub struct Plane {
 }
 
 impl Plane {
+    /// Whether the normal is finite and of unit length and the offset finite.
+    ///
+    /// Box2D: `b2IsValidPlane`.
+    pub fn is_valid(&self) -> bool {
+        self.normal.is_finite() && self.normal.is_normalized() && self.offset.is_finite()
+    }
+
     /// How far `point` lies in front of the plane (negative behind), metres.
     ///
     /// Box2D's `b2PlaneSeparation`.
@@ -300,5 +307,18 @@ mod tests {
             ..mover
         };
         assert!(!collide_mover_and_polygon(&apart, &ground).hit);
+    }
+
+    #[test]
+    fn plane_validity_needs_a_unit_normal_and_a_finite_offset() {
+        let plane = |x: f32, y: f32, offset: f32| Plane {
+            normal: Vec2::new(x, y),
+            offset,
+        };
+        assert!(plane(0.6, 0.8, -2.0).is_valid());
+        assert!(!plane(1.2, 1.6, 0.0).is_valid());
+        assert!(!plane(0.0, 0.0, 0.0).is_valid());
+        assert!(!plane(f32::NAN, 1.0, 0.0).is_valid());
+        assert!(!plane(1.0, 0.0, f32::INFINITY).is_valid());
     }
 }

@@ -169,6 +169,7 @@ pub(super) fn clear_impulses(j: &mut DistanceJoint) {
     j.motor.impulse = 0.0;
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [BodyState]) {
     let pair = Pair::load(base, states);
     let (ra, rb) = pair.anchors(base);
@@ -177,6 +178,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [
     warm_start_bodies(base, states, p, ra.cross(p), rb.cross(p));
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut DistanceJoint,

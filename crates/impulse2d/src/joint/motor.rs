@@ -256,6 +256,7 @@ pub(super) fn clear_impulses(j: &mut MotorJoint) {
     j.angular_spring_impulse = 0.0;
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {
     let pair = Pair::load(base, states);
     let (ra, rb) = pair.anchors(base);
@@ -269,6 +270,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [Bod
     );
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut MotorJoint,

@@ -94,6 +94,7 @@ pub(super) fn clear_impulses(j: &mut MouseJoint) {
     j.angular_impulse = 0.0;
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [BodyState]) {
     let sb = load(states, base.index_b);
     let rb = sb.delta_rotation.rotate(base.frame_b.p);
@@ -103,6 +104,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [Bod
     store(states, base.index_b, vb, wb);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut MouseJoint,

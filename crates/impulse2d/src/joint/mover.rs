@@ -126,10 +126,12 @@ pub(super) fn clear_impulses(j: &mut MoverJoint) {
     j.axes[1].impulse = 0.0;
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MoverJoint, states: &mut [BodyState]) {
     warm_start_bodies(base, states, j.impulse(), 0.0, 0.0);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut MoverJoint,

@@ -148,6 +148,7 @@ pub(super) fn clear_impulses(j: &mut PogoJoint) {
     j.spring.impulse = 0.0;
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut PogoJoint, states: &mut [BodyState]) {
     let mut pair = Pair::load(base, states);
     let leg = pair.line(base);
@@ -156,6 +157,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut PogoJoint, states: &mut [Body
     pair.store(base, states);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut PogoJoint,

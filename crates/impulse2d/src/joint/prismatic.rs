@@ -136,6 +136,7 @@ pub(super) fn clear_impulses(j: &mut PrismaticJoint) {
     j.limit.reset();
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut PrismaticJoint, states: &mut [BodyState]) {
     let g = Pair::load(base, states).line(base);
     let perp = g.axis.left_perp();
@@ -148,6 +149,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut PrismaticJoint, states: &mut 
     warm_start_bodies(base, states, p, la, lb);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut PrismaticJoint,

@@ -130,6 +130,7 @@ pub(super) fn clear_impulses(j: &mut RevoluteJoint) {
     j.limit.reset();
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [BodyState]) {
     let (ra, rb) = Pair::load(base, states).anchors(base);
     let axial = axial_impulse(j);
@@ -137,6 +138,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [
     warm_start_bodies(base, states, p, ra.cross(p) + axial, rb.cross(p) + axial);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut RevoluteJoint,

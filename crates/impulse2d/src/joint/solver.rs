@@ -120,7 +120,7 @@ fn prepare_joint(
 }
 
 /// Applies the accumulated impulses of one joint.
-#[inline]
+#[inline(always)]
 pub(crate) fn warm_start_joint(sim: &mut JointSim, states: &mut [BodyState]) {
     let base = &sim.base;
     match &mut sim.kind {
@@ -140,7 +140,7 @@ pub(crate) fn warm_start_joint(sim: &mut JointSim, states: &mut [BodyState]) {
 /// One Gauss–Seidel step on one joint. `use_bias` corrects position
 /// errors; without it (relax) only velocities are constrained, but springs
 /// act in both passes.
-#[inline]
+#[inline(always)]
 pub(crate) fn solve_joint(
     sim: &mut JointSim,
     states: &mut [BodyState],

@@ -91,6 +91,7 @@ pub(super) fn clear_impulses(j: &mut WeldJoint) {
     j.angular_impulse = 0.0;
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [BodyState]) {
     let (ra, rb) = Pair::load(base, states).anchors(base);
     let (p, angular) = (j.linear_impulse, j.angular_impulse);
@@ -103,6 +104,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [Body
     );
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut WeldJoint,

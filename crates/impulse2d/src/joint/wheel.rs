@@ -140,6 +140,7 @@ pub(super) fn clear_impulses(j: &mut WheelJoint) {
     j.limit.reset();
 }
 
+#[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {
     let g = Pair::load(base, states).line(base);
     let perp = g.axis.left_perp();
@@ -152,6 +153,7 @@ pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [Bod
     warm_start_bodies(base, states, p, la, lb);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     base: &JointBase,
     j: &mut WheelJoint,

@@ -63,6 +63,7 @@ pub(crate) struct WideConstraint {
 impl WideConstraint {
     /// A block with no constraints: every lane uses the resting stand-in
     /// state at index `dummy` (see [`solve`]) and has zero masses.
+    #[inline(always)]
     pub(crate) fn empty(dummy: u32) -> WideConstraint {
         WideConstraint {
             index_a: [dummy; LANES],

@@ -279,12 +279,11 @@ pub(crate) fn solve_constraints(
     } else {
         layout.overflow_count + layout.coloured_count()
     };
-    constraints.clear();
-    constraints.resize(scalar_count, ContactConstraint::default());
-    wide.clear();
-    if use_wide {
-        wide.resize(layout.coloured_count(), WideConstraint::empty(dummy));
-    }
+    // Every constraint is written by a prepare stage before anything reads
+    // it, so the buffers keep last step's contents and only change length.
+    set_len(constraints, scalar_count, ContactConstraint::default());
+    let wide_count = if use_wide { layout.coloured_count() } else { 0 };
+    set_len(wide, wide_count, WideConstraint::empty(dummy));
     debug_check_colors(graph, states, &mut scratch.color_check);
 
     let mut contacts = [SharedMut::empty(); GRAPH_COLOR_COUNT];
@@ -318,6 +317,16 @@ pub(crate) fn solve_constraints(
 
     let stand_in = states.pop();
     debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
+}
+
+/// Makes `v` `len` long, filling new elements with `fill` (old ones keep
+/// their values).
+fn set_len<T: Clone>(v: &mut Vec<T>, len: usize, fill: T) {
+    if v.len() > len {
+        v.truncate(len);
+    } else {
+        v.resize(len, fill);
+    }
 }
 
 /// The profile field a stage's time goes to.

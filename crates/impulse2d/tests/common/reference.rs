@@ -361,6 +361,10 @@ fn clip(reference: &RefPolygon, i11: usize, incident: &RefPolygon, i21: usize) -
     if !(upper2 >= 0.0 && lower2 <= upper1) {
         return None;
     }
+    if upper2.abs() < TIE || (lower2 - upper1).abs() < TIE {
+        // Touching end to end: whether they overlap is a tie.
+        return Some([f64::NAN; 2]);
+    }
     let r = reference.radius + incident.radius;
     Some([
         (v_lower - a1).dot(normal) - r,
@@ -398,6 +402,7 @@ pub fn polygons(a: &RefPolygon, b: &RefPolygon) -> RefManifold {
             clip(a, edge_a, b, edge_b)
         };
         if let Some([lower, upper]) = r {
+            out.tie |= lower.is_nan();
             if flip {
                 out.normal = -b.normals[edge_b];
                 out.separations = vec![upper, lower];
