@@ -6,7 +6,7 @@
 /// A set of `u32` indices backed by 64-bit words.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BitSet {
-    words: Vec<u64>,
+    pub(crate) words: Vec<u64>,
 }
 
 impl BitSet {

@@ -37,8 +37,8 @@ const NOT_MOVED: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProxyKey {
     /// `proxy index << 2 | body type`.
-    key: u32,
-    generation: u32,
+    pub(crate) key: u32,
+    pub(crate) generation: u32,
 }
 
 impl ProxyKey {
@@ -81,12 +81,12 @@ impl ProxyKey {
 /// buffer and the output vector keep their capacity.
 #[derive(Clone, Debug, Default)]
 pub struct BroadPhase {
-    trees: [DynamicTree; BodyType::COUNT],
+    pub(crate) trees: [DynamicTree; BodyType::COUNT],
     /// Proxies to query in the next `update_pairs`, in the order they were buffered;
     /// `None` where a buffered proxy was destroyed since.
-    move_buffer: Vec<Option<ProxyKey>>,
+    pub(crate) move_buffer: Vec<Option<ProxyKey>>,
     /// Per tree, per proxy index: position in `move_buffer`, or [`NOT_MOVED`].
-    move_slots: [Vec<u32>; BodyType::COUNT],
+    pub(crate) move_slots: [Vec<u32>; BodyType::COUNT],
 }
 
 impl BroadPhase {

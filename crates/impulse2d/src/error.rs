@@ -34,6 +34,9 @@ pub enum Error {
     },
     /// The call is not allowed in the object's current state. The text says why.
     InvalidOperation(&'static str),
+    /// A snapshot buffer that is truncated, corrupted, of another format
+    /// version or describes an inconsistent world. The text says which.
+    InvalidData(&'static str),
     /// A joint view asked for a part or type the joint does not have
     /// (`world.joint(id)?.revolute()` on a prismatic joint, `.motor()` on a
     /// weld joint).
@@ -55,6 +58,7 @@ impl fmt::Display for Error {
                 value,
             } => write!(f, "{what} must be {expected} (got {value})"),
             Error::InvalidGeometry(why) => write!(f, "invalid geometry: {why}"),
+            Error::InvalidData(why) => write!(f, "invalid data: {why}"),
             Error::InvalidId { what } => {
                 write!(
                     f,

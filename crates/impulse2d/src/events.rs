@@ -173,19 +173,19 @@ pub struct BodyQuarantineEvent {
 /// The event buffers and the sensors' overlap lists.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Events {
-    contact_begin: Vec<ContactBeginTouchEvent>,
+    pub(crate) contact_begin: Vec<ContactBeginTouchEvent>,
     /// End events of the last step (published).
-    contact_end: Vec<ContactEndTouchEvent>,
+    pub(crate) contact_end: Vec<ContactEndTouchEvent>,
     /// End events caused by calls made since the last step.
-    contact_end_pending: Vec<ContactEndTouchEvent>,
-    contact_hit: Vec<ContactHitEvent>,
-    sensor_begin: Vec<SensorBeginTouchEvent>,
-    sensor_end: Vec<SensorEndTouchEvent>,
-    sensor_end_pending: Vec<SensorEndTouchEvent>,
-    body_moves: Vec<BodyMoveEvent>,
+    pub(crate) contact_end_pending: Vec<ContactEndTouchEvent>,
+    pub(crate) contact_hit: Vec<ContactHitEvent>,
+    pub(crate) sensor_begin: Vec<SensorBeginTouchEvent>,
+    pub(crate) sensor_end: Vec<SensorEndTouchEvent>,
+    pub(crate) sensor_end_pending: Vec<SensorEndTouchEvent>,
+    pub(crate) body_moves: Vec<BodyMoveEvent>,
     pub(crate) body_quarantines: Vec<BodyQuarantineEvent>,
     /// Whether a step is running (end events go to the published buffers).
-    in_step: bool,
+    pub(crate) in_step: bool,
     /// The sensor shapes and what overlaps them.
     pub sensors: Sensors,
 }

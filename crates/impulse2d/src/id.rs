@@ -79,8 +79,8 @@ pub(crate) fn next_world_number() -> u16 {
 /// (deterministic).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdPool {
-    free: Vec<u32>,
-    next: u32,
+    pub(crate) free: Vec<u32>,
+    pub(crate) next: u32,
 }
 
 impl IdPool {

@@ -69,6 +69,7 @@ pub mod query;
 mod sensor;
 pub mod shape;
 pub mod simd;
+pub mod snapshot;
 pub(crate) mod solver;
 mod state_hash;
 mod validate;
@@ -104,6 +105,7 @@ pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
+pub use snapshot::{SNAPSHOT_VERSION, Snapshot};
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
 

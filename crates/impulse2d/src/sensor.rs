@@ -32,27 +32,27 @@ const OVERLAP_TOLERANCE: f32 = 10.0 * f32::EPSILON;
 /// A shape seen by a sensor, by slot and generation (so that a destroyed shape
 /// whose slot was reused is a different visitor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Visitor {
-    index: u32,
-    generation: u32,
+pub(crate) struct Visitor {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
 }
 
 /// One sensor shape and what overlaps it.
 #[derive(Clone, Debug, Default)]
-struct Sensor {
-    shape_id: u32,
+pub(crate) struct Sensor {
+    pub(crate) shape_id: u32,
     /// The overlaps of the last step, sorted.
-    overlaps: Vec<Visitor>,
+    pub(crate) overlaps: Vec<Visitor>,
     /// Scratch for this step's overlaps.
-    next: Vec<Visitor>,
+    pub(crate) next: Vec<Visitor>,
 }
 
 /// All sensors of a world, in creation order (swap-removed on destruction).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sensors {
-    list: Vec<Sensor>,
+    pub(crate) list: Vec<Sensor>,
     /// Per shape slot: the index in `list`, or NULL.
-    slot_of_shape: Vec<u32>,
+    pub(crate) slot_of_shape: Vec<u32>,
 }
 
 impl Sensors {

@@ -11,7 +11,7 @@ use crate::core::MAX_POLYGON_VERTICES;
 use crate::error::{Error, Result};
 use crate::math::Vec2;
 
-mod rebuild;
+pub(crate) mod rebuild;
 mod validate;
 
 use rebuild::{RebuildScratch, Split};
@@ -112,17 +112,17 @@ pub struct ShapeCastInput {
 /// A leaf slot also carries its proxy's generation and user data, so that traversals
 /// can report proxies without reading the proxy pool.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Child {
+pub(crate) struct Child {
     /// The child's box: a proxy's box, or a box containing all boxes below a node.
-    aabb: Aabb,
+    pub(crate) aabb: Aabb,
     /// Node or proxy index, plus [`LEAF_FLAG`], [`MOVED_FLAG`] and
     /// [`NO_CATEGORY_FLAG`]; [`EMPTY_WORD`] when empty.
-    word: u32,
+    pub(crate) word: u32,
     /// For a node, the subtree's height (1 + the children's maximum, a proxy counting
     /// 0); for a proxy, its generation.
-    aux: u32,
+    pub(crate) aux: u32,
     /// For a proxy, its user data; 0 for a node.
-    user_data: u64,
+    pub(crate) user_data: u64,
 }
 
 impl Child {
@@ -205,8 +205,8 @@ impl Child {
 /// reads each node with one memory access.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(align(64))]
-struct Node {
-    children: [Child; 2],
+pub(crate) struct Node {
+    pub(crate) children: [Child; 2],
 }
 
 impl Node {
@@ -217,10 +217,10 @@ impl Node {
 
 /// Where a node or proxy hangs in the tree; while free, `parent` is the next free slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Link {
-    parent: u32,
-    slot: u8,
-    allocated: bool,
+pub(crate) struct Link {
+    pub(crate) parent: u32,
+    pub(crate) slot: u8,
+    pub(crate) allocated: bool,
 }
 
 impl Link {
@@ -245,11 +245,11 @@ impl Link {
 
 /// A leaf's own data; its box lives in its parent's child slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Proxy {
-    category_bits: u64,
-    user_data: u64,
-    link: Link,
-    generation: u32,
+pub(crate) struct Proxy {
+    pub(crate) category_bits: u64,
+    pub(crate) user_data: u64,
+    pub(crate) link: Link,
+    pub(crate) generation: u32,
 }
 
 /// A stack with inline storage for `N` entries, spilling to the heap only beyond
@@ -377,14 +377,14 @@ fn node_stack() -> NodeStack {
 ///   p. 80 (separating-axis test of a segment against a box).
 #[derive(Clone, Debug)]
 pub struct DynamicTree {
-    nodes: Vec<Node>,
-    node_links: Vec<Link>,
-    node_free: u32,
-    node_count: u32,
-    proxies: Vec<Proxy>,
-    proxy_free: u32,
-    proxy_count: u32,
-    scratch: RebuildScratch,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) node_links: Vec<Link>,
+    pub(crate) node_free: u32,
+    pub(crate) node_count: u32,
+    pub(crate) proxies: Vec<Proxy>,
+    pub(crate) proxy_free: u32,
+    pub(crate) proxy_count: u32,
+    pub(crate) scratch: RebuildScratch,
 }
 
 impl Default for DynamicTree {

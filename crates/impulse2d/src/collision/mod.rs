@@ -6,7 +6,7 @@
 
 mod aabb;
 mod distance;
-mod dynamic_tree;
+pub(crate) mod dynamic_tree;
 mod geometry;
 mod hull;
 mod manifold;

@@ -25,7 +25,7 @@ pub(super) struct BuildItem {
 
 /// Buffers reused by [`DynamicTree::rebuild`].
 #[derive(Clone, Debug, Default)]
-pub(super) struct RebuildScratch {
+pub(crate) struct RebuildScratch {
     /// The proxies and kept subtrees to place.
     pub(super) leaves: Vec<Child>,
     /// The node arrays being built; swapped with the tree's afterwards.

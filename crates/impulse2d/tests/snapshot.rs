@@ -1,0 +1,560 @@
+//! Snapshots: restore gives the same future (state hashes and contact,
+//! sensor and joint events) as the original run, on 1, 2 and 4 workers and
+//! across worlds; bad buffers are errors that change nothing.
+
+use impulse2d::collision::{Capsule, Circle, make_box};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, ChainDef, DistanceJointDef, Error, FilterJointDef, JointDef,
+    JointId, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
+    RevoluteJointDef, ShapeDef, Snapshot, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+};
+use proptest::prelude::*;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn new_world(workers: usize) -> World {
+    World::new(&WorldDef {
+        worker_count: workers,
+        ..WorldDef::default()
+    })
+    .unwrap()
+}
+
+/// Live bodies in id order: the same list in a restored world and in one
+/// made from a snapshot, so picks by position work in both.
+fn bodies(world: &World) -> Vec<BodyId> {
+    world.body_ids().collect()
+}
+
+fn dynamic_bodies(world: &World) -> Vec<BodyId> {
+    bodies(world)
+        .into_iter()
+        .filter(|&b| world.body(b).unwrap().body_type() == BodyType::Dynamic)
+        .collect()
+}
+
+/// Every joint, in joint index order.
+fn joints(world: &World) -> Vec<JointId> {
+    let mut all: Vec<JointId> = bodies(world)
+        .into_iter()
+        .flat_map(|b| world.body(b).unwrap().joints())
+        .collect();
+    all.sort_by_key(|j| j.index());
+    all.dedup();
+    all
+}
+
+/// One call into the world. Bodies and joints are picked by position in the
+/// id-ordered lists, so the same op means the same call in any world.
+#[derive(Clone, Debug)]
+enum Op {
+    Step,
+    Impulse(usize, f32, f32),
+    Velocity(usize, f32, f32),
+    Sleep(usize),
+    Wake(usize),
+    Destroy(usize),
+    Create(f32, f32, u8),
+    Joint(u8, usize, usize),
+    DestroyJoint(usize),
+    Gravity(f32),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        8 => Just(Op::Step),
+        1 => (any::<usize>(), -20.0f32..20.0, -20.0f32..20.0).prop_map(|(i, x, y)| Op::Impulse(i, x, y)),
+        1 => (any::<usize>(), -5.0f32..5.0, -5.0f32..5.0).prop_map(|(i, x, y)| Op::Velocity(i, x, y)),
+        1 => any::<usize>().prop_map(Op::Sleep),
+        1 => any::<usize>().prop_map(Op::Wake),
+        1 => any::<usize>().prop_map(Op::Destroy),
+        1 => (-6.0f32..6.0, 0.5f32..6.0, any::<u8>()).prop_map(|(x, y, k)| Op::Create(x, y, k)),
+        1 => (any::<u8>(), any::<usize>(), any::<usize>()).prop_map(|(k, a, b)| Op::Joint(k, a, b)),
+        1 => any::<usize>().prop_map(Op::DestroyJoint),
+        1 => (-12.0f32..0.0).prop_map(Op::Gravity),
+    ]
+}
+
+fn create_body(world: &mut World, x: f32, y: f32, kind: u8) {
+    let body = world
+        .create_body(&BodyDef {
+            body_type: if kind % 7 == 6 {
+                BodyType::Kinematic
+            } else {
+                BodyType::Dynamic
+            },
+            position: Vec2::new(x, y),
+            is_bullet: kind % 11 == 10,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let def = ShapeDef {
+        is_sensor: kind % 13 == 12,
+        enable_sensor_events: true,
+        enable_contact_events: true,
+        enable_hit_events: kind.is_multiple_of(2),
+        ..ShapeDef::default()
+    };
+    match kind % 3 {
+        0 => world
+            .create_polygon_shape(body, &def, &make_box(0.3, 0.2).unwrap())
+            .unwrap(),
+        1 => world
+            .create_circle_shape(body, &def, &Circle::new(Vec2::ZERO, 0.25).unwrap())
+            .unwrap(),
+        _ => world
+            .create_capsule_shape(
+                body,
+                &def,
+                &Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.15).unwrap(),
+            )
+            .unwrap(),
+    };
+}
+
+fn create_joint(world: &mut World, kind: u8, a: BodyId, b: BodyId) {
+    let base = JointDef {
+        body_a: a,
+        body_b: b,
+        local_anchor_a: Vec2::new(0.2, 0.0),
+        local_anchor_b: Vec2::new(-0.2, 0.0),
+        ..JointDef::default()
+    };
+    let made = match kind % 10 {
+        0 => world.create_revolute_joint(&RevoluteJointDef {
+            base,
+            enable_motor: true,
+            motor_speed: 1.0,
+            max_motor_torque: 5.0,
+            enable_limit: true,
+            lower_angle: -0.5,
+            upper_angle: 0.5,
+            ..RevoluteJointDef::default()
+        }),
+        1 => world.create_distance_joint(&DistanceJointDef {
+            base,
+            length: 1.0,
+            enable_spring: true,
+            hertz: 3.0,
+            damping_ratio: 0.5,
+            ..DistanceJointDef::default()
+        }),
+        2 => world.create_prismatic_joint(&PrismaticJointDef {
+            base,
+            enable_limit: true,
+            lower_translation: -0.5,
+            upper_translation: 0.5,
+            ..PrismaticJointDef::default()
+        }),
+        3 => world.create_weld_joint(&WeldJointDef {
+            base,
+            linear_hertz: 5.0,
+            angular_hertz: 5.0,
+            ..WeldJointDef::default()
+        }),
+        4 => world.create_wheel_joint(&WheelJointDef {
+            base,
+            enable_motor: true,
+            motor_speed: 2.0,
+            max_motor_torque: 3.0,
+            ..WheelJointDef::default()
+        }),
+        5 => world.create_motor_joint(&MotorJointDef {
+            base,
+            max_force: 50.0,
+            max_torque: 10.0,
+            ..MotorJointDef::default()
+        }),
+        6 => world.create_mouse_joint(&MouseJointDef {
+            base,
+            target: Vec2::new(0.0, 4.0),
+            hertz: 4.0,
+            damping_ratio: 0.7,
+            max_force: 100.0,
+        }),
+        7 => world.create_mover_joint(&MoverJointDef {
+            base,
+            linear_velocity: Vec2::new(0.5, 0.0),
+            max_velocity_force: Vec2::new(20.0, 20.0),
+        }),
+        8 => world.create_pogo_joint(&PogoJointDef {
+            base,
+            rest_length: 0.8,
+            ..PogoJointDef::default()
+        }),
+        _ => world.create_filter_joint(&FilterJointDef { base }),
+    };
+    made.unwrap();
+}
+
+/// What a step shows the application: the hash and every event, with ids
+/// as (index, generation) so that worlds with other world numbers compare.
+type Observed = Vec<(u64, Vec<(u32, u32, u32, u32)>)>;
+
+fn observe(world: &World, out: &mut Observed) {
+    let mut ev = Vec::new();
+    let c = world.contact_events();
+    for e in c.begin {
+        ev.push((
+            0,
+            e.contact_id.index(),
+            e.shape_id_a.index(),
+            e.shape_id_b.index(),
+        ));
+        ev.push((
+            1,
+            e.contact_id.generation(),
+            e.manifold.point_count as u32,
+            0,
+        ));
+    }
+    for e in c.end {
+        ev.push((
+            2,
+            e.contact_id.index(),
+            e.shape_id_a.index(),
+            e.shape_id_b.index(),
+        ));
+    }
+    for e in c.hit {
+        ev.push((
+            3,
+            e.shape_id_a.index(),
+            e.shape_id_b.index(),
+            e.approach_speed.to_bits(),
+        ));
+    }
+    let s = world.sensor_events();
+    for e in s.begin {
+        ev.push((4, e.sensor_shape_id.index(), e.visitor_shape_id.index(), 0));
+    }
+    for e in s.end {
+        ev.push((5, e.sensor_shape_id.index(), e.visitor_shape_id.index(), 0));
+    }
+    for e in world.joint_events() {
+        ev.push((
+            6,
+            e.joint_id.index(),
+            e.joint_id.generation(),
+            e.force.to_bits(),
+        ));
+    }
+    for e in world.body_events() {
+        ev.push((
+            7,
+            e.body_id.index(),
+            u32::from(e.fell_asleep),
+            e.transform.p.x.to_bits(),
+        ));
+    }
+    out.push((world.state_hash(), ev));
+}
+
+fn pick<T: Copy>(list: &[T], i: usize) -> Option<T> {
+    (!list.is_empty()).then(|| list[i % list.len()])
+}
+
+fn apply(world: &mut World, op: &Op, out: &mut Observed) {
+    match *op {
+        Op::Step => {
+            world.step(DT, 4).unwrap();
+            observe(world, out);
+        }
+        Op::Impulse(i, x, y) => {
+            if let Some(b) = pick(&dynamic_bodies(world), i) {
+                let mut b = world.body_mut(b).unwrap();
+                b.apply_linear_impulse_to_center(Vec2::new(x, y), true)
+                    .unwrap();
+            }
+        }
+        Op::Velocity(i, x, y) => {
+            if let Some(b) = pick(&dynamic_bodies(world), i) {
+                world
+                    .body_mut(b)
+                    .unwrap()
+                    .set_linear_velocity(Vec2::new(x, y))
+                    .unwrap();
+            }
+        }
+        Op::Sleep(i) => {
+            if let Some(b) = pick(&dynamic_bodies(world), i) {
+                world.body_mut(b).unwrap().set_awake(false);
+            }
+        }
+        Op::Wake(i) => {
+            if let Some(b) = pick(&dynamic_bodies(world), i) {
+                world.body_mut(b).unwrap().set_awake(true);
+            }
+        }
+        Op::Destroy(i) => {
+            if let Some(b) = pick(&dynamic_bodies(world), i) {
+                world.destroy_body(b).unwrap();
+            }
+        }
+        Op::Create(x, y, k) => create_body(world, x, y, k),
+        Op::Joint(k, a, b) => {
+            let all = dynamic_bodies(world);
+            if let (Some(a), Some(b)) = (pick(&all, a), pick(&all, b))
+                && a != b
+            {
+                create_joint(world, k, a, b);
+            }
+        }
+        Op::DestroyJoint(i) => {
+            if let Some(j) = pick(&joints(world), i) {
+                world.destroy_joint(j).unwrap();
+            }
+        }
+        Op::Gravity(g) => world.set_gravity(Vec2::new(0.0, g)).unwrap(),
+    }
+}
+
+/// Ground (a box and a chain loop around the pit), a few bodies and joints.
+fn build(world: &mut World, seed: u8) {
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    world
+        .create_polygon_shape(
+            ground,
+            &ShapeDef::default(),
+            &impulse2d::collision::make_offset_box(
+                8.0,
+                0.5,
+                Vec2::new(0.0, -0.5),
+                impulse2d::Rot::IDENTITY,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let points = vec![
+        Vec2::new(-8.0, 0.0),
+        Vec2::new(-8.0, 12.0),
+        Vec2::new(-9.0, 12.0),
+        Vec2::new(-9.0, -1.0),
+    ];
+    world
+        .create_chain(
+            ground,
+            &ChainDef {
+                points,
+                is_loop: true,
+                ..ChainDef::default()
+            },
+        )
+        .unwrap();
+    for i in 0..8u8 {
+        create_body(
+            world,
+            -3.0 + 0.8 * f32::from(i),
+            0.5 + 0.45 * f32::from(i % 3),
+            seed.wrapping_add(i),
+        );
+    }
+    let dynamic = dynamic_bodies(world);
+    for k in 0..3u8 {
+        let a = dynamic[usize::from(k)];
+        let b = dynamic[usize::from(k) + 3];
+        create_joint(world, seed.wrapping_add(k * 3), a, b);
+    }
+}
+
+fn run(world: &mut World, ops: &[Op]) -> Observed {
+    let mut out = Vec::new();
+    for op in ops {
+        apply(world, op, &mut out);
+    }
+    world.validate().unwrap();
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn restore_gives_the_same_future(
+        seed in any::<u8>(),
+        workers in prop::sample::select(vec![1usize, 2, 4]),
+        before in prop::collection::vec(op(), 0..120),
+        after in prop::collection::vec(op(), 1..120),
+    ) {
+        let mut world = new_world(workers);
+        build(&mut world, seed);
+        run(&mut world, &before);
+        let snap = world.snapshot();
+        // Through bytes, as a game would store it.
+        let snap = Snapshot::from_bytes(&snap.to_bytes()).unwrap();
+        let expected = run(&mut world, &after);
+
+        // The same world, rolled back.
+        world.restore(&snap).unwrap();
+        prop_assert_eq!(world.snapshot().to_bytes(), snap.to_bytes());
+        prop_assert_eq!(&run(&mut world, &after), &expected);
+
+        // New worlds on other worker counts; a world of 4 restored into.
+        for n in [1usize, 2, 4] {
+            let mut other = World::from_snapshot(&snap, n).unwrap();
+            prop_assert_eq!(&run(&mut other, &after), &expected, "from_snapshot on {} workers", n);
+        }
+        let mut other = new_world(4);
+        build(&mut other, seed.wrapping_add(1));
+        other.restore(&snap).unwrap();
+        prop_assert_eq!(&run(&mut other, &after), &expected, "restore into another world");
+    }
+}
+
+/// A world that has run a while: contacts, sleep, joints.
+fn busy_world() -> World {
+    let mut world = new_world(1);
+    build(&mut world, 7);
+    let mut out = Vec::new();
+    for _ in 0..90 {
+        apply(&mut world, &Op::Step, &mut out);
+    }
+    world
+}
+
+#[test]
+fn ids_taken_before_the_snapshot_stay_valid() {
+    let mut world = busy_world();
+    let ids = bodies(&world);
+    let snap = world.snapshot();
+    for &b in &ids[1..4] {
+        world.destroy_body(b).unwrap();
+    }
+    assert!(world.body(ids[2]).is_err());
+    world.restore(&snap).unwrap();
+    for &b in &ids {
+        assert!(world.body(b).is_ok());
+    }
+    // A body made after restore reuses slots exactly as the original would.
+    let mut a = World::from_snapshot(&snap, 1).unwrap();
+    create_body(&mut a, 0.0, 3.0, 1);
+    create_body(&mut world, 0.0, 3.0, 1);
+    assert_eq!(
+        bodies(&a)
+            .iter()
+            .map(|b| (b.index(), b.generation()))
+            .collect::<Vec<_>>(),
+        bodies(&world)
+            .iter()
+            .map(|b| (b.index(), b.generation()))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn restore_keeps_the_callbacks() {
+    let mut world = busy_world();
+    let snap = world.snapshot();
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = calls.clone();
+    world.set_custom_filter(move |_, _| {
+        seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        true
+    });
+    world.restore(&snap).unwrap();
+    create_body(&mut world, -3.0, 0.5, 0); // overlaps a resting body
+    world.step(DT, 4).unwrap();
+    assert!(calls.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn truncated_and_corrupted_buffers_are_errors_and_change_nothing() {
+    let mut world = busy_world();
+    let good = world.snapshot();
+    let mut other = new_world(1);
+    build(&mut other, 3);
+    other.step(DT, 4).unwrap();
+    let bytes = other.snapshot().to_bytes();
+    let before = world.snapshot();
+    let is_invalid = |r: Result<Snapshot, Error>| matches!(r, Err(Error::InvalidData(_)));
+    // Every truncation.
+    for len in 0..bytes.len() {
+        assert!(
+            is_invalid(Snapshot::from_bytes(&bytes[..len])),
+            "truncated to {len}"
+        );
+    }
+    // A flipped bit anywhere (every byte, one bit each, rotating).
+    for i in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[i] ^= 1 << (i % 8);
+        assert!(is_invalid(Snapshot::from_bytes(&b)), "bit flip at byte {i}");
+    }
+    // Another version.
+    let mut b = bytes.clone();
+    b[8] = b[8].wrapping_add(1);
+    assert!(is_invalid(Snapshot::from_bytes(&b)));
+    // Extra bytes.
+    let mut b = bytes.clone();
+    b.push(0);
+    assert!(is_invalid(Snapshot::from_bytes(&b)));
+    assert_eq!(world.snapshot(), before);
+    // Restoring a good snapshot still works and a bad worker count is an error.
+    assert!(World::from_snapshot(&good, 0).is_err());
+    world.restore(&good).unwrap();
+    assert_eq!(world.snapshot(), before);
+}
+
+#[test]
+fn a_scene_from_the_registry_restores_exactly() {
+    for name in ["ragdolls", "bridge", "card_house"] {
+        let mut world = new_world(2);
+        let Ok(mut scene) = impulse2d_scenes::build(name, &mut world) else {
+            continue;
+        };
+        for step in 0..40 {
+            scene.step(&mut world, step, DT, 4).unwrap();
+        }
+        let snap = world.snapshot();
+        let mut hashes = Vec::new();
+        for step in 40..100 {
+            scene.step(&mut world, step, DT, 4).unwrap();
+            hashes.push(world.state_hash());
+        }
+        let mut again = World::from_snapshot(&snap, 4).unwrap();
+        let replay: Vec<u64> = (40..100)
+            .map(|_| {
+                again.step(DT, 4).unwrap();
+                again.state_hash()
+            })
+            .collect();
+        if scene.script.is_none() {
+            assert_eq!(replay, hashes, "{name}");
+        }
+    }
+}
+
+#[test]
+fn rollback_across_sleep_and_contacts_beginning_and_ending() {
+    let mut world = new_world(2);
+    build(&mut world, 11);
+    let mut out = Vec::new();
+    for _ in 0..10 {
+        apply(&mut world, &Op::Step, &mut out);
+    }
+    let snap = world.snapshot();
+    // Falling bodies land (begin), a kick separates some (end), everything
+    // settles and falls asleep.
+    let mut after = vec![Op::Step; 40];
+    after.push(Op::Impulse(2, 0.0, 8.0));
+    after.extend(vec![Op::Step; 200]);
+    let expected = run(&mut world, &after);
+    let kinds = |k: u32| {
+        expected
+            .iter()
+            .flat_map(|(_, e)| e)
+            .filter(|e| e.0 == k)
+            .count()
+    };
+    assert!(kinds(0) > 0, "no contact began");
+    assert!(kinds(2) > 0, "no contact ended");
+    let slept = expected
+        .iter()
+        .flat_map(|(_, e)| e)
+        .any(|e| e.0 == 7 && e.2 == 1);
+    assert!(slept, "nothing fell asleep");
+    world.restore(&snap).unwrap();
+    assert_eq!(run(&mut world, &after), expected);
+    let mut other = World::from_snapshot(&snap, 4).unwrap();
+    assert_eq!(run(&mut other, &after), expected);
+}
