@@ -19,7 +19,9 @@
 # and the script still exits non-zero if there was any); FUZZ_NO_REGRESSIONS=1 to
 # skip replaying fuzz/regressions/; FUZZ_PARALLEL=N to run up to N targets at
 # once (each for SECONDS of wall time, its output in fuzz/artifacts/TARGET.log,
-# printed when it ends; `.ci/run` uses 2 for its smoke run of every target).
+# printed when it ends; `.ci/run` uses 2 for its smoke run of every target);
+# FUZZ_SMOKE=1 (CI): replay fuzz/regressions/ as a fatal check, then explore for
+# SECONDS and report a new crash without failing (kept in fuzz/artifacts/).
 #
 # Targets: hull, manifold, toi, world (sequences of world API calls) and
 # world_2_workers (the same on a world with 2 worker threads).
@@ -81,6 +83,21 @@ fuzz_one() {
     local max_len=512
     if [[ "$t" == world* ]]; then
         max_len=4096
+    fi
+    if [[ -n "${FUZZ_SMOKE:-}" ]]; then
+        # CI's smoke: the saved regressions must pass (fatal); then explore for
+        # $seconds, where a new crash is reported loudly and kept in
+        # fuzz/artifacts/ but does not fail the run (random exploration would make
+        # CI's verdict depend on luck; the hour-long runs outside CI are the gate).
+        if [[ -d "regressions/$base" && -z "${FUZZ_NO_REGRESSIONS:-}" ]]; then
+            nice cargo fuzz run -s "$sanitizer" "$t" "regressions/$base" -- \
+                -runs=0 -max_len="$max_len"
+        fi
+        if ! nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
+            -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len"; then
+            echo "== NEW FUZZ FAILURE in $t (not fatal in the smoke run): see the input above under fuzz/artifacts/$t/"
+        fi
+        return 0
     fi
     nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len" "${extra[@]}"
