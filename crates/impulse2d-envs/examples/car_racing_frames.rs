@@ -17,10 +17,10 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(80);
     let mut env = CarRacing::new(CarRacingConfig::default()).unwrap();
-    env.reset(Some(1), None).unwrap();
+    env.reset_with_options(Some(1), None).unwrap();
     for i in 0..steps {
         let steer = if i > 60 { 0.3 } else { 0.0 };
-        env.step(CarAction::Continuous([steer, 0.3, 0.0])).unwrap();
+        env.step_with_info(CarAction::Continuous([steer, 0.3, 0.0])).unwrap();
     }
     save(env.observation(), 96, 96, "car_obs.png");
     let video = env.render_rgb_array().unwrap();

@@ -2,15 +2,16 @@
 //! and pictures, worked out from Gymnasium's rules (not from printed runs).
 
 use impulse2d::Vec2;
+use impulse2d_envs::EnvError;
 use impulse2d_envs::car_racing::render::{STATE_H, STATE_W};
 use impulse2d_envs::car_racing::track::PLAYFIELD;
 use impulse2d_envs::car_racing::{
-    CarAction, CarRacing, CarRacingConfig, CarRacingError, MAX_EPISODE_STEPS, OBS_LEN,
+    CarAction, CarRacing, CarRacingConfig, MAX_EPISODE_STEPS, OBS_LEN,
 };
 
 fn env(config: CarRacingConfig, seed: u64) -> CarRacing {
     let mut env = CarRacing::new(config).unwrap();
-    env.reset(Some(seed), None).unwrap();
+    env.reset_with_options(Some(seed), None).unwrap();
     env
 }
 
@@ -75,9 +76,9 @@ fn a_lap_on_the_centre_line_pays_each_tile_once_in_order() {
         let mut total = 0.0;
         let mut frames = 0u32;
         loop {
-            let r = env.step(drive(&env, 5, 20.0)).unwrap();
+            let r = env.step_with_info(drive(&env, 5, 20.0)).unwrap();
             frames += 1;
-            total += r.reward;
+            total += r.result.reward;
             let now = env.tiles_visited();
             let new: Vec<usize> = (0..n).filter(|&i| now[i] && !visited[i]).collect();
             // The first step also pays the tiles touched at reset.
@@ -87,9 +88,9 @@ fn a_lap_on_the_centre_line_pays_each_tile_once_in_order() {
                 new.len()
             };
             assert!(
-                (r.reward - (paid as f64 * per_tile - 0.1)).abs() < 1e-9,
+                (r.result.reward - (paid as f64 * per_tile - 0.1)).abs() < 1e-9,
                 "seed {seed} step {frames}: reward {} for {paid} new tiles of {n}",
-                r.reward
+                r.result.reward
             );
             // In order: new tiles lie just ahead of the furthest one so far.
             for &i in &new {
@@ -100,8 +101,8 @@ fn a_lap_on_the_centre_line_pays_each_tile_once_in_order() {
                 furthest = i;
             }
             visited = now;
-            assert!(!r.truncated);
-            if r.terminated {
+            assert!(!r.result.truncated);
+            if r.result.terminated {
                 assert_eq!(r.lap_finished, Some(true));
                 assert_eq!(env.tile_visited_count(), n);
                 break;
@@ -138,7 +139,7 @@ fn a_car_that_leaves_the_playfield_gets_minus_100_and_terminates() {
         let left = fwd.cross(dir).atan2(fwd.dot(dir));
         let gas = if v.dot(fwd) < 30.0 { 0.4 } else { 0.0 };
         let r = env
-            .step(CarAction::Continuous([
+            .step_with_info(CarAction::Continuous([
                 (-2.0 * left).clamp(-1.0, 1.0),
                 gas,
                 0.0,
@@ -151,13 +152,13 @@ fn a_car_that_leaves_the_playfield_gets_minus_100_and_terminates() {
             .unwrap()
             .position();
         let outside = f64::from(p.x).abs() > PLAYFIELD || f64::from(p.y).abs() > PLAYFIELD;
-        assert_eq!(r.terminated, outside, "step {step}");
+        assert_eq!(r.result.terminated, outside, "step {step}");
         if outside {
-            assert_eq!(r.reward, -100.0);
+            assert_eq!(r.result.reward, -100.0);
             assert_eq!(r.lap_finished, Some(false));
             return;
         }
-        assert!(r.reward < 1000.0 / 50.0);
+        assert!(r.result.reward < 1000.0 / 50.0);
     }
     panic!("the car never left the playfield");
 }
@@ -166,14 +167,14 @@ fn a_car_that_leaves_the_playfield_gets_minus_100_and_terminates() {
 fn episodes_are_truncated_after_1000_steps() {
     let mut env = env(CarRacingConfig::default(), 2);
     for step in 1..=MAX_EPISODE_STEPS {
-        let r = env.step(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
-        assert_eq!(r.truncated, step == MAX_EPISODE_STEPS, "step {step}");
-        assert!(!r.terminated);
+        let r = env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
+        assert_eq!(r.result.truncated, step == MAX_EPISODE_STEPS, "step {step}");
+        assert!(!r.result.terminated);
     }
     // A reset starts the count again.
-    env.reset(None, None).unwrap();
-    let r = env.step(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
-    assert!(!r.truncated);
+    env.reset_with_options(None, None).unwrap();
+    let r = env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
+    assert!(!r.result.truncated);
 }
 
 #[test]
@@ -184,7 +185,7 @@ fn same_seed_same_bits_other_seed_other_track() {
         let mut obs = env.observation().to_vec();
         for i in 0..300 {
             let a = drive(&env, 4 + i % 3, 25.0);
-            rewards.push(env.step(a).unwrap().reward.to_bits());
+            rewards.push(env.step_with_info(a).unwrap().result.reward.to_bits());
             obs.extend_from_slice(env.observation());
         }
         let hash = env.world().unwrap().state_hash();
@@ -199,8 +200,8 @@ fn same_seed_same_bits_other_seed_other_track() {
     let mut e = env(CarRacingConfig::default(), 5);
     let first = e.observation().to_vec();
     let track: Vec<f64> = e.track().iter().map(|p| p.x).collect();
-    e.step(CarAction::Continuous([0.5, 1.0, 0.0])).unwrap();
-    e.reset(Some(5), None).unwrap();
+    e.step_with_info(CarAction::Continuous([0.5, 1.0, 0.0])).unwrap();
+    e.reset_with_options(Some(5), None).unwrap();
     assert_eq!(e.observation(), &first[..]);
     assert_eq!(e.track().iter().map(|p| p.x).collect::<Vec<_>>(), track);
 }
@@ -237,7 +238,7 @@ fn the_observation_shows_road_under_the_car() {
     // window px (±10 observation px) around the car, the hull ±1.2 m
     // (±2 px): road either side of it, grass far out.
     for _ in 0..60 {
-        env.step(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
+        env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
     }
     let obs = env.observation();
     for dx in [5, 7] {
@@ -267,8 +268,8 @@ fn the_observation_shows_road_under_the_car() {
 fn bad_actions_are_errors_and_change_nothing() {
     let mut fresh = CarRacing::new(CarRacingConfig::default()).unwrap();
     assert_eq!(
-        fresh.step(CarAction::Continuous([0.0; 3])),
-        Err(CarRacingError::NotReset)
+        fresh.step_with_info(CarAction::Continuous([0.0; 3])),
+        Err(EnvError::NotReset)
     );
     assert!(fresh.render_rgb_array().is_err());
 
@@ -283,8 +284,8 @@ fn bad_actions_are_errors_and_change_nothing() {
         CarAction::Discrete(3),
     ] {
         assert!(matches!(
-            cont.step(bad),
-            Err(CarRacingError::InvalidAction(_))
+            cont.step_with_info(bad),
+            Err(EnvError::InvalidAction(_))
         ));
     }
     assert_eq!(
@@ -308,12 +309,12 @@ fn bad_actions_are_errors_and_change_nothing() {
         CarAction::Continuous([0.0; 3]),
     ] {
         assert!(matches!(
-            disc.step(bad),
-            Err(CarRacingError::InvalidAction(_))
+            disc.step_with_info(bad),
+            Err(EnvError::InvalidAction(_))
         ));
     }
     for a in 0..5 {
-        disc.step(CarAction::Discrete(a)).unwrap();
+        disc.step_with_info(CarAction::Discrete(a)).unwrap();
     }
     assert!(
         CarRacing::new(CarRacingConfig {
@@ -341,13 +342,13 @@ fn discrete_gas_drives_forward_and_steering_turns_the_right_way() {
     let mut env = env(config, 8);
     let (fwd0, _, angle0) = heading(&env);
     for _ in 0..50 {
-        env.step(CarAction::Discrete(3)).unwrap();
+        env.step_with_info(CarAction::Discrete(3)).unwrap();
     }
     let (_, v, _) = heading(&env);
     assert!(v.dot(fwd0) > 1.0, "gas moved the car {v:?}");
     // Steer right (1) while rolling: the heading turns clockwise.
     for _ in 0..25 {
-        env.step(CarAction::Discrete(1)).unwrap();
+        env.step_with_info(CarAction::Discrete(1)).unwrap();
     }
     let (_, _, angle1) = heading(&env);
     let turn = (angle1 - angle0 + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU)
@@ -362,7 +363,7 @@ fn domain_randomisation_changes_colours_on_reset_unless_told_not_to() {
         ..Default::default()
     };
     let mut env = CarRacing::new(config).unwrap();
-    env.reset(Some(1), None).unwrap();
+    env.reset_with_options(Some(1), None).unwrap();
     let p1 = *env.palette();
     for c in p1.road.iter().chain(&p1.bg) {
         assert!((0.0..210.0).contains(c));
@@ -370,8 +371,60 @@ fn domain_randomisation_changes_colours_on_reset_unless_told_not_to() {
     let bumped: Vec<usize> = (0..3).filter(|&i| p1.grass[i] != p1.bg[i]).collect();
     assert_eq!(bumped.len(), 1);
     assert_eq!(p1.grass[bumped[0]], p1.bg[bumped[0]] + 20.0);
-    env.reset(None, Some(false)).unwrap();
+    env.reset_with_options(None, Some(false)).unwrap();
     assert_eq!(*env.palette(), p1);
-    env.reset(None, None).unwrap();
+    env.reset_with_options(None, None).unwrap();
     assert_ne!(*env.palette(), p1);
+}
+
+#[test]
+fn the_env_trait_matches_the_inherent_calls() {
+    use impulse2d_envs::{Action, ActionSpace, Env};
+    let mut a = CarRacing::new(CarRacingConfig::default()).unwrap();
+    let mut b = CarRacing::new(CarRacingConfig::default()).unwrap();
+    assert_eq!(a.observation_space().shape, vec![96, 96, 3]);
+    assert_eq!(a.observation_space().len(), OBS_LEN);
+    assert_eq!(
+        a.action_space(),
+        ActionSpace::Continuous {
+            low: vec![-1.0, 0.0, 0.0],
+            high: vec![1.0, 1.0, 1.0]
+        }
+    );
+    let mut obs = vec![0u8; OBS_LEN];
+    assert_eq!(
+        Env::reset(&mut a, Some(9), &mut obs[1..]),
+        Err(EnvError::BadBuffer {
+            expected: OBS_LEN,
+            got: OBS_LEN - 1
+        })
+    );
+    Env::reset(&mut a, Some(9), &mut obs).unwrap();
+    assert_eq!(&obs[..], b.reset_with_options(Some(9), None).unwrap());
+    assert!(matches!(
+        Env::step(&mut a, Action::Continuous(&[0.0, 1.0]), &mut obs),
+        Err(EnvError::InvalidAction(_))
+    ));
+    assert!(matches!(
+        Env::step(&mut a, Action::Discrete(1), &mut obs),
+        Err(EnvError::InvalidAction(_))
+    ));
+    for i in 0..20 {
+        let act = [0.1 * (i % 5) as f32 - 0.2, 0.4, 0.0];
+        let ra = Env::step(&mut a, Action::Continuous(&act), &mut obs).unwrap();
+        let rb = b.step_with_info(CarAction::Continuous(act)).unwrap();
+        assert_eq!(ra, rb.result);
+        assert_eq!(&obs[..], b.observation());
+    }
+    let (w, h) = a.render_size();
+    let mut rgb = vec![0u8; w * h * 3];
+    Env::render(&mut a, &mut rgb).unwrap();
+    assert_eq!(rgb, b.render_rgb_array().unwrap());
+    assert!(Env::render(&mut a, &mut rgb[3..]).is_err());
+    let discrete = CarRacing::new(CarRacingConfig {
+        continuous: false,
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(discrete.action_space(), ActionSpace::Discrete(5));
 }

@@ -48,6 +48,8 @@ pub mod track;
 use impulse2d::collision::{compute_hull, make_polygon};
 use impulse2d::{BodyDef, ShapeDef, ShapeId, Vec2, World, WorldDef};
 
+use crate::env::{Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len};
+
 use car::Car;
 use render::{FrameInfo, Palette, Renderer, RoadPoly, STATE_H, STATE_W, VIDEO_H, VIDEO_W, to_rgb};
 use rng::Pcg64;
@@ -107,53 +109,14 @@ pub enum CarAction {
     Discrete(i64),
 }
 
-/// What a step returns besides the observation.
+/// What a step returns besides the observation, with Gymnasium's `info`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepResult {
-    /// This step's reward.
-    pub reward: f64,
-    /// The episode ended (lap finished or car lost).
-    pub terminated: bool,
-    /// The step limit was reached.
-    pub truncated: bool,
+pub struct CarStep {
+    /// Reward, termination and truncation.
+    pub result: StepResult,
     /// `Some(true)` when the lap was finished, `Some(false)` when the car
     /// left the playfield (Gymnasium's `info["lap_finished"]`).
     pub lap_finished: Option<bool>,
-}
-
-/// Why a call failed (nothing was changed).
-#[derive(Clone, Debug, PartialEq)]
-pub enum CarRacingError {
-    /// `step` or `render` before the first `reset`.
-    NotReset,
-    /// An action of the wrong kind, out of range, or not finite.
-    InvalidAction(String),
-    /// A configuration value out of range.
-    InvalidConfig(String),
-    /// No track after a thousand attempts (not seen in practice).
-    TrackGeneration,
-    /// The engine refused a call (a bug if it happens).
-    Physics(impulse2d::Error),
-}
-
-impl std::fmt::Display for CarRacingError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CarRacingError::NotReset => write!(f, "call reset before step or render"),
-            CarRacingError::InvalidAction(why) => write!(f, "invalid action: {why}"),
-            CarRacingError::InvalidConfig(why) => write!(f, "invalid configuration: {why}"),
-            CarRacingError::TrackGeneration => write!(f, "no track after 1000 attempts"),
-            CarRacingError::Physics(e) => write!(f, "physics: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for CarRacingError {}
-
-impl From<impulse2d::Error> for CarRacingError {
-    fn from(e: impulse2d::Error) -> Self {
-        CarRacingError::Physics(e)
-    }
 }
 
 /// One road tile's state.
@@ -204,31 +167,25 @@ impl std::fmt::Debug for CarRacing {
     }
 }
 
-/// A seed from the operating system's randomness (for an env never seeded).
-fn entropy_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(0x5eed);
-    h.finish()
-}
-
 impl CarRacing {
-    /// A new environment; call [`reset`](Self::reset) before stepping.
-    pub fn new(config: CarRacingConfig) -> Result<CarRacing, CarRacingError> {
+    /// A new environment; call [`reset_with_options`](Self::reset_with_options)
+    /// (or [`Env::reset`]) before stepping. Its random stream starts from
+    /// seed 0 until a reset gives a seed.
+    pub fn new(config: CarRacingConfig) -> Result<CarRacing, EnvError> {
         let p = config.lap_complete_percent;
         if !p.is_finite() {
-            return Err(CarRacingError::InvalidConfig(format!(
+            return Err(EnvError::InvalidParameter(format!(
                 "lap_complete_percent must be finite, got {p}"
             )));
         }
         if config.max_episode_steps == Some(0) {
-            return Err(CarRacingError::InvalidConfig(
+            return Err(EnvError::InvalidParameter(
                 "max_episode_steps must be at least 1".into(),
             ));
         }
         let mut env = CarRacing {
             config,
-            rng: Pcg64::from_seed(entropy_seed()),
+            rng: Pcg64::from_seed(0),
             palette: Palette::DEFAULT,
             episode: None,
             obs: vec![0; OBS_LEN],
@@ -250,26 +207,27 @@ impl CarRacing {
         let road = [0; 3].map(|_| self.rng.uniform(0.0, 210.0));
         let bg = [0; 3].map(|_| self.rng.uniform(0.0, 210.0));
         let mut grass = bg;
-        grass[self.rng.below(3) as usize] += 20.0;
+        grass[self.rng.integers(3) as usize] += 20.0;
         self.palette = Palette { road, bg, grass };
     }
 
     /// Starts an episode: reseeds when `seed` is given (else the stream goes
     /// on), draws new colours if domain randomisation is on and `randomize`
-    /// is not `Some(false)`, generates a track, places the car, steps once
-    /// and returns the first observation.
-    pub fn reset(
+    /// is not `Some(false)` (Gymnasium's `options["randomize"]`), generates a
+    /// track, places the car, steps once and returns the first observation.
+    pub fn reset_with_options(
         &mut self,
         seed: Option<u64>,
         randomize: Option<bool>,
-    ) -> Result<&[u8], CarRacingError> {
+    ) -> Result<&[u8], EnvError> {
         if let Some(seed) = seed {
             self.rng = Pcg64::from_seed(seed);
         }
         if self.config.domain_randomize && randomize.unwrap_or(true) {
             self.randomize_colors();
         }
-        let track = track::generate(&mut self.rng).ok_or(CarRacingError::TrackGeneration)?;
+        let track = track::generate(&mut self.rng)
+            .ok_or(EnvError::Physics("no track after 1000 attempts".into()))?;
         let mut world = World::new(&WorldDef {
             gravity: Vec2::ZERO,
             enable_sleep: false,
@@ -333,13 +291,13 @@ impl CarRacing {
     }
 
     /// Checks an action against the action space.
-    fn check_action(&self, action: CarAction) -> Result<(), CarRacingError> {
+    fn check_action(&self, action: CarAction) -> Result<(), EnvError> {
         match (self.config.continuous, action) {
             (true, CarAction::Continuous(a)) => {
                 if a.iter().all(|v| v.is_finite()) {
                     Ok(())
                 } else {
-                    Err(CarRacingError::InvalidAction(format!(
+                    Err(EnvError::InvalidAction(format!(
                         "continuous action must be finite, got {a:?}"
                     )))
                 }
@@ -348,24 +306,24 @@ impl CarRacing {
                 if (0..5).contains(&a) {
                     Ok(())
                 } else {
-                    Err(CarRacingError::InvalidAction(format!(
+                    Err(EnvError::InvalidAction(format!(
                         "discrete action must be in 0..5, got {a}"
                     )))
                 }
             }
-            (true, _) => Err(CarRacingError::InvalidAction(
+            (true, _) => Err(EnvError::InvalidAction(
                 "this environment takes continuous actions".into(),
             )),
-            (false, _) => Err(CarRacingError::InvalidAction(
+            (false, _) => Err(EnvError::InvalidAction(
                 "this environment takes discrete actions".into(),
             )),
         }
     }
 
     /// Advances one step; `None` is the step `reset` makes.
-    fn advance(&mut self, action: Option<CarAction>) -> Result<StepResult, CarRacingError> {
+    fn advance(&mut self, action: Option<CarAction>) -> Result<CarStep, EnvError> {
         let lap_complete_percent = self.config.lap_complete_percent;
-        let ep = self.episode.as_mut().ok_or(CarRacingError::NotReset)?;
+        let ep = self.episode.as_mut().ok_or(EnvError::NotReset)?;
         match action {
             Some(CarAction::Continuous(a)) => {
                 ep.car.steer(-f64::from(a[0]));
@@ -405,24 +363,20 @@ impl CarRacing {
         )?;
         self.state_renderer.write_rgb(&mut self.obs);
 
-        let mut result = StepResult {
-            reward: 0.0,
-            terminated: false,
-            truncated: false,
-            lap_finished: None,
-        };
+        let mut result = StepResult::default();
+        let mut lap_finished = None;
         if action.is_some() {
             ep.reward -= 0.1;
             result.reward = ep.reward - ep.prev_reward;
             ep.prev_reward = ep.reward;
             if ep.tile_visited_count == ep.tiles.len() || ep.new_lap {
                 result.terminated = true;
-                result.lap_finished = Some(true);
+                lap_finished = Some(true);
             }
             let p = ep.world.body(ep.car.hull)?.position();
             if f64::from(p.x).abs() > PLAYFIELD || f64::from(p.y).abs() > PLAYFIELD {
                 result.terminated = true;
-                result.lap_finished = Some(false);
+                lap_finished = Some(false);
                 result.reward = -100.0;
             }
             ep.elapsed_steps += 1;
@@ -431,14 +385,18 @@ impl CarRacing {
                 .max_episode_steps
                 .is_some_and(|m| ep.elapsed_steps >= m);
         }
-        Ok(result)
+        Ok(CarStep {
+            result,
+            lap_finished,
+        })
     }
 
-    /// Applies an action and steps the simulation by 1/50 s. A bad action is
-    /// an `Err` and changes nothing.
-    pub fn step(&mut self, action: CarAction) -> Result<StepResult, CarRacingError> {
+    /// Applies an action and steps the simulation by 1/50 s; returns the
+    /// step's result and `lap_finished` (Gymnasium's `info`). A bad action
+    /// is an `Err` and changes nothing.
+    pub fn step_with_info(&mut self, action: CarAction) -> Result<CarStep, EnvError> {
         if self.episode.is_none() {
-            return Err(CarRacingError::NotReset);
+            return Err(EnvError::NotReset);
         }
         self.check_action(action)?;
         self.advance(Some(action))
@@ -450,7 +408,7 @@ impl CarRacing {
     }
 
     /// Gymnasium's `rgb_array` frame: 600 × 400 RGB bytes with skid marks.
-    pub fn render_rgb_array(&mut self) -> Result<Vec<u8>, CarRacingError> {
+    pub fn render_rgb_array(&mut self) -> Result<Vec<u8>, EnvError> {
         let mut out = vec![0; (VIDEO_W * VIDEO_H * 3) as usize];
         self.render_into(VIDEO_W, VIDEO_H, true, &mut out)?;
         Ok(out)
@@ -464,15 +422,14 @@ impl CarRacing {
         height: u32,
         draw_particles: bool,
         out: &mut [u8],
-    ) -> Result<(), CarRacingError> {
-        let ep = self.episode.as_ref().ok_or(CarRacingError::NotReset)?;
-        let needed = width as usize * height as usize * 3;
-        if out.len() != needed || width == 0 || height == 0 {
-            return Err(CarRacingError::InvalidConfig(format!(
-                "a {width} × {height} picture needs {needed} bytes, got {}",
-                out.len()
+    ) -> Result<(), EnvError> {
+        let ep = self.episode.as_ref().ok_or(EnvError::NotReset)?;
+        if width == 0 || height == 0 {
+            return Err(EnvError::InvalidParameter(format!(
+                "a picture of {width} × {height} pixels"
             )));
         }
+        check_len(width as usize * height as usize * 3, out.len())?;
         let renderer = match &mut self.video_renderer {
             Some(r) if r.width() == width && r.height() == height => r,
             slot => slot.insert(Renderer::new(width, height).expect("non-zero size")),
@@ -537,7 +494,7 @@ impl Episode {
         &mut self,
         road_color: [f64; 3],
         lap_complete_percent: f64,
-    ) -> Result<(), CarRacingError> {
+    ) -> Result<(), EnvError> {
         let wheel_of = |shape: ShapeId, car: &Car| car.wheels.iter().position(|w| w.shape == shape);
         let n = self.tiles.len();
         let events = self.world.sensor_events();
@@ -572,5 +529,62 @@ impl Episode {
             }
         }
         Ok(())
+    }
+}
+
+impl Env for CarRacing {
+    type Obs = u8;
+
+    /// 96 × 96 × 3 bytes, 0–255.
+    fn observation_space(&self) -> ObservationSpace {
+        ObservationSpace {
+            shape: vec![STATE_H as usize, STATE_W as usize, 3],
+            low: vec![0.0; OBS_LEN],
+            high: vec![255.0; OBS_LEN],
+        }
+    }
+
+    /// `Box([−1, 0, 0], [1, 1, 1])` or `Discrete(5)`.
+    fn action_space(&self) -> ActionSpace {
+        if self.config.continuous {
+            ActionSpace::Continuous {
+                low: vec![-1.0, 0.0, 0.0],
+                high: vec![1.0, 1.0, 1.0],
+            }
+        } else {
+            ActionSpace::Discrete(5)
+        }
+    }
+
+    fn reset(&mut self, seed: Option<u64>, obs: &mut [u8]) -> Result<(), EnvError> {
+        check_len(OBS_LEN, obs.len())?;
+        obs.copy_from_slice(self.reset_with_options(seed, None)?);
+        Ok(())
+    }
+
+    fn step(&mut self, action: Action<'_>, obs: &mut [u8]) -> Result<StepResult, EnvError> {
+        check_len(OBS_LEN, obs.len())?;
+        let action = match action {
+            Action::Discrete(a) => CarAction::Discrete(a),
+            Action::Continuous(&[steer, gas, brake]) => CarAction::Continuous([steer, gas, brake]),
+            Action::Continuous(a) => {
+                return Err(EnvError::InvalidAction(format!(
+                    "a continuous action has 3 components, got {}",
+                    a.len()
+                )));
+            }
+        };
+        let step = self.step_with_info(action)?;
+        obs.copy_from_slice(&self.obs);
+        Ok(step.result)
+    }
+
+    /// Gymnasium's video size, 600 × 400.
+    fn render_size(&self) -> (usize, usize) {
+        (VIDEO_W as usize, VIDEO_H as usize)
+    }
+
+    fn render(&mut self, rgb: &mut [u8]) -> Result<(), EnvError> {
+        self.render_into(VIDEO_W, VIDEO_H, true, rgb)
     }
 }

@@ -36,6 +36,9 @@ const POOL_SIZE: usize = 4;
 pub struct Pcg64 {
     state: u128,
     increment: u128,
+    /// The high half of the last 64-bit draw, kept for the next 32-bit one
+    /// (NumPy's `has_uint32`/`uinteger`).
+    buffered_u32: Option<u32>,
 }
 
 fn hashmix(value: u32, hash_const: &mut u32) -> u32 {
@@ -106,6 +109,7 @@ impl Pcg64 {
         let mut rng = Pcg64 {
             state: 0,
             increment: (init_seq << 1) | 1,
+            buffered_u32: None,
         };
         rng.advance();
         rng.state = rng.state.wrapping_add(init_state);
@@ -139,19 +143,36 @@ impl Pcg64 {
         low + (high - low) * self.next_f64()
     }
 
-    /// An integer uniform in `0..n` (`n ≥ 1`), drawn by Lemire's
-    /// multiply-and-reject method on 64 bits. (NumPy's `integers` draws
-    /// small ranges from buffered 32-bit halves instead, so this one does not
-    /// follow NumPy's stream; it is used only for domain randomisation.)
-    pub fn below(&mut self, n: u64) -> u64 {
+    /// The next 32 random bits: the low half of a 64-bit draw, then its
+    /// high half (NumPy's `next_uint32` for PCG64).
+    pub fn next_u32(&mut self) -> u32 {
+        if let Some(high) = self.buffered_u32.take() {
+            return high;
+        }
+        let draw = self.next_u64();
+        self.buffered_u32 = Some((draw >> 32) as u32);
+        draw as u32
+    }
+
+    /// An integer uniform in `0..n` for `1 ≤ n ≤ 2³²`, as NumPy's
+    /// `integers(n)`: Lemire's multiply-and-reject on 32-bit draws.
+    pub fn integers(&mut self, n: u32) -> u32 {
         debug_assert!(n >= 1);
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u128::from(self.next_u64()) * u128::from(n);
-            if (m as u64) >= threshold {
-                return (m >> 64) as u64;
+        let range = n - 1;
+        if range == 0 {
+            return 0;
+        }
+        let excl = u64::from(n);
+        let mut m = u64::from(self.next_u32()) * excl;
+        let mut leftover = m as u32;
+        if u64::from(leftover) < excl {
+            let threshold = (u32::MAX - range) % n;
+            while leftover < threshold {
+                m = u64::from(self.next_u32()) * excl;
+                leftover = m as u32;
             }
         }
+        (m >> 32) as u32
     }
 }
 
@@ -204,11 +225,11 @@ mod tests {
     }
 
     #[test]
-    fn below_stays_in_range_and_hits_every_value() {
+    fn integers_stay_in_range_and_hit_every_value() {
         let mut rng = Pcg64::from_seed(1);
         let mut seen = [0u32; 3];
         for _ in 0..3000 {
-            seen[rng.below(3) as usize] += 1;
+            seen[rng.integers(3) as usize] += 1;
         }
         // Each value about 1000 times: 5 standard deviations is ±130.
         assert!(seen.iter().all(|&k| (870..=1130).contains(&k)), "{seen:?}");
