@@ -6,7 +6,10 @@ use std::time::Instant;
 use impulse2d_envs::car_racing::{CarAction, CarRacing, CarRacingConfig};
 
 fn main() {
-    let steps: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5000);
+    let steps: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5000);
     let mut env = CarRacing::new(CarRacingConfig::default()).unwrap();
     env.reset_with_options(Some(0), None).unwrap();
     let start = Instant::now();
@@ -22,5 +25,8 @@ fn main() {
         }
     }
     let s = start.elapsed().as_secs_f64();
-    println!("{steps} steps ({resets} resets) in {s:.3} s: {:.0} steps/s", steps as f64 / s);
+    println!(
+        "{steps} steps ({resets} resets) in {s:.3} s: {:.0} steps/s",
+        steps as f64 / s
+    );
 }

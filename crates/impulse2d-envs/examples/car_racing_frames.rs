@@ -20,7 +20,8 @@ fn main() {
     env.reset_with_options(Some(1), None).unwrap();
     for i in 0..steps {
         let steer = if i > 60 { 0.3 } else { 0.0 };
-        env.step_with_info(CarAction::Continuous([steer, 0.3, 0.0])).unwrap();
+        env.step_with_info(CarAction::Continuous([steer, 0.3, 0.0]))
+            .unwrap();
     }
     save(env.observation(), 96, 96, "car_obs.png");
     let video = env.render_rgb_array().unwrap();

@@ -22,14 +22,18 @@ fn unlimited() -> CarRacingConfig {
     }
 }
 
-/// The nearest centre-line point to the hull.
-fn nearest_point(env: &CarRacing) -> usize {
-    let p = env
-        .world()
+/// Where the hull is, m.
+fn hull_position(env: &CarRacing) -> Vec2 {
+    env.world()
         .unwrap()
         .body(env.car().unwrap().hull)
         .unwrap()
-        .position();
+        .position()
+}
+
+/// The nearest centre-line point to the hull.
+fn nearest_point(env: &CarRacing) -> usize {
+    let p = hull_position(env);
     let track = env.track();
     let d2 =
         |i: usize| (track[i].x - f64::from(p.x)).powi(2) + (track[i].y - f64::from(p.y)).powi(2);
@@ -145,12 +149,7 @@ fn a_car_that_leaves_the_playfield_gets_minus_100_and_terminates() {
                 0.0,
             ]))
             .unwrap();
-        let p = env
-            .world()
-            .unwrap()
-            .body(env.car().unwrap().hull)
-            .unwrap()
-            .position();
+        let p = hull_position(&env);
         let outside = f64::from(p.x).abs() > PLAYFIELD || f64::from(p.y).abs() > PLAYFIELD;
         assert_eq!(r.result.terminated, outside, "step {step}");
         if outside {
@@ -167,13 +166,17 @@ fn a_car_that_leaves_the_playfield_gets_minus_100_and_terminates() {
 fn episodes_are_truncated_after_1000_steps() {
     let mut env = env(CarRacingConfig::default(), 2);
     for step in 1..=MAX_EPISODE_STEPS {
-        let r = env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
+        let r = env
+            .step_with_info(CarAction::Continuous([0.0, 0.0, 1.0]))
+            .unwrap();
         assert_eq!(r.result.truncated, step == MAX_EPISODE_STEPS, "step {step}");
         assert!(!r.result.terminated);
     }
     // A reset starts the count again.
     env.reset_with_options(None, None).unwrap();
-    let r = env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
+    let r = env
+        .step_with_info(CarAction::Continuous([0.0, 0.0, 1.0]))
+        .unwrap();
     assert!(!r.result.truncated);
 }
 
@@ -200,7 +203,8 @@ fn same_seed_same_bits_other_seed_other_track() {
     let mut e = env(CarRacingConfig::default(), 5);
     let first = e.observation().to_vec();
     let track: Vec<f64> = e.track().iter().map(|p| p.x).collect();
-    e.step_with_info(CarAction::Continuous([0.5, 1.0, 0.0])).unwrap();
+    e.step_with_info(CarAction::Continuous([0.5, 1.0, 0.0]))
+        .unwrap();
     e.reset_with_options(Some(5), None).unwrap();
     assert_eq!(e.observation(), &first[..]);
     assert_eq!(e.track().iter().map(|p| p.x).collect::<Vec<_>>(), track);
@@ -238,7 +242,8 @@ fn the_observation_shows_road_under_the_car() {
     // window px (±10 observation px) around the car, the hull ±1.2 m
     // (±2 px): road either side of it, grass far out.
     for _ in 0..60 {
-        env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0])).unwrap();
+        env.step_with_info(CarAction::Continuous([0.0, 0.0, 1.0]))
+            .unwrap();
     }
     let obs = env.observation();
     for dx in [5, 7] {

@@ -350,17 +350,7 @@ impl CarRacing {
         ep.visit_tiles(self.palette.road, lap_complete_percent)?;
 
         // The observation shows the score before this step's −0.1.
-        self.state_renderer.draw(
-            &ep.world,
-            &ep.car,
-            &ep.road,
-            &self.palette,
-            FrameInfo {
-                t: ep.t,
-                reward: ep.reward,
-                draw_particles: false,
-            },
-        )?;
+        ep.draw(&mut self.state_renderer, &self.palette, false)?;
         self.state_renderer.write_rgb(&mut self.obs);
 
         let mut result = StepResult::default();
@@ -434,17 +424,7 @@ impl CarRacing {
             Some(r) if r.width() == width && r.height() == height => r,
             slot => slot.insert(Renderer::new(width, height).expect("non-zero size")),
         };
-        renderer.draw(
-            &ep.world,
-            &ep.car,
-            &ep.road,
-            &self.palette,
-            FrameInfo {
-                t: ep.t,
-                reward: ep.reward,
-                draw_particles,
-            },
-        )?;
+        ep.draw(renderer, &self.palette, draw_particles)?;
         renderer.write_rgb(out);
         Ok(())
     }
@@ -488,6 +468,21 @@ impl CarRacing {
 }
 
 impl Episode {
+    /// Draws the episode's current frame.
+    fn draw(
+        &self,
+        renderer: &mut Renderer,
+        palette: &Palette,
+        draw_particles: bool,
+    ) -> Result<(), EnvError> {
+        let info = FrameInfo {
+            t: self.t,
+            reward: self.reward,
+            draw_particles,
+        };
+        Ok(renderer.draw(&self.world, &self.car, &self.road, palette, info)?)
+    }
+
     /// Reads the step's sensor events: a touched tile takes the plain road
     /// colour; a wheel's first touch of a tile pays 1000/N and may end the lap.
     fn visit_tiles(

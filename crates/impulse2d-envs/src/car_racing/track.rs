@@ -259,29 +259,19 @@ pub fn create_track(rng: &mut Pcg64) -> Option<Track> {
         let p2 = points[wrap(i as isize - 1, n)];
         let (c1, s1) = (libm::cos(p1.beta), libm::sin(p1.beta));
         let (c2, s2) = (libm::cos(p2.beta), libm::sin(p2.beta));
-        let road1_l = [p1.x - TRACK_WIDTH * c1, p1.y - TRACK_WIDTH * s1];
-        let road1_r = [p1.x + TRACK_WIDTH * c1, p1.y + TRACK_WIDTH * s1];
-        let road2_l = [p2.x - TRACK_WIDTH * c2, p2.y - TRACK_WIDTH * s2];
-        let road2_r = [p2.x + TRACK_WIDTH * c2, p2.y + TRACK_WIDTH * s2];
+        // A point `d` along the normal from a centre-line point.
+        let at = |p: TrackPoint, c: f64, s: f64, d: f64| [p.x + d * c, p.y + d * s];
+        let road1_l = at(p1, c1, s1, -TRACK_WIDTH);
+        let road1_r = at(p1, c1, s1, TRACK_WIDTH);
+        let road2_l = at(p2, c2, s2, -TRACK_WIDTH);
+        let road2_r = at(p2, c2, s2, TRACK_WIDTH);
         tiles.push([road1_l, road1_r, road2_r, road2_l]);
         if border[i] {
             let side = sign(p2.beta - p1.beta);
-            let b1_l = [
-                p1.x + side * TRACK_WIDTH * c1,
-                p1.y + side * TRACK_WIDTH * s1,
-            ];
-            let b1_r = [
-                p1.x + side * (TRACK_WIDTH + BORDER) * c1,
-                p1.y + side * (TRACK_WIDTH + BORDER) * s1,
-            ];
-            let b2_l = [
-                p2.x + side * TRACK_WIDTH * c2,
-                p2.y + side * TRACK_WIDTH * s2,
-            ];
-            let b2_r = [
-                p2.x + side * (TRACK_WIDTH + BORDER) * c2,
-                p2.y + side * (TRACK_WIDTH + BORDER) * s2,
-            ];
+            let b1_l = at(p1, c1, s1, side * TRACK_WIDTH);
+            let b1_r = at(p1, c1, s1, side * (TRACK_WIDTH + BORDER));
+            let b2_l = at(p2, c2, s2, side * TRACK_WIDTH);
+            let b2_r = at(p2, c2, s2, side * (TRACK_WIDTH + BORDER));
             let color = if i % 2 == 0 {
                 [255.0, 255.0, 255.0]
             } else {
