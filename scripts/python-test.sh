@@ -21,5 +21,9 @@ venv="$root/target/py-venv"
 # another copy into a throw-away environment.
 PATH="$venv/bin:$PATH" "$venv/bin/pip" install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./crates/impulse2d-py
+# The CLI, for the test that compares state hashes with the Rust world (a no-op
+# when scripts/test.sh built it already).
+cargo build --release -j2 -p impulse2d-cli
+export IMPULSE2D_CLI="$root/target/release/impulse2d"
 cd crates/impulse2d-py
 "$venv/bin/python" -m pytest -q tests "$@"

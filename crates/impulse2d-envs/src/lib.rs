@@ -22,6 +22,7 @@ pub mod bipedal_walker;
 pub mod lunar_lander;
 
 // CarRacing (module `car_racing`) is declared below this line.
+pub mod car_racing;
 
 pub use env::{Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len};
 pub use rng::Rng;

@@ -1,53 +1,59 @@
-//! Python bindings for Impulse2D (module `impulse2d._impulse2d`; the Python
-//! package `impulse2d` re-exports it).
-use impulse2d::{Vec2, WorldDef};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+//! Python bindings for Impulse2D: the extension module `impulse2d._impulse2d`,
+//! re-exported by the pure-Python package `impulse2d` (`python/impulse2d/`).
+//!
+//! Errors: a stale or foreign handle raises [`StaleHandleError`] (a
+//! `RuntimeError`), a joint property asked of the wrong joint type raises
+//! `TypeError`, bad numbers, geometry and array shapes raise `ValueError`.
+//! The engine reports every bad input as an `Err`; nothing here unwraps or
+//! indexes out of range, so no Rust panic reaches Python.
+
+mod body;
+mod convert;
+mod joint;
+mod world;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-/// Maps an engine error onto a Python exception: a stale or foreign id is a
-/// `RuntimeError`, anything else (bad numbers, bad geometry) a `ValueError`.
-fn map_err(e: impulse2d::Error) -> PyErr {
+create_exception!(
+    _impulse2d,
+    StaleHandleError,
+    PyRuntimeError,
+    "A handle (Body, Shape, Chain, Joint) whose object was destroyed, or that belongs to another world."
+);
+
+/// Maps an engine error onto a Python exception.
+pub(crate) fn map_err(e: impulse2d::Error) -> PyErr {
     match e {
-        impulse2d::Error::InvalidId { .. } => PyRuntimeError::new_err(e.to_string()),
+        impulse2d::Error::InvalidId { .. } => StaleHandleError::new_err(e.to_string()),
+        impulse2d::Error::WrongJointType { .. } => PyTypeError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
 }
 
-/// A physics world: bodies, shapes and joints, stepped in fixed time steps.
-#[pyclass(module = "impulse2d._impulse2d")]
-struct World {
-    inner: impulse2d::World,
-}
-
-#[pymethods]
-impl World {
-    #[new]
-    #[pyo3(signature = (gravity = (0.0, -10.0), workers = 1))]
-    fn new(gravity: (f32, f32), workers: usize) -> PyResult<Self> {
-        let def = WorldDef {
-            gravity: Vec2::new(gravity.0, gravity.1),
-            worker_count: workers,
-            ..WorldDef::default()
-        };
-        let inner = impulse2d::World::new(&def).map_err(map_err)?;
-        Ok(World { inner })
-    }
-
-    /// Advances the world by `dt` seconds in `substeps` substeps.
-    #[pyo3(signature = (dt = 1.0 / 60.0, substeps = 4))]
-    fn step(&mut self, py: Python<'_>, dt: f32, substeps: u32) -> PyResult<()> {
-        let inner = &mut self.inner;
-        py.detach(|| inner.step(dt, substeps)).map_err(map_err)
-    }
-
-    /// FNV-1a hash of every body's transform and velocities, in id order.
-    fn state_hash(&self) -> u64 {
-        self.inner.state_hash()
-    }
+/// Turns an engine result into a Python one.
+pub(crate) fn ok<T>(r: impulse2d::Result<T>) -> PyResult<T> {
+    r.map_err(map_err)
 }
 
 #[pymodule]
 fn _impulse2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<World>()?;
+    m.add("__version__", impulse2d::VERSION)?;
+    m.add("StaleHandleError", m.py().get_type::<StaleHandleError>())?;
+    m.add_class::<world::World>()?;
+    m.add_class::<body::Body>()?;
+    m.add_class::<body::Shape>()?;
+    m.add_class::<body::Chain>()?;
+    m.add_class::<body::Filter>()?;
+    m.add_class::<joint::Joint>()?;
+    m.add_class::<world::RayHit>()?;
+    m.add_class::<world::ContactBeginEvent>()?;
+    m.add_class::<world::ContactEndEvent>()?;
+    m.add_class::<world::ContactHitEvent>()?;
+    m.add_class::<world::SensorBeginEvent>()?;
+    m.add_class::<world::SensorEndEvent>()?;
+    m.add_class::<world::JointEvent>()?;
+    m.add_class::<world::BodyMoveEvent>()?;
     Ok(())
 }
