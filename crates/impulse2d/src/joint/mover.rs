@@ -27,7 +27,7 @@ joint_def! {
     /// with at most its own force.
     ///
     /// Box2D: `b2DefaultMoverJointDef`.
-    pub struct MoverJointDef {
+    pub struct MoverJointDef("mover joint") {
         /// Bodies, anchors and common settings. The rotation of the frames
         /// is taken from `base.local_anchor_*` only: the axes are body A's
         /// x and y axes.

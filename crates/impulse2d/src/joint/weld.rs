@@ -23,7 +23,7 @@ joint_def! {
     /// A weld joint definition.
     ///
     /// Box2D: `b2DefaultWeldJointDef`.
-    pub struct WeldJointDef {
+    pub struct WeldJointDef("weld joint") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2WeldJointDef.base`.
