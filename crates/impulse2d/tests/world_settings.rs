@@ -20,13 +20,7 @@ fn world_with_ground(def: &WorldDef) -> World {
 }
 
 fn dynamic(world: &mut World, position: Vec2) -> BodyId {
-    world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position,
-            ..Default::default()
-        })
-        .unwrap()
+    world.create_body(&BodyDef::dynamic(position)).unwrap()
 }
 
 /// A dynamic body with a circle of radius `radius` (metres) at its origin.
