@@ -385,15 +385,7 @@ fn pile(counts: [usize; 3]) -> Vec<[u32; 4]> {
     }
     bodies
         .iter()
-        .map(|&b| {
-            let xf = world.body(b).unwrap().transform();
-            [
-                xf.p.x.to_bits(),
-                xf.p.y.to_bits(),
-                xf.q.c.to_bits(),
-                xf.q.s.to_bits(),
-            ]
-        })
+        .map(|&b| world.body(b).unwrap().transform().to_bits())
         .collect()
 }
 
