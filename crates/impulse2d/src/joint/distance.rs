@@ -138,9 +138,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
     let axis = (base.delta_center + (rb - ra)).normalize();
     j.axial_mass = axial_mass(base, ra.cross(axis), rb.cross(axis));
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

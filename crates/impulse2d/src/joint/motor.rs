@@ -228,9 +228,6 @@ pub(super) fn prepare(
     for spring in [&mut j.linear_spring, &mut j.angular_spring] {
         spring.softness = Softness::new(spring.hertz, spring.damping_ratio, ctx.h);
     }
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

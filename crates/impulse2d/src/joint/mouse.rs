@@ -77,9 +77,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
     );
     j.linear_mass = k.inverse();
     j.delta_center = sim_b.center - j.target;
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

@@ -110,13 +110,10 @@ impl MoverJointDef {
     }
 }
 
-pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint, ctx: &StepContext) {
+pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint) {
     j.mass = invert(base.inv_mass_a + base.inv_mass_b);
     let q = base.frame_a.q;
     j.directions = [q.x_axis(), q.y_axis()];
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

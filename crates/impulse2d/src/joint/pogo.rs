@@ -128,9 +128,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
     let (a1, a2) = line.arms(line.axis);
     j.axial_mass = axial_mass(base, a1, a2);
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulse (nothing to warm start from).

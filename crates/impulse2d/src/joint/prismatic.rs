@@ -84,9 +84,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContex
     let (a1, a2) = line.arms(line.axis);
     j.axial_mass = axial_mass(base, a1, a2);
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

@@ -81,9 +81,6 @@ pub(super) fn axial_impulse(j: &RevoluteJoint) -> f32 {
 pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext) {
     j.axial_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

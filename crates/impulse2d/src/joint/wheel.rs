@@ -79,10 +79,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
     j.axial_mass = axial_mass(base, a1, a2);
     j.motor_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
-
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).
