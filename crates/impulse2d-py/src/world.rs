@@ -109,6 +109,21 @@ pub(crate) fn shape_handle(py: Python<'_>, world: &Py<World>, id: ShapeId) -> Py
     )
 }
 
+/// Python objects made from one of the world's event slices.
+fn events<E, T>(
+    slf: &Bound<'_, World>,
+    slice: fn(&impulse2d::World) -> &[E],
+    make: impl Fn(Python<'_>, &Py<World>, &E) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let py = slf.py();
+    let world = slf.clone().unbind();
+    let w = slf.try_borrow()?;
+    slice(&w.inner)
+        .iter()
+        .map(|e| make(py, &world, e))
+        .collect()
+}
+
 /// The query filter from keyword arguments.
 fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
     QueryFilter {
@@ -458,111 +473,88 @@ impl World {
 
     /// Contacts that started touching during the last step.
     fn contact_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactBeginEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .begin
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().begin,
+            |py, world, e| {
                 Ok(ContactBeginEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                     normal: tup(e.manifold.normal),
                     points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Contacts that stopped touching during the last step (or whose shapes
     /// were destroyed since; their handles may be stale).
     fn contact_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactEndEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .end
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().end,
+            |py, world, e| {
                 Ok(ContactEndEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Contacts that began faster than the hit-event threshold during the last
     /// step, between shapes with hit events enabled.
     fn contact_hit_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactHitEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .hit
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().hit,
+            |py, world, e| {
                 Ok(ContactHitEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                     point: tup(e.point),
                     normal: tup(e.normal),
                     approach_speed: e.approach_speed,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Shapes that began overlapping a sensor during the last step.
     fn sensor_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorBeginEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .sensor_events()
-            .begin
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.sensor_events().begin,
+            |py, world, e| {
                 Ok(SensorBeginEvent {
-                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Shapes that stopped overlapping a sensor during the last step.
     fn sensor_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorEndEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .sensor_events()
-            .end
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.sensor_events().end,
+            |py, world, e| {
                 Ok(SensorEndEvent {
-                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Joint events of the last step: "threshold_exceeded", "broken"
     /// (destroyed by its threshold), "body_destroyed".
     fn joint_events(slf: &Bound<'_, Self>) -> PyResult<Vec<JointEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .joint_events()
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.joint_events(),
+            |py, world, e| {
                 Ok(JointEvent {
                     joint: Py::new(
                         py,
@@ -580,27 +572,24 @@ impl World {
                     force: e.force,
                     torque: e.torque,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Bodies the last step moved (every awake body), with their new pose.
     fn body_move_events(slf: &Bound<'_, Self>) -> PyResult<Vec<BodyMoveEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .body_events()
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.body_events(),
+            |py, world, e| {
                 Ok(BodyMoveEvent {
-                    body: body_handle(py, &world, e.body_id)?,
+                    body: body_handle(py, world, e.body_id)?,
                     position: tup(e.transform.p),
                     angle: e.transform.q.angle(),
                     fell_asleep: e.fell_asleep,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// The closest shape hit by the ray from `origin` along `translation`
