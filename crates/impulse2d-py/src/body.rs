@@ -1,6 +1,6 @@
 //! Handles: `Body`, `Shape`, `Chain`, and the `Filter` value.
 use impulse2d::collision::{
-    Capsule, Circle, Segment, compute_hull, make_offset_polygon, make_offset_rounded_box,
+    Capsule, Circle, MassData, Segment, compute_hull, make_offset_polygon, make_offset_rounded_box,
     make_polygon,
 };
 use impulse2d::{
@@ -534,6 +534,41 @@ impl Body {
     #[pyo3(signature = (impulse, wake = true))]
     fn apply_angular_impulse(&self, py: Python<'_>, impulse: f32, wake: bool) -> PyResult<()> {
         self.write(py, |mut b| b.apply_angular_impulse(impulse, wake))
+    }
+
+    /// Sets the velocity that brings a kinematic body's origin to `position`
+    /// (m) and `angle` (rad) in one step of `dt` seconds.
+    fn set_target_transform(
+        &self,
+        py: Python<'_>,
+        position: V2,
+        angle: f32,
+        dt: f32,
+    ) -> PyResult<()> {
+        let q = Rot::from_angle(finite(angle, "angle")?);
+        self.write(py, |mut b| {
+            b.set_target_transform(Transform::new(position.0, q), dt)
+        })
+    }
+
+    /// Overrides the mass properties: `mass` (kg), `center` (body frame, m),
+    /// `inertia` about the centre (kg·m²). Dynamic bodies only.
+    fn set_mass_data(&self, py: Python<'_>, mass: f32, center: V2, inertia: f32) -> PyResult<()> {
+        self.write(py, |mut b| {
+            b.set_mass_data(MassData {
+                mass,
+                center: center.0,
+                rotational_inertia: inertia,
+            })
+        })
+    }
+
+    /// Recomputes mass, centre and inertia from the shapes and densities.
+    fn apply_mass_from_shapes(&self, py: Python<'_>) -> PyResult<()> {
+        self.write(py, |mut b| {
+            b.apply_mass_from_shapes();
+            Ok(())
+        })
     }
 
     /// Clears the forces and torque accumulated for the next step.

@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use impulse2d::collision::{Aabb, make_proxy};
 use impulse2d::{
-    BodyDef, BodyId, JointEventKind, JointType, MotionLocks, QueryFilter, Rot, ShapeId, Snapshot,
-    Transform, Vec2, WorldDef,
+    BodyDef, BodyId, ExplosionDef, JointEventKind, JointType, MotionLocks, QueryFilter, Rot,
+    ShapeId, Snapshot, Transform, Vec2, WorldDef,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
@@ -766,6 +766,28 @@ impl World {
         ids.into_iter()
             .map(|id| shape_handle(py, &world, id))
             .collect()
+    }
+
+    /// Pushes bodies away from `position` (m): shapes within `radius` (m) get
+    /// `impulse_per_length` (N·s/m) times their exposed perimeter, fading to
+    /// zero over a further `falloff` (m). Only shapes whose category is in
+    /// `mask_bits` are pushed.
+    #[pyo3(signature = (position, radius, impulse_per_length, falloff = 0.0, *, mask_bits = u64::MAX))]
+    fn explode(
+        &mut self,
+        position: V2,
+        radius: f32,
+        impulse_per_length: f32,
+        falloff: f32,
+        mask_bits: u64,
+    ) -> PyResult<()> {
+        ok(self.inner.explode(&ExplosionDef {
+            position: position.0,
+            radius,
+            falloff,
+            impulse_per_length,
+            mask_bits,
+        }))
     }
 
     /// Positions of the bodies' origins: float32 array of shape (n, 2), metres.
