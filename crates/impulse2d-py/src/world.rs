@@ -566,7 +566,7 @@ impl World {
                     kind: match e.kind {
                         JointEventKind::ThresholdExceeded => "threshold_exceeded",
                         JointEventKind::Broken => "broken",
-                        _ => "body_destroyed",
+                        JointEventKind::BodyDestroyed => "body_destroyed",
                     },
                     joint_type: crate::joint::type_name(e.joint_type),
                     force: e.force,

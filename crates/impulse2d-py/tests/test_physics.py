@@ -406,3 +406,22 @@ def test_explosion_pushes_bodies_outwards():
     assert vl[0] < 0.0 < vr[0]
     # Mirror images get mirror velocities.
     assert vr[0] == pytest.approx(-vl[0], rel=1e-5)
+
+
+def test_joint_breaks_past_its_force_threshold(world):
+    ground = world.create_body("static", position=(0.0, 10.0))
+    weight = world.create_body("dynamic", position=(0.0, 9.0))
+    weight.add_circle(0.25, density=10.0)  # 10 pi 0.25^2 = 1.96 kg: 19.6 N of weight
+    joint = world.create_distance_joint(
+        ground, weight, length=1.0, force_threshold=10.0, break_on_threshold=True, user_data="rope"
+    )
+    assert joint.user_data == "rope"
+    events = []
+    for _ in range(3):
+        world.step(DT, SUBSTEPS)
+        events.extend(world.joint_events())
+    assert [(e.joint, e.kind, e.joint_type) for e in events] == [(joint, "broken", "distance")]
+    assert events[0].force > 10.0
+    assert not joint.is_valid
+    with pytest.raises(impulse2d.StaleHandleError):
+        joint.user_data
