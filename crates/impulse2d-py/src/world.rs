@@ -124,6 +124,9 @@ fn events<E, T>(
         .collect()
 }
 
+/// What `World.__reduce__` returns: a constructor and its arguments.
+type Reduce<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, usize));
+
 /// The query filter from keyword arguments.
 fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
     QueryFilter {
@@ -377,6 +380,15 @@ impl World {
         Ok(World::wrap(ok(impulse2d::World::from_snapshot(
             &snap, workers,
         ))?))
+    }
+
+    /// Pickling (and `copy.deepcopy`) goes through a snapshot: the copy has
+    /// the same bodies, ids and state bits; `user_data` is not carried.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduce<'py>> {
+        let w = slf.try_borrow()?;
+        let data = PyBytes::new(slf.py(), &w.inner.snapshot().to_bytes());
+        let make = slf.get_type().getattr("from_snapshot")?;
+        Ok((make, (data, w.inner.worker_count())))
     }
 
     /// Creates a body. type: "static", "kinematic" or "dynamic"; position (m);
