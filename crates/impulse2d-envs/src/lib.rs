@@ -14,6 +14,7 @@
 //! any worker count (numpy's stream is not reproduced).
 
 pub mod env;
+pub mod render;
 pub mod rng;
 pub mod vector;
 
@@ -25,4 +26,4 @@ pub mod car_racing;
 
 pub use env::{Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len};
 pub use rng::Rng;
-pub use vector::VectorEnv;
+pub use vector::{VectorActions, VectorEnv};
