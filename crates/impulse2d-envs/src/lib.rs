@@ -14,6 +14,7 @@
 //! any worker count (numpy's stream is not reproduced).
 
 pub mod env;
+pub mod render;
 pub mod rng;
 pub mod vector;
 
@@ -21,7 +22,8 @@ pub mod bipedal_walker;
 pub mod lunar_lander;
 
 // CarRacing (module `car_racing`) is declared below this line.
+pub mod car_racing;
 
 pub use env::{Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len};
 pub use rng::Rng;
-pub use vector::VectorEnv;
+pub use vector::{VectorActions, VectorEnv};
