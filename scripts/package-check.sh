@@ -20,5 +20,16 @@ for example in hello_world events joints queries threads; do
     echo "-- example $example"
     cargo run --release -j2 -q -p impulse2d --example "$example"
 done
-cargo package -j2 "${crates[@]}" "$@"
-cargo publish --dry-run -j2 "${crates[@]}" "$@"
+# Cargo treats the overlay's crates as registry crates, which never change: it unpacks
+# them into $CARGO_HOME/registry/src/-<hash of the overlay path>/ and reuses both that
+# copy and their compiled artifacts on the next run, so a second run from the same
+# checkout would verify against the first run's sources (seen with cargo 1.95). So the
+# packages are verified in a target directory of their own, and the unpacked copies and
+# compiled artifacts of our crates are removed first (nothing else lives there).
+verify_target="$(pwd)/target/package-check"
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/impulse2d-[0-9]* \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/impulse2d-scenes-[0-9]* \
+    "$verify_target"/debug/.fingerprint/impulse2d* "$verify_target"/debug/deps/*impulse2d* \
+    "$verify_target"/debug/build/impulse2d*
+CARGO_TARGET_DIR="$verify_target" cargo package -j2 "${crates[@]}" "$@"
+CARGO_TARGET_DIR="$verify_target" cargo publish --dry-run -j2 "${crates[@]}" "$@"
