@@ -425,3 +425,12 @@ def test_joint_breaks_past_its_force_threshold(world):
     assert not joint.is_valid
     with pytest.raises(impulse2d.StaleHandleError):
         joint.user_data
+
+
+def test_maximum_linear_speed_caps_a_fall():
+    world = impulse2d.World(maximum_linear_speed=5.0)
+    ball = world.create_body("dynamic", position=(0.0, 100.0))
+    ball.add_circle(0.5)
+    for _ in range(120):  # 2 s: unchecked, g t = 20 m/s
+        world.step(DT, SUBSTEPS)
+    assert ball.linear_velocity[1] == pytest.approx(-5.0, rel=1e-5)

@@ -138,6 +138,17 @@ class World:
     workers: int
     sleep_enabled: bool
     continuous_enabled: bool
+    warm_starting_enabled: bool
+    restitution_threshold: float
+    """m/s."""
+    hit_event_threshold: float
+    """m/s."""
+    maximum_linear_speed: float
+    """m/s."""
+    contact_tuning: tuple[float, float, float]
+    """(hertz, damping ratio, push-out speed m/s)."""
+    joint_tuning: tuple[float, float]
+    """(hertz, damping ratio)."""
     @property
     def step_count(self) -> int: ...
     @property
