@@ -1209,6 +1209,43 @@ pub struct ContactBeginEvent {
     points: Vec<(f32, f32)>,
 }
 
+/// A touching contact: `normal` points from shape_a to shape_b; `points`
+/// are the contact points (m, world) and `normal_impulses` the solver's
+/// accumulated normal impulse at each in the last step (N·s).
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct ContactData {
+    shape_a: Py<Shape>,
+    shape_b: Py<Shape>,
+    normal: (f32, f32),
+    points: Vec<(f32, f32)>,
+    normal_impulses: Vec<f32>,
+}
+
+/// Python contact records from the engine's.
+pub(crate) fn contact_list(
+    py: Python<'_>,
+    world: &Py<World>,
+    contacts: Vec<impulse2d::ContactData>,
+) -> PyResult<Vec<ContactData>> {
+    contacts
+        .into_iter()
+        .map(|c| {
+            Ok(ContactData {
+                shape_a: shape_handle(py, world, c.shape_id_a)?,
+                shape_b: shape_handle(py, world, c.shape_id_b)?,
+                normal: tup(c.manifold.normal),
+                points: c.manifold.points().iter().map(|p| tup(p.point)).collect(),
+                normal_impulses: c
+                    .manifold
+                    .points()
+                    .iter()
+                    .map(|p| p.normal_impulse)
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
 /// Two shapes stopped touching.
 #[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
 pub struct ContactEndEvent {
