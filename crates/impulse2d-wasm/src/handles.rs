@@ -6,7 +6,7 @@ use std::rc::Rc;
 use impulse2d::{BodyId, JointId, Rot, ShapeId, Vec2 as V2};
 use wasm_bindgen::prelude::*;
 
-use crate::{BodyType, JsResult, ShapeDef, Shared, Vec2, js_error};
+use crate::{BodyType, JsResult, ShapeOptions, Shared, Vec2, js_error, shape_def};
 
 /// Throws unless `handle_world` is `world` (a handle from another world).
 fn same_world(handle_world: &Shared, world: &Shared) -> JsResult<()> {
@@ -59,14 +59,14 @@ impl Body {
 
     fn add_shape(
         &self,
-        def: Option<ShapeDef>,
+        options: Option<ShapeOptions>,
         create: impl FnOnce(
             &mut impulse2d::World,
             BodyId,
             &impulse2d::ShapeDef,
         ) -> impulse2d::Result<ShapeId>,
     ) -> JsResult<Shape> {
-        let def = def.unwrap_or_default().engine();
+        let def = shape_def(options.as_ref());
         let id = create(&mut self.world.borrow_mut().world, self.id, &def).map_err(js_error)?;
         Ok(Shape::new(&self.world, id))
     }
@@ -214,9 +214,9 @@ impl Body {
 
     /// A box of half-widths `hx`, `hy` metres centred on the body.
     #[wasm_bindgen(js_name = createBox)]
-    pub fn create_box(&self, hx: f32, hy: f32, def: Option<ShapeDef>) -> JsResult<Shape> {
+    pub fn create_box(&self, hx: f32, hy: f32, options: Option<ShapeOptions>) -> JsResult<Shape> {
         let polygon = crate::box_polygon(hx, hy)?;
-        self.add_shape(def, |w, b, d| w.create_polygon_shape(b, d, &polygon))
+        self.add_shape(options, |w, b, d| w.create_polygon_shape(b, d, &polygon))
     }
 
     /// A circle of `radius` metres centred at `(cx, cy)` in the body frame.
@@ -226,10 +226,10 @@ impl Body {
         radius: f32,
         cx: Option<f32>,
         cy: Option<f32>,
-        def: Option<ShapeDef>,
+        options: Option<ShapeOptions>,
     ) -> JsResult<Shape> {
         let c = crate::circle(cx.unwrap_or(0.0), cy.unwrap_or(0.0), radius)?;
-        self.add_shape(def, |w, b, d| w.create_circle_shape(b, d, &c))
+        self.add_shape(options, |w, b, d| w.create_circle_shape(b, d, &c))
     }
 
     /// A capsule: the segment `(x1, y1)`–`(x2, y2)` (body frame) swept by
@@ -242,10 +242,10 @@ impl Body {
         x2: f32,
         y2: f32,
         radius: f32,
-        def: Option<ShapeDef>,
+        options: Option<ShapeOptions>,
     ) -> JsResult<Shape> {
         let c = crate::capsule(x1, y1, x2, y2, radius)?;
-        self.add_shape(def, |w, b, d| w.create_capsule_shape(b, d, &c))
+        self.add_shape(options, |w, b, d| w.create_capsule_shape(b, d, &c))
     }
 
     /// A segment `(x1, y1)`–`(x2, y2)` in the body frame (no area: for static
@@ -257,10 +257,10 @@ impl Body {
         y1: f32,
         x2: f32,
         y2: f32,
-        def: Option<ShapeDef>,
+        options: Option<ShapeOptions>,
     ) -> JsResult<Shape> {
         let s = crate::segment(x1, y1, x2, y2)?;
-        self.add_shape(def, |w, b, d| w.create_segment_shape(b, d, &s))
+        self.add_shape(options, |w, b, d| w.create_segment_shape(b, d, &s))
     }
 
     /// The convex hull of `points` (`x0, y0, x1, y1, …`, 3 to 8 points, body
@@ -270,10 +270,10 @@ impl Body {
         &self,
         points: &[f32],
         radius: Option<f32>,
-        def: Option<ShapeDef>,
+        options: Option<ShapeOptions>,
     ) -> JsResult<Shape> {
         let polygon = crate::polygon_from_points(points, radius.unwrap_or(0.0))?;
-        self.add_shape(def, |w, b, d| w.create_polygon_shape(b, d, &polygon))
+        self.add_shape(options, |w, b, d| w.create_polygon_shape(b, d, &polygon))
     }
 }
 

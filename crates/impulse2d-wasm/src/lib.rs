@@ -121,68 +121,68 @@ impl From<impulse2d::BodyType> for BodyType {
     }
 }
 
-/// How a new shape behaves: density (kg/m²), friction, restitution, and
-/// whether it is a sensor or reports events. `new ShapeDef()` has the
-/// engine's defaults (density 1, friction 0.6, restitution 0).
-#[wasm_bindgen]
-#[derive(Clone, Copy, Debug)]
-pub struct ShapeDef {
-    /// Mass per area, kg/m².
-    pub density: f32,
-    /// Coulomb friction coefficient (non-negative).
-    pub friction: f32,
-    /// Bounciness, 0 to 1.
-    pub restitution: f32,
-    /// A sensor detects overlaps and does not collide.
-    #[wasm_bindgen(js_name = isSensor)]
-    pub is_sensor: bool,
-    /// Whether this shape's overlaps with sensors are reported.
-    #[wasm_bindgen(js_name = enableSensorEvents)]
-    pub enable_sensor_events: bool,
-    /// Whether begin/end touch events are reported for this shape.
-    #[wasm_bindgen(js_name = enableContactEvents)]
-    pub enable_contact_events: bool,
-    /// Whether hit (impact) events are reported for this shape.
-    #[wasm_bindgen(js_name = enableHitEvents)]
-    pub enable_hit_events: bool,
+#[wasm_bindgen(typescript_custom_section)]
+const SHAPE_OPTIONS_TS: &str = r#"
+/** How a new shape behaves; every field is optional (the engine's defaults:
+ * density 1 kg/m², friction 0.6, restitution 0, not a sensor, contact events
+ * on, sensor and hit events off). */
+export interface ShapeOptions {
+  /** Mass per area, kg/m². */
+  density?: number;
+  /** Coulomb friction coefficient (non-negative). */
+  friction?: number;
+  /** Bounciness, 0 to 1. */
+  restitution?: number;
+  /** A sensor detects overlaps and does not collide. */
+  isSensor?: boolean;
+  /** Whether this shape's overlaps with sensors are reported. */
+  enableSensorEvents?: boolean;
+  /** Whether begin/end touch events are reported for this shape. */
+  enableContactEvents?: boolean;
+  /** Whether hit (impact) events are reported for this shape. */
+  enableHitEvents?: boolean;
 }
+"#;
 
 #[wasm_bindgen]
-impl ShapeDef {
-    /// The engine's defaults.
-    #[wasm_bindgen(constructor)]
-    pub fn new() -> ShapeDef {
-        let d = EngineShapeDef::default();
-        ShapeDef {
-            density: d.density,
-            friction: d.friction,
-            restitution: d.restitution,
-            is_sensor: d.is_sensor,
-            enable_sensor_events: d.enable_sensor_events,
-            enable_contact_events: d.enable_contact_events,
-            enable_hit_events: d.enable_hit_events,
-        }
-    }
+extern "C" {
+    /// A plain JavaScript object with the optional fields of `ShapeOptions`
+    /// (see the TypeScript declaration).
+    #[wasm_bindgen(typescript_type = "ShapeOptions")]
+    pub type ShapeOptions;
+
+    #[wasm_bindgen(method, getter, structural)]
+    fn density(this: &ShapeOptions) -> Option<f32>;
+    #[wasm_bindgen(method, getter, structural)]
+    fn friction(this: &ShapeOptions) -> Option<f32>;
+    #[wasm_bindgen(method, getter, structural)]
+    fn restitution(this: &ShapeOptions) -> Option<f32>;
+    #[wasm_bindgen(method, getter, structural, js_name = isSensor)]
+    fn is_sensor(this: &ShapeOptions) -> Option<bool>;
+    #[wasm_bindgen(method, getter, structural, js_name = enableSensorEvents)]
+    fn enable_sensor_events(this: &ShapeOptions) -> Option<bool>;
+    #[wasm_bindgen(method, getter, structural, js_name = enableContactEvents)]
+    fn enable_contact_events(this: &ShapeOptions) -> Option<bool>;
+    #[wasm_bindgen(method, getter, structural, js_name = enableHitEvents)]
+    fn enable_hit_events(this: &ShapeOptions) -> Option<bool>;
 }
 
-impl Default for ShapeDef {
-    fn default() -> Self {
-        ShapeDef::new()
-    }
-}
-
-impl ShapeDef {
-    pub(crate) fn engine(self) -> EngineShapeDef {
-        EngineShapeDef {
-            density: self.density,
-            friction: self.friction,
-            restitution: self.restitution,
-            is_sensor: self.is_sensor,
-            enable_sensor_events: self.enable_sensor_events,
-            enable_contact_events: self.enable_contact_events,
-            enable_hit_events: self.enable_hit_events,
-            ..EngineShapeDef::default()
-        }
+/// The engine's shape definition from optional JavaScript options (missing
+/// fields keep the engine's defaults).
+pub(crate) fn shape_def(options: Option<&ShapeOptions>) -> EngineShapeDef {
+    let d = EngineShapeDef::default();
+    let Some(o) = options else {
+        return d;
+    };
+    EngineShapeDef {
+        density: o.density().unwrap_or(d.density),
+        friction: o.friction().unwrap_or(d.friction),
+        restitution: o.restitution().unwrap_or(d.restitution),
+        is_sensor: o.is_sensor().unwrap_or(d.is_sensor),
+        enable_sensor_events: o.enable_sensor_events().unwrap_or(d.enable_sensor_events),
+        enable_contact_events: o.enable_contact_events().unwrap_or(d.enable_contact_events),
+        enable_hit_events: o.enable_hit_events().unwrap_or(d.enable_hit_events),
+        ..d
     }
 }
 
