@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use impulse2d::collision::{Aabb, make_proxy};
 use impulse2d::{
-    BodyDef, BodyId, JointEventKind, JointType, MotionLocks, QueryFilter, Rot, ShapeId, Snapshot,
-    Transform, Vec2, WorldDef,
+    BodyDef, BodyId, ExplosionDef, JointEventKind, JointType, MotionLocks, QueryFilter, Rot,
+    ShapeId, Snapshot, Transform, Vec2, WorldDef,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
@@ -108,6 +108,24 @@ pub(crate) fn shape_handle(py: Python<'_>, world: &Py<World>, id: ShapeId) -> Py
         },
     )
 }
+
+/// Python objects made from one of the world's event slices.
+fn events<E, T>(
+    slf: &Bound<'_, World>,
+    slice: fn(&impulse2d::World) -> &[E],
+    make: impl Fn(Python<'_>, &Py<World>, &E) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let py = slf.py();
+    let world = slf.clone().unbind();
+    let w = slf.try_borrow()?;
+    slice(&w.inner)
+        .iter()
+        .map(|e| make(py, &world, e))
+        .collect()
+}
+
+/// What `World.__reduce__` returns: a constructor and its arguments.
+type Reduce<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, usize));
 
 /// The query filter from keyword arguments.
 fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
@@ -335,6 +353,78 @@ impl World {
         self.inner.enable_continuous(enable);
     }
 
+    /// Whether each step starts from the last step's impulses.
+    #[getter]
+    fn warm_starting_enabled(&self) -> bool {
+        self.inner.is_warm_starting_enabled()
+    }
+
+    #[setter]
+    fn set_warm_starting_enabled(&mut self, enable: bool) {
+        self.inner.enable_warm_starting(enable);
+    }
+
+    /// Approach speed below which restitution is ignored, m/s.
+    #[getter]
+    fn restitution_threshold(&self) -> f32 {
+        self.inner.restitution_threshold()
+    }
+
+    #[setter]
+    fn set_restitution_threshold(&mut self, speed: f32) -> PyResult<()> {
+        ok(self.inner.set_restitution_threshold(speed))
+    }
+
+    /// Approach speed above which a hit event is reported, m/s.
+    #[getter]
+    fn hit_event_threshold(&self) -> f32 {
+        self.inner.hit_event_threshold()
+    }
+
+    #[setter]
+    fn set_hit_event_threshold(&mut self, speed: f32) -> PyResult<()> {
+        ok(self.inner.set_hit_event_threshold(speed))
+    }
+
+    /// Largest speed of any body, m/s.
+    #[getter]
+    fn maximum_linear_speed(&self) -> f32 {
+        self.inner.maximum_linear_speed()
+    }
+
+    #[setter]
+    fn set_maximum_linear_speed(&mut self, speed: f32) -> PyResult<()> {
+        ok(self.inner.set_maximum_linear_speed(speed))
+    }
+
+    /// Contact stiffness as (hertz (Hz), damping ratio, push-out speed (m/s)).
+    #[getter]
+    fn contact_tuning(&self) -> (f32, f32, f32) {
+        let s = self.inner.settings();
+        (
+            s.contact_hertz,
+            s.contact_damping_ratio,
+            s.contact_push_max_velocity,
+        )
+    }
+
+    #[setter]
+    fn set_contact_tuning(&mut self, value: (f32, f32, f32)) -> PyResult<()> {
+        ok(self.inner.set_contact_tuning(value.0, value.1, value.2))
+    }
+
+    /// Default joint stiffness as (hertz (Hz), damping ratio).
+    #[getter]
+    fn joint_tuning(&self) -> (f32, f32) {
+        let s = self.inner.settings();
+        (s.joint_hertz, s.joint_damping_ratio)
+    }
+
+    #[setter]
+    fn set_joint_tuning(&mut self, value: (f32, f32)) -> PyResult<()> {
+        ok(self.inner.set_joint_tuning(value.0, value.1))
+    }
+
     /// FNV-1a hash of every body's transform and velocities in id order (the
     /// same number the Rust `World::state_hash` and the CLI print).
     fn state_hash(&self) -> u64 {
@@ -362,6 +452,15 @@ impl World {
         Ok(World::wrap(ok(impulse2d::World::from_snapshot(
             &snap, workers,
         ))?))
+    }
+
+    /// Pickling (and `copy.deepcopy`) goes through a snapshot: the copy has
+    /// the same bodies, ids and state bits; `user_data` is not carried.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduce<'py>> {
+        let w = slf.try_borrow()?;
+        let data = PyBytes::new(slf.py(), &w.inner.snapshot().to_bytes());
+        let make = slf.get_type().getattr("from_snapshot")?;
+        Ok((make, (data, w.inner.worker_count())))
     }
 
     /// Creates a body. type: "static", "kinematic" or "dynamic"; position (m);
@@ -458,111 +557,88 @@ impl World {
 
     /// Contacts that started touching during the last step.
     fn contact_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactBeginEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .begin
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().begin,
+            |py, world, e| {
                 Ok(ContactBeginEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                     normal: tup(e.manifold.normal),
                     points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Contacts that stopped touching during the last step (or whose shapes
     /// were destroyed since; their handles may be stale).
     fn contact_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactEndEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .end
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().end,
+            |py, world, e| {
                 Ok(ContactEndEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Contacts that began faster than the hit-event threshold during the last
     /// step, between shapes with hit events enabled.
     fn contact_hit_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactHitEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .hit
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().hit,
+            |py, world, e| {
                 Ok(ContactHitEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                     point: tup(e.point),
                     normal: tup(e.normal),
                     approach_speed: e.approach_speed,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Shapes that began overlapping a sensor during the last step.
     fn sensor_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorBeginEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .sensor_events()
-            .begin
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.sensor_events().begin,
+            |py, world, e| {
                 Ok(SensorBeginEvent {
-                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Shapes that stopped overlapping a sensor during the last step.
     fn sensor_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorEndEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .sensor_events()
-            .end
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.sensor_events().end,
+            |py, world, e| {
                 Ok(SensorEndEvent {
-                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Joint events of the last step: "threshold_exceeded", "broken"
     /// (destroyed by its threshold), "body_destroyed".
     fn joint_events(slf: &Bound<'_, Self>) -> PyResult<Vec<JointEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .joint_events()
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.joint_events(),
+            |py, world, e| {
                 Ok(JointEvent {
                     joint: Py::new(
                         py,
@@ -574,33 +650,30 @@ impl World {
                     kind: match e.kind {
                         JointEventKind::ThresholdExceeded => "threshold_exceeded",
                         JointEventKind::Broken => "broken",
-                        _ => "body_destroyed",
+                        JointEventKind::BodyDestroyed => "body_destroyed",
                     },
                     joint_type: crate::joint::type_name(e.joint_type),
                     force: e.force,
                     torque: e.torque,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Bodies the last step moved (every awake body), with their new pose.
     fn body_move_events(slf: &Bound<'_, Self>) -> PyResult<Vec<BodyMoveEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .body_events()
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.body_events(),
+            |py, world, e| {
                 Ok(BodyMoveEvent {
-                    body: body_handle(py, &world, e.body_id)?,
+                    body: body_handle(py, world, e.body_id)?,
                     position: tup(e.transform.p),
                     angle: e.transform.q.angle(),
                     fell_asleep: e.fell_asleep,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// The closest shape hit by the ray from `origin` along `translation`
@@ -777,6 +850,28 @@ impl World {
         ids.into_iter()
             .map(|id| shape_handle(py, &world, id))
             .collect()
+    }
+
+    /// Pushes bodies away from `position` (m): shapes within `radius` (m) get
+    /// `impulse_per_length` (N·s/m) times their exposed perimeter, fading to
+    /// zero over a further `falloff` (m). Only shapes whose category is in
+    /// `mask_bits` are pushed.
+    #[pyo3(signature = (position, radius, impulse_per_length, falloff = 0.0, *, mask_bits = u64::MAX))]
+    fn explode(
+        &mut self,
+        position: V2,
+        radius: f32,
+        impulse_per_length: f32,
+        falloff: f32,
+        mask_bits: u64,
+    ) -> PyResult<()> {
+        ok(self.inner.explode(&ExplosionDef {
+            position: position.0,
+            radius,
+            falloff,
+            impulse_per_length,
+            mask_bits,
+        }))
     }
 
     /// Positions of the bodies' origins: float32 array of shape (n, 2), metres.
@@ -1112,6 +1207,43 @@ pub struct ContactBeginEvent {
     shape_b: Py<Shape>,
     normal: (f32, f32),
     points: Vec<(f32, f32)>,
+}
+
+/// A touching contact: `normal` points from shape_a to shape_b; `points`
+/// are the contact points (m, world) and `normal_impulses` the solver's
+/// accumulated normal impulse at each in the last step (N·s).
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct ContactData {
+    shape_a: Py<Shape>,
+    shape_b: Py<Shape>,
+    normal: (f32, f32),
+    points: Vec<(f32, f32)>,
+    normal_impulses: Vec<f32>,
+}
+
+/// Python contact records from the engine's.
+pub(crate) fn contact_list(
+    py: Python<'_>,
+    world: &Py<World>,
+    contacts: Vec<impulse2d::ContactData>,
+) -> PyResult<Vec<ContactData>> {
+    contacts
+        .into_iter()
+        .map(|c| {
+            Ok(ContactData {
+                shape_a: shape_handle(py, world, c.shape_id_a)?,
+                shape_b: shape_handle(py, world, c.shape_id_b)?,
+                normal: tup(c.manifold.normal),
+                points: c.manifold.points().iter().map(|p| tup(p.point)).collect(),
+                normal_impulses: c
+                    .manifold
+                    .points()
+                    .iter()
+                    .map(|p| p.normal_impulse)
+                    .collect(),
+            })
+        })
+        .collect()
 }
 
 /// Two shapes stopped touching.
