@@ -16,7 +16,7 @@ cargo clippy --manifest-path "$manifest" --all-targets -j2 -- -D warnings
 
 venv="$root/target/py-venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --disable-pip-version-check maturin numpy pytest
+"$venv/bin/pip" install -q --disable-pip-version-check maturin numpy pytest gymnasium
 # --no-build-isolation: use the maturin just installed rather than fetching
 # another copy into a throw-away environment.
 PATH="$venv/bin:$PATH" "$venv/bin/pip" install -q --disable-pip-version-check \
