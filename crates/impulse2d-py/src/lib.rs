@@ -50,6 +50,7 @@ fn _impulse2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<body::Filter>()?;
     m.add_class::<joint::Joint>()?;
     m.add_class::<world::RayHit>()?;
+    m.add_class::<world::ContactData>()?;
     m.add_class::<world::ContactBeginEvent>()?;
     m.add_class::<world::ContactEndEvent>()?;
     m.add_class::<world::ContactHitEvent>()?;

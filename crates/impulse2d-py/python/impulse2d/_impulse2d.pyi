@@ -57,6 +57,22 @@ class ContactBeginEvent:
     def points(self) -> list[Vec2]:
         """Contact points (m, world)."""
 
+class ContactData:
+    """A touching contact."""
+
+    @property
+    def shape_a(self) -> Shape: ...
+    @property
+    def shape_b(self) -> Shape: ...
+    @property
+    def normal(self) -> Vec2:
+        """Unit normal from shape_a to shape_b."""
+    @property
+    def points(self) -> list[Vec2]: ...
+    @property
+    def normal_impulses(self) -> list[float]:
+        """N·s, per point, last step."""
+
 class ContactEndEvent:
     @property
     def shape_a(self) -> Shape: ...
@@ -138,6 +154,17 @@ class World:
     workers: int
     sleep_enabled: bool
     continuous_enabled: bool
+    warm_starting_enabled: bool
+    restitution_threshold: float
+    """m/s."""
+    hit_event_threshold: float
+    """m/s."""
+    maximum_linear_speed: float
+    """m/s."""
+    contact_tuning: tuple[float, float, float]
+    """(hertz, damping ratio, push-out speed m/s)."""
+    joint_tuning: tuple[float, float]
+    """(hertz, damping ratio)."""
     @property
     def step_count(self) -> int: ...
     @property
@@ -301,6 +328,7 @@ class Body:
     def world_point_velocity(self, world_point: VecLike) -> Vec2: ...
     def shapes(self) -> list[Shape]: ...
     def joints(self) -> list[Joint]: ...
+    def contacts(self) -> list[ContactData]: ...
     def aabb(self) -> Aabb: ...
     # Shape options for every add_*: density (kg/m²), friction, restitution,
     # rolling_resistance, tangent_speed (m/s), material (int), filter (Filter),
@@ -358,6 +386,7 @@ class Shape:
     def test_point(self, point: VecLike) -> bool: ...
     def closest_point(self, target: VecLike) -> Vec2: ...
     def sensor_overlaps(self) -> list[Shape]: ...
+    def contacts(self) -> list[ContactData]: ...
     def mass_data(self) -> tuple[float, Vec2, float]: ...
 
 class Chain:
