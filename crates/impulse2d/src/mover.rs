@@ -167,7 +167,7 @@ pub(crate) fn collide_mover_in(
 
 /// Whether a one-sided chain segment faces away from a proxy (its points'
 /// mean is behind the segment), in the segment's frame.
-fn behind_chain_segment(geometry: &ShapeGeometry, local_points: &[Vec2]) -> bool {
+pub(crate) fn behind_chain_segment(geometry: &ShapeGeometry, local_points: &[Vec2]) -> bool {
     let ShapeGeometry::ChainSegment(chain) = geometry else {
         return false;
     };

@@ -74,7 +74,8 @@ pub struct WorldDef {
     /// separations, which is much cheaper than recomputing it (Box2D v3's
     /// contact recycling; default 10 × linear slop = 5 cm).
     pub contact_recycle_distance: f32,
-    /// Unbiased solver passes per substep (≥ 1; Box2D uses 1). The relax pass
+    /// Unbiased solver passes per substep (1 to
+    /// [`MAX_RELAX_ITERATIONS`](crate::core::MAX_RELAX_ITERATIONS); Box2D uses 1). The relax pass
     /// removes the velocity that pushing overlapping shapes apart added; in
     /// deep overlaps spread over several bodies one Gauss–Seidel pass leaves
     /// some of it, and a second pass removes most of the rest at the cost of
@@ -179,11 +180,11 @@ impl WorldDef {
             });
         }
         check_worker_count(self.worker_count)?;
-        if self.relax_iterations == 0 {
+        if !(1..=crate::core::MAX_RELAX_ITERATIONS).contains(&self.relax_iterations) {
             return Err(Error::OutOfRange {
                 what: "relax iterations",
-                expected: ">= 1",
-                value: 0.0,
+                expected: "within 1..=MAX_RELAX_ITERATIONS (16)",
+                value: self.relax_iterations as f32,
             });
         }
         Ok(())
