@@ -612,6 +612,12 @@ impl Body {
             .collect()
     }
 
+    /// The body's touching contacts.
+    fn contacts(&self, py: Python<'_>) -> PyResult<Vec<crate::world::ContactData>> {
+        let contacts = self.read(py, |b| b.contacts())?;
+        crate::world::contact_list(py, &self.world, contacts)
+    }
+
     /// The joints attached to the body.
     fn joints(&self, py: Python<'_>) -> PyResult<Vec<Py<Joint>>> {
         let ids = self.read(py, |b| b.joints())?;
@@ -641,6 +647,7 @@ impl Body {
     /// restitution, rolling_resistance, tangent_speed (m/s), material (int),
     /// filter (Filter), sensor, enable_contact_events, enable_sensor_events,
     /// enable_hit_events, update_body_mass, user_data.
+    #[pyo3(text_signature = "($self, radius, center=(0.0, 0.0), **options)")]
     #[pyo3(signature = (radius, center = V2(impulse2d::Vec2::ZERO), **options))]
     fn add_circle(
         &self,
@@ -683,6 +690,9 @@ impl Body {
 
     /// Attaches the convex hull of `points` (3 to 8, body frame, m), rounded
     /// by `radius` (m), placed at `position` turned by `angle` (rad).
+    #[pyo3(
+        text_signature = "($self, points, radius=0.0, position=(0.0, 0.0), angle=0.0, **options)"
+    )]
     #[pyo3(signature = (points, radius = 0.0, position = V2(impulse2d::Vec2::ZERO), angle = 0.0, **options))]
     fn add_polygon(
         &self,
@@ -707,6 +717,7 @@ impl Body {
     /// Attaches a box of half-widths `hx`, `hy` (m) centred at `center` (body
     /// frame) turned by `angle` (rad), its corners rounded by `radius` (m;
     /// the box grows by it).
+    #[pyo3(text_signature = "($self, hx, hy, center=(0.0, 0.0), angle=0.0, radius=0.0, **options)")]
     #[pyo3(signature = (hx, hy, center = V2(impulse2d::Vec2::ZERO), angle = 0.0, radius = 0.0, **options))]
     fn add_box(
         &self,
@@ -1073,6 +1084,12 @@ impl Shape {
     /// The point of the shape closest to the world point `target` (m).
     fn closest_point(&self, py: Python<'_>, target: V2) -> PyResult<(f32, f32)> {
         ok(self.read(py, |s| s.closest_point(target.0))?).map(tup)
+    }
+
+    /// The shape's touching contacts.
+    fn contacts(&self, py: Python<'_>) -> PyResult<Vec<crate::world::ContactData>> {
+        let contacts = self.read(py, |s| s.contacts())?;
+        crate::world::contact_list(py, &self.world, contacts)
     }
 
     /// The shapes overlapping this sensor now (as of the last step).

@@ -269,6 +269,21 @@ def test_world_settings_round_trip(world):
     assert world.workers == 2
     world.sleep_enabled = False
     assert not world.sleep_enabled
+    world.continuous_enabled = False
+    world.warm_starting_enabled = False
+    assert not world.continuous_enabled and not world.warm_starting_enabled
+    world.restitution_threshold = 2.0
+    world.hit_event_threshold = 3.0
+    world.maximum_linear_speed = 50.0
+    assert (world.restitution_threshold, world.hit_event_threshold, world.maximum_linear_speed) == (2.0, 3.0, 50.0)
+    world.contact_tuning = (20.0, 5.0, 2.0)
+    world.joint_tuning = (30.0, 1.0)
+    assert world.contact_tuning == (20.0, 5.0, 2.0) and world.joint_tuning == (30.0, 1.0)
+    with pytest.raises(ValueError):
+        world.contact_tuning = (-1.0, 5.0, 2.0)
+    with pytest.raises(ValueError):
+        world.maximum_linear_speed = 0.0
+    assert world.maximum_linear_speed == 50.0
     assert world.step_count == 0
     world.step()
     assert world.step_count == 1
@@ -384,3 +399,19 @@ def test_garbage_through_every_setter_raises_python_errors_only():
                 pass
     world.step(DT, 4)
     assert isinstance(world.state_hash(), int)
+
+
+def test_reentrant_calls_from_a_callback_raise_instead_of_crashing(world):
+    body = world.create_body("static")
+    body.add_circle(0.5, center=(2.0, 0.0))
+    seen = []
+
+    def callback(shape, point, normal, fraction):
+        seen.append(shape.body.position)  # reading during a query is fine
+        world.step()  # changing the world during its own query is not
+        return 1.0
+
+    with pytest.raises(RuntimeError):
+        world.cast_ray((0.0, 0.0), (10.0, 0.0), callback)
+    assert seen == [(0.0, 0.0)]
+    world.step()  # the world is usable afterwards

@@ -5,7 +5,7 @@
 //! a character controller on both.
 //!
 //! The work is done by functions over the stores they read (the broad-phase
-//! trees, the shapes, the body transforms) through [`MoverStores`]; the `World`
+//! trees, the shapes, the body transforms) through `MoverStores`; the `World`
 //! methods only check the input and borrow those stores.
 //!
 //! # References

@@ -57,6 +57,22 @@ class ContactBeginEvent:
     def points(self) -> list[Vec2]:
         """Contact points (m, world)."""
 
+class ContactData:
+    """A touching contact."""
+
+    @property
+    def shape_a(self) -> Shape: ...
+    @property
+    def shape_b(self) -> Shape: ...
+    @property
+    def normal(self) -> Vec2:
+        """Unit normal from shape_a to shape_b."""
+    @property
+    def points(self) -> list[Vec2]: ...
+    @property
+    def normal_impulses(self) -> list[float]:
+        """N·s, per point, last step."""
+
 class ContactEndEvent:
     @property
     def shape_a(self) -> Shape: ...
@@ -138,6 +154,17 @@ class World:
     workers: int
     sleep_enabled: bool
     continuous_enabled: bool
+    warm_starting_enabled: bool
+    restitution_threshold: float
+    """m/s."""
+    hit_event_threshold: float
+    """m/s."""
+    maximum_linear_speed: float
+    """m/s."""
+    contact_tuning: tuple[float, float, float]
+    """(hertz, damping ratio, push-out speed m/s)."""
+    joint_tuning: tuple[float, float]
+    """(hertz, damping ratio)."""
     @property
     def step_count(self) -> int: ...
     @property
@@ -151,7 +178,7 @@ class World:
     def from_snapshot(data: bytes, workers: int = 1) -> World: ...
     def create_body(
         self,
-        type_: BodyType = "dynamic",
+        type: BodyType = "dynamic",
         position: VecLike = (0.0, 0.0),
         angle: float = 0.0,
         *,
@@ -301,6 +328,7 @@ class Body:
     def world_point_velocity(self, world_point: VecLike) -> Vec2: ...
     def shapes(self) -> list[Shape]: ...
     def joints(self) -> list[Joint]: ...
+    def contacts(self) -> list[ContactData]: ...
     def aabb(self) -> Aabb: ...
     # Shape options for every add_*: density (kg/m²), friction, restitution,
     # rolling_resistance, tangent_speed (m/s), material (int), filter (Filter),
@@ -358,6 +386,7 @@ class Shape:
     def test_point(self, point: VecLike) -> bool: ...
     def closest_point(self, target: VecLike) -> Vec2: ...
     def sensor_overlaps(self) -> list[Shape]: ...
+    def contacts(self) -> list[ContactData]: ...
     def mass_data(self) -> tuple[float, Vec2, float]: ...
 
 class Chain:
@@ -460,3 +489,29 @@ class Joint:
     # pogo
     rest_length: float
     max_forces: tuple[float, float]
+
+# Environments (impulse2d.envs wraps these in gymnasium classes).
+# (obs_shape, obs_low, obs_high, obs_dtype, n_discrete or None, action_low, action_high)
+_Spaces = tuple[list[int], list[float], list[float], str, int | None, list[float], list[float]]
+
+class EnvCore:
+    """One Rust environment: "LunarLander", "BipedalWalker" or "CarRacing",
+    with Gymnasium's constructor arguments and `max_episode_steps` as keywords."""
+    def __init__(self, name: str, **kwargs: Any) -> None: ...
+    def spaces(self) -> _Spaces: ...
+    def reset(self, seed: int | None = None) -> bytes: ...
+    def step(self, action: int | Sequence[float]) -> tuple[bytes, float, bool, bool]: ...
+    def render(self) -> tuple[int, int, bytes]: ...
+
+class VectorEnvCore:
+    """`num_envs` Rust environments on `workers` threads, next-step autoreset;
+    environment `i` is seeded `seed + i`."""
+    def __init__(self, name: str, num_envs: int, workers: int = 1, **kwargs: Any) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def workers(self) -> int: ...
+    def spaces(self) -> _Spaces: ...
+    def reset(self, seed: int | None = None) -> bytes: ...
+    def step(self, actions: bytes) -> tuple[bytes, bytes, bytes, bytes]: ...
+    def render(self, index: int) -> tuple[int, int, bytes]: ...
