@@ -62,13 +62,17 @@ class ImpulseEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
-        # The time limit is gymnasium's TimeLimit wrapper (added by gym.make).
-        self._core = EnvCore(self._name, max_episode_steps=None, **kwargs)
+        self._core = self._make_core(**kwargs)
         self.observation_space, self.action_space = _spaces(self._core)
         self._discrete = isinstance(self.action_space, spaces.Discrete)
         self._dtype = self.observation_space.dtype
         self._shape = self.observation_space.shape
         self._seeded = False
+
+    def _make_core(self, **kwargs: Any):
+        """The Rust core (an environment with extras of its own overrides this)."""
+        # The time limit is gymnasium's TimeLimit wrapper (added by gym.make).
+        return EnvCore(self._name, max_episode_steps=None, **kwargs)
 
     def _obs(self, raw: bytes) -> np.ndarray:
         return np.frombuffer(raw, dtype=self._dtype).reshape(self._shape).copy()
