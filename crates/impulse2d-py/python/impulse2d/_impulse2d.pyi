@@ -178,7 +178,7 @@ class World:
     def from_snapshot(data: bytes, workers: int = 1) -> World: ...
     def create_body(
         self,
-        type_: BodyType = "dynamic",
+        type: BodyType = "dynamic",
         position: VecLike = (0.0, 0.0),
         angle: float = 0.0,
         *,
