@@ -277,6 +277,10 @@ pub struct World {
     /// The build of the hot loops this world runs (resolved: `Baseline` or
     /// `Avx2`; see `simd.rs`).
     pub(crate) simd: SimdPath,
+    /// Advanced by every call that changes the set of objects or what a
+    /// [`RollbackState`](crate::snapshot::RollbackState) leaves out (see
+    /// [`World::structure_generation`]).
+    pub(crate) structure: u64,
 }
 
 impl World {
@@ -315,6 +319,7 @@ impl World {
             joints: Default::default(),
             workers: crate::workers::Workers::new(def.worker_count)?,
             simd,
+            structure: 0,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
