@@ -168,24 +168,26 @@ fn draw_options(camera: &Camera) -> DrawOptions {
     }
 }
 
-fn render_raster(world: &World, camera: Camera) -> Result<RasterDraw, String> {
+/// The world and the scene's player (the platformer's character, which is
+/// not a body) as a picture.
+fn render_raster(world: &World, scene: &Scene, camera: Camera) -> Result<RasterDraw, String> {
     let mut r = RasterDraw::new(camera).ok_or("cannot allocate the picture")?;
     let options = draw_options(&camera);
     r.clear(options.palette.background);
-    world.draw(&mut r, &options);
+    scene.draw(world, &mut r, &options);
     Ok(r)
 }
 
 /// Steps one world `steps` times, timing each step (the scene's script runs
 /// before each step, outside the timing); `on_step` sees the world after each
-/// step.
+/// step (and the scene).
 fn simulate(
     world: &mut World,
     scene: &mut Scene,
     step: &StepOptions,
     steps: u32,
     progress: &ProgressBar,
-    mut on_step: impl FnMut(u32, &World) -> Result<(), String>,
+    mut on_step: impl FnMut(u32, &World, &Scene) -> Result<(), String>,
 ) -> Result<(Vec<f64>, ProfileSum), String> {
     let dt = 1.0 / step.hz;
     let mut times = Vec::with_capacity(steps as usize);
@@ -200,7 +202,7 @@ fn simulate(
             .map_err(|e| format!("step {i} failed: {e}"))?;
         times.push(t.elapsed().as_secs_f64() * 1000.0);
         profile.add(world.profile());
-        on_step(i, world)?;
+        on_step(i, world, scene)?;
         progress.inc(1);
     }
     progress.finish_and_clear();
@@ -259,7 +261,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         .max(1);
     let delay_cs = ((100.0 * every as f32 / args.step.hz).round() as u16).max(2);
     if let Some(g) = gif.as_mut() {
-        g.add_frame(render_raster(&world, camera)?.pixmap(), delay_cs)?;
+        g.add_frame(render_raster(&world, &built, camera)?.pixmap(), delay_cs)?;
     }
 
     let progress = progress_bar(steps, scene);
@@ -269,11 +271,11 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         &args.step,
         steps,
         &progress,
-        |i, w| {
+        |i, w, s| {
             if let Some(g) = gif.as_mut()
                 && (i + 1) % every == 0
             {
-                g.add_frame(render_raster(w, camera)?.pixmap(), delay_cs)?;
+                g.add_frame(render_raster(w, s, camera)?.pixmap(), delay_cs)?;
             }
             Ok(())
         },
@@ -291,7 +293,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
 
     let size = format!("{}x{}", args.width, args.height);
     if let (Some(mut out), Some(path)) = (png_out, args.png.as_ref()) {
-        let bytes = render_raster(&world, camera)?.encode_png()?;
+        let bytes = render_raster(&world, &built, camera)?.encode_png()?;
         out.write_all(&bytes)
             .and_then(|_| out.flush())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -304,7 +306,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         let mut svg = SvgDraw::new(camera);
         let options = draw_options(&camera);
         svg.clear(options.palette.background);
-        world.draw(&mut svg, &options);
+        built.draw(&world, &mut svg, &options);
         out.write_all(svg.finish().as_bytes())
             .and_then(|_| out.flush())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -350,14 +352,9 @@ pub fn bench(scenes: &[String], step: &StepOptions) -> Result<(), String> {
         let (mut world, mut built) = build_world(name, step)?;
         let progress = progress_bar(steps, name);
         let (times, profile) =
-            simulate(
-                &mut world,
-                &mut built,
-                step,
-                steps,
-                &progress,
-                |_, _| Ok(()),
-            )?;
+            simulate(&mut world, &mut built, step, steps, &progress, |_, _, _| {
+                Ok(())
+            })?;
         let mut report = RunReport {
             scene: name.to_string(),
             steps,

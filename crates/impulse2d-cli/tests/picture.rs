@@ -74,3 +74,44 @@ fn png_round_trip_keeps_the_colours() {
         (g.r(), g.g(), g.b(), 255)
     );
 }
+
+/// The platformer's character is no body of the world: the picture draws it
+/// over the world from the scene's script, filled in the player colour, where
+/// the controller says it is (and the background shows just above its head).
+#[test]
+fn the_platformer_picture_draws_the_character() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut scene = impulse2d_scenes::build("platformer", &mut world).unwrap();
+    for step in 0..90 {
+        scene.step(&mut world, step, 1.0 / 60.0, 4).unwrap();
+    }
+    let c = scene.player().expect("the platformer has a player");
+    let centre = (c.center1 + c.center2) * 0.5;
+    let top = c.center1.y.max(c.center2.y) + c.radius;
+    // 10 px per metre around the character.
+    let camera = Camera::fit(
+        Aabb::new(centre - Vec2::new(5.0, 2.5), centre + Vec2::new(5.0, 2.5)),
+        100,
+        50,
+        0.0,
+    );
+    let mut r = RasterDraw::new(camera).unwrap();
+    let options = DrawOptions::default();
+    r.clear(options.palette.background);
+    world.draw(&mut r, &options);
+    assert_eq!(
+        pixel_at(&r, centre),
+        options.palette.background,
+        "the world alone does not draw the character"
+    );
+    scene.draw(&world, &mut r, &options);
+    assert_eq!(pixel_at(&r, centre), impulse2d_scenes::PLAYER_COLOR);
+    assert_eq!(
+        pixel_at(&r, Vec2::new(centre.x, top - 0.15)),
+        impulse2d_scenes::PLAYER_COLOR
+    );
+    assert_eq!(
+        pixel_at(&r, Vec2::new(centre.x, top + 0.25)),
+        options.palette.background
+    );
+}

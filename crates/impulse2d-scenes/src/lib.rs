@@ -12,7 +12,8 @@
 pub mod joints;
 
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
-use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::debug_draw::{DebugDraw, DrawOptions};
+use impulse2d::{BodyDef, BodyId, BodyType, HexColor, Result, Rot, ShapeDef, Vec2, World};
 
 mod one_way_platform;
 pub use one_way_platform::{
@@ -117,7 +118,25 @@ impl Scene {
     pub fn status(&self) -> String {
         self.script.as_ref().map(|s| s.status()).unwrap_or_default()
     }
+
+    /// The player's capsule (world frame, metres), for scenes with a player
+    /// (see [`SceneScript::player`]).
+    pub fn player(&self) -> Option<impulse2d::collision::Capsule> {
+        self.script.as_ref()?.player()
+    }
+
+    /// Draws the world and, over it, the player's capsule (it is not a body
+    /// of the world) filled in [`PLAYER_COLOR`].
+    pub fn draw(&self, world: &World, draw: &mut dyn DebugDraw, options: &DrawOptions) {
+        world.draw(draw, options);
+        if let Some(c) = self.player() {
+            draw.draw_solid_capsule(c.center1, c.center2, c.radius, PLAYER_COLOR);
+        }
+    }
 }
+
+/// The colour viewers fill the player's capsule with.
+pub const PLAYER_COLOR: HexColor = HexColor::ORANGE;
 
 impl std::fmt::Debug for Scene {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -224,7 +224,7 @@ impl App {
 
     /// The scene's player capsule, if it has one (the platformer).
     pub fn player(&self) -> Option<impulse2d::collision::Capsule> {
-        self.scene.as_ref()?.script.as_ref()?.player()
+        self.scene.as_ref()?.player()
     }
 
     /// Hands the keyboard to the scene's player: left/right run, jump. The
@@ -412,7 +412,12 @@ impl App {
         }
         // The player is not a body: draw its capsule over the world.
         if let Some(c) = self.player() {
-            d.draw_solid_capsule(c.center1, c.center2, c.radius, HexColor::ORANGE);
+            d.draw_solid_capsule(
+                c.center1,
+                c.center2,
+                c.radius,
+                impulse2d_scenes::PLAYER_COLOR,
+            );
         }
     }
 }

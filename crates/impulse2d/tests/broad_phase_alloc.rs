@@ -3,43 +3,13 @@
 //! counting global allocator (this file holds a single test so that no other test's
 //! allocations are counted).
 
+mod alloc_count;
+
+use alloc_count::allocations_during;
 use impulse2d::BodyType;
 use impulse2d::broad_phase::{BroadPhase, ProxyKey};
 use impulse2d::collision::{Aabb, RayCastInput};
 use impulse2d::math::Vec2;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.load(Ordering::Relaxed) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// A small linear congruential generator: enough to scatter boxes.
 struct Lcg(u64);
@@ -125,18 +95,14 @@ fn steady_state_allocates_nothing() {
         step(&mut bp, &mut rng, &mut pairs, 1, false);
     }
 
-    COUNTING.store(true, Ordering::SeqCst);
     let mut found = 0;
-    for s in 0..40 {
-        found += step(&mut bp, &mut rng, &mut pairs, 10, s % 2 == 0);
-    }
-    COUNTING.store(false, Ordering::SeqCst);
+    let allocations = allocations_during(|| {
+        for s in 0..40 {
+            found += step(&mut bp, &mut rng, &mut pairs, 10, s % 2 == 0);
+        }
+    });
 
     assert!(found > 0, "the queries should find proxies");
-    assert_eq!(
-        ALLOCATIONS.load(Ordering::SeqCst),
-        0,
-        "allocations in steady-state steps"
-    );
+    assert_eq!(allocations, 0, "allocations in steady-state steps");
     bp.validate().unwrap();
 }

@@ -4,66 +4,14 @@
 //! worker threads included (this test binary holds only this test so nothing
 //! else allocates meanwhile).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+mod alloc_count;
 
+use alloc_count::{allocations_during, assert_counter_works};
 use impulse2d::{World, WorldDef};
-
-struct Counting;
-
-static COUNTING: AtomicBool = AtomicBool::new(false);
-static COUNT: AtomicUsize = AtomicUsize::new(0);
-
-fn note_allocation() {
-    if COUNTING.load(Ordering::Relaxed) {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: forwards to the system allocator; only counts calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_allocation();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_allocation();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-fn allocations_during(f: impl FnOnce()) -> usize {
-    COUNT.store(0, Ordering::SeqCst);
-    COUNTING.store(true, Ordering::SeqCst);
-    f();
-    COUNTING.store(false, Ordering::SeqCst);
-    COUNT.load(Ordering::SeqCst)
-}
 
 #[test]
 fn steady_state_steps_allocate_nothing() {
-    // The counter must see allocations at all, on any thread.
-    assert!(allocations_during(|| drop(std::hint::black_box(vec![1u8; 16]))) >= 1);
-    let on_another_thread = allocations_during(|| {
-        std::thread::scope(|s| {
-            s.spawn(|| drop(std::hint::black_box(vec![1u8; 16])));
-        })
-    });
-    assert!(on_another_thread >= 1);
+    assert_counter_works();
     for workers in [1, 2, 4] {
         steady_state(workers);
     }

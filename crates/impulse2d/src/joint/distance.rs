@@ -19,7 +19,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
-use super::pair::{Pair, warm_start_bodies};
+use super::pair::{Pair, axial_mass, warm_start_bodies};
 use super::{JointBase, JointDef, JointKind, check_non_negative, check_range};
 
 joint_def! {
@@ -152,10 +152,7 @@ pub(crate) fn check_force_range(lower: f32, upper: f32) -> Result<()> {
 pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext) {
     let (ra, rb) = (base.frame_a.p, base.frame_b.p);
     let axis = (base.delta_center + (rb - ra)).normalize();
-    let cra = ra.cross(axis);
-    let crb = rb.cross(axis);
-    let k = base.inv_mass_a + base.inv_mass_b + base.inv_i_a * cra * cra + base.inv_i_b * crb * crb;
-    j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    j.axial_mass = axial_mass(base, ra.cross(axis), rb.cross(axis));
     j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
         clear_impulses(j);

@@ -460,67 +460,53 @@ impl JointKind {
         }
     }
 
-    /// The motor along or about the axis, for the types that have one.
-    pub(crate) fn motor(&self) -> Option<&Motor> {
+    /// The spring, motor and limit along or about the axis, for the types
+    /// that have them (revolute, prismatic, wheel, distance).
+    fn axial_parts(&self) -> Option<(&Spring, &Motor, &Limit)> {
         match self {
-            JointKind::Distance(j) => Some(&j.motor),
-            JointKind::Prismatic(j) => Some(&j.motor),
-            JointKind::Revolute(j) => Some(&j.motor),
-            JointKind::Wheel(j) => Some(&j.motor),
+            JointKind::Distance(j) => Some((&j.spring, &j.motor, &j.limit)),
+            JointKind::Prismatic(j) => Some((&j.spring, &j.motor, &j.limit)),
+            JointKind::Revolute(j) => Some((&j.spring, &j.motor, &j.limit)),
+            JointKind::Wheel(j) => Some((&j.spring, &j.motor, &j.limit)),
             _ => None,
         }
     }
 
-    pub(crate) fn motor_mut(&mut self) -> Option<&mut Motor> {
+    fn axial_parts_mut(&mut self) -> Option<(&mut Spring, &mut Motor, &mut Limit)> {
         match self {
-            JointKind::Distance(j) => Some(&mut j.motor),
-            JointKind::Prismatic(j) => Some(&mut j.motor),
-            JointKind::Revolute(j) => Some(&mut j.motor),
-            JointKind::Wheel(j) => Some(&mut j.motor),
+            JointKind::Distance(j) => Some((&mut j.spring, &mut j.motor, &mut j.limit)),
+            JointKind::Prismatic(j) => Some((&mut j.spring, &mut j.motor, &mut j.limit)),
+            JointKind::Revolute(j) => Some((&mut j.spring, &mut j.motor, &mut j.limit)),
+            JointKind::Wheel(j) => Some((&mut j.spring, &mut j.motor, &mut j.limit)),
             _ => None,
         }
+    }
+
+    /// The motor along or about the axis, for the types that have one.
+    pub(crate) fn motor(&self) -> Option<&Motor> {
+        self.axial_parts().map(|(_, motor, _)| motor)
+    }
+
+    pub(crate) fn motor_mut(&mut self) -> Option<&mut Motor> {
+        self.axial_parts_mut().map(|(_, motor, _)| motor)
     }
 
     /// The limits along or about the axis, for the types that have them.
     pub(crate) fn limit(&self) -> Option<&Limit> {
-        match self {
-            JointKind::Distance(j) => Some(&j.limit),
-            JointKind::Prismatic(j) => Some(&j.limit),
-            JointKind::Revolute(j) => Some(&j.limit),
-            JointKind::Wheel(j) => Some(&j.limit),
-            _ => None,
-        }
+        self.axial_parts().map(|(_, _, limit)| limit)
     }
 
     pub(crate) fn limit_mut(&mut self) -> Option<&mut Limit> {
-        match self {
-            JointKind::Distance(j) => Some(&mut j.limit),
-            JointKind::Prismatic(j) => Some(&mut j.limit),
-            JointKind::Revolute(j) => Some(&mut j.limit),
-            JointKind::Wheel(j) => Some(&mut j.limit),
-            _ => None,
-        }
+        self.axial_parts_mut().map(|(_, _, limit)| limit)
     }
 
     /// The spring along or about the axis, for the types that have one.
     pub(crate) fn spring(&self) -> Option<&Spring> {
-        match self {
-            JointKind::Distance(j) => Some(&j.spring),
-            JointKind::Prismatic(j) => Some(&j.spring),
-            JointKind::Revolute(j) => Some(&j.spring),
-            JointKind::Wheel(j) => Some(&j.spring),
-            _ => None,
-        }
+        self.axial_parts().map(|(spring, _, _)| spring)
     }
 
     pub(crate) fn spring_mut(&mut self) -> Option<&mut Spring> {
-        match self {
-            JointKind::Distance(j) => Some(&mut j.spring),
-            JointKind::Prismatic(j) => Some(&mut j.spring),
-            JointKind::Revolute(j) => Some(&mut j.spring),
-            JointKind::Wheel(j) => Some(&mut j.spring),
-            _ => None,
-        }
+        self.axial_parts_mut().map(|(spring, _, _)| spring)
     }
 }
 

@@ -30,7 +30,7 @@ use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
-use super::pair::{Pair, point_mass_matrix, warm_start_bodies};
+use super::pair::{Pair, invert, point_mass_matrix, warm_start_point};
 use super::{JointBase, JointDef, JointKind, check_non_negative};
 
 joint_def! {
@@ -236,8 +236,7 @@ pub(super) fn prepare(
     base.frame_a.p += sim_a.transform.q.rotate(j.linear_offset);
     let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
     j.linear_mass = point_mass_matrix(ma, ia, base.frame_a.p, mb, ib, base.frame_b.p).inverse();
-    let k = ia + ib;
-    j.angular_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    j.angular_mass = invert(ia + ib);
     for spring in [&mut j.linear_spring, &mut j.angular_spring] {
         spring.softness = Softness::new(spring.hertz, spring.damping_ratio, ctx.h);
     }
@@ -258,16 +257,8 @@ pub(super) fn clear_impulses(j: &mut MotorJoint) {
 
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {
-    let pair = Pair::load(base, states);
-    let (ra, rb) = pair.anchors(base);
     let (p, angular) = j.total_impulse();
-    warm_start_bodies(
-        base,
-        states,
-        p,
-        ra.cross(p) + angular,
-        rb.cross(p) + angular,
-    );
+    warm_start_point(base, states, p, angular);
 }
 
 #[inline(always)]

@@ -18,7 +18,7 @@ use crate::math::{Rot, Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::Motor;
-use super::pair::{Pair, warm_start_bodies};
+use super::pair::{Pair, invert, warm_start_bodies};
 use super::{JointBase, JointDef, JointKind};
 
 joint_def! {
@@ -111,8 +111,7 @@ impl MoverJointDef {
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint, ctx: &StepContext) {
-    let k = base.inv_mass_a + base.inv_mass_b;
-    j.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    j.mass = invert(base.inv_mass_a + base.inv_mass_b);
     let q = base.frame_a.q;
     j.directions = [q.x_axis(), q.y_axis()];
     if !ctx.enable_warm_starting {

@@ -34,6 +34,18 @@ pub(super) struct Line {
 }
 
 impl Line {
+    /// The geometry at the start of the step, from the prepared frames.
+    #[inline(always)]
+    pub fn prepared(base: &JointBase) -> Line {
+        let (ra, rb) = (base.frame_a.p, base.frame_b.p);
+        Line {
+            ra,
+            rb,
+            d: base.delta_center + (rb - ra),
+            axis: base.frame_a.q.x_axis(),
+        }
+    }
+
     /// Lever arms of a force along `direction`: on A `(d + r_a) × u`, on B
     /// `r_b × u`.
     #[inline(always)]
@@ -66,6 +78,33 @@ pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
             s.angular_velocity = w;
         }
     }
+}
+
+/// `1 / k`, or zero for `k = 0` (an effective mass from its inverse).
+#[inline(always)]
+pub(super) fn invert(k: f32) -> f32 {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// The effective mass of a row along a direction with lever arms `a1` (on
+/// A) and `a2` (on B), kg.
+#[inline(always)]
+pub(super) fn axial_mass(base: &JointBase, a1: f32, a2: f32) -> f32 {
+    invert(base.inv_mass_a + base.inv_mass_b + base.inv_i_a * a1 * a1 + base.inv_i_b * a2 * a2)
+}
+
+/// Warm starting of a point joint (revolute, weld, motor): the linear
+/// impulse `p` at the anchors and the angular impulse `angular`.
+#[inline(always)]
+pub(super) fn warm_start_point(base: &JointBase, states: &mut [BodyState], p: Vec2, angular: f32) {
+    let (ra, rb) = Pair::load(base, states).anchors(base);
+    warm_start_bodies(
+        base,
+        states,
+        p,
+        ra.cross(p) + angular,
+        rb.cross(p) + angular,
+    );
 }
 
 /// Warm starting: applies the accumulated linear impulse `p` (to B, the

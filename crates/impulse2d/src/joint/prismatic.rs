@@ -20,7 +20,7 @@ use crate::math::{Mat22, Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::pair::{Pair, warm_start_bodies};
+use super::pair::{Line, Pair, axial_mass, warm_start_bodies};
 use super::{
     JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range, reference_angle,
 };
@@ -115,13 +115,9 @@ pub(super) fn axial_impulse(j: &PrismaticJoint) -> f32 {
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContext) {
-    let (ra, rb) = (base.frame_a.p, base.frame_b.p);
-    let axis = base.frame_a.q.x_axis();
-    let d = base.delta_center + (rb - ra);
-    let a1 = (d + ra).cross(axis);
-    let a2 = rb.cross(axis);
-    let k = base.inv_mass_a + base.inv_mass_b + base.inv_i_a * a1 * a1 + base.inv_i_b * a2 * a2;
-    j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    let line = Line::prepared(base);
+    let (a1, a2) = line.arms(line.axis);
+    j.axial_mass = axial_mass(base, a1, a2);
     j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
         clear_impulses(j);

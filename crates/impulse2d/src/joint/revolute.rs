@@ -21,7 +21,7 @@ use crate::math::{Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, LimitRow, Motor, Spring};
-use super::pair::{Pair, warm_start_bodies};
+use super::pair::{Pair, invert, warm_start_point};
 use super::{
     JointBase, JointDef, JointKind, check_angle, check_non_negative, check_range, reference_angle,
 };
@@ -114,8 +114,7 @@ pub(super) fn axial_impulse(j: &RevoluteJoint) -> f32 {
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext) {
-    let k = base.inv_i_a + base.inv_i_b;
-    j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    j.axial_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
     if !ctx.enable_warm_starting {
         clear_impulses(j);
@@ -132,10 +131,7 @@ pub(super) fn clear_impulses(j: &mut RevoluteJoint) {
 
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [BodyState]) {
-    let (ra, rb) = Pair::load(base, states).anchors(base);
-    let axial = axial_impulse(j);
-    let p = j.linear_impulse;
-    warm_start_bodies(base, states, p, ra.cross(p) + axial, rb.cross(p) + axial);
+    warm_start_point(base, states, j.linear_impulse, axial_impulse(j));
 }
 
 #[inline(always)]

@@ -16,7 +16,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::axial::spring_impulse;
-use super::pair::{Pair, warm_start_bodies};
+use super::pair::{Pair, invert, warm_start_point};
 use super::{JointBase, JointDef, JointKind, check_non_negative, reference_angle};
 
 joint_def! {
@@ -68,8 +68,7 @@ pub(crate) struct WeldJoint {
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut WeldJoint, ctx: &StepContext) {
-    let k = base.inv_i_a + base.inv_i_b;
-    j.axial_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    j.axial_mass = invert(base.inv_i_a + base.inv_i_b);
     j.linear_softness = if j.linear_hertz == 0.0 {
         base.softness
     } else {
@@ -93,15 +92,7 @@ pub(super) fn clear_impulses(j: &mut WeldJoint) {
 
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [BodyState]) {
-    let (ra, rb) = Pair::load(base, states).anchors(base);
-    let (p, angular) = (j.linear_impulse, j.angular_impulse);
-    warm_start_bodies(
-        base,
-        states,
-        p,
-        ra.cross(p) + angular,
-        rb.cross(p) + angular,
-    );
+    warm_start_point(base, states, j.linear_impulse, j.angular_impulse);
 }
 
 #[inline(always)]

@@ -19,7 +19,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
-use super::pair::{Pair, warm_start_bodies};
+use super::pair::{Line, Pair, axial_mass, invert, warm_start_bodies};
 use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range};
 
 joint_def! {
@@ -107,24 +107,12 @@ pub(super) fn axial_impulse(j: &WheelJoint) -> f32 {
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
-    let (ma, ia, mb, ib) = (base.inv_mass_a, base.inv_i_a, base.inv_mass_b, base.inv_i_b);
-    let (ra, rb) = (base.frame_a.p, base.frame_b.p);
-    let axis = base.frame_a.q.x_axis();
-    let perp = axis.left_perp();
-    let d = base.delta_center + (rb - ra);
-
-    let s1 = (d + ra).cross(perp);
-    let s2 = rb.cross(perp);
-    let kp = ma + mb + ia * s1 * s1 + ib * s2 * s2;
-    j.perp_mass = if kp > 0.0 { 1.0 / kp } else { 0.0 };
-
-    let a1 = (d + ra).cross(axis);
-    let a2 = rb.cross(axis);
-    let ka = ma + mb + ia * a1 * a1 + ib * a2 * a2;
-    j.axial_mass = if ka > 0.0 { 1.0 / ka } else { 0.0 };
-
-    let km = ia + ib;
-    j.motor_mass = if km > 0.0 { 1.0 / km } else { 0.0 };
+    let line = Line::prepared(base);
+    let (s1, s2) = line.arms(line.axis.left_perp());
+    j.perp_mass = axial_mass(base, s1, s2);
+    let (a1, a2) = line.arms(line.axis);
+    j.axial_mass = axial_mass(base, a1, a2);
+    j.motor_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
 
     if !ctx.enable_warm_starting {

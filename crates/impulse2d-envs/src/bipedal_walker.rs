@@ -1,0 +1,1 @@
+//! `BipedalWalker-v3`: a two-legged walker crosses rough terrain.

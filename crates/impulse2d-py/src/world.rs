@@ -1,0 +1,1169 @@
+//! `World`: creation of bodies, the step, events, queries, numpy batches,
+//! snapshots.
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use impulse2d::collision::{Aabb, make_proxy};
+use impulse2d::{
+    BodyDef, BodyId, JointEventKind, JointType, MotionLocks, QueryFilter, Rot, ShapeId, Snapshot,
+    Transform, Vec2, WorldDef,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::gc::PyVisit;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict};
+use pyo3::{PyTraverseError, intern};
+
+use crate::body::{Body, Shape};
+use crate::convert::{V2, body_type, finite, tup};
+use crate::joint::Joint;
+use crate::ok;
+
+/// Which kind of object a user-data entry belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    Body,
+    Shape,
+    Chain,
+    Joint,
+}
+
+/// A user-data key: kind, slot index and generation (so a stale handle never
+/// sees the data of the object that reused its slot).
+pub(crate) type Key = (Kind, u32, u32);
+
+/// A physics world: bodies, shapes and joints, advanced in fixed time steps.
+///
+/// Units: metres, kilograms, seconds, radians. Gravity in m/s².
+#[pyclass(module = "impulse2d._impulse2d")]
+pub struct World {
+    pub(crate) inner: impulse2d::World,
+    /// Python objects attached to handles (`Body.user_data`, ...).
+    user_data: Mutex<HashMap<Key, Py<PyAny>>>,
+}
+
+impl World {
+    fn wrap(inner: impulse2d::World) -> World {
+        World {
+            inner,
+            user_data: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The user data stored under `key` (None if there is none).
+    pub(crate) fn get_user_data(&self, py: Python<'_>, key: Key) -> Py<PyAny> {
+        let map = self.user_data.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&key)
+            .map(|v| v.clone_ref(py))
+            .unwrap_or_else(|| py.None())
+    }
+
+    /// Stores (or with None removes) the user data under `key`.
+    pub(crate) fn set_user_data(&self, key: Key, value: Option<Py<PyAny>>) {
+        let mut map = self.user_data.lock().unwrap_or_else(|e| e.into_inner());
+        match value {
+            Some(v) => map.insert(key, v),
+            None => map.remove(&key),
+        };
+    }
+
+    /// Drops the user data of a body about to be destroyed and of its shapes,
+    /// chains and joints.
+    pub(crate) fn forget_body(&self, id: BodyId) {
+        let Ok(body) = self.inner.body(id) else {
+            return;
+        };
+        let mut map = self.user_data.lock().unwrap_or_else(|e| e.into_inner());
+        map.remove(&(Kind::Body, id.index(), id.generation()));
+        for s in body.shapes() {
+            map.remove(&(Kind::Shape, s.index(), s.generation()));
+            if let Ok(Some(chain)) = self.inner.shape(s).map(|s| s.parent_chain()) {
+                map.remove(&(Kind::Chain, chain.index(), chain.generation()));
+            }
+        }
+        for j in body.joints() {
+            map.remove(&(Kind::Joint, j.index(), j.generation()));
+        }
+    }
+}
+
+/// A handle to a body of `world`.
+pub(crate) fn body_handle(py: Python<'_>, world: &Py<World>, id: BodyId) -> PyResult<Py<Body>> {
+    Py::new(
+        py,
+        Body {
+            world: world.clone_ref(py),
+            id,
+        },
+    )
+}
+
+/// A handle to a shape of `world`.
+pub(crate) fn shape_handle(py: Python<'_>, world: &Py<World>, id: ShapeId) -> PyResult<Py<Shape>> {
+    Py::new(
+        py,
+        Shape {
+            world: world.clone_ref(py),
+            id,
+        },
+    )
+}
+
+/// The query filter from keyword arguments.
+fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
+    QueryFilter {
+        category_bits,
+        mask_bits,
+    }
+}
+
+/// The body ids of a sequence of `Body` handles of this world.
+fn body_ids(world: &Bound<'_, World>, bodies: &Bound<'_, PyAny>) -> PyResult<Vec<BodyId>> {
+    let mut out = Vec::with_capacity(bodies.len().unwrap_or(0));
+    for item in bodies.try_iter()? {
+        let item = item?;
+        let body = item
+            .cast::<Body>()
+            .map_err(|_| PyTypeError::new_err("expected a sequence of Body handles"))?;
+        let body = body.get();
+        if !body.world.is(world) {
+            return Err(crate::StaleHandleError::new_err(
+                "a Body of another world was given",
+            ));
+        }
+        out.push(body.id);
+    }
+    Ok(out)
+}
+
+/// `values` as a contiguous float32 array of shape `(n, width)` (width 0:
+/// shape `(n,)`), read into a vector; another shape is a `ValueError`.
+fn read_array(
+    py: Python<'_>,
+    values: &Bound<'_, PyAny>,
+    n: usize,
+    width: usize,
+    what: &str,
+) -> PyResult<Vec<f32>> {
+    let np = py.import(intern!(py, "numpy"))?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", np.getattr("float32")?)?;
+    let arr = np.call_method("ascontiguousarray", (values,), Some(&kwargs))?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let expected: Vec<usize> = if width == 0 { vec![n] } else { vec![n, width] };
+    if shape != expected {
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected an array of shape {expected:?}, got {shape:?}"
+        )));
+    }
+    let bytes = arr.call_method0("tobytes")?;
+    let bytes = bytes.cast::<PyBytes>()?.as_bytes();
+    let out: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if let Some(bad) = out.iter().find(|v| !v.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "{what}: every value must be finite, got {bad}"
+        )));
+    }
+    Ok(out)
+}
+
+/// A float32 numpy array of shape `(n, width)` (width 0: `(n,)`) holding `data`.
+fn make_array<'py>(py: Python<'py>, data: &[f32], width: usize) -> PyResult<Bound<'py, PyAny>> {
+    let mut bytes = Vec::with_capacity(data.len() * 4);
+    for v in data {
+        bytes.extend_from_slice(&v.to_ne_bytes());
+    }
+    let buffer = PyByteArray::new(py, &bytes);
+    let np = py.import(intern!(py, "numpy"))?;
+    let arr = np.call_method1("frombuffer", (buffer, np.getattr("float32")?))?;
+    match data.len().checked_div(width) {
+        None => Ok(arr),
+        Some(rows) => arr.call_method1("reshape", ((rows, width),)),
+    }
+}
+
+#[pymethods]
+impl World {
+    /// Creates a world.
+    ///
+    /// gravity: m/s². workers: threads that run a step (1 to 64; results are the
+    /// same bits for every count). The other settings are Box2D's world
+    /// definition: contact_hertz (Hz), contact_damping_ratio, contact_speed
+    /// (m/s, how fast overlap is pushed out), joint_hertz (Hz),
+    /// joint_damping_ratio, restitution_threshold (m/s), hit_event_threshold
+    /// (m/s), maximum_linear_speed (m/s), enable_sleep, enable_continuous.
+    #[new]
+    #[pyo3(signature = (
+        gravity = V2(Vec2::new(0.0, -10.0)),
+        workers = 1,
+        *,
+        enable_sleep = true,
+        enable_continuous = true,
+        contact_hertz = 30.0,
+        contact_damping_ratio = 10.0,
+        contact_speed = 3.0,
+        joint_hertz = 60.0,
+        joint_damping_ratio = 2.0,
+        restitution_threshold = 1.0,
+        hit_event_threshold = 1.0,
+        maximum_linear_speed = 400.0,
+    ))]
+    fn new(
+        gravity: V2,
+        workers: usize,
+        enable_sleep: bool,
+        enable_continuous: bool,
+        contact_hertz: f32,
+        contact_damping_ratio: f32,
+        contact_speed: f32,
+        joint_hertz: f32,
+        joint_damping_ratio: f32,
+        restitution_threshold: f32,
+        hit_event_threshold: f32,
+        maximum_linear_speed: f32,
+    ) -> PyResult<Self> {
+        let def = WorldDef {
+            gravity: gravity.0,
+            worker_count: workers,
+            enable_sleep,
+            enable_continuous,
+            contact_hertz,
+            contact_damping_ratio,
+            contact_push_max_velocity: contact_speed,
+            joint_hertz,
+            joint_damping_ratio,
+            restitution_threshold,
+            hit_event_threshold,
+            maximum_linear_speed,
+            ..WorldDef::default()
+        };
+        Ok(World::wrap(ok(impulse2d::World::new(&def))?))
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Ok(map) = self.user_data.try_lock() {
+            for v in map.values() {
+                visit.call(v)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        if let Ok(mut map) = self.user_data.lock() {
+            map.clear();
+        }
+    }
+
+    /// Advances the world by `dt` seconds in `substeps` substeps (Box2D
+    /// recommends 4). The GIL is released while the step runs. Events of the
+    /// step are read afterwards (`contact_begin_events()`, ...).
+    #[pyo3(signature = (dt = 1.0 / 60.0, substeps = 4))]
+    fn step(&mut self, py: Python<'_>, dt: f32, substeps: u32) -> PyResult<()> {
+        let inner = &mut self.inner;
+        ok(py.detach(|| inner.step(dt, substeps)))?;
+        // Joints the step destroyed lose their user data.
+        let broken: Vec<Key> = self
+            .inner
+            .joint_events()
+            .iter()
+            .filter(|e| e.kind != JointEventKind::ThresholdExceeded)
+            .map(|e| (Kind::Joint, e.joint_id.index(), e.joint_id.generation()))
+            .collect();
+        for key in broken {
+            self.set_user_data(key, None);
+        }
+        Ok(())
+    }
+
+    /// Gravity, m/s².
+    #[getter]
+    fn gravity(&self) -> (f32, f32) {
+        tup(self.inner.gravity())
+    }
+
+    #[setter]
+    fn set_gravity(&mut self, gravity: V2) -> PyResult<()> {
+        ok(self.inner.set_gravity(gravity.0))
+    }
+
+    /// Threads that run a step (1 to 64).
+    #[getter]
+    fn workers(&self) -> usize {
+        self.inner.worker_count()
+    }
+
+    #[setter]
+    fn set_workers(&mut self, count: usize) -> PyResult<()> {
+        ok(self.inner.set_worker_count(count))
+    }
+
+    /// Steps taken so far.
+    #[getter]
+    fn step_count(&self) -> u64 {
+        self.inner.step_count()
+    }
+
+    /// Bodies awake now.
+    #[getter]
+    fn awake_body_count(&self) -> usize {
+        self.inner.awake_body_count()
+    }
+
+    /// Whether bodies may fall asleep.
+    #[getter]
+    fn sleep_enabled(&self) -> bool {
+        self.inner.is_sleeping_enabled()
+    }
+
+    #[setter]
+    fn set_sleep_enabled(&mut self, enable: bool) {
+        self.inner.enable_sleeping(enable);
+    }
+
+    /// Whether fast bodies are swept against static geometry.
+    #[getter]
+    fn continuous_enabled(&self) -> bool {
+        self.inner.is_continuous_enabled()
+    }
+
+    #[setter]
+    fn set_continuous_enabled(&mut self, enable: bool) {
+        self.inner.enable_continuous(enable);
+    }
+
+    /// FNV-1a hash of every body's transform and velocities in id order (the
+    /// same number the Rust `World::state_hash` and the CLI print).
+    fn state_hash(&self) -> u64 {
+        self.inner.state_hash()
+    }
+
+    /// The whole world as bytes (versioned, checksummed). `user_data` is not
+    /// included.
+    fn snapshot<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.snapshot().to_bytes())
+    }
+
+    /// Puts the world back to a snapshot. Corrupt bytes raise `ValueError` and
+    /// leave the world unchanged. Handles keep naming the same ids.
+    fn restore(&mut self, data: &[u8]) -> PyResult<()> {
+        let snap = ok(Snapshot::from_bytes(data))?;
+        ok(self.inner.restore(&snap))
+    }
+
+    /// A new world from snapshot bytes.
+    #[staticmethod]
+    #[pyo3(signature = (data, workers = 1))]
+    fn from_snapshot(data: &[u8], workers: usize) -> PyResult<World> {
+        let snap = ok(Snapshot::from_bytes(data))?;
+        Ok(World::wrap(ok(impulse2d::World::from_snapshot(
+            &snap, workers,
+        ))?))
+    }
+
+    /// Creates a body. type: "static", "kinematic" or "dynamic"; position (m);
+    /// angle (rad); linear_velocity (m/s); angular_velocity (rad/s);
+    /// linear_damping, angular_damping (1/s); gravity_scale; bullet (swept
+    /// against other moving bodies); fixed_rotation; awake; enable_sleep;
+    /// enabled; user_data (any Python object). A body has no mass until
+    /// shapes are added.
+    #[pyo3(signature = (
+        type_ = "dynamic",
+        position = V2(Vec2::ZERO),
+        angle = 0.0,
+        *,
+        linear_velocity = V2(Vec2::ZERO),
+        angular_velocity = 0.0,
+        linear_damping = 0.0,
+        angular_damping = 0.0,
+        gravity_scale = 1.0,
+        bullet = false,
+        fixed_rotation = false,
+        awake = true,
+        enable_sleep = true,
+        enabled = true,
+        allow_fast_rotation = false,
+        name = None,
+        user_data = None,
+    ))]
+    fn create_body(
+        slf: &Bound<'_, Self>,
+        type_: &str,
+        position: V2,
+        angle: f32,
+        linear_velocity: V2,
+        angular_velocity: f32,
+        linear_damping: f32,
+        angular_damping: f32,
+        gravity_scale: f32,
+        bullet: bool,
+        fixed_rotation: bool,
+        awake: bool,
+        enable_sleep: bool,
+        enabled: bool,
+        allow_fast_rotation: bool,
+        name: Option<&str>,
+        user_data: Option<Py<PyAny>>,
+    ) -> PyResult<Py<Body>> {
+        let py = slf.py();
+        let def = BodyDef {
+            body_type: body_type(type_)?,
+            position: position.0,
+            rotation: Rot::from_angle(finite(angle, "angle")?),
+            linear_velocity: linear_velocity.0,
+            angular_velocity,
+            linear_damping,
+            angular_damping,
+            gravity_scale,
+            is_bullet: bullet,
+            motion_locks: MotionLocks {
+                angular_z: fixed_rotation,
+                ..MotionLocks::default()
+            },
+            is_awake: awake,
+            enable_sleep,
+            is_enabled: enabled,
+            allow_fast_rotation,
+            ..BodyDef::default()
+        };
+        let mut w = slf.try_borrow_mut()?;
+        let id = ok(w.inner.create_body(&def))?;
+        if let Some(name) = name {
+            ok(w.inner.body_mut(id))?.set_name(name);
+        }
+        w.set_user_data((Kind::Body, id.index(), id.generation()), user_data);
+        drop(w);
+        body_handle(py, &slf.clone().unbind(), id)
+    }
+
+    /// Destroys a body with its shapes, chains and joints (same as
+    /// `body.destroy()`). A stale handle raises `StaleHandleError`.
+    fn destroy_body(&mut self, body: PyRef<'_, Body>) -> PyResult<()> {
+        self.forget_body(body.id);
+        ok(self.inner.destroy_body(body.id))
+    }
+
+    /// Every body, in id order.
+    fn bodies(slf: &Bound<'_, Self>) -> PyResult<Vec<Py<Body>>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let ids: Vec<BodyId> = slf.try_borrow()?.inner.body_ids().collect();
+        ids.into_iter()
+            .map(|id| body_handle(py, &world, id))
+            .collect()
+    }
+
+    /// Contacts that started touching during the last step.
+    fn contact_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactBeginEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .contact_events()
+            .begin
+            .iter()
+            .map(|e| {
+                Ok(ContactBeginEvent {
+                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    normal: tup(e.manifold.normal),
+                    points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
+                })
+            })
+            .collect()
+    }
+
+    /// Contacts that stopped touching during the last step (or whose shapes
+    /// were destroyed since; their handles may be stale).
+    fn contact_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactEndEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .contact_events()
+            .end
+            .iter()
+            .map(|e| {
+                Ok(ContactEndEvent {
+                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Contacts that began faster than the hit-event threshold during the last
+    /// step, between shapes with hit events enabled.
+    fn contact_hit_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactHitEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .contact_events()
+            .hit
+            .iter()
+            .map(|e| {
+                Ok(ContactHitEvent {
+                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    point: tup(e.point),
+                    normal: tup(e.normal),
+                    approach_speed: e.approach_speed,
+                })
+            })
+            .collect()
+    }
+
+    /// Shapes that began overlapping a sensor during the last step.
+    fn sensor_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorBeginEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .sensor_events()
+            .begin
+            .iter()
+            .map(|e| {
+                Ok(SensorBeginEvent {
+                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Shapes that stopped overlapping a sensor during the last step.
+    fn sensor_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorEndEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .sensor_events()
+            .end
+            .iter()
+            .map(|e| {
+                Ok(SensorEndEvent {
+                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Joint events of the last step: "threshold_exceeded", "broken"
+    /// (destroyed by its threshold), "body_destroyed".
+    fn joint_events(slf: &Bound<'_, Self>) -> PyResult<Vec<JointEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .joint_events()
+            .iter()
+            .map(|e| {
+                Ok(JointEvent {
+                    joint: Py::new(
+                        py,
+                        Joint {
+                            world: world.clone_ref(py),
+                            id: e.joint_id,
+                        },
+                    )?,
+                    kind: match e.kind {
+                        JointEventKind::ThresholdExceeded => "threshold_exceeded",
+                        JointEventKind::Broken => "broken",
+                        _ => "body_destroyed",
+                    },
+                    joint_type: crate::joint::type_name(e.joint_type),
+                    force: e.force,
+                    torque: e.torque,
+                })
+            })
+            .collect()
+    }
+
+    /// Bodies the last step moved (every awake body), with their new pose.
+    fn body_move_events(slf: &Bound<'_, Self>) -> PyResult<Vec<BodyMoveEvent>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        w.inner
+            .body_events()
+            .iter()
+            .map(|e| {
+                Ok(BodyMoveEvent {
+                    body: body_handle(py, &world, e.body_id)?,
+                    position: tup(e.transform.p),
+                    angle: e.transform.q.angle(),
+                    fell_asleep: e.fell_asleep,
+                })
+            })
+            .collect()
+    }
+
+    /// The closest shape hit by the ray from `origin` along `translation`
+    /// (metres; the ray ends at origin + translation), or None. Sensors are
+    /// not hit. category_bits / mask_bits filter shapes as Box2D's
+    /// b2QueryFilter.
+    #[pyo3(signature = (origin, translation, *, category_bits = 1, mask_bits = u64::MAX))]
+    fn cast_ray_closest(
+        slf: &Bound<'_, Self>,
+        origin: V2,
+        translation: V2,
+        category_bits: u64,
+        mask_bits: u64,
+    ) -> PyResult<Option<RayHit>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        let hit = ok(w.inner.cast_ray_closest(
+            origin.0,
+            translation.0,
+            query_filter(category_bits, mask_bits),
+        ))?;
+        hit.map(|h| {
+            Ok(RayHit {
+                shape: shape_handle(py, &world, h.shape_id)?,
+                point: tup(h.point),
+                normal: tup(h.normal),
+                fraction: h.fraction,
+            })
+        })
+        .transpose()
+    }
+
+    /// Casts a ray from `origin` along `translation` (metres) and calls
+    /// `callback(shape, point, normal, fraction)` for the shapes it hits, in
+    /// no particular order. The callback returns a float, as Box2D's
+    /// b2CastResultFcn: -1 ignores this shape, 0 stops the cast, a fraction
+    /// in (0, 1) clips the ray there, 1 goes on unclipped. An exception in the
+    /// callback stops the cast and is raised.
+    #[pyo3(signature = (origin, translation, callback, *, category_bits = 1, mask_bits = u64::MAX))]
+    fn cast_ray(
+        slf: &Bound<'_, Self>,
+        origin: V2,
+        translation: V2,
+        callback: &Bound<'_, PyAny>,
+        category_bits: u64,
+        mask_bits: u64,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        let mut error: Option<PyErr> = None;
+        ok(w.inner.cast_ray(
+            origin.0,
+            translation.0,
+            query_filter(category_bits, mask_bits),
+            |id, point, normal, fraction| {
+                if error.is_some() {
+                    return 0.0;
+                }
+                let answer = shape_handle(py, &world, id).and_then(|shape| {
+                    callback
+                        .call1((shape, tup(point), tup(normal), fraction))?
+                        .extract::<f32>()
+                });
+                match answer {
+                    Ok(a) if a.is_nan() => {
+                        error = Some(PyValueError::new_err("the ray callback returned NaN"));
+                        0.0
+                    }
+                    Ok(a) => a,
+                    Err(e) => {
+                        error = Some(e);
+                        0.0
+                    }
+                }
+            },
+        ))?;
+        match error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Every shape the ray from `origin` along `translation` hits, nearest
+    /// first.
+    #[pyo3(signature = (origin, translation, *, category_bits = 1, mask_bits = u64::MAX))]
+    fn cast_ray_all(
+        slf: &Bound<'_, Self>,
+        origin: V2,
+        translation: V2,
+        category_bits: u64,
+        mask_bits: u64,
+    ) -> PyResult<Vec<RayHit>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        let mut hits: Vec<(ShapeId, Vec2, Vec2, f32)> = Vec::new();
+        ok(w.inner.cast_ray(
+            origin.0,
+            translation.0,
+            query_filter(category_bits, mask_bits),
+            |id, p, n, f| {
+                hits.push((id, p, n, f));
+                1.0
+            },
+        ))?;
+        hits.sort_by(|a, b| a.3.total_cmp(&b.3).then(a.0.cmp(&b.0)));
+        hits.into_iter()
+            .map(|(id, p, n, f)| {
+                Ok(RayHit {
+                    shape: shape_handle(py, &world, id)?,
+                    point: tup(p),
+                    normal: tup(n),
+                    fraction: f,
+                })
+            })
+            .collect()
+    }
+
+    /// The shapes whose bounding box overlaps the box from `lower` to `upper`
+    /// (metres; touching counts), in the broad phase's order.
+    #[pyo3(signature = (lower, upper, *, category_bits = 1, mask_bits = u64::MAX))]
+    fn overlap_aabb(
+        slf: &Bound<'_, Self>,
+        lower: V2,
+        upper: V2,
+        category_bits: u64,
+        mask_bits: u64,
+    ) -> PyResult<Vec<Py<Shape>>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let w = slf.try_borrow()?;
+        let mut ids = Vec::new();
+        let aabb = Aabb {
+            lower: lower.0,
+            upper: upper.0,
+        };
+        ok(w.inner
+            .overlap_aabb(aabb, query_filter(category_bits, mask_bits), |id| {
+                ids.push(id);
+                true
+            }))?;
+        ids.into_iter()
+            .map(|id| shape_handle(py, &world, id))
+            .collect()
+    }
+
+    /// The shapes overlapping the convex hull of `points` (1 to 8, metres,
+    /// in the query's frame) rounded by `radius`, placed at `position` turned
+    /// by `angle`. One point and a radius is a circle, two a capsule.
+    #[pyo3(signature = (points, radius = 0.0, position = V2(Vec2::ZERO), angle = 0.0, *, category_bits = 1, mask_bits = u64::MAX))]
+    fn overlap_shape(
+        slf: &Bound<'_, Self>,
+        points: &Bound<'_, PyAny>,
+        radius: f32,
+        position: V2,
+        angle: f32,
+        category_bits: u64,
+        mask_bits: u64,
+    ) -> PyResult<Vec<Py<Shape>>> {
+        let py = slf.py();
+        let world = slf.clone().unbind();
+        let pts = crate::convert::points(points)?;
+        let proxy = ok(make_proxy(&pts, radius))?;
+        let xf = Transform::new(position.0, Rot::from_angle(finite(angle, "angle")?));
+        let w = slf.try_borrow()?;
+        let mut ids = Vec::new();
+        ok(w.inner
+            .overlap_shape(&proxy, xf, query_filter(category_bits, mask_bits), |id| {
+                ids.push(id);
+                true
+            }))?;
+        ids.into_iter()
+            .map(|id| shape_handle(py, &world, id))
+            .collect()
+    }
+
+    /// Positions of the bodies' origins: float32 array of shape (n, 2), metres.
+    fn positions<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ids = body_ids(slf, bodies)?;
+        let w = slf.try_borrow()?;
+        let mut out = Vec::with_capacity(ids.len() * 2);
+        for id in ids {
+            let p = ok(w.inner.body(id))?.position();
+            out.extend_from_slice(&[p.x, p.y]);
+        }
+        make_array(slf.py(), &out, 2)
+    }
+
+    /// Angles of the bodies: float32 array of shape (n,), radians in [-pi, pi].
+    fn angles<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ids = body_ids(slf, bodies)?;
+        let w = slf.try_borrow()?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.push(ok(w.inner.body(id))?.rotation().angle());
+        }
+        make_array(slf.py(), &out, 0)
+    }
+
+    /// Linear velocities of the bodies' centres of mass: float32 array of
+    /// shape (n, 2), m/s.
+    fn velocities<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ids = body_ids(slf, bodies)?;
+        let w = slf.try_borrow()?;
+        let mut out = Vec::with_capacity(ids.len() * 2);
+        for id in ids {
+            let v = ok(w.inner.body(id))?.linear_velocity();
+            out.extend_from_slice(&[v.x, v.y]);
+        }
+        make_array(slf.py(), &out, 2)
+    }
+
+    /// Angular velocities of the bodies: float32 array of shape (n,), rad/s.
+    fn angular_velocities<'py>(
+        slf: &Bound<'py, Self>,
+        bodies: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ids = body_ids(slf, bodies)?;
+        let w = slf.try_borrow()?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.push(ok(w.inner.body(id))?.angular_velocity());
+        }
+        make_array(slf.py(), &out, 0)
+    }
+
+    /// Teleports the bodies to `positions` (array-like of shape (n, 2),
+    /// metres), keeping their angles. Shapes and values are checked (and
+    /// every handle) before any body moves.
+    fn set_positions(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        positions: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let ids = body_ids(slf, bodies)?;
+        let values = read_array(slf.py(), positions, ids.len(), 2, "positions")?;
+        let mut w = slf.try_borrow_mut()?;
+        let rots = ids
+            .iter()
+            .map(|&id| ok(w.inner.body(id)).map(|b| b.rotation()))
+            .collect::<PyResult<Vec<Rot>>>()?;
+        for (i, (&id, q)) in ids.iter().zip(rots).enumerate() {
+            let p = Vec2::new(values[2 * i], values[2 * i + 1]);
+            ok(ok(w.inner.body_mut(id))?.set_transform(p, q))?;
+        }
+        Ok(())
+    }
+
+    /// Turns the bodies to `angles` (array-like of shape (n,), radians),
+    /// keeping their positions.
+    fn set_angles(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        angles: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let ids = body_ids(slf, bodies)?;
+        let values = read_array(slf.py(), angles, ids.len(), 0, "angles")?;
+        let mut w = slf.try_borrow_mut()?;
+        let ps = ids
+            .iter()
+            .map(|&id| ok(w.inner.body(id)).map(|b| b.position()))
+            .collect::<PyResult<Vec<Vec2>>>()?;
+        for ((&id, p), &a) in ids.iter().zip(ps).zip(&values) {
+            ok(ok(w.inner.body_mut(id))?.set_transform(p, Rot::from_angle(a)))?;
+        }
+        Ok(())
+    }
+
+    /// Sets the bodies' linear velocities (array-like of shape (n, 2), m/s).
+    /// Static bodies in the list raise `ValueError` before anything changes.
+    fn set_velocities(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        velocities: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let ids = body_ids(slf, bodies)?;
+        let values = read_array(slf.py(), velocities, ids.len(), 2, "velocities")?;
+        let mut w = slf.try_borrow_mut()?;
+        check_movable(&w.inner, &ids)?;
+        for (i, &id) in ids.iter().enumerate() {
+            let v = Vec2::new(values[2 * i], values[2 * i + 1]);
+            ok(ok(w.inner.body_mut(id))?.set_linear_velocity(v))?;
+        }
+        Ok(())
+    }
+
+    /// Sets the bodies' angular velocities (array-like of shape (n,), rad/s).
+    fn set_angular_velocities(
+        slf: &Bound<'_, Self>,
+        bodies: &Bound<'_, PyAny>,
+        velocities: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let ids = body_ids(slf, bodies)?;
+        let values = read_array(slf.py(), velocities, ids.len(), 0, "angular velocities")?;
+        let mut w = slf.try_borrow_mut()?;
+        check_movable(&w.inner, &ids)?;
+        for (&id, &v) in ids.iter().zip(&values) {
+            ok(ok(w.inner.body_mut(id))?.set_angular_velocity(v))?;
+        }
+        Ok(())
+    }
+
+    /// Creates a distance joint between `body_a` and `body_b`. Options: length (m), enable_spring, hertz, damping_ratio, lower_spring_force, upper_spring_force (N), enable_limit, min_length, max_length (m), enable_motor, motor_speed (m/s), max_motor_force (N).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_distance_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Distance, body_a, body_b, options)
+    }
+
+    /// Creates a filter joint between `body_a` and `body_b`. Options: none besides the common ones: the joint only stops the two bodies colliding.
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_filter_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Filter, body_a, body_b, options)
+    }
+
+    /// Creates a motor joint between `body_a` and `body_b`. Options: linear_offset (m), angular_offset (rad), max_force (N), max_torque (N·m), correction_factor, linear_velocity (m/s), angular_velocity (rad/s), max_velocity_force (N), max_velocity_torque (N·m), linear_hertz, angular_hertz (Hz), linear_damping_ratio, angular_damping_ratio, max_spring_force (N), max_spring_torque (N·m).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_motor_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Motor, body_a, body_b, options)
+    }
+
+    /// Creates a mouse joint between `body_a` and `body_b`. Options: target (world point, m), hertz (Hz), damping_ratio, max_force (N).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_mouse_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Mouse, body_a, body_b, options)
+    }
+
+    /// Creates a mover joint between `body_a` and `body_b`. Options: linear_velocity (m/s), max_velocity_force (N per axis).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_mover_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Mover, body_a, body_b, options)
+    }
+
+    /// Creates a pogo joint between `body_a` and `body_b`. Options: normal, hertz (Hz), damping_ratio, rest_length (m), max_tension_force, max_compression_force (N), impulse (N·s), velocity (m/s).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_pogo_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Pogo, body_a, body_b, options)
+    }
+
+    /// Creates a prismatic joint between `body_a` and `body_b`. Options: local_axis_a, reference_angle (rad), enable_spring, hertz, damping_ratio, target_translation (m), enable_limit, lower_translation, upper_translation (m), enable_motor, motor_speed (m/s), max_motor_force (N).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_prismatic_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Prismatic, body_a, body_b, options)
+    }
+
+    /// Creates a revolute joint between `body_a` and `body_b`. Options: reference_angle (rad), enable_spring, hertz, damping_ratio, target_angle (rad), enable_limit, lower_angle, upper_angle (rad), enable_motor, motor_speed (rad/s), max_motor_torque (N·m).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_revolute_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Revolute, body_a, body_b, options)
+    }
+
+    /// Creates a weld joint between `body_a` and `body_b`. Options: reference_angle (rad), linear_hertz, angular_hertz (Hz; 0 = rigid), linear_damping_ratio, angular_damping_ratio.
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_weld_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Weld, body_a, body_b, options)
+    }
+
+    /// Creates a wheel joint between `body_a` and `body_b`. Options: local_axis_a, enable_spring (default on), hertz (default 1 Hz), damping_ratio (0.7), enable_limit, lower_translation, upper_translation (m), enable_motor, motor_speed (rad/s), max_motor_torque (N·m).
+    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
+    /// collide_connected, constraint_hertz, constraint_damping_ratio,
+    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
+    #[pyo3(signature = (body_a, body_b, **options))]
+    fn create_wheel_joint(
+        slf: &Bound<'_, Self>,
+        body_a: &Bound<'_, Body>,
+        body_b: &Bound<'_, Body>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<Joint>> {
+        crate::joint::create_joint(slf, JointType::Wheel, body_a, body_b, options)
+    }
+
+    /// Destroys a joint (same as `joint.destroy()`).
+    fn destroy_joint(&mut self, joint: &Bound<'_, Joint>) -> PyResult<()> {
+        let id = joint.get().id;
+        self.set_user_data((Kind::Joint, id.index(), id.generation()), None);
+        ok(self.inner.destroy_joint(id))
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.inner.gravity();
+        format!(
+            "World(gravity=({}, {}), workers={}, step_count={})",
+            g.x,
+            g.y,
+            self.inner.worker_count(),
+            self.inner.step_count()
+        )
+    }
+}
+
+/// Every id valid and no static body among them (velocity setters), checked
+/// before any body changes.
+fn check_movable(world: &impulse2d::World, ids: &[BodyId]) -> PyResult<()> {
+    for &id in ids {
+        if ok(world.body(id))?.body_type() == impulse2d::BodyType::Static {
+            return Err(PyValueError::new_err("a static body has no velocity"));
+        }
+    }
+    Ok(())
+}
+
+/// One ray hit: the shape, the point (m), the surface normal there and the
+/// fraction of the translation at which it was hit.
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct RayHit {
+    shape: Py<Shape>,
+    point: (f32, f32),
+    normal: (f32, f32),
+    fraction: f32,
+}
+
+#[pymethods]
+impl RayHit {
+    fn __repr__(&self) -> String {
+        format!(
+            "RayHit(point={:?}, normal={:?}, fraction={})",
+            self.point, self.normal, self.fraction
+        )
+    }
+}
+
+/// Two shapes started touching: `normal` points from shape_a to shape_b;
+/// `points` are the manifold's contact points (m).
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct ContactBeginEvent {
+    shape_a: Py<Shape>,
+    shape_b: Py<Shape>,
+    normal: (f32, f32),
+    points: Vec<(f32, f32)>,
+}
+
+/// Two shapes stopped touching.
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct ContactEndEvent {
+    shape_a: Py<Shape>,
+    shape_b: Py<Shape>,
+}
+
+/// Two shapes hit each other faster than the hit-event threshold: contact
+/// point (m), normal (from a to b) and approach speed (m/s).
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct ContactHitEvent {
+    shape_a: Py<Shape>,
+    shape_b: Py<Shape>,
+    point: (f32, f32),
+    normal: (f32, f32),
+    approach_speed: f32,
+}
+
+/// A shape (`visitor`) began overlapping a sensor shape.
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct SensorBeginEvent {
+    sensor: Py<Shape>,
+    visitor: Py<Shape>,
+}
+
+/// A shape (`visitor`) stopped overlapping a sensor shape.
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct SensorEndEvent {
+    sensor: Py<Shape>,
+    visitor: Py<Shape>,
+}
+
+/// A joint's reaction passed its threshold (`kind` "threshold_exceeded"), or
+/// the joint was destroyed ("broken", "body_destroyed"). force (N), torque
+/// (N·m).
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct JointEvent {
+    joint: Py<Joint>,
+    kind: &'static str,
+    joint_type: &'static str,
+    force: f32,
+    torque: f32,
+}
+
+/// A body the step moved: new origin position (m), angle (rad), and whether
+/// it fell asleep in this step.
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct BodyMoveEvent {
+    body: Py<Body>,
+    position: (f32, f32),
+    angle: f32,
+    fell_asleep: bool,
+}
