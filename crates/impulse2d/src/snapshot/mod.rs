@@ -22,6 +22,7 @@
 //! swapped in).
 
 mod check;
+pub(crate) mod recording;
 mod rollback;
 mod stores;
 pub(crate) mod wire;
@@ -31,6 +32,7 @@ use crate::id::next_world_number;
 use crate::profile::Profile;
 use crate::state_hash::Fnv1a;
 use crate::world::{PairSet, World, check_worker_count};
+pub use recording::{Divergence, RECORDING_VERSION, Recording, Replay, ReplayStep};
 pub use rollback::RollbackState;
 use wire::{Reader, Wire, Writer, bad};
 
@@ -172,6 +174,7 @@ fn encode(world: &World) -> Vec<u8> {
         workers: _,   // threads: not data
         simd: _,      // the instruction set: same bits on every path
         structure: _, // a generation local to the world
+        recorder: _,  // the world's own log, not its state
     } = world;
     let mut w = Writer::default();
     w.raw(&MAGIC);
@@ -243,6 +246,7 @@ fn decode(snapshot: &Snapshot, world_number: u16) -> Result<World> {
         workers: crate::workers::Workers::new(1)?,
         simd: crate::simd::SimdPath::Baseline,
         structure: 0,
+        recorder: None,
     };
     if r.remaining() != 0 {
         return Err(bad("bytes left over after the world"));
@@ -288,7 +292,9 @@ impl World {
         std::mem::swap(&mut new.mixing, &mut self.mixing);
         std::mem::swap(&mut new.scratch, &mut self.scratch);
         new.structure = self.structure_generation().wrapping_add(1);
+        std::mem::swap(&mut new.recorder, &mut self.recorder);
         *self = new;
+        self.record_change();
         Ok(())
     }
 

@@ -227,6 +227,40 @@ const MOVING_TREES: [BodyType; 2] = [BodyType::Kinematic, BodyType::Dynamic];
 ///
 /// It is a memory image for the same world, not a file format; for bytes to
 /// store or send use a [`Snapshot`](crate::Snapshot).
+///
+/// ```
+/// # use impulse2d::{BodyDef, BodyType, RollbackState, ShapeDef, Vec2, World, WorldDef};
+/// # use impulse2d::collision::make_box;
+/// # fn main() -> impulse2d::Result<()> {
+/// let mut world = World::new(&WorldDef::default())?;
+/// let ground = world.create_body(&BodyDef::default())?;
+/// world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(10.0, 0.5)?)?;
+/// let ball = world.create_body(&BodyDef {
+///     body_type: BodyType::Dynamic,
+///     position: Vec2::new(0.0, 4.0),
+///     ..BodyDef::default()
+/// })?;
+/// world.create_polygon_shape(ball, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
+///
+/// let mut state = RollbackState::new(); // reuse it: no allocation after the first save
+/// world.save_rollback(&mut state);
+/// for _ in 0..60 { world.step(1.0 / 60.0, 4)?; }  // the predicted frames
+/// let predicted = world.state_hash();
+///
+/// world.load_rollback(&state)?;                    // a late input arrives: go back
+/// world.body_mut(ball)?.apply_linear_impulse_to_center(Vec2::new(2.0, 0.0), true)?;
+/// for _ in 0..60 { world.step(1.0 / 60.0, 4)?; }  // re-simulate with it
+/// assert_ne!(world.state_hash(), predicted);
+///
+/// world.load_rollback(&state)?;                    // without it again: the same bits
+/// for _ in 0..60 { world.step(1.0 / 60.0, 4)?; }
+/// assert_eq!(world.state_hash(), predicted);
+///
+/// world.create_body(&BodyDef::default())?;         // the set of objects changed:
+/// assert!(world.load_rollback(&state).is_err());   // refused, world untouched
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Default)]
 pub struct RollbackState {
     /// `Some((world number, structure generation))` once saved.
@@ -404,6 +438,7 @@ impl World {
             workers: _, // threads: not data
             simd: _,    // same bits on every path
             structure: _,
+            recorder: _,
         } = self;
         state.origin = Some((*world_number, self.structure_generation()));
         state.settings = *settings;
@@ -501,6 +536,7 @@ impl World {
             workers: _,
             simd: _,
             structure: _,
+            recorder: _,
         } = self;
         *settings = WorldDef {
             worker_count: settings.worker_count,
@@ -533,6 +569,7 @@ impl World {
         pair_set.clone_from(&state.pair_set);
         joints.refill(&state.joints);
         events.refill(&state.events);
+        self.record_change();
         Ok(())
     }
 }
