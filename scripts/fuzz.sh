@@ -23,12 +23,13 @@
 # FUZZ_SMOKE=1 (CI): replay fuzz/regressions/ as a fatal check, then explore for
 # SECONDS and report a new crash without failing (kept in fuzz/artifacts/).
 #
-# Targets: hull, manifold, toi, world (sequences of world API calls) and
-# world_2_workers (the same on a world with 2 worker threads).
+# Targets: hull, manifold, toi, world (sequences of world API calls),
+# world_2_workers (the same on a world with 2 worker threads) and snapshot
+# (Snapshot::from_bytes + World::restore on raw and on corrupted, resealed bytes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(hull manifold toi world world_2_workers)
+TARGETS=(hull manifold toi world world_2_workers snapshot)
 target="${1:-all}"
 seconds="${2:-600}"
 sanitizer="${FUZZ_SANITIZER:-none}"

@@ -170,3 +170,18 @@ pub fn check_len(expected: usize, got: usize) -> Result<(), EnvError> {
         Err(EnvError::BadBuffer { expected, got })
     }
 }
+
+/// Box2D 2.3's unbounded body angle from Box2D v3's rotation: adds the
+/// wrapped change from `last_wrapped` to `wrapped` (both in `[−π, π]`) to
+/// `angle`, and remembers `wrapped`. Exact while a body turns less than half a
+/// turn per step; rounded to `f32` as 2.3 kept it.
+pub(crate) fn unwrap_angle(angle: f64, last_wrapped: &mut f32, wrapped: f32) -> f64 {
+    let mut delta = (wrapped - *last_wrapped) as f64;
+    if delta > std::f64::consts::PI {
+        delta -= std::f64::consts::TAU;
+    } else if delta < -std::f64::consts::PI {
+        delta += std::f64::consts::TAU;
+    }
+    *last_wrapped = wrapped;
+    (angle + delta) as f32 as f64
+}

@@ -51,7 +51,9 @@ use impulse2d::{
     World, WorldDef,
 };
 
-use crate::env::{Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len};
+use crate::env::{
+    Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len, unwrap_angle,
+};
 use crate::render::{Canvas, Rgb};
 use crate::rng::Rng;
 
@@ -546,14 +548,7 @@ impl LunarLander {
         let pos = body.position();
         let vel = body.linear_velocity();
         let wrapped = body.rotation().angle();
-        let mut delta = (wrapped - ep.last_wrapped) as f64;
-        if delta > std::f64::consts::PI {
-            delta -= std::f64::consts::TAU;
-        } else if delta < -std::f64::consts::PI {
-            delta += std::f64::consts::TAU;
-        }
-        ep.angle = (ep.angle + delta) as f32 as f64;
-        ep.last_wrapped = wrapped;
+        ep.angle = unwrap_angle(ep.angle, &mut ep.last_wrapped, wrapped);
         let awake = body.is_awake();
         let omega = body.angular_velocity() as f64;
 

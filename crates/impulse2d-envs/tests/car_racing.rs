@@ -433,3 +433,44 @@ fn the_env_trait_matches_the_inherent_calls() {
     .unwrap();
     assert_eq!(discrete.action_space(), ActionSpace::Discrete(5));
 }
+
+#[test]
+fn steering_turns_the_front_wheels_to_the_joint_limit_and_gas_spins_the_rear() {
+    let mut env = env(CarRacingConfig::default(), 10);
+    // Full right: the front joints' motors turn towards −1 rad at up to
+    // 3 rad/s and stop at the −0.4 rad limit (after about 0.13 s); the rear
+    // wheels hold 0. Gas 0.5 ramps up by 0.1 per step and drives only the
+    // rear wheels.
+    for _ in 0..25 {
+        env.step_with_info(CarAction::Continuous([1.0, 0.5, 0.0]))
+            .unwrap();
+    }
+    let world = env.world().unwrap();
+    let car = env.car().unwrap();
+    let angle = |i: usize| {
+        world
+            .joint(car.wheels[i].joint)
+            .unwrap()
+            .revolute()
+            .unwrap()
+            .angle()
+    };
+    for i in 0..2 {
+        // Within Box2D's angular slop (2°, 0.035 rad) of the limit.
+        assert!(
+            (angle(i) + 0.4).abs() < 0.035,
+            "front wheel {i} at {}",
+            angle(i)
+        );
+        assert_eq!(car.wheels[i].gas, 0.0);
+        assert_eq!(car.wheels[i].steer, -1.0);
+    }
+    for i in 2..4 {
+        assert!(angle(i).abs() < 0.02, "rear wheel {i} at {}", angle(i));
+        assert!((car.wheels[i].gas - 0.5).abs() < 1e-12);
+        assert!(
+            car.wheels[i].omega > car.wheels[0].omega,
+            "rear wheels spin faster"
+        );
+    }
+}

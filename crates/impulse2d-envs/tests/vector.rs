@@ -166,3 +166,52 @@ fn bad_actions_are_errors_and_move_nothing() {
     assert!(venv.step(VectorActions::Discrete(&[0, 0])).is_err());
     assert!(VectorEnv::<LunarLander>::new(Vec::new(), 1).is_err());
 }
+
+#[test]
+fn bipedal_walker_vector_equals_singles() {
+    use impulse2d_envs::bipedal_walker::{BipedalWalker, BipedalWalkerConfig};
+    let make = |i: usize| {
+        let mut c = BipedalWalkerConfig::new(i % 2 == 1);
+        c.max_episode_steps = Some(40 + 30 * i as u32);
+        BipedalWalker::new(c)
+    };
+    let n = 4;
+    let mut rng = Rng::new(3);
+    let acts: Vec<Vec<f32>> = (0..120)
+        .map(|_| (0..4 * n).map(|_| rng.uniform(-1.0, 1.0) as f32).collect())
+        .collect();
+    let mut expected = Vec::new();
+    {
+        let mut envs: Vec<BipedalWalker> = (0..n).map(make).collect();
+        let mut obs = vec![[0.0f32; 24]; n];
+        for (i, e) in envs.iter_mut().enumerate() {
+            e.reset(Some(9 + i as u64), &mut obs[i]).unwrap();
+        }
+        let mut autoreset = vec![false; n];
+        for a in &acts {
+            let mut rewards = vec![0.0f64; n];
+            for i in 0..n {
+                if autoreset[i] {
+                    envs[i].reset(None, &mut obs[i]).unwrap();
+                    autoreset[i] = false;
+                    continue;
+                }
+                let r = envs[i]
+                    .step(Action::Continuous(&a[4 * i..4 * i + 4]), &mut obs[i])
+                    .unwrap();
+                rewards[i] = r.reward;
+                autoreset[i] = r.terminated || r.truncated;
+            }
+            expected.push((obs.concat(), rewards));
+        }
+    }
+    for workers in [1, 3] {
+        let mut venv = VectorEnv::new((0..n).map(make).collect(), workers).unwrap();
+        venv.reset(Some(9)).unwrap();
+        for (a, (obs, rewards)) in acts.iter().zip(&expected) {
+            venv.step(VectorActions::Continuous(a)).unwrap();
+            assert_eq!(venv.observations(), &obs[..]);
+            assert_eq!(venv.rewards(), &rewards[..]);
+        }
+    }
+}

@@ -1,9 +1,6 @@
 //! Handles: `Body`, `Shape`, `Chain`, and the `Filter` value.
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-
 use impulse2d::collision::{
-    Capsule, Circle, Segment, compute_hull, make_offset_polygon, make_offset_rounded_box,
+    Capsule, Circle, MassData, Segment, compute_hull, make_offset_polygon, make_offset_rounded_box,
     make_polygon,
 };
 use impulse2d::{
@@ -14,19 +11,35 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use pyo3::{IntoPyObjectExt, PyTraverseError, pyclass::CompareOp};
+use pyo3::{PyTraverseError, pyclass::CompareOp};
 
 use crate::convert::{V2, body_type, body_type_name, finite, tup};
+use crate::handle::{self, Handle};
 use crate::joint::Joint;
 use crate::ok;
 use crate::world::{Kind, World, shape_handle};
 
-/// Hash of a handle: kind, slot index and generation.
-fn handle_hash(kind: Kind, index: u32, generation: u32) -> u64 {
-    let mut h = DefaultHasher::new();
-    (kind as u8, index, generation).hash(&mut h);
-    h.finish()
+macro_rules! handle_impl {
+    ($ty:ident, $kind:ident, $lookup:ident) => {
+        impl Handle for $ty {
+            const KIND: Kind = Kind::$kind;
+            fn world_ref(&self) -> &Py<World> {
+                &self.world
+            }
+            fn slot(&self) -> (u32, u32) {
+                (self.id.index(), self.id.generation())
+            }
+            fn check(&self, world: &impulse2d::World) -> impulse2d::Result<()> {
+                world.$lookup(self.id).map(|_| ())
+            }
+        }
+    };
 }
+pub(crate) use handle_impl;
+
+handle_impl!(Body, Body, body);
+handle_impl!(Shape, Shape, shape);
+handle_impl!(Chain, Chain, chain);
 
 /// A shape filter: a shape in category `category_bits` collides with shapes
 /// whose `mask_bits` include it (both ways); shapes with the same non-zero
@@ -135,10 +148,6 @@ impl Body {
         ok(f(ok(w.inner.body_mut(self.id))?))
     }
 
-    fn key(&self) -> (Kind, u32, u32) {
-        (Kind::Body, self.id.index(), self.id.generation())
-    }
-
     /// Attaches `geometry` with the options in `kwargs`.
     fn add(
         &self,
@@ -158,25 +167,15 @@ impl Body {
 #[pymethods]
 impl Body {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)
+        handle::traverse(self, visit)
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        let same = other
-            .cast::<Body>()
-            .map(|o| o.get().id == self.id && o.get().world.is(&self.world))
-            .unwrap_or(false);
-        match op {
-            CompareOp::Eq => same.into_py_any(py),
-            CompareOp::Ne => (!same).into_py_any(py),
-            _ => Ok(py.NotImplemented()),
-        }
-        .unwrap_or_else(|_| py.NotImplemented())
+        handle::richcmp(self, other, op)
     }
 
     fn __hash__(&self) -> u64 {
-        handle_hash(Kind::Body, self.id.index(), self.id.generation())
+        handle::hash(self)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -211,25 +210,19 @@ impl Body {
 
     /// Whether the body still exists.
     #[getter]
-    fn is_valid(&self, py: Python<'_>) -> bool {
-        self.read(py, |_| ()).is_ok()
+    fn is_valid(&self, py: Python<'_>) -> PyResult<bool> {
+        handle::is_valid(self, py)
     }
 
     /// Any Python object kept with the body (None by default).
     #[getter]
     fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.read(py, |_| ())?;
-        let w = self.world.bind(py).try_borrow()?;
-        Ok(w.get_user_data(py, self.key()))
+        handle::user_data(self, py)
     }
 
     #[setter]
     fn set_user_data(&self, py: Python<'_>, value: Py<PyAny>) -> PyResult<()> {
-        self.read(py, |_| ())?;
-        let w = self.world.bind(py).try_borrow()?;
-        let value = if value.is_none(py) { None } else { Some(value) };
-        w.set_user_data(self.key(), value);
-        Ok(())
+        handle::set_user_data(self, py, value)
     }
 
     /// Destroys the body with its shapes, chains and joints.
@@ -543,6 +536,41 @@ impl Body {
         self.write(py, |mut b| b.apply_angular_impulse(impulse, wake))
     }
 
+    /// Sets the velocity that brings a kinematic body's origin to `position`
+    /// (m) and `angle` (rad) in one step of `dt` seconds.
+    fn set_target_transform(
+        &self,
+        py: Python<'_>,
+        position: V2,
+        angle: f32,
+        dt: f32,
+    ) -> PyResult<()> {
+        let q = Rot::from_angle(finite(angle, "angle")?);
+        self.write(py, |mut b| {
+            b.set_target_transform(Transform::new(position.0, q), dt)
+        })
+    }
+
+    /// Overrides the mass properties: `mass` (kg), `center` (body frame, m),
+    /// `inertia` about the centre (kg·m²). Dynamic bodies only.
+    fn set_mass_data(&self, py: Python<'_>, mass: f32, center: V2, inertia: f32) -> PyResult<()> {
+        self.write(py, |mut b| {
+            b.set_mass_data(MassData {
+                mass,
+                center: center.0,
+                rotational_inertia: inertia,
+            })
+        })
+    }
+
+    /// Recomputes mass, centre and inertia from the shapes and densities.
+    fn apply_mass_from_shapes(&self, py: Python<'_>) -> PyResult<()> {
+        self.write(py, |mut b| {
+            b.apply_mass_from_shapes();
+            Ok(())
+        })
+    }
+
     /// Clears the forces and torque accumulated for the next step.
     fn clear_forces(&self, py: Python<'_>) -> PyResult<()> {
         self.write(py, |mut b| {
@@ -771,10 +799,6 @@ impl Shape {
         let mut w = self.world.bind(py).try_borrow_mut()?;
         ok(f(ok(w.inner.shape_mut(self.id))?))
     }
-
-    fn key(&self) -> (Kind, u32, u32) {
-        (Kind::Shape, self.id.index(), self.id.generation())
-    }
 }
 
 /// The name of a shape type.
@@ -791,25 +815,15 @@ fn shape_type_name(t: ShapeType) -> &'static str {
 #[pymethods]
 impl Shape {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)
+        handle::traverse(self, visit)
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        let same = other
-            .cast::<Shape>()
-            .map(|o| o.get().id == self.id && o.get().world.is(&self.world))
-            .unwrap_or(false);
-        match op {
-            CompareOp::Eq => same.into_py_any(py),
-            CompareOp::Ne => (!same).into_py_any(py),
-            _ => Ok(py.NotImplemented()),
-        }
-        .unwrap_or_else(|_| py.NotImplemented())
+        handle::richcmp(self, other, op)
     }
 
     fn __hash__(&self) -> u64 {
-        handle_hash(Kind::Shape, self.id.index(), self.id.generation())
+        handle::hash(self)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -836,25 +850,19 @@ impl Shape {
 
     /// Whether the shape still exists.
     #[getter]
-    fn is_valid(&self, py: Python<'_>) -> bool {
-        self.read(py, |_| ()).is_ok()
+    fn is_valid(&self, py: Python<'_>) -> PyResult<bool> {
+        handle::is_valid(self, py)
     }
 
     /// Any Python object kept with the shape.
     #[getter]
     fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.read(py, |_| ())?;
-        let w = self.world.bind(py).try_borrow()?;
-        Ok(w.get_user_data(py, self.key()))
+        handle::user_data(self, py)
     }
 
     #[setter]
     fn set_user_data(&self, py: Python<'_>, value: Py<PyAny>) -> PyResult<()> {
-        self.read(py, |_| ())?;
-        let w = self.world.bind(py).try_borrow()?;
-        let value = if value.is_none(py) { None } else { Some(value) };
-        w.set_user_data(self.key(), value);
-        Ok(())
+        handle::set_user_data(self, py, value)
     }
 
     /// Destroys the shape; the body's mass is recomputed if `update_body_mass`.
@@ -1095,25 +1103,15 @@ pub struct Chain {
 #[pymethods]
 impl Chain {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)
+        handle::traverse(self, visit)
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        let same = other
-            .cast::<Chain>()
-            .map(|o| o.get().id == self.id && o.get().world.is(&self.world))
-            .unwrap_or(false);
-        match op {
-            CompareOp::Eq => same.into_py_any(py),
-            CompareOp::Ne => (!same).into_py_any(py),
-            _ => Ok(py.NotImplemented()),
-        }
-        .unwrap_or_else(|_| py.NotImplemented())
+        handle::richcmp(self, other, op)
     }
 
     fn __hash__(&self) -> u64 {
-        handle_hash(Kind::Chain, self.id.index(), self.id.generation())
+        handle::hash(self)
     }
 
     /// (slot index, generation).
@@ -1125,25 +1123,18 @@ impl Chain {
     /// Whether the chain still exists.
     #[getter]
     fn is_valid(&self, py: Python<'_>) -> PyResult<bool> {
-        let w = self.world.bind(py).try_borrow()?;
-        Ok(w.inner.chain(self.id).is_ok())
+        handle::is_valid(self, py)
     }
 
     /// Any Python object kept with the chain.
     #[getter]
     fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let w = self.world.bind(py).try_borrow()?;
-        ok(w.inner.chain(self.id))?;
-        Ok(w.get_user_data(py, (Kind::Chain, self.id.index(), self.id.generation())))
+        handle::user_data(self, py)
     }
 
     #[setter]
     fn set_user_data(&self, py: Python<'_>, value: Py<PyAny>) -> PyResult<()> {
-        let w = self.world.bind(py).try_borrow()?;
-        ok(w.inner.chain(self.id))?;
-        let value = if value.is_none(py) { None } else { Some(value) };
-        w.set_user_data((Kind::Chain, self.id.index(), self.id.generation()), value);
-        Ok(())
+        handle::set_user_data(self, py, value)
     }
 
     /// The body the chain is attached to.

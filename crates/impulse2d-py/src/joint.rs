@@ -1,8 +1,5 @@
 //! `Joint`: one handle class for every joint type, and joint creation from
 //! keyword arguments.
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-
 use impulse2d::{
     DistanceJointDef, FilterJointDef, JointDef, JointId, JointMut, JointRef, JointType,
     MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef,
@@ -15,8 +12,9 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::PyDict;
 use pyo3::{IntoPyObjectExt, PyTraverseError};
 
-use crate::body::Body;
+use crate::body::{Body, handle_impl};
 use crate::convert::{V2, tup};
+use crate::handle::{self, Handle};
 use crate::ok;
 use crate::world::{Kind, World};
 
@@ -211,11 +209,9 @@ impl Joint {
     fn kind(&self, py: Python<'_>) -> PyResult<JointType> {
         self.read(py, |j| Ok(j.joint_type()))
     }
-
-    fn key(&self) -> (Kind, u32, u32) {
-        (Kind::Joint, self.id.index(), self.id.generation())
-    }
 }
+
+handle_impl!(Joint, Joint, joint);
 
 /// The error for a property the joint's type does not have.
 fn no_such(t: JointType, what: &str) -> PyErr {
@@ -225,27 +221,15 @@ fn no_such(t: JointType, what: &str) -> PyErr {
 #[pymethods]
 impl Joint {
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.world)
+        handle::traverse(self, visit)
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
-        let py = other.py();
-        let same = other
-            .cast::<Joint>()
-            .map(|o| o.get().id == self.id && o.get().world.is(&self.world))
-            .unwrap_or(false);
-        match op {
-            CompareOp::Eq => same.into_py_any(py),
-            CompareOp::Ne => (!same).into_py_any(py),
-            _ => Ok(py.NotImplemented()),
-        }
-        .unwrap_or_else(|_| py.NotImplemented())
+        handle::richcmp(self, other, op)
     }
 
     fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        (Kind::Joint as u8, self.id.index(), self.id.generation()).hash(&mut h);
-        h.finish()
+        handle::hash(self)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -272,25 +256,19 @@ impl Joint {
 
     /// Whether the joint still exists.
     #[getter]
-    fn is_valid(&self, py: Python<'_>) -> bool {
-        self.kind(py).is_ok()
+    fn is_valid(&self, py: Python<'_>) -> PyResult<bool> {
+        handle::is_valid(self, py)
     }
 
     /// Any Python object kept with the joint.
     #[getter]
     fn user_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.kind(py)?;
-        let w = self.world.bind(py).try_borrow()?;
-        Ok(w.get_user_data(py, self.key()))
+        handle::user_data(self, py)
     }
 
     #[setter]
     fn set_user_data(&self, py: Python<'_>, value: Py<PyAny>) -> PyResult<()> {
-        self.kind(py)?;
-        let w = self.world.bind(py).try_borrow()?;
-        let value = if value.is_none(py) { None } else { Some(value) };
-        w.set_user_data(self.key(), value);
-        Ok(())
+        handle::set_user_data(self, py, value)
     }
 
     /// Destroys the joint.

@@ -9,6 +9,7 @@
 
 mod body;
 mod convert;
+mod handle;
 mod joint;
 mod world;
 

@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use impulse2d::collision::{Aabb, make_proxy};
 use impulse2d::{
-    BodyDef, BodyId, JointEventKind, JointType, MotionLocks, QueryFilter, Rot, ShapeId, Snapshot,
-    Transform, Vec2, WorldDef,
+    BodyDef, BodyId, ExplosionDef, JointEventKind, JointType, MotionLocks, QueryFilter, Rot,
+    ShapeId, Snapshot, Transform, Vec2, WorldDef,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
@@ -108,6 +108,24 @@ pub(crate) fn shape_handle(py: Python<'_>, world: &Py<World>, id: ShapeId) -> Py
         },
     )
 }
+
+/// Python objects made from one of the world's event slices.
+fn events<E, T>(
+    slf: &Bound<'_, World>,
+    slice: fn(&impulse2d::World) -> &[E],
+    make: impl Fn(Python<'_>, &Py<World>, &E) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let py = slf.py();
+    let world = slf.clone().unbind();
+    let w = slf.try_borrow()?;
+    slice(&w.inner)
+        .iter()
+        .map(|e| make(py, &world, e))
+        .collect()
+}
+
+/// What `World.__reduce__` returns: a constructor and its arguments.
+type Reduce<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, usize));
 
 /// The query filter from keyword arguments.
 fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
@@ -364,6 +382,15 @@ impl World {
         ))?))
     }
 
+    /// Pickling (and `copy.deepcopy`) goes through a snapshot: the copy has
+    /// the same bodies, ids and state bits; `user_data` is not carried.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduce<'py>> {
+        let w = slf.try_borrow()?;
+        let data = PyBytes::new(slf.py(), &w.inner.snapshot().to_bytes());
+        let make = slf.get_type().getattr("from_snapshot")?;
+        Ok((make, (data, w.inner.worker_count())))
+    }
+
     /// Creates a body. type: "static", "kinematic" or "dynamic"; position (m);
     /// angle (rad); linear_velocity (m/s); angular_velocity (rad/s);
     /// linear_damping, angular_damping (1/s); gravity_scale; bullet (swept
@@ -458,111 +485,88 @@ impl World {
 
     /// Contacts that started touching during the last step.
     fn contact_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactBeginEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .begin
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().begin,
+            |py, world, e| {
                 Ok(ContactBeginEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                     normal: tup(e.manifold.normal),
                     points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Contacts that stopped touching during the last step (or whose shapes
     /// were destroyed since; their handles may be stale).
     fn contact_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactEndEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .end
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().end,
+            |py, world, e| {
                 Ok(ContactEndEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Contacts that began faster than the hit-event threshold during the last
     /// step, between shapes with hit events enabled.
     fn contact_hit_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactHitEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .contact_events()
-            .hit
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.contact_events().hit,
+            |py, world, e| {
                 Ok(ContactHitEvent {
-                    shape_a: shape_handle(py, &world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, &world, e.shape_id_b)?,
+                    shape_a: shape_handle(py, world, e.shape_id_a)?,
+                    shape_b: shape_handle(py, world, e.shape_id_b)?,
                     point: tup(e.point),
                     normal: tup(e.normal),
                     approach_speed: e.approach_speed,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Shapes that began overlapping a sensor during the last step.
     fn sensor_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorBeginEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .sensor_events()
-            .begin
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.sensor_events().begin,
+            |py, world, e| {
                 Ok(SensorBeginEvent {
-                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Shapes that stopped overlapping a sensor during the last step.
     fn sensor_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorEndEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .sensor_events()
-            .end
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.sensor_events().end,
+            |py, world, e| {
                 Ok(SensorEndEvent {
-                    sensor: shape_handle(py, &world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, &world, e.visitor_shape_id)?,
+                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
+                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Joint events of the last step: "threshold_exceeded", "broken"
     /// (destroyed by its threshold), "body_destroyed".
     fn joint_events(slf: &Bound<'_, Self>) -> PyResult<Vec<JointEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .joint_events()
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.joint_events(),
+            |py, world, e| {
                 Ok(JointEvent {
                     joint: Py::new(
                         py,
@@ -574,33 +578,30 @@ impl World {
                     kind: match e.kind {
                         JointEventKind::ThresholdExceeded => "threshold_exceeded",
                         JointEventKind::Broken => "broken",
-                        _ => "body_destroyed",
+                        JointEventKind::BodyDestroyed => "body_destroyed",
                     },
                     joint_type: crate::joint::type_name(e.joint_type),
                     force: e.force,
                     torque: e.torque,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// Bodies the last step moved (every awake body), with their new pose.
     fn body_move_events(slf: &Bound<'_, Self>) -> PyResult<Vec<BodyMoveEvent>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        w.inner
-            .body_events()
-            .iter()
-            .map(|e| {
+        events(
+            slf,
+            |w| w.body_events(),
+            |py, world, e| {
                 Ok(BodyMoveEvent {
-                    body: body_handle(py, &world, e.body_id)?,
+                    body: body_handle(py, world, e.body_id)?,
                     position: tup(e.transform.p),
                     angle: e.transform.q.angle(),
                     fell_asleep: e.fell_asleep,
                 })
-            })
-            .collect()
+            },
+        )
     }
 
     /// The closest shape hit by the ray from `origin` along `translation`
@@ -777,6 +778,28 @@ impl World {
         ids.into_iter()
             .map(|id| shape_handle(py, &world, id))
             .collect()
+    }
+
+    /// Pushes bodies away from `position` (m): shapes within `radius` (m) get
+    /// `impulse_per_length` (N·s/m) times their exposed perimeter, fading to
+    /// zero over a further `falloff` (m). Only shapes whose category is in
+    /// `mask_bits` are pushed.
+    #[pyo3(signature = (position, radius, impulse_per_length, falloff = 0.0, *, mask_bits = u64::MAX))]
+    fn explode(
+        &mut self,
+        position: V2,
+        radius: f32,
+        impulse_per_length: f32,
+        falloff: f32,
+        mask_bits: u64,
+    ) -> PyResult<()> {
+        ok(self.inner.explode(&ExplosionDef {
+            position: position.0,
+            radius,
+            falloff,
+            impulse_per_length,
+            mask_bits,
+        }))
     }
 
     /// Positions of the bodies' origins: float32 array of shape (n, 2), metres.

@@ -305,3 +305,82 @@ def test_body_properties_round_trip(world):
     g = s.geometry()
     assert g["type"] == "polygon" and len(g["vertices"]) == 4
     assert s.test_point(b.world_point((0.0, 0.0)))
+
+
+def test_pickle_and_deepcopy_keep_the_state_bits():
+    import copy
+    import pickle
+
+    world = impulse2d.World(workers=2)
+    pyramid(world, base=4)
+    for _ in range(20):
+        world.step(DT, 4)
+    clone = pickle.loads(pickle.dumps(world))
+    twin = copy.deepcopy(world)
+    assert clone.state_hash() == twin.state_hash() == world.state_hash()
+    assert clone.workers == 2
+    for w in (world, clone, twin):
+        for _ in range(30):
+            w.step(DT, 4)
+    assert clone.state_hash() == twin.state_hash() == world.state_hash()
+
+
+GARBAGE = [float("nan"), float("inf"), -float("inf"), -1e30, -1.0, 0.0, 1e30, (float("nan"), 0.0),
+           (1e30, -1e30), (1.0,), "text", None, -(2**70)]
+EXPECTED = (ValueError, TypeError, RuntimeError, OverflowError)
+
+
+def properties(obj):
+    cls = type(obj)
+    return [
+        name for name in dir(cls)
+        if not name.startswith("_") and name != "user_data"
+        and type(getattr(cls, name)).__name__ == "getset_descriptor"
+    ]
+
+
+def test_garbage_through_every_setter_raises_python_errors_only():
+    # A Rust panic would surface as pyo3's PanicException, a BaseException that
+    # pytest.raises(EXPECTED) does not catch: this test fails if any appears.
+    world = impulse2d.World()
+    ground = add_ground(world)
+    a = world.create_body("dynamic", position=(0.0, 2.0))
+    a.add_box(0.5, 0.5)
+    b = world.create_body("dynamic", position=(1.5, 2.0))
+    b.add_circle(0.5)
+    shapes = a.shapes() + b.shapes() + ground.shapes()
+    joints = [
+        world.create_revolute_joint(a, b), world.create_prismatic_joint(a, b),
+        world.create_wheel_joint(a, b), world.create_distance_joint(a, b),
+        world.create_weld_joint(a, b), world.create_motor_joint(a, b),
+        world.create_mouse_joint(a, b), world.create_mover_joint(a, b),
+        world.create_pogo_joint(a, b), world.create_filter_joint(a, b),
+    ]
+    for obj in [world, a, b] + shapes + joints:
+        names = properties(obj)
+        assert names
+        for name in names:
+            for value in GARBAGE:
+                try:
+                    setattr(obj, name, value)
+                except EXPECTED + (AttributeError,):  # AttributeError: read-only
+                    pass
+        world.step(DT, 4)
+    for value in GARBAGE:
+        for call in (
+            lambda: a.apply_force(value, (0.0, 0.0)),
+            lambda: a.apply_torque(value),
+            lambda: a.set_transform(value, value),
+            lambda: world.step(value, 4),
+            lambda: world.set_positions([a, b], value),
+            lambda: world.overlap_shape([value], value),
+            lambda: world.cast_ray_closest(value, value),
+            lambda: a.add_polygon([value, value, value], value),
+            lambda: world.explode(value, value, value),
+        ):
+            try:
+                call()
+            except EXPECTED:
+                pass
+    world.step(DT, 4)
+    assert isinstance(world.state_hash(), int)

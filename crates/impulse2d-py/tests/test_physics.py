@@ -364,3 +364,64 @@ def test_chain_ground_holds_a_ball(world):
     for _ in range(180):
         world.step(DT, SUBSTEPS)
     assert ball.position[1] == pytest.approx(0.5, abs=LINEAR_SLOP)
+
+
+def test_kinematic_target_transform_arrives_in_one_step():
+    world = impulse2d.World(gravity=(0.0, 0.0))
+    k = world.create_body("kinematic", position=(0.0, 0.0))
+    k.add_box(0.5, 0.5)
+    k.set_target_transform((1.0, 2.0), 0.5, DT)
+    # Velocity = displacement / dt, so one step lands on the target.
+    assert k.linear_velocity == pytest.approx((1.0 / DT, 2.0 / DT), rel=1e-5)
+    world.step(DT, SUBSTEPS)
+    assert k.position == pytest.approx((1.0, 2.0), abs=1e-4)
+    assert k.angular_velocity == pytest.approx(0.5 / DT, rel=1e-5)
+    # Box2D turns a rotation by w h per substep as q + h w perp(q), normalised:
+    # atan(w h) per substep, which is slightly less than w h.
+    assert k.angle == pytest.approx(SUBSTEPS * math.atan(0.5 / SUBSTEPS), abs=1e-5)
+
+
+def test_mass_data_override_and_back():
+    world = impulse2d.World()
+    b = world.create_body("dynamic")
+    b.add_circle(1.0, density=2.0)
+    assert b.mass == pytest.approx(2.0 * math.pi, rel=1e-6)
+    b.set_mass_data(3.0, (0.0, 0.0), 1.5)
+    assert (b.mass, b.inertia) == pytest.approx((3.0, 1.5))
+    b.apply_mass_from_shapes()
+    # Solid disc: I = m r^2 / 2 about its centre.
+    assert b.inertia == pytest.approx(2.0 * math.pi / 2.0, rel=1e-5)
+    with pytest.raises(ValueError):
+        b.set_mass_data(float("nan"), (0.0, 0.0), 1.0)
+
+
+def test_explosion_pushes_bodies_outwards():
+    world = impulse2d.World(gravity=(0.0, 0.0))
+    left = world.create_body("dynamic", position=(-2.0, 0.0))
+    left.add_box(0.5, 0.5)
+    right = world.create_body("dynamic", position=(2.0, 0.0))
+    right.add_box(0.5, 0.5)
+    world.explode((0.0, 0.0), 5.0, 1.0)
+    vl, vr = left.linear_velocity, right.linear_velocity
+    assert vl[0] < 0.0 < vr[0]
+    # Mirror images get mirror velocities.
+    assert vr[0] == pytest.approx(-vl[0], rel=1e-5)
+
+
+def test_joint_breaks_past_its_force_threshold(world):
+    ground = world.create_body("static", position=(0.0, 10.0))
+    weight = world.create_body("dynamic", position=(0.0, 9.0))
+    weight.add_circle(0.25, density=10.0)  # 10 pi 0.25^2 = 1.96 kg: 19.6 N of weight
+    joint = world.create_distance_joint(
+        ground, weight, length=1.0, force_threshold=10.0, break_on_threshold=True, user_data="rope"
+    )
+    assert joint.user_data == "rope"
+    events = []
+    for _ in range(3):
+        world.step(DT, SUBSTEPS)
+        events.extend(world.joint_events())
+    assert [(e.joint, e.kind, e.joint_type) for e in events] == [(joint, "broken", "distance")]
+    assert events[0].force > 10.0
+    assert not joint.is_valid
+    with pytest.raises(impulse2d.StaleHandleError):
+        joint.user_data

@@ -445,7 +445,9 @@ impl World {
             for (i, sim) in color.contact_sims.iter().enumerate() {
                 let c = &self.contacts[sim.contact_id as usize];
                 ensure!(
-                    c.color_index == ci as u32 && c.local_index == i as u32,
+                    c.contact_id == sim.contact_id
+                        && c.color_index == ci as u32
+                        && c.local_index == i as u32,
                     "contact {} is misplaced in colour {ci}",
                     sim.contact_id
                 );

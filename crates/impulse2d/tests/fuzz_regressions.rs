@@ -4,8 +4,8 @@
 
 use impulse2d::collision::{
     Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
-    collide_segment_and_capsule, collide_segment_and_polygon, compute_hull, compute_polygon_mass,
-    make_box, make_offset_polygon, make_polygon, validate_hull,
+    collide_polygons, collide_segment_and_capsule, collide_segment_and_polygon, compute_hull,
+    compute_polygon_mass, make_box, make_offset_polygon, make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
 use impulse2d::{
@@ -270,6 +270,82 @@ fn thin_polygon_with_near_parallel_incident_edges_keeps_the_deep_point() {
     let closest = fuzz_cases::closest_separation(&m);
     assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
     assert!((closest + 415.19).abs() < 0.1, "closest {closest} in {m:?}");
+}
+
+/// Distance from `p` to the segment `a–b`, in `f64`.
+fn point_segment_distance(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+    let t = (((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / (ex * ex + ey * ey)).clamp(0.0, 1.0);
+    ((p[0] - a[0] - t * ex).powi(2) + (p[1] - a[1] - t * ey).powi(2)).sqrt()
+}
+
+/// The world vertices of `polygon` placed by `xf`, in `f64`.
+fn world_vertices(polygon: &impulse2d::collision::Polygon, xf: Transform) -> Vec<[f64; 2]> {
+    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+    polygon
+        .vertices()
+        .iter()
+        .map(|v| {
+            let (x, y) = (f64::from(v.x), f64::from(v.y));
+            [
+                f64::from(xf.p.x) + c * x - s * y,
+                f64::from(xf.p.y) + s * x + c * y,
+            ]
+        })
+        .collect()
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/huge-rounded-sliver-box-overlapping-triangle-reports-2606m`
+/// (found by CI's 60 s smoke).
+///
+/// B is a box 6 cm wide centred at (92,544.33, 0), turned by π − 0.0518 rad,
+/// with a rounding radius of 92,550 m; A a triangle with a corner at the origin,
+/// radius 117 m. The cores are 92,544.3 m apart and the radii add to 92,667.9 m,
+/// so the shapes overlap by about 123.6 m. At x ≈ 92,544 `f32` coordinates are
+/// 7.8 mm apart, so the box's corners round by a tenth of its width and its left
+/// edge comes out exactly vertical, while `make_offset_rounded_box` used to give
+/// it the rotated axis normal, 3° off. Clipping A's edge to the side planes of
+/// that 6 cm face along a tangent 3° off the face put both contact points 4.8 km
+/// up A's edge, 2,606 m "apart". The box's normals now come from its placed
+/// corners, as every other polygon constructor's do. The expected separation is
+/// the `f64` distance between the two cores (corner to edge, from the same
+/// `f32` vertices) minus the radii, to the spacing of `f32` there.
+#[test]
+fn huge_rounded_sliver_box_against_a_triangle_reports_the_overlap() {
+    let (triangle, xf_triangle, sliver, xf_sliver) =
+        fuzz_cases::huge_rounded_sliver_box_and_triangle();
+    for (i, n) in sliver.normals().iter().enumerate() {
+        let e = sliver.vertices()[(i + 1) % 4] - sliver.vertices()[i];
+        assert!(
+            n.dot(e).abs() <= 1e-6 * e.length(),
+            "normal {i} is not the edge's"
+        );
+    }
+    let a = world_vertices(&triangle, xf_triangle);
+    let b = world_vertices(&sliver, xf_sliver);
+    let mut core = f64::MAX;
+    for (p, q) in [(&a, &b), (&b, &a)] {
+        for v in p.iter() {
+            for k in 0..q.len() {
+                core = core.min(point_segment_distance(*v, q[k], q[(k + 1) % q.len()]));
+            }
+        }
+    }
+    let expected = core - f64::from(triangle.radius()) - f64::from(sliver.radius());
+    assert!(expected < -100.0, "the shapes overlap: {expected}");
+    let spacing = 0.05; // a few f32 spacings at 9.3e4 m (7.8 mm each)
+    for m in [
+        collide_polygons(&triangle, xf_triangle, &sliver, xf_sliver),
+        collide_polygons(&sliver, xf_sliver, &triangle, xf_triangle),
+    ] {
+        assert!(m.point_count > 0, "{m:?}");
+        let closest = f64::from(fuzz_cases::closest_separation(&m));
+        assert!(
+            (closest - expected).abs() <= spacing,
+            "closest {closest}, expected {expected}: {m:?}"
+        );
+    }
 }
 
 /// Fuzz target `hull`, input `fuzz/regressions/hull/make-polygon-rejects-non-convex-hull`.

@@ -61,6 +61,9 @@ pub const WHEEL_COLOR: [u8; 3] = [0, 0, 0];
 pub const WHEEL_WHITE: [u8; 3] = [77, 77, 77];
 /// Skid marks on grass, RGB (on the road they are [`WHEEL_COLOR`]).
 pub const MUD_COLOR: [u8; 3] = [102, 102, 0];
+/// Stiffness asked of the wheel joints, Hz (the engine caps it at a quarter
+/// of the substep rate).
+pub const JOINT_HERTZ: f32 = 1000.0;
 /// Skid marks kept (oldest dropped first).
 pub const MAX_PARTICLES: usize = 30;
 
@@ -197,6 +200,7 @@ impl Car {
                     body_b: body,
                     local_anchor_a: anchor,
                     local_anchor_b: Vec2::ZERO,
+                    constraint_hertz: Some(JOINT_HERTZ),
                     ..Default::default()
                 },
                 enable_motor: true,

@@ -454,19 +454,23 @@ pub fn make_offset_rounded_box(
         Vec2::new(hx, hy),
         Vec2::new(-hx, hy),
     ];
-    let local_normals = [
-        Vec2::new(0.0, -1.0),
-        Vec2::new(1.0, 0.0),
-        Vec2::new(0.0, 1.0),
-        Vec2::new(-1.0, 0.0),
-    ];
     let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     for i in 0..4 {
         vertices[i] = xf.apply(corners[i]);
-        normals[i] = rotation.rotate(local_normals[i]);
     }
     check_placed_vertices(&vertices[..4])?;
+    // Normals from the placed corners, as every other polygon constructor does,
+    // not the rotated axes (Box2D's choice): far from the centre's origin the
+    // corners are rounded to the spacing of `f32` there (8 mm at 1e5 m), which
+    // for a box a few centimetres wide turns its edges by degrees; the contact
+    // functions clip against the normals as if they were the edges', and a
+    // 3° mismatch on a box rounded by 92 km put a contact 4.8 km off.
+    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    for i in 0..4 {
+        normals[i] = (vertices[(i + 1) % 4] - vertices[i])
+            .right_perp()
+            .normalize();
+    }
     Ok(Polygon {
         vertices,
         normals,
@@ -502,6 +506,35 @@ pub(crate) fn make_capsule_polygon(capsule: &Capsule) -> Polygon {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A box a few centimetres wide far from the origin: its corners round to
+    /// the `f32` spacing there (7.8 mm at 9e4 m), and each normal must still be
+    /// the unit outward normal of the edge as stored (the contact functions clip
+    /// against it), whatever the rotation.
+    #[test]
+    fn far_small_box_normals_are_its_edges_normals() {
+        for k in 0..64 {
+            let rotation = Rot::from_angle(0.1 * k as f32);
+            let Ok(b) =
+                make_offset_rounded_box(0.03, 0.03, Vec2::new(92544.33, -7.0e4), rotation, 9.0e4)
+            else {
+                continue;
+            };
+            for i in 0..4 {
+                let e = b.vertices()[(i + 1) % 4] - b.vertices()[i];
+                let n = b.normals()[i];
+                assert!((n.length() - 1.0).abs() < 1e-6);
+                assert!(
+                    n.dot(e).abs() <= 1e-6 * e.length(),
+                    "rotation {k}, edge {i}"
+                );
+                assert!(
+                    n.cross(e) > 0.0,
+                    "rotation {k}, edge {i} normal points inward"
+                );
+            }
+        }
+    }
 
     #[test]
     fn box_has_ccw_vertices_and_outward_normals() {

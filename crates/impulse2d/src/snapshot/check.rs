@@ -94,6 +94,8 @@ pub(super) fn check_world(w: &World) -> Result<()> {
                 == b.id;
         let ok = in_set
             && null_or_below(b.island_id, ni)
+            && null_or_below(b.island_prev, nb)
+            && null_or_below(b.island_next, nb)
             && null_or_below(b.head_shape_id, ns)
             && null_or_below(b.head_chain_id, w.chains.len())
             && key_null_or_below(b.head_contact_key, nc)

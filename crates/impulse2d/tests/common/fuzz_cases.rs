@@ -5,7 +5,8 @@
 #![allow(dead_code)]
 
 use impulse2d::collision::{
-    Capsule, ChainSegment, Manifold, Polygon, Segment, compute_hull, make_polygon,
+    Capsule, ChainSegment, Manifold, Polygon, Segment, compute_hull, make_offset_rounded_box,
+    make_polygon,
 };
 use impulse2d::{Rot, Transform, Vec2};
 
@@ -75,4 +76,36 @@ pub fn closest_separation(m: &Manifold) -> f32 {
         .iter()
         .map(|p| p.separation)
         .fold(f32::MAX, f32::min)
+}
+
+/// `huge-rounded-sliver-box-overlapping-triangle-reports-2606m`: a triangle
+/// 92 km across with rounding radius 117 m (A, with its pose; one corner at the
+/// origin) and a box 6 cm wide centred 92,544 m away on +x with rounding radius
+/// 92,550 m (B, with its pose), rotated by π − 0.0518 rad.
+pub fn huge_rounded_sliver_box_and_triangle() -> (Polygon, Transform, Polygon, Transform) {
+    let points = [
+        Vec2::new(0.0, 0.0),
+        Vec2::new(92544.33, 0.0),
+        Vec2::new(0.0, 27753.531),
+    ];
+    let triangle = make_polygon(&compute_hull(&points).unwrap(), 117.45703).unwrap();
+    let xf_triangle = Transform::new(
+        Vec2::ZERO,
+        Rot {
+            c: -0.46668726,
+            s: 0.8844224,
+        },
+    );
+    let sliver = make_offset_rounded_box(
+        0.030069,
+        0.030069,
+        Vec2::new(92544.33, 0.0),
+        Rot {
+            c: -0.9986595,
+            s: 0.051761396,
+        },
+        92550.43,
+    )
+    .unwrap();
+    (triangle, xf_triangle, sliver, Transform::IDENTITY)
 }

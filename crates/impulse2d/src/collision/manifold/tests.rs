@@ -988,3 +988,31 @@ fn degenerate_and_extreme_input_does_not_panic() {
         }
     }
 }
+
+/// Nearly antiparallel capsules side by side whose closest features are two
+/// ends: A's core runs (0, 0)–(1, 0); B's from p = (1.01, 1) back to
+/// q = (0, 1.02). A's end (1, 0) projects before p on B (its coordinate along B
+/// is (0.01·1.01 − 1·0.02)/|q − p| < 0) and p lies beyond A's end, so the core
+/// distance is |p − (1, 0)| = √(0.01² + 1²). Measured along A's side the gap at
+/// x = 1 is 1 + 0.02·0.01/1.01 = 1.000198, along B's side 1.000194: both
+/// overstate it by 1.5e-4 m. The manifold keeps its two points and its closest
+/// separation is the true gap.
+#[test]
+fn near_parallel_capsules_with_closest_ends_report_the_true_gap() {
+    let a = Capsule::new(Vec2::ZERO, Vec2::new(1.0, 0.0), 0.495).unwrap();
+    let b = Capsule::new(Vec2::new(1.01, 1.0), Vec2::new(0.0, 1.02), 0.495).unwrap();
+    let gap = (0.01f32 * 0.01 + 1.0).sqrt() - 0.99;
+    for (dx, dy) in [(0.0, 0.0), (123.0, -45.0)] {
+        let (xa, xb) = (xf(dx, dy, 0.0), xf(dx, dy, 0.0));
+        let m = collide_capsules(&a, xa, &b, xb);
+        assert_eq!(m.point_count, 2, "{m:?}");
+        assert_consistent(&m, xa, xb);
+        let closest = m
+            .points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::MAX, f32::min);
+        assert_close(closest, gap, 1e-6);
+        assert!(m.normal.dot(Vec2::Y) > 0.999, "{m:?}");
+    }
+}
