@@ -8,7 +8,11 @@ use impulse2d_envs::{Action, Env, VectorActions, VectorEnv};
 fn action(t: usize, i: usize) -> [f32; 3] {
     let steer = (((t / 7 + i) % 5) as f32 - 2.0) * 0.4;
     let gas = if (t + i).is_multiple_of(3) { 0.0 } else { 0.6 };
-    let brake = if (t + 2 * i).is_multiple_of(11) { 0.5 } else { 0.0 };
+    let brake = if (t + 2 * i).is_multiple_of(11) {
+        0.5
+    } else {
+        0.0
+    };
     [steer, gas, brake]
 }
 

@@ -612,6 +612,12 @@ impl Body {
             .collect()
     }
 
+    /// The body's touching contacts.
+    fn contacts(&self, py: Python<'_>) -> PyResult<Vec<crate::world::ContactData>> {
+        let contacts = self.read(py, |b| b.contacts())?;
+        crate::world::contact_list(py, &self.world, contacts)
+    }
+
     /// The joints attached to the body.
     fn joints(&self, py: Python<'_>) -> PyResult<Vec<Py<Joint>>> {
         let ids = self.read(py, |b| b.joints())?;
@@ -1073,6 +1079,12 @@ impl Shape {
     /// The point of the shape closest to the world point `target` (m).
     fn closest_point(&self, py: Python<'_>, target: V2) -> PyResult<(f32, f32)> {
         ok(self.read(py, |s| s.closest_point(target.0))?).map(tup)
+    }
+
+    /// The shape's touching contacts.
+    fn contacts(&self, py: Python<'_>) -> PyResult<Vec<crate::world::ContactData>> {
+        let contacts = self.read(py, |s| s.contacts())?;
+        crate::world::contact_list(py, &self.world, contacts)
     }
 
     /// The shapes overlapping this sensor now (as of the last step).

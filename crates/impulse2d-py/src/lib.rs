@@ -9,6 +9,7 @@
 
 mod body;
 mod convert;
+mod envs;
 mod handle;
 mod joint;
 mod world;
@@ -49,6 +50,7 @@ fn _impulse2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<body::Filter>()?;
     m.add_class::<joint::Joint>()?;
     m.add_class::<world::RayHit>()?;
+    m.add_class::<world::ContactData>()?;
     m.add_class::<world::ContactBeginEvent>()?;
     m.add_class::<world::ContactEndEvent>()?;
     m.add_class::<world::ContactHitEvent>()?;
@@ -56,5 +58,6 @@ fn _impulse2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::SensorEndEvent>()?;
     m.add_class::<world::JointEvent>()?;
     m.add_class::<world::BodyMoveEvent>()?;
+    envs::register(m)?;
     Ok(())
 }

@@ -353,6 +353,78 @@ impl World {
         self.inner.enable_continuous(enable);
     }
 
+    /// Whether each step starts from the last step's impulses.
+    #[getter]
+    fn warm_starting_enabled(&self) -> bool {
+        self.inner.is_warm_starting_enabled()
+    }
+
+    #[setter]
+    fn set_warm_starting_enabled(&mut self, enable: bool) {
+        self.inner.enable_warm_starting(enable);
+    }
+
+    /// Approach speed below which restitution is ignored, m/s.
+    #[getter]
+    fn restitution_threshold(&self) -> f32 {
+        self.inner.restitution_threshold()
+    }
+
+    #[setter]
+    fn set_restitution_threshold(&mut self, speed: f32) -> PyResult<()> {
+        ok(self.inner.set_restitution_threshold(speed))
+    }
+
+    /// Approach speed above which a hit event is reported, m/s.
+    #[getter]
+    fn hit_event_threshold(&self) -> f32 {
+        self.inner.hit_event_threshold()
+    }
+
+    #[setter]
+    fn set_hit_event_threshold(&mut self, speed: f32) -> PyResult<()> {
+        ok(self.inner.set_hit_event_threshold(speed))
+    }
+
+    /// Largest speed of any body, m/s.
+    #[getter]
+    fn maximum_linear_speed(&self) -> f32 {
+        self.inner.maximum_linear_speed()
+    }
+
+    #[setter]
+    fn set_maximum_linear_speed(&mut self, speed: f32) -> PyResult<()> {
+        ok(self.inner.set_maximum_linear_speed(speed))
+    }
+
+    /// Contact stiffness as (hertz (Hz), damping ratio, push-out speed (m/s)).
+    #[getter]
+    fn contact_tuning(&self) -> (f32, f32, f32) {
+        let s = self.inner.settings();
+        (
+            s.contact_hertz,
+            s.contact_damping_ratio,
+            s.contact_push_max_velocity,
+        )
+    }
+
+    #[setter]
+    fn set_contact_tuning(&mut self, value: (f32, f32, f32)) -> PyResult<()> {
+        ok(self.inner.set_contact_tuning(value.0, value.1, value.2))
+    }
+
+    /// Default joint stiffness as (hertz (Hz), damping ratio).
+    #[getter]
+    fn joint_tuning(&self) -> (f32, f32) {
+        let s = self.inner.settings();
+        (s.joint_hertz, s.joint_damping_ratio)
+    }
+
+    #[setter]
+    fn set_joint_tuning(&mut self, value: (f32, f32)) -> PyResult<()> {
+        ok(self.inner.set_joint_tuning(value.0, value.1))
+    }
+
     /// FNV-1a hash of every body's transform and velocities in id order (the
     /// same number the Rust `World::state_hash` and the CLI print).
     fn state_hash(&self) -> u64 {
@@ -1135,6 +1207,43 @@ pub struct ContactBeginEvent {
     shape_b: Py<Shape>,
     normal: (f32, f32),
     points: Vec<(f32, f32)>,
+}
+
+/// A touching contact: `normal` points from shape_a to shape_b; `points`
+/// are the contact points (m, world) and `normal_impulses` the solver's
+/// accumulated normal impulse at each in the last step (N·s).
+#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+pub struct ContactData {
+    shape_a: Py<Shape>,
+    shape_b: Py<Shape>,
+    normal: (f32, f32),
+    points: Vec<(f32, f32)>,
+    normal_impulses: Vec<f32>,
+}
+
+/// Python contact records from the engine's.
+pub(crate) fn contact_list(
+    py: Python<'_>,
+    world: &Py<World>,
+    contacts: Vec<impulse2d::ContactData>,
+) -> PyResult<Vec<ContactData>> {
+    contacts
+        .into_iter()
+        .map(|c| {
+            Ok(ContactData {
+                shape_a: shape_handle(py, world, c.shape_id_a)?,
+                shape_b: shape_handle(py, world, c.shape_id_b)?,
+                normal: tup(c.manifold.normal),
+                points: c.manifold.points().iter().map(|p| tup(p.point)).collect(),
+                normal_impulses: c
+                    .manifold
+                    .points()
+                    .iter()
+                    .map(|p| p.normal_impulse)
+                    .collect(),
+            })
+        })
+        .collect()
 }
 
 /// Two shapes stopped touching.

@@ -269,6 +269,21 @@ def test_world_settings_round_trip(world):
     assert world.workers == 2
     world.sleep_enabled = False
     assert not world.sleep_enabled
+    world.continuous_enabled = False
+    world.warm_starting_enabled = False
+    assert not world.continuous_enabled and not world.warm_starting_enabled
+    world.restitution_threshold = 2.0
+    world.hit_event_threshold = 3.0
+    world.maximum_linear_speed = 50.0
+    assert (world.restitution_threshold, world.hit_event_threshold, world.maximum_linear_speed) == (2.0, 3.0, 50.0)
+    world.contact_tuning = (20.0, 5.0, 2.0)
+    world.joint_tuning = (30.0, 1.0)
+    assert world.contact_tuning == (20.0, 5.0, 2.0) and world.joint_tuning == (30.0, 1.0)
+    with pytest.raises(ValueError):
+        world.contact_tuning = (-1.0, 5.0, 2.0)
+    with pytest.raises(ValueError):
+        world.maximum_linear_speed = 0.0
+    assert world.maximum_linear_speed == 50.0
     assert world.step_count == 0
     world.step()
     assert world.step_count == 1

@@ -48,6 +48,13 @@ def test_box_rests_on_ground_at_half_height(world):
     assert abs(x) <= LINEAR_SLOP
     assert abs(box.angle) < 1e-3
     assert not box.awake or math.hypot(*box.linear_velocity) < 1e-3
+    # One contact with the ground, its two points under the box's bottom corners.
+    (contact,) = box.contacts()
+    assert {contact.shape_a, contact.shape_b} == {box.shapes()[0], world.bodies()[0].shapes()[0]}
+    assert sorted(x for x, _ in contact.points) == pytest.approx([-0.5, 0.5], abs=LINEAR_SLOP)
+    assert [y for _, y in contact.points] == pytest.approx([0.0, 0.0], abs=LINEAR_SLOP)
+    assert all(i > 0.0 for i in contact.normal_impulses)
+    assert box.shapes()[0].contacts()[0].normal == contact.normal
 
 
 def test_ray_cast_closest_hits_circle_at_computed_point(world):
@@ -425,3 +432,12 @@ def test_joint_breaks_past_its_force_threshold(world):
     assert not joint.is_valid
     with pytest.raises(impulse2d.StaleHandleError):
         joint.user_data
+
+
+def test_maximum_linear_speed_caps_a_fall():
+    world = impulse2d.World(maximum_linear_speed=5.0)
+    ball = world.create_body("dynamic", position=(0.0, 100.0))
+    ball.add_circle(0.5)
+    for _ in range(120):  # 2 s: unchecked, g t = 20 m/s
+        world.step(DT, SUBSTEPS)
+    assert ball.linear_velocity[1] == pytest.approx(-5.0, rel=1e-5)

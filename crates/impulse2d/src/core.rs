@@ -44,3 +44,9 @@ pub const MAX_COORDINATE: f32 = 1.0e18;
 /// substeps than this only burn time (at 60 Hz a substep would be shorter than
 /// 16 µs); a larger count is an error rather than a step that never ends.
 pub const MAX_SUB_STEPS: u32 = 1024;
+
+/// The largest [`WorldDef::relax_iterations`](crate::WorldDef::relax_iterations)
+/// a world accepts. Beyond two or three passes the relax pass has nothing
+/// left to remove; a larger count (a corrupted snapshot held 2^18 + 1) is an
+/// error rather than a step that never ends.
+pub const MAX_RELAX_ITERATIONS: u32 = 16;

@@ -11,12 +11,12 @@
 //!
 //! # Panics in callbacks
 //! A callback that panics cannot leave the world half-updated: every call is
-//! made through [`guarded`], which catches the panic, answers as if there were
+//! made through `guarded`, which catches the panic, answers as if there were
 //! no callback (`true`: the pair collides, the contact or hit stands; the
 //! default rule for the friction and restitution mixing functions of
 //! `contact.rs`) and keeps the panic. The step (or the call that asked the callback) then finishes
 //! normally and, once the world is consistent again, resumes the first panic
-//! it kept ([`World::resume_callback_panic`]). A caller that catches it
+//! it kept (`World::resume_callback_panic`). A caller that catches it
 //! (`std::panic::catch_unwind`) finds a valid world and may step on.
 //!
 //! # References

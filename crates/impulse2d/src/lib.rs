@@ -3,23 +3,15 @@
 //! A 2D rigid-body physics engine built on the algorithms of Box2D v3: soft-step
 //! constraint solving, speculative contacts, continuous collision by time of impact
 //! and a dynamic AABB tree broad phase. Everything is `f32`, 2D and deterministic:
-//! the same inputs give the same bits on every platform.
-//!
+//! the same inputs give the same bits on every platform and any number of threads.
 //! Units are SI throughout: metres, kilograms, seconds, radians.
 //!
-//! The [`collision`] module is the world-free collision layer. A [`World`] owns
-//! bodies, shapes and contacts and advances them with [`World::step`].
-//!
-//! Optional cargo features: `glam` and `mint` (conversions of the math types)
-//! and `serde` (serialisation of math, geometry, ids and every `*Def`); see
-//! [`interop`].
-//!
 //! ```
-//! use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
 //! use impulse2d::collision::make_box;
+//! use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
 //!
 //! let mut world = World::new(&WorldDef::default()).unwrap();
-//! let ground = world.create_body(&BodyDef::default()).unwrap();
+//! let ground = world.create_body(&BodyDef::default()).unwrap(); // static at the origin
 //! world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(10.0, 1.0).unwrap()).unwrap();
 //! let body = world
 //!     .create_body(&BodyDef {
@@ -30,11 +22,161 @@
 //!     .unwrap();
 //! world.create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap()).unwrap();
 //! for _ in 0..120 {
-//!     world.step(1.0 / 60.0, 4).unwrap();
+//!     world.step(1.0 / 60.0, 4).unwrap(); // 1/60 s in 4 substeps
 //! }
+//! // The box rests on the ground (top at y = 1) with its centre 0.5 m above it.
 //! let y = world.body(body).unwrap().position().y;
 //! assert!((y - 1.5).abs() < 0.01);
 //! ```
+//!
+//! # A tour of the API
+//!
+//! - **World.** A [`World`] is made from a [`WorldDef`] (gravity, contact and joint
+//!   softness, sleeping, continuous collision, threads) and advanced with
+//!   [`World::step`]`(dt, substeps)`. It owns everything; objects are named by small
+//!   `Copy` ids ([`BodyId`], [`ShapeId`], [`JointId`], [`ChainId`]) that go stale
+//!   when the object is destroyed. Creation and destruction are methods of the world
+//!   (`create_body`, `create_*_shape`, `create_*_joint`, `create_chain`, `destroy_*`).
+//! - **Bodies.** [`BodyDef`] gives the type ([`BodyType::Static`], `Kinematic`,
+//!   `Dynamic`), pose, velocities, damping, gravity scale, motion locks, bullet
+//!   (continuous collision against moving bodies) and sleep settings.
+//!   `world.body(id)?` is a [`BodyRef`] that reads, `world.body_mut(id)?` a [`BodyMut`]
+//!   that also changes (forces, impulses, velocities, transform, type, …). The id is
+//!   checked once when the view is made: a stale id is `Err(InvalidId)`.
+//! - **Shapes.** Circles, capsules, segments and convex polygons (up to 8 vertices;
+//!   [`collision::make_box`], [`collision::make_rounded_box`],
+//!   [`collision::make_polygon`]) attach to a body with a [`ShapeDef`]: density,
+//!   friction, restitution, rolling resistance, tangent speed, collision
+//!   [`Filter`], sensor flag and which events to report. Chains ([`ChainDef`]) are
+//!   one-sided terrain made of chain segments. `world.shape(id)?` / `shape_mut`.
+//! - **Joints.** Distance, filter, motor, mouse, mover, pogo, prismatic, revolute,
+//!   weld and wheel joints, each from its `*JointDef` whose [`JointDef`] `base` names
+//!   the two bodies and the local frames. `world.joint_mut(id)?` gives the common
+//!   settings and the parts several types share (`.motor()?`, `.limit()?`,
+//!   `.spring()?`), or a typed part (`.revolute()?`, …); a wrong type is
+//!   `Err(Error::WrongJointType { .. })`. Joints can break past a force threshold.
+//! - **Events.** After each step: [`World::contact_events`] (begin and end touch,
+//!   hits faster than a threshold), [`World::sensor_events`] (shapes entering and
+//!   leaving sensors), [`World::joint_events`] (thresholds exceeded, joints broken)
+//!   and [`World::body_events`] (bodies that moved, for syncing a renderer).
+//!   Pre-solve, custom-filter and friction/restitution callbacks run during the step.
+//! - **Queries.** [`World::overlap_aabb`], [`World::overlap_shape`],
+//!   [`World::cast_ray`], [`World::cast_ray_closest`] and [`World::cast_shape`], each
+//!   with a [`QueryFilter`]; a [`CharacterController`] and the mover functions move
+//!   a capsule through the world without a body.
+//! - **Threads.** [`WorldDef::worker_count`] (or [`World::set_worker_count`]) runs the
+//!   parallel stages of a step on that many threads, the caller's included. The
+//!   worker threads live as long as the world; `World` is `Send + Sync`.
+//! - **Determinism.** The same calls in the same order give the same bits whatever
+//!   the thread count or SIMD path (no FMA, no hash-map order in results).
+//!   [`World::state_hash`] hashes every body's motion to check it;
+//!   [`World::snapshot`] / [`World::restore`] save and roll back everything that
+//!   decides the future ([`Snapshot::to_bytes`] for storing or sending it).
+//!
+//! The [`collision`] module is the world-free collision layer (manifolds, distance,
+//! time of impact, ray casts, the dynamic tree). Errors are [`Error`]: bad input
+//! (NaN, stale ids, degenerate shapes) never panics and never half-changes the world.
+//!
+//! The tour as one program:
+//!
+//! ```
+//! use impulse2d::collision::{Circle, make_box};
+//! use impulse2d::{
+//!     BodyDef, BodyType, JointDef, QueryFilter, RevoluteJointDef, ShapeDef, Vec2, World,
+//!     WorldDef,
+//! };
+//!
+//! # fn main() -> impulse2d::Result<()> {
+//! // World: two of them, one on a single thread and one on four.
+//! let build = |workers: usize| -> impulse2d::Result<_> {
+//!     let mut world = World::new(&WorldDef { worker_count: workers, ..Default::default() })?;
+//!
+//!     // Bodies and shapes: a static ground, a sensor above it, a falling ball.
+//!     let ground = world.create_body(&BodyDef::default())?;
+//!     world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 0.5)?)?;
+//!     let sensor = ShapeDef { is_sensor: true, ..Default::default() };
+//!     let gate = world.create_body(&BodyDef { position: Vec2::new(0.0, 3.0), ..Default::default() })?;
+//!     world.create_polygon_shape(gate, &sensor, &make_box(2.0, 0.2)?)?;
+//!     let ball = world.create_body(&BodyDef {
+//!         body_type: BodyType::Dynamic,
+//!         position: Vec2::new(0.0, 6.0),
+//!         ..Default::default()
+//!     })?;
+//!     world.create_circle_shape(ball, &ShapeDef::default(), &Circle::new(Vec2::ZERO, 0.25)?)?;
+//!
+//!     // Joints: a pendulum hinged 8 m up, driven by a motor.
+//!     let bob = world.create_body(&BodyDef {
+//!         body_type: BodyType::Dynamic,
+//!         position: Vec2::new(6.0, 6.0),
+//!         ..Default::default()
+//!     })?;
+//!     world.create_polygon_shape(bob, &ShapeDef::default(), &make_box(0.25, 0.25)?)?;
+//!     let hinge = world.create_revolute_joint(&RevoluteJointDef {
+//!         base: JointDef {
+//!             body_a: ground,
+//!             body_b: bob,
+//!             local_anchor_a: Vec2::new(6.0, 8.0),
+//!             local_anchor_b: Vec2::new(0.0, 2.0),
+//!             ..Default::default()
+//!         },
+//!         ..Default::default()
+//!     })?;
+//!     world.joint_mut(hinge)?.motor()?.enable(true);
+//!     world.joint_mut(hinge)?.motor()?.set_max_force(1000.0)?; // N·m for a revolute joint
+//!     world.joint_mut(hinge)?.motor()?.set_speed(1.0)?; // rad/s
+//!     Ok((world, ball, gate, hinge))
+//! };
+//!
+//! let (mut world, ball, gate, hinge) = build(1)?;
+//! let (mut world4, ..) = build(4)?;
+//! assert_eq!(world4.worker_count(), 4);
+//!
+//! // Events: the ball passes through the sensor and lands on the ground.
+//! let body_of = |w: &World, shape| w.shape(shape).map(|s| s.body()).ok();
+//! let (mut entered, mut landed) = (false, false);
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0, 4)?;
+//!     world4.step(1.0 / 60.0, 4)?;
+//!     let sensed = world.sensor_events().begin;
+//!     entered |= sensed.iter().any(|e| body_of(&world, e.visitor_shape_id) == Some(ball));
+//!     let touched = world.contact_events().begin;
+//!     landed |= touched.iter().any(|e| body_of(&world, e.shape_id_a) == Some(ball)
+//!         || body_of(&world, e.shape_id_b) == Some(ball));
+//! }
+//! assert!(entered && landed);
+//! assert!((world.body(ball)?.position().y - 0.75).abs() < 0.01); // ground top 0.5 + radius
+//!
+//! // Joints: the motor turned the pendulum at 1 rad/s for 2 s.
+//! let angle = world.joint(hinge)?.revolute()?.angle();
+//! assert!((angle - 2.0).abs() < 0.1);
+//!
+//! // Queries: a ray straight down from above the ball hits the ball first
+//! // (sensors are not seen by queries).
+//! let hit = world
+//!     .cast_ray_closest(Vec2::new(0.0, 5.0), Vec2::new(0.0, -10.0), QueryFilter::default())?
+//!     .expect("the ray hits the ball");
+//! assert_eq!(world.shape(hit.shape_id)?.body(), ball);
+//! assert!((hit.point.y - 1.0).abs() < 0.01);
+//! let mut near_gate = 0;
+//! let gate_box = impulse2d::collision::Aabb::new(Vec2::new(-3.0, 2.0), Vec2::new(3.0, 4.0));
+//! world.overlap_aabb(gate_box, QueryFilter::default(), |_| { near_gate += 1; true })?;
+//! assert_eq!(near_gate, 0); // the ball fell through; the sensor itself is not reported
+//! # let _ = gate;
+//!
+//! // Threads and determinism: one thread or four, the same bits.
+//! assert_eq!(world.state_hash(), world4.state_hash());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! More: the [`api`] module (views), [`events`], [`query`], [`joint`],
+//! [`snapshot`], [`character`], and the programs in the crate's `examples/` folder
+//! (`cargo run --release -p impulse2d --example hello_world`, `events`, `joints`,
+//! `queries`, `threads`).
+//!
+//! Optional cargo features: `glam` and `mint` (conversions of the math types)
+//! and `serde` (serialisation of math, geometry, ids and every `*Def`); see
+//! [`interop`].
 
 // `unsafe` is denied everywhere but where threads share a mutable slice whose
 // parts they touch are disjoint by construction: `workers.rs` (the wrapper)

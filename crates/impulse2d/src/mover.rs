@@ -5,7 +5,7 @@
 //! a character controller on both.
 //!
 //! The work is done by functions over the stores they read (the broad-phase
-//! trees, the shapes, the body transforms) through [`MoverStores`]; the `World`
+//! trees, the shapes, the body transforms) through `MoverStores`; the `World`
 //! methods only check the input and borrow those stores.
 //!
 //! # References
@@ -167,7 +167,7 @@ pub(crate) fn collide_mover_in(
 
 /// Whether a one-sided chain segment faces away from a proxy (its points'
 /// mean is behind the segment), in the segment's frame.
-fn behind_chain_segment(geometry: &ShapeGeometry, local_points: &[Vec2]) -> bool {
+pub(crate) fn behind_chain_segment(geometry: &ShapeGeometry, local_points: &[Vec2]) -> bool {
     let ShapeGeometry::ChainSegment(chain) = geometry else {
         return false;
     };

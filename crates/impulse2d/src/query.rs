@@ -37,6 +37,7 @@ use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::error::{Error, Result, check_finite_vec};
 use crate::id::ShapeId;
 use crate::math::{Transform, Vec2};
+use crate::mover::behind_chain_segment;
 use crate::shape::{Filter, Shape, ShapeGeometry};
 use crate::solver::continuous::make_shape_proxy;
 use crate::world::World;
@@ -360,7 +361,9 @@ impl World {
     /// (metres) and calls `callback(shape, point, normal, fraction)` for the
     /// shapes it hits that `filter` accepts: `point` is on the hit shape's
     /// surface and `normal` is that surface's normal. The callback's answer
-    /// clips the cast (see the [module documentation](self)).
+    /// clips the cast (see the [module documentation](self)). Chain segments
+    /// are one-sided: a proxy whose points' mean starts behind one (on its
+    /// left, looking from its first point to its second) does not hit it.
     ///
     /// # Errors
     /// An invalid proxy or transform (as [`World::overlap_shape`]) or a
@@ -421,10 +424,23 @@ impl World {
         translation: Vec2,
         input: &ShapeCastInput,
     ) -> CastOutput {
+        let transform = self.shape_transform(shape);
+        // A one-sided chain segment is not hit by a proxy whose points' mean
+        // starts behind it (as Box2D's `b2ShapeCastShape`).
+        if matches!(shape.geometry, ShapeGeometry::ChainSegment(_)) {
+            let mut local = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+            let points = &query.points[..query.count];
+            for (l, &p) in local.iter_mut().zip(points) {
+                *l = transform.apply_inv(p);
+            }
+            if behind_chain_segment(&shape.geometry, &local[..points.len()]) {
+                return CastOutput::default();
+            }
+        }
         shape_cast(&ShapeCastPairInput {
             proxy_a: make_shape_proxy(&shape.geometry),
             proxy_b: *query,
-            transform_a: self.shape_transform(shape),
+            transform_a: transform,
             transform_b: Transform::IDENTITY,
             translation_b: translation,
             max_fraction: input.max_fraction,

@@ -5,7 +5,7 @@
 //! finalization are written once as `#[inline(always)]` kernels and compiled
 //! twice on x86-64: for the target the crate is built for (baseline x86-64, SSE2,
 //! unless the builder asks for more) and inside a function compiled for
-//! x86-64-v3 (AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE), through [`dispatch!`]. Which
+//! x86-64-v3 (AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE), through `dispatch!`. Which
 //! one runs is decided by CPU detection (`is_x86_feature_detected!`) when the
 //! world is created, or forced through [`WorldDef::simd`](crate::WorldDef::simd).
 //!

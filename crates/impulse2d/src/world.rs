@@ -7,9 +7,9 @@
 
 mod joints;
 
+use crate::profile::Instant;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::Instant;
 
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
@@ -74,7 +74,8 @@ pub struct WorldDef {
     /// separations, which is much cheaper than recomputing it (Box2D v3's
     /// contact recycling; default 10 × linear slop = 5 cm).
     pub contact_recycle_distance: f32,
-    /// Unbiased solver passes per substep (≥ 1; Box2D uses 1). The relax pass
+    /// Unbiased solver passes per substep (1 to
+    /// [`MAX_RELAX_ITERATIONS`](crate::core::MAX_RELAX_ITERATIONS); Box2D uses 1). The relax pass
     /// removes the velocity that pushing overlapping shapes apart added; in
     /// deep overlaps spread over several bodies one Gauss–Seidel pass leaves
     /// some of it, and a second pass removes most of the rest at the cost of
@@ -106,7 +107,9 @@ pub struct WorldDef {
     /// everything runs on the calling thread and no thread is started; with
     /// `n`, `n − 1` helper threads live as long as the world. The results
     /// are the same bits for every count. The pre-solve callback may run on
-    /// the helper threads.
+    /// the helper threads. On WebAssembly without threads
+    /// (`wasm32-unknown-unknown`) no thread is started: any valid count runs
+    /// as 1 and [`World::worker_count`] reports 1.
     ///
     /// Box2D: `b2WorldDef.workerCount`.
     pub worker_count: usize,
@@ -179,11 +182,11 @@ impl WorldDef {
             });
         }
         check_worker_count(self.worker_count)?;
-        if self.relax_iterations == 0 {
+        if !(1..=crate::core::MAX_RELAX_ITERATIONS).contains(&self.relax_iterations) {
             return Err(Error::OutOfRange {
                 what: "relax iterations",
-                expected: ">= 1",
-                value: 0.0,
+                expected: "within 1..=MAX_RELAX_ITERATIONS (16)",
+                value: self.relax_iterations as f32,
             });
         }
         Ok(())

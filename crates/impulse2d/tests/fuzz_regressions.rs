@@ -609,3 +609,45 @@ fn shape_masses_that_overflow_are_refused_or_count_as_none() {
         assert!(p.is_finite() && p.y < 0.0, "falls: {p:?}");
     }
 }
+
+/// FNV-1a over `bytes` (the snapshot checksum, from docs/snapshot-format.md).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Fuzz target `snapshot`, input
+/// `fuzz/regressions/snapshot/relax-iterations-262145-never-ends` (a slow unit:
+/// one input took 40 s).
+///
+/// The input flips bit 2 of payload byte 46, the third byte of the settings'
+/// `relax_iterations` (after gravity and nine `f32` settings, 44 bytes), and
+/// reseals the envelope: 1 becomes 2^18 + 1 relax passes per substep, which
+/// `WorldDef::validate` accepted (it only refused 0), so every step ran
+/// 2^20 passes over the contacts. The count is now limited to
+/// `MAX_RELAX_ITERATIONS`, and such bytes do not decode.
+#[test]
+fn snapshot_with_a_huge_relax_count_is_refused() {
+    const HEADER: usize = 20;
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    world
+        .create_polygon_shape(ground, &ShapeDef::default(), &make_box(5.0, 0.5).unwrap())
+        .unwrap();
+    let bytes = world.snapshot().to_bytes();
+    let at = HEADER + 8 + 9 * 4;
+    assert_eq!(
+        &bytes[at..at + 4],
+        &1u32.to_le_bytes(),
+        "relax_iterations is where the format says"
+    );
+    let mut body = bytes[..bytes.len() - 8].to_vec();
+    body[at + 2] ^= 4;
+    let sum = fnv1a(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    assert!(matches!(
+        impulse2d::Snapshot::from_bytes(&body),
+        Err(Error::InvalidData(_))
+    ));
+}

@@ -5,9 +5,11 @@
 mod rng;
 
 use impulse2d::collision::{
-    Aabb, Circle, DistanceInput, RayCastInput, ShapeCastPairInput, ShapeProxy, SimplexCache,
-    compute_hull, make_box, make_offset_box, make_polygon, make_proxy, shape_cast, shape_distance,
+    Aabb, Circle, DistanceInput, RayCastInput, Segment, ShapeCastPairInput, ShapeProxy,
+    SimplexCache, compute_hull, make_box, make_offset_box, make_polygon, make_proxy, shape_cast,
+    shape_distance,
 };
+use impulse2d::core::LINEAR_SLOP;
 use impulse2d::{
     BodyDef, BodyType, ChainDef, Error, ExplosionDef, Filter, QueryFilter, Rot, ShapeDef,
     ShapeGeometry, ShapeId, Transform, Vec2, World, WorldDef,
@@ -335,6 +337,17 @@ fn shape_casts_equal_brute_force() {
             .candidates(filter)
             .into_iter()
             .filter_map(|(s, shape_xf, g)| {
+                // One-sided chain segments (Box2D's rule): a query whose
+                // points' mean starts on the segment's left is not a hit.
+                if let ShapeGeometry::ChainSegment(c) = &g {
+                    let points = &query.points[..query.count];
+                    let sum = points.iter().fold(Vec2::ZERO, |a, &p| a + p);
+                    let mean = shape_xf.apply_inv(sum * (1.0 / points.len() as f32));
+                    let edge = c.segment.point2 - c.segment.point1;
+                    if (mean - c.segment.point1).cross(edge) < 0.0 {
+                        return None;
+                    }
+                }
                 let out = shape_cast(&ShapeCastPairInput {
                     proxy_a: proxy_of(&g),
                     proxy_b: query,
@@ -351,6 +364,69 @@ fn shape_casts_equal_brute_force() {
         assert_eq!(sorted(found), sorted(expected));
     }
     assert!(total > 200, "casts hit too little to mean much: {total}");
+}
+
+/// A chain segment from (5, 0) to (−5, 0) is solid on its right, which is
+/// up (+y). A circle of radius 0.5 cast 4 m down from y = 2 meets it after
+/// 1.5 m (fraction 0.375, within a linear slop of travel); cast 4 m up from y = −2 it starts behind the
+/// segment and passes through, as in Box2D's `b2World_CastShape`. A two-sided
+/// segment in the same place is hit from both sides.
+#[test]
+fn shape_casts_hit_chain_segments_from_their_solid_side_only() {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    world
+        .create_chain(
+            ground,
+            &ChainDef {
+                points: vec![
+                    Vec2::new(15.0, 0.0),
+                    Vec2::new(5.0, 0.0),
+                    Vec2::new(-5.0, 0.0),
+                    Vec2::new(-15.0, 0.0),
+                ],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let circle = ShapeProxy::from_circle(&Circle {
+        center: Vec2::ZERO,
+        radius: 0.5,
+    });
+    let cast = |world: &World, from: f32, dy: f32| {
+        let mut hits = Vec::new();
+        world
+            .cast_shape(
+                &circle,
+                Transform::new(Vec2::new(0.0, from), Rot::IDENTITY),
+                Vec2::new(0.0, dy),
+                QueryFilter::default(),
+                |_, _, n, t| {
+                    hits.push((n, t));
+                    1.0
+                },
+            )
+            .unwrap();
+        hits
+    };
+    let at_contact = |t: f32| (t - 0.375).abs() <= 0.25 * LINEAR_SLOP + 1e-5;
+    let down = cast(&world, 2.0, -4.0);
+    assert_eq!(down.len(), 1, "{down:?}");
+    assert!(at_contact(down[0].1), "{down:?}");
+    assert!(down[0].0.y > 0.999, "{down:?}");
+    assert!(cast(&world, -2.0, 4.0).is_empty());
+
+    let mut two_sided = World::new(&WorldDef::default()).unwrap();
+    let body = two_sided.create_body(&BodyDef::default()).unwrap();
+    let segment = Segment::new(Vec2::new(5.0, 0.0), Vec2::new(-5.0, 0.0)).unwrap();
+    two_sided
+        .create_segment_shape(body, &ShapeDef::default(), &segment)
+        .unwrap();
+    for (from, dy) in [(2.0, -4.0), (-2.0, 4.0)] {
+        let hits = cast(&two_sided, from, dy);
+        assert_eq!(hits.len(), 1, "from {from}: {hits:?}");
+        assert!(at_contact(hits[0].1), "from {from}: {hits:?}");
+    }
 }
 
 /// Three boxes on the x axis at x = 2, 4, 6; a ray from the origin along

@@ -2,6 +2,7 @@
 //! sleeping, enabling, type changes and counters.
 
 use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::core::MAX_RELAX_ITERATIONS;
 use impulse2d::math::PI;
 use impulse2d::{
     BodyDef, BodyType, ChainDef, Error, MotionLocks, Rot, ShapeDef, Vec2, World, WorldDef,
@@ -41,12 +42,21 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
         }),
         Err(Error::NonFinite { what: "gravity" })
     ));
+    for relax_iterations in [0, MAX_RELAX_ITERATIONS + 1, (1 << 18) + 1] {
+        assert!(
+            World::new(&WorldDef {
+                relax_iterations,
+                ..Default::default()
+            })
+            .is_err()
+        );
+    }
     assert!(
         World::new(&WorldDef {
-            relax_iterations: 0,
+            relax_iterations: MAX_RELAX_ITERATIONS,
             ..Default::default()
         })
-        .is_err()
+        .is_ok()
     );
     assert!(
         World::new(&WorldDef {

@@ -283,7 +283,7 @@ pub(crate) fn check_angle(angle: f32, what: &'static str) -> Result<()> {
     Ok(())
 }
 
-/// What happened to a joint, reported by [`World::joint_events`].
+/// What happened to a joint, reported by [`World::joint_events`](crate::World::joint_events).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JointEventKind {
     /// The reaction force or torque exceeded the joint's threshold during the
@@ -297,7 +297,7 @@ pub enum JointEventKind {
     BodyDestroyed,
 }
 
-/// A joint event, read with [`World::joint_events`] after a step.
+/// A joint event, read with [`World::joint_events`](crate::World::joint_events) after a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointEvent {
     /// The joint (stale for [`JointEventKind::Broken`] and
@@ -561,7 +561,7 @@ pub(crate) struct JointSim {
 pub(crate) struct JointStorage {
     pub joints: Vec<Joint>,
     pub ids: IdPool,
-    /// Events visible through [`World::joint_events`].
+    /// Events visible through [`World::joint_events`](crate::World::joint_events).
     pub events: Vec<JointEvent>,
     /// Events caused by user calls since the last step; they become visible
     /// with the next step's events so that none is lost.
