@@ -30,7 +30,7 @@ make_venv() {
     python3 -m pip install -q --user virtualenv && python3 -m virtualenv -q "$venv"
 }
 [ -x "$venv/bin/python" ] || make_venv
-"$venv/bin/pip" install -q --disable-pip-version-check maturin numpy pytest
+"$venv/bin/pip" install -q --disable-pip-version-check maturin numpy pytest gymnasium
 # --no-build-isolation: use the maturin just installed rather than fetching
 # another copy into a throw-away environment.
 PATH="$venv/bin:$PATH" "$venv/bin/pip" install -q --disable-pip-version-check \

@@ -9,6 +9,7 @@
 
 mod body;
 mod convert;
+mod envs;
 mod handle;
 mod joint;
 mod world;
@@ -57,5 +58,6 @@ fn _impulse2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::SensorEndEvent>()?;
     m.add_class::<world::JointEvent>()?;
     m.add_class::<world::BodyMoveEvent>()?;
+    envs::register(m)?;
     Ok(())
 }

@@ -1,7 +1,10 @@
 //! Time spent in each stage of the last step, in milliseconds.
 //!
 //! Measured with `std::time::Instant`; reading the clock does not affect the
-//! simulation, so results stay deterministic.
+//! simulation, so results stay deterministic. On `wasm32-unknown-unknown`,
+//! where `std::time::Instant::now` panics, the clock is the function given to
+//! [`set_clock`] (a web page passes `performance.now`), and without one every
+//! stage reads 0 ms.
 
 /// Milliseconds per stage of the last [`World::step`](crate::World::step).
 /// Substep stages are summed over the substeps.
@@ -41,4 +44,49 @@ pub struct Profile {
     pub enlarge_proxies: f32,
     /// Putting islands to sleep.
     pub sleep_islands: f32,
+}
+
+/// Sets the millisecond clock the profile reads on targets without
+/// `std::time::Instant` (`wasm32-unknown-unknown`): any monotonic function
+/// returning milliseconds, such as JavaScript's `performance.now()`. Elsewhere
+/// it is ignored and `std::time::Instant` is used. Only the first call counts.
+pub fn set_clock(clock: fn() -> f64) {
+    let _ = WEB_CLOCK.set(clock);
+}
+
+static WEB_CLOCK: std::sync::OnceLock<fn() -> f64> = std::sync::OnceLock::new();
+
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+pub(crate) use std::time::Instant;
+
+/// A point in time read from the clock given to [`set_clock`] (0 without one).
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Instant(f64);
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+impl Instant {
+    /// Now, in the clock's milliseconds.
+    pub(crate) fn now() -> Instant {
+        Instant(WEB_CLOCK.get().map_or(0.0, |clock| clock()))
+    }
+
+    /// Time since `self` (zero if the clock went backwards or is not finite).
+    pub(crate) fn elapsed(&self) -> std::time::Duration {
+        Instant::now() - *self
+    }
+}
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+impl std::ops::Sub for Instant {
+    type Output = std::time::Duration;
+
+    fn sub(self, earlier: Instant) -> std::time::Duration {
+        let ms = self.0 - earlier.0;
+        if ms.is_finite() && ms > 0.0 {
+            std::time::Duration::from_secs_f64(ms / 1000.0)
+        } else {
+            std::time::Duration::ZERO
+        }
+    }
 }

@@ -64,7 +64,12 @@ impl std::fmt::Debug for Workers {
 impl Workers {
     /// Makes `count` workers (1 to [`MAX_WORKERS`](crate::world::MAX_WORKERS)):
     /// a thread pool when `count > 1`.
+    ///
+    /// On WebAssembly without threads (`wasm32-unknown-unknown`) no thread can
+    /// start: the count is 1 whatever is asked, which changes no result.
     pub(crate) fn new(count: usize) -> Result<Workers> {
+        #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+        let count = count.min(1);
         let team = if count > 1 {
             Some(Team::new(count - 1)?)
         } else {

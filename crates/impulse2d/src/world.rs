@@ -7,9 +7,9 @@
 
 mod joints;
 
+use crate::profile::Instant;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::Instant;
 
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
@@ -107,7 +107,9 @@ pub struct WorldDef {
     /// everything runs on the calling thread and no thread is started; with
     /// `n`, `n − 1` helper threads live as long as the world. The results
     /// are the same bits for every count. The pre-solve callback may run on
-    /// the helper threads.
+    /// the helper threads. On WebAssembly without threads
+    /// (`wasm32-unknown-unknown`) no thread is started: any valid count runs
+    /// as 1 and [`World::worker_count`] reports 1.
     ///
     /// Box2D: `b2WorldDef.workerCount`.
     pub worker_count: usize,

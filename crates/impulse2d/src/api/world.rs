@@ -199,7 +199,9 @@ impl World {
 
     /// Changes the number of threads that run a step's parallel stages (1 to
     /// [`MAX_WORKERS`](crate::MAX_WORKERS)): the helper threads stop and `count − 1` new ones
-    /// start. Results are the same bits on any count.
+    /// start. Results are the same bits on any count. On WebAssembly without
+    /// threads (`wasm32-unknown-unknown`) the count stays 1 (see
+    /// [`WorldDef::worker_count`](crate::WorldDef::worker_count)).
     ///
     /// # Errors
     /// A count of 0 or above [`MAX_WORKERS`](crate::MAX_WORKERS), or threads that cannot start

@@ -35,7 +35,7 @@ pub(crate) mod softness;
 pub(crate) mod solver_set;
 pub(crate) mod stages;
 
-use std::time::Instant;
+use crate::profile::Instant;
 
 use crate::bitset::BitSet;
 use crate::body::{BodySim, BodyState, BodyType, flags};

@@ -14,7 +14,7 @@
 //! The order of the arithmetic on any body is the order of the stages, which
 //! is the same for any number of workers, so the results are the same bits.
 
-use std::time::Instant;
+use crate::profile::Instant;
 
 use crate::body::{BodySim, BodyState, flags};
 use crate::contact::ContactSim;

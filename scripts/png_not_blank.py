@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-# Checks that a screenshot is not blank: decode the PNG with the standard library only (no PIL on a fresh
-# machine) and require that a real share of pixels differs from the commonest
-# colour and that several colours appear.
-# Usage: png-not-blank.py FILE.png (exit status 0 only when it is not blank).
+"""Checks that a screenshot is not blank: decodes the PNG with the standard
+library only (no PIL on a fresh machine) and requires that a real share of
+pixels differs from the commonest colour and that several colours appear.
+
+Usage: png_not_blank.py FILE.png   (exit status 1 with a message when blank)
+"""
 import struct, sys, zlib
 from collections import Counter
 

@@ -1,0 +1,197 @@
+"""Shared machinery of the gymnasium environments over the Rust cores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import gymnasium as gym
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .._impulse2d import EnvCore, VectorEnvCore
+
+_NO_SEED = None
+
+
+def _spaces(core) -> tuple[spaces.Space, spaces.Space]:
+    shape, low, high, dtype, n, act_low, act_high = core.spaces()
+    dtype = np.dtype(dtype)
+    observation_space = spaces.Box(
+        np.array(low, dtype=np.float32).reshape(shape).astype(dtype),
+        np.array(high, dtype=np.float32).reshape(shape).astype(dtype),
+        dtype=dtype,
+    )
+    if n is not None:
+        action_space = spaces.Discrete(n)
+    else:
+        action_space = spaces.Box(
+            np.array(act_low, dtype=np.float32), np.array(act_high, dtype=np.float32), dtype=np.float32
+        )
+    return observation_space, action_space
+
+
+def _rust_seed(env, seed: int | None) -> int | None:
+    """The seed for the Rust side: `seed`, or for a first reset without one a
+    seed drawn from `env.np_random` (seeded from entropy by Gymnasium); `None`
+    (continue the stream) afterwards."""
+    if seed is None and not env._seeded:
+        seed = int(env.np_random.integers(0, 2**63 - 1))
+    if seed is not None:
+        if seed < 0:
+            raise ValueError(f"seed must be non-negative, not {seed}")
+        env._seeded = True
+    return seed
+
+
+class ImpulseEnv(gym.Env):
+    """A gymnasium environment over an `EnvCore` (one Rust environment).
+
+    Seeding: `reset(seed=s)` seeds the Rust environment's own generator with
+    `s` (xoshiro256**, not numpy's), so the same seed gives the same episode,
+    bit for bit. The first `reset()` without a seed draws one from entropy,
+    later unseeded resets continue the stream, as Gymnasium does.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
+    _name = ""
+
+    def __init__(self, render_mode: str | None = None, **kwargs: Any):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        # The time limit is gymnasium's TimeLimit wrapper (added by gym.make).
+        self._core = EnvCore(self._name, max_episode_steps=None, **kwargs)
+        self.observation_space, self.action_space = _spaces(self._core)
+        self._discrete = isinstance(self.action_space, spaces.Discrete)
+        self._dtype = self.observation_space.dtype
+        self._shape = self.observation_space.shape
+        self._seeded = False
+
+    def _obs(self, raw: bytes) -> np.ndarray:
+        return np.frombuffer(raw, dtype=self._dtype).reshape(self._shape).copy()
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        raw = self._core.reset(_rust_seed(self, seed))
+        return self._obs(raw), {}
+
+    def step(self, action):
+        if self._discrete:
+            if isinstance(action, np.ndarray):
+                if action.shape != ():
+                    raise ValueError(f"a discrete action must be a scalar, not shape {action.shape}")
+                action = action.item()
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"{action!r} is not a discrete action")
+            raw, reward, terminated, truncated = self._core.step(int(action))
+        else:
+            a = np.asarray(action, dtype=np.float32)
+            if a.shape != self.action_space.shape:
+                raise ValueError(f"action of shape {a.shape}, expected {self.action_space.shape}")
+            raw, reward, terminated, truncated = self._core.step(a.tolist())
+        return self._obs(raw), float(reward), bool(terminated), bool(truncated), {}
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn(
+                "You are calling render method without specifying any render mode. "
+                'Set render_mode="rgb_array" at initialization.'
+            )
+            return None
+        w, h, rgb = self._core.render()
+        return np.frombuffer(rgb, dtype=np.uint8).reshape(h, w, 3).copy()
+
+
+class ImpulseVectorEnv(VectorEnv):
+    """`num_envs` Rust environments stepped on `workers` threads.
+
+    Autoreset is Gymnasium 1.x's next-step mode: the step after an episode
+    ended resets that environment (its action is ignored; reward 0, neither
+    flag). `reset(seed=s)` seeds environment `i` with `s + i`, so results equal
+    those of `num_envs` single environments seeded the same way.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 50, "autoreset_mode": AutoresetMode.NEXT_STEP}
+    _name = ""
+
+    @staticmethod
+    def _default_max_episode_steps(kwargs: dict) -> int:
+        raise NotImplementedError
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        workers: int = 1,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        **kwargs: Any,
+    ):
+        """``num_envs`` environments on ``workers`` threads; ``kwargs`` are the
+        environment's constructor arguments; ``max_episode_steps`` defaults to
+        Gymnasium's time limit for the environment."""
+        if max_episode_steps is None:
+            max_episode_steps = self._default_max_episode_steps(kwargs)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.num_envs = num_envs
+        self._core = VectorEnvCore(
+            self._name, num_envs, workers, max_episode_steps=max_episode_steps, **kwargs
+        )
+        self.single_observation_space, self.single_action_space = _spaces(self._core)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._discrete = isinstance(self.single_action_space, spaces.Discrete)
+        self._dtype = self.single_observation_space.dtype
+        self._shape = (num_envs, *self.single_observation_space.shape)
+        self._seeded = False
+
+    @property
+    def workers(self) -> int:
+        """Number of worker threads, the calling thread included."""
+        return self._core.workers
+
+    def _obs(self, raw: bytes) -> np.ndarray:
+        return np.frombuffer(raw, dtype=self._dtype).reshape(self._shape).copy()
+
+    def reset(self, *, seed: int | list | None = None, options: dict | None = None):
+        if isinstance(seed, (list, tuple)):
+            raise ValueError("per-environment seeds are not supported; pass one int (env i gets seed + i)")
+        super().reset(seed=seed)
+        raw = self._core.reset(_rust_seed(self, seed))
+        return self._obs(raw), {}
+
+    def step(self, actions):
+        if self._discrete:
+            a = np.asarray(actions)
+            if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+                raise ValueError(f"expected {self.num_envs} integer actions, got shape {a.shape} of {a.dtype}")
+            out = self._core.step(np.ascontiguousarray(a, dtype=np.int64).tobytes())
+        else:
+            a = np.asarray(actions, dtype=np.float32)
+            if a.shape != self.action_space.shape:
+                raise ValueError(f"actions of shape {a.shape}, expected {self.action_space.shape}")
+            out = self._core.step(np.ascontiguousarray(a).tobytes())
+        raw, rewards, terminated, truncated = out
+        return (
+            self._obs(raw),
+            np.frombuffer(rewards, dtype=np.float64).copy(),
+            np.frombuffer(terminated, dtype=np.uint8).astype(bool),
+            np.frombuffer(truncated, dtype=np.uint8).astype(bool),
+            {},
+        )
+
+    def render(self):
+        """The frame of every environment, as a tuple of (H, W, 3) uint8 arrays."""
+        if self.render_mode is None:
+            return None
+        frames = []
+        for i in range(self.num_envs):
+            w, h, rgb = self._core.render(i)
+            frames.append(np.frombuffer(rgb, dtype=np.uint8).reshape(h, w, 3).copy())
+        return tuple(frames)
