@@ -12,7 +12,8 @@
 # Installs Xvfb and Mesa's Vulkan driver (lavapipe) when missing (Debian, apt-get).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="$(pwd)/${1:-target/bevy-pyramid.png}"
+out="${1:-target/bevy-pyramid.png}"
+case "$out" in /*) ;; *) out="$(pwd)/$out" ;; esac
 cd crates/bevy_impulse2d
 
 bash ../../scripts/apt-install.sh xvfb xauth libvulkan1 mesa-vulkan-drivers libx11-6 libx11-xcb1 libxi6 \
@@ -35,6 +36,7 @@ env -u WAYLAND_DISPLAY timeout 300 xvfb-run -a -s "-screen 0 1280x720x24" \
 # Not blank (several colours, over 1% of pixels off the background).
 python3 ../../scripts/png_not_blank.py "$out"
 
-# Packaging: impulse2d 0.1.0 is not on crates.io yet, so the verification build (which
-# would resolve it there) is skipped; the build above is the verification.
-cargo package --no-verify --allow-dirty
+# Packaging: impulse2d 0.1.0 is not on crates.io yet, so its lock file is resolved against
+# the path (a `patch` given on the command line, not in the manifest) and the verification
+# build is skipped: the build above is the verification.
+cargo package --no-verify --allow-dirty --config 'patch.crates-io.impulse2d.path="../impulse2d"'
