@@ -12,6 +12,9 @@
 //! panic", and additionally "no NaN in the results" when every shape number is
 //! within the documented working range.
 
+mod snapshot_input;
+pub use snapshot_input::{seed_snapshot, snapshot_buffer};
+
 use impulse2d::collision::{
     Capsule, ChainSegment, Circle, Polygon, Segment, ShapeProxy, compute_hull, make_offset_polygon,
     make_offset_rounded_box, make_proxy,

@@ -647,6 +647,7 @@ impl Body {
     /// restitution, rolling_resistance, tangent_speed (m/s), material (int),
     /// filter (Filter), sensor, enable_contact_events, enable_sensor_events,
     /// enable_hit_events, update_body_mass, user_data.
+    #[pyo3(text_signature = "($self, radius, center=(0.0, 0.0), **options)")]
     #[pyo3(signature = (radius, center = V2(impulse2d::Vec2::ZERO), **options))]
     fn add_circle(
         &self,
@@ -689,6 +690,9 @@ impl Body {
 
     /// Attaches the convex hull of `points` (3 to 8, body frame, m), rounded
     /// by `radius` (m), placed at `position` turned by `angle` (rad).
+    #[pyo3(
+        text_signature = "($self, points, radius=0.0, position=(0.0, 0.0), angle=0.0, **options)"
+    )]
     #[pyo3(signature = (points, radius = 0.0, position = V2(impulse2d::Vec2::ZERO), angle = 0.0, **options))]
     fn add_polygon(
         &self,
@@ -713,6 +717,7 @@ impl Body {
     /// Attaches a box of half-widths `hx`, `hy` (m) centred at `center` (body
     /// frame) turned by `angle` (rad), its corners rounded by `radius` (m;
     /// the box grows by it).
+    #[pyo3(text_signature = "($self, hx, hy, center=(0.0, 0.0), angle=0.0, radius=0.0, **options)")]
     #[pyo3(signature = (hx, hy, center = V2(impulse2d::Vec2::ZERO), angle = 0.0, radius = 0.0, **options))]
     fn add_box(
         &self,

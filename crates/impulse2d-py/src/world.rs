@@ -214,6 +214,9 @@ impl World {
     /// joint_damping_ratio, restitution_threshold (m/s), hit_event_threshold
     /// (m/s), maximum_linear_speed (m/s), enable_sleep, enable_continuous.
     #[new]
+    #[pyo3(
+        text_signature = "(gravity=(0.0, -10.0), workers=1, *, enable_sleep=True, enable_continuous=True, contact_hertz=30.0, contact_damping_ratio=10.0, contact_speed=3.0, joint_hertz=60.0, joint_damping_ratio=2.0, restitution_threshold=1.0, hit_event_threshold=1.0, maximum_linear_speed=400.0)"
+    )]
     #[pyo3(signature = (
         gravity = V2(Vec2::new(0.0, -10.0)),
         workers = 1,
@@ -469,8 +472,11 @@ impl World {
     /// against other moving bodies); fixed_rotation; awake; enable_sleep;
     /// enabled; user_data (any Python object). A body has no mass until
     /// shapes are added.
+    #[pyo3(
+        text_signature = "($self, type='dynamic', position=(0.0, 0.0), angle=0.0, *, linear_velocity=(0.0, 0.0), angular_velocity=0.0, linear_damping=0.0, angular_damping=0.0, gravity_scale=1.0, bullet=False, fixed_rotation=False, awake=True, enable_sleep=True, enabled=True, allow_fast_rotation=False, name=None, user_data=None)"
+    )]
     #[pyo3(signature = (
-        type_ = "dynamic",
+        r#type = "dynamic",
         position = V2(Vec2::ZERO),
         angle = 0.0,
         *,
@@ -490,7 +496,7 @@ impl World {
     ))]
     fn create_body(
         slf: &Bound<'_, Self>,
-        type_: &str,
+        r#type: &str,
         position: V2,
         angle: f32,
         linear_velocity: V2,
@@ -509,7 +515,7 @@ impl World {
     ) -> PyResult<Py<Body>> {
         let py = slf.py();
         let def = BodyDef {
-            body_type: body_type(type_)?,
+            body_type: body_type(r#type)?,
             position: position.0,
             rotation: Rot::from_angle(finite(angle, "angle")?),
             linear_velocity: linear_velocity.0,
@@ -825,6 +831,9 @@ impl World {
     /// The shapes overlapping the convex hull of `points` (1 to 8, metres,
     /// in the query's frame) rounded by `radius`, placed at `position` turned
     /// by `angle`. One point and a radius is a circle, two a capsule.
+    #[pyo3(
+        text_signature = "($self, points, radius=0.0, position=(0.0, 0.0), angle=0.0, *, category_bits=1, mask_bits=2**64-1)"
+    )]
     #[pyo3(signature = (points, radius = 0.0, position = V2(Vec2::ZERO), angle = 0.0, *, category_bits = 1, mask_bits = u64::MAX))]
     fn overlap_shape(
         slf: &Bound<'_, Self>,

@@ -399,3 +399,19 @@ def test_garbage_through_every_setter_raises_python_errors_only():
                 pass
     world.step(DT, 4)
     assert isinstance(world.state_hash(), int)
+
+
+def test_reentrant_calls_from_a_callback_raise_instead_of_crashing(world):
+    body = world.create_body("static")
+    body.add_circle(0.5, center=(2.0, 0.0))
+    seen = []
+
+    def callback(shape, point, normal, fraction):
+        seen.append(shape.body.position)  # reading during a query is fine
+        world.step()  # changing the world during its own query is not
+        return 1.0
+
+    with pytest.raises(RuntimeError):
+        world.cast_ray((0.0, 0.0), (10.0, 0.0), callback)
+    assert seen == [(0.0, 0.0)]
+    world.step()  # the world is usable afterwards

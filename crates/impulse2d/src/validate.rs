@@ -5,7 +5,7 @@
 //! inconsistency it finds. It allocates and is slow; it changes nothing.
 
 use crate::body::BodyType;
-use crate::contact::{contact_flags, pair_key};
+use crate::contact::{contact_flags, pair_key, sim_flags};
 use crate::id::NULL_INDEX;
 use crate::solver::constraint_graph::{DYNAMIC_COLOR_COUNT, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
@@ -246,6 +246,13 @@ impl World {
                         "shape {shape_id} box {:?} is outside its proxy's box {proxy_box:?}",
                         shape.aabb
                     );
+                    // The step enlarges the proxy only when the shape leaves
+                    // its own copy of the fat box: the two must agree.
+                    ensure!(
+                        proxy_box == shape.fat_aabb,
+                        "shape {shape_id} fat box {:?} differs from its proxy's box {proxy_box:?}",
+                        shape.fat_aabb
+                    );
                 }
                 prev = shape_id;
                 shape_id = shape.next_shape_id;
@@ -310,8 +317,18 @@ impl World {
                 "contact {index} sim has other shapes"
             );
             ensure!(
-                touching == (sim.manifold.point_count > 0),
+                touching == (sim.manifold.point_count > 0)
+                    && touching == (sim.sim_flags & sim_flags::TOUCHING != 0),
                 "contact {index} touching flag disagrees with its manifold"
+            );
+            // The narrow phase's change flags are consumed within the step.
+            ensure!(
+                sim.sim_flags
+                    & (sim_flags::DISJOINT
+                        | sim_flags::STARTED_TOUCHING
+                        | sim_flags::STOPPED_TOUCHING)
+                    == 0,
+                "contact {index} carries a state change between steps"
             );
             ensure!(
                 touching == (c.island_id != NULL_INDEX),

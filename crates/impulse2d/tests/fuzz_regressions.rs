@@ -15,6 +15,9 @@ use impulse2d::{
 #[path = "common/fuzz_cases.rs"]
 mod fuzz_cases;
 
+#[path = "../../../fuzz/src/snapshot_input.rs"]
+mod snapshot_input;
+
 fn v(x: u32, y: u32) -> Vec2 {
     Vec2::new(f32::from_bits(x), f32::from_bits(y))
 }
@@ -650,4 +653,52 @@ fn snapshot_with_a_huge_relax_count_is_refused() {
         impulse2d::Snapshot::from_bytes(&body),
         Err(Error::InvalidData(_))
     ));
+}
+
+/// Fuzz target `snapshot`: every saved input in `fuzz/regressions/snapshot/`,
+/// read as the target reads it (`fuzz/src/snapshot_input.rs`), is refused by
+/// `Snapshot::from_bytes` or `World::restore` with the world unchanged, or
+/// restores a world that validates, steps five times and still validates.
+///
+/// - `fat-box-differs-from-proxy-box` flips a bit of a shape's fat box: the
+///   shape's copy was larger than its broad-phase proxy's box, so the step
+///   never enlarged the proxy and the shape moved out of it. `validate` now
+///   requires the two boxes to be equal.
+/// - `graph-contact-flagged-started-touching` sets the narrow phase's
+///   "started touching" flag on a contact already in the constraint graph,
+///   which the step's state change asserted could not happen. Change flags
+///   are consumed within a step, so `validate` now refuses any between
+///   steps, and a sim's touching flag must match its manifold.
+/// - `relax-iterations-262145-never-ends`: see
+///   `snapshot_with_a_huge_relax_count_is_refused`.
+#[test]
+fn snapshot_fuzz_regressions_are_refused_or_valid() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/snapshot");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
+        let Some(buffer) = snapshot_input::snapshot_buffer(&data) else {
+            continue;
+        };
+        count += 1;
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        world.create_body(&BodyDef::default()).unwrap();
+        let before = world.snapshot();
+        let Ok(snapshot) = impulse2d::Snapshot::from_bytes(&buffer) else {
+            assert_eq!(world.snapshot(), before);
+            continue;
+        };
+        if world.restore(&snapshot).is_err() {
+            assert_eq!(world.snapshot(), before, "{path:?}");
+            continue;
+        }
+        world.validate().unwrap();
+        for _ in 0..5 {
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        world.validate().unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    }
+    assert!(count >= 3, "{count} inputs in {dir:?}");
 }

@@ -517,7 +517,6 @@ fn capsule_contact(
             (m, sp.min(sq))
         };
         let (mut m, mut nearest) = face(preferred);
-        let mut a_is_reference = preferred;
         // The closest features are an end of one segment and the side of the
         // other; measured from the other side, the gap at that end comes out too
         // large by h·(1/cos α − 1) for segments at an angle α and core distance h
@@ -528,7 +527,6 @@ fn capsule_contact(
             let (other, other_nearest) = face(!preferred);
             if other_nearest <= distance + 1.0e-6 {
                 (m, nearest) = (other, other_nearest);
-                a_is_reference = !preferred;
             }
         }
         // Both clipped points far beyond the closest distance mean the segments meet
@@ -538,20 +536,6 @@ fn capsule_contact(
         // Otherwise both points are kept, the far one as a speculative point.
         let reach = radius + SPECULATIVE_DISTANCE;
         if nearest <= distance + LINEAR_SLOP && (nearest <= reach || distance > reach) {
-            // When neither side measures the true gap (the closest features are
-            // two ends, or round-off), the nearer point takes the core distance:
-            // the manifold's closest separation is then the gap between the
-            // capsules, not one overstated by up to the slop.
-            if nearest > distance {
-                let k = usize::from(m.points[1].separation < m.points[0].separation);
-                let point = &mut m.points[k];
-                let overstated = nearest - distance;
-                point.separation = distance - radius;
-                // (Its anchor, mid-way between the surfaces along the reference
-                // normal, moves by half the correction toward the incident side.)
-                let reference_normal = if a_is_reference { m.normal } else { -m.normal };
-                point.anchor = Vec2::mul_add(point.anchor, 0.5 * overstated, reference_normal);
-            }
             return m;
         }
     }

@@ -993,15 +993,19 @@ fn degenerate_and_extreme_input_does_not_panic() {
 /// ends: A's core runs (0, 0)–(1, 0); B's from p = (1.01, 1) back to
 /// q = (0, 1.02). A's end (1, 0) projects before p on B (its coordinate along B
 /// is (0.01·1.01 − 1·0.02)/|q − p| < 0) and p lies beyond A's end, so the core
-/// distance is |p − (1, 0)| = √(0.01² + 1²). Measured along A's side the gap at
-/// x = 1 is 1 + 0.02·0.01/1.01 = 1.000198, along B's side 1.000194: both
-/// overstate it by 1.5e-4 m. The manifold keeps its two points and its closest
-/// separation is the true gap.
+/// distance is |p − (1, 0)| = √(0.01² + 1²). A two-point manifold has one
+/// normal, and each point's separation is the gap along it (its ends lie on
+/// both surfaces): along either side's normal that gap exceeds the core
+/// distance by up to h·(1/cos α − 1) = 1.96e-4 m (h ≈ 1, tan α = 0.02/1.01),
+/// less than the linear slop, so the two points are kept with the gap slightly
+/// overstated (as in Box2D), never understated.
 #[test]
-fn near_parallel_capsules_with_closest_ends_report_the_true_gap() {
+fn near_parallel_capsules_with_closest_ends_keep_two_points() {
     let a = Capsule::new(Vec2::ZERO, Vec2::new(1.0, 0.0), 0.495).unwrap();
     let b = Capsule::new(Vec2::new(1.01, 1.0), Vec2::new(0.0, 1.02), 0.495).unwrap();
     let gap = (0.01f32 * 0.01 + 1.0).sqrt() - 0.99;
+    let alpha = (0.02f32 / 1.01).atan();
+    let overstated = 1.0 / alpha.cos() - 1.0;
     for (dx, dy) in [(0.0, 0.0), (123.0, -45.0)] {
         let (xa, xb) = (xf(dx, dy, 0.0), xf(dx, dy, 0.0));
         let m = collide_capsules(&a, xa, &b, xb);
@@ -1012,7 +1016,8 @@ fn near_parallel_capsules_with_closest_ends_report_the_true_gap() {
             .iter()
             .map(|p| p.separation)
             .fold(f32::MAX, f32::min);
-        assert_close(closest, gap, 1e-6);
+        assert!(closest >= gap - 1e-6, "{closest} < {gap}");
+        assert!(closest <= gap + overstated + 1e-5, "{closest} vs {gap}");
         assert!(m.normal.dot(Vec2::Y) > 0.999, "{m:?}");
     }
 }
