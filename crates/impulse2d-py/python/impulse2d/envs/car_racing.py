@@ -50,6 +50,8 @@ class CarRacing(ImpulseEnv):
         if isinstance(options, dict) and "randomize" in options:
             randomize = bool(options["randomize"])
         raw = self._core.reset(_rust_seed(self, seed), randomize)
+        if self.render_mode == "human":
+            self.render()
         return self._obs(raw), {}
 
     def step(self, action):
