@@ -25,11 +25,12 @@
 #
 # Targets: hull, manifold, toi, world (sequences of world API calls),
 # world_2_workers (the same on a world with 2 worker threads) and snapshot
-# (Snapshot::from_bytes + World::restore on raw and on corrupted, resealed bytes).
+# (Snapshot::from_bytes + World::restore on raw and on corrupted, resealed bytes)
+# and replay (Recording::from_bytes + Replay on raw and on corrupted, resealed bytes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(hull manifold toi world world_2_workers snapshot)
+TARGETS=(hull manifold toi world world_2_workers snapshot replay)
 target="${1:-all}"
 seconds="${2:-600}"
 sanitizer="${FUZZ_SANITIZER:-none}"

@@ -25,7 +25,7 @@ jobs="${JOBS:-2}"
 
 # --- tools -----------------------------------------------------------------
 packages=(rustc-web cargo-web rust-web-src lld)
-if [ "$mode" != build ]; then packages+=(chromium); fi
+if [ "$mode" != build ]; then packages+=(chromium fonts-liberation); fi
 bash scripts/apt-install.sh "${packages[@]}"
 
 bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' \

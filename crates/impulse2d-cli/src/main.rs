@@ -4,6 +4,8 @@
 //! impulse2d list
 //! impulse2d run [SCENE] [--steps N] [--hz 60] [--substeps 4] [--threads N] [--simd auto]
 //!               [--png F] [--gif F] [--svg F] [--width W] [--height H] [--json]
+//!               [--record F] [--hash-every N]
+//! impulse2d replay FILE [--threads N] [--every N]
 //! impulse2d bench [SCENES...] [--steps N] [--threads N] [--simd auto|baseline|avx2]
 //! ```
 //! Errors are one line on stderr and a non-zero exit status.
@@ -80,6 +82,26 @@ enum Command {
         /// Print the figures as one JSON object.
         #[arg(long)]
         json: bool,
+        /// Record the run (the world after the scene is built, every step and
+        /// call) to FILE, for `impulse2d replay`.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Steps between the state hashes the recording keeps.
+        #[arg(long, value_name = "N", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+        hash_every: u32,
+    },
+    /// Replay a recording made with `run --record`: print the steps, the
+    /// state hash every N steps, and the first step whose hash differs from
+    /// the recorded one (exit status 1 then).
+    Replay {
+        /// The recording.
+        file: PathBuf,
+        /// Worker threads for the replay (the results are the same bits for any count).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        threads: u32,
+        /// Print the hash every N steps (default: where the recording holds one).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        every: Option<u32>,
     },
     /// Time scenes (the benchmark set by default) and print a table.
     Bench {
@@ -149,6 +171,8 @@ fn main() -> ExitCode {
             width,
             height,
             json,
+            record,
+            hash_every,
         } => runner::run(&runner::RunArgs {
             scene,
             step,
@@ -158,7 +182,14 @@ fn main() -> ExitCode {
             width,
             height,
             json,
+            record,
+            hash_every,
         }),
+        Command::Replay {
+            file,
+            threads,
+            every,
+        } => runner::replay(&file, threads as usize, every),
         Command::Bench { scenes, step } => runner::bench(&scenes, &step),
     };
     match result {

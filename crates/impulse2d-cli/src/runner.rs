@@ -42,6 +42,10 @@ pub struct RunArgs {
     pub height: u32,
     /// Print JSON.
     pub json: bool,
+    /// Record the run to this file.
+    pub record: Option<PathBuf>,
+    /// Steps between recorded state hashes.
+    pub hash_every: u32,
 }
 
 /// `impulse2d list`: scenes grouped by category, in registry order.
@@ -248,7 +252,14 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         None => None,
     };
 
+    let record_out = args.record.as_deref().map(create_output).transpose()?;
+
     let (mut world, mut built) = build_world(scene, &args.step)?;
+    if record_out.is_some() {
+        world
+            .start_recording(args.hash_every)
+            .map_err(|e| e.to_string())?;
+    }
     let bounds = world.view_bounds().unwrap_or(Aabb::new(
         impulse2d::Vec2::new(-20.0, -2.0),
         impulse2d::Vec2::new(20.0, 20.0),
@@ -315,6 +326,21 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
             format!("SVG {size}, last frame"),
         ));
     }
+    if let (Some(mut out), Some(path), Some(recording)) =
+        (record_out, args.record.as_ref(), world.stop_recording())
+    {
+        out.write_all(recording.as_bytes())
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        report.outputs.push((
+            path.display().to_string(),
+            format!(
+                "recording, {} bytes, hash every {} steps",
+                recording.len(),
+                recording.hash_interval()
+            ),
+        ));
+    }
     if let (Some(g), Some(path)) = (gif, args.gif.as_ref()) {
         let frames = g.frame_count();
         g.finish()?;
@@ -329,6 +355,59 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     } else {
         report.to_text()
     })
+}
+
+/// `impulse2d replay`: plays a recording, printing the hash every `every`
+/// steps (or wherever the recording holds one) and the first divergence,
+/// which is an error.
+pub fn replay(path: &Path, threads: usize, every: Option<u32>) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let recording =
+        impulse2d::Recording::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut replay = impulse2d::Replay::new(&recording, threads)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = format!(
+        "replay {} ({} bytes, hash every {} steps, {threads} thread(s))\n",
+        path.display(),
+        recording.len(),
+        recording.hash_interval()
+    );
+    let mut last = None;
+    while let Some(s) = replay.step().map_err(|e| e.to_string())? {
+        let due = match every {
+            Some(n) => s.step % u64::from(n) == 0,
+            None => s.recorded_hash.is_some(),
+        };
+        if due {
+            let check = match s.recorded_hash {
+                Some(h) if h == s.hash => "  matches the recording",
+                Some(_) => "  DIFFERS from the recording",
+                None => "",
+            };
+            out.push_str(&format!(
+                "step {:>8}  hash {:016x}{check}\n",
+                s.step, s.hash
+            ));
+        }
+        last = Some(s);
+    }
+    out.push_str(&format!("steps            {}\n", replay.steps()));
+    if let Some(s) = last {
+        out.push_str(&format!("state hash       {:016x}\n", s.hash));
+    }
+    match replay.divergence() {
+        None => {
+            out.push_str("no divergence\n");
+            print_stdout(&out)
+        }
+        Some(d) => {
+            print_stdout(&out)?;
+            Err(format!(
+                "diverged at step {}: recorded hash {:016x}, replayed {:016x}",
+                d.step, d.recorded, d.replayed
+            ))
+        }
+    }
 }
 
 /// `impulse2d bench`.

@@ -7,7 +7,7 @@
 //! checks the library actually linked, at run time.
 
 use crate::desc::{Action, BodyDesc, BodyState, Filter, Geometry, JointDesc, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, Simulation};
+use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation};
 use boxdd_sys::ffi;
 use std::os::raw::{c_char, c_int};
 use std::sync::Mutex;
@@ -139,6 +139,8 @@ struct Box2dSim {
     scene: SceneDesc,
     world: ffi::b2WorldId,
     bodies: Vec<Option<ffi::b2BodyId>>,
+    /// The last `b2World_Snapshot` image.
+    saved: Vec<u8>,
 }
 
 impl Box2dSim {
@@ -156,6 +158,7 @@ impl Box2dSim {
             scene: scene.clone(),
             world,
             bodies: vec![None; scene.bodies.len()],
+            saved: Vec::new(),
         };
         for key in scene.initial_bodies.clone() {
             sim.create_body(key);
@@ -344,6 +347,36 @@ impl Simulation for Box2dSim {
                 })
             })
             .collect()
+    }
+
+    fn save(&mut self, kind: SaveKind) -> Option<usize> {
+        if kind != SaveKind::Full {
+            return None;
+        }
+        // SAFETY: the world is alive and between steps; the first call only asks the size
+        // (null image), the second writes at most `capacity` bytes into `saved`.
+        unsafe {
+            let size = ffi::b2World_Snapshot(self.world, std::ptr::null_mut(), 0);
+            if size <= 0 {
+                return None;
+            }
+            self.saved.resize(size as usize, 0);
+            let written = ffi::b2World_Snapshot(
+                self.world,
+                self.saved.as_mut_ptr(),
+                self.saved.len() as c_int,
+            );
+            (written == size).then_some(size as usize)
+        }
+    }
+
+    fn load(&mut self, kind: SaveKind) -> bool {
+        // SAFETY: the world is alive and between steps; `saved` is an image Box2D wrote.
+        kind == SaveKind::Full
+            && !self.saved.is_empty()
+            && unsafe {
+                ffi::b2World_Restore(self.world, self.saved.as_ptr(), self.saved.len() as c_int)
+            }
     }
 }
 

@@ -26,6 +26,17 @@ impl Default for RunConfig {
     }
 }
 
+/// A way of saving a world's state and putting it back (the `snapshot` bin times them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveKind {
+    /// The engine's whole-world save as bytes: ours `World::snapshot` / `restore`, Box2D's
+    /// `b2World_Snapshot` / `b2World_Restore`, Rapier's `PhysicsWorld` through serde and
+    /// bincode (feature `rapier-serde`).
+    Full,
+    /// Compact in-memory rollback for an unchanged set of objects: ours `RollbackState`.
+    Rollback,
+}
+
 /// A physics engine that can build the benchmark scenes.
 pub trait Engine {
     /// Short display name.
@@ -56,6 +67,20 @@ pub trait Simulation {
 
     /// State of every body key of the scene (`None` for keys not alive).
     fn body_states(&self) -> Vec<Option<BodyState>>;
+
+    /// Saves the world's state the `kind` way into a buffer the simulation keeps; the bytes
+    /// it holds, or `None` when the engine has no such save.
+    fn save(&mut self, kind: SaveKind) -> Option<usize> {
+        let _ = kind;
+        None
+    }
+
+    /// Puts back what [`Simulation::save`] saved last the `kind` way; false when the engine
+    /// has no such save or refused it.
+    fn load(&mut self, kind: SaveKind) -> bool {
+        let _ = kind;
+        false
+    }
 }
 
 /// Applies the scene's scheduled actions for step `step_index`, then steps once: the same

@@ -25,5 +25,5 @@ pub mod scenes;
 pub mod stability;
 
 pub use bench::{SceneResult, run_scene};
-pub use engine::{Counts, Engine, RunConfig, Simulation};
+pub use engine::{Counts, Engine, RunConfig, SaveKind, Simulation};
 pub use scenes::{Scene, Size};

@@ -1,7 +1,7 @@
 //! Impulse2D, this project's engine, through its public world API.
 
 use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, Simulation};
+use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation};
 use impulse2d::collision::{Capsule, Circle, Segment, compute_hull, make_polygon};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, SimdPath, Vec2,
@@ -89,6 +89,8 @@ struct OurSim {
     scene: SceneDesc,
     world: World,
     bodies: Vec<Option<BodyId>>,
+    snapshot: Option<impulse2d::Snapshot>,
+    rollback: impulse2d::RollbackState,
 }
 
 impl OurSim {
@@ -105,6 +107,8 @@ impl OurSim {
             scene: scene.clone(),
             world,
             bodies: vec![None; scene.bodies.len()],
+            snapshot: None,
+            rollback: impulse2d::RollbackState::new(),
         };
         for key in scene.initial_bodies.clone() {
             sim.create_body(key);
@@ -307,5 +311,30 @@ impl Simulation for OurSim {
                 })
             })
             .collect()
+    }
+
+    fn save(&mut self, kind: SaveKind) -> Option<usize> {
+        Some(match kind {
+            SaveKind::Full => {
+                let s = self.world.snapshot();
+                let len = s.len();
+                self.snapshot = Some(s);
+                len
+            }
+            SaveKind::Rollback => {
+                self.world.save_rollback(&mut self.rollback);
+                self.rollback.byte_len()
+            }
+        })
+    }
+
+    fn load(&mut self, kind: SaveKind) -> bool {
+        match kind {
+            SaveKind::Full => self
+                .snapshot
+                .as_ref()
+                .is_some_and(|s| self.world.restore(s).is_ok()),
+            SaveKind::Rollback => self.world.load_rollback(&self.rollback).is_ok(),
+        }
     }
 }

@@ -94,6 +94,9 @@ struct RapierSim {
     /// Shapes per collider as Box2D counts them (a polyline counts per segment).
     shapes_per_collider: Vec<(ColliderHandle, usize)>,
     hooks: GroupFilter,
+    /// The last save: the `PhysicsWorld` through serde and bincode.
+    #[cfg(feature = "rapier-serde")]
+    saved: Vec<u8>,
 }
 
 impl RapierSim {
@@ -108,6 +111,8 @@ impl RapierSim {
             joints: vec![None; scene.joints.len()],
             shapes_per_collider: Vec::new(),
             hooks: GroupFilter,
+            #[cfg(feature = "rapier-serde")]
+            saved: Vec::new(),
         };
         for key in scene.initial_bodies.clone() {
             sim.create_body(key);
@@ -334,5 +339,29 @@ impl Simulation for RapierSim {
                 })
             })
             .collect()
+    }
+
+    #[cfg(feature = "rapier-serde")]
+    fn save(&mut self, kind: crate::engine::SaveKind) -> Option<usize> {
+        if kind != crate::engine::SaveKind::Full {
+            return None;
+        }
+        self.saved.clear();
+        bincode::serialize_into(&mut self.saved, &self.world).ok()?;
+        Some(self.saved.len())
+    }
+
+    #[cfg(feature = "rapier-serde")]
+    fn load(&mut self, kind: crate::engine::SaveKind) -> bool {
+        if kind != crate::engine::SaveKind::Full {
+            return false;
+        }
+        match bincode::deserialize::<PhysicsWorld>(&self.saved) {
+            Ok(world) => {
+                self.world = world;
+                true
+            }
+            Err(_) => false,
+        }
     }
 }

@@ -22,7 +22,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 /// Maps an environment error onto a Python exception: bad input is a
 /// `ValueError`, a call out of order or an engine failure a `RuntimeError`.
-fn env_err(e: EnvError) -> PyErr {
+pub(crate) fn env_err(e: EnvError) -> PyErr {
     match e {
         EnvError::InvalidAction(_) | EnvError::BadBuffer { .. } | EnvError::InvalidParameter(_) => {
             PyValueError::new_err(e.to_string())
@@ -308,7 +308,7 @@ impl Spec {
 
 /// The spaces of an environment as plain Python values:
 /// `(obs_shape, obs_low, obs_high, obs_dtype, n_discrete_or_None, act_low, act_high)`.
-type SpacesTuple = (
+pub(crate) type SpacesTuple = (
     Vec<usize>,
     Vec<f32>,
     Vec<f32>,

@@ -8,6 +8,7 @@
 //! indexes out of range, so no Rust panic reaches Python.
 
 mod body;
+mod car_racing;
 mod convert;
 mod envs;
 mod handle;
@@ -59,5 +60,6 @@ fn _impulse2d(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<world::JointEvent>()?;
     m.add_class::<world::BodyMoveEvent>()?;
     envs::register(m)?;
+    m.add_class::<car_racing::CarRacingCore>()?;
     Ok(())
 }

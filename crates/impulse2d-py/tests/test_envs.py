@@ -1,7 +1,12 @@
 """impulse2d.envs: Gymnasium's checker, heuristics, vector == singles, bad input."""
 
+import os
+
 import numpy as np
 import pytest
+
+# "human" rendering (offered when pygame is installed) without a display.
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 gym = pytest.importorskip("gymnasium")
 

@@ -472,6 +472,7 @@ impl World {
     /// [`World::create_body`]).
     pub(crate) fn add_body(&mut self, def: &BodyDef) -> Result<BodyId> {
         def.validate()?;
+        self.note_structure_change();
 
         let is_awake = (def.is_awake || !def.enable_sleep) && def.is_enabled;
         let set_index = if !def.is_enabled {
@@ -550,6 +551,7 @@ impl World {
     /// Destroys body `bi` with its joints, shapes, chains and contacts,
     /// waking the bodies that were touching it.
     pub(crate) fn remove_body(&mut self, bi: usize) {
+        self.note_structure_change();
         self.destroy_body_joints(bi); // joints: destroyed with the body
         self.destroy_body_contacts(bi, true);
 
@@ -812,6 +814,7 @@ impl World {
     /// Removes body `bi` from the simulation (it keeps its shapes and
     /// transform). Bodies that were touching it are woken.
     pub(crate) fn disable_body_at(&mut self, bi: usize) {
+        self.note_structure_change();
         if self.bodies[bi].set_index == DISABLED_SET {
             return;
         }
@@ -833,6 +836,7 @@ impl World {
 
     /// Puts disabled body `bi` back into the simulation, awake.
     pub(crate) fn enable_body_at(&mut self, bi: usize) -> Result<()> {
+        self.note_structure_change();
         if self.bodies[bi].set_index != DISABLED_SET {
             return Ok(());
         }
@@ -860,6 +864,7 @@ impl World {
     /// Changes body `bi` between static, kinematic and dynamic. Its contacts
     /// are destroyed and recreated at the next step; mass is recomputed.
     pub(crate) fn change_body_type(&mut self, bi: usize, body_type: BodyType) -> Result<()> {
+        self.note_structure_change();
         let original = self.bodies[bi].body_type;
         if original == body_type {
             return Ok(());

@@ -87,6 +87,9 @@ pub struct BroadPhase {
     pub(crate) move_buffer: Vec<Option<ProxyKey>>,
     /// Per tree, per proxy index: position in `move_buffer`, or [`NOT_MOVED`].
     pub(crate) move_slots: [Vec<u32>; BodyType::COUNT],
+    /// Counts changes to the static tree (a rollback state leaves that tree
+    /// out; see `snapshot/rollback.rs`).
+    pub(crate) static_edits: u64,
 }
 
 impl BroadPhase {
@@ -112,6 +115,7 @@ impl BroadPhase {
         force_pair_creation: bool,
     ) -> Result<ProxyKey> {
         let t = body_type as usize;
+        self.note_edit(body_type);
         let id = self.trees[t].create_proxy(fat_aabb, category_bits, u64::from(shape_index))?;
         let slots = &mut self.move_slots[t];
         let index = id.index() as usize;
@@ -132,6 +136,7 @@ impl BroadPhase {
     /// [`Error::InvalidId`] when the key is stale.
     pub fn destroy_proxy(&mut self, key: ProxyKey) -> Result<()> {
         self.check_key(key)?;
+        self.note_edit(key.body_type());
         self.unbuffer_move(key);
         self.trees[key.body_type() as usize].destroy_proxy(key.proxy_id())
     }
@@ -142,6 +147,7 @@ impl BroadPhase {
     /// [`Error::InvalidId`] for a stale key; a bad box as in
     /// [`DynamicTree::move_proxy`]. Nothing changes on error.
     pub fn move_proxy(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
+        self.note_edit(key.body_type());
         self.trees[key.body_type() as usize].move_proxy(key.proxy_id(), fat_aabb)?;
         self.buffer_move(key);
         Ok(())
@@ -155,6 +161,7 @@ impl BroadPhase {
     /// [`Error::InvalidId`] for a stale key; a bad box as in
     /// [`DynamicTree::enlarge_proxy`]. Nothing changes on error.
     pub fn enlarge_proxy(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
+        self.note_edit(key.body_type());
         self.trees[key.body_type() as usize].enlarge_proxy(key.proxy_id(), fat_aabb)?;
         self.buffer_move(key);
         Ok(())
@@ -173,6 +180,13 @@ impl BroadPhase {
         if *slot == NOT_MOVED {
             *slot = self.move_buffer.len() as u32;
             self.move_buffer.push(Some(key));
+        }
+    }
+
+    /// Counts an edit of the static tree.
+    fn note_edit(&mut self, body_type: BodyType) {
+        if body_type == BodyType::Static {
+            self.static_edits = self.static_edits.wrapping_add(1);
         }
     }
 
@@ -276,6 +290,7 @@ impl BroadPhase {
 
     /// Fully rebuilds the static tree, for example after loading a level proxy by proxy.
     pub fn rebuild_static_tree(&mut self) {
+        self.note_edit(BodyType::Static);
         self.trees[BodyType::Static as usize].rebuild(true);
     }
 
@@ -285,6 +300,7 @@ impl BroadPhase {
     /// [`Error::NonFinite`] when `new_origin` is not finite (nothing changes).
     pub fn shift_origin(&mut self, new_origin: Vec2) -> Result<()> {
         crate::error::check_finite_vec(new_origin, "new_origin")?;
+        self.note_edit(BodyType::Static);
         for tree in &mut self.trees {
             tree.shift_origin(new_origin)?;
         }

@@ -160,6 +160,7 @@ impl World {
     /// Attaches a chain to body `bi` after checking its definition (see
     /// [`World::create_chain`]).
     pub(crate) fn add_chain(&mut self, bi: usize, def: &ChainDef) -> Result<ChainId> {
+        self.note_structure_change();
         let shape_def = ShapeDef {
             density: 0.0,
             friction: def.friction,
@@ -241,6 +242,7 @@ impl World {
 
     /// Destroys chain `ci` and its segments.
     pub(crate) fn remove_chain(&mut self, ci: usize) {
+        self.note_structure_change();
         let bi = self.chains[ci].body_id as usize;
         let shape_indices = std::mem::take(&mut self.chains[ci].shape_indices);
         for si in shape_indices {

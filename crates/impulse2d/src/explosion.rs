@@ -116,6 +116,7 @@ impl World {
     /// Box2D: `b2World_Explode`.
     pub fn explode(&mut self, def: &ExplosionDef) -> Result<()> {
         def.validate()?;
+        self.record_change();
         let reach = def.radius + def.falloff;
         let center = def.position;
         let bounds = Aabb::new(

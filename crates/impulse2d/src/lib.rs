@@ -247,7 +247,10 @@ pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
-pub use snapshot::{SNAPSHOT_VERSION, Snapshot};
+pub use snapshot::{
+    Divergence, RECORDING_VERSION, Recording, Replay, ReplayStep, RollbackState, SNAPSHOT_VERSION,
+    Snapshot,
+};
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
 

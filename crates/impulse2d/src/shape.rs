@@ -536,6 +536,7 @@ impl World {
         chain_id: u32,
     ) -> Result<u32> {
         def.validate()?;
+        self.note_structure_change();
         geometry.validate()?;
         check_shape_mass(&geometry, def.density)?;
         let transform = self.body_sim(bi).transform;
@@ -723,6 +724,7 @@ impl World {
 
     /// Destroys a shape's contacts and proxy and frees its slot.
     pub(crate) fn destroy_shape_internal(&mut self, si: usize, wake: bool) {
+        self.note_structure_change();
         self.destroy_shape_contacts(si, wake);
         self.destroy_shape_proxy(si);
         self.unlink_shape_from_body(si);

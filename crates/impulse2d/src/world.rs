@@ -280,6 +280,12 @@ pub struct World {
     /// The build of the hot loops this world runs (resolved: `Baseline` or
     /// `Avx2`; see `simd.rs`).
     pub(crate) simd: SimdPath,
+    /// Advanced by every call that changes the set of objects or what a
+    /// [`RollbackState`](crate::snapshot::RollbackState) leaves out (see
+    /// [`World::structure_generation`]).
+    pub(crate) structure: u64,
+    /// The recorder while recording (see `snapshot/recording.rs`).
+    pub(crate) recorder: Option<Box<crate::snapshot::recording::Recorder>>,
 }
 
 impl World {
@@ -318,6 +324,8 @@ impl World {
             joints: Default::default(),
             workers: crate::workers::Workers::new(def.worker_count)?,
             simd,
+            structure: 0,
+            recorder: None,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -346,6 +354,17 @@ impl World {
     ///
     /// Box2D: `b2World_Step`.
     pub fn step(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
+        if self.recorder.is_none() {
+            return self.step_unrecorded(time_step, sub_step_count);
+        }
+        self.record_before_step();
+        self.step_unrecorded(time_step, sub_step_count)?;
+        self.record_step(time_step, sub_step_count);
+        Ok(())
+    }
+
+    /// [`World::step`] without the recorder.
+    fn step_unrecorded(&mut self, time_step: f32, sub_step_count: u32) -> Result<()> {
         check_non_negative(time_step, "time step")?;
         if !(1..=MAX_SUB_STEPS).contains(&sub_step_count) {
             return Err(Error::OutOfRange {

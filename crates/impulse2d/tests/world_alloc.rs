@@ -1,4 +1,4 @@
-//! A steady-state step makes no heap allocation: every buffer the step uses is
+//! A steady-state step (and a rollback save and load) makes no heap allocation: every buffer the step uses is
 //! kept in the world and reused, on one worker thread or several. Checked with
 //! a counting global allocator that counts on every thread, the world's
 //! worker threads included (this test binary holds only this test so nothing
@@ -52,5 +52,29 @@ fn steady_state(worker_count: usize) {
         "{count} allocations in 120 steady steps on {worker_count} workers"
     );
     assert!(contacts > 50);
+    world.validate().unwrap();
+
+    // Rollback: save, step, load reuse the state's and the world's buffers.
+    let mut state = impulse2d::RollbackState::new();
+    let mut cycle = |world: &mut World| {
+        world.save_rollback(&mut state);
+        for _ in 0..3 {
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        world.load_rollback(&state).unwrap();
+        world.step(1.0 / 60.0, 4).unwrap();
+    };
+    for _ in 0..20 {
+        cycle(&mut world);
+    }
+    let count = allocations_during(|| {
+        for _ in 0..20 {
+            cycle(&mut world);
+        }
+    });
+    assert_eq!(
+        count, 0,
+        "{count} allocations in 20 rollback cycles on {worker_count} workers"
+    );
     world.validate().unwrap();
 }

@@ -14,7 +14,10 @@
 //! - **Termination**: every tile visited, or a wheel first touches tile 0
 //!   after more than `lap_complete_percent` of the tiles (`lap_finished`
 //!   true); or the hull leaves the ±333 m playfield: the step's reward is
-//!   −100 instead (`lap_finished` false).
+//!   −100 instead (`lap_finished` false). As in Gymnasium, the rear wheels
+//!   stand on tile 0 at reset, so its first touch is then and the
+//!   `lap_complete_percent` rule never fires: a lap ends when every tile
+//!   has been visited.
 //! - **Truncation**: after `max_episode_steps` steps (1000, Gymnasium's
 //!   `TimeLimit` for `CarRacing-v3`).
 //! - **Actions**: continuous `[steer ∈ [−1, 1] (+1 right), gas ∈ [0, 1],

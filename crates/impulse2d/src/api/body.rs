@@ -4,6 +4,7 @@
 //! [`World`]: `b2CreateBody` is [`World::create_body`], `b2DestroyBody`
 //! [`World::destroy_body`]).
 
+use crate::snapshot::recording::Call;
 use std::ops::Deref;
 
 use crate::body::{BodyDef, BodyType, MotionLocks, flags};
@@ -404,6 +405,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetUserData`.
     pub fn set_user_data(&mut self, user_data: u64) {
+        self.world.record_change();
         self.world.bodies[self.index].user_data = user_data;
     }
 
@@ -411,6 +413,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetName`.
     pub fn set_name(&mut self, name: &str) {
+        self.world.record_change();
         let body = &mut self.world.bodies[self.index];
         body.name.clear();
         body.name.push_str(name);
@@ -425,6 +428,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetTransform`.
     pub fn set_transform(&mut self, position: Vec2, rotation: Rot) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::SetTransform(position, rotation));
         self.world.teleport_body(self.index, position, rotation)
     }
 
@@ -433,6 +438,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetLinearVelocity`.
     pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::SetLinearVelocity(v));
         let bi = self.index;
         check_finite_vec(v, "linear velocity")?;
         if self.world.bodies[bi].body_type == BodyType::Static {
@@ -452,6 +459,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetAngularVelocity`.
     pub fn set_angular_velocity(&mut self, w: f32) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::SetAngularVelocity(w));
         let bi = self.index;
         check_finite(w, "angular velocity")?;
         if self.world.bodies[bi].body_type == BodyType::Static {
@@ -480,6 +489,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetTargetTransform`.
     pub fn set_target_transform(&mut self, target: Transform, time_step: f32) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::SetTargetTransform(target, time_step));
         self.world.drive_body_to(self.index, target, time_step)
     }
 
@@ -488,6 +499,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyForce`.
     pub fn apply_force(&mut self, force: Vec2, point: Vec2, wake: bool) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::ApplyForce(force, point, wake));
         check_finite_vec(force, "force")?;
         check_finite_vec(point, "point")?;
         if self.world.force_target(self.index, wake) {
@@ -502,6 +515,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyForceToCenter`.
     pub fn apply_force_to_center(&mut self, force: Vec2, wake: bool) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::ApplyForceToCenter(force, wake));
         check_finite_vec(force, "force")?;
         if self.world.force_target(self.index, wake) {
             self.world.body_sim_mut(self.index).force += force;
@@ -513,6 +528,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyTorque`.
     pub fn apply_torque(&mut self, torque: f32, wake: bool) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::ApplyTorque(torque, wake));
         check_finite(torque, "torque")?;
         if self.world.force_target(self.index, wake) {
             self.world.body_sim_mut(self.index).torque += torque;
@@ -524,6 +541,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ClearForces`.
     pub fn clear_forces(&mut self) {
+        self.world.record_call(self.index, Call::ClearForces);
         let sim = self.world.body_sim_mut(self.index);
         sim.force = Vec2::ZERO;
         sim.torque = 0.0;
@@ -533,6 +551,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyLinearImpulse`.
     pub fn apply_linear_impulse(&mut self, impulse: Vec2, point: Vec2, wake: bool) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::ApplyLinearImpulse(impulse, point, wake));
         check_finite_vec(impulse, "impulse")?;
         check_finite_vec(point, "point")?;
         if self.world.force_target(self.index, wake) {
@@ -548,6 +568,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyLinearImpulseToCenter`.
     pub fn apply_linear_impulse_to_center(&mut self, impulse: Vec2, wake: bool) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::ApplyLinearImpulseToCenter(impulse, wake));
         check_finite_vec(impulse, "impulse")?;
         if self.world.force_target(self.index, wake) {
             let inv_mass = self.world.body_sim(self.index).inv_mass;
@@ -561,6 +583,8 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyAngularImpulse`.
     pub fn apply_angular_impulse(&mut self, impulse: f32, wake: bool) -> Result<()> {
+        self.world
+            .record_call(self.index, Call::ApplyAngularImpulse(impulse, wake));
         check_finite(impulse, "angular impulse")?;
         if self.world.force_target(self.index, wake) {
             let inv_inertia = self.world.body_sim(self.index).inv_inertia;
@@ -587,6 +611,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetMassData`.
     pub fn set_mass_data(&mut self, mass_data: MassData) -> Result<()> {
+        self.world.record_change();
         self.world.override_body_mass(self.index, mass_data)
     }
 
@@ -594,6 +619,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyMassFromShapes`.
     pub fn apply_mass_from_shapes(&mut self) {
+        self.world.record_change();
         self.world.update_body_mass_data(self.index);
     }
 
@@ -602,6 +628,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetLinearDamping`.
     pub fn set_linear_damping(&mut self, damping: f32) -> Result<()> {
+        self.world.record_change();
         check_non_negative(damping, "linear damping")?;
         self.world.body_sim_mut(self.index).linear_damping = damping;
         Ok(())
@@ -611,6 +638,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetAngularDamping`.
     pub fn set_angular_damping(&mut self, damping: f32) -> Result<()> {
+        self.world.record_change();
         check_non_negative(damping, "angular damping")?;
         self.world.body_sim_mut(self.index).angular_damping = damping;
         Ok(())
@@ -621,6 +649,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetGravityScale`.
     pub fn set_gravity_scale(&mut self, scale: f32) -> Result<()> {
+        self.world.record_change();
         check_finite(scale, "gravity scale")?;
         self.world.body_sim_mut(self.index).gravity_scale = scale;
         Ok(())
@@ -631,6 +660,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetAwake`.
     pub fn set_awake(&mut self, awake: bool) {
+        self.world.record_call(self.index, Call::SetAwake(awake));
         if awake {
             self.world.wake_body(self.index);
         } else {
@@ -642,6 +672,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_WakeTouching`.
     pub fn wake_touching(&mut self) {
+        self.world.record_change();
         self.world.wake_touching_bodies(self.index);
     }
 
@@ -649,6 +680,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_EnableSleep`.
     pub fn set_sleep_enabled(&mut self, enable: bool) {
+        self.world.record_change();
         self.world.bodies[self.index].enable_sleep = enable;
         if !enable {
             self.world.wake_body(self.index);
@@ -659,6 +691,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetSleepThreshold`.
     pub fn set_sleep_threshold(&mut self, threshold: f32) -> Result<()> {
+        self.world.record_change();
         check_non_negative(threshold, "sleep threshold")?;
         self.world.bodies[self.index].sleep_threshold = threshold;
         Ok(())
@@ -669,6 +702,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetSafetyFactor`.
     pub fn set_safety_factor(&mut self, factor: f32) -> Result<()> {
+        self.world.record_change();
         check_non_negative(factor, "safety factor")?;
         self.world.bodies[self.index].safety_factor = factor;
         Ok(())
@@ -680,6 +714,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_EnableContactRecycling`.
     pub fn set_contact_recycling_enabled(&mut self, enable: bool) {
+        self.world.record_change();
         self.world.bodies[self.index].enable_contact_recycling = enable;
     }
 
@@ -688,6 +723,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_Disable`.
     pub fn disable(&mut self) {
+        self.world.record_change();
         self.world.disable_body_at(self.index);
     }
 
@@ -698,6 +734,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_Enable`.
     pub fn enable(&mut self) -> Result<()> {
+        self.world.record_change();
         self.world.enable_body_at(self.index)
     }
 
@@ -706,6 +743,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetType`.
     pub fn set_body_type(&mut self, body_type: BodyType) -> Result<()> {
+        self.world.record_change();
         self.world.change_body_type(self.index, body_type)
     }
 
@@ -716,6 +754,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetMotionLocks`.
     pub fn set_motion_locks(&mut self, locks: MotionLocks) {
+        self.world.record_change();
         let bi = self.index;
         let old = self.motion_locks();
         if old == locks {
@@ -752,6 +791,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetBullet`.
     pub fn set_bullet(&mut self, bullet: bool) {
+        self.world.record_change();
         self.world
             .set_body_flags(self.index, flags::IS_BULLET, bullet);
     }
@@ -762,6 +802,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_EnableContactEvents`.
     pub fn set_contact_events_enabled(&mut self, enable: bool) {
+        self.world.record_change();
         let mut shape_id = self.world.bodies[self.index].head_shape_id;
         while shape_id != NULL_INDEX {
             let shape = &mut self.world.shapes[shape_id as usize];
@@ -774,6 +815,7 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_EnableHitEvents`.
     pub fn set_hit_events_enabled(&mut self, enable: bool) {
+        self.world.record_change();
         let mut shape_id = self.world.bodies[self.index].head_shape_id;
         while shape_id != NULL_INDEX {
             self.world.shapes[shape_id as usize].enable_hit_events = enable;

@@ -61,8 +61,11 @@ impl World {
     }
 
     /// A read-write view of a chain; `Err(InvalidId)` for a stale or foreign id.
+    /// Taking one advances [`World::structure_generation`] (a
+    /// [`RollbackState`](crate::RollbackState) does not hold chains).
     pub fn chain_mut(&mut self, id: ChainId) -> Result<ChainMut<'_>> {
         let index = self.chain_index(id)?;
+        self.note_structure_change();
         Ok(ChainView { world: self, index })
     }
 }

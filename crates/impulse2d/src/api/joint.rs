@@ -98,6 +98,7 @@ impl World {
     /// id.
     pub fn joint_mut(&mut self, id: JointId) -> Result<JointMut<'_>> {
         let index = self.joint_index(id)?;
+        self.record_change();
         Ok(JointView { world: self, index })
     }
 

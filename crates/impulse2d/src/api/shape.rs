@@ -155,8 +155,11 @@ impl World {
     }
 
     /// A read-write view of a shape; `Err(InvalidId)` for a stale or foreign id.
+    /// Taking one advances [`World::structure_generation`] (a
+    /// [`RollbackState`](crate::RollbackState) does not hold shape settings).
     pub fn shape_mut(&mut self, id: ShapeId) -> Result<ShapeMut<'_>> {
         let index = self.shape_index(id)?;
+        self.note_structure_change();
         Ok(ShapeView { world: self, index })
     }
 }

@@ -22,6 +22,8 @@
 //! swapped in).
 
 mod check;
+pub(crate) mod recording;
+mod rollback;
 mod stores;
 pub(crate) mod wire;
 
@@ -30,6 +32,8 @@ use crate::id::next_world_number;
 use crate::profile::Profile;
 use crate::state_hash::Fnv1a;
 use crate::world::{PairSet, World, check_worker_count};
+pub use recording::{Divergence, RECORDING_VERSION, Recording, Replay, ReplayStep};
+pub use rollback::RollbackState;
 use wire::{Reader, Wire, Writer, bad};
 
 /// The first bytes of every snapshot.
@@ -167,8 +171,10 @@ fn encode(world: &World) -> Vec<u8> {
         events,
         callbacks: _, // callbacks: not data
         joints,
-        workers: _, // threads: not data
-        simd: _,    // the instruction set: same bits on every path
+        workers: _,   // threads: not data
+        simd: _,      // the instruction set: same bits on every path
+        structure: _, // a generation local to the world
+        recorder: _,  // the world's own log, not its state
     } = world;
     let mut w = Writer::default();
     w.raw(&MAGIC);
@@ -239,6 +245,8 @@ fn decode(snapshot: &Snapshot, world_number: u16) -> Result<World> {
         callbacks: Default::default(),
         workers: crate::workers::Workers::new(1)?,
         simd: crate::simd::SimdPath::Baseline,
+        structure: 0,
+        recorder: None,
     };
     if r.remaining() != 0 {
         return Err(bad("bytes left over after the world"));
@@ -283,7 +291,10 @@ impl World {
         std::mem::swap(&mut new.callbacks, &mut self.callbacks);
         std::mem::swap(&mut new.mixing, &mut self.mixing);
         std::mem::swap(&mut new.scratch, &mut self.scratch);
+        new.structure = self.structure_generation().wrapping_add(1);
+        std::mem::swap(&mut new.recorder, &mut self.recorder);
         *self = new;
+        self.record_change();
         Ok(())
     }
 

@@ -669,7 +669,7 @@ wire_struct!(BroadPhase {
     trees,
     move_buffer,
     move_slots
-});
+} skip { static_edits });
 
 // --- events and sensors
 wire_struct!(ContactBeginTouchEvent {

@@ -189,6 +189,7 @@ impl World {
         local_frame_b: Transform,
         kind: JointKind,
     ) -> JointId {
+        self.note_structure_change();
         let ji = self.joints.ids.alloc();
         if ji as usize == self.joints.joints.len() {
             self.joints.joints.push(Joint::default());
@@ -266,6 +267,7 @@ impl World {
     /// id. `refilter` lets the bodies collide again at the next step if the
     /// joint kept them apart; `wake` wakes both bodies.
     pub(crate) fn destroy_joint_internal(&mut self, ji: u32, wake: bool, refilter: bool) {
+        self.note_structure_change();
         let joint = self.joints.joints[ji as usize];
         self.detach_joint(ji);
 

@@ -13,7 +13,14 @@ from gymnasium.vector.utils import batch_space
 
 from .._impulse2d import EnvCore, VectorEnvCore
 
-_NO_SEED = None
+try:  # "human" rendering needs pygame (not a dependency: rgb_array needs nothing).
+    import importlib.util
+
+    _HAVE_PYGAME = importlib.util.find_spec("pygame") is not None
+except (ImportError, ValueError):
+    _HAVE_PYGAME = False
+
+_SINGLE_RENDER_MODES = ["rgb_array", "human"] if _HAVE_PYGAME else ["rgb_array"]
 
 
 def _spaces(core) -> tuple[spaces.Space, spaces.Space]:
@@ -55,20 +62,26 @@ class ImpulseEnv(gym.Env):
     later unseeded resets continue the stream, as Gymnasium does.
     """
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
+    metadata = {"render_modes": _SINGLE_RENDER_MODES, "render_fps": 50}
     _name = ""
 
     def __init__(self, render_mode: str | None = None, **kwargs: Any):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
-        # The time limit is gymnasium's TimeLimit wrapper (added by gym.make).
-        self._core = EnvCore(self._name, max_episode_steps=None, **kwargs)
+        self._core = self._make_core(**kwargs)
         self.observation_space, self.action_space = _spaces(self._core)
         self._discrete = isinstance(self.action_space, spaces.Discrete)
         self._dtype = self.observation_space.dtype
         self._shape = self.observation_space.shape
         self._seeded = False
+        self._screen = None
+        self._clock = None
+
+    def _make_core(self, **kwargs: Any):
+        """The Rust core (an environment with extras of its own overrides this)."""
+        # The time limit is gymnasium's TimeLimit wrapper (added by gym.make).
+        return EnvCore(self._name, max_episode_steps=None, **kwargs)
 
     def _obs(self, raw: bytes) -> np.ndarray:
         return np.frombuffer(raw, dtype=self._dtype).reshape(self._shape).copy()
@@ -76,6 +89,8 @@ class ImpulseEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         raw = self._core.reset(_rust_seed(self, seed))
+        if self.render_mode == "human":
+            self.render()
         return self._obs(raw), {}
 
     def step(self, action):
@@ -92,6 +107,8 @@ class ImpulseEnv(gym.Env):
             if a.shape != self.action_space.shape:
                 raise ValueError(f"action of shape {a.shape}, expected {self.action_space.shape}")
             raw, reward, terminated, truncated = self._core.step(a.tolist())
+        if self.render_mode == "human":
+            self.render()
         return self._obs(raw), float(reward), bool(terminated), bool(truncated), {}
 
     def render(self):
@@ -102,7 +119,32 @@ class ImpulseEnv(gym.Env):
             )
             return None
         w, h, rgb = self._core.render()
-        return np.frombuffer(rgb, dtype=np.uint8).reshape(h, w, 3).copy()
+        frame = np.frombuffer(rgb, dtype=np.uint8).reshape(h, w, 3).copy()
+        if self.render_mode == "human":
+            self._show(frame)
+            return None
+        return frame
+
+    def _show(self, frame: np.ndarray) -> None:
+        """Shows `frame` in a pygame window at the environment's frame rate."""
+        import pygame
+
+        if self._screen is None:
+            pygame.display.init()
+            self._screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
+            self._clock = pygame.time.Clock()
+        self._screen.blit(pygame.surfarray.make_surface(frame.swapaxes(0, 1)), (0, 0))
+        pygame.event.pump()
+        self._clock.tick(self.metadata["render_fps"])
+        pygame.display.flip()
+
+    def close(self):
+        if self._screen is not None:
+            import pygame
+
+            pygame.display.quit()
+            self._screen = None
+        super().close()
 
 
 class ImpulseVectorEnv(VectorEnv):
