@@ -499,6 +499,18 @@ def scan_rust(src_dir):
             code = strip_rust_line(line, state)
             code_stripped = code.strip()
             if pending and code_stripped:
+                group = field_group(code_stripped, stack, where(k))
+                if group is not None:
+                    # A field group of a definition macro (`spring(enable_spring = ..,
+                    # hertz = .., damping_ratio = ..);`): the tag's names, in order,
+                    # are its fields, in order.
+                    if len(group) != len(pending):
+                        errors.append("%s: the tag names %d fields, the group declares %d"
+                                      % (where(pending[0][1]), len(pending), len(group)))
+                    for (name, _), item in zip(pending, group):
+                        tags.append((name, item))
+                    pending = []
+                    continue
                 item = resolve_item(code_stripped, stack, mod, aliases, where(k))
                 if item is None:
                     errors.append("%s: a `Box2D:` tag is not followed by an item" % where(pending[0][1]))
@@ -532,6 +544,22 @@ def scan_rust(src_dir):
         if pending:
             errors.append("%s: a `Box2D:` tag at the end of the file" % where(pending[0][1]))
     return tags, errors
+
+
+FIELD_GROUP = re.compile(r"^(\w+)\(((?:\s*\w+\s*=\s*[^,()]+,?)+)\)[^;]*;$")
+
+
+def field_group(code, stack, where):
+    """[Item] for the fields a field-group line of a `joint_def!` struct declares
+    (`name(field = default, …) …;`), or None for any other line."""
+    inner = stack[-1] if stack else None
+    if inner is None or inner.kind != "struct":
+        return None
+    m = FIELD_GROUP.match(code)
+    if not m:
+        return None
+    fields = re.findall(r"(\w+)\s*=", m.group(2))
+    return [Item("%s.%s" % (inner.name, f), inner.public, where) for f in fields]
 
 
 def resolve_item(code, stack, mod, aliases, where):

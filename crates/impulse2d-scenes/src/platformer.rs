@@ -180,11 +180,7 @@ pub fn platformer(world: &mut World) -> Result<(BodyId, Platformer)> {
         .into_iter()
         .enumerate()
     {
-        let b = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(x, half),
-            ..Default::default()
-        })?;
+        let b = world.create_body(&BodyDef::dynamic(Vec2::new(x, half)))?;
         world.create_polygon_shape(
             b,
             &ShapeDef {

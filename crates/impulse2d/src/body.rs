@@ -179,6 +179,16 @@ impl Default for BodyDef {
 }
 
 impl BodyDef {
+    /// A dynamic body at `position` (metres), every other field at its
+    /// default.
+    pub fn dynamic(position: Vec2) -> BodyDef {
+        BodyDef {
+            body_type: BodyType::Dynamic,
+            position,
+            ..Default::default()
+        }
+    }
+
     /// Checks every number; the first bad field is named in the error.
     pub fn validate(&self) -> Result<()> {
         check_position(self.position, "body position")?;

@@ -402,6 +402,17 @@ pub struct Transform {
 }
 
 impl Transform {
+    /// The raw bits of the position and rotation, `[p.x, p.y, q.c, q.s]`:
+    /// for checking that two runs give the same bits.
+    pub fn to_bits(self) -> [u32; 4] {
+        [
+            self.p.x.to_bits(),
+            self.p.y.to_bits(),
+            self.q.c.to_bits(),
+            self.q.s.to_bits(),
+        ]
+    }
+
     /// The identity transform.
     pub const IDENTITY: Transform = Transform {
         p: Vec2::ZERO,

@@ -24,13 +24,7 @@ fn ground(world: &mut World, def: &ShapeDef) -> (BodyId, ShapeId) {
 }
 
 fn dynamic_box(world: &mut World, position: Vec2, def: &ShapeDef) -> (BodyId, ShapeId) {
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position,
-            ..Default::default()
-        })
-        .unwrap();
+    let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
     let shape = world
         .create_polygon_shape(body, def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
@@ -202,11 +196,7 @@ fn a_dropped_ball_reports_one_hit_at_its_impact_speed() {
         let (_, g) = ground(&mut world, &ShapeDef::default());
         let radius = 0.25;
         let body = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(1.0, height + radius),
-                ..Default::default()
-            })
+            .create_body(&BodyDef::dynamic(Vec2::new(1.0, height + radius)))
             .unwrap();
         let ball = world
             .create_circle_shape(

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use impulse2d::collision::{make_box, make_offset_box};
-use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
 use impulse2d_scenes::{PLATFORM_TOP, one_way_platform};
 
 const DT: f32 = 1.0 / 60.0;
@@ -106,11 +106,7 @@ fn a_custom_filter_vetoes_new_contacts() {
         .unwrap();
     let make_box_body = |world: &mut World, x: f32| {
         let b = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(x, 2.0),
-                ..Default::default()
-            })
+            .create_body(&BodyDef::dynamic(Vec2::new(x, 2.0)))
             .unwrap();
         let s = world
             .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
@@ -153,11 +149,7 @@ fn pre_solve_is_called_for_touching_contacts_of_shapes_that_ask() {
     let mut watched = Vec::new();
     for (i, ask) in [true, false].into_iter().enumerate() {
         let b = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(3.0 * i as f32, 0.5),
-                ..Default::default()
-            })
+            .create_body(&BodyDef::dynamic(Vec2::new(3.0 * i as f32, 0.5)))
             .unwrap();
         let def = ShapeDef {
             enable_pre_solve_events: ask,

@@ -33,13 +33,7 @@ fn ground(world: &mut World) -> BodyId {
 }
 
 fn ball(world: &mut World, position: Vec2, def: &ShapeDef) -> (BodyId, ShapeId) {
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position,
-            ..Default::default()
-        })
-        .unwrap();
+    let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
     let shape = world
         .create_circle_shape(
             body,
@@ -296,11 +290,7 @@ fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
         .unwrap();
 
     let probe = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, 0.0),
-            ..Default::default()
-        })
+        .create_body(&BodyDef::dynamic(Vec2::new(0.0, 0.0)))
         .unwrap();
     let probe_sensor_def = ShapeDef {
         filter: impulse2d::Filter {

@@ -538,11 +538,7 @@ fn step_rejects_substep_counts_out_of_range() {
 fn subnormal_mass_counts_as_none() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(3.9960938, 0.0),
-            ..Default::default()
-        })
+        .create_body(&BodyDef::dynamic(Vec2::new(3.9960938, 0.0)))
         .unwrap();
     let def = ShapeDef {
         density: 1.3925055e-36,
@@ -592,11 +588,7 @@ fn subnormal_mass_counts_as_none() {
 fn shape_masses_that_overflow_are_refused_or_count_as_none() {
     let mut world = World::new(&WorldDef::default()).unwrap();
     let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(3.9960938, 0.0),
-            ..Default::default()
-        })
+        .create_body(&BodyDef::dynamic(Vec2::new(3.9960938, 0.0)))
         .unwrap();
     let h = 3.051851;
     let def = ShapeDef {
@@ -632,11 +624,7 @@ fn shape_masses_that_overflow_are_refused_or_count_as_none() {
 
     // Two unit squares of 2e38 kg each (finite apiece, 4e38 in all): no mass.
     let other = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(-10.0, 0.0),
-            ..Default::default()
-        })
+        .create_body(&BodyDef::dynamic(Vec2::new(-10.0, 0.0)))
         .unwrap();
     let heavy = ShapeDef {
         density: 2.0e38,

@@ -34,13 +34,7 @@ fn static_body(world: &mut World, position: Vec2) -> BodyId {
 }
 
 fn dynamic_body(world: &mut World, position: Vec2) -> BodyId {
-    world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position,
-            ..Default::default()
-        })
-        .unwrap()
+    world.create_body(&BodyDef::dynamic(position)).unwrap()
 }
 
 fn add_circle(world: &mut World, body: BodyId, radius: f32, density: f32) {

@@ -20,13 +20,7 @@ fn step_checked(world: &mut World, steps: usize) {
 }
 
 fn dynamic_box(world: &mut World, position: Vec2) -> impulse2d::BodyId {
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position,
-            ..Default::default()
-        })
-        .unwrap();
+    let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
     world
         .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
         .unwrap();

@@ -1,16 +1,9 @@
 //! Contact materials: friction on a ramp and restitution of a dropped ball.
 
+mod stepping;
+
 use impulse2d::{Vec2, World, WorldDef};
-
-const DT: f32 = 1.0 / 60.0;
-const SUB_STEPS: u32 = 4;
-
-fn step_checked(world: &mut World) {
-    world.step(DT, SUB_STEPS).unwrap();
-    if let Err(e) = world.validate() {
-        panic!("invalid world after step {}: {e}", world.step_count());
-    }
-}
+use stepping::step_checked;
 
 /// On a 30° ramp a block holds when μ > tan 30° ≈ 0.577: with μ = 0.8 it
 /// moves less than 1 cm in 5 s.

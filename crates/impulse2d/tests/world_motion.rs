@@ -119,11 +119,11 @@ fn momentum_is_conserved_in_a_free_collision() {
     assert!(dp / scale < 1e-4, "linear momentum {p0:?} -> {p1:?}");
 }
 
-fn run_pyramid_transforms() -> Vec<(u32, u32, u32, u32)> {
+fn run_pyramid_transforms() -> Vec<[u32; 4]> {
     run_pyramid_transforms_on(1)
 }
 
-fn run_pyramid_transforms_on(worker_count: usize) -> Vec<(u32, u32, u32, u32)> {
+fn run_pyramid_transforms_on(worker_count: usize) -> Vec<[u32; 4]> {
     let mut world = World::new(&WorldDef {
         worker_count,
         ..WorldDef::default()
@@ -139,15 +139,7 @@ fn run_pyramid_transforms_on(worker_count: usize) -> Vec<(u32, u32, u32, u32)> {
     step_checked(&mut world, 240);
     p.boxes
         .iter()
-        .map(|&b| {
-            let xf = world.body(b).unwrap().transform();
-            (
-                xf.p.x.to_bits(),
-                xf.p.y.to_bits(),
-                xf.q.c.to_bits(),
-                xf.q.s.to_bits(),
-            )
-        })
+        .map(|&b| world.body(b).unwrap().transform().to_bits())
         .collect()
 }
 

@@ -20,13 +20,7 @@ fn world_with_ground(def: &WorldDef) -> World {
 }
 
 fn dynamic(world: &mut World, position: Vec2) -> BodyId {
-    world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position,
-            ..Default::default()
-        })
-        .unwrap()
+    world.create_body(&BodyDef::dynamic(position)).unwrap()
 }
 
 /// A dynamic body with a circle of radius `radius` (metres) at its origin.
@@ -391,15 +385,7 @@ fn pile(counts: [usize; 3]) -> Vec<[u32; 4]> {
     }
     bodies
         .iter()
-        .map(|&b| {
-            let xf = world.body(b).unwrap().transform();
-            [
-                xf.p.x.to_bits(),
-                xf.p.y.to_bits(),
-                xf.q.c.to_bits(),
-                xf.q.s.to_bits(),
-            ]
-        })
+        .map(|&b| world.body(b).unwrap().transform().to_bits())
         .collect()
 }
 

@@ -1,17 +1,10 @@
 //! Resting contact: single box, vertical stack, pyramids, high mass ratio,
 //! overlap recovery and the large pyramid benchmark scene.
 
+mod stepping;
+
 use impulse2d::{BodyId, Vec2, World, WorldDef};
-
-const DT: f32 = 1.0 / 60.0;
-const SUB_STEPS: u32 = 4;
-
-fn step_checked(world: &mut World) {
-    world.step(DT, SUB_STEPS).unwrap();
-    if let Err(e) = world.validate() {
-        panic!("invalid world after step {}: {e}", world.step_count());
-    }
-}
+use stepping::{DT, SUB_STEPS, step_checked};
 
 fn positions(world: &World, bodies: &[BodyId]) -> Vec<Vec2> {
     bodies

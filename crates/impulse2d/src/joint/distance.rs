@@ -26,7 +26,7 @@ joint_def! {
     /// A distance joint definition.
     ///
     /// Box2D: `b2DefaultDistanceJointDef`.
-    pub struct DistanceJointDef {
+    pub struct DistanceJointDef("distance joint") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2DistanceJointDef.base`.
@@ -55,15 +55,8 @@ joint_def! {
         ///
         /// Box2D: `b2DistanceJointDef.upperSpringForce`.
         pub upper_spring_force: f32 = f32::MAX;
-        /// Spring stiffness, Hz (≥ 0; zero means no spring force at all,
-        /// which with a limit makes a rope).
-        ///
-        /// Box2D: `b2DistanceJointDef.hertz`.
-        pub hertz: f32 = 0.0, check_non_negative("distance spring hertz");
-        /// Spring damping ratio (≥ 0).
-        ///
-        /// Box2D: `b2DistanceJointDef.dampingRatio`.
-        pub damping_ratio: f32 = 0.0, check_non_negative("distance spring damping ratio");
+        /// Box2D: `b2DistanceJointDef.hertz`, `b2DistanceJointDef.dampingRatio`.
+        stiffness(hertz = 0.0, damping_ratio = 0.0);
         /// Whether the length range is enforced (only matters for a spring).
         ///
         /// Box2D: `b2DistanceJointDef.enableLimit`.
@@ -76,18 +69,9 @@ joint_def! {
         ///
         /// Box2D: `b2DistanceJointDef.maxLength`.
         pub max_length: f32 = HUGE;
-        /// Whether the motor acts (only for a spring).
-        ///
-        /// Box2D: `b2DistanceJointDef.enableMotor`.
-        pub enable_motor: bool = false;
-        /// Target rate of change of the length, m/s.
-        ///
-        /// Box2D: `b2DistanceJointDef.motorSpeed`.
-        pub motor_speed: f32 = 0.0, check_finite("distance motor speed");
-        /// Largest motor force, N (≥ 0).
-        ///
-        /// Box2D: `b2DistanceJointDef.maxMotorForce`.
-        pub max_motor_force: f32 = 0.0, check_non_negative("distance max motor force");
+        /// Box2D: `b2DistanceJointDef.enableMotor`, `b2DistanceJointDef.motorSpeed`,
+        /// `b2DistanceJointDef.maxMotorForce`.
+        motor(enable_motor = false, motor_speed = 0.0, max_motor_force = 0.0) "m/s", "N";
     }
     also validate_ranges;
 }
@@ -154,9 +138,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
     let axis = (base.delta_center + (rb - ra)).normalize();
     j.axial_mass = axial_mass(base, ra.cross(axis), rb.cross(axis));
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

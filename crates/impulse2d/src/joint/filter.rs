@@ -16,7 +16,7 @@ joint_def! {
     /// `base` matter; `collide_connected` is ignored (always `false`).
     ///
     /// Box2D: `b2DefaultFilterJointDef`.
-    pub struct FilterJointDef {
+    pub struct FilterJointDef("filter joint") {
         /// Bodies and common settings.
         ///
         /// Box2D: `b2FilterJointDef.base`.

@@ -39,18 +39,171 @@
 /// defaults given after `=`, and `validate`, which checks `base` and then
 /// each field with the check named after its default, in order, then the
 /// checks that relate fields (`also`).
+///
+/// Besides plain fields, a definition lists the field groups that several
+/// joint types share, one line each, with their field names and defaults;
+/// their types, checks and documentation are written once, here (the group's
+/// own doc lines, its `Box2D:` tag, are added to each of its fields):
+/// - `spring(enable = d, hertz = d, damping = d);` a spring switch, its
+///   stiffness (Hz, ≥ 0) and damping ratio (≥ 0);
+/// - `stiffness(hertz = d, damping = d);` the same without the switch;
+/// - `motor(enable = d, speed = d, max = d) "speed unit", "force unit";`
+///   a motor switch, its target speed (finite) and largest force or torque
+///   (≥ 0);
+/// - `limit(enable = d, lower = d, upper = d) "unit" $(, check)?;` a limit
+///   switch and its bounds, each checked by `check` if given, and
+///   `lower <= upper`.
 macro_rules! joint_def {
     (
         $(#[$meta:meta])*
-        pub struct $name:ident {
+        pub struct $name:ident($kind:literal) {
             $(#[$base_meta:meta])*
             pub base: JointDef;
-            $(
-                $(#[$field_meta:meta])*
-                pub $field:ident: $ty:ty = $default:expr $(, $check:ident($what:literal))?;
-            )*
+            $($body:tt)*
         }
         $(also $more:ident;)?
+    ) => {
+        joint_def!(@fields
+            [$(#[$meta])* pub struct $name [$(#[$base_meta])*] [$($more)?]]
+            $kind [] [] []
+            $($body)*
+        );
+    };
+
+    // A plain field.
+    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
+        $(#[$fm:meta])*
+        pub $field:ident: $ty:ty = $default:expr $(, $check:ident($what:literal))?;
+        $($rest:tt)*
+    ) => {
+        joint_def!(@fields $head $kind
+            [$($f)* $(#[$fm])* pub $field: $ty,]
+            [$($d)* $field: $default,]
+            [$($c)* $({$check ($field) $what})?]
+            $($rest)*
+        );
+    };
+
+    // A spring: switch, stiffness and damping.
+    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
+        $(#[$gm:meta])*
+        spring($enable:ident = $de:expr, $hertz:ident = $dh:expr, $damping:ident = $dd:expr);
+        $($rest:tt)*
+    ) => {
+        joint_def!(@fields $head $kind
+            [$($f)*
+                /// Whether the spring acts.
+                ///
+                $(#[$gm])*
+                pub $enable: bool,
+            ]
+            [$($d)* $enable: $de,]
+            [$($c)*]
+            $(#[$gm])*
+            stiffness($hertz = $dh, $damping = $dd);
+            $($rest)*
+        );
+    };
+
+    // Spring stiffness and damping.
+    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
+        $(#[$gm:meta])*
+        stiffness($hertz:ident = $dh:expr, $damping:ident = $dd:expr);
+        $($rest:tt)*
+    ) => {
+        joint_def!(@fields $head $kind
+            [$($f)*
+                /// Spring stiffness, Hz (≥ 0; zero: no spring force). A body
+                /// of any mass on the spring oscillates at this frequency.
+                ///
+                $(#[$gm])*
+                pub $hertz: f32,
+                /// Spring damping ratio (≥ 0, dimensionless; 1 is critical).
+                ///
+                $(#[$gm])*
+                pub $damping: f32,
+            ]
+            [$($d)* $hertz: $dh, $damping: $dd,]
+            [$($c)*
+                {check_non_negative ($hertz) concat!($kind, " ", stringify!($hertz))}
+                {check_non_negative ($damping) concat!($kind, " ", stringify!($damping))}
+            ]
+            $($rest)*
+        );
+    };
+
+    // A motor: switch, target speed and largest force or torque.
+    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
+        $(#[$gm:meta])*
+        motor($enable:ident = $de:expr, $speed:ident = $ds:expr, $max:ident = $dm:expr)
+            $speed_unit:literal, $max_unit:literal;
+        $($rest:tt)*
+    ) => {
+        joint_def!(@fields $head $kind
+            [$($f)*
+                /// Whether the motor acts.
+                ///
+                $(#[$gm])*
+                pub $enable: bool,
+                #[doc = concat!("Target speed of the motor, ", $speed_unit, ".")]
+                ///
+                $(#[$gm])*
+                pub $speed: f32,
+                #[doc = concat!(
+                    "Largest force or torque the motor applies, ", $max_unit,
+                    " (≥ 0). With a zero speed this is joint friction."
+                )]
+                ///
+                $(#[$gm])*
+                pub $max: f32,
+            ]
+            [$($d)* $enable: $de, $speed: $ds, $max: $dm,]
+            [$($c)*
+                {check_finite ($speed) concat!($kind, " ", stringify!($speed))}
+                {check_non_negative ($max) concat!($kind, " ", stringify!($max))}
+            ]
+            $($rest)*
+        );
+    };
+
+    // A limit: switch and bounds.
+    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
+        $(#[$gm:meta])*
+        limit($enable:ident = $de:expr, $lower:ident = $dl:expr, $upper:ident = $du:expr)
+            $unit:literal $(, $check:ident)?;
+        $($rest:tt)*
+    ) => {
+        joint_def!(@fields $head $kind
+            [$($f)*
+                /// Whether the motion is limited.
+                ///
+                $(#[$gm])*
+                pub $enable: bool,
+                #[doc = concat!("Lower limit, ", $unit, ".")]
+                ///
+                $(#[$gm])*
+                pub $lower: f32,
+                #[doc = concat!("Upper limit, ", $unit, " (≥ lower).")]
+                ///
+                $(#[$gm])*
+                pub $upper: f32,
+            ]
+            [$($d)* $enable: $de, $lower: $dl, $upper: $du,]
+            [$($c)*
+                $({$check ($lower) concat!($kind, " ", stringify!($lower))})?
+                $({$check ($upper) concat!($kind, " ", stringify!($upper))})?
+                {check_range ($lower, $upper) concat!($kind, " limits")}
+            ]
+            $($rest)*
+        );
+    };
+
+    // All fields read: the struct, its default and its checks.
+    (@fields
+        [$(#[$meta:meta])* pub struct $name:ident [$(#[$base_meta:meta])*] [$($more:ident)?]]
+        $kind:literal
+        [$($f:tt)*] [$($d:tt)*]
+        [$({$check:ident ($($arg:ident),*) $what:expr})*]
     ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,17 +215,14 @@ macro_rules! joint_def {
         pub struct $name {
             $(#[$base_meta])*
             pub base: JointDef,
-            $(
-                $(#[$field_meta])*
-                pub $field: $ty,
-            )*
+            $($f)*
         }
 
         impl Default for $name {
             fn default() -> Self {
                 $name {
                     base: JointDef::default(),
-                    $($field: $default,)*
+                    $($d)*
                 }
             }
         }
@@ -82,7 +232,7 @@ macro_rules! joint_def {
             /// error.
             pub fn validate(&self) -> Result<()> {
                 self.base.validate()?;
-                $($($check(self.$field, $what)?;)?)*
+                $($check($(self.$arg),*, $what)?;)*
                 $(self.$more()?;)?
                 Ok(())
             }

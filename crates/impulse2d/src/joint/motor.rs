@@ -52,7 +52,7 @@ joint_def! {
     ///   stiffness in hertz, bounded (a mouse drag is a motor joint spring).
     ///
     /// Box2D: `b2DefaultMotorJointDef`.
-    pub struct MotorJointDef {
+    pub struct MotorJointDef("motor joint") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2MotorJointDef.base`.
@@ -94,26 +94,14 @@ joint_def! {
         ///
         /// Box2D: `b2MotorJointDef.maxVelocityTorque`.
         pub max_velocity_torque: f32 = 0.0, check_non_negative("motor joint max velocity torque");
-        /// Stiffness of the linear spring, Hz (≥ 0; zero: off).
-        ///
-        /// Box2D: `b2MotorJointDef.linearHertz`.
-        pub linear_hertz: f32 = 0.0, check_non_negative("motor joint linear hertz");
-        /// Damping ratio of the linear spring (≥ 0).
-        ///
-        /// Box2D: `b2MotorJointDef.linearDampingRatio`.
-        pub linear_damping_ratio: f32 = 0.0, check_non_negative("motor joint linear damping ratio");
+        /// Box2D: `b2MotorJointDef.linearHertz`, `b2MotorJointDef.linearDampingRatio`.
+        stiffness(linear_hertz = 0.0, linear_damping_ratio = 0.0);
         /// Largest force of the linear spring, N (≥ 0; zero: off).
         ///
         /// Box2D: `b2MotorJointDef.maxSpringForce`.
         pub max_spring_force: f32 = 0.0, check_non_negative("motor joint max spring force");
-        /// Stiffness of the angular spring, Hz (≥ 0; zero: off).
-        ///
-        /// Box2D: `b2MotorJointDef.angularHertz`.
-        pub angular_hertz: f32 = 0.0, check_non_negative("motor joint angular hertz");
-        /// Damping ratio of the angular spring (≥ 0).
-        ///
-        /// Box2D: `b2MotorJointDef.angularDampingRatio`.
-        pub angular_damping_ratio: f32 = 0.0, check_non_negative("motor joint angular damping ratio");
+        /// Box2D: `b2MotorJointDef.angularHertz`, `b2MotorJointDef.angularDampingRatio`.
+        stiffness(angular_hertz = 0.0, angular_damping_ratio = 0.0);
         /// Largest torque of the angular spring, N·m (≥ 0; zero: off).
         ///
         /// Box2D: `b2MotorJointDef.maxSpringTorque`.
@@ -239,9 +227,6 @@ pub(super) fn prepare(
     j.angular_mass = invert(ia + ib);
     for spring in [&mut j.linear_spring, &mut j.angular_spring] {
         spring.softness = Softness::new(spring.hertz, spring.damping_ratio, ctx.h);
-    }
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
     }
 }
 

@@ -29,7 +29,7 @@ joint_def! {
     ///
     /// Box2D v3.1: `b2MouseJointDef` (upstream replaced the mouse
     /// joint by the motor joint's spring).
-    pub struct MouseJointDef {
+    pub struct MouseJointDef("mouse joint") {
         /// Bodies (A is a handle, usually the ground) and common settings.
         ///
         /// Box2D v3.1: `b2MouseJointDef.base`.
@@ -39,14 +39,8 @@ joint_def! {
         ///
         /// Box2D v3.1: `b2MouseJointDef.target`.
         pub target: Vec2 = Vec2::ZERO, check_finite_vec("mouse joint target");
-        /// Stiffness of the pull, Hz (≥ 0).
-        ///
-        /// Box2D v3.1: `b2MouseJointDef.hertz`.
-        pub hertz: f32 = 4.0, check_non_negative("mouse joint hertz");
-        /// Damping ratio of the pull (≥ 0).
-        ///
-        /// Box2D v3.1: `b2MouseJointDef.dampingRatio`.
-        pub damping_ratio: f32 = 1.0, check_non_negative("mouse joint damping ratio");
+        /// Box2D v3.1: `b2MouseJointDef.hertz`, `b2MouseJointDef.dampingRatio`.
+        stiffness(hertz = 4.0, damping_ratio = 1.0);
         /// Largest pulling force, N (≥ 0).
         ///
         /// Box2D v3.1: `b2MouseJointDef.maxForce`.
@@ -83,9 +77,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
     );
     j.linear_mass = k.inverse();
     j.delta_center = sim_b.center - j.target;
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

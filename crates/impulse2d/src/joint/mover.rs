@@ -27,7 +27,7 @@ joint_def! {
     /// with at most its own force.
     ///
     /// Box2D: `b2DefaultMoverJointDef`.
-    pub struct MoverJointDef {
+    pub struct MoverJointDef("mover joint") {
         /// Bodies, anchors and common settings. The rotation of the frames
         /// is taken from `base.local_anchor_*` only: the axes are body A's
         /// x and y axes.
@@ -110,13 +110,10 @@ impl MoverJointDef {
     }
 }
 
-pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint, ctx: &StepContext) {
+pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint) {
     j.mass = invert(base.inv_mass_a + base.inv_mass_b);
     let q = base.frame_a.q;
     j.directions = [q.x_axis(), q.y_axis()];
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

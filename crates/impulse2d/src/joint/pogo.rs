@@ -27,7 +27,7 @@ joint_def! {
     /// `normal`.
     ///
     /// Box2D: `b2DefaultPogoJointDef`.
-    pub struct PogoJointDef {
+    pub struct PogoJointDef("pogo") {
         /// Bodies, anchors (the foot on body A, the hip on body B) and common
         /// settings.
         ///
@@ -39,14 +39,8 @@ joint_def! {
         ///
         /// Box2D: `b2PogoJointDef.normal`.
         pub normal: Vec2 = Vec2::Y, check_axis("pogo joint normal");
-        /// Spring stiffness, Hz (≥ 0; zero: the leg exerts no force).
-        ///
-        /// Box2D: `b2PogoJointDef.hertz`.
-        pub hertz: f32 = 5.0, check_non_negative("pogo spring hertz");
-        /// Spring damping ratio (≥ 0, dimensionless).
-        ///
-        /// Box2D: `b2PogoJointDef.dampingRatio`.
-        pub damping_ratio: f32 = 0.5, check_non_negative("pogo spring damping ratio");
+        /// Box2D: `b2PogoJointDef.hertz`, `b2PogoJointDef.dampingRatio`.
+        stiffness(hertz = 5.0, damping_ratio = 0.5);
         /// The leg length the spring pulls towards, metres (≥ 0).
         ///
         /// Box2D: `b2PogoJointDef.restLength`.
@@ -134,9 +128,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
     let (a1, a2) = line.arms(line.axis);
     j.axial_mass = axial_mass(base, a1, a2);
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulse (nothing to warm start from).

@@ -29,7 +29,7 @@ joint_def! {
     /// A prismatic joint definition.
     ///
     /// Box2D: `b2DefaultPrismaticJointDef`.
-    pub struct PrismaticJointDef {
+    pub struct PrismaticJointDef("prismatic") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2PrismaticJointDef.base`.
@@ -47,50 +47,15 @@ joint_def! {
         ///
         /// Box2D: `b2PrismaticJointDef.targetTranslation`.
         pub target_translation: f32 = 0.0, check_finite("prismatic target translation");
-        /// Whether the spring acts along the axis.
-        ///
-        /// Box2D: `b2PrismaticJointDef.enableSpring`.
-        pub enable_spring: bool = false;
-        /// Spring stiffness, Hz (≥ 0).
-        ///
-        /// Box2D: `b2PrismaticJointDef.hertz`.
-        pub hertz: f32 = 0.0, check_non_negative("prismatic spring hertz");
-        /// Spring damping ratio (≥ 0).
-        ///
-        /// Box2D: `b2PrismaticJointDef.dampingRatio`.
-        pub damping_ratio: f32 = 0.0, check_non_negative("prismatic spring damping ratio");
-        /// Whether the translation is limited.
-        ///
-        /// Box2D: `b2PrismaticJointDef.enableLimit`.
-        pub enable_limit: bool = false;
-        /// Lowest translation, metres.
-        ///
-        /// Box2D: `b2PrismaticJointDef.lowerTranslation`.
-        pub lower_translation: f32 = 0.0;
-        /// Highest translation, metres (≥ lower).
-        ///
-        /// Box2D: `b2PrismaticJointDef.upperTranslation`.
-        pub upper_translation: f32 = 0.0;
-        /// Whether the motor acts.
-        ///
-        /// Box2D: `b2PrismaticJointDef.enableMotor`.
-        pub enable_motor: bool = false;
-        /// Target speed along the axis, m/s.
-        ///
-        /// Box2D: `b2PrismaticJointDef.motorSpeed`.
-        pub motor_speed: f32 = 0.0, check_finite("prismatic motor speed");
-        /// Largest force the motor applies, N (≥ 0).
-        ///
-        /// Box2D: `b2PrismaticJointDef.maxMotorForce`.
-        pub max_motor_force: f32 = 0.0, check_non_negative("prismatic max motor force");
-    }
-    also validate_limits;
-}
-
-impl PrismaticJointDef {
-    fn validate_limits(&self) -> Result<()> {
-        let (lower, upper) = (self.lower_translation, self.upper_translation);
-        check_range(lower, upper, "prismatic translation limits")
+        /// Box2D: `b2PrismaticJointDef.enableSpring`, `b2PrismaticJointDef.hertz`,
+        /// `b2PrismaticJointDef.dampingRatio`.
+        spring(enable_spring = false, hertz = 0.0, damping_ratio = 0.0);
+        /// Box2D: `b2PrismaticJointDef.enableLimit`, `b2PrismaticJointDef.lowerTranslation`,
+        /// `b2PrismaticJointDef.upperTranslation`.
+        limit(enable_limit = false, lower_translation = 0.0, upper_translation = 0.0) "metres";
+        /// Box2D: `b2PrismaticJointDef.enableMotor`, `b2PrismaticJointDef.motorSpeed`,
+        /// `b2PrismaticJointDef.maxMotorForce`.
+        motor(enable_motor = false, motor_speed = 0.0, max_motor_force = 0.0) "m/s", "N";
     }
 }
 
@@ -119,9 +84,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContex
     let (a1, a2) = line.arms(line.axis);
     j.axial_mass = axial_mass(base, a1, a2);
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

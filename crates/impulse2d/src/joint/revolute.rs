@@ -31,7 +31,7 @@ joint_def! {
     /// the world when the joint is created.
     ///
     /// Box2D: `b2DefaultRevoluteJointDef`.
-    pub struct RevoluteJointDef {
+    pub struct RevoluteJointDef("revolute") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2RevoluteJointDef.base`.
@@ -45,50 +45,15 @@ joint_def! {
         ///
         /// Box2D: `b2RevoluteJointDef.targetAngle`.
         pub target_angle: f32 = 0.0, check_angle("revolute target angle");
-        /// Whether the rotational spring acts.
-        ///
-        /// Box2D: `b2RevoluteJointDef.enableSpring`.
-        pub enable_spring: bool = false;
-        /// Spring stiffness, Hz (≥ 0; zero makes it a pure damper).
-        ///
-        /// Box2D: `b2RevoluteJointDef.hertz`.
-        pub hertz: f32 = 0.0, check_non_negative("revolute spring hertz");
-        /// Spring damping ratio (≥ 0, dimensionless).
-        ///
-        /// Box2D: `b2RevoluteJointDef.dampingRatio`.
-        pub damping_ratio: f32 = 0.0, check_non_negative("revolute spring damping ratio");
-        /// Whether the angle is limited.
-        ///
-        /// Box2D: `b2RevoluteJointDef.enableLimit`.
-        pub enable_limit: bool = false;
-        /// Lower joint angle, radians in `[−π, π]`.
-        ///
-        /// Box2D: `b2RevoluteJointDef.lowerAngle`.
-        pub lower_angle: f32 = 0.0, check_angle("revolute lower angle");
-        /// Upper joint angle, radians in `[−π, π]` (≥ lower).
-        ///
-        /// Box2D: `b2RevoluteJointDef.upperAngle`.
-        pub upper_angle: f32 = 0.0, check_angle("revolute upper angle");
-        /// Whether the motor acts.
-        ///
-        /// Box2D: `b2RevoluteJointDef.enableMotor`.
-        pub enable_motor: bool = false;
-        /// Target angular speed of B relative to A, rad/s.
-        ///
-        /// Box2D: `b2RevoluteJointDef.motorSpeed`.
-        pub motor_speed: f32 = 0.0, check_finite("revolute motor speed");
-        /// Largest torque the motor applies, N·m (≥ 0). With a zero speed this
-        /// is joint friction.
-        ///
-        /// Box2D: `b2RevoluteJointDef.maxMotorTorque`.
-        pub max_motor_torque: f32 = 0.0, check_non_negative("revolute max motor torque");
-    }
-    also validate_limits;
-}
-
-impl RevoluteJointDef {
-    fn validate_limits(&self) -> Result<()> {
-        check_range(self.lower_angle, self.upper_angle, "revolute angle limits")
+        /// Box2D: `b2RevoluteJointDef.enableSpring`, `b2RevoluteJointDef.hertz`,
+        /// `b2RevoluteJointDef.dampingRatio`.
+        spring(enable_spring = false, hertz = 0.0, damping_ratio = 0.0);
+        /// Box2D: `b2RevoluteJointDef.enableLimit`, `b2RevoluteJointDef.lowerAngle`,
+        /// `b2RevoluteJointDef.upperAngle`.
+        limit(enable_limit = false, lower_angle = 0.0, upper_angle = 0.0) "radians in `[−π, π]`", check_angle;
+        /// Box2D: `b2RevoluteJointDef.enableMotor`, `b2RevoluteJointDef.motorSpeed`,
+        /// `b2RevoluteJointDef.maxMotorTorque`.
+        motor(enable_motor = false, motor_speed = 0.0, max_motor_torque = 0.0) "rad/s", "N·m";
     }
 }
 
@@ -116,9 +81,6 @@ pub(super) fn axial_impulse(j: &RevoluteJoint) -> f32 {
 pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext) {
     j.axial_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

@@ -110,12 +110,16 @@ fn prepare_joint(
         JointKind::Filter => {}
         JointKind::Motor(j) => motor::prepare(base, j, sim_a, ctx),
         JointKind::Mouse(j) => mouse::prepare(base, j, sim_b, ctx),
-        JointKind::Mover(j) => mover::prepare(base, j, ctx),
+        JointKind::Mover(j) => mover::prepare(base, j),
         JointKind::Pogo(j) => pogo::prepare(base, j, ctx),
         JointKind::Prismatic(j) => prismatic::prepare(base, j, ctx),
         JointKind::Revolute(j) => revolute::prepare(base, j, ctx),
         JointKind::Weld(j) => weld::prepare(base, j, ctx),
         JointKind::Wheel(j) => wheel::prepare(base, j, ctx),
+    }
+    // Without warm starting every substep starts from zero impulses.
+    if !ctx.enable_warm_starting {
+        kind.clear_impulses();
     }
 }
 

@@ -23,7 +23,7 @@ joint_def! {
     /// A weld joint definition.
     ///
     /// Box2D: `b2DefaultWeldJointDef`.
-    pub struct WeldJointDef {
+    pub struct WeldJointDef("weld joint") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2WeldJointDef.base`.
@@ -79,9 +79,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut WeldJoint, ctx: &StepContext) {
     } else {
         Softness::new(j.angular_hertz, j.angular_damping_ratio, ctx.h)
     };
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

@@ -27,7 +27,7 @@ joint_def! {
     /// wheel.
     ///
     /// Box2D: `b2DefaultWheelJointDef`.
-    pub struct WheelJointDef {
+    pub struct WheelJointDef("wheel") {
         /// Bodies, anchors and common settings.
         ///
         /// Box2D: `b2WheelJointDef.base`.
@@ -37,50 +37,15 @@ joint_def! {
         ///
         /// Box2D v3.1: `b2WheelJointDef.localAxisA` (v3.2 keeps it in `b2JointDef.localFrameA`).
         pub local_axis_a: Vec2 = Vec2::Y, check_axis("wheel axis");
-        /// Whether the suspension spring acts.
-        ///
-        /// Box2D: `b2WheelJointDef.enableSpring`.
-        pub enable_spring: bool = true;
-        /// Suspension stiffness, Hz (≥ 0).
-        ///
-        /// Box2D: `b2WheelJointDef.hertz`.
-        pub hertz: f32 = 1.0, check_non_negative("wheel spring hertz");
-        /// Suspension damping ratio (≥ 0).
-        ///
-        /// Box2D: `b2WheelJointDef.dampingRatio`.
-        pub damping_ratio: f32 = 0.7, check_non_negative("wheel spring damping ratio");
-        /// Whether the suspension travel is limited.
-        ///
-        /// Box2D: `b2WheelJointDef.enableLimit`.
-        pub enable_limit: bool = false;
-        /// Lowest translation along the axis, metres.
-        ///
-        /// Box2D: `b2WheelJointDef.lowerTranslation`.
-        pub lower_translation: f32 = 0.0;
-        /// Highest translation along the axis, metres (≥ lower).
-        ///
-        /// Box2D: `b2WheelJointDef.upperTranslation`.
-        pub upper_translation: f32 = 0.0;
-        /// Whether the drive motor acts.
-        ///
-        /// Box2D: `b2WheelJointDef.enableMotor`.
-        pub enable_motor: bool = false;
-        /// Target spin of the wheel relative to the chassis, rad/s.
-        ///
-        /// Box2D: `b2WheelJointDef.motorSpeed`.
-        pub motor_speed: f32 = 0.0, check_finite("wheel motor speed");
-        /// Largest motor torque, N·m (≥ 0).
-        ///
-        /// Box2D: `b2WheelJointDef.maxMotorTorque`.
-        pub max_motor_torque: f32 = 0.0, check_non_negative("wheel max motor torque");
-    }
-    also validate_limits;
-}
-
-impl WheelJointDef {
-    fn validate_limits(&self) -> Result<()> {
-        let (lower, upper) = (self.lower_translation, self.upper_translation);
-        check_range(lower, upper, "wheel translation limits")
+        /// Box2D: `b2WheelJointDef.enableSpring`, `b2WheelJointDef.hertz`,
+        /// `b2WheelJointDef.dampingRatio`.
+        spring(enable_spring = true, hertz = 1.0, damping_ratio = 0.7);
+        /// Box2D: `b2WheelJointDef.enableLimit`, `b2WheelJointDef.lowerTranslation`,
+        /// `b2WheelJointDef.upperTranslation`.
+        limit(enable_limit = false, lower_translation = 0.0, upper_translation = 0.0) "metres";
+        /// Box2D: `b2WheelJointDef.enableMotor`, `b2WheelJointDef.motorSpeed`,
+        /// `b2WheelJointDef.maxMotorTorque`.
+        motor(enable_motor = false, motor_speed = 0.0, max_motor_torque = 0.0) "rad/s", "N·m";
     }
 }
 
@@ -114,10 +79,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
     j.axial_mass = axial_mass(base, a1, a2);
     j.motor_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
-
-    if !ctx.enable_warm_starting {
-        clear_impulses(j);
-    }
 }
 
 /// Forgets the accumulated impulses (nothing to warm start from).

@@ -547,15 +547,7 @@ mod tests {
         }
         bodies
             .iter()
-            .map(|&b| {
-                let xf = world.body(b).unwrap().transform();
-                [
-                    xf.p.x.to_bits(),
-                    xf.p.y.to_bits(),
-                    xf.q.c.to_bits(),
-                    xf.q.s.to_bits(),
-                ]
-            })
+            .map(|&b| world.body(b).unwrap().transform().to_bits())
             .collect()
     }
 
