@@ -351,6 +351,54 @@ fn huge_rounded_sliver_box_against_a_triangle_reports_the_overlap() {
     }
 }
 
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/near-collinear-incident-faces-three-deep-reports-64m`
+/// (found by a long run).
+///
+/// A's bottom is three nearly collinear faces (−54,942 → −16,004 → −0.03 →
+/// 92,547 m along y ≈ 0). B's top edge runs from (−63,710, −115.48) to
+/// (92,599, 9.03), so it passes 9 m above A's corner (92,547, 0): the shapes
+/// overlap there by the corner's depth below B's edge. B's edge is the reference;
+/// the most anti-parallel incident face of A is a rounding tie among the three,
+/// and the far-left one was picked; the repair tried only its neighbour (64.7 m
+/// below B's edge at x = 0) and reported +64.7 m. The expected closest separation
+/// is the `f64` signed distance of A's deepest corner from B's edge line.
+#[test]
+fn near_collinear_incident_faces_report_the_deep_corner() {
+    let (a, xa, b, xb) = fuzz_cases::near_collinear_incident_faces();
+    let bv = world_vertices(&b, xb);
+    let (p, q) = (
+        bv.iter()
+            .copied()
+            .fold(bv[0], |m, v| if v[0] > m[0] { v } else { m }),
+        bv.iter()
+            .copied()
+            .fold(bv[0], |m, v| if v[0] < m[0] { v } else { m }),
+    );
+    // B's top edge from its right end to its left end; its outward normal is
+    // up (toward A).
+    let (ex, ey) = (q[0] - p[0], q[1] - p[1]);
+    let len = (ex * ex + ey * ey).sqrt();
+    let n = [-ey / len, ex / len];
+    let n = if n[1] > 0.0 { n } else { [-n[0], -n[1]] };
+    let expected = world_vertices(&a, xa)
+        .iter()
+        .map(|v| n[0] * (v[0] - p[0]) + n[1] * (v[1] - p[1]))
+        .fold(f64::MAX, f64::min);
+    assert!(expected < -8.0, "the shapes overlap: {expected}");
+    for m in [
+        collide_polygons(&a, xa, &b, xb),
+        collide_polygons(&b, xb, &a, xa),
+    ] {
+        assert!(m.point_count > 0, "{m:?}");
+        let closest = f64::from(fuzz_cases::closest_separation(&m));
+        assert!(
+            (closest - expected).abs() <= 0.05,
+            "closest {closest}, expected {expected}: {m:?}"
+        );
+    }
+}
+
 /// Fuzz target `hull`, input `fuzz/regressions/hull/make-polygon-rejects-non-convex-hull`.
 ///
 /// `compute_hull` accepted these seven points as a hull, but the last one,

@@ -776,13 +776,17 @@ struct Face {
 /// speculative distance although the caller found the shapes to be. Then the
 /// part of the incident polygon that made the face's separation was clipped away:
 /// of two nearly collinear faces (faces kilometres long meeting at a corner a few
-/// centimetres proud), round-off picked the wrong one. Two repairs are tried and the
+/// centimetres proud), round-off picked the wrong one. Three repairs are tried and the
 /// clip whose closest point is nearest wins:
 /// - a neighbouring face of the reference polygon that separates the shapes as much
 ///   (within the linear slop plus round-off at the size of the coordinates) as the
 ///   reference, with its own incident edge;
 /// - a neighbouring edge of the incident polygon nearly parallel to the incident
-///   edge (within 0.01 rad), against the same reference face.
+///   edge (within 0.01 rad), against the same reference face;
+/// - the two edges of the incident polygon that meet at its deepest vertex along
+///   the reference normal (facing the reference), against the same reference face
+///   (a run of three or more nearly collinear edges, where the deep one is not a
+///   neighbour).
 fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalManifold {
     // Sine of the largest angle between incident edges that count as nearly parallel.
     const PARALLEL_TOL: f32 = 0.01;
@@ -833,6 +837,24 @@ fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalMani
     ] {
         let n = incident.normals[i];
         if i != inc_edge && n.dot(n_inc) > 0.0 && n.cross(n_inc).abs() <= PARALLEL_TOL {
+            consider(clip(ref_edge, i));
+        }
+    }
+    // A run of more than two nearly collinear incident edges: the deep part is
+    // at the incident polygon's deepest vertex along the reference normal,
+    // which may be edges away; clip the two edges that meet there.
+    let n_ref = reference.normals[ref_edge];
+    let deepest = incident
+        .vertices()
+        .iter()
+        .enumerate()
+        .fold((0, f32::MAX), |best, (k, v)| {
+            let d = n_ref.dot(*v);
+            if d < best.1 { (k, d) } else { best }
+        })
+        .0;
+    for i in [prev_index(deepest, incident.count), deepest] {
+        if incident.normals[i].dot(n_ref) < 0.0 {
             consider(clip(ref_edge, i));
         }
     }

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use impulse2d::collision::{
-    Capsule, ChainSegment, Manifold, Polygon, Segment, compute_hull, make_offset_rounded_box,
-    make_polygon,
+    Capsule, ChainSegment, Manifold, Polygon, Segment, compute_hull, make_offset_polygon,
+    make_offset_rounded_box, make_polygon,
 };
 use impulse2d::{Rot, Transform, Vec2};
 
@@ -108,4 +108,34 @@ pub fn huge_rounded_sliver_box_and_triangle() -> (Polygon, Transform, Polygon, T
     )
     .unwrap();
     (triangle, xf_triangle, sliver, Transform::IDENTITY)
+}
+
+/// `near-collinear-incident-faces-three-deep-reports-64m`: a 6-gon (A, at the
+/// origin) whose bottom is three nearly collinear faces, and a sliver triangle
+/// 156 km long (B, with its pose) whose top edge pokes into A near x = 92,547 m.
+pub fn near_collinear_incident_faces() -> (Polygon, Transform, Polygon, Transform) {
+    let a_points = [
+        Vec2::new(92547.38, 27753.531),
+        Vec2::new(92547.38, 0.0),
+        Vec2::new(-0.029692, 0.0),
+        Vec2::new(-16003.906, 0.029988),
+        Vec2::new(0.0, 92599.26),
+        Vec2::new(-54942.473, 0.4296875),
+        Vec2::new(-20.542969, 0.030069),
+        Vec2::new(88150.266, 0.012810273),
+    ];
+    let b_points = [
+        Vec2::new(8.996094, 0.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(-63710.438, 0.0),
+        Vec2::new(118.45703, 0.0),
+        Vec2::new(92599.26, 124.515625),
+        Vec2::new(96.45703, 0.001397),
+    ];
+    let a =
+        make_offset_polygon(&compute_hull(&a_points).unwrap(), Transform::IDENTITY, 0.0).unwrap();
+    let b =
+        make_offset_polygon(&compute_hull(&b_points).unwrap(), Transform::IDENTITY, 0.0).unwrap();
+    let xf_b = Transform::new(Vec2::new(0.0, -115.484375), Rot::IDENTITY);
+    (a, Transform::IDENTITY, b, xf_b)
 }
