@@ -220,7 +220,8 @@ struct ShapeBounds {
 const MOVING_TREES: [BodyType; 2] = [BodyType::Kinematic, BodyType::Dynamic];
 
 /// What a step can change in a world whose set of objects stays the same
-/// (see the [module documentation](self) for the list), for exact rollback:
+/// (body rows, solver sets, contacts, islands, graph colours, the moving
+/// broad-phase trees, joints, events and settings), for exact rollback:
 /// [`World::save_rollback`] fills it, [`World::load_rollback`] puts it back.
 /// Reuse one value: after the first save its buffers are large enough, and
 /// saving or loading allocates nothing while the world keeps its size.
