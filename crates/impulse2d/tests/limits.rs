@@ -42,6 +42,32 @@ fn any_position_up_to_max_coordinate_is_accepted() {
     world.step(1.0 / 60.0, 4).unwrap();
     world.validate().unwrap();
 
+    // Queries out there find what is there: a ray down onto the boxes 1e12 m
+    // out (the f32 spacing there is 122 km, so only finding them is asserted),
+    // and a box query around the 100 km ones.
+    let filter = impulse2d::QueryFilter::default();
+    let p = Vec2::new(-1.0e12, 3.0);
+    let hit = world
+        .cast_ray_closest(p + Vec2::new(0.0, 10.0), Vec2::new(0.0, -20.0), filter)
+        .unwrap();
+    assert!(hit.is_some());
+    let mut found = 0;
+    let around = Vec2::new(100_000.0, -80_000.0);
+    world
+        .overlap_aabb(
+            impulse2d::collision::Aabb::new(
+                around - Vec2::new(1.0, 1.0),
+                around + Vec2::new(1.0, 1.0),
+            ),
+            filter,
+            |_| {
+                found += 1;
+                true
+            },
+        )
+        .unwrap();
+    assert_eq!(found, 3);
+
     // Beyond MAX_COORDINATE, and non-finite: an error that creates nothing.
     let before = body_count(&world);
     let beyond = f32::from_bits(MAX_COORDINATE.to_bits() + 1);
