@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 crates=(-p impulse2d -p impulse2d-scenes -p impulse2d-cli)
 
-RUSTDOCFLAGS="-D warnings" cargo doc -j2 --all-features --no-deps "${crates[@]}"
+# Libraries only, as docs.rs documents them (the CLI's binary is also named `impulse2d`,
+# whose page would collide with the engine's).
+RUSTDOCFLAGS="-D warnings" cargo doc -j2 --all-features --no-deps --lib "${crates[@]}"
 for example in hello_world events joints queries threads; do
     echo "-- example $example"
     cargo run --release -j2 -q -p impulse2d --example "$example"
