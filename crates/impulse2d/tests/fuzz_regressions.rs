@@ -284,18 +284,7 @@ fn point_segment_distance(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
 
 /// The world vertices of `polygon` placed by `xf`, in `f64`.
 fn world_vertices(polygon: &impulse2d::collision::Polygon, xf: Transform) -> Vec<[f64; 2]> {
-    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-    polygon
-        .vertices()
-        .iter()
-        .map(|v| {
-            let (x, y) = (f64::from(v.x), f64::from(v.y));
-            [
-                f64::from(xf.p.x) + c * x - s * y,
-                f64::from(xf.p.y) + s * x + c * y,
-            ]
-        })
-        .collect()
+    placed(polygon.vertices(), xf)
 }
 
 /// Fuzz target `manifold`, input
