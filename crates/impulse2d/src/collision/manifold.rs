@@ -639,7 +639,9 @@ fn end_to_end_contact(
 
 /// Contact between two capsules: up to two points when their segments overlap along
 /// each other (ids (0,0) and (0,1) or (1,0)), otherwise one point between the closest
-/// features (id from the end points involved).
+/// features (id from the end points involved). The closest point's separation is
+/// the true gap: a two-point contact uses the side normal that measures it, or,
+/// when the closest features are an end of each, the direction between those ends.
 ///
 /// Box2D: `b2CollideCapsules`.
 pub fn collide_capsules(
@@ -1119,7 +1121,10 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// the linear slop plus round-off) is the reference instead, or a neighbouring
 /// incident edge nearly parallel to the incident one is clipped instead, whichever
 /// comes closest: of two nearly collinear faces, rounding may pick the one that
-/// leaves out the deep part. (Box2D v3 keeps the out-of-reach points.)
+/// leaves out the deep part; or, when no clip comes within reach (an incident
+/// edge running along the reference normal), one point at the closest features.
+/// A manifold whose closest point is still beyond the speculative distance is
+/// empty. (Box2D v3 keeps the out-of-reach points.)
 /// When the cores are apart, the closest features of the two edges are corners and
 /// those corners are closer than the clipped points by more than a tenth of the
 /// linear slop, the contact is one point between the corners instead, along the
