@@ -135,6 +135,11 @@ def test_bad_input_through_the_actor(cluster):
             ray.get(actor.evaluate.remote(nan, 0))
         with pytest.raises(ValueError, match="shape"):
             pool.evaluate(np.zeros(n), 0)
+        with pytest.raises(ValueError, match="non-finite"):
+            ray.get(actor.run_steps.remote(nan, 0, 10))
+        with pytest.raises(ValueError, match="rows"):
+            ray.get(actor.run_steps.remote(np.zeros((3, n)), 0, 10))
+        assert ray.get(actor.run_steps.remote(np.zeros((2, n)), 0, 10))[0] == 20
         # Still serving, and the zero policy equals the in-process worker's.
         got = ray.get(actor.evaluate.remote(np.zeros((2, n)), 5))
         worker = RolloutWorker(ENV, 1)
