@@ -251,3 +251,7 @@ def test_es_example_beats_the_zero_policy_and_is_reproducible(cluster, tmp_path)
     assert lines[0].split(",")[:3] == ["iteration", "batch_mean", "batch_max"]
     assert len(lines) == 1 + len(a["curve"])
     assert (tmp_path / "k1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # --evaluate replays the held-out check from the saved parameters.
+    again = es.main(["--evaluate", str(tmp_path / "k1.npy"), "--held-out", "4"])
+    np.testing.assert_array_equal(again["held_out"], a["held_out"])
+    np.testing.assert_array_equal(again["zero_held_out"], a["zero_held_out"])
