@@ -35,9 +35,13 @@ pub(crate) trait Coder {
     fn joint_sims(&mut self, v: &mut Vec<JointSim>);
 }
 
-/// Appends the coded fields to a state's buffers.
+/// Appends the coded fields to a state's buffers. The bytes are written by
+/// index into the buffer's whole capacity (made its length, then cut back by
+/// [`Packer::finish`]), so that the hot path makes no call that could grow
+/// the buffer and the coder's state stays in registers.
 pub(crate) struct Packer<'a> {
     bytes: &'a mut Vec<u8>,
+    at: usize,
     bits: &'a mut Vec<u64>,
     joint_sims: &'a mut Vec<JointSim>,
     word: u64,
@@ -52,10 +56,12 @@ impl<'a> Packer<'a> {
         joint_sims: &'a mut Vec<JointSim>,
     ) -> Packer<'a> {
         bytes.clear();
+        bytes.resize(bytes.capacity(), 0);
         bits.clear();
         joint_sims.clear();
         Packer {
             bytes,
+            at: 0,
             bits,
             joint_sims,
             word: 0,
@@ -63,11 +69,30 @@ impl<'a> Packer<'a> {
         }
     }
 
-    /// Flushes the last bits.
+    /// Flushes the last bits and cuts the bytes to what was written.
     pub(crate) fn finish(self) {
         if self.fill > 0 {
             self.bits.push(self.word);
         }
+        self.bytes.truncate(self.at);
+    }
+
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        match self.bytes.get_mut(self.at) {
+            Some(slot) => *slot = b,
+            None => self.grow(b),
+        }
+        self.at += 1;
+    }
+
+    /// Appends `b` to a full buffer (then lengthened to its new capacity).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, b: u8) {
+        self.bytes.push(b);
+        let room = self.bytes.capacity();
+        self.bytes.resize(room, 0);
     }
 }
 
@@ -76,17 +101,31 @@ impl Coder for Packer<'_> {
 
     #[inline]
     fn word(&mut self, v: &mut u32) {
-        self.bytes.extend_from_slice(&v.to_le_bytes());
+        match self.bytes.get_mut(self.at..self.at + 4) {
+            Some(dst) => {
+                dst.copy_from_slice(&v.to_le_bytes());
+                self.at += 4;
+            }
+            None => {
+                for b in v.to_le_bytes() {
+                    self.byte(b);
+                }
+            }
+        }
     }
 
     #[inline]
     fn varint(&mut self, v: &mut u32) {
         let mut x = *v;
+        if x < 0x80 {
+            self.byte(x as u8);
+            return;
+        }
         while x >= 0x80 {
-            self.bytes.push(x as u8 | 0x80);
+            self.byte(x as u8 | 0x80);
             x >>= 7;
         }
-        self.bytes.push(x as u8);
+        self.byte(x as u8);
     }
 
     #[inline]
@@ -103,7 +142,9 @@ impl Coder for Packer<'_> {
     fn text(&mut self, v: &mut String) {
         let mut n = v.len() as u32;
         self.varint(&mut n);
-        self.bytes.extend_from_slice(v.as_bytes());
+        for &b in v.as_bytes() {
+            self.byte(b);
+        }
     }
 
     fn joint_sims(&mut self, v: &mut Vec<JointSim>) {
@@ -228,7 +269,9 @@ impl Field for f32 {
     fn code<C: Coder>(&mut self, c: &mut C) {
         let mut b = self.to_bits();
         c.word(&mut b);
-        *self = f32::from_bits(b);
+        if C::UNPACKS {
+            *self = f32::from_bits(b);
+        }
     }
     #[inline]
     fn same(&self, other: &Self) -> bool {
@@ -255,7 +298,9 @@ macro_rules! narrow_field {
             fn code<C: Coder>(&mut self, c: &mut C) {
                 let mut w = *self as u32;
                 c.varint(&mut w);
-                *self = w as $t;
+                if C::UNPACKS {
+                    *self = w as $t;
+                }
             }
             #[inline]
             fn same(&self, other: &Self) -> bool {
@@ -272,7 +317,9 @@ impl Field for u64 {
         let (mut lo, mut hi) = (*self as u32, (*self >> 32) as u32);
         c.varint(&mut lo);
         c.varint(&mut hi);
-        *self = u64::from(lo) | u64::from(hi) << 32;
+        if C::UNPACKS {
+            *self = u64::from(lo) | u64::from(hi) << 32;
+        }
     }
     #[inline]
     fn same(&self, other: &Self) -> bool {
@@ -329,7 +376,9 @@ pub(crate) fn guess<C: Coder, T: Field>(c: &mut C, v: &mut T, guess: T) {
     let mut hit = v.same(&guess);
     c.bit(&mut hit);
     if hit {
-        *v = guess;
+        if C::UNPACKS {
+            *v = guess;
+        }
     } else {
         v.code(c);
     }
@@ -342,8 +391,10 @@ pub(crate) fn delta<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
     let d = v.wrapping_sub(guess) as i32;
     let mut z = ((d << 1) ^ (d >> 31)) as u32;
     c.varint(&mut z);
-    let d = ((z >> 1) as i32) ^ -((z & 1) as i32);
-    *v = guess.wrapping_add(d as u32);
+    if C::UNPACKS {
+        let d = ((z >> 1) as i32) ^ -((z & 1) as i32);
+        *v = guess.wrapping_add(d as u32);
+    }
 }
 
 /// Codes a vector: its length (the unpacker resizes it, filling with

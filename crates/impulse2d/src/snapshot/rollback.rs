@@ -252,7 +252,7 @@ const BLANK_NODE: Node = Node {
 
 /// A name: one bit when it is the previous body's.
 fn code_name<C: Coder>(c: &mut C, name: &mut String, prev: &str) {
-    let mut same = name == prev;
+    let mut same = name.len() == prev.len() && (name.is_empty() || name == prev);
     c.bit(&mut same);
     if same {
         if C::UNPACKS {
@@ -384,7 +384,14 @@ fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32
     guess(c, delta_rotation, p.delta_rotation);
 }
 
-fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape]) {
+/// A contact's two shape ids: the first against the previous contact's,
+/// the second by the previous contact's difference between the two.
+fn code_shape_pair<C: Coder>(c: &mut C, a: &mut u32, b: &mut u32, (pa, pb): (u32, u32)) {
+    delta(c, a, pa);
+    delta(c, b, a.wrapping_add(pb.wrapping_sub(pa)));
+}
+
+fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32) {
     let Contact {
         set_index,
         color_index,
@@ -405,16 +412,19 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shap
     guess(c, set_index, p.set_index);
     delta(c, color_index, p.color_index);
     delta(c, local_index, p.local_index.wrapping_add(1));
-    delta(c, shape_id_a, p.shape_id_a);
-    delta(c, shape_id_b, *shape_id_a);
-    for (k, (edge, shape)) in edges.iter_mut().zip([*shape_id_a, *shape_id_b]).enumerate() {
+    code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
+    let shapes = [*shape_id_a, *shape_id_b];
+    let prev_shapes = [p.shape_id_a, p.shape_id_b];
+    for (k, edge) in edges.iter_mut().enumerate() {
         let ContactEdge {
             body_id,
             prev_key,
             next_key,
         } = edge;
-        let owner = shapes.get(shape as usize).map_or(NULL_INDEX, |s| s.body_id);
-        guess(c, body_id, owner);
+        // Guessed from the previous row's shape-to-body offset (reading the
+        // shape itself would be a cache miss per contact).
+        let offset = p.edges[k].body_id.wrapping_sub(prev_shapes[k]);
+        delta(c, body_id, shapes[k].wrapping_add(offset));
         let key = (i << 1) | k as u32;
         delta(c, prev_key, key);
         delta(c, next_key, key);
@@ -468,7 +478,7 @@ fn code_manifold<C: Coder>(c: &mut C, m: &mut Manifold, p: &Manifold) {
     }
 }
 
-fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, contacts: &[Contact]) {
+fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim) {
     let ContactSim {
         contact_id,
         body_sim_index_a,
@@ -492,9 +502,9 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, con
         base_separation,
     } = s;
     delta(c, contact_id, p.contact_id.wrapping_add(1));
-    let row = contacts.get(*contact_id as usize);
-    guess(c, shape_id_a, row.map_or(NULL_INDEX, |r| r.shape_id_a));
-    guess(c, shape_id_b, row.map_or(NULL_INDEX, |r| r.shape_id_b));
+    // (Guessing the shapes from the contact's row would be a cache miss per
+    // contact: the sims are in colour order, the rows in id order.)
+    code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
     delta(c, body_sim_index_a, p.body_sim_index_a);
     delta(c, body_sim_index_b, p.body_sim_index_b);
     guess(c, sim_flags, p.sim_flags);
@@ -593,13 +603,15 @@ fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
     c.joint_sims(joint_sims);
 }
 
-/// The box and fat box of each shape on a moving body. Static shapes' boxes
-/// change only with the static tree (a structural edit).
+/// The box and fat box of each shape on a moving body (after the trees:
+/// the fat box is guessed from the proxy's). Static shapes' boxes change
+/// only with the static tree (a structural edit).
 fn code_shape_bounds<C: Coder>(
     c: &mut C,
     shapes: &mut [Shape],
     bodies: &[Body],
     solver_sets: &[SolverSet],
+    trees: &[DynamicTree],
 ) {
     for shape in shapes {
         let Some(body) = bodies.get(shape.body_id as usize) else {
@@ -613,7 +625,14 @@ fn code_shape_bounds<C: Coder>(
             .and_then(|s| s.body_sims.get(body.local_index as usize))
             .map_or(Transform::IDENTITY, |s| s.transform);
         guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
-        let fat = shape.aabb.fattened(shape.aabb_margin);
+        // the proxy's box in its tree
+        let leaf = shape.proxy_key.and_then(|key| {
+            let tree = trees.get(key.body_type() as usize)?;
+            let link = tree.proxies.get(key.proxy_id().index() as usize)?.link;
+            let node = tree.nodes.get(link.parent as usize)?;
+            Some(node.children.get(usize::from(link.slot))?.aabb)
+        });
+        let fat = leaf.unwrap_or_else(|| shape.aabb.fattened(shape.aabb_margin));
         guess(c, &mut shape.fat_aabb, fat);
         shape.enlarged_aabb.code(c);
     }
@@ -650,7 +669,6 @@ fn code_child<C: Coder>(
     ch: &mut Child,
     p: &Child,
     proxies: &[Proxy],
-    shapes: &[Shape],
     later: &[Node],
     first_later: usize,
 ) {
@@ -663,15 +681,15 @@ fn code_child<C: Coder>(
     let (mut flags, mut index) = (*word & !TREE_INDEX, *word & TREE_INDEX);
     guess(c, &mut flags, p.word & !TREE_INDEX);
     delta(c, &mut index, p.word & TREE_INDEX);
-    *word = flags | index;
+    if C::UNPACKS {
+        *word = flags | index;
+    }
     if flags & TREE_LEAF != 0 {
         let proxy = proxies.get(index as usize).unwrap_or(&BLANK_PROXY);
         guess(c, aux, proxy.generation);
         guess(c, user_data, proxy.user_data);
-        let fat = shapes
-            .get(*user_data as usize)
-            .map_or(*aabb, |s| s.fat_aabb);
-        guess(c, aabb, fat);
+        // (the shape's fat box, which `code_shape_bounds` guesses from this)
+        aabb.code(c);
     } else {
         delta(c, aux, p.aux);
         guess(c, user_data, 0);
@@ -685,7 +703,7 @@ fn code_child<C: Coder>(
     }
 }
 
-fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree, shapes: &[Shape]) {
+fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
     let DynamicTree {
         nodes,
         node_links,
@@ -712,17 +730,12 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree, shapes: &[Shape]) {
         let (head, later) = nodes.split_at_mut(i + 1);
         let prev = later.first().unwrap_or(&BLANK_NODE);
         for (ch, pc) in head[i].children.iter_mut().zip(&prev.children) {
-            code_child(c, ch, pc, proxies, shapes, later, i + 1);
+            code_child(c, ch, pc, proxies, later, i + 1);
         }
     }
 }
 
-fn code_graph_color<C: Coder>(
-    c: &mut C,
-    color: &mut GraphColor,
-    contacts: &[Contact],
-    blank: &ContactSim,
-) {
+fn code_graph_color<C: Coder>(c: &mut C, color: &mut GraphColor, blank: &ContactSim) {
     let GraphColor {
         body_set,
         contact_sims,
@@ -730,7 +743,7 @@ fn code_graph_color<C: Coder>(
     } = color;
     elements(c, &mut body_set.words, &0, |c, w, _, _| w.code(c));
     elements(c, contact_sims, blank, |c, s, p, _| {
-        code_contact_sim(c, s, p, contacts);
+        code_contact_sim(c, s, p);
     });
     c.joint_sims(joint_sims);
 }
@@ -787,26 +800,21 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
     for set in solver_sets.iter_mut() {
         code_set_bodies(c, set);
     }
-    code_shape_bounds(c, shapes, bodies, solver_sets);
-    let shapes: &[Shape] = shapes;
-    elements(c, contacts, &Contact::default(), |c, ct, p, i| {
-        code_contact(c, ct, p, i, shapes);
-    });
-    let contacts: &[Contact] = contacts;
+    for t in MOVING_TREES {
+        code_tree(c, &mut broad_phase.trees[t as usize]);
+    }
+    code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
+    elements(c, contacts, &Contact::default(), code_contact);
     let blank = blank_contact_sim();
     for set in solver_sets.iter_mut() {
         elements(c, &mut set.contact_sims, &blank, |c, s, p, _| {
-            code_contact_sim(c, s, p, contacts);
+            code_contact_sim(c, s, p);
         });
     }
     for color in &mut graph.colors {
-        code_graph_color(c, color, contacts, &blank);
+        code_graph_color(c, color, &blank);
     }
     elements(c, islands, &Island::default(), code_island);
-
-    for t in MOVING_TREES {
-        code_tree(c, &mut broad_phase.trees[t as usize], shapes);
-    }
     elements(c, &mut broad_phase.move_buffer, &None, |c, m, p, _| {
         let mut moved = m.is_some();
         moved.code(c);
