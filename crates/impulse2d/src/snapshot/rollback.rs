@@ -440,6 +440,7 @@ impl World {
             simd: _,    // same bits on every path
             structure: _,
             recorder: _,
+            tiles_seen: _, // derived from the static shapes
         } = self;
         state.origin = Some((*world_number, self.structure_generation()));
         state.settings = *settings;
@@ -538,6 +539,7 @@ impl World {
             simd: _,
             structure: _,
             recorder: _,
+            tiles_seen: _, // derived from the static shapes
         } = self;
         *settings = WorldDef {
             worker_count: settings.worker_count,

@@ -317,7 +317,7 @@ wire_struct!(Shape {
     fat_aabb,
     enlarged_aabb,
     aabb_margin,
-});
+} skip { tile });
 wire_struct!(Chain {
     id,
     generation,
