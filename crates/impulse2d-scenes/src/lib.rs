@@ -24,6 +24,7 @@ mod common;
 pub mod demos;
 pub mod far;
 pub mod human;
+pub mod physics;
 pub mod platformer;
 pub mod rain;
 pub mod sensors;
@@ -295,6 +296,7 @@ pub fn list() -> &'static [SceneInfo] {
             benchmarks::SCENES,
             demos::SCENES,
             far::SCENES,
+            physics::SCENES,
         ]
         .concat()
     });
@@ -389,6 +391,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
                 .or_else(|| benchmarks::build(other, world))
                 .or_else(|| demos::build(other, world))
                 .or_else(|| far::build(other, world))
+                .or_else(|| physics::build(other, world))
                 .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
         }
     };
