@@ -74,6 +74,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     p.add_argument("--keep", choices=("best", "last"), default="best", help="final policy: best validated or last")
     p.add_argument("--out", default="es_lunar_lander", help="output path prefix for .csv/.png/.npy (default %(default)s)")
+    p.add_argument(
+        "--evaluate",
+        metavar="NPY",
+        default=None,
+        help="no training: the held-out check of saved parameters (an .npy this script wrote)",
+    )
     p.add_argument("--no-plot", action="store_true", help="write no PNG")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
@@ -327,10 +333,27 @@ def _plain_plot(path, it, batch, val, zero, width=640, height=400) -> None:
         f.write(chunk(b"IEND", b""))
 
 
+def held_out_check(args) -> dict:
+    """``--evaluate``: saved parameters and the zero policy on the held-out seeds."""
+    policy_spec = {"hidden": (args.hidden,) if args.hidden else ()}
+    checker = RolloutWorker(args.env, min(args.held_out, 16), 1, None, policy_spec)
+    try:
+        theta = np.load(args.evaluate)
+        params = np.repeat(np.asarray(theta, dtype=np.float64)[None, :], args.held_out, axis=0)
+        returns, steps = checker.evaluate(params, HELD_OUT_SEED)
+        zero, _ = checker.evaluate(checker.policy.zeros(args.held_out), HELD_OUT_SEED)
+    finally:
+        checker.close()
+    print(f"held-out seeds {HELD_OUT_SEED}..{HELD_OUT_SEED + args.held_out - 1}:")
+    print("returns", " ".join(f"{r:.1f}" for r in returns), "steps", " ".join(str(s) for s in steps))
+    print(f"mean return {returns.mean():.1f} (min {returns.min():.1f}); zero policy {zero.mean():.1f}")
+    return {"held_out": returns, "held_out_steps": steps, "zero_held_out": zero}
+
+
 def main(argv=None) -> dict:
     args = parse_args(argv)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    return run(args)
+    return held_out_check(args) if args.evaluate else run(args)
 
 
 if __name__ == "__main__":

@@ -128,6 +128,59 @@ fn events<E, T>(
 type Reduce<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, usize));
 
 /// The query filter from keyword arguments.
+/// A Python callback behind a world cast (Box2D's b2CastResultFcn): its
+/// float answer goes back to the cast; the first exception (or NaN answer)
+/// stops the cast and is kept for [`CastCallback::finish`].
+struct CastCallback<'a, 'py> {
+    world: Py<World>,
+    callback: &'a Bound<'py, PyAny>,
+    what: &'static str,
+    error: Option<PyErr>,
+}
+
+impl<'a, 'py> CastCallback<'a, 'py> {
+    fn new(world: &Bound<'py, World>, callback: &'a Bound<'py, PyAny>, what: &'static str) -> Self {
+        Self {
+            world: world.clone().unbind(),
+            callback,
+            what,
+            error: None,
+        }
+    }
+
+    /// The callback's answer for one hit (0, stop, after an error).
+    fn call(&mut self, id: ShapeId, point: Vec2, normal: Vec2, fraction: f32) -> f32 {
+        if self.error.is_some() {
+            return 0.0;
+        }
+        let py = self.callback.py();
+        let answer = shape_handle(py, &self.world, id).and_then(|shape| {
+            self.callback
+                .call1((shape, tup(point), tup(normal), fraction))?
+                .extract::<f32>()
+        });
+        match answer {
+            Ok(a) if a.is_nan() => {
+                self.error = Some(PyValueError::new_err(format!(
+                    "the {} callback returned NaN",
+                    self.what
+                )));
+                0.0
+            }
+            Ok(a) => a,
+            Err(e) => {
+                self.error = Some(e);
+                0.0
+            }
+        }
+    }
+
+    /// The callback's exception, if it raised one.
+    fn finish(self) -> PyResult<()> {
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
 fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
     QueryFilter {
         category_bits,
@@ -728,40 +781,54 @@ impl World {
         category_bits: u64,
         mask_bits: u64,
     ) -> PyResult<()> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
+        let mut cast = CastCallback::new(slf, callback, "ray");
         let w = slf.try_borrow()?;
-        let mut error: Option<PyErr> = None;
         ok(w.inner.cast_ray(
             origin.0,
             translation.0,
             query_filter(category_bits, mask_bits),
-            |id, point, normal, fraction| {
-                if error.is_some() {
-                    return 0.0;
-                }
-                let answer = shape_handle(py, &world, id).and_then(|shape| {
-                    callback
-                        .call1((shape, tup(point), tup(normal), fraction))?
-                        .extract::<f32>()
-                });
-                match answer {
-                    Ok(a) if a.is_nan() => {
-                        error = Some(PyValueError::new_err("the ray callback returned NaN"));
-                        0.0
-                    }
-                    Ok(a) => a,
-                    Err(e) => {
-                        error = Some(e);
-                        0.0
-                    }
-                }
-            },
+            |id, point, normal, fraction| cast.call(id, point, normal, fraction),
         ))?;
-        match error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        cast.finish()
+    }
+
+    /// Sweeps the convex shape with the local vertices `points` (metres, at
+    /// most 8; one point and a radius is a circle, two a capsule) rounded by
+    /// `radius`, placed at `position` turned by `angle` (radians), along
+    /// `translation` (metres), and calls `callback(shape, point, normal,
+    /// fraction)` for the shapes it hits: `point` on the hit shape's surface,
+    /// `normal` that surface's normal, `fraction` of `translation` travelled.
+    /// The callback answers as `cast_ray`'s (-1 ignore, 0 stop, a fraction
+    /// clips, 1 go on); an exception in it stops the cast and is raised.
+    #[pyo3(
+        text_signature = "($self, points, translation, callback, radius=0.0, position=(0.0, 0.0), angle=0.0, *, category_bits=1, mask_bits=2**64-1)"
+    )]
+    #[pyo3(signature = (points, translation, callback, radius = 0.0, position = V2(Vec2::ZERO), angle = 0.0, *, category_bits = 1, mask_bits = u64::MAX))]
+    #[allow(clippy::too_many_arguments)]
+    fn cast_shape(
+        slf: &Bound<'_, Self>,
+        points: &Bound<'_, PyAny>,
+        translation: V2,
+        callback: &Bound<'_, PyAny>,
+        radius: f32,
+        position: V2,
+        angle: f32,
+        category_bits: u64,
+        mask_bits: u64,
+    ) -> PyResult<()> {
+        let pts = crate::convert::points(points)?;
+        let proxy = ok(make_proxy(&pts, radius))?;
+        let xf = Transform::new(position.0, Rot::from_angle(finite(angle, "angle")?));
+        let mut cast = CastCallback::new(slf, callback, "shape cast");
+        let w = slf.try_borrow()?;
+        ok(w.inner.cast_shape(
+            &proxy,
+            xf,
+            translation.0,
+            query_filter(category_bits, mask_bits),
+            |id, point, normal, fraction| cast.call(id, point, normal, fraction),
+        ))?;
+        cast.finish()
     }
 
     /// Every shape the ray from `origin` along `translation` hits, nearest

@@ -135,6 +135,11 @@ def test_bad_input_through_the_actor(cluster):
             ray.get(actor.evaluate.remote(nan, 0))
         with pytest.raises(ValueError, match="shape"):
             pool.evaluate(np.zeros(n), 0)
+        with pytest.raises(ValueError, match="non-finite"):
+            ray.get(actor.run_steps.remote(nan, 0, 10))
+        with pytest.raises(ValueError, match="rows"):
+            ray.get(actor.run_steps.remote(np.zeros((3, n)), 0, 10))
+        assert ray.get(actor.run_steps.remote(np.zeros((2, n)), 0, 10))[0] == 20
         # Still serving, and the zero policy equals the in-process worker's.
         got = ray.get(actor.evaluate.remote(np.zeros((2, n)), 5))
         worker = RolloutWorker(ENV, 1)
@@ -246,3 +251,7 @@ def test_es_example_beats_the_zero_policy_and_is_reproducible(cluster, tmp_path)
     assert lines[0].split(",")[:3] == ["iteration", "batch_mean", "batch_max"]
     assert len(lines) == 1 + len(a["curve"])
     assert (tmp_path / "k1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # --evaluate replays the held-out check from the saved parameters.
+    again = es.main(["--evaluate", str(tmp_path / "k1.npy"), "--held-out", "4"])
+    np.testing.assert_array_equal(again["held_out"], a["held_out"])
+    np.testing.assert_array_equal(again["zero_held_out"], a["zero_held_out"])

@@ -141,6 +141,68 @@ def test_ray_callback_exception_propagates(world):
         world.cast_ray((0.0, 0.0), (10.0, 0.0), lambda *a: "not a number")
 
 
+@pytest.mark.parametrize(
+    "points, radius",
+    [([(0.0, 0.0)], 0.25), ([(-0.25, -0.25), (0.25, -0.25), (0.25, 0.25), (-0.25, 0.25)], 0.0)],
+    ids=["circle", "box"],
+)
+def test_shape_cast_hits_at_the_computed_fraction_and_clips_like_box2d(world, points, radius):
+    """A circle of radius 0.25 (or a box of half-width 0.25) swept from the
+    origin along +10 m x meets the circle of radius 0.5 at x = 2 when its
+    centre is at x = 2 - 0.5 - 0.25 = 1.25: fraction 0.125, on the hit
+    circle's surface at (1.5, 0), normal (-1, 0); the next at 0.325."""
+    near, middle, far = three_circles(world)
+    hits = {}
+
+    def clip(shape, point, normal, fraction):
+        hits["last"] = (shape, point, normal, fraction)
+        return fraction
+
+    world.cast_shape(points, (10.0, 0.0), clip, radius)
+    shape, point, normal, fraction = hits["last"]
+    assert shape == near
+    # Box2D stops a shape cast within its linear slop (0.005 m) of touching.
+    assert fraction == pytest.approx(0.125, abs=LINEAR_SLOP / 10.0 + 1e-6)
+    assert point == pytest.approx((1.5, 0.0), abs=1e-3)
+    assert normal == pytest.approx((-1.0, 0.0), abs=1e-3)
+
+    # Skipping the nearest finds the middle one; 1 reports every shape; 0 stops at once.
+    kept = {}
+
+    def skip_near(shape, point, normal, fraction):
+        if shape == near:
+            return -1.0
+        kept["shape"], kept["fraction"] = shape, fraction
+        return fraction
+
+    world.cast_shape(points, (10.0, 0.0), skip_near, radius)
+    assert kept["shape"] == middle
+    assert kept["fraction"] == pytest.approx(0.325, abs=LINEAR_SLOP / 10.0 + 1e-6)
+    seen = []
+    world.cast_shape(points, (10.0, 0.0), lambda s, p, n, f: seen.append(s) or 1.0, radius)
+    assert set(seen) == {near, middle, far}
+    calls = []
+    world.cast_shape(points, (10.0, 0.0), lambda *a: calls.append(a) or 0.0, radius)
+    assert len(calls) == 1
+
+    # Placed elsewhere: from (0, 5) the sweep passes above every circle.
+    world.cast_shape(points, (10.0, 0.0), lambda *a: pytest.fail("hit"), radius, position=(0.0, 5.0))
+
+
+def test_shape_cast_bad_input_raises(world):
+    three_circles(world)
+    with pytest.raises(KeyError):
+        world.cast_shape([(0.0, 0.0)], (10.0, 0.0), lambda *a: (_ for _ in ()).throw(KeyError("cb")), 0.25)
+    with pytest.raises(ValueError):
+        world.cast_shape([(0.0, 0.0)], (10.0, 0.0), lambda *a: math.nan, 0.25)
+    with pytest.raises(ValueError):
+        world.cast_shape([(0.0, 0.0)], (math.nan, 0.0), lambda *a: 1.0, 0.25)
+    with pytest.raises(ValueError):
+        world.cast_shape([(0.0, 0.0)], (1.0, 0.0), lambda *a: 1.0, 0.25, angle=math.inf)
+    with pytest.raises(ValueError):
+        world.cast_shape([], (1.0, 0.0), lambda *a: 1.0)
+
+
 def test_momentum_is_conserved_in_a_collision():
     world = impulse2d.World(gravity=(0.0, 0.0))
     a = world.create_body("dynamic", position=(-2.0, 0.0), linear_velocity=(3.0, 0.0))

@@ -2,6 +2,7 @@
 //! the mouse interaction. Nothing here draws widgets (see `ui.rs`).
 
 use crate::draw::{ScreenDraw, View};
+use crate::rewind::Rewind;
 use impulse2d::collision::{point_in_capsule, point_in_circle, point_in_polygon};
 use impulse2d::debug_draw::DrawOptions;
 use impulse2d::{
@@ -111,6 +112,10 @@ pub struct App {
     /// The keyboard drives the scene's player (after the first arrow or
     /// jump key; until then it runs its scripted track).
     pub keys_taken: bool,
+    /// The rollback states of the last steps (the rewind control).
+    pub rewind: Rewind,
+    /// How many steps the rewind control goes back.
+    pub rewind_steps: u64,
 }
 
 /// The scenes.
@@ -154,6 +159,8 @@ impl App {
             error: None,
             show_profile: true,
             keys_taken: false,
+            rewind: Rewind::default(),
+            rewind_steps: 60,
         };
         app.load(index, screen, true);
         app
@@ -167,6 +174,7 @@ impl App {
         self.handle = None;
         self.step_count = 0;
         self.keys_taken = false;
+        self.rewind = Rewind::default();
         self.profile = SmoothedProfile::default();
         match build(index) {
             Ok((world, scene)) => {
@@ -252,6 +260,9 @@ impl App {
         if self.world.settings().enable_sleep != self.enable_sleep {
             self.world.enable_sleeping(self.enable_sleep);
         }
+        let time_step = 1.0 / self.hz;
+        self.rewind
+            .save(&mut self.world, self.step_count, time_step, self.substeps);
         let script = match self.scene.as_mut() {
             Some(scene) => scene.before_step(&mut self.world, self.step_count),
             None => Ok(()),
@@ -267,7 +278,7 @@ impl App {
         {
             self.drag = None;
         }
-        match self.world.step(1.0 / self.hz, self.substeps) {
+        match self.world.step(time_step, self.substeps) {
             Ok(()) => {
                 self.step_count += 1;
                 self.profile.add(self.world.profile());
@@ -277,6 +288,21 @@ impl App {
                 self.paused = true;
             }
         }
+    }
+
+    /// Goes back [`App::rewind_steps`] steps and simulates them again (the
+    /// outcome, hash before and after, shows in the panel). Refused while
+    /// the steps kept do not reach that far or after the world's objects
+    /// changed (a script created bodies, a drag made its mouse joint); a
+    /// drag's moving target is not replayed, so a rewind across one shows a
+    /// different hash.
+    pub fn rewind(&mut self) {
+        let _ = self.rewind.rewind(
+            &mut self.world,
+            self.scene.as_mut(),
+            self.step_count,
+            self.rewind_steps,
+        );
     }
 
     /// The dynamic body under a world point, if any (the last created wins).

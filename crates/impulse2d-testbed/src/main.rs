@@ -3,10 +3,13 @@
 //!
 //! `impulse2d-testbed [--scene NAME]` opens the window.
 //! `impulse2d-testbed --screenshot shot.png [--frames N] [--scene NAME]` renders
-//! N frames, saves the last one as a PNG and exits (for CI under Xvfb).
+//! N frames, saves the last one as a PNG and exits (for CI under Xvfb);
+//! `--rewind STEPS` goes back that many steps two frames before and simulates
+//! them again (the rollback control).
 
 mod app;
 mod draw;
+mod rewind;
 mod ui;
 
 use app::App;
@@ -30,6 +33,10 @@ struct Args {
     /// Frames (one simulation step each) to render before the screenshot.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     frames: u32,
+    /// With --screenshot: two frames before it, go back this many steps and
+    /// simulate them again (the panel shows whether the hash matches).
+    #[arg(long, value_name = "STEPS")]
+    rewind: Option<u64>,
     /// Window width, pixels.
     #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(i32).range(320..=8192))]
     width: i32,
@@ -136,6 +143,9 @@ fn handle_input(app: &mut App, egui_wants_pointer: bool, egui_wants_keyboard: bo
         if mq::is_key_pressed(mq::KeyCode::R) {
             app.restart();
         }
+        if mq::is_key_pressed(mq::KeyCode::B) {
+            app.rewind();
+        }
         if mq::is_key_pressed(mq::KeyCode::F) {
             app.fit_view(screen());
         }
@@ -158,6 +168,13 @@ async fn main() {
     loop {
         app.resize(screen());
         app.update();
+        if let Some(steps) = args.rewind
+            && args.screenshot.is_some()
+            && frame + 2 == args.frames
+        {
+            app.rewind_steps = steps;
+            app.rewind();
+        }
 
         mq::clear_background(draw::color(app.options.palette.background, 1.0));
         app.draw();

@@ -46,6 +46,41 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 ui.checkbox(&mut app.enable_sleep, "sleep");
                 ui.separator();
 
+                ui.label("Rollback");
+                ui.add(
+                    egui::Slider::new(&mut app.rewind_steps, 1..=crate::rewind::DEPTH as u64)
+                        .text("steps back"),
+                );
+                if ui
+                    .button("Rewind and re-simulate (B)")
+                    .on_hover_text("Load the rollback state saved that many steps ago, simulate the steps again, compare the state hash")
+                    .clicked()
+                {
+                    app.rewind();
+                }
+                match &app.rewind.last {
+                    Some(Ok(r)) if r.matches() => {
+                        ui.colored_label(
+                            egui::Color32::LIGHT_GREEN,
+                            format!("{} steps again: hash {:016x} matches", r.steps, r.after),
+                        );
+                    }
+                    Some(Ok(r)) => {
+                        ui.colored_label(
+                            egui::Color32::LIGHT_RED,
+                            format!(
+                                "{} steps again: hash {:016x}, was {:016x}",
+                                r.steps, r.after, r.before
+                            ),
+                        );
+                    }
+                    Some(Err(e)) => {
+                        ui.colored_label(egui::Color32::LIGHT_RED, format!("no rewind: {e}"));
+                    }
+                    None => {}
+                }
+                ui.separator();
+
                 ui.label("Draw");
                 let o = &mut app.options;
                 ui.checkbox(&mut o.draw_shapes, "shapes");
@@ -92,7 +127,7 @@ pub fn panel(ctx: &egui::Context, app: &mut App) -> Option<usize> {
                 ui.separator();
                 ui.small(
                     "Left drag: pull a body (mouse joint). Right drag: pan. Wheel: zoom. \
-                     F: fit view. P: pause. O: step. R: restart. Platformer: arrows run, \
+                     F: fit view. P: pause. O: step. R: restart. B: rewind and re-simulate. Platformer: arrows run, \
                      space or up jumps (the player leaves its track at the first key).",
                 );
             });

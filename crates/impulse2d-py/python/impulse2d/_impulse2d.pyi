@@ -232,6 +232,20 @@ class World:
     def cast_ray_all(
         self, origin: VecLike, translation: VecLike, *, category_bits: int = 1, mask_bits: int = 2**64 - 1
     ) -> list[RayHit]: ...
+    def cast_shape(
+        self,
+        points: Iterable[VecLike],
+        translation: VecLike,
+        callback: Callable[[Shape, Vec2, Vec2, float], float],
+        radius: float = 0.0,
+        position: VecLike = (0.0, 0.0),
+        angle: float = 0.0,
+        *,
+        category_bits: int = 1,
+        mask_bits: int = 2**64 - 1,
+    ) -> None:
+        """Sweeps a convex shape (local points, radius, pose) along translation;
+        callback answers as cast_ray's."""
     def overlap_aabb(
         self, lower: VecLike, upper: VecLike, *, category_bits: int = 1, mask_bits: int = 2**64 - 1
     ) -> list[Shape]: ...

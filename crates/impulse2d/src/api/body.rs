@@ -13,6 +13,7 @@ use crate::contact::ContactData;
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{BodyId, JointId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
+use crate::snapshot::recording::Logged;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 
@@ -43,7 +44,7 @@ impl World {
     ///
     /// Box2D: `b2CreateBody`.
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
-        self.add_body(def)
+        self.logged(|| Logged::CreateBody(def.clone()), |w| w.add_body(def))
     }
 
     /// Destroys a body with its joints, shapes, chains and contacts. Bodies
@@ -52,9 +53,14 @@ impl World {
     ///
     /// Box2D: `b2DestroyBody`.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
-        let bi = self.body_index(id)?;
-        self.remove_body(bi);
-        Ok(())
+        self.logged(
+            || Logged::DestroyBody(id),
+            |w| {
+                let bi = w.body_index(id)?;
+                w.remove_body(bi);
+                Ok(())
+            },
+        )
     }
 
     /// A read-only view of a body; `Err(InvalidId)` for a stale or foreign id.

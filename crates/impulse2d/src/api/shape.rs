@@ -15,6 +15,7 @@ use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_nega
 use crate::id::{BodyId, ChainId, NULL_INDEX, ShapeId};
 use crate::math::Vec2;
 use crate::shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
+use crate::snapshot::recording::Logged;
 use crate::solver::solver_set::AWAKE_SET;
 use crate::world::World;
 
@@ -121,9 +122,14 @@ impl World {
                 "chain segments are created by create_chain",
             ));
         }
-        let bi = self.body_index(body)?;
-        let index = self.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
-        Ok(self.make_shape_id(index))
+        self.logged(
+            || Logged::CreateShape(body, *def, geometry),
+            |w| {
+                let bi = w.body_index(body)?;
+                let index = w.create_shape_internal(bi, def, geometry, NULL_INDEX)?;
+                Ok(w.make_shape_id(index))
+            },
+        )
     }
 
     /// Destroys a shape and its contacts (waking the bodies it touched).
@@ -132,18 +138,23 @@ impl World {
     ///
     /// Box2D: `b2DestroyShape`.
     pub fn destroy_shape(&mut self, id: ShapeId, update_body_mass: bool) -> Result<()> {
-        let si = self.shape_index(id)?;
-        if self.shapes[si].chain_id != NULL_INDEX {
-            return Err(Error::InvalidOperation(
-                "a chain segment is destroyed with its chain",
-            ));
-        }
-        let bi = self.shapes[si].body_id as usize;
-        self.destroy_shape_internal(si, true);
-        if update_body_mass {
-            self.update_body_mass_data(bi);
-        }
-        Ok(())
+        self.logged(
+            || Logged::DestroyShape(id, update_body_mass),
+            |w| {
+                let si = w.shape_index(id)?;
+                if w.shapes[si].chain_id != NULL_INDEX {
+                    return Err(Error::InvalidOperation(
+                        "a chain segment is destroyed with its chain",
+                    ));
+                }
+                let bi = w.shapes[si].body_id as usize;
+                w.destroy_shape_internal(si, true);
+                if update_body_mass {
+                    w.update_body_mass_data(bi);
+                }
+                Ok(())
+            },
+        )
     }
 
     /// A read-only view of a shape; `Err(InvalidId)` for a stale or foreign id.

@@ -55,24 +55,6 @@ fn color_order() -> impl Iterator<Item = usize> {
     std::iter::once(OVERFLOW_INDEX).chain(0..OVERFLOW_INDEX)
 }
 
-/// Prepares every awake joint for the step: body indices and masses,
-/// joint frames relative to the centres of mass, softness, effective
-/// masses. Impulses of the last step are kept for warm starting. `tuning` is
-/// the world's joint stiffness (Hz) and damping ratio.
-pub(crate) fn prepare_joints(
-    graph: &mut ConstraintGraph,
-    bodies: &[Body],
-    solver_sets: &[SolverSet],
-    tuning: (f32, f32),
-    ctx: &StepContext,
-) {
-    for color in color_order() {
-        for sim in &mut graph.colors[color].joint_sims {
-            prepare_joint(sim, bodies, solver_sets, tuning, ctx);
-        }
-    }
-}
-
 /// Collects the awake joints whose reaction exceeded a threshold in the
 /// last substep into `out` as `(joint, force, torque)`, in colour order.
 pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<(u32, f32, f32)>) {
@@ -91,8 +73,14 @@ pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<
     }
 }
 
-/// The base part of the preparation, then the type's own.
-fn prepare_joint(
+/// Prepares one awake joint for the step (the stages of `solver/stages.rs`
+/// run it on the workers; it writes only `sim`): body indices and masses,
+/// joint frames relative to the centres of mass, softness, effective masses.
+/// Impulses of the last step are kept for warm starting. The base part of
+/// the preparation, then the type's own. `(joint_hertz, joint_damping_ratio)`
+/// is the world's joint stiffness (Hz) and damping ratio.
+#[inline]
+pub(crate) fn prepare_joint(
     sim: &mut JointSim,
     bodies: &[Body],
     solver_sets: &[SolverSet],

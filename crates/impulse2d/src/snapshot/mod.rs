@@ -22,6 +22,7 @@
 //! swapped in).
 
 mod check;
+mod pack;
 pub(crate) mod recording;
 mod rollback;
 mod stores;

@@ -11,35 +11,121 @@
 //! - the calls games make between most steps, with their arguments: a body's
 //!   transform, velocities, forces, torques, impulses, target transform,
 //!   `clear_forces` and `set_awake`;
-//! - any other change — creating or destroying objects, a shape, chain or
-//!   joint view taken mutably, another body setter, an explosion, changed
-//!   world settings, a snapshot restored or a rollback loaded — as a
-//!   keyframe: a full snapshot written just before the next step (the calls
-//!   logged since the last step are then dropped, the keyframe holds their
-//!   effect).
+//! - creating and destroying bodies and shapes and creating joints, with
+//!   their definitions (through `World::logged`);
+//! - any other change — destroying joints, creating or destroying chains, a
+//!   shape, chain or joint view taken mutably, another body setter, an
+//!   explosion, changed world settings, a snapshot restored or a rollback
+//!   loaded — as a keyframe: a full snapshot written just before the next
+//!   step (the calls logged since the last step are then dropped, the
+//!   keyframe holds their effect).
 //!
 //! So a recording replays exactly whatever was called, with compact records
 //! for the frequent calls and snapshots for the rare ones, and no method
 //! duplicated in a wrapper type. Callbacks (filters, pre-solve, mixing) are
 //! not data and are not recorded: a replay runs without them.
 
-use super::wire::bad;
+use super::wire::{Reader, Wire, Writer, bad};
 use super::{Snapshot, checksum};
+use crate::body::BodyDef;
 use crate::error::{Error, Result};
-use crate::id::BodyId;
+use crate::id::{BodyId, ShapeId};
+use crate::joint::{JointDef, JointKind};
 use crate::math::{Rot, Transform, Vec2};
+use crate::shape::{ShapeDef, ShapeGeometry};
 use crate::world::{World, WorldDef};
 
 /// The first bytes of every recording.
 const MAGIC: [u8; 8] = *b"IMP2DREC";
 /// The recording format version this build writes and reads.
-pub const RECORDING_VERSION: u32 = 1;
+pub const RECORDING_VERSION: u32 = 2;
 const HEADER_LEN: usize = 8 + 4 + 4;
 
 const KEYFRAME: u8 = 1;
 const STEP: u8 = 2;
 const HASH: u8 = 3;
+const CREATE_BODY: u8 = 4;
+const DESTROY_BODY: u8 = 5;
+const CREATE_SHAPE: u8 = 6;
+const DESTROY_SHAPE: u8 = 7;
+const CREATE_JOINT: u8 = 8;
 const END: u8 = 255;
+
+/// A structural call logged with its arguments (so that a recording need
+/// not hold a keyframe after it): the calls that scenes make while they run
+/// (rain's ragdolls come and go).
+#[derive(Debug)]
+pub(crate) enum Logged {
+    CreateBody(BodyDef),
+    DestroyBody(BodyId),
+    CreateShape(BodyId, ShapeDef, ShapeGeometry),
+    DestroyShape(ShapeId, bool),
+    /// The base definition, the local frames and the typed joint, as the
+    /// typed `create_*_joint` hands them to `World::create_joint`.
+    CreateJoint(JointDef, Transform, Transform, JointKind),
+}
+
+impl Logged {
+    fn put(&self, w: &mut Writer) {
+        match self {
+            Logged::CreateBody(def) => {
+                CREATE_BODY.put(w);
+                def.put(w);
+            }
+            Logged::DestroyBody(id) => {
+                DESTROY_BODY.put(w);
+                id.put(w);
+            }
+            Logged::CreateShape(body, def, geometry) => {
+                CREATE_SHAPE.put(w);
+                body.put(w);
+                def.put(w);
+                geometry.put(w);
+            }
+            Logged::DestroyShape(id, mass) => {
+                DESTROY_SHAPE.put(w);
+                id.put(w);
+                mass.put(w);
+            }
+            Logged::CreateJoint(def, a, b, kind) => {
+                CREATE_JOINT.put(w);
+                def.put(w);
+                a.put(w);
+                b.put(w);
+                kind.put(w);
+            }
+        }
+    }
+
+    /// Reads the arguments of a record with tag `tag`; ids are stamped with
+    /// the reader's world number.
+    fn get(tag: u8, r: &mut Reader<'_>) -> Result<Logged> {
+        Ok(match tag {
+            CREATE_BODY => Logged::CreateBody(Wire::get(r)?),
+            DESTROY_BODY => Logged::DestroyBody(Wire::get(r)?),
+            CREATE_SHAPE => Logged::CreateShape(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
+            DESTROY_SHAPE => Logged::DestroyShape(Wire::get(r)?, Wire::get(r)?),
+            CREATE_JOINT => {
+                Logged::CreateJoint(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?, Wire::get(r)?)
+            }
+            _ => return Err(bad("unknown record in a recording")),
+        })
+    }
+
+    /// Makes the call on `world`. An error it gives is the one it gave
+    /// when recorded (nothing changed then either).
+    fn apply(self, world: &mut World) {
+        let _ = match self {
+            Logged::CreateBody(def) => world.create_body(&def).map(drop),
+            Logged::DestroyBody(id) => world.destroy_body(id),
+            Logged::CreateShape(body, def, geometry) => {
+                world.create_shape(body, &def, geometry).map(drop)
+            }
+            Logged::DestroyShape(id, mass) => world.destroy_shape(id, mass),
+            Logged::CreateJoint(def, a, b, kind) => world.create_joint(&def, a, b, kind).map(drop),
+        };
+    }
+}
 
 /// A call on a body, as recorded: the body's slot index and generation, then
 /// the arguments.
@@ -269,6 +355,41 @@ impl World {
         }
     }
 
+    /// Runs the structural call `call`, and while recording logs it as
+    /// `what()` (built only then) so that the recording replays the call
+    /// instead of writing a keyframe before the next step. When a change the
+    /// log does not hold is already pending, the keyframe it makes holds this
+    /// call's effect too, and nothing is logged.
+    pub(crate) fn logged<T>(
+        &mut self,
+        what: impl FnOnce() -> Logged,
+        call: impl FnOnce(&mut World) -> T,
+    ) -> T {
+        let generation = self.structure_generation();
+        let settings = self.settings;
+        let logging = match self.recorder.as_deref_mut() {
+            Some(rec) if !rec.dirty && rec.generation == generation && rec.settings == settings => {
+                let mut w = Writer {
+                    bytes: std::mem::take(&mut rec.bytes),
+                };
+                let at = w.bytes.len();
+                what().put(&mut w);
+                // the tag, then the length of the arguments
+                let len = (w.bytes.len() - at - 1) as u32;
+                w.bytes.splice(at + 1..at + 1, len.to_le_bytes());
+                rec.bytes = w.bytes;
+                true
+            }
+            _ => false,
+        };
+        let out = call(self);
+        let generation = self.structure_generation();
+        if logging && let Some(rec) = self.recorder.as_deref_mut() {
+            rec.generation = generation;
+        }
+        out
+    }
+
     /// Before a step: a keyframe when something changed that the log does
     /// not hold.
     pub(crate) fn record_before_step(&mut self) {
@@ -438,6 +559,16 @@ impl Recording {
                     Record::Step(r.f32()?, r.u32()?)
                 }
                 HASH => Record::Hash(r.u64()?, r.u64()?),
+                CREATE_BODY..=CREATE_JOINT => {
+                    let len = r.u32()? as usize;
+                    let start = HEADER_LEN + payload.len() - r.bytes.len();
+                    let mut args = Reader::new(r.take(len)?, 0);
+                    Logged::get(tag, &mut args)?;
+                    if args.remaining() != 0 {
+                        return Err(bad("a logged call has bytes left over"));
+                    }
+                    Record::Logged(tag, start, len)
+                }
                 END => {
                     if r.u64()? != steps || !r.bytes.is_empty() {
                         return Err(bad("recording end does not match its steps"));
@@ -472,6 +603,8 @@ enum Record {
     Step(f32, u32),
     Hash(u64, u64),
     Call(u32, u32, Call),
+    /// Tag, offset and length of a logged call's arguments.
+    Logged(u8, usize, usize),
 }
 
 /// A little-endian reader over a record stream.
@@ -664,6 +797,11 @@ impl Replay {
                         generation,
                     };
                     call.apply(&mut self.world, id)?;
+                }
+                Record::Logged(tag, start, len) if stepped.is_none() => {
+                    let bytes = &self.recording.bytes[start..start + len];
+                    let mut args = Reader::new(bytes, self.world.world_number);
+                    Logged::get(tag, &mut args)?.apply(&mut self.world);
                 }
                 Record::Step(dt, n) if stepped.is_none() => {
                     self.world

@@ -7,7 +7,7 @@
 
 use super::wire::{Reader, Wire, Writer, bad, wire_enum, wire_struct};
 use crate::bitset::BitSet;
-use crate::body::{Body, BodySim, BodyState, BodyType};
+use crate::body::{Body, BodyDef, BodySim, BodyState, BodyType, MotionLocks};
 use crate::broad_phase::{BroadPhase, ProxyKey};
 use crate::chain::Chain;
 use crate::collision::dynamic_tree::{Child, Link, Node, Proxy};
@@ -34,11 +34,12 @@ use crate::joint::revolute::RevoluteJoint;
 use crate::joint::weld::WeldJoint;
 use crate::joint::wheel::WheelJoint;
 use crate::joint::{
-    Joint, JointBase, JointEdge, JointEvent, JointEventKind, JointKind, JointSim, JointStorage,
+    Joint, JointBase, JointDef, JointEdge, JointEvent, JointEventKind, JointKind, JointSim,
+    JointStorage,
 };
 use crate::math::{Mat22, Rot, Transform, Vec2};
 use crate::sensor::{Sensor, Sensors, Visitor};
-use crate::shape::{Filter, Shape, ShapeGeometry};
+use crate::shape::{Filter, Shape, ShapeDef, ShapeGeometry};
 use crate::simd::SimdPath;
 use crate::solver::constraint_graph::{ConstraintGraph, GraphColor};
 use crate::solver::island::{Island, IslandSim};
@@ -735,4 +736,64 @@ wire_struct!(Events {
     body_quarantines,
     in_step,
     sensors,
+});
+
+// --- definitions, for the structural calls a recording logs
+wire_struct!(MotionLocks {
+    linear_x,
+    linear_y,
+    angular_z
+});
+wire_struct!(BodyDef {
+    body_type,
+    position,
+    rotation,
+    linear_velocity,
+    angular_velocity,
+    linear_damping,
+    angular_damping,
+    gravity_scale,
+    sleep_threshold,
+    enable_sleep,
+    is_awake,
+    is_bullet,
+    motion_locks,
+    is_enabled,
+    allow_fast_rotation,
+    enable_contact_recycling,
+    safety_factor,
+    user_data,
+    name
+});
+wire_struct!(ShapeDef {
+    density,
+    friction,
+    restitution,
+    rolling_resistance,
+    tangent_speed,
+    user_material_id,
+    custom_color,
+    filter,
+    is_sensor,
+    enable_contact_events,
+    enable_sensor_events,
+    enable_hit_events,
+    enable_pre_solve_events,
+    enable_custom_filtering,
+    invoke_contact_creation,
+    update_body_mass,
+    user_data
+});
+wire_struct!(JointDef {
+    body_a,
+    body_b,
+    local_anchor_a,
+    local_anchor_b,
+    collide_connected,
+    constraint_hertz,
+    constraint_damping_ratio,
+    force_threshold,
+    torque_threshold,
+    break_on_threshold,
+    user_data
 });

@@ -218,49 +218,47 @@ pub(crate) fn ms_since(t: Instant) -> f32 {
     t.elapsed().as_secs_f32() * 1000.0
 }
 
-/// Prepares the contact constraints and runs the substeps on the world's
-/// workers (see [`stages`]).
+/// Prepares the joints and contact constraints and runs the substeps on the
+/// world's workers (see [`stages`]).
 ///
 /// The overflow colour is solved first with the scalar solver, then colours 0
 /// to 22 in order, `lanes::LANES` constraints at a time with the wide solver (or one at
 /// a time with the scalar solver when `use_wide_solver` is off; the results
 /// are the same bits).
 fn solve_constraints(world: &mut World, ctx: &StepContext) {
-    let t = Instant::now();
-    world.joints.inv_h = ctx.inv_h; // joints: prepared once per step
-    crate::joint::solver::prepare_joints(
-        &mut world.graph,
-        &world.bodies,
-        &world.solver_sets,
-        (
-            world.settings.joint_hertz,
-            world.settings.joint_damping_ratio,
-        ),
-        ctx,
-    );
-    world.profile.prepare_constraints += ms_since(t);
+    world.joints.inv_h = ctx.inv_h; // joints: prepared once per step, in the stages
     let use_wide = world.use_wide_solver;
     let simd = world.simd;
     let World {
         graph,
+        bodies,
         solver_sets,
+        settings,
         scratch,
         profile,
         workers,
         ..
     } = world;
-    let awake = &mut solver_sets[AWAKE_SET as usize];
+    // The awake states leave their set meanwhile, so that joint preparation
+    // may read every set's body sims while the stages write the states.
+    let mut states = std::mem::take(&mut solver_sets[AWAKE_SET as usize].body_states);
+    let joint_stores = stages::JointStores {
+        bodies,
+        solver_sets,
+        tuning: (settings.joint_hertz, settings.joint_damping_ratio),
+    };
     stages::solve_constraints(
         workers,
         graph,
-        &awake.body_sims,
-        &mut awake.body_states,
+        &joint_stores,
+        &mut states,
         scratch,
         profile,
         use_wide,
         simd,
         ctx,
     );
+    solver_sets[AWAKE_SET as usize].body_states = states;
 }
 
 multiversion!(

@@ -1,6 +1,7 @@
 //! The constraint solve as a list of stages for the [`Workers`].
 //!
-//! One step's solve is, in order: prepare the contact constraints (the
+//! One step's solve is, in order: prepare the joints (each on its own, in
+//! blocks), prepare the contact constraints (the
 //! overflow colour, then every other colour), then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax, then
 //! restitution and storing the impulses. Each constraint pass walks the joint
@@ -16,11 +17,11 @@
 
 use crate::profile::Instant;
 
-use crate::body::{BodySim, BodyState, flags};
+use crate::body::{Body, BodySim, BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
-use crate::joint::solver::{solve_joint, warm_start_joint};
+use crate::joint::solver::{prepare_joint, solve_joint, warm_start_joint};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
 use crate::workers::{SharedMut, Workers};
@@ -28,6 +29,7 @@ use crate::workers::{SharedMut, Workers};
 use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use super::contact_solver::{self, ContactConstraint};
 use super::contact_solver_wide::{self, WideConstraint};
+use super::solver_set::{AWAKE_SET, SolverSet};
 use super::{StepContext, integrate_positions, integrate_velocities, lanes};
 
 /// Smallest block of bodies worth a block of its own.
@@ -51,6 +53,8 @@ pub(crate) enum Pass {
 /// What a stage does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum StageKind {
+    /// Joints of every colour (each joint is prepared on its own).
+    PrepareJoints,
     /// Contact constraints of the overflow colour (one block).
     PrepareOverflow,
     /// Contact constraints of the other colours.
@@ -108,6 +112,9 @@ struct Layout {
     use_wide: bool,
     overflow_count: usize,
     start: [usize; OVERFLOW_INDEX + 1],
+    /// Where each colour's joints start among all joints (colour order), with
+    /// the total at the end.
+    joint_start: [usize; GRAPH_COLOR_COUNT + 1],
 }
 
 impl Layout {
@@ -122,10 +129,15 @@ impl Layout {
                     n
                 };
         }
+        let mut joint_start = [0; GRAPH_COLOR_COUNT + 1];
+        for (c, color) in graph.colors.iter().enumerate() {
+            joint_start[c + 1] = joint_start[c] + color.joint_sims.len();
+        }
         Layout {
             use_wide,
             overflow_count: graph.colors[OVERFLOW_INDEX].contact_sims.len(),
             start,
+            joint_start,
         }
     }
 
@@ -217,6 +229,8 @@ fn build_stages(
     };
     let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
+    let joints = layout.joint_start[GRAPH_COLOR_COUNT];
+    list.push(StageKind::PrepareJoints, joints, Some(MIN_JOINT_BLOCK));
     list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
     list.push(
         StageKind::PrepareContacts,
@@ -241,9 +255,19 @@ fn build_stages(
     );
 }
 
+/// What joint preparation reads besides the joints: every body and solver
+/// set (a joint may hang on a static or sleeping body), and the world's joint
+/// stiffness (Hz) and damping ratio.
+pub(crate) struct JointStores<'a> {
+    pub bodies: &'a [Body],
+    pub solver_sets: &'a [SolverSet],
+    pub tuning: (f32, f32),
+}
+
 /// The slices the stages work on, shared by the workers.
 struct Shared<'a> {
     sims: &'a [BodySim],
+    joint_stores: &'a JointStores<'a>,
     states: SharedMut<'a, BodyState>,
     constraints: SharedMut<'a, ContactConstraint>,
     wide: SharedMut<'a, WideConstraint>,
@@ -260,7 +284,7 @@ struct Shared<'a> {
 pub(crate) fn solve_constraints(
     workers: &Workers,
     graph: &mut ConstraintGraph,
-    sims: &[BodySim],
+    joint_stores: &JointStores,
     states: &mut Vec<BodyState>,
     scratch: &mut super::StepScratch,
     profile: &mut Profile,
@@ -269,6 +293,7 @@ pub(crate) fn solve_constraints(
     ctx: &StepContext,
 ) {
     let t = Instant::now();
+    let sims = &joint_stores.solver_sets[AWAKE_SET as usize].body_sims;
     let layout = Layout::new(graph, use_wide);
     let body_count = states.len();
     debug_assert_eq!(body_count, sims.len());
@@ -296,7 +321,7 @@ pub(crate) fn solve_constraints(
     set_len(constraints, scalar_count, ContactConstraint::default());
     let wide_count = if use_wide { layout.coloured_count() } else { 0 };
     set_len(wide, wide_count, WideConstraint::empty(dummy));
-    debug_check_colors(graph, states, &mut scratch.color_check);
+    debug_check_colors(graph, joint_stores.bodies, states, &mut scratch.color_check);
 
     let mut contacts = [SharedMut::empty(); GRAPH_COLOR_COUNT];
     let mut joints = [SharedMut::empty(); GRAPH_COLOR_COUNT];
@@ -306,6 +331,7 @@ pub(crate) fn solve_constraints(
     }
     let shared = Shared {
         sims,
+        joint_stores,
         states: SharedMut::new(states),
         constraints: SharedMut::new(constraints),
         wide: SharedMut::new(wide),
@@ -347,7 +373,9 @@ fn set_len<T: Clone>(v: &mut Vec<T>, len: usize, fill: T) {
 /// The profile field a stage's time goes to.
 fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
     match kind {
-        StageKind::PrepareOverflow | StageKind::PrepareContacts => &mut profile.prepare_constraints,
+        StageKind::PrepareJoints | StageKind::PrepareOverflow | StageKind::PrepareContacts => {
+            &mut profile.prepare_constraints
+        }
         StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
         StageKind::StoreImpulses => &mut profile.store_impulses,
@@ -379,7 +407,9 @@ fn run_block(
     // SAFETY (every `unsafe` below): the blocks of one stage run at the same
     // time and nothing else touches these slices meanwhile.
     // - Items `start..end` of a stage belong to this block alone: a range of
-    //   bodies, of constraints of one colour, of joints of one colour.
+    //   bodies, of constraints of one colour, of joints of one colour, of all
+    //   joints in colour order (joint preparation writes only the joint and
+    //   reads the bodies' sims, never their states).
     // - Body states are reached by index. Per-body stages touch only their
     //   own range. Constraint stages hold the constraints of one colour, and
     //   the graph colouring gives each dynamic body at most one constraint
@@ -390,6 +420,17 @@ fn run_block(
     //   `flags::DYNAMIC`.
     // - The overflow colours are one block each and run alone.
     match stage.kind {
+        StageKind::PrepareJoints => {
+            let starts = &layout.joint_start;
+            for (c, joints) in shared.joints.iter().enumerate() {
+                let (lo, hi) = (start.max(starts[c]), end.min(starts[c + 1]));
+                if lo < hi {
+                    // Joints `lo..hi` of all belong to this block.
+                    let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
+                    prepare_joints(simd, sims, shared.joint_stores, ctx);
+                }
+            }
+        }
         StageKind::PrepareOverflow => {
             let states = unsafe { shared.states.whole() };
             let overflow = unsafe { shared.contacts[OVERFLOW_INDEX].range(start, end) };
@@ -545,6 +586,23 @@ fn prepare_wide_kernel(
 }
 
 multiversion!(
+    /// Prepares joints for the step (each writes only its own sim).
+    fn prepare_joints(
+        sims: &mut [JointSim],
+        stores: &JointStores,
+        ctx: &StepContext,
+    ) = prepare_joints_kernel
+);
+
+/// The kernel of [`prepare_joints`], compiled into each of its builds.
+#[inline(always)]
+fn prepare_joints_kernel(sims: &mut [JointSim], stores: &JointStores, ctx: &StepContext) {
+    for sim in sims {
+        prepare_joint(sim, stores.bodies, stores.solver_sets, stores.tuning, ctx);
+    }
+}
+
+multiversion!(
     /// One pass over the joints of one colour.
     fn joint_pass(
         pass: Pass,
@@ -637,6 +695,7 @@ fn wide_pass_kernel(
 /// run side by side.
 fn debug_check_colors(
     graph: &ConstraintGraph,
+    bodies: &[Body],
     states: &[BodyState],
     seen: &mut crate::bitset::BitSet,
 ) {
@@ -655,9 +714,14 @@ fn debug_check_colors(
             check(seen, sim.body_sim_index_a);
             check(seen, sim.body_sim_index_b);
         }
+        // (From the bodies: the joints are prepared by a stage, later.)
         for sim in &color.joint_sims {
-            check(seen, sim.base.index_a);
-            check(seen, sim.base.index_b);
+            for id in [sim.base.body_id_a, sim.base.body_id_b] {
+                let body = &bodies[id as usize];
+                if body.set_index == AWAKE_SET {
+                    check(seen, body.local_index);
+                }
+            }
         }
     }
 }

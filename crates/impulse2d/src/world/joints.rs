@@ -28,6 +28,7 @@ use crate::joint::{
     JointStores,
 };
 use crate::math::Transform;
+use crate::snapshot::recording::Logged;
 use crate::solver::constraint_graph::OVERFLOW_INDEX;
 use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, STATIC_SET};
@@ -111,24 +112,25 @@ impl World {
         local_frame_b: Transform,
         kind: JointKind,
     ) -> Result<JointId> {
-        def.validate()?;
-        let a = self.body_index(def.body_a)?;
-        let b = self.body_index(def.body_b)?;
-        if a == b {
-            return Err(Error::InvalidOperation(
-                "a joint needs two different bodies",
-            ));
-        }
-        Ok(
-            self.create_joint_unchecked(
+        let log = || Logged::CreateJoint(*def, local_frame_a, local_frame_b, kind);
+        self.logged(log, |w| {
+            def.validate()?;
+            let a = w.body_index(def.body_a)?;
+            let b = w.body_index(def.body_b)?;
+            if a == b {
+                return Err(Error::InvalidOperation(
+                    "a joint needs two different bodies",
+                ));
+            }
+            Ok(w.create_joint_unchecked(
                 def,
                 a as u32,
                 b as u32,
                 local_frame_a,
                 local_frame_b,
                 kind,
-            ),
-        )
+            ))
+        })
     }
 
     /// The shared settings of a joint, as a definition.

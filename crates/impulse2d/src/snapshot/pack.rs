@@ -1,0 +1,489 @@
+//! Predictive packing: the compact, exact coding a
+//! [`RollbackState`](super::RollbackState) keeps the world's stores in.
+//!
+//! One function per store element says, field by field, how the field is
+//! coded, and the same function runs in both directions: a [`Packer`] reads
+//! each field and appends it, an [`Unpacker`] overwrites it from the buffer.
+//! The coding is exact by construction: a field is elided only when it
+//! equals, bit for bit, a guess both directions can compute from what has
+//! already been coded (the same field of the previous element, an identity
+//! such as "the box the shape's body transform gives"); otherwise the value
+//! itself follows. A wrong guess costs bytes, never exactness.
+//!
+//! Two streams: bytes (raw little-endian `f32` words and LEB128 varints) and
+//! one bit per guess.
+
+use crate::collision::{Aabb, ManifoldPoint, SimplexCache};
+use crate::joint::JointSim;
+use crate::math::{Rot, Transform, Vec2};
+
+/// One direction of the coding. Each method takes the field in place: the
+/// packer reads it (and leaves it as it was), the unpacker overwrites it.
+pub(crate) trait Coder {
+    /// Whether this coder writes the world (unpacks) rather than reading it.
+    const UNPACKS: bool;
+    /// Four raw bytes.
+    fn word(&mut self, v: &mut u32);
+    /// A LEB128 varint (1 byte below 128, at most 5).
+    fn varint(&mut self, v: &mut u32);
+    /// One bit.
+    fn bit(&mut self, v: &mut bool);
+    /// A string: its length, then its bytes.
+    fn text(&mut self, v: &mut String);
+    /// A whole vector of joint sims, kept aside unpacked (they are few and
+    /// large).
+    fn joint_sims(&mut self, v: &mut Vec<JointSim>);
+}
+
+/// Appends the coded fields to a state's buffers. The bytes are written by
+/// index into the buffer's whole capacity (made its length, then cut back by
+/// [`Packer::finish`]), so that the hot path makes no call that could grow
+/// the buffer and the coder's state stays in registers.
+pub(crate) struct Packer<'a> {
+    bytes: &'a mut Vec<u8>,
+    at: usize,
+    bits: &'a mut Vec<u64>,
+    joint_sims: &'a mut Vec<JointSim>,
+    word: u64,
+    fill: u32,
+}
+
+impl<'a> Packer<'a> {
+    /// A packer writing into emptied buffers.
+    pub(crate) fn new(
+        bytes: &'a mut Vec<u8>,
+        bits: &'a mut Vec<u64>,
+        joint_sims: &'a mut Vec<JointSim>,
+    ) -> Packer<'a> {
+        bytes.clear();
+        bytes.resize(bytes.capacity(), 0);
+        bits.clear();
+        joint_sims.clear();
+        Packer {
+            bytes,
+            at: 0,
+            bits,
+            joint_sims,
+            word: 0,
+            fill: 0,
+        }
+    }
+
+    /// Flushes the last bits and cuts the bytes to what was written.
+    pub(crate) fn finish(self) {
+        if self.fill > 0 {
+            self.bits.push(self.word);
+        }
+        self.bytes.truncate(self.at);
+    }
+
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        match self.bytes.get_mut(self.at) {
+            Some(slot) => *slot = b,
+            None => self.grow(b),
+        }
+        self.at += 1;
+    }
+
+    /// Appends `b` to a full buffer (then lengthened to its new capacity).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, b: u8) {
+        self.bytes.push(b);
+        let room = self.bytes.capacity();
+        self.bytes.resize(room, 0);
+    }
+}
+
+impl Coder for Packer<'_> {
+    const UNPACKS: bool = false;
+
+    #[inline]
+    fn word(&mut self, v: &mut u32) {
+        match self.bytes.get_mut(self.at..self.at + 4) {
+            Some(dst) => {
+                dst.copy_from_slice(&v.to_le_bytes());
+                self.at += 4;
+            }
+            None => {
+                for b in v.to_le_bytes() {
+                    self.byte(b);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn varint(&mut self, v: &mut u32) {
+        let mut x = *v;
+        if x < 0x80 {
+            self.byte(x as u8);
+            return;
+        }
+        while x >= 0x80 {
+            self.byte(x as u8 | 0x80);
+            x >>= 7;
+        }
+        self.byte(x as u8);
+    }
+
+    #[inline]
+    fn bit(&mut self, v: &mut bool) {
+        self.word |= u64::from(*v) << self.fill;
+        self.fill += 1;
+        if self.fill == 64 {
+            self.bits.push(self.word);
+            self.word = 0;
+            self.fill = 0;
+        }
+    }
+
+    fn text(&mut self, v: &mut String) {
+        let mut n = v.len() as u32;
+        self.varint(&mut n);
+        for &b in v.as_bytes() {
+            self.byte(b);
+        }
+    }
+
+    fn joint_sims(&mut self, v: &mut Vec<JointSim>) {
+        let mut n = v.len() as u32;
+        self.varint(&mut n);
+        self.joint_sims.extend_from_slice(v);
+    }
+}
+
+/// Reads the coded fields back, in the order they were packed. Reading past
+/// the end (which only a bug could cause: the buffers are private to the
+/// state) gives zeros, never a panic.
+pub(crate) struct Unpacker<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    bits: &'a [u64],
+    bit_at: usize,
+    joint_sims: &'a [JointSim],
+    joint_at: usize,
+}
+
+impl<'a> Unpacker<'a> {
+    /// An unpacker at the start of a state's buffers.
+    pub(crate) fn new(bytes: &'a [u8], bits: &'a [u64], joint_sims: &'a [JointSim]) -> Self {
+        Unpacker {
+            bytes,
+            at: 0,
+            bits,
+            bit_at: 0,
+            joint_sims,
+            joint_at: 0,
+        }
+    }
+
+    /// Whether every byte and joint sim was read.
+    pub(crate) fn at_end(&self) -> bool {
+        self.at == self.bytes.len() && self.joint_at == self.joint_sims.len()
+    }
+
+    #[inline]
+    fn byte(&mut self) -> u8 {
+        let b = self.bytes.get(self.at).copied().unwrap_or(0);
+        self.at += 1;
+        b
+    }
+}
+
+impl Coder for Unpacker<'_> {
+    const UNPACKS: bool = true;
+
+    #[inline]
+    fn word(&mut self, v: &mut u32) {
+        *v = match self.bytes.get(self.at..self.at + 4) {
+            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+            _ => 0,
+        };
+        self.at += 4;
+    }
+
+    #[inline]
+    fn varint(&mut self, v: &mut u32) {
+        let mut x = 0u32;
+        let mut shift = 0;
+        loop {
+            let b = self.byte();
+            x |= u32::from(b & 0x7f).wrapping_shl(shift);
+            shift += 7;
+            if b < 0x80 || shift >= 35 {
+                break;
+            }
+        }
+        *v = x;
+    }
+
+    #[inline]
+    fn bit(&mut self, v: &mut bool) {
+        let w = self.bits.get(self.bit_at / 64).copied().unwrap_or(0);
+        *v = (w >> (self.bit_at % 64)) & 1 != 0;
+        self.bit_at += 1;
+    }
+
+    fn text(&mut self, v: &mut String) {
+        let mut n = 0;
+        self.varint(&mut n);
+        let end = (self.at + n as usize).min(self.bytes.len());
+        v.clear();
+        v.push_str(std::str::from_utf8(&self.bytes[self.at.min(end)..end]).unwrap_or(""));
+        self.at = end;
+    }
+
+    fn joint_sims(&mut self, v: &mut Vec<JointSim>) {
+        let mut n = 0;
+        self.varint(&mut n);
+        let end = (self.joint_at + n as usize).min(self.joint_sims.len());
+        v.clear();
+        v.extend_from_slice(&self.joint_sims[self.joint_at.min(end)..end]);
+        self.joint_at = end;
+    }
+}
+
+/// A value coded in full (no guess).
+pub(crate) trait Field: Copy {
+    /// Codes the value in place.
+    fn code<C: Coder>(&mut self, c: &mut C);
+    /// Equal bit for bit.
+    fn same(&self, other: &Self) -> bool;
+}
+
+impl Field for u32 {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        c.varint(self);
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+impl Field for f32 {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        let mut b = self.to_bits();
+        c.word(&mut b);
+        if C::UNPACKS {
+            *self = f32::from_bits(b);
+        }
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl Field for bool {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        c.bit(self);
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+/// Small unsigned integers, coded as varints.
+macro_rules! narrow_field {
+    ($($t:ty),*) => {$(
+        impl Field for $t {
+            #[inline]
+            fn code<C: Coder>(&mut self, c: &mut C) {
+                let mut w = *self as u32;
+                c.varint(&mut w);
+                if C::UNPACKS {
+                    *self = w as $t;
+                }
+            }
+            #[inline]
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+        }
+    )*};
+}
+narrow_field!(u8, u16, usize);
+
+impl Field for u64 {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        let (mut lo, mut hi) = (*self as u32, (*self >> 32) as u32);
+        c.varint(&mut lo);
+        c.varint(&mut hi);
+        if C::UNPACKS {
+            *self = u64::from(lo) | u64::from(hi) << 32;
+        }
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+/// Structs of fields, coded field after field.
+macro_rules! struct_field {
+    ($($t:ident { $($f:ident),* })*) => {$(
+        impl Field for $t {
+            #[inline]
+            fn code<C: Coder>(&mut self, c: &mut C) {
+                let $t { $($f),* } = self;
+                $($f.code(c);)*
+            }
+            #[inline]
+            fn same(&self, other: &Self) -> bool {
+                let $t { $($f),* } = self;
+                true $(&& $f.same(&other.$f))*
+            }
+        }
+    )*};
+}
+struct_field! {
+    Vec2 { x, y }
+    Rot { c, s }
+    Transform { p, q }
+    Aabb { lower, upper }
+    SimplexCache { count, index_a, index_b }
+    ManifoldPoint {
+        point, anchor_a, anchor_b, separation, normal_impulse, tangent_impulse,
+        total_normal_impulse, normal_velocity, id, persisted
+    }
+}
+
+impl<T: Field, const N: usize> Field for [T; N] {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        for v in self {
+            v.code(c);
+        }
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self.iter().zip(other).all(|(a, b)| a.same(b))
+    }
+}
+
+/// Codes `v` as one bit when it equals `guess` bit for bit, else as the bit
+/// and the value.
+#[inline]
+pub(crate) fn guess<C: Coder, T: Field>(c: &mut C, v: &mut T, guess: T) {
+    let mut hit = v.same(&guess);
+    c.bit(&mut hit);
+    if hit {
+        if C::UNPACKS {
+            *v = guess;
+        }
+    } else {
+        v.code(c);
+    }
+}
+
+/// Codes `v` as the zigzag varint of its (wrapping) difference from `guess`:
+/// one byte when they are within ±63.
+#[inline]
+pub(crate) fn delta<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
+    let d = v.wrapping_sub(guess) as i32;
+    let mut z = ((d << 1) ^ (d >> 31)) as u32;
+    c.varint(&mut z);
+    if C::UNPACKS {
+        let d = ((z >> 1) as i32) ^ -((z & 1) as i32);
+        *v = guess.wrapping_add(d as u32);
+    }
+}
+
+/// Codes a vector: its length (the unpacker resizes it, filling with
+/// `blank`), then each element by `code(coder, element, previous, index)`,
+/// the previous element being `blank` for the first.
+pub(crate) fn elements<C: Coder, T: Clone>(
+    c: &mut C,
+    v: &mut Vec<T>,
+    blank: &T,
+    mut code: impl FnMut(&mut C, &mut T, &T, u32),
+) {
+    let mut n = v.len() as u32;
+    c.varint(&mut n);
+    if C::UNPACKS {
+        v.resize(n as usize, blank.clone());
+    }
+    for i in 0..v.len() {
+        let (done, rest) = v.split_at_mut(i);
+        code(c, &mut rest[0], done.last().unwrap_or(blank), i as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Codes a fixed mix of fields: guesses that hold and that fail, deltas
+    /// at the ends of the range, odd floats, a string.
+    fn code_all<C: Coder>(c: &mut C, v: &mut ([u32; 6], [f32; 4], [u64; 2], String, Vec<u16>)) {
+        let (ints, floats, wide, text, list) = v;
+        for (i, x) in ints.iter_mut().enumerate() {
+            delta(c, x, [0, u32::MAX, 5, 7, u32::MAX, 1 << 31][i]);
+        }
+        guess(c, &mut floats[0], 1.5);
+        guess(c, &mut floats[1], 0.0);
+        floats[2].code(c);
+        guess(c, &mut floats[3], f32::NAN);
+        for w in wide.iter_mut() {
+            guess(c, w, 3);
+        }
+        c.text(text);
+        elements(c, list, &9, |c, x, p, _| guess(c, x, *p));
+    }
+
+    #[test]
+    fn every_field_comes_back_bit_for_bit() {
+        let nan = f32::from_bits(0x7fc0_1234);
+        let mut saved = (
+            [0, u32::MAX, 0, 1 << 31, 12345, 0x7fff_ffff],
+            [1.5, -0.0, nan, f32::from_bits(1)],
+            [3, u64::MAX],
+            "ünïcode".to_string(),
+            vec![9, 9, 70, 70, 65535],
+        );
+        let original = saved.clone();
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_all(&mut p, &mut saved);
+        p.finish();
+        // The packer left the values as they were.
+        assert_eq!(format!("{saved:?}"), format!("{original:?}"));
+        // Hits cost a bit: 1.5 and the two 9s and one 70 and the 3.
+        assert_eq!(bits.len(), 1);
+        let mut loaded = (
+            [7; 6],
+            [9.0; 4],
+            [0, 0],
+            "something else".to_string(),
+            vec![1; 9],
+        );
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        code_all(&mut u, &mut loaded);
+        assert!(u.at_end());
+        assert_eq!(loaded.0, original.0);
+        let b = |f: &[f32; 4]| f.map(f32::to_bits);
+        assert_eq!(b(&loaded.1), b(&original.1));
+        assert_eq!(
+            (loaded.2, &loaded.3, &loaded.4),
+            (original.2, &original.3, &original.4)
+        );
+    }
+
+    #[test]
+    fn reading_past_the_end_gives_zeros() {
+        let mut u = Unpacker::new(&[0x80], &[], &[]);
+        let (mut a, mut b, mut f) = (5u32, 5u32, true);
+        u.varint(&mut a);
+        u.word(&mut b);
+        u.bit(&mut f);
+        assert_eq!((a, b, f), (0, 0, false));
+    }
+}
