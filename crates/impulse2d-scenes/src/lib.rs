@@ -23,6 +23,7 @@ pub mod benchmarks;
 mod common;
 pub mod demos;
 pub mod human;
+pub mod physics;
 pub mod platformer;
 pub mod rain;
 pub mod sensors;
@@ -282,7 +283,14 @@ const SCENES: &[SceneInfo] = &[
 /// Every scene in the registry.
 pub fn list() -> &'static [SceneInfo] {
     static ALL: std::sync::LazyLock<Vec<SceneInfo>> = std::sync::LazyLock::new(|| {
-        [SCENES, solver2d::SCENES, benchmarks::SCENES, demos::SCENES].concat()
+        [
+            SCENES,
+            solver2d::SCENES,
+            benchmarks::SCENES,
+            demos::SCENES,
+            physics::SCENES,
+        ]
+        .concat()
     });
     &ALL
 }
@@ -374,6 +382,7 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
             return solver2d::build(other, world)
                 .or_else(|| benchmarks::build(other, world))
                 .or_else(|| demos::build(other, world))
+                .or_else(|| physics::build(other, world))
                 .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
         }
     };

@@ -291,6 +291,21 @@ fn compute_manifold(
     }
 }
 
+/// The manifold of a pair with a tile (a static polygon sharing edges with
+/// others, see `tile_map.rs`), collided through its exposed edges; `None`
+/// when neither shape is a tile or the tile's own polygon manifold applies.
+#[inline]
+fn tile_manifold(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform) -> Option<Manifold> {
+    use crate::tile_map::{collide_tile, flip};
+    if let (Some(edges), ShapeGeometry::Polygon(p)) = (a.tile.as_deref(), &a.geometry) {
+        return collide_tile(p, edges, xf_a, &b.geometry, xf_b);
+    }
+    if let (Some(edges), ShapeGeometry::Polygon(p)) = (b.tile.as_deref(), &b.geometry) {
+        return collide_tile(p, edges, xf_b, &a.geometry, xf_a).map(flip);
+    }
+    None
+}
+
 /// Recomputes a contact's manifold and material and carries impulses over
 /// from the old manifold by feature id. `center_offset_*` is the body's centre
 /// of mass relative to its origin (world orientation); anchors are shifted to
@@ -307,13 +322,15 @@ pub(crate) fn update_contact(
     center_offset_b: Vec2,
 ) -> bool {
     let old = sim.manifold;
-    sim.manifold = compute_manifold(
-        &shape_a.geometry,
-        xf_a,
-        &shape_b.geometry,
-        xf_b,
-        &mut sim.cache,
-    );
+    sim.manifold = tile_manifold(shape_a, xf_a, shape_b, xf_b).unwrap_or_else(|| {
+        compute_manifold(
+            &shape_a.geometry,
+            xf_a,
+            &shape_b.geometry,
+            xf_b,
+            &mut sim.cache,
+        )
+    });
 
     // Box2D's testing switch (`WorldDef::enable_speculative`): without
     // speculation a two-point manifold keeps only the points within 1.5 linear

@@ -214,6 +214,7 @@ pub mod simd;
 pub mod snapshot;
 pub(crate) mod solver;
 mod state_hash;
+pub(crate) mod tile_map;
 mod validate;
 #[allow(unsafe_code)]
 pub(crate) mod workers;

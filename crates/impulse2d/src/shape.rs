@@ -410,6 +410,10 @@ pub(crate) struct Shape {
     /// How much `fat_aabb` exceeds `aabb` when the body moves, metres
     /// ([`ShapeGeometry::aabb_margin`]).
     pub aabb_margin: f32,
+    /// The exposed edges when the shape is a tile (a static polygon sharing
+    /// an edge with another, see `tile_map.rs`), else `None`. Derived from
+    /// the static shapes at the first step after the static tree changed.
+    pub tile: Option<Box<crate::tile_map::TileEdges>>,
 }
 
 /// Mass data of a geometry of `density` kg/m² (zero for segments).
@@ -575,6 +579,7 @@ impl World {
                 fat_aabb: Aabb::default(),
                 enlarged_aabb: false,
                 aabb_margin: 0.0,
+                tile: None,
             });
         }
         let head = self.bodies[bi].head_shape_id;
@@ -607,6 +612,7 @@ impl World {
         shape.enlarged_aabb = false;
         shape.aabb = aabb;
         shape.fat_aabb = aabb;
+        shape.tile = None; // classified at the next step (`tile_map.rs`)
 
         if head != NULL_INDEX {
             self.shapes[head as usize].prev_shape_id = shape_id;

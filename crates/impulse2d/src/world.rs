@@ -286,6 +286,9 @@ pub struct World {
     pub(crate) structure: u64,
     /// The recorder while recording (see `snapshot/recording.rs`).
     pub(crate) recorder: Option<Box<crate::snapshot::recording::Recorder>>,
+    /// The static tree's edit count when the static polygons' edges were
+    /// last classified (`tile_map.rs`); `None` before that.
+    pub(crate) tiles_seen: Option<u64>,
 }
 
 impl World {
@@ -326,6 +329,7 @@ impl World {
             simd,
             structure: 0,
             recorder: None,
+            tiles_seen: None,
         };
         // Static, disabled and awake sets always exist, at indices 0, 1, 2.
         for _ in 0..FIRST_SLEEPING_SET {
@@ -392,6 +396,7 @@ impl World {
         self.update_pairs();
         self.profile.pairs = ms_since(t);
 
+        self.update_tiles();
         let t = Instant::now();
         self.collide(&ctx);
         self.profile.collide = ms_since(t);
@@ -408,6 +413,21 @@ impl World {
         // panic goes on now that the world is consistent (see `filter.rs`).
         self.resume_callback_panic();
         Ok(())
+    }
+
+    /// Classifies the static polygons' edges afresh (see `tile_map.rs`) when
+    /// the static tree changed since the last time.
+    pub(crate) fn update_tiles(&mut self) {
+        let edits = self.broad_phase.static_edits;
+        if self.tiles_seen != Some(edits) {
+            self.tiles_seen = Some(edits);
+            crate::tile_map::update_tiles(
+                &mut self.shapes,
+                &self.bodies,
+                &self.solver_sets[crate::solver::solver_set::STATIC_SET as usize],
+                self.broad_phase.tree(crate::BodyType::Static),
+            );
+        }
     }
 
     fn step_context(&self, dt: f32, sub_steps: u32) -> StepContext {

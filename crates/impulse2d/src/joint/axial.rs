@@ -13,6 +13,8 @@
 //!   `wheel_joint.c`, `distance_joint.c` (the spring, motor and limit blocks).
 //! - E. Catto, *Soft Constraints*, GDC 2011.
 
+use super::JointBase;
+use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 /// The impulse of a soft spring row pulling the position error `c` to zero,
@@ -192,19 +194,19 @@ impl Limit {
 
 /// What the limit rows need from their joint in one solve (made by
 /// [`SolvePass::limit_row`](super::solver::SolvePass::limit_row)).
-pub(crate) struct LimitRow {
+pub(crate) struct LimitRow<'a> {
     /// The position along the axis, m (or rad).
     pub position: f32,
     /// The effective mass of the row, kg (or kg·m²).
     pub mass: f32,
-    /// The joint's softness for a violated bound in the bias pass.
-    pub softness: Softness,
-    /// The inverse substep, 1/s.
-    pub inv_h: f32,
+    /// The joint (its softness for a violated bound in the bias pass).
+    pub base: &'a JointBase,
+    /// The step (its inverse substep).
+    pub ctx: &'a StepContext,
     pub use_bias: bool,
 }
 
-impl LimitRow {
+impl LimitRow<'_> {
     /// Bias and scales of a bound with position error `c` (≥ 0 when
     /// satisfied): speculative while satisfied, soft when violated (bias pass
     /// only), rigid in the relax pass.
@@ -212,9 +214,9 @@ impl LimitRow {
     fn coefficients(&self, c: f32) -> (f32, f32, f32) {
         if c > 0.0 {
             // Allow the gap to close within this substep, no further.
-            (c * self.inv_h, 1.0, 0.0)
+            (c * self.ctx.inv_h, 1.0, 0.0)
         } else if self.use_bias {
-            let s = self.softness;
+            let s = self.base.softness;
             (s.bias_rate * c, s.mass_scale, s.impulse_scale)
         } else {
             (0.0, 1.0, 0.0)

@@ -25,7 +25,7 @@ pub(crate) struct SolvePass<'a> {
     pub use_bias: bool,
 }
 
-impl SolvePass<'_> {
+impl<'a> SolvePass<'a> {
     /// The softness of the joint's rigid parts in this pass: the joint's own
     /// in the solve pass, rigid (no position correction) in the relax pass.
     #[inline(always)]
@@ -39,12 +39,15 @@ impl SolvePass<'_> {
 
     /// A limit row at `position` (m or rad) with effective mass `mass`.
     #[inline(always)]
-    pub fn limit_row(&self, base: &JointBase, position: f32, mass: f32) -> LimitRow {
+    pub fn limit_row<'b>(&self, base: &'b JointBase, position: f32, mass: f32) -> LimitRow<'b>
+    where
+        'a: 'b,
+    {
         LimitRow {
             position,
             mass,
-            softness: base.softness,
-            inv_h: self.ctx.inv_h,
+            base,
+            ctx: self.ctx,
             use_bias: self.use_bias,
         }
     }

@@ -172,10 +172,11 @@ fn encode(world: &World) -> Vec<u8> {
         events,
         callbacks: _, // callbacks: not data
         joints,
-        workers: _,   // threads: not data
-        simd: _,      // the instruction set: same bits on every path
-        structure: _, // a generation local to the world
-        recorder: _,  // the world's own log, not its state
+        workers: _,    // threads: not data
+        simd: _,       // the instruction set: same bits on every path
+        structure: _,  // a generation local to the world
+        recorder: _,   // the world's own log, not its state
+        tiles_seen: _, // derived from the static shapes at the next step
     } = world;
     let mut w = Writer::default();
     w.raw(&MAGIC);
@@ -248,6 +249,7 @@ fn decode(snapshot: &Snapshot, world_number: u16) -> Result<World> {
         simd: crate::simd::SimdPath::Baseline,
         structure: 0,
         recorder: None,
+        tiles_seen: None,
     };
     if r.remaining() != 0 {
         return Err(bad("bytes left over after the world"));

@@ -783,6 +783,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
         simd: _,      // same bits on every path
         structure: _,
         recorder: _,
+        tiles_seen: _, // derived from the static shapes
     } = world;
     step_index.code(c);
     split_island_id.code(c);

@@ -318,7 +318,7 @@ wire_struct!(Shape {
     fat_aabb,
     enlarged_aabb,
     aabb_margin,
-});
+} skip { tile });
 wire_struct!(Chain {
     id,
     generation,

@@ -1,0 +1,127 @@
+//! Scenes for physics no engine got right before (issue 17): a tile map
+//! without ghost collisions.
+
+use crate::{Scene, SceneError, SceneInfo};
+use impulse2d::collision::{Capsule, make_box, make_offset_box};
+use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+
+/// The scenes of this file.
+pub(crate) const SCENES: &[SceneInfo] = &[SceneInfo {
+    category: "contact",
+    name: "tile_map",
+    description: "a box and a capsule sliding at 5 m/s without friction over 100 square tiles on one body, and over 100 tiles on separate bodies below",
+}];
+
+/// Builds a scene of this file by name, or `None` when the name is not one of them.
+pub(crate) fn build(
+    name: &str,
+    world: &mut World,
+) -> Option<std::result::Result<Scene, SceneError>> {
+    let built = match name {
+        "tile_map" => tile_map(world).map(TileMap::into_scene),
+        _ => return None,
+    };
+    Some(built.map_err(SceneError::from))
+}
+
+/// Tiles in a row of the `tile_map` scene.
+pub const TILE_COUNT: usize = 100;
+/// Side of a square tile, metres.
+pub const TILE_SIZE: f32 = 1.0;
+/// The sliders' starting speed, m/s.
+pub const SLIDE_SPEED: f32 = 5.0;
+/// Height of the lower floor's top, metres (the upper one's is 0).
+pub const LOWER_FLOOR_Y: f32 = -4.0;
+
+/// A row of `count` square static tiles of side [`TILE_SIZE`] from `x = 0`
+/// rightwards, top at `top`: all on one static body (`one_body`) or one
+/// static body each. Returns the bodies (one, or one per tile).
+pub fn tile_floor(
+    world: &mut World,
+    count: usize,
+    top: f32,
+    one_body: bool,
+) -> Result<Vec<BodyId>> {
+    let half = 0.5 * TILE_SIZE;
+    let mut bodies = Vec::new();
+    if one_body {
+        let body = world.create_body(&BodyDef::default())?;
+        for i in 0..count {
+            let center = Vec2::new(half + TILE_SIZE * i as f32, top - half);
+            let tile = make_offset_box(half, half, center, Rot::IDENTITY)?;
+            world.create_polygon_shape(body, &ShapeDef::default(), &tile)?;
+        }
+        bodies.push(body);
+    } else {
+        let tile = make_box(half, half)?;
+        for i in 0..count {
+            let body = world.create_body(&BodyDef {
+                position: Vec2::new(half + TILE_SIZE * i as f32, top - half),
+                ..BodyDef::default()
+            })?;
+            world.create_polygon_shape(body, &ShapeDef::default(), &tile)?;
+            bodies.push(body);
+        }
+    }
+    Ok(bodies)
+}
+
+/// What [`tile_map`] built.
+#[derive(Clone, Debug)]
+pub struct TileMap {
+    /// The upper floor's body (all its tiles).
+    pub ground: BodyId,
+    /// On the upper floor: a 0.5 m box and a capsule; then the same on the lower one.
+    pub sliders: Vec<BodyId>,
+}
+
+impl TileMap {
+    /// The registry's view.
+    pub fn into_scene(self) -> Scene {
+        Scene {
+            ground: self.ground,
+            focus: self.sliders.first().copied(),
+            bodies: self.sliders,
+            script: None,
+        }
+    }
+}
+
+/// A frictionless body resting on a floor whose top is at `top`, at `x`,
+/// sliding right at [`SLIDE_SPEED`]: a 0.5 m box (`capsule` false) or a
+/// capsule 1 m long and 0.4 m thick lying down.
+pub fn slider(world: &mut World, x: f32, top: f32, capsule: bool) -> Result<BodyId> {
+    let def = ShapeDef {
+        friction: 0.0,
+        ..ShapeDef::default()
+    };
+    let (radius, half) = if capsule { (0.2, 0.3) } else { (0.25, 0.25) };
+    let body = world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position: Vec2::new(x, top + radius),
+        linear_velocity: Vec2::new(SLIDE_SPEED, 0.0),
+        ..BodyDef::default()
+    })?;
+    if capsule {
+        let c = Capsule::new(Vec2::new(-half, 0.0), Vec2::new(half, 0.0), radius)?;
+        world.create_capsule_shape(body, &def, &c)?;
+    } else {
+        world.create_polygon_shape(body, &def, &make_box(half, half)?)?;
+    }
+    Ok(body)
+}
+
+/// Two floors of [`TILE_COUNT`] tiles, the upper (top at 0) on one body, the
+/// lower (top at [`LOWER_FLOOR_Y`]) on one body per tile, each with a box and
+/// a capsule sliding over it at [`SLIDE_SPEED`] without friction: tiles share
+/// their side edges, so nothing catches on the joints.
+pub fn tile_map(world: &mut World) -> Result<TileMap> {
+    let ground = tile_floor(world, TILE_COUNT, 0.0, true)?[0];
+    tile_floor(world, TILE_COUNT, LOWER_FLOOR_Y, false)?;
+    let mut sliders = Vec::new();
+    for top in [0.0, LOWER_FLOOR_Y] {
+        sliders.push(slider(world, 1.0, top, false)?);
+        sliders.push(slider(world, 3.0, top, true)?);
+    }
+    Ok(TileMap { ground, sliders })
+}
