@@ -848,22 +848,26 @@ fn placed(points: &[Vec2], xf: Transform) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// Fuzz target `toi`, input
-/// `fuzz/regressions/toi/segment-spinning-54-rad-per-step-missed-at-0.16` (CI's
-/// smoke on 4b2e6ce).
+/// Fuzz target `toi`, inputs `fuzz/regressions/toi/segment-spinning-54-rad-per-step-missed-at-0.16`
+/// (CI's smoke on 4b2e6ce) and `sliver-triangle-weights-of-mixed-sign-sum-to-zero`
+/// (a long run on 94ad1b3).
 ///
-/// An 86 m segment A sweeps 105 m while turning 54.66 rad (8.7 turns) past a
-/// 123 m sliver B of seven points (four of them at its origin). The target's
-/// no-miss check samples the sweep with one warm-started simplex cache, and at
-/// t = 0.16 GJK said 0: its triangle of `A − B` had two vertices 4 mm apart and
-/// the third 105 m away, all about 100 m from the origin, so every cross
-/// product in the Voronoi region tests was round-off and none of them passed,
-/// which the solver read as "origin inside". (`time_of_impact` itself was
-/// right; its angular bound is conservative for any turn.) A triangle now
-/// counts as containing the origin only if its barycentric weights put the
-/// point there; otherwise its nearest edge stands. Sampled as the target does,
-/// warm-started, every distance must be the `f64` distance of the same `f32`
-/// poses to within `f32` round-off, and none below the time of impact's target.
+/// An 86 m segment A sweeps about 105 m while turning 54.66 rad (8.7 turns), or
+/// 8.9 rad, past a 123 m sliver B of six or seven points (several of them at its
+/// origin). The target's no-miss check samples the sweep with one warm-started
+/// simplex cache, and at one sample GJK said 0 for shapes 97 m (53 m) apart:
+/// its triangle of `A − B` had two vertices 4 mm apart and the third 100 m
+/// away, all 50–130 m from the origin, so every cross product in the Voronoi
+/// region tests was round-off and none of them passed, which the solver read
+/// as "origin inside". (`time_of_impact` itself was right; its angular bound is
+/// conservative for any turn.) The first fix checked that the triangle's
+/// barycentric weights put the point at the origin; the long run then found
+/// weights of −424, −1.3e7 and +1.3e7 whose `f32` sum of the vertices came out
+/// exactly 0. A triangle now holds the origin only when all three weights are
+/// positive and their point is the origin; otherwise its nearest edge stands.
+/// Sampled as the target does, warm-started, every distance must be the `f64`
+/// distance of the same `f32` poses to within `f32` round-off, and none below
+/// the time of impact's target.
 #[test]
 fn warm_started_distance_of_a_far_sliver_triangle_is_not_an_overlap() {
     use impulse2d::Sweep;
@@ -881,51 +885,73 @@ fn warm_started_distance_of_a_far_sliver_triangle_is_not_an_overlap() {
         Vec2::ZERO,
         Vec2::ZERO,
     ];
-    let proxy_a: ShapeProxy = make_proxy(&a_points, 0.0).unwrap();
-    let proxy_b: ShapeProxy = make_proxy(&b_points, 0.0).unwrap();
-    let input = ToiInput {
-        proxy_a,
-        proxy_b,
-        sweep_a: Sweep {
-            local_center: Vec2::new(-0.00390625, -0.00390625),
-            c1: Vec2::new(-105.41406, 0.0),
-            c2: Vec2::ZERO,
-            a1: 54.660156,
-            a2: 0.0,
-        },
-        sweep_b: Sweep {
-            local_center: Vec2::new(-8.5859375, 0.0),
-            c1: Vec2::ZERO,
-            c2: Vec2::ZERO,
-            a1: 0.0,
-            a2: 0.0,
-        },
-        max_fraction: 1.0,
+    let still = |local_center: Vec2, c1: Vec2| Sweep {
+        local_center,
+        c1,
+        c2: Vec2::ZERO,
+        a1: 0.0,
+        a2: 0.0,
     };
-    let toi = time_of_impact(&input);
-    let floor = LINEAR_SLOP - TOI_TARGET_FRACTION * LINEAR_SLOP;
-    let mut cache = SimplexCache::default();
-    for k in 0..64 {
-        let t = toi.fraction * k as f32 / 64.0;
-        let (xa, xb) = (input.sweep_a.transform_at(t), input.sweep_b.transform_at(t));
-        let d = shape_distance(
-            &DistanceInput {
-                proxy_a,
-                proxy_b,
-                transform_a: xa,
-                transform_b: xb,
-                use_radii: false,
+    let cases = [
+        (
+            7,
+            Sweep {
+                local_center: Vec2::new(-0.00390625, -0.00390625),
+                c1: Vec2::new(-105.41406, 0.0),
+                c2: Vec2::ZERO,
+                a1: 54.660156,
+                a2: 0.0,
             },
-            &mut cache,
-        );
-        let exact = cloud_distance(&placed(&a_points, xa), &placed(&b_points, xb));
-        // f32 round-off at 200 m: a few units of 1.5e-5 m.
-        assert!(
-            (f64::from(d.distance) - exact).abs() <= 1e-3,
-            "t = {t}: GJK {} against {exact}",
-            d.distance
-        );
-        assert!(d.distance >= floor, "missed contact at t = {t}: {d:?}");
+            still(Vec2::new(-8.5859375, 0.0), Vec2::ZERO),
+        ),
+        (
+            6,
+            Sweep {
+                local_center: Vec2::ZERO,
+                c1: Vec2::new(-0.00390625, -0.00390625),
+                c2: Vec2::new(-105.83984, 0.0),
+                a1: 77.33594,
+                a2: 86.21484,
+            },
+            still(Vec2::ZERO, Vec2::new(-308.6875, 0.0)),
+        ),
+    ];
+    for (b_count, sweep_a, sweep_b) in cases {
+        let b_points = &b_points[..b_count];
+        let proxy_a: ShapeProxy = make_proxy(&a_points, 0.0).unwrap();
+        let proxy_b: ShapeProxy = make_proxy(b_points, 0.0).unwrap();
+        let input = ToiInput {
+            proxy_a,
+            proxy_b,
+            sweep_a,
+            sweep_b,
+            max_fraction: 1.0,
+        };
+        let toi = time_of_impact(&input);
+        let floor = LINEAR_SLOP - TOI_TARGET_FRACTION * LINEAR_SLOP;
+        let mut cache = SimplexCache::default();
+        for k in 0..64 {
+            let t = toi.fraction * k as f32 / 64.0;
+            let (xa, xb) = (input.sweep_a.transform_at(t), input.sweep_b.transform_at(t));
+            let d = shape_distance(
+                &DistanceInput {
+                    proxy_a,
+                    proxy_b,
+                    transform_a: xa,
+                    transform_b: xb,
+                    use_radii: false,
+                },
+                &mut cache,
+            );
+            let exact = cloud_distance(&placed(&a_points, xa), &placed(b_points, xb));
+            // f32 round-off at 300 m: a few units of 3e-5 m.
+            assert!(
+                (f64::from(d.distance) - exact).abs() <= 1e-3,
+                "t = {t}: GJK {} against {exact}",
+                d.distance
+            );
+            assert!(d.distance >= floor, "missed contact at t = {t}: {d:?}");
+        }
     }
 }
 

@@ -489,10 +489,14 @@ impl Simplex {
         // The origin is inside, or round-off failed every test above: a sliver
         // triangle far from the origin (two support points a few millimetres
         // apart, the third 100 m away, all 100 m from the origin) has cross
-        // products made of round-off, whose signs mean nothing. Then the point
-        // the weights give is not the origin, and the nearest edge stands.
-        let total = t1 + t2 + t3;
-        if total > 0.0 {
+        // products made of round-off, whose signs mean nothing. Inside means
+        // every triangle weight positive and the point they give the origin
+        // (checked on the point too: weights of round-off can be all positive);
+        // otherwise the nearest edge stands. (With weights of mixed signs, the
+        // point is no test: weights of ±1.3e7 summed a point 100 m out to
+        // exactly 0.)
+        if t1 > 0.0 && t2 > 0.0 && t3 > 0.0 {
+            let total = t1 + t2 + t3;
             let inv = 1.0 / total;
             let weights = [t1 * inv, t2 * inv, t3 * inv];
             let p = weights[0] * w1 + weights[1] * w2 + weights[2] * w3;
