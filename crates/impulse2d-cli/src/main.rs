@@ -3,10 +3,11 @@
 //! ```text
 //! impulse2d list
 //! impulse2d run [SCENE] [--steps N] [--hz 60] [--substeps 4] [--threads N] [--simd auto]
-//!               [--png F] [--gif F] [--svg F] [--width W] [--height H] [--json]
+//!               [--origin X,Y] [--png F] [--gif F] [--svg F] [--width W] [--height H] [--json]
 //!               [--record F] [--hash-every N]
 //! impulse2d replay FILE [--threads N] [--every N]
 //! impulse2d bench [SCENES...] [--steps N] [--threads N] [--simd auto|baseline|avx2]
+//!                 [--origin X,Y]
 //! ```
 //! Errors are one line on stderr and a non-zero exit status.
 
@@ -47,6 +48,31 @@ pub struct StepOptions {
     /// baseline or avx2 (the results are the same bits on every path).
     #[arg(long, default_value = "auto", value_parser = parse_simd)]
     pub simd: impulse2d::SimdPath,
+    /// Build the scene with every body moved by X,Y metres (e.g.
+    /// `--origin 100000,-80000`), to see the scene far from the origin.
+    #[arg(long, value_name = "X,Y", value_parser = parse_origin, allow_hyphen_values = true)]
+    pub origin: Option<impulse2d::Vec2>,
+}
+
+fn parse_origin(s: &str) -> Result<impulse2d::Vec2, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("'{s}' is not X,Y"))?;
+    let number = |t: &str| -> Result<f32, String> {
+        let v: f32 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{t}' is not a number"))?;
+        let limit = impulse2d::core::MAX_COORDINATE;
+        if v.is_finite() && v.abs() <= limit {
+            Ok(v)
+        } else {
+            Err(format!(
+                "{t} is not a finite coordinate within ±{limit:e} m"
+            ))
+        }
+    };
+    Ok(impulse2d::Vec2::new(number(x)?, number(y)?))
 }
 
 fn parse_simd(s: &str) -> Result<impulse2d::SimdPath, String> {

@@ -36,6 +36,11 @@ pub struct RunReport {
     pub stages: Vec<(String, f64)>,
     /// [`World::state_hash`](impulse2d::World::state_hash) after the last step.
     pub state_hash: u64,
+    /// Where the scene was built (`--origin`), metres.
+    pub origin: [f32; 2],
+    /// The scene's focus body's position after the last step, relative to
+    /// `origin` (so runs at different origins compare directly), metres.
+    pub focus: Option<[f32; 2]>,
     /// Files written, with a description.
     pub outputs: Vec<(String, String)>,
 }
@@ -104,6 +109,13 @@ impl RunReport {
             }
         }
         let _ = writeln!(s, "state hash       {:016x}", self.state_hash);
+        if let Some([x, y]) = self.focus {
+            let [ox, oy] = self.origin;
+            let _ = writeln!(
+                s,
+                "focus body       ({x:.4}, {y:.4}) m from origin ({ox}, {oy})"
+            );
+        }
         for (path, what) in &self.outputs {
             let _ = writeln!(s, "wrote            {path} ({what})");
         }
@@ -133,7 +145,7 @@ impl RunReport {
                 "{{\"scene\": {}, \"steps\": {}, \"hz\": {}, \"substeps\": {}, \"threads\": {}, \"simd\": {}, ",
                 "\"bodies\": {}, \"contacts\": {}, \"touching_contacts\": {}, \"awake_bodies\": {}, ",
                 "\"median_ms\": {}, \"p95_ms\": {}, \"mean_ms\": {}, \"stages_ms\": {{{}}}, ",
-                "\"state_hash\": \"{:016x}\", \"outputs\": [{}]}}\n"
+                "\"state_hash\": \"{:016x}\", \"origin\": [{}, {}], \"focus\": {}, \"outputs\": [{}]}}\n"
             ),
             json_string(&self.scene),
             self.steps,
@@ -150,6 +162,13 @@ impl RunReport {
             json_number(self.mean_ms),
             stages.join(", "),
             self.state_hash,
+            json_number(f64::from(self.origin[0])),
+            json_number(f64::from(self.origin[1])),
+            self.focus.map_or("null".to_string(), |[x, y]| format!(
+                "[{}, {}]",
+                json_number(f64::from(x)),
+                json_number(f64::from(y))
+            )),
             outputs.join(", ")
         )
     }

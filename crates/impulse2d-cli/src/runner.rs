@@ -97,7 +97,8 @@ fn build_world(scene: &str, step: &StepOptions) -> Result<(World, Scene), String
         ..WorldDef::default()
     };
     let mut world = World::new(&def).map_err(|e| e.to_string())?;
-    let built = impulse2d_scenes::build(scene, &mut world)
+    let origin = step.origin.unwrap_or(impulse2d::Vec2::ZERO);
+    let built = impulse2d_scenes::build_at(scene, &mut world, origin)
         .map_err(|e| format!("cannot build scene '{scene}': {e}"))?;
     Ok((world, built))
 }
@@ -301,6 +302,13 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         ..RunReport::default()
     };
     fill_report(&mut report, &world, &times, &profile);
+    let origin = args.step.origin.unwrap_or(impulse2d::Vec2::ZERO);
+    report.origin = [origin.x, origin.y];
+    report.focus = built
+        .focus
+        .and_then(|id| world.body(id).ok())
+        .map(|b| b.position() - origin)
+        .map(|p| [p.x, p.y]);
 
     let size = format!("{}x{}", args.width, args.height);
     if let (Some(mut out), Some(path)) = (png_out, args.png.as_ref()) {

@@ -181,6 +181,55 @@ fn json_output_is_one_object() {
     assert!(t.contains("\"state_hash\": \""));
 }
 
+/// The two numbers of a JSON array field `"key": [x, y]`.
+fn json_pair(text: &str, key: &str) -> (f64, f64) {
+    let at = text.find(&format!("\"{key}\": [")).unwrap() + key.len() + 5;
+    let end = at + text[at..].find(']').unwrap();
+    let (x, y) = text[at..end].split_once(',').unwrap();
+    (x.trim().parse().unwrap(), y.trim().parse().unwrap())
+}
+
+/// `--origin` builds the scene moved: the box resting on the ground reports
+/// the same place relative to the origin as at the origin (positions 1 km out
+/// lie on a 0.06 mm grid; the box rests 0.5 m up); a scripted scene, a
+/// non-finite or malformed origin are one-line errors.
+#[test]
+fn origin_moves_the_scene_and_the_report_is_relative_to_it() {
+    let run = |origin: &str| {
+        let out = impulse2d()
+            .args([
+                "run",
+                "single_box",
+                "--steps",
+                "60",
+                "--json",
+                "--origin",
+                origin,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        (json_pair(&text, "origin"), json_pair(&text, "focus"))
+    };
+    let (o0, (x0, y0)) = run("0,0");
+    let (o1, (x1, y1)) = run("1000,-1000");
+    assert_eq!((o0, o1), ((0.0, 0.0), (1000.0, -1000.0)));
+    assert!(
+        (x1 - x0).abs() < 1e-3 && (y1 - y0).abs() < 1e-3,
+        "{x0},{y0} vs {x1},{y1}"
+    );
+    assert!((y0 - 0.5).abs() < 0.01, "{y0}");
+    for bad in [
+        ["run", "rain", "--steps", "1", "--origin", "5,5"],
+        ["run", "single_box", "--steps", "1", "--origin", "nan,0"],
+        ["run", "single_box", "--steps", "1", "--origin", "5"],
+    ] {
+        let out = impulse2d().args(bad).output().unwrap();
+        assert_one_line_error(&out);
+    }
+}
+
 #[test]
 fn the_same_run_gives_the_same_state_hash() {
     let hash = || {

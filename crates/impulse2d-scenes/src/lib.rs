@@ -22,6 +22,7 @@ pub use one_way_platform::{
 pub mod benchmarks;
 mod common;
 pub mod demos;
+pub mod far;
 pub mod human;
 pub mod physics;
 pub mod platformer;
@@ -157,6 +158,8 @@ pub enum SceneError {
     UnknownScene(String),
     /// The engine rejected a call (a bug in the scene).
     Engine(impulse2d::Error),
+    /// [`build_at`] cannot move this scene: its script places things at the origin.
+    NotMovable(String),
 }
 
 impl std::fmt::Display for SceneError {
@@ -164,6 +167,10 @@ impl std::fmt::Display for SceneError {
         match self {
             SceneError::UnknownScene(name) => write!(f, "unknown scene {name:?}"),
             SceneError::Engine(e) => write!(f, "engine error: {e}"),
+            SceneError::NotMovable(name) => write!(
+                f,
+                "scene {name:?} has a script and cannot be built away from the origin"
+            ),
         }
     }
 }
@@ -288,6 +295,7 @@ pub fn list() -> &'static [SceneInfo] {
             solver2d::SCENES,
             benchmarks::SCENES,
             demos::SCENES,
+            far::SCENES,
             physics::SCENES,
         ]
         .concat()
@@ -382,10 +390,46 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
             return solver2d::build(other, world)
                 .or_else(|| benchmarks::build(other, world))
                 .or_else(|| demos::build(other, world))
+                .or_else(|| far::build(other, world))
                 .or_else(|| physics::build(other, world))
                 .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
         }
     };
+    Ok(scene)
+}
+
+/// Builds a scene by name (as [`build`]) with every body it creates moved by
+/// `origin` (metres): the whole scene rigidly shifted, joints and shapes with
+/// their bodies, so it behaves as at the origin up to the precision of `f32`
+/// positions out there (a 7.8 mm grid at 100 km). Bodies created asleep are put
+/// back to sleep after the move. `origin` zero is plain [`build`].
+///
+/// # Errors
+/// As [`build`]; [`SceneError::NotMovable`] for a scene with a script (it
+/// would keep acting at the origin); the world then holds the scene, at the
+/// origin.
+pub fn build_at(
+    name: &str,
+    world: &mut World,
+    origin: Vec2,
+) -> std::result::Result<Scene, SceneError> {
+    if origin == Vec2::ZERO {
+        return build(name, world);
+    }
+    let before: std::collections::BTreeSet<BodyId> = world.body_ids().collect();
+    let scene = build(name, world)?;
+    if scene.script.is_some() {
+        return Err(SceneError::NotMovable(name.to_string()));
+    }
+    let created: Vec<BodyId> = world.body_ids().filter(|id| !before.contains(id)).collect();
+    for id in created {
+        let mut body = world.body_mut(id)?;
+        let (xf, awake) = (body.transform(), body.is_awake());
+        body.set_transform(origin + xf.p, xf.q)?;
+        if !awake {
+            body.set_awake(false);
+        }
+    }
     Ok(scene)
 }
 

@@ -19,7 +19,7 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     SceneInfo {
         category: "stacking",
         name: "card_house",
-        description: "a five-storey house of 6 mm thick cards leaning at ±25° (friction 0.7)",
+        description: "a five-storey house of 2 mm thick cards leaning at ±25° (friction 0.7), as Box2D's",
     },
     SceneInfo {
         category: "stacking",
@@ -123,17 +123,26 @@ fn box_ground(
     Ok(ground)
 }
 
-/// A house of cards (0.4 m tall, 6 mm thick) five storeys high.
+/// Half-height of a card of [`card_house`], metres (cards are 0.4 m tall).
+pub const CARD_HALF_HEIGHT: f32 = 0.2;
+/// Half-thickness of a card of [`card_house`], metres: Box2D's 2 mm card,
+/// thinner than the linear slop.
+pub const CARD_HALF_THICKNESS: f32 = 0.001;
+/// How far each leaning card of [`card_house`] is turned from upright, radians (25°).
+pub const CARD_LEAN: f32 = 25.0 * std::f32::consts::PI / 180.0;
+
+/// A house of cards (0.4 m tall, 2 mm thick, friction 0.7) five storeys high,
+/// as Box2D's card house sample: leaning pairs 0.175 m apart, a flat card
+/// across each pair of pairs. Bodies in creation order, storey by storey.
 pub fn card_house(world: &mut World) -> Result<Scene> {
     let def = ShapeDef {
         friction: 0.7,
         ..ShapeDef::default()
     };
     let ground = box_ground(world, 40.0, 2.0, Vec2::new(0.0, -2.0), &def)?;
-    let card_height = 0.2;
-    // Box2D uses 1 mm half-thickness; boxes here must be thicker than a linear slop.
-    let card = make_box(0.003, card_height)?;
-    let lean = 25.0_f32.to_radians();
+    let card_height = CARD_HALF_HEIGHT;
+    let card = make_box(CARD_HALF_THICKNESS, card_height)?;
+    let lean = CARD_LEAN;
     let mut bodies = Vec::new();
     let mut add = |world: &mut World, p: Vec2, angle: f32| -> Result<()> {
         let b = dynamic_body(world, p, angle)?;

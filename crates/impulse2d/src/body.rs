@@ -9,7 +9,7 @@
 //! what the constraint solver reads and writes.
 
 use crate::collision::MassData;
-use crate::core::HUGE;
+use crate::core::{HUGE, MAX_COORDINATE};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{BodyId, NULL_INDEX};
 use crate::math::{Rot, Transform, Vec2};
@@ -70,7 +70,8 @@ pub struct BodyDef {
     ///
     /// Box2D: `b2BodyDef.type`.
     pub body_type: BodyType,
-    /// World position of the body origin, metres.
+    /// World position of the body origin, metres: finite and within
+    /// ±[`MAX_COORDINATE`] (1e18 m) on each axis.
     ///
     /// Box2D: `b2BodyDef.position`.
     pub position: Vec2,
@@ -204,13 +205,35 @@ impl BodyDef {
     }
 }
 
-/// Checks a world position: finite and within [`HUGE`] of the origin.
+/// Checks a world position: finite and within ±[`MAX_COORDINATE`] on each axis
+/// (the bound the step keeps bodies within, so any position a body reaches can
+/// be set back).
 pub(crate) fn check_position(p: Vec2, what: &'static str) -> Result<()> {
+    check_point_within(
+        p,
+        MAX_COORDINATE,
+        "within ±MAX_COORDINATE (1e18 m) on each axis",
+        what,
+    )
+}
+
+/// Checks a point in a body's frame (a centre of mass): finite and within
+/// ±[`HUGE`] on each axis, as shape coordinates are.
+fn check_local_point(p: Vec2, what: &'static str) -> Result<()> {
+    check_point_within(p, HUGE, "within ±HUGE (1e5 m) of the body origin", what)
+}
+
+fn check_point_within(
+    p: Vec2,
+    limit: f32,
+    expected: &'static str,
+    what: &'static str,
+) -> Result<()> {
     check_finite_vec(p, what)?;
-    if p.x.abs() > HUGE || p.y.abs() > HUGE {
+    if p.x.abs() > limit || p.y.abs() > limit {
         return Err(Error::OutOfRange {
             what,
-            expected: "within 100 km of the origin",
+            expected,
             value: p.x.abs().max(p.y.abs()),
         });
     }
@@ -679,7 +702,7 @@ impl World {
             });
         }
         check_non_negative(mass_data.rotational_inertia, "rotational inertia")?;
-        check_position(mass_data.center, "center of mass")?;
+        check_local_point(mass_data.center, "center of mass")?;
         if self.bodies[bi].body_type != BodyType::Dynamic {
             return Err(Error::InvalidOperation(
                 "only dynamic bodies have mass data to set",

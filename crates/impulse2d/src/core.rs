@@ -29,15 +29,22 @@ pub const TOI_TARGET_FRACTION: f32 = 0.25;
 /// A small length used as a numeric zero for geometry, metres.
 pub const EPSILON_LENGTH: f32 = 1.0e-6;
 
-/// The largest finite magnitude accepted for positions and sizes, metres. Beyond
-/// it `f32` has too little precision for collision to work.
+/// A large length, metres (Box2D's `B2_HUGE`): the bound on shape coordinates and
+/// sizes in their body's frame (a shape's geometry is local; its body may be
+/// anywhere up to [`MAX_COORDINATE`]), on ray-cast fractions and on joint lengths.
 pub const HUGE: f32 = 100_000.0;
 
-/// The farthest a body's centre of mass may move from the origin, metres.
-/// Far beyond anything [`HUGE`] allows to place, but near enough that
-/// differences and squares of coordinates stay finite in `f32` (2·1e18 squared
-/// is 4e36 < 3.4e38); a step that would move a body beyond it quarantines the
-/// body instead (see [`BodyQuarantineEvent`](crate::BodyQuarantineEvent)).
+/// The farthest a body may be from the origin, metres: positions given to
+/// [`World::create_body`](crate::World::create_body), `set_transform` and kinematic
+/// targets may lie anywhere within ±`MAX_COORDINATE` on each axis, and a step
+/// that would move a body's centre of mass beyond it quarantines the body instead
+/// (see [`BodyQuarantineEvent`](crate::BodyQuarantineEvent)), so every position a
+/// body reaches by simulation can be set back. Box2D accepts any finite position;
+/// this bound is the one place we are stricter, and only where `f32` itself gives
+/// out: differences and squares of coordinates stay finite (2·1e18 squared is
+/// 4e36 < 3.4e38). In `f32` a body 100 km out has positions on a 7.8 mm grid
+/// (the spacing of `f32` there), so resting contacts there are coarser than at
+/// the origin.
 pub const MAX_COORDINATE: f32 = 1.0e18;
 
 /// The largest substep count [`World::step`](crate::World::step) accepts. More

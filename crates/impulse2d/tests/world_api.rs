@@ -91,8 +91,9 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
             rotation: Rot { c: 2.0, s: 0.0 },
             ..Default::default()
         },
+        // Beyond ±MAX_COORDINATE (1e18 m); 1e9 m is a valid position.
         BodyDef {
-            position: Vec2::new(1.0e9, 0.0),
+            position: Vec2::new(1.0e19, 0.0),
             ..Default::default()
         },
     ];

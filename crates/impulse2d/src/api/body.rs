@@ -430,7 +430,8 @@ impl BodyView<&mut World> {
     /// it). Contacts are updated at the next step.
     ///
     /// # Errors
-    /// A non-finite or too distant position, or a non-unit rotation.
+    /// A non-finite position or one beyond ±[`MAX_COORDINATE`](crate::core::MAX_COORDINATE)
+    /// (1e18 m), or a non-unit rotation.
     ///
     /// Box2D: `b2Body_SetTransform`.
     pub fn set_transform(&mut self, position: Vec2, rotation: Rot) -> Result<()> {

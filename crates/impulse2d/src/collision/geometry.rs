@@ -360,13 +360,9 @@ pub(crate) fn make_polygon_from_placed(placed: &[Vec2], radius: f32) -> Result<P
         return Err(Error::InvalidGeometry("a polygon needs 3 to 8 vertices"));
     }
     check_placed_vertices(placed)?;
+    let normals = edge_normals(placed)?;
     let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     vertices[..n].copy_from_slice(placed);
-    for i in 0..n {
-        let edge = vertices[(i + 1) % n] - vertices[i];
-        normals[i] = edge.right_perp().normalize();
-    }
     Ok(Polygon {
         vertices,
         normals,
@@ -376,19 +372,42 @@ pub(crate) fn make_polygon_from_placed(placed: &[Vec2], radius: f32) -> Result<P
     })
 }
 
+/// Checks box half-extents: finite, positive and at most `HUGE` (Box2D's
+/// `b2MakeBox` asks only for positive numbers; a box thinner than the linear
+/// slop, such as the 2 mm card of Box2D's card house, is valid). That its
+/// edges are long enough to have a direction is checked on the placed corners
+/// (see [`edge_normals`]).
 fn check_box_half_extents(hx: f32, hy: f32) -> Result<()> {
     check_in_range(hx, "box half-width")?;
     check_in_range(hy, "box half-height")?;
-    if hx <= 0.5 * LINEAR_SLOP || hy <= 0.5 * LINEAR_SLOP {
-        return Err(Error::InvalidGeometry(
-            "box half-extents must be larger than half the linear slop",
-        ));
+    if hx <= 0.0 || hy <= 0.0 {
+        return Err(Error::InvalidGeometry("box half-extents must be positive"));
     }
     Ok(())
 }
 
+/// The outward unit normal of every edge of placed, counter-clockwise
+/// vertices. Each edge must be at least `f32::EPSILON` long (as Box2D's
+/// `b2MakePolygon` asserts): a shorter one has no direction in `f32`.
+fn edge_normals(vertices: &[Vec2]) -> Result<[Vec2; MAX_POLYGON_VERTICES]> {
+    let n = vertices.len();
+    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    for i in 0..n {
+        let edge = vertices[(i + 1) % n] - vertices[i];
+        let normal = edge.right_perp().normalize();
+        if normal == Vec2::ZERO {
+            return Err(Error::InvalidGeometry(
+                "a polygon edge is shorter than f32::EPSILON (1.2e-7 m)",
+            ));
+        }
+        normals[i] = normal;
+    }
+    Ok(normals)
+}
+
 /// Makes an axis-aligned box centred on the origin from its half-width and
-/// half-height (metres, each larger than half the linear slop and at most `HUGE`).
+/// half-height (metres, each positive and at most `HUGE`; a 2 mm card,
+/// `make_box(0.001, 0.2)`, is fine).
 ///
 /// # Errors
 /// See [`make_offset_rounded_box`].
@@ -427,9 +446,9 @@ pub fn make_offset_box(hx: f32, hy: f32, center: Vec2, rotation: Rot) -> Result<
 /// # Errors
 /// - [`Error::NonFinite`] / [`Error::OutOfRange`] for non-finite numbers, a centre,
 ///   half-extent, radius or placed corner beyond `±HUGE`, or a negative radius.
-/// - [`Error::InvalidGeometry`] for a half-extent not larger than half the linear
-///   slop, or corners that rounding to `f32` leaves not strictly convex (a tiny box
-///   far from the origin).
+/// - [`Error::InvalidGeometry`] for a half-extent that is not positive, an edge
+///   shorter than `f32::EPSILON`, or corners that rounding to `f32` leaves not
+///   strictly convex (a tiny box far from the origin).
 ///
 /// Box2D: `b2MakeOffsetRoundedBox`.
 pub fn make_offset_rounded_box(
@@ -465,12 +484,7 @@ pub fn make_offset_rounded_box(
     // for a box a few centimetres wide turns its edges by degrees; the contact
     // functions clip against the normals as if they were the edges', and a
     // 3° mismatch on a box rounded by 92 km put a contact 4.8 km off.
-    let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    for i in 0..4 {
-        normals[i] = (vertices[(i + 1) % 4] - vertices[i])
-            .right_perp()
-            .normalize();
-    }
+    let normals = edge_normals(&vertices[..4])?;
     Ok(Polygon {
         vertices,
         normals,
@@ -550,6 +564,22 @@ mod tests {
         }
     }
 
+    /// Box2D's card house card, 2 mm by 40 cm (thinner than a linear slop):
+    /// accepted, with the corners, normals and centroid of the box.
+    #[test]
+    fn thin_card_is_a_valid_box() {
+        let card = make_box(0.001, 0.2).unwrap();
+        assert_eq!(card.vertices()[0], Vec2::new(-0.001, -0.2));
+        assert_eq!(card.vertices()[2], Vec2::new(0.001, 0.2));
+        assert_eq!(card.normals()[0], Vec2::new(0.0, -1.0));
+        assert_eq!(card.normals()[1], Vec2::new(1.0, 0.0));
+        assert_eq!(card.centroid(), Vec2::ZERO);
+        let leaning = make_offset_box(0.001, 0.2, Vec2::new(0.3, 0.2), Rot::from_angle(0.4));
+        assert!(leaning.is_ok(), "{leaning:?}");
+        // The thinnest box with edges longer than f32::EPSILON.
+        assert!(make_box(1.0e-7, 0.2).is_ok());
+    }
+
     #[test]
     fn offset_box_is_moved_and_rotated() {
         let b = make_offset_box(
@@ -571,6 +601,12 @@ mod tests {
         assert!(make_box(f32::NAN, 1.0).is_err());
         assert!(make_box(1.0, f32::INFINITY).is_err());
         assert!(make_box(0.0, 1.0).is_err());
+        assert!(make_box(1.0, -0.0).is_err());
+        // Edges shorter than f32::EPSILON have no direction.
+        assert!(matches!(
+            make_box(1.0e-8, 1.0),
+            Err(Error::InvalidGeometry(_))
+        ));
         assert!(make_box(-1.0, 1.0).is_err());
         assert!(make_rounded_box(1.0, 1.0, -0.1).is_err());
         assert!(Circle::new(Vec2::ZERO, -1.0).is_err());
