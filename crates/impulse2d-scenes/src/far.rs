@@ -200,7 +200,7 @@ pub const FAR_RAGDOLL_JOINTS: HumanJoints = HumanJoints {
     damping_ratio: 0.5,
 };
 
-/// Six ragdolls ([`human`](crate::human::human)) dropped into a trough of two
+/// Six ragdolls ([`human`]) dropped into a trough of two
 /// 20 m planks tilted ±27° whose lower ends meet 1.5 m above `origin`
 /// (Solver2D's far ragdoll pile; feet 0.5 to 2 m above the origin, each ragdoll
 /// its own collision group).
