@@ -8,10 +8,15 @@
 #
 #   bash scripts/compare.sh [OUT_DIR] [extra impulse2d-compare options...]
 #
-# OUT_DIR (default docs/benchmarks) receives compare.md (the table as printed),
-# compare.svg, compare.json, scaling.md, scaling.svg and scaling.json.
-# Uses the thread CPU clock (steadier than wall time when the machine is shared).
-# Takes about 10 minutes on a quiet 2-core machine after the first build.
+# OUT_DIR (default docs/benchmarks) receives compare.md (the tables as printed: time,
+# stability, p95/max per engine with our serial fraction and its Amdahl speed-ups, and
+# our per-stage profile beside Box2D's b2World_GetProfile), compare.svg, compare.json,
+# the same at 2 threads in OUT_DIR/2-threads/ (compare.md, .svg, .json), scaling.md,
+# scaling.svg and scaling.json.
+# One thread: the thread CPU clock (steadier than wall time when the machine is shared).
+# Two threads: wall time (the stepping thread's CPU time misses the helper's work).
+# THREADS=0 skips the 2-thread run; SCALING=0 skips the scaling run.
+# Takes about 15 minutes on a quiet 2-core machine after the first build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-docs/benchmarks}"
@@ -20,4 +25,10 @@ mkdir -p "$out"
 cargo build --release -j2 -p impulse2d-compare
 bin=target/release/impulse2d-compare
 "$bin" --clock cpu --out "$out" "$@" | tee "$out/compare.md"
-"$bin" --scaling --clock cpu --out "$out" "$@" | tee "$out/scaling.md"
+if [ "${THREADS:-2}" != 0 ]; then
+    mkdir -p "$out/2-threads"
+    "$bin" --threads 2 --clock wall --out "$out/2-threads" "$@" | tee "$out/2-threads/compare.md"
+fi
+if [ "${SCALING:-1}" != 0 ]; then
+    "$bin" --scaling --clock cpu --out "$out" "$@" | tee "$out/scaling.md"
+fi

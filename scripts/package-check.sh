@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The crates meant for crates.io (impulse2d, impulse2d-scenes, impulse2d-cli): their
-# rustdoc with -D warnings and every feature (as docs.rs builds it), the examples of
+# The crates meant for crates.io (impulse2d, impulse2d-scenes, impulse2d-cli): the rustdoc
+# of all three with -D warnings and every feature (as docs.rs builds it), the examples of
 # `impulse2d` (release, each a few hundred steps at most), then `cargo package` and
 # `cargo publish --dry-run` on the three crates together.
 #
@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 crates=(-p impulse2d -p impulse2d-scenes -p impulse2d-cli)
 
-RUSTDOCFLAGS="-D warnings" cargo doc -j2 --all-features --no-deps -p impulse2d
+# Libraries only, as docs.rs documents them (the CLI's binary is also named `impulse2d`,
+# whose page would collide with the engine's).
+RUSTDOCFLAGS="-D warnings" cargo doc -j2 --all-features --no-deps --lib "${crates[@]}"
 for example in hello_world events joints queries threads; do
     echo "-- example $example"
     cargo run --release -j2 -q -p impulse2d --example "$example"

@@ -2,12 +2,12 @@
 //! Shapes and joints are drawn with gizmos (`Impulse2dDebugPlugin`).
 //!
 //! `cargo run --release --features example --example pyramid`
-//! (`-- --screenshot out.png` saves a picture after 120 frames and exits).
+//! (`-- --screenshot out.png` drags the top box aside from frame 30 on, saves a picture
+//! after 120 frames and exits).
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::PrimaryWindow;
-use bevy_impulse2d::impulse2d as i2;
 use bevy_impulse2d::prelude::*;
 
 const BASE: usize = 20;
@@ -33,18 +33,11 @@ fn main() {
             path: screenshot,
             frame: 0,
         })
-        .init_resource::<Drag>()
+        .init_resource::<PointerDrag>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (drag, screenshot_and_exit))
+        .add_systems(Update, (drag, scripted_drag, screenshot_and_exit).chain())
         .run();
 }
-
-/// A static body with no shape that mouse joints hang from.
-#[derive(Component)]
-struct DragAnchor;
-
-#[derive(Resource, Default)]
-struct Drag(Option<i2::JointId>);
 
 #[derive(Resource)]
 struct ScreenshotAt {
@@ -66,7 +59,6 @@ fn setup(mut commands: Commands) {
         Collider::rectangle(40.0, 1.0),
         Transform::from_xyz(0.0, -0.5, 0.0),
     ));
-    commands.spawn((RigidBody::Static, DragAnchor));
     for row in 0..BASE {
         for i in 0..BASE - row {
             let x = (i as f32 - (BASE - row - 1) as f32 / 2.0) * 1.0;
@@ -80,80 +72,49 @@ fn setup(mut commands: Commands) {
     }
 }
 
-/// Left press on a box: a mouse joint pulls it towards the cursor until release.
+/// Left press on a box grabs it ([`PointerDrag`]: a mouse joint pulls it towards the
+/// cursor) until release.
 fn drag(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform)>,
-    anchor: Query<&BodyHandle, With<DragAnchor>>,
     mut physics: ResMut<PhysicsWorld>,
-    mut drag: ResMut<Drag>,
+    mut drag: ResMut<PointerDrag>,
 ) {
+    if buttons.just_released(MouseButton::Left) {
+        drag.release(&mut physics);
+    }
     let (camera, camera_transform) = *camera;
-    let cursor = window
+    let Some(cursor) = window
         .cursor_position()
-        .and_then(|c| camera.viewport_to_world_2d(camera_transform, c).ok());
-    if buttons.just_released(MouseButton::Left)
-        && let Some(joint) = drag.0.take()
-    {
-        let _ = physics.world.destroy_joint(joint);
-    }
-    let Some(p) = cursor else { return };
-    let target = i2::Vec2::new(p.x, p.y);
-    if let Some(joint) = drag.0 {
-        if let Ok(j) = physics.world.joint_mut(joint)
-            && let Ok(mut mouse) = j.mouse()
-        {
-            let _ = mouse.set_target(target);
-        }
-        return;
-    }
-    if !buttons.just_pressed(MouseButton::Left) {
-        return;
-    }
-    let Ok(anchor) = anchor.single() else { return };
-    let mut picked = None;
-    let tiny = i2::collision::Aabb::new(
-        target - i2::Vec2::new(0.001, 0.001),
-        target + i2::Vec2::new(0.001, 0.001),
-    );
-    let _ = physics
-        .world
-        .overlap_aabb(tiny, i2::QueryFilter::default(), |shape| {
-            picked = Some(shape);
-            false
-        });
-    let Some(body) = picked.and_then(|s| physics.world.shape(s).ok().map(|s| s.body())) else {
+        .and_then(|c| camera.viewport_to_world_2d(camera_transform, c).ok())
+    else {
         return;
     };
-    let Ok(b) = physics.world.body(body) else {
-        return;
-    };
-    if b.body_type() != i2::BodyType::Dynamic {
+    if buttons.just_pressed(MouseButton::Left) {
+        drag.press(&mut physics, cursor);
+    } else if buttons.pressed(MouseButton::Left) {
+        drag.move_to(&mut physics, cursor);
+    }
+}
+
+/// With `--screenshot PATH`: from frame 30, the top box is dragged up and to the right,
+/// as a pointer would, so the picture shows a drag going on.
+fn scripted_drag(
+    at: Res<ScreenshotAt>,
+    mut physics: ResMut<PhysicsWorld>,
+    mut drag: ResMut<PointerDrag>,
+) {
+    if at.path.is_none() || at.frame < 30 {
         return;
     }
-    let weight = b.mass() * 10.0;
-    let local = b.local_point(target);
-    let def = i2::MouseJointDef {
-        base: i2::JointDef {
-            body_a: anchor.0,
-            body_b: body,
-            local_anchor_a: target,
-            local_anchor_b: local,
-            ..default()
-        },
-        target,
-        hertz: 5.0,
-        damping_ratio: 0.7,
-        max_force: 1000.0 * weight,
-        ..default()
-    };
-    drag.0 = physics.world.create_mouse_joint(&def).ok();
-    physics
-        .world
-        .body_mut(body)
-        .map(|mut b| b.set_awake(true))
-        .ok();
+    let top = Vec2::new(0.0, BASE as f32 - 0.5);
+    if at.frame == 30 {
+        drag.press(&mut physics, top);
+    } else {
+        let t = ((at.frame - 30) as f32 / 60.0).min(1.0);
+        drag.move_to(&mut physics, top + t * Vec2::new(8.0, 2.0));
+    }
 }
 
 /// With `--screenshot PATH`: a picture of frame 120, then exit once it is written.

@@ -346,6 +346,12 @@ pub enum ColliderHandle {
     Chain(i2::ChainId),
 }
 
+/// Added by the plugin to a [`Joint`]'s entity when its joint broke (it passed a
+/// threshold with `break_on_threshold` set): the joint is not made again while this is
+/// there. Remove it, or change the `Joint`, to make the joint anew.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JointBroken;
+
 /// The joint of an entity with a [`Joint`] (added by the plugin).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JointHandle(pub i2::JointId);

@@ -1,5 +1,7 @@
 //! Debug drawing with Bevy's gizmos (feature `debug-draw`).
 
+use bevy::gizmos::config::GizmoConfigGroup;
+use bevy::gizmos::gizmos::GizmoBuffer;
 use bevy::prelude::*;
 use impulse2d as i2;
 use impulse2d::debug_draw::{DebugDraw, DrawOptions, HexColor, rounded_polygon_points};
@@ -27,11 +29,29 @@ fn color(c: HexColor) -> Color {
     Color::srgb_u8((c.0 >> 16) as u8, (c.0 >> 8) as u8, c.0 as u8)
 }
 
-struct GizmoDraw<'a, 'w, 's> {
-    gizmos: &'a mut Gizmos<'w, 's>,
+/// Draws `world`'s shapes, joints and whatever else `options` asks for into a gizmo
+/// buffer (a system's [`Gizmos`] dereferences to one): outlines as line strips, a
+/// circle's spoke and transforms' axes as lines, metres on the xy plane (z = 0).
+pub fn draw_world<Config, Clear>(
+    gizmos: &mut GizmoBuffer<Config, Clear>,
+    world: &i2::World,
+    options: &DrawOptions,
+) where
+    Config: GizmoConfigGroup,
+    Clear: 'static + Send + Sync,
+{
+    world.draw(&mut GizmoDraw { gizmos }, options);
 }
 
-impl DebugDraw for GizmoDraw<'_, '_, '_> {
+struct GizmoDraw<'a, Config: GizmoConfigGroup, Clear: 'static + Send + Sync> {
+    gizmos: &'a mut GizmoBuffer<Config, Clear>,
+}
+
+impl<Config, Clear> DebugDraw for GizmoDraw<'_, Config, Clear>
+where
+    Config: GizmoConfigGroup,
+    Clear: 'static + Send + Sync,
+{
     fn draw_polygon(&mut self, vertices: &[i2::Vec2], c: HexColor) {
         let mut points: Vec<Vec2> = vertices.iter().map(|&p| bv(p)).collect();
         points.extend(points.first().copied());
@@ -99,10 +119,5 @@ impl DebugDraw for GizmoDraw<'_, '_, '_> {
 
 fn draw(physics: Option<Res<PhysicsWorld>>, options: Res<DebugDrawOptions>, mut gizmos: Gizmos) {
     let Some(physics) = physics else { return };
-    physics.world.draw(
-        &mut GizmoDraw {
-            gizmos: &mut gizmos,
-        },
-        &options.0,
-    );
+    draw_world(&mut gizmos, &physics.world, &options.0);
 }

@@ -10,7 +10,7 @@
 //! `Transform` (interpolated between fixed steps for rendering) and sends contact,
 //! sensor, hit and joint events as Bevy messages. Despawning an entity destroys its
 //! body (and so its joints) or collider or joint. [`PhysicsQuery`] casts rays and shapes
-//! and finds overlaps from any system.
+//! and finds overlaps from any system; [`PointerDrag`] pulls bodies with a mouse joint.
 //!
 //! ```no_run
 //! use bevy::prelude::*;
@@ -44,6 +44,7 @@
 mod components;
 #[cfg(feature = "debug-draw")]
 mod debug;
+mod drag;
 mod query;
 mod systems;
 
@@ -56,7 +57,8 @@ use impulse2d as i2;
 
 pub use components::*;
 #[cfg(feature = "debug-draw")]
-pub use debug::{DebugDrawOptions, Impulse2dDebugPlugin};
+pub use debug::{DebugDrawOptions, Impulse2dDebugPlugin, draw_world};
+pub use drag::PointerDrag;
 pub use impulse2d;
 pub use query::{PhysicsQuery, RayHit, ShapeHit};
 
@@ -65,9 +67,10 @@ pub mod prelude {
     pub use crate::{
         BodyHandle, Ccd, Collider, ColliderHandle, CollisionEnded, CollisionFilter,
         CollisionStarted, ContactHit, Damping, ExternalForce, ExternalImpulse, GravityScale,
-        HitEvents, Impulse2dPlugin, Joint, JointDef, JointEvent, JointHandle, LockedAxes, Material,
-        PhysicsQuery, PhysicsSettings, PhysicsSystems, PhysicsWorld, RigidBody, Sensor,
-        SensorEntered, SensorExited, Sleeping, SleepingAllowed, Velocity,
+        HitEvents, Impulse2dPlugin, Joint, JointBroken, JointDef, JointEvent, JointHandle,
+        LockedAxes, Material, PhysicsQuery, PhysicsSettings, PhysicsSystems, PhysicsWorld,
+        PointerDrag, RigidBody, Sensor, SensorEntered, SensorExited, Sleeping, SleepingAllowed,
+        Velocity,
     };
     #[cfg(feature = "debug-draw")]
     pub use crate::{DebugDrawOptions, Impulse2dDebugPlugin};
@@ -231,8 +234,9 @@ pub struct SensorExited {
     pub visitor: Entity,
 }
 
-/// A joint's reaction passed its threshold, or the joint broke (it is destroyed and the
-/// plugin removes the entity's [`JointHandle`]), or one of its bodies was destroyed.
+/// A joint's reaction passed its threshold, or the joint broke (it is destroyed, and the
+/// plugin replaces the entity's [`JointHandle`] with [`JointBroken`]), or one of its
+/// bodies was destroyed.
 #[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub struct JointEvent {
     /// The joint's entity.
@@ -270,7 +274,9 @@ impl Plugin for Impulse2dPlugin {
                 (
                     (
                         systems::create_bodies,
+                        systems::update_colliders,
                         systems::create_colliders,
+                        systems::update_joints,
                         systems::create_joints,
                         systems::apply_changes,
                     )

@@ -1,5 +1,6 @@
 //! The plugin's systems and observers.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use impulse2d as i2;
 use log::warn;
@@ -132,11 +133,36 @@ enum Geometry {
     Chain(Vec<i2::Vec2>, bool),
 }
 
+/// The body a collider on `entity` belongs to and where it sits in that body's frame:
+/// the entity's own body, or else the nearest ancestor's with a [`RigidBody`] (through
+/// [`ChildOf`]), placed by the `Transform`s of the entity and the ancestors between
+/// (x, y and the rotation about z; scale is not applied). `None` while that body does
+/// not exist yet, or when no ancestor has a `RigidBody`.
+fn placement(entity: Entity, tree: &Query<TreeNode>) -> Option<(i2::BodyId, i2::Transform)> {
+    let mut xf = i2::Transform::IDENTITY;
+    let mut current = entity;
+    // A bound on the depth, against a malformed hierarchy.
+    for _ in 0..64 {
+        let (transform, parent, body, has_body) = tree.get(current).ok()?;
+        if has_body {
+            return body.map(|b| (b.0, xf));
+        }
+        xf = pose(transform).mul(xf);
+        current = parent?.parent();
+    }
+    None
+}
+
+type TreeNode<'a> = (
+    &'a Transform,
+    Option<&'a ChildOf>,
+    Option<&'a BodyHandle>,
+    Has<RigidBody>,
+);
+
 type NewCollider<'a> = (
     Entity,
     &'a Collider,
-    &'a Transform,
-    Option<&'a ChildOf>,
     Option<&'a Material>,
     Option<&'a CollisionFilter>,
     Has<Sensor>,
@@ -147,17 +173,12 @@ pub(crate) fn create_colliders(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
     new: Query<NewCollider, Without<ColliderHandle>>,
-    bodies: Query<&BodyHandle>,
+    tree: Query<TreeNode>,
 ) {
-    for (entity, collider, transform, parent, material, filter, sensor, hits) in &new {
-        // The entity's own body, or its parent's, placed by the child's transform.
-        let (body, xf) = match (bodies.get(entity), parent) {
-            (Ok(b), _) => (b.0, i2::Transform::IDENTITY),
-            (Err(_), Some(parent)) => match bodies.get(parent.parent()) {
-                Ok(b) => (b.0, pose(transform)),
-                Err(_) => continue, // the parent's body comes first
-            },
-            (Err(_), None) => continue,
+    for (entity, collider, material, filter, sensor, hits) in &new {
+        // The parent's body comes first: try again at the next step.
+        let Some((body, xf)) = placement(entity, &tree) else {
+            continue;
         };
         let m = material.copied().unwrap_or_default();
         let def = i2::ShapeDef {
@@ -220,10 +241,132 @@ pub(crate) fn create_colliders(
     }
 }
 
+type ExistingCollider<'a> = (
+    Entity,
+    Ref<'a, Collider>,
+    Ref<'a, Transform>,
+    &'a ColliderHandle,
+    Has<RigidBody>,
+    Has<Sensor>,
+    Has<HitEvents>,
+);
+
+/// Colliders changed after their shape was made: a new `Collider` (or, on a child, a
+/// new `Transform`) reshapes the shape in place (same id; its contacts are found again,
+/// the body's mass is recomputed); a change to or from a chain, or adding or removing
+/// [`Sensor`], destroys the shape or chain so that [`create_colliders`] makes it anew.
+/// [`HitEvents`] is switched on the shape.
+pub(crate) fn update_colliders(
+    mut commands: Commands,
+    mut physics: ResMut<PhysicsWorld>,
+    colliders: Query<ExistingCollider>,
+    tree: Query<TreeNode>,
+) {
+    for (entity, collider, transform, &handle, own_body, sensor, hits) in &colliders {
+        let moved = !own_body && transform.is_changed();
+        let reshape = (collider.is_changed() && !collider.is_added()) || moved;
+        let p = &mut *physics;
+        let (remake, geometry_now) = match handle {
+            ColliderHandle::Shape(id) => {
+                let Ok(mut shape) = p.world.shape_mut(id) else {
+                    continue;
+                };
+                if shape.hit_events_enabled() != hits {
+                    shape.set_hit_events_enabled(hits);
+                }
+                let remake = shape.is_sensor() != sensor
+                    || (reshape && matches!(*collider, Collider::Chain { .. }));
+                (remake, reshape && !remake)
+            }
+            ColliderHandle::Chain(_) => (reshape, false),
+        };
+        if geometry_now {
+            let ColliderHandle::Shape(id) = handle else {
+                continue;
+            };
+            let Some((_, xf)) = placement(entity, &tree) else {
+                continue;
+            };
+            let result = geometry(&collider, xf).and_then(|g| {
+                let Geometry::Shape(g) = g else {
+                    return Ok(());
+                };
+                let mut shape = p.world.shape_mut(id)?;
+                match g {
+                    i2::ShapeGeometry::Circle(c) => shape.set_circle(&c),
+                    i2::ShapeGeometry::Capsule(c) => shape.set_capsule(&c),
+                    i2::ShapeGeometry::Polygon(poly) => shape.set_polygon(&poly),
+                    i2::ShapeGeometry::Segment(s) => shape.set_segment(&s),
+                    i2::ShapeGeometry::ChainSegment(s) => shape.set_chain_segment(&s),
+                }
+            });
+            if let Err(e) = result {
+                warn!("bevy_impulse2d: new collider of {entity} refused: {e}");
+            }
+        } else if remake {
+            destroy_collider(p, entity, handle);
+            commands.entity(entity).remove::<ColliderHandle>();
+        }
+    }
+}
+
+/// Destroys the shape or chain of `entity`'s collider, keeping the shapes' entities for
+/// this step's end events.
+fn destroy_collider(p: &mut PhysicsWorld, entity: Entity, handle: ColliderHandle) {
+    p.colliders.remove(&entity);
+    let result = match handle {
+        ColliderHandle::Shape(s) => {
+            p.destroyed_shapes.push(s);
+            p.world.destroy_shape(s, true)
+        }
+        ColliderHandle::Chain(c) => {
+            if let Ok(chain) = p.world.chain(c) {
+                p.destroyed_shapes.extend(chain.segments());
+            }
+            p.world.destroy_chain(c)
+        }
+    };
+    if let Err(e) = result {
+        warn!("bevy_impulse2d: collider of {entity} not destroyed: {e}");
+    }
+}
+
+/// Joints whose [`Joint`] component changed after the joint was made are destroyed, so
+/// that [`create_joints`] makes them anew from the new definition; so are broken joints
+/// whose `Joint` changed.
+pub(crate) fn update_joints(
+    mut commands: Commands,
+    mut physics: ResMut<PhysicsWorld>,
+    joints: Query<(Entity, Ref<Joint>, &JointHandle)>,
+    broken: Query<(Entity, Ref<Joint>), With<JointBroken>>,
+) {
+    for (entity, joint) in &broken {
+        if joint.is_changed() {
+            commands.entity(entity).remove::<JointBroken>();
+        }
+    }
+    for (entity, joint, handle) in &joints {
+        if !joint.is_changed() || joint.is_added() {
+            continue;
+        }
+        physics.joints.remove(&entity);
+        physics.joint_entities.remove(&handle.0);
+        if physics.world.joint(handle.0).is_ok()
+            && let Err(e) = physics.world.destroy_joint(handle.0)
+        {
+            warn!("bevy_impulse2d: joint of {entity} not destroyed: {e}");
+        }
+        commands.entity(entity).remove::<JointHandle>();
+    }
+}
+
+/// Joints not made yet, and not broken.
+type NewJoint = (Without<JointHandle>, Without<JointBroken>);
+
 pub(crate) fn create_joints(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
-    new: Query<(Entity, &Joint), Without<JointHandle>>,
+    new: Query<(Entity, &Joint), NewJoint>,
     bodies: Query<&BodyHandle>,
 ) {
     for (entity, joint) in &new {
@@ -237,47 +380,25 @@ pub(crate) fn create_joints(
             ..*base
         };
         let w = &mut physics.world;
+        // The definition with the two entities' bodies and the joint's entity filled in.
+        macro_rules! create {
+            ($d:expr, $create:ident) => {{
+                let mut d = *$d;
+                d.base = base(&d.base);
+                w.$create(&d)
+            }};
+        }
         let created = match &joint.def {
-            JointDef::Distance(d) => w.create_distance_joint(&i2::DistanceJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Filter(d) => w.create_filter_joint(&i2::FilterJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Motor(d) => w.create_motor_joint(&i2::MotorJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Mouse(d) => w.create_mouse_joint(&i2::MouseJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Mover(d) => w.create_mover_joint(&i2::MoverJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Pogo(d) => w.create_pogo_joint(&i2::PogoJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Prismatic(d) => w.create_prismatic_joint(&i2::PrismaticJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Revolute(d) => w.create_revolute_joint(&i2::RevoluteJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Weld(d) => w.create_weld_joint(&i2::WeldJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
-            JointDef::Wheel(d) => w.create_wheel_joint(&i2::WheelJointDef {
-                base: base(&d.base),
-                ..d.clone()
-            }),
+            JointDef::Distance(d) => create!(d, create_distance_joint),
+            JointDef::Filter(d) => create!(d, create_filter_joint),
+            JointDef::Motor(d) => create!(d, create_motor_joint),
+            JointDef::Mouse(d) => create!(d, create_mouse_joint),
+            JointDef::Mover(d) => create!(d, create_mover_joint),
+            JointDef::Pogo(d) => create!(d, create_pogo_joint),
+            JointDef::Prismatic(d) => create!(d, create_prismatic_joint),
+            JointDef::Revolute(d) => create!(d, create_revolute_joint),
+            JointDef::Weld(d) => create!(d, create_weld_joint),
+            JointDef::Wheel(d) => create!(d, create_wheel_joint),
         };
         match created {
             Ok(id) => {
@@ -314,11 +435,17 @@ fn changed<T>(r: &Option<Ref<'_, T>>) -> bool {
     r.as_ref().is_some_and(|r| r.is_changed())
 }
 
+type ShapeChanges<'a> = (
+    &'a ColliderHandle,
+    Ref<'a, Material>,
+    Option<Ref<'a, CollisionFilter>>,
+);
+
 /// The application's changes to components, carried into the world; forces and impulses.
 pub(crate) fn apply_changes(
     mut physics: ResMut<PhysicsWorld>,
     mut bodies: Query<BodyChanges>,
-    colliders: Query<(&ColliderHandle, Ref<Material>, Option<Ref<CollisionFilter>>)>,
+    colliders: Query<ShapeChanges>,
 ) {
     for (
         handle,
@@ -442,17 +569,19 @@ pub(crate) fn step(
     }
 }
 
+type Writeback<'a> = (
+    Entity,
+    &'a BodyHandle,
+    &'a mut Transform,
+    &'a mut PhysicsPose,
+    &'a mut Velocity,
+    Has<Sleeping>,
+);
+
 pub(crate) fn writeback(
     mut commands: Commands,
     physics: Res<PhysicsWorld>,
-    mut bodies: Query<(
-        Entity,
-        &BodyHandle,
-        &mut Transform,
-        &mut PhysicsPose,
-        &mut Velocity,
-        Has<Sleeping>,
-    )>,
+    mut bodies: Query<Writeback>,
 ) {
     for (entity, handle, mut transform, mut pose, mut velocity, sleeping) in &mut bodies {
         let Ok(body) = physics.world.body(handle.0) else {
@@ -504,16 +633,30 @@ pub(crate) fn interpolate(
     }
 }
 
+/// The writers of the plugin's messages.
+#[derive(SystemParam)]
+pub(crate) struct Writers<'w> {
+    started: MessageWriter<'w, CollisionStarted>,
+    ended: MessageWriter<'w, CollisionEnded>,
+    hits: MessageWriter<'w, ContactHit>,
+    entered: MessageWriter<'w, SensorEntered>,
+    exited: MessageWriter<'w, SensorExited>,
+    joints: MessageWriter<'w, JointEvent>,
+}
+
 pub(crate) fn send_events(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
-    mut started: MessageWriter<CollisionStarted>,
-    mut ended: MessageWriter<CollisionEnded>,
-    mut hits: MessageWriter<ContactHit>,
-    mut entered: MessageWriter<SensorEntered>,
-    mut exited: MessageWriter<SensorExited>,
-    mut joints: MessageWriter<JointEvent>,
+    writers: Writers,
 ) {
+    let Writers {
+        mut started,
+        mut ended,
+        mut hits,
+        mut entered,
+        mut exited,
+        mut joints,
+    } = writers;
     let p = &*physics;
     let of = |s: i2::ShapeId| p.shape_entities.get(&s).copied();
     let contacts = p.world.contact_events();
@@ -573,22 +716,25 @@ pub(crate) fn send_events(
             torque: e.torque,
         });
         if e.kind != i2::JointEventKind::ThresholdExceeded {
-            gone.push((entity, e.joint_id));
+            gone.push((entity, e.joint_id, e.kind));
         }
     }
-    for (entity, id) in gone {
+    for (entity, id, kind) in gone {
         physics.joint_entities.remove(&id);
         if physics.joints.get(&entity) == Some(&id) {
             physics.joints.remove(&entity);
             if let Ok(mut e) = commands.get_entity(entity) {
                 e.remove::<JointHandle>();
+                if kind == i2::JointEventKind::Broken {
+                    e.insert(JointBroken);
+                }
             }
         }
     }
     // Shapes destroyed before this step have had their end events: forget them.
     let p = &mut *physics;
     for s in p.destroyed_shapes.drain(..) {
-        if !p.world.shape(s).is_ok() {
+        if p.world.shape(s).is_err() {
             p.shape_entities.remove(&s);
         }
     }
@@ -644,25 +790,10 @@ pub(crate) fn on_remove_collider(
     mut commands: Commands,
 ) {
     let entity = remove.entity;
-    let Some(handle) = physics.colliders.remove(&entity) else {
+    let Some(&handle) = physics.colliders.get(&entity) else {
         return;
     };
-    let p = &mut *physics;
-    let result = match handle {
-        ColliderHandle::Shape(s) => {
-            p.destroyed_shapes.push(s);
-            p.world.destroy_shape(s, true)
-        }
-        ColliderHandle::Chain(c) => {
-            if let Ok(chain) = p.world.chain(c) {
-                p.destroyed_shapes.extend(chain.segments());
-            }
-            p.world.destroy_chain(c)
-        }
-    };
-    if let Err(e) = result {
-        warn!("bevy_impulse2d: collider of {entity} not destroyed: {e}");
-    }
+    destroy_collider(&mut physics, entity, handle);
     if let Ok(mut ec) = commands.get_entity(entity) {
         ec.remove::<ColliderHandle>();
     }

@@ -2,7 +2,7 @@
 //! (A B C, A B C, ...), each run from a fresh world.
 
 use crate::desc::SceneDesc;
-use crate::engine::{Counts, Engine, RunConfig, advance};
+use crate::engine::{Counts, Engine, RunConfig, StepProfile, advance};
 use crate::scenes::{SUB_STEPS, TIME_STEP};
 use crate::stability::{Stability, measure};
 use std::time::Instant;
@@ -42,6 +42,17 @@ pub struct EngineResult {
     /// so it is steadier on a shared machine; with more than one worker it misses the
     /// workers' time.
     pub rounds_cpu_ms: Vec<f64>,
+    /// Per round: the 95th percentile of the per-step wall times, ms.
+    pub rounds_p95_ms: Vec<f64>,
+    /// Per round: the 95th percentile of the per-step thread CPU times, ms (Linux only).
+    pub rounds_p95_cpu_ms: Vec<f64>,
+    /// Per round: the slowest step's wall time, ms.
+    pub rounds_max_ms: Vec<f64>,
+    /// Per round: the slowest step's thread CPU time, ms (Linux only).
+    pub rounds_max_cpu_ms: Vec<f64>,
+    /// The engine's own per-stage profile, mean over every timed step of every
+    /// round (`None` when the engine does not measure stages).
+    pub profile: Option<StepProfile>,
     /// Counts right after building.
     pub initial: Counts,
     /// Counts after the last step.
@@ -67,6 +78,31 @@ impl EngineResult {
             Clock::Wall => self.median_ms(),
             Clock::Cpu => self.median_cpu_ms(),
         }
+    }
+
+    /// Median over rounds of the 95th-percentile step time on the given clock.
+    pub fn p95_on(&self, clock: Clock) -> Option<f64> {
+        match clock {
+            Clock::Wall => median(&self.rounds_p95_ms),
+            Clock::Cpu => median(&self.rounds_p95_cpu_ms),
+        }
+    }
+
+    /// Median over rounds of the slowest step's time on the given clock.
+    pub fn max_on(&self, clock: Clock) -> Option<f64> {
+        match clock {
+            Clock::Wall => median(&self.rounds_max_ms),
+            Clock::Cpu => median(&self.rounds_max_cpu_ms),
+        }
+    }
+
+    /// The share of the step spent outside parallel regions, from the engine's
+    /// profile (ours only): `1 - parallel / step`. Meaningful on one thread.
+    pub fn serial_fraction(&self) -> Option<f64> {
+        let profile = self.profile?;
+        let step = profile.stages[0];
+        let parallel = profile.parallel?;
+        (step > 0.0).then(|| (1.0 - parallel / step).clamp(0.0, 1.0))
     }
 
     /// Fastest round's mean ms/step.
@@ -108,6 +144,24 @@ pub fn median(values: &[f64]) -> Option<f64> {
     })
 }
 
+/// The `p`-quantile (0 to 1) of `values` by nearest rank: the smallest value
+/// with at least `p` of the values at or below it.
+pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let rank = (p * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+/// Amdahl's law: the speed-up on `threads` threads of a step whose
+/// `serial` fraction does not run in parallel.
+pub fn amdahl(serial: f64, threads: f64) -> f64 {
+    1.0 / (serial + (1.0 - serial) / threads)
+}
+
 /// Runs `scene` for `steps` steps in each engine, `rounds` times, interleaving engines
 /// within each round. `progress` is told about each finished run.
 pub fn run_scene(
@@ -125,14 +179,25 @@ pub fn run_scene(
             skipped: e.unsupported(scene),
             rounds_ms: Vec::new(),
             rounds_cpu_ms: Vec::new(),
+            rounds_p95_ms: Vec::new(),
+            rounds_p95_cpu_ms: Vec::new(),
+            rounds_max_ms: Vec::new(),
+            rounds_max_cpu_ms: Vec::new(),
+            profile: None,
             initial: Counts::default(),
             last: Counts::default(),
             stability: None,
         })
         .collect();
     let steps = steps.max(2);
+    // Per engine: the profile summed over timed steps, and how many were summed.
+    let mut profiles = vec![(StepProfile::default(), 0u32); engines.len()];
+    let mut wall_steps = Vec::with_capacity(steps as usize);
+    let mut cpu_steps = Vec::with_capacity(steps as usize);
     for round in 0..rounds.max(1) {
-        for (engine, result) in engines.iter().zip(results.iter_mut()) {
+        for ((engine, result), (sum, summed)) in
+            engines.iter().zip(results.iter_mut()).zip(&mut profiles)
+        {
             if result.skipped.is_some() {
                 continue;
             }
@@ -140,19 +205,64 @@ pub fn run_scene(
             result.initial = sim.counts();
             // The first step (broad-phase build, first contacts) is not timed.
             advance(sim.as_mut(), scene, 0, TIME_STEP, SUB_STEPS);
+            wall_steps.clear();
+            cpu_steps.clear();
             let cpu_start = thread_cpu_ms();
             let start = Instant::now();
+            let (mut last_wall, mut last_cpu) = (start, cpu_start);
             for step in 1..steps {
                 advance(sim.as_mut(), scene, step, TIME_STEP, SUB_STEPS);
+                // Per step: both clocks (a clock read costs well under a
+                // microsecond) and the engine's own profile.
+                let now = Instant::now();
+                wall_steps.push((now - last_wall).as_secs_f64() * 1e3);
+                last_wall = now;
+                let cpu = thread_cpu_ms();
+                if let (Some(a), Some(b)) = (last_cpu, cpu) {
+                    cpu_steps.push(b - a);
+                }
+                last_cpu = cpu;
+                if let Some(p) = sim.profile() {
+                    add_profile(sum, &p);
+                    *summed += 1;
+                }
             }
             let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(steps - 1);
             result.rounds_ms.push(ms);
             if let (Some(a), Some(b)) = (cpu_start, thread_cpu_ms()) {
                 result.rounds_cpu_ms.push((b - a) / f64::from(steps - 1));
             }
+            for (values, p95, max) in [
+                (
+                    &wall_steps,
+                    &mut result.rounds_p95_ms,
+                    &mut result.rounds_max_ms,
+                ),
+                (
+                    &cpu_steps,
+                    &mut result.rounds_p95_cpu_ms,
+                    &mut result.rounds_max_cpu_ms,
+                ),
+            ] {
+                if let Some(v) = percentile(values, 0.95) {
+                    p95.push(v);
+                }
+                if let Some(v) = percentile(values, 1.0) {
+                    max.push(v);
+                }
+            }
             result.last = sim.counts();
             result.stability = Some(measure(scene, &sim.body_states()));
             progress(engine.name(), round, ms);
+        }
+    }
+    for (result, (sum, summed)) in results.iter_mut().zip(profiles) {
+        if summed > 0 {
+            let n = f64::from(summed);
+            result.profile = Some(StepProfile {
+                stages: sum.stages.map(|ms| ms / n),
+                parallel: sum.parallel.map(|ms| ms / n),
+            });
         }
     }
     SceneResult {
@@ -160,6 +270,14 @@ pub fn run_scene(
         steps,
         engines: results,
     }
+}
+
+/// Adds one step's profile to a running sum.
+fn add_profile(sum: &mut StepProfile, step: &StepProfile) {
+    for (s, v) in sum.stages.iter_mut().zip(&step.stages) {
+        *s += v;
+    }
+    sum.parallel = step.parallel.map(|p| sum.parallel.unwrap_or(0.0) + p);
 }
 
 /// CPU time consumed by the calling thread (ms), where the platform offers it.

@@ -7,7 +7,7 @@
 //! checks the library actually linked, at run time.
 
 use crate::desc::{Action, BodyDesc, BodyState, Filter, Geometry, JointDesc, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation};
+use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation, StepProfile};
 use boxdd_sys::ffi;
 use std::os::raw::{c_char, c_int};
 use std::sync::Mutex;
@@ -293,6 +293,38 @@ impl Simulation for Box2dSim {
     fn step(&mut self, time_step: f32, sub_steps: u32) {
         // SAFETY: the world is alive until drop.
         unsafe { ffi::b2World_Step(self.world, time_step, sub_steps as c_int) };
+    }
+
+    fn profile(&self) -> Option<StepProfile> {
+        // SAFETY: the world is alive.
+        let p = unsafe { ffi::b2World_GetProfile(self.world) };
+        // Box2D sweeps fast non-bullet bodies inside its finalize stage
+        // (`transforms`); bullets are their own stage.
+        let stages = [
+            p.step,
+            p.pairs,
+            p.collide,
+            p.solve,
+            p.splitIslands,
+            p.constraints,
+            p.prepareConstraints,
+            p.integrateVelocities,
+            p.warmStart,
+            p.solveImpulses,
+            p.integratePositions,
+            p.relaxImpulses,
+            p.applyRestitution,
+            p.storeImpulses,
+            p.transforms,
+            p.bullets,
+            p.refit,
+            p.sleepIslands,
+            p.sensors,
+        ];
+        Some(StepProfile {
+            stages: stages.map(f64::from),
+            parallel: None,
+        })
     }
 
     fn apply(&mut self, action: Action) {

@@ -37,6 +37,44 @@ pub enum SaveKind {
     Rollback,
 }
 
+/// Rows of the per-stage table: our `Profile` beside Box2D's `b2Profile`
+/// (`b2World_GetProfile`), ms per step. The indented rows are parts of the row
+/// above them.
+pub const STAGES: [&str; STAGE_COUNT] = [
+    "step",
+    "pairs (broad phase)",
+    "collide (narrow phase)",
+    "solve",
+    "· split islands",
+    "· constraints",
+    "· · prepare",
+    "· · integrate velocities",
+    "· · warm start",
+    "· · solve impulses",
+    "· · integrate positions",
+    "· · relax impulses",
+    "· · restitution",
+    "· · store impulses",
+    "· finalize bodies",
+    "· continuous + bullets",
+    "· enlarge proxies",
+    "· sleep islands",
+    "sensors and events after solve",
+];
+
+/// Number of [`STAGES`].
+pub const STAGE_COUNT: usize = 19;
+
+/// One step's profile, ms per row of [`STAGES`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepProfile {
+    /// Per row of [`STAGES`].
+    pub stages: [f64; STAGE_COUNT],
+    /// Time inside parallel regions (ours: `Profile::parallel`); `None` when the
+    /// engine does not say.
+    pub parallel: Option<f64>,
+}
+
 /// A physics engine that can build the benchmark scenes.
 pub trait Engine {
     /// Short display name.
@@ -67,6 +105,11 @@ pub trait Simulation {
 
     /// State of every body key of the scene (`None` for keys not alive).
     fn body_states(&self) -> Vec<Option<BodyState>>;
+
+    /// The last step's time per stage, when the engine measures it.
+    fn profile(&self) -> Option<StepProfile> {
+        None
+    }
 
     /// Saves the world's state the `kind` way into a buffer the simulation keeps; the bytes
     /// it holds, or `None` when the engine has no such save.

@@ -1,7 +1,7 @@
 //! Impulse2D, this project's engine, through its public world API.
 
 use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation};
+use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation, StepProfile};
 use impulse2d::collision::{Capsule, Circle, Segment, compute_hull, make_polygon};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, SimdPath, Vec2,
@@ -258,6 +258,44 @@ impl Simulation for OurSim {
         self.world
             .step(time_step, sub_steps)
             .expect("valid time step");
+    }
+
+    fn profile(&self) -> Option<StepProfile> {
+        let p = self.world.profile();
+        let constraints = p.prepare_constraints
+            + p.integrate_velocities
+            + p.warm_start
+            + p.solve_impulses
+            + p.integrate_positions
+            + p.relax_impulses
+            + p.restitution
+            + p.store_impulses;
+        let after_solve = p.step - p.pairs - p.collide - p.solve;
+        let stages = [
+            p.step,
+            p.pairs,
+            p.collide,
+            p.solve,
+            p.split_islands,
+            constraints,
+            p.prepare_constraints,
+            p.integrate_velocities,
+            p.warm_start,
+            p.solve_impulses,
+            p.integrate_positions,
+            p.relax_impulses,
+            p.restitution,
+            p.store_impulses,
+            p.finalize_bodies,
+            p.continuous,
+            p.enlarge_proxies,
+            p.sleep_islands,
+            after_solve.max(0.0),
+        ];
+        Some(StepProfile {
+            stages: stages.map(f64::from),
+            parallel: Some(f64::from(p.parallel)),
+        })
     }
 
     fn apply(&mut self, action: Action) {

@@ -1,6 +1,7 @@
 //! Output: Markdown tables for people, JSON for machines, SVG charts for the docs.
 
-use crate::bench::{Clock, SceneResult};
+use crate::bench::{Clock, SceneResult, amdahl};
+use crate::engine::STAGES;
 use std::fmt::Write;
 
 /// The engine whose ratios to the others the tables show.
@@ -137,6 +138,16 @@ pub fn tables(results: &[SceneResult], engine_names: &[String], clock: Clock) ->
         out.push('\n');
     }
 
+    out.push('\n');
+    out.push_str(&worst_frames_table(results, engine_names, clock));
+    if results
+        .iter()
+        .any(|s| s.engines.iter().any(|e| e.profile.is_some()))
+    {
+        out.push('\n');
+        out.push_str(&stage_table(results));
+    }
+
     // Anything skipped or whose counts disagree.
     let mut notes = String::new();
     for scene in results {
@@ -179,6 +190,107 @@ pub fn tables(results: &[SceneResult], engine_names: &[String], clock: Clock) ->
         out.push('\n');
         out.push_str(&notes);
     }
+    out
+}
+
+/// Worst frames and the serial fraction, in Markdown: per engine the 95th
+/// percentile and the slowest step on `clock` (medians over rounds of each
+/// round's figure); for ours the share of the step outside parallel regions
+/// and the speed-up Amdahl's law allows at 8 and 16 threads.
+pub fn worst_frames_table(
+    results: &[SceneResult],
+    engine_names: &[String],
+    clock: Clock,
+) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "| scene |");
+    for name in engine_names {
+        let _ = write!(out, " {name} p95 | {name} max |");
+    }
+    let has_ours = engine_names.iter().any(|n| n == OURS);
+    if has_ours {
+        let _ = write!(out, " ours serial | Amdahl 8 threads | Amdahl 16 threads |");
+    }
+    out.push('\n');
+    let columns = 1 + 2 * engine_names.len() + if has_ours { 3 } else { 0 };
+    let _ = writeln!(out, "|{}", "---|".repeat(columns));
+    for scene in results {
+        let _ = write!(out, "| {} |", scene.scene);
+        for name in engine_names {
+            let e = scene.engine(name);
+            let p95 = e.and_then(|e| e.p95_on(clock));
+            let max = e.and_then(|e| e.max_on(clock));
+            let _ = write!(out, " {} | {} |", fmt_ms(p95), fmt_ms(max));
+        }
+        if has_ours {
+            match scene.engine(OURS).and_then(|e| e.serial_fraction()) {
+                Some(s) => {
+                    let _ = write!(
+                        out,
+                        " {:.1} % | {:.2}× | {:.2}× |",
+                        100.0 * s,
+                        amdahl(s, 8.0),
+                        amdahl(s, 16.0)
+                    );
+                }
+                None => out.push_str(" — | — | — |"),
+            }
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "\n(ms per step on the {} clock; p95 and max are medians over rounds of each round's \
+         figure. Serial: the share of our step outside parallel regions, from \
+         `Profile::parallel`; read it on a 1-thread run.)",
+        clock.label()
+    );
+    out
+}
+
+/// The per-stage table in Markdown: rows are stages, columns scenes; each cell
+/// is our mean ms per step beside Box2D's (`b2World_GetProfile`) and the
+/// ratio. Only engines that measure their stages appear.
+pub fn stage_table(results: &[SceneResult]) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "| stage (ms/step, ours / Box2D) |");
+    for scene in results {
+        let _ = write!(out, " {} |", scene.scene);
+    }
+    out.push('\n');
+    let _ = writeln!(out, "|{}", "---|".repeat(1 + results.len()));
+    let profile = |scene: &SceneResult, pick: fn(&str) -> bool| {
+        scene
+            .engines
+            .iter()
+            .find(|e| pick(&e.engine))
+            .and_then(|e| e.profile)
+    };
+    for (row, stage) in STAGES.iter().enumerate() {
+        let _ = write!(out, "| {stage} |");
+        for scene in results {
+            let ours = profile(scene, |n| n == OURS).map(|p| p.stages[row]);
+            let theirs = profile(scene, |n| n.starts_with("Box2D")).map(|p| p.stages[row]);
+            let cell = match (ours, theirs) {
+                (Some(a), Some(b)) if b >= 0.005 => {
+                    format!("{a:.3} / {b:.3} ({:.2}×)", a / b)
+                }
+                (Some(a), Some(b)) => format!("{a:.3} / {b:.3}"),
+                (Some(a), None) => format!("{a:.3} / —"),
+                (None, Some(b)) => format!("— / {b:.3}"),
+                (None, None) => "—".to_owned(),
+            };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "\n(Each engine's own stage clock, wall time, mean over the timed steps of every round. \
+         Box2D sweeps fast non-bullet bodies inside finalize (its `transforms`) and counts \
+         bullets apart; ours counts both under continuous. The last row is ours outside \
+         pairs, collide and solve, Box2D's `sensors`.)"
+    );
     out
 }
 
@@ -270,11 +382,25 @@ fn json_scene(scene: &SceneResult) -> String {
                 s.is_sane()
             )
         });
+        let profile = e.profile.map_or("null".to_owned(), |p| {
+            let stages: Vec<String> = STAGES
+                .iter()
+                .zip(&p.stages)
+                .map(|(name, ms)| format!("{}:{}", json_string(name), json_number(Some(*ms))))
+                .collect();
+            format!(
+                "{{\"stages_ms\":{{{}}},\"parallel_ms\":{}}}",
+                stages.join(","),
+                json_number(p.parallel)
+            )
+        });
         let _ = write!(
             out,
             "{{\"engine\":{},\"skipped\":{},\"median_ms_per_step\":{},\"min_ms_per_step\":{},\
              \"rounds_ms_per_step\":[{}],\"median_cpu_ms_per_step\":{},\
-             \"rounds_cpu_ms_per_step\":[{}],\"bodies\":{},\"shapes\":{},\"joints\":{},\
+             \"rounds_cpu_ms_per_step\":[{}],\"p95_ms\":{},\"max_ms\":{},\"p95_cpu_ms\":{},\
+             \"max_cpu_ms\":{},\"serial_fraction\":{},\"profile\":{},\
+             \"bodies\":{},\"shapes\":{},\"joints\":{},\
              \"final_bodies\":{},\"stability\":{}}}",
             json_string(&e.engine),
             e.skipped.as_deref().map_or("null".to_owned(), json_string),
@@ -283,6 +409,12 @@ fn json_scene(scene: &SceneResult) -> String {
             rounds.join(","),
             json_number(e.median_cpu_ms()),
             cpu_rounds.join(","),
+            json_number(e.p95_on(Clock::Wall)),
+            json_number(e.max_on(Clock::Wall)),
+            json_number(e.p95_on(Clock::Cpu)),
+            json_number(e.max_on(Clock::Cpu)),
+            json_number(e.serial_fraction()),
+            profile,
             e.initial.bodies,
             e.initial.shapes,
             e.initial.joints,

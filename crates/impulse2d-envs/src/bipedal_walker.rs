@@ -38,7 +38,8 @@ use impulse2d::{
 };
 
 use crate::env::{
-    Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len, unwrap_angle,
+    Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len, time_limit,
+    track_contacts, unwrap_angle,
 };
 use crate::render::{Canvas, Rgb};
 use crate::rng::Rng;
@@ -554,22 +555,13 @@ impl BipedalWalker {
         ep.world.step((1.0 / FPS) as f32, SUBSTEPS)?;
 
         let events = ep.world.contact_events();
-        for e in events.end {
-            for (k, &shape) in ep.lower_shapes.iter().enumerate() {
-                if e.shape_id_a == shape || e.shape_id_b == shape {
-                    ep.lower_contacts[k] = ep.lower_contacts[k].saturating_sub(1);
-                }
-            }
-        }
-        for e in events.begin {
-            if e.shape_id_a == ep.hull_shape || e.shape_id_b == ep.hull_shape {
-                ep.game_over = true;
-            }
-            for (k, &shape) in ep.lower_shapes.iter().enumerate() {
-                if e.shape_id_a == shape || e.shape_id_b == shape {
-                    ep.lower_contacts[k] += 1;
-                }
-            }
+        if track_contacts(
+            &events,
+            ep.hull_shape,
+            &ep.lower_shapes,
+            &mut ep.lower_contacts,
+        ) {
+            ep.game_over = true;
         }
 
         let body = ep.world.body(ep.hull)?;
@@ -777,10 +769,7 @@ impl Env for BipedalWalker {
         }
         let mut result = self.advance(action, obs)?;
         let ep = self.episode.as_mut().ok_or(EnvError::NotReset)?;
-        ep.elapsed += 1;
-        if let Some(limit) = self.config.max_episode_steps {
-            result.truncated = ep.elapsed >= limit;
-        }
+        result.truncated = time_limit(&mut ep.elapsed, self.config.max_episode_steps);
         Ok(result)
     }
 

@@ -185,3 +185,41 @@ pub(crate) fn unwrap_angle(angle: f64, last_wrapped: &mut f32, wrapped: f32) -> 
     *last_wrapped = wrapped;
     (angle + delta) as f32 as f64
 }
+
+/// Gymnasium's contact listener over one step's contact events: counts the
+/// contacts touching each of `feet` (end events first, then begin events, as
+/// Box2D reports them) in `counts`, and says whether `body` began touching
+/// anything (the "game over" contact).
+pub(crate) fn track_contacts(
+    events: &impulse2d::ContactEvents<'_>,
+    body: impulse2d::ShapeId,
+    feet: &[impulse2d::ShapeId],
+    counts: &mut [u32],
+) -> bool {
+    let touches =
+        |a: impulse2d::ShapeId, b: impulse2d::ShapeId, s: impulse2d::ShapeId| a == s || b == s;
+    for e in events.end {
+        for (count, &foot) in counts.iter_mut().zip(feet) {
+            if touches(e.shape_id_a, e.shape_id_b, foot) {
+                *count = count.saturating_sub(1);
+            }
+        }
+    }
+    let mut body_touched = false;
+    for e in events.begin {
+        body_touched |= touches(e.shape_id_a, e.shape_id_b, body);
+        for (count, &foot) in counts.iter_mut().zip(feet) {
+            if touches(e.shape_id_a, e.shape_id_b, foot) {
+                *count += 1;
+            }
+        }
+    }
+    body_touched
+}
+
+/// Gymnasium's `TimeLimit`: counts one more step in `elapsed` and says whether
+/// the episode is now truncated (`elapsed` reached `limit`; never without one).
+pub(crate) fn time_limit(elapsed: &mut u32, limit: Option<u32>) -> bool {
+    *elapsed += 1;
+    limit.is_some_and(|m| *elapsed >= m)
+}

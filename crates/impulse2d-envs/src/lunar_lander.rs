@@ -52,7 +52,8 @@ use impulse2d::{
 };
 
 use crate::env::{
-    Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len, unwrap_angle,
+    Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len, time_limit,
+    track_contacts, unwrap_angle,
 };
 use crate::render::{Canvas, Rgb};
 use crate::rng::Rng;
@@ -526,22 +527,13 @@ impl LunarLander {
         ep.world.step((1.0 / FPS) as f32, SUBSTEPS)?;
 
         let events = ep.world.contact_events();
-        for e in events.end {
-            for (k, &leg) in ep.leg_shapes.iter().enumerate() {
-                if e.shape_id_a == leg || e.shape_id_b == leg {
-                    ep.leg_contacts[k] = ep.leg_contacts[k].saturating_sub(1);
-                }
-            }
-        }
-        for e in events.begin {
-            if e.shape_id_a == ep.lander_shape || e.shape_id_b == ep.lander_shape {
-                ep.game_over = true;
-            }
-            for (k, &leg) in ep.leg_shapes.iter().enumerate() {
-                if e.shape_id_a == leg || e.shape_id_b == leg {
-                    ep.leg_contacts[k] += 1;
-                }
-            }
+        if track_contacts(
+            &events,
+            ep.lander_shape,
+            &ep.leg_shapes,
+            &mut ep.leg_contacts,
+        ) {
+            ep.game_over = true;
         }
 
         let body = ep.world.body(lander)?;
@@ -647,10 +639,7 @@ impl Env for LunarLander {
         }
         let mut result = self.advance(m_power, s_power, direction, obs)?;
         let ep = self.episode.as_mut().ok_or(EnvError::NotReset)?;
-        ep.elapsed += 1;
-        if let Some(limit) = self.config.max_episode_steps {
-            result.truncated = ep.elapsed >= limit;
-        }
+        result.truncated = time_limit(&mut ep.elapsed, self.config.max_episode_steps);
         Ok(result)
     }
 

@@ -141,6 +141,7 @@ trait DynVectorEnv: Send {
     fn num_envs(&self) -> usize;
     fn workers(&self) -> usize;
     fn reset(&mut self, seed: Option<u64>) -> Result<(), EnvError>;
+    fn reset_with_seeds(&mut self, seeds: &[Option<u64>]) -> Result<(), EnvError>;
     fn step_discrete(&mut self, actions: &[i64]) -> Result<(), EnvError>;
     fn step_continuous(&mut self, actions: &[f32]) -> Result<(), EnvError>;
     fn put_observations(&self, out: &mut Vec<u8>);
@@ -162,6 +163,9 @@ where
     }
     fn reset(&mut self, seed: Option<u64>) -> Result<(), EnvError> {
         VectorEnv::reset(self, seed)
+    }
+    fn reset_with_seeds(&mut self, seeds: &[Option<u64>]) -> Result<(), EnvError> {
+        VectorEnv::reset_with_seeds(self, seeds)
     }
     fn step_discrete(&mut self, actions: &[i64]) -> Result<(), EnvError> {
         self.step(VectorActions::Discrete(actions))
@@ -514,6 +518,22 @@ impl VectorEnvCore {
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyBytes>> {
         let inner = excl(&mut self.inner);
         py.detach(|| inner.reset(seed)).map_err(env_err)?;
+        self.buffer.clear();
+        inner.put_observations(&mut self.buffer);
+        Ok(PyBytes::new(py, &self.buffer))
+    }
+
+    /// Resets environment `i` with `seeds[i]` (`None`: it continues its
+    /// stream); returns the observations' bytes. A list of the wrong length is
+    /// a `ValueError` and nothing is reset.
+    fn reset_seeds<'py>(
+        &mut self,
+        py: Python<'py>,
+        seeds: Vec<Option<u64>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let inner = excl(&mut self.inner);
+        py.detach(|| inner.reset_with_seeds(&seeds))
+            .map_err(env_err)?;
         self.buffer.clear();
         inner.put_observations(&mut self.buffer);
         Ok(PyBytes::new(py, &self.buffer))

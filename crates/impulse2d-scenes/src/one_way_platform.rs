@@ -36,7 +36,7 @@ pub struct OneWayPlatform {
 /// Whether a contact involving the one-way `platform` shape should act this
 /// step: only when the manifold normal, taken from the platform to the other
 /// shape, points up (the other shape is above), and the shapes overlap by
-/// less than [`PASS_THROUGH_DEPTH`]. Contacts without the platform are left
+/// less than 5 cm (`PASS_THROUGH_DEPTH`). Contacts without the platform are left
 /// alone.
 pub fn one_way_contact_enabled(
     platform: ShapeId,

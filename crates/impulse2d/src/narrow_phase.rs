@@ -40,15 +40,21 @@ impl World {
             scratch,
             joints,
             simd,
+            workers,
             ..
         } = self;
-        scratch.pairs.clear();
-        broad_phase.update_pairs_on(
+        // The tree queries and this filter run on the workers; the pairs come
+        // out in move-buffer order on any worker count.
+        let (shapes, bodies, pair_set, joints) = (&*shapes, &*bodies, &*pair_set, &*joints);
+        broad_phase.update_pairs_parallel(
             *simd,
+            workers,
             |a, b| {
                 should_create_contact(shapes, bodies, pair_set, a, b)
                     && crate::joint::joint_allows_collision(joints, shapes, bodies, a, b)
             },
+            &mut scratch.pair_buffers,
+            &mut scratch.pair_order,
             &mut scratch.pairs,
         );
         let pairs = std::mem::take(&mut self.scratch.pairs);
@@ -78,6 +84,7 @@ impl World {
             bodies,
             solver_sets,
             scratch,
+            broad_phase,
             mixing,
             settings,
             callbacks,
@@ -130,9 +137,33 @@ impl World {
                 collide_sims(simd, &env, sims, &mut own.contact_bits);
             }
         };
-        workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
-            collide_block(range.start, range.end, worker);
-        });
+        // Block 0 rebuilds the broad phase's trees, which the pair search
+        // left for now (as Box2D runs `b2UpdateTreesTask` beside its narrow
+        // phase): nothing in this stage reads them, and they must be rebuilt
+        // before the next enlargement. The other blocks are the contacts'.
+        let trees = std::sync::Mutex::new(Some(&mut *broad_phase));
+        let block_size = workers.block_size(total, MIN_CONTACT_BLOCK);
+        let contact_blocks = total.div_ceil(block_size) as u32;
+        workers.run(
+            &[contact_blocks + 1],
+            |&blocks| blocks,
+            |_, block, worker| {
+                if block == 0 {
+                    let mut trees = trees.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some(broad_phase) = trees.take() {
+                        let t = crate::profile::Instant::now();
+                        broad_phase.rebuild_trees();
+                        // One block whatever the worker count: serial time
+                        // (which other workers may overlap with contacts).
+                        workers.note_serial(t.elapsed());
+                    }
+                } else {
+                    let start = (block as usize - 1) * block_size;
+                    collide_block(start, (start + block_size).min(total), worker);
+                }
+            },
+            |_| {},
+        );
 
         let bits = &mut scratch.contact_state_bits;
         bits.set_bit_count_and_clear(capacity);

@@ -44,6 +44,12 @@ pub struct Profile {
     pub enlarge_proxies: f32,
     /// Putting islands to sleep.
     pub sleep_islands: f32,
+    /// Time inside parallel regions: the stages whose blocks the workers share
+    /// (narrow phase, constraint solve, finalize, continuous), less the
+    /// overflow colours, which one thread solves. On one worker,
+    /// `1 - parallel / step` is the serial fraction of the step, the part that
+    /// more threads cannot shorten (Amdahl's law).
+    pub parallel: f32,
 }
 
 /// Sets the millisecond clock the profile reads on targets without

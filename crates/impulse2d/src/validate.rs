@@ -5,8 +5,11 @@
 //! inconsistency it finds. It allocates and is slow; it changes nothing.
 
 use crate::body::BodyType;
+use crate::collision::{Polygon, make_polygon_from_placed};
 use crate::contact::{contact_flags, pair_key, sim_flags};
+use crate::error::Error;
 use crate::id::NULL_INDEX;
+use crate::math::Vec2;
 use crate::solver::constraint_graph::{DYNAMIC_COLOR_COUNT, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
 use crate::world::World;
@@ -537,4 +540,76 @@ impl World {
         );
         Ok(())
     }
+}
+
+/// The bound on a placed vertex's rounding error used below, in units of the
+/// largest coordinate: placing a vertex (a rotation and a translation in
+/// `f32`) rounds it by a few units in the last place, and `16·2⁻²⁴` leaves
+/// room for a polygon placed twice ([`Polygon::transformed`]).
+const PLACEMENT_ROUNDING: f32 = 16.0 / 16_777_216.0;
+
+/// The tolerance for `f32` round-off in a unit normal or a centroid computed
+/// the other way from the same numbers.
+const ROUND_OFF: f32 = 1.0e-5;
+
+/// A polygon from stored parts (serde, snapshots), checked as
+/// [`make_polygon`](crate::collision::make_polygon) checks its input: 3 to 8
+/// strictly convex counter-clockwise `vertices` within `±HUGE` and a `radius`
+/// in `[0, HUGE]` (metres). The normals and centroid are computed from the
+/// vertices; written ones are kept when they agree with them.
+///
+/// A constructor may compute the normals and centroid in another way than
+/// from the stored vertices (a box rotates its axes' normals and takes its
+/// centre as centroid), so a written normal is accepted when its length is 1
+/// within 1e-3 (a rotation's own tolerance) and its direction differs from
+/// the edge's by no more than the rounding of the edge's end points explains;
+/// the centroid likewise.
+///
+/// # Errors
+/// As [`make_polygon`](crate::collision::make_polygon);
+/// [`Error::InvalidGeometry`] for a written normal or centroid that does not
+/// belong to the vertices.
+pub(crate) fn polygon_from_parts(
+    vertices: &[Vec2],
+    radius: f32,
+    normals: Option<&[Vec2]>,
+    centroid: Option<Vec2>,
+) -> crate::error::Result<Polygon> {
+    let mut polygon = make_polygon_from_placed(vertices, radius)?;
+    let n = polygon.count;
+    let scale = vertices
+        .iter()
+        .fold(0.0f32, |m, v| m.max(v.x.abs()).max(v.y.abs()));
+    let vertex_error = PLACEMENT_ROUNDING * scale;
+    if let Some(normals) = normals {
+        if normals.len() != n {
+            return Err(Error::InvalidGeometry(
+                "a polygon needs one normal per vertex",
+            ));
+        }
+        for (i, &written) in normals.iter().enumerate() {
+            let edge_length = (polygon.vertices[(i + 1) % n] - polygon.vertices[i]).length();
+            let direction_error = ROUND_OFF + 2.0 * vertex_error / edge_length;
+            let length = written.length();
+            if !written.is_finite()
+                || (length - 1.0).abs() > 1.0e-3
+                || (written * (1.0 / length) - polygon.normals[i]).length() > direction_error
+            {
+                return Err(Error::InvalidGeometry(
+                    "a polygon normal is not the outward unit normal of its edge",
+                ));
+            }
+            polygon.normals[i] = written;
+        }
+    }
+    if let Some(written) = centroid {
+        let tolerance = ROUND_OFF * scale.max(1.0) + 2.0 * vertex_error;
+        if !written.is_finite() || (written - polygon.centroid).length() > tolerance {
+            return Err(Error::InvalidGeometry(
+                "a polygon centroid is not the centroid of its vertices",
+            ));
+        }
+        polygon.centroid = written;
+    }
+    Ok(polygon)
 }

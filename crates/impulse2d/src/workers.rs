@@ -37,6 +37,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
+use crate::profile::Instant;
 
 /// Tag of the published stage word once the region is over.
 const DONE: u32 = u32::MAX;
@@ -51,6 +52,10 @@ pub(crate) struct Workers {
     stage: AtomicU64,
     /// Blocks of the published stage that are finished.
     completed: AtomicU32,
+    /// Time spent in regions since the last [`Workers::take_parallel_ms`], ns.
+    region_nanos: AtomicU64,
+    /// The part of it that [`Workers::note_serial`] says one thread did alone, ns.
+    serial_nanos: AtomicU64,
 }
 
 impl std::fmt::Debug for Workers {
@@ -80,7 +85,24 @@ impl Workers {
             team,
             stage: AtomicU64::new(0),
             completed: AtomicU32::new(0),
+            region_nanos: AtomicU64::new(0),
+            serial_nanos: AtomicU64::new(0),
         })
+    }
+
+    /// Time spent inside [`Workers::run`] since the last call, less what
+    /// [`Workers::note_serial`] reported, ms (for `Profile::parallel`).
+    pub(crate) fn take_parallel_ms(&self) -> f32 {
+        let region = self.region_nanos.swap(0, Ordering::Relaxed);
+        let serial = self.serial_nanos.swap(0, Ordering::Relaxed);
+        region.saturating_sub(serial) as f32 * 1e-6
+    }
+
+    /// Reports a stage of a region that one thread ran alone whatever the
+    /// worker count (an overflow colour), so that it counts as serial time.
+    pub(crate) fn note_serial(&self, time: std::time::Duration) {
+        let nanos = u64::try_from(time.as_nanos()).unwrap_or(u64::MAX);
+        self.serial_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
     /// Number of workers (the driving thread included).
@@ -124,7 +146,34 @@ impl Workers {
     ///
     /// `exec` must make blocks of one stage touch disjoint data; that is
     /// what makes the result independent of the threads.
-    pub(crate) fn run<S, B, E, A>(&self, stages: &[S], blocks: B, exec: E, mut after: A)
+    ///
+    /// The time spent here counts as parallel time (see
+    /// [`Workers::take_parallel_ms`]).
+    pub(crate) fn run<S, B, E, A>(&self, stages: &[S], blocks: B, exec: E, after: A)
+    where
+        S: Sync,
+        B: Fn(&S) -> u32 + Sync,
+        E: Fn(&S, u32, usize) + Sync,
+        A: FnMut(&S),
+    {
+        let start = Instant::now();
+        self.run_stages(stages, blocks, exec, after);
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.region_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+
+    /// Runs `f` on this thread, counting its time as parallel: for a stage
+    /// that splits into blocks on several workers but is one call on one.
+    pub(crate) fn run_alone<R>(&self, f: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let result = f();
+        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.region_nanos.fetch_add(nanos, Ordering::Relaxed);
+        result
+    }
+
+    /// [`Workers::run`] without the timing.
+    fn run_stages<S, B, E, A>(&self, stages: &[S], blocks: B, exec: E, mut after: A)
     where
         S: Sync,
         B: Fn(&S) -> u32 + Sync,

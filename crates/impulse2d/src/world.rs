@@ -389,6 +389,7 @@ impl World {
             return Ok(());
         }
         let step_start = Instant::now();
+        let _ = self.workers.take_parallel_ms(); // from calls since the last step
         let ctx = self.step_context(time_step, sub_step_count);
 
         let t = Instant::now();
@@ -407,6 +408,7 @@ impl World {
         self.end_step_events(); // events: sensor overlaps, bodies that fell asleep
 
         self.profile.step = ms_since(step_start);
+        self.profile.parallel = self.workers.take_parallel_ms();
         // A callback that panicked during the step was answered `true`; its
         // panic goes on now that the world is consistent (see `filter.rs`).
         self.resume_callback_panic();

@@ -414,12 +414,8 @@ fn manifolds_against_f64() {
     for row in &rows {
         // Ours is within tolerance of f64 on every judged case, and never
         // farther from it than Box2D's float build on any family.
-        // Capsules: a two-point manifold reports the gap along its one
-        // normal, which overstates the true gap when the closest features
-        // are two ends (see docs/collision-accuracy.md).
-        let capsules = row.family.contains("capsules");
         assert!(
-            capsules || row.ours.agree == row.ours.judged,
+            row.ours.agree == row.ours.judged,
             "{}: ours agrees on {} of {} (max normal {:e} rad, separation {:e} m)",
             row.family,
             row.ours.agree,

@@ -284,18 +284,7 @@ fn point_segment_distance(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
 
 /// The world vertices of `polygon` placed by `xf`, in `f64`.
 fn world_vertices(polygon: &impulse2d::collision::Polygon, xf: Transform) -> Vec<[f64; 2]> {
-    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
-    polygon
-        .vertices()
-        .iter()
-        .map(|v| {
-            let (x, y) = (f64::from(v.x), f64::from(v.y));
-            [
-                f64::from(xf.p.x) + c * x - s * y,
-                f64::from(xf.p.y) + s * x + c * y,
-            ]
-        })
-        .collect()
+    placed(polygon.vertices(), xf)
 }
 
 /// Fuzz target `manifold`, input
@@ -737,4 +726,322 @@ fn snapshot_fuzz_regressions_are_refused_or_valid() {
         world.validate().unwrap_or_else(|e| panic!("{path:?}: {e}"));
     }
     assert!(count >= 3, "{count} inputs in {dir:?}");
+}
+
+/// `bytes` (a whole snapshot) with the first occurrence of `from`'s bits after
+/// the 20-byte header replaced by `to`'s, and the checksum recomputed.
+fn snapshot_with_number_replaced(bytes: &[u8], from: f32, to: f32) -> Vec<u8> {
+    const HEADER: usize = 20;
+    let mut body = bytes[..bytes.len() - 8].to_vec();
+    let pattern = from.to_le_bytes();
+    let at = HEADER
+        + body[HEADER..]
+            .windows(4)
+            .position(|w| w == pattern)
+            .unwrap_or_else(|| panic!("{from} is in the snapshot"));
+    body[at..at + 4].copy_from_slice(&to.to_le_bytes());
+    let sum = fnv1a(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
+/// Fuzz target `snapshot`, input
+/// `fuzz/regressions/snapshot/polygon-vertex-minus-infinity-refused-by-broad-phase`.
+///
+/// A flipped byte turned a polygon vertex's x into −inf. Nothing on the decode
+/// path looked at shape geometry, so the world restored, and the first step's
+/// box for that shape reached the broad phase, which refused it
+/// (`debug_assert!` in `enlarge_proxies`; in a release build the proxy kept a
+/// box that no longer covered the shape). Restoring now checks every number a
+/// step reads as the constructors do: each number below, written where a
+/// constructor or setter would refuse it, makes `restore` an `InvalidData`
+/// error that leaves the world unchanged, while the unaltered bytes restore.
+#[test]
+fn snapshot_with_numbers_no_constructor_makes_is_refused() {
+    // Distinctive values, each stored once in the snapshot before anything
+    // else holds the same bits: the body sits at x = 1, so no box corner
+    // repeats the half-width, and hy < hx, so the body's smallest extent is hy.
+    let (hx, hy, friction, density) = (0.429_687_5f32, 0.335_937_5f32, 0.718_75f32, 2.562_5f32);
+    let build = || {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        world
+            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(5.0, 0.5).unwrap())
+            .unwrap();
+        let body = world
+            .create_body(&BodyDef::dynamic(Vec2::new(1.0, 2.0)))
+            .unwrap();
+        let def = ShapeDef {
+            density,
+            friction,
+            ..ShapeDef::default()
+        };
+        world
+            .create_polygon_shape(body, &def, &make_box(hx, hy).unwrap())
+            .unwrap();
+        world
+    };
+    let bytes = build().snapshot().to_bytes();
+    let restores = |bytes: &[u8]| {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let before = world.snapshot();
+        // (`from_bytes` decodes and checks the whole world too.)
+        let result = impulse2d::Snapshot::from_bytes(bytes).and_then(|s| world.restore(&s));
+        if result.is_err() {
+            assert_eq!(
+                world.snapshot(),
+                before,
+                "a refused restore changes nothing"
+            );
+        }
+        result
+    };
+    restores(&bytes).expect("the unaltered snapshot restores");
+    for (what, from, to) in [
+        ("a vertex at -inf", hx, f32::NEG_INFINITY),
+        ("a vertex at NaN", hx, f32::NAN),
+        ("a vertex beyond HUGE", hx, 1.0e6),
+        // (−1, −hy) after (−hx, −hy): the polygon turns clockwise there.
+        ("a folded polygon", hx, -1.0),
+        ("a negative friction", friction, -0.5),
+        ("a NaN density", density, f32::NAN),
+    ] {
+        let altered = snapshot_with_number_replaced(&bytes, from, to);
+        assert!(
+            matches!(restores(&altered), Err(Error::InvalidData(_))),
+            "{what} is refused"
+        );
+    }
+}
+
+/// The `f64` distance between two convex point sets given by their points (a
+/// segment, a polygon or any cloud), when they do not overlap: the smallest
+/// distance from a point of one to a segment between two points of the other
+/// (the hulls' edges are among those segments, and every other one lies inside
+/// its hull).
+fn cloud_distance(a: &[[f64; 2]], b: &[[f64; 2]]) -> f64 {
+    let mut d = f64::MAX;
+    for (p, q) in [(a, b), (b, a)] {
+        for v in p {
+            for i in 0..q.len() {
+                for j in i..q.len() {
+                    d = d.min(point_segment_distance(*v, q[i], q[j]));
+                }
+            }
+        }
+    }
+    d
+}
+
+/// `points` placed by `xf`, in `f64`.
+fn placed(points: &[Vec2], xf: Transform) -> Vec<[f64; 2]> {
+    let (c, s) = (f64::from(xf.q.c), f64::from(xf.q.s));
+    points
+        .iter()
+        .map(|v| {
+            let (x, y) = (f64::from(v.x), f64::from(v.y));
+            [
+                f64::from(xf.p.x) + c * x - s * y,
+                f64::from(xf.p.y) + s * x + c * y,
+            ]
+        })
+        .collect()
+}
+
+/// Fuzz target `toi`, input
+/// `fuzz/regressions/toi/segment-spinning-54-rad-per-step-missed-at-0.16` (CI's
+/// smoke on 4b2e6ce).
+///
+/// An 86 m segment A sweeps 105 m while turning 54.66 rad (8.7 turns) past a
+/// 123 m sliver B of seven points (four of them at its origin). The target's
+/// no-miss check samples the sweep with one warm-started simplex cache, and at
+/// t = 0.16 GJK said 0: its triangle of `A − B` had two vertices 4 mm apart and
+/// the third 105 m away, all about 100 m from the origin, so every cross
+/// product in the Voronoi region tests was round-off and none of them passed,
+/// which the solver read as "origin inside". (`time_of_impact` itself was
+/// right; its angular bound is conservative for any turn.) A triangle now
+/// counts as containing the origin only if its barycentric weights put the
+/// point there; otherwise its nearest edge stands. Sampled as the target does,
+/// warm-started, every distance must be the `f64` distance of the same `f32`
+/// poses to within `f32` round-off, and none below the time of impact's target.
+#[test]
+fn warm_started_distance_of_a_far_sliver_triangle_is_not_an_overlap() {
+    use impulse2d::Sweep;
+    use impulse2d::collision::{
+        DistanceInput, ShapeProxy, ToiInput, make_proxy, shape_distance, time_of_impact,
+    };
+    use impulse2d::core::{LINEAR_SLOP, TOI_TARGET_FRACTION};
+    let a_points = [Vec2::new(86.33594, 0.0), Vec2::ZERO];
+    let b_points = [
+        Vec2::new(0.0, -123.49219),
+        Vec2::ZERO,
+        Vec2::new(0.0, -0.00390625),
+        Vec2::new(-0.00390625, -105.00391),
+        Vec2::ZERO,
+        Vec2::ZERO,
+        Vec2::ZERO,
+    ];
+    let proxy_a: ShapeProxy = make_proxy(&a_points, 0.0).unwrap();
+    let proxy_b: ShapeProxy = make_proxy(&b_points, 0.0).unwrap();
+    let input = ToiInput {
+        proxy_a,
+        proxy_b,
+        sweep_a: Sweep {
+            local_center: Vec2::new(-0.00390625, -0.00390625),
+            c1: Vec2::new(-105.41406, 0.0),
+            c2: Vec2::ZERO,
+            a1: 54.660156,
+            a2: 0.0,
+        },
+        sweep_b: Sweep {
+            local_center: Vec2::new(-8.5859375, 0.0),
+            c1: Vec2::ZERO,
+            c2: Vec2::ZERO,
+            a1: 0.0,
+            a2: 0.0,
+        },
+        max_fraction: 1.0,
+    };
+    let toi = time_of_impact(&input);
+    let floor = LINEAR_SLOP - TOI_TARGET_FRACTION * LINEAR_SLOP;
+    let mut cache = SimplexCache::default();
+    for k in 0..64 {
+        let t = toi.fraction * k as f32 / 64.0;
+        let (xa, xb) = (input.sweep_a.transform_at(t), input.sweep_b.transform_at(t));
+        let d = shape_distance(
+            &DistanceInput {
+                proxy_a,
+                proxy_b,
+                transform_a: xa,
+                transform_b: xb,
+                use_radii: false,
+            },
+            &mut cache,
+        );
+        let exact = cloud_distance(&placed(&a_points, xa), &placed(&b_points, xb));
+        // f32 round-off at 200 m: a few units of 1.5e-5 m.
+        assert!(
+            (f64::from(d.distance) - exact).abs() <= 1e-3,
+            "t = {t}: GJK {} against {exact}",
+            d.distance
+        );
+        assert!(d.distance >= floor, "missed contact at t = {t}: {d:?}");
+    }
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/closest-separation-14.76m-reported` (CI's smoke
+/// on 4b2e6ce).
+///
+/// A 92 km sliver triangle whose corner (5e-6, 0.000373) sits 0.37 mm above the
+/// top end of a vertical 115 m segment. The triangle's bottom face separates
+/// most (0.000373 m) and is the reference, a sliver less than a tenth of the
+/// slop, so the manifold is clipped; but the segment, the incident edge, runs
+/// along the face's normal and just outside its side plane (5 µm), and the
+/// clip cut it where it crosses that plane 7.4 m down: a contact 14.76 m
+/// "apart". When no clip comes within reach, the closest features of the
+/// reference face and the incident edges at the deepest vertex are now the
+/// contact: here corner to corner, with the true gap. Expected: one point whose
+/// separation is the `f64` distance of the shapes, in both argument orders the
+/// library has (the segment first).
+#[test]
+fn segment_standing_on_the_end_of_a_face_reports_the_gap() {
+    let triangle = make_polygon(
+        &compute_hull(&[
+            Vec2::new(92547.38, 27753.531),
+            Vec2::new(5e-6, 0.000373),
+            Vec2::new(92547.38, -0.030977),
+        ])
+        .unwrap(),
+        0.0,
+    )
+    .unwrap();
+    let segment = Segment {
+        point1: Vec2::ZERO,
+        point2: Vec2::new(0.0, -115.484375),
+    };
+    let xf = Transform::IDENTITY;
+    let exact = cloud_distance(
+        &placed(triangle.vertices(), xf),
+        &placed(&[segment.point1, segment.point2], xf),
+    );
+    assert!((exact - 0.000373).abs() < 1e-6, "{exact}");
+    let m = collide_segment_and_polygon(&segment, xf, &triangle, xf);
+    assert!(m.point_count > 0, "{m:?}");
+    let closest = f64::from(fuzz_cases::closest_separation(&m));
+    assert!(
+        (closest - exact).abs() <= 1e-6,
+        "closest {closest} vs {exact}: {m:?}"
+    );
+    // The normal points from the segment's top end to the triangle's corner.
+    assert!(m.normal.y > 0.999, "{m:?}");
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/far-thin-polygons-closest-0.0273-past-reach` (a
+/// long run on 21d0105).
+///
+/// A 4-gon and a triangle, each about 92 km long and a few centimetres thick at
+/// the end where they meet; in the world, their `f64` distance (from the same
+/// `f32` vertices and transforms) is 0.0232 m, just beyond the speculative
+/// distance, while `f32` coordinates 92 km from a polygon's first vertex (the
+/// working frame's origin) are 7.8 mm apart. SAT found the shapes within reach,
+/// by round-off, and the clip reported 0.0273 m, beyond it. A polygon manifold
+/// whose closest point stays beyond the speculative distance after the repairs
+/// is now empty, as the manifold module promises. Expected: in both orders,
+/// empty, or a closest separation within reach and within the `f32` spacing
+/// there (a few times 7.8 mm) of the `f64` gap.
+#[test]
+fn far_thin_polygons_just_out_of_reach_stay_within_the_rule() {
+    let a = make_polygon(
+        &compute_hull(&[
+            Vec2::new(0.009333, 118.39453),
+            Vec2::new(0.030187, 0.009333),
+            Vec2::new(92599.26, -82.484375),
+            Vec2::new(92547.38, 0.0),
+        ])
+        .unwrap(),
+        0.0,
+    )
+    .unwrap();
+    let b = make_polygon(
+        &compute_hull(&[
+            Vec2::new(92558.73, 2739.6563),
+            Vec2::new(-3.5415578, 118.97317),
+            Vec2::new(0.009333, 0.030069),
+        ])
+        .unwrap(),
+        0.0,
+    )
+    .unwrap();
+    let xa = Transform::new(
+        Vec2::new(0.0, 0.009094),
+        Rot {
+            c: -0.5544861,
+            s: -0.83219296,
+        },
+    );
+    let xb = Transform::new(
+        Vec2::ZERO,
+        Rot {
+            c: -0.59702283,
+            s: 0.8022242,
+        },
+    );
+    let exact = cloud_distance(&world_vertices(&a, xa), &world_vertices(&b, xb));
+    assert!((exact - 0.0232).abs() < 1e-4, "{exact}");
+    for m in [
+        collide_polygons(&a, xa, &b, xb),
+        collide_polygons(&b, xb, &a, xa),
+    ] {
+        if m.point_count == 0 {
+            continue;
+        }
+        let closest = fuzz_cases::closest_separation(&m);
+        assert!(closest <= SPECULATIVE_DISTANCE, "{m:?}");
+        assert!(
+            (f64::from(closest) - exact).abs() <= 0.04,
+            "{closest} vs {exact}: {m:?}"
+        );
+    }
 }

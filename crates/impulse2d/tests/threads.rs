@@ -149,3 +149,23 @@ fn every_scene_is_the_same_on_1_2_and_4_threads() {
         }
     }
 }
+
+/// `Profile::parallel` (time inside parallel regions) lies within the step on
+/// any thread count, and a paused step has none.
+#[test]
+fn profile_parallel_time_lies_within_the_step() {
+    for threads in [1, 2] {
+        let mut world = world_with_threads(threads);
+        impulse2d_scenes::build("pyramid", &mut world).unwrap();
+        for _ in 0..5 {
+            world.step(1.0 / 60.0, 4).unwrap();
+            let p = *world.profile();
+            assert!(
+                p.parallel > 0.0 && p.parallel <= p.step,
+                "{threads} threads: {p:?}"
+            );
+        }
+        world.step(0.0, 4).unwrap();
+        assert_eq!(world.profile().parallel, 0.0);
+    }
+}

@@ -51,7 +51,9 @@ pub mod track;
 use impulse2d::collision::{compute_hull, make_polygon};
 use impulse2d::{BodyDef, ShapeDef, ShapeId, Vec2, World, WorldDef};
 
-use crate::env::{Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len};
+use crate::env::{
+    Action, ActionSpace, Env, EnvError, ObservationSpace, StepResult, check_len, time_limit,
+};
 
 use car::Car;
 use render::{FrameInfo, Palette, Renderer, RoadPoly, STATE_H, STATE_W, VIDEO_H, VIDEO_W, to_rgb};
@@ -375,11 +377,7 @@ impl CarRacing {
                 lap_finished = Some(false);
                 result.reward = -100.0;
             }
-            ep.elapsed_steps += 1;
-            result.truncated = self
-                .config
-                .max_episode_steps
-                .is_some_and(|m| ep.elapsed_steps >= m);
+            result.truncated = time_limit(&mut ep.elapsed_steps, self.config.max_episode_steps);
         }
         Ok(CarStep {
             result,

@@ -110,6 +110,11 @@ pub struct SegmentDistanceResult {
 /// by round-off.
 const MAX_GJK_ITERATIONS: u32 = 20;
 
+/// How far from the origin, relative to the largest simplex vertex, the point
+/// a triangle's barycentric weights give may be for the origin to count as
+/// inside (a few hundred units of `f32` round-off).
+const INSIDE_TOLERANCE: f32 = 256.0 * f32::EPSILON;
+
 /// Most conservative-advancement steps one [`shape_cast`] call takes.
 const MAX_CAST_ITERATIONS: u32 = 20;
 
@@ -481,20 +486,47 @@ impl Simplex {
             return self.keep_edge(1, 2, u23_2, u23_3);
         }
 
-        // The origin is inside. A degenerate (zero-area) triangle cannot get here
-        // with finite input, but never divide by zero.
+        // The origin is inside, or round-off failed every test above: a sliver
+        // triangle far from the origin (two support points a few millimetres
+        // apart, the third 100 m away, all 100 m from the origin) has cross
+        // products made of round-off, whose signs mean nothing. Then the point
+        // the weights give is not the origin, and the nearest edge stands.
         let total = t1 + t2 + t3;
-        let inv = if total > 0.0 { 1.0 / total } else { 0.0 };
-        let weights = if total > 0.0 {
-            [t1 * inv, t2 * inv, t3 * inv]
-        } else {
-            [1.0 / 3.0; 3]
-        };
-        for (v, w) in self.v.iter_mut().zip(weights) {
-            v.weight = w;
+        if total > 0.0 {
+            let inv = 1.0 / total;
+            let weights = [t1 * inv, t2 * inv, t3 * inv];
+            let p = weights[0] * w1 + weights[1] * w2 + weights[2] * w3;
+            let scale = w1
+                .length_squared()
+                .max(w2.length_squared())
+                .max(w3.length_squared());
+            if p.length_squared() <= INSIDE_TOLERANCE * INSIDE_TOLERANCE * scale {
+                for (v, w) in self.v.iter_mut().zip(weights) {
+                    v.weight = w;
+                }
+                self.count = 3;
+                return Vec2::ZERO;
+            }
         }
-        self.count = 3;
-        Vec2::ZERO
+        self.keep_nearest_edge()
+    }
+
+    /// Keeps the edge of the triangle (or the vertex of that edge) nearest to
+    /// the origin, and returns the vector from it to the origin.
+    fn keep_nearest_edge(&mut self) -> Vec2 {
+        let mut best = (f32::INFINITY, *self, Vec2::ZERO);
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            let mut edge = Simplex {
+                v: [self.v[i], self.v[j], self.v[j]],
+                count: 2,
+            };
+            let d = edge.solve_segment();
+            if d.length_squared() < best.0 {
+                best = (d.length_squared(), edge, d);
+            }
+        }
+        *self = best.1;
+        best.2
     }
 
     /// The closest points on A and on B (A's frame) that the simplex stands for.

@@ -36,7 +36,8 @@
 //! - D. Eberly, *Intersection of Convex Objects: The Method of Separating Axes*.
 
 use super::distance::{
-    DistanceInput, DistanceOutput, ShapeProxy, SimplexCache, segment_distance, shape_distance,
+    DistanceInput, DistanceOutput, SegmentDistanceResult, ShapeProxy, SimplexCache,
+    segment_distance, shape_distance,
 };
 use super::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment, make_capsule_polygon};
 use crate::core::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -521,13 +522,21 @@ fn capsule_contact(
         // other; measured from the other side, the gap at that end comes out too
         // large by h·(1/cos α − 1) for segments at an angle α and core distance h
         // (4 mm for h = 2 m, α = 0.06). Then the other side is the reference if
-        // it measures the true gap. (When neither does, the closest features are
-        // two ends and the gap stays overstated, as in Box2D.)
+        // it measures the true gap.
         if nearest > distance + 1.0e-6 {
             let (other, other_nearest) = face(!preferred);
             if other_nearest <= distance + 1.0e-6 {
                 (m, nearest) = (other, other_nearest);
             }
+        }
+        // When neither does, the closest features are two ends, and no side
+        // normal measures the true gap (Box2D keeps it overstated): nearly
+        // parallel capsules take the direction between the ends as the normal.
+        if nearest > distance + 1.0e-6
+            && nearest <= distance + LINEAR_SLOP
+            && let Some(ends) = end_to_end_contact(p1, q1, radius_a, p2, q2, radius_b, &closest, &m)
+        {
+            (m, nearest) = (ends, distance);
         }
         // Both clipped points far beyond the closest distance mean the segments meet
         // at a steep angle away from their closest points: then one point at the
@@ -559,9 +568,80 @@ fn capsule_contact(
     )
 }
 
+/// The two-point contact of capsules `p1–q1` (radius `radius_a`) and `p2–q2`
+/// whose closest features `closest` are an end of each, with the normal along
+/// the line between those ends (from A to B) rather than a side normal: the
+/// first point is at the ends, with the true gap; the second at the far end of
+/// the stretch where the cores face each other across that normal, with the
+/// core gap along the normal there minus the radii. Each point ± normal ·
+/// separation/2 lies on its core pushed out by its radius along the normal:
+/// on the surface at the ends, and inside a side that is β off the normal by
+/// r·(1 − cos β) (for capsules this close to parallel, β² ≤ 2·slop/h).
+/// `face` is the side-normal contact it replaces: its point ids are kept, the
+/// nearer point's for the ends. `None` when the closest features are not two
+/// ends or the cores do not run side by side from them.
+fn end_to_end_contact(
+    p1: Vec2,
+    q1: Vec2,
+    radius_a: f32,
+    p2: Vec2,
+    q2: Vec2,
+    radius_b: f32,
+    closest: &SegmentDistanceResult,
+    face: &LocalManifold,
+) -> Option<LocalManifold> {
+    let is_end = |f: f32| f == 0.0 || f == 1.0;
+    if !is_end(closest.fraction1) || !is_end(closest.fraction2) || face.count != 2 {
+        return None;
+    }
+    let (end_a, end_b) = (closest.closest1, closest.closest2);
+    let (normal, distance) = (end_b - end_a).get_length_and_normalize();
+    if distance < LINEAR_SLOP {
+        return None;
+    }
+    let other_a = if closest.fraction1 == 0.0 { q1 } else { p1 };
+    let other_b = if closest.fraction2 == 0.0 { q2 } else { p2 };
+    // Coordinates along the tangent from the ends (which share coordinate 0):
+    // both cores must run the same way, as far as the shorter reaches.
+    let tangent = normal.left_perp();
+    let (fa, fb) = (
+        (other_a - end_a).dot(tangent),
+        (other_b - end_a).dot(tangent),
+    );
+    if fa * fb <= 0.0 {
+        return None;
+    }
+    let far = if fa.abs() < fb.abs() { fa } else { fb };
+    let far_a = end_a.lerp(other_a, far / fa);
+    let far_b = end_b.lerp(other_b, far / fb);
+    let radius = radius_a + radius_b;
+    let point = |on_a: Vec2, on_b: Vec2, separation: f32, id: u16| LocalPoint {
+        anchor: Vec2::mul_add(on_a, radius_a, normal)
+            .lerp(Vec2::mul_sub(on_b, radius_b, normal), 0.5),
+        separation,
+        id,
+    };
+    let near = usize::from(face.points[1].separation < face.points[0].separation);
+    let mut m = LocalManifold {
+        normal,
+        ..LocalManifold::EMPTY
+    };
+    m.points[near] = point(end_a, end_b, distance - radius, face.points[near].id);
+    m.points[1 - near] = point(
+        far_a,
+        far_b,
+        (far_b - far_a).dot(normal) - radius,
+        face.points[1 - near].id,
+    );
+    m.count = 2;
+    Some(m)
+}
+
 /// Contact between two capsules: up to two points when their segments overlap along
 /// each other (ids (0,0) and (0,1) or (1,0)), otherwise one point between the closest
-/// features (id from the end points involved).
+/// features (id from the end points involved). The closest point's separation is
+/// the true gap: a two-point contact uses the side normal that measures it, or,
+/// when the closest features are an end of each, the direction between those ends.
 ///
 /// Box2D: `b2CollideCapsules`.
 pub fn collide_capsules(
@@ -858,7 +938,86 @@ fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalMani
             consider(clip(ref_edge, i));
         }
     }
+    if best.closest() > SPECULATIVE_DISTANCE {
+        let last = closest_features(a, b, face, deepest);
+        if last.closest() < best.closest() {
+            best = last;
+        }
+    }
     best
+}
+
+/// The last repair of [`in_reach`], when no clip comes within reach: the
+/// incident edges at the incident polygon's `deepest` vertex run along the
+/// reference normal (a thin polygon or a segment standing on the end of the
+/// face, a sliver apart), so clipping them measures nothing. One point instead:
+/// when the cores are apart, between the closest points of the reference face
+/// and those two edges, along the line joining them (the true gap); when they
+/// overlap, at the deepest vertex against the reference face, with the face's
+/// separation.
+fn closest_features(a: &Polygon, b: &Polygon, face: Face, deepest: usize) -> LocalManifold {
+    let (reference, incident, ref_edge) = if face.flip {
+        (b, a, face.edge_b)
+    } else {
+        (a, b, face.edge_a)
+    };
+    let ref_next = next_index(ref_edge, reference.count);
+    let (r1, r2) = (reference.vertices[ref_edge], reference.vertices[ref_next]);
+    let n_ref = reference.normals[ref_edge];
+    let ids = |ref_feature: usize, inc_feature: usize| {
+        let (fa, fb) = if face.flip {
+            (inc_feature, ref_feature)
+        } else {
+            (ref_feature, inc_feature)
+        };
+        make_id(fa as u8, fb as u8)
+    };
+    if face.separation > 0.0 {
+        let closest = [prev_index(deepest, incident.count), deepest]
+            .map(|e| {
+                let (e1, e2) = (
+                    incident.vertices[e],
+                    incident.vertices[next_index(e, incident.count)],
+                );
+                segment_distance(r1, r2, e1, e2)
+            })
+            .into_iter()
+            .fold(None, |best: Option<SegmentDistanceResult>, c| match best {
+                Some(b) if b.distance_squared <= c.distance_squared => Some(b),
+                _ => Some(c),
+            })
+            .expect("two candidates");
+        let id = ids(ref_edge, deepest);
+        return if face.flip {
+            disk_contact(
+                closest.closest2,
+                a.radius,
+                closest.closest1,
+                b.radius,
+                -n_ref,
+                id,
+            )
+        } else {
+            disk_contact(
+                closest.closest1,
+                a.radius,
+                closest.closest2,
+                b.radius,
+                n_ref,
+                id,
+            )
+        };
+    }
+    let v = incident.vertices[deepest];
+    let s = n_ref.dot(v - r1);
+    let anchor = Vec2::mul_add(v, 0.5 * (reference.radius - incident.radius - s), n_ref);
+    let normal = if face.flip { -n_ref } else { n_ref };
+    LocalManifold::single(
+        normal,
+        anchor,
+        s - (reference.radius + incident.radius),
+        ids(ref_edge, deepest),
+    )
 }
 
 /// The end of an edge `(i1, i2)` that a segment-distance fraction points at, if any.
@@ -962,7 +1121,10 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// the linear slop plus round-off) is the reference instead, or a neighbouring
 /// incident edge nearly parallel to the incident one is clipped instead, whichever
 /// comes closest: of two nearly collinear faces, rounding may pick the one that
-/// leaves out the deep part. (Box2D v3 keeps the out-of-reach points.)
+/// leaves out the deep part; or, when no clip comes within reach (an incident
+/// edge running along the reference normal), one point at the closest features.
+/// A manifold whose closest point is still beyond the speculative distance is
+/// empty. (Box2D v3 keeps the out-of-reach points.)
 /// When the cores are apart, the closest features of the two edges are corners and
 /// those corners are closer than the clipped points by more than a tenth of the
 /// linear slop, the contact is one point between the corners instead, along the
@@ -980,7 +1142,9 @@ pub fn collide_polygons(
     let origin = polygon_a.vertices[0];
     let a = shifted_polygon(polygon_a, origin);
     let b = placed_polygon(polygon_b, relative_shifted(xf_a, xf_b, origin));
-    polygon_contact(&a, &b).into_world(xf_a, xf_b, origin)
+    polygon_contact(&a, &b)
+        .within_reach()
+        .into_world(xf_a, xf_b, origin)
 }
 
 /// The vertices, normals and radius of `polygon` with the origin moved to `origin`

@@ -13,8 +13,6 @@
 //!   `wheel_joint.c`, `distance_joint.c` (the spring, motor and limit blocks).
 //! - E. Catto, *Soft Constraints*, GDC 2011.
 
-use super::JointBase;
-use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 /// The impulse of a soft spring row pulling the position error `c` to zero,
@@ -31,27 +29,6 @@ pub(super) fn spring_impulse(
     let impulse = -s.mass_scale * mass * (cdot + s.bias_rate * c) - s.impulse_scale * *accumulated;
     *accumulated += impulse;
     impulse
-}
-
-/// Bias and scales of a one-sided limit with position error `c` (≥ 0 when
-/// satisfied): speculative while satisfied, soft when violated (bias pass
-/// only), rigid in the relax pass.
-#[inline]
-pub(super) fn limit_coefficients(
-    c: f32,
-    base: &JointBase,
-    ctx: &StepContext,
-    use_bias: bool,
-) -> (f32, f32, f32) {
-    if c > 0.0 {
-        // Allow the gap to close within this substep, no further.
-        (c * ctx.inv_h, 1.0, 0.0)
-    } else if use_bias {
-        let s = base.softness;
-        (s.bias_rate * c, s.mass_scale, s.impulse_scale)
-    } else {
-        (0.0, 1.0, 0.0)
-    }
 }
 
 /// A spring along the axis with a stiffness in hertz, so that its frequency
@@ -213,24 +190,42 @@ impl Limit {
     }
 }
 
-/// What the limit rows need from their joint in one solve.
-pub(crate) struct LimitRow<'a> {
+/// What the limit rows need from their joint in one solve (made by
+/// [`SolvePass::limit_row`](super::solver::SolvePass::limit_row)).
+pub(crate) struct LimitRow {
     /// The position along the axis, m (or rad).
     pub position: f32,
     /// The effective mass of the row, kg (or kg·m²).
     pub mass: f32,
-    pub base: &'a JointBase,
-    pub ctx: &'a StepContext,
+    /// The joint's softness for a violated bound in the bias pass.
+    pub softness: Softness,
+    /// The inverse substep, 1/s.
+    pub inv_h: f32,
     pub use_bias: bool,
 }
 
-impl LimitRow<'_> {
+impl LimitRow {
+    /// Bias and scales of a bound with position error `c` (≥ 0 when
+    /// satisfied): speculative while satisfied, soft when violated (bias pass
+    /// only), rigid in the relax pass.
+    #[inline]
+    fn coefficients(&self, c: f32) -> (f32, f32, f32) {
+        if c > 0.0 {
+            // Allow the gap to close within this substep, no further.
+            (c * self.inv_h, 1.0, 0.0)
+        } else if self.use_bias {
+            let s = self.softness;
+            (s.bias_rate * c, s.mass_scale, s.impulse_scale)
+        } else {
+            (0.0, 1.0, 0.0)
+        }
+    }
+
     /// One bound with position error `c` (≥ 0 when satisfied) and relative
     /// speed `cdot` in the direction it pushes: the change of its accumulated
     /// impulse, which never turns negative.
     fn solve_bound(&self, c: f32, cdot: f32, accumulated: &mut f32) -> f32 {
-        let (bias, mass_scale, impulse_scale) =
-            limit_coefficients(c, self.base, self.ctx, self.use_bias);
+        let (bias, mass_scale, impulse_scale) = self.coefficients(c);
         let old = *accumulated;
         let impulse = -mass_scale * self.mass * (cdot + bias) - impulse_scale * old;
         *accumulated = (old + impulse).max(0.0);

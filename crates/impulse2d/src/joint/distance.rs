@@ -16,11 +16,11 @@ use crate::core::{HUGE, LINEAR_SLOP};
 use crate::error::{Result, check_finite};
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
-use crate::solver::softness::Softness;
 
-use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
+use super::axial::{Limit, Motor, Spring, spring_impulse};
 use super::pair::{Pair, axial_mass, warm_start_bodies};
-use super::{JointBase, JointDef, JointKind, check_non_negative, check_range};
+use super::solver::SolvePass;
+use super::{DefFields, JointBase, JointDef, JointKind, check_non_negative, check_range};
 
 joint_def! {
     /// A distance joint definition.
@@ -140,13 +140,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
     j.spring.prepare(ctx.h);
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut DistanceJoint) {
-    j.spring.impulse = 0.0;
-    j.limit.reset();
-    j.motor.impulse = 0.0;
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [BodyState]) {
     let pair = Pair::load(base, states);
@@ -157,14 +150,8 @@ pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut DistanceJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-    use_bias: bool,
-) {
-    let mut pair = Pair::load(base, states);
+pub(super) fn solve(base: &JointBase, j: &mut DistanceJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
     let (ra, rb) = pair.anchors(base);
     let d = pair.anchor_separation(base, ra, rb);
     let (axis, length) = d.get_length_and_normalize();
@@ -172,13 +159,14 @@ pub(super) fn solve(
     // Relative speed of the anchors along the axis.
     let speed = |p: &Pair| axis.dot(p.point_velocity(ra, rb));
     let apply = |p: &mut Pair, impulse: f32| p.apply_point(axis * impulse, ra, rb);
+    let h = pass.ctx.h;
 
     // Soft when the spring is on, unless a limit pins the length anyway.
     let is_spring = j.spring.enable && (j.limit.lower < j.limit.upper || !j.limit.enable);
     if is_spring {
         if j.spring.hertz > 0.0 {
             let c = length - j.length;
-            let (lower, upper) = (j.lower_spring_force * ctx.h, j.upper_spring_force * ctx.h);
+            let (lower, upper) = (j.lower_spring_force * h, j.upper_spring_force * h);
             let impulse = j
                 .spring
                 .solve_clamped(j.axial_mass, c, speed(&pair), lower, upper);
@@ -186,33 +174,23 @@ pub(super) fn solve(
         }
 
         if j.limit.enable {
-            let row = LimitRow {
-                position: length,
-                mass: j.axial_mass,
-                base,
-                ctx,
-                use_bias,
-            };
+            let row = pass.limit_row(base, length, j.axial_mass);
             pair.solve_limit(&mut j.limit, &row, speed, |p| -speed(p), apply);
         }
 
         if j.motor.enable {
-            let impulse = j.motor.solve(j.axial_mass, speed(&pair), ctx.h);
+            let impulse = j.motor.solve(j.axial_mass, speed(&pair), h);
             apply(&mut pair, impulse);
         }
     } else {
         // Rigid rod.
-        let soft = if use_bias {
-            base.softness
-        } else {
-            Softness::RIGID
-        };
         let c = length - j.length;
+        let soft = pass.softness(base);
         let impulse = spring_impulse(soft, j.axial_mass, c, speed(&pair), &mut j.spring.impulse);
         apply(&mut pair, impulse);
     }
 
-    pair.store(base, states);
+    pair.store(base, pass.states);
 }
 
 impl DistanceJointDef {
@@ -227,7 +205,7 @@ impl DistanceJointDef {
             lower_spring_force: self.lower_spring_force,
             upper_spring_force: self.upper_spring_force,
             limit: Limit::new(self.enable_limit, min_length, max_length),
-            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_force),
+            motor: DefFields::get(self),
             ..DistanceJoint::default()
         };
         Ok((fa, fb, JointKind::Distance(joint)))
@@ -235,7 +213,7 @@ impl DistanceJointDef {
 
     /// The definition an existing joint would be re-created with.
     pub(crate) fn read(base: JointDef, j: &DistanceJoint) -> Self {
-        DistanceJointDef {
+        let mut def = DistanceJointDef {
             base,
             length: j.length,
             enable_spring: j.spring.enable,
@@ -246,9 +224,9 @@ impl DistanceJointDef {
             enable_limit: j.limit.enable,
             min_length: j.limit.lower,
             max_length: j.limit.upper,
-            enable_motor: j.motor.enable,
-            motor_speed: j.motor.speed,
-            max_motor_force: j.motor.max_force,
-        }
+            ..Self::default()
+        };
+        DefFields::set(&mut def, &j.motor);
+        def
     }
 }

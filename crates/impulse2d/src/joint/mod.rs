@@ -63,147 +63,92 @@ macro_rules! joint_def {
         }
         $(also $more:ident;)?
     ) => {
-        joint_def!(@fields
-            [$(#[$meta])* pub struct $name [$(#[$base_meta])*] [$($more)?]]
-            $kind [] [] []
-            $($body)*
-        );
+        joint_def!(@munch [$(#[$meta])* pub struct $name [base [$(#[$base_meta])*]] [$($more)?]] $kind [[] [] [] []] $($body)*);
     };
 
-    // A plain field.
-    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
+    // A definition without a `base` (the base itself).
+    ($(#[$meta:meta])* pub struct $name:ident($kind:literal) { $($body:tt)* }) => {
+        joint_def!(@munch [$(#[$meta])* pub struct $name [] []] $kind [[] [] [] []] $($body)*);
+    };
+
+    // A plain field; `what` names it in the error of its check.
+    (@munch $head:tt $kind:literal [[$($f:tt)*] [$($d:tt)*] [$($c:tt)*] $rows:tt]
         $(#[$fm:meta])*
-        pub $field:ident: $ty:ty = $default:expr $(, $check:ident($what:literal))?;
+        pub $field:ident: $ty:ty = $default:expr $(, $check:ident($what:expr))?;
         $($rest:tt)*
     ) => {
-        joint_def!(@fields $head $kind
-            [$($f)* $(#[$fm])* pub $field: $ty,]
-            [$($d)* $field: $default,]
-            [$($c)* $({$check ($field) $what})?]
+        joint_def!(@munch $head $kind
+            [[$($f)* $(#[$fm])* pub $field: $ty,] [$($d)* $field: $default,] [$($c)* $({$check ($field) $what})?] $rows]
             $($rest)*
         );
     };
 
-    // A spring: switch, stiffness and damping.
-    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
-        $(#[$gm:meta])*
-        spring($enable:ident = $de:expr, $hertz:ident = $dh:expr, $damping:ident = $dd:expr);
-        $($rest:tt)*
-    ) => {
-        joint_def!(@fields $head $kind
-            [$($f)*
-                /// Whether the spring acts.
-                ///
-                $(#[$gm])*
-                pub $enable: bool,
-            ]
-            [$($d)* $enable: $de,]
-            [$($c)*]
-            $(#[$gm])*
-            stiffness($hertz = $dh, $damping = $dd);
+    // A check that relates fields.
+    (@munch $head:tt $kind:literal [$f:tt $d:tt [$($c:tt)*] $rows:tt] check $check:ident($($arg:ident),*) $what:expr; $($rest:tt)*) => {
+        joint_def!(@munch $head $kind [$f $d [$($c)* {$check ($($arg),*) $what}] $rows] $($rest)*);
+    };
+
+    // Fields that describe one row of the joint (see `DefFields`).
+    (@munch $head:tt $kind:literal [$f:tt $d:tt $c:tt [$($r:tt)*]] row $row:ident [$($def_field:ident)*] [$($row_field:ident)*]; $($rest:tt)*) => {
+        joint_def!(@munch $head $kind [$f $d $c [$($r)* {$row [$($def_field)*] [$($row_field)*]}]] $($rest)*);
+    };
+
+    // A spring: a switch, then its stiffness.
+    (@munch $head:tt $kind:literal $acc:tt $(#[$gm:meta])* spring($enable:ident = $de:expr, $hertz:ident = $dh:expr, $damping:ident = $dd:expr); $($rest:tt)*) => {
+        joint_def!(@munch $head $kind $acc
+            #[doc = "Whether the spring acts."] #[doc = ""] $(#[$gm])* pub $enable: bool = $de;
+            $(#[$gm])* stiffness($hertz = $dh, $damping = $dd);
+            row Spring [$enable $hertz $damping] [enable hertz damping_ratio];
             $($rest)*
         );
     };
 
     // Spring stiffness and damping.
-    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
-        $(#[$gm:meta])*
-        stiffness($hertz:ident = $dh:expr, $damping:ident = $dd:expr);
-        $($rest:tt)*
-    ) => {
-        joint_def!(@fields $head $kind
-            [$($f)*
-                /// Spring stiffness, Hz (≥ 0; zero: no spring force). A body
-                /// of any mass on the spring oscillates at this frequency.
-                ///
-                $(#[$gm])*
-                pub $hertz: f32,
-                /// Spring damping ratio (≥ 0, dimensionless; 1 is critical).
-                ///
-                $(#[$gm])*
-                pub $damping: f32,
-            ]
-            [$($d)* $hertz: $dh, $damping: $dd,]
-            [$($c)*
-                {check_non_negative ($hertz) concat!($kind, " ", stringify!($hertz))}
-                {check_non_negative ($damping) concat!($kind, " ", stringify!($damping))}
-            ]
+    (@munch $head:tt $kind:literal $acc:tt $(#[$gm:meta])* stiffness($hertz:ident = $dh:expr, $damping:ident = $dd:expr); $($rest:tt)*) => {
+        joint_def!(@munch $head $kind $acc
+            /// Spring stiffness, Hz (≥ 0; zero: no spring force). A body
+            /// of any mass on the spring oscillates at this frequency.
+            ///
+            $(#[$gm])*
+            pub $hertz: f32 = $dh, check_non_negative(concat!($kind, " ", stringify!($hertz)));
+            #[doc = "Spring damping ratio (≥ 0, dimensionless; 1 is critical)."] #[doc = ""] $(#[$gm])*
+            pub $damping: f32 = $dd, check_non_negative(concat!($kind, " ", stringify!($damping)));
             $($rest)*
         );
     };
 
-    // A motor: switch, target speed and largest force or torque.
-    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
-        $(#[$gm:meta])*
-        motor($enable:ident = $de:expr, $speed:ident = $ds:expr, $max:ident = $dm:expr)
-            $speed_unit:literal, $max_unit:literal;
-        $($rest:tt)*
-    ) => {
-        joint_def!(@fields $head $kind
-            [$($f)*
-                /// Whether the motor acts.
-                ///
-                $(#[$gm])*
-                pub $enable: bool,
-                #[doc = concat!("Target speed of the motor, ", $speed_unit, ".")]
-                ///
-                $(#[$gm])*
-                pub $speed: f32,
-                #[doc = concat!(
-                    "Largest force or torque the motor applies, ", $max_unit,
-                    " (≥ 0). With a zero speed this is joint friction."
-                )]
-                ///
-                $(#[$gm])*
-                pub $max: f32,
-            ]
-            [$($d)* $enable: $de, $speed: $ds, $max: $dm,]
-            [$($c)*
-                {check_finite ($speed) concat!($kind, " ", stringify!($speed))}
-                {check_non_negative ($max) concat!($kind, " ", stringify!($max))}
-            ]
+    // A motor: a switch, its target speed and its largest force or torque.
+    (@munch $head:tt $kind:literal $acc:tt $(#[$gm:meta])* motor($enable:ident = $de:expr, $speed:ident = $ds:expr, $max:ident = $dm:expr) $speed_unit:literal, $max_unit:literal; $($rest:tt)*) => {
+        joint_def!(@munch $head $kind $acc
+            #[doc = "Whether the motor acts."] #[doc = ""] $(#[$gm])* pub $enable: bool = $de;
+            #[doc = concat!("Target speed of the motor, ", $speed_unit, ".")] #[doc = ""] $(#[$gm])*
+            pub $speed: f32 = $ds, check_finite(concat!($kind, " ", stringify!($speed)));
+            #[doc = concat!("Largest force or torque the motor applies, ", $max_unit, " (≥ 0). With a zero speed this is joint friction.")]
+            #[doc = ""] $(#[$gm])* pub $max: f32 = $dm, check_non_negative(concat!($kind, " ", stringify!($max)));
+            row Motor [$enable $speed $max] [enable speed max_force];
             $($rest)*
         );
     };
 
-    // A limit: switch and bounds.
-    (@fields $head:tt $kind:literal [$($f:tt)*] [$($d:tt)*] [$($c:tt)*]
-        $(#[$gm:meta])*
-        limit($enable:ident = $de:expr, $lower:ident = $dl:expr, $upper:ident = $du:expr)
-            $unit:literal $(, $check:ident)?;
-        $($rest:tt)*
-    ) => {
-        joint_def!(@fields $head $kind
-            [$($f)*
-                /// Whether the motion is limited.
-                ///
-                $(#[$gm])*
-                pub $enable: bool,
-                #[doc = concat!("Lower limit, ", $unit, ".")]
-                ///
-                $(#[$gm])*
-                pub $lower: f32,
-                #[doc = concat!("Upper limit, ", $unit, " (≥ lower).")]
-                ///
-                $(#[$gm])*
-                pub $upper: f32,
-            ]
-            [$($d)* $enable: $de, $lower: $dl, $upper: $du,]
-            [$($c)*
-                $({$check ($lower) concat!($kind, " ", stringify!($lower))})?
-                $({$check ($upper) concat!($kind, " ", stringify!($upper))})?
-                {check_range ($lower, $upper) concat!($kind, " limits")}
-            ]
+    // A limit: a switch and the bounds, each checked by `check` if given.
+    (@munch $head:tt $kind:literal $acc:tt $(#[$gm:meta])* limit($enable:ident = $de:expr, $lower:ident = $dl:expr, $upper:ident = $du:expr) $unit:literal $(, $check:ident)?; $($rest:tt)*) => {
+        joint_def!(@munch $head $kind $acc
+            #[doc = "Whether the motion is limited."] #[doc = ""] $(#[$gm])* pub $enable: bool = $de;
+            #[doc = concat!("Lower limit, ", $unit, ".")] #[doc = ""] $(#[$gm])*
+            pub $lower: f32 = $dl $(, $check(concat!($kind, " ", stringify!($lower))))?;
+            #[doc = concat!("Upper limit, ", $unit, " (≥ lower).")] #[doc = ""] $(#[$gm])*
+            pub $upper: f32 = $du $(, $check(concat!($kind, " ", stringify!($upper))))?;
+            check check_range($lower, $upper) concat!($kind, " limits");
+            row Limit [$enable $lower $upper] [enable lower upper];
             $($rest)*
         );
     };
 
-    // All fields read: the struct, its default and its checks.
-    (@fields
-        [$(#[$meta:meta])* pub struct $name:ident [$(#[$base_meta:meta])*] [$($more:ident)?]]
+    // All fields read: the struct, its default, its checks and its rows.
+    (@munch
+        [$(#[$meta:meta])* pub struct $name:ident [$($base:ident [$(#[$base_meta:meta])*])?] [$($more:ident)?]]
         $kind:literal
-        [$($f:tt)*] [$($d:tt)*]
-        [$({$check:ident ($($arg:ident),*) $what:expr})*]
+        [[$($f:tt)*] [$($d:tt)*] [$({$check:ident ($($arg:ident),*) $what:expr})*] [$({$row:ident [$($def_field:ident)*] [$($row_field:ident)*]})*]]
     ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq)]
@@ -213,15 +158,14 @@ macro_rules! joint_def {
             serde(default)
         )]
         pub struct $name {
-            $(#[$base_meta])*
-            pub base: JointDef,
+            $($(#[$base_meta])* pub $base: JointDef,)?
             $($f)*
         }
 
         impl Default for $name {
             fn default() -> Self {
                 $name {
-                    base: JointDef::default(),
+                    $($base: JointDef::default(),)?
                     $($d)*
                 }
             }
@@ -231,14 +175,88 @@ macro_rules! joint_def {
             /// Checks every number; the first bad field is named in the
             /// error.
             pub fn validate(&self) -> Result<()> {
-                self.base.validate()?;
+                $(self.$base.validate()?;)?
                 $($check($(self.$arg),*, $what)?;)*
                 $(self.$more()?;)?
                 Ok(())
             }
         }
+
+        $(
+            impl $crate::joint::DefFields<$crate::joint::axial::$row> for $name {
+                fn get(&self) -> $crate::joint::axial::$row {
+                    $crate::joint::axial::$row::new($(self.$def_field),*)
+                }
+
+                fn set(&mut self, row: &$crate::joint::axial::$row) {
+                    $(self.$def_field = row.$row_field;)*
+                }
+            }
+        )*
     };
 }
+
+/// Writes `build` (a checked definition to the joint frames and data) and
+/// `read` (the definition an existing joint would be re-created with) for a
+/// joint type whose data is its definition's fields: `axis` and `angle` name
+/// the fields the frames are made from (else the x axis and zero), `copy` the
+/// fields the data keeps as they are, and `rows` the spring, motor and limit
+/// groups (see [`DefFields`]).
+macro_rules! build_read {
+    (
+        $def:ident => $variant:ident($data:ident)
+        $(, axis = $axis:ident)? $(, angle = $angle:ident)?
+        , copy [$($field:ident),*] $(, rows [$($row:ident),*])?
+    ) => {
+        impl $def {
+            /// Checks the definition and makes the joint frames and data.
+            pub(crate) fn build(
+                &self,
+            ) -> $crate::error::Result<($crate::math::Transform, $crate::math::Transform, $crate::joint::JointKind)> {
+                self.validate()?;
+                let axis = $crate::joint::or_default!($crate::math::Vec2::X $(, self.$axis)?);
+                let angle = $crate::joint::or_default!(0.0 $(, self.$angle)?);
+                let (fa, fb) = self.base.frames(axis, angle);
+                let joint = $data {
+                    $($field: self.$field,)*
+                    $($($row: $crate::joint::DefFields::get(self),)*)?
+                    ..$data::default()
+                };
+                Ok((fa, fb, $crate::joint::JointKind::$variant(joint)))
+            }
+
+            /// The definition an existing joint would be re-created with.
+            pub(crate) fn read(
+                base: $crate::joint::JointDef,
+                sim: &$crate::joint::JointBase,
+                j: &$data,
+            ) -> Self {
+                let _ = sim;
+                #[allow(unused_mut, clippy::needless_update)]
+                let mut def = $def {
+                    base,
+                    $($axis: sim.local_frame_a.q.x_axis(),)?
+                    $($angle: $crate::joint::reference_angle(sim),)?
+                    $($field: j.$field,)*
+                    ..Self::default()
+                };
+                $($($crate::joint::DefFields::set(&mut def, &j.$row);)*)?
+                def
+            }
+        }
+    };
+}
+
+/// The last of its arguments: a default, or the value that overrides it.
+macro_rules! or_default {
+    ($default:expr) => {
+        $default
+    };
+    ($default:expr, $value:expr) => {
+        $value
+    };
+}
+pub(crate) use or_default;
 
 pub(crate) mod axial;
 pub(crate) mod distance;
@@ -287,103 +305,78 @@ use revolute::RevoluteJoint;
 use weld::WeldJoint;
 use wheel::WheelJoint;
 
-/// Settings shared by every joint type: the two bodies, the anchors and the
-/// behaviour common to all joints. Each joint definition holds one in its
-/// `base` field.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct JointDef {
-    /// The first body.
-    ///
-    /// Box2D: `b2JointDef.bodyIdA`.
-    pub body_a: BodyId,
-    /// The second body (must differ from `body_a`).
-    ///
-    /// Box2D: `b2JointDef.bodyIdB`.
-    pub body_b: BodyId,
-    /// The anchor point on body A, in body A's frame (relative to its
-    /// origin), metres.
-    ///
-    /// Box2D: `b2JointDef.localFrameA`.
-    pub local_anchor_a: Vec2,
-    /// The anchor point on body B, in body B's frame, metres.
-    ///
-    /// Box2D: `b2JointDef.localFrameB`.
-    pub local_anchor_b: Vec2,
-    /// Whether the two bodies still collide with each other. When `false`
-    /// (the default) their existing contacts are destroyed and no new ones
-    /// are made.
-    ///
-    /// Box2D: `b2JointDef.collideConnected`.
-    pub collide_connected: bool,
-    /// Stiffness of the joint's rigid parts, Hz (≥ 0); `None` uses the
-    /// world's [`joint_hertz`](crate::WorldDef::joint_hertz). It is capped at
-    /// a quarter of the substep rate.
-    ///
-    /// Box2D: `b2JointDef.constraintHertz`.
-    pub constraint_hertz: Option<f32>,
-    /// Damping ratio of the joint's rigid parts (≥ 0, dimensionless); `None`
-    /// uses the world's [`joint_damping_ratio`](crate::WorldDef::joint_damping_ratio).
-    ///
-    /// Box2D: `b2JointDef.constraintDampingRatio`.
-    pub constraint_damping_ratio: Option<f32>,
-    /// Reaction force above which the joint reports a [`JointEvent`], N
-    /// (≥ 0; `f32::MAX` for never).
-    ///
-    /// Box2D: `b2JointDef.forceThreshold`.
-    pub force_threshold: f32,
-    /// Reaction torque above which the joint reports a [`JointEvent`], N·m
-    /// (≥ 0; `f32::MAX` for never).
-    ///
-    /// Box2D: `b2JointDef.torqueThreshold`.
-    pub torque_threshold: f32,
-    /// Destroy the joint when a threshold is exceeded (the event then has
-    /// [`JointEventKind::Broken`]).
-    pub break_on_threshold: bool,
-    /// Any number the application wants to attach.
-    ///
-    /// Box2D: `b2JointDef.userData`.
-    pub user_data: u64,
-}
-
-impl Default for JointDef {
-    fn default() -> Self {
-        JointDef {
-            body_a: BodyId::default(),
-            body_b: BodyId::default(),
-            local_anchor_a: Vec2::ZERO,
-            local_anchor_b: Vec2::ZERO,
-            collide_connected: false,
-            constraint_hertz: None,
-            constraint_damping_ratio: None,
-            force_threshold: f32::MAX,
-            torque_threshold: f32::MAX,
-            break_on_threshold: false,
-            user_data: 0,
-        }
+joint_def! {
+    /// Settings shared by every joint type: the two bodies, the anchors and
+    /// the behaviour common to all joints. Each joint definition holds one in
+    /// its `base` field. `validate` checks the numbers (the body ids are
+    /// checked when the joint is created).
+    pub struct JointDef("joint") {
+        /// The first body.
+        ///
+        /// Box2D: `b2JointDef.bodyIdA`.
+        pub body_a: BodyId = BodyId::default();
+        /// The second body (must differ from `body_a`).
+        ///
+        /// Box2D: `b2JointDef.bodyIdB`.
+        pub body_b: BodyId = BodyId::default();
+        /// The anchor point on body A, in body A's frame (relative to its
+        /// origin), metres.
+        ///
+        /// Box2D: `b2JointDef.localFrameA`.
+        pub local_anchor_a: Vec2 = Vec2::ZERO, check_finite_vec("joint local anchor A");
+        /// The anchor point on body B, in body B's frame, metres.
+        ///
+        /// Box2D: `b2JointDef.localFrameB`.
+        pub local_anchor_b: Vec2 = Vec2::ZERO, check_finite_vec("joint local anchor B");
+        /// Whether the two bodies still collide with each other. When `false`
+        /// (the default) their existing contacts are destroyed and no new ones
+        /// are made.
+        ///
+        /// Box2D: `b2JointDef.collideConnected`.
+        pub collide_connected: bool = false;
+        /// Stiffness of the joint's rigid parts, Hz (≥ 0); `None` uses the
+        /// world's [`joint_hertz`](crate::WorldDef::joint_hertz). It is capped at
+        /// a quarter of the substep rate.
+        ///
+        /// Box2D: `b2JointDef.constraintHertz`.
+        pub constraint_hertz: Option<f32> = None, check_optional("joint constraint hertz");
+        /// Damping ratio of the joint's rigid parts (≥ 0, dimensionless); `None`
+        /// uses the world's [`joint_damping_ratio`](crate::WorldDef::joint_damping_ratio).
+        ///
+        /// Box2D: `b2JointDef.constraintDampingRatio`.
+        pub constraint_damping_ratio: Option<f32> = None, check_optional("joint constraint damping ratio");
+        /// Reaction force above which the joint reports a [`JointEvent`], N
+        /// (≥ 0; `f32::MAX` for never).
+        ///
+        /// Box2D: `b2JointDef.forceThreshold`.
+        pub force_threshold: f32 = f32::MAX, check_threshold("joint force threshold");
+        /// Reaction torque above which the joint reports a [`JointEvent`], N·m
+        /// (≥ 0; `f32::MAX` for never).
+        ///
+        /// Box2D: `b2JointDef.torqueThreshold`.
+        pub torque_threshold: f32 = f32::MAX, check_threshold("joint torque threshold");
+        /// Destroy the joint when a threshold is exceeded (the event then has
+        /// [`JointEventKind::Broken`]).
+        pub break_on_threshold: bool = false;
+        /// Any number the application wants to attach.
+        ///
+        /// Box2D: `b2JointDef.userData`.
+        pub user_data: u64 = 0;
     }
 }
 
-impl JointDef {
-    /// Checks the numbers (the body ids are checked when the joint is
-    /// created); the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        check_finite_vec(self.local_anchor_a, "joint local anchor A")?;
-        check_finite_vec(self.local_anchor_b, "joint local anchor B")?;
-        if let Some(hertz) = self.constraint_hertz {
-            check_non_negative(hertz, "joint constraint hertz")?;
-        }
-        if let Some(zeta) = self.constraint_damping_ratio {
-            check_non_negative(zeta, "joint constraint damping ratio")?;
-        }
-        check_threshold(self.force_threshold, "joint force threshold")?;
-        check_threshold(self.torque_threshold, "joint torque threshold")?;
-        Ok(())
-    }
+/// Checks an optional value: absent, or finite and `>= 0`.
+fn check_optional(value: Option<f32>, what: &'static str) -> Result<()> {
+    value.map_or(Ok(()), |value| check_non_negative(value, what))
+}
+
+/// Definition fields that describe one row of a joint (a spring, motor or
+/// limit group of [`joint_def!`]), read and written as a whole.
+pub(crate) trait DefFields<Row> {
+    /// The row the fields describe (with no accumulated impulse).
+    fn get(&self) -> Row;
+    /// Sets the fields from a row.
+    fn set(&mut self, row: &Row);
 }
 
 /// Checks that a value is finite and `>= 0`.
@@ -580,17 +573,21 @@ impl JointKind {
     /// Forgets the accumulated impulses, so that the next solve does not warm
     /// start from them (a quarantined body's joints may hold non-finite ones).
     pub(crate) fn clear_impulses(&mut self) {
+        if let Some((spring, motor, limit)) = self.axial_parts_mut() {
+            spring.impulse = 0.0;
+            motor.impulse = 0.0;
+            limit.reset();
+        }
         match self {
-            JointKind::Distance(j) => distance::clear_impulses(j),
-            JointKind::Filter => {}
-            JointKind::Motor(j) => motor::clear_impulses(j),
-            JointKind::Mouse(j) => mouse::clear_impulses(j),
-            JointKind::Mover(j) => mover::clear_impulses(j),
-            JointKind::Pogo(j) => pogo::clear_impulses(j),
-            JointKind::Prismatic(j) => prismatic::clear_impulses(j),
-            JointKind::Revolute(j) => revolute::clear_impulses(j),
-            JointKind::Weld(j) => weld::clear_impulses(j),
-            JointKind::Wheel(j) => wheel::clear_impulses(j),
+            JointKind::Distance(_) | JointKind::Filter => {}
+            JointKind::Motor(j) => j.clear_impulses(),
+            JointKind::Mouse(j) => (j.linear_impulse, j.angular_impulse) = (Vec2::ZERO, 0.0),
+            JointKind::Mover(j) => j.axes.iter_mut().for_each(|axis| axis.impulse = 0.0),
+            JointKind::Pogo(j) => j.spring.impulse = 0.0,
+            JointKind::Prismatic(j) => j.impulse = Vec2::ZERO,
+            JointKind::Revolute(j) => j.linear_impulse = Vec2::ZERO,
+            JointKind::Weld(j) => (j.linear_impulse, j.angular_impulse) = (Vec2::ZERO, 0.0),
+            JointKind::Wheel(j) => j.perp_impulse = 0.0,
         }
     }
 

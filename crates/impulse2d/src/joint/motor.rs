@@ -31,6 +31,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::pair::{Pair, invert, point_mass_matrix, warm_start_point};
+use super::solver::SolvePass;
 use super::{JointBase, JointDef, JointKind, check_non_negative};
 
 joint_def! {
@@ -170,6 +171,13 @@ pub(crate) struct MotorJoint {
 }
 
 impl MotorJoint {
+    /// Forgets the accumulated impulses (nothing to warm start from).
+    pub(super) fn clear_impulses(&mut self) {
+        (self.linear_impulse, self.angular_impulse) = (Vec2::ZERO, 0.0);
+        (self.linear_velocity_impulse, self.angular_velocity_impulse) = (Vec2::ZERO, 0.0);
+        (self.linear_spring_impulse, self.angular_spring_impulse) = (Vec2::ZERO, 0.0);
+    }
+
     /// Whether a v3.2 drive (velocity or spring) is on.
     fn has_v32_drive(&self) -> bool {
         self.max_velocity_force > 0.0
@@ -230,16 +238,6 @@ pub(super) fn prepare(
     }
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut MotorJoint) {
-    j.linear_impulse = Vec2::ZERO;
-    j.angular_impulse = 0.0;
-    j.linear_velocity_impulse = Vec2::ZERO;
-    j.angular_velocity_impulse = 0.0;
-    j.linear_spring_impulse = Vec2::ZERO;
-    j.angular_spring_impulse = 0.0;
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {
     let (p, angular) = j.total_impulse();
@@ -247,14 +245,9 @@ pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [Bod
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut MotorJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-) {
-    let mut pair = Pair::load(base, states);
-    let h = ctx.h;
+pub(super) fn solve(base: &JointBase, j: &mut MotorJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
+    let (h, inv_h) = (pass.ctx.h, pass.ctx.inv_h);
     let angle_error = |pair: &Pair| unwind_angle(pair.angle(base) - j.angular_offset);
 
     if j.angular_spring.is_on() {
@@ -278,7 +271,7 @@ pub(super) fn solve(
 
     // Offset drive, angular part.
     {
-        let rate = ctx.inv_h * j.correction_factor;
+        let rate = inv_h * j.correction_factor;
         let c = angle_error(&pair);
         let cdot = pair.wb - pair.wa;
         let impulse = -j.angular_mass * (cdot + rate * c);
@@ -316,7 +309,7 @@ pub(super) fn solve(
 
     // Offset drive, linear part.
     {
-        let rate = ctx.inv_h * j.correction_factor;
+        let rate = inv_h * j.correction_factor;
         let c = pair.point_error(base, ra, rb);
         let cdot = pair.point_velocity(ra, rb);
         let b = j.linear_mass.mul_vec(cdot + c * rate);
@@ -325,7 +318,7 @@ pub(super) fn solve(
         pair.apply_point(impulse, ra, rb);
     }
 
-    pair.store(base, states);
+    pair.store(base, pass.states);
 }
 
 impl MotorJointDef {

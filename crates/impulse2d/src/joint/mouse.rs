@@ -17,6 +17,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::pair::{load, store};
+use super::solver::SolvePass;
 use super::{JointBase, JointDef, JointKind, check_non_negative};
 
 /// Stiffness and damping of the angular damper, Hz and ratio.
@@ -39,12 +40,12 @@ joint_def! {
         ///
         /// Box2D v3.1: `b2MouseJointDef.target`.
         pub target: Vec2 = Vec2::ZERO, check_finite_vec("mouse joint target");
-        /// Box2D v3.1: `b2MouseJointDef.hertz`, `b2MouseJointDef.dampingRatio`.
-        stiffness(hertz = 4.0, damping_ratio = 1.0);
         /// Largest pulling force, N (≥ 0).
         ///
         /// Box2D v3.1: `b2MouseJointDef.maxForce`.
         pub max_force: f32 = 1000.0, check_non_negative("mouse joint max force");
+        /// Box2D v3.1: `b2MouseJointDef.hertz`, `b2MouseJointDef.dampingRatio`.
+        stiffness(hertz = 4.0, damping_ratio = 1.0);
     }
 }
 
@@ -79,12 +80,6 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
     j.delta_center = sim_b.center - j.target;
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut MouseJoint) {
-    j.linear_impulse = Vec2::ZERO;
-    j.angular_impulse = 0.0;
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [BodyState]) {
     let sb = load(states, base.index_b);
@@ -96,13 +91,8 @@ pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [Bod
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut MouseJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-) {
-    let sb = load(states, base.index_b);
+pub(super) fn solve(base: &JointBase, j: &mut MouseJoint, pass: &mut SolvePass) {
+    let sb = load(pass.states, base.index_b);
     let (mb, ib) = (base.inv_mass_b, base.inv_i_b);
     let (mut vb, mut wb) = (sb.linear_velocity, sb.angular_velocity);
 
@@ -127,7 +117,7 @@ pub(super) fn solve(
             old.x - s.mass_scale * b.x - s.impulse_scale * old.x,
             old.y - s.mass_scale * b.y - s.impulse_scale * old.y,
         );
-        let max_impulse = j.max_force * ctx.h;
+        let max_impulse = j.max_force * pass.ctx.h;
         if accumulated.length_squared() > max_impulse * max_impulse {
             accumulated = accumulated.normalize() * max_impulse;
         }
@@ -137,7 +127,7 @@ pub(super) fn solve(
         wb += ib * rb.cross(impulse);
     }
 
-    store(states, base.index_b, vb, wb);
+    store(pass.states, base.index_b, vb, wb);
 }
 
 impl MouseJointDef {

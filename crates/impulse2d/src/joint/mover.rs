@@ -15,10 +15,10 @@
 use crate::body::BodyState;
 use crate::error::{Result, check_finite_vec};
 use crate::math::{Rot, Transform, Vec2};
-use crate::solver::StepContext;
 
 use super::axial::Motor;
 use super::pair::{Pair, invert, warm_start_bodies};
+use super::solver::SolvePass;
 use super::{JointBase, JointDef, JointKind};
 
 joint_def! {
@@ -116,29 +116,18 @@ pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint) {
     j.directions = [q.x_axis(), q.y_axis()];
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut MoverJoint) {
-    j.axes[0].impulse = 0.0;
-    j.axes[1].impulse = 0.0;
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut MoverJoint, states: &mut [BodyState]) {
     warm_start_bodies(base, states, j.impulse(), 0.0, 0.0);
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut MoverJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-) {
-    let mut pair = Pair::load(base, states);
+pub(super) fn solve(base: &JointBase, j: &mut MoverJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
     for (axis, &direction) in j.axes.iter_mut().zip(&j.directions) {
         let cdot = direction.dot(pair.vb - pair.va);
-        let impulse = axis.solve(j.mass, cdot, ctx.h);
+        let impulse = axis.solve(j.mass, cdot, pass.ctx.h);
         pair.apply_point(direction * impulse, Vec2::ZERO, Vec2::ZERO);
     }
-    pair.store(base, states);
+    pair.store(base, pass.states);
 }

@@ -12,7 +12,8 @@ use crate::math::{Mat22, Rot, Vec2};
 use crate::solver::softness::Softness;
 
 use super::JointBase;
-use super::axial::{Limit, LimitRow};
+use super::axial::{Limit, LimitRow, Motor, Spring};
+use super::solver::SolvePass;
 
 /// The effective-mass matrix `K = J M⁻¹ Jᵀ` of a point-to-point constraint.
 pub(super) fn point_mass_matrix(ma: f32, ia: f32, ra: Vec2, mb: f32, ib: f32, rb: Vec2) -> Mat22 {
@@ -55,6 +56,117 @@ impl Line {
             self.rb.cross(direction),
         )
     }
+
+    /// The row along `direction`.
+    #[inline(always)]
+    pub fn row(&self, direction: Vec2) -> AxisRow {
+        let (a1, a2) = self.arms(direction);
+        AxisRow {
+            axis: direction,
+            a1,
+            a2,
+            position: direction.dot(self.d),
+        }
+    }
+
+    /// The row along the axis.
+    #[inline(always)]
+    pub fn axis_row(&self) -> AxisRow {
+        self.row(self.axis)
+    }
+
+    /// The row across the axis (along its left perpendicular).
+    #[inline(always)]
+    pub fn perp_row(&self) -> AxisRow {
+        self.row(self.axis.left_perp())
+    }
+}
+
+/// The effective mass along the axis of a line joint at the start of the
+/// step, kg.
+#[inline(always)]
+pub(super) fn axis_mass(base: &JointBase) -> f32 {
+    let row = Line::prepared(base).axis_row();
+    axial_mass(base, row.a1, row.a2)
+}
+
+/// A row along a direction of a line joint (prismatic, wheel, pogo): the
+/// direction `u`, the lever arms (see [`Line::arms`]) and the position along
+/// it, `u·d`, metres.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct AxisRow {
+    pub axis: Vec2,
+    pub a1: f32,
+    pub a2: f32,
+    pub position: f32,
+}
+
+impl AxisRow {
+    /// The relative speed along the axis, m/s.
+    #[inline(always)]
+    pub fn speed(&self, pair: &Pair) -> f32 {
+        pair.axial_speed(self.axis, self.a1, self.a2)
+    }
+
+    /// Applies an impulse along the axis, N·s.
+    #[inline(always)]
+    pub fn apply(&self, pair: &mut Pair, impulse: f32) {
+        pair.apply_axial(impulse, self.axis, self.a1, self.a2);
+    }
+
+    /// The spring pulling the position error `c` (m) to zero, with
+    /// effective mass `mass` (kg).
+    #[inline(always)]
+    pub fn solve_spring(&self, pair: &mut Pair, spring: &mut Spring, mass: f32, c: f32) {
+        let impulse = spring.solve(mass, c, self.speed(pair));
+        self.apply(pair, impulse);
+    }
+
+    /// The motor over substep `h` (s), with effective mass `mass` (kg).
+    #[inline(always)]
+    pub fn solve_motor(&self, pair: &mut Pair, motor: &mut Motor, mass: f32, h: f32) {
+        let impulse = motor.solve(mass, self.speed(pair), h);
+        self.apply(pair, impulse);
+    }
+
+    /// Both bounds of `limit` along the axis, with effective mass `mass`
+    /// (kg).
+    #[inline(always)]
+    pub fn solve_limit(
+        &self,
+        pair: &mut Pair,
+        limit: &mut Limit,
+        mass: f32,
+        base: &JointBase,
+        pass: &SolvePass,
+    ) {
+        let row = pass.limit_row(base, self.position, mass);
+        let (axis, a1, a2) = (self.axis, self.a1, self.a2);
+        let reversed = |p: &Pair| axis.dot(p.va - p.vb) + a1 * p.wa - a2 * p.wb;
+        let apply = |p: &mut Pair, impulse: f32| self.apply(p, impulse);
+        pair.solve_limit(limit, &row, |p| self.speed(p), reversed, apply);
+    }
+}
+
+/// Warm starting of a line joint (prismatic, wheel): the impulses along the
+/// axis (`axial`) and across it (`perp`), N·s, and the angular impulse
+/// `angular`, N·m·s.
+#[inline(always)]
+pub(super) fn warm_start_line(
+    base: &JointBase,
+    states: &mut [BodyState],
+    axial: f32,
+    perp: f32,
+    angular: f32,
+) {
+    let g = Pair::load(base, states).line(base);
+    let n = g.axis.left_perp();
+    let (a1, a2) = g.arms(g.axis);
+    let (s1, s2) = g.arms(n);
+    let p = g.axis * axial + n * perp;
+    let la = axial * a1 + perp * s1 + angular;
+    let lb = axial * a2 + perp * s2 + angular;
+    warm_start_bodies(base, states, p, la, lb);
 }
 
 /// Reads a body's state, or a resting stand-in for a body that is not awake.

@@ -19,7 +19,8 @@ use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::Spring;
-use super::pair::{Line, Pair, axial_mass};
+use super::pair::{Pair, axis_mass};
+use super::solver::SolvePass;
 use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative};
 
 joint_def! {
@@ -124,44 +125,31 @@ impl PogoJointDef {
 }
 
 pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
-    let line = Line::prepared(base);
-    let (a1, a2) = line.arms(line.axis);
-    j.axial_mass = axial_mass(base, a1, a2);
+    j.axial_mass = axis_mass(base);
     j.spring.prepare(ctx.h);
-}
-
-/// Forgets the accumulated impulse (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut PogoJoint) {
-    j.spring.impulse = 0.0;
 }
 
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut PogoJoint, states: &mut [BodyState]) {
     let mut pair = Pair::load(base, states);
-    let leg = pair.line(base);
-    let (a1, a2) = leg.arms(leg.axis);
-    pair.apply_axial(j.spring.impulse, leg.axis, a1, a2);
+    pair.line(base)
+        .axis_row()
+        .apply(&mut pair, j.spring.impulse);
     pair.store(base, states);
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut PogoJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-) {
-    let mut pair = Pair::load(base, states);
-    let leg = pair.line(base);
-    let (a1, a2) = leg.arms(leg.axis);
+pub(super) fn solve(base: &JointBase, j: &mut PogoJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
+    let leg = pair.line(base).axis_row();
     if j.spring.hertz > 0.0 {
-        let cdot = pair.axial_speed(leg.axis, a1, a2);
-        let lower = -j.max_tension_force * ctx.h;
-        let upper = j.max_compression_force * ctx.h;
-        let c = leg.axis.dot(leg.d) - j.rest_length;
+        let cdot = leg.speed(&pair);
+        let h = pass.ctx.h;
+        let (lower, upper) = (-j.max_tension_force * h, j.max_compression_force * h);
+        let c = leg.position - j.rest_length;
         let impulse = j.spring.solve_clamped(j.axial_mass, c, cdot, lower, upper);
-        pair.apply_axial(impulse, leg.axis, a1, a2);
+        leg.apply(&mut pair, impulse);
     }
-    j.velocity = pair.axial_speed(leg.axis, a1, a2);
-    pair.store(base, states);
+    j.velocity = leg.speed(&pair);
+    pair.store(base, pass.states);
 }

@@ -17,14 +17,13 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::math::{Transform, Vec2, unwind_angle};
+use crate::math::{Vec2, unwind_angle};
 use crate::solver::StepContext;
 
-use super::axial::{Limit, LimitRow, Motor, Spring};
+use super::axial::{Limit, Motor, Spring};
 use super::pair::{Pair, invert, warm_start_point};
-use super::{
-    JointBase, JointDef, JointKind, check_angle, check_non_negative, check_range, reference_angle,
-};
+use super::solver::SolvePass;
+use super::{JointBase, JointDef, check_angle, check_non_negative, check_range};
 
 joint_def! {
     /// A revolute joint definition. The anchors in `base` should coincide in
@@ -57,6 +56,8 @@ joint_def! {
     }
 }
 
+build_read!(RevoluteJointDef => Revolute(RevoluteJoint), angle = reference_angle, copy [target_angle], rows [spring, motor, limit]);
+
 /// Settings, accumulated impulses and prepared data of a revolute joint.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct RevoluteJoint {
@@ -83,28 +84,14 @@ pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext
     j.spring.prepare(ctx.h);
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut RevoluteJoint) {
-    j.linear_impulse = Vec2::ZERO;
-    j.spring.impulse = 0.0;
-    j.motor.impulse = 0.0;
-    j.limit.reset();
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [BodyState]) {
     warm_start_point(base, states, j.linear_impulse, axial_impulse(j));
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut RevoluteJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-    use_bias: bool,
-) {
-    let mut pair = Pair::load(base, states);
+pub(super) fn solve(base: &JointBase, j: &mut RevoluteJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
     let fixed_rotation = pair.ia + pair.ib == 0.0;
     // The joint angle now (relative rotation of the two current joint
     // frames), only when a spring or limit needs it: it costs an arctangent.
@@ -121,63 +108,18 @@ pub(super) fn solve(
     }
 
     if j.motor.enable && !fixed_rotation {
-        let impulse = j.motor.solve(j.axial_mass, pair.wb - pair.wa, ctx.h);
+        let impulse = j.motor.solve(j.axial_mass, pair.wb - pair.wa, pass.ctx.h);
         pair.apply_angular(impulse);
     }
 
     if j.limit.enable && !fixed_rotation {
-        let row = LimitRow {
-            position: angle,
-            mass: j.axial_mass,
-            base,
-            ctx,
-            use_bias,
-        };
-        pair.solve_limit(
-            &mut j.limit,
-            &row,
-            |p| p.wb - p.wa,
-            |p| p.wa - p.wb,
-            Pair::apply_angular,
-        );
+        let row = pass.limit_row(base, angle, j.axial_mass);
+        let (speed, reversed) = (|p: &Pair| p.wb - p.wa, |p: &Pair| p.wa - p.wb);
+        pair.solve_limit(&mut j.limit, &row, speed, reversed, Pair::apply_angular);
     }
 
     // Point constraint, last: it has the last word.
-    let soft = use_bias.then_some(base.softness);
+    let soft = pass.use_bias.then_some(base.softness);
     pair.solve_point(base, soft, &mut j.linear_impulse);
-    pair.store(base, states);
-}
-
-impl RevoluteJointDef {
-    /// Checks the definition and makes the joint frames and data.
-    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
-        self.validate()?;
-        let (fa, fb) = self.base.frames(Vec2::X, self.reference_angle);
-        let joint = RevoluteJoint {
-            target_angle: self.target_angle,
-            spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
-            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_torque),
-            limit: Limit::new(self.enable_limit, self.lower_angle, self.upper_angle),
-            ..RevoluteJoint::default()
-        };
-        Ok((fa, fb, JointKind::Revolute(joint)))
-    }
-
-    /// The definition an existing joint would be re-created with.
-    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &RevoluteJoint) -> Self {
-        RevoluteJointDef {
-            base,
-            reference_angle: reference_angle(sim),
-            target_angle: j.target_angle,
-            enable_spring: j.spring.enable,
-            hertz: j.spring.hertz,
-            damping_ratio: j.spring.damping_ratio,
-            enable_limit: j.limit.enable,
-            lower_angle: j.limit.lower,
-            upper_angle: j.limit.upper,
-            enable_motor: j.motor.enable,
-            motor_speed: j.motor.speed,
-            max_motor_torque: j.motor.max_force,
-        }
-    }
+    pair.store(base, pass.states);
 }

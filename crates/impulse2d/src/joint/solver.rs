@@ -12,8 +12,43 @@ use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
 use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 
-use super::{JointKind, JointSim};
+use super::axial::LimitRow;
+use super::{JointBase, JointKind, JointSim};
 use super::{distance, motor, mouse, mover, pogo, prismatic, revolute, weld, wheel};
+
+/// One solve or relax pass over a joint: the awake body states, the step's
+/// constants and whether position errors are corrected (`use_bias`, the
+/// solve pass) or only velocities (the relax pass).
+pub(crate) struct SolvePass<'a> {
+    pub states: &'a mut [BodyState],
+    pub ctx: &'a StepContext,
+    pub use_bias: bool,
+}
+
+impl SolvePass<'_> {
+    /// The softness of the joint's rigid parts in this pass: the joint's own
+    /// in the solve pass, rigid (no position correction) in the relax pass.
+    #[inline(always)]
+    pub fn softness(&self, base: &JointBase) -> Softness {
+        if self.use_bias {
+            base.softness
+        } else {
+            Softness::RIGID
+        }
+    }
+
+    /// A limit row at `position` (m or rad) with effective mass `mass`.
+    #[inline(always)]
+    pub fn limit_row(&self, base: &JointBase, position: f32, mass: f32) -> LimitRow {
+        LimitRow {
+            position,
+            mass,
+            softness: base.softness,
+            inv_h: self.ctx.inv_h,
+            use_bias: self.use_bias,
+        }
+    }
+}
 
 /// Colours in solving order: the overflow colour first, then 0, 1, 2, …
 fn color_order() -> impl Iterator<Item = usize> {
@@ -152,17 +187,22 @@ pub(crate) fn solve_joint(
     use_bias: bool,
 ) {
     let base = &sim.base;
+    let pass = &mut SolvePass {
+        states,
+        ctx,
+        use_bias,
+    };
     match &mut sim.kind {
-        JointKind::Distance(j) => distance::solve(base, j, states, ctx, use_bias),
+        JointKind::Distance(j) => distance::solve(base, j, pass),
         JointKind::Filter => {}
-        JointKind::Motor(j) => motor::solve(base, j, states, ctx),
-        JointKind::Mouse(j) => mouse::solve(base, j, states, ctx),
-        JointKind::Mover(j) => mover::solve(base, j, states, ctx),
-        JointKind::Pogo(j) => pogo::solve(base, j, states, ctx),
-        JointKind::Prismatic(j) => prismatic::solve(base, j, states, ctx, use_bias),
-        JointKind::Revolute(j) => revolute::solve(base, j, states, ctx, use_bias),
-        JointKind::Weld(j) => weld::solve(base, j, states, ctx, use_bias),
-        JointKind::Wheel(j) => wheel::solve(base, j, states, ctx, use_bias),
+        JointKind::Motor(j) => motor::solve(base, j, pass),
+        JointKind::Mouse(j) => mouse::solve(base, j, pass),
+        JointKind::Mover(j) => mover::solve(base, j, pass),
+        JointKind::Pogo(j) => pogo::solve(base, j, pass),
+        JointKind::Prismatic(j) => prismatic::solve(base, j, pass),
+        JointKind::Revolute(j) => revolute::solve(base, j, pass),
+        JointKind::Weld(j) => weld::solve(base, j, pass),
+        JointKind::Wheel(j) => wheel::solve(base, j, pass),
     }
 }
 

@@ -169,37 +169,19 @@ impl JointStores<'_> {
             if body.id == NULL_INDEX {
                 continue;
             }
-            let mut count = 0;
-            let mut prev = NULL_INDEX;
-            let mut key = body.head_joint_key;
-            while key != NULL_INDEX {
-                let joint = self
-                    .joints
-                    .joints
-                    .get((key >> 1) as usize)
-                    .ok_or_else(|| format!("body {index} lists joint {}", key >> 1))?;
-                ensure!(
-                    joint.joint_id == key >> 1,
-                    "body {index} lists free joint {}",
-                    key >> 1
-                );
+            let what = format!("body {index} joint list");
+            let (count, _) = self.walk_list(body.head_joint_key, &what, |key| {
+                let ji = key >> 1;
+                let joint = self.joints.joints.get(ji as usize);
+                let joint = joint.ok_or_else(|| format!("{what} names joint {ji}"))?;
+                ensure!(joint.joint_id == ji, "{what} names free joint {ji}");
                 let edge = &joint.edges[(key & 1) as usize];
                 ensure!(
                     edge.body_id == index as u32,
                     "joint edge does not point back to body {index}"
                 );
-                ensure!(
-                    edge.prev_key == prev,
-                    "body {index} joint list has a bad back link"
-                );
-                prev = key;
-                key = edge.next_key;
-                count += 1;
-                ensure!(
-                    count <= self.joints.joints.len() * 2,
-                    "body {index} joint list loops"
-                );
-            }
+                Ok((edge.prev_key, edge.next_key))
+            })?;
             ensure!(
                 count == body.joint_count as usize,
                 "body {index} has {count} joints listed, {} counted",
@@ -244,35 +226,21 @@ impl JointStores<'_> {
     }
 
     fn validate_island_joint_lists(&self) -> Result<(), String> {
-        for (index, island) in self.islands.iter().enumerate() {
-            if island.island_id == NULL_INDEX {
-                continue;
-            }
-            let mut count = 0;
-            let mut prev = NULL_INDEX;
-            let mut ji = island.head_joint;
-            while ji != NULL_INDEX {
+        let live = self.islands.iter().enumerate();
+        for (index, island) in live.filter(|(_, island)| island.island_id != NULL_INDEX) {
+            let what = format!("island {index} joint list");
+            let (count, tail) = self.walk_list(island.head_joint, &what, |ji| {
                 let joint = &self.joints.joints[ji as usize];
-                ensure!(joint.joint_id == ji, "island {index} lists free joint {ji}");
+                ensure!(joint.joint_id == ji, "{what} names free joint {ji}");
                 ensure!(
                     joint.island_id == index as u32,
                     "joint {ji} in island {index} names island {}",
                     joint.island_id
                 );
-                ensure!(
-                    joint.island_prev == prev,
-                    "island {index} joint list has a bad back link"
-                );
-                prev = ji;
-                ji = joint.island_next;
-                count += 1;
-                ensure!(
-                    count <= self.joints.joints.len(),
-                    "island {index} joint list loops"
-                );
-            }
+                Ok((joint.island_prev, joint.island_next))
+            })?;
             ensure!(
-                prev == island.tail_joint,
+                tail == island.tail_joint,
                 "island {index} tail joint is wrong"
             );
             ensure!(
@@ -281,6 +249,27 @@ impl JointStores<'_> {
             );
         }
         Ok(())
+    }
+
+    /// Walks a doubly linked list of joints from `head` (`NULL_INDEX` ends
+    /// it): `links` checks the node at a key and gives its back and next
+    /// links. Each back link must name the node before; more nodes than two
+    /// per joint is a loop. Returns the number of nodes and the last key.
+    fn walk_list(
+        &self,
+        head: u32,
+        what: &str,
+        mut links: impl FnMut(u32) -> Result<(u32, u32), String>,
+    ) -> Result<(usize, u32), String> {
+        let (mut count, mut prev, mut key) = (0, NULL_INDEX, head);
+        while key != NULL_INDEX {
+            let (back, next) = links(key)?;
+            ensure!(back == prev, "{what} has a bad back link");
+            (prev, key) = (key, next);
+            count += 1;
+            ensure!(count <= 2 * self.joints.joints.len(), "{what} loops");
+        }
+        Ok((count, prev))
     }
 
     /// Checks the joints of graph colour `ci` and marks their dynamic bodies

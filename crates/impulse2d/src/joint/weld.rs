@@ -11,13 +11,14 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::math::{Transform, Vec2};
+use crate::math::Vec2;
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::axial::spring_impulse;
 use super::pair::{Pair, invert, warm_start_point};
-use super::{JointBase, JointDef, JointKind, check_non_negative, reference_angle};
+use super::solver::SolvePass;
+use super::{JointBase, JointDef, check_non_negative};
 
 joint_def! {
     /// A weld joint definition.
@@ -51,6 +52,11 @@ joint_def! {
     }
 }
 
+build_read!(
+    WeldJointDef => Weld(WeldJoint), angle = reference_angle,
+    copy [linear_hertz, linear_damping_ratio, angular_hertz, angular_damping_ratio]
+);
+
 /// Settings, impulses and prepared data of a weld joint.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WeldJoint {
@@ -81,30 +87,18 @@ pub(super) fn prepare(base: &JointBase, j: &mut WeldJoint, ctx: &StepContext) {
     };
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut WeldJoint) {
-    j.linear_impulse = Vec2::ZERO;
-    j.angular_impulse = 0.0;
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [BodyState]) {
     warm_start_point(base, states, j.linear_impulse, j.angular_impulse);
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut WeldJoint,
-    states: &mut [BodyState],
-    _ctx: &StepContext,
-    use_bias: bool,
-) {
-    let mut pair = Pair::load(base, states);
+pub(super) fn solve(base: &JointBase, j: &mut WeldJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
 
     // Angular part: a spring acts in both passes, a rigid weld corrects the
     // angle in the bias pass only.
-    let (soft, c) = if use_bias || j.angular_hertz > 0.0 {
+    let (soft, c) = if pass.use_bias || j.angular_hertz > 0.0 {
         (j.angular_softness, pair.angle(base))
     } else {
         (Softness::RIGID, 0.0)
@@ -114,35 +108,7 @@ pub(super) fn solve(
     pair.apply_angular(impulse);
 
     // Linear part.
-    let soft = (use_bias || j.linear_hertz > 0.0).then_some(j.linear_softness);
+    let soft = (pass.use_bias || j.linear_hertz > 0.0).then_some(j.linear_softness);
     pair.solve_point(base, soft, &mut j.linear_impulse);
-    pair.store(base, states);
-}
-
-impl WeldJointDef {
-    /// Checks the definition and makes the joint frames and data.
-    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
-        self.validate()?;
-        let (fa, fb) = self.base.frames(Vec2::X, self.reference_angle);
-        let joint = WeldJoint {
-            linear_hertz: self.linear_hertz,
-            linear_damping_ratio: self.linear_damping_ratio,
-            angular_hertz: self.angular_hertz,
-            angular_damping_ratio: self.angular_damping_ratio,
-            ..WeldJoint::default()
-        };
-        Ok((fa, fb, JointKind::Weld(joint)))
-    }
-
-    /// The definition an existing joint would be re-created with.
-    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &WeldJoint) -> Self {
-        WeldJointDef {
-            base,
-            reference_angle: reference_angle(sim),
-            linear_hertz: j.linear_hertz,
-            linear_damping_ratio: j.linear_damping_ratio,
-            angular_hertz: j.angular_hertz,
-            angular_damping_ratio: j.angular_damping_ratio,
-        }
-    }
+    pair.store(base, pass.states);
 }

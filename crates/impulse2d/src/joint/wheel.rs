@@ -14,13 +14,13 @@
 
 use crate::body::BodyState;
 use crate::error::{Result, check_finite};
-use crate::math::{Transform, Vec2};
+use crate::math::Vec2;
 use crate::solver::StepContext;
-use crate::solver::softness::Softness;
 
-use super::axial::{Limit, LimitRow, Motor, Spring, spring_impulse};
-use super::pair::{Line, Pair, axial_mass, invert, warm_start_bodies};
-use super::{JointBase, JointDef, JointKind, check_axis, check_non_negative, check_range};
+use super::axial::{Limit, Motor, Spring, spring_impulse};
+use super::pair::{Line, Pair, axial_mass, axis_mass, invert, warm_start_line};
+use super::solver::SolvePass;
+use super::{JointBase, JointDef, check_axis, check_non_negative, check_range};
 
 joint_def! {
     /// A wheel joint definition. Body A is usually the chassis, body B the
@@ -49,6 +49,8 @@ joint_def! {
     }
 }
 
+build_read!(WheelJointDef => Wheel(WheelJoint), axis = local_axis_a, copy [], rows [spring, motor, limit]);
+
 /// Settings, impulses and prepared data of a wheel joint.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WheelJoint {
@@ -75,120 +77,43 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
     let line = Line::prepared(base);
     let (s1, s2) = line.arms(line.axis.left_perp());
     j.perp_mass = axial_mass(base, s1, s2);
-    let (a1, a2) = line.arms(line.axis);
-    j.axial_mass = axial_mass(base, a1, a2);
+    j.axial_mass = axis_mass(base);
     j.motor_mass = invert(base.inv_i_a + base.inv_i_b);
     j.spring.prepare(ctx.h);
 }
 
-/// Forgets the accumulated impulses (nothing to warm start from).
-pub(super) fn clear_impulses(j: &mut WheelJoint) {
-    j.perp_impulse = 0.0;
-    j.spring.impulse = 0.0;
-    j.motor.impulse = 0.0;
-    j.limit.reset();
-}
-
 #[inline(always)]
 pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {
-    let g = Pair::load(base, states).line(base);
-    let perp = g.axis.left_perp();
-    let (a1, a2) = g.arms(g.axis);
-    let (s1, s2) = g.arms(perp);
-    let axial = axial_impulse(j);
-    let p = g.axis * axial + perp * j.perp_impulse;
-    let la = axial * a1 + j.perp_impulse * s1 + j.motor.impulse;
-    let lb = axial * a2 + j.perp_impulse * s2 + j.motor.impulse;
-    warm_start_bodies(base, states, p, la, lb);
+    let (perp, angular) = (j.perp_impulse, j.motor.impulse);
+    warm_start_line(base, states, axial_impulse(j), perp, angular);
 }
 
 #[inline(always)]
-pub(super) fn solve(
-    base: &JointBase,
-    j: &mut WheelJoint,
-    states: &mut [BodyState],
-    ctx: &StepContext,
-    use_bias: bool,
-) {
-    let mut pair = Pair::load(base, states);
+pub(super) fn solve(base: &JointBase, j: &mut WheelJoint, pass: &mut SolvePass) {
+    let mut pair = Pair::load(base, pass.states);
     let fixed_rotation = pair.ia + pair.ib == 0.0;
     let g = pair.line(base);
-    let axis = g.axis;
-    let translation = axis.dot(g.d);
-    let (a1, a2) = g.arms(axis);
-    let speed = |p: &Pair| p.axial_speed(axis, a1, a2);
-    let apply = |p: &mut Pair, impulse: f32| p.apply_axial(impulse, axis, a1, a2);
+    let row = g.axis_row();
 
     if j.motor.enable && !fixed_rotation {
-        let impulse = j.motor.solve(j.motor_mass, pair.wb - pair.wa, ctx.h);
+        let impulse = j.motor.solve(j.motor_mass, pair.wb - pair.wa, pass.ctx.h);
         pair.apply_angular(impulse);
     }
 
+    let mass = j.axial_mass;
     if j.spring.enable {
-        let impulse = j.spring.solve(j.axial_mass, translation, speed(&pair));
-        apply(&mut pair, impulse);
+        row.solve_spring(&mut pair, &mut j.spring, mass, row.position);
     }
-
     if j.limit.enable {
-        let row = LimitRow {
-            position: translation,
-            mass: j.axial_mass,
-            base,
-            ctx,
-            use_bias,
-        };
-        let reversed = |p: &Pair| axis.dot(p.va - p.vb) + a1 * p.wa - a2 * p.wb;
-        pair.solve_limit(&mut j.limit, &row, speed, reversed, apply);
+        row.solve_limit(&mut pair, &mut j.limit, mass, base, pass);
     }
 
     // Point-to-line constraint.
-    let perp = axis.left_perp();
-    let (s1, s2) = g.arms(perp);
-    let soft = if use_bias {
-        base.softness
-    } else {
-        Softness::RIGID
-    };
-    let cdot = pair.axial_speed(perp, s1, s2);
-    let c = perp.dot(g.d);
-    let impulse = spring_impulse(soft, j.perp_mass, c, cdot, &mut j.perp_impulse);
-    pair.apply_axial(impulse, perp, s1, s2);
+    let perp = g.perp_row();
+    let soft = pass.softness(base);
+    let cdot = perp.speed(&pair);
+    let impulse = spring_impulse(soft, j.perp_mass, perp.position, cdot, &mut j.perp_impulse);
+    perp.apply(&mut pair, impulse);
 
-    pair.store(base, states);
-}
-
-impl WheelJointDef {
-    /// Checks the definition and makes the joint frames and data.
-    pub(crate) fn build(&self) -> Result<(Transform, Transform, JointKind)> {
-        self.validate()?;
-        let (fa, fb) = self.base.frames(self.local_axis_a, 0.0);
-        let joint = WheelJoint {
-            spring: Spring::new(self.enable_spring, self.hertz, self.damping_ratio),
-            motor: Motor::new(self.enable_motor, self.motor_speed, self.max_motor_torque),
-            limit: Limit::new(
-                self.enable_limit,
-                self.lower_translation,
-                self.upper_translation,
-            ),
-            ..WheelJoint::default()
-        };
-        Ok((fa, fb, JointKind::Wheel(joint)))
-    }
-
-    /// The definition an existing joint would be re-created with.
-    pub(crate) fn read(base: JointDef, sim: &JointBase, j: &WheelJoint) -> Self {
-        WheelJointDef {
-            base,
-            local_axis_a: sim.local_frame_a.q.x_axis(),
-            enable_spring: j.spring.enable,
-            hertz: j.spring.hertz,
-            damping_ratio: j.spring.damping_ratio,
-            enable_limit: j.limit.enable,
-            lower_translation: j.limit.lower,
-            upper_translation: j.limit.upper,
-            enable_motor: j.motor.enable,
-            motor_speed: j.motor.speed,
-            max_motor_torque: j.motor.max_force,
-        }
-    }
+    pair.store(base, pass.states);
 }

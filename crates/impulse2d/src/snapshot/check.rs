@@ -4,12 +4,26 @@
 //! takes for granted: id pools consistent with their arrays, every index a
 //! live object's, every proxy key in the broad phase, every sensor slot in
 //! range. Then `World::validate` checks the lists and cross-references.
+//!
+//! [`check_numbers`] then checks every number a step reads that no step
+//! recomputes first, as the constructors and setters that made it check
+//! theirs: shape geometry (through the geometry constructors, so a polygon
+//! vertex of −inf or a folded polygon is refused before it reaches the broad
+//! phase), shape materials and boxes, body masses and settings, and contact
+//! manifolds and materials. Velocities, forces and accumulated impulses are
+//! not refused: sums of finite applied impulses can overflow in a world the
+//! API made, and the step's quarantine takes such a body out of the
+//! simulation.
 
 use super::wire::bad;
-use crate::contact::{Contact, pair_key};
+use crate::body::{Body, BodySim};
+use crate::collision::{Capsule, Circle, Manifold, Segment};
+use crate::contact::{Contact, ContactSim, pair_key};
 use crate::error::Result;
 use crate::id::{IdPool, NULL_INDEX};
+use crate::shape::{Shape, ShapeGeometry, check_shape_mass};
 use crate::solver::solver_set::FIRST_SLEEPING_SET;
+use crate::validate::polygon_from_parts;
 use crate::world::{PairSet, World};
 
 /// The set of shape pairs that have a contact.
@@ -231,7 +245,7 @@ pub(super) fn check_world(w: &World) -> Result<()> {
         .validate()
         .map_err(|_| bad("the broad phase is inconsistent"))?;
     check_sensors(w)?;
-    Ok(())
+    check_numbers(w)
 }
 
 fn check_sensors(w: &World) -> Result<()> {
@@ -251,6 +265,121 @@ fn check_sensors(w: &World) -> Result<()> {
             sensors.list.get(slot as usize).map(|x| x.shape_id) != Some(s.shape_id)
         }) {
             return Err(bad("a sensor is missing from its slot"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `v` is finite and `>= 0`.
+fn non_negative(v: f32) -> bool {
+    v.is_finite() && v >= 0.0
+}
+
+/// Whether a shape's geometry is one its constructor accepts.
+fn geometry_ok(g: &ShapeGeometry) -> bool {
+    match g {
+        ShapeGeometry::Circle(c) => Circle::new(c.center, c.radius).is_ok(),
+        ShapeGeometry::Capsule(c) => Capsule::new(c.center1, c.center2, c.radius).is_ok(),
+        ShapeGeometry::Segment(s) => Segment::new(s.point1, s.point2).is_ok(),
+        ShapeGeometry::ChainSegment(c) => {
+            crate::collision::ChainSegment::new(c.ghost1, c.segment, c.ghost2).is_ok()
+        }
+        ShapeGeometry::Polygon(p) => polygon_from_parts(
+            p.vertices(),
+            p.radius(),
+            Some(p.normals()),
+            Some(p.centroid()),
+        )
+        .is_ok(),
+    }
+}
+
+fn shape_ok(s: &Shape) -> bool {
+    let material = s.material();
+    geometry_ok(&s.geometry)
+        && non_negative(s.density)
+        && check_shape_mass(&s.geometry, s.density).is_ok()
+        && material.validate().is_ok()
+        && s.aabb.is_valid()
+        && s.fat_aabb.is_valid()
+        && non_negative(s.aabb_margin)
+}
+
+fn body_ok(b: &Body) -> bool {
+    non_negative(b.mass)
+        && non_negative(b.inertia)
+        && non_negative(b.sleep_threshold)
+        && non_negative(b.safety_factor)
+        && non_negative(b.sleep_time)
+}
+
+/// A body's solver row. (Its transform is checked by `World::validate`;
+/// force and torque are sums of applied forces, see the module docs.)
+fn body_sim_ok(s: &BodySim) -> bool {
+    s.center.is_finite()
+        && s.center0.is_finite()
+        && s.rotation0.c.is_finite()
+        && s.rotation0.s.is_finite()
+        && s.angle_delta.is_finite()
+        && s.local_center.is_finite()
+        && non_negative(s.inv_mass)
+        && non_negative(s.inv_inertia)
+        && non_negative(s.min_extent)
+        && non_negative(s.max_extent)
+        && non_negative(s.linear_damping)
+        && non_negative(s.angular_damping)
+        && s.gravity_scale.is_finite()
+}
+
+/// A manifold as the manifold functions make it: no points, or a unit
+/// normal and finite points and separations.
+fn manifold_ok(m: &Manifold) -> bool {
+    m.point_count == 0
+        || ((m.normal.length_squared() - 1.0).abs() <= 1.0e-3
+            && m.points().iter().all(|p| {
+                p.point.is_finite()
+                    && p.anchor_a.is_finite()
+                    && p.anchor_b.is_finite()
+                    && p.separation.is_finite()
+            }))
+}
+
+fn contact_sim_ok(c: &ContactSim) -> bool {
+    manifold_ok(&c.manifold)
+        && non_negative(c.friction)
+        && non_negative(c.restitution)
+        && non_negative(c.rolling_resistance)
+        && c.tangent_speed.is_finite()
+        && c.cached_relative.is_valid()
+        && c.base_separation.iter().all(|s| s.is_finite())
+}
+
+/// Checks the numbers a step reads (see the module docs); indices must have
+/// been checked by [`check_world`].
+pub(super) fn check_numbers(w: &World) -> Result<()> {
+    for s in w.shapes.iter().filter(|s| s.id != NULL_INDEX) {
+        if !shape_ok(s) {
+            return Err(bad(
+                "a shape's geometry, material or box is not one a constructor makes",
+            ));
+        }
+    }
+    if !w.bodies.iter().filter(|b| b.id != NULL_INDEX).all(body_ok) {
+        return Err(bad("a body's mass or settings are out of range"));
+    }
+    for set in &w.solver_sets {
+        if !set.body_sims.iter().all(body_sim_ok) {
+            return Err(bad("a body's mass data or settings are out of range"));
+        }
+    }
+    let contact_sims = w
+        .solver_sets
+        .iter()
+        .flat_map(|s| &s.contact_sims)
+        .chain(w.graph.colors.iter().flat_map(|c| &c.contact_sims));
+    for c in contact_sims {
+        if !contact_sim_ok(c) {
+            return Err(bad("a contact's manifold or material is out of range"));
         }
     }
     Ok(())

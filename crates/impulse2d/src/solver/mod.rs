@@ -110,6 +110,10 @@ pub(crate) struct StepScratch {
     pub workers: Vec<std::sync::Mutex<WorkerScratch>>,
     /// New shape pairs from the broad phase.
     pub pairs: Vec<(u32, u32)>,
+    /// Per worker: the pairs its blocks of the pair search found.
+    pub pair_buffers: Vec<std::sync::Mutex<crate::broad_phase::PairBuffer>>,
+    /// The pair search's blocks in move-buffer order, for the merge.
+    pub pair_order: Vec<(u32, u32, u32, u32)>,
     /// Contacts (by id) whose touching state changed in the narrow phase.
     pub contact_state_bits: BitSet,
     /// Prepared contact constraints, in colour order.

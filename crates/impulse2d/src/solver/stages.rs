@@ -67,6 +67,18 @@ pub(crate) enum StageKind {
     StoreImpulses,
 }
 
+impl StageKind {
+    /// Whether the stage is an overflow colour's, which is one block (one
+    /// thread) on any worker count.
+    fn is_overflow(self) -> bool {
+        match self {
+            StageKind::PrepareOverflow | StageKind::Overflow(_) => true,
+            StageKind::Joints(_, color) => color as usize == OVERFLOW_INDEX,
+            _ => false,
+        }
+    }
+}
+
 /// A stage: what it does and how its items split into blocks.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stage {
@@ -309,9 +321,12 @@ pub(crate) fn solve_constraints(
         |stage, block, _worker| run_block(&shared, &layout, stage, block, dummy, simd, ctx),
         |stage| {
             let now = Instant::now();
-            let ms = (now - last).as_secs_f32() * 1000.0;
+            let time = now - last;
             last = now;
-            *profile_field(profile, stage.kind) += ms;
+            *profile_field(profile, stage.kind) += time.as_secs_f32() * 1000.0;
+            if stage.kind.is_overflow() {
+                workers.note_serial(time); // one block on any worker count
+            }
         },
     );
 

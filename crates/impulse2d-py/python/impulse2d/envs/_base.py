@@ -202,11 +202,31 @@ class ImpulseVectorEnv(VectorEnv):
         return np.frombuffer(raw, dtype=self._dtype).reshape(self._shape).copy()
 
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
-        if isinstance(seed, (list, tuple)):
-            raise ValueError("per-environment seeds are not supported; pass one int (env i gets seed + i)")
+        """Resets every environment: with one int ``s``, environment ``i`` gets
+        ``s + i``; with a list of ``num_envs`` seeds (ints or ``None``, as
+        Gymnasium's vector envs take), environment ``i`` gets ``seed[i]``
+        (``None``: it continues its stream, or on a first reset draws one)."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            raw = self._core.reset_seeds(self._seed_list(list(seed)))
+            return self._obs(raw), {}
         super().reset(seed=seed)
         raw = self._core.reset(_rust_seed(self, seed))
         return self._obs(raw), {}
+
+    def _seed_list(self, seeds: list) -> list:
+        """Per-environment seeds checked (length, non-negative ints or None);
+        before the first seeded reset, a None is drawn from ``np_random``."""
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        out = []
+        for s in seeds:
+            if s is not None and (isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)) or s < 0):
+                raise ValueError(f"a seed must be a non-negative int or None, not {s!r}")
+            if s is None and not self._seeded:
+                s = int(self.np_random.integers(0, 2**63 - 1))
+            out.append(None if s is None else int(s))
+        self._seeded = True
+        return out
 
     def step(self, actions):
         if self._discrete:

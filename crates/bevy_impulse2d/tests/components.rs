@@ -1,0 +1,775 @@
+//! Colliders on children and grandchildren, changing colliders, joints of every type as
+//! components, events as messages, dragging with [`PointerDrag`] and (feature
+//! `debug-draw`) debug drawing into gizmos: all headless (`MinimalPlugins`), stepped by
+//! running `FixedUpdate` by hand at 64 Hz, so h = 1/256 s per substep.
+
+use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+
+use bevy::prelude::*;
+use bevy_impulse2d::impulse2d as i2;
+use bevy_impulse2d::prelude::*;
+
+const G: f32 = 10.0;
+const HZ: f32 = 64.0;
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, Impulse2dPlugin { hz: HZ as f64 }));
+    app.insert_resource(PhysicsSettings {
+        worker_count: Some(1),
+        ..default()
+    });
+    app.finish();
+    app.cleanup();
+    app
+}
+
+fn step(app: &mut App, steps: usize) {
+    for _ in 0..steps {
+        app.world_mut().run_schedule(FixedUpdate);
+    }
+}
+
+fn physics(app: &App) -> &i2::World {
+    &app.world().resource::<PhysicsWorld>().world
+}
+
+fn body_of(app: &App, e: Entity) -> i2::BodyId {
+    app.world().get::<BodyHandle>(e).expect("a body").0
+}
+
+fn shape_of(app: &App, e: Entity) -> i2::ShapeId {
+    match app.world().get::<ColliderHandle>(e).expect("a collider") {
+        ColliderHandle::Shape(s) => *s,
+        ColliderHandle::Chain(_) => panic!("a chain"),
+    }
+}
+
+fn close(a: i2::Vec2, b: i2::Vec2, tol: f32) -> bool {
+    (a - b).length() <= tol
+}
+
+/// A static ground whose top is y = 0.
+fn ground(app: &mut App) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(40.0, 1.0),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+        ))
+        .id()
+}
+
+#[test]
+fn colliders_on_children_and_grandchildren_are_placed_by_the_hierarchy() {
+    let mut app = app();
+    // A body without gravity, a circle on a child at (2, 0) turned 90°, and a 2 m × 1 m
+    // box on the child's child at (0, 1) in the child's frame: (2, 0) + R(90°)(0, 1) =
+    // (1, 0) in the body's frame, its long side turned to y.
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            GravityScale(0.0),
+            Transform::from_xyz(0.0, 10.0, 0.0),
+        ))
+        .id();
+    let child = app
+        .world_mut()
+        .spawn((
+            Collider::circle(0.5),
+            Transform::from_xyz(2.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_2)),
+            ChildOf(body),
+        ))
+        .id();
+    let grandchild = app
+        .world_mut()
+        .spawn((
+            Collider::rectangle(2.0, 1.0),
+            Transform::from_xyz(0.0, 1.0, 0.0),
+            ChildOf(child),
+        ))
+        .id();
+    step(&mut app, 1);
+
+    let id = body_of(&app, body);
+    let w = physics(&app);
+    let circle = w.shape(shape_of(&app, child)).unwrap();
+    assert_eq!(circle.body(), id);
+    let c = circle.circle().unwrap();
+    assert!(close(c.center, i2::Vec2::new(2.0, 0.0), 1e-6), "{c:?}");
+    let boxed = w.shape(shape_of(&app, grandchild)).unwrap();
+    assert_eq!(boxed.body(), id);
+    // In the body's frame: centred on (1, 0), 1 m wide in x and 2 m tall in y.
+    let poly = boxed.polygon().unwrap();
+    assert!(
+        close(poly.centroid(), i2::Vec2::new(1.0, 0.0), 1e-6),
+        "{poly:?}"
+    );
+    let vertices = poly.vertices();
+    let (mut lo, mut hi) = (vertices[0], vertices[0]);
+    for &p in vertices {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    assert!(close(lo, i2::Vec2::new(0.5, -1.0), 1e-6), "{poly:?}");
+    assert!(close(hi, i2::Vec2::new(1.5, 1.0), 1e-6), "{poly:?}");
+    // Mass and centre of mass (density 1 kg/m²): π/4 kg at x = 2 and 2 kg at x = 1.
+    let b = w.body(id).unwrap();
+    let (m1, m2) = (PI * 0.25, 2.0);
+    assert!((b.mass() - (m1 + m2)).abs() < 1e-4, "{}", b.mass());
+    let cx = (m1 * 2.0 + m2 * 1.0) / (m1 + m2);
+    assert!(close(
+        b.local_center_of_mass(),
+        i2::Vec2::new(cx, 0.0),
+        1e-4
+    ));
+
+    // Despawning the grandchild takes its shape away and leaves the rest.
+    app.world_mut().despawn(grandchild);
+    step(&mut app, 1);
+    let w = physics(&app);
+    assert_eq!(w.body(id).unwrap().shapes().len(), 1);
+    assert!((w.body(id).unwrap().mass() - m1).abs() < 1e-4);
+}
+
+#[test]
+fn changing_a_collider_changes_its_shape() {
+    let mut app = app();
+    ground(&mut app);
+    let ball = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.5),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+        ))
+        .id();
+    step(&mut app, 64);
+    let id = body_of(&app, ball);
+    assert!((physics(&app).body(id).unwrap().position().y - 0.5).abs() < 0.01);
+
+    // A bigger ball: twice the radius, four times the mass; it rests 1 m up.
+    *app.world_mut().get_mut::<Collider>(ball).unwrap() = Collider::circle(1.0);
+    step(&mut app, 128);
+    let w = physics(&app);
+    let b = w.body(id).unwrap();
+    assert_eq!(b.shapes().len(), 1);
+    assert_eq!(
+        w.shape(b.shapes()[0]).unwrap().circle().unwrap().radius,
+        1.0
+    );
+    assert!((b.mass() - PI).abs() < 1e-4, "{}", b.mass());
+    assert!((b.position().y - 1.0).abs() < 0.01, "{:?}", b.position());
+
+    // A 2 m × 0.5 m box: 1 kg, resting 0.25 m up (on its long side).
+    *app.world_mut().get_mut::<Collider>(ball).unwrap() = Collider::rectangle(2.0, 0.5);
+    step(&mut app, 128);
+    let b = physics(&app).body(id).unwrap();
+    assert_eq!(b.shapes().len(), 1);
+    assert!((b.mass() - 1.0).abs() < 1e-5, "{}", b.mass());
+    assert!((b.position().y - 0.25).abs() < 0.01, "{:?}", b.position());
+
+    // A sensor: it touches nothing, so the body falls through the ground.
+    app.world_mut().entity_mut(ball).insert(Sensor);
+    step(&mut app, 32);
+    let w = physics(&app);
+    let b = w.body(id).unwrap();
+    assert!(w.shape(b.shapes()[0]).unwrap().is_sensor());
+    assert!(b.position().y < -1.0, "{:?}", b.position());
+    app.world_mut().entity_mut(ball).remove::<Sensor>();
+    app.world_mut().entity_mut(ball).insert(HitEvents);
+    step(&mut app, 1);
+    let w = physics(&app);
+    let s = w.shape(w.body(id).unwrap().shapes()[0]).unwrap();
+    assert!(!s.is_sensor() && s.hit_events_enabled());
+}
+
+#[test]
+fn a_collider_becomes_a_chain_and_back_and_moving_a_child_moves_its_shape() {
+    let mut app = app();
+    let wall = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(1.0, 1.0),
+            Transform::default(),
+        ))
+        .id();
+    step(&mut app, 1);
+    // A closed chain of four points: four segments.
+    let square = vec![
+        Vec2::new(-1.0, -1.0),
+        Vec2::new(1.0, -1.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(-1.0, 1.0),
+    ];
+    *app.world_mut().get_mut::<Collider>(wall).unwrap() = Collider::Chain {
+        points: square,
+        closed: true,
+    };
+    step(&mut app, 1);
+    let handle = *app.world().get::<ColliderHandle>(wall).unwrap();
+    let ColliderHandle::Chain(chain) = handle else {
+        panic!("{handle:?}")
+    };
+    let w = physics(&app);
+    assert_eq!(w.chain(chain).unwrap().segments().len(), 4);
+    assert_eq!(w.counters().shape_count, 4);
+    *app.world_mut().get_mut::<Collider>(wall).unwrap() = Collider::circle(0.25);
+    step(&mut app, 1);
+    let w = physics(&app);
+    assert!(w.chain(chain).is_err());
+    assert_eq!(w.counters().shape_count, 1);
+    assert_eq!(
+        w.shape(shape_of(&app, wall))
+            .unwrap()
+            .circle()
+            .unwrap()
+            .radius,
+        0.25
+    );
+
+    // A collider on a child, moved by its Transform.
+    let child = app
+        .world_mut()
+        .spawn((
+            Collider::circle(0.5),
+            Transform::from_xyz(1.0, 0.0, 0.0),
+            ChildOf(wall),
+        ))
+        .id();
+    step(&mut app, 1);
+    app.world_mut()
+        .get_mut::<Transform>(child)
+        .unwrap()
+        .translation
+        .x = 3.0;
+    step(&mut app, 1);
+    let c = physics(&app)
+        .shape(shape_of(&app, child))
+        .unwrap()
+        .circle()
+        .unwrap();
+    assert!(close(c.center, i2::Vec2::new(3.0, 0.0), 1e-6), "{c:?}");
+}
+
+/// A static anchor at (0, 5) and a 1 kg box, with a joint of `def` between them.
+fn joint_pair(app: &mut App, b_at: Vec2, def: JointDef) -> (Entity, Entity, Entity) {
+    let a = app
+        .world_mut()
+        .spawn((RigidBody::Static, Transform::from_xyz(0.0, 5.0, 0.0)))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(b_at.x, b_at.y, 0.0),
+        ))
+        .id();
+    let j = app
+        .world_mut()
+        .spawn(Joint {
+            entity_a: a,
+            entity_b: b,
+            def,
+        })
+        .id();
+    (a, b, j)
+}
+
+fn anchors(a: Vec2, b: Vec2) -> i2::JointDef {
+    i2::JointDef {
+        local_anchor_a: i2::Vec2::new(a.x, a.y),
+        local_anchor_b: i2::Vec2::new(b.x, b.y),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn every_joint_type_works_as_a_component() {
+    use i2::JointType as T;
+    // (definition, where B starts, its type, seconds to run, what must hold after).
+    type Check = fn(i2::Vec2) -> bool;
+    let cases: Vec<(JointDef, Vec2, T, usize, Check)> = vec![
+        // 1 m rod from A's centre to B's: B stays 1 m away while it swings.
+        (
+            JointDef::Distance(i2::DistanceJointDef {
+                base: anchors(Vec2::ZERO, Vec2::ZERO),
+                length: 1.0,
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Distance,
+            64,
+            |p| ((p - i2::Vec2::new(0.0, 5.0)).length() - 1.0).abs() < 0.01,
+        ),
+        // Hinge at A's centre, B's centre 1 m away: the same circle.
+        (
+            JointDef::Revolute(i2::RevoluteJointDef {
+                base: anchors(Vec2::ZERO, Vec2::new(-1.0, 0.0)),
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Revolute,
+            64,
+            |p| ((p - i2::Vec2::new(0.0, 5.0)).length() - 1.0).abs() < 0.01,
+        ),
+        // Slider along A's x axis through B's start: B stays on y = 5.
+        (
+            JointDef::Prismatic(i2::PrismaticJointDef {
+                base: anchors(Vec2::new(1.0, 0.0), Vec2::ZERO),
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Prismatic,
+            64,
+            |p| (p.y - 5.0).abs() < 0.01,
+        ),
+        // Wheel on A's y axis at x = 1: B bounces on its spring but stays on x = 1.
+        (
+            JointDef::Wheel(i2::WheelJointDef {
+                base: anchors(Vec2::new(1.0, 0.0), Vec2::ZERO),
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Wheel,
+            64,
+            |p| (p.x - 1.0).abs() < 0.01 && p.y < 5.0,
+        ),
+        // Welded 1 m to the right: it stays there.
+        (
+            JointDef::Weld(i2::WeldJointDef {
+                base: anchors(Vec2::new(1.0, 0.0), Vec2::ZERO),
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Weld,
+            64,
+            |p| close(p, i2::Vec2::new(1.0, 5.0), 0.02),
+        ),
+        // Motor joint holding B 2 m to the right of A against gravity.
+        (
+            JointDef::Motor(i2::MotorJointDef {
+                linear_offset: i2::Vec2::new(2.0, 0.0),
+                max_force: 1000.0,
+                max_torque: 1000.0,
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Motor,
+            128,
+            |p| close(p, i2::Vec2::new(2.0, 5.0), 0.05),
+        ),
+        // Mouse joint holding B by its centre (the target at creation) at 4 Hz: it
+        // hangs g/ω² = 10/(8π)² ≈ 1.6 cm below.
+        (
+            JointDef::Mouse(i2::MouseJointDef {
+                target: i2::Vec2::new(1.0, 5.0),
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Mouse,
+            128,
+            |p| {
+                let sag = G / (2.0 * PI * 4.0).powi(2);
+                (p.x - 1.0).abs() < 1e-4 && (p.y - (5.0 - sag)).abs() < 0.5 * sag
+            },
+        ),
+        // Mover driving B at 1 m/s along x (and 0 along y, against gravity): after 1 s
+        // it is about 1 m further right, at the same height.
+        (
+            JointDef::Mover(i2::MoverJointDef {
+                linear_velocity: i2::Vec2::new(1.0, 0.0),
+                max_velocity_force: i2::Vec2::new(100.0, 100.0),
+                ..default()
+            }),
+            Vec2::new(1.0, 5.0),
+            T::Mover,
+            64,
+            |p| (p.x - 2.0).abs() < 0.02 && (p.y - 5.0).abs() < 0.01,
+        ),
+        // Pogo leg of rest length 1.5 m straight up from A (5 Hz): B rides at
+        // 5 + 1.5 − g/(10π)² ≈ 6.49.
+        (
+            JointDef::Pogo(i2::PogoJointDef {
+                base: anchors(Vec2::ZERO, Vec2::ZERO),
+                rest_length: 1.5,
+                ..default()
+            }),
+            Vec2::new(0.0, 6.5),
+            T::Pogo,
+            128,
+            |p| {
+                let sag = G / (2.0 * PI * 5.0).powi(2);
+                p.x.abs() < 1e-4 && (p.y - (6.5 - sag)).abs() < 0.5 * sag
+            },
+        ),
+        // Filter joint: B starts inside A's box and falls through it, freely: after
+        // n substeps of h, y = 5 − g·h²·n(n+1)/2 (symplectic Euler).
+        (
+            JointDef::Filter(i2::FilterJointDef::default()),
+            Vec2::new(0.0, 5.0),
+            T::Filter,
+            64,
+            |p| {
+                let (h, n) = (1.0 / 256.0f32, 256.0f32);
+                let y = 5.0 - 10.0 * h * h * n * (n + 1.0) / 2.0;
+                p.x.abs() < 1e-4 && (p.y - y).abs() < 1e-3
+            },
+        ),
+    ];
+    for (def, b_at, kind, steps, holds) in cases {
+        let mut app = app();
+        let filter = kind == T::Filter;
+        let (a, b, j) = joint_pair(&mut app, b_at, def);
+        if filter {
+            // Give A a box too, where B is: without the joint they would collide.
+            app.world_mut()
+                .entity_mut(a)
+                .insert(Collider::rectangle(2.0, 2.0));
+        }
+        step(&mut app, steps);
+        let joint = app
+            .world()
+            .get::<JointHandle>(j)
+            .unwrap_or_else(|| panic!("{kind:?}: no joint"))
+            .0;
+        let w = physics(&app);
+        let view = w.joint(joint).unwrap();
+        assert_eq!(view.joint_type(), kind);
+        assert_eq!(view.body_a(), body_of(&app, a), "{kind:?}");
+        assert_eq!(view.body_b(), body_of(&app, b), "{kind:?}");
+        assert_eq!(view.user_data(), j.to_bits(), "{kind:?}");
+        let p = w.body(body_of(&app, b)).unwrap().position();
+        assert!(holds(p), "{kind:?}: B at {p:?}");
+        if filter {
+            assert!(w.body(body_of(&app, b)).unwrap().contacts().is_empty());
+        }
+
+        // Removing the component destroys the joint; the entity stays.
+        app.world_mut().entity_mut(j).remove::<Joint>();
+        step(&mut app, 1);
+        assert!(physics(&app).joint(joint).is_err(), "{kind:?}");
+        assert!(app.world().get::<JointHandle>(j).is_none(), "{kind:?}");
+    }
+}
+
+#[derive(Resource, Default)]
+struct Seen {
+    started: Vec<CollisionStarted>,
+    ended: Vec<CollisionEnded>,
+    entered: Vec<SensorEntered>,
+    exited: Vec<SensorExited>,
+    joints: Vec<JointEvent>,
+}
+
+fn collect(
+    mut seen: ResMut<Seen>,
+    mut started: MessageReader<CollisionStarted>,
+    mut ended: MessageReader<CollisionEnded>,
+    mut entered: MessageReader<SensorEntered>,
+    mut exited: MessageReader<SensorExited>,
+    mut joints: MessageReader<JointEvent>,
+) {
+    seen.started.extend(started.read().copied());
+    seen.ended.extend(ended.read().copied());
+    seen.entered.extend(entered.read().copied());
+    seen.exited.extend(exited.read().copied());
+    seen.joints.extend(joints.read().copied());
+}
+
+#[test]
+fn end_exit_and_joint_events_arrive_as_messages() {
+    let mut app = app();
+    app.init_resource::<Seen>()
+        .add_systems(FixedUpdate, collect.after(PhysicsSystems::Events));
+    let floor = ground(&mut app);
+    // A 0.5 m gate 2 m up: a ball dropped from 4 m passes through it, entering and
+    // then leaving it, and lands on the ground.
+    let gate = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(4.0, 0.5),
+            Sensor,
+            Transform::from_xyz(0.0, 2.0, 0.0),
+        ))
+        .id();
+    let ball = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            Transform::from_xyz(0.0, 4.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 96);
+    {
+        let seen = app.world().resource::<Seen>();
+        let enter = SensorEntered {
+            sensor: gate,
+            visitor: ball,
+        };
+        let exit = SensorExited {
+            sensor: gate,
+            visitor: ball,
+        };
+        assert_eq!(seen.entered, vec![enter]);
+        assert_eq!(seen.exited, vec![exit]);
+        assert_eq!(seen.started.len(), 1);
+        assert!(seen.ended.is_empty());
+    }
+    // Despawning the resting ball ends its contact with the floor: the message still
+    // names its entity.
+    app.world_mut().despawn(ball);
+    step(&mut app, 1);
+    {
+        let seen = app.world().resource::<Seen>();
+        let pair = (seen.ended[0].collider_a, seen.ended[0].collider_b);
+        assert_eq!(seen.ended.len(), 1);
+        assert!(pair == (ball, floor) || pair == (floor, ball), "{pair:?}");
+    }
+
+    // A weld that breaks above 5 N, holding a 1 kg box by its centre 1 m out: its first
+    // step needs m·g = 10 N, so it breaks, once (the plugin does not make it again).
+    let (_, _, weld) = joint_pair(
+        &mut app,
+        Vec2::new(1.0, 5.0),
+        JointDef::Weld(i2::WeldJointDef {
+            base: i2::JointDef {
+                local_anchor_a: i2::Vec2::new(1.0, 0.0),
+                force_threshold: 5.0,
+                break_on_threshold: true,
+                ..default()
+            },
+            ..default()
+        }),
+    );
+    // And a revolute joint whose body is despawned.
+    let (_, bob, hinge) = joint_pair(
+        &mut app,
+        Vec2::new(-3.0, 5.0),
+        JointDef::Revolute(i2::RevoluteJointDef {
+            base: anchors(Vec2::new(-3.0, 0.0), Vec2::ZERO),
+            ..default()
+        }),
+    );
+    step(&mut app, 2);
+    app.world_mut().despawn(bob);
+    step(&mut app, 1);
+    let seen = app.world().resource::<Seen>();
+    let broken: Vec<_> = seen.joints.iter().filter(|e| e.joint == weld).collect();
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert_eq!(broken[0].kind, i2::JointEventKind::Broken);
+    assert!((broken[0].force - G).abs() < 0.1 * G, "{:?}", broken[0]);
+    assert!(app.world().get::<JointHandle>(weld).is_none());
+    assert!(app.world().get::<JointBroken>(weld).is_some());
+    let gone: Vec<_> = seen.joints.iter().filter(|e| e.joint == hinge).collect();
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!(gone[0].kind, i2::JointEventKind::BodyDestroyed);
+}
+
+#[test]
+fn pointer_drag_grabs_pulls_and_lets_go() {
+    let mut app = app();
+    ground(&mut app);
+    let crate_ = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+        ))
+        .id();
+    // Turned 45° and weightless at (10, 5): its bounding box reaches 0.707 m out.
+    let diamond = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            GravityScale(0.0),
+            Transform::from_xyz(10.0, 5.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_4)),
+        ))
+        .id();
+    step(&mut app, 32);
+    app.init_resource::<PointerDrag>();
+    let world = app.world_mut();
+    world.resource_scope(|world, mut drag: Mut<PointerDrag>| {
+        let mut physics = world.resource_mut::<PhysicsWorld>();
+        // Nothing there; the static ground; a point in the diamond's bounding box but
+        // outside it (|x'| + ... : 1.2/√2 = 0.85 m from its centre line > 0.5 m).
+        assert_eq!(drag.press(&mut physics, Vec2::new(5.0, 5.0)), None);
+        assert_eq!(drag.press(&mut physics, Vec2::new(0.0, -0.5)), None);
+        assert_eq!(drag.press(&mut physics, Vec2::new(10.6, 5.6)), None);
+        assert_eq!(drag.press(&mut physics, Vec2::NAN), None);
+        assert_eq!(
+            drag.press(&mut physics, Vec2::new(10.3, 5.0)),
+            Some(diamond)
+        );
+        // Grab the crate 0.25 m above its centre.
+        assert_eq!(drag.press(&mut physics, Vec2::new(0.0, 0.75)), Some(crate_));
+    });
+    // Only one drag at a time: the diamond's joint went when the crate was grabbed.
+    assert_eq!(physics(&app).joint_count(), 1);
+    // Lift it as a pointer would, at 1.6 m/s up to (0, 4), and hold it there.
+    for k in 1..=128 {
+        app.world_mut()
+            .resource_scope(|world, mut drag: Mut<PointerDrag>| {
+                let target = Vec2::new(0.0, 0.75 + 3.25 * k as f32 / 128.0);
+                drag.move_to(&mut world.resource_mut::<PhysicsWorld>(), target);
+            });
+        step(&mut app, 1);
+    }
+    step(&mut app, 128);
+    let id = body_of(&app, crate_);
+    let b = physics(&app).body(id).unwrap();
+    // The grabbed point hangs g/ω² = 10/(10π)² ≈ 1 cm below the target, the crate's
+    // centre 0.25 m below the grabbed point.
+    let grabbed = b.world_point(i2::Vec2::new(0.0, 0.25));
+    let sag = G / (2.0 * PI * 5.0).powi(2);
+    assert!(grabbed.x.abs() < 0.01, "{grabbed:?}");
+    assert!((grabbed.y - (4.0 - sag)).abs() < 0.5 * sag, "{grabbed:?}");
+    let hang = grabbed - b.position();
+    assert!(hang.x.abs() < 0.01, "{hang:?}");
+    assert!((hang.y - 0.25).abs() < 0.01, "{hang:?}");
+    assert_eq!(
+        app.world()
+            .resource::<PointerDrag>()
+            .dragged(app.world().resource::<PhysicsWorld>()),
+        Some(id)
+    );
+
+    // Let go: the joint goes and the crate falls back to the ground (resting on a side,
+    // its centre 0.5 m up).
+    app.world_mut()
+        .resource_scope(|world, mut drag: Mut<PointerDrag>| {
+            drag.release(&mut world.resource_mut::<PhysicsWorld>());
+        });
+    assert_eq!(physics(&app).joint_count(), 0);
+    step(&mut app, 192);
+    let y = physics(&app).body(id).unwrap().position().y;
+    assert!((y - 0.5).abs() < 0.01, "{y}");
+
+    // Despawning what is dragged ends the drag; moving then does nothing.
+    app.world_mut()
+        .resource_scope(|world, mut drag: Mut<PointerDrag>| {
+            let mut physics = world.resource_mut::<PhysicsWorld>();
+            assert_eq!(drag.press(&mut physics, Vec2::new(0.0, 0.5)), Some(crate_));
+        });
+    app.world_mut().despawn(crate_);
+    step(&mut app, 1);
+    app.world_mut()
+        .resource_scope(|world, mut drag: Mut<PointerDrag>| {
+            let mut physics = world.resource_mut::<PhysicsWorld>();
+            drag.move_to(&mut physics, Vec2::new(1.0, 1.0));
+            assert_eq!(drag.dragged(&physics), None);
+        });
+    // The drag's anchor is a body with no entity.
+    assert!(physics(&app).counters().body_count >= 2);
+}
+
+#[cfg(feature = "debug-draw")]
+mod debug_draw {
+    use super::*;
+    use bevy::gizmos::config::DefaultGizmoConfigGroup;
+    use bevy::gizmos::gizmos::GizmoBuffer;
+    use bevy_impulse2d::draw_world;
+    use i2::debug_draw::DrawOptions;
+
+    #[test]
+    fn shapes_are_drawn_into_gizmos() {
+        let mut world = i2::World::new(&i2::WorldDef::default()).unwrap();
+        let ball = world
+            .create_body(&i2::BodyDef {
+                position: i2::Vec2::new(2.0, 3.0),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_circle_shape(
+                ball,
+                &i2::ShapeDef::default(),
+                &i2::collision::Circle::new(i2::Vec2::ZERO, 0.5).unwrap(),
+            )
+            .unwrap();
+        let block = world
+            .create_body(&i2::BodyDef {
+                position: i2::Vec2::new(-2.0, 1.0),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(
+                block,
+                &i2::ShapeDef::default(),
+                &i2::collision::make_box(0.5, 0.5).unwrap(),
+            )
+            .unwrap();
+
+        let mut gizmos = GizmoBuffer::<DefaultGizmoConfigGroup, ()>::new();
+        draw_world(&mut gizmos, &world, &DrawOptions::default());
+        let view = gizmos.buffer();
+        let points: Vec<Vec2> = view
+            .strip_positions
+            .iter()
+            .chain(view.list_positions.iter())
+            .filter(|p| p.is_finite())
+            .map(|p| p.truncate())
+            .collect();
+        let centre = Vec2::new(2.0, 3.0);
+        let on_circle = |p: &Vec2| ((*p - centre).length() - 0.5).abs() < 1e-4;
+        let corners = [
+            Vec2::new(-2.5, 0.5),
+            Vec2::new(-1.5, 0.5),
+            Vec2::new(-1.5, 1.5),
+            Vec2::new(-2.5, 1.5),
+        ];
+        let is_corner = |p: &Vec2| corners.iter().any(|c| (*p - *c).length() < 1e-5);
+        // Every point is on the circle, at its centre (the spoke), or a box corner.
+        for p in &points {
+            assert!(
+                on_circle(p) || (*p - centre).length() < 1e-5 || is_corner(p),
+                "{p:?}"
+            );
+        }
+        // All four corners are drawn; the circle goes all the way round.
+        for c in corners {
+            assert!(points.iter().any(|p| (*p - c).length() < 1e-5), "{c:?}");
+        }
+        for (dx, dy) in [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)] {
+            let near = points
+                .iter()
+                .filter(|p| on_circle(p))
+                .any(|p| (*p - centre).normalize().dot(Vec2::new(dx, dy)) > 0.9);
+            assert!(near, "{dx} {dy}");
+        }
+
+        // Shapes off: nothing drawn.
+        let mut none = GizmoBuffer::<DefaultGizmoConfigGroup, ()>::new();
+        let off = DrawOptions {
+            draw_shapes: false,
+            draw_joints: false,
+            ..DrawOptions::default()
+        };
+        draw_world(&mut none, &world, &off);
+        assert!(none.buffer().strip_positions.is_empty());
+        assert!(none.buffer().list_positions.is_empty());
+    }
+
+    #[test]
+    fn the_debug_plugin_runs_headless() {
+        use bevy::gizmos::AppGizmoBuilder;
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, Impulse2dPlugin { hz: HZ as f64 }))
+            .init_gizmo_group::<DefaultGizmoConfigGroup>()
+            .add_plugins(Impulse2dDebugPlugin);
+        app.finish();
+        app.cleanup();
+        ground(&mut app);
+        step(&mut app, 1);
+        app.world_mut().run_schedule(PostUpdate);
+        assert!(app.world().contains_resource::<DebugDrawOptions>());
+    }
+}
