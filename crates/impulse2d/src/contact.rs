@@ -15,6 +15,7 @@
 //! [`World::set_restitution_callback`]), rolling resistance
 //! `max(c_a, c_b)·max(radius_a, radius_b)`, tangent speed `s_a + s_b`.
 
+use crate::body::BodyType;
 use crate::collision::{
     Manifold, SimplexCache, collide_capsule_and_circle, collide_capsules,
     collide_chain_segment_and_capsule, collide_chain_segment_and_circle,
@@ -147,6 +148,35 @@ pub struct ContactData {
     /// Points, normal and the impulses of the last step.
     pub manifold: Manifold,
 }
+
+/// Recycling keeps a manifold's anchors, the lever arms at which the solver
+/// pushes, where the manifold put them. A point fixed in a body that turned
+/// by θ moves by 2·|r|·sin(θ/2); once that passes this distance (metres) for
+/// an anchor of either body, the manifold is computed afresh. Without the
+/// bound a box rolling off the corner it landed on keeps being pushed at the
+/// corner's old place, under its centre of mass, and can fall asleep balanced
+/// there. A tenth of the linear slop leaves resting contacts (turning by
+/// micro-radians) recycled.
+pub(crate) const RECYCLE_MAX_ANCHOR_DRIFT: f32 = 0.1 * LINEAR_SLOP;
+
+/// Whether body A turning by an angle of cosine `cos_a` and body B by one of
+/// cosine `cos_b` since `manifold` was computed moved one of its anchors
+/// farther than [`RECYCLE_MAX_ANCHOR_DRIFT`].
+#[inline(always)]
+pub(crate) fn anchors_drifted(manifold: &Manifold, cos_a: f32, cos_b: f32) -> bool {
+    // |q·r − r|² = 2·|r|²·(1 − cos θ)
+    let limit = RECYCLE_MAX_ANCHOR_DRIFT * RECYCLE_MAX_ANCHOR_DRIFT;
+    let (ka, kb) = (2.0 * (1.0 - cos_a), 2.0 * (1.0 - cos_b));
+    manifold.points().iter().any(|mp| {
+        ka * mp.anchor_a.length_squared() > limit || kb * mp.anchor_b.length_squared() > limit
+    })
+}
+
+/// A body resting on one point whose contact force passes more than this
+/// (metres) beside its centre of mass is tipping over and may not sleep
+/// (see `World::island_is_tipping`): a hundredth of the linear slop, far
+/// above the round-off of a ball's contact normal through its centre.
+pub(crate) const TIPPING_ARM: f32 = 0.01 * LINEAR_SLOP;
 
 /// The key of an unordered shape pair (smaller id in the high half).
 #[inline]
@@ -629,6 +659,53 @@ impl World {
             let moved = sims[li].contact_id as usize;
             self.contacts[moved].local_index = local_index;
         }
+    }
+
+    /// Whether a dynamic body of island `island_id` rests on a single point
+    /// (one manifold point carrying load over all its contacts), pushed there
+    /// more than [`TIPPING_ARM`] beside its centre of mass, with no joint
+    /// holding it: balanced on a corner, it is
+    /// tipping over however slowly, and the island must not fall asleep. (The
+    /// sleep timer alone lets a box that landed within a few millimetres of
+    /// balance sleep on its corner before it has visibly started to fall.)
+    pub(crate) fn island_is_tipping(&self, island_id: u32) -> bool {
+        if self.settings.gravity == Vec2::ZERO {
+            return false;
+        }
+        let mut body_id = self.islands[island_id as usize].head_body;
+        while body_id != NULL_INDEX {
+            let body = &self.bodies[body_id as usize];
+            let index = body_id as usize;
+            body_id = body.island_next;
+            if body.body_type != BodyType::Dynamic
+                || body.joint_count > 0
+                || self.body_sim(index).gravity_scale == 0.0
+            {
+                continue;
+            }
+            // The points that carry load, over all the body's contacts.
+            let mut loaded = 0;
+            let mut arm = 0.0f32;
+            let mut key = body.head_contact_key;
+            while key != NULL_INDEX && loaded < 2 {
+                let edge = (key & 1) as usize;
+                let contact = &self.contacts[(key >> 1) as usize];
+                key = contact.edges[edge].next_key;
+                if contact.flags & contact_flags::TOUCHING == 0 {
+                    continue;
+                }
+                let m = &self.contact_sim(contact.contact_id).manifold;
+                for mp in m.points().iter().filter(|p| p.normal_impulse > 0.0) {
+                    loaded += 1;
+                    let r = if edge == 0 { mp.anchor_a } else { mp.anchor_b };
+                    arm = r.cross(m.normal).abs();
+                }
+            }
+            if loaded == 1 && arm > TIPPING_ARM {
+                return true;
+            }
+        }
+        false
     }
 
     /// The sim of a contact, wherever it lives.

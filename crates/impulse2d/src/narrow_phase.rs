@@ -11,7 +11,8 @@
 use crate::bitset::BitSet;
 use crate::body::{Body, BodySim, BodyType};
 use crate::contact::{
-    ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
+    ContactSim, Mixing, anchors_drifted, contact_flags, pair_key, pair_order, sim_flags,
+    update_contact,
 };
 use crate::core::SPECULATIVE_DISTANCE;
 use crate::filter::PreSolve;
@@ -436,7 +437,7 @@ fn try_recycle(
     // cos of the rotation since caching, for each body.
     let cos_a = qa.c * ca.c + qa.s * ca.s;
     let cos_b = qb.c * cb.c + qb.s * cb.s;
-    if cos_a.min(cos_b) <= RECYCLE_MIN_COS {
+    if cos_a.min(cos_b) <= RECYCLE_MIN_COS || anchors_drifted(&sim.manifold, cos_a, cos_b) {
         return false;
     }
     let relative = sim_a.transform.inv_mul(sim_b.transform);
