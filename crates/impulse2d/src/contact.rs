@@ -149,43 +149,6 @@ pub struct ContactData {
     pub manifold: Manifold,
 }
 
-/// Recycling keeps a manifold's anchors, the lever arms at which the solver
-/// pushes, where the manifold put them. A point fixed in a body that turned
-/// by θ moves by 2·|r|·sin(θ/2); once that passes this distance (metres) for
-/// an anchor of either body, the manifold is computed afresh. Without the
-/// bound a box rolling off the corner it landed on keeps being pushed at the
-/// corner's old place, under its centre of mass, and can fall asleep balanced
-/// there. A tenth of the linear slop leaves resting contacts (turning by
-/// micro-radians) recycled.
-pub(crate) const RECYCLE_MAX_ANCHOR_DRIFT: f32 = 0.1 * LINEAR_SLOP;
-
-/// Whether body A turning by an angle of cosine `cos_a` and sine `sin_a`,
-/// and body B by one of cosine `cos_b` and sine `sin_b`, since `manifold` was
-/// computed moved one of its anchors farther than
-/// [`RECYCLE_MAX_ANCHOR_DRIFT`].
-///
-/// The drift of an anchor `r` is |q·r − r|² = 2·|r|²·(1 − cos θ), written as
-/// 2·|r|²·sin²θ / (1 + cos θ): `1 − cos θ` computed in `f32` is round-off
-/// for the small turns that matter here (for θ below 3·10⁻⁴ rad the cosine
-/// rounds to 1 or to the float just below it, and `c·c + s·s` of an unchanged
-/// rotation can round below 1 as well), which would read as a 1.7 mm drift for
-/// an anchor 10 m from its centre; the sine of the turn is precise to `f32`
-/// round-off of the angle itself.
-#[inline(always)]
-pub(crate) fn anchors_drifted(
-    manifold: &Manifold,
-    (cos_a, sin_a): (f32, f32),
-    (cos_b, sin_b): (f32, f32),
-) -> bool {
-    let limit = RECYCLE_MAX_ANCHOR_DRIFT * RECYCLE_MAX_ANCHOR_DRIFT;
-    // Callers pass turns with cos θ > 0, so 1 + cos θ > 1.
-    let ka = 2.0 * sin_a * sin_a / (1.0 + cos_a);
-    let kb = 2.0 * sin_b * sin_b / (1.0 + cos_b);
-    manifold.points().iter().any(|mp| {
-        ka * mp.anchor_a.length_squared() > limit || kb * mp.anchor_b.length_squared() > limit
-    })
-}
-
 /// A body resting on one point whose contact force passes more than this
 /// (metres) beside its centre of mass is tipping over and may not sleep
 /// (see `World::island_is_tipping`): a hundredth of the linear slop, far

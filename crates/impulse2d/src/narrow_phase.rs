@@ -11,8 +11,7 @@
 use crate::bitset::BitSet;
 use crate::body::{Body, BodySim, BodyType};
 use crate::contact::{
-    ContactSim, Mixing, anchors_drifted, contact_flags, pair_key, pair_order, sim_flags,
-    update_contact,
+    ContactSim, Mixing, contact_flags, pair_key, pair_order, sim_flags, update_contact,
 };
 use crate::core::SPECULATIVE_DISTANCE;
 use crate::filter::PreSolve;
@@ -438,12 +437,6 @@ fn try_recycle(
     let cos_a = qa.c * ca.c + qa.s * ca.s;
     let cos_b = qb.c * cb.c + qb.s * cb.s;
     if cos_a.min(cos_b) <= RECYCLE_MIN_COS {
-        return false;
-    }
-    // and its sine, for the anchors' drift.
-    let sin_a = qa.s * ca.c - qa.c * ca.s;
-    let sin_b = qb.s * cb.c - qb.c * cb.s;
-    if anchors_drifted(&sim.manifold, (cos_a, sin_a), (cos_b, sin_b)) {
         return false;
     }
     let relative = sim_a.transform.inv_mul(sim_b.transform);

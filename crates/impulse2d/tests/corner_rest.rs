@@ -166,10 +166,10 @@ fn box2d_figure_for_the_same_drops() {
 
 /// Solver2D's high mass ratio 3 (a 20 m, 400 kg box dropped onto the tips of
 /// two 0.5 kg triangles; `impulse2d_scenes::solver2d::high_mass_ratio_3`)
-/// sways on the triangles before it sleeps. Recycling's anchor-drift bound
-/// refreshes the box's manifolds while it sways (its anchors are 13 m from
-/// its centre), and it must still come to rest no later than Box2D v3 does on
-/// the same setup, built here through boxdd-sys.
+/// sways on the triangles before it sleeps. The tipping check (a body on a
+/// single loaded point stays awake) must not keep it awake longer: it comes to
+/// rest no later than Box2D v3 does on the same setup, built here through
+/// boxdd-sys.
 #[test]
 fn high_mass_ratio_3_sleeps_no_later_than_box2d() {
     let mut world = World::new(&WorldDef::default()).unwrap();
