@@ -372,8 +372,8 @@ impl BroadPhase {
     /// [`enlarge_proxy`](Self::enlarge_proxy) loosened (a partial
     /// [`DynamicTree::rebuild`]). [`update_pairs`](Self::update_pairs) ends with it.
     pub fn rebuild_trees(&mut self) {
-        self.trees[BodyType::Dynamic as usize].rebuild(false);
-        self.trees[BodyType::Kinematic as usize].rebuild(false);
+        let simd = SimdPath::Auto.resolve().unwrap_or(SimdPath::Baseline);
+        rebuild_trees_on(simd, self);
     }
 
     /// Fully rebuilds the static tree, for example after loading a level proxy by proxy.
@@ -494,6 +494,18 @@ impl PairQuery<'_> {
             true
         });
     }
+}
+
+multiversion!(
+    /// [`BroadPhase::rebuild_trees`] built for `simd` (see `simd.rs`).
+    pub(crate) fn rebuild_trees_on(bp: &mut BroadPhase) = rebuild_trees_kernel
+);
+
+/// The kernel of [`rebuild_trees_on`].
+#[inline(always)]
+fn rebuild_trees_kernel(bp: &mut BroadPhase) {
+    bp.trees[BodyType::Dynamic as usize].rebuild_inlined(false);
+    bp.trees[BodyType::Kinematic as usize].rebuild_inlined(false);
 }
 
 multiversion!(

@@ -877,6 +877,14 @@ impl DynamicTree {
     ///
     /// Box2D: `b2DynamicTree_Rebuild`.
     pub fn rebuild(&mut self, full_build: bool) -> usize {
+        self.rebuild_inlined(full_build)
+    }
+
+    /// [`rebuild`](Self::rebuild), inlined into its caller with every part of
+    /// the build (so that the broad phase's AVX2 build of the step's rebuild
+    /// covers it; see `simd.rs`).
+    #[inline(always)]
+    pub(crate) fn rebuild_inlined(&mut self, full_build: bool) -> usize {
         if self.proxy_count == 0 {
             return 0;
         }
