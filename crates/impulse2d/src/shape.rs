@@ -295,6 +295,7 @@ impl ShapeGeometry {
     }
 
     /// The tight bounding box at a transform.
+    #[inline(always)]
     pub fn compute_aabb(&self, xf: Transform) -> Aabb {
         match self {
             ShapeGeometry::Circle(c) => compute_circle_aabb(c, xf),
@@ -505,7 +506,7 @@ impl Shape {
 }
 
 /// The speculative box of a shape: the tight box grown by the speculative distance.
-#[inline]
+#[inline(always)]
 pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: Transform) -> Aabb {
     geometry.compute_aabb(xf).fattened(SPECULATIVE_DISTANCE)
 }

@@ -478,6 +478,13 @@ impl DynamicTree {
     ///
     /// Box2D: `b2DynamicTree_EnlargeProxy`.
     pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
+        self.enlarge_proxy_inlined(id, aabb)
+    }
+
+    /// [`enlarge_proxy`](Self::enlarge_proxy), inlined into its caller (see
+    /// `BroadPhase::enlarge_proxy_inlined`).
+    #[inline(always)]
+    pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
         let link = self.proxies[index as usize].link;
@@ -921,6 +928,7 @@ impl DynamicTree {
     // Pools
     // ----------------------------------------------------------------------------
 
+    #[inline(always)]
     fn check_id(&self, id: ProxyId) -> Result<u32> {
         match self.proxies.get(id.index as usize) {
             Some(p) if p.link.allocated && p.generation == id.generation => Ok(id.index),
@@ -1243,6 +1251,7 @@ fn internal_child(node: &Node, index: u32) -> Child {
 }
 
 /// Checks that a box can go into the tree.
+#[inline(always)]
 fn check_aabb(aabb: &Aabb) -> Result<()> {
     if !aabb.lower.is_finite() || !aabb.upper.is_finite() {
         return Err(Error::NonFinite { what: "aabb" });
