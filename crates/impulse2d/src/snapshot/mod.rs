@@ -23,6 +23,7 @@
 
 mod check;
 mod pack;
+mod raw;
 pub(crate) mod recording;
 mod rollback;
 mod stores;
