@@ -663,6 +663,9 @@ fn sleep_islands(world: &mut World) {
             continue;
         }
         let island_id = world.solver_sets[AWAKE_SET as usize].island_sims[local].island_id;
+        if world.island_is_tipping(island_id) {
+            continue; // balanced on a corner: falling, however slowly
+        }
         world.try_sleep_island(island_id);
     }
 }
