@@ -279,6 +279,24 @@ impl Field for f32 {
     }
 }
 
+#[cfg(feature = "large-world")]
+impl Field for f64 {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        let bits = self.to_bits();
+        let (mut lo, mut hi) = (bits as u32, (bits >> 32) as u32);
+        c.word(&mut lo);
+        c.word(&mut hi);
+        if C::UNPACKS {
+            *self = f64::from_bits(u64::from(lo) | u64::from(hi) << 32);
+        }
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
 impl Field for bool {
     #[inline]
     fn code<C: Coder>(&mut self, c: &mut C) {
@@ -354,6 +372,14 @@ struct_field! {
         point, anchor_a, anchor_b, separation, normal_impulse, tangent_impulse,
         total_normal_impulse, normal_velocity, id, persisted
     }
+}
+
+#[cfg(feature = "large-world")]
+use crate::pos::{Pos, WorldTransform};
+#[cfg(feature = "large-world")]
+struct_field! {
+    Pos { x, y }
+    WorldTransform { p, q }
 }
 
 impl<T: Field, const N: usize> Field for [T; N] {

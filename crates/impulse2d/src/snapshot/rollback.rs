@@ -44,6 +44,7 @@ use crate::events::Events;
 use crate::id::{IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{Pos, WorldTransform};
 use crate::sensor::{Sensor, Sensors};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
@@ -178,10 +179,10 @@ impl Field for BodyType {
 
 /// The element before the first of a body sim vector.
 const BLANK_BODY_SIM: BodySim = BodySim {
-    transform: Transform::IDENTITY,
-    center: Vec2::ZERO,
+    transform: WorldTransform::IDENTITY,
+    center: Pos::ZERO,
     rotation0: Rot::IDENTITY,
-    center0: Vec2::ZERO,
+    center0: Pos::ZERO,
     angle_delta: 0.0,
     local_center: Vec2::ZERO,
     force: Vec2::ZERO,
@@ -623,7 +624,7 @@ fn code_shape_bounds<C: Coder>(
         let xf = solver_sets
             .get(body.set_index as usize)
             .and_then(|s| s.body_sims.get(body.local_index as usize))
-            .map_or(Transform::IDENTITY, |s| s.transform);
+            .map_or(WorldTransform::IDENTITY, |s| s.transform);
         guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
         // the proxy's box in its tree
         let leaf = shape.proxy_key.and_then(|key| {
