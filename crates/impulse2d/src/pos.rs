@@ -111,9 +111,8 @@ mod double {
     }
 
     /// A body's pose: `f64` translation `p` (metres), `f32` rotation `q`
-    /// (the `large-world` build; [`Transform`] in the default build).
-    ///
-    /// Box2D: `b2WorldTransform`.
+    /// (the `large-world` build; [`Transform`] in the default build; Box2D's
+    /// `b2WorldTransform`).
     #[derive(Clone, Copy, Debug, Default, PartialEq)]
     #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
     pub struct WorldTransform {
@@ -234,9 +233,7 @@ pub(crate) fn check_finite_pos(p: Pos, what: &'static str) -> crate::error::Resu
 }
 
 /// A world position from an `f32` vector (exact; the identity in the
-/// default build).
-///
-/// Box2D: `b2ToPos`.
+/// default build; Box2D's `b2ToPos`).
 #[inline(always)]
 pub fn to_pos(v: Vec2) -> Pos {
     #[cfg(feature = "large-world")]
@@ -250,9 +247,7 @@ pub fn to_pos(v: Vec2) -> Pos {
 }
 
 /// A world position as an `f32` vector (rounded to nearest with
-/// `large-world`; the identity in the default build).
-///
-/// Box2D: `b2ToVec2`.
+/// `large-world`; the identity in the default build; Box2D's `b2ToVec2`).
 #[inline(always)]
 pub fn to_vec2(p: Pos) -> Vec2 {
     #[cfg(feature = "large-world")]

@@ -443,9 +443,11 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetTransform`.
     pub fn set_transform(&mut self, position: Pos, rotation: Rot) -> Result<()> {
+        self.world.teleport_body(self.index, position, rotation)?;
+        // logged once it is known to be valid (a rejected call changes nothing)
         self.world
             .record_call(self.index, Call::SetTransform(position, rotation));
-        self.world.teleport_body(self.index, position, rotation)
+        Ok(())
     }
 
     /// Sets the velocity of the centre of mass, m/s; a non-zero velocity wakes
@@ -453,13 +455,13 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetLinearVelocity`.
     pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<()> {
-        self.world
-            .record_call(self.index, Call::SetLinearVelocity(v));
         let bi = self.index;
         check_finite_vec(v, "linear velocity")?;
         if self.world.bodies[bi].body_type == BodyType::Static {
             return Err(Error::InvalidOperation("a static body has no velocity"));
         }
+        self.world
+            .record_call(self.index, Call::SetLinearVelocity(v));
         if v.length_squared() > 0.0 {
             self.world.wake_body(bi);
         }
@@ -474,13 +476,13 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetAngularVelocity`.
     pub fn set_angular_velocity(&mut self, w: f32) -> Result<()> {
-        self.world
-            .record_call(self.index, Call::SetAngularVelocity(w));
         let bi = self.index;
         check_finite(w, "angular velocity")?;
         if self.world.bodies[bi].body_type == BodyType::Static {
             return Err(Error::InvalidOperation("a static body has no velocity"));
         }
+        self.world
+            .record_call(self.index, Call::SetAngularVelocity(w));
         if self.world.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0 {
             return Ok(());
         }
@@ -506,9 +508,10 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetTargetTransform`.
     pub fn set_target_transform(&mut self, target: WorldTransform, time_step: f32) -> Result<()> {
+        self.world.drive_body_to(self.index, target, time_step)?;
         self.world
             .record_call(self.index, Call::SetTargetTransform(target, time_step));
-        self.world.drive_body_to(self.index, target, time_step)
+        Ok(())
     }
 
     /// Applies a force (N) at a world point (m; `f64` with `large-world`) for
@@ -516,10 +519,10 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyForce`.
     pub fn apply_force(&mut self, force: Vec2, point: Pos, wake: bool) -> Result<()> {
-        self.world
-            .record_call(self.index, Call::ApplyForce(force, point, wake));
         check_finite_vec(force, "force")?;
         check_finite_pos(point, "point")?;
+        self.world
+            .record_call(self.index, Call::ApplyForce(force, point, wake));
         if self.world.force_target(self.index, wake) {
             let sim = self.world.body_sim_mut(self.index);
             sim.force += force;
@@ -532,9 +535,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyForceToCenter`.
     pub fn apply_force_to_center(&mut self, force: Vec2, wake: bool) -> Result<()> {
+        check_finite_vec(force, "force")?;
         self.world
             .record_call(self.index, Call::ApplyForceToCenter(force, wake));
-        check_finite_vec(force, "force")?;
         if self.world.force_target(self.index, wake) {
             self.world.body_sim_mut(self.index).force += force;
         }
@@ -545,9 +548,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyTorque`.
     pub fn apply_torque(&mut self, torque: f32, wake: bool) -> Result<()> {
+        check_finite(torque, "torque")?;
         self.world
             .record_call(self.index, Call::ApplyTorque(torque, wake));
-        check_finite(torque, "torque")?;
         if self.world.force_target(self.index, wake) {
             self.world.body_sim_mut(self.index).torque += torque;
         }
@@ -569,10 +572,10 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyLinearImpulse`.
     pub fn apply_linear_impulse(&mut self, impulse: Vec2, point: Pos, wake: bool) -> Result<()> {
-        self.world
-            .record_call(self.index, Call::ApplyLinearImpulse(impulse, point, wake));
         check_finite_vec(impulse, "impulse")?;
         check_finite_pos(point, "point")?;
+        self.world
+            .record_call(self.index, Call::ApplyLinearImpulse(impulse, point, wake));
         if self.world.force_target(self.index, wake) {
             let sim = *self.world.body_sim(self.index);
             let state = self.state_mut();
@@ -586,9 +589,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyLinearImpulseToCenter`.
     pub fn apply_linear_impulse_to_center(&mut self, impulse: Vec2, wake: bool) -> Result<()> {
+        check_finite_vec(impulse, "impulse")?;
         self.world
             .record_call(self.index, Call::ApplyLinearImpulseToCenter(impulse, wake));
-        check_finite_vec(impulse, "impulse")?;
         if self.world.force_target(self.index, wake) {
             let inv_mass = self.world.body_sim(self.index).inv_mass;
             let state = self.state_mut();
@@ -601,9 +604,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyAngularImpulse`.
     pub fn apply_angular_impulse(&mut self, impulse: f32, wake: bool) -> Result<()> {
+        check_finite(impulse, "angular impulse")?;
         self.world
             .record_call(self.index, Call::ApplyAngularImpulse(impulse, wake));
-        check_finite(impulse, "angular impulse")?;
         if self.world.force_target(self.index, wake) {
             let inv_inertia = self.world.body_sim(self.index).inv_inertia;
             self.state_mut().angular_velocity += inv_inertia * impulse;

@@ -39,7 +39,7 @@ use crate::world::{World, WorldDef};
 /// The first bytes of every recording.
 const MAGIC: [u8; 8] = *b"IMP2DREC";
 /// The recording format version this build writes and reads.
-pub const RECORDING_VERSION: u32 = 2;
+pub const RECORDING_VERSION: u32 = 3;
 const HEADER_LEN: usize = 8 + 4 + 4;
 
 const KEYFRAME: u8 = 1;

@@ -225,6 +225,7 @@ wire_struct!(WorldDef {
     enable_continuous,
     enable_warm_starting,
     enable_speculative,
+    enable_contact_softening,
     user_data,
     worker_count,
     simd,

@@ -74,6 +74,8 @@ pub(crate) struct StepContext {
     pub relax_iterations: u32,
     pub contact_softness: Softness,
     pub static_softness: Softness,
+    /// Contact softening between unequal masses (`WorldDef::enable_contact_softening`), if on.
+    pub contact_softening: Option<contact_solver::ContactSoftening>,
     pub restitution_threshold: f32,
     pub max_linear_speed: f32,
     pub contact_push_max_velocity: f32,
