@@ -218,10 +218,10 @@ pub type Coord = f64;
 
 /// [`MAX_COORDINATE`](crate::core::MAX_COORDINATE) as a [`Coord`].
 #[cfg(not(feature = "large-world"))]
-pub(crate) const MAX_WORLD_COORDINATE: Coord = crate::core::MAX_COORDINATE;
+pub const MAX_WORLD_COORDINATE: Coord = crate::core::MAX_COORDINATE;
 /// [`MAX_COORDINATE`](crate::core::MAX_COORDINATE) as a [`Coord`].
 #[cfg(feature = "large-world")]
-pub(crate) const MAX_WORLD_COORDINATE: Coord = crate::core::MAX_COORDINATE as f64;
+pub const MAX_WORLD_COORDINATE: Coord = crate::core::MAX_COORDINATE as f64;
 
 /// Checks that a world position is finite.
 pub(crate) fn check_finite_pos(p: Pos, what: &'static str) -> crate::error::Result<()> {
