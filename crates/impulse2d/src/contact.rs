@@ -27,6 +27,7 @@ use crate::core::LINEAR_SLOP;
 use crate::filter::{PanicSlot, guarded};
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::WorldTransform;
 use crate::shape::{Shape, ShapeGeometry};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
@@ -322,13 +323,15 @@ pub(crate) fn update_contact(
     speculative: bool,
     sim: &mut ContactSim,
     shape_a: &Shape,
-    xf_a: Transform,
+    world_xf_a: WorldTransform,
     center_offset_a: Vec2,
     shape_b: &Shape,
-    xf_b: Transform,
+    world_xf_b: WorldTransform,
     center_offset_b: Vec2,
 ) -> bool {
     let old = sim.manifold;
+    // large-world: the manifold in f32 relative to body A's origin
+    let (xf_a, xf_b) = crate::pos::local_pair(world_xf_a, world_xf_b);
     sim.manifold = tile_manifold(shape_a, xf_a, shape_b, xf_b).unwrap_or_else(|| {
         compute_manifold(
             &shape_a.geometry,
@@ -376,6 +379,10 @@ pub(crate) fn update_contact(
     }
 
     for mp in &mut sim.manifold.points[..point_count] {
+        #[cfg(feature = "large-world")]
+        {
+            mp.point = crate::pos::to_vec2(world_xf_a.p + mp.point);
+        }
         mp.anchor_a -= center_offset_a;
         mp.anchor_b -= center_offset_b;
         mp.normal_impulse = 0.0;
