@@ -27,6 +27,7 @@ use crate::core::LINEAR_SLOP;
 use crate::filter::{PanicSlot, guarded};
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::WorldTransform;
 use crate::shape::{Shape, ShapeGeometry};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
@@ -269,6 +270,7 @@ pub(crate) fn pair_order(a: &ShapeGeometry, b: &ShapeGeometry) -> Option<bool> {
 
 /// The manifold of an ordered pair (see [`pair_order`]), points relative to the
 /// body origins.
+#[inline(always)]
 fn compute_manifold(
     a: &ShapeGeometry,
     xf_a: Transform,
@@ -317,18 +319,23 @@ fn tile_manifold(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform) -> Opti
 /// from the old manifold by feature id. `center_offset_*` is the body's centre
 /// of mass relative to its origin (world orientation); anchors are shifted to
 /// be relative to the centre of mass. Returns whether the shapes touch.
+/// Inlined into the narrow phase's kernel, so that it and the manifold
+/// functions are compiled into each SIMD build (see `simd.rs`).
+#[inline(always)]
 pub(crate) fn update_contact(
     mixing: &Mixing,
     speculative: bool,
     sim: &mut ContactSim,
     shape_a: &Shape,
-    xf_a: Transform,
+    world_xf_a: WorldTransform,
     center_offset_a: Vec2,
     shape_b: &Shape,
-    xf_b: Transform,
+    world_xf_b: WorldTransform,
     center_offset_b: Vec2,
 ) -> bool {
     let old = sim.manifold;
+    // large-world: the manifold in f32 relative to body A's origin
+    let (xf_a, xf_b) = crate::pos::local_pair(world_xf_a, world_xf_b);
     sim.manifold = tile_manifold(shape_a, xf_a, shape_b, xf_b).unwrap_or_else(|| {
         compute_manifold(
             &shape_a.geometry,
@@ -376,6 +383,10 @@ pub(crate) fn update_contact(
     }
 
     for mp in &mut sim.manifold.points[..point_count] {
+        #[cfg(feature = "large-world")]
+        {
+            mp.point = crate::pos::to_vec2(world_xf_a.p + mp.point);
+        }
         mp.anchor_a -= center_offset_a;
         mp.anchor_b -= center_offset_b;
         mp.normal_impulse = 0.0;
