@@ -277,22 +277,21 @@ fn point_and_vector_conversions() {
     ));
 }
 
-/// A world without gravity holding one shapeless dynamic body at the origin.
-fn weightless_body() -> (World, impulse2d::BodyId) {
+/// Mass of boxes from geometry: a 2 m × 1 m box of density 2 kg/m² weighs
+/// 4 kg with inertia `m·(w² + h²)/12 = 4·5/12 = 5/3 kg·m²` about its centre.
+#[test]
+fn mass_data_from_shapes_and_overrides() {
     let mut world = World::new(&WorldDef {
         gravity: Vec2::ZERO,
         ..Default::default()
     })
     .unwrap();
-    let body = world.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
-    (world, body)
-}
-
-/// Mass of boxes from geometry: a 2 m × 1 m box of density 2 kg/m² weighs
-/// 4 kg with inertia `m·(w² + h²)/12 = 4·5/12 = 5/3 kg·m²` about its centre.
-#[test]
-fn mass_data_from_shapes_and_overrides() {
-    let (mut world, body) = weightless_body();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            ..Default::default()
+        })
+        .unwrap();
     // No shapes: 1 kg at the origin.
     assert_eq!(world.body(body).unwrap().mass(), 1.0);
     let dense = ShapeDef {
@@ -351,7 +350,17 @@ fn mass_data_from_shapes_and_overrides() {
 /// `F·t/m = 1/30 m/s`; the force is cleared after the step.
 #[test]
 fn forces_act_for_one_step() {
-    let (mut world, body) = weightless_body();
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let body = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            ..Default::default()
+        })
+        .unwrap();
     world
         .create_polygon_shape(
             body,
