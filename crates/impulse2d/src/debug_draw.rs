@@ -14,6 +14,7 @@
 
 use crate::collision::Aabb;
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{to_transform, to_vec2};
 
 /// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
 /// renderer's choice (a fill is usually drawn lighter than its outline).
@@ -460,7 +461,7 @@ impl World {
                 if body.id == NULL_INDEX {
                     continue;
                 }
-                let xf = self.body_sim(bi).transform;
+                let xf = to_transform(self.body_sim(bi).transform);
                 let state_color = self.body_state_color(bi, palette);
                 let mut si = body.head_shape_id;
                 while si != NULL_INDEX {
@@ -498,11 +499,12 @@ impl World {
                     continue;
                 }
                 let sim = self.body_sim(bi);
-                if !bounds.contains_point(sim.center) {
+                let center = to_vec2(sim.center);
+                if !bounds.contains_point(center) {
                     continue;
                 }
-                draw.draw_transform(Transform::new(sim.center, sim.transform.q));
-                let label = Vec2::new(sim.center.x + 0.1, sim.center.y + 0.1);
+                draw.draw_transform(Transform::new(center, sim.transform.q));
+                let label = Vec2::new(center.x + 0.1, center.y + 0.1);
                 draw.draw_string(label, &format!("{:.2} kg", body.mass), palette.mass);
             }
         }
@@ -513,8 +515,9 @@ impl World {
                     continue;
                 }
                 let sim = self.body_sim(bi);
-                if bounds.contains_point(sim.center) {
-                    let label = sim.center + sim.transform.q.rotate(Vec2::new(0.1, 0.1));
+                let center = to_vec2(sim.center);
+                if bounds.contains_point(center) {
+                    let label = center + sim.transform.q.rotate(Vec2::new(0.1, 0.1));
                     draw.draw_string(label, &body.name, palette.joint);
                 }
             }
@@ -583,8 +586,8 @@ impl World {
                 continue; // a free slot
             }
             let sim = self.joint_sim(ji);
-            let xf_a = self.body_sim(sim.base.body_id_a as usize).transform;
-            let xf_b = self.body_sim(sim.base.body_id_b as usize).transform;
+            let xf_a = to_transform(self.body_sim(sim.base.body_id_a as usize).transform);
+            let xf_b = to_transform(self.body_sim(sim.base.body_id_b as usize).transform);
             let mouse_target = match &sim.kind {
                 crate::joint::JointKind::Mouse(m) => Some(m.target),
                 _ => None,
@@ -607,7 +610,12 @@ impl World {
             draw.draw_point(pb, size, color);
             if options.draw_joint_extras {
                 let inv_h = self.joints.inv_h;
-                let force = crate::joint::solver::constraint_force(sim, xf_a, xf_b, inv_h);
+                let force = crate::joint::solver::constraint_force(
+                    sim,
+                    self.body_sim(sim.base.body_id_a as usize).transform,
+                    self.body_sim(sim.base.body_id_b as usize).transform,
+                    inv_h,
+                );
                 let torque = crate::joint::solver::constraint_torque(sim, inv_h);
                 let mid = 0.5 * (pa + pb);
                 draw.draw_segment(mid, mid + 0.001 * force, options.palette.impulse);
@@ -632,7 +640,7 @@ impl World {
                 let manifold = &contact.manifold;
                 let normal = manifold.normal;
                 let body_a = self.shapes[contact.shape_id_a as usize].body_id as usize;
-                let center_a = self.body_sim(body_a).center;
+                let center_a = to_vec2(self.body_sim(body_a).center);
                 for mp in manifold.points() {
                     let p = if options.draw_anchor_a {
                         center_a + mp.anchor_a

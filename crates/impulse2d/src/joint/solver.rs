@@ -236,8 +236,8 @@ fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
 /// and the bodies' current transforms.
 pub(crate) fn constraint_force(
     sim: &JointSim,
-    xf_a: Transform,
-    xf_b: Transform,
+    xf_a: crate::pos::WorldTransform,
+    xf_b: crate::pos::WorldTransform,
     inv_h: f32,
 ) -> Vec2 {
     let base = &sim.base;
