@@ -81,7 +81,7 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &MouseJoint, states: &mut [BodyState]) {
     let sb = load(states, base.index_b);
     let rb = sb.delta_rotation.rotate(base.frame_b.p);
     let p = j.linear_impulse;
