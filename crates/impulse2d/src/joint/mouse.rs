@@ -77,7 +77,7 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
         Vec2::new(-ib * rb.x * rb.y, mb + ib * rb.x * rb.x),
     );
     j.linear_mass = k.inverse();
-    j.delta_center = sim_b.center - j.target;
+    j.delta_center = sim_b.center - crate::pos::to_pos(j.target);
 }
 
 #[inline(always)]

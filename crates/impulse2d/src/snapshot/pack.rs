@@ -337,6 +337,24 @@ impl Field for f32 {
     }
 }
 
+#[cfg(feature = "large-world")]
+impl Field for f64 {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        let bits = self.to_bits();
+        let (mut lo, mut hi) = (bits as u32, (bits >> 32) as u32);
+        c.word(&mut lo);
+        c.word(&mut hi);
+        if C::UNPACKS {
+            *self = f64::from_bits(u64::from(lo) | u64::from(hi) << 32);
+        }
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
 impl Field for bool {
     #[inline]
     fn code<C: Coder>(&mut self, c: &mut C) {
@@ -414,6 +432,14 @@ struct_field! {
     }
 }
 
+#[cfg(feature = "large-world")]
+use crate::pos::{Pos, WorldTransform};
+#[cfg(feature = "large-world")]
+struct_field! {
+    Pos { x, y }
+    WorldTransform { p, q }
+}
+
 impl<T: Field, const N: usize> Field for [T; N] {
     #[inline]
     fn code<C: Coder>(&mut self, c: &mut C) {
@@ -488,6 +514,16 @@ pub(crate) fn near<C: Coder>(c: &mut C, v: &mut f32, guess: f32) {
 pub(crate) fn near_vec<C: Coder>(c: &mut C, v: &mut Vec2, guess: Vec2) {
     near(c, &mut v.x, guess.x);
     near(c, &mut v.y, guess.y);
+}
+
+/// [`near_vec`] for a world position (with `large-world`, `f64`: a plain
+/// [`guess`]).
+#[inline]
+pub(crate) fn near_pos<C: Coder>(c: &mut C, v: &mut crate::pos::Pos, g: crate::pos::Pos) {
+    #[cfg(not(feature = "large-world"))]
+    near_vec(c, v, g);
+    #[cfg(feature = "large-world")]
+    guess(c, v, g);
 }
 
 /// [`near`] for a rotation's cosine and sine.

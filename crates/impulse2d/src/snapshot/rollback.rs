@@ -38,7 +38,8 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, delta, elements, guess, guess_all, near, near_rot, near_vec,
+    Coder, Field, Packer, Unpacker, delta, elements, guess, guess_all, near, near_pos, near_rot,
+    near_vec,
 };
 use super::raw::RawStores;
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -51,6 +52,7 @@ use crate::events::{BodyMoveEvent, Events};
 use crate::id::{BodyId, IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{Pos, WorldTransform, to_vec2};
 use crate::sensor::{Sensor, Sensors};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
@@ -187,10 +189,10 @@ impl Field for BodyType {
 
 /// The element before the first of a body sim vector.
 const BLANK_BODY_SIM: BodySim = BodySim {
-    transform: Transform::IDENTITY,
-    center: Vec2::ZERO,
+    transform: WorldTransform::IDENTITY,
+    center: Pos::ZERO,
     rotation0: Rot::IDENTITY,
-    center0: Vec2::ZERO,
+    center0: Pos::ZERO,
     angle_delta: 0.0,
     local_center: Vec2::ZERO,
     force: Vec2::ZERO,
@@ -356,7 +358,7 @@ fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
     delta(c, body_id, p.body_id.wrapping_add(1));
     guess(c, flags, p.flags);
     guess(c, local_center, p.local_center);
-    near_vec(c, center, p.center);
+    near_pos(c, center, p.center);
     near_rot(c, &mut transform.q, p.transform.q);
     // as `finalize_bodies` places the origin
     let origin = *center - transform.q.rotate(*local_center);
@@ -764,9 +766,10 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
             sb.transform.q.mul(cached_rotation_b.inverse()),
         )
     });
+    let (center_a, center_b) = (to_vec2(sa.center), to_vec2(sb.center));
     let g = PointGuesses {
-        center_a: sa.center,
-        offset: sa.center - sb.center,
+        center_a,
+        offset: center_a - center_b,
         normal: Vec2::ZERO,
         turns,
     };
@@ -827,7 +830,7 @@ fn code_body_moves<C: Coder>(
 ) {
     let blank = BodyMoveEvent {
         body_id: BodyId::default(),
-        transform: Transform::IDENTITY,
+        transform: WorldTransform::IDENTITY,
         user_data: 0,
         fell_asleep: false,
     };
@@ -924,7 +927,7 @@ fn code_shape_bounds<C: Coder>(
         let xf = solver_sets
             .get(body.set_index as usize)
             .and_then(|s| s.body_sims.get(body.local_index as usize))
-            .map_or(Transform::IDENTITY, |s| s.transform);
+            .map_or(WorldTransform::IDENTITY, |s| s.transform);
         guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
         // the proxy's box in its tree
         let leaf = shape.proxy_key.and_then(|key| {
