@@ -1071,3 +1071,126 @@ fn far_thin_polygons_just_out_of_reach_stay_within_the_rule() {
         );
     }
 }
+
+/// The largest separation of `b` from an edge of `a` (both convex, counter-
+/// clockwise, in `f64`): the separating-axis test over `a`'s edge normals. With
+/// the roles swapped too, the larger of the two is negative exactly when the
+/// polygons overlap (by at least that much along every edge normal).
+fn edge_separation(a: &[[f64; 2]], b: &[[f64; 2]]) -> f64 {
+    let mut best = f64::MIN;
+    for i in 0..a.len() {
+        let (p, q) = (a[i], a[(i + 1) % a.len()]);
+        let (ex, ey) = (q[0] - p[0], q[1] - p[1]);
+        let length = ex.hypot(ey);
+        let (nx, ny) = (ey / length, -ex / length);
+        let nearest = b
+            .iter()
+            .map(|v| (v[0] - p[0]) * nx + (v[1] - p[1]) * ny)
+            .fold(f64::MAX, f64::min);
+        best = best.max(nearest);
+    }
+    best
+}
+
+/// Fuzz target `toi`, input
+/// `fuzz/regressions/toi/long-thin-quad-overlapping-box-gjk-said-8mm-apart`
+/// (CI's fuzz smoke on a clone of 3d63136; it was kept in
+/// `fuzz/known-failures/` as "hit late by 1.7e-7").
+///
+/// A 600 m long, 1.9 cm wide quad A (spinning 43 rad in the sweep) whose
+/// middle already overlaps a 2 cm box B by 1.3 cm at the start. GJK said
+/// the cores were 8 mm apart: its last triangle of `A − B` (two vertices
+/// 3.5 cm apart 300 m out, the third 600 m away on the other side) held the
+/// origin, with weights 0.50, 0.32 and 0.18, but the point those `f32`
+/// weights gave was 17 mm from the origin, more than the test for "inside"
+/// allowed, so the nearest edge stood, 8 mm away. `time_of_impact` then
+/// advanced to 9.2e-7 and reported a hit there, after the target's sampling
+/// had found the cores touching. The triangle now holds the origin when the
+/// three sub-triangle areas have one sign, each larger than its round-off.
+/// Expected: `Overlapped` at 0, and, with B moved across A's long edge from
+/// 3 cm inside to 3 cm outside, a distance of 0 within `f32` round-off at
+/// 300 m (1e-4 m) wherever the `f64` separating-axis test says the cores
+/// overlap, and the `f64` distance (of the same `f32` poses) within that
+/// wherever it says they are apart.
+#[test]
+fn long_thin_quad_overlapping_a_box_is_not_reported_apart() {
+    use impulse2d::Sweep;
+    use impulse2d::collision::{DistanceInput, ToiInput, ToiState, make_proxy, time_of_impact};
+    let quad = [
+        Vec2::new(78.30331, 286.64722),
+        Vec2::new(78.284966, 286.65222),
+        Vec2::new(-78.284294, -286.6657),
+        Vec2::new(-78.26595, -286.67072),
+    ];
+    let square = [
+        Vec2::new(0.00034683757, 0.00042644423),
+        Vec2::new(0.018852001, 0.00060241576),
+        Vec2::new(0.018671162, 0.019619554),
+        Vec2::new(0.00016599894, 0.019443583),
+    ];
+    let proxy_a = make_proxy(&quad, 0.0).unwrap();
+    let proxy_b = make_proxy(&square, 0.009509).unwrap();
+    let c = Vec2::new(-0.00390625, -0.00390625);
+    let sweep = |a1: f32, a2: f32| Sweep {
+        local_center: c,
+        c1: c,
+        c2: c,
+        a1,
+        a2,
+    };
+    let input = ToiInput {
+        proxy_a,
+        proxy_b,
+        sweep_a: sweep(-0.25390625, 42.996094),
+        sweep_b: sweep(-0.00390625, 0.0),
+        max_fraction: 0.16796875,
+    };
+    let (xa, xb) = (
+        input.sweep_a.transform_at(0.0),
+        input.sweep_b.transform_at(0.0),
+    );
+    let overlap = edge_separation(&placed(&quad, xa), &placed(&square, xb))
+        .max(edge_separation(&placed(&square, xb), &placed(&quad, xa)));
+    assert!(overlap < -0.01, "the cores overlap at the start: {overlap}");
+    let toi = time_of_impact(&input);
+    assert_eq!((toi.state, toi.fraction), (ToiState::Overlapped, 0.0));
+
+    // B moved along A's long edge's outward normal (world), in 1 mm steps.
+    let edge = xa.q.rotate(quad[3] - quad[0]);
+    let normal = Vec2::new(edge.y, -edge.x).normalize();
+    let mut seen = (0, 0);
+    for step in -30..=30 {
+        let xb = Transform::new(xb.p + normal * (0.001 * step as f32), xb.q);
+        let (pa, pb) = (placed(&quad, xa), placed(&square, xb));
+        let separation = edge_separation(&pa, &pb).max(edge_separation(&pb, &pa));
+        let d = impulse2d::collision::shape_distance(
+            &DistanceInput {
+                proxy_a,
+                proxy_b,
+                transform_a: xa,
+                transform_b: xb,
+                use_radii: false,
+            },
+            &mut SimplexCache::default(),
+        );
+        // f32 round-off of points 300 m out: a few units of 3e-5 m (an
+        // overlap may come out as a distance that small).
+        if separation < -1e-4 {
+            assert!(
+                d.distance <= 1e-4,
+                "offset {step} mm: GJK {} for an overlap of {separation}",
+                d.distance
+            );
+            seen.0 += 1;
+        } else if separation > 1e-4 {
+            let exact = cloud_distance(&pa, &pb);
+            assert!(
+                (f64::from(d.distance) - exact).abs() <= 1e-4,
+                "offset {step} mm: GJK {} against {exact}",
+                d.distance
+            );
+            seen.1 += 1;
+        }
+    }
+    assert!(seen.0 >= 10 && seen.1 >= 10, "{seen:?}");
+}
