@@ -118,7 +118,7 @@ run_fuzzer() {
     wait "$job" || rc=$?
     local crashes_after
     crashes_after=$(find "artifacts/$t" -type f | wc -l)
-    echo "== $t: $((used / hz)).$(printf '%02d' $((used % hz * 100 / hz))) CPU s (user + sys of the fuzzer) in $((SECONDS - start)) s wall${stopped:+, stopped at the CPU budget of $cpu_budget s}"
+    echo "== $t: $((used / hz)).$(printf '%02d' $((used % hz * 100 / hz))) CPU s (user + sys of the fuzzer) in $((SECONDS - start)) s wall${stopped:+, stopped at the CPU budget of $cpu_budget s; status 72 above: libFuzzer interrupted}"
     if [[ -n "$stopped" ]] && ((crashes_after == crashes_before)); then
         return 0
     fi
