@@ -51,19 +51,20 @@ pub struct StepOptions {
     /// Build the scene with every body moved by X,Y metres (e.g.
     /// `--origin 100000,-80000`), to see the scene far from the origin.
     #[arg(long, value_name = "X,Y", value_parser = parse_origin, allow_hyphen_values = true)]
-    pub origin: Option<impulse2d::Vec2>,
+    pub origin: Option<impulse2d::Pos>,
 }
 
-fn parse_origin(s: &str) -> Result<impulse2d::Vec2, String> {
+/// `X,Y` as a world position (`f64` coordinates with `large-world`).
+fn parse_origin(s: &str) -> Result<impulse2d::Pos, String> {
     let (x, y) = s
         .split_once(',')
         .ok_or_else(|| format!("'{s}' is not X,Y"))?;
-    let number = |t: &str| -> Result<f32, String> {
-        let v: f32 = t
+    let number = |t: &str| -> Result<impulse2d::pos::Coord, String> {
+        let v: impulse2d::pos::Coord = t
             .trim()
             .parse()
             .map_err(|_| format!("'{t}' is not a number"))?;
-        let limit = impulse2d::core::MAX_COORDINATE;
+        let limit = impulse2d::pos::MAX_WORLD_COORDINATE;
         if v.is_finite() && v.abs() <= limit {
             Ok(v)
         } else {
@@ -72,7 +73,7 @@ fn parse_origin(s: &str) -> Result<impulse2d::Vec2, String> {
             ))
         }
     };
-    Ok(impulse2d::Vec2::new(number(x)?, number(y)?))
+    Ok(impulse2d::Pos::new(number(x)?, number(y)?))
 }
 
 fn parse_simd(s: &str) -> Result<impulse2d::SimdPath, String> {

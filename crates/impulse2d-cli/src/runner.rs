@@ -97,7 +97,9 @@ fn build_world(scene: &str, step: &StepOptions) -> Result<(World, Scene), String
         ..WorldDef::default()
     };
     let mut world = World::new(&def).map_err(|e| e.to_string())?;
-    let origin = step.origin.unwrap_or(impulse2d::Vec2::ZERO);
+    let origin = step
+        .origin
+        .unwrap_or(impulse2d::pos::to_pos(impulse2d::Vec2::ZERO));
     let built = impulse2d_scenes::build_at(scene, &mut world, origin)
         .map_err(|e| format!("cannot build scene '{scene}': {e}"))?;
     Ok((world, built))
@@ -302,8 +304,12 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         ..RunReport::default()
     };
     fill_report(&mut report, &world, &times, &profile);
-    let origin = args.step.origin.unwrap_or(impulse2d::Vec2::ZERO);
-    report.origin = [origin.x, origin.y];
+    let origin = args
+        .step
+        .origin
+        .unwrap_or(impulse2d::pos::to_pos(impulse2d::Vec2::ZERO));
+    let rounded = impulse2d::pos::to_vec2(origin);
+    report.origin = [rounded.x, rounded.y];
     report.focus = built
         .focus
         .and_then(|id| world.body(id).ok())

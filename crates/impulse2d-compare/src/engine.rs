@@ -33,8 +33,11 @@ pub enum SaveKind {
     /// `b2World_Snapshot` / `b2World_Restore`, Rapier's `PhysicsWorld` through serde and
     /// bincode (feature `rapier-serde`).
     Full,
-    /// Compact in-memory rollback for an unchanged set of objects: ours `RollbackState`.
+    /// In-memory rollback for an unchanged set of objects, the fast form: ours
+    /// `RollbackState::new` (the stores copied).
     Rollback,
+    /// The same, the compact form: ours `RollbackState::compact` (the stores packed).
+    RollbackCompact,
 }
 
 /// Rows of the per-stage table: our `Profile` beside Box2D's `b2Profile`
@@ -123,6 +126,11 @@ pub trait Simulation {
     fn load(&mut self, kind: SaveKind) -> bool {
         let _ = kind;
         false
+    }
+
+    /// Bytes per part of a compact rollback state of this world, when the engine has one.
+    fn rollback_breakdown(&mut self) -> Vec<(&'static str, f64)> {
+        Vec::new()
     }
 }
 

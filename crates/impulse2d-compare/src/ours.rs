@@ -91,6 +91,7 @@ struct OurSim {
     bodies: Vec<Option<BodyId>>,
     snapshot: Option<impulse2d::Snapshot>,
     rollback: impulse2d::RollbackState,
+    rollback_compact: impulse2d::RollbackState,
 }
 
 impl OurSim {
@@ -109,6 +110,7 @@ impl OurSim {
             bodies: vec![None; scene.bodies.len()],
             snapshot: None,
             rollback: impulse2d::RollbackState::new(),
+            rollback_compact: impulse2d::RollbackState::compact(),
         };
         for key in scene.initial_bodies.clone() {
             sim.create_body(key);
@@ -363,7 +365,15 @@ impl Simulation for OurSim {
                 self.world.save_rollback(&mut self.rollback);
                 self.rollback.byte_len()
             }
+            SaveKind::RollbackCompact => {
+                self.world.save_rollback(&mut self.rollback_compact);
+                self.rollback_compact.byte_len()
+            }
         })
+    }
+
+    fn rollback_breakdown(&mut self) -> Vec<(&'static str, f64)> {
+        self.world.rollback_breakdown()
     }
 
     fn load(&mut self, kind: SaveKind) -> bool {
@@ -373,6 +383,7 @@ impl Simulation for OurSim {
                 .as_ref()
                 .is_some_and(|s| self.world.restore(s).is_ok()),
             SaveKind::Rollback => self.world.load_rollback(&self.rollback).is_ok(),
+            SaveKind::RollbackCompact => self.world.load_rollback(&self.rollback_compact).is_ok(),
         }
     }
 }

@@ -12,6 +12,7 @@
 use crate::common::{dynamic_body, hull_polygon, static_body};
 use crate::{Pyramid, Scene, SceneError, SceneInfo};
 use impulse2d::collision::{Segment, make_box, make_offset_box, make_square};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
     World,
@@ -108,7 +109,7 @@ pub fn large_pyramid_box_positions(base: usize) -> Vec<Vec2> {
 pub fn large_pyramid(world: &mut World, base: usize) -> Result<Pyramid> {
     world.enable_sleeping(false);
     let ground = world.create_body(&BodyDef {
-        position: LARGE_PYRAMID_GROUND_POSITION,
+        position: to_pos(LARGE_PYRAMID_GROUND_POSITION),
         ..BodyDef::default()
     })?;
     let (hx, hy) = LARGE_PYRAMID_GROUND_HALF;
@@ -238,7 +239,7 @@ pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
     world.set_gravity(Vec2::ZERO)?;
     let ram = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: SMASH_RAM_POSITION,
+        position: to_pos(SMASH_RAM_POSITION),
         linear_velocity: SMASH_RAM_VELOCITY,
         ..BodyDef::default()
     })?;
@@ -252,7 +253,7 @@ pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
     for position in smash_box_positions(columns, rows) {
         let b = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position,
+            position: to_pos(position),
             is_awake: false,
             ..BodyDef::default()
         })?;
@@ -333,7 +334,7 @@ pub fn tumbler(world: &mut World, grid: usize) -> Result<Tumbler> {
     let ground = static_body(world)?;
     let drum = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: TUMBLER_CENTER,
+        position: to_pos(TUMBLER_CENTER),
         ..BodyDef::default()
     })?;
     let wall_def = ShapeDef {
@@ -378,7 +379,7 @@ pub fn washer(world: &mut World, grid: usize) -> Result<Scene> {
     let ground = static_body(world)?;
     let drum = world.create_body(&BodyDef {
         body_type: BodyType::Kinematic,
-        position: Vec2::new(0.0, 10.0),
+        position: to_pos(Vec2::new(0.0, 10.0)),
         angular_velocity: 25.0_f32.to_radians(),
         linear_velocity: Vec2::new(0.001, -0.002),
         enable_sleep: false,
@@ -514,7 +515,7 @@ mod tests {
         assert!((angle - 0.436_332).abs() < 0.01, "drum angle {angle} rad");
         let centre = world.body(t.drum).unwrap().position();
         assert!(
-            (centre - TUMBLER_CENTER).length() < 1e-3,
+            (centre - to_pos(TUMBLER_CENTER)).length() < 1e-3,
             "drum at {centre:?}"
         );
         let speed = world.joint(t.hinge).unwrap().revolute().unwrap().speed();

@@ -2,6 +2,7 @@
 //! and testbed (benchmarks, Solver2D's set, demos).
 
 use impulse2d::collision::{Polygon, Segment, compute_hull, make_polygon};
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
 /// A static body at the origin with no shapes yet.
@@ -32,7 +33,7 @@ pub(crate) fn segment_ground(
 pub(crate) fn dynamic_body(world: &mut World, position: Vec2, angle: f32) -> Result<BodyId> {
     world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position,
+        position: to_pos(position),
         rotation: Rot::from_angle(angle),
         ..BodyDef::default()
     })

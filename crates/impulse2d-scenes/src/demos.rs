@@ -7,6 +7,7 @@ use crate::{Scene, SceneError, SceneInfo, SceneScript};
 use impulse2d::collision::{
     Capsule, Circle, make_box, make_offset_box, make_rounded_box, make_square,
 };
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, ExplosionDef, Result, Rot, ShapeDef, Vec2, World,
 };
@@ -245,7 +246,7 @@ pub fn bullets(world: &mut World) -> Result<Scene> {
     for (k, y) in [6.0, 3.0].into_iter().enumerate() {
         let b = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: Vec2::new(-26.7, y),
+            position: to_pos(Vec2::new(-26.7, y)),
             linear_velocity: Vec2::new(250.0, 0.0),
             is_bullet: true,
             ..BodyDef::default()
@@ -291,7 +292,7 @@ pub fn rolling_resistance(world: &mut World) -> Result<Scene> {
         )?;
         let b = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: Vec2::new(-18.0, y + 0.5),
+            position: to_pos(Vec2::new(-18.0, y + 0.5)),
             linear_velocity: Vec2::new(5.0, 0.0),
             angular_velocity: -10.0,
             ..BodyDef::default()
@@ -380,7 +381,7 @@ pub fn kinematic_platform(world: &mut World) -> Result<Scene> {
     )?;
     let platform = world.create_body(&BodyDef {
         body_type: BodyType::Kinematic,
-        position: Vec2::new(-8.0, 3.0),
+        position: to_pos(Vec2::new(-8.0, 3.0)),
         linear_velocity: Vec2::new(1.0, 0.0),
         ..BodyDef::default()
     })?;

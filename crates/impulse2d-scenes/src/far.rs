@@ -14,11 +14,11 @@ use crate::human::{HumanJoints, human};
 use crate::{Pyramid, Scene, SceneError, SceneInfo};
 use impulse2d::collision::{Capsule, Segment, make_box, make_offset_box, make_square};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, Result, RevoluteJointDef, Rot, ShapeDef, Vec2, World,
+    BodyDef, BodyId, BodyType, JointDef, Pos, Result, RevoluteJointDef, Rot, ShapeDef, Vec2, World,
 };
 
 /// Where the registry builds the Far scenes, metres: Solver2D's far pyramid origin.
-pub const FAR_ORIGIN: Vec2 = Vec2::new(100_000.0, -80_000.0);
+pub const FAR_ORIGIN: Pos = Pos::new(100_000.0, -80_000.0);
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -69,12 +69,7 @@ pub(crate) fn build(
 
 /// 1 m boxes at `origin + p` for each `p` of `positions`, as a [`Pyramid`] on
 /// `ground` whose top is the last box.
-fn box_pile(
-    world: &mut World,
-    ground: BodyId,
-    origin: Vec2,
-    positions: &[Vec2],
-) -> Result<Pyramid> {
+fn box_pile(world: &mut World, ground: BodyId, origin: Pos, positions: &[Vec2]) -> Result<Pyramid> {
     let square = make_square(0.5)?;
     let mut boxes = Vec::with_capacity(positions.len());
     for &p in positions {
@@ -88,7 +83,7 @@ fn box_pile(
 
 /// A static body at `origin + (0, −1)` holding a box of half-width `half_width`
 /// and half-height 1 m: its top is at `origin.y`.
-fn ground_box(world: &mut World, origin: Vec2, half_width: f32) -> Result<BodyId> {
+fn ground_box(world: &mut World, origin: Pos, half_width: f32) -> Result<BodyId> {
     let ground = world.create_body(&BodyDef {
         position: origin + Vec2::new(0.0, -1.0),
         ..BodyDef::default()
@@ -121,14 +116,14 @@ pub fn far_pyramid_positions() -> Vec<Vec2> {
 /// Solver2D's far pyramid at `origin`: [`far_pyramid_positions`] on a 200 m
 /// ground box whose top is at `origin.y`. Once settled the apex box rests with
 /// its centre 9.5 m above the ground.
-pub fn far_pyramid(world: &mut World, origin: Vec2) -> Result<Pyramid> {
+pub fn far_pyramid(world: &mut World, origin: Pos) -> Result<Pyramid> {
     let ground = ground_box(world, origin, 100.0)?;
     box_pile(world, ground, origin, &far_pyramid_positions())
 }
 
 /// `count` 1 m boxes in a column at `origin`, just touching, the lowest on a
 /// 40 m ground box whose top is at `origin.y`.
-pub fn far_vertical_stack(world: &mut World, origin: Vec2, count: usize) -> Result<Pyramid> {
+pub fn far_vertical_stack(world: &mut World, origin: Pos, count: usize) -> Result<Pyramid> {
     let ground = ground_box(world, origin, 20.0)?;
     let positions: Vec<Vec2> = (0..count).map(|i| Vec2::new(0.0, 0.5 + i as f32)).collect();
     box_pile(world, ground, origin, &positions)
@@ -155,7 +150,7 @@ pub fn far_overlap_recovery_positions() -> Vec<Vec2> {
 /// Solver2D's far overlap recovery at `origin`: a pyramid of base 4 of 1 m boxes
 /// whose neighbours overlap by a quarter of a box in x and y, on an 80 m ground
 /// segment at `origin.y`. Recovered, the top box rests 3.5 m above the ground.
-pub fn far_overlap_recovery(world: &mut World, origin: Vec2) -> Result<Pyramid> {
+pub fn far_overlap_recovery(world: &mut World, origin: Pos) -> Result<Pyramid> {
     let ground = world.create_body(&BodyDef {
         position: origin,
         ..BodyDef::default()
@@ -204,7 +199,7 @@ pub const FAR_RAGDOLL_JOINTS: HumanJoints = HumanJoints {
 /// 20 m planks tilted ±27° whose lower ends meet 1.5 m above `origin`
 /// (Solver2D's far ragdoll pile; feet 0.5 to 2 m above the origin, each ragdoll
 /// its own collision group).
-pub fn far_ragdoll_pile(world: &mut World, origin: Vec2) -> Result<RagdollPile> {
+pub fn far_ragdoll_pile(world: &mut World, origin: Pos) -> Result<RagdollPile> {
     let ground = world.create_body(&BodyDef {
         position: origin + Vec2::new(0.0, -1.0),
         ..BodyDef::default()
@@ -245,8 +240,9 @@ pub const FAR_CHAIN_HALF_LENGTH: f32 = 0.1;
 pub struct FarChain {
     /// The shapeless static body the chain hangs from, at the origin.
     pub ground: BodyId,
-    /// The pivot (the first joint's anchor), world frame, metres.
-    pub pivot: Vec2,
+    /// The pivot (the first joint's anchor), world frame, metres (`f64` with
+    /// `large-world`).
+    pub pivot: Pos,
     /// The links from the pivot out; link `i`'s joints sit at its local
     /// `(∓FAR_CHAIN_HALF_LENGTH, 0)`.
     pub links: Vec<BodyId>,
@@ -282,7 +278,7 @@ impl FarChain {
 /// to joint, radius 0.025 m, density 20, damping 0.1) laid level to the right of
 /// a pivot 4 m above `origin`, hinged end to end, the first to a shapeless static
 /// body at `origin`.
-pub fn far_chain(world: &mut World, origin: Vec2) -> Result<FarChain> {
+pub fn far_chain(world: &mut World, origin: Pos) -> Result<FarChain> {
     let hx = FAR_CHAIN_HALF_LENGTH;
     let ground = world.create_body(&BodyDef {
         position: origin,

@@ -7,8 +7,8 @@
 
 use impulse2d::collision::{Capsule, compute_hull, make_polygon};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, Filter, JointDef, JointId, Result, RevoluteJointDef, ShapeDef, Vec2,
-    World,
+    BodyDef, BodyId, BodyType, Filter, JointDef, JointId, Pos, Result, RevoluteJointDef, ShapeDef,
+    Vec2, World,
 };
 use std::f32::consts::PI;
 
@@ -205,7 +205,7 @@ fn filter(mask: u32, group: i32) -> Filter {
 
 /// A ragdoll standing with its feet at `feet` (1.5 m tall). `group` (> 0)
 /// is negated into the collision group that keeps its own bones apart.
-pub fn human(world: &mut World, feet: Vec2, group: i32, joints: HumanJoints) -> Result<Human> {
+pub fn human(world: &mut World, feet: Pos, group: i32, joints: HumanJoints) -> Result<Human> {
     let bone_def = ShapeDef {
         friction: HUMAN_BONE_FRICTION,
         filter: filter(HUMAN_MASK, group),

@@ -12,6 +12,7 @@
 //!   car and ragdoll samples.
 
 use impulse2d::collision::{Capsule, Circle, make_box, make_rounded_box, make_square};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, Filter, JointDef, JointId, Result, RevoluteJointDef, Rot,
     ShapeDef, Transform, Vec2, WheelJointDef, World,
@@ -86,7 +87,7 @@ pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene,
 fn dynamic_body(world: &mut World, position: Vec2) -> Result<BodyId> {
     world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position,
+        position: to_pos(position),
         ..BodyDef::default()
     })
 }
@@ -128,13 +129,13 @@ pub struct Pendulum {
 pub fn pendulum(world: &mut World, length: f32, angle: f32) -> Result<Pendulum> {
     let pivot_position = Vec2::new(0.0, 10.0);
     let pivot = world.create_body(&BodyDef {
-        position: pivot_position,
+        position: to_pos(pivot_position),
         ..BodyDef::default()
     })?;
     let arm = Rot::from_angle(angle).rotate(Vec2::new(0.0, -length));
     let bob = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: pivot_position + arm,
+        position: to_pos(pivot_position + arm),
         enable_sleep: false,
         ..BodyDef::default()
     })?;
@@ -169,7 +170,7 @@ pub fn ball_and_chain(world: &mut World, links: usize, mass_ratio: f32) -> Resul
     let link_mass = 4.0 * half * radius + pi * radius * radius;
     let pivot_position = Vec2::new(0.0, 30.0);
     let pivot = world.create_body(&BodyDef {
-        position: pivot_position,
+        position: to_pos(pivot_position),
         ..BodyDef::default()
     })?;
     let capsule = Capsule {
@@ -375,7 +376,7 @@ pub fn ragdoll(world: &mut World, transform: Transform, group: i32) -> Result<Ra
         let center = Vec2::new(b.center.0, b.center.1);
         let body = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: transform.apply(center),
+            position: to_pos(transform.apply(center)),
             rotation: transform.q,
             ..BodyDef::default()
         })?;
@@ -543,7 +544,7 @@ pub fn joint_grid(world: &mut World, n: usize) -> std::result::Result<Scene, Sce
                 } else {
                     BodyType::Dynamic
                 },
-                position: joint_grid_position(k, i),
+                position: to_pos(joint_grid_position(k, i)),
                 ..BodyDef::default()
             })?;
             world.create_circle_shape(body, &shape, &circle(JOINT_GRID_DISC_RADIUS))?;
@@ -658,7 +659,7 @@ pub fn spinner(world: &mut World, count: usize) -> std::result::Result<Scene, Sc
 
     let blade = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: SPINNER_BLADE_POSITION,
+        position: to_pos(SPINNER_BLADE_POSITION),
         enable_sleep: false,
         ..BodyDef::default()
     })?;

@@ -13,7 +13,8 @@ pub mod joints;
 
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
 use impulse2d::debug_draw::{DebugDraw, DrawOptions};
-use impulse2d::{BodyDef, BodyId, BodyType, HexColor, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::pos::{to_pos, to_vec2};
+use impulse2d::{BodyDef, BodyId, BodyType, HexColor, Pos, Result, Rot, ShapeDef, Vec2, World};
 
 mod one_way_platform;
 pub use one_way_platform::{
@@ -411,9 +412,9 @@ pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneE
 pub fn build_at(
     name: &str,
     world: &mut World,
-    origin: Vec2,
+    origin: Pos,
 ) -> std::result::Result<Scene, SceneError> {
-    if origin == Vec2::ZERO {
+    if origin == to_pos(Vec2::ZERO) {
         return build(name, world);
     }
     let before: std::collections::BTreeSet<BodyId> = world.body_ids().collect();
@@ -425,7 +426,7 @@ pub fn build_at(
     for id in created {
         let mut body = world.body_mut(id)?;
         let (xf, awake) = (body.transform(), body.is_awake());
-        body.set_transform(origin + xf.p, xf.q)?;
+        body.set_transform(origin + to_vec2(xf.p), xf.q)?;
         if !awake {
             body.set_awake(false);
         }
@@ -444,7 +445,7 @@ pub fn flat_ground(world: &mut World, half_width: f32) -> Result<BodyId> {
 fn dynamic_box(world: &mut World, position: Vec2, half: f32, density: f32) -> Result<BodyId> {
     let body = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position,
+        position: to_pos(position),
         ..BodyDef::default()
     })?;
     let shape = ShapeDef {
@@ -459,7 +460,7 @@ fn dynamic_box(world: &mut World, position: Vec2, half: f32, density: f32) -> Re
 pub fn ball(world: &mut World, position: Vec2, radius: f32, restitution: f32) -> Result<BodyId> {
     let body = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position,
+        position: to_pos(position),
         ..BodyDef::default()
     })?;
     let shape = ShapeDef {
@@ -636,7 +637,7 @@ fn friction_ramp_at(
     let angle = angle_degrees * impulse2d::math::PI / 180.0;
     let q = Rot::from_angle(angle);
     let ramp = world.create_body(&BodyDef {
-        position: origin,
+        position: to_pos(origin),
         rotation: q,
         ..BodyDef::default()
     })?;
@@ -650,7 +651,7 @@ fn friction_ramp_at(
     let block_local = Vec2::new(10.0, 0.5);
     let block = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: origin + q.rotate(block_local),
+        position: to_pos(origin + q.rotate(block_local)),
         rotation: q,
         ..BodyDef::default()
     })?;
@@ -683,7 +684,7 @@ pub fn zero_gravity_collision(world: &mut World) -> Result<ZeroGravityCollision>
     )?;
     let a = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(-3.0, 0.0),
+        position: to_pos(Vec2::new(-3.0, 0.0)),
         linear_velocity: Vec2::new(4.0, 0.0),
         angular_velocity: 1.0,
         ..BodyDef::default()
@@ -691,7 +692,7 @@ pub fn zero_gravity_collision(world: &mut World) -> Result<ZeroGravityCollision>
     world.create_polygon_shape(a, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
     let b = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(3.0, 0.3),
+        position: to_pos(Vec2::new(3.0, 0.3)),
         linear_velocity: Vec2::new(-3.0, 0.0),
         ..BodyDef::default()
     })?;

@@ -6,6 +6,7 @@
 //! sample of Box2D v3.
 
 use impulse2d::collision::{Manifold, make_box, make_offset_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, ShapeId, Vec2, World};
 
 use crate::flat_ground;
@@ -83,7 +84,7 @@ pub fn one_way_platform(world: &mut World, jump_speed: f32) -> Result<OneWayPlat
     let platform_shape = world.create_polygon_shape(platform, &platform_def, &slab)?;
     let body = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(0.0, 0.5),
+        position: to_pos(Vec2::new(0.0, 0.5)),
         linear_velocity: Vec2::new(0.0, jump_speed),
         ..BodyDef::default()
     })?;

@@ -3,6 +3,7 @@
 
 use crate::{Scene, SceneError, SceneInfo};
 use impulse2d::collision::{Capsule, make_box, make_offset_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
 /// The scenes of this file.
@@ -56,7 +57,7 @@ pub fn tile_floor(
         let tile = make_box(half, half)?;
         for i in 0..count {
             let body = world.create_body(&BodyDef {
-                position: Vec2::new(half + TILE_SIZE * i as f32, top - half),
+                position: to_pos(Vec2::new(half + TILE_SIZE * i as f32, top - half)),
                 ..BodyDef::default()
             })?;
             world.create_polygon_shape(body, &ShapeDef::default(), &tile)?;
@@ -98,7 +99,7 @@ pub fn slider(world: &mut World, x: f32, top: f32, capsule: bool) -> Result<Body
     let (radius, half) = if capsule { (0.2, 0.3) } else { (0.25, 0.25) };
     let body = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(x, top + radius),
+        position: to_pos(Vec2::new(x, top + radius)),
         linear_velocity: Vec2::new(SLIDE_SPEED, 0.0),
         ..BodyDef::default()
     })?;

@@ -14,6 +14,7 @@
 
 use impulse2d::character::OneWayFilter;
 use impulse2d::collision::{Capsule, compute_hull, make_box, make_offset_box, make_polygon};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, CharacterController, CharacterDef, Result, Rot, ShapeDef, Vec2,
     World,
@@ -170,7 +171,7 @@ pub fn platformer(world: &mut World) -> Result<(BodyId, Platformer)> {
 
     let platform = world.create_body(&BodyDef {
         body_type: BodyType::Kinematic,
-        position: Vec2::new(57.0, 0.125),
+        position: to_pos(Vec2::new(57.0, 0.125)),
         ..Default::default()
     })?;
     world.create_polygon_shape(platform, &ShapeDef::default(), &make_box(2.0, 0.125)?)?;
@@ -180,7 +181,7 @@ pub fn platformer(world: &mut World) -> Result<(BodyId, Platformer)> {
         .into_iter()
         .enumerate()
     {
-        let b = world.create_body(&BodyDef::dynamic(Vec2::new(x, half)))?;
+        let b = world.create_body(&BodyDef::dynamic(to_pos(Vec2::new(x, half))))?;
         world.create_polygon_shape(
             b,
             &ShapeDef {

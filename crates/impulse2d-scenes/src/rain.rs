@@ -12,6 +12,7 @@
 use crate::human::{Human, HumanJoints, human};
 use crate::{Scene, SceneScript};
 use impulse2d::collision::make_offset_box;
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, Result, Rot, ShapeDef, Vec2, World};
 
 /// Height of each ground row above the previous one, metres.
@@ -161,7 +162,7 @@ impl RainScript {
             let mut group = Vec::with_capacity(self.layout.group_size);
             for i in 0..self.layout.group_size {
                 let feet = origin + Vec2::new(RAIN_HUMAN_SPACING * i as f32, 0.0);
-                group.push(human(world, feet, i as i32 + 1, RAIN_JOINTS)?);
+                group.push(human(world, to_pos(feet), i as i32 + 1, RAIN_JOINTS)?);
             }
             self.groups[index] = Some(group);
         }

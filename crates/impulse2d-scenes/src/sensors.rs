@@ -5,6 +5,7 @@
 
 use crate::{Scene, SceneScript, flat_ground};
 use impulse2d::collision::{Circle, Segment, make_offset_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, ShapeId, Vec2, World};
 
 /// Radius of the balls, metres.
@@ -83,7 +84,7 @@ impl SceneScript for SensorGate {
         for body in restart {
             world
                 .body_mut(body)?
-                .set_transform(BALL_START, Rot::IDENTITY)?;
+                .set_transform(to_pos(BALL_START), Rot::IDENTITY)?;
             launch(world, body)?;
             self.recycled += 1;
         }
@@ -164,7 +165,7 @@ pub fn sensors(world: &mut World, count: usize) -> Result<Sensors> {
     for i in 0..count {
         let ball = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: BALL_START + Vec2::new(BALL_SPACING * i as f32, 0.0),
+            position: to_pos(BALL_START + Vec2::new(BALL_SPACING * i as f32, 0.0)),
             ..BodyDef::default()
         })?;
         world.create_circle_shape(ball, &ShapeDef::default(), &circle)?;

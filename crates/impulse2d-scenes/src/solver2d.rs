@@ -9,6 +9,7 @@ use crate::{Scene, SceneError, SceneInfo};
 use impulse2d::collision::{
     Capsule, Circle, Polygon, Segment, make_box, make_offset_box, make_rounded_box, make_square,
 };
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
     World,
@@ -281,7 +282,7 @@ pub fn double_domino(world: &mut World, count: usize) -> Result<Scene> {
         if i == 0 {
             world.body_mut(b)?.apply_linear_impulse(
                 Vec2::new(0.2, 0.0),
-                Vec2::new(x, 1.0),
+                to_pos(Vec2::new(x, 1.0)),
                 true,
             )?;
         }
@@ -331,7 +332,7 @@ pub fn confined(world: &mut World, grid: usize) -> Result<Scene> {
             );
             let b = world.create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
-                position: p,
+                position: to_pos(p),
                 gravity_scale: 0.0,
                 ..BodyDef::default()
             })?;
@@ -593,7 +594,7 @@ pub fn stretched_chain(
     let ground = crate::flat_ground(world, 50.0)?;
     let top = links as f32 * CHAIN_LINK_LENGTH + 2.0 * CHAIN_END_RADIUS + 2.0;
     let pivot = world.create_body(&BodyDef {
-        position: Vec2::new(0.0, top),
+        position: to_pos(Vec2::new(0.0, top)),
         ..BodyDef::default()
     })?;
     let half = 0.5 * CHAIN_LINK_LENGTH;
@@ -761,7 +762,7 @@ pub fn cliff(world: &mut World) -> Result<Scene> {
     let mut moving = |world: &mut World, p: Vec2, v: f32| -> Result<BodyId> {
         let b = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: p,
+            position: to_pos(p),
             linear_velocity: Vec2::new(v, 0.0),
             ..BodyDef::default()
         })?;

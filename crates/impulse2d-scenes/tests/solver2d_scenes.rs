@@ -34,8 +34,14 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
     let m = world.body(left).unwrap().mass();
     let big_mass = world.body(big).unwrap().mass();
     assert!((m - 0.5).abs() < 1e-5 && (big_mass - 400.0).abs() < 1e-2);
-    for _ in 0..300 {
+    // The box sways on the triangles for a few seconds before it sleeps; how
+    // soon, compared with Box2D on the same setup, is checked in impulse2d's
+    // `tests/corner_rest.rs`. Here: it does come to rest, within 20 s.
+    for _ in 0..1200 {
         world.step(DT, 4).unwrap();
+        if world.counters().awake_body_count == 0 {
+            break;
+        }
     }
     world.validate().unwrap();
     assert_eq!(

@@ -53,10 +53,13 @@ impl Rewind {
         if self.ring.back().is_some_and(|s| s.step + 1 != step) {
             self.ring.clear();
         }
+        // the compact form: the ring keeps many states
         let mut state = if self.ring.len() >= DEPTH {
-            self.ring.pop_front().map(|s| s.state).unwrap_or_default()
+            self.ring
+                .pop_front()
+                .map_or_else(RollbackState::compact, |s| s.state)
         } else {
-            RollbackState::new()
+            RollbackState::compact()
         };
         world.save_rollback(&mut state);
         self.ring.push_back(Saved {

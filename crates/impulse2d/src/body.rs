@@ -12,7 +12,8 @@ use crate::collision::MassData;
 use crate::core::{HUGE, MAX_COORDINATE};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{BodyId, NULL_INDEX};
-use crate::math::{Rot, Transform, Vec2};
+use crate::math::{Rot, Vec2};
+use crate::pos::{Pos, WorldTransform};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
 use crate::world::World;
 
@@ -71,10 +72,11 @@ pub struct BodyDef {
     /// Box2D: `b2BodyDef.type`.
     pub body_type: BodyType,
     /// World position of the body origin, metres: finite and within
-    /// ±[`MAX_COORDINATE`] (1e18 m) on each axis.
+    /// ±[`MAX_COORDINATE`] (1e18 m) on each axis. `f64` with the
+    /// `large-world` feature ([`Pos`]).
     ///
     /// Box2D: `b2BodyDef.position`.
-    pub position: Vec2,
+    pub position: Pos,
     /// World rotation of the body.
     ///
     /// Box2D: `b2BodyDef.rotation`.
@@ -157,7 +159,7 @@ impl Default for BodyDef {
     fn default() -> Self {
         BodyDef {
             body_type: BodyType::Static,
-            position: Vec2::ZERO,
+            position: Pos::ZERO,
             rotation: Rot::IDENTITY,
             linear_velocity: Vec2::ZERO,
             angular_velocity: 0.0,
@@ -182,7 +184,7 @@ impl Default for BodyDef {
 impl BodyDef {
     /// A dynamic body at `position` (metres), every other field at its
     /// default.
-    pub fn dynamic(position: Vec2) -> BodyDef {
+    pub fn dynamic(position: Pos) -> BodyDef {
         BodyDef {
             body_type: BodyType::Dynamic,
             position,
@@ -208,9 +210,13 @@ impl BodyDef {
 /// Checks a world position: finite and within ±[`MAX_COORDINATE`] on each axis
 /// (the bound the step keeps bodies within, so any position a body reaches can
 /// be set back).
-pub(crate) fn check_position(p: Vec2, what: &'static str) -> Result<()> {
+pub(crate) fn check_position(p: Pos, what: &'static str) -> Result<()> {
+    #[cfg(feature = "large-world")]
+    if !p.is_finite() {
+        return Err(Error::NonFinite { what });
+    }
     check_point_within(
-        p,
+        crate::pos::to_vec2(p),
         MAX_COORDINATE,
         "within ±MAX_COORDINATE (1e18 m) on each axis",
         what,
@@ -367,12 +373,12 @@ impl Default for Body {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodySim {
     /// Transform of the body origin.
-    pub transform: Transform,
+    pub transform: WorldTransform,
     /// World centre of mass, metres.
-    pub center: Vec2,
+    pub center: Pos,
     /// Rotation and centre at the start of the step (for continuous collision).
     pub rotation0: Rot,
-    pub center0: Vec2,
+    pub center0: Pos,
     /// How far a fast body turned over the last step, radians, any number of
     /// turns (set by `finalize_bodies` for the bodies continuous collision sweeps).
     pub angle_delta: f32,
@@ -523,7 +529,7 @@ impl World {
         let set = &mut self.solver_sets[set_index as usize];
         let local_index = set.body_sims.len() as u32;
         set.body_sims.push(BodySim {
-            transform: Transform::new(def.position, def.rotation),
+            transform: WorldTransform::new(def.position, def.rotation),
             center: def.position,
             rotation0: def.rotation,
             center0: def.position,
@@ -656,7 +662,7 @@ impl World {
     /// Teleports body `bi`: sets the transform of its origin, updates its
     /// broad-phase boxes and wakes it (a static body wakes the bodies touching
     /// it). Contacts are updated at the next step.
-    pub(crate) fn teleport_body(&mut self, bi: usize, position: Vec2, rotation: Rot) -> Result<()> {
+    pub(crate) fn teleport_body(&mut self, bi: usize, position: Pos, rotation: Rot) -> Result<()> {
         check_position(position, "body position")?;
         check_rotation(rotation, "body rotation")?;
 
@@ -667,7 +673,7 @@ impl World {
         }
 
         let sim = self.body_sim_mut(bi);
-        sim.transform = Transform::new(position, rotation);
+        sim.transform = WorldTransform::new(position, rotation);
         sim.center = sim.transform.apply(sim.local_center);
         sim.rotation0 = rotation;
         sim.center0 = sim.center;
@@ -731,7 +737,7 @@ impl World {
     }
 
     /// Keeps the velocity of the body origin when the centre of mass moves.
-    fn shift_velocity_for_new_center(&mut self, bi: usize, old_center: Vec2, new_center: Vec2) {
+    fn shift_velocity_for_new_center(&mut self, bi: usize, old_center: Pos, new_center: Pos) {
         if let Some(state) = self.body_state_mut(bi) {
             let w = state.angular_velocity;
             state.linear_velocity += Vec2::scalar_cross(w, new_center - old_center);

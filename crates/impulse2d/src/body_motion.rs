@@ -5,7 +5,6 @@
 
 use crate::body::{BodyType, check_position, check_rotation};
 use crate::error::{Error, Result, check_finite};
-use crate::math::Transform;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 
@@ -30,7 +29,7 @@ impl World {
     pub(crate) fn drive_body_to(
         &mut self,
         bi: usize,
-        target: Transform,
+        target: crate::pos::WorldTransform,
         time_step: f32,
     ) -> Result<()> {
         check_position(target.p, "target position")?;

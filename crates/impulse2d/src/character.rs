@@ -608,7 +608,7 @@ impl CharacterController {
             } else {
                 capsule.center2
             };
-            let c = sim.center;
+            let c = crate::pos::to_vec2(sim.center);
             let moved = c + state_v * dt + Rot::from_angle(w * dt).rotate(foot - c);
             carry += moved - foot;
         }

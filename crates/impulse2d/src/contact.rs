@@ -15,6 +15,7 @@
 //! [`World::set_restitution_callback`]), rolling resistance
 //! `max(c_a, c_b)·max(radius_a, radius_b)`, tangent speed `s_a + s_b`.
 
+use crate::body::BodyType;
 use crate::collision::{
     Manifold, SimplexCache, collide_capsule_and_circle, collide_capsules,
     collide_chain_segment_and_capsule, collide_chain_segment_and_circle,
@@ -26,6 +27,7 @@ use crate::core::LINEAR_SLOP;
 use crate::filter::{PanicSlot, guarded};
 use crate::id::{ContactId, NULL_INDEX, ShapeId};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::WorldTransform;
 use crate::shape::{Shape, ShapeGeometry};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
@@ -147,6 +149,12 @@ pub struct ContactData {
     /// Points, normal and the impulses of the last step.
     pub manifold: Manifold,
 }
+
+/// A body resting on one point whose contact force passes more than this
+/// (metres) beside its centre of mass is tipping over and may not sleep
+/// (see `World::island_is_tipping`): a hundredth of the linear slop, far
+/// above the round-off of a ball's contact normal through its centre.
+pub(crate) const TIPPING_ARM: f32 = 0.01 * LINEAR_SLOP;
 
 /// The key of an unordered shape pair (smaller id in the high half).
 #[inline]
@@ -315,13 +323,15 @@ pub(crate) fn update_contact(
     speculative: bool,
     sim: &mut ContactSim,
     shape_a: &Shape,
-    xf_a: Transform,
+    world_xf_a: WorldTransform,
     center_offset_a: Vec2,
     shape_b: &Shape,
-    xf_b: Transform,
+    world_xf_b: WorldTransform,
     center_offset_b: Vec2,
 ) -> bool {
     let old = sim.manifold;
+    // large-world: the manifold in f32 relative to body A's origin
+    let (xf_a, xf_b) = crate::pos::local_pair(world_xf_a, world_xf_b);
     sim.manifold = tile_manifold(shape_a, xf_a, shape_b, xf_b).unwrap_or_else(|| {
         compute_manifold(
             &shape_a.geometry,
@@ -369,6 +379,10 @@ pub(crate) fn update_contact(
     }
 
     for mp in &mut sim.manifold.points[..point_count] {
+        #[cfg(feature = "large-world")]
+        {
+            mp.point = crate::pos::to_vec2(world_xf_a.p + mp.point);
+        }
         mp.anchor_a -= center_offset_a;
         mp.anchor_b -= center_offset_b;
         mp.normal_impulse = 0.0;
@@ -629,6 +643,53 @@ impl World {
             let moved = sims[li].contact_id as usize;
             self.contacts[moved].local_index = local_index;
         }
+    }
+
+    /// Whether a dynamic body of island `island_id` rests on a single point
+    /// (one manifold point carrying load over all its contacts), pushed there
+    /// more than [`TIPPING_ARM`] beside its centre of mass, with no joint
+    /// holding it: balanced on a corner, it is
+    /// tipping over however slowly, and the island must not fall asleep. (The
+    /// sleep timer alone lets a box that landed within a few millimetres of
+    /// balance sleep on its corner before it has visibly started to fall.)
+    pub(crate) fn island_is_tipping(&self, island_id: u32) -> bool {
+        if self.settings.gravity == Vec2::ZERO {
+            return false;
+        }
+        let mut body_id = self.islands[island_id as usize].head_body;
+        while body_id != NULL_INDEX {
+            let body = &self.bodies[body_id as usize];
+            let index = body_id as usize;
+            body_id = body.island_next;
+            if body.body_type != BodyType::Dynamic
+                || body.joint_count > 0
+                || self.body_sim(index).gravity_scale == 0.0
+            {
+                continue;
+            }
+            // The points that carry load, over all the body's contacts.
+            let mut loaded = 0;
+            let mut arm = 0.0f32;
+            let mut key = body.head_contact_key;
+            while key != NULL_INDEX && loaded < 2 {
+                let edge = (key & 1) as usize;
+                let contact = &self.contacts[(key >> 1) as usize];
+                key = contact.edges[edge].next_key;
+                if contact.flags & contact_flags::TOUCHING == 0 {
+                    continue;
+                }
+                let m = &self.contact_sim(contact.contact_id).manifold;
+                for mp in m.points().iter().filter(|p| p.normal_impulse > 0.0) {
+                    loaded += 1;
+                    let r = if edge == 0 { mp.anchor_a } else { mp.anchor_b };
+                    arm = r.cross(m.normal).abs();
+                }
+            }
+            if loaded == 1 && arm > TIPPING_ARM {
+                return true;
+            }
+        }
+        false
     }
 
     /// The sim of a contact, wherever it lives.

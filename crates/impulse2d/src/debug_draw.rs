@@ -14,6 +14,7 @@
 
 use crate::collision::Aabb;
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{to_transform, to_vec2};
 
 /// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
 /// renderer's choice (a fill is usually drawn lighter than its outline).
@@ -460,7 +461,7 @@ impl World {
                 if body.id == NULL_INDEX {
                     continue;
                 }
-                let xf = self.body_sim(bi).transform;
+                let xf = to_transform(self.body_sim(bi).transform);
                 let state_color = self.body_state_color(bi, palette);
                 let mut si = body.head_shape_id;
                 while si != NULL_INDEX {
@@ -498,11 +499,12 @@ impl World {
                     continue;
                 }
                 let sim = self.body_sim(bi);
-                if !bounds.contains_point(sim.center) {
+                let center = to_vec2(sim.center);
+                if !bounds.contains_point(center) {
                     continue;
                 }
-                draw.draw_transform(Transform::new(sim.center, sim.transform.q));
-                let label = Vec2::new(sim.center.x + 0.1, sim.center.y + 0.1);
+                draw.draw_transform(Transform::new(center, sim.transform.q));
+                let label = Vec2::new(center.x + 0.1, center.y + 0.1);
                 draw.draw_string(label, &format!("{:.2} kg", body.mass), palette.mass);
             }
         }
@@ -513,8 +515,9 @@ impl World {
                     continue;
                 }
                 let sim = self.body_sim(bi);
-                if bounds.contains_point(sim.center) {
-                    let label = sim.center + sim.transform.q.rotate(Vec2::new(0.1, 0.1));
+                let center = to_vec2(sim.center);
+                if bounds.contains_point(center) {
+                    let label = center + sim.transform.q.rotate(Vec2::new(0.1, 0.1));
                     draw.draw_string(label, &body.name, palette.joint);
                 }
             }
@@ -571,11 +574,11 @@ impl World {
         }
     }
 
-    /// Contact points of the awake touching contacts (those in the constraint
-    /// graph), colour by colour.
     /// Every joint whose anchors are in the drawing bounds: lines from body A's
     /// origin to its anchor, between the anchors and from body B's anchor to
-    /// its origin, and the anchors as points.
+    /// its origin, and the anchors as points. A mouse joint is drawn from its
+    /// target to the pulled point of body B (Box2D v3.1's drawing): body A is
+    /// only a handle, wherever it is.
     fn draw_joints(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
         let color = options.palette.joint;
         for (ji, joint) in self.joints.joints.iter().enumerate() {
@@ -583,23 +586,36 @@ impl World {
                 continue; // a free slot
             }
             let sim = self.joint_sim(ji);
-            let xf_a = self.body_sim(sim.base.body_id_a as usize).transform;
-            let xf_b = self.body_sim(sim.base.body_id_b as usize).transform;
-            let pa = xf_a.apply(sim.base.local_frame_a.p);
+            let xf_a = to_transform(self.body_sim(sim.base.body_id_a as usize).transform);
+            let xf_b = to_transform(self.body_sim(sim.base.body_id_b as usize).transform);
+            let mouse_target = match &sim.kind {
+                crate::joint::JointKind::Mouse(m) => Some(m.target),
+                _ => None,
+            };
+            let pa = mouse_target.unwrap_or_else(|| xf_a.apply(sim.base.local_frame_a.p));
             let pb = xf_b.apply(sim.base.local_frame_b.p);
             let bounds = options.drawing_bounds;
             if !bounds.contains_point(pa) && !bounds.contains_point(pb) {
                 continue;
             }
-            draw.draw_segment(xf_a.p, pa, color);
+            if mouse_target.is_none() {
+                draw.draw_segment(xf_a.p, pa, color);
+            }
             draw.draw_segment(pa, pb, color);
-            draw.draw_segment(xf_b.p, pb, color);
+            if mouse_target.is_none() {
+                draw.draw_segment(xf_b.p, pb, color);
+            }
             let size = 5.0 * options.joint_scale;
             draw.draw_point(pa, size, color);
             draw.draw_point(pb, size, color);
             if options.draw_joint_extras {
                 let inv_h = self.joints.inv_h;
-                let force = crate::joint::solver::constraint_force(sim, xf_a, xf_b, inv_h);
+                let force = crate::joint::solver::constraint_force(
+                    sim,
+                    self.body_sim(sim.base.body_id_a as usize).transform,
+                    self.body_sim(sim.base.body_id_b as usize).transform,
+                    inv_h,
+                );
                 let torque = crate::joint::solver::constraint_torque(sim, inv_h);
                 let mid = 0.5 * (pa + pb);
                 draw.draw_segment(mid, mid + 0.001 * force, options.palette.impulse);
@@ -608,6 +624,8 @@ impl World {
         }
     }
 
+    /// Contact points of the awake touching contacts (those in the constraint
+    /// graph), colour by colour.
     fn draw_contacts(&self, draw: &mut dyn DebugDraw, options: &DrawOptions) {
         let palette = &options.palette;
         let bounds = options.drawing_bounds;
@@ -622,7 +640,7 @@ impl World {
                 let manifold = &contact.manifold;
                 let normal = manifold.normal;
                 let body_a = self.shapes[contact.shape_id_a as usize].body_id as usize;
-                let center_a = self.body_sim(body_a).center;
+                let center_a = to_vec2(self.body_sim(body_a).center);
                 for mp in manifold.points() {
                     let p = if options.draw_anchor_a {
                         center_a + mp.anchor_a
@@ -1188,5 +1206,80 @@ mod tests {
         // Contact features: one string per contact point of the box resting on
         // the loop's top side (two), besides the name and the torque.
         assert_eq!(r.strings.len(), 2 + 2, "{:?}", r.strings);
+    }
+
+    /// A mouse joint is drawn from its target to the grabbed point of body B,
+    /// not from body A (a handle 100 m away): a box at (0, 2) grabbed at its
+    /// corner (0.5, 2.5) from a static body at (100, 0). After the target
+    /// moves to (3, 4), one segment joins the target to the corner (where the
+    /// box's transform puts the grabbed local point (0.5, 0.5)).
+    #[test]
+    fn a_mouse_joint_is_drawn_from_its_target_to_the_grabbed_point() {
+        use crate::MouseJointDef;
+        let mut world = crate::World::new(&crate::WorldDef::default()).unwrap();
+        let handle = world
+            .create_body(&crate::BodyDef {
+                position: Vec2::new(100.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        let body = world
+            .create_body(&crate::BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(0.0, 2.0),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(
+                body,
+                &crate::ShapeDef::default(),
+                &crate::collision::make_box(0.5, 0.5).unwrap(),
+            )
+            .unwrap();
+        let joint = world
+            .create_mouse_joint(&MouseJointDef {
+                base: crate::JointDef {
+                    body_a: handle,
+                    body_b: body,
+                    ..Default::default()
+                },
+                target: Vec2::new(0.5, 2.5),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .joint_mut(joint)
+            .unwrap()
+            .mouse()
+            .unwrap()
+            .set_target(Vec2::new(3.0, 4.0))
+            .unwrap();
+        world.step(1.0 / 60.0, 4).unwrap();
+
+        let options = DrawOptions::default();
+        let mut r = Recorder::default();
+        world.draw(&mut r, &options);
+        let color = options.palette.joint;
+        let corner = world
+            .body(body)
+            .unwrap()
+            .transform()
+            .apply(Vec2::new(0.5, 0.5));
+        let segments: Vec<_> = r.segments.iter().filter(|s| s.2 == color).collect();
+        assert_eq!(segments.len(), 1, "{segments:?}");
+        assert_eq!(segments[0].0, Vec2::new(3.0, 4.0));
+        assert!((segments[0].1 - corner).length() < 1e-6, "{segments:?}");
+        let points: Vec<Vec2> = r
+            .points
+            .iter()
+            .filter(|(_, c)| *c == color)
+            .map(|(p, _)| *p)
+            .collect();
+        assert_eq!(points.len(), 2);
+        assert_eq!(points[0], Vec2::new(3.0, 4.0));
+        assert!((points[1] - corner).length() < 1e-6);
+        // Nothing drawn at the handle.
+        assert!(r.segments.iter().all(|s| s.0.x < 50.0 && s.1.x < 50.0));
     }
 }

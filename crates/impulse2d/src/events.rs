@@ -33,7 +33,7 @@
 use crate::collision::Manifold;
 use crate::contact::{contact_flags, sim_flags};
 use crate::id::{BodyId, ContactId, ShapeId};
-use crate::math::{Transform, Vec2};
+use crate::math::Vec2;
 use crate::sensor::Sensors;
 use crate::solver::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET};
 use crate::world::World;
@@ -127,8 +127,9 @@ pub struct SensorEvents<'a> {
 pub struct BodyMoveEvent {
     /// The body.
     pub body_id: BodyId,
-    /// The transform of the body origin after the step.
-    pub transform: Transform,
+    /// The transform of the body origin after the step (`f64` translation
+    /// with `large-world`).
+    pub transform: crate::pos::WorldTransform,
     /// The body's user data.
     pub user_data: u64,
     /// Whether the body's island fell asleep at the end of the step.

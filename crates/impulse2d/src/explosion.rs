@@ -138,7 +138,7 @@ impl World {
                 return true;
             }
             let bi = shape.body_id as usize;
-            let xf = self.body_sim(bi).transform;
+            let xf = crate::pos::to_transform(self.body_sim(bi).transform);
             let input = DistanceInput {
                 proxy_a: make_shape_proxy(&shape.geometry),
                 proxy_b: blast,
@@ -182,8 +182,8 @@ impl World {
             if let Some(state) = self.body_state_mut(push.body_index) {
                 state.linear_velocity =
                     Vec2::mul_add(state.linear_velocity, sim.inv_mass, push.impulse);
-                state.angular_velocity +=
-                    sim.inv_inertia * (push.point - sim.center).cross(push.impulse);
+                state.angular_velocity += sim.inv_inertia
+                    * (crate::pos::to_pos(push.point) - sim.center).cross(push.impulse);
             }
         }
         Ok(())

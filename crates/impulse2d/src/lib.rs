@@ -205,6 +205,7 @@ pub mod joint;
 pub mod math;
 pub mod mover;
 pub(crate) mod narrow_phase;
+pub mod pos;
 pub mod profile;
 pub(crate) mod quarantine;
 pub mod query;
@@ -244,6 +245,7 @@ pub use joint::{
     WeldJointDef, WheelJointDef,
 };
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
+pub use pos::{Pos, WorldTransform};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};

@@ -56,7 +56,11 @@ impl<'a> MoverStores<'a> {
     /// The transform of the body that owns shape `shape`.
     fn shape_transform(&self, shape: &Shape) -> Transform {
         let body = &self.bodies[shape.body_id as usize];
-        self.solver_sets[body.set_index as usize].body_sims[body.local_index as usize].transform
+        // large-world: movers work in f32 world coordinates
+        crate::pos::to_transform(
+            self.solver_sets[body.set_index as usize].body_sims[body.local_index as usize]
+                .transform,
+        )
     }
 
     fn shape_id(&self, index: u32) -> ShapeId {

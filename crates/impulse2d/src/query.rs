@@ -179,7 +179,8 @@ fn proxy_aabb(proxy: &ShapeProxy) -> Aabb {
 impl World {
     /// The transform of the body a shape is attached to.
     fn shape_transform(&self, shape: &Shape) -> Transform {
-        self.body_sim(shape.body_id as usize).transform
+        // large-world: queries are in f32 world coordinates
+        crate::pos::to_transform(self.body_sim(shape.body_id as usize).transform)
     }
 
     /// Whether a query with `filter` may report the shape.

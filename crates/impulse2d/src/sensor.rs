@@ -144,11 +144,16 @@ impl World {
                 {
                     return true;
                 }
+                // large-world: the pair in f32 relative to the sensor's body
+                let (transform_a, transform_b) = crate::pos::local_pair(
+                    transform,
+                    self.body_sim(other.body_id as usize).transform,
+                );
                 let input = DistanceInput {
                     proxy_a: proxy,
                     proxy_b: make_shape_proxy(&other.geometry),
-                    transform_a: transform,
-                    transform_b: self.body_sim(other.body_id as usize).transform,
+                    transform_a,
+                    transform_b,
                     use_radii: true,
                 };
                 let output = shape_distance(&input, &mut SimplexCache::default());

@@ -17,6 +17,7 @@ use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{NULL_INDEX, ShapeId};
 use crate::math::{Transform, Vec2};
+use crate::pos::WorldTransform;
 use crate::world::World;
 
 /// Which shapes may collide. Two shapes collide when each one's category is
@@ -294,7 +295,7 @@ impl ShapeGeometry {
         }
     }
 
-    /// The tight bounding box at a transform.
+    /// The tight bounding box at a transform (world coordinates in `f32`).
     pub fn compute_aabb(&self, xf: Transform) -> Aabb {
         match self {
             ShapeGeometry::Circle(c) => compute_circle_aabb(c, xf),
@@ -504,10 +505,26 @@ impl Shape {
     }
 }
 
+/// The tight `f32` world box of `geometry` at a body pose. With `large-world`
+/// the box is computed relative to the body origin and offset in `f64`,
+/// rounded outwards (Box2D's double build), so it always contains the shape.
+#[inline]
+pub(crate) fn world_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
+    #[cfg(feature = "large-world")]
+    {
+        let local = geometry.compute_aabb(Transform::new(Vec2::ZERO, xf.q));
+        crate::pos::offset_aabb(local, xf.p)
+    }
+    #[cfg(not(feature = "large-world"))]
+    {
+        geometry.compute_aabb(xf)
+    }
+}
+
 /// The speculative box of a shape: the tight box grown by the speculative distance.
 #[inline]
-pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: Transform) -> Aabb {
-    geometry.compute_aabb(xf).fattened(SPECULATIVE_DISTANCE)
+pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
+    world_aabb(geometry, xf).fattened(SPECULATIVE_DISTANCE)
 }
 
 impl World {
@@ -545,7 +562,7 @@ impl World {
         check_shape_mass(&geometry, def.density)?;
         let transform = self.body_sim(bi).transform;
         // Far-away or huge geometry cannot be simulated in f32.
-        let aabb = geometry.compute_aabb(transform);
+        let aabb = world_aabb(&geometry, transform);
         check_finite_vec(aabb.lower, "shape bounds")?;
         check_finite_vec(aabb.upper, "shape bounds")?;
 
@@ -652,12 +669,12 @@ impl World {
         &mut self,
         si: usize,
         body_type: BodyType,
-        transform: Transform,
+        transform: WorldTransform,
         force_pair_creation: bool,
     ) -> Result<()> {
         let shape = &mut self.shapes[si];
         debug_assert!(shape.proxy_key.is_none());
-        shape.aabb = shape.geometry.compute_aabb(transform);
+        shape.aabb = world_aabb(&shape.geometry, transform);
         // Static shapes never move, so a small margin keeps their tree tight.
         let margin = if body_type == BodyType::Static {
             SPECULATIVE_DISTANCE
@@ -686,7 +703,12 @@ impl World {
 
     /// Recomputes a shape's box at a new transform; when it leaves the fat box,
     /// grows the fat box and moves the proxy.
-    pub(crate) fn refresh_shape_aabb(&mut self, si: usize, transform: Transform, move_proxy: bool) {
+    pub(crate) fn refresh_shape_aabb(
+        &mut self,
+        si: usize,
+        transform: WorldTransform,
+        move_proxy: bool,
+    ) {
         let shape = &mut self.shapes[si];
         let aabb = speculative_aabb(&shape.geometry, transform);
         shape.aabb = aabb;
@@ -796,7 +818,7 @@ impl World {
         check_shape_mass(&geometry, self.shapes[si].density)?;
         let bi = self.shapes[si].body_id as usize;
         let transform = self.body_sim(bi).transform;
-        let aabb = geometry.compute_aabb(transform);
+        let aabb = world_aabb(&geometry, transform);
         check_finite_vec(aabb.lower, "shape bounds")?;
         check_finite_vec(aabb.upper, "shape bounds")?;
 
@@ -839,8 +861,8 @@ pub const AIR_DENSITY: f32 = 1.225;
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn wind_load(
     geometry: &ShapeGeometry,
-    xf: Transform,
-    center: Vec2,
+    xf: WorldTransform,
+    center: crate::pos::Pos,
     v: Vec2,
     w: f32,
     wind: Vec2,
@@ -890,7 +912,10 @@ pub(crate) fn wind_load(
                 let (edge, len) = (v2 - v1).get_length_and_normalize();
                 // Counter-clockwise winding: the outward normal is on the right.
                 let f = face(edge.right_perp(), len);
+                #[cfg(not(feature = "large-world"))]
                 let mid = (v1 + v2) * 0.5;
+                #[cfg(feature = "large-world")]
+                let mid = v1 + (v2 - v1) * 0.5;
                 force += f;
                 torque += (mid - center).cross(f);
                 v1 = v2;

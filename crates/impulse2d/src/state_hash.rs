@@ -58,9 +58,16 @@ pub(crate) fn hash_bodies(bodies: &[Body], solver_sets: &[SolverSet]) -> u64 {
         };
         h.write_u32(body.id);
         let xf = sim.transform;
+        // large-world: the f64 position's bits first
+        #[cfg(feature = "large-world")]
+        for v in [xf.p.x, xf.p.y] {
+            h.write(&v.to_bits().to_le_bytes());
+        }
+        #[cfg(not(feature = "large-world"))]
+        for v in [xf.p.x, xf.p.y] {
+            h.write_f32(v);
+        }
         for v in [
-            xf.p.x,
-            xf.p.y,
             xf.q.c,
             xf.q.s,
             state.linear_velocity.x,

@@ -97,7 +97,8 @@ fn world_polygon(shape: &Shape, bodies: &[Body], static_set: &SolverSet) -> Opti
     if body.body_type != BodyType::Static || body.set_index != STATIC_SET {
         return None;
     }
-    let transform = static_set.body_sims[body.local_index as usize].transform;
+    let transform =
+        crate::pos::to_transform(static_set.body_sims[body.local_index as usize].transform);
     let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     for (w, v) in vertices.iter_mut().zip(p.vertices()) {
         *w = transform.apply(*v);

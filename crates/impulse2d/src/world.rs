@@ -23,6 +23,7 @@ use crate::profile::Profile;
 use crate::shape::Shape;
 use crate::simd::SimdPath;
 use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
+use crate::solver::contact_solver::ContactSoftening;
 use crate::solver::island::Island;
 use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET, SolverSet};
@@ -98,6 +99,17 @@ pub struct WorldDef {
     /// apart). Off, a two-point manifold drops a point more than 1.5 linear
     /// slops apart, as Box2D's testing switch does.
     pub enable_speculative: bool,
+    /// Whether contacts between two non-static bodies of unequal mass are
+    /// softened (Box2D's experimental contact softening; default off). The
+    /// stiffness is then `ratio × min(contact_hertz, substep rate / 8)` Hz
+    /// and the damping ratio `ratio × contact_damping_ratio`, where `ratio`
+    /// is the lighter body's mass over the heavier's (from the inverse
+    /// masses, so a kinematic body counts as infinitely heavy), at least 0.5.
+    /// Equal masses give Box2D's ordinary contact except for the lower cap.
+    /// Contacts with static bodies are unchanged.
+    ///
+    /// Box2D: `b2WorldDef.enableContactSoftening`.
+    pub enable_contact_softening: bool,
     /// Anything the application wants to keep with the world.
     ///
     /// Box2D: `b2WorldDef.userData`.
@@ -154,6 +166,7 @@ impl Default for WorldDef {
             enable_continuous: true,
             enable_warm_starting: true,
             enable_speculative: true,
+            enable_contact_softening: false,
             user_data: 0,
             worker_count: 1,
             simd: SimdPath::Auto,
@@ -445,6 +458,12 @@ impl World {
             relax_iterations: s.relax_iterations,
             contact_softness: Softness::new(contact_hertz, s.contact_damping_ratio, h),
             static_softness: Softness::new(2.0 * contact_hertz, s.contact_damping_ratio, h),
+            // Box2D caps the softened stiffness at an eighth of the substep rate.
+            contact_softening: s.enable_contact_softening.then(|| ContactSoftening {
+                hertz: s.contact_hertz.min(0.125 * inv_h),
+                damping_ratio: s.contact_damping_ratio,
+                h,
+            }),
             restitution_threshold: s.restitution_threshold,
             max_linear_speed: s.maximum_linear_speed,
             contact_push_max_velocity: s.contact_push_max_velocity,

@@ -235,29 +235,7 @@ fn far_figures_at_100_km_beside_box2d() {
     }
 }
 
-/// Every registered Far scene builds at (100 km, −80 km) and steps for 10 s,
-/// valid after every step, its bodies finite and near the scene.
-#[test]
-fn every_far_scene_builds_and_steps() {
-    for info in impulse2d_scenes::list()
-        .iter()
-        .filter(|s| s.category == "far")
-    {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let scene = impulse2d_scenes::build(info.name, &mut world).unwrap();
-        for _ in 0..STEPS {
-            step_checked(&mut world);
-        }
-        for &b in &scene.bodies {
-            let p = world.body(b).unwrap().position() - FAR_ORIGIN;
-            assert!(
-                p.length() < 50.0,
-                "{}: a body at {p:?} from the origin",
-                info.name
-            );
-        }
-    }
-}
+// Every registered Far scene builds and steps: `tests/far.rs` (in both builds).
 
 /// `build_at` moves a whole scene rigidly: every body's transform is the
 /// origin's plus the origin-built scene's (each sum rounded once, as a scene

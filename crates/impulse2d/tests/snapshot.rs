@@ -591,11 +591,16 @@ proptest! {
         before in prop::collection::vec(op(), 0..120),
         after in prop::collection::vec(rollback_op(), 1..120),
         mispredicted in prop::collection::vec(rollback_op(), 0..60),
+        compact in any::<bool>(),
     ) {
         let mut world = new_world(workers);
         build(&mut world, seed);
         run(&mut world, &before);
-        let mut state = impulse2d::RollbackState::new();
+        let mut state = if compact {
+            impulse2d::RollbackState::compact()
+        } else {
+            impulse2d::RollbackState::new()
+        };
         let at_save = world.snapshot();
         world.save_rollback(&mut state);
         // Saving (which runs the same coding as loading) changes nothing.
@@ -630,13 +635,17 @@ proptest! {
 
 #[test]
 fn rollback_across_sleep_wake_and_contacts_beginning_and_ending() {
+    rollback_across_sleep_wake(impulse2d::RollbackState::new());
+    rollback_across_sleep_wake(impulse2d::RollbackState::compact());
+}
+
+fn rollback_across_sleep_wake(mut state: impulse2d::RollbackState) {
     let mut world = new_world(4);
     build(&mut world, 11);
     let mut out = Vec::new();
     for _ in 0..10 {
         apply(&mut world, &Op::Step, &mut out);
     }
-    let mut state = impulse2d::RollbackState::new();
     world.save_rollback(&mut state);
     let mut after = vec![Op::Step; 40];
     after.push(Op::Impulse(2, 0.0, 8.0));
@@ -811,6 +820,46 @@ fn replay_finds_the_first_divergence() {
         assert_eq!(s.step, k);
         assert_eq!(s.recorded_hash, Some(s.hash));
     }
+}
+
+/// A call that fails validation changes nothing, so the log holds nothing
+/// of it: the recording is as long as one made without such calls, and
+/// replays without divergence.
+#[test]
+fn rejected_calls_are_not_recorded() {
+    let record = |rejected: bool| {
+        let mut world = new_world(1);
+        build(&mut world, 5);
+        world.start_recording(1).unwrap();
+        let body = dynamic_bodies(&world)[0];
+        let mut out = Vec::new();
+        for step in 0..20 {
+            if rejected && step % 5 == 0 {
+                let mut b = world.body_mut(body).unwrap();
+                let nan = Vec2::new(f32::NAN, 0.0);
+                assert!(b.set_transform(nan, impulse2d::Rot::IDENTITY).is_err());
+                assert!(b.set_linear_velocity(nan).is_err());
+                assert!(b.set_angular_velocity(f32::INFINITY).is_err());
+                assert!(b.apply_force(nan, Vec2::ZERO, true).is_err());
+                assert!(b.apply_force_to_center(nan, true).is_err());
+                assert!(b.apply_torque(f32::NAN, true).is_err());
+                assert!(b.apply_linear_impulse(Vec2::ZERO, nan, true).is_err());
+                assert!(b.apply_linear_impulse_to_center(nan, true).is_err());
+                assert!(b.apply_angular_impulse(f32::NAN, true).is_err());
+                let here = impulse2d::Transform::IDENTITY;
+                assert!(b.set_target_transform(here, 0.0).is_err());
+            }
+            apply(&mut world, &Op::Step, &mut out);
+        }
+        world.stop_recording().unwrap()
+    };
+    let with_rejected = record(true);
+    assert_eq!(
+        with_rejected.as_bytes().len(),
+        record(false).as_bytes().len()
+    );
+    let mut replay = impulse2d::Replay::new(&with_rejected, 1).unwrap();
+    assert_eq!(replay.run_to_end().unwrap(), None);
 }
 
 #[test]

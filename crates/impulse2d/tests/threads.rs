@@ -2,6 +2,7 @@
 //! 1, 2 and 4 worker threads, and the golden hash pins those bits down.
 
 use impulse2d::collision::{make_box, make_offset_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, JointDef, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef,
 };
@@ -11,11 +12,18 @@ fn transform_hash(world: &World, bodies: &[BodyId]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for &b in bodies {
         let xf = world.body(b).unwrap().transform();
-        for x in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
-            for byte in x.to_bits().to_le_bytes() {
-                hash ^= byte as u64;
-                hash = hash.wrapping_mul(0x0100_0000_01b3);
-            }
+        // positions are f64 with `large-world`: 8 bytes each then
+        let p = [
+            xf.p.x.to_bits().to_le_bytes(),
+            xf.p.y.to_bits().to_le_bytes(),
+        ];
+        let q = [
+            xf.q.c.to_bits().to_le_bytes(),
+            xf.q.s.to_bits().to_le_bytes(),
+        ];
+        for &byte in p.iter().flatten().chain(q.iter().flatten()) {
+            hash ^= byte as u64;
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     }
     hash
@@ -50,7 +58,7 @@ fn hinged_scene(world: &mut World) -> Vec<BodyId> {
             let body = world
                 .create_body(&BodyDef {
                     body_type: BodyType::Dynamic,
-                    position: Vec2::new(x0 + k as f32, y + 0.2 * k as f32),
+                    position: to_pos(Vec2::new(x0 + k as f32, y + 0.2 * k as f32)),
                     ..BodyDef::default()
                 })
                 .unwrap();
@@ -80,7 +88,10 @@ fn hinged_scene(world: &mut World) -> Vec<BodyId> {
         let body = world
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
-                position: Vec2::new(-14.0 + 0.9 * (i % 30) as f32, 20.0 + 1.1 * (i / 30) as f32),
+                position: to_pos(Vec2::new(
+                    -14.0 + 0.9 * (i % 30) as f32,
+                    20.0 + 1.1 * (i / 30) as f32,
+                )),
                 rotation: impulse2d::Rot::from_angle(0.1 * i as f32),
                 ..BodyDef::default()
             })
@@ -115,7 +126,11 @@ fn run_until_asleep(threads: usize) -> (u64, u64) {
 /// its message. A change of `GOLDEN` in any other commit is a bug.
 #[test]
 fn golden_hash_is_the_same_on_1_2_and_4_threads() {
+    #[cfg(not(feature = "large-world"))]
     const GOLDEN: (u64, u64) = (314, 6943568647181840480);
+    // `large-world`: f64 positions hashed, and their own rounding
+    #[cfg(feature = "large-world")]
+    const GOLDEN: (u64, u64) = (345, 8535588507873892857);
     let one = run_until_asleep(1);
     for threads in [2, 4] {
         assert_eq!(run_until_asleep(threads), one, "{threads} threads");

@@ -54,27 +54,32 @@ fn steady_state(worker_count: usize) {
     assert!(contacts > 50);
     world.validate().unwrap();
 
-    // Rollback: save, step, load reuse the state's and the world's buffers.
-    let mut state = impulse2d::RollbackState::new();
-    let mut cycle = |world: &mut World| {
-        world.save_rollback(&mut state);
-        for _ in 0..3 {
+    // Rollback: save, step, load reuse the state's and the world's buffers,
+    // in both forms of the state.
+    for mut state in [
+        impulse2d::RollbackState::new(),
+        impulse2d::RollbackState::compact(),
+    ] {
+        let mut cycle = |world: &mut World| {
+            world.save_rollback(&mut state);
+            for _ in 0..3 {
+                world.step(1.0 / 60.0, 4).unwrap();
+            }
+            world.load_rollback(&state).unwrap();
             world.step(1.0 / 60.0, 4).unwrap();
-        }
-        world.load_rollback(&state).unwrap();
-        world.step(1.0 / 60.0, 4).unwrap();
-    };
-    for _ in 0..20 {
-        cycle(&mut world);
-    }
-    let count = allocations_during(|| {
+        };
         for _ in 0..20 {
             cycle(&mut world);
         }
-    });
-    assert_eq!(
-        count, 0,
-        "{count} allocations in 20 rollback cycles on {worker_count} workers"
-    );
+        let count = allocations_during(|| {
+            for _ in 0..20 {
+                cycle(&mut world);
+            }
+        });
+        assert_eq!(
+            count, 0,
+            "{count} allocations in 20 rollback cycles on {worker_count} workers"
+        );
+    }
     world.validate().unwrap();
 }

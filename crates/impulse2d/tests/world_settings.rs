@@ -224,6 +224,67 @@ fn continuous_collision_can_be_switched_off_at_run_time() {
     assert!(ball_against_thin_wall(false) > 5.05);
 }
 
+/// A 50 kg box dropped onto a 1 kg box on the ground; contact softening
+/// switched on in the definition (`in_def`) or by the setter before the
+/// first step (`set`). Every body's transform bits after each of 90 steps,
+/// then 30 more steps after restoring a snapshot taken there.
+fn heavy_on_light(in_def: bool, set: bool) -> (Vec<[u32; 4]>, bool) {
+    let mut world = world_with_ground(&WorldDef {
+        enable_contact_softening: in_def,
+        ..Default::default()
+    });
+    let light = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
+    let heavy = dynamic(&mut world, Vec2::new(0.1, 2.6));
+    let dense = ShapeDef {
+        density: 50.0,
+        ..Default::default()
+    };
+    world
+        .create_polygon_shape(heavy, &dense, &make_box(0.5, 0.5).unwrap())
+        .unwrap();
+    if set {
+        world.enable_contact_softening(true);
+    }
+    let mut bits = Vec::new();
+    let poses = |world: &World, bits: &mut Vec<[u32; 4]>| {
+        for body in [light, heavy] {
+            bits.push(world.body(body).unwrap().transform().to_bits());
+        }
+    };
+    for _ in 0..90 {
+        world.step(DT, 4).unwrap();
+        poses(&world, &mut bits);
+    }
+    // The snapshot carries the switch: flipped after it, it comes back.
+    let snapshot = world.snapshot();
+    let flag = world.is_contact_softening_enabled();
+    world.enable_contact_softening(!flag);
+    world.restore(&snapshot).unwrap();
+    for _ in 0..30 {
+        world.step(DT, 4).unwrap();
+        poses(&world, &mut bits);
+    }
+    (bits, world.is_contact_softening_enabled())
+}
+
+#[test]
+fn contact_softening_set_at_run_time_is_the_defs_and_survives_a_snapshot() {
+    let (in_def, kept) = heavy_on_light(true, false);
+    assert!(kept, "the snapshot lost the switch");
+    assert_eq!(heavy_on_light(false, true), (in_def.clone(), true));
+    // It changes the simulation (the heavy box sinks deeper into the light
+    // one: tests/differential/contact_softening.rs measures it against
+    // Box2D).
+    let (off, kept) = heavy_on_light(false, false);
+    assert!(!kept);
+    assert_ne!(off, in_def);
+    let world = World::new(&WorldDef::default()).unwrap();
+    assert!(
+        !world.is_contact_softening_enabled(),
+        "Box2D's default is off"
+    );
+}
+
 /// A box tilted so that one bottom corner touches the ground and the other
 /// is 1 m × sin 0.015 = 0.015 m above it (more than 1.5 linear slops, less
 /// than the speculative distance of 0.02 m); returns the manifold's point

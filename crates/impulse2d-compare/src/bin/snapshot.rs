@@ -82,6 +82,7 @@ fn main() {
         "| boxes | engine | save | bytes | bytes/body | save µs | load µs | step ms | (save+load)/step | exact after load |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
+    let mut breakdown = Vec::new();
     for &base in &bases {
         let scene = large_pyramid(base);
         let boxes = pyramid_box_count(base);
@@ -92,7 +93,11 @@ fn main() {
                 advance(sim.as_mut(), &scene, step, DT, SUB_STEPS);
                 step += 1;
             }
-            for kind in [SaveKind::Full, SaveKind::Rollback] {
+            for kind in [
+                SaveKind::Full,
+                SaveKind::Rollback,
+                SaveKind::RollbackCompact,
+            ] {
                 let Some(bytes) = sim.save(kind) else {
                     continue;
                 };
@@ -122,6 +127,7 @@ fn main() {
                 let name = match kind {
                     SaveKind::Full => "full",
                     SaveKind::Rollback => "rollback",
+                    SaveKind::RollbackCompact => "rollback compact",
                 };
                 println!(
                     "| {boxes} | {} | {name} | {bytes} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {} |",
@@ -134,6 +140,23 @@ fn main() {
                     if exact { "yes" } else { "no" }
                 );
             }
+            let parts = sim.rollback_breakdown();
+            if !parts.is_empty() {
+                let bodies = (boxes + 1) as f64;
+                let list: Vec<String> = parts
+                    .iter()
+                    .map(|(part, bytes)| format!("{part} {:.1}", bytes / bodies))
+                    .collect();
+                breakdown.push(format!(
+                    "{boxes} boxes, {}, compact rollback bytes per body: {}",
+                    engine.name(),
+                    list.join(", ")
+                ));
+            }
         }
+    }
+    println!();
+    for line in breakdown {
+        println!("{line}");
     }
 }

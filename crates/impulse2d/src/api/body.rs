@@ -12,7 +12,8 @@ use crate::collision::{Aabb, MassData};
 use crate::contact::ContactData;
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
 use crate::id::{BodyId, JointId, NULL_INDEX, ShapeId};
-use crate::math::{Rot, Transform, Vec2};
+use crate::math::{Rot, Vec2};
+use crate::pos::{Pos, WorldTransform, check_finite_pos};
 use crate::snapshot::recording::Logged;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
@@ -112,17 +113,19 @@ impl<W: Deref<Target = World>> BodyView<W> {
         self.world.bodies[self.index].user_data
     }
 
-    /// The transform of the body origin.
+    /// The transform of the body origin (`f64` translation with
+    /// `large-world`).
     ///
     /// Box2D: `b2Body_GetTransform`.
-    pub fn transform(&self) -> Transform {
+    pub fn transform(&self) -> WorldTransform {
         self.world.body_sim(self.index).transform
     }
 
-    /// The world position of the body origin, metres.
+    /// The world position of the body origin, metres (`f64` with
+    /// `large-world`).
     ///
     /// Box2D: `b2Body_GetPosition`.
-    pub fn position(&self) -> Vec2 {
+    pub fn position(&self) -> Pos {
         self.transform().p
     }
 
@@ -151,10 +154,11 @@ impl<W: Deref<Target = World>> BodyView<W> {
             .map_or(0.0, |s| s.angular_velocity)
     }
 
-    /// Velocity of a world point (metres) attached to the body, m/s.
+    /// Velocity of a world point (metres; `f64` with `large-world`) attached
+    /// to the body, m/s.
     ///
     /// Box2D: `b2Body_GetWorldPointVelocity`.
-    pub fn world_point_velocity(&self, world_point: Vec2) -> Vec2 {
+    pub fn world_point_velocity(&self, world_point: Pos) -> Vec2 {
         let Some(state) = self.world.body_state(self.index) else {
             return Vec2::ZERO;
         };
@@ -196,10 +200,11 @@ impl<W: Deref<Target = World>> BodyView<W> {
         self.world.body_sim(self.index).local_center
     }
 
-    /// The centre of mass in world coordinates, metres.
+    /// The centre of mass in world coordinates, metres (`f64` with
+    /// `large-world`).
     ///
     /// Box2D: `b2Body_GetWorldCenter`.
-    pub fn world_center_of_mass(&self) -> Vec2 {
+    pub fn world_center_of_mass(&self) -> Pos {
         self.world.body_sim(self.index).center
     }
 
@@ -214,17 +219,18 @@ impl<W: Deref<Target = World>> BodyView<W> {
         }
     }
 
-    /// Maps a world point into the body frame.
+    /// Maps a world point (`f64` with `large-world`) into the body frame.
     ///
     /// Box2D: `b2Body_GetLocalPoint`.
-    pub fn local_point(&self, world_point: Vec2) -> Vec2 {
+    pub fn local_point(&self, world_point: Pos) -> Vec2 {
         self.transform().apply_inv(world_point)
     }
 
-    /// Maps a body-frame point into world coordinates.
+    /// Maps a body-frame point into world coordinates (`f64` with
+    /// `large-world`).
     ///
     /// Box2D: `b2Body_GetWorldPoint`.
-    pub fn world_point(&self, local_point: Vec2) -> Vec2 {
+    pub fn world_point(&self, local_point: Vec2) -> Pos {
         self.transform().apply(local_point)
     }
 
@@ -393,7 +399,7 @@ impl<W: Deref<Target = World>> BodyView<W> {
         let world = &*self.world;
         let mut shape_id = world.bodies[self.index].head_shape_id;
         if shape_id == NULL_INDEX {
-            let p = self.position();
+            let p = crate::pos::to_vec2(self.position());
             return Aabb::new(p, p);
         }
         let mut aabb = world.shapes[shape_id as usize].aabb;
@@ -433,11 +439,15 @@ impl BodyView<&mut World> {
     /// A non-finite position or one beyond ±[`MAX_COORDINATE`](crate::core::MAX_COORDINATE)
     /// (1e18 m), or a non-unit rotation.
     ///
+    /// `position` is `f64` with `large-world`.
+    ///
     /// Box2D: `b2Body_SetTransform`.
-    pub fn set_transform(&mut self, position: Vec2, rotation: Rot) -> Result<()> {
+    pub fn set_transform(&mut self, position: Pos, rotation: Rot) -> Result<()> {
+        self.world.teleport_body(self.index, position, rotation)?;
+        // logged once it is known to be valid (a rejected call changes nothing)
         self.world
             .record_call(self.index, Call::SetTransform(position, rotation));
-        self.world.teleport_body(self.index, position, rotation)
+        Ok(())
     }
 
     /// Sets the velocity of the centre of mass, m/s; a non-zero velocity wakes
@@ -445,13 +455,13 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetLinearVelocity`.
     pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<()> {
-        self.world
-            .record_call(self.index, Call::SetLinearVelocity(v));
         let bi = self.index;
         check_finite_vec(v, "linear velocity")?;
         if self.world.bodies[bi].body_type == BodyType::Static {
             return Err(Error::InvalidOperation("a static body has no velocity"));
         }
+        self.world
+            .record_call(self.index, Call::SetLinearVelocity(v));
         if v.length_squared() > 0.0 {
             self.world.wake_body(bi);
         }
@@ -466,13 +476,13 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetAngularVelocity`.
     pub fn set_angular_velocity(&mut self, w: f32) -> Result<()> {
-        self.world
-            .record_call(self.index, Call::SetAngularVelocity(w));
         let bi = self.index;
         check_finite(w, "angular velocity")?;
         if self.world.bodies[bi].body_type == BodyType::Static {
             return Err(Error::InvalidOperation("a static body has no velocity"));
         }
+        self.world
+            .record_call(self.index, Call::SetAngularVelocity(w));
         if self.world.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0 {
             return Ok(());
         }
@@ -494,22 +504,25 @@ impl BodyView<&mut World> {
     /// A static body, a bad target or a time step that is not finite and
     /// positive.
     ///
+    /// `target` has an `f64` translation with `large-world`.
+    ///
     /// Box2D: `b2Body_SetTargetTransform`.
-    pub fn set_target_transform(&mut self, target: Transform, time_step: f32) -> Result<()> {
+    pub fn set_target_transform(&mut self, target: WorldTransform, time_step: f32) -> Result<()> {
+        self.world.drive_body_to(self.index, target, time_step)?;
         self.world
             .record_call(self.index, Call::SetTargetTransform(target, time_step));
-        self.world.drive_body_to(self.index, target, time_step)
+        Ok(())
     }
 
-    /// Applies a force (N) at a world point (m) for the next step. Has no
-    /// effect on a sleeping body unless `wake` is set.
+    /// Applies a force (N) at a world point (m; `f64` with `large-world`) for
+    /// the next step. Has no effect on a sleeping body unless `wake` is set.
     ///
     /// Box2D: `b2Body_ApplyForce`.
-    pub fn apply_force(&mut self, force: Vec2, point: Vec2, wake: bool) -> Result<()> {
+    pub fn apply_force(&mut self, force: Vec2, point: Pos, wake: bool) -> Result<()> {
+        check_finite_vec(force, "force")?;
+        check_finite_pos(point, "point")?;
         self.world
             .record_call(self.index, Call::ApplyForce(force, point, wake));
-        check_finite_vec(force, "force")?;
-        check_finite_vec(point, "point")?;
         if self.world.force_target(self.index, wake) {
             let sim = self.world.body_sim_mut(self.index);
             sim.force += force;
@@ -522,9 +535,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyForceToCenter`.
     pub fn apply_force_to_center(&mut self, force: Vec2, wake: bool) -> Result<()> {
+        check_finite_vec(force, "force")?;
         self.world
             .record_call(self.index, Call::ApplyForceToCenter(force, wake));
-        check_finite_vec(force, "force")?;
         if self.world.force_target(self.index, wake) {
             self.world.body_sim_mut(self.index).force += force;
         }
@@ -535,9 +548,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyTorque`.
     pub fn apply_torque(&mut self, torque: f32, wake: bool) -> Result<()> {
+        check_finite(torque, "torque")?;
         self.world
             .record_call(self.index, Call::ApplyTorque(torque, wake));
-        check_finite(torque, "torque")?;
         if self.world.force_target(self.index, wake) {
             self.world.body_sim_mut(self.index).torque += torque;
         }
@@ -554,14 +567,15 @@ impl BodyView<&mut World> {
         sim.torque = 0.0;
     }
 
-    /// Applies an impulse (N·s) at a world point (m): changes the velocity at once.
+    /// Applies an impulse (N·s) at a world point (m; `f64` with
+    /// `large-world`): changes the velocity at once.
     ///
     /// Box2D: `b2Body_ApplyLinearImpulse`.
-    pub fn apply_linear_impulse(&mut self, impulse: Vec2, point: Vec2, wake: bool) -> Result<()> {
+    pub fn apply_linear_impulse(&mut self, impulse: Vec2, point: Pos, wake: bool) -> Result<()> {
+        check_finite_vec(impulse, "impulse")?;
+        check_finite_pos(point, "point")?;
         self.world
             .record_call(self.index, Call::ApplyLinearImpulse(impulse, point, wake));
-        check_finite_vec(impulse, "impulse")?;
-        check_finite_vec(point, "point")?;
         if self.world.force_target(self.index, wake) {
             let sim = *self.world.body_sim(self.index);
             let state = self.state_mut();
@@ -575,9 +589,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyLinearImpulseToCenter`.
     pub fn apply_linear_impulse_to_center(&mut self, impulse: Vec2, wake: bool) -> Result<()> {
+        check_finite_vec(impulse, "impulse")?;
         self.world
             .record_call(self.index, Call::ApplyLinearImpulseToCenter(impulse, wake));
-        check_finite_vec(impulse, "impulse")?;
         if self.world.force_target(self.index, wake) {
             let inv_mass = self.world.body_sim(self.index).inv_mass;
             let state = self.state_mut();
@@ -590,9 +604,9 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_ApplyAngularImpulse`.
     pub fn apply_angular_impulse(&mut self, impulse: f32, wake: bool) -> Result<()> {
+        check_finite(impulse, "angular impulse")?;
         self.world
             .record_call(self.index, Call::ApplyAngularImpulse(impulse, wake));
-        check_finite(impulse, "angular impulse")?;
         if self.world.force_target(self.index, wake) {
             let inv_inertia = self.world.body_sim(self.index).inv_inertia;
             self.state_mut().angular_velocity += inv_inertia * impulse;

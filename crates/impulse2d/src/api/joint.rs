@@ -69,6 +69,7 @@ use crate::joint::{
     wrong_type,
 };
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{Pos, WorldTransform};
 use crate::world::World;
 
 /// One joint of a world, validated once: the world borrow (`&World` or
@@ -139,8 +140,9 @@ impl World {
         def.validate()?;
         let a = self.body_index(def.base.body_a)?;
         let b = self.body_index(def.base.body_b)?;
-        let anchor_a = self.body_sim(a).transform.apply_inv(def.target);
-        let anchor_b = self.body_sim(b).transform.apply_inv(def.target);
+        let target = crate::pos::to_pos(def.target);
+        let anchor_a = self.body_sim(a).transform.apply_inv(target);
+        let anchor_b = self.body_sim(b).transform.apply_inv(target);
         let (fa, fb, kind) = def.build(anchor_a, anchor_b)?;
         self.create_joint(&def.base, fa, fb, kind)
     }
@@ -265,7 +267,7 @@ impl<W: Deref<Target = World>> JointView<W> {
         self.world.joint_sim(self.index)
     }
 
-    fn body_transforms(&self) -> (Transform, Transform) {
+    fn body_transforms(&self) -> (WorldTransform, WorldTransform) {
         let j = &self.world.joints.joints[self.index];
         (
             self.world.body_sim(j.edges[0].body_id as usize).transform,
@@ -310,7 +312,7 @@ impl<W: Deref<Target = World>> JointView<W> {
     }
 
     /// Linear and angular velocity and centre of mass of body 0 (A) or 1 (B).
-    fn body_motion(&self, edge: usize) -> (Vec2, f32, Vec2) {
+    fn body_motion(&self, edge: usize) -> (Vec2, f32, Pos) {
         let bi = self.world.joints.joints[self.index].edges[edge].body_id as usize;
         let center = self.world.body_sim(bi).center;
         match self.world.body_state(bi) {
@@ -413,8 +415,9 @@ impl<W: Deref<Target = World>> JointView<W> {
         self.sim().base.local_frame_b.p
     }
 
-    /// The anchors on both bodies in world coordinates, metres.
-    pub fn world_anchors(&self) -> (Vec2, Vec2) {
+    /// The anchors on both bodies in world coordinates, metres (`f64` with
+    /// `large-world`).
+    pub fn world_anchors(&self) -> (Pos, Pos) {
         let (xf_a, xf_b) = self.body_transforms();
         let base = &self.sim().base;
         (

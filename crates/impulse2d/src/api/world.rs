@@ -64,6 +64,18 @@ impl World {
         self.settings.enable_speculative
     }
 
+    /// Turns contact softening between bodies of unequal mass on or off (see
+    /// [`WorldDef::enable_contact_softening`](crate::WorldDef::enable_contact_softening);
+    /// Box2D sets it only in the world definition). Takes effect at the next step.
+    pub fn enable_contact_softening(&mut self, enable: bool) {
+        self.settings.enable_contact_softening = enable;
+    }
+
+    /// Whether contacts between bodies of unequal mass are softened.
+    pub fn is_contact_softening_enabled(&self) -> bool {
+        self.settings.enable_contact_softening
+    }
+
     /// Sets the approach speed below which contacts do not bounce, m/s (≥ 0).
     /// Small values keep bodies from coming to rest.
     ///

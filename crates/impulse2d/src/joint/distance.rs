@@ -18,7 +18,7 @@ use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, Motor, Spring, spring_impulse};
-use super::pair::{Pair, axial_mass, warm_start_bodies};
+use super::pair::{Pair, WarmStart, axial_mass};
 use super::solver::SolvePass;
 use super::{DefFields, JointBase, JointDef, JointKind, check_non_negative, check_range};
 
@@ -141,12 +141,16 @@ pub(super) fn prepare(base: &JointBase, j: &mut DistanceJoint, ctx: &StepContext
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut DistanceJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &DistanceJoint, states: &[BodyState]) -> WarmStart {
     let pair = Pair::load(base, states);
     let (ra, rb) = pair.anchors(base);
     let d = pair.anchor_separation(base, ra, rb);
     let p = d.normalize() * axial_impulse(j);
-    warm_start_bodies(base, states, p, ra.cross(p), rb.cross(p));
+    WarmStart {
+        p,
+        la: ra.cross(p),
+        lb: rb.cross(p),
+    }
 }
 
 #[inline(always)]

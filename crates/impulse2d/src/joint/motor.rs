@@ -30,7 +30,7 @@ use crate::math::{Mat22, Transform, Vec2, unwind_angle};
 use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
-use super::pair::{Pair, invert, point_mass_matrix, warm_start_point};
+use super::pair::{Pair, WarmStart, invert, point_mass_matrix, warm_start_point};
 use super::solver::SolvePass;
 use super::{JointBase, JointDef, JointKind, check_non_negative};
 
@@ -239,9 +239,9 @@ pub(super) fn prepare(
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut MotorJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &MotorJoint, states: &[BodyState]) -> WarmStart {
     let (p, angular) = j.total_impulse();
-    warm_start_point(base, states, p, angular);
+    warm_start_point(base, states, p, angular)
 }
 
 #[inline(always)]

@@ -77,11 +77,11 @@ pub(super) fn prepare(base: &JointBase, j: &mut MouseJoint, sim_b: &BodySim, ctx
         Vec2::new(-ib * rb.x * rb.y, mb + ib * rb.x * rb.x),
     );
     j.linear_mass = k.inverse();
-    j.delta_center = sim_b.center - j.target;
+    j.delta_center = sim_b.center - crate::pos::to_pos(j.target);
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut MouseJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &MouseJoint, states: &mut [BodyState]) {
     let sb = load(states, base.index_b);
     let rb = sb.delta_rotation.rotate(base.frame_b.p);
     let p = j.linear_impulse;

@@ -12,12 +12,11 @@
 //! (`b2CreateMoverJoint`) without its source; this is our own design from
 //! its header documentation.
 
-use crate::body::BodyState;
 use crate::error::{Result, check_finite_vec};
 use crate::math::{Rot, Transform, Vec2};
 
 use super::axial::Motor;
-use super::pair::{Pair, invert, warm_start_bodies};
+use super::pair::{Pair, WarmStart, invert};
 use super::solver::SolvePass;
 use super::{JointBase, JointDef, JointKind};
 
@@ -117,8 +116,12 @@ pub(super) fn prepare(base: &JointBase, j: &mut MoverJoint) {
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut MoverJoint, states: &mut [BodyState]) {
-    warm_start_bodies(base, states, j.impulse(), 0.0, 0.0);
+pub(super) fn warm_start(j: &MoverJoint) -> WarmStart {
+    WarmStart {
+        p: j.impulse(),
+        la: 0.0,
+        lb: 0.0,
+    }
 }
 
 #[inline(always)]

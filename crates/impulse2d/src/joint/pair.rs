@@ -154,19 +154,20 @@ impl AxisRow {
 #[inline(always)]
 pub(super) fn warm_start_line(
     base: &JointBase,
-    states: &mut [BodyState],
+    states: &[BodyState],
     axial: f32,
     perp: f32,
     angular: f32,
-) {
+) -> WarmStart {
     let g = Pair::load(base, states).line(base);
     let n = g.axis.left_perp();
     let (a1, a2) = g.arms(g.axis);
     let (s1, s2) = g.arms(n);
-    let p = g.axis * axial + n * perp;
-    let la = axial * a1 + perp * s1 + angular;
-    let lb = axial * a2 + perp * s2 + angular;
-    warm_start_bodies(base, states, p, la, lb);
+    WarmStart {
+        p: g.axis * axial + n * perp,
+        la: axial * a1 + perp * s1 + angular,
+        lb: axial * a2 + perp * s2 + angular,
+    }
 }
 
 /// Reads a body's state, or a resting stand-in for a body that is not awake.
@@ -208,36 +209,46 @@ pub(super) fn axial_mass(base: &JointBase, a1: f32, a2: f32) -> f32 {
 /// Warm starting of a point joint (revolute, weld, motor): the linear
 /// impulse `p` at the anchors and the angular impulse `angular`.
 #[inline(always)]
-pub(super) fn warm_start_point(base: &JointBase, states: &mut [BodyState], p: Vec2, angular: f32) {
+pub(super) fn warm_start_point(
+    base: &JointBase,
+    states: &[BodyState],
+    p: Vec2,
+    angular: f32,
+) -> WarmStart {
     let (ra, rb) = Pair::load(base, states).anchors(base);
-    warm_start_bodies(
-        base,
-        states,
+    WarmStart {
         p,
-        ra.cross(p) + angular,
-        rb.cross(p) + angular,
-    );
+        la: ra.cross(p) + angular,
+        lb: rb.cross(p) + angular,
+    }
 }
 
-/// Warm starting: applies the accumulated linear impulse `p` (to B, the
-/// opposite to A) and the angular impulses `la` (taken from A) and `lb`
-/// (given to B), each already including the lever arm of `p`.
-#[inline(always)]
-pub(super) fn warm_start_bodies(
-    base: &JointBase,
-    states: &mut [BodyState],
-    p: Vec2,
-    la: f32,
-    lb: f32,
-) {
-    let sa = load(states, base.index_a);
-    let sb = load(states, base.index_b);
-    let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
-    let wa = sa.angular_velocity - base.inv_i_a * la;
-    let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
-    let wb = sb.angular_velocity + base.inv_i_b * lb;
-    store(states, base.index_a, va, wa);
-    store(states, base.index_b, vb, wb);
+/// The impulses of a joint's warm start (every type's but the mouse and
+/// pogo joints', which apply their own): the accumulated linear impulse `p`
+/// (N·s, to B, the opposite to A) and the angular impulses `la` (taken from
+/// A) and `lb` (given to B), N·m·s, each already including the lever arm of
+/// `p`. Applied once for every type, after the type's own part.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WarmStart {
+    pub p: Vec2,
+    pub la: f32,
+    pub lb: f32,
+}
+
+impl WarmStart {
+    /// Applies the impulses to the two bodies.
+    #[inline(always)]
+    pub fn apply(self, base: &JointBase, states: &mut [BodyState]) {
+        let WarmStart { p, la, lb } = self;
+        let sa = load(states, base.index_a);
+        let sb = load(states, base.index_b);
+        let va = Vec2::mul_sub(sa.linear_velocity, base.inv_mass_a, p);
+        let wa = sa.angular_velocity - base.inv_i_a * la;
+        let vb = Vec2::mul_add(sb.linear_velocity, base.inv_mass_b, p);
+        let wb = sb.angular_velocity + base.inv_i_b * lb;
+        store(states, base.index_a, va, wa);
+        store(states, base.index_b, vb, wb);
+    }
 }
 
 /// The bodies of one joint during a solve.

@@ -130,7 +130,7 @@ pub(super) fn prepare(base: &JointBase, j: &mut PogoJoint, ctx: &StepContext) {
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut PogoJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &PogoJoint, states: &mut [BodyState]) {
     let mut pair = Pair::load(base, states);
     pair.line(base)
         .axis_row()

@@ -20,7 +20,7 @@ use crate::math::{Mat22, Vec2};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, Motor, Spring};
-use super::pair::{Pair, axis_mass, warm_start_line};
+use super::pair::{Pair, WarmStart, axis_mass, warm_start_line};
 use super::solver::SolvePass;
 use super::{JointBase, JointDef, check_axis, check_non_negative, check_range};
 
@@ -89,9 +89,9 @@ pub(super) fn prepare(base: &JointBase, j: &mut PrismaticJoint, ctx: &StepContex
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut PrismaticJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &PrismaticJoint, states: &[BodyState]) -> WarmStart {
     let (perp, angular) = (j.impulse.x, j.impulse.y);
-    warm_start_line(base, states, axial_impulse(j), perp, angular);
+    warm_start_line(base, states, axial_impulse(j), perp, angular)
 }
 
 #[inline(always)]

@@ -21,7 +21,7 @@ use crate::math::{Vec2, unwind_angle};
 use crate::solver::StepContext;
 
 use super::axial::{Limit, Motor, Spring};
-use super::pair::{Pair, invert, warm_start_point};
+use super::pair::{Pair, WarmStart, invert, warm_start_point};
 use super::solver::SolvePass;
 use super::{JointBase, JointDef, check_angle, check_non_negative, check_range};
 
@@ -85,8 +85,8 @@ pub(super) fn prepare(base: &JointBase, j: &mut RevoluteJoint, ctx: &StepContext
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut RevoluteJoint, states: &mut [BodyState]) {
-    warm_start_point(base, states, j.linear_impulse, axial_impulse(j));
+pub(super) fn warm_start(base: &JointBase, j: &RevoluteJoint, states: &[BodyState]) -> WarmStart {
+    warm_start_point(base, states, j.linear_impulse, axial_impulse(j))
 }
 
 #[inline(always)]

@@ -153,18 +153,20 @@ pub(crate) fn prepare_joint(
 #[inline(always)]
 pub(crate) fn warm_start_joint(sim: &mut JointSim, states: &mut [BodyState]) {
     let base = &sim.base;
-    match &mut sim.kind {
+    // Each type works out its impulses; they are applied once, below.
+    let impulses = match &sim.kind {
         JointKind::Distance(j) => distance::warm_start(base, j, states),
-        JointKind::Filter => {}
+        JointKind::Filter => return,
         JointKind::Motor(j) => motor::warm_start(base, j, states),
-        JointKind::Mouse(j) => mouse::warm_start(base, j, states),
-        JointKind::Mover(j) => mover::warm_start(base, j, states),
-        JointKind::Pogo(j) => pogo::warm_start(base, j, states),
+        JointKind::Mouse(j) => return mouse::warm_start(base, j, states),
+        JointKind::Mover(j) => mover::warm_start(j),
+        JointKind::Pogo(j) => return pogo::warm_start(base, j, states),
         JointKind::Prismatic(j) => prismatic::warm_start(base, j, states),
         JointKind::Revolute(j) => revolute::warm_start(base, j, states),
         JointKind::Weld(j) => weld::warm_start(base, j, states),
         JointKind::Wheel(j) => wheel::warm_start(base, j, states),
-    }
+    };
+    impulses.apply(base, states);
 }
 
 /// One Gauss–Seidel step on one joint. `use_bias` corrects position
@@ -234,8 +236,8 @@ fn reaction_magnitudes(sim: &JointSim, inv_h: f32) -> (f32, f32) {
 /// and the bodies' current transforms.
 pub(crate) fn constraint_force(
     sim: &JointSim,
-    xf_a: Transform,
-    xf_b: Transform,
+    xf_a: crate::pos::WorldTransform,
+    xf_b: crate::pos::WorldTransform,
     inv_h: f32,
 ) -> Vec2 {
     let base = &sim.base;

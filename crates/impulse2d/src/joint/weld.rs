@@ -16,7 +16,7 @@ use crate::solver::StepContext;
 use crate::solver::softness::Softness;
 
 use super::axial::spring_impulse;
-use super::pair::{Pair, invert, warm_start_point};
+use super::pair::{Pair, WarmStart, invert, warm_start_point};
 use super::solver::SolvePass;
 use super::{JointBase, JointDef, check_non_negative};
 
@@ -88,8 +88,8 @@ pub(super) fn prepare(base: &JointBase, j: &mut WeldJoint, ctx: &StepContext) {
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut WeldJoint, states: &mut [BodyState]) {
-    warm_start_point(base, states, j.linear_impulse, j.angular_impulse);
+pub(super) fn warm_start(base: &JointBase, j: &WeldJoint, states: &[BodyState]) -> WarmStart {
+    warm_start_point(base, states, j.linear_impulse, j.angular_impulse)
 }
 
 #[inline(always)]

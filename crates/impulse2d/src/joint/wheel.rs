@@ -18,7 +18,7 @@ use crate::math::Vec2;
 use crate::solver::StepContext;
 
 use super::axial::{Limit, Motor, Spring, spring_impulse};
-use super::pair::{Line, Pair, axial_mass, axis_mass, invert, warm_start_line};
+use super::pair::{Line, Pair, WarmStart, axial_mass, axis_mass, invert, warm_start_line};
 use super::solver::SolvePass;
 use super::{JointBase, JointDef, check_axis, check_non_negative, check_range};
 
@@ -83,9 +83,9 @@ pub(super) fn prepare(base: &JointBase, j: &mut WheelJoint, ctx: &StepContext) {
 }
 
 #[inline(always)]
-pub(super) fn warm_start(base: &JointBase, j: &mut WheelJoint, states: &mut [BodyState]) {
+pub(super) fn warm_start(base: &JointBase, j: &WheelJoint, states: &[BodyState]) -> WarmStart {
     let (perp, angular) = (j.perp_impulse, j.motor.impulse);
-    warm_start_line(base, states, axial_impulse(j), perp, angular);
+    warm_start_line(base, states, axial_impulse(j), perp, angular)
 }
 
 #[inline(always)]

@@ -23,6 +23,7 @@
 
 mod check;
 mod pack;
+mod raw;
 pub(crate) mod recording;
 mod rollback;
 mod stores;
@@ -40,7 +41,7 @@ use wire::{Reader, Wire, Writer, bad};
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"IMP2DSNP";
 /// The format version this build writes and reads.
-pub const SNAPSHOT_VERSION: u32 = 1;
+pub const SNAPSHOT_VERSION: u32 = 2;
 /// Magic, version and payload length.
 const HEADER_LEN: usize = 8 + 4 + 8;
 /// The checksum after the payload.

@@ -33,6 +33,12 @@ pub(crate) trait Coder {
     /// A whole vector of joint sims, kept aside unpacked (they are few and
     /// large).
     fn joint_sims(&mut self, v: &mut Vec<JointSim>);
+    /// The `n` (1 to 4) low bytes of `v` (the unpacker clears the others).
+    fn low_bytes(&mut self, v: &mut u32, n: u32);
+    /// Starts counting what follows under `label` (see
+    /// [`Packer::with_stats`]); nothing otherwise.
+    #[inline]
+    fn mark(&mut self, _label: &'static str) {}
 }
 
 /// Appends the coded fields to a state's buffers. The bytes are written by
@@ -46,6 +52,10 @@ pub(crate) struct Packer<'a> {
     joint_sims: &'a mut Vec<JointSim>,
     word: u64,
     fill: u32,
+    /// Bits spent per label, when asked for (`with_stats`).
+    stats: Option<&'a mut Vec<(&'static str, usize)>>,
+    label: &'static str,
+    label_from: usize,
 }
 
 impl<'a> Packer<'a> {
@@ -66,11 +76,27 @@ impl<'a> Packer<'a> {
             joint_sims,
             word: 0,
             fill: 0,
+            stats: None,
+            label: "",
+            label_from: 0,
         }
     }
 
+    /// Also counts the bits spent under each label that [`Coder::mark`]
+    /// names, adding them to `stats`.
+    pub(crate) fn with_stats(mut self, stats: &'a mut Vec<(&'static str, usize)>) -> Self {
+        self.stats = Some(stats);
+        self
+    }
+
+    /// Bits written so far.
+    fn position(&self) -> usize {
+        self.at * 8 + self.bits.len() * 64 + self.fill as usize
+    }
+
     /// Flushes the last bits and cuts the bytes to what was written.
-    pub(crate) fn finish(self) {
+    pub(crate) fn finish(mut self) {
+        self.mark("");
         if self.fill > 0 {
             self.bits.push(self.word);
         }
@@ -151,6 +177,29 @@ impl Coder for Packer<'_> {
         let mut n = v.len() as u32;
         self.varint(&mut n);
         self.joint_sims.extend_from_slice(v);
+    }
+
+    #[inline]
+    fn low_bytes(&mut self, v: &mut u32, n: u32) {
+        for b in &v.to_le_bytes()[..n.clamp(1, 4) as usize] {
+            self.byte(*b);
+        }
+    }
+
+    fn mark(&mut self, label: &'static str) {
+        if self.stats.is_none() {
+            return;
+        }
+        let at = self.position();
+        if let Some(stats) = self.stats.as_deref_mut() {
+            let spent = at - self.label_from;
+            match stats.iter_mut().find(|(l, _)| *l == self.label) {
+                Some(entry) => entry.1 += spent,
+                None => stats.push((self.label, spent)),
+            }
+            self.label = label;
+            self.label_from = at;
+        }
     }
 }
 
@@ -243,6 +292,15 @@ impl Coder for Unpacker<'_> {
         v.extend_from_slice(&self.joint_sims[self.joint_at.min(end)..end]);
         self.joint_at = end;
     }
+
+    #[inline]
+    fn low_bytes(&mut self, v: &mut u32, n: u32) {
+        let mut b = [0u8; 4];
+        for slot in &mut b[..n.clamp(1, 4) as usize] {
+            *slot = self.byte();
+        }
+        *v = u32::from_le_bytes(b);
+    }
 }
 
 /// A value coded in full (no guess).
@@ -271,6 +329,24 @@ impl Field for f32 {
         c.word(&mut b);
         if C::UNPACKS {
             *self = f32::from_bits(b);
+        }
+    }
+    #[inline]
+    fn same(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+#[cfg(feature = "large-world")]
+impl Field for f64 {
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C) {
+        let bits = self.to_bits();
+        let (mut lo, mut hi) = (bits as u32, (bits >> 32) as u32);
+        c.word(&mut lo);
+        c.word(&mut hi);
+        if C::UNPACKS {
+            *self = f64::from_bits(u64::from(lo) | u64::from(hi) << 32);
         }
     }
     #[inline]
@@ -356,6 +432,14 @@ struct_field! {
     }
 }
 
+#[cfg(feature = "large-world")]
+use crate::pos::{Pos, WorldTransform};
+#[cfg(feature = "large-world")]
+struct_field! {
+    Pos { x, y }
+    WorldTransform { p, q }
+}
+
 impl<T: Field, const N: usize> Field for [T; N] {
     #[inline]
     fn code<C: Coder>(&mut self, c: &mut C) {
@@ -384,16 +468,85 @@ pub(crate) fn guess<C: Coder, T: Field>(c: &mut C, v: &mut T, guess: T) {
     }
 }
 
-/// Codes `v` as the zigzag varint of its (wrapping) difference from `guess`:
-/// one byte when they are within ±63.
+/// Codes `v` as one bit when it equals `guess`, else as the bit and the
+/// zigzag varint of its (wrapping, non-zero) difference from `guess`: one
+/// byte more when they are within ±64.
 #[inline]
 pub(crate) fn delta<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
     let d = v.wrapping_sub(guess) as i32;
-    let mut z = ((d << 1) ^ (d >> 31)) as u32;
+    let mut same = d == 0;
+    c.bit(&mut same);
+    if same {
+        if C::UNPACKS {
+            *v = guess;
+        }
+        return;
+    }
+    // not zero, so its zigzag form is at least 1
+    let mut z = (((d << 1) ^ (d >> 31)) as u32).wrapping_sub(1);
     c.varint(&mut z);
     if C::UNPACKS {
+        let z = z.wrapping_add(1);
         let d = ((z >> 1) as i32) ^ -((z & 1) as i32);
         *v = guess.wrapping_add(d as u32);
+    }
+}
+
+/// Codes a float by the exclusive or of its bits with `guess`'s: two bits
+/// for how many low bytes of it follow (one to four), then those bytes. A
+/// guess with the value's sign and exponent saves a byte, a near one two or
+/// three; exact whatever the guess.
+#[inline]
+pub(crate) fn near<C: Coder>(c: &mut C, v: &mut f32, guess: f32) {
+    let mut x = v.to_bits() ^ guess.to_bits();
+    let n = (32 - x.leading_zeros()).div_ceil(8).max(1);
+    let (mut hi, mut lo) = ((n - 1) & 2 != 0, (n - 1) & 1 != 0);
+    c.bit(&mut hi);
+    c.bit(&mut lo);
+    c.low_bytes(&mut x, 1 + 2 * u32::from(hi) + u32::from(lo));
+    if C::UNPACKS {
+        *v = f32::from_bits(x ^ guess.to_bits());
+    }
+}
+
+/// [`near`] for both coordinates.
+#[inline]
+pub(crate) fn near_vec<C: Coder>(c: &mut C, v: &mut Vec2, guess: Vec2) {
+    near(c, &mut v.x, guess.x);
+    near(c, &mut v.y, guess.y);
+}
+
+/// [`near_vec`] for a world position (with `large-world`, `f64`: a plain
+/// [`guess`]).
+#[inline]
+pub(crate) fn near_pos<C: Coder>(c: &mut C, v: &mut crate::pos::Pos, g: crate::pos::Pos) {
+    #[cfg(not(feature = "large-world"))]
+    near_vec(c, v, g);
+    #[cfg(feature = "large-world")]
+    guess(c, v, g);
+}
+
+/// [`near`] for a rotation's cosine and sine.
+#[inline]
+pub(crate) fn near_rot<C: Coder>(c: &mut C, v: &mut Rot, guess: Rot) {
+    near(c, &mut v.c, guess.c);
+    near(c, &mut v.s, guess.s);
+}
+
+/// Guesses for a group of fields that usually all hold: one bit when they
+/// all do, else that bit and each field's own [`guess`].
+#[inline]
+pub(crate) fn guess_all<C: Coder, T: Field, const N: usize>(c: &mut C, fields: [(&mut T, T); N]) {
+    let mut all = fields.iter().all(|(v, g)| v.same(g));
+    c.bit(&mut all);
+    for (v, g) in fields {
+        if all {
+            if C::UNPACKS {
+                *v = g;
+            }
+        } else {
+            guess(c, v, g);
+        }
     }
 }
 
@@ -475,6 +628,54 @@ mod tests {
             (loaded.2, &loaded.3, &loaded.4),
             (original.2, &original.3, &original.4)
         );
+    }
+
+    #[test]
+    fn near_floats_and_grouped_guesses_come_back_bit_for_bit() {
+        let nan = f32::from_bits(0x7fc0_1234);
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            1.000_000_1,
+            -3.5e-20,
+            f32::MAX,
+            nan,
+            f32::INFINITY,
+        ];
+        let guesses = [0.0, 0.0, 1.0, 1.0, 7.0, -f32::MAX, 0.0, f32::NAN];
+        fn code<C: Coder>(c: &mut C, v: &mut ([f32; 8], [u32; 3]), guesses: &[f32; 8]) {
+            for (x, g) in v.0.iter_mut().zip(guesses) {
+                near(c, x, *g);
+            }
+            let [a, b, d] = &mut v.1;
+            guess_all(c, [(a, 1), (b, 2), (d, 3)]);
+        }
+        for groups in [[1, 2, 3], [1, 5, 3]] {
+            let mut saved = (values, groups);
+            let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+            let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+            code(&mut p, &mut saved, &guesses);
+            p.finish();
+            let mut loaded = ([5.0; 8], [0; 3]);
+            let mut u = Unpacker::new(&bytes, &bits, &joints);
+            code(&mut u, &mut loaded, &guesses);
+            assert!(u.at_end());
+            assert_eq!(loaded.0.map(f32::to_bits), values.map(f32::to_bits));
+            assert_eq!(loaded.1, groups);
+        }
+        // An exact guess costs one byte (and two bits), a sign apart four.
+        for (v, g, n) in [
+            (1.0, 1.0, 1),
+            (f32::MAX, -f32::MAX, 4),
+            (0.0, f32::MIN_POSITIVE, 3),
+        ] {
+            let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+            let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+            near(&mut p, &mut { v }, g);
+            p.finish();
+            assert_eq!(bytes.len(), n, "{v} against {g}");
+        }
     }
 
     #[test]

@@ -32,13 +32,14 @@ use crate::error::{Error, Result};
 use crate::id::{BodyId, ShapeId};
 use crate::joint::{JointDef, JointKind};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{Pos, WorldTransform};
 use crate::shape::{ShapeDef, ShapeGeometry};
 use crate::world::{World, WorldDef};
 
 /// The first bytes of every recording.
 const MAGIC: [u8; 8] = *b"IMP2DREC";
 /// The recording format version this build writes and reads.
-pub const RECORDING_VERSION: u32 = 2;
+pub const RECORDING_VERSION: u32 = 3;
 const HEADER_LEN: usize = 8 + 4 + 4;
 
 const KEYFRAME: u8 = 1;
@@ -131,15 +132,15 @@ impl Logged {
 /// the arguments.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Call {
-    SetTransform(Vec2, Rot),
+    SetTransform(Pos, Rot),
     SetLinearVelocity(Vec2),
     SetAngularVelocity(f32),
-    SetTargetTransform(Transform, f32),
-    ApplyForce(Vec2, Vec2, bool),
+    SetTargetTransform(WorldTransform, f32),
+    ApplyForce(Vec2, Pos, bool),
     ApplyForceToCenter(Vec2, bool),
     ApplyTorque(f32, bool),
     ClearForces,
-    ApplyLinearImpulse(Vec2, Vec2, bool),
+    ApplyLinearImpulse(Vec2, Pos, bool),
     ApplyLinearImpulseToCenter(Vec2, bool),
     ApplyAngularImpulse(f32, bool),
     SetAwake(bool),
@@ -169,24 +170,29 @@ impl Call {
             f(out, x.x);
             f(out, x.y);
         };
+        // A world position: two f32, or two f64 with `large-world`.
+        let pos = |out: &mut Vec<u8>, x: Pos| {
+            out.extend_from_slice(&x.x.to_le_bytes());
+            out.extend_from_slice(&x.y.to_le_bytes());
+        };
         let b = |out: &mut Vec<u8>, x: bool| out.push(u8::from(x));
         match *self {
             Call::SetTransform(p, q) => {
-                v(out, p);
+                pos(out, p);
                 f(out, q.c);
                 f(out, q.s);
             }
             Call::SetLinearVelocity(x) => v(out, x),
             Call::SetAngularVelocity(x) => f(out, x),
             Call::SetTargetTransform(t, dt) => {
-                v(out, t.p);
+                pos(out, t.p);
                 f(out, t.q.c);
                 f(out, t.q.s);
                 f(out, dt);
             }
             Call::ApplyForce(x, p, w) | Call::ApplyLinearImpulse(x, p, w) => {
                 v(out, x);
-                v(out, p);
+                pos(out, p);
                 b(out, w);
             }
             Call::ApplyForceToCenter(x, w) | Call::ApplyLinearImpulseToCenter(x, w) => {
@@ -204,9 +210,10 @@ impl Call {
 
     fn get(tag: u8, r: &mut Cursor<'_>) -> Result<Call> {
         let v = |r: &mut Cursor<'_>| -> Result<Vec2> { Ok(Vec2::new(r.f32()?, r.f32()?)) };
+        let pos = |r: &mut Cursor<'_>| -> Result<Pos> { r.pos() };
         Ok(match tag {
             16 => Call::SetTransform(
-                v(r)?,
+                pos(r)?,
                 Rot {
                     c: r.f32()?,
                     s: r.f32()?,
@@ -215,18 +222,18 @@ impl Call {
             17 => Call::SetLinearVelocity(v(r)?),
             18 => Call::SetAngularVelocity(r.f32()?),
             19 => {
-                let p = v(r)?;
+                let p = pos(r)?;
                 let q = Rot {
                     c: r.f32()?,
                     s: r.f32()?,
                 };
-                Call::SetTargetTransform(Transform { p, q }, r.f32()?)
+                Call::SetTargetTransform(WorldTransform { p, q }, r.f32()?)
             }
-            20 => Call::ApplyForce(v(r)?, v(r)?, r.bool()?),
+            20 => Call::ApplyForce(v(r)?, pos(r)?, r.bool()?),
             21 => Call::ApplyForceToCenter(v(r)?, r.bool()?),
             22 => Call::ApplyTorque(r.f32()?, r.bool()?),
             23 => Call::ClearForces,
-            24 => Call::ApplyLinearImpulse(v(r)?, v(r)?, r.bool()?),
+            24 => Call::ApplyLinearImpulse(v(r)?, pos(r)?, r.bool()?),
             25 => Call::ApplyLinearImpulseToCenter(v(r)?, r.bool()?),
             26 => Call::ApplyAngularImpulse(r.f32()?, r.bool()?),
             27 => Call::SetAwake(r.bool()?),
@@ -637,6 +644,18 @@ impl<'a> Cursor<'a> {
     }
     fn f32(&mut self) -> Result<f32> {
         Ok(f32::from_bits(self.u32()?))
+    }
+    /// A world position: two `f32`, or two `f64` with `large-world`.
+    fn pos(&mut self) -> Result<Pos> {
+        #[cfg(feature = "large-world")]
+        {
+            let x = f64::from_bits(self.u64()?);
+            Ok(Pos::new(x, f64::from_bits(self.u64()?)))
+        }
+        #[cfg(not(feature = "large-world"))]
+        {
+            Ok(Vec2::new(self.f32()?, self.f32()?))
+        }
     }
     fn u64(&mut self) -> Result<u64> {
         let mut a = [0u8; 8];

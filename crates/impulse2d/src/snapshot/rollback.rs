@@ -1,4 +1,4 @@
-//! Compact, exact rollback for a world whose set of objects stays the same.
+//! Exact rollback for a world whose set of objects stays the same.
 //!
 //! A [`RollbackState`] keeps what a step (or a call on a body or joint view)
 //! can change:
@@ -13,14 +13,18 @@
 //! - the joints (their rows hold the warm-start impulses), the event
 //!   buffers and sensor overlaps, the settings and the step counter.
 //!
-//! The stores are packed (see `pack.rs`): `code_world` says once, field by
-//! field, how each is coded, and runs for both the save and the load. A
-//! field is elided when it equals a guess both directions can make (the same
-//! field of the previous element; the box a shape's body transform gives; a
-//! contact's shapes as its row names them), so the coding is exact whatever
-//! the world holds, and compact where the guesses hold. The broad phase's
-//! pair set is not kept: it is the set of the contacts' shape pairs, rebuilt
-//! on load. Joint sims and events are copied whole.
+//! In one of two forms. The fast one (`raw.rs`) copies the stores whole
+//! into buffers it reuses. The compact one packs them (see `pack.rs`):
+//! `code_world` says once, field by field, how each is coded, and runs for
+//! both the save and the load. A field is coded as one bit when it equals a
+//! guess both directions can make (the same field of the previous element;
+//! the box a shape's body transform gives; a contact's shapes as its row
+//! names them; a manifold point's anchor B from its anchor A and the
+//! bodies' centres), and as its difference from the guess otherwise, so the
+//! coding is exact whatever the world holds, and compact where the guesses
+//! hold. The broad phase's pair set is not packed: it is the set of the
+//! contacts' shape pairs, rebuilt on load. Joint sims and events are copied
+//! whole in both forms.
 //!
 //! What it leaves out is what only a structural call changes: the shapes'
 //! geometry and materials, the bounds of static shapes, the chains, the
@@ -33,33 +37,38 @@
 //! [`World::load_rollback`] refuses a state saved under another generation.
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
-use super::pack::{Coder, Field, Packer, Unpacker, delta, elements, guess};
+use super::pack::{
+    Coder, Field, Packer, Unpacker, delta, elements, guess, guess_all, near, near_pos, near_rot,
+    near_vec,
+};
+use super::raw::RawStores;
 use crate::body::{Body, BodySim, BodyState, BodyType};
 use crate::broad_phase::ProxyKey;
 use crate::collision::dynamic_tree::{Child, Link, Node, Proxy};
 use crate::collision::{Aabb, DynamicTree, Manifold, ManifoldPoint};
 use crate::contact::{Contact, ContactEdge, ContactSim, pair_key, sim_flags};
 use crate::error::{Error, Result};
-use crate::events::Events;
-use crate::id::{IdPool, NULL_INDEX};
+use crate::events::{BodyMoveEvent, Events};
+use crate::id::{BodyId, IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
+use crate::pos::{Pos, WorldTransform, to_vec2};
 use crate::sensor::{Sensor, Sensors};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
 use crate::solver::island::{Island, IslandSim};
-use crate::solver::solver_set::SolverSet;
+use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::{World, WorldDef};
 
 /// Copies `src` into `self`, reusing `self`'s buffers (no allocation when
 /// they are large enough): for the stores kept whole.
-trait Refill {
+pub(super) trait Refill {
     fn refill(&mut self, src: &Self);
 }
 
 /// [`Refill`] for a vector of values that own buffers: the elements are
 /// refilled in place, so their buffers are reused too.
-fn refill_vec<T: Refill + Default>(dst: &mut Vec<T>, src: &[T]) {
+pub(super) fn refill_vec<T: Refill + Default>(dst: &mut Vec<T>, src: &[T]) {
     dst.truncate(src.len());
     dst.resize_with(src.len(), T::default);
     for (d, s) in dst.iter_mut().zip(src) {
@@ -154,7 +163,7 @@ impl Refill for JointStorage {
 // new field that is not coded does not compile.
 
 /// The broad-phase trees a step changes (the static tree is left out).
-const MOVING_TREES: [BodyType; 2] = [BodyType::Kinematic, BodyType::Dynamic];
+pub(super) const MOVING_TREES: [BodyType; 2] = [BodyType::Kinematic, BodyType::Dynamic];
 
 /// A tree slot's flag bits and index (as laid out in `dynamic_tree.rs`; the
 /// split only steers guesses, so it cannot make the coding inexact).
@@ -178,10 +187,10 @@ impl Field for BodyType {
 
 /// The element before the first of a body sim vector.
 const BLANK_BODY_SIM: BodySim = BodySim {
-    transform: Transform::IDENTITY,
-    center: Vec2::ZERO,
+    transform: WorldTransform::IDENTITY,
+    center: Pos::ZERO,
     rotation0: Rot::IDENTITY,
-    center0: Vec2::ZERO,
+    center0: Pos::ZERO,
     angle_delta: 0.0,
     local_center: Vec2::ZERO,
     force: Vec2::ZERO,
@@ -310,15 +319,16 @@ fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
     guess(c, island_id, p.island_id);
     delta(c, island_prev, i.wrapping_sub(1));
     delta(c, island_next, i.wrapping_add(1));
-    for (v, g) in [
-        (mass, p.mass),
-        (inertia, p.inertia),
-        (sleep_threshold, p.sleep_threshold),
-        (safety_factor, p.safety_factor),
-        (sleep_time, p.sleep_time),
-    ] {
-        guess(c, v, g);
-    }
+    guess_all(
+        c,
+        [
+            (mass, p.mass),
+            (inertia, p.inertia),
+            (sleep_threshold, p.sleep_threshold),
+            (safety_factor, p.safety_factor),
+            (sleep_time, p.sleep_time),
+        ],
+    );
     guess(c, enable_contact_recycling, p.enable_contact_recycling);
     guess(c, enable_sleep, p.enable_sleep);
 }
@@ -346,27 +356,28 @@ fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
     delta(c, body_id, p.body_id.wrapping_add(1));
     guess(c, flags, p.flags);
     guess(c, local_center, p.local_center);
-    center.code(c);
-    transform.q.code(c);
+    near_pos(c, center, p.center);
+    near_rot(c, &mut transform.q, p.transform.q);
     // as `finalize_bodies` places the origin
     let origin = *center - transform.q.rotate(*local_center);
     guess(c, &mut transform.p, origin);
     guess(c, rotation0, transform.q);
     guess(c, center0, *center);
     guess(c, force, p.force);
-    for (v, g) in [
-        (angle_delta, p.angle_delta),
-        (torque, p.torque),
-        (inv_mass, p.inv_mass),
-        (inv_inertia, p.inv_inertia),
-        (min_extent, p.min_extent),
-        (max_extent, p.max_extent),
-        (linear_damping, p.linear_damping),
-        (angular_damping, p.angular_damping),
-        (gravity_scale, p.gravity_scale),
-    ] {
-        guess(c, v, g);
-    }
+    guess_all(
+        c,
+        [
+            (angle_delta, p.angle_delta),
+            (torque, p.torque),
+            (inv_mass, p.inv_mass),
+            (inv_inertia, p.inv_inertia),
+            (min_extent, p.min_extent),
+            (max_extent, p.max_extent),
+            (linear_damping, p.linear_damping),
+            (angular_damping, p.angular_damping),
+            (gravity_scale, p.gravity_scale),
+        ],
+    );
 }
 
 fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32) {
@@ -377,8 +388,8 @@ fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32
         delta_position,
         delta_rotation,
     } = s;
-    linear_velocity.code(c);
-    angular_velocity.code(c);
+    near_vec(c, linear_velocity, p.linear_velocity);
+    near(c, angular_velocity, p.angular_velocity);
     guess(c, flags, p.flags);
     guess(c, delta_position, p.delta_position);
     guess(c, delta_rotation, p.delta_rotation);
@@ -391,7 +402,7 @@ fn code_shape_pair<C: Coder>(c: &mut C, a: &mut u32, b: &mut u32, (pa, pb): (u32
     delta(c, b, a.wrapping_add(pb.wrapping_sub(pa)));
 }
 
-fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32) {
+fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape]) {
     let Contact {
         set_index,
         color_index,
@@ -413,18 +424,18 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32) {
     delta(c, color_index, p.color_index);
     delta(c, local_index, p.local_index.wrapping_add(1));
     code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
-    let shapes = [*shape_id_a, *shape_id_b];
-    let prev_shapes = [p.shape_id_a, p.shape_id_b];
+    let ends = [*shape_id_a, *shape_id_b];
     for (k, edge) in edges.iter_mut().enumerate() {
         let ContactEdge {
             body_id,
             prev_key,
             next_key,
         } = edge;
-        // Guessed from the previous row's shape-to-body offset (reading the
-        // shape itself would be a cache miss per contact).
-        let offset = p.edges[k].body_id.wrapping_sub(prev_shapes[k]);
-        delta(c, body_id, shapes[k].wrapping_add(offset));
+        // the shape's body (shapes are structural: the same in both directions)
+        let body = shapes
+            .get(ends[k] as usize)
+            .map_or(p.edges[k].body_id, |s| s.body_id);
+        delta(c, body_id, body);
         let key = (i << 1) | k as u32;
         delta(c, prev_key, key);
         delta(c, next_key, key);
@@ -434,7 +445,38 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32) {
     delta(c, island_next, i);
 }
 
-fn code_point<C: Coder>(c: &mut C, mp: &mut ManifoldPoint, p: &ManifoldPoint) {
+/// What the guesses of a contact sim read from stores coded before it.
+struct SimGuesses<'a> {
+    contacts: &'a [Contact],
+    shapes: &'a [Shape],
+    bodies: &'a [Body],
+    sets: &'a [SolverSet],
+}
+
+impl SimGuesses<'_> {
+    /// The row and sim of the body of shape `shape_id`.
+    fn body(&self, shape_id: u32) -> Option<(&Body, &BodySim)> {
+        let body = self
+            .bodies
+            .get(self.shapes.get(shape_id as usize)?.body_id as usize)?;
+        let set = self.sets.get(body.set_index as usize)?;
+        Some((body, set.body_sims.get(body.local_index as usize)?))
+    }
+}
+
+/// A manifold point. `prev` is the previous contact's point of the same
+/// index; `first` is this contact's first point when this is its second.
+/// `center_a` and `offset` (`center_a - center_b`) are the bodies' now: a
+/// point's anchors and world point were formed from them when the manifold
+/// was computed (`update_contact`), and bodies that touch move little.
+fn code_point<C: Coder>(
+    c: &mut C,
+    mp: &mut ManifoldPoint,
+    prev: &ManifoldPoint,
+    first: Option<&ManifoldPoint>,
+    center_a: Vec2,
+    offset: Vec2,
+) {
     let ManifoldPoint {
         point,
         anchor_a,
@@ -447,19 +489,39 @@ fn code_point<C: Coder>(c: &mut C, mp: &mut ManifoldPoint, p: &ManifoldPoint) {
         id,
         persisted,
     } = mp;
-    anchor_a.code(c);
-    anchor_b.code(c);
-    point.code(c);
-    separation.code(c);
-    normal_impulse.code(c);
-    tangent_impulse.code(c);
+    c.mark("points: anchor a");
+    near_vec(c, anchor_a, prev.anchor_a);
+    // anchor B and the world point are anchor A shifted by one offset for
+    // every point of a manifold
+    let (to_b, to_point) = first.map_or((offset, center_a), |f| {
+        (f.anchor_b - f.anchor_a, f.point - f.anchor_a)
+    });
+    c.mark("points: anchor b");
+    near_vec(c, anchor_b, *anchor_a + to_b);
+    c.mark("points: world point");
+    near_vec(c, point, *anchor_a + to_point);
+    let like = first.unwrap_or(prev);
+    c.mark("points: separation");
+    near(c, separation, like.separation);
+    c.mark("points: impulses");
+    near(c, normal_impulse, like.normal_impulse);
+    near(c, tangent_impulse, like.tangent_impulse);
     guess(c, total_normal_impulse, *normal_impulse);
-    normal_velocity.code(c);
-    guess(c, id, p.id);
+    c.mark("points: normal velocity");
+    near(c, normal_velocity, like.normal_velocity);
+    c.mark("points: id, flag");
+    guess(c, id, prev.id);
     persisted.code(c);
+    c.mark("contact sims: manifolds");
 }
 
-fn code_manifold<C: Coder>(c: &mut C, m: &mut Manifold, p: &Manifold) {
+fn code_manifold<C: Coder>(
+    c: &mut C,
+    m: &mut Manifold,
+    p: &Manifold,
+    center_a: Vec2,
+    center_b: Vec2,
+) {
     let Manifold {
         normal,
         rolling_impulse,
@@ -469,16 +531,22 @@ fn code_manifold<C: Coder>(c: &mut C, m: &mut Manifold, p: &Manifold) {
     guess(c, point_count, p.point_count);
     guess(c, rolling_impulse, 0.0);
     guess(c, normal, p.normal);
-    for (k, (mp, pp)) in points.iter_mut().zip(&p.points).enumerate() {
-        if k < *point_count {
-            code_point(c, mp, pp);
-        } else {
-            guess(c, mp, ManifoldPoint::default());
-        }
+    let offset = center_a - center_b;
+    let (head, tail) = points.split_at_mut(1);
+    let (p0, p1) = (&mut head[0], &mut tail[0]);
+    if *point_count > 0 {
+        code_point(c, p0, &p.points[0], None, center_a, offset);
+    } else {
+        guess(c, p0, ManifoldPoint::default());
+    }
+    if *point_count > 1 {
+        code_point(c, p1, &p.points[1], Some(&*p0), center_a, offset);
+    } else {
+        guess(c, p1, ManifoldPoint::default());
     }
 }
 
-fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim) {
+fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
     let ContactSim {
         contact_id,
         body_sim_index_a,
@@ -501,31 +569,61 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim) {
         cached_relative,
         base_separation,
     } = s;
+    c.mark("contact sims: ids, bodies, material");
     delta(c, contact_id, p.contact_id.wrapping_add(1));
-    // (Guessing the shapes from the contact's row would be a cache miss per
-    // contact: the sims are in colour order, the rows in id order.)
-    code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
-    delta(c, body_sim_index_a, p.body_sim_index_a);
-    delta(c, body_sim_index_b, p.body_sim_index_b);
+    // the shapes its row names
+    let (ga, gb) = g
+        .contacts
+        .get(*contact_id as usize)
+        .map_or((p.shape_id_a, p.shape_id_b), |r| {
+            (r.shape_id_a, r.shape_id_b)
+        });
+    delta(c, shape_id_a, ga);
+    delta(c, shape_id_b, gb);
+    let (a, b) = (g.body(*shape_id_a), g.body(*shape_id_b));
+    // as `update_contact` sets them from the bodies (a sleeping set keeps
+    // stale ones)
+    let awake_index = |x: Option<(&Body, &BodySim)>| match x {
+        Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
+        _ => NULL_INDEX,
+    };
+    delta(c, body_sim_index_a, awake_index(a));
+    delta(c, body_sim_index_b, awake_index(b));
     guess(c, sim_flags, p.sim_flags);
     guess(c, cache, p.cache);
-    for (v, g) in [
-        (inv_mass_a, p.inv_mass_a),
-        (inv_i_a, p.inv_i_a),
-        (inv_mass_b, p.inv_mass_b),
-        (inv_i_b, p.inv_i_b),
-        (friction, p.friction),
-        (restitution, p.restitution),
-        (rolling_resistance, p.rolling_resistance),
-        (tangent_speed, p.tangent_speed),
-    ] {
-        guess(c, v, g);
-    }
-    code_manifold(c, manifold, &p.manifold);
+    let (sa, sb) = (a.map(|x| *x.1), b.map(|x| *x.1));
+    guess_all(
+        c,
+        [
+            (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
+            (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
+            (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
+            (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
+            (friction, p.friction),
+            (restitution, p.restitution),
+            (rolling_resistance, p.rolling_resistance),
+            (tangent_speed, p.tangent_speed),
+        ],
+    );
+    let (sa, sb) = (sa.unwrap_or(BLANK_BODY_SIM), sb.unwrap_or(BLANK_BODY_SIM));
+    c.mark("contact sims: manifolds");
+    code_manifold(
+        c,
+        manifold,
+        &p.manifold,
+        to_vec2(sa.center),
+        to_vec2(sb.center),
+    );
+    c.mark("contact sims: recycling cache");
     if *sim_flags & sim_flags::RECYCLE_VALID != 0 {
-        cached_rotation_a.code(c);
-        cached_rotation_b.code(c);
-        cached_relative.p.code(c);
+        // the bodies' poses when the manifold was computed: near today's
+        c.mark("recycling: rotations");
+        near_rot(c, cached_rotation_a, sa.transform.q);
+        near_rot(c, cached_rotation_b, sb.transform.q);
+        c.mark("recycling: relative position");
+        let relative = sa.transform.inv_mul(sb.transform);
+        near_vec(c, &mut cached_relative.p, relative.p);
+        c.mark("contact sims: recycling cache");
         // as `collide_one` forms it from the same two rotations
         let turn = cached_rotation_a.inv_mul(*cached_rotation_b);
         guess(c, &mut cached_relative.q, turn);
@@ -572,6 +670,65 @@ fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
     ] {
         v.code(c);
     }
+}
+
+/// The last step's body move events: one per awake body, in the awake
+/// set's order, with the body's transform and user data then (as
+/// `record_step_events` writes them), so guessed from the bodies now.
+fn code_body_moves<C: Coder>(
+    c: &mut C,
+    moves: &mut Vec<BodyMoveEvent>,
+    bodies: &[Body],
+    sets: &[SolverSet],
+) {
+    let blank = BodyMoveEvent {
+        body_id: BodyId::default(),
+        transform: WorldTransform::IDENTITY,
+        user_data: 0,
+        fell_asleep: false,
+    };
+    let awake = sets
+        .get(AWAKE_SET as usize)
+        .map_or(&[][..], |s| &s.body_sims[..]);
+    elements(c, moves, &blank, |c, e, p, i| {
+        let BodyMoveEvent {
+            body_id,
+            transform,
+            user_data,
+            fell_asleep,
+        } = e;
+        let BodyId {
+            index,
+            world,
+            generation,
+        } = body_id;
+        // the awake body after the previous event's
+        let next = if i == 0 {
+            awake.first()
+        } else {
+            bodies
+                .get(p.body_id.index as usize)
+                .filter(|b| b.set_index == AWAKE_SET)
+                .and_then(|b| awake.get(b.local_index as usize + 1))
+        };
+        let next = next.map_or(p.body_id.index.wrapping_add(1), |s| s.body_id);
+        delta(c, index, next);
+        guess(c, world, p.body_id.world);
+        let body = bodies.get(*index as usize);
+        guess(
+            c,
+            generation,
+            body.map_or(p.body_id.generation, |b| b.generation),
+        );
+        let sim = body.and_then(|b| {
+            sets.get(b.set_index as usize)?
+                .body_sims
+                .get(b.local_index as usize)
+        });
+        guess(c, transform, sim.map_or(p.transform, |s| s.transform));
+        guess(c, user_data, body.map_or(p.user_data, |b| b.user_data));
+        guess(c, fell_asleep, p.fell_asleep);
+    });
 }
 
 fn code_id_pool<C: Coder>(c: &mut C, pool: &mut IdPool) {
@@ -623,7 +780,7 @@ fn code_shape_bounds<C: Coder>(
         let xf = solver_sets
             .get(body.set_index as usize)
             .and_then(|s| s.body_sims.get(body.local_index as usize))
-            .map_or(Transform::IDENTITY, |s| s.transform);
+            .map_or(WorldTransform::IDENTITY, |s| s.transform);
         guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
         // the proxy's box in its tree
         let leaf = shape.proxy_key.and_then(|key| {
@@ -735,7 +892,12 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
     }
 }
 
-fn code_graph_color<C: Coder>(c: &mut C, color: &mut GraphColor, blank: &ContactSim) {
+fn code_graph_color<C: Coder>(
+    c: &mut C,
+    color: &mut GraphColor,
+    blank: &ContactSim,
+    g: &SimGuesses,
+) {
     let GraphColor {
         body_set,
         contact_sims,
@@ -743,7 +905,7 @@ fn code_graph_color<C: Coder>(c: &mut C, color: &mut GraphColor, blank: &Contact
     } = color;
     elements(c, &mut body_set.words, &0, |c, w, _, _| w.code(c));
     elements(c, contact_sims, blank, |c, s, p, _| {
-        code_contact_sim(c, s, p);
+        code_contact_sim(c, s, p, g);
     });
     c.joint_sims(joint_sims);
 }
@@ -776,7 +938,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
         profile: _, // timings
         use_wide_solver,
         mixing: _,    // callbacks: not data
-        events: _,    // kept whole
+        events,       // kept whole but for the body moves
         callbacks: _, // callbacks: not data
         joints: _,    // kept whole
         workers: _,   // threads: not data
@@ -788,7 +950,9 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
     step_index.code(c);
     split_island_id.code(c);
     use_wide_solver.code(c);
+    c.mark("body rows");
     elements(c, bodies, &Body::default(), code_body);
+    c.mark("body sims and states");
     code_id_pool(c, contact_ids);
     code_id_pool(c, island_ids);
     code_id_pool(c, solver_set_ids);
@@ -801,20 +965,41 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
     for set in solver_sets.iter_mut() {
         code_set_bodies(c, set);
     }
+    c.mark("trees");
     for t in MOVING_TREES {
         code_tree(c, &mut broad_phase.trees[t as usize]);
     }
+    c.mark("shape bounds");
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
-    elements(c, contacts, &Contact::default(), code_contact);
+    c.mark("contact rows");
+    elements(c, contacts, &Contact::default(), |c, ct, p, i| {
+        code_contact(c, ct, p, i, &shapes[..]);
+    });
     let blank = blank_contact_sim();
-    for set in solver_sets.iter_mut() {
-        elements(c, &mut set.contact_sims, &blank, |c, s, p, _| {
-            code_contact_sim(c, s, p);
+    for k in 0..solver_sets.len() {
+        // (taken out for the while, so that the guesses can read the sets)
+        let mut sims = std::mem::take(&mut solver_sets[k].contact_sims);
+        let g = SimGuesses {
+            contacts: &contacts[..],
+            shapes: &shapes[..],
+            bodies: &bodies[..],
+            sets: &solver_sets[..],
+        };
+        elements(c, &mut sims, &blank, |c, s, p, _| {
+            code_contact_sim(c, s, p, &g);
         });
+        solver_sets[k].contact_sims = sims;
     }
+    let g = SimGuesses {
+        contacts: &contacts[..],
+        shapes: &shapes[..],
+        bodies: &bodies[..],
+        sets: &solver_sets[..],
+    };
     for color in &mut graph.colors {
-        code_graph_color(c, color, &blank);
+        code_graph_color(c, color, &blank, &g);
     }
+    c.mark("islands and moves");
     elements(c, islands, &Island::default(), code_island);
     elements(c, &mut broad_phase.move_buffer, &None, |c, m, p, _| {
         let mut moved = m.is_some();
@@ -833,6 +1018,8 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
     for slots in &mut broad_phase.move_slots {
         elements(c, slots, &NULL_INDEX, |c, v, p, _| guess(c, v, *p));
     }
+    c.mark("body move events");
+    code_body_moves(c, &mut events.body_moves, bodies, solver_sets);
     if C::UNPACKS {
         pair_set.clear();
         for ct in contacts.iter().filter(|ct| ct.contact_id != NULL_INDEX) {
@@ -843,13 +1030,24 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
 
 /// What a step can change in a world whose set of objects stays the same
 /// (body rows, solver sets, contacts, islands, graph colours, the moving
-/// broad-phase trees, joints, events and settings), packed compactly and
-/// exactly, for rollback: [`World::save_rollback`] fills it,
-/// [`World::load_rollback`] puts it back. Reuse one value: after the first
-/// save its buffers are large enough, and saving or loading allocates
-/// nothing while the world keeps its size.
+/// broad-phase trees, joints, events and settings), for exact rollback:
+/// [`World::save_rollback`] fills it, [`World::load_rollback`] puts it back.
+/// Reuse one value: after the first save its buffers are large enough, and
+/// saving or loading allocates nothing while the world keeps its size.
 ///
-/// It is private to the world it was saved from, not a file format; for
+/// Two forms, chosen when the state is made:
+///
+/// - [`RollbackState::new`]: the stores copied whole (a few `memcpy`s).
+///   The fast one, for saving every frame: at 10k bodies a save and a load
+///   together take about a tenth of a step, for about 1.4 kB per body.
+/// - [`RollbackState::compact`]: the stores packed field by field, each
+///   field coded as a bit when a guess from what came before it holds and
+///   as its difference from the guess otherwise (`pack.rs`); exact whatever
+///   the world holds. Several times smaller, for keeping many states (a
+///   replay buffer, the testbed's rewind) or for sizing what a resend
+///   would cost, and several times slower than the copy.
+///
+/// Either is private to the world it was saved from, not a file format; for
 /// bytes to store or send use a [`Snapshot`](crate::Snapshot).
 ///
 /// ```
@@ -891,7 +1089,11 @@ pub struct RollbackState {
     origin: Option<(u16, u64)>,
     step_index: u64,
     settings: WorldDef,
-    /// The packed stores (`code_world`): bytes, and one bit per guess.
+    /// Whether the stores are packed (`code_world`) rather than copied.
+    compact: bool,
+    /// The copied stores (the fast form).
+    raw: RawStores,
+    /// The packed stores (the compact form): bytes, and one bit per guess.
     bytes: Vec<u8>,
     bits: Vec<u64>,
     /// Every solver set's and colour's joint sims, in coding order.
@@ -901,9 +1103,25 @@ pub struct RollbackState {
 }
 
 impl RollbackState {
-    /// An empty state (nothing saved yet; loading it is an error).
+    /// An empty state of the fast form, which copies the stores whole
+    /// (nothing saved yet; loading it is an error).
     pub fn new() -> RollbackState {
         RollbackState::default()
+    }
+
+    /// An empty state of the compact form, which packs the stores (nothing
+    /// saved yet; loading it is an error).
+    pub fn compact() -> RollbackState {
+        RollbackState {
+            compact: true,
+            ..RollbackState::default()
+        }
+    }
+
+    /// Whether this state packs the stores ([`RollbackState::compact`])
+    /// rather than copying them.
+    pub fn is_compact(&self) -> bool {
+        self.compact
     }
 
     /// Whether a world has been saved into this state.
@@ -941,12 +1159,12 @@ impl RollbackState {
             + size_of_val(&j.pending_events[..])
             + size_of_val(&j.detached[..])
             + size_of_val(&j.over_threshold[..]);
-        std::mem::size_of::<Self>()
-            + self.bytes.len()
-            + size_of_val(&self.bits[..])
-            + size_of_val(&self.joint_sims[..])
-            + joints
-            + events
+        let stores = if self.compact {
+            self.bytes.len() + size_of_val(&self.bits[..]) + size_of_val(&self.joint_sims[..])
+        } else {
+            self.raw.byte_len()
+        };
+        std::mem::size_of::<Self>() + stores + joints + events
     }
 }
 
@@ -972,23 +1190,31 @@ impl World {
     /// buffers (no allocation once they are large enough). Call between
     /// steps; [`World::load_rollback`] puts it back.
     ///
-    /// It takes `&mut self` because one description of the stores
-    /// (`code_world`) runs for both the save and the load; saving changes
-    /// nothing in the world.
+    /// It takes `&mut self` because for a compact state one description of
+    /// the stores (`code_world`) runs for both the save and the load; saving
+    /// changes nothing in the world.
     pub fn save_rollback(&mut self, state: &mut RollbackState) {
         state.origin = Some((self.world_number, self.structure_generation()));
         state.step_index = self.step_index;
         state.settings = self.settings;
-        let mut packer = Packer::new(&mut state.bytes, &mut state.bits, &mut state.joint_sims);
-        code_world(&mut packer, self);
-        packer.finish();
-        // Room for a somewhat larger state next time, so that saving stays
-        // free of allocation while the world's state varies a little.
-        state.bytes.reserve(state.bytes.len() / 4);
-        state.bits.reserve(state.bits.len() / 4);
-        state.joint_sims.reserve(state.joint_sims.len() / 4);
+        if state.compact {
+            let mut packer = Packer::new(&mut state.bytes, &mut state.bits, &mut state.joint_sims);
+            code_world(&mut packer, self);
+            packer.finish();
+            // Room for a somewhat larger state next time, so that saving
+            // stays free of allocation while the world's state varies a little.
+            state.bytes.reserve(state.bytes.len() / 4);
+            state.bits.reserve(state.bits.len() / 4);
+            state.joint_sims.reserve(state.joint_sims.len() / 4);
+        } else {
+            state.raw.save(self);
+        }
         state.joints.refill(&self.joints);
         state.events.refill(&self.events);
+        if state.compact {
+            // packed with the stores
+            state.events.body_moves.clear();
+        }
     }
 
     /// Puts the world back into the state saved in `state` by
@@ -1028,12 +1254,36 @@ impl World {
             simd: self.settings.simd,
             ..state.settings
         };
-        let mut unpacker = Unpacker::new(&state.bytes, &state.bits, &state.joint_sims);
-        code_world(&mut unpacker, self);
-        debug_assert!(unpacker.at_end(), "rollback state not read to its end");
         self.joints.refill(&state.joints);
         self.events.refill(&state.events);
+        if state.compact {
+            // (after the events: it unpacks the body moves)
+            let mut unpacker = Unpacker::new(&state.bytes, &state.bits, &state.joint_sims);
+            code_world(&mut unpacker, self);
+            debug_assert!(unpacker.at_end(), "rollback state not read to its end");
+        } else {
+            state.raw.load(self);
+            self.step_index = state.step_index;
+        }
         self.record_change();
         Ok(())
+    }
+
+    /// Where the bytes of a compact [`RollbackState`] of this world go: bytes
+    /// per part of the coding, in coding order (joint sims, joints and
+    /// events, kept whole, are not counted). For measuring the packing.
+    #[doc(hidden)]
+    pub fn rollback_breakdown(&mut self) -> Vec<(&'static str, f64)> {
+        let (mut bytes, mut bits, mut joint_sims) = (Vec::new(), Vec::new(), Vec::new());
+        let mut stats = Vec::new();
+        let mut packer = Packer::new(&mut bytes, &mut bits, &mut joint_sims).with_stats(&mut stats);
+        packer.mark("settings");
+        code_world(&mut packer, self);
+        packer.finish();
+        stats
+            .into_iter()
+            .filter(|(label, _)| !label.is_empty())
+            .map(|(label, bits)| (label, bits as f64 / 8.0))
+            .collect()
     }
 }

@@ -51,6 +51,10 @@ use crate::world::WorldDef;
 wire_struct!(Vec2 { x, y });
 wire_struct!(Rot { c, s });
 wire_struct!(Transform { p, q });
+#[cfg(feature = "large-world")]
+wire_struct!(crate::pos::Pos { x, y });
+#[cfg(feature = "large-world")]
+wire_struct!(crate::pos::WorldTransform { p, q });
 wire_struct!(Mat22 { cx, cy });
 wire_struct!(Aabb { lower, upper });
 wire_struct!(Circle { center, radius });
@@ -221,6 +225,7 @@ wire_struct!(WorldDef {
     enable_continuous,
     enable_warm_starting,
     enable_speculative,
+    enable_contact_softening,
     user_data,
     worker_count,
     simd,

@@ -104,6 +104,16 @@ impl Wire for f32 {
     }
 }
 
+#[cfg(feature = "large-world")]
+impl Wire for f64 {
+    fn put(&self, w: &mut Writer) {
+        self.to_bits().put(w);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self> {
+        Ok(f64::from_bits(u64::get(r)?))
+    }
+}
+
 /// `usize` travels as a `u64`, so 32- and 64-bit machines read each other's
 /// snapshots.
 impl Wire for usize {

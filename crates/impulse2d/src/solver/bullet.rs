@@ -21,6 +21,7 @@ use crate::core::LINEAR_SLOP;
 use crate::id::NULL_INDEX;
 use crate::joint::joint_allows_collision;
 use crate::math::{Transform, Vec2};
+use crate::pos::{offset_transform, relative_to, sweep_base};
 use crate::shape::{ShapeGeometry, speculative_aabb};
 use crate::solver::continuous::{CORE_FRACTION, SweptShape, body_sweep};
 use crate::solver::solver_set::AWAKE_SET;
@@ -49,10 +50,13 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
     let body = &world.bodies[sim.body_id as usize];
     let custom_filter = world.callbacks.custom_filter(world.world_number);
     let pre_solve = world.callbacks.pre_solve(world.world_number);
-    let sweep = body_sweep(sim);
+    // large-world: the sweep in f32 relative to the start centre
+    let base = sweep_base(sim.center0);
+    let sweep = body_sweep(sim, base);
     let q1 = sim.rotation0;
     let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
-    let xf2 = sim.transform;
+    let world_xf2 = sim.transform;
+    let xf2 = relative_to(world_xf2, base);
 
     let mut fraction = 1.0f32;
     let mut shape_id = body.head_shape_id;
@@ -70,8 +74,8 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
         // there for fast bodies) joined with its box at the end.
         let swept_box = fast_shape
             .aabb
-            .union(&speculative_aabb(&fast_shape.geometry, xf2));
-        let swept = SweptShape::new(this_id, fast_shape, sweep);
+            .union(&speculative_aabb(&fast_shape.geometry, world_xf2));
+        let swept = SweptShape::new(this_id, fast_shape, sweep, base);
 
         for body_type in [BodyType::Static, BodyType::Kinematic, BodyType::Dynamic] {
             let tree = world.broad_phase.tree(body_type);
@@ -97,7 +101,7 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                     return true;
                 }
                 if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
-                    let xf = other_sim.transform;
+                    let xf = relative_to(other_sim.transform, base);
                     let p1 = xf.apply(cs.segment.point1);
                     let p2 = xf.apply(cs.segment.point2);
                     if skips_chain_segment(p1, p2, centroid1, centroid2, sim) {
@@ -138,8 +142,9 @@ fn finish_bullet(world: &mut World, sim_index: usize, fraction: f32) -> bool {
     } = world;
     let sim = &mut solver_sets[AWAKE_SET as usize].body_sims[sim_index];
     if fraction < 1.0 {
-        let sweep = body_sweep(sim);
-        sim.transform = sweep.transform_at(fraction);
+        let base = sweep_base(sim.center0);
+        let sweep = body_sweep(sim, base);
+        sim.transform = offset_transform(sweep.transform_at(fraction), base);
         sim.center = sim.transform.apply(sweep.local_center);
         sim.flags |= flags::HAD_TIME_OF_IMPACT;
     }

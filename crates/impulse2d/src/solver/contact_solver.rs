@@ -71,6 +71,37 @@ pub(crate) struct ContactConstraint {
     pub point_count: u32,
 }
 
+/// Box2D's experimental contact softening (`b2WorldDef.enableContactSoftening`)
+/// for one step: contacts between two non-static bodies are softened by the
+/// ratio of their masses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ContactSoftening {
+    /// Contact stiffness, Hz, already capped at an eighth of the substep rate.
+    pub hertz: f32,
+    /// Contact damping ratio (dimensionless).
+    pub damping_ratio: f32,
+    /// Substep, s.
+    pub h: f32,
+}
+
+impl ContactSoftening {
+    /// The softness of a contact between bodies of inverse masses `inv_mass_a`
+    /// and `inv_mass_b` (1/kg): stiffness and damping scaled by the smaller
+    /// inverse mass over the larger (the lighter body's mass over the
+    /// heavier's), at least 0.5, as Box2D's contact prepare does.
+    #[inline]
+    pub fn softness(&self, inv_mass_a: f32, inv_mass_b: f32) -> Softness {
+        let ratio = if inv_mass_a < inv_mass_b {
+            (inv_mass_a / inv_mass_b).max(0.5)
+        } else if inv_mass_b < inv_mass_a {
+            (inv_mass_b / inv_mass_a).max(0.5)
+        } else {
+            1.0
+        };
+        Softness::new(ratio * self.hertz, ratio * self.damping_ratio, self.h)
+    }
+}
+
 /// Reads a body's state, or a resting stand-in for a static body.
 #[inline(always)]
 fn load(states: &[BodyState], index: u32) -> BodyState {
@@ -102,6 +133,7 @@ pub(crate) fn prepare(
     states: &[BodyState],
     contact_softness: Softness,
     static_softness: Softness,
+    softening: Option<ContactSoftening>,
     warm_start_scale: f32,
 ) -> ContactConstraint {
     let manifold = &sim.manifold;
@@ -117,6 +149,8 @@ pub(crate) fn prepare(
     // sink into the ground.
     let softness = if index_a == NULL_INDEX || index_b == NULL_INDEX {
         static_softness
+    } else if let Some(softening) = softening {
+        softening.softness(ma, mb)
     } else {
         contact_softness
     };

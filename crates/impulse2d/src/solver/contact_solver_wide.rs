@@ -478,12 +478,18 @@ mod tests {
     /// Builds a small pyramid next to a few spinning balls on a ramp-free
     /// ground, knocks it, and returns every body's transform bits after `steps`.
     fn run(use_wide: bool, steps: usize) -> Vec<[u32; 4]> {
-        run_on(use_wide, steps, 1)
+        run_on(use_wide, steps, 1, false)
     }
 
-    fn run_on(use_wide: bool, steps: usize, worker_count: usize) -> Vec<[u32; 4]> {
+    fn run_on(
+        use_wide: bool,
+        steps: usize,
+        worker_count: usize,
+        enable_contact_softening: bool,
+    ) -> Vec<[u32; 4]> {
         let mut world = World::new(&WorldDef {
             worker_count,
+            enable_contact_softening,
             ..WorldDef::default()
         })
         .unwrap();
@@ -564,12 +570,27 @@ mod tests {
     fn wide_and_scalar_solvers_give_the_same_bits_on_2_and_4_threads() {
         let one = run(true, 120);
         for workers in [2, 4] {
-            assert_eq!(run_on(true, 120, workers), one, "wide, {workers} workers");
             assert_eq!(
-                run_on(false, 120, workers),
+                run_on(true, 120, workers, false),
+                one,
+                "wide, {workers} workers"
+            );
+            assert_eq!(
+                run_on(false, 120, workers, false),
                 one,
                 "scalar, {workers} workers"
             );
         }
+    }
+
+    /// With contact softening (the balls weigh 0.28 kg, the boxes 1 kg: their
+    /// contacts are softened by 0.5, box on box by 1) both solvers still give
+    /// the same bits, on one thread and on two, and the softening changes them.
+    #[test]
+    fn wide_and_scalar_solvers_agree_with_contact_softening() {
+        let wide = run_on(true, 200, 1, true);
+        assert_eq!(run_on(false, 200, 1, true), wide, "scalar");
+        assert_eq!(run_on(true, 200, 2, true), wide, "wide, 2 workers");
+        assert_ne!(run(true, 200), wide, "softening made no difference");
     }
 }

@@ -27,6 +27,7 @@ use crate::joint::{JointStorage, joint_allows_collision};
 #[cfg(test)]
 use crate::math::Rot;
 use crate::math::{PI, Sweep, Transform, Vec2, atan2};
+use crate::pos::{Pos, offset_transform, relative_to, sweep_base};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::lock_worker;
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
@@ -94,25 +95,26 @@ pub(crate) fn step_angle(relative: f32, w: f32, h: f32, sub_steps: u32) -> f32 {
     }
 }
 
-/// The motion of a body over the last step (see [`step_angle`]).
-pub(crate) fn body_sweep(sim: &BodySim) -> Sweep {
+/// The motion of a body over the last step (see [`step_angle`]), relative to
+/// `base` (see [`sweep_base`]).
+pub(crate) fn body_sweep(sim: &BodySim, base: Pos) -> Sweep {
     let a1 = sim.rotation0.angle();
     Sweep {
         local_center: sim.local_center,
-        c1: sim.center0,
-        c2: sim.center,
+        c1: sim.center0 - base,
+        c2: sim.center - base,
         a1,
         a2: a1 + sim.angle_delta,
     }
 }
 
-/// A body that does not move.
-pub(crate) fn static_sweep(sim: &BodySim) -> Sweep {
+/// A body that does not move, relative to `base`.
+pub(crate) fn static_sweep(sim: &BodySim, base: Pos) -> Sweep {
     let a = sim.transform.q.angle();
     Sweep {
         local_center: sim.local_center,
-        c1: sim.center,
-        c2: sim.center,
+        c1: sim.center - base,
+        c2: sim.center - base,
         a1: a,
         a2: a,
     }
@@ -199,12 +201,14 @@ pub(crate) struct SweptShape {
     /// The radius of the core circle swept when the shape starts out
     /// touching another, metres.
     core_radius: f32,
-    /// The body's motion over the step.
+    /// The body's motion over the step, relative to `base`.
     sweep: Sweep,
+    /// The world point the sweep is relative to ([`sweep_base`]).
+    base: Pos,
 }
 
 impl SweptShape {
-    pub(crate) fn new(index: u32, shape: &Shape, sweep: Sweep) -> SweptShape {
+    pub(crate) fn new(index: u32, shape: &Shape, sweep: Sweep, base: Pos) -> SweptShape {
         let centroid = shape.geometry.centroid();
         SweptShape {
             index,
@@ -212,6 +216,7 @@ impl SweptShape {
             centroid,
             core_radius: CORE_FRACTION * shape.extent(centroid).0,
             sweep,
+            base,
         }
     }
 
@@ -234,7 +239,7 @@ impl SweptShape {
         let mut input = ToiInput {
             proxy_a: make_shape_proxy(&shapes[other as usize].geometry),
             proxy_b: self.proxy,
-            sweep_a: static_sweep(other_sim),
+            sweep_a: static_sweep(other_sim, self.base),
             sweep_b: self.sweep,
             max_fraction: fraction,
         };
@@ -268,10 +273,13 @@ fn sweep_body(
     broad_phase: &BroadPhase,
     (custom_filter, pre_solve, joints): (&CustomFilter, &PreSolve, &JointStorage),
 ) -> bool {
-    let sweep = body_sweep(sim);
+    // large-world: the sweep in f32 relative to the start centre
+    let base = sweep_base(sim.center0);
+    let sweep = body_sweep(sim, base);
     let q1 = sim.rotation0;
     let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
-    let xf2 = sim.transform;
+    let world_xf2 = sim.transform;
+    let xf2 = relative_to(world_xf2, base);
     let tree = broad_phase.tree(BodyType::Static);
     let min_extent = sim.min_extent;
 
@@ -288,9 +296,9 @@ fn sweep_body(
         let centroid1 = xf1.apply(centroid);
         let centroid2 = xf2.apply(centroid);
         let box1 = fast_shape.aabb;
-        let box2 = speculative_aabb(&fast_shape.geometry, xf2);
+        let box2 = speculative_aabb(&fast_shape.geometry, world_xf2);
         let swept_box = box1.union(&box2);
-        let swept = SweptShape::new(shape_id, fast_shape, sweep);
+        let swept = SweptShape::new(shape_id, fast_shape, sweep, base);
 
         tree.query(swept_box, u64::MAX, |_, user_data| {
             let other = &shapes[user_data as usize];
@@ -309,7 +317,7 @@ fn sweep_body(
             // A chain segment is one-sided: ignore motion that starts behind
             // it, or that barely moves into it.
             if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
-                let xf = other_sim.transform;
+                let xf = relative_to(other_sim.transform, base);
                 let p1 = xf.apply(cs.segment.point1);
                 let p2 = xf.apply(cs.segment.point2);
                 let (e, length) = (p2 - p1).get_length_and_normalize();
@@ -330,7 +338,7 @@ fn sweep_body(
     }
 
     let (xf, hit) = if fraction < 1.0 {
-        (sweep.transform_at(fraction), true)
+        (offset_transform(sweep.transform_at(fraction), base), true)
     } else {
         (sim.transform, false)
     };

@@ -74,6 +74,8 @@ pub(crate) struct StepContext {
     pub relax_iterations: u32,
     pub contact_softness: Softness,
     pub static_softness: Softness,
+    /// Contact softening between unequal masses (`WorldDef::enable_contact_softening`), if on.
+    pub contact_softening: Option<contact_solver::ContactSoftening>,
     pub restitution_threshold: f32,
     pub max_linear_speed: f32,
     pub contact_push_max_velocity: f32,
@@ -613,7 +615,7 @@ fn motion_fault(sim: &BodySim, state: &BodyState) -> Option<u32> {
         return Some(flags::QUARANTINED_VELOCITY);
     }
     let center = sim.center + state.delta_position;
-    let limit = crate::core::MAX_COORDINATE;
+    let limit = crate::pos::MAX_WORLD_COORDINATE;
     // (NaN fails both comparisons.)
     let in_range = center.x.abs() <= limit && center.y.abs() <= limit;
     if !in_range || !state.delta_rotation.is_valid() {
@@ -661,6 +663,9 @@ fn sleep_islands(world: &mut World) {
             continue;
         }
         let island_id = world.solver_sets[AWAKE_SET as usize].island_sims[local].island_id;
+        if world.island_is_tipping(island_id) {
+            continue; // balanced on a corner: falling, however slowly
+        }
         world.try_sleep_island(island_id);
     }
 }

@@ -531,6 +531,7 @@ fn prepare_one(sim: &ContactSim, states: &[BodyState], ctx: &StepContext) -> Con
         states,
         ctx.contact_softness,
         ctx.static_softness,
+        ctx.contact_softening,
         warm_start_scale,
     )
 }

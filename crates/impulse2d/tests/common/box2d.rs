@@ -201,6 +201,34 @@ pub fn vec(v: c::b2Vec2) -> Vec2 {
     Vec2::new(v.x, v.y)
 }
 
+/// A body's state: position (m), angle (rad), linear (m/s) and angular (rad/s) velocity.
+pub type BodyState = (Vec2, f32, Vec2, f32);
+
+/// The state of one of Box2D's bodies.
+pub fn body_state(body: c::b2BodyId) -> BodyState {
+    // SAFETY: plain FFI reads of a body the caller's live world holds.
+    unsafe {
+        let q = c::b2Body_GetRotation(body);
+        (
+            vec(c::b2Body_GetPosition(body)),
+            q.s.atan2(q.c),
+            vec(c::b2Body_GetLinearVelocity(body)),
+            c::b2Body_GetAngularVelocity(body),
+        )
+    }
+}
+
+/// The same state of one of our bodies.
+pub fn our_body_state(world: &impulse2d::World, body: impulse2d::BodyId) -> BodyState {
+    let b = world.body(body).unwrap();
+    (
+        b.position(),
+        b.rotation().angle(),
+        b.linear_velocity(),
+        b.angular_velocity(),
+    )
+}
+
 /// A Box2D rotation as ours.
 pub fn rot(q: c::b2Rot) -> Rot {
     Rot { c: q.c, s: q.s }

@@ -15,6 +15,7 @@ mod common;
 
 mod support;
 
+mod contact_softening;
 mod distance;
 mod geometry;
 mod hull;

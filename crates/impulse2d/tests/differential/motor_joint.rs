@@ -2,7 +2,7 @@
 //! Box2D's own motor joint: the same body, joint and steps in both worlds,
 //! positions, angles and velocities compared after every step.
 
-use crate::common::box2d::vec;
+use crate::common::box2d::{BodyState as State, body_state, our_body_state};
 use boxdd_sys::ffi as c;
 use impulse2d::collision::make_box;
 use impulse2d::{BodyDef, BodyType, JointDef, MotorJointDef, Rot, ShapeDef, Vec2, World, WorldDef};
@@ -10,9 +10,6 @@ use impulse2d::{BodyDef, BodyType, JointDef, MotorJointDef, Rot, ShapeDef, Vec2,
 const DT: f32 = 1.0 / 60.0;
 const SUB_STEPS: u32 = 4;
 const STEPS: usize = 120;
-
-/// One body's state: position, angle, linear and angular velocity.
-type State = (Vec2, f32, Vec2, f32);
 
 fn b2v(v: Vec2) -> c::b2Vec2 {
     c::b2Vec2 { x: v.x, y: v.y }
@@ -57,13 +54,7 @@ fn ours(def: &MotorJointDef, start: State) -> Vec<State> {
     (0..STEPS)
         .map(|_| {
             world.step(DT, SUB_STEPS).unwrap();
-            let b = world.body(body).unwrap();
-            (
-                b.position(),
-                b.rotation().angle(),
-                b.linear_velocity(),
-                b.angular_velocity(),
-            )
+            our_body_state(&world, body)
         })
         .collect()
 }
@@ -107,13 +98,7 @@ fn theirs(def: &MotorJointDef, start: State) -> Vec<State> {
         let states = (0..STEPS)
             .map(|_| {
                 c::b2World_Step(world, DT, SUB_STEPS as i32);
-                let q = c::b2Body_GetRotation(body);
-                (
-                    vec(c::b2Body_GetPosition(body)),
-                    q.s.atan2(q.c),
-                    vec(c::b2Body_GetLinearVelocity(body)),
-                    c::b2Body_GetAngularVelocity(body),
-                )
+                body_state(body)
             })
             .collect();
         c::b2DestroyWorld(world);
