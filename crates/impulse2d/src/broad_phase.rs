@@ -176,8 +176,15 @@ impl BroadPhase {
     /// [`Error::InvalidId`] for a stale key; a bad box as in
     /// [`DynamicTree::enlarge_proxy`]. Nothing changes on error.
     pub fn enlarge_proxy(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
+        self.enlarge_proxy_inlined(key, fat_aabb)
+    }
+
+    /// [`enlarge_proxy`](Self::enlarge_proxy), inlined into its caller (the
+    /// step's proxy enlargement, compiled into each SIMD build; see `simd.rs`).
+    #[inline(always)]
+    pub(crate) fn enlarge_proxy_inlined(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
         self.note_edit(key.body_type());
-        self.trees[key.body_type() as usize].enlarge_proxy(key.proxy_id(), fat_aabb)?;
+        self.trees[key.body_type() as usize].enlarge_proxy_inlined(key.proxy_id(), fat_aabb)?;
         self.buffer_move(key);
         Ok(())
     }
@@ -186,6 +193,7 @@ impl BroadPhase {
     /// [`update_pairs`](Self::update_pairs) do nothing), so that its pairs are searched
     /// again. A stale key is a bug in the caller: it trips a debug assertion and is
     /// otherwise ignored.
+    #[inline(always)]
     pub fn buffer_move(&mut self, key: ProxyKey) {
         if self.check_key(key).is_err() {
             debug_assert!(false, "buffer_move with a stale proxy key {key:?}");
@@ -199,6 +207,7 @@ impl BroadPhase {
     }
 
     /// Counts an edit of the static tree.
+    #[inline(always)]
     fn note_edit(&mut self, body_type: BodyType) {
         if body_type == BodyType::Static {
             self.static_edits = self.static_edits.wrapping_add(1);
@@ -372,8 +381,8 @@ impl BroadPhase {
     /// [`enlarge_proxy`](Self::enlarge_proxy) loosened (a partial
     /// [`DynamicTree::rebuild`]). [`update_pairs`](Self::update_pairs) ends with it.
     pub fn rebuild_trees(&mut self) {
-        self.trees[BodyType::Dynamic as usize].rebuild(false);
-        self.trees[BodyType::Kinematic as usize].rebuild(false);
+        let simd = SimdPath::Auto.resolve().unwrap_or(SimdPath::Baseline);
+        rebuild_trees_on(simd, self);
     }
 
     /// Fully rebuilds the static tree, for example after loading a level proxy by proxy.
@@ -434,6 +443,7 @@ impl BroadPhase {
         Ok(())
     }
 
+    #[inline(always)]
     fn check_key(&self, key: ProxyKey) -> Result<()> {
         if self.trees[key.body_type() as usize].contains(key.proxy_id()) {
             Ok(())
@@ -494,6 +504,18 @@ impl PairQuery<'_> {
             true
         });
     }
+}
+
+multiversion!(
+    /// [`BroadPhase::rebuild_trees`] built for `simd` (see `simd.rs`).
+    pub(crate) fn rebuild_trees_on(bp: &mut BroadPhase) = rebuild_trees_kernel
+);
+
+/// The kernel of [`rebuild_trees_on`].
+#[inline(always)]
+fn rebuild_trees_kernel(bp: &mut BroadPhase) {
+    bp.trees[BodyType::Dynamic as usize].rebuild_inlined(false);
+    bp.trees[BodyType::Kinematic as usize].rebuild_inlined(false);
 }
 
 multiversion!(

@@ -270,6 +270,7 @@ pub(crate) fn pair_order(a: &ShapeGeometry, b: &ShapeGeometry) -> Option<bool> {
 
 /// The manifold of an ordered pair (see [`pair_order`]), points relative to the
 /// body origins.
+#[inline(always)]
 fn compute_manifold(
     a: &ShapeGeometry,
     xf_a: Transform,
@@ -318,6 +319,9 @@ fn tile_manifold(a: &Shape, xf_a: Transform, b: &Shape, xf_b: Transform) -> Opti
 /// from the old manifold by feature id. `center_offset_*` is the body's centre
 /// of mass relative to its origin (world orientation); anchors are shifted to
 /// be relative to the centre of mass. Returns whether the shapes touch.
+/// Inlined into the narrow phase's kernel, so that it and the manifold
+/// functions are compiled into each SIMD build (see `simd.rs`).
+#[inline(always)]
 pub(crate) fn update_contact(
     mixing: &Mixing,
     speculative: bool,

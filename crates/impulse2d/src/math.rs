@@ -731,6 +731,7 @@ pub fn cos_sin(angle: f32) -> (f32, f32) {
 /// is 0; NaN input gives 0.
 ///
 /// Box2D: `b2Atan2`.
+#[inline(always)]
 pub fn atan2(y: f32, x: f32) -> f32 {
     if y.is_nan() || x.is_nan() {
         return 0.0;

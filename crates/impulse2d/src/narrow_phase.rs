@@ -151,7 +151,7 @@ impl World {
                     let mut trees = trees.lock().unwrap_or_else(|e| e.into_inner());
                     if let Some(broad_phase) = trees.take() {
                         let t = crate::profile::Instant::now();
-                        broad_phase.rebuild_trees();
+                        crate::broad_phase::rebuild_trees_on(simd, broad_phase);
                         // One block whatever the worker count: serial time
                         // (which other workers may overlap with contacts).
                         workers.note_serial(t.elapsed());

@@ -296,6 +296,7 @@ impl ShapeGeometry {
     }
 
     /// The tight bounding box at a transform (world coordinates in `f32`).
+    #[inline(always)]
     pub fn compute_aabb(&self, xf: Transform) -> Aabb {
         match self {
             ShapeGeometry::Circle(c) => compute_circle_aabb(c, xf),
@@ -508,7 +509,7 @@ impl Shape {
 /// The tight `f32` world box of `geometry` at a body pose. With `large-world`
 /// the box is computed relative to the body origin and offset in `f64`,
 /// rounded outwards (Box2D's double build), so it always contains the shape.
-#[inline]
+#[inline(always)]
 pub(crate) fn world_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
     #[cfg(feature = "large-world")]
     {
@@ -522,7 +523,7 @@ pub(crate) fn world_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
 }
 
 /// The speculative box of a shape: the tight box grown by the speculative distance.
-#[inline]
+#[inline(always)]
 pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
     world_aabb(geometry, xf).fattened(SPECULATIVE_DISTANCE)
 }

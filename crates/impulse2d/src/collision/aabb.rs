@@ -183,6 +183,7 @@ const NON_FINITE: Aabb = Aabb {
 /// box that fails [`Aabb::is_valid`].
 ///
 /// Box2D: `b2ComputeCircleAABB`.
+#[inline(always)]
 pub fn compute_circle_aabb(shape: &Circle, xf: Transform) -> Aabb {
     let p = xf.apply(shape.center);
     let r = Vec2::new(shape.radius, shape.radius);
@@ -193,6 +194,7 @@ pub fn compute_circle_aabb(shape: &Circle, xf: Transform) -> Aabb {
 /// box that fails [`Aabb::is_valid`].
 ///
 /// Box2D: `b2ComputeCapsuleAABB`.
+#[inline(always)]
 pub fn compute_capsule_aabb(shape: &Capsule, xf: Transform) -> Aabb {
     let v1 = xf.apply(shape.center1);
     let v2 = xf.apply(shape.center2);
@@ -207,6 +209,7 @@ pub fn compute_capsule_aabb(shape: &Capsule, xf: Transform) -> Aabb {
 /// metres. Non-finite input gives a box that fails [`Aabb::is_valid`].
 ///
 /// Box2D: `b2ComputePolygonAABB`.
+#[inline(always)]
 pub fn compute_polygon_aabb(shape: &Polygon, xf: Transform) -> Aabb {
     let vertices = shape.vertices();
     let first = xf.apply(vertices[0]);
@@ -226,6 +229,7 @@ pub fn compute_polygon_aabb(shape: &Polygon, xf: Transform) -> Aabb {
 /// box that fails [`Aabb::is_valid`].
 ///
 /// Box2D: `b2ComputeSegmentAABB`.
+#[inline(always)]
 pub fn compute_segment_aabb(shape: &Segment, xf: Transform) -> Aabb {
     let v1 = xf.apply(shape.point1);
     let v2 = xf.apply(shape.point2);

@@ -478,6 +478,13 @@ impl DynamicTree {
     ///
     /// Box2D: `b2DynamicTree_EnlargeProxy`.
     pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
+        self.enlarge_proxy_inlined(id, aabb)
+    }
+
+    /// [`enlarge_proxy`](Self::enlarge_proxy), inlined into its caller (see
+    /// `BroadPhase::enlarge_proxy_inlined`).
+    #[inline(always)]
+    pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
         let link = self.proxies[index as usize].link;
@@ -877,6 +884,14 @@ impl DynamicTree {
     ///
     /// Box2D: `b2DynamicTree_Rebuild`.
     pub fn rebuild(&mut self, full_build: bool) -> usize {
+        self.rebuild_inlined(full_build)
+    }
+
+    /// [`rebuild`](Self::rebuild), inlined into its caller with every part of
+    /// the build (so that the broad phase's AVX2 build of the step's rebuild
+    /// covers it; see `simd.rs`).
+    #[inline(always)]
+    pub(crate) fn rebuild_inlined(&mut self, full_build: bool) -> usize {
         if self.proxy_count == 0 {
             return 0;
         }
@@ -913,6 +928,7 @@ impl DynamicTree {
     // Pools
     // ----------------------------------------------------------------------------
 
+    #[inline(always)]
     fn check_id(&self, id: ProxyId) -> Result<u32> {
         match self.proxies.get(id.index as usize) {
             Some(p) if p.link.allocated && p.generation == id.generation => Ok(id.index),
@@ -1235,6 +1251,7 @@ fn internal_child(node: &Node, index: u32) -> Child {
 }
 
 /// Checks that a box can go into the tree.
+#[inline(always)]
 fn check_aabb(aabb: &Aabb) -> Result<()> {
     if !aabb.lower.is_finite() || !aabb.upper.is_finite() {
         return Err(Error::NonFinite { what: "aabb" });

@@ -133,6 +133,7 @@ impl LocalManifold {
         count: 0,
     };
 
+    #[inline(always)]
     fn single(normal: Vec2, anchor: Vec2, separation: f32, id: u16) -> LocalManifold {
         let mut m = LocalManifold {
             normal,
@@ -148,6 +149,7 @@ impl LocalManifold {
     }
 
     /// Appends a point (at most two; a third is ignored).
+    #[inline(always)]
     fn push(&mut self, point: LocalPoint) {
         debug_assert!(self.count < 2);
         if self.count < 2 {
@@ -157,6 +159,7 @@ impl LocalManifold {
     }
 
     /// The smallest separation of the points (infinity when there are none).
+    #[inline(always)]
     fn closest(&self) -> f32 {
         self.points[..self.count]
             .iter()
@@ -166,6 +169,7 @@ impl LocalManifold {
 
     /// The manifold, or an empty one when even its closest point is more than
     /// [`SPECULATIVE_DISTANCE`] apart.
+    #[inline(always)]
     fn within_reach(self) -> LocalManifold {
         if self.closest() <= SPECULATIVE_DISTANCE {
             self
@@ -177,6 +181,7 @@ impl LocalManifold {
     /// Converts to the world: the working frame is A's local frame shifted by `origin`
     /// (in A's local coordinates). A manifold with any non-finite number (inputs beyond
     /// the range `f32` can handle) becomes empty.
+    #[inline(always)]
     fn into_world(self, xf_a: Transform, xf_b: Transform, origin: Vec2) -> Manifold {
         let mut manifold = Manifold::default();
         if self.count == 0 {
@@ -209,6 +214,7 @@ impl LocalManifold {
 
 /// The same contact seen from the other shape: the manifold of (B, A) made into the
 /// manifold of (A, B).
+#[inline(always)]
 fn swapped(m: Manifold) -> Manifold {
     let mut out = m;
     out.normal = -m.normal;
@@ -225,7 +231,7 @@ fn swapped(m: Manifold) -> Manifold {
 /// wherever they are), and only then shifted in A's frame: shifting A's frame in
 /// world coordinates first would round the pose at the size of the world
 /// coordinates (a millimetre at 10 km).
-#[inline]
+#[inline(always)]
 fn relative_shifted(xf_a: Transform, xf_b: Transform, origin: Vec2) -> Transform {
     let xf = xf_a.inv_mul(xf_b);
     Transform::new(xf.p - origin, xf.q)
@@ -261,6 +267,7 @@ fn left_normal_or_up(axis: Vec2) -> Vec2 {
 
 /// The contact between two disks given by centre and radius in the working frame.
 /// `fallback` is the normal used when the centres coincide.
+#[inline(always)]
 fn disk_contact(
     center_a: Vec2,
     radius_a: f32,
@@ -283,6 +290,7 @@ fn disk_contact(
 }
 
 /// The point of segment `p1–p2` closest to `q`.
+#[inline(always)]
 fn closest_point_on_segment(p1: Vec2, p2: Vec2, q: Vec2) -> Vec2 {
     let e = p2 - p1;
     let along = (q - p1).dot(e);
@@ -301,6 +309,7 @@ fn closest_point_on_segment(p1: Vec2, p2: Vec2, q: Vec2) -> Vec2 {
 /// manifold is empty. Concentric circles get the normal +y of A's frame.
 ///
 /// Box2D: `b2CollideCircles`.
+#[inline(always)]
 pub fn collide_circles(
     circle_a: &Circle,
     xf_a: Transform,
@@ -322,6 +331,7 @@ pub fn collide_circles(
 /// Contact between a capsule (A) and a circle (B): one point, id 0.
 ///
 /// Box2D: `b2CollideCapsuleAndCircle`.
+#[inline(always)]
 pub fn collide_capsule_and_circle(
     capsule_a: &Capsule,
     xf_a: Transform,
@@ -345,6 +355,7 @@ pub fn collide_capsule_and_circle(
 /// Contact between a two-sided segment (A) and a circle (B): one point, id 0.
 ///
 /// Box2D: `b2CollideSegmentAndCircle`.
+#[inline(always)]
 pub fn collide_segment_and_circle(
     segment_a: &Segment,
     xf_a: Transform,
@@ -366,6 +377,7 @@ pub fn collide_segment_and_circle(
 /// corner there, otherwise with the face.
 ///
 /// Box2D: `b2CollidePolygonAndCircle`.
+#[inline(always)]
 pub fn collide_polygon_and_circle(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -418,6 +430,7 @@ pub fn collide_polygon_and_circle(
 
 /// How far segment `b1–b2` lies from the line through `a` with unit direction
 /// `axis`, on the side where it lies farther: `(separation, outward normal)`.
+#[inline(always)]
 fn side_separation(a: Vec2, axis: Vec2, b1: Vec2, b2: Vec2) -> (f32, Vec2) {
     let n = axis.left_perp();
     let (s1, s2) = (n.dot(b1 - a), n.dot(b2 - a));
@@ -432,6 +445,7 @@ fn side_separation(a: Vec2, axis: Vec2, b1: Vec2, b2: Vec2) -> (f32, Vec2) {
 
 /// Clips segment `a–b`, whose coordinates along a reference axis are `fa` and `fb`,
 /// to the reference interval `[0, length]`.
+#[inline(always)]
 fn clip_to_interval(a: Vec2, b: Vec2, fa: f32, fb: f32, length: f32) -> (Vec2, Vec2) {
     let (mut ca, mut cb) = (a, b);
     if fa < 0.0 && fb > 0.0 {
@@ -448,6 +462,7 @@ fn clip_to_interval(a: Vec2, b: Vec2, fa: f32, fb: f32, length: f32) -> (Vec2, V
 }
 
 /// Contact between capsules `p1–q1` (radius `radius_a`) and `p2–q2` in the working frame.
+#[inline(always)]
 fn capsule_contact(
     p1: Vec2,
     q1: Vec2,
@@ -580,6 +595,7 @@ fn capsule_contact(
 /// `face` is the side-normal contact it replaces: its point ids are kept, the
 /// nearer point's for the ends. `None` when the closest features are not two
 /// ends or the cores do not run side by side from them.
+#[inline(always)]
 fn end_to_end_contact(
     p1: Vec2,
     q1: Vec2,
@@ -644,6 +660,7 @@ fn end_to_end_contact(
 /// when the closest features are an end of each, the direction between those ends.
 ///
 /// Box2D: `b2CollideCapsules`.
+#[inline(always)]
 pub fn collide_capsules(
     capsule_a: &Capsule,
     xf_a: Transform,
@@ -668,6 +685,7 @@ pub fn collide_capsules(
 /// with a capsule of zero radius.
 ///
 /// Box2D: `b2CollideSegmentAndCapsule`.
+#[inline(always)]
 pub fn collide_segment_and_capsule(
     segment_a: &Segment,
     xf_a: Transform,
@@ -688,6 +706,7 @@ pub fn collide_segment_and_capsule(
 /// The edge of `poly1` whose normal separates `poly2` the most, and that
 /// separation; or, as soon as one separates them by more than `enough`, that edge
 /// (the shapes are then too far apart for a contact, and the rest is not needed).
+#[inline(always)]
 fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32) {
     let others = poly2.vertices();
     let mut best = (0, -f32::MAX);
@@ -705,7 +724,7 @@ fn max_separation(poly1: &Polygon, poly2: &Polygon, enough: f32) -> (usize, f32)
 
 /// How far the points `others` are in front of the face through `v` with normal
 /// `n`, at the deepest of them.
-#[inline]
+#[inline(always)]
 fn face_separation(n: Vec2, v: Vec2, others: &[Vec2]) -> f32 {
     // Plain comparisons rather than `f32::min`, whose NaN handling costs
     // instructions in this innermost loop (the result is the same).
@@ -720,6 +739,7 @@ fn face_separation(n: Vec2, v: Vec2, others: &[Vec2]) -> f32 {
 }
 
 /// The edge of `poly` whose normal points most against `direction`.
+#[inline(always)]
 fn incident_edge(poly: &Polygon, direction: Vec2) -> usize {
     let mut best = (0, f32::MAX);
     for (i, n) in poly.normals().iter().enumerate() {
@@ -745,6 +765,7 @@ struct ClippedEdge {
 /// `a1 → a2` with outward `normal`, to the reference edge's side planes. The points
 /// are placed mid-way between the rounded surfaces (radii `radius_a`, `radius_b`)
 /// and carry their separations; ids are left for the caller.
+#[inline(always)]
 fn clip_edge(
     a1: Vec2,
     a2: Vec2,
@@ -788,6 +809,7 @@ fn clip_edge(
 
 /// Face contact: the reference face of one polygon against the incident edge of the
 /// other. `flip` means B holds the reference face.
+#[inline(always)]
 fn clip_polygons(
     a: &Polygon,
     b: &Polygon,
@@ -867,6 +889,7 @@ struct Face {
 ///   the reference normal (facing the reference), against the same reference face
 ///   (a run of three or more nearly collinear edges, where the deep one is not a
 ///   neighbour).
+#[inline(always)]
 fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalManifold {
     // Sine of the largest angle between incident edges that count as nearly parallel.
     const PARALLEL_TOL: f32 = 0.01;
@@ -955,6 +978,7 @@ fn in_reach(a: &Polygon, b: &Polygon, face: Face, m: LocalManifold) -> LocalMani
 /// and those two edges, along the line joining them (the true gap); when they
 /// overlap, at the deepest vertex against the reference face, with the face's
 /// separation.
+#[inline(always)]
 fn closest_features(a: &Polygon, b: &Polygon, face: Face, deepest: usize) -> LocalManifold {
     let (reference, incident, ref_edge) = if face.flip {
         (b, a, face.edge_b)
@@ -1021,7 +1045,7 @@ fn closest_features(a: &Polygon, b: &Polygon, face: Face, deepest: usize) -> Loc
 }
 
 /// The end of an edge `(i1, i2)` that a segment-distance fraction points at, if any.
-#[inline]
+#[inline(always)]
 fn edge_end(fraction: f32, i1: usize, i2: usize) -> Option<usize> {
     if fraction == 0.0 {
         Some(i1)
@@ -1033,6 +1057,7 @@ fn edge_end(fraction: f32, i1: usize, i2: usize) -> Option<usize> {
 }
 
 /// Contact between polygons `a` and `b`, both in the working frame.
+#[inline(always)]
 fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
     // Separating axes: a face of either polygon that separates them by more than
     // the speculative distance means no contact.
@@ -1133,6 +1158,7 @@ fn polygon_contact(a: &Polygon, b: &Polygon) -> LocalManifold {
 /// Ids are `make_id(feature of A, feature of B)` with vertex indices.
 ///
 /// Box2D: `b2CollidePolygons`.
+#[inline(always)]
 pub fn collide_polygons(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -1151,7 +1177,7 @@ pub fn collide_polygons(
 /// (the centroid, which the contact does not use, is left at zero). Cheaper than
 /// [`Polygon::transformed`]: no rotation, and all eight slots in one fixed-length
 /// pass, which the compiler vectorises (slots past `count` are unused).
-#[inline]
+#[inline(always)]
 fn shifted_polygon(polygon: &Polygon, origin: Vec2) -> Polygon {
     Polygon {
         vertices: polygon.vertices.map(|v| v - origin),
@@ -1164,7 +1190,7 @@ fn shifted_polygon(polygon: &Polygon, origin: Vec2) -> Polygon {
 
 /// The vertices, normals and radius of `polygon` placed by `xf` (the centroid,
 /// which the contact does not use, is left at zero).
-#[inline]
+#[inline(always)]
 fn placed_polygon(polygon: &Polygon, xf: Transform) -> Polygon {
     Polygon {
         vertices: polygon.vertices.map(|v| xf.apply(v)),
@@ -1179,6 +1205,7 @@ fn placed_polygon(polygon: &Polygon, xf: Transform) -> Polygon {
 /// rounded two-vertex polygon, see [`collide_polygons`].
 ///
 /// Box2D: `b2CollidePolygonAndCapsule`.
+#[inline(always)]
 pub fn collide_polygon_and_capsule(
     polygon_a: &Polygon,
     xf_a: Transform,
@@ -1199,6 +1226,7 @@ pub fn collide_polygon_and_capsule(
 /// as a two-vertex polygon, see [`collide_polygons`].
 ///
 /// Box2D: `b2CollideSegmentAndPolygon`.
+#[inline(always)]
 pub fn collide_segment_and_polygon(
     segment_a: &Segment,
     xf_a: Transform,

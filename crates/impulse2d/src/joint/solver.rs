@@ -82,7 +82,7 @@ pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<
 /// Impulses of the last step are kept for warm starting. The base part of
 /// the preparation, then the type's own. `(joint_hertz, joint_damping_ratio)`
 /// is the world's joint stiffness (Hz) and damping ratio.
-#[inline]
+#[inline(always)]
 pub(crate) fn prepare_joint(
     sim: &mut JointSim,
     bodies: &[Body],

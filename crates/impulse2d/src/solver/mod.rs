@@ -633,17 +633,42 @@ fn enlarge_proxies(world: &mut World) {
         shapes,
         scratch,
         broad_phase,
+        simd,
         ..
     } = world;
     let sims = &solver_sets[AWAKE_SET as usize].body_sims;
-    for sim_index in scratch.enlarged_bodies.iter() {
+    let enlarged = &scratch.enlarged_bodies;
+    enlarge_proxies_on(*simd, sims, bodies, shapes, enlarged, broad_phase);
+}
+
+multiversion!(
+    /// [`enlarge_proxies`] built for the world's SIMD path.
+    fn enlarge_proxies_on(
+        sims: &[BodySim],
+        bodies: &[crate::body::Body],
+        shapes: &mut [crate::shape::Shape],
+        enlarged: &BitSet,
+        broad_phase: &mut crate::broad_phase::BroadPhase,
+    ) = enlarge_proxies_kernel
+);
+
+/// The kernel of [`enlarge_proxies_on`], compiled into each of its builds.
+#[inline(always)]
+fn enlarge_proxies_kernel(
+    sims: &[BodySim],
+    bodies: &[crate::body::Body],
+    shapes: &mut [crate::shape::Shape],
+    enlarged: &BitSet,
+    broad_phase: &mut crate::broad_phase::BroadPhase,
+) {
+    for sim_index in enlarged.iter() {
         let body = &bodies[sims[sim_index as usize].body_id as usize];
         let mut shape_id = body.head_shape_id;
         while shape_id != NULL_INDEX {
             let shape = &mut shapes[shape_id as usize];
             if shape.enlarged_aabb {
                 if let Some(key) = shape.proxy_key {
-                    let result = broad_phase.enlarge_proxy(key, shape.fat_aabb);
+                    let result = broad_phase.enlarge_proxy_inlined(key, shape.fat_aabb);
                     debug_assert!(result.is_ok());
                 }
                 shape.enlarged_aabb = false;

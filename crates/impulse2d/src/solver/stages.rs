@@ -438,16 +438,13 @@ fn run_block(
             prepare_scalar(simd, constraints, overflow, states, ctx);
         }
         StageKind::PrepareContacts => {
-            let states = unsafe { shared.states.whole() };
-            for (item, sims) in coloured_sims(shared, layout, start, end) {
-                if layout.use_wide {
-                    let w = unsafe { shared.wide.get(item) };
-                    prepare_wide(simd, w, sims, states, dummy, ctx);
-                } else {
-                    let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
-                    prepare_scalar(simd, std::slice::from_mut(c), sims, states, ctx);
-                }
-            }
+            let block = PrepareBlock {
+                shared,
+                layout,
+                dummy,
+                ctx,
+            };
+            prepare_contacts(simd, &block, start, end);
         }
         StageKind::IntegrateVelocities => {
             let states = unsafe { shared.states.range(start, end) };
@@ -501,6 +498,7 @@ fn run_block(
 /// The contact sims of coloured items `start..end` (each a wide block of up
 /// to `lanes::LANES` sims, or one sim), with the item index.
 #[allow(unsafe_code)]
+#[inline(always)]
 fn coloured_sims<'a>(
     shared: &'a Shared,
     layout: &'a Layout,
@@ -559,19 +557,47 @@ fn prepare_scalar_kernel(
     }
 }
 
+/// What a block of the contact preparation stage reads.
+struct PrepareBlock<'a> {
+    shared: &'a Shared<'a>,
+    layout: &'a Layout,
+    dummy: u32,
+    ctx: &'a StepContext,
+}
+
 multiversion!(
-    /// Prepares a wide constraint from up to `lanes::LANES` sims; empty lanes
-    /// point at the stand-in state `dummy`.
-    fn prepare_wide(
-        w: &mut WideConstraint,
-        sims: &[ContactSim],
-        states: &[BodyState],
-        dummy: u32,
-        ctx: &StepContext,
-    ) = prepare_wide_kernel
+    /// Prepares the coloured items `start..end` (wide constraints of up to
+    /// `lanes::LANES` sims, or scalar ones), built for the world's SIMD path:
+    /// one dispatch per block, with the walk over the colours inside.
+    fn prepare_contacts(block: &PrepareBlock, start: usize, end: usize) = prepare_contacts_kernel
 );
 
-/// The kernel of [`prepare_wide`], compiled into each of its builds.
+/// The kernel of [`prepare_contacts`], compiled into each of its builds.
+#[allow(unsafe_code)]
+#[inline(always)]
+fn prepare_contacts_kernel(block: &PrepareBlock, start: usize, end: usize) {
+    let PrepareBlock {
+        shared,
+        layout,
+        dummy,
+        ctx,
+    } = *block;
+    // SAFETY: as in `run_block`: items `start..end` belong to this block,
+    // and the states are only read here.
+    let states = unsafe { shared.states.whole() };
+    for (item, sims) in coloured_sims(shared, layout, start, end) {
+        if layout.use_wide {
+            let w = unsafe { shared.wide.get(item) };
+            prepare_wide_kernel(w, sims, states, dummy, ctx);
+        } else {
+            let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
+            prepare_scalar_kernel(std::slice::from_mut(c), sims, states, ctx);
+        }
+    }
+}
+
+/// Prepares a wide constraint from up to `lanes::LANES` sims; empty lanes
+/// point at the stand-in state `dummy`.
 #[inline(always)]
 fn prepare_wide_kernel(
     w: &mut WideConstraint,

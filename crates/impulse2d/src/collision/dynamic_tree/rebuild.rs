@@ -39,6 +39,7 @@ type CopyItem = (u32, u32, u8);
 impl DynamicTree {
     /// Collects the build leaves: proxies and kept subtrees (unmarked ones, in a
     /// partial build). The nodes descended into are dropped by the build.
+    #[inline(always)]
     pub(super) fn gather_build_leaves(&self, full_build: bool, scratch: &mut RebuildScratch) {
         scratch.leaves.clear();
         let mut stack: InlineStack<u32, INLINE_STACK> = InlineStack::new(0);
@@ -63,6 +64,7 @@ impl DynamicTree {
     /// (kept subtrees are copied in, also depth-first), then swaps it in. Nodes are split
     /// with `split` down to depth log₂(count) + 1 and at the median below. Node indices
     /// past the used ones become the free list, in ascending order.
+    #[inline(always)]
     pub(super) fn build(&mut self, scratch: &mut RebuildScratch, split: Split) {
         let old_len = self.nodes.len();
         let RebuildScratch {
@@ -165,6 +167,7 @@ impl DynamicTree {
     /// Puts a build leaf into slot `slot` of the new node `parent`: a proxy is linked
     /// there; a kept subtree is copied into `nodes` depth-first, re-linking its nodes
     /// and proxies.
+    #[inline(always)]
     fn place(
         &mut self,
         nodes: &mut Vec<Node>,
@@ -245,6 +248,7 @@ pub(super) enum Split {
 /// Splits `leaves` in two non-empty parts in place and returns the size of the first.
 /// `split` chooses the rule; the median is the fallback when the rule cannot separate
 /// the leaves (for example when their centres coincide).
+#[inline(always)]
 pub(super) fn partition(leaves: &mut [Child], split: Split) -> usize {
     let count = leaves.len();
     debug_assert!(count >= 2);
