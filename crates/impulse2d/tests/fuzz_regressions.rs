@@ -700,7 +700,9 @@ fn snapshot_with_a_huge_relax_count_is_refused() {
 ///   exponent of a joint setting. Three of them made a motor's or spring's
 ///   largest force negative, and the first step panicked in `f32::clamp`
 ///   (min above max); all are now refused by restore (see
-///   `snapshot_with_joint_settings_no_definition_accepts_is_refused`).
+///   `snapshot_with_joint_settings_no_definition_accepts_is_refused`, which
+///   finds its numbers by value: these inputs name byte positions in the
+///   seed, which move when a change to the engine changes the seed world).
 #[test]
 fn snapshot_fuzz_regressions_are_refused_or_valid() {
     let dir =
