@@ -21,7 +21,13 @@
 # once (each for SECONDS of wall time, its output in fuzz/artifacts/TARGET.log,
 # printed when it ends; `.ci/run` uses 2 for its smoke run of every target);
 # FUZZ_SMOKE=1 (CI): replay fuzz/regressions/ as a fatal check, then explore for
-# SECONDS and report a new crash without failing (kept in fuzz/artifacts/).
+# SECONDS and report a new crash without failing (kept in fuzz/artifacts/);
+# FUZZ_NICE (default 10) the niceness the fuzzers run at (0: normal priority);
+# FUZZ_CPU_SECONDS=N to stop each target once its fuzzer process has used N CPU
+# seconds (user + sys, read from /proc; fork mode's reaped children included), so
+# that a CPU-hour can be shown on a loaded machine: SECONDS then only caps the wall
+# time (e.g. `FUZZ_CPU_SECONDS=3600 bash scripts/fuzz.sh toi 36000`). Outside the
+# smoke run every target prints the CPU seconds its fuzzer used when it ends.
 #
 # Targets: hull, manifold, toi, world (sequences of world API calls),
 # world_2_workers (the same on a world with 2 worker threads) and snapshot
@@ -34,6 +40,8 @@ TARGETS=(hull manifold toi world world_2_workers snapshot replay)
 target="${1:-all}"
 seconds="${2:-600}"
 sanitizer="${FUZZ_SANITIZER:-none}"
+niceness="${FUZZ_NICE:-10}"
+cpu_budget="${FUZZ_CPU_SECONDS:-0}"
 export CARGO_BUILD_JOBS="${FUZZ_JOBS:-2}"
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
@@ -53,6 +61,69 @@ echo "== building ${selected[*]}"
 for t in "${selected[@]}"; do
     nice cargo fuzz build -s "$sanitizer" "$t"
 done
+
+# "TICKS PID": the CPU time in clock ticks (user + sys, and reaped children's) of
+# every process running the target binary $2 among the descendants of process $1,
+# and the first such process found (the fuzzer itself, above fork mode's children).
+fuzzer_ticks() {
+    local name="$2" total=0 first="" pid ticks
+    local queue=("$1")
+    while ((${#queue[@]} > 0)); do
+        pid="${queue[0]}"
+        queue=("${queue[@]:1}")
+        if [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == */"$name" ]]; then
+            # Fields after the command name: utime, stime, cutime, cstime are 12-15.
+            ticks=$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{print $12 + $13 + $14 + $15}')
+            total=$((total + ${ticks:-0}))
+            first="${first:-$pid}"
+        fi
+        # (Word splitting is wanted: one child pid per word.)
+        # shellcheck disable=SC2207
+        queue+=($(cat /proc/"$pid"/task/*/children 2>/dev/null || true))
+    done
+    echo "$total ${first:-0}"
+}
+
+# Runs the fuzzer command "$@" for target $t, polling its CPU time; with
+# FUZZ_CPU_SECONDS set, ends it with SIGTERM (libFuzzer then prints its final
+# stats and exits) once it has used that much. Prints the CPU seconds used;
+# returns the command's status, or 0 when it was stopped at the budget without
+# leaving a new crash file.
+run_fuzzer() {
+    local t="$1"
+    shift
+    local hz
+    hz=$(getconf CLK_TCK)
+    # (The directory must exist: under `set -o pipefail` a failing `find` would
+    # end the script silently.)
+    mkdir -p "artifacts/$t"
+    local crashes_before
+    crashes_before=$(find "artifacts/$t" -type f | wc -l)
+    local start=$SECONDS used=0 stopped="" now pid
+    "$@" &
+    local job=$!
+    while kill -0 "$job" 2>/dev/null; do
+        read -r now pid < <(fuzzer_ticks "$job" "$t")
+        # (The fuzzer's last sample before it exits stands.)
+        if ((now > used)); then
+            used=$now
+        fi
+        if ((cpu_budget > 0 && used >= cpu_budget * hz)) && [[ -z "$stopped" && "$pid" != 0 ]]; then
+            stopped=1
+            kill -TERM "$pid" 2>/dev/null || true
+        fi
+        sleep 1
+    done
+    local rc=0
+    wait "$job" || rc=$?
+    local crashes_after
+    crashes_after=$(find "artifacts/$t" -type f | wc -l)
+    echo "== $t: $((used / hz)).$(printf '%02d' $((used % hz * 100 / hz))) CPU s (user + sys of the fuzzer) in $((SECONDS - start)) s wall${stopped:+, stopped at the CPU budget of $cpu_budget s; status 72 above: libFuzzer interrupted}"
+    if [[ -n "$stopped" ]] && ((crashes_after == crashes_before)); then
+        return 0
+    fi
+    return "$rc"
+}
 
 # Runs target $1 for $seconds; returns non-zero on a crash.
 fuzz_one() {
@@ -92,16 +163,16 @@ fuzz_one() {
         # fuzz/artifacts/ but does not fail the run (random exploration would make
         # CI's verdict depend on luck; the hour-long runs outside CI are the gate).
         if [[ -d "regressions/$base" && -z "${FUZZ_NO_REGRESSIONS:-}" ]]; then
-            nice cargo fuzz run -s "$sanitizer" "$t" "regressions/$base" -- \
+            nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "regressions/$base" -- \
                 -runs=0 -max_len="$max_len"
         fi
-        if ! nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
+        if ! nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
             -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len"; then
             echo "== NEW FUZZ FAILURE in $t (not fatal in the smoke run): see the input above under fuzz/artifacts/$t/"
         fi
         return 0
     fi
-    nice cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
+    run_fuzzer "$t" nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len" "${extra[@]}"
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
         local after

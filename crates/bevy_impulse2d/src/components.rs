@@ -9,6 +9,17 @@ use impulse2d as i2;
 /// z; metres and radians) when the body is created, and the plugin writes the body's
 /// pose back into it after each step. Changing the component changes the body's type.
 ///
+/// In a hierarchy (through [`ChildOf`]) the body's pose in the world is its `Transform`
+/// composed with its ancestors' (as in Bevy's `GlobalTransform`, but computed at each
+/// fixed step, so it is current inside `FixedUpdate`), and the plugin writes the pose
+/// back as the `Transform` in the parent's frame. The application moving the entity or
+/// any ancestor (a new `Transform` or parent) teleports the body to its new place in the
+/// world. The physics moving an ancestor's body does not carry a child body along:
+/// each body moves by its own dynamics (join them with a joint to move them together).
+///
+/// Scale is not part of a body's pose: the `Transform`s' scale scales the colliders
+/// (see [`Collider`]).
+///
 /// Box2D: `b2BodyDef.type`.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[require(Transform, Velocity)]
@@ -130,8 +141,27 @@ pub struct SleepingAllowed(pub bool);
 pub struct Sleeping;
 
 /// The shape of a collider, in the frame of its entity (metres, radians). A collider on
-/// an entity with a [`RigidBody`] belongs to that body; on a child of one it belongs to
-/// the parent's body, placed by the child's [`Transform`].
+/// an entity with a [`RigidBody`] belongs to that body; on a descendant of one (through
+/// [`ChildOf`], at any depth, without a body of its own) it belongs to the nearest
+/// ancestor's body, placed by the [`Transform`]s of the entity and the ancestors between.
+/// Changing any of those `Transform`s (or the entity's parent) moves the collider on its
+/// body.
+///
+/// # Scale
+/// The collider takes the scale of its own `Transform`, of those between it and its
+/// body, and the body's own scale in the world (its `Transform`'s and its ancestors').
+/// Points (centres, capsule and segment ends, box corners, polygon and chain points) go
+/// through the scaled map exactly, so boxes, polygons, segments and chains scale
+/// exactly, uniformly or not (a box turned under a non-uniformly scaled parent becomes
+/// the parallelogram Bevy's `GlobalTransform` shears it to). Radii (circles, capsules,
+/// rounded corners) are multiplied by `√|sx·sy|`: `|s|` for a uniform scale `s`; under
+/// a non-uniform scale a circle stays a circle, of the area of the ellipse it would be
+/// (so its mass is the ellipse's), and a capsule's ends stretch while its radius scales
+/// so. (avian2d 0.7 makes an exact ellipse of a non-uniformly scaled circle and a convex
+/// polygon, 10 subdivisions per cap, of a capsule; Impulse2D's shapes, Box2D's, have no
+/// ellipse and polygons have at most 8 vertices.) A negative scale mirrors (a chain is
+/// reversed, so its solid side stays); a zero scale gives a degenerate shape, which is
+/// refused (with a warning) like any other.
 #[derive(Component, Clone, Debug, PartialEq)]
 #[require(Transform)]
 pub enum Collider {
@@ -365,4 +395,6 @@ pub struct PhysicsPose {
     /// The pose after the last step.
     pub current: i2::Transform,
     pub(crate) written: Transform,
+    /// The step that wrote `current` (the ones before say it did not move since).
+    pub(crate) step: u64,
 }

@@ -12,8 +12,9 @@ use crate::systems::v;
 /// metres; turning the cursor into such a point (the camera's
 /// `viewport_to_world_2d`) is the application's part, so the logic runs headless too.
 ///
-/// The joint hangs from a static body with no shapes and no entity (its `user_data` is
-/// `u64::MAX`), made the first time something is grabbed and moved to each grabbed point. It pulls like a spring of `hertz` with `damping_ratio`, with at most
+/// The joint hangs from a static body at the origin with no shapes and no entity (its
+/// `user_data` is `u64::MAX`), made the first time something is grabbed. It pulls like a
+/// spring of `hertz` with `damping_ratio`, with at most
 /// `force_per_weight` times the body's weight: a body held still sags `g / (2π·hertz)²`
 /// below the target (1 cm at 5 Hz).
 #[derive(Resource, Clone, Debug)]
@@ -54,18 +55,14 @@ impl PointerDrag {
         let target = v(point);
         let body = body_at(&physics.world, target)?;
         let entity = physics.body_entity(body);
-        // The anchor sits at the grabbed point (debug drawing shows the joint from there).
+        // The joint's handle (debug drawing shows a mouse joint from its target, so
+        // where the handle is does not matter).
         let anchor = match self.anchor.filter(|&a| physics.world.body(a).is_ok()) {
-            Some(a) => {
-                let mut b = physics.world.body_mut(a).ok()?;
-                b.set_transform(target, i2::Rot::IDENTITY).ok()?;
-                a
-            }
+            Some(a) => a,
             None => {
                 let a = physics
                     .world
                     .create_body(&i2::BodyDef {
-                        position: target,
                         user_data: u64::MAX,
                         ..Default::default()
                     })

@@ -45,6 +45,7 @@ mod components;
 #[cfg(feature = "debug-draw")]
 mod debug;
 mod drag;
+mod hierarchy;
 mod query;
 mod systems;
 
@@ -149,6 +150,10 @@ pub struct PhysicsWorld {
     pub(crate) shape_entities: BTreeMap<i2::ShapeId, Entity>,
     pub(crate) joint_entities: BTreeMap<i2::JointId, Entity>,
     pub(crate) destroyed_shapes: Vec<i2::ShapeId>,
+    /// Whether the world stepped since the last write-back (its body events are new).
+    pub(crate) stepped: bool,
+    /// Steps taken.
+    pub(crate) steps: u64,
 }
 
 impl PhysicsWorld {
@@ -162,6 +167,8 @@ impl PhysicsWorld {
             shape_entities: BTreeMap::new(),
             joint_entities: BTreeMap::new(),
             destroyed_shapes: Vec::new(),
+            stepped: false,
+            steps: 0,
         })
     }
 
@@ -274,6 +281,7 @@ impl Plugin for Impulse2dPlugin {
                 (
                     (
                         systems::create_bodies,
+                        systems::move_entities,
                         systems::update_colliders,
                         systems::create_colliders,
                         systems::update_joints,

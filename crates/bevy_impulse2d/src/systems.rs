@@ -6,6 +6,10 @@ use impulse2d as i2;
 use log::warn;
 
 use crate::components::*;
+use crate::hierarchy::{
+    Map, TreeNode, body_pose, depth, local_transform, moved_by_app, parent_global, placement,
+    with_pose,
+};
 use crate::{
     CollisionEnded, CollisionStarted, ContactHit, JointEvent, PhysicsSettings, PhysicsWorld,
     SensorEntered, SensorExited,
@@ -17,26 +21,6 @@ pub(crate) fn v(p: Vec2) -> i2::Vec2 {
 
 pub(crate) fn bv(p: i2::Vec2) -> Vec2 {
     Vec2::new(p.x, p.y)
-}
-
-/// The 2D pose of a `Transform`: x, y and the rotation about z.
-pub(crate) fn pose(t: &Transform) -> i2::Transform {
-    let q = t.rotation;
-    // For a rotation about z, q = (0, 0, sin(a/2), cos(a/2)).
-    let angle = 2.0 * q.z.atan2(q.w);
-    i2::Transform::new(
-        i2::Vec2::new(t.translation.x, t.translation.y),
-        i2::Rot::from_angle(angle),
-    )
-}
-
-/// `t` with the 2D pose `p` (z and scale kept).
-fn with_pose(t: &Transform, p: i2::Transform) -> Transform {
-    Transform {
-        translation: Vec3::new(p.p.x, p.p.y, t.translation.z),
-        rotation: Quat::from_rotation_z(p.q.angle()),
-        scale: t.scale,
-    }
 }
 
 type NewBody<'a> = (
@@ -51,14 +35,19 @@ type NewBody<'a> = (
     Has<Ccd>,
 );
 
+/// Bodies for new [`RigidBody`] entities, at their place in the world: the `Transform`
+/// at the root, composed with those of the ancestors under a parent.
 pub(crate) fn create_bodies(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
     new: Query<NewBody, Without<BodyHandle>>,
+    tree: Query<TreeNode>,
 ) {
     // In query order: the same spawns in the same order give the same ids and bits.
     for (entity, body, transform, velocity, gravity, damping, locks, sleep, ccd) in &new {
-        let p = pose(transform);
+        let Some(p) = body_pose(entity, &tree) else {
+            continue;
+        };
         let def = i2::BodyDef {
             body_type: body.body_type(),
             position: p.p,
@@ -83,6 +72,7 @@ pub(crate) fn create_bodies(
                         previous: p,
                         current: p,
                         written: *transform,
+                        step: physics.steps,
                     },
                 ));
             }
@@ -91,17 +81,48 @@ pub(crate) fn create_bodies(
     }
 }
 
-/// The geometry of `collider` placed by `xf` in its body's frame.
-fn geometry(collider: &Collider, xf: i2::Transform) -> i2::Result<Geometry> {
+/// The geometry of `collider` mapped by `map` into its body's frame. Points (centres,
+/// ends, corners) go through the whole map; radii are multiplied by
+/// [`Map::radius_scale`]; a mirrored chain is reversed so that its solid side stays.
+fn geometry(collider: &Collider, map: &Map) -> i2::Result<Geometry> {
     use i2::collision as c;
-    let pt = |p: Vec2| xf.apply(v(p));
+    let pt = |p: Vec2| map.apply(p);
+    let rs = map.radius_scale();
+    let hull = |points: &[Vec2], radius: f32| -> i2::Result<Geometry> {
+        let points: Vec<i2::Vec2> = points.iter().map(|&p| pt(p)).collect();
+        let hull = c::compute_hull(&points)?;
+        Ok(Geometry::Shape(i2::ShapeGeometry::Polygon(
+            c::make_polygon(&hull, radius * rs)?,
+        )))
+    };
+    let xf = map.xf;
     Ok(match collider {
         Collider::Circle { radius } => {
-            Geometry::Shape(i2::ShapeGeometry::Circle(c::Circle::new(xf.p, *radius)?))
+            let centre = if map.linear.is_none() {
+                xf.p
+            } else {
+                pt(Vec2::ZERO)
+            };
+            Geometry::Shape(i2::ShapeGeometry::Circle(c::Circle::new(
+                centre,
+                *radius * rs,
+            )?))
         }
         Collider::Capsule { a, b, radius } => Geometry::Shape(i2::ShapeGeometry::Capsule(
-            c::Capsule::new(pt(*a), pt(*b), *radius)?,
+            c::Capsule::new(pt(*a), pt(*b), *radius * rs)?,
         )),
+        Collider::Rectangle {
+            half_extents: h,
+            radius,
+        } if map.linear.is_some() => hull(
+            &[
+                Vec2::new(-h.x, -h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+            ],
+            *radius,
+        )?,
         Collider::Rectangle {
             half_extents: h,
             radius,
@@ -114,16 +135,16 @@ fn geometry(collider: &Collider, xf: i2::Transform) -> i2::Result<Geometry> {
         } => Geometry::Shape(i2::ShapeGeometry::Polygon(c::make_offset_rounded_box(
             h.x, h.y, xf.p, xf.q, *radius,
         )?)),
-        Collider::ConvexPolygon { points, radius } => {
-            let points: Vec<i2::Vec2> = points.iter().map(|&p| pt(p)).collect();
-            let hull = c::compute_hull(&points)?;
-            Geometry::Shape(i2::ShapeGeometry::Polygon(c::make_polygon(&hull, *radius)?))
-        }
+        Collider::ConvexPolygon { points, radius } => hull(points, *radius)?,
         Collider::Segment { a, b } => {
             Geometry::Shape(i2::ShapeGeometry::Segment(c::Segment::new(pt(*a), pt(*b))?))
         }
         Collider::Chain { points, closed } => {
-            Geometry::Chain(points.iter().map(|&p| pt(p)).collect(), *closed)
+            let mut points: Vec<i2::Vec2> = points.iter().map(|&p| pt(p)).collect();
+            if map.mirrors() {
+                points.reverse();
+            }
+            Geometry::Chain(points, *closed)
         }
     })
 }
@@ -132,33 +153,6 @@ enum Geometry {
     Shape(i2::ShapeGeometry),
     Chain(Vec<i2::Vec2>, bool),
 }
-
-/// The body a collider on `entity` belongs to and where it sits in that body's frame:
-/// the entity's own body, or else the nearest ancestor's with a [`RigidBody`] (through
-/// [`ChildOf`]), placed by the `Transform`s of the entity and the ancestors between
-/// (x, y and the rotation about z; scale is not applied). `None` while that body does
-/// not exist yet, or when no ancestor has a `RigidBody`.
-fn placement(entity: Entity, tree: &Query<TreeNode>) -> Option<(i2::BodyId, i2::Transform)> {
-    let mut xf = i2::Transform::IDENTITY;
-    let mut current = entity;
-    // A bound on the depth, against a malformed hierarchy.
-    for _ in 0..64 {
-        let (transform, parent, body, has_body) = tree.get(current).ok()?;
-        if has_body {
-            return body.map(|b| (b.0, xf));
-        }
-        xf = pose(transform).mul(xf);
-        current = parent?.parent();
-    }
-    None
-}
-
-type TreeNode<'a> = (
-    &'a Transform,
-    Option<&'a ChildOf>,
-    Option<&'a BodyHandle>,
-    Has<RigidBody>,
-);
 
 type NewCollider<'a> = (
     Entity,
@@ -177,7 +171,7 @@ pub(crate) fn create_colliders(
 ) {
     for (entity, collider, material, filter, sensor, hits) in &new {
         // The parent's body comes first: try again at the next step.
-        let Some((body, xf)) = placement(entity, &tree) else {
+        let Some((body, map)) = placement(entity, &tree) else {
             continue;
         };
         let m = material.copied().unwrap_or_default();
@@ -193,7 +187,7 @@ pub(crate) fn create_colliders(
             user_data: entity.to_bits(),
             ..Default::default()
         };
-        let created = geometry(collider, xf).and_then(|g| match g {
+        let created = geometry(collider, &map).and_then(|g| match g {
             Geometry::Shape(g) => physics
                 .world
                 .create_shape(body, &def, g)
@@ -241,73 +235,47 @@ pub(crate) fn create_colliders(
     }
 }
 
-type ExistingCollider<'a> = (
-    Entity,
-    Ref<'a, Collider>,
-    Ref<'a, Transform>,
-    &'a ColliderHandle,
-    Has<RigidBody>,
-    Has<Sensor>,
-    Has<HitEvents>,
-);
-
-/// Colliders changed after their shape was made: a new `Collider` (or, on a child, a
-/// new `Transform`) reshapes the shape in place (same id; its contacts are found again,
-/// the body's mass is recomputed); a change to or from a chain, or adding or removing
-/// [`Sensor`], destroys the shape or chain so that [`create_colliders`] makes it anew.
-/// [`HitEvents`] is switched on the shape.
-pub(crate) fn update_colliders(
-    mut commands: Commands,
-    mut physics: ResMut<PhysicsWorld>,
-    colliders: Query<ExistingCollider>,
-    tree: Query<TreeNode>,
-) {
-    for (entity, collider, transform, &handle, own_body, sensor, hits) in &colliders {
-        let moved = !own_body && transform.is_changed();
-        let reshape = (collider.is_changed() && !collider.is_added()) || moved;
-        let p = &mut *physics;
-        let (remake, geometry_now) = match handle {
-            ColliderHandle::Shape(id) => {
-                let Ok(mut shape) = p.world.shape_mut(id) else {
-                    continue;
-                };
-                if shape.hit_events_enabled() != hits {
-                    shape.set_hit_events_enabled(hits);
-                }
-                let remake = shape.is_sensor() != sensor
-                    || (reshape && matches!(*collider, Collider::Chain { .. }));
-                (remake, reshape && !remake)
-            }
-            ColliderHandle::Chain(_) => (reshape, false),
+/// Gives the shape of `entity`'s collider the geometry its `collider` and place in the
+/// hierarchy now make, in place (same id; its contacts are found again and the body's
+/// mass is recomputed) when it changed. Returns whether the shape must be made anew
+/// instead: it is (or becomes) a chain, or it now belongs to another body.
+fn reshape(
+    p: &mut PhysicsWorld,
+    entity: Entity,
+    collider: &Collider,
+    handle: ColliderHandle,
+    tree: &Query<TreeNode>,
+) -> bool {
+    let ColliderHandle::Shape(id) = handle else {
+        return true;
+    };
+    let Some((body, map)) = placement(entity, tree) else {
+        return false;
+    };
+    let result = geometry(collider, &map).and_then(|g| {
+        let Geometry::Shape(g) = g else {
+            return Ok(true);
         };
-        if geometry_now {
-            let ColliderHandle::Shape(id) = handle else {
-                continue;
-            };
-            let Some((_, xf)) = placement(entity, &tree) else {
-                continue;
-            };
-            let result = geometry(&collider, xf).and_then(|g| {
-                let Geometry::Shape(g) = g else {
-                    return Ok(());
-                };
-                let mut shape = p.world.shape_mut(id)?;
-                match g {
-                    i2::ShapeGeometry::Circle(c) => shape.set_circle(&c),
-                    i2::ShapeGeometry::Capsule(c) => shape.set_capsule(&c),
-                    i2::ShapeGeometry::Polygon(poly) => shape.set_polygon(&poly),
-                    i2::ShapeGeometry::Segment(s) => shape.set_segment(&s),
-                    i2::ShapeGeometry::ChainSegment(s) => shape.set_chain_segment(&s),
-                }
-            });
-            if let Err(e) = result {
-                warn!("bevy_impulse2d: new collider of {entity} refused: {e}");
-            }
-        } else if remake {
-            destroy_collider(p, entity, handle);
-            commands.entity(entity).remove::<ColliderHandle>();
+        let mut shape = p.world.shape_mut(id)?;
+        if shape.body() != body {
+            return Ok(true);
         }
-    }
+        if shape.geometry() == g {
+            return Ok(false);
+        }
+        match g {
+            i2::ShapeGeometry::Circle(c) => shape.set_circle(&c),
+            i2::ShapeGeometry::Capsule(c) => shape.set_capsule(&c),
+            i2::ShapeGeometry::Polygon(poly) => shape.set_polygon(&poly),
+            i2::ShapeGeometry::Segment(s) => shape.set_segment(&s),
+            i2::ShapeGeometry::ChainSegment(s) => shape.set_chain_segment(&s),
+        }
+        .map(|()| false)
+    });
+    result.unwrap_or_else(|e| {
+        warn!("bevy_impulse2d: new collider of {entity} refused: {e}");
+        false
+    })
 }
 
 /// Destroys the shape or chain of `entity`'s collider, keeping the shapes' entities for
@@ -331,22 +299,182 @@ fn destroy_collider(p: &mut PhysicsWorld, entity: Entity, handle: ColliderHandle
     }
 }
 
+/// Destroys `entity`'s shape or chain so that [`create_colliders`] makes it anew.
+fn remake(p: &mut PhysicsWorld, commands: &mut Commands, entity: Entity, handle: ColliderHandle) {
+    destroy_collider(p, entity, handle);
+    commands.entity(entity).remove::<ColliderHandle>();
+}
+
+/// Made colliders whose `Collider` changed or that became a sensor or hit reporter.
+type ChangedCollider = (
+    With<ColliderHandle>,
+    Or<(Changed<Collider>, Added<Sensor>, Added<HitEvents>)>,
+);
+
+type ColliderState<'a> = (
+    Ref<'a, Collider>,
+    &'a ColliderHandle,
+    Has<Sensor>,
+    Has<HitEvents>,
+);
+
+/// Colliders changed after their shape was made: a new `Collider` reshapes the shape
+/// in place ([`reshape`]); a change to or from a chain, or adding or removing
+/// [`Sensor`], destroys the shape or chain so that [`create_colliders`] makes it anew.
+/// [`HitEvents`] is switched on the shape. Only the entities whose components changed
+/// are visited.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn update_colliders(
+    mut commands: Commands,
+    mut physics: ResMut<PhysicsWorld>,
+    changed: Query<Entity, ChangedCollider>,
+    mut removed_sensors: RemovedComponents<Sensor>,
+    mut removed_hits: RemovedComponents<HitEvents>,
+    colliders: Query<ColliderState>,
+    tree: Query<TreeNode>,
+    mut todo: Local<Vec<Entity>>,
+) {
+    todo.clear();
+    todo.extend(changed.iter());
+    todo.extend(removed_sensors.read());
+    todo.extend(removed_hits.read());
+    todo.sort_unstable();
+    todo.dedup();
+    let p = &mut *physics;
+    for &entity in todo.iter() {
+        let Ok((collider, &handle, sensor, hits)) = colliders.get(entity) else {
+            continue;
+        };
+        let reshaped = collider.is_changed() && !collider.is_added();
+        let remade = match handle {
+            ColliderHandle::Shape(id) => {
+                let Ok(mut shape) = p.world.shape_mut(id) else {
+                    continue;
+                };
+                if shape.hit_events_enabled() != hits {
+                    shape.set_hit_events_enabled(hits);
+                }
+                shape.is_sensor() != sensor
+                    || (reshaped && reshape(p, entity, &collider, handle, &tree))
+            }
+            ColliderHandle::Chain(_) => reshaped,
+        };
+        if remade {
+            remake(p, &mut commands, entity, handle);
+        }
+    }
+}
+
+type Moved<'a> = (
+    Entity,
+    Ref<'a, Transform>,
+    Option<Ref<'a, ChildOf>>,
+    Option<&'a PhysicsPose>,
+    Has<RigidBody>,
+);
+
+/// The application moved entities (changed their `Transform`, or their parent): a body
+/// at the root of the hierarchy is moved to its new pose; under a parent, or when a
+/// body's scale or anything without a body moved, every body at or below the moved
+/// entity is put where the hierarchy now places it, and every collider at or below it
+/// is reshaped to its new place in its body. Moving a body teleports it (no
+/// interpolation across the move). The plugin's own writes of `Transform` are not moves.
+#[allow(clippy::type_complexity)]
+pub(crate) fn move_entities(
+    mut commands: Commands,
+    mut physics: ResMut<PhysicsWorld>,
+    mut set: ParamSet<(
+        Query<Moved, Or<(Changed<Transform>, Changed<ChildOf>)>>,
+        Query<(&BodyHandle, &mut PhysicsPose)>,
+    )>,
+    children: Query<&Children>,
+    colliders: Query<(&Collider, &ColliderHandle)>,
+    tree: Query<TreeNode>,
+    mut found: Local<(Vec<Entity>, Vec<Entity>)>,
+) {
+    let (roots, subtrees) = &mut *found;
+    roots.clear();
+    subtrees.clear();
+    for (entity, t, child_of, pose, has_body) in &set.p0() {
+        let reparented = child_of.as_ref().is_some_and(|c| c.is_changed());
+        if !reparented && !moved_by_app(&t, pose) {
+            continue;
+        }
+        let scaled = pose.is_none_or(|p| p.written.scale != t.scale);
+        if has_body && child_of.is_none() && !scaled {
+            roots.push(entity);
+        } else {
+            subtrees.push(entity);
+        }
+    }
+    let mut bodies = set.p1();
+    for &e in roots.iter() {
+        teleport(&mut physics, e, &mut bodies, &tree);
+    }
+    if subtrees.is_empty() {
+        return;
+    }
+    let mut visit: Vec<Entity> = Vec::new();
+    for &e in subtrees.iter() {
+        visit.push(e);
+        visit.extend(children.iter_descendants(e));
+    }
+    // Parents before children (each body is placed from its ancestors' Transforms,
+    // which do not change here, so the order is only for determinism).
+    visit.sort_unstable_by_key(|&e| (depth(e, &tree), e));
+    visit.dedup();
+    for &e in &visit {
+        teleport(&mut physics, e, &mut bodies, &tree);
+        if let Ok((collider, &handle)) = colliders.get(e)
+            && reshape(&mut physics, e, collider, handle, &tree)
+        {
+            remake(&mut physics, &mut commands, e, handle);
+        }
+    }
+}
+
+/// Puts the body of `entity` (if it has one) where the hierarchy places it, with no
+/// interpolation across the move.
+fn teleport(
+    p: &mut PhysicsWorld,
+    entity: Entity,
+    bodies: &mut Query<(&BodyHandle, &mut PhysicsPose)>,
+    tree: &Query<TreeNode>,
+) {
+    let Ok((handle, mut pose)) = bodies.get_mut(entity) else {
+        return;
+    };
+    let (Some(target), Ok((t, ..))) = (body_pose(entity, tree), tree.get(entity)) else {
+        return;
+    };
+    pose.written = *t;
+    let Ok(mut body) = p.world.body_mut(handle.0) else {
+        return;
+    };
+    if body.transform() != target
+        && let Err(e) = body.set_transform(target.p, target.q)
+    {
+        warn!("bevy_impulse2d: a move of {entity} was refused: {e}");
+        return;
+    }
+    pose.previous = target;
+    pose.current = target;
+}
+
 /// Joints whose [`Joint`] component changed after the joint was made are destroyed, so
 /// that [`create_joints`] makes them anew from the new definition; so are broken joints
 /// whose `Joint` changed.
 pub(crate) fn update_joints(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
-    joints: Query<(Entity, Ref<Joint>, &JointHandle)>,
-    broken: Query<(Entity, Ref<Joint>), With<JointBroken>>,
+    joints: Query<(Entity, Ref<Joint>, &JointHandle), Changed<Joint>>,
+    broken: Query<Entity, (With<JointBroken>, Changed<Joint>)>,
 ) {
-    for (entity, joint) in &broken {
-        if joint.is_changed() {
-            commands.entity(entity).remove::<JointBroken>();
-        }
+    for entity in &broken {
+        commands.entity(entity).remove::<JointBroken>();
     }
     for (entity, joint, handle) in &joints {
-        if !joint.is_changed() || joint.is_added() {
+        if joint.is_added() {
             continue;
         }
         physics.joints.remove(&entity);
@@ -417,17 +545,24 @@ pub(crate) fn create_joints(
 type BodyChanges<'a> = (
     &'a BodyHandle,
     Ref<'a, RigidBody>,
-    Ref<'a, Transform>,
-    &'a PhysicsPose,
     Ref<'a, Velocity>,
     Option<Ref<'a, GravityScale>>,
     Option<Ref<'a, Damping>>,
     Option<Ref<'a, LockedAxes>>,
     Option<Ref<'a, SleepingAllowed>>,
     Has<Ccd>,
-    Option<&'a ExternalForce>,
-    Option<Mut<'a, ExternalImpulse>>,
 );
+
+/// Bodies with a component the application changed (moves are [`move_entities`]').
+type BodyChanged = Or<(
+    Changed<RigidBody>,
+    Changed<Velocity>,
+    Changed<GravityScale>,
+    Changed<Damping>,
+    Changed<LockedAxes>,
+    Changed<SleepingAllowed>,
+    Changed<Ccd>,
+)>;
 
 /// Whether an optional component was changed by the application (not just added).
 /// (A component added after the body was made counts as a change.)
@@ -437,41 +572,43 @@ fn changed<T>(r: &Option<Ref<'_, T>>) -> bool {
 
 type ShapeChanges<'a> = (
     &'a ColliderHandle,
-    Ref<'a, Material>,
+    Option<Ref<'a, Material>>,
     Option<Ref<'a, CollisionFilter>>,
 );
 
-/// The application's changes to components, carried into the world; forces and impulses.
+/// The optional body components removed since the last step: their defaults come back.
+#[derive(SystemParam)]
+pub(crate) struct Removed<'w, 's> {
+    gravity: RemovedComponents<'w, 's, GravityScale>,
+    damping: RemovedComponents<'w, 's, Damping>,
+    locks: RemovedComponents<'w, 's, LockedAxes>,
+    sleep: RemovedComponents<'w, 's, SleepingAllowed>,
+    ccd: RemovedComponents<'w, 's, Ccd>,
+}
+
+/// The application's changes to components, carried into the world; forces and
+/// impulses. Only bodies and colliders with a changed component are visited (and the
+/// bodies with an [`ExternalForce`]).
+#[allow(clippy::type_complexity)]
 pub(crate) fn apply_changes(
     mut physics: ResMut<PhysicsWorld>,
-    mut bodies: Query<BodyChanges>,
-    colliders: Query<ShapeChanges>,
+    bodies: Query<BodyChanges, BodyChanged>,
+    forces: Query<(&BodyHandle, &ExternalForce)>,
+    mut impulses: Query<(&BodyHandle, &mut ExternalImpulse), Changed<ExternalImpulse>>,
+    colliders: Query<ShapeChanges, Or<(Changed<Material>, Changed<CollisionFilter>)>>,
+    handles: Query<&BodyHandle>,
+    mut removed: Removed,
 ) {
-    for (
-        handle,
-        kind,
-        transform,
-        pose,
-        velocity,
-        gravity,
-        damping,
-        locks,
-        sleep,
-        ccd,
-        force,
-        impulse,
-    ) in &mut bodies
-    {
+    let refused = |id: i2::BodyId, e: i2::Error| {
+        warn!("bevy_impulse2d: a change to body {id:?} was refused: {e}");
+    };
+    for (handle, kind, velocity, gravity, damping, locks, sleep, ccd) in &bodies {
         let Ok(mut body) = physics.world.body_mut(handle.0) else {
             continue;
         };
         let result = (|| -> i2::Result<()> {
             if kind.is_changed() && !kind.is_added() {
                 body.set_body_type(kind.body_type())?;
-            }
-            if transform.is_changed() && *transform != pose.written {
-                let p = self::pose(&transform);
-                body.set_transform(p.p, p.q)?;
             }
             if velocity.is_changed() && !velocity.is_added() {
                 body.set_linear_velocity(v(velocity.linear))?;
@@ -498,27 +635,78 @@ pub(crate) fn apply_changes(
             if body.is_bullet() != ccd {
                 body.set_bullet(ccd);
             }
-            if let Some(f) = force
-                && (f.force != Vec2::ZERO || f.torque != 0.0)
-            {
-                body.apply_force_to_center(v(f.force), true)?;
-                body.apply_torque(f.torque, true)?;
-            }
-            if let Some(mut i) = impulse
-                && (i.impulse != Vec2::ZERO || i.angular != 0.0)
-            {
-                body.apply_linear_impulse_to_center(v(i.impulse), true)?;
-                body.apply_angular_impulse(i.angular, true)?;
-                *i = ExternalImpulse::default();
-            }
             Ok(())
         })();
         if let Err(e) = result {
-            warn!(
-                "bevy_impulse2d: a change to body {:?} was refused: {e}",
-                handle.0
-            );
+            refused(handle.0, e);
         }
+    }
+    // Removed components: back to the defaults.
+    let Removed {
+        gravity,
+        damping,
+        locks,
+        sleep,
+        ccd,
+    } = &mut removed;
+    let mut each = |removed: &mut dyn Iterator<Item = Entity>,
+                    f: &dyn Fn(&mut i2::BodyMut) -> i2::Result<()>| {
+        for e in removed {
+            let Ok(handle) = handles.get(e) else { continue };
+            let Ok(mut body) = physics.world.body_mut(handle.0) else {
+                continue;
+            };
+            if let Err(err) = f(&mut body) {
+                refused(handle.0, err);
+            }
+        }
+    };
+    each(&mut gravity.read(), &|b| b.set_gravity_scale(1.0));
+    each(&mut damping.read(), &|b| {
+        b.set_linear_damping(0.0)?;
+        b.set_angular_damping(0.0)
+    });
+    each(&mut locks.read(), &|b| {
+        b.set_motion_locks(i2::MotionLocks::default());
+        Ok(())
+    });
+    each(&mut sleep.read(), &|b| {
+        b.set_sleep_enabled(true);
+        Ok(())
+    });
+    each(&mut ccd.read(), &|b| {
+        b.set_bullet(false);
+        Ok(())
+    });
+    for (handle, f) in &forces {
+        if f.force == Vec2::ZERO && f.torque == 0.0 {
+            continue;
+        }
+        let Ok(mut body) = physics.world.body_mut(handle.0) else {
+            continue;
+        };
+        let result = body
+            .apply_force_to_center(v(f.force), true)
+            .and_then(|()| body.apply_torque(f.torque, true));
+        if let Err(e) = result {
+            refused(handle.0, e);
+        }
+    }
+    for (handle, mut i) in &mut impulses {
+        if i.impulse == Vec2::ZERO && i.angular == 0.0 {
+            continue;
+        }
+        let Ok(mut body) = physics.world.body_mut(handle.0) else {
+            continue;
+        };
+        let result = body
+            .apply_linear_impulse_to_center(v(i.impulse), true)
+            .and_then(|()| body.apply_angular_impulse(i.angular, true));
+        if let Err(e) = result {
+            refused(handle.0, e);
+        }
+        // Spent: zero again, without counting as the application's change.
+        *i.bypass_change_detection() = ExternalImpulse::default();
     }
     for (handle, material, filter) in &colliders {
         let ColliderHandle::Shape(id) = *handle else {
@@ -528,7 +716,9 @@ pub(crate) fn apply_changes(
             continue;
         };
         let result = (|| -> i2::Result<()> {
-            if material.is_changed() {
+            if let Some(material) = material
+                && material.is_changed()
+            {
                 shape.set_density(material.density, true)?;
                 shape.set_friction(material.friction)?;
                 shape.set_restitution(material.restitution)?;
@@ -564,68 +754,160 @@ pub(crate) fn step(
         warn!("bevy_impulse2d: gravity refused: {e}");
     }
     let dt = time.timestep().as_secs_f32();
-    if let Err(e) = world.step(dt, settings.substeps.max(1)) {
-        warn!("bevy_impulse2d: step failed: {e}");
+    match world.step(dt, settings.substeps.max(1)) {
+        Ok(()) => {
+            physics.stepped = true;
+            physics.steps += 1;
+        }
+        Err(e) => warn!("bevy_impulse2d: step failed: {e}"),
     }
 }
 
 type Writeback<'a> = (
-    Entity,
     &'a BodyHandle,
     &'a mut Transform,
     &'a mut PhysicsPose,
     &'a mut Velocity,
     Has<Sleeping>,
+    Has<ChildOf>,
 );
 
+/// After a step, the bodies it moved (the world's body move events: the awake bodies,
+/// none of the sleeping or static ones): their poses, velocities and whether they fell
+/// asleep ([`Sleeping`]) are written to their entities. At the root of the hierarchy the
+/// `Transform` is the world pose; under a parent it is the pose in the parent's frame,
+/// for every body under a parent (parents first), moved or not, since a parent may
+/// have moved.
 pub(crate) fn writeback(
     mut commands: Commands,
-    physics: Res<PhysicsWorld>,
-    mut bodies: Query<Writeback>,
+    mut physics: ResMut<PhysicsWorld>,
+    mut set: ParamSet<(Query<TreeNode>, Query<Writeback>)>,
+    child_bodies: Query<Entity, (With<BodyHandle>, With<ChildOf>)>,
+    mut children: Local<Vec<(usize, Entity)>>,
 ) {
-    for (entity, handle, mut transform, mut pose, mut velocity, sleeping) in &mut bodies {
-        let Ok(body) = physics.world.body(handle.0) else {
+    if !std::mem::take(&mut physics.stepped) {
+        return;
+    }
+    let p = &*physics;
+    let mut bodies = set.p1();
+    for e in p.world.body_events() {
+        let Some(entity) = Entity::try_from_bits(e.user_data) else {
             continue;
         };
-        let now = body.transform();
+        let Ok((handle, mut transform, mut pose, mut velocity, sleeping, child)) =
+            bodies.get_mut(entity)
+        else {
+            continue;
+        };
+        if handle.0 != e.body_id {
+            continue;
+        }
         pose.previous = pose.current;
-        pose.current = now;
-        let t = with_pose(&transform, now);
+        pose.current = e.transform;
+        pose.step = p.steps;
+        if !child {
+            let t = with_pose(&transform, e.transform);
+            if *transform != t {
+                *transform = t;
+            }
+            pose.written = *transform;
+        }
+        if let Ok(body) = p.world.body(e.body_id) {
+            let vel = Velocity {
+                linear: bv(body.linear_velocity()),
+                angular: body.angular_velocity(),
+            };
+            if *velocity != vel {
+                *velocity.bypass_change_detection() = vel;
+            }
+        }
+        if e.fell_asleep && !sleeping {
+            commands.entity(entity).insert(Sleeping);
+        } else if !e.fell_asleep && sleeping {
+            commands.entity(entity).remove::<Sleeping>();
+        }
+    }
+    if child_bodies.is_empty() {
+        return;
+    }
+    children.clear();
+    let tree = set.p0();
+    children.extend(child_bodies.iter().map(|e| (depth(e, &tree), e)));
+    children.sort_unstable();
+    for &(_, entity) in children.iter() {
+        let Some(parent) = parent_global(entity, &set.p0()) else {
+            continue;
+        };
+        let mut bodies = set.p1();
+        let Ok((handle, mut transform, mut pose, ..)) = bodies.get_mut(entity) else {
+            continue;
+        };
+        let Ok(body) = p.world.body(handle.0) else {
+            continue;
+        };
+        let t = local_transform(&transform, &parent, body.transform());
         if *transform != t {
             *transform = t;
         }
         pose.written = *transform;
-        let vel = Velocity {
-            linear: bv(body.linear_velocity()),
-            angular: body.angular_velocity(),
-        };
-        if *velocity != vel {
-            *velocity.bypass_change_detection() = vel;
-        }
-        let asleep = !body.is_awake();
-        if asleep && !sleeping {
-            commands.entity(entity).insert(Sleeping);
-        } else if !asleep && sleeping {
-            commands.entity(entity).remove::<Sleeping>();
-        }
     }
 }
 
+type Shown<'a> = (&'a mut Transform, &'a mut PhysicsPose, Has<ChildOf>);
+
+/// Bodies under a parent that are awake.
+type AwakeChild = (With<PhysicsPose>, With<ChildOf>, Without<Sleeping>);
+
 /// Between fixed steps: `Transform` = the last two poses blended by how far the
-/// virtual time is into the next step.
+/// virtual time is into the next step (for the bodies the last step moved; the others
+/// show their pose), in the parent's frame under a parent (parents first).
+#[allow(clippy::type_complexity)]
 pub(crate) fn interpolate(
     settings: Res<PhysicsSettings>,
     time: Res<Time<Fixed>>,
-    mut bodies: Query<(&mut Transform, &mut PhysicsPose), Without<Sleeping>>,
+    physics: Res<PhysicsWorld>,
+    mut set: ParamSet<(Query<TreeNode>, Query<Shown, Without<Sleeping>>)>,
+    child_bodies: Query<Entity, AwakeChild>,
+    mut children: Local<Vec<(usize, Entity)>>,
 ) {
     if !settings.interpolate {
         return;
     }
     let alpha = time.overstep_fraction().clamp(0.0, 1.0);
-    for (mut transform, mut pose) in &mut bodies {
+    let blend = |pose: &PhysicsPose| {
+        if pose.step != physics.steps {
+            return pose.current;
+        }
         let p = pose.previous.p + (pose.current.p - pose.previous.p) * alpha;
         let q = i2::Rot::nlerp(pose.previous.q, pose.current.q, alpha);
-        let t = with_pose(&transform, i2::Transform::new(p, q));
+        i2::Transform::new(p, q)
+    };
+    for (mut transform, mut pose, child) in &mut set.p1() {
+        if child {
+            continue;
+        }
+        let t = with_pose(&transform, blend(&pose));
+        if *transform != t {
+            *transform = t;
+        }
+        pose.written = *transform;
+    }
+    if child_bodies.is_empty() {
+        return;
+    }
+    children.clear();
+    let tree = set.p0();
+    children.extend(child_bodies.iter().map(|e| (depth(e, &tree), e)));
+    children.sort_unstable();
+    for &(_, entity) in children.iter() {
+        let Some(parent) = parent_global(entity, &set.p0()) else {
+            continue;
+        };
+        let mut bodies = set.p1();
+        let Ok((mut transform, mut pose, _)) = bodies.get_mut(entity) else {
+            continue;
+        };
+        let t = local_transform(&transform, &parent, blend(&pose));
         if *transform != t {
             *transform = t;
         }

@@ -1,11 +1,13 @@
 //! Colliders on children and grandchildren, changing colliders, joints of every type as
-//! components, events as messages, dragging with [`PointerDrag`] and (feature
-//! `debug-draw`) debug drawing into gizmos: all headless (`MinimalPlugins`), stepped by
+//! components, events as messages, dragging with [`PointerDrag`], bodies in a hierarchy,
+//! moves of entities without a body, `Transform` scale, sleeping bodies left alone by
+//! the write-back and (feature `debug-draw`) debug drawing into gizmos: all headless (`MinimalPlugins`), stepped by
 //! running `FixedUpdate` by hand at 64 Hz, so h = 1/256 s per substep.
 
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
 use bevy::prelude::*;
+use bevy_impulse2d::PhysicsPose;
 use bevy_impulse2d::impulse2d as i2;
 use bevy_impulse2d::prelude::*;
 
@@ -772,4 +774,382 @@ mod debug_draw {
         app.world_mut().run_schedule(PostUpdate);
         assert!(app.world().contains_resource::<DebugDrawOptions>());
     }
+}
+
+// ---- Hierarchy, scale and what the step writes back ----
+
+fn pose_of(app: &App, e: Entity) -> i2::Transform {
+    physics(app).body(body_of(app, e)).unwrap().transform()
+}
+
+fn local_xy(app: &App, e: Entity) -> i2::Vec2 {
+    let t = app.world().get::<Transform>(e).unwrap();
+    i2::Vec2::new(t.translation.x, t.translation.y)
+}
+
+fn local_angle(app: &App, e: Entity) -> f32 {
+    let q = app.world().get::<Transform>(e).unwrap().rotation;
+    2.0 * q.z.atan2(q.w)
+}
+
+#[test]
+fn a_child_body_is_placed_in_the_world_and_written_back_in_its_parents_frame() {
+    let mut app = app();
+    // A parent without a body at (10, 0) turned 90°, and a child body at (2, 0) in its
+    // frame: in the world (10, 0) + R(90°)(2, 0) = (10, 2), turned 90°. No gravity, and
+    // 1 m/s along world x.
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(10.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_2)))
+        .id();
+    let child = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            GravityScale(0.0),
+            Velocity {
+                linear: Vec2::new(1.0, 0.0),
+                angular: 0.0,
+            },
+            Transform::from_xyz(2.0, 0.0, 0.0),
+            ChildOf(parent),
+        ))
+        .id();
+    step(&mut app, 1);
+    let p = pose_of(&app, child);
+    let moved = 1.0 / HZ;
+    assert!(close(p.p, i2::Vec2::new(10.0 + moved, 2.0), 1e-5), "{p:?}");
+    assert!((p.q.angle() - FRAC_PI_2).abs() < 1e-6, "{p:?}");
+    // Written back in the parent's frame: R(−90°)((10 + d, 2) − (10, 0)) = (2, −d),
+    // not turned relative to the parent.
+    step(&mut app, 63);
+    let d = 1.0;
+    assert!(close(
+        pose_of(&app, child).p,
+        i2::Vec2::new(11.0, 2.0),
+        1e-4
+    ));
+    assert!(
+        close(local_xy(&app, child), i2::Vec2::new(2.0, -d), 1e-4),
+        "{:?}",
+        local_xy(&app, child)
+    );
+    assert!(local_angle(&app, child).abs() < 1e-5);
+
+    // A child body under a body: both fall alike, so the child stays at (1, 0) in the
+    // parent's frame while both drop g·t²/2-ish (the same for both) in the world.
+    let mut app = self::app();
+    let top = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(0.0, 20.0, 0.0),
+        ))
+        .id();
+    let under = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            Transform::from_xyz(3.0, 0.0, 0.0),
+            ChildOf(top),
+        ))
+        .id();
+    step(&mut app, 1);
+    assert!(close(
+        pose_of(&app, under).p,
+        pose_of(&app, top).p + i2::Vec2::new(3.0, 0.0),
+        1e-5
+    ));
+    step(&mut app, 32);
+    let (pt, pu) = (pose_of(&app, top).p, pose_of(&app, under).p);
+    assert!(pt.y < 19.0, "{pt:?}");
+    assert!(
+        close(pu, pt + i2::Vec2::new(3.0, 0.0), 1e-4),
+        "{pt:?} {pu:?}"
+    );
+    assert!(close(local_xy(&app, under), i2::Vec2::new(3.0, 0.0), 1e-4));
+}
+
+#[test]
+fn moving_an_entity_without_a_body_moves_the_colliders_and_bodies_below_it() {
+    let mut app = app();
+    // Body at (0, 10) without gravity; under it a body-less entity at (1, 0); under that
+    // a circle at (0, 1): at (1, 1) in the body's frame.
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            GravityScale(0.0),
+            Transform::from_xyz(0.0, 10.0, 0.0),
+        ))
+        .id();
+    let middle = app
+        .world_mut()
+        .spawn((Transform::from_xyz(1.0, 0.0, 0.0), ChildOf(body)))
+        .id();
+    let leaf = app
+        .world_mut()
+        .spawn((
+            Collider::circle(0.5),
+            Transform::from_xyz(0.0, 1.0, 0.0),
+            ChildOf(middle),
+        ))
+        .id();
+    step(&mut app, 1);
+    let centre = |app: &App| {
+        physics(app)
+            .shape(shape_of(app, leaf))
+            .unwrap()
+            .circle()
+            .unwrap()
+            .center
+    };
+    assert!(close(centre(&app), i2::Vec2::new(1.0, 1.0), 1e-6));
+    // The middle entity to (3, 0), turned 90°: (3, 0) + R(90°)(0, 1) = (2, 0).
+    *app.world_mut().get_mut::<Transform>(middle).unwrap() =
+        Transform::from_xyz(3.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_2));
+    step(&mut app, 1);
+    assert!(
+        close(centre(&app), i2::Vec2::new(2.0, 0.0), 1e-6),
+        "{:?}",
+        centre(&app)
+    );
+    let b = physics(&app).body(body_of(&app, body)).unwrap();
+    assert!(close(
+        b.local_center_of_mass(),
+        i2::Vec2::new(2.0, 0.0),
+        1e-5
+    ));
+
+    // A body-less root with a body under it at (1, 2): moving the root by (5, 0)
+    // teleports the body to (6, 2), with nothing to interpolate across.
+    let root = app.world_mut().spawn(Transform::default()).id();
+    let hung = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::circle(0.25),
+            GravityScale(0.0),
+            Transform::from_xyz(1.0, 2.0, 0.0),
+            ChildOf(root),
+        ))
+        .id();
+    step(&mut app, 1);
+    assert!(close(pose_of(&app, hung).p, i2::Vec2::new(1.0, 2.0), 1e-6));
+    app.world_mut()
+        .get_mut::<Transform>(root)
+        .unwrap()
+        .translation
+        .x = 5.0;
+    step(&mut app, 1);
+    assert!(close(pose_of(&app, hung).p, i2::Vec2::new(6.0, 2.0), 1e-6));
+    let pose = app.world().get::<PhysicsPose>(hung).unwrap();
+    assert!(close(pose.previous.p, i2::Vec2::new(6.0, 2.0), 1e-6));
+    assert!(close(local_xy(&app, hung), i2::Vec2::new(1.0, 2.0), 1e-6));
+}
+
+fn extents(poly: &i2::collision::Polygon) -> (i2::Vec2, i2::Vec2) {
+    let v = poly.vertices();
+    v.iter()
+        .fold((v[0], v[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)))
+}
+
+#[test]
+fn transform_scale_scales_the_colliders() {
+    let mut app = app();
+    let spawn = |app: &mut App, collider: Collider, scale: Vec3, x: f32| {
+        app.world_mut()
+            .spawn((
+                RigidBody::Dynamic,
+                GravityScale(0.0),
+                collider,
+                Transform::from_xyz(x, 10.0, 0.0).with_scale(scale),
+            ))
+            .id()
+    };
+    // A 1 m box scaled 2: 2 m × 2 m, 4 kg (density 1 kg/m²).
+    let uniform = spawn(
+        &mut app,
+        Collider::rectangle(1.0, 1.0),
+        Vec3::splat(2.0),
+        0.0,
+    );
+    // Scaled (2, 0.5): 2 m × 0.5 m, 1 kg.
+    let squashed = spawn(
+        &mut app,
+        Collider::rectangle(1.0, 1.0),
+        Vec3::new(2.0, 0.5, 1.0),
+        10.0,
+    );
+    // A circle of radius 0.5 scaled 2: radius 1, π kg.
+    let ball = spawn(&mut app, Collider::circle(0.5), Vec3::splat(2.0), 20.0);
+    // Scaled (4, 1): the ellipse with half axes 2 and 0.5 has area π; the circle of that
+    // area has radius 0.5·√4 = 1.
+    let ellipse = spawn(
+        &mut app,
+        Collider::circle(0.5),
+        Vec3::new(4.0, 1.0, 1.0),
+        30.0,
+    );
+    // A vertical capsule, ends (0, ±0.5), radius 0.25, scaled (1, 2): ends (0, ±1),
+    // radius 0.25·√2.
+    let capsule = spawn(
+        &mut app,
+        Collider::capsule(1.0, 0.25),
+        Vec3::new(1.0, 2.0, 1.0),
+        40.0,
+    );
+    step(&mut app, 1);
+    let w = physics(&app);
+    let shape = |e: Entity| w.shape(shape_of(&app, e)).unwrap();
+    let mass = |e: Entity| w.body(body_of(&app, e)).unwrap().mass();
+
+    let (lo, hi) = extents(&shape(uniform).polygon().unwrap());
+    assert!(close(lo, i2::Vec2::new(-1.0, -1.0), 1e-6) && close(hi, i2::Vec2::new(1.0, 1.0), 1e-6));
+    assert!((mass(uniform) - 4.0).abs() < 1e-5, "{}", mass(uniform));
+    let (lo, hi) = extents(&shape(squashed).polygon().unwrap());
+    assert!(
+        close(lo, i2::Vec2::new(-1.0, -0.25), 1e-6) && close(hi, i2::Vec2::new(1.0, 0.25), 1e-6)
+    );
+    assert!((mass(squashed) - 1.0).abs() < 1e-5);
+    assert_eq!(shape(ball).circle().unwrap().radius, 1.0);
+    assert!((mass(ball) - PI).abs() < 1e-5);
+    assert_eq!(shape(ellipse).circle().unwrap().radius, 1.0);
+    assert!((mass(ellipse) - PI).abs() < 1e-5);
+    let c = shape(capsule).capsule().unwrap();
+    assert!(close(c.center1, i2::Vec2::new(0.0, -1.0), 1e-6), "{c:?}");
+    assert!(close(c.center2, i2::Vec2::new(0.0, 1.0), 1e-6), "{c:?}");
+    assert!((c.radius - 0.25 * 2f32.sqrt()).abs() < 1e-6);
+
+    // A child collider under the body scaled 2: a circle of radius 0.5 at (1, 0) in the
+    // child's parent's frame is at (2, 0), radius 1, in the body's.
+    let child = app
+        .world_mut()
+        .spawn((
+            Collider::circle(0.5),
+            Transform::from_xyz(1.0, 0.0, 0.0),
+            ChildOf(uniform),
+        ))
+        .id();
+    step(&mut app, 1);
+    let c = physics(&app)
+        .shape(shape_of(&app, child))
+        .unwrap()
+        .circle()
+        .unwrap();
+    assert!(
+        close(c.center, i2::Vec2::new(2.0, 0.0), 1e-6) && c.radius == 1.0,
+        "{c:?}"
+    );
+
+    // Changing the scale reshapes: the ball scaled 3, radius 1.5, mass 2.25 π.
+    app.world_mut().get_mut::<Transform>(ball).unwrap().scale = Vec3::splat(3.0);
+    step(&mut app, 1);
+    let w = physics(&app);
+    assert_eq!(
+        w.shape(shape_of(&app, ball))
+            .unwrap()
+            .circle()
+            .unwrap()
+            .radius,
+        1.5
+    );
+    assert!((w.body(body_of(&app, ball)).unwrap().mass() - 2.25 * PI).abs() < 1e-4);
+
+    // A 1 m box scaled (1, 2) falls on the ground and rests 1 m up (its half height).
+    let mut app = self::app();
+    ground(&mut app);
+    let tall = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(0.0, 3.0, 0.0).with_scale(Vec3::new(1.0, 2.0, 1.0)),
+        ))
+        .id();
+    step(&mut app, 128);
+    assert!(
+        (pose_of(&app, tall).p.y - 1.0).abs() < 0.01,
+        "{:?}",
+        pose_of(&app, tall)
+    );
+    // The scale is kept in the Transform written back.
+    assert_eq!(
+        app.world().get::<Transform>(tall).unwrap().scale,
+        Vec3::new(1.0, 2.0, 1.0)
+    );
+}
+
+#[test]
+fn sleeping_bodies_are_not_written_and_wake_up() {
+    let mut app = app();
+    ground(&mut app);
+    let boxed = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+        ))
+        .id();
+    // At rest from the start: asleep after Box2D's 0.5 s time to sleep (32 steps at
+    // 64 Hz), well within 2 s.
+    step(&mut app, 128);
+    assert!(app.world().get::<Sleeping>(boxed).is_some());
+    let ticks = |app: &App| {
+        let e = app.world().entity(boxed);
+        (
+            e.get_ref::<Transform>().unwrap().last_changed(),
+            e.get_ref::<PhysicsPose>().unwrap().last_changed(),
+        )
+    };
+    let before = ticks(&app);
+    step(&mut app, 64);
+    assert_eq!(
+        ticks(&app),
+        before,
+        "a sleeping body's entity is not written"
+    );
+    assert!((local_xy(&app, boxed).y - 0.5).abs() < 0.01);
+
+    // An upward impulse of 3 N·s on the 1 kg box: 3 m/s, it wakes, rises
+    // v²/(2g) = 0.45 m and comes back to rest.
+    app.world_mut().entity_mut(boxed).insert(ExternalImpulse {
+        impulse: Vec2::new(0.0, 3.0),
+        angular: 0.0,
+    });
+    let mut top = 0.0f32;
+    for _ in 0..64 {
+        step(&mut app, 1);
+        top = top.max(local_xy(&app, boxed).y);
+    }
+    assert!(app.world().get::<Sleeping>(boxed).is_none());
+    assert_ne!(ticks(&app), before);
+    assert!((top - 0.95).abs() < 0.02, "{top}");
+    assert_eq!(
+        app.world().get::<ExternalImpulse>(boxed).unwrap().impulse,
+        Vec2::ZERO
+    );
+
+    // Moving a static body by its Transform sticks (the step does not write it back).
+    let wall = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::rectangle(1.0, 1.0),
+            Transform::from_xyz(5.0, 0.5, 0.0),
+        ))
+        .id();
+    step(&mut app, 1);
+    app.world_mut()
+        .get_mut::<Transform>(wall)
+        .unwrap()
+        .translation
+        .x = 7.0;
+    step(&mut app, 2);
+    assert_eq!(pose_of(&app, wall).p, i2::Vec2::new(7.0, 0.5));
+    assert_eq!(local_xy(&app, wall), i2::Vec2::new(7.0, 0.5));
 }

@@ -696,6 +696,13 @@ fn snapshot_with_a_huge_relax_count_is_refused() {
 ///   steps, and a sim's touching flag must match its manifold.
 /// - `relax-iterations-262145-never-ends`: see
 ///   `snapshot_with_a_huge_relax_count_is_refused`.
+/// - `joint-*` (mode 2: the seed with every joint type) flip a sign or an
+///   exponent of a joint setting. Three of them made a motor's or spring's
+///   largest force negative, and the first step panicked in `f32::clamp`
+///   (min above max); all are now refused by restore (see
+///   `snapshot_with_joint_settings_no_definition_accepts_is_refused`, which
+///   finds its numbers by value: these inputs name byte positions in the
+///   seed, which move when a change to the engine changes the seed world).
 #[test]
 fn snapshot_fuzz_regressions_are_refused_or_valid() {
     let dir =
@@ -745,6 +752,23 @@ fn snapshot_with_number_replaced(bytes: &[u8], from: f32, to: f32) -> Vec<u8> {
     body
 }
 
+/// A fresh world restored from `bytes`, or the error, after checking that a
+/// refused restore left the world unchanged.
+fn restores(bytes: &[u8]) -> Result<World, Error> {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let before = world.snapshot();
+    // (`from_bytes` decodes and checks the whole world too.)
+    let result = impulse2d::Snapshot::from_bytes(bytes).and_then(|s| world.restore(&s));
+    if result.is_err() {
+        assert_eq!(
+            world.snapshot(),
+            before,
+            "a refused restore changes nothing"
+        );
+    }
+    result.map(|()| world)
+}
+
 /// Fuzz target `snapshot`, input
 /// `fuzz/regressions/snapshot/polygon-vertex-minus-infinity-refused-by-broad-phase`.
 ///
@@ -782,20 +806,6 @@ fn snapshot_with_numbers_no_constructor_makes_is_refused() {
         world
     };
     let bytes = build().snapshot().to_bytes();
-    let restores = |bytes: &[u8]| {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let before = world.snapshot();
-        // (`from_bytes` decodes and checks the whole world too.)
-        let result = impulse2d::Snapshot::from_bytes(bytes).and_then(|s| world.restore(&s));
-        if result.is_err() {
-            assert_eq!(
-                world.snapshot(),
-                before,
-                "a refused restore changes nothing"
-            );
-        }
-        result
-    };
     restores(&bytes).expect("the unaltered snapshot restores");
     for (what, from, to) in [
         ("a vertex at -inf", hx, f32::NEG_INFINITY),
@@ -1068,6 +1078,296 @@ fn far_thin_polygons_just_out_of_reach_stay_within_the_rule() {
         assert!(
             (f64::from(closest) - exact).abs() <= 0.04,
             "{closest} vs {exact}: {m:?}"
+        );
+    }
+}
+
+/// The largest separation of `b` from an edge of `a` (both convex, counter-
+/// clockwise, in `f64`): the separating-axis test over `a`'s edge normals. With
+/// the roles swapped too, the larger of the two is negative exactly when the
+/// polygons overlap (by at least that much along every edge normal).
+fn edge_separation(a: &[[f64; 2]], b: &[[f64; 2]]) -> f64 {
+    let mut best = f64::MIN;
+    for i in 0..a.len() {
+        let (p, q) = (a[i], a[(i + 1) % a.len()]);
+        let (ex, ey) = (q[0] - p[0], q[1] - p[1]);
+        let length = ex.hypot(ey);
+        let (nx, ny) = (ey / length, -ex / length);
+        let nearest = b
+            .iter()
+            .map(|v| (v[0] - p[0]) * nx + (v[1] - p[1]) * ny)
+            .fold(f64::MAX, f64::min);
+        best = best.max(nearest);
+    }
+    best
+}
+
+/// Fuzz target `toi`, input
+/// `fuzz/regressions/toi/long-thin-quad-overlapping-box-gjk-said-8mm-apart`
+/// (CI's fuzz smoke on a clone of 3d63136; it was kept in
+/// `fuzz/known-failures/` as "hit late by 1.7e-7").
+///
+/// A 600 m long, 1.9 cm wide quad A (spinning 43 rad in the sweep) whose
+/// middle already overlaps a 2 cm box B by 1.3 cm at the start. GJK said
+/// the cores were 8 mm apart: its last triangle of `A − B` (two vertices
+/// 3.5 cm apart 300 m out, the third 600 m away on the other side) held the
+/// origin, with weights 0.50, 0.32 and 0.18, but the point those `f32`
+/// weights gave was 17 mm from the origin, more than the test for "inside"
+/// allowed, so the nearest edge stood, 8 mm away. `time_of_impact` then
+/// advanced to 9.2e-7 and reported a hit there, after the target's sampling
+/// had found the cores touching. The triangle now holds the origin when the
+/// three sub-triangle areas have one sign, each larger than its round-off.
+/// Expected: `Overlapped` at 0, and, with B moved across A's long edge from
+/// 3 cm inside to 3 cm outside, a distance of 0 within `f32` round-off at
+/// 300 m (1e-4 m) wherever the `f64` separating-axis test says the cores
+/// overlap, and the `f64` distance (of the same `f32` poses) within that
+/// wherever it says they are apart.
+#[test]
+fn long_thin_quad_overlapping_a_box_is_not_reported_apart() {
+    use impulse2d::Sweep;
+    use impulse2d::collision::{DistanceInput, ToiInput, ToiState, make_proxy, time_of_impact};
+    let quad = [
+        Vec2::new(78.30331, 286.64722),
+        Vec2::new(78.284966, 286.65222),
+        Vec2::new(-78.284294, -286.6657),
+        Vec2::new(-78.26595, -286.67072),
+    ];
+    let square = [
+        Vec2::new(0.00034683757, 0.00042644423),
+        Vec2::new(0.018852001, 0.00060241576),
+        Vec2::new(0.018671162, 0.019619554),
+        Vec2::new(0.00016599894, 0.019443583),
+    ];
+    let proxy_a = make_proxy(&quad, 0.0).unwrap();
+    let proxy_b = make_proxy(&square, 0.009509).unwrap();
+    let c = Vec2::new(-0.00390625, -0.00390625);
+    let sweep = |a1: f32, a2: f32| Sweep {
+        local_center: c,
+        c1: c,
+        c2: c,
+        a1,
+        a2,
+    };
+    let input = ToiInput {
+        proxy_a,
+        proxy_b,
+        sweep_a: sweep(-0.25390625, 42.996094),
+        sweep_b: sweep(-0.00390625, 0.0),
+        max_fraction: 0.16796875,
+    };
+    let (xa, xb) = (
+        input.sweep_a.transform_at(0.0),
+        input.sweep_b.transform_at(0.0),
+    );
+    let overlap = edge_separation(&placed(&quad, xa), &placed(&square, xb))
+        .max(edge_separation(&placed(&square, xb), &placed(&quad, xa)));
+    assert!(overlap < -0.01, "the cores overlap at the start: {overlap}");
+    let toi = time_of_impact(&input);
+    assert_eq!((toi.state, toi.fraction), (ToiState::Overlapped, 0.0));
+
+    // B moved along A's long edge's outward normal (world), in 1 mm steps.
+    let edge = xa.q.rotate(quad[3] - quad[0]);
+    let normal = Vec2::new(edge.y, -edge.x).normalize();
+    let mut seen = (0, 0);
+    for step in -30..=30 {
+        let xb = Transform::new(xb.p + normal * (0.001 * step as f32), xb.q);
+        let (pa, pb) = (placed(&quad, xa), placed(&square, xb));
+        let separation = edge_separation(&pa, &pb).max(edge_separation(&pb, &pa));
+        let d = impulse2d::collision::shape_distance(
+            &DistanceInput {
+                proxy_a,
+                proxy_b,
+                transform_a: xa,
+                transform_b: xb,
+                use_radii: false,
+            },
+            &mut SimplexCache::default(),
+        );
+        // f32 round-off of points 300 m out: a few units of 3e-5 m (an
+        // overlap may come out as a distance that small).
+        if separation < -1e-4 {
+            assert!(
+                d.distance <= 1e-4,
+                "offset {step} mm: GJK {} for an overlap of {separation}",
+                d.distance
+            );
+            seen.0 += 1;
+        } else if separation > 1e-4 {
+            let exact = cloud_distance(&pa, &pb);
+            assert!(
+                (f64::from(d.distance) - exact).abs() <= 1e-4,
+                "offset {step} mm: GJK {} against {exact}",
+                d.distance
+            );
+            seen.1 += 1;
+        }
+    }
+    assert!(seen.0 >= 10 && seen.1 >= 10, "{seen:?}");
+}
+
+/// Fuzz target `snapshot` (joint-rich seed, see `fuzz/src/snapshot_input.rs`):
+/// joint settings read from a snapshot are checked as the joint's creation
+/// and setters check them.
+///
+/// Before, nothing on the restore path looked at a joint's numbers: a NaN or
+/// negative stiffness, a NaN limit or crossed limits restored, and the
+/// solver then worked with them. Each number below, written where a joint
+/// definition's `validate` refuses it, must make `restore` an `InvalidData`
+/// error that leaves the world unchanged; the unaltered bytes restore and
+/// step, and the restored world gives the same snapshot as the original.
+#[test]
+fn snapshot_with_joint_settings_no_definition_accepts_is_refused() {
+    use impulse2d::{
+        DistanceJointDef, JointDef, MotorJointDef, MouseJointDef, PogoJointDef, PrismaticJointDef,
+        RevoluteJointDef, WeldJointDef, WheelJointDef,
+    };
+    // Distinctive values (k/256 with odd k, none a box size, mass or
+    // position of this world), each stored once.
+    let revolute_hertz = 3.12109375f32;
+    let revolute_damping = 0.61328125f32;
+    let revolute_lower = -0.41015625f32;
+    let revolute_upper = 0.53515625f32;
+    let revolute_torque = 7.76953125f32;
+    let distance_min = 0.30859375f32;
+    let distance_max = 2.19140625f32;
+    let weld_hertz = 5.05078125f32;
+    let wheel_hertz = 1.37890625f32;
+    let prismatic_lower = -0.72265625f32;
+    let prismatic_upper = 0.84765625f32;
+    let mouse_hertz = 6.44140625f32;
+    let motor_max_force = 12.34765625f32;
+    let pogo_rest = 0.91796875f32;
+    let constraint_hertz = 41.26953125f32;
+    let force_threshold = 1234.56640625f32;
+    let build = || {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        world
+            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(5.0, 0.5).unwrap())
+            .unwrap();
+        let mut bodies = Vec::new();
+        for i in 0..9 {
+            let body = world
+                .create_body(&BodyDef::dynamic(Vec2::new(1.5 * i as f32 - 6.0, 3.0)))
+                .unwrap();
+            world
+                .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.25, 0.25).unwrap())
+                .unwrap();
+            bodies.push(body);
+        }
+        let base = |i: usize| JointDef {
+            body_a: ground,
+            body_b: bodies[i],
+            ..JointDef::default()
+        };
+        world
+            .create_revolute_joint(&RevoluteJointDef {
+                base: JointDef {
+                    constraint_hertz: Some(constraint_hertz),
+                    force_threshold,
+                    ..base(0)
+                },
+                enable_spring: true,
+                hertz: revolute_hertz,
+                damping_ratio: revolute_damping,
+                enable_limit: true,
+                lower_angle: revolute_lower,
+                upper_angle: revolute_upper,
+                enable_motor: true,
+                max_motor_torque: revolute_torque,
+                ..RevoluteJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_distance_joint(&DistanceJointDef {
+                base: base(1),
+                enable_limit: true,
+                min_length: distance_min,
+                max_length: distance_max,
+                ..DistanceJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_weld_joint(&WeldJointDef {
+                base: base(2),
+                linear_hertz: weld_hertz,
+                ..WeldJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_wheel_joint(&WheelJointDef {
+                base: base(3),
+                hertz: wheel_hertz,
+                ..WheelJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_prismatic_joint(&PrismaticJointDef {
+                base: base(4),
+                enable_limit: true,
+                lower_translation: prismatic_lower,
+                upper_translation: prismatic_upper,
+                ..PrismaticJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_mouse_joint(&MouseJointDef {
+                base: base(5),
+                hertz: mouse_hertz,
+                ..MouseJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_motor_joint(&MotorJointDef {
+                base: base(6),
+                max_force: motor_max_force,
+                ..MotorJointDef::default()
+            })
+            .unwrap();
+        world
+            .create_pogo_joint(&PogoJointDef {
+                base: base(7),
+                rest_length: pogo_rest,
+                ..PogoJointDef::default()
+            })
+            .unwrap();
+        world
+    };
+    let bytes = build().snapshot().to_bytes();
+    let mut world = restores(&bytes).expect("the unaltered snapshot restores");
+    assert_eq!(world.snapshot().to_bytes(), bytes);
+    for _ in 0..30 {
+        world.step(1.0 / 60.0, 4).unwrap();
+    }
+    world.validate().unwrap();
+    for (what, from, to) in [
+        ("a NaN revolute spring stiffness", revolute_hertz, f32::NAN),
+        ("a negative revolute spring stiffness", revolute_hertz, -1.0),
+        ("a negative revolute damping ratio", revolute_damping, -0.5),
+        (
+            "an infinite revolute damping ratio",
+            revolute_damping,
+            f32::INFINITY,
+        ),
+        ("a NaN lower angle", revolute_lower, f32::NAN),
+        ("crossed angle limits", revolute_lower, 0.75),
+        ("an upper angle beyond pi", revolute_upper, 4.0),
+        ("a negative motor torque", revolute_torque, -2.0),
+        ("a negative min length", distance_min, -1.0),
+        ("an infinite max length", distance_max, f32::INFINITY),
+        ("a NaN weld stiffness", weld_hertz, f32::NAN),
+        ("a negative wheel spring stiffness", wheel_hertz, -3.0),
+        ("crossed translation limits", prismatic_upper, -0.8),
+        ("a NaN mouse stiffness", mouse_hertz, f32::NAN),
+        ("a negative motor joint force", motor_max_force, -1.0),
+        ("a negative pogo rest length", pogo_rest, -0.5),
+        ("a negative constraint stiffness", constraint_hertz, -4.0),
+        ("a NaN force threshold", force_threshold, f32::NAN),
+    ] {
+        let altered = snapshot_with_number_replaced(&bytes, from, to);
+        assert!(
+            matches!(restores(&altered), Err(Error::InvalidData(_))),
+            "{what} is refused"
         );
     }
 }

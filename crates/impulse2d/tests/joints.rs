@@ -1278,32 +1278,24 @@ fn disabling_and_retyping_bodies_keeps_joints_consistent() {
     world.body_mut(bob).unwrap().enable().unwrap();
     world.validate().unwrap();
     step(&mut world);
-    world
-        .body_mut(pivot)
-        .unwrap()
-        .set_body_type(BodyType::Dynamic)
-        .unwrap();
-    world.validate().unwrap();
-    step(&mut world);
-    world
-        .body_mut(pivot)
-        .unwrap()
-        .set_body_type(BodyType::Static)
-        .unwrap();
-    world.validate().unwrap();
-    world
-        .body_mut(bob)
-        .unwrap()
-        .set_body_type(BodyType::Kinematic)
-        .unwrap();
-    world.validate().unwrap();
-    step(&mut world);
-    world
-        .body_mut(bob)
-        .unwrap()
-        .set_body_type(BodyType::Dynamic)
-        .unwrap();
-    world.validate().unwrap();
+    // (body, its new type, whether a step follows)
+    let changes = [
+        (pivot, BodyType::Dynamic, true),
+        (pivot, BodyType::Static, false),
+        (bob, BodyType::Kinematic, true),
+        (bob, BodyType::Dynamic, false),
+    ];
+    for (body, body_type, then_step) in changes {
+        world
+            .body_mut(body)
+            .unwrap()
+            .set_body_type(body_type)
+            .unwrap();
+        world.validate().unwrap();
+        if then_step {
+            step(&mut world);
+        }
+    }
     for _ in 0..60 {
         step(&mut world);
     }

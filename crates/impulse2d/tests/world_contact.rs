@@ -121,12 +121,7 @@ fn friction_mixing_rule_can_be_replaced() {
             world.set_friction_mixing(|a, b| a.max(b));
         }
         let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
-        let block_shape = world.body(ramp.block).unwrap().shapes()[0];
-        world
-            .shape_mut(block_shape)
-            .unwrap()
-            .set_friction(0.0)
-            .unwrap();
+        frictionless(&mut world, ramp.block);
         let start = world.body(ramp.block).unwrap().position();
         for _ in 0..60 {
             step_checked(&mut world);
@@ -136,6 +131,12 @@ fn friction_mixing_rule_can_be_replaced() {
     // Default: slides about ½·5·1² = 2.5 m in 1 s.
     assert!(run(false) > 2.0);
     assert!(run(true) < 0.01);
+}
+
+/// Sets the friction of `body`'s (first) shape to 0.
+fn frictionless(world: &mut World, body: impulse2d::BodyId) {
+    let shape = world.body(body).unwrap().shapes()[0];
+    world.shape_mut(shape).unwrap().set_friction(0.0).unwrap();
 }
 
 /// A resting contact is recycled (its manifold kept) while nothing moves, but
@@ -149,12 +150,7 @@ fn recycled_contacts_see_material_changes() {
         step_checked(&mut world);
     }
     let start = world.body(ramp.block).unwrap().position();
-    let block_shape = world.body(ramp.block).unwrap().shapes()[0];
-    world
-        .shape_mut(block_shape)
-        .unwrap()
-        .set_friction(0.0)
-        .unwrap();
+    frictionless(&mut world, ramp.block);
     world.body_mut(ramp.block).unwrap().set_awake(true);
     for _ in 0..30 {
         step_checked(&mut world);

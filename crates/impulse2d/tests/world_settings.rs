@@ -234,13 +234,12 @@ fn heavy_on_light(in_def: bool, set: bool) -> (Vec<[u32; 4]>, bool) {
         ..Default::default()
     });
     let light = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
-    let heavy = dynamic(&mut world, Vec2::new(0.1, 2.6));
-    let dense = ShapeDef {
-        density: 50.0,
-        ..Default::default()
-    };
+    let heavy = square(&mut world, Vec2::new(0.1, 2.6), 0.5);
+    let shape = world.body(heavy).unwrap().shapes()[0];
     world
-        .create_polygon_shape(heavy, &dense, &make_box(0.5, 0.5).unwrap())
+        .shape_mut(shape)
+        .unwrap()
+        .set_density(50.0, true)
         .unwrap();
     if set {
         world.enable_contact_softening(true);

@@ -110,10 +110,11 @@ pub struct SegmentDistanceResult {
 /// by round-off.
 const MAX_GJK_ITERATIONS: u32 = 20;
 
-/// How far from the origin, relative to the largest simplex vertex, the point
-/// a triangle's barycentric weights give may be for the origin to count as
-/// inside (a few hundred units of `f32` round-off).
-const INSIDE_TOLERANCE: f32 = 256.0 * f32::EPSILON;
+/// A bound on the round-off of an `f32` cross product `a × b`, in units of
+/// `|a|·|b|` (each product and the difference round by half an ulp; this is
+/// four times more): a cross product larger in magnitude has the sign of the
+/// exact one.
+const CROSS_ROUND_OFF: f32 = 4.0 * f32::EPSILON;
 
 /// Most conservative-advancement steps one [`shape_cast`] call takes.
 const MAX_CAST_ITERATIONS: u32 = 20;
@@ -489,28 +490,33 @@ impl Simplex {
         // The origin is inside, or round-off failed every test above: a sliver
         // triangle far from the origin (two support points a few millimetres
         // apart, the third 100 m away, all 100 m from the origin) has cross
-        // products made of round-off, whose signs mean nothing. Inside means
-        // every triangle weight positive and the point they give the origin
-        // (checked on the point too: weights of round-off can be all positive);
-        // otherwise the nearest edge stands. (With weights of mixed signs, the
-        // point is no test: weights of ±1.3e7 summed a point 100 m out to
-        // exactly 0.)
-        if t1 > 0.0 && t2 > 0.0 && t3 > 0.0 {
-            let total = t1 + t2 + t3;
-            let inv = 1.0 / total;
-            let weights = [t1 * inv, t2 * inv, t3 * inv];
-            let p = weights[0] * w1 + weights[1] * w2 + weights[2] * w3;
-            let scale = w1
-                .length_squared()
-                .max(w2.length_squared())
-                .max(w3.length_squared());
-            if p.length_squared() <= INSIDE_TOLERANCE * INSIDE_TOLERANCE * scale {
-                for (v, w) in self.v.iter_mut().zip(weights) {
-                    v.weight = w;
-                }
-                self.count = 3;
-                return Vec2::ZERO;
+        // products made of round-off, whose signs mean nothing. The origin is
+        // inside exactly when the three cross products `wj × wk` (twice the
+        // signed areas of the sub-triangles it makes with each edge) have one
+        // sign; it counts as inside only when each of them is further from
+        // zero than its round-off, so that their computed signs are the exact
+        // ones. Otherwise the nearest edge stands, at a distance of round-off
+        // when the origin is that close to it. (Testing the point the weights
+        // give instead fails both ways for vertices 100 m out: weights of
+        // ±1.3e7 summed a point 53 m out to exactly 0, and the f32 weights of
+        // a 600 m sliver that holds the origin 8 mm inside its long edge
+        // summed a point 17 mm away.)
+        let certain = |a: Vec2, b: Vec2| {
+            let c = a.cross(b);
+            let bound =
+                CROSS_ROUND_OFF * CROSS_ROUND_OFF * (a.length_squared() * b.length_squared());
+            (c * c > bound).then_some(c)
+        };
+        if let (Some(c1), Some(c2), Some(c3)) = (certain(w2, w3), certain(w3, w1), certain(w1, w2))
+            && (c1 > 0.0) == (c2 > 0.0)
+            && (c1 > 0.0) == (c3 > 0.0)
+        {
+            let inv = 1.0 / (c1 + c2 + c3);
+            for (v, c) in self.v.iter_mut().zip([c1, c2, c3]) {
+                v.weight = c * inv;
             }
+            self.count = 3;
+            return Vec2::ZERO;
         }
         self.keep_nearest_edge()
     }

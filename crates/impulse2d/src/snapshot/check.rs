@@ -9,9 +9,11 @@
 //! recomputes first, as the constructors and setters that made it check
 //! theirs: shape geometry (through the geometry constructors, so a polygon
 //! vertex of −inf or a folded polygon is refused before it reaches the broad
-//! phase), shape materials and boxes, body masses and settings, and contact
-//! manifolds and materials. Velocities, forces and accumulated impulses are
-//! not refused: sums of finite applied impulses can overflow in a world the
+//! phase), shape materials and boxes, body masses and settings, contact
+//! manifolds and materials, and every joint's settings (through its
+//! definition's `validate`, so a NaN or negative stiffness, crossed limits
+//! or a bad frame are refused). Velocities, forces and accumulated impulses
+//! are not refused: sums of finite applied impulses can overflow in a world the
 //! API made, and the step's quarantine takes such a body out of the
 //! simulation.
 
@@ -21,6 +23,10 @@ use crate::collision::{Capsule, Circle, Manifold, Segment};
 use crate::contact::{Contact, ContactSim, pair_key};
 use crate::error::Result;
 use crate::id::{IdPool, NULL_INDEX};
+use crate::joint::{
+    DistanceJointDef, JointDef, JointKind, JointSim, MotorJointDef, MouseJointDef, MoverJointDef,
+    PogoJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+};
 use crate::shape::{Shape, ShapeGeometry, check_shape_mass};
 use crate::solver::solver_set::FIRST_SLEEPING_SET;
 use crate::validate::polygon_from_parts;
@@ -228,13 +234,7 @@ pub(super) fn check_world(w: &World) -> Result<()> {
             return Err(bad("a joint's indices are out of range"));
         }
     }
-    let joint_sims = w
-        .solver_sets
-        .iter()
-        .flat_map(|s| &s.joint_sims)
-        .chain(w.graph.colors.iter().flat_map(|c| &c.joint_sims))
-        .chain(w.joints.detached.iter().map(|(_, s)| s));
-    for s in joint_sims {
+    for s in joint_sims(w) {
         let b = &s.base;
         if (b.joint_id as usize) >= nj || !live_body(b.body_id_a) || !live_body(b.body_id_b) {
             // (The awake indices are prepared at the start of every step.)
@@ -246,6 +246,15 @@ pub(super) fn check_world(w: &World) -> Result<()> {
         .map_err(|_| bad("the broad phase is inconsistent"))?;
     check_sensors(w)?;
     check_numbers(w)
+}
+
+/// Every joint sim: in the solver sets, in the graph's colours and detached.
+fn joint_sims(w: &World) -> impl Iterator<Item = &JointSim> {
+    w.solver_sets
+        .iter()
+        .flat_map(|s| &s.joint_sims)
+        .chain(w.graph.colors.iter().flat_map(|c| &c.joint_sims))
+        .chain(w.joints.detached.iter().map(|(_, s)| s))
 }
 
 fn check_sensors(w: &World) -> Result<()> {
@@ -354,6 +363,46 @@ fn contact_sim_ok(c: &ContactSim) -> bool {
         && c.base_separation.iter().all(|s| s.is_finite())
 }
 
+/// Whether a joint's settings are ones its definition accepts, as the
+/// joint's creation and setters check them: the definition is read back from
+/// the stored settings (as the `def()` of the joint's view does) and
+/// validated, and the frames' rotations must be unit. Accumulated impulses
+/// and the pogo leg's last velocity are state, not settings, and are not
+/// refused (see the module docs).
+fn joint_sim_ok(s: &JointSim) -> bool {
+    let b = &s.base;
+    if !(b.local_frame_a.q.is_valid() && b.local_frame_b.q.is_valid()) {
+        return false;
+    }
+    let base = JointDef {
+        local_anchor_a: b.local_frame_a.p,
+        local_anchor_b: b.local_frame_b.p,
+        constraint_hertz: b.constraint_hertz,
+        constraint_damping_ratio: b.constraint_damping_ratio,
+        force_threshold: b.force_threshold,
+        torque_threshold: b.torque_threshold,
+        ..JointDef::default()
+    };
+    match &s.kind {
+        JointKind::Distance(j) => DistanceJointDef::read(base, j).validate(),
+        JointKind::Filter => base.validate(),
+        JointKind::Motor(j) => MotorJointDef::read(base, j).validate(),
+        JointKind::Mouse(j) => MouseJointDef::read(base, j).validate(),
+        JointKind::Mover(j) => MoverJointDef::read(base, j).validate(),
+        JointKind::Pogo(j) => PogoJointDef {
+            impulse: 0.0,
+            velocity: 0.0,
+            ..PogoJointDef::read(base, b, j)
+        }
+        .validate(),
+        JointKind::Prismatic(j) => PrismaticJointDef::read(base, b, j).validate(),
+        JointKind::Revolute(j) => RevoluteJointDef::read(base, b, j).validate(),
+        JointKind::Weld(j) => WeldJointDef::read(base, b, j).validate(),
+        JointKind::Wheel(j) => WheelJointDef::read(base, b, j).validate(),
+    }
+    .is_ok()
+}
+
 /// Checks the numbers a step reads (see the module docs); indices must have
 /// been checked by [`check_world`].
 pub(super) fn check_numbers(w: &World) -> Result<()> {
@@ -380,6 +429,15 @@ pub(super) fn check_numbers(w: &World) -> Result<()> {
     for c in contact_sims {
         if !contact_sim_ok(c) {
             return Err(bad("a contact's manifold or material is out of range"));
+        }
+    }
+    for s in joint_sims(w) {
+        // (`check_world` checked the joint index.)
+        let joint_type = w.joints.joints[s.base.joint_id as usize].joint_type;
+        if joint_type != s.kind.joint_type() || !joint_sim_ok(s) {
+            return Err(bad(
+                "a joint's settings are not ones its definition accepts",
+            ));
         }
     }
     Ok(())

@@ -59,6 +59,8 @@ use crate::solver::constraint_graph::GraphColor;
 use crate::solver::island::{Island, IslandSim};
 use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::{World, WorldDef};
+use std::cell::Cell;
+use std::sync::Mutex;
 
 /// Copies `src` into `self`, reusing `self`'s buffers (no allocation when
 /// they are large enough): for the stores kept whole.
@@ -402,7 +404,36 @@ fn code_shape_pair<C: Coder>(c: &mut C, a: &mut u32, b: &mut u32, (pa, pb): (u32
     delta(c, b, a.wrapping_add(pb.wrapping_sub(pa)));
 }
 
-fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape]) {
+/// A slot of the link table no contact coded so far has filled.
+const UNLINKED: u32 = u32::MAX - 1;
+
+/// The link table's guess at `slot`, if a contact coded before filled it.
+fn linked(links: &[u32], slot: usize) -> Option<u32> {
+    links.get(slot).copied().filter(|&v| v != UNLINKED)
+}
+
+/// Tells the contact at the other end of a link (`to`, an index into the
+/// part of the table starting at `part`) where it points back to.
+fn link_back(links: &mut [u32], part: usize, to: u32, from: u32) {
+    if to != NULL_INDEX
+        && let Some(slot) = links.get_mut(part.wrapping_add(to as usize))
+    {
+        *slot = from;
+    }
+}
+
+/// A contact row. `links` (six slots per contact, see `code_world`) holds
+/// what the rows before it say about its links: when a row points to a
+/// later one, that one points back, so its link costs a bit.
+fn code_contact<C: Coder>(
+    c: &mut C,
+    ct: &mut Contact,
+    p: &Contact,
+    i: u32,
+    shapes: &[Shape],
+    links: &mut [u32],
+) {
+    let n = links.len() / 6;
     let Contact {
         set_index,
         color_index,
@@ -436,13 +467,31 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shap
             .get(ends[k] as usize)
             .map_or(p.edges[k].body_id, |s| s.body_id);
         delta(c, body_id, body);
+        // the body's list of contact edges
         let key = (i << 1) | k as u32;
-        delta(c, prev_key, key);
-        delta(c, next_key, key);
+        delta(c, prev_key, linked(links, key as usize).unwrap_or(key));
+        delta(
+            c,
+            next_key,
+            linked(links, 2 * n + key as usize).unwrap_or(key),
+        );
+        link_back(links, 0, *next_key, key);
+        link_back(links, 2 * n, *prev_key, key);
     }
     guess(c, island_id, p.island_id);
-    delta(c, island_prev, i);
-    delta(c, island_next, i);
+    // the island's list of contacts
+    delta(
+        c,
+        island_prev,
+        linked(links, 4 * n + i as usize).unwrap_or(i),
+    );
+    delta(
+        c,
+        island_next,
+        linked(links, 5 * n + i as usize).unwrap_or(i),
+    );
+    link_back(links, 4 * n, *island_next, i);
+    link_back(links, 5 * n, *island_prev, i);
 }
 
 /// What the guesses of a contact sim read from stores coded before it.
@@ -451,9 +500,44 @@ struct SimGuesses<'a> {
     shapes: &'a [Shape],
     bodies: &'a [Body],
     sets: &'a [SolverSet],
+    /// Per body, the bits of the last recycling rotation coded for it.
+    turned: &'a [Cell<u32>],
 }
 
 impl SimGuesses<'_> {
+    /// A recycling rotation of the body of shape `shape_id`: one bit when
+    /// it is the last one coded for that body (the contacts of a body made
+    /// at the same step share it), else near the body's rotation `now`.
+    fn code_turn<C: Coder>(&self, c: &mut C, v: &mut Rot, shape_id: u32, now: Rot) {
+        let slots = self.shapes.get(shape_id as usize).and_then(|s| {
+            self.turned
+                .get(2 * s.body_id as usize..2 * s.body_id as usize + 2)
+        });
+        let seen = slots
+            .map(|s| (s[0].get(), s[1].get()))
+            .filter(|&(cos, _)| cos != UNLINKED)
+            .map(|(cos, sin)| Rot {
+                c: f32::from_bits(cos),
+                s: f32::from_bits(sin),
+            });
+        match seen {
+            Some(r) => {
+                let mut hit = v.same(&r);
+                c.bit(&mut hit);
+                if !hit {
+                    near_rot(c, v, now);
+                } else if C::UNPACKS {
+                    *v = r;
+                }
+            }
+            None => near_rot(c, v, now),
+        }
+        if let Some(s) = slots {
+            s[0].set(v.c.to_bits());
+            s[1].set(v.s.to_bits());
+        }
+    }
+
     /// The row and sim of the body of shape `shape_id`.
     fn body(&self, shape_id: u32) -> Option<(&Body, &BodySim)> {
         let body = self
@@ -464,18 +548,31 @@ impl SimGuesses<'_> {
     }
 }
 
-/// A manifold point. `prev` is the previous contact's point of the same
-/// index; `first` is this contact's first point when this is its second.
-/// `center_a` and `offset` (`center_a - center_b`) are the bodies' now: a
-/// point's anchors and world point were formed from them when the manifold
-/// was computed (`update_contact`), and bodies that touch move little.
+/// What a contact's points are guessed from: its bodies' centres now, and
+/// when it keeps a recycling cache, the bodies' turns since it was made.
+#[derive(Clone, Copy)]
+struct PointGuesses {
+    center_a: Vec2,
+    /// `center_a - center_b`.
+    offset: Vec2,
+    normal: Vec2,
+    /// Each body's turn since the manifold was computed (`try_recycle`'s
+    /// `dqa`, `dqb`), when the contact has a recycling cache.
+    turns: Option<(Rot, Rot)>,
+}
+
+/// A manifold point and its base separation. `prev` is the previous
+/// contact's point of the same index; `first` is this contact's first point
+/// when this is its second. A point's anchors and world point were formed
+/// from the bodies' centres when the manifold was computed
+/// (`update_contact`), and bodies that touch move little since.
 fn code_point<C: Coder>(
     c: &mut C,
     mp: &mut ManifoldPoint,
+    base: &mut f32,
     prev: &ManifoldPoint,
     first: Option<&ManifoldPoint>,
-    center_a: Vec2,
-    offset: Vec2,
+    g: PointGuesses,
 ) {
     let ManifoldPoint {
         point,
@@ -493,34 +590,67 @@ fn code_point<C: Coder>(
     near_vec(c, anchor_a, prev.anchor_a);
     // anchor B and the world point are anchor A shifted by one offset for
     // every point of a manifold
-    let (to_b, to_point) = first.map_or((offset, center_a), |f| {
+    let (to_b, to_point) = first.map_or((g.offset, g.center_a), |f| {
         (f.anchor_b - f.anchor_a, f.point - f.anchor_a)
     });
     c.mark("points: anchor b");
     near_vec(c, anchor_b, *anchor_a + to_b);
     c.mark("points: world point");
     near_vec(c, point, *anchor_a + to_point);
-    let like = first.unwrap_or(prev);
+    // The first point's numbers against the previous contact's are no
+    // better than raw; the second's are near the first's.
+    let number = |c: &mut C, v: &mut f32, of: fn(&ManifoldPoint) -> f32| match first {
+        Some(f) => near(c, v, of(f)),
+        None => v.code(c),
+    };
     c.mark("points: separation");
-    near(c, separation, like.separation);
+    number(c, separation, |m| m.separation);
     c.mark("points: impulses");
-    near(c, normal_impulse, like.normal_impulse);
-    near(c, tangent_impulse, like.tangent_impulse);
-    guess(c, total_normal_impulse, *normal_impulse);
+    number(c, normal_impulse, |m| m.normal_impulse);
+    number(c, tangent_impulse, |m| m.tangent_impulse);
+    // The total over the substeps is about the last normal impulse times
+    // the substep count: guessed by the previous point's ratio.
+    c.mark("points: total normal impulse");
+    let like = first.unwrap_or(prev);
+    let ratio = like.total_normal_impulse / like.normal_impulse;
+    let total = if ratio.is_finite() {
+        *normal_impulse * ratio
+    } else {
+        *normal_impulse
+    };
+    near(c, total_normal_impulse, total);
     c.mark("points: normal velocity");
-    near(c, normal_velocity, like.normal_velocity);
+    number(c, normal_velocity, |m| m.normal_velocity);
     c.mark("points: id, flag");
     guess(c, id, prev.id);
     persisted.code(c);
+    // The base separation is the separation when the manifold was computed;
+    // a recycled point's separation moved from it with the bodies' turns and
+    // centres (as `try_recycle` updates it), near their motion since.
+    c.mark("points: base separation");
+    let mut fresh = base.same(separation);
+    c.bit(&mut fresh);
+    if fresh {
+        if C::UNPACKS {
+            *base = *separation;
+        }
+    } else {
+        let moved = g.turns.map_or(0.0, |(dqa, dqb)| {
+            let ra = dqa.rotate(*anchor_a);
+            let rb = dqb.rotate(*anchor_b);
+            (rb - ra - g.offset).dot(g.normal)
+        });
+        near(c, base, *separation - moved);
+    }
     c.mark("contact sims: manifolds");
 }
 
 fn code_manifold<C: Coder>(
     c: &mut C,
     m: &mut Manifold,
+    bases: &mut [f32; 2],
     p: &Manifold,
-    center_a: Vec2,
-    center_b: Vec2,
+    mut g: PointGuesses,
 ) {
     let Manifold {
         normal,
@@ -531,18 +661,21 @@ fn code_manifold<C: Coder>(
     guess(c, point_count, p.point_count);
     guess(c, rolling_impulse, 0.0);
     guess(c, normal, p.normal);
-    let offset = center_a - center_b;
+    g.normal = *normal;
     let (head, tail) = points.split_at_mut(1);
     let (p0, p1) = (&mut head[0], &mut tail[0]);
+    let [b0, b1] = bases;
     if *point_count > 0 {
-        code_point(c, p0, &p.points[0], None, center_a, offset);
+        code_point(c, p0, b0, &p.points[0], None, g);
     } else {
         guess(c, p0, ManifoldPoint::default());
+        guess(c, b0, p0.separation);
     }
     if *point_count > 1 {
-        code_point(c, p1, &p.points[1], Some(&*p0), center_a, offset);
+        code_point(c, p1, b1, &p.points[1], Some(&*p0), g);
     } else {
         guess(c, p1, ManifoldPoint::default());
+        guess(c, b1, p1.separation);
     }
 }
 
@@ -606,35 +739,41 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         ],
     );
     let (sa, sb) = (sa.unwrap_or(BLANK_BODY_SIM), sb.unwrap_or(BLANK_BODY_SIM));
-    c.mark("contact sims: manifolds");
-    code_manifold(
-        c,
-        manifold,
-        &p.manifold,
-        to_vec2(sa.center),
-        to_vec2(sb.center),
-    );
-    c.mark("contact sims: recycling cache");
-    if *sim_flags & sim_flags::RECYCLE_VALID != 0 {
+    // the recycling cache first: the points' base separations are guessed
+    // from it
+    let recycles = *sim_flags & sim_flags::RECYCLE_VALID != 0;
+    if recycles {
         // the bodies' poses when the manifold was computed: near today's
         c.mark("recycling: rotations");
-        near_rot(c, cached_rotation_a, sa.transform.q);
-        near_rot(c, cached_rotation_b, sb.transform.q);
+        g.code_turn(c, cached_rotation_a, *shape_id_a, sa.transform.q);
+        g.code_turn(c, cached_rotation_b, *shape_id_b, sb.transform.q);
         c.mark("recycling: relative position");
         let relative = sa.transform.inv_mul(sb.transform);
         near_vec(c, &mut cached_relative.p, relative.p);
-        c.mark("contact sims: recycling cache");
         // as `collide_one` forms it from the same two rotations
         let turn = cached_rotation_a.inv_mul(*cached_rotation_b);
         guess(c, &mut cached_relative.q, turn);
     } else {
+        c.mark("recycling: unused");
         guess(c, cached_rotation_a, p.cached_rotation_a);
         guess(c, cached_rotation_b, p.cached_rotation_b);
         guess(c, cached_relative, p.cached_relative);
     }
-    for (b, mp) in base_separation.iter_mut().zip(&manifold.points) {
-        guess(c, b, mp.separation);
-    }
+    c.mark("contact sims: manifolds");
+    let turns = recycles.then(|| {
+        (
+            sa.transform.q.mul(cached_rotation_a.inverse()),
+            sb.transform.q.mul(cached_rotation_b.inverse()),
+        )
+    });
+    let (center_a, center_b) = (to_vec2(sa.center), to_vec2(sb.center));
+    let g = PointGuesses {
+        center_a,
+        offset: center_a - center_b,
+        normal: Vec2::ZERO,
+        turns,
+    };
+    code_manifold(c, manifold, base_separation, &p.manifold, g);
 }
 
 fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
@@ -653,23 +792,31 @@ fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
         joint_count,
         constraint_remove_count,
     } = island;
-    delta(c, island_id, i);
+    // Free slots (reset to the default by `destroy_island`) come in runs.
+    let free = NULL_INDEX;
+    delta(c, island_id, if p.island_id == free { free } else { i });
     guess(c, set_index, p.set_index);
-    delta(c, local_index, p.local_index.wrapping_add(1));
-    for v in [
-        head_body,
-        tail_body,
-        body_count,
-        head_contact,
-        tail_contact,
-        contact_count,
-        head_joint,
-        tail_joint,
-        joint_count,
-        constraint_remove_count,
-    ] {
-        v.code(c);
-    }
+    let local = if *island_id == free {
+        p.local_index
+    } else {
+        p.local_index.wrapping_add(1)
+    };
+    delta(c, local_index, local);
+    guess_all(
+        c,
+        [
+            (head_body, p.head_body),
+            (tail_body, p.tail_body),
+            (body_count, p.body_count),
+            (head_contact, p.head_contact),
+            (tail_contact, p.tail_contact),
+            (contact_count, p.contact_count),
+            (head_joint, p.head_joint),
+            (tail_joint, p.tail_joint),
+            (joint_count, p.joint_count),
+            (constraint_remove_count, p.constraint_remove_count),
+        ],
+    );
 }
 
 /// The last step's body move events: one per awake body, in the awake
@@ -913,7 +1060,7 @@ fn code_graph_color<C: Coder>(
 /// Every store a [`RollbackState`] packs, in order, for both directions;
 /// each guess uses only what was coded before it. After unpacking, the pair
 /// set is rebuilt from the contacts.
-fn code_world<C: Coder>(c: &mut C, world: &mut World) {
+fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let World {
         world_number: _,
         settings: _, // kept whole
@@ -972,9 +1119,19 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
     c.mark("shape bounds");
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
     c.mark("contact rows");
+    // Six slots per contact: the guesses of each edge's previous and next
+    // keys, then of the island's previous and next contact.
+    let mut n = contacts.len() as u32;
+    c.varint(&mut n);
+    // Then two per body: the last recycling rotation a contact sim of the
+    // body had (the bits of its cosine and sine).
+    links.clear();
+    links.resize(6 * n as usize + 2 * bodies.len(), UNLINKED);
+    let (links, turned) = links.split_at_mut(6 * n as usize);
     elements(c, contacts, &Contact::default(), |c, ct, p, i| {
-        code_contact(c, ct, p, i, &shapes[..]);
+        code_contact(c, ct, p, i, &shapes[..], links);
     });
+    let turned = Cell::from_mut(turned).as_slice_of_cells();
     let blank = blank_contact_sim();
     for k in 0..solver_sets.len() {
         // (taken out for the while, so that the guesses can read the sets)
@@ -984,6 +1141,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
             shapes: &shapes[..],
             bodies: &bodies[..],
             sets: &solver_sets[..],
+            turned,
         };
         elements(c, &mut sims, &blank, |c, s, p, _| {
             code_contact_sim(c, s, p, &g);
@@ -995,12 +1153,14 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
         shapes: &shapes[..],
         bodies: &bodies[..],
         sets: &solver_sets[..],
+        turned,
     };
     for color in &mut graph.colors {
         code_graph_color(c, color, &blank, &g);
     }
-    c.mark("islands and moves");
+    c.mark("islands");
     elements(c, islands, &Island::default(), code_island);
+    c.mark("move buffer");
     elements(c, &mut broad_phase.move_buffer, &None, |c, m, p, _| {
         let mut moved = m.is_some();
         moved.code(c);
@@ -1015,6 +1175,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World) {
             k
         });
     });
+    c.mark("move slots");
     for slots in &mut broad_phase.move_slots {
         elements(c, slots, &NULL_INDEX, |c, v, p, _| guess(c, v, *p));
     }
@@ -1098,6 +1259,8 @@ pub struct RollbackState {
     bits: Vec<u64>,
     /// Every solver set's and colour's joint sims, in coding order.
     joint_sims: Vec<JointSim>,
+    /// The contact rows' link table (`code_world`), reused.
+    links: Mutex<Vec<u32>>,
     joints: JointStorage,
     events: Events,
 }
@@ -1199,7 +1362,8 @@ impl World {
         state.settings = self.settings;
         if state.compact {
             let mut packer = Packer::new(&mut state.bytes, &mut state.bits, &mut state.joint_sims);
-            code_world(&mut packer, self);
+            let links = state.links.get_mut().unwrap_or_else(|e| e.into_inner());
+            code_world(&mut packer, self, links);
             packer.finish();
             // Room for a somewhat larger state next time, so that saving
             // stays free of allocation while the world's state varies a little.
@@ -1259,7 +1423,8 @@ impl World {
         if state.compact {
             // (after the events: it unpacks the body moves)
             let mut unpacker = Unpacker::new(&state.bytes, &state.bits, &state.joint_sims);
-            code_world(&mut unpacker, self);
+            let mut links = state.links.lock().unwrap_or_else(|e| e.into_inner());
+            code_world(&mut unpacker, self, &mut links);
             debug_assert!(unpacker.at_end(), "rollback state not read to its end");
         } else {
             state.raw.load(self);
@@ -1278,7 +1443,7 @@ impl World {
         let mut stats = Vec::new();
         let mut packer = Packer::new(&mut bytes, &mut bits, &mut joint_sims).with_stats(&mut stats);
         packer.mark("settings");
-        code_world(&mut packer, self);
+        code_world(&mut packer, self, &mut Vec::new());
         packer.finish();
         stats
             .into_iter()

@@ -39,65 +39,47 @@ pub trait ToB2 {
     fn to_b2(&self) -> Self::B2;
 }
 
-impl ToB2 for Vec2 {
-    type B2 = c::b2Vec2;
-    fn to_b2(&self) -> c::b2Vec2 {
-        c::b2Vec2 {
-            x: self.x,
-            y: self.y,
+/// `ToB2` for a struct whose fields each convert through `ToB2`: ours
+/// `=>` Box2D's, then Box2D's field `:` ours for each field.
+macro_rules! to_b2 {
+    ($($ours:ty => $theirs:ident { $($b2:ident: $f:ident),* $(,)? })*) => {$(
+        impl ToB2 for $ours {
+            type B2 = c::$theirs;
+            fn to_b2(&self) -> c::$theirs {
+                c::$theirs { $($b2: self.$f.to_b2()),* }
+            }
         }
-    }
+    )*};
 }
 
-impl ToB2 for Rot {
-    type B2 = c::b2Rot;
-    fn to_b2(&self) -> c::b2Rot {
-        c::b2Rot {
-            c: self.c,
-            s: self.s,
+/// Numbers stored the same way in both.
+macro_rules! same_in_b2 {
+    ($($t:ty),*) => {$(
+        impl ToB2 for $t {
+            type B2 = $t;
+            fn to_b2(&self) -> $t {
+                *self
+            }
         }
-    }
+    )*};
 }
 
-impl ToB2 for Transform {
-    type B2 = c::b2Transform;
-    fn to_b2(&self) -> c::b2Transform {
-        c::b2Transform {
-            p: self.p.to_b2(),
-            q: self.q.to_b2(),
-        }
-    }
-}
+same_in_b2!(f32, u16, [u8; 3]);
 
-impl ToB2 for Circle {
-    type B2 = c::b2Circle;
-    fn to_b2(&self) -> c::b2Circle {
-        c::b2Circle {
-            center: self.center.to_b2(),
-            radius: self.radius,
-        }
+to_b2! {
+    Vec2 => b2Vec2 { x: x, y: y }
+    Rot => b2Rot { c: c, s: s }
+    Transform => b2Transform { p: p, q: q }
+    Circle => b2Circle { center: center, radius: radius }
+    Capsule => b2Capsule { center1: center1, center2: center2, radius: radius }
+    Segment => b2Segment { point1: point1, point2: point2 }
+    SimplexCache => b2SimplexCache { count: count, indexA: index_a, indexB: index_b }
+    RayCastInput => b2RayCastInput {
+        origin: origin,
+        translation: translation,
+        maxFraction: max_fraction,
     }
-}
-
-impl ToB2 for Capsule {
-    type B2 = c::b2Capsule;
-    fn to_b2(&self) -> c::b2Capsule {
-        c::b2Capsule {
-            center1: self.center1.to_b2(),
-            center2: self.center2.to_b2(),
-            radius: self.radius,
-        }
-    }
-}
-
-impl ToB2 for Segment {
-    type B2 = c::b2Segment;
-    fn to_b2(&self) -> c::b2Segment {
-        c::b2Segment {
-            point1: self.point1.to_b2(),
-            point2: self.point2.to_b2(),
-        }
-    }
+    Aabb => b2AABB { lowerBound: lower, upperBound: upper }
 }
 
 impl ToB2 for ChainSegment {
@@ -146,38 +128,6 @@ impl ToB2 for ShapeProxy {
             p.points[i] = self.points[i].to_b2();
         }
         p
-    }
-}
-
-impl ToB2 for SimplexCache {
-    type B2 = c::b2SimplexCache;
-    fn to_b2(&self) -> c::b2SimplexCache {
-        c::b2SimplexCache {
-            count: self.count,
-            indexA: self.index_a,
-            indexB: self.index_b,
-        }
-    }
-}
-
-impl ToB2 for RayCastInput {
-    type B2 = c::b2RayCastInput;
-    fn to_b2(&self) -> c::b2RayCastInput {
-        c::b2RayCastInput {
-            origin: self.origin.to_b2(),
-            translation: self.translation.to_b2(),
-            maxFraction: self.max_fraction,
-        }
-    }
-}
-
-impl ToB2 for Aabb {
-    type B2 = c::b2AABB;
-    fn to_b2(&self) -> c::b2AABB {
-        c::b2AABB {
-            lowerBound: self.lower.to_b2(),
-            upperBound: self.upper.to_b2(),
-        }
     }
 }
 
