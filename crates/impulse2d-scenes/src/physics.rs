@@ -1,17 +1,24 @@
 //! Scenes for physics no engine got right before (issue 17): a tile map
-//! without ghost collisions.
+//! without ghost collisions, and fast bodies against fast bodies.
 
 use crate::{Scene, SceneError, SceneInfo};
-use impulse2d::collision::{Capsule, make_box, make_offset_box};
+use impulse2d::collision::{Capsule, Circle, make_box, make_offset_box};
 use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
 
 /// The scenes of this file.
-pub(crate) const SCENES: &[SceneInfo] = &[SceneInfo {
-    category: "contact",
-    name: "tile_map",
-    description: "a box and a capsule sliding at 5 m/s without friction over 100 square tiles on one body, and over 100 tiles on separate bodies below",
-}];
+pub(crate) const SCENES: &[SceneInfo] = &[
+    SceneInfo {
+        category: "contact",
+        name: "tile_map",
+        description: "a box and a capsule sliding at 5 m/s without friction over 100 square tiles on one body, and over 100 tiles on separate bodies below",
+    },
+    SceneInfo {
+        category: "contact",
+        name: "fast_crossing",
+        description: "bullets against bullets without gravity: two 0.1 m boxes crossing at 200 m/s each, a 5 cm ball at 300 m/s against a free 2 cm plate, two 5 cm balls crossing at 200 m/s each",
+    },
+];
 
 /// Builds a scene of this file by name, or `None` when the name is not one of them.
 pub(crate) fn build(
@@ -20,6 +27,7 @@ pub(crate) fn build(
 ) -> Option<std::result::Result<Scene, SceneError>> {
     let built = match name {
         "tile_map" => tile_map(world).map(TileMap::into_scene),
+        "fast_crossing" => fast_crossing(world),
         _ => return None,
     };
     Some(built.map_err(SceneError::from))
@@ -125,4 +133,65 @@ pub fn tile_map(world: &mut World) -> Result<TileMap> {
         sliders.push(slider(world, 3.0, top, true)?);
     }
     Ok(TileMap { ground, sliders })
+}
+
+/// Speed of each of the `fast_crossing` scene's crossing pairs, m/s.
+pub const CROSSING_SPEED: f32 = 200.0;
+/// Speed of the `fast_crossing` scene's bullet at the free plate, m/s.
+pub const PLATE_BULLET_SPEED: f32 = 300.0;
+
+/// A weightless dynamic body at `position` moving at `velocity`, marked as a
+/// bullet or not.
+fn floating(world: &mut World, position: Vec2, velocity: Vec2, bullet: bool) -> Result<BodyId> {
+    world.create_body(&BodyDef {
+        body_type: BodyType::Dynamic,
+        position: to_pos(position),
+        linear_velocity: velocity,
+        gravity_scale: 0.0,
+        is_bullet: bullet,
+        ..BodyDef::default()
+    })
+}
+
+/// Fast bodies against fast bodies, without gravity, all bullets: two 0.1 m
+/// boxes crossing at [`CROSSING_SPEED`] each (top row), a 5 cm ball at
+/// [`PLATE_BULLET_SPEED`] against a free 2 cm × 1 m plate (middle row), and
+/// two 5 cm balls crossing at [`CROSSING_SPEED`] each, their paths half a
+/// radius apart (bottom row). Each pair meets within the first step: one step
+/// moves a crossing body 3.3 m, the ball 5 m. The bodies are the boxes, the
+/// plate, its ball, then the crossing balls.
+pub fn fast_crossing(world: &mut World) -> Result<Scene> {
+    let ground = world.create_body(&BodyDef::default())?;
+    let floor = make_offset_box(10.0, 0.5, Vec2::new(0.0, -2.0), Rot::IDENTITY)?;
+    world.create_polygon_shape(ground, &ShapeDef::default(), &floor)?;
+    let v = CROSSING_SPEED;
+    let mut bodies = Vec::new();
+    for (x, vx) in [(-4.0, v), (4.0, -v)] {
+        let b = floating(world, Vec2::new(x, 6.0), Vec2::new(vx, 0.0), true)?;
+        world.create_polygon_shape(b, &ShapeDef::default(), &make_box(0.05, 0.05)?)?;
+        bodies.push(b);
+    }
+    let plate = floating(world, Vec2::new(3.0, 3.0), Vec2::ZERO, false)?;
+    world.create_polygon_shape(plate, &ShapeDef::default(), &make_box(0.01, 0.5)?)?;
+    bodies.push(plate);
+    let ball = Circle::new(Vec2::ZERO, 0.05)?;
+    let b = floating(
+        world,
+        Vec2::new(-3.0, 3.2),
+        Vec2::new(PLATE_BULLET_SPEED, 0.0),
+        true,
+    )?;
+    world.create_circle_shape(b, &ShapeDef::default(), &ball)?;
+    bodies.push(b);
+    for (x, y, vx) in [(-4.0, 0.0, v), (4.0, 0.025, -v)] {
+        let b = floating(world, Vec2::new(x, y), Vec2::new(vx, 0.0), true)?;
+        world.create_circle_shape(b, &ShapeDef::default(), &ball)?;
+        bodies.push(b);
+    }
+    Ok(Scene {
+        ground,
+        focus: Some(bodies[2]),
+        bodies,
+        script: None,
+    })
 }

@@ -2,45 +2,73 @@
 //!
 //! A bullet ([`BodyDef::is_bullet`](crate::BodyDef::is_bullet)) that moved
 //! fast this step is swept, after the other fast bodies, against static,
-//! kinematic and non-bullet dynamic shapes. The other bodies are taken at
-//! their final pose of the step (they have all been finalised, and ordinary
-//! fast bodies already moved back by `continuous.rs`), so a bullet fired
-//! through a row of thin boards stops at the first one, and the next step's
-//! speculative contact makes it push the board. Shapes the collision filters,
-//! the custom filter or a joint keep from colliding are not swept against,
-//! and a hit the pre-solve callback rejects is ignored.
-//! Bullets ignore each other, so
-//! the order in which they are swept does not change the result.
+//! kinematic and dynamic shapes. Non-bullet bodies are taken at their final
+//! pose of the step (they have all been finalised, and ordinary fast bodies
+//! already moved back by `continuous.rs`), so a bullet fired through a row of
+//! thin boards stops at the first one, and the next step's speculative
+//! contact makes it push the board. Two fast bullets are swept against each
+//! other both moving (their sweeps over the step), and the first time they
+//! touch stops both, so bullets crossing at any speed meet. Shapes the
+//! collision filters, the custom filter or a joint keep from colliding are
+//! not swept against, and a hit the pre-solve callback rejects is ignored.
+//!
+//! Every bullet's time of impact is found before any bullet is moved back (a
+//! pair's time is the same for both, and each bullet takes its earliest), so
+//! the order in which bullets are listed does not change the result.
 //!
 //! # References
 //! - E. Catto, Box2D v3 `solver.c` (`b2SolveContinuous` with `isBullet`, and
 //!   the bullet pass after the non-bullet continuous pass).
 
 use crate::body::{BodySim, BodyType, flags};
+use crate::collision::{ToiInput, time_of_impact};
 use crate::core::LINEAR_SLOP;
 use crate::id::NULL_INDEX;
 use crate::joint::joint_allows_collision;
 use crate::math::{Transform, Vec2};
 use crate::pos::{offset_transform, relative_to, sweep_base};
+use crate::shape::Shape;
 use crate::shape::{ShapeGeometry, speculative_aabb};
-use crate::solver::continuous::{CORE_FRACTION, SweptShape, body_sweep};
+use crate::solver::continuous::{CORE_FRACTION, SweptShape, body_sweep, make_shape_proxy};
 use crate::solver::solver_set::AWAKE_SET;
 use crate::world::World;
 
 /// Sweeps the bullets among `world.scratch.fast_bodies` and moves each back
 /// to its first time of impact; updates their shapes' boxes.
 pub(crate) fn solve_bullets(world: &mut World) {
-    for k in 0..world.scratch.fast_bodies.len() {
-        let sim_index = world.scratch.fast_bodies[k] as usize;
-        let sim = &world.solver_sets[AWAKE_SET as usize].body_sims[sim_index];
-        if sim.flags & flags::IS_BULLET == 0 {
+    let mut fractions = std::mem::take(&mut world.scratch.bullet_fractions);
+    fractions.clear();
+    let fast = &world.scratch.fast_bodies;
+    // Against the non-bullets, at their final poses.
+    for &sim_index in fast {
+        let sim = &world.solver_sets[AWAKE_SET as usize].body_sims[sim_index as usize];
+        fractions.push(if sim.flags & flags::IS_BULLET == 0 {
+            f32::NAN
+        } else {
+            bullet_impact_fraction(world, sim_index as usize)
+        });
+    }
+    // Bullets against bullets, both moving.
+    for k in 0..fast.len() {
+        for j in k + 1..fast.len() {
+            if fractions[k].is_nan() || fractions[j].is_nan() {
+                continue;
+            }
+            let t = bullet_pair_fraction(world, fast[k] as usize, fast[j] as usize);
+            fractions[k] = fractions[k].min(t);
+            fractions[j] = fractions[j].min(t);
+        }
+    }
+    for (k, &fraction) in fractions.iter().enumerate() {
+        if fraction.is_nan() {
             continue;
         }
-        let fraction = bullet_impact_fraction(world, sim_index);
+        let sim_index = world.scratch.fast_bodies[k] as usize;
         if finish_bullet(world, sim_index, fraction) {
             world.scratch.enlarged_bodies.set(sim_index as u32);
         }
     }
+    world.scratch.bullet_fractions = fractions;
 }
 
 /// The fraction of the step at which the bullet first hits a shape it may
@@ -97,8 +125,10 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                     return true;
                 }
                 let other_sim = world.body_sim(other.body_id as usize);
-                if other_sim.flags & flags::IS_BULLET != 0 {
-                    return true;
+                let other_body = &world.bodies[other.body_id as usize];
+                if other_sim.flags & flags::IS_BULLET != 0 && other_body.flags & flags::IS_FAST != 0
+                {
+                    return true; // swept against this one, both moving, below
                 }
                 if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
                     let xf = relative_to(other_sim.transform, base);
@@ -113,6 +143,59 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                 true
             });
         }
+    }
+    fraction
+}
+
+/// The first time (fraction of the step) at which bullets `ia` and `ib`
+/// (awake indices) touch while both move along their sweeps, or 1.
+fn bullet_pair_fraction(world: &World, ia: usize, ib: usize) -> f32 {
+    let awake = &world.solver_sets[AWAKE_SET as usize];
+    let (sim_a, sim_b) = (&awake.body_sims[ia], &awake.body_sims[ib]);
+    // large-world: both sweeps in f32 relative to A's start centre
+    let base = sweep_base(sim_a.center0);
+    let (sweep_a, sweep_b) = (body_sweep(sim_a, base), body_sweep(sim_b, base));
+    let custom_filter = world.callbacks.custom_filter(world.world_number);
+    let pre_solve = world.callbacks.pre_solve(world.world_number);
+    let shapes = &world.shapes;
+    let swept_box = |sim: &BodySim, shape: &Shape| {
+        shape
+            .aabb
+            .union(&speculative_aabb(&shape.geometry, sim.transform))
+    };
+    let mut fraction = 1.0f32;
+    let mut a = world.bodies[sim_a.body_id as usize].head_shape_id;
+    while a != NULL_INDEX {
+        let shape_a = &shapes[a as usize];
+        let mut b = world.bodies[sim_b.body_id as usize].head_shape_id;
+        while b != NULL_INDEX {
+            let shape_b = &shapes[b as usize];
+            let next_b = shape_b.next_shape_id;
+            if shape_a.is_sensor
+                || shape_b.is_sensor
+                || !shape_a.filter.should_collide(&shape_b.filter)
+                || !swept_box(sim_a, shape_a).overlaps(&swept_box(sim_b, shape_b))
+                || !custom_filter.allows(shapes, a, b)
+                || !joint_allows_collision(&world.joints, shapes, &world.bodies, a, b)
+            {
+                b = next_b;
+                continue;
+            }
+            let input = ToiInput {
+                proxy_a: make_shape_proxy(&shape_a.geometry),
+                proxy_b: make_shape_proxy(&shape_b.geometry),
+                sweep_a,
+                sweep_b,
+                max_fraction: 1.0,
+            };
+            let t = time_of_impact(&input).fraction;
+            // Already touching at the start: the contact solver has them.
+            if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, a, b, &input, t) {
+                fraction = t;
+            }
+            b = next_b;
+        }
+        a = shape_a.next_shape_id;
     }
     fraction
 }

@@ -128,6 +128,9 @@ pub(crate) struct StepScratch {
     pub awake_islands: BitSet,
     /// Awake bodies (by awake index) that moved fast enough to be swept.
     pub fast_bodies: Vec<u32>,
+    /// Per entry of `fast_bodies`: the bullet's time of impact (fraction of
+    /// the step), NaN for a fast body that is not a bullet (`bullet.rs`).
+    pub bullet_fractions: Vec<f32>,
     /// Bodies (by id, in awake order) to quarantine at the end of the step.
     pub quarantined: Vec<u32>,
     /// Island splitting work lists.
