@@ -49,9 +49,14 @@ pub(crate) fn solve_bullets(world: &mut World) {
         });
     }
     // Bullets against bullets, both moving.
+    // Only bullets pair up: the outer test keeps this O(bullets × fast bodies),
+    // not O(fast bodies²) (rain and smash have thousands of fast non-bullets).
     for k in 0..fast.len() {
+        if fractions[k].is_nan() {
+            continue;
+        }
         for j in k + 1..fast.len() {
-            if fractions[k].is_nan() || fractions[j].is_nan() {
+            if fractions[j].is_nan() {
                 continue;
             }
             let t = bullet_pair_fraction(world, fast[k] as usize, fast[j] as usize);
