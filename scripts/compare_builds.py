@@ -8,6 +8,12 @@ each binary (order alternating between repeats), each run timing Impulse2D and B
 interleaved in one process; the figures are medians over repeats of thread CPU
 ms/step. scripts/compare-builds.sh builds the two binaries and calls this.
 
+Beside the ratio of medians it prints two statistics that resist a virtual machine's
+slow swings (whole seconds of a slower or faster host): the median over repeats of the
+paired ratio (A and B timed back to back in the same repeat), and the ratio of the
+fastest A run to the fastest B run. Timing a binary against a copy of itself
+(A = B) shows how far these figures move on identical code.
+
     compare_builds.py A_BIN B_BIN [--repeats N] [--steps N] [--scenes a,b] [--json FILE]
 """
 
@@ -63,6 +69,10 @@ def main():
                 print(f"repeat {repeat + 1}/{args.repeats}: {scene} done", file=sys.stderr)
 
     med = {k: statistics.median(v) for k, v in samples.items() if v}
+    robust = {}
+    for s in scenes:
+        a, b = samples[(s, "a", "Impulse2D")], samples[(s, "b", "Impulse2D")]
+        robust[s] = (statistics.median(x / y for x, y in zip(a, b)), min(a) / min(b))
     box2d = "box2d" in args.engines
     if box2d:
         print("| scene | ours default (ms) | ours x86-64-v3 (ms) | ours default / v3 | "
@@ -71,26 +81,30 @@ def main():
         print("|---|---|---|---|---|---|---|---|---|---|")
     else:
         print("| scene | ours default (ms) | ours x86-64-v3 (ms) | ours default / v3 | "
-              "spread of default runs (max/min) |")
-        print("|---|---|---|---|---|")
+              "median of paired ratios | fastest runs | spread of default runs (max/min) |")
+        print("|---|---|---|---|---|---|---|")
     rows = []
     for s in scenes:
         oa, ob = med[(s, "a", "Impulse2D")], med[(s, "b", "Impulse2D")]
         spread = max(samples[(s, "a", "Impulse2D")]) / min(samples[(s, "a", "Impulse2D")])
         if not box2d:
             rows.append({"scene": s, "ours_default": oa, "ours_v3": ob,
-                         "ours_default_spread": spread,
+                         "ours_default_spread": spread, "paired_ratio": robust[s][0],
+                         "fastest_ratio": robust[s][1],
                          "samples": {f"{b}/Impulse2D": samples[(s, b, "Impulse2D")]
                                      for b in "ab"}})
-            print(f"| {s} | {oa:.3f} | {ob:.3f} | {oa / ob:.3f} | {spread:.3f} |")
+            print(f"| {s} | {oa:.3f} | {ob:.3f} | {oa / ob:.3f} | {robust[s][0]:.3f} | "
+                  f"{robust[s][1]:.3f} | {spread:.3f} |")
             continue
         ba, bb = med[(s, "a", "Box2D")], med[(s, "b", "Box2D")]
         rows.append({"scene": s, "ours_default": oa, "ours_v3": ob, "box2d_sse2": ba,
                      "box2d_avx2": bb, "ours_default_spread": spread,
+                     "paired_ratio": robust[s][0], "fastest_ratio": robust[s][1],
                      "samples": {f"{b}/{e}": samples[(s, b, e)] for b in "ab"
                                  for e in ("Impulse2D", "Box2D")}})
         print(f"| {s} | {oa:.3f} | {ob:.3f} | {oa / ob:.3f} | {ba:.3f} | {bb:.3f} | "
-              f"{ba / bb:.3f} | {oa / ba:.2f} | {oa / bb:.2f} | {ob / bb:.2f} |")
+              f"{ba / bb:.3f} | {oa / ba:.2f} | {oa / bb:.2f} | {ob / bb:.2f} | "
+              f"{robust[s][0]:.3f} | {robust[s][1]:.3f} |")
     print()
     for build, label in (("a", "A (default build)"), ("b", "B (x86-64-v3 build)")):
         for engine, note in notes.get(build, {}).items():

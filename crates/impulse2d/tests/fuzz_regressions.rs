@@ -3,9 +3,10 @@
 //! fixed. Each test states the property the fuzz target checks, not a printed value.
 
 use impulse2d::collision::{
-    Capsule, ChainSegment, MassData, Segment, SimplexCache, collide_chain_segment_and_capsule,
-    collide_polygons, collide_segment_and_capsule, collide_segment_and_polygon, compute_hull,
-    compute_polygon_mass, make_box, make_offset_polygon, make_polygon, validate_hull,
+    Capsule, ChainSegment, Circle, MassData, Segment, SimplexCache,
+    collide_chain_segment_and_capsule, collide_polygon_and_circle, collide_polygons,
+    collide_segment_and_capsule, collide_segment_and_polygon, compute_hull, compute_polygon_mass,
+    make_box, make_offset_polygon, make_polygon, validate_hull,
 };
 use impulse2d::core::{MAX_SUB_STEPS, SPECULATIVE_DISTANCE};
 use impulse2d::{
@@ -165,6 +166,44 @@ fn capsule_with_a_huge_radius_has_no_point_beyond_reach() {
     let gap = dx * dx / ((dx * dx + yd * yd).sqrt() + yd);
     assert!(gap > f64::from(SPECULATIVE_DISTANCE), "gap {gap}");
     let m = collide_segment_and_capsule(&segment, xf_segment, &capsule, xf_capsule);
+    let closest = fuzz_cases::closest_separation(&m);
+    assert!(
+        m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,
+        "{m:?}"
+    );
+}
+
+/// Fuzz target `manifold`, input
+/// `fuzz/regressions/manifold/rounded-triangle-92km-circle-separation-2.34cm-beyond-2cm`.
+///
+/// A triangle rounded by R = 92,544 m (f32 spacing 1/128 m there) and a point-like
+/// circle whose centre lies 3/128 m = 0.0234 m beyond the rounded face: beyond the
+/// speculative distance (0.02 m). The reach test compared the face separation with
+/// R + 0.02, which rounds up to R + 3/128, and let the pair through; the manifold then
+/// reported its one point at 0.0234 m, beyond reach. The same rounding is built here
+/// with every number exact in f32 (a box's top face y = 0 instead of the triangle,
+/// the centre at y = R + 3/128 above it).
+#[test]
+fn polygon_with_a_huge_radius_has_no_circle_point_beyond_reach() {
+    let radius = 92_544.0f32;
+    let gap = 3.0 / 128.0;
+    assert!(f64::from(gap) > f64::from(SPECULATIVE_DISTANCE));
+    assert_eq!(
+        radius + SPECULATIVE_DISTANCE,
+        radius + gap,
+        "the rounding this test needs"
+    );
+    let square = compute_hull(&[
+        Vec2::new(-4.0, -4.0),
+        Vec2::new(4.0, -4.0),
+        Vec2::new(4.0, 0.0),
+        Vec2::new(-4.0, 0.0),
+    ])
+    .expect("a box");
+    let polygon = make_polygon(&square, radius).expect("a rounded box");
+    let circle = Circle::new(Vec2::ZERO, 0.0).unwrap();
+    let xf_circle = Transform::new(Vec2::new(0.5, radius + gap), Rot::IDENTITY);
+    let m = collide_polygon_and_circle(&polygon, Transform::IDENTITY, &circle, xf_circle);
     let closest = fuzz_cases::closest_separation(&m);
     assert!(
         m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,

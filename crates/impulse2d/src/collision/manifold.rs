@@ -412,6 +412,11 @@ pub fn collide_polygon_and_circle(
     } else if outside && (center - v2).dot(v1 - v2) < 0.0 {
         disk_contact(v2, radius_a, center, radius_b, normal, 0)
     } else {
+        // The separation reported is `separation - radius`, so that (not the sum
+        // tested above, which rounds at the size of a huge radius) decides reach.
+        if separation - radius > SPECULATIVE_DISTANCE {
+            return Manifold::default();
+        }
         // The centre projected onto the face and lifted to A's rounded surface.
         let surface_a = Vec2::mul_add(center, radius_a - (center - v1).dot(normal), normal);
         let surface_b = Vec2::mul_sub(center, radius_b, normal);
