@@ -2,6 +2,9 @@
 //! `cargo test -p impulse2d --features glam,mint,serde --test interop`.
 //! Without a feature its module is compiled out.
 
+#[path = "common/build.rs"]
+mod build;
+
 #[cfg(feature = "glam")]
 mod glam_interop {
     use impulse2d::{Error, Mat22, Rot, Transform, Vec2};
@@ -377,7 +380,7 @@ mod serde_interop {
 
     #[test]
     fn ids_round_trip_and_still_name_their_object() {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        let mut world = build::world();
         let body = world.create_body(&BodyDef::default()).unwrap();
         let shape = world
             .create_circle_shape(
@@ -391,7 +394,7 @@ mod serde_interop {
         assert!(world.body(body_back).is_ok());
         assert_eq!(round_trip(&shape), shape);
         // Another world rejects it.
-        let other = World::new(&WorldDef::default()).unwrap();
+        let other = build::world();
         assert!(other.body(body_back).is_err());
         assert_eq!(
             round_trip(&impulse2d::JointId::default()),
