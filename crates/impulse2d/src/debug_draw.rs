@@ -787,42 +787,9 @@ fn draw_aabb(draw: &mut dyn DebugDraw, a: Aabb, color: HexColor) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collision::{Circle, make_box};
-    use crate::{BodyDef, BodyId, BodyType, ShapeDef, ShapeId, World, WorldDef};
+    use crate::{BodyDef, BodyId, BodyType, ShapeDef, World};
 
-    /// One-line scene building for the tests below.
-    mod build {
-        use super::*;
-
-        pub fn world() -> World {
-            World::new(&WorldDef::default()).unwrap()
-        }
-
-        pub fn def(body_type: BodyType, position: Vec2) -> BodyDef {
-            BodyDef {
-                body_type,
-                position: position.into(),
-                ..Default::default()
-            }
-        }
-
-        pub fn body(world: &mut World, body_type: BodyType, position: Vec2) -> BodyId {
-            world.create_body(&def(body_type, position)).unwrap()
-        }
-
-        pub fn add_box(world: &mut World, body: BodyId, hx: f32, hy: f32) -> ShapeId {
-            world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_box(hx, hy).unwrap())
-                .unwrap()
-        }
-
-        pub fn add_circle(world: &mut World, body: BodyId, radius: f32) -> ShapeId {
-            let circle = Circle::new(Vec2::ZERO, radius).unwrap();
-            world
-                .create_circle_shape(body, &ShapeDef::default(), &circle)
-                .unwrap()
-        }
-    }
+    use crate::test_build as build;
 
     #[test]
     fn channels_round_trip() {
@@ -1072,13 +1039,7 @@ mod tests {
                 ..build::def(BodyType::Dynamic, Vec2::new(1.0, 15.0))
             })
             .unwrap();
-        world
-            .create_circle_shape(
-                ball,
-                &ShapeDef::default(),
-                &Circle::new(Vec2::ZERO, 0.25).unwrap(),
-            )
-            .unwrap();
+        build::add_circle(&mut world, ball, 0.25);
         world
             .create_revolute_joint(&RevoluteJointDef {
                 base: JointDef {

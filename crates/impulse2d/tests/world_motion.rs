@@ -171,13 +171,7 @@ fn fast_rotation_survives_sleep_and_wake() {
                 ..build::def(BodyType::Dynamic, Vec2::new(x, 0.0))
             })
             .unwrap();
-        world
-            .create_circle_shape(
-                body,
-                &ShapeDef::default(),
-                &Circle::new(Vec2::ZERO, 0.5).unwrap(),
-            )
-            .unwrap();
+        build::add_circle(world, body, 0.5);
         body
     };
     let fast = make(&mut world, 0.0, true);
