@@ -1,8 +1,9 @@
 //! Far from the origin in both builds (issue 16).
 //!
 //! In every build each registered Far scene builds at (100 km, −80 km) and
-//! steps, and a card house of Box2D's 2 mm cards stands. With the
-//! `large-world` feature (body positions in `f64`, collision and the solver in
+//! steps, a card house of Box2D's 2 mm cards stands, and snapshots and
+//! recordings of the other build (`f32` against `f64` positions) are refused.
+//! With the `large-world` feature (body positions in `f64`, collision and the solver in
 //! `f32` relative to the bodies) each Far scene behaves as at the origin at
 //! 100 km and at 10,000 km: pyramid apex, stack tops and chain length within
 //! 1 mm of the origin run.
@@ -70,6 +71,64 @@ fn card_house_of_two_millimetre_cards_stands() {
         let turned = xf0.q.relative_angle(xf.q).abs();
         assert!(moved < max_move, "a card moved {moved} m");
         assert!(turned < 0.05, "a card turned {turned} rad");
+    }
+}
+
+/// FNV-1a (64-bit) of `bytes`: the checksum snapshots and recordings end with
+/// (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// `bytes` with bit 31 of the version word (bytes 8..12) flipped and the
+/// trailing checksum recomputed, so that only the build flag differs.
+fn as_other_build(bytes: &[u8]) -> Vec<u8> {
+    let mut other = bytes.to_vec();
+    other[11] ^= 0x80;
+    let body = other.len() - 8;
+    let sum = fnv1a(&other[..body]);
+    other[body..].copy_from_slice(&sum.to_le_bytes());
+    other
+}
+
+/// Snapshots and recordings carry the build's position format (bit 31 of
+/// their version word: set for the `f64` positions of `large-world`), and each
+/// build refuses the other's files with an `Err` that says so, before it
+/// decodes anything.
+#[test]
+fn snapshots_and_recordings_of_the_other_build_are_refused() {
+    use impulse2d::{Error, Recording, Snapshot};
+    let large = cfg!(feature = "large-world");
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    impulse2d_scenes::build("pyramid", &mut world).unwrap();
+    world.start_recording(1).unwrap();
+    step_checked(&mut world);
+    let recording = world.stop_recording().unwrap();
+    let snapshot = world.snapshot();
+    let expected = if large {
+        "without the large-world feature"
+    } else {
+        "by the large-world build"
+    };
+    for (what, bytes) in [
+        ("snapshot", snapshot.to_bytes()),
+        ("recording", recording.as_bytes().to_vec()),
+    ] {
+        let word = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        assert_eq!(word >> 31 == 1, large, "{what}: bit 31 is this build's");
+        let read = |b: &[u8]| match what {
+            "snapshot" => Snapshot::from_bytes(b).map(|_| ()),
+            _ => Recording::from_bytes(b).map(|_| ()),
+        };
+        assert!(read(&bytes).is_ok(), "{what}: this build reads its own");
+        match read(&as_other_build(&bytes)) {
+            Err(Error::InvalidData(why)) => {
+                assert!(why.contains(expected), "{what}: {why}")
+            }
+            other => panic!("{what} of the other build: {other:?}"),
+        }
     }
 }
 
