@@ -788,6 +788,9 @@ fn draw_aabb(draw: &mut dyn DebugDraw, a: Aabb, color: HexColor) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{BodyDef, BodyId, BodyType, ShapeDef, World};
+
+    use crate::test_build as build;
 
     #[test]
     fn channels_round_trip() {
@@ -912,39 +915,18 @@ mod tests {
 
     /// A 20 m ground box with its top at y = 0, a 1 m box resting on it at
     /// (2, 0.5) and a ball of radius 0.25 m at (-3, 5).
-    fn resting_box() -> (crate::World, crate::BodyId, crate::BodyId) {
-        use crate::collision::{Circle, make_box, make_offset_box};
-        use crate::{BodyDef, BodyType, ShapeDef, World, WorldDef};
-        let mut world = World::new(&WorldDef::default()).unwrap();
+    fn resting_box() -> (World, BodyId, BodyId) {
+        use crate::collision::make_offset_box;
+        let mut world = build::world();
         let ground = world.create_body(&BodyDef::default()).unwrap();
         let slab = make_offset_box(10.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
         world
             .create_polygon_shape(ground, &ShapeDef::default(), &slab)
             .unwrap();
-        let body = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(2.0, 0.5),
-                ..BodyDef::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-            .unwrap();
-        let ball = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(-3.0, 5.0),
-                ..BodyDef::default()
-            })
-            .unwrap();
-        let circle = Circle {
-            center: Vec2::ZERO,
-            radius: 0.25,
-        };
-        world
-            .create_circle_shape(ball, &ShapeDef::default(), &circle)
-            .unwrap();
+        let body = build::body(&mut world, BodyType::Dynamic, Vec2::new(2.0, 0.5));
+        build::add_box(&mut world, body, 0.5, 0.5);
+        let ball = build::body(&mut world, BodyType::Dynamic, Vec2::new(-3.0, 5.0));
+        build::add_circle(&mut world, ball, 0.25);
         (world, body, ball)
     }
 
@@ -1039,7 +1021,7 @@ mod tests {
         assert!(v.lower.x <= -10.0 && v.upper.x >= 10.0);
         assert!(v.lower.y <= -2.0 && v.upper.y >= 5.25);
         assert_eq!(world.body_ids().count(), 3);
-        let empty = crate::World::new(&crate::WorldDef::default()).unwrap();
+        let empty = build::world();
         assert_eq!(empty.view_bounds(), None);
     }
 
@@ -1049,30 +1031,16 @@ mod tests {
     /// options.
     #[test]
     fn joints_names_chain_normals_and_contact_features_are_drawn() {
-        use crate::collision::Circle;
         use crate::{ChainDef, JointDef, RevoluteJointDef};
-        let mut world = crate::World::new(&crate::WorldDef::default()).unwrap();
-        let anchor = world
-            .create_body(&crate::BodyDef {
-                position: Vec2::new(0.0, 15.0),
-                ..Default::default()
-            })
-            .unwrap();
+        let mut world = build::world();
+        let anchor = build::body(&mut world, BodyType::Static, Vec2::new(0.0, 15.0));
         let ball = world
-            .create_body(&crate::BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(1.0, 15.0),
+            .create_body(&BodyDef {
                 name: "ball".to_string(),
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, Vec2::new(1.0, 15.0))
             })
             .unwrap();
-        world
-            .create_circle_shape(
-                ball,
-                &crate::ShapeDef::default(),
-                &Circle::new(Vec2::ZERO, 0.25).unwrap(),
-            )
-            .unwrap();
+        build::add_circle(&mut world, ball, 0.25);
         world
             .create_revolute_joint(&RevoluteJointDef {
                 base: JointDef {
@@ -1085,7 +1053,7 @@ mod tests {
                 ..Default::default()
             })
             .unwrap();
-        let ground = world.create_body(&crate::BodyDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
         // A loop: a 10 m square, its segments' outward normals pointing out.
         let square = vec![
             Vec2::new(-5.0, -5.0),
@@ -1103,20 +1071,8 @@ mod tests {
                 },
             )
             .unwrap();
-        let box_body = world
-            .create_body(&crate::BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, 5.5),
-                ..Default::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(
-                box_body,
-                &crate::ShapeDef::default(),
-                &crate::collision::make_box(0.5, 0.5).unwrap(),
-            )
-            .unwrap();
+        let box_body = build::body(&mut world, BodyType::Dynamic, Vec2::new(0.0, 5.5));
+        build::add_box(&mut world, box_body, 0.5, 0.5);
         world.step(1.0 / 60.0, 4).unwrap();
 
         let options = DrawOptions {
@@ -1217,27 +1173,10 @@ mod tests {
     #[test]
     fn a_mouse_joint_is_drawn_from_its_target_to_the_grabbed_point() {
         use crate::MouseJointDef;
-        let mut world = crate::World::new(&crate::WorldDef::default()).unwrap();
-        let handle = world
-            .create_body(&crate::BodyDef {
-                position: Vec2::new(100.0, 0.0),
-                ..Default::default()
-            })
-            .unwrap();
-        let body = world
-            .create_body(&crate::BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, 2.0),
-                ..Default::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(
-                body,
-                &crate::ShapeDef::default(),
-                &crate::collision::make_box(0.5, 0.5).unwrap(),
-            )
-            .unwrap();
+        let mut world = build::world();
+        let handle = build::body(&mut world, BodyType::Static, Vec2::new(100.0, 0.0));
+        let body = build::body(&mut world, BodyType::Dynamic, Vec2::new(0.0, 2.0));
+        build::add_box(&mut world, body, 0.5, 0.5);
         let joint = world
             .create_mouse_joint(&MouseJointDef {
                 base: crate::JointDef {
