@@ -182,20 +182,44 @@ pub type MixingFn = dyn Fn(f32, u64, f32, u64) -> f32 + Send + Sync;
 
 /// Default friction mixing: the geometric mean `√(a·b)` (a frictionless
 /// shape makes every contact frictionless).
+// Never inlined, so that it has one address: passing it to
+// `World::set_friction_mixing` restores the inline path of `Mixing::mix`.
+#[inline(never)]
 pub fn mix_friction(a: f32, b: f32) -> f32 {
-    (a * b).sqrt()
+    friction_rule(a, b)
 }
 
 /// Default restitution mixing: the larger coefficient (a bouncy ball
 /// bounces on any floor).
+#[inline(never)]
 pub fn mix_restitution(a: f32, b: f32) -> f32 {
+    restitution_rule(a, b)
+}
+
+/// [`mix_friction`]'s rule, inlined where the narrow phase mixes.
+#[inline(always)]
+fn friction_rule(a: f32, b: f32) -> f32 {
+    (a * b).sqrt()
+}
+
+/// [`mix_restitution`]'s rule, inlined where the narrow phase mixes.
+#[inline(always)]
+fn restitution_rule(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
 /// The material mixing functions of a world (see [`World::set_friction_mixing`]).
+/// `None` stands for the default rule ([`mix_friction`], [`mix_restitution`]),
+/// which [`Mixing::mix`] computes inline: no call through a box and no unwind
+/// guard per contact when the user set no function (issue 24: the two boxed
+/// calls behind `catch_unwind` cost more than the narrow phase's SIMD dispatch
+/// saved).
+#[derive(Default)]
 pub(crate) struct Mixing {
-    pub friction: Box<MixingFn>,
-    pub restitution: Box<MixingFn>,
+    /// The user's friction function; `None`: [`mix_friction`].
+    pub friction: Option<Box<MixingFn>>,
+    /// The user's restitution function; `None`: [`mix_restitution`].
+    pub restitution: Option<Box<MixingFn>>,
     /// The first panic of a mixing function, resumed after the step (see
     /// `filter.rs`).
     pub panic: PanicSlot,
@@ -205,43 +229,64 @@ impl Mixing {
     /// The contact's friction and restitution from its two shapes. A mixing
     /// function that panics or answers NaN, infinity or a negative number is
     /// overruled by the default rule ([`mix_friction`], [`mix_restitution`]),
-    /// so that the solver only ever sees finite coefficients ≥ 0.
+    /// so that the solver only ever sees finite coefficients ≥ 0. With the
+    /// default rules (no user function) this is the two rules inline, with
+    /// the same bits as calling them.
+    #[inline(always)]
     pub(crate) fn mix(&self, a: &Shape, b: &Shape) -> (f32, f32) {
+        let friction = friction_rule(a.friction, b.friction);
+        let restitution = restitution_rule(a.restitution, b.restitution);
+        if self.friction.is_none() && self.restitution.is_none() {
+            return (friction, restitution);
+        }
+        self.mix_by_user_functions(a, b, friction, restitution)
+    }
+
+    /// [`Mixing::mix`] when a user function is set: each set function is
+    /// called under the unwind guard and its answer checked; `friction` and
+    /// `restitution` are the default rules' answers.
+    #[inline(never)]
+    fn mix_by_user_functions(
+        &self,
+        a: &Shape,
+        b: &Shape,
+        friction: f32,
+        restitution: f32,
+    ) -> (f32, f32) {
         let (ia, ib) = (a.user_material_id, b.user_material_id);
-        let sane = |mixed: f32, default: f32| {
+        let call = |f: Option<&MixingFn>, ca: f32, cb: f32, default: f32| {
+            let Some(f) = f else {
+                return default;
+            };
+            let mixed = guarded(&self.panic, default, || f(ca, ia, cb, ib));
             if mixed.is_finite() && mixed >= 0.0 {
                 mixed
             } else {
                 default
             }
         };
-        let friction_default = mix_friction(a.friction, b.friction);
-        let friction = guarded(&self.panic, friction_default, || {
-            (self.friction)(a.friction, ia, b.friction, ib)
-        });
-        let restitution_default = mix_restitution(a.restitution, b.restitution);
-        let restitution = guarded(&self.panic, restitution_default, || {
-            (self.restitution)(a.restitution, ia, b.restitution, ib)
-        });
         (
-            sane(friction, friction_default),
-            sane(restitution, restitution_default),
+            call(self.friction.as_deref(), a.friction, b.friction, friction),
+            call(
+                self.restitution.as_deref(),
+                a.restitution,
+                b.restitution,
+                restitution,
+            ),
         )
     }
 }
 
-/// A [`MixingRule`] as a [`MixingFn`] (the material ids unused).
-fn from_rule(rule: MixingRule) -> Box<MixingFn> {
-    Box::new(move |a, _, b, _| rule(a, b))
-}
-
-impl Default for Mixing {
-    fn default() -> Self {
-        Mixing {
-            friction: from_rule(mix_friction),
-            restitution: from_rule(mix_restitution),
-            panic: PanicSlot::default(),
-        }
+/// A [`MixingRule`] as the world keeps it: `None` for the default rule
+/// `default` itself (the inline path of [`Mixing::mix`]), else the rule as a
+/// [`MixingFn`] (the material ids unused). The default rules are never
+/// inlined, so each has one address; a rule computing the same under another
+/// address takes the general path, with the same results.
+fn from_rule(rule: MixingRule, default: MixingRule) -> Option<Box<MixingFn>> {
+    if std::ptr::fn_addr_eq(rule, default) {
+        None
+    } else {
+        Some(Box::new(move |a, _, b, _| rule(a, b)))
     }
 }
 
@@ -420,14 +465,14 @@ impl World {
     /// finishes with the default rule for that contact, then passes the panic
     /// on; the world stays valid.
     pub fn set_friction_mixing(&mut self, rule: MixingRule) {
-        self.mixing.friction = from_rule(rule);
+        self.mixing.friction = from_rule(rule, mix_friction);
     }
 
     /// Replaces the rule that combines two shapes' restitution coefficients
     /// (default [`mix_restitution`], the larger one; pass it to restore the
     /// default).
     pub fn set_restitution_mixing(&mut self, rule: MixingRule) {
-        self.mixing.restitution = from_rule(rule);
+        self.mixing.restitution = from_rule(rule, mix_restitution);
     }
 
     /// Replaces friction mixing with a function that also sees the shapes'
@@ -441,7 +486,7 @@ impl World {
         &mut self,
         mix: impl Fn(f32, u64, f32, u64) -> f32 + Send + Sync + 'static,
     ) {
-        self.mixing.friction = Box::new(mix);
+        self.mixing.friction = Some(Box::new(mix));
     }
 
     /// Replaces restitution mixing with a function that also sees the shapes'
@@ -453,7 +498,7 @@ impl World {
         &mut self,
         mix: impl Fn(f32, u64, f32, u64) -> f32 + Send + Sync + 'static,
     ) {
-        self.mixing.restitution = Box::new(mix);
+        self.mixing.restitution = Some(Box::new(mix));
     }
 
     /// Creates the contact for a new shape pair. Pairs without a manifold
@@ -785,5 +830,27 @@ impl World {
             }
             _ => Err(invalid),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::WorldDef;
+
+    /// A new world mixes by the default rules inline (no boxed function);
+    /// a user rule or callback is kept, and passing the default rules back
+    /// returns to the inline path.
+    #[test]
+    fn default_rules_take_the_inline_path() {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let inline = |w: &World| w.mixing.friction.is_none() && w.mixing.restitution.is_none();
+        assert!(inline(&world));
+        world.set_friction_mixing(|a, b| a.min(b));
+        world.set_restitution_callback(|a, _, b, _| a + b);
+        assert!(world.mixing.friction.is_some() && world.mixing.restitution.is_some());
+        world.set_friction_mixing(mix_friction);
+        world.set_restitution_mixing(mix_restitution);
+        assert!(inline(&world));
     }
 }
