@@ -14,7 +14,7 @@
 
 use crate::collision::Aabb;
 use crate::math::{Rot, Transform, Vec2};
-use crate::pos::{to_transform, to_vec2};
+use crate::pos::{to_aabb, to_transform, to_vec2};
 
 /// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
 /// renderer's choice (a fill is usually drawn lighter than its outline).
@@ -467,7 +467,7 @@ impl World {
                 while si != NULL_INDEX {
                     let shape = &self.shapes[si as usize];
                     si = shape.next_shape_id;
-                    if !shape.fat_aabb.overlaps(&bounds) {
+                    if !to_aabb(shape.fat_aabb).overlaps(&bounds) {
                         continue;
                     }
                     if options.draw_shapes {
@@ -487,7 +487,7 @@ impl World {
                         }
                     }
                     if options.draw_aabbs {
-                        draw_aabb(draw, shape.fat_aabb, palette.aabb);
+                        draw_aabb(draw, to_aabb(shape.fat_aabb), palette.aabb);
                     }
                 }
             }
@@ -545,7 +545,8 @@ impl World {
                     let mut si = body.head_shape_id;
                     while si != NULL_INDEX {
                         let shape = &self.shapes[si as usize];
-                        aabb = Some(aabb.map_or(shape.aabb, |a| a.union(&shape.aabb)));
+                        let b = to_aabb(shape.aabb);
+                        aabb = Some(aabb.map_or(b, |a| a.union(&b)));
                         si = shape.next_shape_id;
                     }
                     bi = body.island_next;
@@ -700,7 +701,7 @@ impl World {
         let live = || self.shapes.iter().filter(|s| s.id != NULL_INDEX);
         let mut moving = None;
         for shape in live().filter(|s| !is_static(s)) {
-            grow(&mut moving, shape.aabb);
+            grow(&mut moving, to_aabb(shape.aabb));
         }
         let mut view = moving;
         if let Some(m) = moving {
@@ -712,7 +713,7 @@ impl World {
             );
             let small = (2.0 * size).max(20.0);
             for shape in live().filter(|s| is_static(s)) {
-                let a = shape.aabb;
+                let a = to_aabb(shape.aabb);
                 if (a.upper.x - a.lower.x).max(a.upper.y - a.lower.y) <= small {
                     grow(&mut view, a);
                 } else {
@@ -724,7 +725,7 @@ impl World {
             }
         } else {
             for shape in live() {
-                grow(&mut view, shape.aabb);
+                grow(&mut view, to_aabb(shape.aabb));
             }
         }
         let view = view?;

@@ -252,7 +252,7 @@ pub use joint::{
     WeldJointDef, WheelJointDef,
 };
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
-pub use pos::{Pos, WorldTransform};
+pub use pos::{Pos, WorldAabb, WorldTransform};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};

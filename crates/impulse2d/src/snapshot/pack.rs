@@ -503,11 +503,12 @@ struct_field! {
 }
 
 #[cfg(feature = "large-world")]
-use crate::pos::{Pos, WorldTransform};
+use crate::pos::{Pos, WorldAabb, WorldTransform};
 #[cfg(feature = "large-world")]
 struct_field! {
     Pos { x, y }
     WorldTransform { p, q }
+    WorldAabb { lower, upper }
 }
 
 impl<T: Field, const N: usize> Field for [T; N] {

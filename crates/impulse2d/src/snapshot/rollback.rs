@@ -45,14 +45,14 @@ use super::raw::RawStores;
 use crate::body::{Body, BodySim, BodyState, BodyType};
 use crate::broad_phase::ProxyKey;
 use crate::collision::dynamic_tree::{Child, Link, Node, Proxy};
-use crate::collision::{Aabb, DynamicTree, Manifold, ManifoldPoint};
+use crate::collision::{DynamicTree, Manifold, ManifoldPoint};
 use crate::contact::{Contact, ContactEdge, ContactSim, pair_key, sim_flags};
 use crate::error::{Error, Result};
 use crate::events::{BodyMoveEvent, Events};
 use crate::id::{BodyId, IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
-use crate::pos::{Pos, WorldTransform, to_vec2};
+use crate::pos::{Pos, WorldAabb, WorldTransform, to_vec2};
 use crate::sensor::{Sensor, Sensors};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
@@ -248,9 +248,9 @@ const BLANK_PROXY: Proxy = Proxy {
 };
 
 const BLANK_CHILD: Child = Child {
-    aabb: Aabb {
-        lower: Vec2::ZERO,
-        upper: Vec2::ZERO,
+    aabb: WorldAabb {
+        lower: Pos::ZERO,
+        upper: Pos::ZERO,
     },
     word: 0,
     aux: 0,
