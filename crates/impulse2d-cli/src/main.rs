@@ -85,38 +85,7 @@ enum Command {
     /// List the scenes by category.
     List,
     /// Run one scene headless, print figures and optionally write pictures.
-    Run {
-        /// Scene name (see `impulse2d list`).
-        #[arg(default_value = runner::DEFAULT_SCENE)]
-        scene: String,
-        #[command(flatten)]
-        step: StepOptions,
-        /// Write the last frame as a PNG.
-        #[arg(long, value_name = "FILE")]
-        png: Option<PathBuf>,
-        /// Write the run as an animated GIF.
-        #[arg(long, value_name = "FILE")]
-        gif: Option<PathBuf>,
-        /// Write the last frame as an SVG.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<PathBuf>,
-        /// Picture width, pixels.
-        #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u32).range(16..=8192))]
-        width: u32,
-        /// Picture height, pixels.
-        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(16..=8192))]
-        height: u32,
-        /// Print the figures as one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Record the run (the world after the scene is built, every step and
-        /// call) to FILE, for `impulse2d replay`.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-        /// Steps between the state hashes the recording keeps.
-        #[arg(long, value_name = "N", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
-        hash_every: u32,
-    },
+    Run(runner::RunArgs),
     /// Replay a recording made with `run --record`: print the steps, the
     /// state hash every N steps, and the first step whose hash differs from
     /// the recorded one (exit status 1 then).
@@ -189,29 +158,7 @@ fn main() -> ExitCode {
 
     let result = match cli.command {
         Command::List => runner::list(),
-        Command::Run {
-            scene,
-            step,
-            png,
-            gif,
-            svg,
-            width,
-            height,
-            json,
-            record,
-            hash_every,
-        } => runner::run(&runner::RunArgs {
-            scene,
-            step,
-            png,
-            gif,
-            svg,
-            width,
-            height,
-            json,
-            record,
-            hash_every,
-        }),
+        Command::Run(args) => runner::run(&args),
         Command::Replay {
             file,
             threads,

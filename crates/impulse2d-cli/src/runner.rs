@@ -25,26 +25,37 @@ const DEFAULT_RUN_STEPS: u32 = 300;
 const DEFAULT_BENCH_STEPS: u32 = 500;
 
 /// Arguments of `impulse2d run`.
+#[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// Scene name.
+    /// Scene name (see `impulse2d list`).
+    #[arg(default_value = DEFAULT_SCENE)]
     pub scene: String,
-    /// Step settings.
+    #[command(flatten)]
     pub step: StepOptions,
-    /// Last frame as PNG.
+    /// Write the last frame as a PNG.
+    #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
-    /// The run as GIF.
+    /// Write the run as an animated GIF.
+    #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
-    /// Last frame as SVG.
+    /// Write the last frame as an SVG.
+    #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Picture width, pixels.
+    #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u32).range(16..=8192))]
     pub width: u32,
     /// Picture height, pixels.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(16..=8192))]
     pub height: u32,
-    /// Print JSON.
+    /// Print the figures as one JSON object.
+    #[arg(long)]
     pub json: bool,
-    /// Record the run to this file.
+    /// Record the run (the world after the scene is built, every step and
+    /// call) to FILE, for `impulse2d replay`.
+    #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Steps between recorded state hashes.
+    /// Steps between the state hashes the recording keeps.
+    #[arg(long, value_name = "N", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub hash_every: u32,
 }
 

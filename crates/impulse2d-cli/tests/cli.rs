@@ -7,6 +7,40 @@ fn impulse2d() -> Command {
     Command::cargo_bin("impulse2d").expect("the binary is built")
 }
 
+/// Runs `impulse2d ARGS`, asserts that it succeeded and returns its stdout.
+fn stdout_of<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = impulse2d().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `impulse2d run SCENE --steps STEPS --width W --height H FLAG FILE`
+/// with FILE named `name` in `dir`; returns the file's path and the stdout.
+fn picture(
+    dir: &Path,
+    [scene, steps, width, height, flag]: [&str; 5],
+    name: &str,
+) -> (std::path::PathBuf, String) {
+    let path = dir.join(name);
+    let args = [
+        "run", scene, "--steps", steps, "--width", width, "--height", height, flag,
+    ];
+    let text = stdout_of(
+        args.iter()
+            .map(std::ffi::OsStr::new)
+            .chain([path.as_os_str()]),
+    );
+    (path, text)
+}
+
 /// Pixels that differ from the most common colour, and the number of colours.
 fn spread(rgba: &[u8]) -> (f64, usize) {
     let mut counts = std::collections::BTreeMap::new();
@@ -59,28 +93,8 @@ fn list_shows_categories_and_scenes() {
 #[test]
 fn run_writes_a_png_of_the_requested_size() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("frame.png");
-    let out = impulse2d()
-        .args([
-            "run",
-            "vertical_stack",
-            "--steps",
-            "20",
-            "--width",
-            "320",
-            "--height",
-            "240",
-            "--png",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let spec = ["vertical_stack", "20", "320", "240", "--png"];
+    let (path, text) = picture(dir.path(), spec, "frame.png");
     assert!(text.contains("scene            vertical_stack"));
     assert!(text.contains("bodies           11"), "{text}");
     assert!(text.contains("state hash"));
@@ -92,18 +106,10 @@ fn run_writes_a_png_of_the_requested_size() {
 #[test]
 fn run_writes_an_animated_gif() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("run.gif");
-    let out = impulse2d()
-        .args([
-            "run", "pyramid", "--steps", "30", "--width", "200", "--height", "150", "--gif",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (path, _) = picture(
+        dir.path(),
+        ["pyramid", "30", "200", "150", "--gif"],
+        "run.gif",
     );
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::RGBA);
@@ -126,27 +132,8 @@ fn run_writes_an_animated_gif() {
 #[test]
 fn run_writes_an_svg_of_the_requested_size() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("frame.svg");
-    let out = impulse2d()
-        .args([
-            "run",
-            "single_box",
-            "--steps",
-            "5",
-            "--width",
-            "300",
-            "--height",
-            "200",
-            "--svg",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let spec = ["single_box", "5", "300", "200", "--svg"];
+    let (path, _) = picture(dir.path(), spec, "frame.svg");
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<?xml"));
     assert!(svg.contains(r#"<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200""#));
@@ -167,12 +154,7 @@ fn run_writes_an_svg_of_the_requested_size() {
 
 #[test]
 fn json_output_is_one_object() {
-    let out = impulse2d()
-        .args(["run", "single_box", "--steps", "10", "--json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_of(["run", "single_box", "--steps", "10", "--json"]);
     let t = text.trim();
     assert!(t.starts_with('{') && t.ends_with('}'), "{t}");
     assert!(t.contains("\"scene\": \"single_box\""));
@@ -196,20 +178,8 @@ fn json_pair(text: &str, key: &str) -> (f64, f64) {
 #[test]
 fn origin_moves_the_scene_and_the_report_is_relative_to_it() {
     let run = |origin: &str| {
-        let out = impulse2d()
-            .args([
-                "run",
-                "single_box",
-                "--steps",
-                "60",
-                "--json",
-                "--origin",
-                origin,
-            ])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
+        let args = ["run", "single_box", "--steps", "60", "--json", "--origin"];
+        let text = stdout_of(args.into_iter().chain([origin]));
         (json_pair(&text, "origin"), json_pair(&text, "focus"))
     };
     let (o0, (x0, y0)) = run("0,0");
@@ -233,11 +203,7 @@ fn origin_moves_the_scene_and_the_report_is_relative_to_it() {
 #[test]
 fn the_same_run_gives_the_same_state_hash() {
     let hash = || {
-        let out = impulse2d()
-            .args(["run", "pyramid", "--steps", "60", "--json"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = stdout_of(["run", "pyramid", "--steps", "60", "--json"]);
         let at = text.find("\"state_hash\": \"").unwrap() + 15;
         text[at..at + 16].to_string()
     };
@@ -246,16 +212,7 @@ fn the_same_run_gives_the_same_state_hash() {
 
 #[test]
 fn bench_prints_a_table_row_per_scene() {
-    let out = impulse2d()
-        .args(["bench", "single_box", "vertical_stack", "--steps", "10"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_of(["bench", "single_box", "vertical_stack", "--steps", "10"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[0].starts_with("scene"));

@@ -788,7 +788,7 @@ fn draw_aabb(draw: &mut dyn DebugDraw, a: Aabb, color: HexColor) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BodyDef, BodyId, BodyType, ShapeDef, World};
+    use crate::{BodyDef, BodyId, BodyType, World};
 
     use crate::test_build as build;
 
@@ -916,13 +916,8 @@ mod tests {
     /// A 20 m ground box with its top at y = 0, a 1 m box resting on it at
     /// (2, 0.5) and a ball of radius 0.25 m at (-3, 5).
     fn resting_box() -> (World, BodyId, BodyId) {
-        use crate::collision::make_offset_box;
         let mut world = build::world();
-        let ground = world.create_body(&BodyDef::default()).unwrap();
-        let slab = make_offset_box(10.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-        world
-            .create_polygon_shape(ground, &ShapeDef::default(), &slab)
-            .unwrap();
+        build::ground_slab(&mut world, 10.0);
         let body = build::body(&mut world, BodyType::Dynamic, Vec2::new(2.0, 0.5));
         build::add_box(&mut world, body, 0.5, 0.5);
         let ball = build::body(&mut world, BodyType::Dynamic, Vec2::new(-3.0, 5.0));

@@ -166,21 +166,15 @@ fn check(callback: Callback, workers: usize) {
 }
 
 #[test]
-fn panicking_pre_solve_leaves_the_world_valid_on_1_and_2_workers() {
-    check(Callback::PreSolve, 1);
-    check(Callback::PreSolve, 2);
-}
-
-#[test]
-fn panicking_friction_mixing_leaves_the_world_valid_on_1_and_2_workers() {
-    check(Callback::FrictionMixing, 1);
-    check(Callback::FrictionMixing, 2);
-}
-
-#[test]
-fn panicking_custom_filter_leaves_the_world_valid_on_1_and_2_workers() {
-    check(Callback::CustomFilter, 1);
-    check(Callback::CustomFilter, 2);
+fn panicking_callbacks_leave_the_world_valid_on_1_and_2_workers() {
+    for callback in [
+        Callback::PreSolve,
+        Callback::FrictionMixing,
+        Callback::CustomFilter,
+    ] {
+        check(callback, 1);
+        check(callback, 2);
+    }
 }
 
 /// A panic from a callback asked by `set_shape_filter` (the custom filter

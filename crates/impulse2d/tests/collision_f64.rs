@@ -472,14 +472,8 @@ fn toi_family(turn: f32, seed: u64, n: usize, with_box2d: bool) -> (ToiScore, To
         );
         let sweep_a = sweep(&mut rng, meet, ba, 30.0, turn);
         let sweep_b = sweep(&mut rng, meet, bb, 30.0, turn);
-        let input = ToiInput {
-            proxy_a: a,
-            proxy_b: b,
-            sweep_a,
-            sweep_b,
-            max_fraction: 1.0,
-        };
-        let target = f64::from(LINEAR_SLOP.max(a.radius + b.radius - LINEAR_SLOP));
+        let input = whole_step(a, b, sweep_a, sweep_b);
+        let target = toi_target(&a, &b);
         let contact_on = |path: r::Path| {
             r::first_contact(
                 points(&a),
@@ -686,14 +680,8 @@ fn issue_example_turning_sweep_is_not_missed() {
         a1: -2.5073562,
         a2: -2.89594,
     };
-    let out = time_of_impact(&ToiInput {
-        proxy_a: a,
-        proxy_b: b,
-        sweep_a,
-        sweep_b,
-        max_fraction: 1.0,
-    });
-    let target = f64::from(LINEAR_SLOP.max(a.radius + b.radius - LINEAR_SLOP));
+    let out = time_of_impact(&whole_step(a, b, sweep_a, sweep_b));
+    let target = toi_target(&a, &b);
     let tolerance = f64::from(TOI_TARGET_FRACTION * LINEAR_SLOP);
     // The proxy's points are not a hull in order here: the f64 distance needs
     // counter-clockwise hulls, so it is measured on the hull of A's points.
@@ -713,4 +701,26 @@ fn issue_example_turning_sweep_is_not_missed() {
         f64::from(out.fraction) <= first,
         "{out:?}, first contact at {first}"
     );
+}
+
+/// The time-of-impact input for the whole step (fraction 0 to 1).
+fn whole_step(
+    proxy_a: ShapeProxy,
+    proxy_b: ShapeProxy,
+    sweep_a: Sweep,
+    sweep_b: Sweep,
+) -> ToiInput {
+    ToiInput {
+        proxy_a,
+        proxy_b,
+        sweep_a,
+        sweep_b,
+        max_fraction: 1.0,
+    }
+}
+
+/// The separation time of impact aims for, as Box2D's `b2TimeOfImpact`: the
+/// radii less a linear slop, and at least one linear slop (m).
+fn toi_target(a: &ShapeProxy, b: &ShapeProxy) -> f64 {
+    f64::from(LINEAR_SLOP.max(a.radius + b.radius - LINEAR_SLOP))
 }

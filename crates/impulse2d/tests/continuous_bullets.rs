@@ -8,7 +8,7 @@ mod build;
 #[path = "common/rng.rs"]
 mod rng;
 
-use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::collision::{make_box, make_offset_box};
 use impulse2d::math::PI;
 use impulse2d::{BodyDef, BodyId, BodyType, Error, Rot, ShapeDef, ShapeId, Transform, Vec2, World};
 use rng::Rng;
@@ -107,16 +107,7 @@ fn planks(is_bullet: bool, board_type: BodyType) -> (World, BodyId, ShapeId, Vec
             ..build::def(BodyType::Dynamic, Vec2::new(0.0, 0.3))
         })
         .unwrap();
-    let shape = world
-        .create_circle_shape(
-            bullet,
-            &ShapeDef::default(),
-            &Circle {
-                center: Vec2::ZERO,
-                radius: 0.05,
-            },
-        )
-        .unwrap();
+    let shape = build::add_circle(&mut world, bullet, 0.05);
     (world, bullet, shape, boards)
 }
 

@@ -10,9 +10,8 @@
 mod build;
 
 use boxdd_sys::ffi as c;
-use impulse2d::collision::make_offset_box;
 use impulse2d::math::PI;
-use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, Vec2};
+use impulse2d::{BodyDef, BodyType, Rot, Vec2};
 use impulse2d_scenes::solver2d::high_mass_ratio_3;
 
 const DT: f32 = 1.0 / 60.0;
@@ -36,11 +35,7 @@ fn tilt(a: f32) -> f32 {
 /// after [`MAX_STEPS`].
 fn drop_ours(angle: f32, speed: f32) -> (bool, f32) {
     let mut world = build::world();
-    let ground = world.create_body(&BodyDef::default()).unwrap();
-    let floor = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-    world
-        .create_polygon_shape(ground, &ShapeDef::default(), &floor)
-        .unwrap();
+    build::ground_slab(&mut world, 20.0);
     let rot = Rot::from_angle(angle);
     // The lowest corner's depth below the centre: |c|·h + |s|·h.
     let reach = HALF * (rot.c.abs() + rot.s.abs());

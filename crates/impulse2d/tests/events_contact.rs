@@ -55,12 +55,19 @@ fn land(world: &mut World, pair: (ShapeId, ShapeId)) -> impulse2d::ContactId {
     panic!("the box never landed");
 }
 
-#[test]
-fn a_landing_box_begins_touching_once_and_ends_when_destroyed() {
+/// A box dropped from `height` m onto the ground until it touches: the world,
+/// the box body, the ground's and the box's shapes, and their contact.
+fn landed_box(height: f32) -> (World, BodyId, (ShapeId, ShapeId), impulse2d::ContactId) {
     let mut world = build::world();
     let (_, g) = ground(&mut world, &ShapeDef::default());
-    let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 2.0), &ShapeDef::default());
+    let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, height), &ShapeDef::default());
     let contact = land(&mut world, (g, b));
+    (world, body, (g, b), contact)
+}
+
+#[test]
+fn a_landing_box_begins_touching_once_and_ends_when_destroyed() {
+    let (mut world, body, (g, b), contact) = landed_box(2.0);
     // Resting: no more begin or end events.
     for _ in 0..60 {
         step(&mut world);
@@ -118,10 +125,7 @@ fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
         }),
     ];
     for (name, action) in actions {
-        let mut world = build::world();
-        let (_, g) = ground(&mut world, &ShapeDef::default());
-        let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
-        let contact = land(&mut world, (g, b));
+        let (mut world, body, (_, b), contact) = landed_box(1.0);
         action(&mut world, body, b);
         step(&mut world);
         let end: Vec<ContactEndTouchEvent> = world.contact_events().end.to_vec();
@@ -138,10 +142,7 @@ fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
 
 #[test]
 fn a_refilter_that_still_allows_the_contact_keeps_it() {
-    let mut world = build::world();
-    let (_, g) = ground(&mut world, &ShapeDef::default());
-    let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
-    let contact = land(&mut world, (g, b));
+    let (mut world, body, (_, b), contact) = landed_box(1.0);
     // Category 2 still collides with the ground's mask (all bits), and the
     // box's mask still contains the ground's category 1.
     let filter = Filter {

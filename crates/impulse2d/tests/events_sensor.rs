@@ -270,16 +270,7 @@ fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
             },
         )
         .unwrap();
-    world
-        .create_circle_shape(
-            probe,
-            &ShapeDef::default(),
-            &Circle {
-                center: Vec2::ZERO,
-                radius: 0.1,
-            },
-        )
-        .unwrap();
+    build::add_circle(&mut world, probe, 0.1);
     run(&mut world, 1);
     let mut seen = world.shape(sensor).unwrap().sensor_overlaps().unwrap();
     seen.sort();

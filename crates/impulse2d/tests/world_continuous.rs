@@ -4,7 +4,7 @@
 #[path = "common/build.rs"]
 mod build;
 
-use impulse2d::collision::{Circle, make_offset_box};
+use impulse2d::collision::make_offset_box;
 use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, Vec2, World, WorldDef};
 
 /// A wall 10 cm thick at x = 5 m; a projectile at x = 0 moving at 150 m/s
@@ -34,16 +34,7 @@ fn shoot(enable_continuous: bool, projectile_is_box: bool) -> (f32, f32) {
     if projectile_is_box {
         build::add_box(&mut world, body, 0.1, 0.1);
     } else {
-        world
-            .create_circle_shape(
-                body,
-                &ShapeDef::default(),
-                &Circle {
-                    center: Vec2::ZERO,
-                    radius: 0.1,
-                },
-            )
-            .unwrap();
+        build::add_circle(&mut world, body, 0.1);
     }
     let (mut min_x, mut max_x) = (f32::MAX, f32::MIN);
     for _ in 0..30 {

@@ -4,8 +4,7 @@
 #[path = "common/build.rs"]
 mod build;
 
-use impulse2d::collision::Circle;
-use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyType, Vec2, World, WorldDef};
 
 const DT: f32 = 1.0 / 60.0;
 const SUB_STEPS: u32 = 4;
@@ -35,16 +34,7 @@ fn free_fall_matches_the_discrete_analytic_solution() {
             ..build::def(BodyType::Dynamic, Vec2::new(0.0, y0))
         })
         .unwrap();
-    world
-        .create_circle_shape(
-            body,
-            &ShapeDef::default(),
-            &Circle {
-                center: Vec2::ZERO,
-                radius: 0.25,
-            },
-        )
-        .unwrap();
+    build::add_circle(&mut world, body, 0.25);
 
     step_checked(&mut world, 60);
 
