@@ -184,10 +184,10 @@ impl Default for BodyDef {
 impl BodyDef {
     /// A dynamic body at `position` (metres), every other field at its
     /// default.
-    pub fn dynamic(position: Pos) -> BodyDef {
+    pub fn dynamic(position: impl Into<Pos>) -> BodyDef {
         BodyDef {
             body_type: BodyType::Dynamic,
-            position,
+            position: position.into(),
             ..Default::default()
         }
     }

@@ -24,9 +24,10 @@
 //!   buffer).
 
 use crate::body::BodyType;
-use crate::collision::{Aabb, DynamicTree, ProxyId};
+use crate::collision::{DynamicTree, ProxyId};
 use crate::error::{Error, Result};
 use crate::math::Vec2;
+use crate::pos::WorldAabb;
 use crate::simd::{SimdPath, multiversion};
 use crate::workers::Workers;
 use std::sync::Mutex;
@@ -123,7 +124,7 @@ impl BroadPhase {
     /// As [`DynamicTree::create_proxy`]: a box that is not finite or not ordered.
     pub fn create_proxy(
         &mut self,
-        fat_aabb: Aabb,
+        fat_aabb: impl Into<WorldAabb>,
         category_bits: u64,
         shape_index: u32,
         body_type: BodyType,
@@ -161,7 +162,7 @@ impl BroadPhase {
     /// # Errors
     /// [`Error::InvalidId`] for a stale key; a bad box as in
     /// [`DynamicTree::move_proxy`]. Nothing changes on error.
-    pub fn move_proxy(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
+    pub fn move_proxy(&mut self, key: ProxyKey, fat_aabb: impl Into<WorldAabb>) -> Result<()> {
         self.note_edit(key.body_type());
         self.trees[key.body_type() as usize].move_proxy(key.proxy_id(), fat_aabb)?;
         self.buffer_move(key);
@@ -175,14 +176,18 @@ impl BroadPhase {
     /// # Errors
     /// [`Error::InvalidId`] for a stale key; a bad box as in
     /// [`DynamicTree::enlarge_proxy`]. Nothing changes on error.
-    pub fn enlarge_proxy(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
-        self.enlarge_proxy_inlined(key, fat_aabb)
+    pub fn enlarge_proxy(&mut self, key: ProxyKey, fat_aabb: impl Into<WorldAabb>) -> Result<()> {
+        self.enlarge_proxy_inlined(key, fat_aabb.into())
     }
 
     /// [`enlarge_proxy`](Self::enlarge_proxy), inlined into its caller (the
     /// step's proxy enlargement, compiled into each SIMD build; see `simd.rs`).
     #[inline(always)]
-    pub(crate) fn enlarge_proxy_inlined(&mut self, key: ProxyKey, fat_aabb: Aabb) -> Result<()> {
+    pub(crate) fn enlarge_proxy_inlined(
+        &mut self,
+        key: ProxyKey,
+        fat_aabb: WorldAabb,
+    ) -> Result<()> {
         self.note_edit(key.body_type());
         self.trees[key.body_type() as usize].enlarge_proxy_inlined(key.proxy_id(), fat_aabb)?;
         self.buffer_move(key);
@@ -346,7 +351,7 @@ impl BroadPhase {
     ///
     /// # Errors
     /// [`Error::InvalidId`] for a stale key.
-    pub fn fat_aabb(&self, key: ProxyKey) -> Result<Aabb> {
+    pub fn fat_aabb(&self, key: ProxyKey) -> Result<WorldAabb> {
         self.trees[key.body_type() as usize].fat_aabb(key.proxy_id())
     }
 
@@ -460,7 +465,7 @@ struct PairQuery<'a> {
     query_type: BodyType,
     query_index: u32,
     query_shape: u32,
-    fat_aabb: Aabb,
+    fat_aabb: WorldAabb,
 }
 
 impl PairQuery<'_> {
@@ -565,6 +570,7 @@ fn query_moved_kernel<F: FnMut(u32, u32) -> bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collision::Aabb;
 
     /// `rows × columns` dynamic boxes of half-width 0.6 m, 1 m apart, so each
     /// overlaps its 8 neighbours and nothing further; shape index = proxy

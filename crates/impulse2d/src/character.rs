@@ -401,7 +401,9 @@ impl CharacterController {
         }
         match &self.one_way {
             Some(one_way) if one_way(shape) => {
-                let top = ctx.stores.shapes[shape.index as usize].aabb.upper.y;
+                let top = crate::pos::to_aabb(ctx.stores.shapes[shape.index as usize].aabb)
+                    .upper
+                    .y;
                 !moving_up && bottom >= top - 0.25 * self.capsule.radius
             }
             _ => true,

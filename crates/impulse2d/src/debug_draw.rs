@@ -14,7 +14,7 @@
 
 use crate::collision::Aabb;
 use crate::math::{Rot, Transform, Vec2};
-use crate::pos::{to_transform, to_vec2};
+use crate::pos::{to_aabb, to_transform, to_vec2};
 
 /// A colour as `0xRRGGBB`, eight bits per channel. Opaque: transparency is the
 /// renderer's choice (a fill is usually drawn lighter than its outline).
@@ -467,7 +467,7 @@ impl World {
                 while si != NULL_INDEX {
                     let shape = &self.shapes[si as usize];
                     si = shape.next_shape_id;
-                    if !shape.fat_aabb.overlaps(&bounds) {
+                    if !to_aabb(shape.fat_aabb).overlaps(&bounds) {
                         continue;
                     }
                     if options.draw_shapes {
@@ -487,7 +487,7 @@ impl World {
                         }
                     }
                     if options.draw_aabbs {
-                        draw_aabb(draw, shape.fat_aabb, palette.aabb);
+                        draw_aabb(draw, to_aabb(shape.fat_aabb), palette.aabb);
                     }
                 }
             }
@@ -545,7 +545,8 @@ impl World {
                     let mut si = body.head_shape_id;
                     while si != NULL_INDEX {
                         let shape = &self.shapes[si as usize];
-                        aabb = Some(aabb.map_or(shape.aabb, |a| a.union(&shape.aabb)));
+                        let b = to_aabb(shape.aabb);
+                        aabb = Some(aabb.map_or(b, |a| a.union(&b)));
                         si = shape.next_shape_id;
                     }
                     bi = body.island_next;
@@ -700,7 +701,7 @@ impl World {
         let live = || self.shapes.iter().filter(|s| s.id != NULL_INDEX);
         let mut moving = None;
         for shape in live().filter(|s| !is_static(s)) {
-            grow(&mut moving, shape.aabb);
+            grow(&mut moving, to_aabb(shape.aabb));
         }
         let mut view = moving;
         if let Some(m) = moving {
@@ -712,7 +713,7 @@ impl World {
             );
             let small = (2.0 * size).max(20.0);
             for shape in live().filter(|s| is_static(s)) {
-                let a = shape.aabb;
+                let a = to_aabb(shape.aabb);
                 if (a.upper.x - a.lower.x).max(a.upper.y - a.lower.y) <= small {
                     grow(&mut view, a);
                 } else {
@@ -724,7 +725,7 @@ impl World {
             }
         } else {
             for shape in live() {
-                grow(&mut view, shape.aabb);
+                grow(&mut view, to_aabb(shape.aabb));
             }
         }
         let view = view?;
@@ -787,6 +788,9 @@ fn draw_aabb(draw: &mut dyn DebugDraw, a: Aabb, color: HexColor) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{BodyDef, BodyId, BodyType, ShapeDef, World};
+
+    use crate::test_build as build;
 
     #[test]
     fn channels_round_trip() {
@@ -911,39 +915,18 @@ mod tests {
 
     /// A 20 m ground box with its top at y = 0, a 1 m box resting on it at
     /// (2, 0.5) and a ball of radius 0.25 m at (-3, 5).
-    fn resting_box() -> (crate::World, crate::BodyId, crate::BodyId) {
-        use crate::collision::{Circle, make_box, make_offset_box};
-        use crate::{BodyDef, BodyType, ShapeDef, World, WorldDef};
-        let mut world = World::new(&WorldDef::default()).unwrap();
+    fn resting_box() -> (World, BodyId, BodyId) {
+        use crate::collision::make_offset_box;
+        let mut world = build::world();
         let ground = world.create_body(&BodyDef::default()).unwrap();
         let slab = make_offset_box(10.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
         world
             .create_polygon_shape(ground, &ShapeDef::default(), &slab)
             .unwrap();
-        let body = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(2.0, 0.5),
-                ..BodyDef::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-            .unwrap();
-        let ball = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(-3.0, 5.0),
-                ..BodyDef::default()
-            })
-            .unwrap();
-        let circle = Circle {
-            center: Vec2::ZERO,
-            radius: 0.25,
-        };
-        world
-            .create_circle_shape(ball, &ShapeDef::default(), &circle)
-            .unwrap();
+        let body = build::body(&mut world, BodyType::Dynamic, Vec2::new(2.0, 0.5));
+        build::add_box(&mut world, body, 0.5, 0.5);
+        let ball = build::body(&mut world, BodyType::Dynamic, Vec2::new(-3.0, 5.0));
+        build::add_circle(&mut world, ball, 0.25);
         (world, body, ball)
     }
 
@@ -1038,7 +1021,7 @@ mod tests {
         assert!(v.lower.x <= -10.0 && v.upper.x >= 10.0);
         assert!(v.lower.y <= -2.0 && v.upper.y >= 5.25);
         assert_eq!(world.body_ids().count(), 3);
-        let empty = crate::World::new(&crate::WorldDef::default()).unwrap();
+        let empty = build::world();
         assert_eq!(empty.view_bounds(), None);
     }
 
@@ -1048,30 +1031,16 @@ mod tests {
     /// options.
     #[test]
     fn joints_names_chain_normals_and_contact_features_are_drawn() {
-        use crate::collision::Circle;
         use crate::{ChainDef, JointDef, RevoluteJointDef};
-        let mut world = crate::World::new(&crate::WorldDef::default()).unwrap();
-        let anchor = world
-            .create_body(&crate::BodyDef {
-                position: Vec2::new(0.0, 15.0),
-                ..Default::default()
-            })
-            .unwrap();
+        let mut world = build::world();
+        let anchor = build::body(&mut world, BodyType::Static, Vec2::new(0.0, 15.0));
         let ball = world
-            .create_body(&crate::BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(1.0, 15.0),
+            .create_body(&BodyDef {
                 name: "ball".to_string(),
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, Vec2::new(1.0, 15.0))
             })
             .unwrap();
-        world
-            .create_circle_shape(
-                ball,
-                &crate::ShapeDef::default(),
-                &Circle::new(Vec2::ZERO, 0.25).unwrap(),
-            )
-            .unwrap();
+        build::add_circle(&mut world, ball, 0.25);
         world
             .create_revolute_joint(&RevoluteJointDef {
                 base: JointDef {
@@ -1084,7 +1053,7 @@ mod tests {
                 ..Default::default()
             })
             .unwrap();
-        let ground = world.create_body(&crate::BodyDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
         // A loop: a 10 m square, its segments' outward normals pointing out.
         let square = vec![
             Vec2::new(-5.0, -5.0),
@@ -1102,20 +1071,8 @@ mod tests {
                 },
             )
             .unwrap();
-        let box_body = world
-            .create_body(&crate::BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, 5.5),
-                ..Default::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(
-                box_body,
-                &crate::ShapeDef::default(),
-                &crate::collision::make_box(0.5, 0.5).unwrap(),
-            )
-            .unwrap();
+        let box_body = build::body(&mut world, BodyType::Dynamic, Vec2::new(0.0, 5.5));
+        build::add_box(&mut world, box_body, 0.5, 0.5);
         world.step(1.0 / 60.0, 4).unwrap();
 
         let options = DrawOptions {
@@ -1216,27 +1173,10 @@ mod tests {
     #[test]
     fn a_mouse_joint_is_drawn_from_its_target_to_the_grabbed_point() {
         use crate::MouseJointDef;
-        let mut world = crate::World::new(&crate::WorldDef::default()).unwrap();
-        let handle = world
-            .create_body(&crate::BodyDef {
-                position: Vec2::new(100.0, 0.0),
-                ..Default::default()
-            })
-            .unwrap();
-        let body = world
-            .create_body(&crate::BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, 2.0),
-                ..Default::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(
-                body,
-                &crate::ShapeDef::default(),
-                &crate::collision::make_box(0.5, 0.5).unwrap(),
-            )
-            .unwrap();
+        let mut world = build::world();
+        let handle = build::body(&mut world, BodyType::Static, Vec2::new(100.0, 0.0));
+        let body = build::body(&mut world, BodyType::Dynamic, Vec2::new(0.0, 2.0));
+        build::add_box(&mut world, body, 0.5, 0.5);
         let joint = world
             .create_mouse_joint(&MouseJointDef {
                 base: crate::JointDef {

@@ -184,6 +184,13 @@
 // SAFETY comment stating why the parts are disjoint.
 #![deny(unsafe_code)]
 
+// Unit tests share the integration tests' scene builders, which name the crate.
+#[cfg(test)]
+extern crate self as impulse2d;
+#[cfg(test)]
+#[path = "../tests/common/build.rs"]
+mod test_build;
+
 pub mod api;
 pub(crate) mod bitset;
 pub mod body;
@@ -245,7 +252,7 @@ pub use joint::{
     WeldJointDef, WheelJointDef,
 };
 pub use math::{Mat22, Rot, Sweep, Transform, Vec2};
-pub use pos::{Pos, WorldTransform};
+pub use pos::{Pos, WorldAabb, WorldTransform};
 pub use profile::Profile;
 pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};

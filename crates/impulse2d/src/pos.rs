@@ -23,9 +23,13 @@ mod single {
     /// A body's pose in the world: [`Transform`] in the default build, an
     /// `f64` translation with an `f32` rotation with the `large-world` feature.
     pub type WorldTransform = Transform;
+    /// A box in world coordinates, metres (the broad phase's boxes):
+    /// [`Aabb`](crate::collision::Aabb) (`f32`) in the default build, `f64`
+    /// corners with the `large-world` feature.
+    pub type WorldAabb = crate::collision::Aabb;
 }
 #[cfg(not(feature = "large-world"))]
-pub use single::{Pos, WorldTransform};
+pub use single::{Pos, WorldAabb, WorldTransform};
 
 #[cfg(feature = "large-world")]
 mod double {
@@ -57,6 +61,13 @@ mod double {
         #[inline]
         pub fn is_finite(self) -> bool {
             self.x.is_finite() && self.y.is_finite()
+        }
+
+        /// Squared distance to `o`, m², of the `f32` difference (as
+        /// [`Vec2::distance_squared`]).
+        #[inline]
+        pub fn distance_squared(self, o: Pos) -> f32 {
+            (o - self).length_squared()
         }
     }
 
@@ -207,7 +218,86 @@ mod double {
     }
 }
 #[cfg(feature = "large-world")]
+mod double_box {
+    use super::Pos;
+    use crate::collision::Aabb;
+    use crate::math::Vec2;
+
+    /// A box in world coordinates with `f64` corners, metres: the broad
+    /// phase's boxes with the `large-world` feature ([`Aabb`] in the default
+    /// build), so that boxes far from the origin keep their size instead of
+    /// rounding out to the `f32` grid there (1 m at 10,000 km). Same methods
+    /// as [`Aabb`].
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+    pub struct WorldAabb {
+        /// The lower-left corner.
+        pub lower: Pos,
+        /// The upper-right corner.
+        pub upper: Pos,
+    }
+
+    impl WorldAabb {
+        /// Makes a box from its corners (not checked; see [`WorldAabb::is_valid`]).
+        #[inline]
+        pub const fn new(lower: Pos, upper: Pos) -> WorldAabb {
+            WorldAabb { lower, upper }
+        }
+
+        crate::collision::box_methods!(WorldAabb, Pos, f64);
+
+        /// The half-widths, metres (narrowed to `f32`).
+        #[inline]
+        pub fn extents(&self) -> Vec2 {
+            Vec2::new(
+                (0.5 * (self.upper.x - self.lower.x)) as f32,
+                (0.5 * (self.upper.y - self.lower.y)) as f32,
+            )
+        }
+
+        /// The smallest box containing both.
+        #[inline]
+        pub fn union(&self, b: &WorldAabb) -> WorldAabb {
+            WorldAabb {
+                lower: Pos::new(self.lower.x.min(b.lower.x), self.lower.y.min(b.lower.y)),
+                upper: Pos::new(self.upper.x.max(b.upper.x), self.upper.y.max(b.upper.y)),
+            }
+        }
+
+        /// The box grown by `margin` (metres) on every side.
+        #[inline]
+        pub fn fattened(&self, margin: f32) -> WorldAabb {
+            let m = margin as f64;
+            WorldAabb {
+                lower: Pos::new(self.lower.x - m, self.lower.y - m),
+                upper: Pos::new(self.upper.x + m, self.upper.y + m),
+            }
+        }
+    }
+
+    /// The same box with `f64` corners (exact).
+    impl From<Aabb> for WorldAabb {
+        #[inline]
+        fn from(b: Aabb) -> WorldAabb {
+            WorldAabb {
+                lower: b.lower.into(),
+                upper: b.upper.into(),
+            }
+        }
+    }
+
+    /// Equal when the corners are equal as numbers.
+    impl PartialEq<Aabb> for WorldAabb {
+        fn eq(&self, b: &Aabb) -> bool {
+            *self == WorldAabb::from(*b)
+        }
+    }
+}
+
+#[cfg(feature = "large-world")]
 pub use double::{Pos, WorldTransform};
+#[cfg(feature = "large-world")]
+pub use double_box::WorldAabb;
 
 /// A world coordinate, metres: `f32`, or `f64` with `large-world`.
 #[cfg(not(feature = "large-world"))]
@@ -346,21 +436,60 @@ pub fn offset_transform(xf: Transform, base: Pos) -> WorldTransform {
 }
 
 /// The world box of a box `local` given relative to `origin`. With
-/// `large-world` the `f64` bounds are rounded outwards to `f32` (Box2D's
-/// `b2RoundDownFloat` / `b2RoundUpFloat`), so the result always contains the
-/// exact box.
+/// `large-world` the corners are `origin + local` in `f64` (exact to the
+/// `f64` rounding of the sum, 2e-9 m at 10,000 km).
 #[cfg(feature = "large-world")]
 #[inline]
-pub fn offset_aabb(local: Aabb, origin: Pos) -> Aabb {
-    Aabb {
-        lower: Vec2::new(
-            round_down(origin.x + local.lower.x as f64),
-            round_down(origin.y + local.lower.y as f64),
-        ),
-        upper: Vec2::new(
-            round_up(origin.x + local.upper.x as f64),
-            round_up(origin.y + local.upper.y as f64),
-        ),
+pub fn offset_aabb(local: Aabb, origin: Pos) -> WorldAabb {
+    WorldAabb {
+        lower: origin + local.lower,
+        upper: origin + local.upper,
+    }
+}
+
+/// A world box as an `f32` box, rounded outwards with `large-world` (Box2D's
+/// `b2RoundDownFloat` / `b2RoundUpFloat`, so the result contains the box);
+/// the identity in the default build. For uses in `f32` world coordinates
+/// (the public `aabb` getters, debug drawing).
+#[inline(always)]
+pub fn to_aabb(b: WorldAabb) -> crate::collision::Aabb {
+    #[cfg(feature = "large-world")]
+    {
+        Aabb {
+            lower: Vec2::new(round_down(b.lower.x), round_down(b.lower.y)),
+            upper: Vec2::new(round_up(b.upper.x), round_up(b.upper.y)),
+        }
+    }
+    #[cfg(not(feature = "large-world"))]
+    {
+        b
+    }
+}
+
+/// An `f32` box as a world box (exact; the identity in the default build).
+#[inline(always)]
+pub fn to_world_aabb(b: crate::collision::Aabb) -> WorldAabb {
+    #[cfg(feature = "large-world")]
+    {
+        b.into()
+    }
+    #[cfg(not(feature = "large-world"))]
+    {
+        b
+    }
+}
+
+/// A world coordinate (or a sum of them) as `f32`: rounded to nearest with
+/// `large-world`, the identity in the default build.
+#[inline(always)]
+pub fn coord_to_f32(x: Coord) -> f32 {
+    #[cfg(feature = "large-world")]
+    {
+        x as f32
+    }
+    #[cfg(not(feature = "large-world"))]
+    {
+        x
     }
 }
 

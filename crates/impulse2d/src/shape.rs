@@ -14,10 +14,10 @@ use crate::collision::{
     compute_polygon_mass, compute_segment_aabb,
 };
 use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
-use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::error::{Error, Result, check_finite, check_non_negative};
 use crate::id::{NULL_INDEX, ShapeId};
 use crate::math::{Transform, Vec2};
-use crate::pos::WorldTransform;
+use crate::pos::{WorldAabb, WorldTransform, check_finite_pos};
 use crate::world::World;
 
 /// Which shapes may collide. Two shapes collide when each one's category is
@@ -403,10 +403,11 @@ pub(crate) struct Shape {
     pub user_data: u64,
     /// The broad-phase proxy (none while the body is disabled).
     pub proxy_key: Option<ProxyKey>,
-    /// The bounding box grown by the speculative distance.
-    pub aabb: Aabb,
+    /// The bounding box grown by the speculative distance (`f64` corners
+    /// with `large-world`).
+    pub aabb: WorldAabb,
     /// The box stored in the broad phase; always contains `aabb`.
-    pub fat_aabb: Aabb,
+    pub fat_aabb: WorldAabb,
     /// Set in body finalisation when `fat_aabb` grew this step.
     pub enlarged_aabb: bool,
     /// How much `fat_aabb` exceeds `aabb` when the body moves, metres
@@ -506,11 +507,11 @@ impl Shape {
     }
 }
 
-/// The tight `f32` world box of `geometry` at a body pose. With `large-world`
-/// the box is computed relative to the body origin and offset in `f64`,
-/// rounded outwards (Box2D's double build), so it always contains the shape.
+/// The tight world box of `geometry` at a body pose. With `large-world` the
+/// box is computed in `f32` relative to the body origin and offset in `f64`
+/// (its corners stay `f64`, so far from the origin it keeps its size).
 #[inline(always)]
-pub(crate) fn world_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
+pub(crate) fn world_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> WorldAabb {
     #[cfg(feature = "large-world")]
     {
         let local = geometry.compute_aabb(Transform::new(Vec2::ZERO, xf.q));
@@ -524,7 +525,7 @@ pub(crate) fn world_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
 
 /// The speculative box of a shape: the tight box grown by the speculative distance.
 #[inline(always)]
-pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> Aabb {
+pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> WorldAabb {
     world_aabb(geometry, xf).fattened(SPECULATIVE_DISTANCE)
 }
 
@@ -564,8 +565,8 @@ impl World {
         let transform = self.body_sim(bi).transform;
         // Far-away or huge geometry cannot be simulated in f32.
         let aabb = world_aabb(&geometry, transform);
-        check_finite_vec(aabb.lower, "shape bounds")?;
-        check_finite_vec(aabb.upper, "shape bounds")?;
+        check_finite_pos(aabb.lower, "shape bounds")?;
+        check_finite_pos(aabb.upper, "shape bounds")?;
 
         let shape_id = self.shape_ids.alloc();
         if shape_id as usize == self.shapes.len() {
@@ -593,8 +594,8 @@ impl World {
                 enable_custom_filtering: true,
                 user_data: 0,
                 proxy_key: None,
-                aabb: Aabb::default(),
-                fat_aabb: Aabb::default(),
+                aabb: WorldAabb::default(),
+                fat_aabb: WorldAabb::default(),
                 enlarged_aabb: false,
                 aabb_margin: 0.0,
                 tile: None,
@@ -820,8 +821,8 @@ impl World {
         let bi = self.shapes[si].body_id as usize;
         let transform = self.body_sim(bi).transform;
         let aabb = world_aabb(&geometry, transform);
-        check_finite_vec(aabb.lower, "shape bounds")?;
-        check_finite_vec(aabb.upper, "shape bounds")?;
+        check_finite_pos(aabb.lower, "shape bounds")?;
+        check_finite_pos(aabb.upper, "shape bounds")?;
 
         self.destroy_shape_contacts(si, true);
         let shape = &mut self.shapes[si];

@@ -2,6 +2,9 @@
 //! simulation does, with the expected numbers worked out here (or by Box2D's
 //! C through `boxdd-sys`), and bad input changes nothing.
 
+#[path = "common/build.rs"]
+mod build;
+
 use boxdd_sys::ffi as c;
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::core::SPECULATIVE_DISTANCE;
@@ -32,9 +35,7 @@ fn dynamic(world: &mut World, position: Vec2) -> BodyId {
 }
 
 fn add_box(world: &mut World, body: BodyId, hx: f32, hy: f32) -> ShapeId {
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(hx, hy).unwrap())
-        .unwrap()
+    build::add_box(world, body, hx, hy)
 }
 
 fn add_circle(world: &mut World, body: BodyId, radius: f32) -> ShapeId {
@@ -301,12 +302,10 @@ fn wind_matches_box2d() {
         let mut w = world(Vec2::ZERO);
         let b = w
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: start,
                 rotation: Rot::from_angle(angle),
                 linear_velocity: v0,
                 angular_velocity: spin,
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, start)
             })
             .unwrap();
         let s = if polygon {
@@ -805,10 +804,11 @@ fn stack_bits(recycle_distance: f32, body_recycling: bool, steps: usize) -> Vec<
     for i in 0..4 {
         let b = w
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.1 * i as f32, 0.5 + 1.01 * i as f32),
                 rotation: Rot::from_angle(0.05 * i as f32),
-                ..Default::default()
+                ..build::def(
+                    BodyType::Dynamic,
+                    Vec2::new(0.1 * i as f32, 0.5 + 1.01 * i as f32),
+                )
             })
             .unwrap();
         add_box(&mut w, b, 0.5, 0.5);
@@ -902,12 +902,7 @@ fn invoke_contact_creation_finds_sleeping_bodies_under_a_new_static_shape() {
         assert!(!w.body(b).unwrap().is_awake());
         let before = w.body(b).unwrap().contact_capacity();
         // A static post dropped through the sleeping box.
-        let post = w
-            .create_body(&BodyDef {
-                position: Vec2::new(0.0, 0.5),
-                ..Default::default()
-            })
-            .unwrap();
+        let post = build::body(&mut w, BodyType::Static, Vec2::new(0.0, 0.5));
         let def = ShapeDef {
             invoke_contact_creation: invoke,
             ..Default::default()

@@ -7,13 +7,16 @@
 //! the same bits as one whose callback answers that in its place, keep
 //! validating, and keep stepping, on 1 and 2 workers.
 
+#[path = "common/build.rs"]
+mod build;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use impulse2d::collision::{make_box, make_offset_box};
+use impulse2d::collision::make_box;
 use impulse2d::contact::mix_friction;
-use impulse2d::{BodyDef, BodyId, BodyType, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyId, BodyType, ShapeDef, ShapeId, Vec2, World, WorldDef};
 
 /// Which callback misbehaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,11 +30,7 @@ enum Callback {
 /// it, enough contacts for the narrow phase to run in several blocks on 2
 /// workers. Returns the dynamic bodies.
 fn scene(world: &mut World) -> Vec<BodyId> {
-    let ground = world.create_body(&BodyDef::default()).unwrap();
-    let slab = make_offset_box(30.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-    world
-        .create_polygon_shape(ground, &ShapeDef::default(), &slab)
-        .unwrap();
+    build::ground_slab(world, 30.0);
     let square = make_box(0.45, 0.45).unwrap();
     let mut bodies = Vec::new();
     for row in 0..12 {
@@ -189,7 +188,7 @@ fn panicking_custom_filter_leaves_the_world_valid_on_1_and_2_workers() {
 /// in place and the world valid; the pair the filter panicked on is kept.
 #[test]
 fn panicking_custom_filter_in_set_shape_filter_leaves_the_world_valid() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let bodies = scene(&mut world);
     for _ in 0..60 {
         world.step(1.0 / 60.0, 4).unwrap();

@@ -5,10 +5,13 @@
 //! their sizes, then again from the start with every move counted by the
 //! counting global allocator (this test binary holds only this test).
 
+#[path = "common/build.rs"]
+mod build;
+
 mod alloc_count;
 
 use alloc_count::{allocations_during, assert_counter_works};
-use impulse2d::{World, WorldDef};
+use impulse2d::World;
 use impulse2d_scenes::SceneScript;
 use impulse2d_scenes::platformer::{END_X, START, TIME_STEP, platformer};
 
@@ -35,7 +38,7 @@ fn lap(world: &mut World, script: &mut impulse2d_scenes::platformer::Platformer)
 #[test]
 fn steady_state_character_moves_allocate_nothing() {
     assert_counter_works();
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let (_, mut script) = platformer(&mut world).unwrap();
     let (first, _) = lap(&mut world, &mut script);
     // The first lap grows the buffers: it must allocate (else the counter

@@ -2,24 +2,21 @@
 //! angles, bullets against thin dynamic and kinematic boards, and kinematic
 //! target transforms.
 
+#[path = "common/build.rs"]
+mod build;
+
 #[path = "common/rng.rs"]
 mod rng;
 
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::math::PI;
-use impulse2d::{
-    BodyDef, BodyId, BodyType, Error, Rot, ShapeDef, ShapeId, Transform, Vec2, World, WorldDef,
-};
+use impulse2d::{BodyDef, BodyId, BodyType, Error, Rot, ShapeDef, ShapeId, Transform, Vec2, World};
 use rng::Rng;
 
 const DT: f32 = 1.0 / 60.0;
 
 fn zero_g() -> World {
-    World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap()
+    build::world_with_gravity(Vec2::ZERO)
 }
 
 fn step(world: &mut World) {
@@ -54,27 +51,17 @@ fn fast_bodies_at_random_angles_never_cross_a_thin_wall() {
         let start = Vec2::new(-rng.range(1.0, 10.0), rng.range(-50.0, 50.0));
         let body = world
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: start,
                 rotation: rng.rot(),
                 linear_velocity: Vec2::new(c, s) * speed,
                 angular_velocity: rng.range(-20.0, 20.0),
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, start)
             })
             .unwrap();
         let is_circle = shot % 2 == 0;
         if is_circle {
-            let circle = Circle {
-                center: Vec2::ZERO,
-                radius: 0.05,
-            };
-            world
-                .create_circle_shape(body, &ShapeDef::default(), &circle)
-                .unwrap();
+            build::add_circle(&mut world, body, 0.05);
         } else {
-            world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.05, 0.05).unwrap())
-                .unwrap();
+            build::add_box(&mut world, body, 0.05, 0.05);
         }
         let mut max_x = start.x;
         for _ in 0..20 {
@@ -109,19 +96,15 @@ fn planks(is_bullet: bool, board_type: BodyType) -> (World, BodyId, ShapeId, Vec
                     ..Default::default()
                 })
                 .unwrap();
-            world
-                .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.01, 1.0).unwrap())
-                .unwrap();
+            build::add_box(&mut world, b, 0.01, 1.0);
             b
         })
         .collect();
     let bullet = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, 0.3),
             linear_velocity: Vec2::new(300.0, 0.0),
             is_bullet,
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(0.0, 0.3))
         })
         .unwrap();
     let shape = world
@@ -201,11 +184,9 @@ fn bullets_meet_each_other_and_move_on_together() {
     let make = |world: &mut World, y: f32, vy: f32, density: f32| {
         let b = world
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, y),
                 linear_velocity: Vec2::new(0.0, vy),
                 is_bullet: true,
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, Vec2::new(0.0, y))
             })
             .unwrap();
         let def = ShapeDef {
@@ -241,17 +222,9 @@ fn bullets_meet_each_other_and_move_on_together() {
 
 #[test]
 fn a_kinematic_body_reaches_its_target_transform_in_one_step() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Kinematic,
-            position: Vec2::new(1.0, 1.0),
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.25).unwrap())
-        .unwrap();
+    let mut world = build::world();
+    let body = build::body(&mut world, BodyType::Kinematic, Vec2::new(1.0, 1.0));
+    build::add_box(&mut world, body, 0.5, 0.25);
     let mut xf = world.body(body).unwrap().transform();
     let mut rng = Rng::new(5);
     for _ in 0..200 {
@@ -320,7 +293,7 @@ fn a_kinematic_body_reaches_its_target_transform_in_one_step() {
 
 #[test]
 fn target_transform_and_bullet_switch_reject_bad_input() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = world.create_body(&BodyDef::default()).unwrap();
     let body = world
         .create_body(&BodyDef {

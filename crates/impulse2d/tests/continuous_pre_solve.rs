@@ -2,10 +2,13 @@
 //! (as Box2D v3.1 does): a fast body jumps up through a one-way platform
 //! instead of being stopped under it, and still lands on it from above.
 
+#[path = "common/build.rs"]
+mod build;
+
 use std::sync::{Arc, Mutex};
 
 use impulse2d::core::LINEAR_SLOP;
-use impulse2d::{BodyId, ShapeId, Vec2, World, WorldDef};
+use impulse2d::{BodyId, ShapeId, Vec2, World};
 use impulse2d_scenes::{OneWayPlatform, PLATFORM_TOP, one_way_contact_enabled, one_way_platform};
 
 const DT: f32 = 1.0 / 60.0;
@@ -41,7 +44,7 @@ struct Call {
 /// The one-way platform scene launched at `JUMP_SPEED`, with the scene's
 /// callback wrapped to record every call.
 fn launch(bullet: bool) -> (World, OneWayPlatform, ShapeId, Arc<Mutex<Vec<Call>>>) {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = one_way_platform(&mut world, JUMP_SPEED).unwrap();
     world.body_mut(scene.body).unwrap().set_bullet(bullet);
     let box_shape = world.body(scene.body).unwrap().shapes()[0];

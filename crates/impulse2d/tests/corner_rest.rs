@@ -6,10 +6,13 @@
 //! (5 mm each) over 1 m, well under a degree. Balanced on a corner it is tilted
 //! by tens of degrees. The test asks for under 1°.
 
+#[path = "common/build.rs"]
+mod build;
+
 use boxdd_sys::ffi as c;
-use impulse2d::collision::{make_box, make_offset_box};
+use impulse2d::collision::make_offset_box;
 use impulse2d::math::PI;
-use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, Vec2};
 use impulse2d_scenes::solver2d::high_mass_ratio_3;
 
 const DT: f32 = 1.0 / 60.0;
@@ -32,7 +35,7 @@ fn tilt(a: f32) -> f32 {
 /// ground, moving down at `speed`; returns (asleep, angle) once asleep or
 /// after [`MAX_STEPS`].
 fn drop_ours(angle: f32, speed: f32) -> (bool, f32) {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = world.create_body(&BodyDef::default()).unwrap();
     let floor = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
     world
@@ -43,16 +46,12 @@ fn drop_ours(angle: f32, speed: f32) -> (bool, f32) {
     let reach = HALF * (rot.c.abs() + rot.s.abs());
     let body = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, reach + 0.1),
             rotation: rot,
             linear_velocity: Vec2::new(0.0, -speed),
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(0.0, reach + 0.1))
         })
         .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(HALF, HALF).unwrap())
-        .unwrap();
+    build::add_box(&mut world, body, HALF, HALF);
     for _ in 0..MAX_STEPS {
         world.step(DT, SUBSTEPS).unwrap();
         if !world.body(body).unwrap().is_awake() {
@@ -172,7 +171,7 @@ fn box2d_figure_for_the_same_drops() {
 /// boxdd-sys.
 #[test]
 fn high_mass_ratio_3_sleeps_no_later_than_box2d() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = high_mass_ratio_3(&mut world).unwrap();
     let [left, right, big] = scene.bodies[..] else {
         panic!("three bodies expected");

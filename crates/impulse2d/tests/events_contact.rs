@@ -1,5 +1,8 @@
 //! Contact, hit and body move events read after the step.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ContactEndTouchEvent, DistanceJointDef, Filter, JointDef,
@@ -54,7 +57,7 @@ fn land(world: &mut World, pair: (ShapeId, ShapeId)) -> impulse2d::ContactId {
 
 #[test]
 fn a_landing_box_begins_touching_once_and_ends_when_destroyed() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let (_, g) = ground(&mut world, &ShapeDef::default());
     let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 2.0), &ShapeDef::default());
     let contact = land(&mut world, (g, b));
@@ -115,7 +118,7 @@ fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
         }),
     ];
     for (name, action) in actions {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        let mut world = build::world();
         let (_, g) = ground(&mut world, &ShapeDef::default());
         let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
         let contact = land(&mut world, (g, b));
@@ -135,7 +138,7 @@ fn disabling_refiltering_retyping_and_teleporting_end_contacts() {
 
 #[test]
 fn a_refilter_that_still_allows_the_contact_keeps_it() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let (_, g) = ground(&mut world, &ShapeDef::default());
     let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
     let contact = land(&mut world, (g, b));
@@ -161,7 +164,7 @@ fn a_refilter_that_still_allows_the_contact_keeps_it() {
 
 #[test]
 fn shapes_without_contact_events_report_nothing() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let quiet = ShapeDef {
         enable_contact_events: false,
         ..Default::default()
@@ -239,19 +242,15 @@ fn a_dropped_ball_reports_one_hit_at_its_impact_speed() {
 
 #[test]
 fn awake_bodies_report_moves_until_they_fall_asleep() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     ground(&mut world, &ShapeDef::default());
     let body = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, 1.0),
             user_data: 77,
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(0.0, 1.0))
         })
         .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(&mut world, body, 0.5, 0.5);
     let mut fell_asleep_at = None;
     for i in 0..600 {
         step(&mut world);
@@ -283,7 +282,7 @@ fn awake_bodies_report_moves_until_they_fall_asleep() {
 /// move events of the last step are gone, for contacts and joints alike.
 #[test]
 fn a_zero_step_reports_only_what_calls_since_the_last_step_caused() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let (ground_body, g) = ground(&mut world, &ShapeDef::default());
     let (body, b) = dynamic_box(&mut world, Vec2::new(0.0, 1.0), &ShapeDef::default());
     let other = world.create_body(&BodyDef::default()).unwrap();

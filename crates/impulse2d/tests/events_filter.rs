@@ -1,10 +1,13 @@
 //! Custom filter and pre-solve callbacks; the one-way platform scene.
 
+#[path = "common/build.rs"]
+mod build;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use impulse2d::collision::{make_box, make_offset_box};
-use impulse2d::{BodyDef, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, Rot, ShapeDef, ShapeId, Vec2, World};
 use impulse2d_scenes::{PLATFORM_TOP, one_way_platform};
 
 const DT: f32 = 1.0 / 60.0;
@@ -21,7 +24,7 @@ fn step(world: &mut World) {
 /// it lands on the platform with its centre at 3.6 m.
 #[test]
 fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = one_way_platform(&mut world, 9.0).unwrap();
     let rest_height = PLATFORM_TOP + 0.5;
     let mut highest = f32::MIN;
@@ -73,7 +76,7 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
 
     // Without the callback the platform is solid: the box bumps its head and
     // falls back to the ground.
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = one_way_platform(&mut world, 9.0).unwrap();
     world.clear_pre_solve();
     let mut highest = f32::MIN;
@@ -89,7 +92,7 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
 
 #[test]
 fn the_one_way_platform_scene_is_registered() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = impulse2d_scenes::build("events/one_way_platform", &mut world).unwrap();
     assert_eq!(scene.bodies.len(), 1);
 }
@@ -98,7 +101,7 @@ fn the_one_way_platform_scene_is_registered() {
 /// falls through. Removing the filter lets new pairs collide again.
 #[test]
 fn a_custom_filter_vetoes_new_contacts() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = world.create_body(&BodyDef::default()).unwrap();
     let slab = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
     let ground_shape = world
@@ -108,9 +111,7 @@ fn a_custom_filter_vetoes_new_contacts() {
         let b = world
             .create_body(&BodyDef::dynamic(Vec2::new(x, 2.0)))
             .unwrap();
-        let s = world
-            .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-            .unwrap();
+        let s = build::add_box(world, b, 0.5, 0.5);
         (b, s)
     };
     let (ghost, ghost_shape) = make_box_body(&mut world, -2.0);
@@ -140,12 +141,8 @@ fn a_custom_filter_vetoes_new_contacts() {
 /// for it, every step (contacts it watches are not recycled), and only those.
 #[test]
 fn pre_solve_is_called_for_touching_contacts_of_shapes_that_ask() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
-    let ground = world.create_body(&BodyDef::default()).unwrap();
-    let slab = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-    world
-        .create_polygon_shape(ground, &ShapeDef::default(), &slab)
-        .unwrap();
+    let mut world = build::world();
+    build::ground_slab(&mut world, 20.0);
     let mut watched = Vec::new();
     for (i, ask) in [true, false].into_iter().enumerate() {
         let b = world

@@ -1,10 +1,13 @@
 //! Sensor overlap events: sensors on any body type, seeing sleeping bodies,
 //! with per-shape switches.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, Rot, SensorBeginTouchEvent, SensorEndTouchEvent, ShapeDef, ShapeId,
-    Vec2, World, WorldDef,
+    Vec2, World,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -21,15 +24,6 @@ fn sensor_def() -> ShapeDef {
         is_sensor: true,
         ..Default::default()
     }
-}
-
-fn ground(world: &mut World) -> BodyId {
-    let body = world.create_body(&BodyDef::default()).unwrap();
-    let poly = make_offset_box(20.0, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &poly)
-        .unwrap();
-    body
 }
 
 fn ball(world: &mut World, position: Vec2, def: &ShapeDef) -> (BodyId, ShapeId) {
@@ -63,11 +57,7 @@ fn run(world: &mut World, steps: usize) -> (Vec<SensorBeginTouchEvent>, Vec<Sens
 /// begins overlapping once and ends once, in that order.
 #[test]
 fn a_falling_ball_enters_and_leaves_a_static_sensor() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let holder = world.create_body(&BodyDef::default()).unwrap();
     let band = make_offset_box(2.0, 1.0, Vec2::new(0.0, 5.0), Rot::IDENTITY).unwrap();
     let sensor = world
@@ -116,7 +106,7 @@ fn a_falling_ball_enters_and_leaves_a_static_sensor() {
 #[test]
 fn switches_on_either_shape_turn_sensor_events_off() {
     for (sensor_on, visitor_on) in [(true, false), (false, true), (true, true)] {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        let mut world = build::world();
         let holder = world.create_body(&BodyDef::default()).unwrap();
         let def = ShapeDef {
             enable_sensor_events: sensor_on,
@@ -139,8 +129,8 @@ fn switches_on_either_shape_turn_sensor_events_off() {
 /// sweeps over the sleeping ball and sees it without waking it.
 #[test]
 fn sensors_see_sleeping_bodies() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
-    ground(&mut world);
+    let mut world = build::world();
+    build::ground_slab(&mut world, 20.0);
     let holder = world.create_body(&BodyDef::default()).unwrap();
     let zone = make_offset_box(1.0, 1.0, Vec2::new(0.0, 1.1), Rot::IDENTITY).unwrap();
     let static_sensor = world
@@ -170,10 +160,8 @@ fn sensors_see_sleeping_bodies() {
     // A kinematic sensor moving at 2 m/s from x = -5 passes over the ball.
     let mover = world
         .create_body(&BodyDef {
-            body_type: BodyType::Kinematic,
-            position: Vec2::new(-5.0, 0.6),
             linear_velocity: Vec2::new(2.0, 0.0),
-            ..Default::default()
+            ..build::def(BodyType::Kinematic, Vec2::new(-5.0, 0.6))
         })
         .unwrap();
     let moving_sensor = world
@@ -207,11 +195,7 @@ fn sensors_see_sleeping_bodies() {
 
 #[test]
 fn destroying_a_sensor_or_a_visitor_ends_the_overlap_at_the_next_step() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let holder = world.create_body(&BodyDef::default()).unwrap();
     let zone = make_box(3.0, 3.0).unwrap();
     let sensor = world
@@ -247,36 +231,12 @@ fn destroying_a_sensor_or_a_visitor_ends_the_overlap_at_the_next_step() {
 /// apply; shapes on its own body are ignored.
 #[test]
 fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
-    let wall = world
-        .create_body(&BodyDef {
-            position: Vec2::new(0.0, 1.5),
-            ..Default::default()
-        })
-        .unwrap();
-    let wall_shape = world
-        .create_polygon_shape(wall, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
-    let platform = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Kinematic,
-            position: Vec2::new(1.5, 0.0),
-            ..Default::default()
-        })
-        .unwrap();
-    let platform_shape = world
-        .create_polygon_shape(platform, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
-    let hidden = world
-        .create_body(&BodyDef {
-            position: Vec2::new(-1.5, 0.0),
-            ..Default::default()
-        })
-        .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
+    let wall = build::body(&mut world, BodyType::Static, Vec2::new(0.0, 1.5));
+    let wall_shape = build::add_box(&mut world, wall, 0.5, 0.5);
+    let platform = build::body(&mut world, BodyType::Kinematic, Vec2::new(1.5, 0.0));
+    let platform_shape = build::add_box(&mut world, platform, 0.5, 0.5);
+    let hidden = build::body(&mut world, BodyType::Static, Vec2::new(-1.5, 0.0));
     let other_category = ShapeDef {
         filter: impulse2d::Filter {
             category_bits: 4,
@@ -339,8 +299,8 @@ fn a_sensor_on_a_dynamic_body_sees_every_body_type() {
 
 #[test]
 fn sensor_overlaps_rejects_stale_ids_and_non_sensors() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
-    let g = ground(&mut world);
+    let mut world = build::world();
+    let g = build::ground_slab(&mut world, 20.0);
     let solid = world.body(g).unwrap().shapes()[0];
     assert!(matches!(
         world.shape(solid).and_then(|view| view.sensor_overlaps()),

@@ -4,6 +4,9 @@
 //! sensors) must be followed by exactly one end-touch event, never preceded
 //! by one, and the world must stay valid after every step.
 
+#[path = "common/build.rs"]
+mod build;
+
 #[path = "common/rng.rs"]
 mod rng;
 
@@ -12,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use impulse2d::collision::{Circle, make_offset_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ContactId, ExplosionDef, Filter, Rot, ShapeDef, ShapeGeometry,
-    ShapeId, Vec2, World, WorldDef,
+    ShapeId, Vec2, World,
 };
 use rng::Rng;
 
@@ -132,7 +135,7 @@ struct Soak {
 
 impl Soak {
     fn new(seed: u64) -> Soak {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        let mut world = build::world();
         // A box-shaped container.
         let ground = world.create_body(&BodyDef::default()).unwrap();
         for (c, h) in [

@@ -3,9 +3,12 @@
 //! fraction of a step at which they meet. Box2D's figures for the same setups
 //! are printed by the `box2d_*` tests (`--nocapture`).
 
+#[path = "common/build.rs"]
+mod build;
+
 use boxdd_sys::ffi as c;
 use impulse2d::collision::{Circle, make_box};
-use impulse2d::{BodyDef, BodyId, BodyType, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyId, BodyType, Vec2, World};
 
 const DT: f32 = 1.0 / 60.0;
 const SUBSTEPS: u32 = 4;
@@ -20,21 +23,15 @@ const SPEED: f32 = 200.0;
 const STEPS: usize = 30;
 
 fn zero_g() -> World {
-    World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap()
+    build::world_with_gravity(Vec2::ZERO)
 }
 
 fn body(world: &mut World, x: f32, y: f32, vx: f32, bullet: bool) -> BodyId {
     world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(x, y),
             linear_velocity: Vec2::new(vx, 0.0),
             is_bullet: bullet,
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(x, y))
         })
         .unwrap()
 }

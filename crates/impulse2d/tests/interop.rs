@@ -2,6 +2,10 @@
 //! `cargo test -p impulse2d --features glam,mint,serde --test interop`.
 //! Without a feature its module is compiled out.
 
+#[cfg(feature = "serde")]
+#[path = "common/build.rs"]
+mod build;
+
 #[cfg(feature = "glam")]
 mod glam_interop {
     use impulse2d::{Error, Mat22, Rot, Transform, Vec2};
@@ -146,6 +150,7 @@ mod mint_interop {
 
 #[cfg(feature = "serde")]
 mod serde_interop {
+    use super::build;
     use serde::Serialize;
     use serde::de::DeserializeOwned;
 
@@ -157,7 +162,7 @@ mod serde_interop {
     use impulse2d::{
         BodyDef, BodyType, ChainDef, DistanceJointDef, ExplosionDef, Filter, FilterJointDef,
         JointDef, MotionLocks, MotorJointDef, MouseJointDef, PrismaticJointDef, RevoluteJointDef,
-        ShapeDef, WeldJointDef, WheelJointDef, World, WorldDef,
+        ShapeDef, WeldJointDef, WheelJointDef, WorldDef,
     };
 
     fn round_trip<T: Serialize + DeserializeOwned>(value: &T) -> T {
@@ -377,21 +382,15 @@ mod serde_interop {
 
     #[test]
     fn ids_round_trip_and_still_name_their_object() {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        let mut world = build::world();
         let body = world.create_body(&BodyDef::default()).unwrap();
-        let shape = world
-            .create_circle_shape(
-                body,
-                &ShapeDef::default(),
-                &Circle::new(Vec2::ZERO, 1.0).unwrap(),
-            )
-            .unwrap();
+        let shape = build::add_circle(&mut world, body, 1.0);
         let body_back = round_trip(&body);
         assert_eq!(body_back, body);
         assert!(world.body(body_back).is_ok());
         assert_eq!(round_trip(&shape), shape);
         // Another world rejects it.
-        let other = World::new(&WorldDef::default()).unwrap();
+        let other = build::world();
         assert!(other.body(body_back).is_err());
         assert_eq!(
             round_trip(&impulse2d::JointId::default()),

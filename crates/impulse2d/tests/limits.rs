@@ -3,11 +3,14 @@
 //! body reaches by simulation can be set back; boxes thinner than the linear slop
 //! (Box2D's 2 mm card), and a house of them that stands.
 
+#[path = "common/build.rs"]
+mod build;
+
 mod stepping;
 
 use impulse2d::collision::make_box;
 use impulse2d::core::{HUGE, MAX_COORDINATE};
-use impulse2d::{BodyDef, BodyType, Error, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyType, Error, Rot, Transform, Vec2, World};
 use impulse2d_scenes::solver2d::{CARD_HALF_HEIGHT, CARD_HALF_THICKNESS, CARD_LEAN};
 use stepping::step_checked;
 
@@ -17,7 +20,7 @@ fn body_count(world: &World) -> usize {
 
 #[test]
 fn any_position_up_to_max_coordinate_is_accepted() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let far = [
         Vec2::new(100_000.0, -80_000.0),
         Vec2::new(1.0e7, 1.0e7),
@@ -33,9 +36,7 @@ fn any_position_up_to_max_coordinate_is_accepted() {
                     ..BodyDef::default()
                 })
                 .unwrap_or_else(|e| panic!("{p:?}: {e}"));
-            world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-                .unwrap();
+            build::add_box(&mut world, body, 0.5, 0.5);
             assert_eq!(world.body(body).unwrap().position(), p);
         }
     }
@@ -93,11 +94,9 @@ fn any_position_up_to_max_coordinate_is_accepted() {
 
 #[test]
 fn set_transform_accepts_far_positions_and_refuses_beyond_without_change() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = world.create_body(&BodyDef::dynamic(Vec2::ZERO)).unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(&mut world, body, 0.5, 0.5);
     let q = Rot::from_angle(0.3);
     for p in [
         Vec2::new(2.0 * HUGE, -3.0 * HUGE),
@@ -137,11 +136,7 @@ fn set_transform_accepts_far_positions_and_refuses_beyond_without_change() {
 /// limit) is 124 km out a minute later; its own position must be accepted back.
 #[test]
 fn a_position_reached_by_simulation_can_be_set_back() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..WorldDef::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let speed = 400.0; // WorldDef's default maximum linear speed, m/s.
     let body = world
         .create_body(&BodyDef {
@@ -149,9 +144,7 @@ fn a_position_reached_by_simulation_can_be_set_back() {
             ..BodyDef::dynamic(Vec2::new(HUGE - 10.0, 0.0))
         })
         .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(&mut world, body, 0.5, 0.5);
     for _ in 0..60 {
         world.step(1.0 / 60.0, 4).unwrap();
     }
@@ -186,7 +179,7 @@ fn a_position_reached_by_simulation_can_be_set_back() {
 /// height (0.1 m) or turns by at least the lean (0.44 rad).
 #[test]
 fn card_house_of_two_millimetre_cards_stands() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = impulse2d_scenes::build("card_house", &mut world).unwrap();
     let card = make_box(CARD_HALF_THICKNESS, CARD_HALF_HEIGHT).unwrap();
     let h = CARD_HALF_HEIGHT;

@@ -6,11 +6,14 @@
 //! that does not touch it, finite and valid for those that do. Checked on 1
 //! and 2 workers, which must agree to the bit.
 
-use impulse2d::collision::{MassData, make_box};
+#[path = "common/build.rs"]
+mod build;
+
+use impulse2d::collision::MassData;
 use impulse2d::core::MAX_COORDINATE;
 use impulse2d::{
     BodyDef, BodyId, BodyQuarantineEvent, BodyType, JointDef, QuarantineReason, RevoluteJointDef,
-    ShapeDef, Transform, Vec2, World, WorldDef,
+    Transform, Vec2, World,
 };
 
 /// The bodies of [`scene`].
@@ -36,9 +39,7 @@ fn dynamic_box(world: &mut World, position: Vec2, user_data: u64) -> BodyId {
             ..Default::default()
         })
         .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(world, body, 0.5, 0.5);
     body
 }
 
@@ -46,22 +47,8 @@ fn dynamic_box(world: &mut World, position: Vec2, user_data: u64) -> BodyId {
 /// to the first, and a box far away; stepped 30 times so that the contacts
 /// are touching and warm.
 fn scene(workers: usize) -> Scene {
-    let mut world = World::new(&WorldDef {
-        worker_count: workers,
-        ..Default::default()
-    })
-    .unwrap();
-    let ground = world.create_body(&BodyDef::default()).unwrap();
-    let slab = impulse2d::collision::make_offset_box(
-        20.0,
-        1.0,
-        Vec2::new(0.0, -1.0),
-        impulse2d::Rot::IDENTITY,
-    )
-    .unwrap();
-    world
-        .create_polygon_shape(ground, &ShapeDef::default(), &slab)
-        .unwrap();
+    let mut world = build::world_with_workers(workers);
+    build::ground_slab(&mut world, 20.0);
     let bad = dynamic_box(&mut world, Vec2::new(0.0, 0.5), 7);
     let neighbour = dynamic_box(&mut world, Vec2::new(1.005, 0.5), 8);
     let hinged = dynamic_box(&mut world, Vec2::new(0.0, 2.5), 9);
@@ -280,11 +267,7 @@ fn absurd_input_quarantines_one_body_on_1_and_2_workers() {
 fn a_body_carried_beyond_max_coordinate_is_quarantined() {
     const { assert!(400.0 * 1.0e16 > MAX_COORDINATE) };
     for workers in [1, 2] {
-        let mut world = World::new(&WorldDef {
-            worker_count: workers,
-            ..Default::default()
-        })
-        .unwrap();
+        let mut world = build::world_with_workers(workers);
         let moving = world
             .create_body(&BodyDef {
                 body_type: BodyType::Kinematic,
@@ -292,25 +275,15 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
                 ..Default::default()
             })
             .unwrap();
-        let resting = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Kinematic,
-                position: Vec2::new(0.0, 10.0),
-                ..Default::default()
-            })
-            .unwrap();
+        let resting = build::body(&mut world, BodyType::Kinematic, Vec2::new(0.0, 10.0));
         let weightless = world
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, 20.0),
                 gravity_scale: 0.0,
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, Vec2::new(0.0, 20.0))
             })
             .unwrap();
         for body in [moving, resting, weightless] {
-            world
-                .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-                .unwrap();
+            build::add_box(&mut world, body, 0.5, 0.5);
         }
         world.step(1.0e16, 1).unwrap();
         world.validate().unwrap();
@@ -344,7 +317,7 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
 /// velocity, rather than an infinite velocity for the step to quarantine.
 #[test]
 fn a_target_transform_too_soon_for_a_finite_velocity_is_an_error() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Kinematic,

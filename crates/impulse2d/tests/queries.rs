@@ -1,18 +1,21 @@
 //! World queries against brute force over every shape, the ray callback
 //! protocol, shape-level queries, explosions, and bad input.
 
+#[path = "common/build.rs"]
+mod build;
+
 #[path = "common/rng.rs"]
 mod rng;
 
 use impulse2d::collision::{
     Aabb, Circle, DistanceInput, RayCastInput, Segment, ShapeCastPairInput, ShapeProxy,
-    SimplexCache, compute_hull, make_box, make_offset_box, make_polygon, make_proxy, shape_cast,
+    SimplexCache, compute_hull, make_offset_box, make_polygon, make_proxy, shape_cast,
     shape_distance,
 };
 use impulse2d::core::LINEAR_SLOP;
 use impulse2d::{
     BodyDef, BodyType, ChainDef, Error, ExplosionDef, Filter, QueryFilter, Rot, ShapeDef,
-    ShapeGeometry, ShapeId, Transform, Vec2, World, WorldDef,
+    ShapeGeometry, ShapeId, Transform, Vec2, World,
 };
 use rng::Rng;
 
@@ -63,11 +66,7 @@ fn random_geometry(rng: &mut Rng, allow_segment: bool) -> ShapeGeometry {
 
 fn build_scene(seed: u64) -> Scene {
     let mut rng = Rng::new(seed);
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let mut shapes = Vec::new();
     // A chain along the bottom (one-sided segments, hit from above).
     let ground = world.create_body(&BodyDef::default()).unwrap();
@@ -373,7 +372,7 @@ fn shape_casts_equal_brute_force() {
 /// segment in the same place is hit from both sides.
 #[test]
 fn shape_casts_hit_chain_segments_from_their_solid_side_only() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = world.create_body(&BodyDef::default()).unwrap();
     world
         .create_chain(
@@ -416,7 +415,7 @@ fn shape_casts_hit_chain_segments_from_their_solid_side_only() {
     assert!(down[0].0.y > 0.999, "{down:?}");
     assert!(cast(&world, -2.0, 4.0).is_empty());
 
-    let mut two_sided = World::new(&WorldDef::default()).unwrap();
+    let mut two_sided = build::world();
     let body = two_sided.create_body(&BodyDef::default()).unwrap();
     let segment = Segment::new(Vec2::new(5.0, 0.0), Vec2::new(-5.0, 0.0)).unwrap();
     two_sided
@@ -432,7 +431,7 @@ fn shape_casts_hit_chain_segments_from_their_solid_side_only() {
 /// Three boxes on the x axis at x = 2, 4, 6; a ray from the origin along
 /// +x with a 10 m translation.
 fn three_boxes() -> (World, [ShapeId; 3]) {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = world.create_body(&BodyDef::default()).unwrap();
     let ids = [2.0f32, 4.0, 6.0].map(|x| {
         let b = make_offset_box(0.5, 0.5, Vec2::new(x, 0.0), Rot::IDENTITY).unwrap();
@@ -502,7 +501,7 @@ fn the_ray_callback_answer_clips_ignores_or_stops() {
 
 #[test]
 fn shape_level_ray_cast_closest_point_and_test_point() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = world
         .create_body(&BodyDef {
             position: Vec2::new(3.0, 1.0),
@@ -511,9 +510,7 @@ fn shape_level_ray_cast_closest_point_and_test_point() {
         })
         .unwrap();
     // A 2 × 1 box turned a quarter turn: 1 wide, 2 tall around (3, 1).
-    let s = world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(1.0, 0.5).unwrap())
-        .unwrap();
+    let s = build::add_box(&mut world, body, 1.0, 0.5);
     let hit = world
         .shape(s)
         .unwrap()
@@ -564,23 +561,15 @@ fn shape_level_ray_cast_closest_point_and_test_point() {
 /// it nothing.
 #[test]
 fn explode_pushes_by_exposed_width_with_falloff() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let boxes = [2.5f32, -4.5, 8.0].map(|x| {
         let b = world
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(x, 0.0),
                 is_awake: false,
-                ..Default::default()
+                ..build::def(BodyType::Dynamic, Vec2::new(x, 0.0))
             })
             .unwrap();
-        world
-            .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-            .unwrap();
+        build::add_box(&mut world, b, 0.5, 0.5);
         b
     });
     // Density 1 kg/m²: each box has 1 kg.

@@ -1,7 +1,10 @@
 //! `World::state_hash`: what it covers, worked out independently through the
 //! public getters, and that it is the same on every worker count.
 
-use impulse2d::{BodyDef, BodyType, World, WorldDef};
+#[path = "common/build.rs"]
+mod build;
+
+use impulse2d::{BodyDef, BodyType, World};
 
 /// 64-bit FNV-1a over little-endian bytes, written out here from the
 /// published definition (offset basis 0xcbf29ce484222325, prime 2⁴⁰ + 0x1b3).
@@ -39,18 +42,14 @@ fn expected_hash(world: &World) -> u64 {
 }
 
 fn scene(workers: usize) -> World {
-    let mut world = World::new(&WorldDef {
-        worker_count: workers,
-        ..WorldDef::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_workers(workers);
     impulse2d_scenes::build("pyramid", &mut world).unwrap();
     world
 }
 
 #[test]
 fn empty_world_hashes_to_the_fnv_offset_basis() {
-    let world = World::new(&WorldDef::default()).unwrap();
+    let world = build::world();
     assert_eq!(world.state_hash(), 0xcbf2_9ce4_8422_2325);
 }
 

@@ -1,11 +1,12 @@
 //! Determinism across thread counts: the same scene gives the same bits on
 //! 1, 2 and 4 worker threads, and the golden hash pins those bits down.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::{make_box, make_offset_box};
 use impulse2d::pos::to_pos;
-use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef,
-};
+use impulse2d::{BodyDef, BodyId, BodyType, JointDef, RevoluteJointDef, ShapeDef, Vec2, World};
 
 /// 64-bit FNV-1a over the bits of every body transform, in body order.
 fn transform_hash(world: &World, bodies: &[BodyId]) -> u64 {
@@ -30,11 +31,7 @@ fn transform_hash(world: &World, bodies: &[BodyId]) -> u64 {
 }
 
 fn world_with_threads(threads: usize) -> World {
-    World::new(&WorldDef {
-        worker_count: threads,
-        ..WorldDef::default()
-    })
-    .unwrap()
+    build::world_with_workers(threads)
 }
 
 /// Chains of revolute-jointed boxes and free boxes falling onto the ground.
@@ -55,13 +52,11 @@ fn hinged_scene(world: &mut World) -> Vec<BodyId> {
         let y = 6.0 + 1.5 * chain as f32;
         let mut previous: Option<BodyId> = None;
         for k in 0..12 {
-            let body = world
-                .create_body(&BodyDef {
-                    body_type: BodyType::Dynamic,
-                    position: to_pos(Vec2::new(x0 + k as f32, y + 0.2 * k as f32)),
-                    ..BodyDef::default()
-                })
-                .unwrap();
+            let body = build::body(
+                world,
+                BodyType::Dynamic,
+                to_pos(Vec2::new(x0 + k as f32, y + 0.2 * k as f32)),
+            );
             world
                 .create_polygon_shape(body, &ShapeDef::default(), &link)
                 .unwrap();

@@ -1,9 +1,12 @@
 //! Tile maps without ghost collisions (issue 17): a box or capsule sliding
 //! over a floor of separate square tiles moves as it does over one long box.
 
+#[path = "common/build.rs"]
+mod build;
+
 use boxdd_sys::ffi as c;
 use impulse2d::collision::make_offset_box;
-use impulse2d::{BodyDef, BodyId, Rot, ShapeDef, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyId, Rot, ShapeDef, Vec2, World};
 use impulse2d_scenes::physics::{SLIDE_SPEED, TILE_SIZE, slider, tile_floor};
 
 const DT: f32 = 1.0 / 60.0;
@@ -26,7 +29,7 @@ enum Floor {
 /// with `friction` starting at 5 m/s on tile 1 of a `count`-tile floor,
 /// while its centre is over the floor's first `count − 2` tiles.
 fn slide(floor: Floor, capsule: bool, friction: f32, count: usize) -> (f32, Vec<f32>) {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     match floor {
         Floor::Long => {
             let ground = world.create_body(&BodyDef::default()).unwrap();
@@ -117,7 +120,7 @@ fn with_friction_sliders_slow_down_as_over_one_long_box() {
 /// 0.2 m step stops against its face.
 #[test]
 fn a_real_step_still_stops_a_slider() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     tile_floor(&mut world, 10, 0.0, true).unwrap();
     let step = world.create_body(&BodyDef::default()).unwrap();
     let riser = make_offset_box(0.5, 0.6, Vec2::new(10.5, -0.4), Rot::IDENTITY).unwrap();
@@ -233,7 +236,7 @@ fn box2d_figure_for_the_same_floors() {
 /// of the tile-map scene, or restored from one, steps on to the same bits.
 #[test]
 fn the_tile_map_scene_restores_exactly() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     impulse2d_scenes::build("tile_map", &mut world).unwrap();
     for _ in 0..30 {
         world.step(DT, SUBSTEPS).unwrap();
@@ -254,7 +257,7 @@ fn the_tile_map_scene_restores_exactly() {
     };
     let mut again = World::from_snapshot(&snap, 2).unwrap();
     assert_eq!(replay(&mut again), hashes);
-    let mut other = World::new(&WorldDef::default()).unwrap();
+    let mut other = build::world();
     other.restore(&snap).unwrap();
     assert_eq!(replay(&mut other), hashes);
 }

@@ -1,6 +1,9 @@
 //! The public API of the world: ids, bad input, body and shape functions,
 //! sleeping, enabling, type changes and counters.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::core::MAX_RELAX_ITERATIONS;
 use impulse2d::math::PI;
@@ -21,9 +24,7 @@ fn step_checked(world: &mut World, steps: usize) {
 
 fn dynamic_box(world: &mut World, position: Vec2) -> impulse2d::BodyId {
     let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(world, body, 0.5, 0.5);
     body
 }
 
@@ -60,7 +61,7 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
         .is_err()
     );
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = impulse2d_scenes::flat_ground(&mut world, 10.0).unwrap();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
     let before = world.counters();
@@ -201,7 +202,7 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
 
 #[test]
 fn stale_and_foreign_ids_are_errors() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
     let shape = world.body(body).unwrap().shapes()[0];
     world.destroy_body(body).unwrap();
@@ -235,7 +236,7 @@ fn stale_and_foreign_ids_are_errors() {
     assert_eq!(world.body(again).unwrap().position(), Vec2::new(1.0, 3.0));
 
     // An id from another world is rejected even if the index exists there.
-    let mut other = World::new(&WorldDef::default()).unwrap();
+    let mut other = build::world();
     let foreign = dynamic_box(&mut other, Vec2::ZERO);
     assert_eq!(foreign.index(), again.index());
     assert_eq!(
@@ -249,7 +250,7 @@ fn stale_and_foreign_ids_are_errors() {
 
 #[test]
 fn point_and_vector_conversions() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = world
         .create_body(&BodyDef {
             position: Vec2::new(1.0, 2.0),
@@ -281,11 +282,7 @@ fn point_and_vector_conversions() {
 /// 4 kg with inertia `m·(w² + h²)/12 = 4·5/12 = 5/3 kg·m²` about its centre.
 #[test]
 fn mass_data_from_shapes_and_overrides() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
@@ -350,11 +347,7 @@ fn mass_data_from_shapes_and_overrides() {
 /// `F·t/m = 1/30 m/s`; the force is cleared after the step.
 #[test]
 fn forces_act_for_one_step() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
@@ -398,11 +391,9 @@ fn forces_act_for_one_step() {
 
 #[test]
 fn motion_locks_hold() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, 5.0),
             linear_velocity: Vec2::new(1.0, 0.0),
             angular_velocity: 2.0,
             motion_locks: MotionLocks {
@@ -410,12 +401,10 @@ fn motion_locks_hold() {
                 linear_y: true,
                 angular_z: true,
             },
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(0.0, 5.0))
         })
         .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(&mut world, body, 0.5, 0.5);
     step_checked(&mut world, 60);
     let p = world.body(body).unwrap().position();
     assert_eq!(p.y, 5.0);
@@ -425,7 +414,7 @@ fn motion_locks_hold() {
 
 #[test]
 fn setting_the_transform_wakes_and_moves_the_proxy() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     let a = dynamic_box(&mut world, Vec2::new(-5.0, 0.5));
     let b = dynamic_box(&mut world, Vec2::new(5.0, 0.5));
@@ -449,7 +438,7 @@ fn setting_the_transform_wakes_and_moves_the_proxy() {
 
 #[test]
 fn touching_wakes_a_sleeping_island_and_sleep_can_be_forced() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let stack = impulse2d_scenes::vertical_stack(&mut world, 3).unwrap();
     step_checked(&mut world, 90);
     assert_eq!(world.counters().awake_body_count, 0);
@@ -477,7 +466,7 @@ fn touching_wakes_a_sleeping_island_and_sleep_can_be_forced() {
 /// Two boxes pushed apart after sleeping together end up in two islands.
 #[test]
 fn islands_split_when_contacts_end() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     let a = dynamic_box(&mut world, Vec2::new(0.0, 0.5));
     let b = dynamic_box(&mut world, Vec2::new(0.0, 1.5));
@@ -500,7 +489,7 @@ fn islands_split_when_contacts_end() {
 
 #[test]
 fn destroying_a_support_wakes_what_it_held() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let stack = impulse2d_scenes::vertical_stack(&mut world, 2).unwrap();
     step_checked(&mut world, 90);
     assert!(!world.body(stack.top).unwrap().is_awake());
@@ -513,7 +502,7 @@ fn destroying_a_support_wakes_what_it_held() {
 
 #[test]
 fn disabled_bodies_do_not_move_or_collide() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 3.0));
     world.body_mut(body).unwrap().disable();
@@ -535,17 +524,10 @@ fn disabled_bodies_do_not_move_or_collide() {
 
 #[test]
 fn changing_the_body_type() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
-    let body = world
-        .create_body(&BodyDef {
-            position: Vec2::new(0.0, 3.0),
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    let body = build::body(&mut world, BodyType::Static, Vec2::new(0.0, 3.0));
+    build::add_box(&mut world, body, 0.5, 0.5);
     step_checked(&mut world, 30);
     assert_eq!(world.body(body).unwrap().position().y, 3.0);
 
@@ -584,7 +566,7 @@ fn changing_the_body_type() {
 
 #[test]
 fn destroying_a_shape_drops_the_body() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     let body = dynamic_box(&mut world, Vec2::new(0.0, 0.5));
     step_checked(&mut world, 60);
@@ -600,7 +582,7 @@ fn destroying_a_shape_drops_the_body() {
 /// the chain lets it fall out.
 #[test]
 fn chains_collide_on_one_side() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = world.create_body(&BodyDef::default()).unwrap();
     let chain = world
         .create_chain(
@@ -643,7 +625,7 @@ fn chains_collide_on_one_side() {
 
 #[test]
 fn counters_report_the_world() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     impulse2d_scenes::flat_ground(&mut world, 20.0).unwrap();
     dynamic_box(&mut world, Vec2::new(-3.0, 0.5));
     dynamic_box(&mut world, Vec2::new(3.0, 0.5));

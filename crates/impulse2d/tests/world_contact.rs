@@ -1,15 +1,18 @@
 //! Contact materials: friction on a ramp and restitution of a dropped ball.
 
+#[path = "common/build.rs"]
+mod build;
+
 mod stepping;
 
-use impulse2d::{Vec2, World, WorldDef};
+use impulse2d::{Vec2, World};
 use stepping::step_checked;
 
 /// On a 30° ramp a block holds when μ > tan 30° ≈ 0.577: with μ = 0.8 it
 /// moves less than 1 cm in 5 s.
 #[test]
 fn friction_point_eight_holds_on_thirty_degrees() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
     let start = world.body(ramp.block).unwrap().position();
     for _ in 0..300 {
@@ -27,7 +30,7 @@ fn friction_point_eight_holds_on_thirty_degrees() {
 /// Measured from the velocity between 0.5 s and 1.5 s, within 2%.
 #[test]
 fn frictionless_block_slides_at_g_sin_theta() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.0).unwrap();
     let speed_along = |world: &World| {
         world
@@ -58,7 +61,7 @@ fn frictionless_block_slides_at_g_sin_theta() {
 /// `e²·h`: 0.5 m for e = 0.5. Returns the highest rise of the ball's bottom
 /// after its first bounce and the largest upward speed it had after touching.
 fn drop_ball(restitution: f32) -> (f32, f32) {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ground = impulse2d_scenes::flat_ground(&mut world, 10.0).unwrap();
     let radius = 0.5;
     let ball = impulse2d_scenes::ball(
@@ -116,7 +119,7 @@ fn restitution_zero_never_bounces_above_the_threshold() {
 #[test]
 fn friction_mixing_rule_can_be_replaced() {
     let run = |use_max: bool| {
-        let mut world = World::new(&WorldDef::default()).unwrap();
+        let mut world = build::world();
         if use_max {
             world.set_friction_mixing(|a, b| a.max(b));
         }
@@ -144,7 +147,7 @@ fn frictionless(world: &mut World, body: impulse2d::BodyId) {
 /// 30° ramp starts sliding at once when its friction drops to 0.
 #[test]
 fn recycled_contacts_see_material_changes() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let ramp = impulse2d_scenes::friction_ramp(&mut world, 30.0, 0.8).unwrap();
     for _ in 0..20 {
         step_checked(&mut world);

@@ -1,7 +1,10 @@
 //! Continuous collision: a fast body does not tunnel through a thin static
 //! wall when continuous collision is on, and does when it is off.
 
-use impulse2d::collision::{Circle, make_box, make_offset_box};
+#[path = "common/build.rs"]
+mod build;
+
+use impulse2d::collision::{Circle, make_offset_box};
 use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, Vec2, World, WorldDef};
 
 /// A wall 10 cm thick at x = 5 m; a projectile at x = 0 moving at 150 m/s
@@ -24,16 +27,12 @@ fn shoot(enable_continuous: bool, projectile_is_box: bool) -> (f32, f32) {
         .unwrap();
     let body = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, 0.3),
             linear_velocity: Vec2::new(150.0, 0.0),
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(0.0, 0.3))
         })
         .unwrap();
     if projectile_is_box {
-        world
-            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.1, 0.1).unwrap())
-            .unwrap();
+        build::add_box(&mut world, body, 0.1, 0.1);
     } else {
         world
             .create_circle_shape(

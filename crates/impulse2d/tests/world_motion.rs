@@ -1,6 +1,9 @@
 //! Motion without resting contact: free fall against the integrator's exact
 //! discrete solution, momentum in a free collision, and determinism.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::Circle;
 use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
 
@@ -23,15 +26,13 @@ fn step_checked(world: &mut World, steps: usize) {
 /// exactly the integrator's first-order error `g·h·t/2 = 0.0208333 m`.
 #[test]
 fn free_fall_matches_the_discrete_analytic_solution() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let y0 = 100.0f32;
     let v0 = 2.0f32;
     let body = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, y0),
             linear_velocity: Vec2::new(0.0, v0),
-            ..Default::default()
+            ..build::def(BodyType::Dynamic, Vec2::new(0.0, y0))
         })
         .unwrap();
     world
@@ -79,11 +80,7 @@ fn free_fall_matches_the_discrete_analytic_solution() {
 /// substeps.)
 #[test]
 fn momentum_is_conserved_in_a_free_collision() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let scene = impulse2d_scenes::zero_gravity_collision(&mut world).unwrap();
     let bodies = [scene.a, scene.b];
 
@@ -166,27 +163,15 @@ fn runs_on_2_and_4_threads_are_bit_identical_to_one() {
 /// rotator at exactly 1,000 rad/s, while an ordinary body is capped at 47.12 rad/s.
 #[test]
 fn fast_rotation_survives_sleep_and_wake() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..WorldDef::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let make = |world: &mut World, x: f32, fast: bool| {
         let body = world
             .create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(x, 0.0),
                 allow_fast_rotation: fast,
-                ..BodyDef::default()
+                ..build::def(BodyType::Dynamic, Vec2::new(x, 0.0))
             })
             .unwrap();
-        world
-            .create_circle_shape(
-                body,
-                &ShapeDef::default(),
-                &Circle::new(Vec2::ZERO, 0.5).unwrap(),
-            )
-            .unwrap();
+        build::add_circle(world, body, 0.5);
         body
     };
     let fast = make(&mut world, 0.0, true);

@@ -1,6 +1,9 @@
 //! World settings changed at run time (`b2World_*`): each setter's effect on
 //! the simulation, with figures worked out by hand, and bad input refused.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::{Aabb, Circle, make_box, make_offset_box};
 use impulse2d::math::Rot;
 use impulse2d::{
@@ -13,9 +16,7 @@ const DT: f32 = 1.0 / 60.0;
 fn world_with_ground(def: &WorldDef) -> World {
     let mut world = World::new(def).unwrap();
     let ground = world.create_body(&BodyDef::default()).unwrap();
-    world
-        .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0).unwrap())
-        .unwrap();
+    build::add_box(&mut world, ground, 20.0, 1.0);
     world
 }
 
@@ -35,9 +36,7 @@ fn ball(world: &mut World, position: Vec2, radius: f32, def: &ShapeDef) -> BodyI
 /// A dynamic body with a square of half-width `half` (metres).
 fn square(world: &mut World, position: Vec2, half: f32) -> BodyId {
     let body = dynamic(world, position);
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(half, half).unwrap())
-        .unwrap();
+    build::add_box(world, body, half, half);
     body
 }
 
@@ -88,7 +87,7 @@ fn restitution_threshold_decides_whether_an_impact_bounces() {
     // 1.25 m; more than 80 % of that).
     assert!(bounce_with_threshold(1.0) > 0.8 * 1.25);
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert!(world.set_restitution_threshold(f32::NAN).is_err());
     assert!(world.set_restitution_threshold(-1.0).is_err());
     assert_eq!(world.restitution_threshold(), 1.0);
@@ -121,7 +120,7 @@ fn hit_event_threshold_filters_impacts_by_speed() {
     // The impact speed, within the last step's 10/60 m/s of gravity.
     assert!((speeds[0] - 5.0).abs() < 0.2, "{speeds:?}");
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert!(world.set_hit_event_threshold(f32::INFINITY).is_err());
     assert!(world.set_hit_event_threshold(-0.5).is_err());
     assert_eq!(world.hit_event_threshold(), 1.0);
@@ -155,7 +154,7 @@ fn contact_tuning_caps_the_push_out_speed() {
     let fast = rise_in_a_tenth_of_a_second(3.0);
     assert!(fast <= 3.0 * 0.1 + 1e-3 && fast > 0.5 * 3.0 * 0.1, "{fast}");
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert!(world.set_contact_tuning(f32::NAN, 10.0, 3.0).is_err());
     assert!(world.set_contact_tuning(30.0, -1.0, 3.0).is_err());
     assert!(world.set_contact_tuning(30.0, 10.0, f32::INFINITY).is_err());
@@ -164,11 +163,7 @@ fn contact_tuning_caps_the_push_out_speed() {
 
 #[test]
 fn maximum_linear_speed_clamps_every_body() {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     let body = ball(&mut world, Vec2::ZERO, 0.5, &ShapeDef::default());
     world
         .body_mut(body)
@@ -192,11 +187,7 @@ fn maximum_linear_speed_clamps_every_body() {
 /// A 0.1 m ball at 300 m/s (5 m a step) towards a 0.1 m thick static wall at
 /// x = 5; returns its x after 10 steps.
 fn ball_against_thin_wall(continuous: bool) -> f32 {
-    let mut world = World::new(&WorldDef {
-        gravity: Vec2::ZERO,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut world = build::world_with_gravity(Vec2::ZERO);
     world.enable_continuous(continuous);
     assert_eq!(world.is_continuous_enabled(), continuous);
     let wall = world.create_body(&BodyDef::default()).unwrap();
@@ -277,7 +268,7 @@ fn contact_softening_set_at_run_time_is_the_defs_and_survives_a_snapshot() {
     let (off, kept) = heavy_on_light(false, false);
     assert!(!kept);
     assert_ne!(off, in_def);
-    let world = World::new(&WorldDef::default()).unwrap();
+    let world = build::world();
     assert!(
         !world.is_contact_softening_enabled(),
         "Box2D's default is off"
@@ -298,15 +289,14 @@ fn tilted_box_points(speculative: bool) -> usize {
     let theta = 0.015f32;
     let body = world
         .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, 1.0 + 0.5 * theta.sin() + 0.5 * theta.cos()),
             rotation: Rot::from_angle(theta),
-            ..Default::default()
+            ..build::def(
+                BodyType::Dynamic,
+                Vec2::new(0.0, 1.0 + 0.5 * theta.sin() + 0.5 * theta.cos()),
+            )
         })
         .unwrap();
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5).unwrap())
-        .unwrap();
+    build::add_box(&mut world, body, 0.5, 0.5);
     world.step(DT, 4).unwrap();
     let contacts = world.body(body).unwrap().contacts();
     assert_eq!(contacts.len(), 1);
@@ -405,7 +395,7 @@ fn sleeping_can_be_switched_off_and_on_at_run_time() {
 
 #[test]
 fn gravity_set_at_run_time_accelerates_bodies() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let body = ball(&mut world, Vec2::ZERO, 0.5, &ShapeDef::default());
     world.set_gravity(Vec2::new(3.0, 0.0)).unwrap();
     assert_eq!(world.gravity(), Vec2::new(3.0, 0.0));
@@ -453,7 +443,7 @@ fn pile(counts: [usize; 3]) -> Vec<[u32; 4]> {
 fn worker_count_changes_at_run_time_without_changing_results() {
     assert_eq!(pile([1, 3, 2]), pile([1, 1, 1]));
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert_eq!(world.worker_count(), 1);
     assert!(world.set_worker_count(0).is_err());
     assert!(world.set_worker_count(impulse2d::MAX_WORKERS + 1).is_err());
@@ -505,7 +495,7 @@ fn contact_recycle_distance_set_at_run_time_is_the_defs() {
     // recomputed, which changes the low bits.
     assert_ne!(slide(0.0, None), slide(default, None));
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert!(world.set_contact_recycle_distance(-0.01).is_err());
     assert!(world.set_contact_recycle_distance(f32::NAN).is_err());
     assert_eq!(world.contact_recycle_distance(), default);
@@ -556,7 +546,7 @@ fn joint_tuning_sets_the_stiffness_of_joints() {
         );
     }
 
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert!(world.set_joint_tuning(-1.0, 2.0).is_err());
     assert!(world.set_joint_tuning(60.0, f32::NAN).is_err());
     assert_eq!(world.settings().joint_hertz, 60.0);
@@ -564,12 +554,10 @@ fn joint_tuning_sets_the_stiffness_of_joints() {
 
 #[test]
 fn bounds_hold_every_shape() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     assert_eq!(world.bounds(), None);
     let a = world.create_body(&BodyDef::default()).unwrap();
-    world
-        .create_polygon_shape(a, &ShapeDef::default(), &make_box(2.0, 1.0).unwrap())
-        .unwrap();
+    build::add_box(&mut world, a, 2.0, 1.0);
     ball(&mut world, Vec2::new(5.0, 3.0), 0.5, &ShapeDef::default());
     // The box spans [−2, 2] × [−1, 1], the circle [4.5, 5.5] × [2.5, 3.5].
     let bounds = world.bounds().unwrap();

@@ -1,6 +1,9 @@
 //! Resting contact: single box, vertical stack, pyramids, high mass ratio,
 //! overlap recovery and the large pyramid benchmark scene.
 
+#[path = "common/build.rs"]
+mod build;
+
 mod stepping;
 
 use impulse2d::{BodyId, Vec2, World, WorldDef};
@@ -19,7 +22,7 @@ fn positions(world: &World, bodies: &[BodyId]) -> Vec<Vec2> {
 /// been still for `TIME_TO_SLEEP` = 0.5 s — well within 2 s.
 #[test]
 fn resting_box_drifts_under_a_millimetre_and_sleeps_within_two_seconds() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let scene = impulse2d_scenes::single_box(&mut world).unwrap();
     let start = world.body(scene.body).unwrap().position();
     assert_eq!(start, Vec2::new(0.0, 0.5));
@@ -49,7 +52,7 @@ fn resting_box_drifts_under_a_millimetre_and_sleeps_within_two_seconds() {
 /// 1 cm sideways and still stands (its centre near 9.5 m).
 #[test]
 fn vertical_stack_of_ten_stands_for_ten_seconds() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let stack = impulse2d_scenes::vertical_stack(&mut world, 10).unwrap();
     let start = world.body(stack.top).unwrap().position();
     for _ in 0..600 {
@@ -93,7 +96,7 @@ fn vertical_stack_stands_with_and_without_contact_recycling() {
 /// island falls asleep.
 #[test]
 fn pyramid_of_base_twenty_stands_and_sleeps() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let p = impulse2d_scenes::pyramid(&mut world, 20, 0.5).unwrap();
     assert_eq!(p.boxes.len(), 210);
     let start = positions(&world, &p.boxes);
@@ -125,7 +128,7 @@ fn pyramid_of_base_twenty_stands_and_sleeps() {
 /// ends on top).
 #[test]
 fn high_mass_ratio_holds() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let s = impulse2d_scenes::high_mass_ratio(&mut world, 100.0).unwrap();
     let light_start = positions(&world, &s.pyramid.boxes);
     assert!(
@@ -194,7 +197,7 @@ fn overlap_recovery_is_gentle_with_two_relax_passes() {
 /// pyramid still ends separated and standing.
 #[test]
 fn overlap_recovery_with_one_relax_pass_separates() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let (p, max_speed) = overlap_recovery_top_speed(&mut world);
     assert!(max_speed < 4.0 * 2.2, "a box reached {max_speed} m/s");
     assert_separated(&world, &p.boxes);
@@ -222,7 +225,7 @@ fn assert_separated(world: &World, boxes: &[BodyId]) {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "release only: 500 steps of 5050 boxes")]
 fn large_pyramid_stands_for_500_steps() {
-    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut world = build::world();
     let p = impulse2d_scenes::large_pyramid(&mut world).unwrap();
     assert_eq!(p.boxes.len(), 5050);
     let start = world.body(p.top).unwrap().position();

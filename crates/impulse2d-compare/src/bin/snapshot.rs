@@ -6,6 +6,7 @@
 //! whether the steps after a load repeat the steps after the save bit for bit.
 //!
 //! `cargo run --release -p impulse2d-compare --features rapier-serde --bin snapshot -- --reps 9`
+//! (`--bases 44,141` sets the pyramids' bases, `--engines Impulse2D` runs one engine).
 
 use std::time::Instant;
 
@@ -62,6 +63,8 @@ fn states(sim: &dyn Simulation) -> Vec<u32> {
 fn main() {
     let mut reps = 9usize;
     let mut bases = vec![44usize, 141];
+    // engine names to run (all when empty), e.g. `--engines Impulse2D` under callgrind
+    let mut only: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -74,7 +77,15 @@ fn main() {
                     .map(|s| s.parse().expect("a pyramid base"))
                     .collect()
             }
-            _ => panic!("usage: snapshot [--reps N] [--bases 44,141]"),
+            "--engines" => {
+                only = args
+                    .next()
+                    .expect("--engines A,B")
+                    .split(',')
+                    .map(str::to_string)
+                    .collect()
+            }
+            _ => panic!("usage: snapshot [--reps N] [--bases 44,141] [--engines Impulse2D,...]"),
         }
     }
     let engines: [&dyn Engine; 3] = [&Impulse2d, &Box2d, &Rapier];
@@ -87,11 +98,12 @@ fn main() {
         let scene = large_pyramid(base);
         let boxes = pyramid_box_count(base);
         for engine in engines {
+            if !only.is_empty() && !only.iter().any(|n| n == engine.name()) {
+                continue;
+            }
             let mut sim = engine.build(&scene, RunConfig { threads: 1 });
-            let mut step = 0;
-            for _ in 0..SETTLE {
+            for step in 0..SETTLE {
                 advance(sim.as_mut(), &scene, step, DT, SUB_STEPS);
-                step += 1;
             }
             for kind in [
                 SaveKind::Full,

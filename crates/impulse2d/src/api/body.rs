@@ -158,7 +158,8 @@ impl<W: Deref<Target = World>> BodyView<W> {
     /// to the body, m/s.
     ///
     /// Box2D: `b2Body_GetWorldPointVelocity`.
-    pub fn world_point_velocity(&self, world_point: Pos) -> Vec2 {
+    pub fn world_point_velocity(&self, world_point: impl Into<Pos>) -> Vec2 {
+        let world_point = world_point.into();
         let Some(state) = self.world.body_state(self.index) else {
             return Vec2::ZERO;
         };
@@ -222,8 +223,8 @@ impl<W: Deref<Target = World>> BodyView<W> {
     /// Maps a world point (`f64` with `large-world`) into the body frame.
     ///
     /// Box2D: `b2Body_GetLocalPoint`.
-    pub fn local_point(&self, world_point: Pos) -> Vec2 {
-        self.transform().apply_inv(world_point)
+    pub fn local_point(&self, world_point: impl Into<Pos>) -> Vec2 {
+        self.transform().apply_inv(world_point.into())
     }
 
     /// Maps a body-frame point into world coordinates (`f64` with
@@ -392,7 +393,8 @@ impl<W: Deref<Target = World>> BodyView<W> {
 
     /// The union of the bounding boxes of the body's shapes (each the tight box
     /// grown by the speculative distance). A body without shapes gets the
-    /// empty box at its origin.
+    /// empty box at its origin. `f32`; with `large-world` the `f64` box
+    /// rounded outwards.
     ///
     /// Box2D: `b2Body_ComputeAABB`.
     pub fn aabb(&self) -> Aabb {
@@ -408,7 +410,7 @@ impl<W: Deref<Target = World>> BodyView<W> {
             aabb = aabb.union(&shape.aabb);
             shape_id = shape.next_shape_id;
         }
-        aabb
+        crate::pos::to_aabb(aabb)
     }
 }
 
@@ -442,7 +444,8 @@ impl BodyView<&mut World> {
     /// `position` is `f64` with `large-world`.
     ///
     /// Box2D: `b2Body_SetTransform`.
-    pub fn set_transform(&mut self, position: Pos, rotation: Rot) -> Result<()> {
+    pub fn set_transform(&mut self, position: impl Into<Pos>, rotation: Rot) -> Result<()> {
+        let position = position.into();
         self.world.teleport_body(self.index, position, rotation)?;
         // logged once it is known to be valid (a rejected call changes nothing)
         self.world
@@ -507,7 +510,12 @@ impl BodyView<&mut World> {
     /// `target` has an `f64` translation with `large-world`.
     ///
     /// Box2D: `b2Body_SetTargetTransform`.
-    pub fn set_target_transform(&mut self, target: WorldTransform, time_step: f32) -> Result<()> {
+    pub fn set_target_transform(
+        &mut self,
+        target: impl Into<WorldTransform>,
+        time_step: f32,
+    ) -> Result<()> {
+        let target = target.into();
         self.world.drive_body_to(self.index, target, time_step)?;
         self.world
             .record_call(self.index, Call::SetTargetTransform(target, time_step));
@@ -518,7 +526,8 @@ impl BodyView<&mut World> {
     /// the next step. Has no effect on a sleeping body unless `wake` is set.
     ///
     /// Box2D: `b2Body_ApplyForce`.
-    pub fn apply_force(&mut self, force: Vec2, point: Pos, wake: bool) -> Result<()> {
+    pub fn apply_force(&mut self, force: Vec2, point: impl Into<Pos>, wake: bool) -> Result<()> {
+        let point = point.into();
         check_finite_vec(force, "force")?;
         check_finite_pos(point, "point")?;
         self.world
@@ -571,7 +580,13 @@ impl BodyView<&mut World> {
     /// `large-world`): changes the velocity at once.
     ///
     /// Box2D: `b2Body_ApplyLinearImpulse`.
-    pub fn apply_linear_impulse(&mut self, impulse: Vec2, point: Pos, wake: bool) -> Result<()> {
+    pub fn apply_linear_impulse(
+        &mut self,
+        impulse: Vec2,
+        point: impl Into<Pos>,
+        wake: bool,
+    ) -> Result<()> {
+        let point = point.into();
         check_finite_vec(impulse, "impulse")?;
         check_finite_pos(point, "point")?;
         self.world

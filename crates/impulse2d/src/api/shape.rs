@@ -270,10 +270,11 @@ impl<W: Deref<Target = World>> ShapeView<W> {
     }
 
     /// The speculative bounding box (tight box grown by the speculative distance).
+    /// `f32`; with `large-world` the `f64` box rounded outwards.
     ///
     /// Box2D: `b2Shape_GetAABB`.
     pub fn aabb(&self) -> Aabb {
-        self.data().aabb
+        crate::pos::to_aabb(self.data().aabb)
     }
 
     /// Mass, centroid (body frame) and rotational inertia about the centroid

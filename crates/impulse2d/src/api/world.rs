@@ -249,6 +249,7 @@ impl World {
             .filter(|s| s.id != NULL_INDEX)
             .map(|s| s.aabb)
             .reduce(|a, b| a.union(&b))
+            .map(crate::pos::to_aabb)
     }
 }
 

@@ -9,6 +9,60 @@ use super::geometry::{Capsule, Circle, Polygon, Segment};
 use super::ray::{CastOutput, RayCastInput};
 use crate::math::{Transform, Vec2};
 
+/// The methods [`Aabb`] and [`WorldAabb`](crate::pos::WorldAabb) (`f64` corners with
+/// `large-world`) share, written once for the box type `$B`, its corner type `$P` and
+/// its scalar `$S`.
+macro_rules! box_methods {
+    ($B:ident, $P:ident, $S:ty) => {
+        /// Whether the corners are finite and ordered.
+        ///
+        /// Box2D: `b2IsValidAABB`.
+        #[inline]
+        pub fn is_valid(&self) -> bool {
+            self.lower.is_finite()
+                & self.upper.is_finite()
+                & (self.upper.x >= self.lower.x)
+                & (self.upper.y >= self.lower.y)
+        }
+
+        /// The centre point.
+        #[inline]
+        pub fn center(&self) -> $P {
+            $P::new(
+                0.5 * (self.lower.x + self.upper.x),
+                0.5 * (self.lower.y + self.upper.y),
+            )
+        }
+
+        /// The perimeter, metres (the surface-area heuristic's cost in 2D).
+        #[inline]
+        pub fn perimeter(&self) -> $S {
+            2.0 * ((self.upper.x - self.lower.x) + (self.upper.y - self.lower.y))
+        }
+
+        /// Whether this box fully contains `b`.
+        #[inline]
+        pub fn contains(&self, b: &$B) -> bool {
+            self.lower.x <= b.lower.x
+                && self.lower.y <= b.lower.y
+                && b.upper.x <= self.upper.x
+                && b.upper.y <= self.upper.y
+        }
+
+        /// Whether the boxes overlap (touching counts).
+        #[inline]
+        pub fn overlaps(&self, b: &$B) -> bool {
+            !(b.lower.x > self.upper.x
+                || b.lower.y > self.upper.y
+                || self.lower.x > b.upper.x
+                || self.lower.y > b.upper.y)
+        }
+    };
+}
+// (used from `pos` only with `large-world`)
+#[cfg_attr(not(feature = "large-world"), allow(unused_imports))]
+pub(crate) use box_methods;
+
 /// An axis-aligned bounding box, metres. Valid when `lower <= upper` component-wise
 /// and both corners are finite.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -27,25 +81,7 @@ impl Aabb {
         Aabb { lower, upper }
     }
 
-    /// Whether the corners are finite and ordered.
-    ///
-    /// Box2D: `b2IsValidAABB`.
-    #[inline]
-    pub fn is_valid(&self) -> bool {
-        self.lower.is_finite()
-            & self.upper.is_finite()
-            & (self.upper.x >= self.lower.x)
-            & (self.upper.y >= self.lower.y)
-    }
-
-    /// The centre point.
-    #[inline]
-    pub fn center(&self) -> Vec2 {
-        Vec2::new(
-            0.5 * (self.lower.x + self.upper.x),
-            0.5 * (self.lower.y + self.upper.y),
-        )
-    }
+    box_methods!(Aabb, Vec2, f32);
 
     /// The half-widths.
     #[inline]
@@ -56,12 +92,6 @@ impl Aabb {
         )
     }
 
-    /// The perimeter, metres (the surface-area heuristic's cost in 2D).
-    #[inline]
-    pub fn perimeter(&self) -> f32 {
-        2.0 * ((self.upper.x - self.lower.x) + (self.upper.y - self.lower.y))
-    }
-
     /// The smallest box containing both.
     #[inline]
     pub fn union(&self, b: &Aabb) -> Aabb {
@@ -69,24 +99,6 @@ impl Aabb {
             lower: self.lower.min(b.lower),
             upper: self.upper.max(b.upper),
         }
-    }
-
-    /// Whether this box fully contains `b`.
-    #[inline]
-    pub fn contains(&self, b: &Aabb) -> bool {
-        self.lower.x <= b.lower.x
-            && self.lower.y <= b.lower.y
-            && b.upper.x <= self.upper.x
-            && b.upper.y <= self.upper.y
-    }
-
-    /// Whether the boxes overlap (touching counts).
-    #[inline]
-    pub fn overlaps(&self, b: &Aabb) -> bool {
-        !(b.lower.x > self.upper.x
-            || b.lower.y > self.upper.y
-            || self.lower.x > b.upper.x
-            || self.lower.y > b.upper.y)
     }
 
     /// Whether a point is inside or on the boundary.

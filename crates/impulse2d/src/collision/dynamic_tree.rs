@@ -10,6 +10,7 @@ use crate::collision::{Aabb, RayCastInput, ShapeProxy};
 use crate::core::MAX_POLYGON_VERTICES;
 use crate::error::{Error, Result};
 use crate::math::Vec2;
+use crate::pos::{Coord, Pos, WorldAabb, coord_to_f32, to_pos, to_world_aabb};
 
 pub(crate) mod rebuild;
 mod validate;
@@ -37,9 +38,9 @@ const MAX_ITEMS: usize = (INDEX_MASK - 1) as usize;
 
 /// An inverted box that overlaps no finite box, used for empty slots. Traversals also
 /// check for empty slots explicitly, so that no input can reach one.
-const EMPTY_BOX: Aabb = Aabb::new(
-    Vec2::new(f32::INFINITY, f32::INFINITY),
-    Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY),
+const EMPTY_BOX: WorldAabb = WorldAabb::new(
+    Pos::new(Coord::INFINITY, Coord::INFINITY),
+    Pos::new(Coord::NEG_INFINITY, Coord::NEG_INFINITY),
 );
 
 /// Number of bins of the binned SAH partition.
@@ -113,8 +114,9 @@ pub struct ShapeCastInput {
 /// can report proxies without reading the proxy pool.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Child {
-    /// The child's box: a proxy's box, or a box containing all boxes below a node.
-    pub(crate) aabb: Aabb,
+    /// The child's box: a proxy's box, or a box containing all boxes below a node
+    /// (`f64` corners with `large-world`).
+    pub(crate) aabb: WorldAabb,
     /// Node or proxy index, plus [`LEAF_FLAG`], [`MOVED_FLAG`] and
     /// [`NO_CATEGORY_FLAG`]; [`EMPTY_WORD`] when empty.
     pub(crate) word: u32,
@@ -134,7 +136,7 @@ impl Child {
     };
 
     #[inline]
-    fn leaf(aabb: Aabb, index: u32, proxy: &Proxy) -> Child {
+    fn leaf(aabb: WorldAabb, index: u32, proxy: &Proxy) -> Child {
         let no_category = if proxy.category_bits == 0 {
             NO_CATEGORY_FLAG
         } else {
@@ -345,6 +347,9 @@ fn node_stack() -> NodeStack {
 ///   for pathologically deep trees), so queries do not allocate.
 ///
 /// Boxes are stored as given: the caller decides how much margin ("fat") to add.
+/// They are [`WorldAabb`]s: [`Aabb`] (`f32`) in the default build, `f64` corners with
+/// the `large-world` feature (so that boxes far from the origin keep their size);
+/// every method that takes a box also takes an [`Aabb`].
 ///
 /// All operations are deterministic: the same calls in the same order give the same
 /// tree, bit for bit, and the same callback order.
@@ -421,10 +426,11 @@ impl DynamicTree {
     /// Box2D: `b2DynamicTree_CreateProxy`.
     pub fn create_proxy(
         &mut self,
-        aabb: Aabb,
+        aabb: impl Into<WorldAabb>,
         category_bits: u64,
         user_data: u64,
     ) -> Result<ProxyId> {
+        let aabb = aabb.into();
         check_aabb(&aabb)?;
         if self.proxy_free == NULL_INDEX && self.proxies.len() >= MAX_ITEMS {
             return Err(Error::InvalidOperation("dynamic tree is full"));
@@ -458,7 +464,8 @@ impl DynamicTree {
     /// [`Error::InvalidGeometry`] for a bad box. The tree is unchanged on error.
     ///
     /// Box2D: `b2DynamicTree_MoveProxy`.
-    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: impl Into<WorldAabb>) -> Result<()> {
+        let aabb = aabb.into();
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
         self.remove_leaf(index);
@@ -477,14 +484,14 @@ impl DynamicTree {
     /// [`Error::InvalidGeometry`] for a bad box. The tree is unchanged on error.
     ///
     /// Box2D: `b2DynamicTree_EnlargeProxy`.
-    pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
-        self.enlarge_proxy_inlined(id, aabb)
+    pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: impl Into<WorldAabb>) -> Result<()> {
+        self.enlarge_proxy_inlined(id, aabb.into())
     }
 
     /// [`enlarge_proxy`](Self::enlarge_proxy), inlined into its caller (see
     /// `BroadPhase::enlarge_proxy_inlined`).
     #[inline(always)]
-    pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: Aabb) -> Result<()> {
+    pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: WorldAabb) -> Result<()> {
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
         let link = self.proxies[index as usize].link;
@@ -523,7 +530,7 @@ impl DynamicTree {
     /// [`Error::InvalidId`] for a stale id.
     ///
     /// Box2D: `b2DynamicTree_GetAABB`.
-    pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb> {
+    pub fn fat_aabb(&self, id: ProxyId) -> Result<WorldAabb> {
         let index = self.check_id(id)?;
         Ok(self.leaf_aabb(index))
     }
@@ -596,9 +603,9 @@ impl DynamicTree {
     /// The box containing every proxy (a zero box when empty), metres.
     ///
     /// Box2D: `b2DynamicTree_GetRootBounds`.
-    pub fn root_bounds(&self) -> Aabb {
+    pub fn root_bounds(&self) -> WorldAabb {
         if self.proxy_count == 0 {
-            return Aabb::default();
+            return WorldAabb::default();
         }
         let [a, b] = &self.nodes[ROOT as usize].children;
         a.aabb.union(&b.aabb)
@@ -623,7 +630,7 @@ impl DynamicTree {
                 }
             }
         }
-        internal_area / root_area
+        coord_to_f32(internal_area / root_area)
     }
 
     /// Moves the coordinate origin to `new_origin`: every box is translated by
@@ -654,11 +661,11 @@ impl DynamicTree {
     /// Box2D: `b2DynamicTree_Query`.
     pub fn query(
         &self,
-        aabb: Aabb,
+        aabb: impl Into<WorldAabb>,
         mask: u64,
         callback: impl FnMut(ProxyId, u64) -> bool,
     ) -> TreeStats {
-        self.query_inlined(aabb, mask, callback)
+        self.query_inlined(aabb.into(), mask, callback)
     }
 
     /// [`query`](Self::query), always inlined: the broad phase's pair search
@@ -666,7 +673,7 @@ impl DynamicTree {
     #[inline(always)]
     pub(crate) fn query_inlined(
         &self,
-        aabb: Aabb,
+        aabb: WorldAabb,
         mask: u64,
         mut callback: impl FnMut(ProxyId, u64) -> bool,
     ) -> TreeStats {
@@ -727,20 +734,21 @@ impl DynamicTree {
         }
 
         let p1 = input.origin;
+        let p1_pos = to_pos(p1);
         let d = input.translation;
         // Normal of the ray's line, for the separating-axis test |v·(p1 − c)| > |v|·h.
         let v = Vec2::scalar_cross(1.0, d.normalize());
         let abs_v = v.abs();
 
         let mut max_fraction = input.max_fraction;
-        let mut segment_box = segment_aabb(p1, d, max_fraction);
+        let mut segment_box = to_world_aabb(segment_aabb(p1, d, max_fraction));
         let mut sub_input = *input;
 
         let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
-            let order = near_first_order(node, p1);
+            let order = near_first_order(node, p1_pos);
             // Children are handled in reverse push order: the near one is pushed last.
             for &slot in order.iter().rev() {
                 let child = &node.children[slot];
@@ -749,7 +757,7 @@ impl DynamicTree {
                 }
                 let c = child.aabb.center();
                 let h = child.aabb.extents();
-                if v.dot(p1 - c).abs() > abs_v.dot(h) {
+                if v.dot(p1_pos - c).abs() > abs_v.dot(h) {
                     continue;
                 }
                 if !child.is_leaf() {
@@ -769,7 +777,7 @@ impl DynamicTree {
                 }
                 if 0.0 < value && value <= max_fraction {
                     max_fraction = value;
-                    segment_box = segment_aabb(p1, d, max_fraction);
+                    segment_box = to_world_aabb(segment_aabb(p1, d, max_fraction));
                 }
             }
         }
@@ -819,20 +827,21 @@ impl DynamicTree {
         }
 
         let p1 = origin_box.center();
+        let p1_pos = to_pos(p1);
         let extension = origin_box.extents();
         let d = input.translation;
         let v = Vec2::scalar_cross(1.0, d);
         let abs_v = v.abs();
 
         let mut max_fraction = input.max_fraction;
-        let mut total_box = swept_aabb(&origin_box, d, max_fraction);
+        let mut total_box = to_world_aabb(swept_aabb(&origin_box, d, max_fraction));
         let mut sub_input = *input;
 
         let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
-            let order = near_first_order(node, p1);
+            let order = near_first_order(node, p1_pos);
             for &slot in order.iter().rev() {
                 let child = &node.children[slot];
                 if !child.aabb.overlaps(&total_box) {
@@ -841,7 +850,7 @@ impl DynamicTree {
                 // Separating axis of the swept box: the node grown by the shape's half-size.
                 let c = child.aabb.center();
                 let h = child.aabb.extents() + extension;
-                if v.dot(p1 - c).abs() > abs_v.dot(h) {
+                if v.dot(p1_pos - c).abs() > abs_v.dot(h) {
                     continue;
                 }
                 if !child.is_leaf() {
@@ -861,7 +870,7 @@ impl DynamicTree {
                 }
                 if 0.0 < value && value <= max_fraction {
                     max_fraction = value;
-                    total_box = swept_aabb(&origin_box, d, max_fraction);
+                    total_box = to_world_aabb(swept_aabb(&origin_box, d, max_fraction));
                 }
             }
         }
@@ -997,7 +1006,7 @@ impl DynamicTree {
     // ----------------------------------------------------------------------------
 
     #[inline]
-    fn leaf_aabb(&self, index: u32) -> Aabb {
+    fn leaf_aabb(&self, index: u32) -> WorldAabb {
         let link = self.proxies[index as usize].link;
         self.nodes[link.parent as usize].children[link.slot as usize].aabb
     }
@@ -1031,7 +1040,7 @@ impl DynamicTree {
         }
     }
 
-    fn insert_leaf(&mut self, proxy: u32, aabb: Aabb, rotate: bool) {
+    fn insert_leaf(&mut self, proxy: u32, aabb: WorldAabb, rotate: bool) {
         let leaf = Child::leaf(aabb, proxy, &self.proxies[proxy as usize]);
 
         // A tree with fewer than two proxies has a free slot in the root.
@@ -1089,7 +1098,7 @@ impl DynamicTree {
     /// ancestors (the "inherited" cost). Descending, a subtree cannot do better than its
     /// inherited cost plus its own growth plus perimeter(D) (a descendant's union is at
     /// least D), which bounds the search.
-    fn find_best_sibling(&self, box_d: &Aabb) -> Option<(u32, usize)> {
+    fn find_best_sibling(&self, box_d: &WorldAabb) -> Option<(u32, usize)> {
         let area_d = box_d.perimeter();
         let center_d = box_d.center();
 
@@ -1097,7 +1106,7 @@ impl DynamicTree {
         let root_box = r0.aabb.union(&r1.aabb);
         let mut area_base = root_box.perimeter();
         let mut direct_cost = root_box.union(box_d).perimeter();
-        let mut inherited_cost = 0.0f32;
+        let mut inherited_cost: Coord = 0.0;
 
         let mut best: Option<(u32, usize)> = None;
         let mut best_cost = direct_cost;
@@ -1115,9 +1124,9 @@ impl DynamicTree {
             inherited_cost += direct_cost - area_base;
 
             let node = &self.nodes[node_index as usize];
-            let mut lower_bound = [f32::MAX; 2];
-            let mut child_direct = [0.0f32; 2];
-            let mut child_area = [0.0f32; 2];
+            let mut lower_bound = [Coord::MAX; 2];
+            let mut child_direct: [Coord; 2] = [0.0; 2];
+            let mut child_area: [Coord; 2] = [0.0; 2];
             for (i, child) in node.children.iter().enumerate() {
                 child_direct[i] = child.aabb.union(box_d).perimeter();
                 if child.is_leaf() {
@@ -1180,7 +1189,7 @@ impl DynamicTree {
 
         // (slot of A moved down, slot of the grandchild moved up)
         let mut best: Option<(usize, usize)> = None;
-        let mut best_delta = 0.0f32;
+        let mut best_delta: Coord = 0.0;
         for (down, lowered, other) in [(0usize, &b, &c), (1usize, &c, &b)] {
             if !other.is_node() {
                 continue;
@@ -1252,7 +1261,7 @@ fn internal_child(node: &Node, index: u32) -> Child {
 
 /// Checks that a box can go into the tree.
 #[inline(always)]
-fn check_aabb(aabb: &Aabb) -> Result<()> {
+fn check_aabb(aabb: &WorldAabb) -> Result<()> {
     if !aabb.lower.is_finite() || !aabb.upper.is_finite() {
         return Err(Error::NonFinite { what: "aabb" });
     }
@@ -1284,7 +1293,7 @@ fn swept_aabb(origin: &Aabb, d: Vec2, fraction: f32) -> Aabb {
 /// The order in which a cast handles a node's two slots: when both are nodes, the one
 /// whose centre is nearer to `p` first, so that clipping happens early.
 #[inline]
-fn near_first_order(node: &Node, p: Vec2) -> [usize; 2] {
+fn near_first_order(node: &Node, p: Pos) -> [usize; 2] {
     let [a, b] = &node.children;
     if a.is_node()
         && b.is_node()
@@ -1337,9 +1346,10 @@ mod tests {
         for _ in 0..3 {
             tree.allocate_proxy(1, 0);
         }
-        let b = Child::leaf(square(10.0, 0.0, 0.5), 0, &tree.proxies[0]);
-        let f = Child::leaf(square(-10.0, 0.0, 0.5), 1, &tree.proxies[1]);
-        let g = Child::leaf(square(9.0, 0.0, 0.5), 2, &tree.proxies[2]);
+        let leaf = |b: Aabb, i: u32, p: &Proxy| Child::leaf(to_world_aabb(b), i, p);
+        let b = leaf(square(10.0, 0.0, 0.5), 0, &tree.proxies[0]);
+        let f = leaf(square(-10.0, 0.0, 0.5), 1, &tree.proxies[1]);
+        let g = leaf(square(9.0, 0.0, 0.5), 2, &tree.proxies[2]);
         let c = tree.allocate_node();
         tree.nodes[c as usize].children = [f, g];
         tree.node_links[c as usize] = Link::at(ROOT, 1);

@@ -42,6 +42,44 @@ use wire::{Reader, Wire, Writer, bad};
 const MAGIC: [u8; 8] = *b"IMP2DSNP";
 /// The format version this build writes and reads.
 pub const SNAPSHOT_VERSION: u32 = 2;
+/// Set in the version word of snapshots and recordings written by the
+/// `large-world` build, whose positions are `f64` (the default build's are
+/// `f32`, so neither reads the other's files).
+const LARGE_WORLD_BIT: u32 = 1 << 31;
+/// This build's position-format bit in the version word.
+const BUILD_BITS: u32 = if cfg!(feature = "large-world") {
+    LARGE_WORLD_BIT
+} else {
+    0
+};
+
+/// The version word this build writes: `version` plus the position-format bit.
+pub(crate) fn version_word(version: u32) -> [u8; 4] {
+    (version | BUILD_BITS).to_le_bytes()
+}
+
+/// Checks a version word read from a snapshot or recording: first that it
+/// was written by a build with this build's positions (`f32`, or `f64` with
+/// `large-world`), then that its version is `version` (else `other_version`).
+pub(crate) fn check_version_word(
+    word: [u8; 4],
+    version: u32,
+    other_version: &'static str,
+) -> Result<()> {
+    let word = u32::from_le_bytes(word);
+    if word & LARGE_WORLD_BIT != BUILD_BITS {
+        return Err(bad(if BUILD_BITS == 0 {
+            "written by the large-world build (f64 positions); this build reads f32 positions"
+        } else {
+            "written without the large-world feature (f32 positions); this build reads f64 positions"
+        }));
+    }
+    if word & !LARGE_WORLD_BIT != version {
+        return Err(bad(other_version));
+    }
+    Ok(())
+}
+
 /// Magic, version and payload length.
 const HEADER_LEN: usize = 8 + 4 + 8;
 /// The checksum after the payload.
@@ -95,7 +133,9 @@ impl Snapshot {
     ///
     /// # Errors
     /// [`Error::InvalidData`](crate::Error::InvalidData) for a buffer that is truncated, corrupted, of
-    /// another [`SNAPSHOT_VERSION`] or describes an inconsistent world.
+    /// another [`SNAPSHOT_VERSION`], written by the other build (`f32` against
+    /// `f64` positions: the `large-world` feature) or describes an
+    /// inconsistent world.
     pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot> {
         let snapshot = Snapshot {
             bytes: bytes.to_vec(),
@@ -113,10 +153,11 @@ impl Snapshot {
         if b[..8] != MAGIC {
             return Err(bad("not a snapshot (wrong magic bytes)"));
         }
-        let version = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
-        if version != SNAPSHOT_VERSION {
-            return Err(bad("snapshot of another format version"));
-        }
+        check_version_word(
+            [b[8], b[9], b[10], b[11]],
+            SNAPSHOT_VERSION,
+            "snapshot of another format version",
+        )?;
         let mut len = [0u8; 8];
         len.copy_from_slice(&b[12..20]);
         let len = u64::from_le_bytes(len);
@@ -181,7 +222,7 @@ fn encode(world: &World) -> Vec<u8> {
     } = world;
     let mut w = Writer::default();
     w.raw(&MAGIC);
-    w.raw(&SNAPSHOT_VERSION.to_le_bytes());
+    w.raw(&version_word(SNAPSHOT_VERSION));
     w.raw(&[0; 8]); // payload length, filled in below
     settings.put(&mut w);
     use_wide_solver.put(&mut w);

@@ -28,6 +28,8 @@ pub(crate) trait Coder {
     fn varint(&mut self, v: &mut u32);
     /// One bit.
     fn bit(&mut self, v: &mut bool);
+    /// The `n` (1 to 32) low bits of `v` (the unpacker clears the others).
+    fn bits(&mut self, v: &mut u32, n: u32);
     /// A string: its length, then its bytes.
     fn text(&mut self, v: &mut String);
     /// A whole vector of joint sims, kept aside unpacked (they are few and
@@ -165,6 +167,21 @@ impl Coder for Packer<'_> {
         }
     }
 
+    #[inline]
+    fn bits(&mut self, v: &mut u32, n: u32) {
+        let x = u64::from(*v) & (u64::MAX >> (64 - n));
+        self.word |= x << self.fill;
+        let fill = self.fill + n;
+        if fill >= 64 {
+            self.bits.push(self.word);
+            // the bits of `x` that did not fit (none when it ended the word)
+            self.word = x.checked_shr(64 - self.fill).unwrap_or(0);
+            self.fill = fill - 64;
+        } else {
+            self.fill = fill;
+        }
+    }
+
     fn text(&mut self, v: &mut String) {
         let mut n = v.len() as u32;
         self.varint(&mut n);
@@ -181,15 +198,34 @@ impl Coder for Packer<'_> {
 
     #[inline]
     fn low_bytes(&mut self, v: &mut u32, n: u32) {
-        for b in &v.to_le_bytes()[..n.clamp(1, 4) as usize] {
-            self.byte(*b);
+        let n = n.clamp(1, 4) as usize;
+        // all four bytes when there is room (the ones past `n` are
+        // overwritten next), so that the count steers no branch
+        match self.bytes.get_mut(self.at..self.at + 4) {
+            Some(dst) => {
+                dst.copy_from_slice(&v.to_le_bytes());
+                self.at += n;
+            }
+            None => {
+                for &b in &v.to_le_bytes()[..n] {
+                    self.byte(b);
+                }
+            }
         }
     }
 
+    #[inline]
     fn mark(&mut self, label: &'static str) {
-        if self.stats.is_none() {
-            return;
+        if self.stats.is_some() {
+            self.count(label);
         }
+    }
+}
+
+impl Packer<'_> {
+    /// Adds the bits spent since the last label to its count (`mark`).
+    #[cold]
+    fn count(&mut self, label: &'static str) {
         let at = self.position();
         if let Some(stats) = self.stats.as_deref_mut() {
             let spent = at - self.label_from;
@@ -210,7 +246,12 @@ pub(crate) struct Unpacker<'a> {
     bytes: &'a [u8],
     at: usize,
     bits: &'a [u64],
-    bit_at: usize,
+    /// The next word of `bits` to read.
+    next_word: usize,
+    /// The bits of the current word not read yet (the next one lowest),
+    /// and how many.
+    word: u64,
+    left: u32,
     joint_sims: &'a [JointSim],
     joint_at: usize,
 }
@@ -222,7 +263,9 @@ impl<'a> Unpacker<'a> {
             bytes,
             at: 0,
             bits,
-            bit_at: 0,
+            next_word: 0,
+            word: 0,
+            left: 0,
             joint_sims,
             joint_at: 0,
         }
@@ -270,9 +313,27 @@ impl Coder for Unpacker<'_> {
 
     #[inline]
     fn bit(&mut self, v: &mut bool) {
-        let w = self.bits.get(self.bit_at / 64).copied().unwrap_or(0);
-        *v = (w >> (self.bit_at % 64)) & 1 != 0;
-        self.bit_at += 1;
+        let mut x = 0;
+        self.bits(&mut x, 1);
+        *v = x != 0;
+    }
+
+    #[inline]
+    fn bits(&mut self, v: &mut u32, n: u32) {
+        let mask = u64::MAX >> (64 - n);
+        if self.left >= n {
+            *v = (self.word & mask) as u32;
+            self.word >>= n;
+            self.left -= n;
+        } else {
+            // the `left` bits of this word, then the next word's
+            let next = self.bits.get(self.next_word).copied().unwrap_or(0);
+            self.next_word += 1;
+            *v = ((self.word | next << self.left) & mask) as u32;
+            let used = n - self.left;
+            self.word = next >> used;
+            self.left = 64 - used;
+        }
     }
 
     fn text(&mut self, v: &mut String) {
@@ -295,11 +356,20 @@ impl Coder for Unpacker<'_> {
 
     #[inline]
     fn low_bytes(&mut self, v: &mut u32, n: u32) {
-        let mut b = [0u8; 4];
-        for slot in &mut b[..n.clamp(1, 4) as usize] {
-            *slot = self.byte();
-        }
-        *v = u32::from_le_bytes(b);
+        let n = n.clamp(1, 4);
+        let x = match self.bytes.get(self.at..self.at + 4) {
+            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+            // the buffer's last bytes (past its end: zeros)
+            _ => {
+                let mut b = [0u8; 4];
+                for (k, slot) in b.iter_mut().enumerate() {
+                    *slot = self.bytes.get(self.at + k).copied().unwrap_or(0);
+                }
+                u32::from_le_bytes(b)
+            }
+        };
+        *v = x & (u32::MAX >> (32 - 8 * n));
+        self.at += n as usize;
     }
 }
 
@@ -433,11 +503,12 @@ struct_field! {
 }
 
 #[cfg(feature = "large-world")]
-use crate::pos::{Pos, WorldTransform};
+use crate::pos::{Pos, WorldAabb, WorldTransform};
 #[cfg(feature = "large-world")]
 struct_field! {
     Pos { x, y }
     WorldTransform { p, q }
+    WorldAabb { lower, upper }
 }
 
 impl<T: Field, const N: usize> Field for [T; N] {
@@ -471,17 +542,23 @@ pub(crate) fn guess<C: Coder, T: Field>(c: &mut C, v: &mut T, guess: T) {
 /// Codes `v` as one bit when it equals `guess`, else as the bit and the
 /// zigzag varint of its (wrapping, non-zero) difference from `guess`: one
 /// byte more when they are within ±64.
-#[inline]
+#[inline(always)]
 pub(crate) fn delta<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
-    let d = v.wrapping_sub(guess) as i32;
-    let mut same = d == 0;
+    let mut same = *v == guess;
     c.bit(&mut same);
     if same {
         if C::UNPACKS {
             *v = guess;
         }
-        return;
+    } else {
+        delta_miss(c, v, guess);
     }
+}
+
+/// [`delta`] when the guess missed: the difference as a varint.
+#[inline(never)]
+fn delta_miss<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
+    let d = v.wrapping_sub(guess) as i32;
     // not zero, so its zigzag form is at least 1
     let mut z = (((d << 1) ^ (d >> 31)) as u32).wrapping_sub(1);
     c.varint(&mut z);
@@ -496,14 +573,13 @@ pub(crate) fn delta<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
 /// for how many low bytes of it follow (one to four), then those bytes. A
 /// guess with the value's sign and exponent saves a byte, a near one two or
 /// three; exact whatever the guess.
-#[inline]
+#[inline(always)]
 pub(crate) fn near<C: Coder>(c: &mut C, v: &mut f32, guess: f32) {
     let mut x = v.to_bits() ^ guess.to_bits();
-    let n = (32 - x.leading_zeros()).div_ceil(8).max(1);
-    let (mut hi, mut lo) = ((n - 1) & 2 != 0, (n - 1) & 1 != 0);
-    c.bit(&mut hi);
-    c.bit(&mut lo);
-    c.low_bytes(&mut x, 1 + 2 * u32::from(hi) + u32::from(lo));
+    // the byte count less one (0 to 3), with no branch
+    let mut tag = (32 - x.leading_zeros()).saturating_sub(1) / 8;
+    c.bits(&mut tag, 2);
+    c.low_bytes(&mut x, tag + 1);
     if C::UNPACKS {
         *v = f32::from_bits(x ^ guess.to_bits());
     }

@@ -6,9 +6,10 @@ use super::rollback::{MOVING_TREES, Refill, refill_vec};
 use crate::bitset::BitSet;
 use crate::body::{Body, BodyType};
 use crate::broad_phase::ProxyKey;
-use crate::collision::{Aabb, DynamicTree};
+use crate::collision::DynamicTree;
 use crate::contact::Contact;
 use crate::id::IdPool;
+use crate::pos::WorldAabb;
 use crate::solver::constraint_graph::{ConstraintGraph, GraphColor};
 use crate::solver::island::Island;
 use crate::solver::solver_set::SolverSet;
@@ -87,8 +88,8 @@ impl Refill for DynamicTree {
 /// The part of a shape a step changes.
 #[derive(Clone, Copy, Debug, Default)]
 struct ShapeBounds {
-    aabb: Aabb,
-    fat_aabb: Aabb,
+    aabb: WorldAabb,
+    fat_aabb: WorldAabb,
     enlarged_aabb: bool,
 }
 

@@ -307,7 +307,7 @@ impl World {
         }
         let mut bytes = Vec::new();
         bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&RECORDING_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&super::version_word(RECORDING_VERSION));
         bytes.extend_from_slice(&hash_interval.to_le_bytes());
         self.recorder = Some(Box::new(Recorder {
             after_step: bytes.len(),
@@ -511,7 +511,8 @@ impl Recording {
     ///
     /// # Errors
     /// [`Error::InvalidData`] for a truncated, corrupted or other-version
-    /// buffer.
+    /// buffer, or one written by the other build (`f32` against `f64`
+    /// positions: the `large-world` feature).
     pub fn from_bytes(bytes: &[u8]) -> Result<Recording> {
         let recording = Recording {
             bytes: bytes.to_vec(),
@@ -535,9 +536,11 @@ impl Recording {
         if b[..8] != MAGIC {
             return Err(bad("not a recording (wrong magic bytes)"));
         }
-        if u32::from_le_bytes([b[8], b[9], b[10], b[11]]) != RECORDING_VERSION {
-            return Err(bad("recording of another format version"));
-        }
+        super::check_version_word(
+            [b[8], b[9], b[10], b[11]],
+            RECORDING_VERSION,
+            "recording of another format version",
+        )?;
         if self.hash_interval() == 0 {
             return Err(bad("recording with a hash interval of 0"));
         }

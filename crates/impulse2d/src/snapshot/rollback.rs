@@ -45,14 +45,14 @@ use super::raw::RawStores;
 use crate::body::{Body, BodySim, BodyState, BodyType};
 use crate::broad_phase::ProxyKey;
 use crate::collision::dynamic_tree::{Child, Link, Node, Proxy};
-use crate::collision::{Aabb, DynamicTree, Manifold, ManifoldPoint};
+use crate::collision::{DynamicTree, Manifold, ManifoldPoint};
 use crate::contact::{Contact, ContactEdge, ContactSim, pair_key, sim_flags};
 use crate::error::{Error, Result};
 use crate::events::{BodyMoveEvent, Events};
 use crate::id::{BodyId, IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
-use crate::pos::{Pos, WorldTransform, to_vec2};
+use crate::pos::{Pos, WorldAabb, WorldTransform, to_vec2};
 use crate::sensor::{Sensor, Sensors};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
@@ -248,9 +248,9 @@ const BLANK_PROXY: Proxy = Proxy {
 };
 
 const BLANK_CHILD: Child = Child {
-    aabb: Aabb {
-        lower: Vec2::ZERO,
-        upper: Vec2::ZERO,
+    aabb: WorldAabb {
+        lower: Pos::ZERO,
+        upper: Pos::ZERO,
     },
     word: 0,
     aux: 0,
@@ -505,14 +505,11 @@ struct SimGuesses<'a> {
 }
 
 impl SimGuesses<'_> {
-    /// A recycling rotation of the body of shape `shape_id`: one bit when
-    /// it is the last one coded for that body (the contacts of a body made
-    /// at the same step share it), else near the body's rotation `now`.
-    fn code_turn<C: Coder>(&self, c: &mut C, v: &mut Rot, shape_id: u32, now: Rot) {
-        let slots = self.shapes.get(shape_id as usize).and_then(|s| {
-            self.turned
-                .get(2 * s.body_id as usize..2 * s.body_id as usize + 2)
-        });
+    /// A recycling rotation of body `body` (of a contact's shape): one bit
+    /// when it is the last one coded for that body (the contacts of a body
+    /// made at the same step share it), else near the body's rotation `now`.
+    fn code_turn<C: Coder>(&self, c: &mut C, v: &mut Rot, body: Option<u32>, now: Rot) {
+        let slots = body.and_then(|b| self.turned.get(2 * b as usize..2 * b as usize + 2));
         let seen = slots
             .map(|s| (s[0].get(), s[1].get()))
             .filter(|&(cos, _)| cos != UNLINKED)
@@ -538,11 +535,14 @@ impl SimGuesses<'_> {
         }
     }
 
-    /// The row and sim of the body of shape `shape_id`.
-    fn body(&self, shape_id: u32) -> Option<(&Body, &BodySim)> {
-        let body = self
-            .bodies
-            .get(self.shapes.get(shape_id as usize)?.body_id as usize)?;
+    /// The body of shape `shape_id`.
+    fn body_of(&self, shape_id: u32) -> Option<u32> {
+        Some(self.shapes.get(shape_id as usize)?.body_id)
+    }
+
+    /// The row and sim of body `body`.
+    fn body(&self, body: Option<u32>) -> Option<(&Body, &BodySim)> {
+        let body = self.bodies.get(body? as usize)?;
         let set = self.sets.get(body.set_index as usize)?;
         Some((body, set.body_sims.get(body.local_index as usize)?))
     }
@@ -599,15 +599,15 @@ fn code_point<C: Coder>(
     near_vec(c, point, *anchor_a + to_point);
     // The first point's numbers against the previous contact's are no
     // better than raw; the second's are near the first's.
-    let number = |c: &mut C, v: &mut f32, of: fn(&ManifoldPoint) -> f32| match first {
-        Some(f) => near(c, v, of(f)),
+    let number = |c: &mut C, v: &mut f32, of: Option<f32>| match of {
+        Some(f) => near(c, v, f),
         None => v.code(c),
     };
     c.mark("points: separation");
-    number(c, separation, |m| m.separation);
+    number(c, separation, first.map(|m| m.separation));
     c.mark("points: impulses");
-    number(c, normal_impulse, |m| m.normal_impulse);
-    number(c, tangent_impulse, |m| m.tangent_impulse);
+    number(c, normal_impulse, first.map(|m| m.normal_impulse));
+    number(c, tangent_impulse, first.map(|m| m.tangent_impulse));
     // The total over the substeps is about the last normal impulse times
     // the substep count: guessed by the previous point's ratio.
     c.mark("points: total normal impulse");
@@ -620,7 +620,7 @@ fn code_point<C: Coder>(
     };
     near(c, total_normal_impulse, total);
     c.mark("points: normal velocity");
-    number(c, normal_velocity, |m| m.normal_velocity);
+    number(c, normal_velocity, first.map(|m| m.normal_velocity));
     c.mark("points: id, flag");
     guess(c, id, prev.id);
     persisted.code(c);
@@ -713,7 +713,8 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         });
     delta(c, shape_id_a, ga);
     delta(c, shape_id_b, gb);
-    let (a, b) = (g.body(*shape_id_a), g.body(*shape_id_b));
+    let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
+    let (a, b) = (g.body(body_a), g.body(body_b));
     // as `update_contact` sets them from the bodies (a sleeping set keeps
     // stale ones)
     let awake_index = |x: Option<(&Body, &BodySim)>| match x {
@@ -745,8 +746,8 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
     if recycles {
         // the bodies' poses when the manifold was computed: near today's
         c.mark("recycling: rotations");
-        g.code_turn(c, cached_rotation_a, *shape_id_a, sa.transform.q);
-        g.code_turn(c, cached_rotation_b, *shape_id_b, sb.transform.q);
+        g.code_turn(c, cached_rotation_a, body_a, sa.transform.q);
+        g.code_turn(c, cached_rotation_b, body_b, sb.transform.q);
         c.mark("recycling: relative position");
         let relative = sa.transform.inv_mul(sb.transform);
         near_vec(c, &mut cached_relative.p, relative.p);

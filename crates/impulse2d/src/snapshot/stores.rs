@@ -55,6 +55,8 @@ wire_struct!(Transform { p, q });
 wire_struct!(crate::pos::Pos { x, y });
 #[cfg(feature = "large-world")]
 wire_struct!(crate::pos::WorldTransform { p, q });
+#[cfg(feature = "large-world")]
+wire_struct!(crate::pos::WorldAabb { lower, upper });
 wire_struct!(Mat22 { cx, cy });
 wire_struct!(Aabb { lower, upper });
 wire_struct!(Circle { center, radius });

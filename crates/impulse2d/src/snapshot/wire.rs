@@ -179,11 +179,17 @@ impl<T: Wire, const N: usize> Wire for [T; N] {
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self> {
-        let mut v = Vec::with_capacity(N);
-        for _ in 0..N {
-            v.push(T::get(r)?);
+        // in place, not through a `Vec` (an allocation per array: a contact
+        // sim's points, a tree node's children)
+        let mut failed = None;
+        let items: [Option<T>; N] = std::array::from_fn(|_| match failed {
+            Some(_) => None,
+            None => T::get(r).map_err(|e| failed = Some(e)).ok(),
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
-        v.try_into().map_err(|_| bad("array length (unreachable)"))
+        Ok(items.map(|x| x.expect("every item was read")))
     }
 }
 

@@ -8,9 +8,11 @@ use super::{
     BIN_COUNT, Child, DynamicTree, EMPTY_BOX, INDEX_MASK, INLINE_STACK, InlineStack, Link,
     MOVED_FLAG, NULL_INDEX, Node, ROOT, internal_child,
 };
+#[cfg(test)]
 use crate::collision::Aabb;
 #[cfg(test)]
 use crate::math::Vec2;
+use crate::pos::{Coord, WorldAabb};
 
 /// A node under construction in [`DynamicTree::rebuild`]: it receives the build
 /// leaves `start..end`, split at `split`; `next_slot` is the next slot to fill.
@@ -204,7 +206,7 @@ impl DynamicTree {
 
 /// The centre of a box along one axis, doubled (the factor ½ changes no comparison).
 #[inline]
-fn center2(b: &Aabb, use_x: bool) -> f32 {
+fn center2(b: &WorldAabb, use_x: bool) -> Coord {
     if use_x {
         b.lower.x + b.upper.x
     } else {
@@ -214,18 +216,18 @@ fn center2(b: &Aabb, use_x: bool) -> f32 {
 
 /// `min` and `max` for values that are never NaN, without `f32::min`'s NaN handling.
 #[inline]
-fn fmin(a: f32, b: f32) -> f32 {
+fn fmin(a: Coord, b: Coord) -> Coord {
     if b < a { b } else { a }
 }
 
 #[inline]
-fn fmax(a: f32, b: f32) -> f32 {
+fn fmax(a: Coord, b: Coord) -> Coord {
     if b > a { b } else { a }
 }
 
 /// Grows `a` to contain `b`.
 #[inline]
-fn grow(a: &mut Aabb, b: &Aabb) {
+fn grow(a: &mut WorldAabb, b: &WorldAabb) {
     a.lower.x = fmin(a.lower.x, b.lower.x);
     a.lower.y = fmin(a.lower.y, b.lower.y);
     a.upper.x = fmax(a.upper.x, b.upper.x);
@@ -257,8 +259,8 @@ pub(super) fn partition(leaves: &mut [Child], split: Split) -> usize {
     }
 
     // Bounds of the (doubled) centres.
-    let (mut lx, mut ly) = (f32::INFINITY, f32::INFINITY);
-    let (mut ux, mut uy) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+    let (mut lx, mut ly) = (Coord::INFINITY, Coord::INFINITY);
+    let (mut ux, mut uy) = (Coord::NEG_INFINITY, Coord::NEG_INFINITY);
     for leaf in leaves.iter() {
         let (cx, cy) = (center2(&leaf.aabb, true), center2(&leaf.aabb, false));
         lx = fmin(lx, cx);
@@ -284,7 +286,7 @@ pub(super) fn partition(leaves: &mut [Child], split: Split) -> usize {
 
     // Bin the centres, with each bin's box and count. The same expression assigns the
     // bins again in the partition below. Float-to-int casts saturate; NaN becomes 0.
-    let scale = BIN_COUNT as f32 / extent;
+    let scale = BIN_COUNT as Coord / extent;
     let bin_of = |leaf: &Child| {
         (((center2(&leaf.aabb, use_x) - origin) * scale) as usize).min(BIN_COUNT - 1)
     };
@@ -309,7 +311,7 @@ pub(super) fn partition(leaves: &mut [Child], split: Split) -> usize {
     }
 
     let mut best_plane = None;
-    let mut best_cost = f32::MAX;
+    let mut best_cost = Coord::MAX;
     let mut left_box = EMPTY_BOX;
     let mut left_count = 0;
     for plane in 0..BIN_COUNT - 1 {
@@ -319,8 +321,8 @@ pub(super) fn partition(leaves: &mut [Child], split: Split) -> usize {
         if left_count == 0 || right_count == 0 {
             continue;
         }
-        let cost = left_count as f32 * left_box.perimeter()
-            + right_count as f32 * right_boxes[plane].perimeter();
+        let cost = left_count as Coord * left_box.perimeter()
+            + right_count as Coord * right_boxes[plane].perimeter();
         if best_plane.is_none() || cost < best_cost {
             best_plane = Some(plane);
             best_cost = cost;
@@ -375,7 +377,7 @@ mod tests {
             .map(|&x| {
                 let id = tree.create_proxy(square(x, 0.0, 0.25), 1, 0).unwrap();
                 Child::leaf(
-                    square(x, 0.0, 0.25),
+                    crate::pos::to_world_aabb(square(x, 0.0, 0.25)),
                     id.index(),
                     &tree.proxies[id.index() as usize],
                 )

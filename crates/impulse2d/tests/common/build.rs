@@ -1,0 +1,95 @@
+//! Scene building shared by the integration tests: a world, a body of a type
+//! at a position, a box or a ball on it, a static ground, stepping — one line
+//! each, so that a test reads as its scene. Include it with
+//! `#[path = "common/build.rs"] mod build;` (only this module, not the Box2D glue).
+
+#![allow(dead_code)]
+
+use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::{BodyDef, BodyId, BodyType, Pos, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
+
+/// The tests' usual time step, s.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// A world with default settings.
+pub fn world() -> World {
+    World::new(&WorldDef::default()).unwrap()
+}
+
+/// A world with default settings stepped on `workers` threads.
+pub fn world_with_workers(workers: usize) -> World {
+    World::new(&WorldDef {
+        worker_count: workers,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// A world with `gravity` (m/s²) and default settings otherwise.
+pub fn world_with_gravity(gravity: Vec2) -> World {
+    World::new(&WorldDef {
+        gravity,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// A body definition of `body_type` at `position` (m), the rest default.
+pub fn def(body_type: BodyType, position: impl Into<Pos>) -> BodyDef {
+    BodyDef {
+        body_type,
+        position: position.into(),
+        ..Default::default()
+    }
+}
+
+/// A body of `body_type` at `position` (m), without shapes.
+pub fn body(world: &mut World, body_type: BodyType, position: impl Into<Pos>) -> BodyId {
+    world.create_body(&def(body_type, position)).unwrap()
+}
+
+/// A `2 hx` × `2 hy` m box (default shape definition) centred on `body`'s origin.
+pub fn add_box(world: &mut World, body: BodyId, hx: f32, hy: f32) -> ShapeId {
+    world
+        .create_polygon_shape(body, &ShapeDef::default(), &make_box(hx, hy).unwrap())
+        .unwrap()
+}
+
+/// A ball of `radius` m (default shape definition) centred on `body`'s origin.
+pub fn add_circle(world: &mut World, body: BodyId, radius: f32) -> ShapeId {
+    let circle = Circle::new(Vec2::ZERO, radius).unwrap();
+    world
+        .create_circle_shape(body, &ShapeDef::default(), &circle)
+        .unwrap()
+}
+
+/// A body of `body_type` at `position` holding a `2 hx` × `2 hy` m box.
+pub fn box_body(
+    world: &mut World,
+    body_type: BodyType,
+    position: impl Into<Pos>,
+    hx: f32,
+    hy: f32,
+) -> BodyId {
+    let b = body(world, body_type, position);
+    add_box(world, b, hx, hy);
+    b
+}
+
+/// A static body at the origin holding a `2 hx` m wide, 2 m thick slab whose
+/// top face is y = 0.
+pub fn ground_slab(world: &mut World, hx: f32) -> BodyId {
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    let slab = make_offset_box(hx, 1.0, Vec2::new(0.0, -1.0), Rot::IDENTITY).unwrap();
+    world
+        .create_polygon_shape(ground, &ShapeDef::default(), &slab)
+        .unwrap();
+    ground
+}
+
+/// `steps` steps of [`DT`] with 4 substeps.
+pub fn step(world: &mut World, steps: usize) {
+    for _ in 0..steps {
+        world.step(DT, 4).unwrap();
+    }
+}
