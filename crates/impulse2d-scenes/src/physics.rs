@@ -1,10 +1,12 @@
 //! Scenes for physics no engine got right before (issue 17): a tile map
-//! without ghost collisions, and fast bodies against fast bodies.
+//! without ghost collisions, fast bodies against fast bodies, and stiff
+//! joint chains (Solver2D's ball and chain, a pulled-apart chain).
 
+use crate::joints::pin;
 use crate::{Scene, SceneError, SceneInfo};
 use impulse2d::collision::{Capsule, Circle, make_box, make_offset_box};
 use impulse2d::pos::to_pos;
-use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::{BodyDef, BodyId, BodyType, JointId, Result, Rot, ShapeDef, Vec2, World};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -18,6 +20,16 @@ pub(crate) const SCENES: &[SceneInfo] = &[
         name: "fast_crossing",
         description: "bullets against bullets without gravity: two 0.1 m boxes crossing at 200 m/s each, a 5 cm ball at 300 m/s against a free 2 cm plate, two 5 cm balls crossing at 200 m/s each",
     },
+    SceneInfo {
+        category: "joints",
+        name: "ball_and_chain_solver2d",
+        description: "Solver2D's ball and chain: 40 one-metre capsule links and a radius-8 ball, density 20, released level",
+    },
+    SceneInfo {
+        category: "joints",
+        name: "chain_snap_back",
+        description: "40 weightless one-metre links created with 1 m gaps between them, snapping back together",
+    },
 ];
 
 /// Builds a scene of this file by name, or `None` when the name is not one of them.
@@ -28,6 +40,13 @@ pub(crate) fn build(
     let built = match name {
         "tile_map" => tile_map(world).map(TileMap::into_scene),
         "fast_crossing" => fast_crossing(world),
+        "ball_and_chain_solver2d" => {
+            heavy_chain(world, HEAVY_CHAIN_LINKS, 0.0, HEAVY_BALL_RADIUS, 1.0)
+                .map(HeavyChain::into_scene)
+        }
+        "chain_snap_back" => {
+            heavy_chain(world, HEAVY_CHAIN_LINKS, 1.0, 0.0, 0.0).map(HeavyChain::into_scene)
+        }
         _ => return None,
     };
     Some(built.map_err(SceneError::from))
@@ -194,4 +213,126 @@ pub fn fast_crossing(world: &mut World) -> Result<Scene> {
         bodies,
         script: None,
     })
+}
+
+/// Links of Solver2D's ball and chain as issue 17 gives it.
+pub const HEAVY_CHAIN_LINKS: usize = 40;
+/// Half the joint-to-joint length of a link, metres (links are 1 m).
+pub const HEAVY_CHAIN_HALF_LENGTH: f32 = 0.5;
+/// Radius of a link's capsule, metres.
+pub const HEAVY_CHAIN_LINK_RADIUS: f32 = 0.125;
+/// Radius of the ball, metres.
+pub const HEAVY_BALL_RADIUS: f32 = 8.0;
+/// Density of links and ball, kg/m².
+pub const HEAVY_CHAIN_DENSITY: f32 = 20.0;
+/// Linear and angular damping of every body, 1/s (Solver2D's).
+pub const HEAVY_CHAIN_DAMPING: f32 = 0.1;
+
+/// What [`heavy_chain`] built.
+#[derive(Clone, Debug)]
+pub struct HeavyChain {
+    /// The static, shapeless pivot body.
+    pub pivot: BodyId,
+    /// The links from the pivot out.
+    pub links: Vec<BodyId>,
+    /// The ball at the end, if any.
+    pub ball: Option<BodyId>,
+    /// The revolute joints from the pivot out.
+    pub joints: Vec<JointId>,
+}
+
+impl HeavyChain {
+    /// The sum of the gaps between the two anchors of every joint, metres.
+    pub fn stretch(&self, world: &World) -> Result<f32> {
+        let mut sum = 0.0;
+        for &joint in &self.joints {
+            let (a, b) = world.joint(joint)?.world_anchors();
+            sum += (b - a).length();
+        }
+        Ok(sum)
+    }
+
+    /// The chain's length joint to joint (its links' alone), metres.
+    pub fn rest_length(&self) -> f32 {
+        2.0 * HEAVY_CHAIN_HALF_LENGTH * self.links.len() as f32
+    }
+
+    /// The registry's view.
+    pub fn into_scene(self) -> Scene {
+        let mut bodies = self.links;
+        bodies.extend(self.ball);
+        Scene {
+            ground: self.pivot,
+            focus: bodies.last().copied(),
+            bodies,
+            script: None,
+        }
+    }
+}
+
+/// Solver2D's ball and chain: `links` capsule links (1 m joint to joint,
+/// radius [`HEAVY_CHAIN_LINK_RADIUS`], density [`HEAVY_CHAIN_DENSITY`],
+/// damping [`HEAVY_CHAIN_DAMPING`]) laid level to the right of a pivot at
+/// `(0, links / 2)`, on revolute joints without friction, `gap` metres
+/// between the anchors of each pair of neighbouring links (0: assembled;
+/// the first link starts at the pivot). With `ball_radius` > 0 a disc of
+/// that radius and the same density hangs from the last link by its rim.
+/// Every body has gravity scale `gravity_scale`.
+pub fn heavy_chain(
+    world: &mut World,
+    links: usize,
+    gap: f32,
+    ball_radius: f32,
+    gravity_scale: f32,
+) -> Result<HeavyChain> {
+    let hx = HEAVY_CHAIN_HALF_LENGTH;
+    let y = links as f32 * hx;
+    let pivot = world.create_body(&BodyDef {
+        position: to_pos(Vec2::new(0.0, y)),
+        ..BodyDef::default()
+    })?;
+    let shape = ShapeDef {
+        density: HEAVY_CHAIN_DENSITY,
+        ..ShapeDef::default()
+    };
+    let body = |world: &mut World, x: f32| {
+        world.create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: to_pos(Vec2::new(x, y)),
+            linear_damping: HEAVY_CHAIN_DAMPING,
+            angular_damping: HEAVY_CHAIN_DAMPING,
+            gravity_scale,
+            ..BodyDef::default()
+        })
+    };
+    let capsule = Capsule::new(
+        Vec2::new(-hx, 0.0),
+        Vec2::new(hx, 0.0),
+        HEAVY_CHAIN_LINK_RADIUS,
+    )?;
+    let mut chain = HeavyChain {
+        pivot,
+        links: Vec::with_capacity(links),
+        ball: None,
+        joints: Vec::with_capacity(links + 1),
+    };
+    let (mut previous, mut anchor, mut end) = (pivot, Vec2::ZERO, 0.0);
+    for i in 0..links {
+        let left = if i == 0 { 0.0 } else { end + gap };
+        let link = body(world, left + hx)?;
+        world.create_capsule_shape(link, &shape, &capsule)?;
+        chain
+            .joints
+            .push(pin(world, previous, link, anchor, Vec2::new(-hx, 0.0))?);
+        chain.links.push(link);
+        (previous, anchor, end) = (link, Vec2::new(hx, 0.0), left + 2.0 * hx);
+    }
+    if ball_radius > 0.0 {
+        let ball = body(world, end + gap + ball_radius)?;
+        world.create_circle_shape(ball, &shape, &Circle::new(Vec2::ZERO, ball_radius)?)?;
+        let rim = Vec2::new(-ball_radius, 0.0);
+        chain.joints.push(pin(world, previous, ball, anchor, rim)?);
+        chain.ball = Some(ball);
+    }
+    Ok(chain)
 }

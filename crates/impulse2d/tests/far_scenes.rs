@@ -225,12 +225,19 @@ fn far_figures_at_100_km_beside_box2d() {
         // No worse than Box2D's float build, up to two grid steps: the two
         // solvers differ slightly (the pyramids settle a few millimetres apart
         // at the origin), so out there they may settle on neighbouring steps.
+        // The chain's joints no longer stretch at the origin (joint trees,
+        // issue 17; Box2D's stretch 6 cm), so its stretch at 100 km, set by
+        // the grid in both engines, is compared rather than its change.
+        let (moved, theirs) = if matches!(scene, Far::Chain) {
+            let rest = 2.0 * FAR_CHAIN_HALF_LENGTH * FAR_CHAIN_LINKS as f32;
+            (b - rest, q - rest)
+        } else {
+            (b - a, q - p)
+        };
         assert!(
-            (b - a).abs() <= (q - p).abs() + 2.0 * FAR_ULP,
-            "{}: ours moves {} m at 100 km, Box2D's {} m",
+            moved.abs() <= theirs.abs() + 2.0 * FAR_ULP,
+            "{}: ours moves {moved} m at 100 km, Box2D's {theirs} m",
             scene.name(),
-            b - a,
-            q - p
         );
     }
 }

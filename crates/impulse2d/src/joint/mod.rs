@@ -270,6 +270,7 @@ pub(crate) mod pogo;
 pub(crate) mod prismatic;
 pub(crate) mod revolute;
 pub(crate) mod solver;
+pub(crate) mod tree;
 mod validate;
 pub(crate) mod weld;
 pub(crate) mod wheel;
@@ -552,6 +553,9 @@ pub(crate) struct JointBase {
     pub delta_center: Vec2,
     /// Softness of the rigid parts for this step.
     pub softness: Softness,
+    /// Whether a joint tree solves the point row this step (`tree.rs`),
+    /// not the joint's own solve. Set before every solve, never saved.
+    pub in_tree: bool,
 }
 
 /// The per-type data of a joint.

@@ -118,8 +118,11 @@ pub(super) fn solve(base: &JointBase, j: &mut RevoluteJoint, pass: &mut SolvePas
         pair.solve_limit(&mut j.limit, &row, speed, reversed, Pair::apply_angular);
     }
 
-    // Point constraint, last: it has the last word.
-    let soft = pass.use_bias.then_some(base.softness);
-    pair.solve_point(base, soft, &mut j.linear_impulse);
+    // Point constraint, last: it has the last word. In a joint tree the
+    // tree's solve, after every colour's joints, takes it (`tree.rs`).
+    if !base.in_tree {
+        let soft = pass.use_bias.then_some(base.softness);
+        pair.solve_point(base, soft, &mut j.linear_impulse);
+    }
     pair.store(base, pass.states);
 }

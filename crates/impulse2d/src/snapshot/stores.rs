@@ -624,7 +624,7 @@ wire_struct!(JointBase {
     frame_b,
     delta_center,
     softness,
-});
+} skip { in_tree });
 wire_struct!(JointSim { base, kind });
 wire_struct!(JointEvent {
     joint_id,

@@ -140,6 +140,9 @@ pub(crate) struct StepScratch {
     pub stages: Vec<stages::Stage>,
     /// Debug builds: bodies seen in one colour.
     pub color_check: BitSet,
+    /// This step's joint trees, solved by stages of their own
+    /// (`joint/tree.rs`).
+    pub joint_forest: crate::joint::tree::JointForest,
 }
 
 /// Worker `worker`'s scratch (each worker locks only its own, so the lock

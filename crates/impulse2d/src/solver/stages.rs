@@ -5,7 +5,8 @@
 //! overflow colour, then every other colour), then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax, then
 //! restitution and storing the impulses. Each constraint pass walks the joint
-//! colours (overflow first, then 0, 1, …), then the contact overflow colour,
+//! colours (overflow first, then 0, 1, …; in the solve and relax passes then
+//! the joint trees, `joint/tree.rs`), then the contact overflow colour,
 //! then the contact colours 0, 1, … — one stage per colour, since a colour
 //! may only start when the one before it is done. Within a colour no two
 //! constraints share a dynamic body, so a colour splits into blocks that
@@ -22,6 +23,7 @@ use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
 use crate::joint::solver::{prepare_joint, solve_joint, warm_start_joint};
+use crate::joint::tree::{Link, TreeBody, TreeJoint, solve_trees};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
 use crate::workers::{SharedMut, Workers};
@@ -39,6 +41,8 @@ const MIN_BODY_BLOCK: usize = 64;
 const MIN_CONSTRAINT_BLOCK: usize = 8;
 /// Smallest block of joints of one colour.
 const MIN_JOINT_BLOCK: usize = 16;
+/// Smallest block of joint trees.
+const MIN_TREE_BLOCK: usize = 4;
 
 /// A pass over the constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +67,9 @@ pub(crate) enum StageKind {
     IntegratePositions,
     /// Joints of one colour (the overflow colour is one block).
     Joints(Pass, u8),
+    /// The point rows of the joint trees (`joint/tree.rs`), whole trees
+    /// per block, after every colour's joints.
+    JointTrees(Pass),
     /// Contacts of the overflow colour (one block).
     Overflow(Pass),
     /// Contacts of one colour other than the overflow colour.
@@ -162,6 +169,8 @@ struct StageList<'a> {
     workers: &'a Workers,
     graph: &'a ConstraintGraph,
     layout: &'a Layout,
+    /// Joint trees this step.
+    trees: usize,
 }
 
 impl StageList<'_> {
@@ -196,6 +205,10 @@ impl StageList<'_> {
                 let n = joints(c);
                 self.push(StageKind::Joints(pass, c as u8), n, Some(MIN_JOINT_BLOCK));
             }
+            if pass != Pass::WarmStart {
+                let trees = self.trees;
+                self.push(StageKind::JointTrees(pass), trees, Some(MIN_TREE_BLOCK));
+            }
         }
         self.push(StageKind::Overflow(pass), self.layout.overflow_count, None);
         if pass != Pass::Store {
@@ -217,7 +230,7 @@ fn build_stages(
     workers: &Workers,
     graph: &ConstraintGraph,
     layout: &Layout,
-    body_count: usize,
+    (body_count, trees): (usize, usize),
     ctx: &StepContext,
 ) {
     stages.clear();
@@ -226,6 +239,7 @@ fn build_stages(
         workers,
         graph,
         layout,
+        trees,
     };
     let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
@@ -273,6 +287,12 @@ struct Shared<'a> {
     wide: SharedMut<'a, WideConstraint>,
     contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
     joints: [SharedMut<'a, JointSim>; GRAPH_COLOR_COUNT],
+    /// The joint trees: their links, where each starts among the bodies and
+    /// joints, and those.
+    tree_links: &'a [Link],
+    tree_starts: &'a [(u32, u32)],
+    tree_bodies: SharedMut<'a, TreeBody>,
+    tree_joints: SharedMut<'a, TreeJoint>,
 }
 
 /// Prepares the contact constraints and runs the substeps, restitution and
@@ -297,12 +317,14 @@ pub(crate) fn solve_constraints(
     let layout = Layout::new(graph, use_wide);
     let body_count = states.len();
     debug_assert_eq!(body_count, sims.len());
+    let forest = &mut scratch.joint_forest;
+    forest.build(graph, joint_stores.bodies, states);
     build_stages(
         &mut scratch.stages,
         workers,
         graph,
         &layout,
-        body_count,
+        (body_count, forest.tree_count()),
         ctx,
     );
 
@@ -337,6 +359,10 @@ pub(crate) fn solve_constraints(
         wide: SharedMut::new(wide),
         contacts,
         joints,
+        tree_links: &forest.links,
+        tree_starts: &forest.trees,
+        tree_bodies: SharedMut::new(&mut forest.bodies),
+        tree_joints: SharedMut::new(&mut forest.joints),
     };
 
     profile.prepare_constraints += super::ms_since(t);
@@ -379,15 +405,16 @@ fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
         StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
         StageKind::StoreImpulses => &mut profile.store_impulses,
-        StageKind::Joints(pass, _) | StageKind::Overflow(pass) | StageKind::Contacts(pass, _) => {
-            match pass {
-                Pass::WarmStart => &mut profile.warm_start,
-                Pass::Solve => &mut profile.solve_impulses,
-                Pass::Relax => &mut profile.relax_impulses,
-                Pass::Restitution => &mut profile.restitution,
-                Pass::Store => &mut profile.store_impulses,
-            }
-        }
+        StageKind::Joints(pass, _)
+        | StageKind::JointTrees(pass)
+        | StageKind::Overflow(pass)
+        | StageKind::Contacts(pass, _) => match pass {
+            Pass::WarmStart => &mut profile.warm_start,
+            Pass::Solve => &mut profile.solve_impulses,
+            Pass::Relax => &mut profile.relax_impulses,
+            Pass::Restitution => &mut profile.restitution,
+            Pass::Store => &mut profile.store_impulses,
+        },
     }
 }
 
@@ -458,6 +485,26 @@ fn run_block(
             let states = unsafe { shared.states.whole() };
             let joints = unsafe { shared.joints[color as usize].range(start, end) };
             joint_pass(simd, pass, joints, states, ctx);
+        }
+        StageKind::JointTrees(pass) => {
+            // Trees `start..end`: no other block's tree holds one of their
+            // joints or dynamic bodies.
+            let states = unsafe { shared.states.whole() };
+            let (b0, j0) = shared.tree_starts[start];
+            let (b1, j1) = shared.tree_starts[end];
+            let bodies = unsafe { shared.tree_bodies.range(b0 as usize, b1 as usize) };
+            let joints = unsafe { shared.tree_joints.range(j0 as usize, j1 as usize) };
+            let joint = |color: usize, index: usize| unsafe { shared.joints[color].get(index) };
+            let use_bias = pass == Pass::Solve;
+            solve_trees(
+                bodies,
+                joints,
+                b0 as usize,
+                shared.tree_links,
+                joint,
+                states,
+                use_bias,
+            );
         }
         StageKind::Overflow(pass) => {
             let states = unsafe { shared.states.whole() };

@@ -254,6 +254,7 @@ impl World {
                 frame_b: Transform::IDENTITY,
                 delta_center: crate::math::Vec2::ZERO,
                 softness: Softness::RIGID,
+                in_tree: false,
             },
             kind,
         };

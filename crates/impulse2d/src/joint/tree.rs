@@ -1,0 +1,600 @@
+//! Joint trees: the point constraints of revolute joints that link bodies
+//! without a loop, solved together and exactly in every solve and relax pass
+//! (issue 17, part 1: stiff joint chains).
+//!
+//! Gauss–Seidel visits one joint at a time, so a load hanging on a chain of
+//! light links is felt by each joint through its own links only: a soft joint
+//! stretches by `T / (m_eff ω²)`, and a 4,000 kg ball on 6 kg links stretches
+//! its chain by 28 %. Here every tree of revolute joints (a chain, a
+//! ragdoll, a bridge: no loop among its dynamic bodies; a static or
+//! kinematic body closes no loop, so a bridge pinned at both ends is a tree)
+//! has its point rows solved as one linear system, `K y = Ċ + bias` with
+//! `K = J M⁻¹ Jᵀ` of the whole tree, and each joint takes
+//! `Δλ = −mass_scale·y − impulse_scale·λ`: the joint's own softness, as in
+//! the row-by-row solve, but with the coupled effective mass. The soft
+//! spring's stiffness becomes `ω² K⁻¹`, so along a chain whose tension
+//! changes only by the links' weights the joints settle at `K T / ω²`, which
+//! vanishes inside the chain (`g / ω²` in all). The relax pass, a direct
+//! solve too, takes out exactly the velocity that the position correction
+//! added, so a stretched chain closes without flinging its links.
+//!
+//! The system is factorised in joint space, leaves first: bodies in reverse
+//! breadth-first order from the tree's root body, and at each body its joints
+//! to static bodies, then the joint to its parent. Eliminating a joint only
+//! couples the joints still left at one body, always through that body, so
+//! the fill stays in a 3 × 3 matrix per body (the inverse mass the body
+//! shows its remaining joints, as in articulated-body methods) and the work
+//! is linear in the joints. Every pivot is a Schur complement of `K`, which
+//! is symmetric positive definite when the joints are independent, so no
+//! pivoting is needed; a singular pivot (redundant joints on a body locked in
+//! rotation, say) gives that joint no impulse, as Box2D's `b2Solve22` does.
+//! Arithmetic is `f64`, in a fixed order: the same bits on any thread count.
+//!
+//! Joint loops (the joint grid), lone joints and, for now, branching trees
+//! (ragdolls: see [`MAX_TREE_DEGREE`]) keep the row-by-row solve.
+//! The spring, motor and limit rows of a revolute joint stay in its colour's
+//! pass; only the point row moves here, solved after every colour's joints.
+//!
+//! # References
+//! - D. Baraff, *Linear-Time Dynamics using Lagrange Multipliers*,
+//!   SIGGRAPH 1996 (sparse factorisation over a loop-free joint graph).
+//! - R. Featherstone, *Rigid Body Dynamics Algorithms* (2008), ch. 7 (the
+//!   articulated-body inverse mass a subtree leaves on its parent).
+//! - E. Catto, *Solver2D* (2024) and *Soft Constraints*, GDC 2011 (the soft
+//!   step this plugs into).
+
+use crate::body::{Body, BodyState, flags};
+use crate::math::Vec2;
+use crate::solver::constraint_graph::ConstraintGraph;
+use crate::solver::softness::Softness;
+use crate::solver::solver_set::AWAKE_SET;
+
+use super::pair::Pair;
+use super::{JointKind, JointSim};
+
+/// No body (static, kinematic or asleep), no link.
+const NONE: u32 = u32::MAX;
+
+/// Fewest joints in a tree solved here: a lone joint's direct solve is its
+/// own row solve.
+const MIN_TREE_JOINTS: u32 = 2;
+
+/// Most joints of a tree at one body: 2, chains (a ball and chain, a
+/// bridge). The factorisation handles any tree, but a branching one (a
+/// ragdoll) solved exactly lands stiffer than row by row (its joints no
+/// longer give on impact) and tumbles further; ragdolls keep Box2D's
+/// behaviour until that is weighed (issue 17 asks that they keep it).
+const MAX_TREE_DEGREE: u32 = 2;
+
+type M3 = [[f64; 3]; 3];
+type V3 = [f64; 3];
+/// A point row's Jacobian block for one body: 2 rows, 3 columns (x, y, θ).
+type M23 = [[f64; 3]; 2];
+type M2 = [[f64; 2]; 2];
+
+/// A revolute joint that may join a tree: where it sits in the constraint
+/// graph and the awake-set indices of its dynamic bodies (`NONE` for a
+/// static, kinematic or sleeping body).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    color: u8,
+    index: u32,
+    a: u32,
+    b: u32,
+    /// Whether it is in a tree this step.
+    tree: bool,
+}
+
+/// A dynamic body of a tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TreeBody {
+    /// Its awake-set index.
+    index: u32,
+    /// The link to its parent body (`NONE` for the root).
+    parent_link: u32,
+    /// The inverse mass it shows its joints not yet eliminated, 3 × 3.
+    w: M3,
+    /// The forward, then the backward, accumulation through the body.
+    t: V3,
+}
+
+/// A joint of a tree, in elimination order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TreeJoint {
+    link: u32,
+    /// Its bodies in [`JointForest::bodies`] (`NONE`: static or kinematic).
+    side_a: u32,
+    side_b: u32,
+    /// Anchors relative to the centres of mass in this pass, metres.
+    ra: Vec2,
+    rb: Vec2,
+    /// Jacobian blocks, and each times its body's `w` when eliminated.
+    ja: M23,
+    jb: M23,
+    aa: M23,
+    ab: M23,
+    /// The inverse of the pivot.
+    s_inv: M2,
+    /// The forward solution, then the joint's `y`.
+    g: [f64; 2],
+}
+
+/// The trees of one step: found once per step, before the solve, then
+/// factorised and solved in every solve and relax pass.
+#[derive(Debug, Default)]
+pub(crate) struct JointForest {
+    /// Every awake revolute joint with a dynamic body, in colour order.
+    pub links: Vec<Link>,
+    /// The trees' bodies, each tree's in breadth-first order from its root.
+    pub bodies: Vec<TreeBody>,
+    /// The trees' joints, each tree's in elimination order.
+    pub joints: Vec<TreeJoint>,
+    /// Where each tree starts in `bodies` and `joints`, and the ends after
+    /// the last.
+    pub trees: Vec<(u32, u32)>,
+    /// Union-find parents, then adjacency fill cursors, per awake body.
+    root: Vec<u32>,
+    /// Joints per union-find root.
+    count: Vec<u32>,
+    /// Whether a union-find root's component has a loop.
+    cyclic: Vec<bool>,
+    /// Per awake body, where its tree links start in `adjacent` (CSR).
+    start: Vec<u32>,
+    adjacent: Vec<u32>,
+    /// Per awake body, its index in `bodies`, or `NONE`.
+    tree_body: Vec<u32>,
+}
+
+/// The union-find root of `i`, halving paths on the way.
+fn find(root: &mut [u32], mut i: u32) -> u32 {
+    while root[i as usize] != i {
+        let up = root[root[i as usize] as usize];
+        root[i as usize] = up;
+        i = up;
+    }
+    i
+}
+
+impl JointForest {
+    /// The number of trees this step.
+    pub(crate) fn tree_count(&self) -> usize {
+        self.trees.len().saturating_sub(1)
+    }
+
+    /// Finds this step's trees among the awake joints of `graph` and marks
+    /// their joints `in_tree` (every other joint unmarked). `states` are the
+    /// awake bodies' states (for their `DYNAMIC` flags). Allocates only when
+    /// the scene grows.
+    pub(crate) fn build(
+        &mut self,
+        graph: &mut ConstraintGraph,
+        bodies: &[Body],
+        states: &[BodyState],
+    ) {
+        self.links.clear();
+        self.bodies.clear();
+        self.joints.clear();
+        self.trees.clear();
+        let dynamic = |id: u32| {
+            let body = &bodies[id as usize];
+            let awake = body.set_index == AWAKE_SET;
+            if awake && states[body.local_index as usize].flags & flags::DYNAMIC != 0 {
+                body.local_index
+            } else {
+                NONE
+            }
+        };
+        for (c, color) in graph.colors.iter_mut().enumerate() {
+            for (i, sim) in color.joint_sims.iter_mut().enumerate() {
+                sim.base.in_tree = false;
+                if let JointKind::Revolute(_) = sim.kind {
+                    let (a, b) = (dynamic(sim.base.body_id_a), dynamic(sim.base.body_id_b));
+                    if a != NONE || b != NONE {
+                        self.links.push(Link {
+                            color: c as u8,
+                            index: i as u32,
+                            a,
+                            b,
+                            tree: false,
+                        });
+                    }
+                }
+            }
+        }
+        if self.links.len() < MIN_TREE_JOINTS as usize {
+            return;
+        }
+        if !self.find_trees(states.len()) {
+            return;
+        }
+        self.order_trees(states.len());
+        for joint in &self.joints {
+            let link = self.links[joint.link as usize];
+            let sim = &mut graph.colors[link.color as usize].joint_sims[link.index as usize];
+            sim.base.in_tree = true;
+        }
+    }
+
+    /// Marks the links of loop-free components with enough joints and lists
+    /// each awake body's marked links (CSR); whether there are any.
+    fn find_trees(&mut self, n: usize) -> bool {
+        // Components of dynamic bodies joined by the links; a link between
+        // two bodies already joined closes a loop.
+        self.root.clear();
+        self.root.extend(0..n as u32);
+        self.count.clear();
+        self.count.resize(n, 0);
+        self.cyclic.clear();
+        self.cyclic.resize(n, false);
+        for link in &self.links {
+            let ra = if link.a == NONE {
+                NONE
+            } else {
+                find(&mut self.root, link.a)
+            };
+            let rb = if link.b == NONE {
+                NONE
+            } else {
+                find(&mut self.root, link.b)
+            };
+            if ra == NONE || rb == NONE || ra == rb {
+                let r = (if ra == NONE { rb } else { ra }) as usize;
+                self.count[r] += 1;
+                self.cyclic[r] |= ra == rb;
+            } else {
+                let (keep, gone) = (ra.min(rb) as usize, ra.max(rb) as usize);
+                self.root[gone] = keep as u32;
+                self.count[keep] += self.count[gone] + 1;
+                self.cyclic[keep] |= self.cyclic[gone];
+            }
+        }
+
+        // Components with a body holding more than `MAX_TREE_DEGREE` of
+        // their joints are left row by row too.
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        for link in &self.links {
+            for end in [link.a, link.b] {
+                if end != NONE {
+                    self.start[end as usize + 1] += 1;
+                }
+            }
+        }
+        for body in 0..n {
+            if self.start[body + 1] > MAX_TREE_DEGREE {
+                let r = find(&mut self.root, body as u32) as usize;
+                self.cyclic[r] = true;
+            }
+        }
+
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        let mut any = false;
+        for link in &mut self.links {
+            let body = if link.a == NONE { link.b } else { link.a };
+            let r = find(&mut self.root, body) as usize;
+            link.tree = !self.cyclic[r] && self.count[r] >= MIN_TREE_JOINTS;
+            any |= link.tree;
+            if link.tree {
+                for end in [link.a, link.b] {
+                    if end != NONE {
+                        self.start[end as usize + 1] += 1;
+                    }
+                }
+            }
+        }
+        if !any {
+            return false;
+        }
+        for i in 0..n {
+            self.start[i + 1] += self.start[i];
+        }
+        self.adjacent.clear();
+        self.adjacent.resize(self.start[n] as usize, 0);
+        // `root` becomes the fill cursor.
+        self.root.clear();
+        self.root.extend_from_slice(&self.start[..n]);
+        for (k, link) in self.links.iter().enumerate() {
+            if link.tree {
+                for end in [link.a, link.b] {
+                    if end != NONE {
+                        let at = &mut self.root[end as usize];
+                        self.adjacent[*at as usize] = k as u32;
+                        *at += 1;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Lists each tree's bodies breadth first from the first body of its
+    /// first link, then its joints in elimination order: bodies from the
+    /// last, each body's links to static bodies, then its link to its parent.
+    fn order_trees(&mut self, n: usize) {
+        let JointForest {
+            links,
+            bodies,
+            joints,
+            trees,
+            start,
+            adjacent,
+            tree_body,
+            ..
+        } = self;
+        tree_body.clear();
+        tree_body.resize(n, NONE);
+        let (adjacent, start) = (&adjacent[..], &start[..]);
+        let links_at = move |body: u32| {
+            let body = body as usize;
+            &adjacent[start[body] as usize..start[body + 1] as usize]
+        };
+        for link in links.iter().filter(|link| link.tree) {
+            let first = if link.a == NONE { link.b } else { link.a };
+            if tree_body[first as usize] != NONE {
+                continue;
+            }
+            let (body_start, joint_start) = (bodies.len(), joints.len());
+            trees.push((body_start as u32, joint_start as u32));
+            tree_body[first as usize] = body_start as u32;
+            bodies.push(TreeBody::new(first, NONE));
+            let mut head = body_start;
+            while head < bodies.len() {
+                let TreeBody {
+                    index, parent_link, ..
+                } = bodies[head];
+                for &k in links_at(index) {
+                    let link = links[k as usize];
+                    let other = if link.a == index { link.b } else { link.a };
+                    if k != parent_link && other != NONE {
+                        tree_body[other as usize] = bodies.len() as u32;
+                        bodies.push(TreeBody::new(other, k));
+                    }
+                }
+                head += 1;
+            }
+            for body in (body_start..bodies.len()).rev() {
+                let TreeBody {
+                    index, parent_link, ..
+                } = bodies[body];
+                let grounded = links_at(index)
+                    .iter()
+                    .filter(|&&k| links[k as usize].a == NONE || links[k as usize].b == NONE);
+                let parent = (parent_link != NONE).then_some(parent_link);
+                for k in grounded.copied().chain(parent) {
+                    let link = links[k as usize];
+                    let side = |end: u32| {
+                        if end == NONE {
+                            NONE
+                        } else {
+                            tree_body[end as usize]
+                        }
+                    };
+                    joints.push(TreeJoint::new(k, side(link.a), side(link.b)));
+                }
+            }
+        }
+        trees.push((bodies.len() as u32, joints.len() as u32));
+    }
+}
+
+impl TreeBody {
+    fn new(index: u32, parent_link: u32) -> TreeBody {
+        TreeBody {
+            index,
+            parent_link,
+            w: [[0.0; 3]; 3],
+            t: [0.0; 3],
+        }
+    }
+}
+
+impl TreeJoint {
+    fn new(link: u32, side_a: u32, side_b: u32) -> TreeJoint {
+        TreeJoint {
+            link,
+            side_a,
+            side_b,
+            ra: Vec2::ZERO,
+            rb: Vec2::ZERO,
+            ja: [[0.0; 3]; 2],
+            jb: [[0.0; 3]; 2],
+            aa: [[0.0; 3]; 2],
+            ab: [[0.0; 3]; 2],
+            s_inv: [[0.0; 2]; 2],
+            g: [0.0; 2],
+        }
+    }
+}
+
+/// The Jacobian block of a point row for one body: `sign` −1 for body A,
+/// +1 for body B, `r` the anchor relative to the body's centre of mass:
+/// `Ċ = ±(v + ω × r)`.
+fn jacobian(sign: f64, r: Vec2) -> M23 {
+    let (x, y) = (f64::from(r.x), f64::from(r.y));
+    [[sign, 0.0, -sign * y], [0.0, sign, sign * x]]
+}
+
+/// `J W` for a Jacobian block and a body's 3 × 3 inverse mass.
+fn times(j: &M23, w: &M3) -> M23 {
+    let mut out = [[0.0; 3]; 2];
+    for (row, j_row) in out.iter_mut().zip(j) {
+        for (c, v) in row.iter_mut().enumerate() {
+            *v = j_row[0] * w[0][c] + j_row[1] * w[1][c] + j_row[2] * w[2][c];
+        }
+    }
+    out
+}
+
+/// `A Bᵀ` of two 2 × 3 blocks.
+fn times_t(a: &M23, b: &M23) -> M2 {
+    let dot = |x: &[f64; 3], y: &[f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    [
+        [dot(&a[0], &b[0]), dot(&a[0], &b[1])],
+        [dot(&a[1], &b[0]), dot(&a[1], &b[1])],
+    ]
+}
+
+/// `A v` of a 2 × 3 block and a 3-vector.
+fn apply(a: &M23, v: &V3) -> [f64; 2] {
+    [
+        a[0][0] * v[0] + a[0][1] * v[1] + a[0][2] * v[2],
+        a[1][0] * v[0] + a[1][1] * v[1] + a[1][2] * v[2],
+    ]
+}
+
+/// Adds `Aᵀ g` (a 2 × 3 block transposed times a 2-vector) to `v`.
+fn add_transposed(v: &mut V3, a: &M23, g: [f64; 2]) {
+    for (c, x) in v.iter_mut().enumerate() {
+        *x += a[0][c] * g[0] + a[1][c] * g[1];
+    }
+}
+
+/// The inverse of a 2 × 2 pivot, or zero when it is singular to working
+/// precision (the joint then takes no impulse).
+fn inverse(s: &M2) -> M2 {
+    let det = s[0][0] * s[1][1] - s[0][1] * s[1][0];
+    if det.is_nan() || det <= f64::EPSILON * (s[0][0] * s[1][1]).abs() {
+        return [[0.0; 2]; 2];
+    }
+    let inv = 1.0 / det;
+    [
+        [s[1][1] * inv, -s[0][1] * inv],
+        [-s[1][0] * inv, s[0][0] * inv],
+    ]
+}
+
+fn mul2(m: &M2, v: [f64; 2]) -> [f64; 2] {
+    [
+        m[0][0] * v[0] + m[0][1] * v[1],
+        m[1][0] * v[0] + m[1][1] * v[1],
+    ]
+}
+
+/// One solve (`use_bias`) or relax pass over the point rows of a run of
+/// whole trees: `bodies` and `joints` are the runs of
+/// [`JointForest::bodies`] and [`JointForest::joints`] from one tree start to
+/// another (`first_body` is where `bodies` starts), `joint(color, index)`
+/// the joint sim of a link (each reached by this run alone). Writes the
+/// joints' accumulated point impulses and their bodies' velocities.
+pub(crate) fn solve_trees<'a>(
+    bodies: &mut [TreeBody],
+    joints: &mut [TreeJoint],
+    first_body: usize,
+    links: &[Link],
+    joint: impl Fn(usize, usize) -> &'a mut JointSim,
+    states: &mut [BodyState],
+    use_bias: bool,
+) {
+    let side = |s: u32| (s != NONE).then(|| s as usize - first_body);
+    let sim_of = |j: &TreeJoint| {
+        let link = links[j.link as usize];
+        joint(link.color as usize, link.index as usize)
+    };
+    // Each body's inverse mass, from any of its joints.
+    for j in joints.iter() {
+        let base = &sim_of(j).base;
+        for (s, m, i) in [
+            (j.side_a, base.inv_mass_a, base.inv_i_a),
+            (j.side_b, base.inv_mass_b, base.inv_i_b),
+        ] {
+            if let Some(s) = side(s) {
+                let (m, i) = (f64::from(m), f64::from(i));
+                bodies[s].w = [[m, 0.0, 0.0], [0.0, m, 0.0], [0.0, 0.0, i]];
+                bodies[s].t = [0.0; 3];
+            }
+        }
+    }
+    // Factor and forward substitution, joint by joint in elimination order.
+    for j in joints.iter_mut() {
+        let base = &sim_of(j).base;
+        let pair = Pair::load(base, states);
+        let (ra, rb) = pair.anchors(base);
+        let soft = if use_bias {
+            base.softness
+        } else {
+            Softness::RIGID
+        };
+        let rhs = pair.point_velocity(ra, rb) + pair.point_error(base, ra, rb) * soft.bias_rate;
+        (j.ra, j.rb) = (ra, rb);
+        j.ja = jacobian(-1.0, ra);
+        j.jb = jacobian(1.0, rb);
+        let mut pivot = [[0.0; 2]; 2];
+        let mut z = [f64::from(rhs.x), f64::from(rhs.y)];
+        for (s, jac, a) in [(j.side_a, &j.ja, &mut j.aa), (j.side_b, &j.jb, &mut j.ab)] {
+            if let Some(s) = side(s) {
+                *a = times(jac, &bodies[s].w);
+                let k = times_t(a, jac);
+                let seen = apply(jac, &bodies[s].t);
+                pivot = [
+                    [pivot[0][0] + k[0][0], pivot[0][1] + k[0][1]],
+                    [pivot[1][0] + k[1][0], pivot[1][1] + k[1][1]],
+                ];
+                z = [z[0] - seen[0], z[1] - seen[1]];
+            }
+        }
+        j.s_inv = inverse(&pivot);
+        j.g = mul2(&j.s_inv, z);
+        for (s, a) in [(j.side_a, &j.aa), (j.side_b, &j.ab)] {
+            if let Some(s) = side(s) {
+                let body = &mut bodies[s];
+                add_transposed(&mut body.t, a, j.g);
+                // W −= Aᵀ S⁻¹ A: the joint's hold on the body is gone from
+                // what the joints left at the body see.
+                let sa = [
+                    mul2(&j.s_inv, [a[0][0], a[1][0]]),
+                    mul2(&j.s_inv, [a[0][1], a[1][1]]),
+                    mul2(&j.s_inv, [a[0][2], a[1][2]]),
+                ];
+                for (r, row) in body.w.iter_mut().enumerate() {
+                    for (c, v) in row.iter_mut().enumerate() {
+                        *v -= a[0][r] * sa[c][0] + a[1][r] * sa[c][1];
+                    }
+                }
+            }
+        }
+    }
+    // Back substitution, last joint first.
+    for body in bodies.iter_mut() {
+        body.t = [0.0; 3];
+    }
+    for j in joints.iter_mut().rev() {
+        let mut c = [0.0; 2];
+        for (s, a) in [(j.side_a, &j.aa), (j.side_b, &j.ab)] {
+            if let Some(s) = side(s) {
+                let seen = apply(a, &bodies[s].t);
+                c = [c[0] + seen[0], c[1] + seen[1]];
+            }
+        }
+        let back = mul2(&j.s_inv, c);
+        j.g = [j.g[0] - back[0], j.g[1] - back[1]];
+        for (s, jac) in [(j.side_a, &j.ja), (j.side_b, &j.jb)] {
+            if let Some(s) = side(s) {
+                add_transposed(&mut bodies[s].t, jac, j.g);
+            }
+        }
+    }
+    // Each joint takes its soft impulse from the coupled solution, as
+    // `Pair::solve_point` does from its own.
+    for j in joints.iter() {
+        let JointSim { base, kind } = sim_of(j);
+        let JointKind::Revolute(revolute) = kind else {
+            continue;
+        };
+        let soft = if use_bias {
+            base.softness
+        } else {
+            Softness::RIGID
+        };
+        let y = Vec2::new(j.g[0] as f32, j.g[1] as f32);
+        let accumulated = &mut revolute.linear_impulse;
+        let impulse = Vec2::new(
+            -soft.mass_scale * y.x - soft.impulse_scale * accumulated.x,
+            -soft.mass_scale * y.y - soft.impulse_scale * accumulated.y,
+        );
+        *accumulated += impulse;
+        let mut pair = Pair::load(base, states);
+        pair.apply_point(impulse, j.ra, j.rb);
+        pair.store(base, states);
+    }
+}
