@@ -244,6 +244,13 @@ mod double_box {
             WorldAabb { lower, upper }
         }
 
+        /// Whether the corners are finite and ordered (as [`Aabb::is_valid`]).
+        #[inline]
+        pub fn is_valid(&self) -> bool {
+            let (l, u) = (self.lower, self.upper);
+            l.is_finite() && u.is_finite() && u.x >= l.x && u.y >= l.y
+        }
+
         crate::collision::box_methods!(WorldAabb, Pos, f64);
 
         /// The half-widths, metres (narrowed to `f32`).

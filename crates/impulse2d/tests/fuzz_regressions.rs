@@ -1410,3 +1410,58 @@ fn snapshot_with_joint_settings_no_definition_accepts_is_refused() {
         );
     }
 }
+
+/// Fuzz target `toi`, input
+/// `fuzz/regressions/toi/point-against-subnormal-edge-distance-nan` (found by the lead's
+/// 2,888 CPU-s toi run of session 7, 758 M inputs).
+///
+/// A is four points on the x axis spanning [−1.04e-21, 1.88e-13] m (so its support edge
+/// can be 1e-21 m long), B one point 99.609375 m above the axis at x = −7e-22. GJK's
+/// edge between two of A's points had weights of about 1e-42 (subnormal), whose sum's
+/// reciprocal overflowed to infinity, so the witness points and the distance came out
+/// NaN. The nearest point of A lies straight below B (x = −7e-22 is inside A's span),
+/// so the distance is B's height.
+#[test]
+fn distance_to_an_edge_of_subnormal_length_is_finite() {
+    use impulse2d::collision::{DistanceInput, ShapeProxy, shape_distance};
+    let mut points = [Vec2::ZERO; 8];
+    points[2] = Vec2::new(-1.036_389_8e-21, 0.0);
+    points[3] = Vec2::new(1.876_218_8e-13, 0.0);
+    let proxy_a = ShapeProxy {
+        points,
+        count: 4,
+        radius: 7.70337e-40,
+    };
+    let mut points = [Vec2::ZERO; 8];
+    points[0] = Vec2::new(-6.99425e-22, 99.609375);
+    let proxy_b = ShapeProxy {
+        points,
+        count: 1,
+        radius: 0.0,
+    };
+    for use_radii in [false, true] {
+        let input = DistanceInput {
+            proxy_a,
+            proxy_b,
+            transform_a: Transform::IDENTITY,
+            transform_b: Transform::IDENTITY,
+            use_radii,
+        };
+        let mut cache = SimplexCache::default();
+        for _ in 0..2 {
+            let d = shape_distance(&input, &mut cache);
+            assert!(
+                (d.distance - 99.609375).abs() <= 1e-5,
+                "distance {} ({d:?})",
+                d.distance
+            );
+            for p in [d.point_a, d.point_b, d.normal] {
+                assert!(p.x.is_finite() && p.y.is_finite(), "{d:?}");
+            }
+            assert!(
+                (d.point_b.y - d.point_a.y - 99.609375).abs() <= 1e-5,
+                "{d:?}"
+            );
+        }
+    }
+}

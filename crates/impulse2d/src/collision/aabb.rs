@@ -14,17 +14,6 @@ use crate::math::{Transform, Vec2};
 /// its scalar `$S`.
 macro_rules! box_methods {
     ($B:ident, $P:ident, $S:ty) => {
-        /// Whether the corners are finite and ordered.
-        ///
-        /// Box2D: `b2IsValidAABB`.
-        #[inline]
-        pub fn is_valid(&self) -> bool {
-            self.lower.is_finite()
-                & self.upper.is_finite()
-                & (self.upper.x >= self.lower.x)
-                & (self.upper.y >= self.lower.y)
-        }
-
         /// The centre point.
         #[inline]
         pub fn center(&self) -> $P {
@@ -79,6 +68,17 @@ impl Aabb {
     #[inline]
     pub const fn new(lower: Vec2, upper: Vec2) -> Aabb {
         Aabb { lower, upper }
+    }
+
+    /// Whether the corners are finite and ordered.
+    ///
+    /// Box2D: `b2IsValidAABB`.
+    #[inline]
+    pub fn is_valid(&self) -> bool {
+        self.lower.is_finite()
+            & self.upper.is_finite()
+            & (self.upper.x >= self.lower.x)
+            & (self.upper.y >= self.lower.y)
     }
 
     box_methods!(Aabb, Vec2, f32);

@@ -423,11 +423,11 @@ impl Simplex {
     /// both positive.
     fn keep_edge(&mut self, i: usize, j: usize, ui: f32, uj: f32) -> Vec2 {
         let (vi, vj) = (self.v[i], self.v[j]);
-        let inv = 1.0 / (ui + uj);
+        let [wi, wj] = weights([ui, uj]);
         self.v[0] = vi;
         self.v[1] = vj;
-        self.v[0].weight = ui * inv;
-        self.v[1].weight = uj * inv;
+        self.v[0].weight = wi;
+        self.v[1].weight = wj;
         self.count = 2;
         edge_to_origin(vi.w, vj.w)
     }
@@ -511,9 +511,8 @@ impl Simplex {
             && (c1 > 0.0) == (c2 > 0.0)
             && (c1 > 0.0) == (c3 > 0.0)
         {
-            let inv = 1.0 / (c1 + c2 + c3);
-            for (v, c) in self.v.iter_mut().zip([c1, c2, c3]) {
-                v.weight = c * inv;
+            for (v, w) in self.v.iter_mut().zip(weights([c1, c2, c3])) {
+                v.weight = w;
             }
             self.count = 3;
             return Vec2::ZERO;
@@ -560,13 +559,32 @@ impl Simplex {
     }
 }
 
+/// Barycentric weights summing to 1 from unnormalised ones of one sign, `u · (1/Σu)`.
+/// When the sum is so small (subnormal, an edge of 1e-21 m) that its reciprocal
+/// overflows, each weight is divided by the sum instead, which stays finite.
+#[inline]
+fn weights<const N: usize>(u: [f32; N]) -> [f32; N] {
+    let sum = u.iter().sum::<f32>();
+    let inv = 1.0 / sum;
+    if inv.is_finite() {
+        u.map(|x| x * inv)
+    } else {
+        u.map(|x| x / sum)
+    }
+}
+
 /// The vector from the closest point of the line through `w1`, `w2` to the origin.
 /// Computed as a multiple of the edge's perpendicular so that it stays exactly
-/// perpendicular to the edge (subtracting nearly equal points would not).
+/// perpendicular to the edge (subtracting nearly equal points would not). An edge
+/// whose squared length is not a normal `f32` (shorter than about 1e-19 m) is a
+/// point: the vector to its midpoint.
 #[inline]
 fn edge_to_origin(w1: Vec2, w2: Vec2) -> Vec2 {
     let e = w2 - w1;
     let mid = 0.5 * (w1 + w2);
+    if e.dot(e) < f32::MIN_POSITIVE {
+        return -mid;
+    }
     // `mid × e / |e|²` is the signed distance from the line to the origin over |e|.
     (mid.cross(e) / e.dot(e)) * e.left_perp()
 }
