@@ -3,6 +3,9 @@
 //! stretch its chain and a pulled-apart chain closes without flinging its
 //! links. Each figure beside Box2D v3's for the same setup (`boxdd-sys`).
 
+#[path = "common/build.rs"]
+mod build;
+
 use boxdd_sys::ffi as c;
 use impulse2d::{Vec2, World, WorldDef};
 use impulse2d_scenes::physics::{
@@ -199,4 +202,74 @@ fn pulled_apart_chain_closes_without_flinging_its_links() {
     assert!(run.fastest < 20.0, "{run:?}");
     assert!(run.last_stretch < 0.01, "{run:?}");
     assert!(theirs.fastest > 20.0, "{theirs:?}");
+}
+
+/// Over-constrained and singular chains must not reach the exact tree solve's
+/// pivots as if they were regular: a plank pinned to the ground at both ends
+/// (four point rows on three degrees of freedom), the same plank on two separate
+/// static posts, and a chain of two fixed-rotation links pinned at both ends (six
+/// rows on four). Each starts exactly assembled under gravity, so the answer is
+/// worked out from the setup: no body ever gains a step of free fall, after a
+/// second all are at rest, and the planks' hinges are closed to within the
+/// joints' soft sag (g/ω² = 7e-5 m at 60 Hz, far below the 1 mm asserted).
+#[test]
+fn over_constrained_chains_hold_still() {
+    use build::{body, pin};
+    use impulse2d::{BodyType, MotionLocks};
+    for case in 0..3 {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = body(&mut world, BodyType::Static, Vec2::ZERO);
+        let post = body(&mut world, BodyType::Static, Vec2::new(2.0, 0.0));
+        let links = if case == 2 { 2 } else { 1 };
+        let half = 1.0 / links as f32;
+        let bodies: Vec<_> = (0..links)
+            .map(|i| {
+                let x = half + 2.0 * half * i as f32;
+                let b =
+                    build::box_body(&mut world, BodyType::Dynamic, Vec2::new(x, 0.0), half, 0.1);
+                if case == 2 {
+                    let locks = MotionLocks {
+                        angular_z: true,
+                        ..MotionLocks::default()
+                    };
+                    world.body_mut(b).unwrap().set_motion_locks(locks);
+                }
+                b
+            })
+            .collect();
+        let (left, right) = (Vec2::new(-half, 0.0), Vec2::new(half, 0.0));
+        let mut joints = vec![pin(&mut world, ground, bodies[0], Vec2::ZERO, left)];
+        for pair in bodies.windows(2) {
+            joints.push(pin(&mut world, pair[0], pair[1], right, left));
+        }
+        let last = *bodies.last().unwrap();
+        joints.push(match case {
+            0 => pin(&mut world, ground, last, Vec2::new(2.0, 0.0), right),
+            _ => pin(&mut world, post, last, Vec2::ZERO, right),
+        });
+        for step in 0..300 {
+            world.step(DT, SUBSTEPS).unwrap();
+            for &b in &bodies {
+                // Held, a body never gains a step of free fall (g·dt), and it
+                // is at rest once the joints' transient has died out.
+                let v = world.body(b).unwrap().linear_velocity();
+                let bound = if step < 60 { 9.81 * DT } else { 0.01 };
+                assert!(
+                    v.is_finite() && v.length() < bound,
+                    "case {case} step {step}: speed {v:?}"
+                );
+            }
+            // Two fixed-rotation links on three pins have no exact answer; the
+            // row solver settles them at a compromise of its soft rows, so only
+            // the planks' hinges are held to the sag bound.
+            for &j in joints.iter().filter(|_| step >= 60 && case < 2) {
+                let (a, b) = world.joint(j).unwrap().world_anchors();
+                let (dx, dy) = (a.x - b.x, a.y - b.y);
+                assert!(
+                    dx.hypot(dy) < 1e-3,
+                    "case {case} step {step}: hinge open by ({dx}, {dy})"
+                );
+            }
+        }
+    }
 }

@@ -136,8 +136,13 @@ pub(crate) struct JointForest {
     root: Vec<u32>,
     /// Joints per union-find root.
     count: Vec<u32>,
-    /// Whether a union-find root's component has a loop.
+    /// Whether a union-find root's component has a loop (or is left row by
+    /// row for another reason: a body of too high degree, more point rows than
+    /// freedoms).
     cyclic: Vec<bool>,
+    /// Degrees of freedom per union-find root (3 per dynamic body, less its
+    /// motion locks).
+    freedoms: Vec<u32>,
     /// Per awake body, where its tree links start in `adjacent` (CSR).
     start: Vec<u32>,
     adjacent: Vec<u32>,
@@ -204,7 +209,7 @@ impl JointForest {
         if self.links.len() < MIN_TREE_JOINTS as usize {
             return;
         }
-        if !self.find_trees(states.len()) {
+        if !self.find_trees(states) {
             return;
         }
         self.order_trees(states.len());
@@ -217,7 +222,8 @@ impl JointForest {
 
     /// Marks the links of loop-free components with enough joints and lists
     /// each awake body's marked links (CSR); whether there are any.
-    fn find_trees(&mut self, n: usize) -> bool {
+    fn find_trees(&mut self, states: &[BodyState]) -> bool {
+        let n = states.len();
         // Components of dynamic bodies joined by the links; a link between
         // two bodies already joined closes a loop.
         self.root.clear();
@@ -246,6 +252,24 @@ impl JointForest {
                 self.root[gone] = keep as u32;
                 self.count[keep] += self.count[gone] + 1;
                 self.cyclic[keep] |= self.cyclic[gone];
+            }
+        }
+
+        // Components with more point rows (two per joint) than freedoms are
+        // over-constrained (a plank pinned at both ends: four rows on three
+        // freedoms): their exact system is singular, and the row solver's soft
+        // answer is the one to keep.
+        self.freedoms.clear();
+        self.freedoms.resize(n, 0);
+        for (body, state) in states.iter().enumerate() {
+            if state.flags & flags::DYNAMIC != 0 {
+                let r = find(&mut self.root, body as u32) as usize;
+                self.freedoms[r] += 3 - (state.flags & flags::LOCKS).count_ones();
+            }
+        }
+        for r in 0..n {
+            if self.root[r] == r as u32 && 2 * self.count[r] > self.freedoms[r] {
+                self.cyclic[r] = true;
             }
         }
 
@@ -450,11 +474,12 @@ fn add_transposed(v: &mut V3, a: &M23, g: [f64; 2]) {
     }
 }
 
-/// The inverse of a 2 × 2 pivot, or zero when it is singular to working
-/// precision (the joint then takes no impulse).
+/// The inverse of a 2 × 2 pivot, or zero when it is not positive definite
+/// or singular to working precision (the joint then takes no impulse).
 fn inverse(s: &M2) -> M2 {
     let det = s[0][0] * s[1][1] - s[0][1] * s[1][0];
-    if det.is_nan() || det <= f64::EPSILON * (s[0][0] * s[1][1]).abs() {
+    let positive = s[0][0] > 0.0 && s[1][1] > 0.0;
+    if !positive || det.is_nan() || det <= f64::EPSILON * (s[0][0] * s[1][1]).abs() {
         return [[0.0; 2]; 2];
     }
     let inv = 1.0 / det;

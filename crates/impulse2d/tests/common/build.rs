@@ -6,7 +6,10 @@
 #![allow(dead_code)]
 
 use impulse2d::collision::{Circle, make_box, make_offset_box};
-use impulse2d::{BodyDef, BodyId, BodyType, Pos, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, JointDef, JointId, Pos, RevoluteJointDef, Rot, ShapeDef, ShapeId,
+    Vec2, World, WorldDef,
+};
 
 /// The tests' usual time step, s.
 pub const DT: f32 = 1.0 / 60.0;
@@ -92,4 +95,21 @@ pub fn step(world: &mut World, steps: usize) {
     for _ in 0..steps {
         world.step(DT, 4).unwrap();
     }
+}
+
+/// A revolute joint with default settings pinning `anchor_a` on `a` (in A's
+/// frame, metres) to `anchor_b` on `b`.
+pub fn pin(world: &mut World, a: BodyId, b: BodyId, anchor_a: Vec2, anchor_b: Vec2) -> JointId {
+    let base = JointDef {
+        body_a: a,
+        body_b: b,
+        local_anchor_a: anchor_a,
+        local_anchor_b: anchor_b,
+        ..JointDef::default()
+    };
+    let def = RevoluteJointDef {
+        base,
+        ..RevoluteJointDef::default()
+    };
+    world.create_revolute_joint(&def).unwrap()
 }
