@@ -1465,3 +1465,112 @@ fn distance_to_an_edge_of_subnormal_length_is_finite() {
         }
     }
 }
+
+/// Fuzz target `toi`, input
+/// `fuzz/regressions/toi/degenerate-edge-45m-hit-late-by-5.5e-5` (found by the lead's
+/// 249 CPU-s toi run of session 7 on the fix above).
+///
+/// A is a 42 m segment on the x axis from the origin (plus a point 1e-21 m to the left
+/// of it), B a 3.7 cm segment from (0, 0.025344) to (−0.026894, 0). Cold GJK built the
+/// triangle of `A − B` from A's two points 1e-21 m apart and both ends of B; the
+/// product of two of its cross products (about 1e-23 each) underflowed to 0, which read
+/// as "the origin is outside across the 1e-21 m edge", so GJK kept that edge and said
+/// 0.025344 m (the end of B above A's end) instead of the distance from A's end to B's
+/// segment. Time of impact then advanced from that distance and reported a hit when the
+/// segments already crossed.
+///
+/// Checked here: the distance is the one from the origin (A's end) to the line of B,
+/// whose foot lies inside B (f64 from the same `f32` inputs); and a sweep of A towards B
+/// reports a hit no later than the first sampled time at which the cores are within the
+/// target (the fuzz target's own check, done in f64).
+#[test]
+fn distance_from_a_triangle_with_a_subnormal_edge_is_the_nearest_edge() {
+    use impulse2d::collision::{
+        DistanceInput, ShapeProxy, ToiInput, ToiState, shape_distance, time_of_impact,
+    };
+    use impulse2d::core::LINEAR_SLOP;
+    let mut points = [Vec2::ZERO; 8];
+    points[2] = Vec2::new(-1.036_389_8e-21, 0.0);
+    points[3] = Vec2::new(42.324_22, 0.0);
+    let proxy_a = ShapeProxy {
+        points,
+        count: 4,
+        radius: 0.0,
+    };
+    let (b0, b1) = (
+        Vec2::new(-2.732_128_8e-24, 0.025_344),
+        Vec2::new(-0.026_894, 0.0),
+    );
+    let mut points = [Vec2::ZERO; 8];
+    points[0] = b0;
+    points[1] = b1;
+    let proxy_b = ShapeProxy {
+        points,
+        count: 2,
+        radius: 0.0,
+    };
+    // Distance from the origin to the line through b0 and b1: |b0 × b1| / |b1 − b0|.
+    let (x0, y0, x1, y1) = (b0.x as f64, b0.y as f64, b1.x as f64, b1.y as f64);
+    let want = (x0 * y1 - y0 * x1).abs() / (x1 - x0).hypot(y1 - y0);
+    let input = DistanceInput {
+        proxy_a,
+        proxy_b,
+        transform_a: Transform::IDENTITY,
+        transform_b: Transform::IDENTITY,
+        use_radii: false,
+    };
+    let d = shape_distance(&input, &mut SimplexCache::default());
+    assert!(
+        (d.distance as f64 - want).abs() <= 1e-6,
+        "distance {} want {want} ({d:?})",
+        d.distance
+    );
+
+    // B at rest; A moves 0.05 m along (−1, 0) turned by −1.19 rad (as in the fuzz
+    // input, where both bodies share that angle), towards and across B.
+    let angle = -1.193_48f32;
+    let dir = Vec2::new(-angle.cos(), -angle.sin());
+    let still = |c: Vec2| impulse2d::Sweep {
+        local_center: Vec2::ZERO,
+        c1: c,
+        c2: c,
+        a1: 0.0,
+        a2: 0.0,
+    };
+    let mut sweep_a = still(Vec2::ZERO);
+    sweep_a.c2 = 0.05 * dir;
+    let toi = time_of_impact(&ToiInput {
+        proxy_a,
+        proxy_b,
+        sweep_a,
+        sweep_b: still(Vec2::ZERO),
+        max_fraction: 1.0,
+    });
+    assert_eq!(toi.state, ToiState::Hit, "{toi:?}");
+    // f64 distance between A's segment [0, 42.3]×{0} moved by t·0.05·dir and B's
+    // segment (they never cross before the hit if the hit is on time).
+    let seg_point = |p: [f64; 2], a: [f64; 2], b: [f64; 2]| {
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let u = (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+        (p[0] - a[0] - u * dx).hypot(p[1] - a[1] - u * dy)
+    };
+    let first_within = (0..=1000)
+        .map(|k| k as f64 / 1000.0)
+        .find(|&t| {
+            let s = 0.05 * t;
+            let a0 = [s * dir.x as f64, s * dir.y as f64];
+            let a1 = [a0[0] + 42.324_22, a0[1]];
+            let (p, q) = ([x0, y0], [x1, y1]);
+            let gap = seg_point(a0, p, q)
+                .min(seg_point(a1, p, q))
+                .min(seg_point(p, a0, a1))
+                .min(seg_point(q, a0, a1));
+            gap < LINEAR_SLOP as f64 * 0.75
+        })
+        .expect("A reaches B");
+    assert!(
+        (toi.fraction as f64) < first_within,
+        "hit at {} but the cores are within the target at {first_within}",
+        toi.fraction
+    );
+}

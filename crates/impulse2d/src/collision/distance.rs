@@ -460,11 +460,20 @@ impl Simplex {
         let (u23_2, u23_3) = (w3.dot(e23), -w2.dot(e23));
 
         // Triangle weights: the signed areas of the sub-triangles opposite each
-        // vertex, times the orientation so that they are positive inside.
+        // vertex, times the orientation's sign so that they are positive inside.
+        // Only the sign is taken: the product of two cross products of a triangle
+        // with a 1e-21 m edge underflows to 0, which read as "outside across that
+        // edge" kept the degenerate edge, 7 mm further from the origin than the
+        // triangle's nearest edge (a time of impact then stepped past a contact).
         let orientation = e12.cross(e13);
-        let t1 = orientation * w2.cross(w3);
-        let t2 = orientation * w3.cross(w1);
-        let t3 = orientation * w1.cross(w2);
+        let sign = if orientation == 0.0 {
+            0.0
+        } else {
+            orientation.signum()
+        };
+        let t1 = sign * w2.cross(w3);
+        let t2 = sign * w3.cross(w1);
+        let t3 = sign * w1.cross(w2);
 
         // Vertex regions come first, then edges (an edge region also needs the origin
         // outside the triangle across that edge), then the interior.
