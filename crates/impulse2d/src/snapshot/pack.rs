@@ -46,8 +46,10 @@ pub(crate) trait Coder {
 /// Appends the coded fields to a state's buffers. The bytes are written by
 /// index into the buffer's whole capacity (made its length, then cut back by
 /// [`Packer::finish`]), so that the hot path makes no call that could grow
-/// the buffer and the coder's state stays in registers.
-pub(crate) struct Packer<'a> {
+/// the buffer and the coder's state stays in registers. `STATS`: whether it
+/// counts bits per label ([`Packer::with_stats`]), so that the labels cost
+/// nothing otherwise.
+pub(crate) struct Packer<'a, const STATS: bool = false> {
     bytes: &'a mut Vec<u8>,
     at: usize,
     bits: &'a mut Vec<u64>,
@@ -60,7 +62,7 @@ pub(crate) struct Packer<'a> {
     label_from: usize,
 }
 
-impl<'a> Packer<'a> {
+impl<'a> Packer<'a, false> {
     /// A packer writing into emptied buffers.
     pub(crate) fn new(
         bytes: &'a mut Vec<u8>,
@@ -86,11 +88,33 @@ impl<'a> Packer<'a> {
 
     /// Also counts the bits spent under each label that [`Coder::mark`]
     /// names, adding them to `stats`.
-    pub(crate) fn with_stats(mut self, stats: &'a mut Vec<(&'static str, usize)>) -> Self {
-        self.stats = Some(stats);
-        self
+    pub(crate) fn with_stats(self, stats: &'a mut Vec<(&'static str, usize)>) -> Packer<'a, true> {
+        let Packer {
+            bytes,
+            at,
+            bits,
+            joint_sims,
+            word,
+            fill,
+            stats: _,
+            label,
+            label_from,
+        } = self;
+        Packer {
+            bytes,
+            at,
+            bits,
+            joint_sims,
+            word,
+            fill,
+            stats: Some(stats),
+            label,
+            label_from,
+        }
     }
+}
 
+impl<const STATS: bool> Packer<'_, STATS> {
     /// Bits written so far.
     fn position(&self) -> usize {
         self.at * 8 + self.bits.len() * 64 + self.fill as usize
@@ -124,7 +148,7 @@ impl<'a> Packer<'a> {
     }
 }
 
-impl Coder for Packer<'_> {
+impl<const STATS: bool> Coder for Packer<'_, STATS> {
     const UNPACKS: bool = false;
 
     #[inline]
@@ -216,13 +240,13 @@ impl Coder for Packer<'_> {
 
     #[inline]
     fn mark(&mut self, label: &'static str) {
-        if self.stats.is_some() {
+        if STATS {
             self.count(label);
         }
     }
 }
 
-impl Packer<'_> {
+impl<const STATS: bool> Packer<'_, STATS> {
     /// Adds the bits spent since the last label to its count (`mark`).
     #[cold]
     fn count(&mut self, label: &'static str) {

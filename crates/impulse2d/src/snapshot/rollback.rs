@@ -435,9 +435,10 @@ fn code_contact<C: Coder>(
 ) {
     let n = links.len() / 6;
     let Contact {
-        set_index,
-        color_index,
-        local_index,
+        // where its sim is: coded after the sims (`code_contact_places`)
+        set_index: _,
+        color_index: _,
+        local_index: _,
         edges,
         shape_id_a,
         shape_id_b,
@@ -451,9 +452,6 @@ fn code_contact<C: Coder>(
     delta(c, contact_id, i);
     guess(c, generation, p.generation);
     guess(c, flags, p.flags);
-    guess(c, set_index, p.set_index);
-    delta(c, color_index, p.color_index);
-    delta(c, local_index, p.local_index.wrapping_add(1));
     code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
     let ends = [*shape_id_a, *shape_id_b];
     for (k, edge) in edges.iter_mut().enumerate() {
@@ -725,7 +723,7 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
     delta(c, body_sim_index_b, awake_index(b));
     guess(c, sim_flags, p.sim_flags);
     guess(c, cache, p.cache);
-    let (sa, sb) = (a.map(|x| *x.1), b.map(|x| *x.1));
+    let (sa, sb) = (a.map(|x| x.1), b.map(|x| x.1));
     guess_all(
         c,
         [
@@ -739,7 +737,7 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
             (tangent_speed, p.tangent_speed),
         ],
     );
-    let (sa, sb) = (sa.unwrap_or(BLANK_BODY_SIM), sb.unwrap_or(BLANK_BODY_SIM));
+    let (sa, sb) = (sa.unwrap_or(&BLANK_BODY_SIM), sb.unwrap_or(&BLANK_BODY_SIM));
     // the recycling cache first: the points' base separations are guessed
     // from it
     let recycles = *sim_flags & sim_flags::RECYCLE_VALID != 0;
@@ -775,6 +773,78 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         turns,
     };
     code_manifold(c, manifold, base_separation, &p.manifold, g);
+}
+
+/// Where each contact's sim is (its row's set, colour and index there):
+/// what the sims coded before say, read off their places, so that only a
+/// row that disagrees (none in a consistent world) costs more than the
+/// count. `places` is scratch, three slots per contact.
+fn code_contact_places<C: Coder>(
+    c: &mut C,
+    contacts: &mut [Contact],
+    sets: &[SolverSet],
+    colors: &[GraphColor],
+    places: &mut [u32],
+) {
+    places.fill(NULL_INDEX);
+    let mut put = |id: u32, place: [u32; 3]| {
+        let at = 3 * id as usize;
+        if let Some(slot) = places.get_mut(at..at + 3) {
+            slot.copy_from_slice(&place);
+        }
+    };
+    for (k, set) in sets.iter().enumerate() {
+        for (j, s) in set.contact_sims.iter().enumerate() {
+            put(s.contact_id, [k as u32, NULL_INDEX, j as u32]);
+        }
+    }
+    for (k, color) in colors.iter().enumerate() {
+        for (j, s) in color.contact_sims.iter().enumerate() {
+            put(s.contact_id, [AWAKE_SET, k as u32, j as u32]);
+        }
+    }
+    let place = |ct: &Contact| [ct.set_index, ct.color_index, ct.local_index];
+    let derived = |i: usize| -> [u32; 3] {
+        places
+            .get(3 * i..3 * i + 3)
+            .map_or([NULL_INDEX; 3], |p| [p[0], p[1], p[2]])
+    };
+    let disagree = |(i, ct): &(usize, &Contact)| place(ct) != derived(*i);
+    let mut misses = if C::UNPACKS {
+        0
+    } else {
+        contacts.iter().enumerate().filter(disagree).count() as u32
+    };
+    c.varint(&mut misses);
+    if C::UNPACKS {
+        for (i, ct) in contacts.iter_mut().enumerate() {
+            [ct.set_index, ct.color_index, ct.local_index] = derived(i);
+        }
+    }
+    // the rows that disagree: the gap from the last one, then the values
+    let mut next = 0usize;
+    for _ in 0..misses {
+        let mut gap = if C::UNPACKS {
+            0
+        } else {
+            let at = contacts[next..]
+                .iter()
+                .enumerate()
+                .map(|(k, ct)| (next + k, ct))
+                .find(disagree)
+                .map_or(contacts.len(), |(i, _)| i);
+            (at - next) as u32
+        };
+        c.varint(&mut gap);
+        let i = next.saturating_add(gap as usize);
+        next = i.saturating_add(1);
+        let guess = derived(i);
+        let mut blank = Contact::default();
+        let ct = contacts.get_mut(i).unwrap_or(&mut blank);
+        delta(c, &mut ct.set_index, guess[0]);
+        delta(c, &mut ct.color_index, guess[1]);
+        delta(c, &mut ct.local_index, guess[2]);
+    }
 }
 
 fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
@@ -1126,8 +1196,10 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.varint(&mut n);
     // Then two per body: the last recycling rotation a contact sim of the
     // body had (the bits of its cosine and sine).
+    // Then three per contact: where its sim is (`code_contact_places`).
     links.clear();
-    links.resize(6 * n as usize + 2 * bodies.len(), UNLINKED);
+    links.resize(9 * n as usize + 2 * bodies.len(), UNLINKED);
+    let (places, links) = links.split_at_mut(3 * n as usize);
     let (links, turned) = links.split_at_mut(6 * n as usize);
     elements(c, contacts, &Contact::default(), |c, ct, p, i| {
         code_contact(c, ct, p, i, &shapes[..], links);
@@ -1159,6 +1231,8 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     for color in &mut graph.colors {
         code_graph_color(c, color, &blank, &g);
     }
+    c.mark("contact places");
+    code_contact_places(c, contacts, solver_sets, &graph.colors, places);
     c.mark("islands");
     elements(c, islands, &Island::default(), code_island);
     c.mark("move buffer");
