@@ -38,8 +38,8 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, delta, elements, guess, guess_all, near, near_pos, near_rot,
-    near_vec,
+    Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near, near_pos,
+    near_rot, near_vec,
 };
 use super::raw::RawStores;
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -303,36 +303,38 @@ fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
         enable_sleep,
         flags,
     } = b;
-    delta(c, id, i);
-    guess(c, generation, p.generation);
-    guess(c, body_type, p.body_type);
-    guess(c, flags, p.flags);
-    code_name(c, name, &p.name);
-    guess(c, user_data, p.user_data);
-    guess(c, set_index, p.set_index);
-    delta(c, local_index, p.local_index.wrapping_add(1));
     delta(c, head_contact_key, p.head_contact_key);
     guess(c, contact_count, p.contact_count);
-    delta(c, head_shape_id, p.head_shape_id.wrapping_add(1));
-    guess(c, shape_count, p.shape_count);
-    guess(c, head_chain_id, p.head_chain_id);
-    guess(c, head_joint_key, p.head_joint_key);
-    guess(c, joint_count, p.joint_count);
-    guess(c, island_id, p.island_id);
-    delta(c, island_prev, i.wrapping_sub(1));
-    delta(c, island_next, i.wrapping_add(1));
-    guess_all(
-        c,
-        [
-            (mass, p.mass),
-            (inertia, p.inertia),
-            (sleep_threshold, p.sleep_threshold),
-            (safety_factor, p.safety_factor),
-            (sleep_time, p.sleep_time),
-        ],
-    );
-    guess(c, enable_contact_recycling, p.enable_contact_recycling);
-    guess(c, enable_sleep, p.enable_sleep);
+    all_or_each!(c, |c| {
+        delta(c, id, i);
+        guess(c, generation, p.generation);
+        guess(c, body_type, p.body_type);
+        guess(c, flags, p.flags);
+        code_name(c, name, &p.name);
+        guess(c, user_data, p.user_data);
+        guess(c, set_index, p.set_index);
+        delta(c, local_index, p.local_index.wrapping_add(1));
+        delta(c, head_shape_id, p.head_shape_id.wrapping_add(1));
+        guess(c, shape_count, p.shape_count);
+        guess(c, head_chain_id, p.head_chain_id);
+        guess(c, head_joint_key, p.head_joint_key);
+        guess(c, joint_count, p.joint_count);
+        guess(c, island_id, p.island_id);
+        delta(c, island_prev, i.wrapping_sub(1));
+        delta(c, island_next, i.wrapping_add(1));
+        guess_all(
+            c,
+            [
+                (mass, p.mass),
+                (inertia, p.inertia),
+                (sleep_threshold, p.sleep_threshold),
+                (safety_factor, p.safety_factor),
+                (sleep_time, p.sleep_time),
+            ],
+        );
+        guess(c, enable_contact_recycling, p.enable_contact_recycling);
+        guess(c, enable_sleep, p.enable_sleep);
+    });
 }
 
 fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
@@ -355,31 +357,35 @@ fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
         body_id,
         flags,
     } = s;
-    delta(c, body_id, p.body_id.wrapping_add(1));
-    guess(c, flags, p.flags);
-    guess(c, local_center, p.local_center);
+    all_or_each!(c, |c| {
+        delta(c, body_id, p.body_id.wrapping_add(1));
+        guess(c, flags, p.flags);
+        guess(c, local_center, p.local_center);
+    });
     near_pos(c, center, p.center);
     near_rot(c, &mut transform.q, p.transform.q);
-    // as `finalize_bodies` places the origin
-    let origin = *center - transform.q.rotate(*local_center);
-    guess(c, &mut transform.p, origin);
-    guess(c, rotation0, transform.q);
-    guess(c, center0, *center);
-    guess(c, force, p.force);
-    guess_all(
-        c,
-        [
-            (angle_delta, p.angle_delta),
-            (torque, p.torque),
-            (inv_mass, p.inv_mass),
-            (inv_inertia, p.inv_inertia),
-            (min_extent, p.min_extent),
-            (max_extent, p.max_extent),
-            (linear_damping, p.linear_damping),
-            (angular_damping, p.angular_damping),
-            (gravity_scale, p.gravity_scale),
-        ],
-    );
+    all_or_each!(c, |c| {
+        // as `finalize_bodies` places the origin
+        let origin = *center - transform.q.rotate(*local_center);
+        guess(c, &mut transform.p, origin);
+        guess(c, rotation0, transform.q);
+        guess(c, center0, *center);
+        guess(c, force, p.force);
+        guess_all(
+            c,
+            [
+                (angle_delta, p.angle_delta),
+                (torque, p.torque),
+                (inv_mass, p.inv_mass),
+                (inv_inertia, p.inv_inertia),
+                (min_extent, p.min_extent),
+                (max_extent, p.max_extent),
+                (linear_damping, p.linear_damping),
+                (angular_damping, p.angular_damping),
+                (gravity_scale, p.gravity_scale),
+            ],
+        );
+    });
 }
 
 fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32) {
@@ -392,9 +398,11 @@ fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32
     } = s;
     near_vec(c, linear_velocity, p.linear_velocity);
     near(c, angular_velocity, p.angular_velocity);
-    guess(c, flags, p.flags);
-    guess(c, delta_position, p.delta_position);
-    guess(c, delta_rotation, p.delta_rotation);
+    all_or_each!(c, |c| {
+        guess(c, flags, p.flags);
+        guess(c, delta_position, p.delta_position);
+        guess(c, delta_rotation, p.delta_rotation);
+    });
 }
 
 /// A contact's two shape ids: the first against the previous contact's,
@@ -656,9 +664,11 @@ fn code_manifold<C: Coder>(
         points,
         point_count,
     } = m;
-    guess(c, point_count, p.point_count);
-    guess(c, rolling_impulse, 0.0);
-    guess(c, normal, p.normal);
+    all_or_each!(c, |c| {
+        guess(c, point_count, p.point_count);
+        guess(c, rolling_impulse, 0.0);
+        guess(c, normal, p.normal);
+    });
     g.normal = *normal;
     let (head, tail) = points.split_at_mut(1);
     let (p0, p1) = (&mut head[0], &mut tail[0]);
@@ -702,41 +712,45 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
     } = s;
     c.mark("contact sims: ids, bodies, material");
     delta(c, contact_id, p.contact_id.wrapping_add(1));
-    // the shapes its row names
-    let (ga, gb) = g
-        .contacts
-        .get(*contact_id as usize)
-        .map_or((p.shape_id_a, p.shape_id_b), |r| {
-            (r.shape_id_a, r.shape_id_b)
-        });
-    delta(c, shape_id_a, ga);
-    delta(c, shape_id_b, gb);
-    let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
-    let (a, b) = (g.body(body_a), g.body(body_b));
-    // as `update_contact` sets them from the bodies (a sleeping set keeps
-    // stale ones)
-    let awake_index = |x: Option<(&Body, &BodySim)>| match x {
-        Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
-        _ => NULL_INDEX,
-    };
-    delta(c, body_sim_index_a, awake_index(a));
-    delta(c, body_sim_index_b, awake_index(b));
-    guess(c, sim_flags, p.sim_flags);
     guess(c, cache, p.cache);
-    let (sa, sb) = (a.map(|x| x.1), b.map(|x| x.1));
-    guess_all(
-        c,
-        [
-            (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
-            (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
-            (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
-            (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
-            (friction, p.friction),
-            (restitution, p.restitution),
-            (rolling_resistance, p.rolling_resistance),
-            (tangent_speed, p.tangent_speed),
-        ],
-    );
+    // (one bit when every guess of these holds)
+    let (body_a, body_b, sa, sb) = all_or_each!(c, |c| {
+        // the shapes its row names
+        let (ga, gb) = g
+            .contacts
+            .get(*contact_id as usize)
+            .map_or((p.shape_id_a, p.shape_id_b), |r| {
+                (r.shape_id_a, r.shape_id_b)
+            });
+        delta(c, shape_id_a, ga);
+        delta(c, shape_id_b, gb);
+        let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
+        let (a, b) = (g.body(body_a), g.body(body_b));
+        // as `update_contact` sets them from the bodies (a sleeping set keeps
+        // stale ones)
+        let awake_index = |x: Option<(&Body, &BodySim)>| match x {
+            Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
+            _ => NULL_INDEX,
+        };
+        delta(c, body_sim_index_a, awake_index(a));
+        delta(c, body_sim_index_b, awake_index(b));
+        guess(c, sim_flags, p.sim_flags);
+        let (sa, sb) = (a.map(|x| x.1), b.map(|x| x.1));
+        guess_all(
+            c,
+            [
+                (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
+                (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
+                (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
+                (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
+                (friction, p.friction),
+                (restitution, p.restitution),
+                (rolling_resistance, p.rolling_resistance),
+                (tangent_speed, p.tangent_speed),
+            ],
+        );
+        (body_a, body_b, sa, sb)
+    });
     let (sa, sb) = (sa.unwrap_or(&BLANK_BODY_SIM), sb.unwrap_or(&BLANK_BODY_SIM));
     // the recycling cache first: the points' base separations are guessed
     // from it
@@ -1031,10 +1045,12 @@ fn code_proxy<C: Coder>(c: &mut C, x: &mut Proxy, p: &Proxy) {
         link,
         generation,
     } = x;
-    guess(c, category_bits, p.category_bits);
-    guess(c, user_data, p.user_data.wrapping_add(1));
-    code_link(c, link, &p.link);
-    guess(c, generation, p.generation);
+    all_or_each!(c, |c| {
+        guess(c, category_bits, p.category_bits);
+        guess(c, user_data, p.user_data.wrapping_add(1));
+        code_link(c, link, &p.link);
+        guess(c, generation, p.generation);
+    });
 }
 
 /// A node's child slot. `later` are the nodes after this one (already
@@ -1093,7 +1109,9 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
         v.code(c);
     }
     elements(c, proxies, &BLANK_PROXY, |c, x, p, _| code_proxy(c, x, p));
-    elements(c, node_links, &BLANK_LINK, |c, l, p, _| code_link(c, l, p));
+    elements(c, node_links, &BLANK_LINK, |c, l, p, _| {
+        all_or_each!(c, |c| code_link(c, l, p))
+    });
     // Nodes last to first: a rebuild lays them out depth first, so a node's
     // children are usually coded before it and its boxes can be guessed.
     let mut n = nodes.len() as u32;
