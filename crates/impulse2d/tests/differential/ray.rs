@@ -1,6 +1,6 @@
 //! Ray casts against Box2D's.
 
-use super::support::{CASES, Mismatches, close, vclose};
+use super::support::{CASES, close, for_cases, vclose};
 use crate::common::box2d;
 use crate::common::rng::{Rng, capsule_bound, circle_bound, polygon_bound, segment_bound};
 use crate::common::shapes::random_polygon;
@@ -73,43 +73,54 @@ fn core_distance(core: &ShapeProxy, point: Vec2) -> f32 {
 /// two-sided) against Box2D's: same results up to round-off.
 #[test]
 fn ray_cast_circle_capsule_segment_match() {
-    let mut rng = Rng::new(0x4A1C);
-    let mut m = Mismatches::new("ray_cast_circle/capsule/segment");
     let mut hits = 0;
-    for i in 0..CASES {
-        let circle = rng.circle();
-        let input = random_ray(&mut rng, circle_bound(&circle));
-        let (ours, theirs) = (
-            ray_cast_circle(&input, &circle),
-            box2d::ray_cast_circle(&input, &circle),
-        );
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{circle:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
+    for_cases(
+        0x4A1C,
+        "ray_cast_circle/capsule/segment",
+        CASES,
+        |rng, i, m| {
+            let circle = rng.circle();
+            let input = random_ray(rng, circle_bound(&circle));
+            let (ours, theirs) = (
+                ray_cast_circle(&input, &circle),
+                box2d::ray_cast_circle(&input, &circle),
+            );
+            hits += theirs.hit as usize;
+            m.check_outputs(
+                compare(&input, &ours, &theirs),
+                || format!("{circle:?} {input:?}"),
+                &ours,
+                &theirs,
+            );
 
-        let capsule = rng.capsule();
-        let input = random_ray(&mut rng, capsule_bound(&capsule));
-        let (ours, theirs) = (
-            ray_cast_capsule(&input, &capsule),
-            box2d::ray_cast_capsule(&input, &capsule),
-        );
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{capsule:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
+            let capsule = rng.capsule();
+            let input = random_ray(rng, capsule_bound(&capsule));
+            let (ours, theirs) = (
+                ray_cast_capsule(&input, &capsule),
+                box2d::ray_cast_capsule(&input, &capsule),
+            );
+            hits += theirs.hit as usize;
+            m.check_outputs(
+                compare(&input, &ours, &theirs),
+                || format!("{capsule:?} {input:?}"),
+                &ours,
+                &theirs,
+            );
 
-        let segment = rng.segment();
-        let one_sided = i % 2 == 0;
-        let input = random_ray(&mut rng, segment_bound(&segment));
-        let ours = ray_cast_segment(&input, &segment, one_sided);
-        let theirs = box2d::ray_cast_segment(&input, &segment, one_sided);
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{segment:?} one-sided {one_sided} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+            let segment = rng.segment();
+            let one_sided = i % 2 == 0;
+            let input = random_ray(rng, segment_bound(&segment));
+            let ours = ray_cast_segment(&input, &segment, one_sided);
+            let theirs = box2d::ray_cast_segment(&input, &segment, one_sided);
+            hits += theirs.hit as usize;
+            m.check_outputs(
+                compare(&input, &ours, &theirs),
+                || format!("{segment:?} one-sided {one_sided} {input:?}"),
+                &ours,
+                &theirs,
+            );
+        },
+    );
     assert!(hits > CASES, "only {hits} hits in {} casts", 3 * CASES);
 }
 
@@ -130,19 +141,20 @@ fn ray_cast_circle_capsule_segment_match() {
 /// must too, and where ours does, the origin must be inside.
 #[test]
 fn ray_cast_polygon_matches() {
-    let mut rng = Rng::new(0x4A1D);
-    let mut m = Mismatches::new("ray_cast_polygon");
     let mut rounded_hits = 0;
-    for _ in 0..CASES {
-        let poly = random_polygon(&mut rng);
-        let input = random_ray(&mut rng, polygon_bound(&poly));
+    for_cases(0x4A1D, "ray_cast_polygon", CASES, |rng, _, m| {
+        let poly = random_polygon(rng);
+        let input = random_ray(rng, polygon_bound(&poly));
         let ours = ray_cast_polygon(&input, &poly);
         let theirs = box2d::ray_cast_polygon(&input, &poly);
         if poly.radius() == 0.0 {
-            m.check(compare(&input, &ours, &theirs), || {
-                format!("{poly:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-            });
-            continue;
+            m.check_outputs(
+                compare(&input, &ours, &theirs),
+                || format!("{poly:?} {input:?}"),
+                &ours,
+                &theirs,
+            );
+            return;
         }
         let r = poly.radius();
         let core = make_proxy(poly.vertices(), 0.0).unwrap();
@@ -207,11 +219,8 @@ fn ray_cast_polygon_matches() {
             rounded_hits += 1;
             Ok(())
         };
-        m.check(check(), || {
-            format!("{poly:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check(), || format!("{poly:?} {input:?}"), &ours, &theirs);
+    });
     assert!(
         rounded_hits > CASES / 20,
         "only {rounded_hits} rounded hits"
@@ -223,15 +232,13 @@ fn ray_cast_polygon_matches() {
 /// parallel to an axis and rays starting inside (no hit in both).
 #[test]
 fn aabb_ray_cast_matches() {
-    let mut rng = Rng::new(0xAABB);
-    let mut m = Mismatches::new("Aabb::ray_cast");
     let mut hits = 0;
-    for i in 0..CASES {
+    for_cases(0xAABB, "Aabb::ray_cast", CASES, |rng, i, m| {
         let lower = rng.vec_in(3.0);
         let aabb = Aabb::new(lower, lower + Vec2::new(rng.size(), rng.size()));
         let center = aabb.center();
         let bound = aabb.extents().length();
-        let mut input = random_ray(&mut rng, bound);
+        let mut input = random_ray(rng, bound);
         input.origin += center;
         match i % 10 {
             0 => input.translation.x = 0.0,
@@ -241,10 +248,12 @@ fn aabb_ray_cast_matches() {
         let ours = aabb.ray_cast(&input);
         let theirs = box2d::aabb_ray_cast(&aabb, &input);
         hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{aabb:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(
+            compare(&input, &ours, &theirs),
+            || format!("{aabb:?} {input:?}"),
+            &ours,
+            &theirs,
+        );
+    });
     assert!(hits > CASES / 4, "only {hits} hits");
 }
