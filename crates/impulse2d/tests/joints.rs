@@ -6,7 +6,7 @@ use impulse2d::collision::{Capsule, Circle, make_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, DistanceJointDef, Error, Filter, JointDef, JointEventKind, JointId,
     JointType, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
-    RevoluteJointDef, Rot, ShapeDef, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+    RevoluteJointDef, Rot, ShapeDef, Vec2, WeldJointDef, World, WorldDef,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -696,62 +696,10 @@ fn car_on_wheel_joints_drives_over_bumps() {
     // 20 s (at the motor's 8 m/s it would take 5 s), upright,
     // with its wheels held on their suspension lines, and the suspension must
     // actually work (travel when a bump is hit).
+    // The car is the registry's `car` scene.
     let mut world = new_world();
-    let ground = ground_box(&mut world, 100.0);
-    for k in 0..8 {
-        let bump = Circle {
-            center: Vec2::new(10.0 + 4.0 * k as f32, 0.4),
-            radius: 0.3,
-        };
-        // The ground body sits at y = -0.5: bump tops at 0.4 + 0.3 - 0.5 = 0.2 m.
-        world
-            .create_circle_shape(ground, &ShapeDef::default(), &bump)
-            .unwrap();
-    }
-    let chassis = dynamic_body(&mut world, Vec2::new(0.0, 1.0));
-    add_box(&mut world, chassis, 1.25, 0.25, 2.0);
-    let wheel_shape = ShapeDef {
-        density: 2.0,
-        friction: 1.5,
-        ..Default::default()
-    };
-    let mut wheels = Vec::new();
-    let mut joints = Vec::new();
-    for (x, motor) in [(-0.9f32, true), (0.9, false)] {
-        let wheel = dynamic_body(&mut world, Vec2::new(x, 0.4));
-        world
-            .create_circle_shape(
-                wheel,
-                &wheel_shape,
-                &Circle {
-                    center: Vec2::ZERO,
-                    radius: 0.4,
-                },
-            )
-            .unwrap();
-        let joint = world
-            .create_wheel_joint(&WheelJointDef {
-                base: JointDef {
-                    body_a: chassis,
-                    body_b: wheel,
-                    local_anchor_a: Vec2::new(x, -0.6),
-                    ..Default::default()
-                },
-                local_axis_a: Vec2::Y,
-                hertz: 5.0,
-                damping_ratio: 0.7,
-                enable_limit: true,
-                lower_translation: -0.25,
-                upper_translation: 0.25,
-                enable_motor: motor,
-                motor_speed: -20.0,
-                max_motor_torque: 5.0,
-                ..Default::default()
-            })
-            .unwrap();
-        wheels.push(wheel);
-        joints.push(joint);
-    }
+    let car = impulse2d_scenes::joints::car(&mut world).unwrap();
+    let (chassis, wheels, joints) = (car.chassis, [car.rear_wheel, car.front_wheel], car.joints);
 
     let (mut min_travel, mut max_travel) = (f32::MAX, f32::MIN);
     let mut passed_at = None;

@@ -9,8 +9,7 @@ mod rng;
 
 use impulse2d::collision::{
     Aabb, Circle, DistanceInput, RayCastInput, Segment, ShapeCastPairInput, ShapeProxy,
-    SimplexCache, compute_hull, make_offset_box, make_polygon, make_proxy, shape_cast,
-    shape_distance,
+    SimplexCache, make_offset_box, make_proxy, shape_cast, shape_distance,
 };
 use impulse2d::core::LINEAR_SLOP;
 use impulse2d::{
@@ -48,18 +47,7 @@ fn random_geometry(rng: &mut Rng, allow_segment: bool) -> ShapeGeometry {
         0 => ShapeGeometry::Circle(rng.circle()),
         1 => ShapeGeometry::Capsule(rng.capsule()),
         2 => ShapeGeometry::Polygon(rng.rounded_box()),
-        3 => loop {
-            let n = 3 + rng.below(6);
-            let cloud = rng.point_cloud(n);
-            if let Ok(hull) = compute_hull(&cloud) {
-                let radius = if rng.chance(0.3) {
-                    0.1 * rng.size()
-                } else {
-                    0.0
-                };
-                break ShapeGeometry::Polygon(make_polygon(&hull, radius).unwrap());
-            }
-        },
+        3 => ShapeGeometry::Polygon(rng.hull_polygon(0.3, 0.1)),
         _ => ShapeGeometry::Segment(rng.segment()),
     }
 }

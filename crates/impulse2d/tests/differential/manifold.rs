@@ -31,7 +31,7 @@
 //!   where ours is empty and every one of Box2D's separations exceeds
 //!   `SPECULATIVE_DISTANCE`.
 
-use super::support::{CASES, Mismatches, compare_manifolds};
+use super::support::{CASES, compare_manifolds, for_cases};
 use crate::common::box2d;
 use crate::common::fuzz_cases;
 use crate::common::reference;
@@ -259,12 +259,10 @@ pub fn run<A: TestShape, B: TestShape>(
     ours: impl Fn(&A, Transform, &B, Transform) -> Manifold,
     theirs: impl Fn(&A, Transform, &B, Transform) -> Manifold,
 ) {
-    let mut rng = Rng::new(seed);
-    let mut m = Mismatches::new(name);
     let mut tally = Tally::default();
-    for _ in 0..CASES {
-        let a = A::generate(&mut rng);
-        let b = B::generate(&mut rng);
+    for_cases(seed, name, CASES, |rng, _, m| {
+        let a = A::generate(rng);
+        let b = B::generate(rng);
         let xf_a = rng.transform(2.0);
         let xf_b = rng.pose_near(xf_a, a.bound(), b.bound());
         let mo = ours(&a, xf_a, &b, xf_b);
@@ -289,11 +287,13 @@ pub fn run<A: TestShape, B: TestShape>(
             |xf| theirs(&a, xf_a, &b, xf),
             &mut tally,
         );
-        m.check(check, || {
-            format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\nours {mo:?}\nBox2D {mt:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(
+            check,
+            || format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}"),
+            &mo,
+            &mt,
+        );
+    });
     tally.finish(name, min_touching);
 }
 

@@ -1,10 +1,9 @@
 //! Chain-segment manifolds that carry a GJK cache, against Box2D's.
 
 use super::manifold::{Tally, TestShape, judge, run};
-use super::support::{CASES, Mismatches};
+use super::support::{CASES, for_cases};
 use crate::common::box2d;
 use crate::common::fuzz_cases;
-use crate::common::rng::Rng;
 use impulse2d::collision::{
     Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
     collide_chain_segment_and_polygon,
@@ -50,31 +49,47 @@ fn collide_chain_segment_and_polygon_matches() {
 /// different caches GJK may list the same simplex in another order.
 #[test]
 fn chain_cache_warm_starts_match() {
-    let mut rng = Rng::new(0xCD);
-    let mut m = Mismatches::new("collide_chain_segment_and_polygon (warm)");
     let mut tally = Tally::default();
-    for _ in 0..CASES / 5 {
-        let a = ChainSegment::generate(&mut rng);
-        let b = Polygon::generate(&mut rng);
-        let xf_a = rng.transform(2.0);
-        let mut xf_b = rng.pose_near(xf_a, a.bound(), b.bound());
-        let velocity = rng.vec_in(0.05);
-        let (mut cache_ours, mut cache_b2) = (SimplexCache::default(), SimplexCache::default());
-        for _frame in 0..5 {
-            let before = (cache_ours, cache_b2);
-            let mo = collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_ours);
-            let mt = box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_b2);
-            let again = |xf| {
-                box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf, &mut before.1.clone())
-            };
-            let check = judge(true, None, xf_b, &mo, &mt, again, &mut tally);
-            m.check(check, || {
-                format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\ncaches before {before:?}\nours {mo:?}\nBox2D {mt:?}")
-            });
-            xf_b.p += velocity;
-        }
-    }
-    m.finish();
+    for_cases(
+        0xCD,
+        "collide_chain_segment_and_polygon (warm)",
+        CASES / 5,
+        |rng, _, m| {
+            let a = ChainSegment::generate(rng);
+            let b = Polygon::generate(rng);
+            let xf_a = rng.transform(2.0);
+            let mut xf_b = rng.pose_near(xf_a, a.bound(), b.bound());
+            let velocity = rng.vec_in(0.05);
+            let (mut cache_ours, mut cache_b2) = (SimplexCache::default(), SimplexCache::default());
+            for _frame in 0..5 {
+                let before = (cache_ours, cache_b2);
+                let mo = collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_ours);
+                let mt =
+                    box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_b2);
+                let again = |xf| {
+                    box2d::collide_chain_segment_and_polygon(
+                        &a,
+                        xf_a,
+                        &b,
+                        xf,
+                        &mut before.1.clone(),
+                    )
+                };
+                let check = judge(true, None, xf_b, &mo, &mt, again, &mut tally);
+                m.check_outputs(
+                    check,
+                    || {
+                        format!(
+                            "A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\ncaches before {before:?}"
+                        )
+                    },
+                    &mo,
+                    &mt,
+                );
+                xf_b.p += velocity;
+            }
+        },
+    );
     tally.finish("collide_chain_segment_and_polygon (warm)", CASES / 20);
 }
 
