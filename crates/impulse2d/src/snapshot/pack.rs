@@ -69,6 +69,31 @@ impl<'a> Packer<'a, false> {
         bits: &'a mut Vec<u64>,
         joint_sims: &'a mut Vec<JointSim>,
     ) -> Packer<'a> {
+        Packer::with_stats(bytes, bits, joint_sims, None)
+    }
+}
+
+impl<'a> Packer<'a, true> {
+    /// A packer writing into emptied buffers that also counts the bits
+    /// spent under each label that [`Coder::mark`] names, adding them to
+    /// `stats`.
+    pub(crate) fn counting(
+        bytes: &'a mut Vec<u8>,
+        bits: &'a mut Vec<u64>,
+        joint_sims: &'a mut Vec<JointSim>,
+        stats: &'a mut Vec<(&'static str, usize)>,
+    ) -> Packer<'a, true> {
+        Packer::with_stats(bytes, bits, joint_sims, Some(stats))
+    }
+}
+
+impl<'a, const STATS: bool> Packer<'a, STATS> {
+    fn with_stats(
+        bytes: &'a mut Vec<u8>,
+        bits: &'a mut Vec<u64>,
+        joint_sims: &'a mut Vec<JointSim>,
+        stats: Option<&'a mut Vec<(&'static str, usize)>>,
+    ) -> Packer<'a, STATS> {
         bytes.clear();
         bytes.resize(bytes.capacity(), 0);
         bits.clear();
@@ -80,41 +105,12 @@ impl<'a> Packer<'a, false> {
             joint_sims,
             word: 0,
             fill: 0,
-            stats: None,
+            stats,
             label: "",
             label_from: 0,
         }
     }
 
-    /// Also counts the bits spent under each label that [`Coder::mark`]
-    /// names, adding them to `stats`.
-    pub(crate) fn with_stats(self, stats: &'a mut Vec<(&'static str, usize)>) -> Packer<'a, true> {
-        let Packer {
-            bytes,
-            at,
-            bits,
-            joint_sims,
-            word,
-            fill,
-            stats: _,
-            label,
-            label_from,
-        } = self;
-        Packer {
-            bytes,
-            at,
-            bits,
-            joint_sims,
-            word,
-            fill,
-            stats: Some(stats),
-            label,
-            label_from,
-        }
-    }
-}
-
-impl<const STATS: bool> Packer<'_, STATS> {
     /// Bits written so far.
     fn position(&self) -> usize {
         self.at * 8 + self.bits.len() * 64 + self.fill as usize

@@ -1534,7 +1534,7 @@ impl World {
     pub fn rollback_breakdown(&mut self) -> Vec<(&'static str, f64)> {
         let (mut bytes, mut bits, mut joint_sims) = (Vec::new(), Vec::new(), Vec::new());
         let mut stats = Vec::new();
-        let mut packer = Packer::new(&mut bytes, &mut bits, &mut joint_sims).with_stats(&mut stats);
+        let mut packer = Packer::counting(&mut bytes, &mut bits, &mut joint_sims, &mut stats);
         packer.mark("settings");
         code_world(&mut packer, self, &mut Vec::new());
         packer.finish();
