@@ -474,11 +474,7 @@ fn islands_split_when_contacts_end() {
     assert_eq!(world.counters().island_count, 1);
 
     // Knock B off A and far away.
-    world
-        .body_mut(b)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(8.0, 3.0))
-        .unwrap();
+    build::set_velocity(&mut world, b, Vec2::new(8.0, 3.0));
     step_checked(&mut world, 300);
     let c = world.counters();
     assert_eq!(c.island_count, 2, "{c:?}");
@@ -546,11 +542,7 @@ fn changing_the_body_type() {
         .set_body_type(BodyType::Kinematic)
         .unwrap();
     assert_eq!(world.body(body).unwrap().mass(), 0.0);
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(1.0, 0.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(1.0, 0.0));
     step_checked(&mut world, 60);
     let p = world.body(body).unwrap().position();
     assert!((p.x - 1.0).abs() < 1e-3, "kinematic body at {p:?}");
