@@ -51,6 +51,15 @@ pub fn body(world: &mut World, body_type: BodyType, position: impl Into<Pos>) ->
     world.create_body(&def(body_type, position)).unwrap()
 }
 
+/// A static body at `position` (m) turned by `angle` (radians), without shapes.
+pub fn turned_body(world: &mut World, position: impl Into<Pos>, angle: f32) -> BodyId {
+    let def = BodyDef {
+        rotation: Rot::from_angle(angle),
+        ..def(BodyType::Static, position)
+    };
+    world.create_body(&def).unwrap()
+}
+
 /// A `2 hx` × `2 hy` m box (default shape definition) centred on `body`'s origin.
 pub fn add_box(world: &mut World, body: BodyId, hx: f32, hy: f32) -> ShapeId {
     world
