@@ -87,28 +87,6 @@ impl World {
     }
 }
 
-/// A handle to a body of `world`.
-pub(crate) fn body_handle(py: Python<'_>, world: &Py<World>, id: BodyId) -> PyResult<Py<Body>> {
-    Py::new(
-        py,
-        Body {
-            world: world.clone_ref(py),
-            id,
-        },
-    )
-}
-
-/// A handle to a shape of `world`.
-pub(crate) fn shape_handle(py: Python<'_>, world: &Py<World>, id: ShapeId) -> PyResult<Py<Shape>> {
-    Py::new(
-        py,
-        Shape {
-            world: world.clone_ref(py),
-            id,
-        },
-    )
-}
-
 /// Python objects made from one of the world's event slices.
 fn events<E, T>(
     slf: &Bound<'_, World>,
@@ -154,7 +132,7 @@ impl<'a, 'py> CastCallback<'a, 'py> {
             return 0.0;
         }
         let py = self.callback.py();
-        let answer = shape_handle(py, &self.world, id).and_then(|shape| {
+        let answer = Shape::handle(py, &self.world, id).and_then(|shape| {
             self.callback
                 .call1((shape, tup(point), tup(normal), fraction))?
                 .extract::<f32>()
@@ -594,7 +572,7 @@ impl World {
         }
         w.set_user_data((Kind::Body, id.index(), id.generation()), user_data);
         drop(w);
-        body_handle(py, &slf.clone().unbind(), id)
+        Body::handle(py, &slf.clone().unbind(), id)
     }
 
     /// Destroys a body with its shapes, chains and joints (same as
@@ -610,7 +588,7 @@ impl World {
         let world = slf.clone().unbind();
         let ids: Vec<BodyId> = slf.try_borrow()?.inner.body_ids().collect();
         ids.into_iter()
-            .map(|id| body_handle(py, &world, id))
+            .map(|id| Body::handle(py, &world, id))
             .collect()
     }
 
@@ -621,8 +599,8 @@ impl World {
             |w| w.contact_events().begin,
             |py, world, e| {
                 Ok(ContactBeginEvent {
-                    shape_a: shape_handle(py, world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, world, e.shape_id_b)?,
+                    shape_a: Shape::handle(py, world, e.shape_id_a)?,
+                    shape_b: Shape::handle(py, world, e.shape_id_b)?,
                     normal: tup(e.manifold.normal),
                     points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
                 })
@@ -638,8 +616,8 @@ impl World {
             |w| w.contact_events().end,
             |py, world, e| {
                 Ok(ContactEndEvent {
-                    shape_a: shape_handle(py, world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, world, e.shape_id_b)?,
+                    shape_a: Shape::handle(py, world, e.shape_id_a)?,
+                    shape_b: Shape::handle(py, world, e.shape_id_b)?,
                 })
             },
         )
@@ -653,8 +631,8 @@ impl World {
             |w| w.contact_events().hit,
             |py, world, e| {
                 Ok(ContactHitEvent {
-                    shape_a: shape_handle(py, world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, world, e.shape_id_b)?,
+                    shape_a: Shape::handle(py, world, e.shape_id_a)?,
+                    shape_b: Shape::handle(py, world, e.shape_id_b)?,
                     point: tup(e.point),
                     normal: tup(e.normal),
                     approach_speed: e.approach_speed,
@@ -670,8 +648,8 @@ impl World {
             |w| w.sensor_events().begin,
             |py, world, e| {
                 Ok(SensorBeginEvent {
-                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
+                    sensor: Shape::handle(py, world, e.sensor_shape_id)?,
+                    visitor: Shape::handle(py, world, e.visitor_shape_id)?,
                 })
             },
         )
@@ -684,8 +662,8 @@ impl World {
             |w| w.sensor_events().end,
             |py, world, e| {
                 Ok(SensorEndEvent {
-                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
+                    sensor: Shape::handle(py, world, e.sensor_shape_id)?,
+                    visitor: Shape::handle(py, world, e.visitor_shape_id)?,
                 })
             },
         )
@@ -699,13 +677,7 @@ impl World {
             |w| w.joint_events(),
             |py, world, e| {
                 Ok(JointEvent {
-                    joint: Py::new(
-                        py,
-                        Joint {
-                            world: world.clone_ref(py),
-                            id: e.joint_id,
-                        },
-                    )?,
+                    joint: Joint::handle(py, world, e.joint_id)?,
                     kind: match e.kind {
                         JointEventKind::ThresholdExceeded => "threshold_exceeded",
                         JointEventKind::Broken => "broken",
@@ -726,7 +698,7 @@ impl World {
             |w| w.body_events(),
             |py, world, e| {
                 Ok(BodyMoveEvent {
-                    body: body_handle(py, world, e.body_id)?,
+                    body: Body::handle(py, world, e.body_id)?,
                     position: tup(e.transform.p),
                     angle: e.transform.q.angle(),
                     fell_asleep: e.fell_asleep,
@@ -757,7 +729,7 @@ impl World {
         ))?;
         hit.map(|h| {
             Ok(RayHit {
-                shape: shape_handle(py, &world, h.shape_id)?,
+                shape: Shape::handle(py, &world, h.shape_id)?,
                 point: tup(h.point),
                 normal: tup(h.normal),
                 fraction: h.fraction,
@@ -858,7 +830,7 @@ impl World {
         hits.into_iter()
             .map(|(id, p, n, f)| {
                 Ok(RayHit {
-                    shape: shape_handle(py, &world, id)?,
+                    shape: Shape::handle(py, &world, id)?,
                     point: tup(p),
                     normal: tup(n),
                     fraction: f,
@@ -891,7 +863,7 @@ impl World {
                 true
             }))?;
         ids.into_iter()
-            .map(|id| shape_handle(py, &world, id))
+            .map(|id| Shape::handle(py, &world, id))
             .collect()
     }
 
@@ -924,7 +896,7 @@ impl World {
                 true
             }))?;
         ids.into_iter()
-            .map(|id| shape_handle(py, &world, id))
+            .map(|id| Shape::handle(py, &world, id))
             .collect()
     }
 
@@ -1307,8 +1279,8 @@ pub(crate) fn contact_list(
         .into_iter()
         .map(|c| {
             Ok(ContactData {
-                shape_a: shape_handle(py, world, c.shape_id_a)?,
-                shape_b: shape_handle(py, world, c.shape_id_b)?,
+                shape_a: Shape::handle(py, world, c.shape_id_a)?,
+                shape_b: Shape::handle(py, world, c.shape_id_b)?,
                 normal: tup(c.manifold.normal),
                 points: c.manifold.points().iter().map(|p| tup(p.point)).collect(),
                 normal_impulses: c
