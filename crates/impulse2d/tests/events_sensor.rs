@@ -69,11 +69,7 @@ fn a_falling_ball_enters_and_leaves_a_static_sensor() {
     let band = make_offset_box(2.0, 1.0, Vec2::new(0.0, 5.0), Rot::IDENTITY).unwrap();
     let sensor = sensor_on_static_body(&mut world, &band);
     let (body, visitor) = ball(&mut world, Vec2::new(0.0, 8.0), &ShapeDef::default());
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(0.0, -3.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(0.0, -3.0));
     // Moving at 3 m/s the ball's bottom reaches y = 6 after (8 − 0.25 − 6)/3
     // ≈ 0.58 s and its top leaves y = 4 after (8 + 0.25 − 4)/3 ≈ 1.42 s.
     let mut began = None;

@@ -490,13 +490,7 @@ fn the_ray_callback_answer_clips_ignores_or_stops() {
 #[test]
 fn shape_level_ray_cast_closest_point_and_test_point() {
     let mut world = build::world();
-    let body = world
-        .create_body(&BodyDef {
-            position: Vec2::new(3.0, 1.0),
-            rotation: Rot::from_angle(0.5 * impulse2d::math::PI),
-            ..Default::default()
-        })
-        .unwrap();
+    let body = build::turned_body(&mut world, Vec2::new(3.0, 1.0), 0.5 * impulse2d::math::PI);
     // A 2 × 1 box turned a quarter turn: 1 wide, 2 tall around (3, 1).
     let s = build::add_box(&mut world, body, 1.0, 0.5);
     let hit = world

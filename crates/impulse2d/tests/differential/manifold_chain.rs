@@ -4,40 +4,42 @@ use super::manifold::{Tally, TestShape, judge, run};
 use super::support::{CASES, for_cases};
 use crate::common::box2d;
 use crate::common::fuzz_cases;
+use impulse2d::Transform;
 use impulse2d::collision::{
-    Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
+    ChainSegment, Manifold, Polygon, SimplexCache, collide_chain_segment_and_capsule,
     collide_chain_segment_and_polygon,
 };
 
-/// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
-#[test]
-fn collide_chain_segment_and_capsule_matches() {
-    run::<ChainSegment, Capsule>(
-        "collide_chain_segment_and_capsule",
-        0xCB,
+/// A chain function that carries a GJK cache.
+type WithCache<B> = fn(&ChainSegment, Transform, &B, Transform, &mut SimplexCache) -> Manifold;
+
+/// [`run`] on a chain function and Box2D's, each call from an empty cache.
+fn run_cold<B: TestShape>(name: &'static str, seed: u64, ours: WithCache<B>, theirs: WithCache<B>) {
+    let fresh = || SimplexCache::default();
+    run::<ChainSegment, B>(
+        name,
+        seed,
         CASES / 20,
-        |a, xa, b, xb| {
-            collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default())
-        },
-        |a, xa, b, xb| {
-            box2d::collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default())
-        },
+        |a, xa, b, xb| ours(a, xa, b, xb, &mut fresh()),
+        |a, xa, b, xb| theirs(a, xa, b, xb, &mut fresh()),
     );
 }
 
-/// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
+/// `collide_chain_segment_and_capsule` and `collide_chain_segment_and_polygon`
+/// from an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
 #[test]
-fn collide_chain_segment_and_polygon_matches() {
-    run::<ChainSegment, Polygon>(
+fn collide_chain_segment_with_capsule_and_polygon_match() {
+    run_cold(
+        "collide_chain_segment_and_capsule",
+        0xCB,
+        collide_chain_segment_and_capsule,
+        box2d::collide_chain_segment_and_capsule,
+    );
+    run_cold(
         "collide_chain_segment_and_polygon",
         0xCC,
-        CASES / 20,
-        |a, xa, b, xb| {
-            collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default())
-        },
-        |a, xa, b, xb| {
-            box2d::collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default())
-        },
+        collide_chain_segment_and_polygon,
+        box2d::collide_chain_segment_and_polygon,
     );
 }
 

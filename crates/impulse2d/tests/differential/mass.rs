@@ -1,12 +1,14 @@
 //! Mass properties against Box2D's.
 
-use super::support::{CASES, close, for_cases, vclose};
+use super::support::{CASES, Mismatches, close, for_cases, vclose};
 use crate::common::box2d;
+use crate::common::rng::Rng;
 use crate::common::shapes::random_polygon;
 use impulse2d::Vec2;
 use impulse2d::collision::{
     MassData, Polygon, compute_capsule_mass, compute_circle_mass, compute_polygon_mass,
 };
+use std::fmt::Debug;
 
 /// Whether two mass data agree: mass and inertia to a relative `rel`, centre to
 /// `abs` metres.
@@ -27,28 +29,42 @@ fn compare(ours: &MassData, theirs: &MassData, rel: f32, abs: f32) -> Result<(),
     Ok(())
 }
 
+/// One random shape from `shape` of `density`: our mass data against Box2D's
+/// (relative 1e-5, centre to 1e-6 m).
+fn check_mass<S: Debug>(
+    rng: &mut Rng,
+    m: &mut Mismatches,
+    density: f32,
+    shape: fn(&mut Rng) -> S,
+    ours: fn(&S, f32) -> impulse2d::Result<MassData>,
+    theirs: fn(&S, f32) -> MassData,
+) {
+    let shape = shape(rng);
+    let (ours, theirs) = (ours(&shape, density).unwrap(), theirs(&shape, density));
+    let inputs = || format!("{shape:?} density {density}");
+    m.check_outputs(compare(&ours, &theirs, 1e-5, 1e-6), inputs, &ours, &theirs);
+}
+
 /// `compute_circle_mass` and `compute_capsule_mass` against Box2D's (relative 1e-5).
 #[test]
 fn circle_and_capsule_mass_match() {
     for_cases(0x3A55, "circle/capsule mass", CASES, |rng, _, m| {
         let density = rng.log_range(0.1, 1000.0);
-        let circle = rng.circle();
-        let ours = compute_circle_mass(&circle, density).unwrap();
-        let theirs = box2d::compute_circle_mass(&circle, density);
-        m.check_outputs(
-            compare(&ours, &theirs, 1e-5, 1e-6),
-            || format!("{circle:?} density {density}"),
-            &ours,
-            &theirs,
+        check_mass(
+            rng,
+            m,
+            density,
+            Rng::circle,
+            compute_circle_mass,
+            box2d::compute_circle_mass,
         );
-        let capsule = rng.capsule();
-        let ours = compute_capsule_mass(&capsule, density).unwrap();
-        let theirs = box2d::compute_capsule_mass(&capsule, density);
-        m.check_outputs(
-            compare(&ours, &theirs, 1e-5, 1e-6),
-            || format!("{capsule:?} density {density}"),
-            &ours,
-            &theirs,
+        check_mass(
+            rng,
+            m,
+            density,
+            Rng::capsule,
+            compute_capsule_mass,
+            box2d::compute_capsule_mass,
         );
     });
 }
