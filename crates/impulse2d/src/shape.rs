@@ -13,6 +13,7 @@ use crate::collision::{
     compute_capsule_mass, compute_circle_aabb, compute_circle_mass, compute_polygon_aabb,
     compute_polygon_mass, compute_segment_aabb,
 };
+use crate::contact::ContactEdges;
 use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_non_negative};
 use crate::id::{NULL_INDEX, ShapeId};
@@ -763,14 +764,9 @@ impl World {
 
     /// Destroys every contact that involves the shape.
     pub(crate) fn destroy_shape_contacts(&mut self, si: usize, wake: bool) {
-        let bi = self.shapes[si].body_id as usize;
-        let mut key = self.bodies[bi].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
-            let edge = (key & 1) as usize;
-            let contact = &self.contacts[contact_id as usize];
-            key = contact.edges[edge].next_key;
-            if contact.shape_id_a as usize == si || contact.shape_id_b as usize == si {
+        let mut edges = ContactEdges::of(&self.bodies[self.shapes[si].body_id as usize]);
+        while let Some((contact_id, _)) = edges.next(&self.contacts) {
+            if self.contacts[contact_id as usize].has_shape(si) {
                 self.destroy_contact(contact_id, wake);
             }
         }

@@ -5,7 +5,7 @@
 //! [`World::step`]. The values are also in [`World::settings`].
 
 use crate::collision::Aabb;
-use crate::error::{Error, Result, check_finite, check_non_negative};
+use crate::error::{Result, check_non_negative, check_positive};
 use crate::id::NULL_INDEX;
 use crate::solver::solver_set::AWAKE_SET;
 use crate::workers::Workers;
@@ -161,14 +161,7 @@ impl World {
     ///
     /// Box2D: `b2World_SetMaximumLinearSpeed`.
     pub fn set_maximum_linear_speed(&mut self, speed: f32) -> Result<()> {
-        check_finite(speed, "maximum linear speed")?;
-        if speed <= 0.0 {
-            return Err(Error::OutOfRange {
-                what: "maximum linear speed",
-                expected: "> 0",
-                value: speed,
-            });
-        }
+        check_positive(speed, "maximum linear speed")?;
         self.settings.maximum_linear_speed = speed;
         Ok(())
     }

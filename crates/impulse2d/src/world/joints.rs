@@ -20,6 +20,7 @@
 //! are called by the solver-set and island code.
 
 use crate::body::BodyType;
+use crate::contact::ContactEdges;
 use crate::error::{Error, Result};
 use crate::id::{JointId, NULL_INDEX};
 use crate::joint::solver::over_threshold;
@@ -485,13 +486,9 @@ impl World {
         } else {
             (b, a as u32)
         };
-        let mut key = self.bodies[start].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
-            let edge = (key & 1) as usize;
-            let contact = self.contacts[contact_id as usize];
-            key = contact.edges[edge].next_key;
-            if contact.edges[edge ^ 1].body_id == other {
+        let mut edges = ContactEdges::of(&self.bodies[start]);
+        while let Some((contact_id, edge)) = edges.next(&self.contacts) {
+            if self.contacts[contact_id as usize].edges[edge ^ 1].body_id == other {
                 self.destroy_contact(contact_id, false);
             }
         }
