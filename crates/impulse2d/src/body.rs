@@ -501,26 +501,6 @@ fn def_flags(def: &BodyDef) -> u32 {
 }
 
 impl World {
-    /// Checks an id and returns the body's index.
-    pub(crate) fn body_index(&self, id: BodyId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "body" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.bodies.get(id.index as usize) {
-            Some(b) if b.id == id.index && b.generation == id.generation => Ok(id.index as usize),
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_body_id(&self, index: u32) -> BodyId {
-        BodyId {
-            index,
-            world: self.world_number,
-            generation: self.bodies[index as usize].generation,
-        }
-    }
-
     /// The sim of a body, wherever it lives.
     #[inline]
     pub(crate) fn body_sim(&self, body_index: usize) -> &BodySim {

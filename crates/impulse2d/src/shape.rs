@@ -16,7 +16,7 @@ use crate::collision::{
 use crate::contact::ContactEdges;
 use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_non_negative};
-use crate::id::{NULL_INDEX, ShapeId};
+use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
 use crate::pos::{WorldAabb, WorldTransform, check_finite_pos};
 use crate::world::World;
@@ -531,26 +531,6 @@ pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> 
 }
 
 impl World {
-    /// Checks an id and returns the shape's index.
-    pub(crate) fn shape_index(&self, id: ShapeId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "shape" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.shapes.get(id.index as usize) {
-            Some(s) if s.id == id.index && s.generation == id.generation => Ok(id.index as usize),
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_shape_id(&self, index: u32) -> ShapeId {
-        ShapeId {
-            index,
-            world: self.world_number,
-            generation: self.shapes[index as usize].generation,
-        }
-    }
-
     /// Creates a shape on body `bi` after validating everything.
     pub(crate) fn create_shape_internal(
         &mut self,

@@ -64,18 +64,11 @@ impl ProxyId {
         ProxyId { index, generation }
     }
 
-    /// The proxy's slot in the tree's pool, below the pool's capacity; usable to index
-    /// side arrays. Slots are reused after a proxy is destroyed.
-    #[inline]
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// How many times the slot had been freed when this proxy was created.
-    #[inline]
-    pub fn generation(self) -> u32 {
-        self.generation
-    }
+    crate::id::slot_getters!(
+        "The proxy's slot in the tree's pool, below the pool's capacity; usable to index \
+         side arrays. Slots are reused after a proxy is destroyed.",
+        "How many times the slot had been freed when this proxy was created."
+    );
 }
 
 /// How much work a traversal did: useful for profiling and for checking tree quality.

@@ -47,28 +47,6 @@ impl World {
         }
     }
 
-    /// Checks a joint id and returns the joint's index.
-    pub(crate) fn joint_index(&self, id: JointId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "joint" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.joints.joints.get(id.index as usize) {
-            Some(j) if j.joint_id == id.index && j.generation == id.generation => {
-                Ok(id.index as usize)
-            }
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_joint_id(&self, index: u32) -> JointId {
-        JointId {
-            index,
-            world: self.world_number,
-            generation: self.joints.joints[index as usize].generation,
-        }
-    }
-
     /// The sim of a joint, wherever it lives.
     pub(crate) fn joint_sim(&self, ji: usize) -> &JointSim {
         let j = &self.joints.joints[ji];
