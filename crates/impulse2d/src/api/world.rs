@@ -250,6 +250,7 @@ impl World {
 mod tests {
     use crate::collision::{Aabb, make_box};
     use crate::math::Vec2;
+    use crate::test_build as build;
     use crate::{BodyDef, BodyType, QueryFilter, ShapeDef, World, WorldDef};
 
     /// A row of 200 static boxes created left to right: rebuilding the static
@@ -312,19 +313,15 @@ mod tests {
             world.set_friction_callback(|fa, a, fb, b| if a == b { fa.max(fb) } else { 0.1 });
             world
                 .set_restitution_callback(|ra, a, rb, b| if a + b == 1 { 0.3 } else { ra.min(rb) });
-            let ground = world.create_body(&BodyDef::default()).unwrap();
-            world
-                .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0).unwrap())
-                .unwrap();
+            let ground = build::body(&mut world, BodyType::Static, Vec2::ZERO);
+            build::add_box(&mut world, ground, 20.0, 1.0);
             let mut bodies = Vec::new();
             for i in 0..48 {
-                let body = world
-                    .create_body(&BodyDef {
-                        body_type: BodyType::Dynamic,
-                        position: Vec2::new((i % 6) as f32 * 0.9 - 2.5, 2.0 + (i / 6) as f32),
-                        ..Default::default()
-                    })
-                    .unwrap();
+                let body = build::body(
+                    &mut world,
+                    BodyType::Dynamic,
+                    Vec2::new((i % 6) as f32 * 0.9 - 2.5, 2.0 + (i / 6) as f32),
+                );
                 let def = ShapeDef {
                     user_material_id: (i % 2) as u64,
                     ..Default::default()
