@@ -44,6 +44,11 @@ HELD_OUT_SEED = 2_000_000_000
 
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+
+    def optional_limit(flag, kind, help_text):
+        """A limit that is off (None) unless given."""
+        p.add_argument(flag, type=kind, default=None, help=help_text)
+
     p.add_argument("--env", default="impulse2d/LunarLander-v0", help="gymnasium id (default %(default)s)")
     p.add_argument("--iterations", type=int, default=300, help="ES iterations (default %(default)s)")
     p.add_argument("--pairs", type=int, default=32, help="antithetic pairs per iteration (default %(default)s)")
@@ -53,12 +58,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--weight-decay", type=float, default=0.005, help="L2 pull toward 0 (default %(default)s)")
     p.add_argument("--hidden", type=int, default=16, help="hidden units, 0 for linear (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="run seed, 0..999 (default %(default)s)")
-    p.add_argument(
-        "--max-episode-steps",
-        type=int,
-        default=None,
-        help="training episode limit (default: the environment's, 1000); validation and held-out use the environment's",
-    )
+    optional_limit("--max-episode-steps", int, "training episode limit (default: the environment's, 1000); validation and held-out use the environment's")
     p.add_argument("--workers", type=int, default=2, help="Ray actors; 0 = no Ray, in-process (default %(default)s)")
     p.add_argument("--envs-per-worker", type=int, default=16, help="worlds per actor (default %(default)s)")
     p.add_argument("--threads", type=int, default=1, help="Rust threads (and Ray CPUs) per actor (default %(default)s)")
@@ -66,12 +66,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=5, help="validate the policy every N iterations (default %(default)s)")
     p.add_argument("--eval-episodes", type=int, default=16, help="validation episodes (default %(default)s)")
     p.add_argument("--held-out", type=int, default=10, help="held-out episodes at the end (default %(default)s)")
-    p.add_argument(
-        "--max-minutes",
-        type=float,
-        default=None,
-        help="stop after the first validation past this many minutes (the run then depends on the machine's speed)",
-    )
+    optional_limit("--max-minutes", float, "stop after the first validation past this many minutes (the run then depends on the machine's speed)")
     p.add_argument("--keep", choices=("best", "last"), default="best", help="final policy: best validated or last")
     p.add_argument("--out", default="es_lunar_lander", help="output path prefix for .csv/.png/.npy (default %(default)s)")
     p.add_argument(

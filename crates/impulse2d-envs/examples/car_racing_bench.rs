@@ -3,15 +3,13 @@
 //! through a fixed pattern; the env resets when an episode ends.
 use std::time::Instant;
 
-use impulse2d_envs::car_racing::{CarAction, CarRacing, CarRacingConfig};
+use impulse2d_envs::car_racing::CarAction;
+
+mod common;
 
 fn main() {
-    let steps: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5000);
-    let mut env = CarRacing::new(CarRacingConfig::default()).unwrap();
-    env.reset_with_options(Some(0), None).unwrap();
+    let steps = common::steps_arg(5000);
+    let mut env = common::car_racing(0);
     let start = Instant::now();
     let mut resets = 0;
     for i in 0..steps {

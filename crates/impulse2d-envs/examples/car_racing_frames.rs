@@ -1,6 +1,8 @@
 //! Drives CarRacing for a while with a fixed action and writes the
 //! observation and the `rgb_array` frame as PNGs: `car_obs.png`, `car_video.png`.
-use impulse2d_envs::car_racing::{CarAction, CarRacing, CarRacingConfig};
+use impulse2d_envs::car_racing::CarAction;
+
+mod common;
 
 fn save(rgb: &[u8], w: u32, h: u32, path: &str) {
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
@@ -12,12 +14,8 @@ fn save(rgb: &[u8], w: u32, h: u32, path: &str) {
 }
 
 fn main() {
-    let steps: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(80);
-    let mut env = CarRacing::new(CarRacingConfig::default()).unwrap();
-    env.reset_with_options(Some(1), None).unwrap();
+    let steps = common::steps_arg(80);
+    let mut env = common::car_racing(1);
     for i in 0..steps {
         let steer = if i > 60 { 0.3 } else { 0.0 };
         env.step_with_info(CarAction::Continuous([steer, 0.3, 0.0]))

@@ -457,64 +457,72 @@ impl BipedalWalker {
             filter: walker_filter,
             ..Default::default()
         };
+        // A leg segment: a box of width `width` (m, length LEG_H) placed at
+        // `offset` from (init_x, 0) turned by `angle`, hinged at its top to
+        // `parent` at height `parent_y` (m, the parent's frame), with a motor
+        // of speed `speed` (rad/s) and the angle limits `limits` (rad).
+        let segment = |world: &mut World,
+                       parent: BodyId,
+                       parent_y: f64,
+                       (offset, angle): (Vec2, f32),
+                       width: f64,
+                       speed: f32,
+                       (lower_angle, upper_angle): (f32, f32)|
+         -> Result<(BodyId, ShapeId, JointId), EnvError> {
+            let body = world.create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(init_x, 0.0) + offset,
+                rotation: Rot::from_angle(angle),
+                ..Default::default()
+            })?;
+            let shape = world.create_polygon_shape(
+                body,
+                &leg_def,
+                &make_box((width / 2.0) as f32, (LEG_H / 2.0) as f32)?,
+            )?;
+            let joint = world.create_revolute_joint(&RevoluteJointDef {
+                base: JointDef {
+                    body_a: parent,
+                    body_b: body,
+                    local_anchor_a: Vec2::new(0.0, parent_y as f32),
+                    local_anchor_b: Vec2::new(0.0, (LEG_H / 2.0) as f32),
+                    ..Default::default()
+                },
+                enable_motor: true,
+                enable_limit: true,
+                max_motor_torque: MOTORS_TORQUE as f32,
+                motor_speed: speed,
+                lower_angle,
+                upper_angle,
+                ..Default::default()
+            })?;
+            Ok((body, shape, joint))
+        };
         let mut legs = [hull; 4];
         let mut joints = Vec::with_capacity(4);
         let mut lower_shapes = [hull_shape; 2];
         for (k, i) in [-1.0f64, 1.0].into_iter().enumerate() {
-            let upper = world.create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(init_x, 0.0) + leg_positions[k].0,
-                rotation: Rot::from_angle(leg_positions[k].1),
-                ..Default::default()
-            })?;
-            world.create_polygon_shape(
+            let (upper_offset, upper_angle, lower_offset, lower_angle) = leg_positions[k];
+            let (upper, _, hip) = segment(
+                &mut world,
+                hull,
+                LEG_DOWN,
+                (upper_offset, upper_angle),
+                LEG_W,
+                i as f32,
+                (-0.8, 1.1),
+            )?;
+            let (lower, lower_shape, knee) = segment(
+                &mut world,
                 upper,
-                &leg_def,
-                &make_box((LEG_W / 2.0) as f32, (LEG_H / 2.0) as f32)?,
+                -LEG_H / 2.0,
+                (lower_offset, lower_angle),
+                0.8 * LEG_W,
+                1.0,
+                (-1.6, -0.1),
             )?;
-            joints.push(world.create_revolute_joint(&RevoluteJointDef {
-                base: JointDef {
-                    body_a: hull,
-                    body_b: upper,
-                    local_anchor_a: Vec2::new(0.0, LEG_DOWN as f32),
-                    local_anchor_b: Vec2::new(0.0, (LEG_H / 2.0) as f32),
-                    ..Default::default()
-                },
-                enable_motor: true,
-                enable_limit: true,
-                max_motor_torque: MOTORS_TORQUE as f32,
-                motor_speed: i as f32,
-                lower_angle: -0.8,
-                upper_angle: 1.1,
-                ..Default::default()
-            })?);
-            let lower = world.create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: Vec2::new(init_x, 0.0) + leg_positions[k].2,
-                rotation: Rot::from_angle(leg_positions[k].3),
-                ..Default::default()
-            })?;
-            lower_shapes[k] = world.create_polygon_shape(
-                lower,
-                &leg_def,
-                &make_box((0.8 * LEG_W / 2.0) as f32, (LEG_H / 2.0) as f32)?,
-            )?;
-            joints.push(world.create_revolute_joint(&RevoluteJointDef {
-                base: JointDef {
-                    body_a: upper,
-                    body_b: lower,
-                    local_anchor_a: Vec2::new(0.0, (-LEG_H / 2.0) as f32),
-                    local_anchor_b: Vec2::new(0.0, (LEG_H / 2.0) as f32),
-                    ..Default::default()
-                },
-                enable_motor: true,
-                enable_limit: true,
-                max_motor_torque: MOTORS_TORQUE as f32,
-                motor_speed: 1.0,
-                lower_angle: -1.6,
-                upper_angle: -0.1,
-                ..Default::default()
-            })?);
+            joints.extend([hip, knee]);
+            lower_shapes[k] = lower_shape;
             legs[2 * k] = upper;
             legs[2 * k + 1] = lower;
         }

@@ -2,6 +2,30 @@
 
 use std::fmt;
 
+/// Declares an environment's settings struct and its `Default` (Gymnasium's
+/// defaults) from one list: each field with its documentation, type and
+/// default value.
+macro_rules! settings {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[doc = $doc:tt])* pub $field:ident: $ty:ty = $default:expr, )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[doc = $doc])* pub $field: $ty, )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $( $field: $default, )* }
+            }
+        }
+    };
+}
+pub(crate) use settings;
+
 /// What an environment's step accepts.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ActionSpace {

@@ -124,34 +124,23 @@ const LEG_CATEGORY: u64 = 0x0020;
 /// The ground's collision category (Box2D's default).
 const GROUND_CATEGORY: u64 = 0x0001;
 
-/// Settings of a LunarLander (Gymnasium's constructor arguments).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LunarLanderConfig {
-    /// Continuous actions (`Box(-1, 1, (2,))`) instead of `Discrete(4)`.
-    pub continuous: bool,
-    /// Gravity, m/s², strictly between −12 and 0.
-    pub gravity: f64,
-    /// Whether wind and turbulence act while no leg touches the ground.
-    pub enable_wind: bool,
-    /// Largest wind force, N (recommended 0–20).
-    pub wind_power: f64,
-    /// Largest turbulence torque, N·m (recommended 0–2).
-    pub turbulence_power: f64,
-    /// Steps after which an episode is truncated; `None` for no limit.
-    pub max_episode_steps: Option<u32>,
-}
-
-impl Default for LunarLanderConfig {
-    /// Gymnasium's defaults: discrete, gravity −10, no wind, 1000 steps.
-    fn default() -> Self {
-        LunarLanderConfig {
-            continuous: false,
-            gravity: -10.0,
-            enable_wind: false,
-            wind_power: 15.0,
-            turbulence_power: 1.5,
-            max_episode_steps: Some(MAX_EPISODE_STEPS),
-        }
+crate::env::settings! {
+    /// Settings of a LunarLander (Gymnasium's constructor arguments). The
+    /// default is Gymnasium's: discrete, gravity −10, no wind, 1000 steps.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LunarLanderConfig {
+        /// Continuous actions (`Box(-1, 1, (2,))`) instead of `Discrete(4)`.
+        pub continuous: bool = false,
+        /// Gravity, m/s², strictly between −12 and 0.
+        pub gravity: f64 = -10.0,
+        /// Whether wind and turbulence act while no leg touches the ground.
+        pub enable_wind: bool = false,
+        /// Largest wind force, N (recommended 0–20).
+        pub wind_power: f64 = 15.0,
+        /// Largest turbulence torque, N·m (recommended 0–2).
+        pub turbulence_power: f64 = 1.5,
+        /// Steps after which an episode is truncated; `None` for no limit.
+        pub max_episode_steps: Option<u32> = Some(MAX_EPISODE_STEPS),
     }
 }
 

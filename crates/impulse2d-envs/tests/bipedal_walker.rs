@@ -3,7 +3,9 @@
 use impulse2d_envs::bipedal_walker::{
     BipedalWalker, BipedalWalkerConfig, BipedalWalkerHeuristics, TERRAIN_LENGTH, TERRAIN_STEP,
 };
-use impulse2d_envs::{Action, ActionSpace, Env, EnvError};
+use impulse2d_envs::{Action, Env, EnvError};
+
+mod common;
 
 /// Runs Gymnasium's `__main__` loop (first action zero, then the heuristic)
 /// for one episode: (return, steps, final hull x in metres, fell).
@@ -50,13 +52,7 @@ fn walker(hardcore: bool) -> BipedalWalker {
 #[test]
 fn spaces_and_limits_are_gymnasiums() {
     let w = walker(false);
-    assert_eq!(
-        w.action_space(),
-        ActionSpace::Continuous {
-            low: vec![-1.0; 4],
-            high: vec![1.0; 4]
-        }
-    );
+    assert_eq!(w.action_space(), common::continuous(&[-1.0; 4], &[1.0; 4]));
     let space = w.observation_space();
     assert_eq!(space.shape, vec![24]);
     assert_eq!(space.low[14..], [-1.0; 10]);

@@ -9,6 +9,8 @@ use impulse2d_envs::car_racing::{
     CarAction, CarRacing, CarRacingConfig, MAX_EPISODE_STEPS, OBS_LEN,
 };
 
+mod common;
+
 fn env(config: CarRacingConfig, seed: u64) -> CarRacing {
     let mut env = CarRacing::new(config).unwrap();
     env.reset_with_options(Some(seed), None).unwrap();
@@ -391,10 +393,7 @@ fn the_env_trait_matches_the_inherent_calls() {
     assert_eq!(a.observation_space().len(), OBS_LEN);
     assert_eq!(
         a.action_space(),
-        ActionSpace::Continuous {
-            low: vec![-1.0, 0.0, 0.0],
-            high: vec![1.0, 1.0, 1.0]
-        }
+        common::continuous(&[-1.0, 0.0, 0.0], &[1.0, 1.0, 1.0])
     );
     let mut obs = vec![0u8; OBS_LEN];
     assert_eq!(

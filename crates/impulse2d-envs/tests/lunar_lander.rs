@@ -3,6 +3,8 @@
 use impulse2d_envs::lunar_lander::{LunarLander, LunarLanderConfig, heuristic};
 use impulse2d_envs::{Action, ActionSpace, Env, EnvError};
 
+mod common;
+
 /// Runs Gymnasium's heuristic for one episode; (return, steps, last obs).
 fn heuristic_episode(continuous: bool, seed: u64) -> (f64, u32, [f32; 8]) {
     let mut env = LunarLander::new(LunarLanderConfig {
@@ -93,13 +95,7 @@ fn spaces_are_gymnasiums() {
     let d = env(false);
     assert_eq!(d.action_space(), ActionSpace::Discrete(4));
     let c = env(true);
-    assert_eq!(
-        c.action_space(),
-        ActionSpace::Continuous {
-            low: vec![-1.0; 2],
-            high: vec![1.0; 2]
-        }
-    );
+    assert_eq!(c.action_space(), common::continuous(&[-1.0; 2], &[1.0; 2]));
     let space = d.observation_space();
     assert_eq!(space.shape, vec![8]);
     assert_eq!(

@@ -2,6 +2,7 @@
 use impulse2d::{BodyType, Vec2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// A 2-vector from any Python sequence of two numbers (tuple, list, numpy
 /// array). A sequence of another length is a `ValueError`.
@@ -70,4 +71,44 @@ pub(crate) fn finite(value: f32, what: &str) -> PyResult<f32> {
             "{what} must be finite, got {value}"
         )))
     }
+}
+
+/// Sets the named field of a definition from a keyword value; false if the
+/// name is not one of the listed fields (`vec:` fields take a pair, `into T:`
+/// fields a `T` converted into the field's type).
+macro_rules! set_fields {
+    ($key:expr, $value:expr;
+     $( $name:literal => $place:expr ),* ;
+     vec: $( $vname:literal => $vplace:expr ),*
+     $(; into $ity:ty: $( $iname:literal => $iplace:expr ),*)? ) => {
+        match $key {
+            $( $name => { $place = $value.extract()?; true } )*
+            $( $vname => { $vplace = $value.extract::<$crate::convert::V2>()?.0; true } )*
+            $($( $iname => { $iplace = $value.extract::<$ity>()?.into(); true } )*)?
+            _ => false,
+        }
+    };
+}
+pub(crate) use set_fields;
+
+/// Reads keyword options: `user_data` is returned, every other keyword goes
+/// to `set`, which answers false for one it does not know (a `TypeError`
+/// "unknown {what} option").
+pub(crate) fn options(
+    kwargs: Option<&Bound<'_, PyDict>>,
+    what: &str,
+    mut set: impl FnMut(&str, &Bound<'_, PyAny>) -> PyResult<bool>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let mut user_data = None;
+    for (key, value) in kwargs.into_iter().flatten() {
+        let key: String = key.extract()?;
+        if key == "user_data" {
+            user_data = Some(value.unbind());
+        } else if !set(&key, &value)? {
+            return Err(PyTypeError::new_err(format!(
+                "unknown {what} option {key:?}"
+            )));
+        }
+    }
+    Ok(user_data)
 }

@@ -43,6 +43,19 @@ pub struct World {
 }
 
 impl World {
+    /// Runs `f` on the engine's world.
+    fn with_inner<T>(&self, f: impl FnOnce(&impulse2d::World) -> T) -> T {
+        f(&self.inner)
+    }
+
+    /// Runs the change `f` on the engine's world.
+    fn change<T>(
+        &mut self,
+        f: impl FnOnce(&mut impulse2d::World) -> impulse2d::Result<T>,
+    ) -> impulse2d::Result<T> {
+        f(&mut self.inner)
+    }
+
     fn wrap(inner: impulse2d::World) -> World {
         World {
             inner,
@@ -85,28 +98,6 @@ impl World {
             map.remove(&(Kind::Joint, j.index(), j.generation()));
         }
     }
-}
-
-/// A handle to a body of `world`.
-pub(crate) fn body_handle(py: Python<'_>, world: &Py<World>, id: BodyId) -> PyResult<Py<Body>> {
-    Py::new(
-        py,
-        Body {
-            world: world.clone_ref(py),
-            id,
-        },
-    )
-}
-
-/// A handle to a shape of `world`.
-pub(crate) fn shape_handle(py: Python<'_>, world: &Py<World>, id: ShapeId) -> PyResult<Py<Shape>> {
-    Py::new(
-        py,
-        Shape {
-            world: world.clone_ref(py),
-            id,
-        },
-    )
 }
 
 /// Python objects made from one of the world's event slices.
@@ -154,7 +145,7 @@ impl<'a, 'py> CastCallback<'a, 'py> {
             return 0.0;
         }
         let py = self.callback.py();
-        let answer = shape_handle(py, &self.world, id).and_then(|shape| {
+        let answer = Shape::handle(py, &self.world, id).and_then(|shape| {
             self.callback
                 .call1((shape, tup(point), tup(normal), fraction))?
                 .extract::<f32>()
@@ -179,6 +170,42 @@ impl<'a, 'py> CastCallback<'a, 'py> {
     fn finish(self) -> PyResult<()> {
         self.error.map_or(Ok(()), Err)
     }
+
+    /// Runs `cast` on the world with `callback` (named `what` in errors)
+    /// answering every hit; the cast's error or the callback's exception is
+    /// raised.
+    fn run(
+        world: &Bound<'py, World>,
+        callback: &'a Bound<'py, PyAny>,
+        what: &'static str,
+        cast: impl FnOnce(
+            &impulse2d::World,
+            &mut dyn FnMut(ShapeId, Vec2, Vec2, f32) -> f32,
+        ) -> impulse2d::Result<()>,
+    ) -> PyResult<()> {
+        let mut hits = CastCallback::new(world, callback, what);
+        let w = world.try_borrow()?;
+        ok(cast(&w.inner, &mut |id, point, normal, fraction| {
+            hits.call(id, point, normal, fraction)
+        }))?;
+        hits.finish()
+    }
+}
+
+/// Handles to the shapes an overlap query (`query`, which reports each
+/// shape to the given callback) finds, in the order it finds them.
+fn overlapping(
+    world: &Bound<'_, World>,
+    query: impl FnOnce(&impulse2d::World, &mut dyn FnMut(ShapeId) -> bool) -> impulse2d::Result<()>,
+) -> PyResult<Vec<Py<Shape>>> {
+    let mut ids = Vec::new();
+    ok(query(&world.try_borrow()?.inner, &mut |id| {
+        ids.push(id);
+        true
+    }))?;
+    ids.into_iter()
+        .map(|id| Shape::handle(world.py(), world.as_unbound(), id))
+        .collect()
 }
 
 fn query_filter(category_bits: u64, mask_bits: u64) -> QueryFilter {
@@ -256,8 +283,294 @@ fn make_array<'py>(py: Python<'py>, data: &[f32], width: usize) -> PyResult<Boun
     }
 }
 
-#[pymethods]
-impl World {
+/// The `#[pymethods]` block of `World`, with these tables in it:
+/// - `read`: `#[attrs] name(args) -> T = closure;` is a getter or method
+///   running `closure` on the engine's world;
+/// - `write`: `#[attrs] name(args) = closure;` likewise for a setter or
+///   method that changes the world (its error is raised);
+/// - `joints`: `create_x_joint: X;` with its docstring's first line is the
+///   method that creates an `X` joint from keyword options (the docstring
+///   goes on with the options every joint takes);
+/// - `events`: `name -> T = list, make;` is the method that returns `make`
+///   of every event in the world's slice `list`;
+/// - `rays`: `name -> T = query;` is the method with the arguments of a
+///   ray query (origin, translation, category and mask bits) that returns
+///   `query(world, origin, translation, filter)`;
+/// - `arrays`: `name: width = read;` is the method that returns a float32
+///   array of `width` values per body (0: one, shape `(n,)`), which `read`
+///   appends for each;
+/// - `array_setters`: `name(values): width, "what" = set;` is the method
+///   that reads the array-like `values` (`width` floats per body) and calls
+///   `set(world, ids, floats)` once the handles and the array are checked;
+///
+/// then the hand-written methods.
+macro_rules! world_pymethods {
+    (
+        read {
+            $( $(#[$($read_attr:tt)*])* $read:ident($($read_arg:ident: $read_ty:ty),*) -> $read_ret:ty = $read_f:expr; )*
+        }
+        write {
+            $( $(#[$($write_attr:tt)*])* $write:ident($($write_arg:ident: $write_ty:ty),*) = $write_f:expr; )*
+        }
+        joints {
+            $( $(#[doc = $joint_doc:tt])* $joint:ident: $joint_type:ident; )*
+        }
+        events {
+            $( $(#[doc = $event_doc:tt])* $event:ident -> $event_ty:ty = $event_list:expr, $event_make:expr; )*
+        }
+        rays {
+            $( $(#[doc = $ray_doc:tt])* $ray:ident -> $ray_ret:ty = $ray_f:expr; )*
+        }
+        arrays {
+            $( $(#[doc = $get_doc:tt])* $get:ident: $get_width:literal = $get_f:expr; )*
+        }
+        array_setters {
+            $(
+                $(#[doc = $set_doc:tt])*
+                $set:ident($values:ident): $set_width:literal, $what:literal = $set_f:expr;
+            )*
+        }
+        $($methods:tt)*
+    ) => {
+        #[pymethods]
+        impl World {
+            $(
+                $(#[$($read_attr)*])*
+                fn $read(&self, $($read_arg: $read_ty),*) -> $read_ret {
+                    self.with_inner($read_f)
+                }
+            )*
+
+            $(
+                $(#[$($write_attr)*])*
+                fn $write(&mut self, $($write_arg: $write_ty),*) -> PyResult<()> {
+                    ok(self.change($write_f))
+                }
+            )*
+
+            $(
+                $(#[doc = $joint_doc])*
+                #[doc = " Common options: local_anchor_a, local_anchor_b (body frames, m),"]
+                #[doc = " collide_connected, constraint_hertz, constraint_damping_ratio,"]
+                #[doc = " force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data."]
+                #[pyo3(signature = (body_a, body_b, **options))]
+                fn $joint(
+                    slf: &Bound<'_, Self>,
+                    body_a: &Bound<'_, Body>,
+                    body_b: &Bound<'_, Body>,
+                    options: Option<&Bound<'_, PyDict>>,
+                ) -> PyResult<Py<Joint>> {
+                    crate::joint::create_joint(slf, JointType::$joint_type, body_a, body_b, options)
+                }
+            )*
+
+            $(
+                $(#[doc = $event_doc])*
+                fn $event(slf: &Bound<'_, Self>) -> PyResult<Vec<$event_ty>> {
+                    events(slf, $event_list, $event_make)
+                }
+            )*
+
+            $(
+                $(#[doc = $ray_doc])*
+                #[pyo3(signature = (origin, translation, *, category_bits = 1, mask_bits = u64::MAX))]
+                fn $ray(
+                    slf: &Bound<'_, Self>,
+                    origin: V2,
+                    translation: V2,
+                    category_bits: u64,
+                    mask_bits: u64,
+                ) -> PyResult<$ray_ret> {
+                    let filter = query_filter(category_bits, mask_bits);
+                    ray_query(slf, origin.0, translation.0, filter, $ray_f)
+                }
+            )*
+
+            $(
+                $(#[doc = $get_doc])*
+                fn $get<'py>(
+                    slf: &Bound<'py, Self>,
+                    bodies: &Bound<'py, PyAny>,
+                ) -> PyResult<Bound<'py, PyAny>> {
+                    body_array(slf, bodies, $get_width, $get_f)
+                }
+            )*
+
+            $(
+                $(#[doc = $set_doc])*
+                fn $set(
+                    slf: &Bound<'_, Self>,
+                    bodies: &Bound<'_, PyAny>,
+                    $values: &Bound<'_, PyAny>,
+                ) -> PyResult<()> {
+                    set_body_array(slf, bodies, $values, $set_width, $what, $set_f)
+                }
+            )*
+
+            $($methods)*
+        }
+    };
+}
+
+world_pymethods! {
+    read {
+        /// Gravity, m/s².
+        #[getter] gravity() -> (f32, f32) = |w| tup(w.gravity());
+        /// Threads that run a step (1 to 64).
+        #[getter] workers() -> usize = |w| w.worker_count();
+        /// Steps taken so far.
+        #[getter] step_count() -> u64 = |w| w.step_count();
+        /// Bodies awake now.
+        #[getter] awake_body_count() -> usize = |w| w.awake_body_count();
+        /// Whether bodies may fall asleep.
+        #[getter] sleep_enabled() -> bool = |w| w.is_sleeping_enabled();
+        /// Whether fast bodies are swept against static geometry.
+        #[getter] continuous_enabled() -> bool = |w| w.is_continuous_enabled();
+        /// Whether each step starts from the last step's impulses.
+        #[getter] warm_starting_enabled() -> bool = |w| w.is_warm_starting_enabled();
+        /// Approach speed below which restitution is ignored, m/s.
+        #[getter] restitution_threshold() -> f32 = |w| w.restitution_threshold();
+        /// Approach speed above which a hit event is reported, m/s.
+        #[getter] hit_event_threshold() -> f32 = |w| w.hit_event_threshold();
+        /// Largest speed of any body, m/s.
+        #[getter] maximum_linear_speed() -> f32 = |w| w.maximum_linear_speed();
+        /// Contact stiffness as (hertz (Hz), damping ratio, push-out speed (m/s)).
+        #[getter] contact_tuning() -> (f32, f32, f32) = |w| {
+            let s = w.settings();
+            (s.contact_hertz, s.contact_damping_ratio, s.contact_push_max_velocity)
+        };
+        /// Default joint stiffness as (hertz (Hz), damping ratio).
+        #[getter] joint_tuning() -> (f32, f32) = |w| (w.settings().joint_hertz, w.settings().joint_damping_ratio);
+        /// FNV-1a hash of every body's transform and velocities in id order (the
+        /// same number the Rust `World::state_hash` and the CLI print).
+        state_hash() -> u64 = |w| w.state_hash();
+    }
+    write {
+        #[setter] set_gravity(gravity: V2) = |w| w.set_gravity(gravity.0);
+        #[setter] set_workers(count: usize) = |w| w.set_worker_count(count);
+        #[setter] set_sleep_enabled(enable: bool) = |w| { w.enable_sleeping(enable); Ok(()) };
+        #[setter] set_continuous_enabled(enable: bool) = |w| { w.enable_continuous(enable); Ok(()) };
+        #[setter] set_warm_starting_enabled(enable: bool) = |w| { w.enable_warm_starting(enable); Ok(()) };
+        #[setter] set_restitution_threshold(speed: f32) = |w| w.set_restitution_threshold(speed);
+        #[setter] set_hit_event_threshold(speed: f32) = |w| w.set_hit_event_threshold(speed);
+        #[setter] set_maximum_linear_speed(speed: f32) = |w| w.set_maximum_linear_speed(speed);
+        #[setter] set_contact_tuning(value: (f32, f32, f32)) = |w| w.set_contact_tuning(value.0, value.1, value.2);
+        #[setter] set_joint_tuning(value: (f32, f32)) = |w| w.set_joint_tuning(value.0, value.1);
+    }
+    joints {
+        /// Creates a distance joint between `body_a` and `body_b`. Options: length (m), enable_spring, hertz, damping_ratio, lower_spring_force, upper_spring_force (N), enable_limit, min_length, max_length (m), enable_motor, motor_speed (m/s), max_motor_force (N).
+        create_distance_joint: Distance;
+        /// Creates a filter joint between `body_a` and `body_b`. Options: none besides the common ones: the joint only stops the two bodies colliding.
+        create_filter_joint: Filter;
+        /// Creates a motor joint between `body_a` and `body_b`. Options: linear_offset (m), angular_offset (rad), max_force (N), max_torque (N·m), correction_factor, linear_velocity (m/s), angular_velocity (rad/s), max_velocity_force (N), max_velocity_torque (N·m), linear_hertz, angular_hertz (Hz), linear_damping_ratio, angular_damping_ratio, max_spring_force (N), max_spring_torque (N·m).
+        create_motor_joint: Motor;
+        /// Creates a mouse joint between `body_a` and `body_b`. Options: target (world point, m), hertz (Hz), damping_ratio, max_force (N).
+        create_mouse_joint: Mouse;
+        /// Creates a mover joint between `body_a` and `body_b`. Options: linear_velocity (m/s), max_velocity_force (N per axis).
+        create_mover_joint: Mover;
+        /// Creates a pogo joint between `body_a` and `body_b`. Options: normal, hertz (Hz), damping_ratio, rest_length (m), max_tension_force, max_compression_force (N), impulse (N·s), velocity (m/s).
+        create_pogo_joint: Pogo;
+        /// Creates a prismatic joint between `body_a` and `body_b`. Options: local_axis_a, reference_angle (rad), enable_spring, hertz, damping_ratio, target_translation (m), enable_limit, lower_translation, upper_translation (m), enable_motor, motor_speed (m/s), max_motor_force (N).
+        create_prismatic_joint: Prismatic;
+        /// Creates a revolute joint between `body_a` and `body_b`. Options: reference_angle (rad), enable_spring, hertz, damping_ratio, target_angle (rad), enable_limit, lower_angle, upper_angle (rad), enable_motor, motor_speed (rad/s), max_motor_torque (N·m).
+        create_revolute_joint: Revolute;
+        /// Creates a weld joint between `body_a` and `body_b`. Options: reference_angle (rad), linear_hertz, angular_hertz (Hz; 0 = rigid), linear_damping_ratio, angular_damping_ratio.
+        create_weld_joint: Weld;
+        /// Creates a wheel joint between `body_a` and `body_b`. Options: local_axis_a, enable_spring (default on), hertz (default 1 Hz), damping_ratio (0.7), enable_limit, lower_translation, upper_translation (m), enable_motor, motor_speed (rad/s), max_motor_torque (N·m).
+        create_wheel_joint: Wheel;
+    }
+    events {
+        /// Contacts that started touching during the last step.
+        contact_begin_events -> ContactBeginEvent = |w| w.contact_events().begin, |py, world, e| Ok(ContactBeginEvent {
+            shape_a: Shape::handle(py, world, e.shape_id_a)?,
+            shape_b: Shape::handle(py, world, e.shape_id_b)?,
+            normal: tup(e.manifold.normal),
+            points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
+        });
+        /// Contacts that stopped touching during the last step (or whose shapes
+        /// were destroyed since; their handles may be stale).
+        contact_end_events -> ContactEndEvent = |w| w.contact_events().end, |py, world, e| Ok(ContactEndEvent { shape_a: Shape::handle(py, world, e.shape_id_a)?, shape_b: Shape::handle(py, world, e.shape_id_b)? });
+        /// Contacts that began faster than the hit-event threshold during the last
+        /// step, between shapes with hit events enabled.
+        contact_hit_events -> ContactHitEvent = |w| w.contact_events().hit, |py, world, e| Ok(ContactHitEvent {
+            shape_a: Shape::handle(py, world, e.shape_id_a)?,
+            shape_b: Shape::handle(py, world, e.shape_id_b)?,
+            point: tup(e.point),
+            normal: tup(e.normal),
+            approach_speed: e.approach_speed,
+        });
+        /// Shapes that began overlapping a sensor during the last step.
+        sensor_begin_events -> SensorBeginEvent = |w| w.sensor_events().begin, |py, world, e| Ok(SensorBeginEvent { sensor: Shape::handle(py, world, e.sensor_shape_id)?, visitor: Shape::handle(py, world, e.visitor_shape_id)? });
+        /// Shapes that stopped overlapping a sensor during the last step.
+        sensor_end_events -> SensorEndEvent = |w| w.sensor_events().end, |py, world, e| Ok(SensorEndEvent { sensor: Shape::handle(py, world, e.sensor_shape_id)?, visitor: Shape::handle(py, world, e.visitor_shape_id)? });
+        /// Joint events of the last step: "threshold_exceeded", "broken"
+        /// (destroyed by its threshold), "body_destroyed".
+        joint_events -> JointEvent = |w| w.joint_events(), |py, world, e| Ok(JointEvent {
+            joint: Joint::handle(py, world, e.joint_id)?,
+            kind: match e.kind {
+                JointEventKind::ThresholdExceeded => "threshold_exceeded",
+                JointEventKind::Broken => "broken",
+                JointEventKind::BodyDestroyed => "body_destroyed",
+            },
+            joint_type: crate::joint::type_name(e.joint_type),
+            force: e.force,
+            torque: e.torque,
+        });
+        /// Bodies the last step moved (every awake body), with their new pose.
+        body_move_events -> BodyMoveEvent = |w| w.body_events(), |py, world, e| Ok(BodyMoveEvent {
+            body: Body::handle(py, world, e.body_id)?,
+            position: tup(e.transform.p),
+            angle: e.transform.q.angle(),
+            fell_asleep: e.fell_asleep,
+        });
+    }
+    rays {
+        /// The closest shape hit by the ray from `origin` along `translation`
+        /// (metres; the ray ends at origin + translation), or None. Sensors are
+        /// not hit. category_bits / mask_bits filter shapes as Box2D's
+        /// b2QueryFilter.
+        cast_ray_closest -> Option<RayHit> = |world, origin, translation, filter| {
+            let hit = ok(world.try_borrow()?.inner.cast_ray_closest(origin, translation, filter))?;
+            hit.map(|h| RayHit::new(world, h.shape_id, h.point, h.normal, h.fraction)).transpose()
+        };
+        /// Every shape the ray from `origin` along `translation` hits, nearest
+        /// first.
+        cast_ray_all -> Vec<RayHit> = |world, origin, translation, filter| {
+            let mut hits: Vec<(ShapeId, Vec2, Vec2, f32)> = Vec::new();
+            ok(world.try_borrow()?.inner.cast_ray(origin, translation, filter, |id, p, n, f| {
+                hits.push((id, p, n, f));
+                1.0
+            }))?;
+            hits.sort_by(|a, b| a.3.total_cmp(&b.3).then(a.0.cmp(&b.0)));
+            hits.into_iter().map(|(id, p, n, f)| RayHit::new(world, id, p, n, f)).collect()
+        };
+    }
+    arrays {
+        /// Positions of the bodies' origins: float32 array of shape (n, 2), metres.
+        positions: 2 = |b, out| out.extend_from_slice(&[b.position().x, b.position().y]);
+        /// Angles of the bodies: float32 array of shape (n,), radians in [-pi, pi].
+        angles: 0 = |b, out| out.push(b.rotation().angle());
+        /// Linear velocities of the bodies' centres of mass: float32 array of
+        /// shape (n, 2), m/s.
+        velocities: 2 = |b, out| out.extend_from_slice(&[b.linear_velocity().x, b.linear_velocity().y]);
+        /// Angular velocities of the bodies: float32 array of shape (n,), rad/s.
+        angular_velocities: 0 = |b, out| out.push(b.angular_velocity());
+    }
+    array_setters {
+        /// Teleports the bodies to `positions` (array-like of shape (n, 2),
+        /// metres), keeping their angles. Shapes and values are checked (and
+        /// every handle) before any body moves.
+        set_positions(positions): 2, "positions" = |w, ids, v| teleport(w, ids, |b, i| (Vec2::new(v[2 * i], v[2 * i + 1]), b.rotation()));
+        /// Turns the bodies to `angles` (array-like of shape (n,), radians),
+        /// keeping their positions.
+        set_angles(angles): 0, "angles" = |w, ids, v| teleport(w, ids, |b, i| (b.position(), Rot::from_angle(v[i])));
+        /// Sets the bodies' linear velocities (array-like of shape (n, 2), m/s).
+        /// Static bodies in the list raise `ValueError` before anything changes.
+        set_velocities(velocities): 2, "velocities" = |w, ids, v| set_each_movable(w, ids, |b, i| b.set_linear_velocity(Vec2::new(v[2 * i], v[2 * i + 1])));
+        /// Sets the bodies' angular velocities (array-like of shape (n,), rad/s).
+        set_angular_velocities(velocities): 0, "angular velocities" = |w, ids, v| set_each_movable(w, ids, |b, i| b.set_angular_velocity(v[i]));
+    }
+
     /// Creates a world.
     ///
     /// gravity: m/s². workers: threads that run a step (1 to 64; results are the
@@ -351,140 +664,6 @@ impl World {
             self.set_user_data(key, None);
         }
         Ok(())
-    }
-
-    /// Gravity, m/s².
-    #[getter]
-    fn gravity(&self) -> (f32, f32) {
-        tup(self.inner.gravity())
-    }
-
-    #[setter]
-    fn set_gravity(&mut self, gravity: V2) -> PyResult<()> {
-        ok(self.inner.set_gravity(gravity.0))
-    }
-
-    /// Threads that run a step (1 to 64).
-    #[getter]
-    fn workers(&self) -> usize {
-        self.inner.worker_count()
-    }
-
-    #[setter]
-    fn set_workers(&mut self, count: usize) -> PyResult<()> {
-        ok(self.inner.set_worker_count(count))
-    }
-
-    /// Steps taken so far.
-    #[getter]
-    fn step_count(&self) -> u64 {
-        self.inner.step_count()
-    }
-
-    /// Bodies awake now.
-    #[getter]
-    fn awake_body_count(&self) -> usize {
-        self.inner.awake_body_count()
-    }
-
-    /// Whether bodies may fall asleep.
-    #[getter]
-    fn sleep_enabled(&self) -> bool {
-        self.inner.is_sleeping_enabled()
-    }
-
-    #[setter]
-    fn set_sleep_enabled(&mut self, enable: bool) {
-        self.inner.enable_sleeping(enable);
-    }
-
-    /// Whether fast bodies are swept against static geometry.
-    #[getter]
-    fn continuous_enabled(&self) -> bool {
-        self.inner.is_continuous_enabled()
-    }
-
-    #[setter]
-    fn set_continuous_enabled(&mut self, enable: bool) {
-        self.inner.enable_continuous(enable);
-    }
-
-    /// Whether each step starts from the last step's impulses.
-    #[getter]
-    fn warm_starting_enabled(&self) -> bool {
-        self.inner.is_warm_starting_enabled()
-    }
-
-    #[setter]
-    fn set_warm_starting_enabled(&mut self, enable: bool) {
-        self.inner.enable_warm_starting(enable);
-    }
-
-    /// Approach speed below which restitution is ignored, m/s.
-    #[getter]
-    fn restitution_threshold(&self) -> f32 {
-        self.inner.restitution_threshold()
-    }
-
-    #[setter]
-    fn set_restitution_threshold(&mut self, speed: f32) -> PyResult<()> {
-        ok(self.inner.set_restitution_threshold(speed))
-    }
-
-    /// Approach speed above which a hit event is reported, m/s.
-    #[getter]
-    fn hit_event_threshold(&self) -> f32 {
-        self.inner.hit_event_threshold()
-    }
-
-    #[setter]
-    fn set_hit_event_threshold(&mut self, speed: f32) -> PyResult<()> {
-        ok(self.inner.set_hit_event_threshold(speed))
-    }
-
-    /// Largest speed of any body, m/s.
-    #[getter]
-    fn maximum_linear_speed(&self) -> f32 {
-        self.inner.maximum_linear_speed()
-    }
-
-    #[setter]
-    fn set_maximum_linear_speed(&mut self, speed: f32) -> PyResult<()> {
-        ok(self.inner.set_maximum_linear_speed(speed))
-    }
-
-    /// Contact stiffness as (hertz (Hz), damping ratio, push-out speed (m/s)).
-    #[getter]
-    fn contact_tuning(&self) -> (f32, f32, f32) {
-        let s = self.inner.settings();
-        (
-            s.contact_hertz,
-            s.contact_damping_ratio,
-            s.contact_push_max_velocity,
-        )
-    }
-
-    #[setter]
-    fn set_contact_tuning(&mut self, value: (f32, f32, f32)) -> PyResult<()> {
-        ok(self.inner.set_contact_tuning(value.0, value.1, value.2))
-    }
-
-    /// Default joint stiffness as (hertz (Hz), damping ratio).
-    #[getter]
-    fn joint_tuning(&self) -> (f32, f32) {
-        let s = self.inner.settings();
-        (s.joint_hertz, s.joint_damping_ratio)
-    }
-
-    #[setter]
-    fn set_joint_tuning(&mut self, value: (f32, f32)) -> PyResult<()> {
-        ok(self.inner.set_joint_tuning(value.0, value.1))
-    }
-
-    /// FNV-1a hash of every body's transform and velocities in id order (the
-    /// same number the Rust `World::state_hash` and the CLI print).
-    fn state_hash(&self) -> u64 {
-        self.inner.state_hash()
     }
 
     /// The whole world as bytes (versioned, checksummed). `user_data` is not
@@ -594,7 +773,7 @@ impl World {
         }
         w.set_user_data((Kind::Body, id.index(), id.generation()), user_data);
         drop(w);
-        body_handle(py, &slf.clone().unbind(), id)
+        Body::handle(py, &slf.clone().unbind(), id)
     }
 
     /// Destroys a body with its shapes, chains and joints (same as
@@ -610,160 +789,8 @@ impl World {
         let world = slf.clone().unbind();
         let ids: Vec<BodyId> = slf.try_borrow()?.inner.body_ids().collect();
         ids.into_iter()
-            .map(|id| body_handle(py, &world, id))
+            .map(|id| Body::handle(py, &world, id))
             .collect()
-    }
-
-    /// Contacts that started touching during the last step.
-    fn contact_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactBeginEvent>> {
-        events(
-            slf,
-            |w| w.contact_events().begin,
-            |py, world, e| {
-                Ok(ContactBeginEvent {
-                    shape_a: shape_handle(py, world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, world, e.shape_id_b)?,
-                    normal: tup(e.manifold.normal),
-                    points: e.manifold.points().iter().map(|p| tup(p.point)).collect(),
-                })
-            },
-        )
-    }
-
-    /// Contacts that stopped touching during the last step (or whose shapes
-    /// were destroyed since; their handles may be stale).
-    fn contact_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactEndEvent>> {
-        events(
-            slf,
-            |w| w.contact_events().end,
-            |py, world, e| {
-                Ok(ContactEndEvent {
-                    shape_a: shape_handle(py, world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, world, e.shape_id_b)?,
-                })
-            },
-        )
-    }
-
-    /// Contacts that began faster than the hit-event threshold during the last
-    /// step, between shapes with hit events enabled.
-    fn contact_hit_events(slf: &Bound<'_, Self>) -> PyResult<Vec<ContactHitEvent>> {
-        events(
-            slf,
-            |w| w.contact_events().hit,
-            |py, world, e| {
-                Ok(ContactHitEvent {
-                    shape_a: shape_handle(py, world, e.shape_id_a)?,
-                    shape_b: shape_handle(py, world, e.shape_id_b)?,
-                    point: tup(e.point),
-                    normal: tup(e.normal),
-                    approach_speed: e.approach_speed,
-                })
-            },
-        )
-    }
-
-    /// Shapes that began overlapping a sensor during the last step.
-    fn sensor_begin_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorBeginEvent>> {
-        events(
-            slf,
-            |w| w.sensor_events().begin,
-            |py, world, e| {
-                Ok(SensorBeginEvent {
-                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
-                })
-            },
-        )
-    }
-
-    /// Shapes that stopped overlapping a sensor during the last step.
-    fn sensor_end_events(slf: &Bound<'_, Self>) -> PyResult<Vec<SensorEndEvent>> {
-        events(
-            slf,
-            |w| w.sensor_events().end,
-            |py, world, e| {
-                Ok(SensorEndEvent {
-                    sensor: shape_handle(py, world, e.sensor_shape_id)?,
-                    visitor: shape_handle(py, world, e.visitor_shape_id)?,
-                })
-            },
-        )
-    }
-
-    /// Joint events of the last step: "threshold_exceeded", "broken"
-    /// (destroyed by its threshold), "body_destroyed".
-    fn joint_events(slf: &Bound<'_, Self>) -> PyResult<Vec<JointEvent>> {
-        events(
-            slf,
-            |w| w.joint_events(),
-            |py, world, e| {
-                Ok(JointEvent {
-                    joint: Py::new(
-                        py,
-                        Joint {
-                            world: world.clone_ref(py),
-                            id: e.joint_id,
-                        },
-                    )?,
-                    kind: match e.kind {
-                        JointEventKind::ThresholdExceeded => "threshold_exceeded",
-                        JointEventKind::Broken => "broken",
-                        JointEventKind::BodyDestroyed => "body_destroyed",
-                    },
-                    joint_type: crate::joint::type_name(e.joint_type),
-                    force: e.force,
-                    torque: e.torque,
-                })
-            },
-        )
-    }
-
-    /// Bodies the last step moved (every awake body), with their new pose.
-    fn body_move_events(slf: &Bound<'_, Self>) -> PyResult<Vec<BodyMoveEvent>> {
-        events(
-            slf,
-            |w| w.body_events(),
-            |py, world, e| {
-                Ok(BodyMoveEvent {
-                    body: body_handle(py, world, e.body_id)?,
-                    position: tup(e.transform.p),
-                    angle: e.transform.q.angle(),
-                    fell_asleep: e.fell_asleep,
-                })
-            },
-        )
-    }
-
-    /// The closest shape hit by the ray from `origin` along `translation`
-    /// (metres; the ray ends at origin + translation), or None. Sensors are
-    /// not hit. category_bits / mask_bits filter shapes as Box2D's
-    /// b2QueryFilter.
-    #[pyo3(signature = (origin, translation, *, category_bits = 1, mask_bits = u64::MAX))]
-    fn cast_ray_closest(
-        slf: &Bound<'_, Self>,
-        origin: V2,
-        translation: V2,
-        category_bits: u64,
-        mask_bits: u64,
-    ) -> PyResult<Option<RayHit>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        let hit = ok(w.inner.cast_ray_closest(
-            origin.0,
-            translation.0,
-            query_filter(category_bits, mask_bits),
-        ))?;
-        hit.map(|h| {
-            Ok(RayHit {
-                shape: shape_handle(py, &world, h.shape_id)?,
-                point: tup(h.point),
-                normal: tup(h.normal),
-                fraction: h.fraction,
-            })
-        })
-        .transpose()
     }
 
     /// Casts a ray from `origin` along `translation` (metres) and calls
@@ -781,15 +808,10 @@ impl World {
         category_bits: u64,
         mask_bits: u64,
     ) -> PyResult<()> {
-        let mut cast = CastCallback::new(slf, callback, "ray");
-        let w = slf.try_borrow()?;
-        ok(w.inner.cast_ray(
-            origin.0,
-            translation.0,
-            query_filter(category_bits, mask_bits),
-            |id, point, normal, fraction| cast.call(id, point, normal, fraction),
-        ))?;
-        cast.finish()
+        let filter = query_filter(category_bits, mask_bits);
+        CastCallback::run(slf, callback, "ray", |w, hit| {
+            w.cast_ray(origin.0, translation.0, filter, hit)
+        })
     }
 
     /// Sweeps the convex shape with the local vertices `points` (metres, at
@@ -819,52 +841,10 @@ impl World {
         let pts = crate::convert::points(points)?;
         let proxy = ok(make_proxy(&pts, radius))?;
         let xf = Transform::new(position.0, Rot::from_angle(finite(angle, "angle")?));
-        let mut cast = CastCallback::new(slf, callback, "shape cast");
-        let w = slf.try_borrow()?;
-        ok(w.inner.cast_shape(
-            &proxy,
-            xf,
-            translation.0,
-            query_filter(category_bits, mask_bits),
-            |id, point, normal, fraction| cast.call(id, point, normal, fraction),
-        ))?;
-        cast.finish()
-    }
-
-    /// Every shape the ray from `origin` along `translation` hits, nearest
-    /// first.
-    #[pyo3(signature = (origin, translation, *, category_bits = 1, mask_bits = u64::MAX))]
-    fn cast_ray_all(
-        slf: &Bound<'_, Self>,
-        origin: V2,
-        translation: V2,
-        category_bits: u64,
-        mask_bits: u64,
-    ) -> PyResult<Vec<RayHit>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        let mut hits: Vec<(ShapeId, Vec2, Vec2, f32)> = Vec::new();
-        ok(w.inner.cast_ray(
-            origin.0,
-            translation.0,
-            query_filter(category_bits, mask_bits),
-            |id, p, n, f| {
-                hits.push((id, p, n, f));
-                1.0
-            },
-        ))?;
-        hits.sort_by(|a, b| a.3.total_cmp(&b.3).then(a.0.cmp(&b.0)));
-        hits.into_iter()
-            .map(|(id, p, n, f)| {
-                Ok(RayHit {
-                    shape: shape_handle(py, &world, id)?,
-                    point: tup(p),
-                    normal: tup(n),
-                    fraction: f,
-                })
-            })
-            .collect()
+        let filter = query_filter(category_bits, mask_bits);
+        CastCallback::run(slf, callback, "shape cast", |w, hit| {
+            w.cast_shape(&proxy, xf, translation.0, filter, hit)
+        })
     }
 
     /// The shapes whose bounding box overlaps the box from `lower` to `upper`
@@ -877,22 +857,12 @@ impl World {
         category_bits: u64,
         mask_bits: u64,
     ) -> PyResult<Vec<Py<Shape>>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
-        let w = slf.try_borrow()?;
-        let mut ids = Vec::new();
         let aabb = Aabb {
             lower: lower.0,
             upper: upper.0,
         };
-        ok(w.inner
-            .overlap_aabb(aabb, query_filter(category_bits, mask_bits), |id| {
-                ids.push(id);
-                true
-            }))?;
-        ids.into_iter()
-            .map(|id| shape_handle(py, &world, id))
-            .collect()
+        let filter = query_filter(category_bits, mask_bits);
+        overlapping(slf, |w, found| w.overlap_aabb(aabb, filter, found))
     }
 
     /// The shapes overlapping the convex hull of `points` (1 to 8, metres,
@@ -911,21 +881,11 @@ impl World {
         category_bits: u64,
         mask_bits: u64,
     ) -> PyResult<Vec<Py<Shape>>> {
-        let py = slf.py();
-        let world = slf.clone().unbind();
         let pts = crate::convert::points(points)?;
         let proxy = ok(make_proxy(&pts, radius))?;
         let xf = Transform::new(position.0, Rot::from_angle(finite(angle, "angle")?));
-        let w = slf.try_borrow()?;
-        let mut ids = Vec::new();
-        ok(w.inner
-            .overlap_shape(&proxy, xf, query_filter(category_bits, mask_bits), |id| {
-                ids.push(id);
-                true
-            }))?;
-        ids.into_iter()
-            .map(|id| shape_handle(py, &world, id))
-            .collect()
+        let filter = query_filter(category_bits, mask_bits);
+        overlapping(slf, |w, found| w.overlap_shape(&proxy, xf, filter, found))
     }
 
     /// Pushes bodies away from `position` (m): shapes within `radius` (m) get
@@ -950,281 +910,6 @@ impl World {
         }))
     }
 
-    /// Positions of the bodies' origins: float32 array of shape (n, 2), metres.
-    fn positions<'py>(
-        slf: &Bound<'py, Self>,
-        bodies: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let ids = body_ids(slf, bodies)?;
-        let w = slf.try_borrow()?;
-        let mut out = Vec::with_capacity(ids.len() * 2);
-        for id in ids {
-            let p = ok(w.inner.body(id))?.position();
-            out.extend_from_slice(&[p.x, p.y]);
-        }
-        make_array(slf.py(), &out, 2)
-    }
-
-    /// Angles of the bodies: float32 array of shape (n,), radians in [-pi, pi].
-    fn angles<'py>(
-        slf: &Bound<'py, Self>,
-        bodies: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let ids = body_ids(slf, bodies)?;
-        let w = slf.try_borrow()?;
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            out.push(ok(w.inner.body(id))?.rotation().angle());
-        }
-        make_array(slf.py(), &out, 0)
-    }
-
-    /// Linear velocities of the bodies' centres of mass: float32 array of
-    /// shape (n, 2), m/s.
-    fn velocities<'py>(
-        slf: &Bound<'py, Self>,
-        bodies: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let ids = body_ids(slf, bodies)?;
-        let w = slf.try_borrow()?;
-        let mut out = Vec::with_capacity(ids.len() * 2);
-        for id in ids {
-            let v = ok(w.inner.body(id))?.linear_velocity();
-            out.extend_from_slice(&[v.x, v.y]);
-        }
-        make_array(slf.py(), &out, 2)
-    }
-
-    /// Angular velocities of the bodies: float32 array of shape (n,), rad/s.
-    fn angular_velocities<'py>(
-        slf: &Bound<'py, Self>,
-        bodies: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let ids = body_ids(slf, bodies)?;
-        let w = slf.try_borrow()?;
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            out.push(ok(w.inner.body(id))?.angular_velocity());
-        }
-        make_array(slf.py(), &out, 0)
-    }
-
-    /// Teleports the bodies to `positions` (array-like of shape (n, 2),
-    /// metres), keeping their angles. Shapes and values are checked (and
-    /// every handle) before any body moves.
-    fn set_positions(
-        slf: &Bound<'_, Self>,
-        bodies: &Bound<'_, PyAny>,
-        positions: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let ids = body_ids(slf, bodies)?;
-        let values = read_array(slf.py(), positions, ids.len(), 2, "positions")?;
-        let mut w = slf.try_borrow_mut()?;
-        let rots = ids
-            .iter()
-            .map(|&id| ok(w.inner.body(id)).map(|b| b.rotation()))
-            .collect::<PyResult<Vec<Rot>>>()?;
-        for (i, (&id, q)) in ids.iter().zip(rots).enumerate() {
-            let p = Vec2::new(values[2 * i], values[2 * i + 1]);
-            ok(ok(w.inner.body_mut(id))?.set_transform(p, q))?;
-        }
-        Ok(())
-    }
-
-    /// Turns the bodies to `angles` (array-like of shape (n,), radians),
-    /// keeping their positions.
-    fn set_angles(
-        slf: &Bound<'_, Self>,
-        bodies: &Bound<'_, PyAny>,
-        angles: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let ids = body_ids(slf, bodies)?;
-        let values = read_array(slf.py(), angles, ids.len(), 0, "angles")?;
-        let mut w = slf.try_borrow_mut()?;
-        let ps = ids
-            .iter()
-            .map(|&id| ok(w.inner.body(id)).map(|b| b.position()))
-            .collect::<PyResult<Vec<Vec2>>>()?;
-        for ((&id, p), &a) in ids.iter().zip(ps).zip(&values) {
-            ok(ok(w.inner.body_mut(id))?.set_transform(p, Rot::from_angle(a)))?;
-        }
-        Ok(())
-    }
-
-    /// Sets the bodies' linear velocities (array-like of shape (n, 2), m/s).
-    /// Static bodies in the list raise `ValueError` before anything changes.
-    fn set_velocities(
-        slf: &Bound<'_, Self>,
-        bodies: &Bound<'_, PyAny>,
-        velocities: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let ids = body_ids(slf, bodies)?;
-        let values = read_array(slf.py(), velocities, ids.len(), 2, "velocities")?;
-        let mut w = slf.try_borrow_mut()?;
-        check_movable(&w.inner, &ids)?;
-        for (i, &id) in ids.iter().enumerate() {
-            let v = Vec2::new(values[2 * i], values[2 * i + 1]);
-            ok(ok(w.inner.body_mut(id))?.set_linear_velocity(v))?;
-        }
-        Ok(())
-    }
-
-    /// Sets the bodies' angular velocities (array-like of shape (n,), rad/s).
-    fn set_angular_velocities(
-        slf: &Bound<'_, Self>,
-        bodies: &Bound<'_, PyAny>,
-        velocities: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let ids = body_ids(slf, bodies)?;
-        let values = read_array(slf.py(), velocities, ids.len(), 0, "angular velocities")?;
-        let mut w = slf.try_borrow_mut()?;
-        check_movable(&w.inner, &ids)?;
-        for (&id, &v) in ids.iter().zip(&values) {
-            ok(ok(w.inner.body_mut(id))?.set_angular_velocity(v))?;
-        }
-        Ok(())
-    }
-
-    /// Creates a distance joint between `body_a` and `body_b`. Options: length (m), enable_spring, hertz, damping_ratio, lower_spring_force, upper_spring_force (N), enable_limit, min_length, max_length (m), enable_motor, motor_speed (m/s), max_motor_force (N).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_distance_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Distance, body_a, body_b, options)
-    }
-
-    /// Creates a filter joint between `body_a` and `body_b`. Options: none besides the common ones: the joint only stops the two bodies colliding.
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_filter_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Filter, body_a, body_b, options)
-    }
-
-    /// Creates a motor joint between `body_a` and `body_b`. Options: linear_offset (m), angular_offset (rad), max_force (N), max_torque (N·m), correction_factor, linear_velocity (m/s), angular_velocity (rad/s), max_velocity_force (N), max_velocity_torque (N·m), linear_hertz, angular_hertz (Hz), linear_damping_ratio, angular_damping_ratio, max_spring_force (N), max_spring_torque (N·m).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_motor_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Motor, body_a, body_b, options)
-    }
-
-    /// Creates a mouse joint between `body_a` and `body_b`. Options: target (world point, m), hertz (Hz), damping_ratio, max_force (N).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_mouse_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Mouse, body_a, body_b, options)
-    }
-
-    /// Creates a mover joint between `body_a` and `body_b`. Options: linear_velocity (m/s), max_velocity_force (N per axis).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_mover_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Mover, body_a, body_b, options)
-    }
-
-    /// Creates a pogo joint between `body_a` and `body_b`. Options: normal, hertz (Hz), damping_ratio, rest_length (m), max_tension_force, max_compression_force (N), impulse (N·s), velocity (m/s).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_pogo_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Pogo, body_a, body_b, options)
-    }
-
-    /// Creates a prismatic joint between `body_a` and `body_b`. Options: local_axis_a, reference_angle (rad), enable_spring, hertz, damping_ratio, target_translation (m), enable_limit, lower_translation, upper_translation (m), enable_motor, motor_speed (m/s), max_motor_force (N).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_prismatic_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Prismatic, body_a, body_b, options)
-    }
-
-    /// Creates a revolute joint between `body_a` and `body_b`. Options: reference_angle (rad), enable_spring, hertz, damping_ratio, target_angle (rad), enable_limit, lower_angle, upper_angle (rad), enable_motor, motor_speed (rad/s), max_motor_torque (N·m).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_revolute_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Revolute, body_a, body_b, options)
-    }
-
-    /// Creates a weld joint between `body_a` and `body_b`. Options: reference_angle (rad), linear_hertz, angular_hertz (Hz; 0 = rigid), linear_damping_ratio, angular_damping_ratio.
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_weld_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Weld, body_a, body_b, options)
-    }
-
-    /// Creates a wheel joint between `body_a` and `body_b`. Options: local_axis_a, enable_spring (default on), hertz (default 1 Hz), damping_ratio (0.7), enable_limit, lower_translation, upper_translation (m), enable_motor, motor_speed (rad/s), max_motor_torque (N·m).
-    /// Common options: local_anchor_a, local_anchor_b (body frames, m),
-    /// collide_connected, constraint_hertz, constraint_damping_ratio,
-    /// force_threshold (N), torque_threshold (N·m), break_on_threshold, user_data.
-    #[pyo3(signature = (body_a, body_b, **options))]
-    fn create_wheel_joint(
-        slf: &Bound<'_, Self>,
-        body_a: &Bound<'_, Body>,
-        body_b: &Bound<'_, Body>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<Joint>> {
-        crate::joint::create_joint(slf, JointType::Wheel, body_a, body_b, options)
-    }
-
     /// Destroys a joint (same as `joint.destroy()`).
     fn destroy_joint(&mut self, joint: &Bound<'_, Joint>) -> PyResult<()> {
         let id = joint.get().id;
@@ -1244,6 +929,83 @@ impl World {
     }
 }
 
+/// `query` of the world's handle and a ray query's arguments.
+fn ray_query<T>(
+    world: &Bound<'_, World>,
+    origin: Vec2,
+    translation: Vec2,
+    filter: QueryFilter,
+    query: impl FnOnce(&Bound<'_, World>, Vec2, Vec2, QueryFilter) -> PyResult<T>,
+) -> PyResult<T> {
+    query(world, origin, translation, filter)
+}
+
+/// A float32 array of `width` values per body (0: one value, shape `(n,)`)
+/// that `read` appends for each of `bodies`.
+fn body_array<'py>(
+    world: &Bound<'py, World>,
+    bodies: &Bound<'py, PyAny>,
+    width: usize,
+    read: impl Fn(impulse2d::BodyRef<'_>, &mut Vec<f32>),
+) -> PyResult<Bound<'py, PyAny>> {
+    let ids = body_ids(world, bodies)?;
+    let w = world.try_borrow()?;
+    let mut out = Vec::with_capacity(ids.len() * width.max(1));
+    for id in ids {
+        read(ok(w.inner.body(id))?, &mut out);
+    }
+    make_array(world.py(), &out, width)
+}
+
+/// Reads the array-like `values` (`width` floats per body of `bodies`; 0:
+/// one, shape `(n,)`; `what` names it in errors) and calls `set` with the
+/// world, the body ids and the floats once the handles and the array are
+/// checked.
+fn set_body_array(
+    world: &Bound<'_, World>,
+    bodies: &Bound<'_, PyAny>,
+    values: &Bound<'_, PyAny>,
+    width: usize,
+    what: &str,
+    set: impl FnOnce(&mut impulse2d::World, &[BodyId], &[f32]) -> PyResult<()>,
+) -> PyResult<()> {
+    let ids = body_ids(world, bodies)?;
+    let values = read_array(world.py(), values, ids.len(), width, what)?;
+    set(&mut world.try_borrow_mut()?.inner, &ids, &values)
+}
+
+/// Teleports the bodies `ids` to the poses `pose` makes from each one's view
+/// and index; every handle is checked before any body moves.
+fn teleport(
+    world: &mut impulse2d::World,
+    ids: &[BodyId],
+    pose: impl Fn(impulse2d::BodyRef<'_>, usize) -> (Vec2, Rot),
+) -> PyResult<()> {
+    let poses = ids
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| ok(world.body(id)).map(|b| pose(b, i)))
+        .collect::<PyResult<Vec<(Vec2, Rot)>>>()?;
+    for (&id, (p, q)) in ids.iter().zip(poses) {
+        ok(ok(world.body_mut(id))?.set_transform(p, q))?;
+    }
+    Ok(())
+}
+
+/// Changes each of the bodies `ids` with `set` (given its index), once they
+/// are checked to be valid and not static.
+fn set_each_movable(
+    world: &mut impulse2d::World,
+    ids: &[BodyId],
+    set: impl Fn(&mut impulse2d::BodyMut<'_>, usize) -> impulse2d::Result<()>,
+) -> PyResult<()> {
+    check_movable(world, ids)?;
+    for (i, &id) in ids.iter().enumerate() {
+        ok(set(&mut ok(world.body_mut(id))?, i))?;
+    }
+    Ok(())
+}
+
 /// Every id valid and no static body among them (velocity setters), checked
 /// before any body changes.
 fn check_movable(world: &impulse2d::World, ids: &[BodyId]) -> PyResult<()> {
@@ -1255,14 +1017,64 @@ fn check_movable(world: &impulse2d::World, ids: &[BodyId]) -> PyResult<()> {
     Ok(())
 }
 
-/// One ray hit: the shape, the point (m), the surface normal there and the
-/// fraction of the translation at which it was hit.
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct RayHit {
-    shape: Py<Shape>,
-    point: (f32, f32),
-    normal: (f32, f32),
-    fraction: f32,
+/// Declares the record classes: frozen, every field a read-only attribute.
+macro_rules! records {
+    ($( $(#[doc = $doc:tt])* $name:ident { $($field:ident: $ty:ty),* } )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
+            pub struct $name {
+                $($field: $ty),*
+            }
+        )*
+    };
+}
+
+records! {
+    /// One ray hit: the shape, the point (m), the surface normal there and the
+    /// fraction of the translation at which it was hit.
+    RayHit { shape: Py<Shape>, point: (f32, f32), normal: (f32, f32), fraction: f32 }
+    /// Two shapes started touching: `normal` points from shape_a to shape_b;
+    /// `points` are the manifold's contact points (m).
+    ContactBeginEvent { shape_a: Py<Shape>, shape_b: Py<Shape>, normal: (f32, f32), points: Vec<(f32, f32)> }
+    /// A touching contact: `normal` points from shape_a to shape_b; `points`
+    /// are the contact points (m, world) and `normal_impulses` the solver's
+    /// accumulated normal impulse at each in the last step (N·s).
+    ContactData { shape_a: Py<Shape>, shape_b: Py<Shape>, normal: (f32, f32), points: Vec<(f32, f32)>, normal_impulses: Vec<f32> }
+    /// Two shapes stopped touching.
+    ContactEndEvent { shape_a: Py<Shape>, shape_b: Py<Shape> }
+    /// Two shapes hit each other faster than the hit-event threshold: contact
+    /// point (m), normal (from a to b) and approach speed (m/s).
+    ContactHitEvent { shape_a: Py<Shape>, shape_b: Py<Shape>, point: (f32, f32), normal: (f32, f32), approach_speed: f32 }
+    /// A shape (`visitor`) began overlapping a sensor shape.
+    SensorBeginEvent { sensor: Py<Shape>, visitor: Py<Shape> }
+    /// A shape (`visitor`) stopped overlapping a sensor shape.
+    SensorEndEvent { sensor: Py<Shape>, visitor: Py<Shape> }
+    /// A joint's reaction passed its threshold (`kind` "threshold_exceeded"), or
+    /// the joint was destroyed ("broken", "body_destroyed"). force (N), torque
+    /// (N·m).
+    JointEvent { joint: Py<Joint>, kind: &'static str, joint_type: &'static str, force: f32, torque: f32 }
+    /// A body the step moved: new origin position (m), angle (rad), and whether
+    /// it fell asleep in this step.
+    BodyMoveEvent { body: Py<Body>, position: (f32, f32), angle: f32, fell_asleep: bool }
+}
+
+impl RayHit {
+    /// A hit of the shape `id` of `world`.
+    fn new(
+        world: &Bound<'_, World>,
+        id: ShapeId,
+        point: Vec2,
+        normal: Vec2,
+        fraction: f32,
+    ) -> PyResult<Self> {
+        Ok(RayHit {
+            shape: Shape::handle(world.py(), world.as_unbound(), id)?,
+            point: tup(point),
+            normal: tup(normal),
+            fraction,
+        })
+    }
 }
 
 #[pymethods]
@@ -1275,28 +1087,6 @@ impl RayHit {
     }
 }
 
-/// Two shapes started touching: `normal` points from shape_a to shape_b;
-/// `points` are the manifold's contact points (m).
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct ContactBeginEvent {
-    shape_a: Py<Shape>,
-    shape_b: Py<Shape>,
-    normal: (f32, f32),
-    points: Vec<(f32, f32)>,
-}
-
-/// A touching contact: `normal` points from shape_a to shape_b; `points`
-/// are the contact points (m, world) and `normal_impulses` the solver's
-/// accumulated normal impulse at each in the last step (N·s).
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct ContactData {
-    shape_a: Py<Shape>,
-    shape_b: Py<Shape>,
-    normal: (f32, f32),
-    points: Vec<(f32, f32)>,
-    normal_impulses: Vec<f32>,
-}
-
 /// Python contact records from the engine's.
 pub(crate) fn contact_list(
     py: Python<'_>,
@@ -1307,8 +1097,8 @@ pub(crate) fn contact_list(
         .into_iter()
         .map(|c| {
             Ok(ContactData {
-                shape_a: shape_handle(py, world, c.shape_id_a)?,
-                shape_b: shape_handle(py, world, c.shape_id_b)?,
+                shape_a: Shape::handle(py, world, c.shape_id_a)?,
+                shape_b: Shape::handle(py, world, c.shape_id_b)?,
                 normal: tup(c.manifold.normal),
                 points: c.manifold.points().iter().map(|p| tup(p.point)).collect(),
                 normal_impulses: c
@@ -1320,58 +1110,4 @@ pub(crate) fn contact_list(
             })
         })
         .collect()
-}
-
-/// Two shapes stopped touching.
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct ContactEndEvent {
-    shape_a: Py<Shape>,
-    shape_b: Py<Shape>,
-}
-
-/// Two shapes hit each other faster than the hit-event threshold: contact
-/// point (m), normal (from a to b) and approach speed (m/s).
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct ContactHitEvent {
-    shape_a: Py<Shape>,
-    shape_b: Py<Shape>,
-    point: (f32, f32),
-    normal: (f32, f32),
-    approach_speed: f32,
-}
-
-/// A shape (`visitor`) began overlapping a sensor shape.
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct SensorBeginEvent {
-    sensor: Py<Shape>,
-    visitor: Py<Shape>,
-}
-
-/// A shape (`visitor`) stopped overlapping a sensor shape.
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct SensorEndEvent {
-    sensor: Py<Shape>,
-    visitor: Py<Shape>,
-}
-
-/// A joint's reaction passed its threshold (`kind` "threshold_exceeded"), or
-/// the joint was destroyed ("broken", "body_destroyed"). force (N), torque
-/// (N·m).
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct JointEvent {
-    joint: Py<Joint>,
-    kind: &'static str,
-    joint_type: &'static str,
-    force: f32,
-    torque: f32,
-}
-
-/// A body the step moved: new origin position (m), angle (rad), and whether
-/// it fell asleep in this step.
-#[pyclass(module = "impulse2d._impulse2d", frozen, get_all)]
-pub struct BodyMoveEvent {
-    body: Py<Body>,
-    position: (f32, f32),
-    angle: f32,
-    fell_asleep: bool,
 }

@@ -9,14 +9,11 @@
 //! (`impulse2d-compare`) describe the same scenes for every engine. The washer
 //! is kinematic in Box2D's benchmark too.
 
-use crate::common::{dynamic_body, hull_polygon, static_body};
-use crate::{Pyramid, Scene, SceneError, SceneInfo};
+use crate::common::{dynamic_body, hinge, hull_polygon, motorised, polygon_bodies, static_body};
+use crate::{Builder, Pyramid, Scene, SceneInfo};
 use impulse2d::collision::{Segment, make_box, make_offset_box, make_square};
 use impulse2d::pos::to_pos;
-use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
-    World,
-};
+use impulse2d::{BodyDef, BodyId, BodyType, JointId, Result, Rot, ShapeDef, Vec2, World};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -47,35 +44,19 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     },
 ];
 
-/// Builds a scene of this file by name, or `None` when the name is not one of them.
-pub(crate) fn build(
-    name: &str,
-    world: &mut World,
-) -> Option<std::result::Result<Scene, SceneError>> {
-    let built = match name {
-        "many_pyramids" => many_pyramids(
-            world,
-            MANY_PYRAMIDS_GRID,
-            MANY_PYRAMIDS_GRID,
-            MANY_PYRAMIDS_BASE,
-        ),
-        "smash" => smash(world, SMASH_GRID.0, SMASH_GRID.1),
-        "tumbler" => tumbler(world, 45).map(Tumbler::into_scene),
-        "washer" => washer(world, 90),
-        "compounds" => compounds(world, 20, 150),
-        _ => return None,
-    };
-    Some(built.map_err(SceneError::from))
-}
-
-fn scene(ground: BodyId, bodies: Vec<BodyId>, focus: Option<BodyId>) -> Scene {
-    Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    }
-}
+/// The builders of this file's scenes, by name, with their default parameters.
+pub(crate) const BUILDERS: &[(&str, Builder)] = &[
+    ("many_pyramids", |world| {
+        let (grid, base) = (MANY_PYRAMIDS_GRID, MANY_PYRAMIDS_BASE);
+        many_pyramids(world, grid, grid, base)
+    }),
+    ("smash", |world| smash(world, SMASH_GRID.0, SMASH_GRID.1)),
+    ("tumbler", |world| {
+        tumbler(world, 45).map(Tumbler::into_scene)
+    }),
+    ("washer", |world| washer(world, 90)),
+    ("compounds", |world| compounds(world, 20, 150)),
+];
 
 /// Base of Box2D's large pyramid, boxes.
 pub const LARGE_PYRAMID_BASE: usize = 100;
@@ -116,12 +97,7 @@ pub fn large_pyramid(world: &mut World, base: usize) -> Result<Pyramid> {
     world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(hx, hy)?)?;
     let square = make_square(PYRAMID_BOX_HALF)?;
     let positions = large_pyramid_box_positions(base);
-    let mut boxes = Vec::with_capacity(positions.len());
-    for p in positions {
-        let b = dynamic_body(world, p, 0.0)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-        boxes.push(b);
-    }
+    let boxes = polygon_bodies(world, positions, &ShapeDef::default(), &square)?;
     let top = *boxes.last().ok_or(impulse2d::Error::InvalidOperation(
         "the large pyramid needs a base of at least one box",
     ))?;
@@ -191,14 +167,8 @@ pub fn many_pyramids(world: &mut World, rows: usize, columns: usize, base: usize
     }
     let square = make_square(PYRAMID_BOX_HALF)?;
     let positions = many_pyramids_box_positions(rows, columns, base);
-    let mut bodies = Vec::with_capacity(positions.len());
-    for p in positions {
-        let b = dynamic_body(world, p, 0.0)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-        bodies.push(b);
-    }
-    let focus = bodies.last().copied();
-    Ok(scene(ground, bodies, focus))
+    let bodies = polygon_bodies(world, positions, &ShapeDef::default(), &square)?;
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// Where the smash's heavy box starts, metres.
@@ -238,10 +208,8 @@ pub fn smash_box_positions(columns: usize, rows: usize) -> Vec<Vec2> {
 pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
     world.set_gravity(Vec2::ZERO)?;
     let ram = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(SMASH_RAM_POSITION),
         linear_velocity: SMASH_RAM_VELOCITY,
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(SMASH_RAM_POSITION))
     })?;
     let heavy = ShapeDef {
         density: SMASH_RAM_DENSITY,
@@ -252,16 +220,14 @@ pub fn smash(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
     let mut bodies = vec![ram];
     for position in smash_box_positions(columns, rows) {
         let b = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: to_pos(position),
             is_awake: false,
-            ..BodyDef::default()
+            ..BodyDef::dynamic(to_pos(position))
         })?;
         world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
         bodies.push(b);
     }
     let ground = static_body(world)?;
-    Ok(scene(ground, bodies, Some(ram)))
+    Ok(Scene::still(ground, bodies, Some(ram)))
 }
 
 /// Where the tumbler's pivot (and the drum's centre) is, metres.
@@ -322,7 +288,7 @@ impl Tumbler {
         let mut bodies = Vec::with_capacity(1 + self.boxes.len());
         bodies.push(self.drum);
         bodies.extend(self.boxes);
-        scene(self.ground, bodies, Some(self.drum))
+        Scene::still(self.ground, bodies, Some(self.drum))
     }
 }
 
@@ -332,11 +298,7 @@ impl Tumbler {
 /// 0.25 m boxes inside.
 pub fn tumbler(world: &mut World, grid: usize) -> Result<Tumbler> {
     let ground = static_body(world)?;
-    let drum = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(TUMBLER_CENTER),
-        ..BodyDef::default()
-    })?;
+    let drum = world.create_body(&BodyDef::dynamic(to_pos(TUMBLER_CENTER)))?;
     let wall_def = ShapeDef {
         density: TUMBLER_WALL_DENSITY,
         ..ShapeDef::default()
@@ -344,27 +306,12 @@ pub fn tumbler(world: &mut World, grid: usize) -> Result<Tumbler> {
     for (hx, hy, c) in TUMBLER_WALLS {
         world.create_polygon_shape(drum, &wall_def, &make_offset_box(hx, hy, c, Rot::IDENTITY)?)?;
     }
-    let hinge = world.create_revolute_joint(&RevoluteJointDef {
-        base: JointDef {
-            body_a: ground,
-            body_b: drum,
-            local_anchor_a: TUMBLER_CENTER,
-            local_anchor_b: Vec2::ZERO,
-            ..JointDef::default()
-        },
-        enable_motor: true,
-        motor_speed: TUMBLER_MOTOR_SPEED,
-        max_motor_torque: TUMBLER_MAX_MOTOR_TORQUE,
-        ..RevoluteJointDef::default()
-    })?;
+    let axle = hinge(ground, drum, TUMBLER_CENTER, Vec2::ZERO);
+    let speed = TUMBLER_MOTOR_SPEED;
+    let hinge = world.create_revolute_joint(&motorised(axle, speed, TUMBLER_MAX_MOTOR_TORQUE))?;
     let small = make_box(TUMBLER_BOX_HALF, TUMBLER_BOX_HALF)?;
     let positions = tumbler_box_positions(grid);
-    let mut boxes = Vec::with_capacity(positions.len());
-    for p in positions {
-        let b = dynamic_body(world, p, 0.0)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &small)?;
-        boxes.push(b);
-    }
+    let boxes = polygon_bodies(world, positions, &ShapeDef::default(), &small)?;
     Ok(Tumbler {
         ground,
         drum,
@@ -409,20 +356,17 @@ pub fn washer(world: &mut World, grid: usize) -> Result<Scene> {
     }
     let a = 0.1;
     let square = make_square(a)?;
-    let mut bodies = Vec::with_capacity(grid * grid);
     let start = -1.1 * a * grid as f32;
-    for i in 0..grid {
-        for j in 0..grid {
-            let p = Vec2::new(
+    let positions = (0..grid).flat_map(|i| {
+        (0..grid).map(move |j| {
+            Vec2::new(
                 start + 2.1 * a * j as f32,
                 start + 10.0 + 2.1 * a * i as f32,
-            );
-            let b = dynamic_body(world, p, 0.0)?;
-            world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-            bodies.push(b);
-        }
-    }
-    Ok(scene(ground, bodies, Some(drum)))
+            )
+        })
+    });
+    let bodies = polygon_bodies(world, positions, &ShapeDef::default(), &square)?;
+    Ok(Scene::still(ground, bodies, Some(drum)))
 }
 
 /// `columns` × `rows` bodies, each two triangles, dropped into a bin 80 m wide
@@ -482,8 +426,7 @@ pub fn compounds(world: &mut World, columns: usize, rows: usize) -> Result<Scene
             bodies.push(b);
         }
     }
-    let focus = bodies.last().copied();
-    Ok(scene(ground, bodies, focus))
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! explosion ([`World::explode`]), bullets (continuous collision), rolling resistance,
 //! a chain terrain and a kinematic platform.
 
-use crate::common::{dynamic_body, segment_ground, static_body};
-use crate::{Scene, SceneError, SceneInfo, SceneScript};
+use crate::common::{dynamic_body, level_ground, polygon_bodies, static_body};
+use crate::{Builder, Scene, SceneInfo, SceneScript};
 use impulse2d::collision::{
     Capsule, Circle, make_box, make_offset_box, make_rounded_box, make_square,
 };
@@ -46,32 +46,22 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     },
 ];
 
-/// Builds a scene of this file by name, or `None` when the name is not one of them.
-pub(crate) fn build(
-    name: &str,
-    world: &mut World,
-) -> Option<std::result::Result<Scene, SceneError>> {
-    let built = match name {
-        "conveyor" => conveyor(world),
-        "explosion" => explosion(world, 32).map(Explosion::into_scene),
-        "bullets" => bullets(world),
-        "rolling_resistance" => rolling_resistance(world),
-        "chain_terrain" => chain_terrain(world),
-        "kinematic_platform" => kinematic_platform(world),
-        _ => return None,
-    };
-    Some(built.map_err(SceneError::from))
-}
+/// The builders of this file's scenes, by name, with their default parameters.
+pub(crate) const BUILDERS: &[(&str, Builder)] = &[
+    ("conveyor", conveyor),
+    ("explosion", |world| {
+        explosion(world, 32).map(Explosion::into_scene)
+    }),
+    ("bullets", bullets),
+    ("rolling_resistance", rolling_resistance),
+    ("chain_terrain", chain_terrain),
+    ("kinematic_platform", kinematic_platform),
+];
 
 /// A 20 m belt 5 m up whose surface moves at 2 m/s (tangent speed), carrying
 /// five boxes off its right end.
 pub fn conveyor(world: &mut World) -> Result<Scene> {
-    let ground = segment_ground(
-        world,
-        Vec2::new(-20.0, 0.0),
-        Vec2::new(20.0, 0.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = level_ground(world, 20.0, &ShapeDef::default())?;
     let belt = ShapeDef {
         friction: 0.8,
         tangent_speed: 2.0,
@@ -83,19 +73,9 @@ pub fn conveyor(world: &mut World) -> Result<Scene> {
         &make_offset_box(10.0, 0.25, Vec2::new(0.0, 5.0), Rot::IDENTITY)?,
     )?;
     let square = make_square(0.5)?;
-    let mut bodies = Vec::new();
-    for i in 0..5 {
-        let b = dynamic_body(world, Vec2::new(-8.0 + 2.0 * i as f32, 5.75), 0.0)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-        bodies.push(b);
-    }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    let positions = (0..5).map(|i| Vec2::new(-8.0 + 2.0 * i as f32, 5.75));
+    let bodies = polygon_bodies(world, positions, &ShapeDef::default(), &square)?;
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// The explosion of the `explosion` demo: centred on its rings, whole out
@@ -213,12 +193,7 @@ pub fn explosion(world: &mut World, count: usize) -> Result<Explosion> {
 /// A stack of twelve rounded boxes against a wall and two bullets (a circle
 /// and a box, density 4) at 250 m/s on their way to it.
 pub fn bullets(world: &mut World) -> Result<Scene> {
-    let ground = segment_ground(
-        world,
-        Vec2::new(-30.0, 0.0),
-        Vec2::new(30.0, 0.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = level_ground(world, 30.0, &ShapeDef::default())?;
     world.create_segment_shape(
         ground,
         &ShapeDef::default(),
@@ -232,24 +207,20 @@ pub fn bullets(world: &mut World) -> Result<Scene> {
         friction: 0.3,
         ..ShapeDef::default()
     };
-    let mut bodies = Vec::new();
-    for i in 0..12 {
+    let positions = (0..12).map(|i| {
         let shift = if i % 2 == 0 { -0.01 } else { 0.01 };
-        let b = dynamic_body(world, Vec2::new(8.0 + shift, 0.5 + i as f32), 0.0)?;
-        world.create_polygon_shape(b, &def, &rounded)?;
-        bodies.push(b);
-    }
+        Vec2::new(8.0 + shift, 0.5 + i as f32)
+    });
+    let mut bodies = polygon_bodies(world, positions, &def, &rounded)?;
     let heavy = ShapeDef {
         density: 4.0,
         ..ShapeDef::default()
     };
     for (k, y) in [6.0, 3.0].into_iter().enumerate() {
         let b = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: to_pos(Vec2::new(-26.7, y)),
             linear_velocity: Vec2::new(250.0, 0.0),
             is_bullet: true,
-            ..BodyDef::default()
+            ..BodyDef::dynamic(to_pos(Vec2::new(-26.7, y)))
         })?;
         if k == 0 {
             let circle = Circle {
@@ -262,13 +233,7 @@ pub fn bullets(world: &mut World) -> Result<Scene> {
         }
         bodies.push(b);
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// Five balls of radius 0.5 m launched at 5 m/s along the ground with rolling
@@ -291,11 +256,9 @@ pub fn rolling_resistance(world: &mut World) -> Result<Scene> {
             },
         )?;
         let b = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: to_pos(Vec2::new(-18.0, y + 0.5)),
             linear_velocity: Vec2::new(5.0, 0.0),
             angular_velocity: -10.0,
-            ..BodyDef::default()
+            ..BodyDef::dynamic(to_pos(Vec2::new(-18.0, y + 0.5)))
         })?;
         let def = ShapeDef {
             rolling_resistance: 0.1 * i as f32,
@@ -304,13 +267,7 @@ pub fn rolling_resistance(world: &mut World) -> Result<Scene> {
         world.create_circle_shape(b, &def, &circle)?;
         bodies.push(b);
     }
-    let focus = bodies.first().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_first(ground, bodies))
 }
 
 /// A smooth chain-shape hill (a 2 m high cosine bump between flat runs) with
@@ -362,23 +319,12 @@ pub fn chain_terrain(world: &mut World) -> Result<Scene> {
         };
         bodies.push(b);
     }
-    let focus = bodies.first().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_first(ground, bodies))
 }
 
 /// A kinematic platform 6 m wide moving right at 1 m/s with three boxes on it.
 pub fn kinematic_platform(world: &mut World) -> Result<Scene> {
-    let ground = segment_ground(
-        world,
-        Vec2::new(-20.0, 0.0),
-        Vec2::new(20.0, 0.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = level_ground(world, 20.0, &ShapeDef::default())?;
     let platform = world.create_body(&BodyDef {
         body_type: BodyType::Kinematic,
         position: to_pos(Vec2::new(-8.0, 3.0)),
@@ -387,16 +333,7 @@ pub fn kinematic_platform(world: &mut World) -> Result<Scene> {
     })?;
     world.create_polygon_shape(platform, &ShapeDef::default(), &make_box(3.0, 0.25)?)?;
     let square = make_square(0.5)?;
-    let mut bodies = Vec::new();
-    for i in 0..3 {
-        let b = dynamic_body(world, Vec2::new(-10.0 + 2.0 * i as f32, 3.75), 0.0)?;
-        world.create_polygon_shape(b, &ShapeDef::default(), &square)?;
-        bodies.push(b);
-    }
-    Ok(Scene {
-        ground,
-        bodies,
-        focus: Some(platform),
-        script: None,
-    })
+    let positions = (0..3).map(|i| Vec2::new(-10.0 + 2.0 * i as f32, 3.75));
+    let bodies = polygon_bodies(world, positions, &ShapeDef::default(), &square)?;
+    Ok(Scene::still(ground, bodies, Some(platform)))
 }

@@ -10,12 +10,11 @@
 //!
 //! [`build_at`](crate::build_at) builds any other scene at an offset.
 
+use crate::common::hinge;
 use crate::human::{HumanJoints, human};
-use crate::{Pyramid, Scene, SceneError, SceneInfo};
+use crate::{Builder, Pyramid, Scene, SceneInfo};
 use impulse2d::collision::{Capsule, Segment, make_box, make_offset_box, make_square};
-use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, Pos, Result, RevoluteJointDef, Rot, ShapeDef, Vec2, World,
-};
+use impulse2d::{BodyDef, BodyId, BodyType, Pos, Result, Rot, ShapeDef, Vec2, World};
 
 /// Where the registry builds the Far scenes, metres: Solver2D's far pyramid origin.
 pub const FAR_ORIGIN: Pos = Pos::new(100_000.0, -80_000.0);
@@ -49,23 +48,25 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     },
 ];
 
-/// Builds a scene of this file by name at [`FAR_ORIGIN`], or `None` when the
-/// name is not one of them.
-pub(crate) fn build(
-    name: &str,
-    world: &mut World,
-) -> Option<std::result::Result<Scene, SceneError>> {
-    let origin = FAR_ORIGIN;
-    let built = match name {
-        "far_pyramid" => far_pyramid(world, origin).map(Pyramid::into_scene),
-        "far_vertical_stack" => far_vertical_stack(world, origin, 10).map(Pyramid::into_scene),
-        "far_overlap_recovery" => far_overlap_recovery(world, origin).map(Pyramid::into_scene),
-        "far_ragdoll_pile" => far_ragdoll_pile(world, origin).map(RagdollPile::into_scene),
-        "far_chain" => far_chain(world, origin).map(FarChain::into_scene),
-        _ => return None,
-    };
-    Some(built.map_err(SceneError::from))
-}
+/// The builders of this file's scenes, by name, with their default parameters
+/// (at [`FAR_ORIGIN`]).
+pub(crate) const BUILDERS: &[(&str, Builder)] = &[
+    ("far_pyramid", |world| {
+        far_pyramid(world, FAR_ORIGIN).map(Pyramid::into_scene)
+    }),
+    ("far_vertical_stack", |world| {
+        far_vertical_stack(world, FAR_ORIGIN, 10).map(Pyramid::into_scene)
+    }),
+    ("far_overlap_recovery", |world| {
+        far_overlap_recovery(world, FAR_ORIGIN).map(Pyramid::into_scene)
+    }),
+    ("far_ragdoll_pile", |world| {
+        far_ragdoll_pile(world, FAR_ORIGIN).map(RagdollPile::into_scene)
+    }),
+    ("far_chain", |world| {
+        far_chain(world, FAR_ORIGIN).map(FarChain::into_scene)
+    }),
+];
 
 /// 1 m boxes at `origin + p` for each `p` of `positions`, as a [`Pyramid`] on
 /// `ground` whose top is the last box.
@@ -170,20 +171,9 @@ pub struct RagdollPile {
     pub bones: Vec<BodyId>,
 }
 
-/// A scene without a script.
-fn still_scene(ground: BodyId, bodies: Vec<BodyId>, focus: Option<BodyId>) -> Scene {
-    Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    }
-}
-
 impl RagdollPile {
     fn into_scene(self) -> Scene {
-        let focus = self.bones.first().copied();
-        still_scene(self.ground, self.bones, focus)
+        Scene::focus_first(self.ground, self.bones)
     }
 }
 
@@ -250,8 +240,7 @@ pub struct FarChain {
 
 impl FarChain {
     fn into_scene(self) -> Scene {
-        let focus = self.links.last().copied();
-        still_scene(self.ground, self.links, focus)
+        Scene::focus_last(self.ground, self.links)
     }
 
     /// The chain's length along its links, metres: from the pivot through
@@ -305,16 +294,7 @@ pub fn far_chain(world: &mut World, origin: Pos) -> Result<FarChain> {
             ..BodyDef::default()
         })?;
         world.create_capsule_shape(link, &shape, &capsule)?;
-        world.create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: previous.0,
-                body_b: link,
-                local_anchor_a: previous.1,
-                local_anchor_b: Vec2::new(-hx, 0.0),
-                ..JointDef::default()
-            },
-            ..RevoluteJointDef::default()
-        })?;
+        world.create_revolute_joint(&hinge(previous.0, link, previous.1, Vec2::new(-hx, 0.0)))?;
         chain.links.push(link);
         previous = (link, Vec2::new(hx, 0.0));
     }

@@ -18,78 +18,48 @@ use impulse2d::{
     ShapeDef, Transform, Vec2, WheelJointDef, World,
 };
 
-use crate::{Scene, SceneError, flat_ground};
+use crate::common::{hinge, motorised};
+use crate::{Builder, Scene, flat_ground};
 
-/// Builds a joint scene of the registry by its short name with its default
-/// parameters.
-pub(crate) fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneError> {
-    let scene = match name {
-        "pendulum" => {
-            let p = pendulum(world, 1.0, 0.1)?;
-            Scene {
-                ground: p.pivot,
-                bodies: vec![p.bob],
-                focus: Some(p.bob),
-                script: None,
-            }
+/// The builders of the joint scenes of the registry, by short name, with
+/// their default parameters.
+pub(crate) const BUILDERS: &[(&str, Builder)] = &[
+    ("pendulum", |world| {
+        let p = pendulum(world, 1.0, 0.1)?;
+        Ok(Scene::still(p.pivot, vec![p.bob], Some(p.bob)))
+    }),
+    ("ball_and_chain", |world| {
+        let c = ball_and_chain(world, 40, 50.0)?;
+        let mut bodies = c.links.clone();
+        bodies.push(c.ball);
+        Ok(Scene::still(c.pivot, bodies, Some(c.ball)))
+    }),
+    ("bridge", |world| {
+        let b = bridge(world, 40)?;
+        let mut bodies = b.planks.clone();
+        bodies.extend_from_slice(&b.loads);
+        let focus = b.planks.get(b.planks.len() / 2).copied();
+        Ok(Scene::still(b.ground, bodies, focus))
+    }),
+    ("ragdolls", |world| {
+        let ground = flat_ground(world, 20.0)?;
+        let mut bodies = Vec::new();
+        for i in 0..10 {
+            bodies.extend(ragdoll_pile_member(world, i)?.bones);
         }
-        "ball_and_chain" => {
-            let c = ball_and_chain(world, 40, 50.0)?;
-            let mut bodies = c.links.clone();
-            bodies.push(c.ball);
-            Scene {
-                ground: c.pivot,
-                bodies,
-                focus: Some(c.ball),
-                script: None,
-            }
-        }
-        "bridge" => {
-            let b = bridge(world, 40)?;
-            let mut bodies = b.planks.clone();
-            bodies.extend_from_slice(&b.loads);
-            Scene {
-                ground: b.ground,
-                focus: b.planks.get(b.planks.len() / 2).copied(),
-                bodies,
-                script: None,
-            }
-        }
-        "ragdolls" => {
-            let ground = flat_ground(world, 20.0)?;
-            let mut bodies = Vec::new();
-            for i in 0..10 {
-                bodies.extend(ragdoll_pile_member(world, i)?.bones);
-            }
-            Scene {
-                ground,
-                focus: bodies.first().copied(),
-                bodies,
-                script: None,
-            }
-        }
-        "car" => {
-            let c = car(world)?;
-            Scene {
-                ground: c.ground,
-                bodies: vec![c.chassis, c.rear_wheel, c.front_wheel],
-                focus: Some(c.chassis),
-                script: None,
-            }
-        }
-        "joint_grid" => joint_grid(world, JOINT_GRID_SIZE)?,
-        "spinner" => spinner(world, SPINNER_BODY_COUNT)?,
-        _ => return Err(SceneError::UnknownScene(name.to_string())),
-    };
-    Ok(scene)
-}
+        Ok(Scene::focus_first(ground, bodies))
+    }),
+    ("car", |world| {
+        let c = car(world)?;
+        let bodies = vec![c.chassis, c.rear_wheel, c.front_wheel];
+        Ok(Scene::still(c.ground, bodies, Some(c.chassis)))
+    }),
+    ("joint_grid", |world| joint_grid(world, JOINT_GRID_SIZE)),
+    ("spinner", |world| spinner(world, SPINNER_BODY_COUNT)),
+];
 
 fn dynamic_body(world: &mut World, position: Vec2) -> Result<BodyId> {
-    world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(position),
-        ..BodyDef::default()
-    })
+    world.create_body(&BodyDef::dynamic(to_pos(position)))
 }
 
 fn circle(radius: f32) -> Circle {
@@ -107,16 +77,7 @@ pub(crate) fn pin(
     anchor_a: Vec2,
     anchor_b: Vec2,
 ) -> Result<JointId> {
-    world.create_revolute_joint(&RevoluteJointDef {
-        base: JointDef {
-            body_a: a,
-            body_b: b,
-            local_anchor_a: anchor_a,
-            local_anchor_b: anchor_b,
-            ..JointDef::default()
-        },
-        ..RevoluteJointDef::default()
-    })
+    world.create_revolute_joint(&hinge(a, b, anchor_a, anchor_b))
 }
 
 /// The pendulum scene.
@@ -140,10 +101,8 @@ pub fn pendulum(world: &mut World, length: f32, angle: f32) -> Result<Pendulum> 
     })?;
     let arm = Rot::from_angle(angle).rotate(Vec2::new(0.0, -length));
     let bob = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(pivot_position + arm),
         enable_sleep: false,
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(pivot_position + arm))
     })?;
     let shape = ShapeDef {
         density: 100.0,
@@ -184,19 +143,10 @@ pub fn ball_and_chain(world: &mut World, links: usize, mass_ratio: f32) -> Resul
         center2: Vec2::new(half, 0.0),
         radius,
     };
-    let friction = |world: &mut World, a, b, anchor_a, anchor_b| {
-        world.create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: a,
-                body_b: b,
-                local_anchor_a: anchor_a,
-                local_anchor_b: anchor_b,
-                ..JointDef::default()
-            },
-            enable_motor: true,
-            max_motor_torque: 2.0,
-            ..RevoluteJointDef::default()
-        })
+    // A joint with friction from `previous`'s anchor to `back` metres behind `b`'s centre.
+    let friction = |world: &mut World, (a, anchor_a): (BodyId, Vec2), b, back: f32| {
+        let joint = hinge(a, b, anchor_a, Vec2::new(-back, 0.0));
+        world.create_revolute_joint(&motorised(joint, 0.0, 2.0))
     };
     let mut chain = BallAndChain {
         pivot,
@@ -211,13 +161,7 @@ pub fn ball_and_chain(world: &mut World, links: usize, mass_ratio: f32) -> Resul
             pivot_position + Vec2::new(half * (2 * i + 1) as f32, 0.0),
         )?;
         world.create_capsule_shape(link, &ShapeDef::default(), &capsule)?;
-        chain.joints.push(friction(
-            world,
-            previous.0,
-            link,
-            previous.1,
-            Vec2::new(-half, 0.0),
-        )?);
+        chain.joints.push(friction(world, previous, link, half)?);
         chain.links.push(link);
         previous = (link, Vec2::new(half, 0.0));
     }
@@ -228,13 +172,9 @@ pub fn ball_and_chain(world: &mut World, links: usize, mass_ratio: f32) -> Resul
         ..ShapeDef::default()
     };
     world.create_circle_shape(ball, &shape, &circle(ball_radius))?;
-    chain.joints.push(friction(
-        world,
-        previous.0,
-        ball,
-        previous.1,
-        Vec2::new(-ball_radius, 0.0),
-    )?);
+    chain
+        .joints
+        .push(friction(world, previous, ball, ball_radius)?);
     chain.ball = ball;
     Ok(chain)
 }
@@ -278,18 +218,8 @@ pub fn bridge(world: &mut World, planks: usize) -> Result<Bridge> {
     for i in 0..planks {
         let body = dynamic_body(world, Vec2::new(x0 + 0.5 + i as f32, y))?;
         world.create_polygon_shape(body, &plank_shape, &plank)?;
-        world.create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: previous.0,
-                body_b: body,
-                local_anchor_a: previous.1,
-                local_anchor_b: Vec2::new(-0.5, 0.0),
-                ..JointDef::default()
-            },
-            enable_motor: true,
-            max_motor_torque: 200.0,
-            ..RevoluteJointDef::default()
-        })?;
+        let joint = hinge(previous.0, body, previous.1, Vec2::new(-0.5, 0.0));
+        world.create_revolute_joint(&motorised(joint, 0.0, 200.0))?;
         bridge.planks.push(body);
         previous = (body, Vec2::new(0.5, 0.0));
     }
@@ -322,47 +252,22 @@ pub struct Ragdoll {
 /// One bone: centre, capsule half length (zero for the circular head) and
 /// radius, parent index and the joint with its angle limits, all for a
 /// ragdoll standing with its feet at the origin.
-struct Bone {
-    center: (f32, f32),
-    half: f32,
-    radius: f32,
-    parent: usize,
-    joint: (f32, f32),
-    limits: (f32, f32),
-}
+type Bone = ((f32, f32), f32, f32, usize, (f32, f32), (f32, f32));
 
 const NO_PARENT: usize = usize::MAX;
 
 const BONES: [Bone; 10] = [
-    bone((0.0, 1.2), 0.2, 0.14, NO_PARENT, (0.0, 0.0), (0.0, 0.0)),
-    bone((0.0, 1.72), 0.0, 0.12, 0, (0.0, 1.56), (-0.3, 0.3)),
-    bone((-0.08, 0.7), 0.16, 0.07, 0, (-0.08, 0.93), (-0.6, 1.6)),
-    bone((-0.08, 0.25), 0.15, 0.06, 2, (-0.08, 0.47), (-2.0, 0.0)),
-    bone((0.08, 0.7), 0.16, 0.07, 0, (0.08, 0.93), (-0.6, 1.6)),
-    bone((0.08, 0.25), 0.15, 0.06, 4, (0.08, 0.47), (-2.0, 0.0)),
-    bone((-0.22, 1.25), 0.13, 0.05, 0, (-0.22, 1.45), (-1.5, 1.5)),
-    bone((-0.22, 0.87), 0.13, 0.045, 6, (-0.22, 1.06), (-2.0, 0.0)),
-    bone((0.22, 1.25), 0.13, 0.05, 0, (0.22, 1.45), (-1.5, 1.5)),
-    bone((0.22, 0.87), 0.13, 0.045, 8, (0.22, 1.06), (-2.0, 0.0)),
+    ((0.0, 1.2), 0.2, 0.14, NO_PARENT, (0.0, 0.0), (0.0, 0.0)),
+    ((0.0, 1.72), 0.0, 0.12, 0, (0.0, 1.56), (-0.3, 0.3)),
+    ((-0.08, 0.7), 0.16, 0.07, 0, (-0.08, 0.93), (-0.6, 1.6)),
+    ((-0.08, 0.25), 0.15, 0.06, 2, (-0.08, 0.47), (-2.0, 0.0)),
+    ((0.08, 0.7), 0.16, 0.07, 0, (0.08, 0.93), (-0.6, 1.6)),
+    ((0.08, 0.25), 0.15, 0.06, 4, (0.08, 0.47), (-2.0, 0.0)),
+    ((-0.22, 1.25), 0.13, 0.05, 0, (-0.22, 1.45), (-1.5, 1.5)),
+    ((-0.22, 0.87), 0.13, 0.045, 6, (-0.22, 1.06), (-2.0, 0.0)),
+    ((0.22, 1.25), 0.13, 0.05, 0, (0.22, 1.45), (-1.5, 1.5)),
+    ((0.22, 0.87), 0.13, 0.045, 8, (0.22, 1.06), (-2.0, 0.0)),
 ];
-
-const fn bone(
-    center: (f32, f32),
-    half: f32,
-    radius: f32,
-    parent: usize,
-    joint: (f32, f32),
-    limits: (f32, f32),
-) -> Bone {
-    Bone {
-        center,
-        half,
-        radius,
-        parent,
-        joint,
-        limits,
-    }
-}
 
 /// A 1.8 m ragdoll of ten capsule bones (density 1) with limited joints and
 /// 0.05 N·m of joint friction, placed by `transform` (feet at its origin).
@@ -380,41 +285,33 @@ pub fn ragdoll(world: &mut World, transform: Transform, group: i32) -> Result<Ra
         bones: Vec::with_capacity(BONES.len()),
         joints: Vec::with_capacity(BONES.len() - 1),
     };
-    for b in &BONES {
-        let center = Vec2::new(b.center.0, b.center.1);
+    for &((x, y), half, radius, parent, (jx, jy), (lower, upper)) in &BONES {
+        let center = Vec2::new(x, y);
         let body = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: to_pos(transform.apply(center)),
             rotation: transform.q,
-            ..BodyDef::default()
+            ..BodyDef::dynamic(to_pos(transform.apply(center)))
         })?;
-        if b.half == 0.0 {
-            world.create_circle_shape(body, &shape, &circle(b.radius))?;
+        if half == 0.0 {
+            world.create_circle_shape(body, &shape, &circle(radius))?;
         } else {
             let capsule = Capsule {
-                center1: Vec2::new(0.0, -b.half),
-                center2: Vec2::new(0.0, b.half),
-                radius: b.radius,
+                center1: Vec2::new(0.0, -half),
+                center2: Vec2::new(0.0, half),
+                radius,
             };
             world.create_capsule_shape(body, &shape, &capsule)?;
         }
-        if b.parent != NO_PARENT {
-            let parent = &BONES[b.parent];
-            let joint = Vec2::new(b.joint.0, b.joint.1);
+        if parent != NO_PARENT {
+            let (px, py) = BONES[parent].0;
+            let joint = Vec2::new(jx, jy);
+            let anchor_a = joint - Vec2::new(px, py);
             let joint = world.create_revolute_joint(&RevoluteJointDef {
-                base: JointDef {
-                    body_a: ragdoll.bones[b.parent],
-                    body_b: body,
-                    local_anchor_a: joint - Vec2::new(parent.center.0, parent.center.1),
-                    local_anchor_b: joint - center,
-                    ..JointDef::default()
-                },
                 enable_limit: true,
-                lower_angle: b.limits.0,
-                upper_angle: b.limits.1,
+                lower_angle: lower,
+                upper_angle: upper,
                 enable_motor: true,
                 max_motor_torque: 0.05,
-                ..RevoluteJointDef::default()
+                ..hinge(ragdoll.bones[parent], body, anchor_a, joint - center)
             })?;
             ragdoll.joints.push(joint);
         }
@@ -529,7 +426,7 @@ pub fn joint_grid_is_anchor(n: usize, column: usize, row: usize) -> bool {
 /// hanging from seven static discs in the middle of the top row (at y = 0);
 /// discs do not collide with each other. Sleeping is turned off. The scene's
 /// ground is the first static disc.
-pub fn joint_grid(world: &mut World, n: usize) -> std::result::Result<Scene, SceneError> {
+pub fn joint_grid(world: &mut World, n: usize) -> Result<Scene> {
     world.enable_sleeping(false);
     let shape = ShapeDef {
         filter: Filter {
@@ -582,14 +479,10 @@ pub fn joint_grid(world: &mut World, n: usize) -> std::result::Result<Scene, Sce
             grid.push(body);
         }
     }
-    Ok(Scene {
-        ground: ground.ok_or(SceneError::Engine(impulse2d::Error::InvalidOperation(
-            "the joint grid needs n >= 4",
-        )))?,
-        focus: grid.last().copied(),
-        bodies,
-        script: None,
-    })
+    let ground = ground.ok_or(impulse2d::Error::InvalidOperation(
+        "the joint grid needs n >= 4",
+    ))?;
+    Ok(Scene::still(ground, bodies, grid.last().copied()))
 }
 
 /// Centre of the spinner's ring, where its blade turns, metres.
@@ -653,7 +546,7 @@ pub fn spinner_body_positions(count: usize) -> Vec<Vec2> {
 /// capsules, discs and squares in turn (density 0.25, friction 0.1,
 /// restitution 0.1) at [`spinner_body_positions`]. The scene's bodies are the
 /// blade, then the loose bodies.
-pub fn spinner(world: &mut World, count: usize) -> std::result::Result<Scene, SceneError> {
+pub fn spinner(world: &mut World, count: usize) -> Result<Scene> {
     let ground = world.create_body(&BodyDef::default())?;
     world.create_chain(
         ground,
@@ -666,10 +559,8 @@ pub fn spinner(world: &mut World, count: usize) -> std::result::Result<Scene, Sc
     )?;
 
     let blade = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(SPINNER_BLADE_POSITION),
         enable_sleep: false,
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(SPINNER_BLADE_POSITION))
     })?;
     let slippery = ShapeDef {
         friction: 0.0,
@@ -677,18 +568,12 @@ pub fn spinner(world: &mut World, count: usize) -> std::result::Result<Scene, Sc
     };
     let (hx, hy, radius) = SPINNER_BLADE;
     world.create_polygon_shape(blade, &slippery, &make_rounded_box(hx, hy, radius)?)?;
-    world.create_revolute_joint(&RevoluteJointDef {
-        base: JointDef {
-            body_a: ground,
-            body_b: blade,
-            local_anchor_a: SPINNER_BLADE_POSITION,
-            ..JointDef::default()
-        },
-        enable_motor: true,
-        motor_speed: SPINNER_MOTOR_SPEED,
-        max_motor_torque: SPINNER_MAX_MOTOR_TORQUE,
-        ..RevoluteJointDef::default()
-    })?;
+    let axle = hinge(ground, blade, SPINNER_BLADE_POSITION, Vec2::ZERO);
+    world.create_revolute_joint(&motorised(
+        axle,
+        SPINNER_MOTOR_SPEED,
+        SPINNER_MAX_MOTOR_TORQUE,
+    ))?;
 
     let capsule = Capsule {
         center1: Vec2::new(-0.25, 0.0),
@@ -712,12 +597,7 @@ pub fn spinner(world: &mut World, count: usize) -> std::result::Result<Scene, Sc
         };
         bodies.push(body);
     }
-    Ok(Scene {
-        ground,
-        focus: Some(blade),
-        bodies,
-        script: None,
-    })
+    Ok(Scene::still(ground, bodies, Some(blade)))
 }
 
 #[cfg(test)]
@@ -757,7 +637,7 @@ mod tests {
         // which have no gap either).
         for name in ["pendulum", "ball_and_chain", "bridge", "ragdolls", "car"] {
             let mut w = world();
-            let scene = build(name, &mut w).unwrap();
+            let scene = crate::build(name, &mut w).unwrap();
             for &body in &scene.bodies {
                 for joint in w.body_joints(body).unwrap() {
                     let (a, b) = w.joint(joint).unwrap().world_anchors();

@@ -14,7 +14,7 @@ pub mod joints;
 use impulse2d::collision::{Circle, Segment, make_box, make_offset_box};
 use impulse2d::debug_draw::{DebugDraw, DrawOptions};
 use impulse2d::pos::{to_pos, to_vec2};
-use impulse2d::{BodyDef, BodyId, BodyType, HexColor, Pos, Result, Rot, ShapeDef, Vec2, World};
+use impulse2d::{BodyDef, BodyId, HexColor, Pos, Result, Rot, ShapeDef, Vec2, World};
 
 mod one_way_platform;
 pub use one_way_platform::{
@@ -96,6 +96,28 @@ pub struct Scene {
 }
 
 impl Scene {
+    /// A scene without a script.
+    pub(crate) fn still(ground: BodyId, bodies: Vec<BodyId>, focus: Option<BodyId>) -> Scene {
+        Scene {
+            ground,
+            bodies,
+            focus,
+            script: None,
+        }
+    }
+
+    /// A scene without a script that follows its last body.
+    pub(crate) fn focus_last(ground: BodyId, bodies: Vec<BodyId>) -> Scene {
+        let focus = bodies.last().copied();
+        Scene::still(ground, bodies, focus)
+    }
+
+    /// A scene without a script that follows its first body.
+    pub(crate) fn focus_first(ground: BodyId, bodies: Vec<BodyId>) -> Scene {
+        let focus = bodies.first().copied();
+        Scene::still(ground, bodies, focus)
+    }
+
     /// Calls the scene's script, if any, before step number `step`.
     pub fn before_step(&mut self, world: &mut World, step: u64) -> Result<()> {
         match self.script.as_mut() {
@@ -304,99 +326,88 @@ pub fn list() -> &'static [SceneInfo] {
     &ALL
 }
 
+/// Builds one scene of the registry, with its default parameters, into a world.
+pub(crate) type Builder = fn(&mut World) -> Result<Scene>;
+
+/// The builders of this file's scenes, by name.
+const BUILDERS: &[(&str, Builder)] = &[
+    ("single_box", |world| {
+        let s = single_box(world)?;
+        Ok(Scene::still(s.ground, vec![s.body], Some(s.body)))
+    }),
+    ("vertical_stack", |world| {
+        Ok(vertical_stack(world, 10)?.into_scene())
+    }),
+    ("pyramid", |world| Ok(pyramid(world, 20, 0.5)?.into_scene())),
+    ("large_pyramid", |world| {
+        Ok(large_pyramid(world)?.into_scene())
+    }),
+    ("high_mass_ratio", |world| {
+        let s = high_mass_ratio(world, 100.0)?;
+        let mut bodies = s.pyramid.boxes.clone();
+        bodies.push(s.heavy);
+        Ok(Scene::still(s.pyramid.ground, bodies, Some(s.heavy)))
+    }),
+    ("overlap_recovery", |world| {
+        Ok(overlap_recovery(world, 4, 0.25)?.into_scene())
+    }),
+    ("friction_ramp", |world| {
+        let mut bodies = Vec::new();
+        let mut ground = None;
+        for (k, friction) in [0.0, 0.2, 0.5, 0.8].into_iter().enumerate() {
+            let r = friction_ramp_at(world, 30.0, friction, Vec2::new(0.0, 12.0 * k as f32))?;
+            ground.get_or_insert(r.ramp);
+            bodies.push(r.block);
+        }
+        Ok(Scene::focus_last(ground.expect("four ramps"), bodies))
+    }),
+    ("restitution", |world| {
+        let ground = flat_ground(world, 40.0)?;
+        let mut bodies = Vec::new();
+        for k in 0..=5 {
+            let e = 0.2 * k as f32;
+            let x = -10.0 + 4.0 * k as f32;
+            bodies.push(ball(world, Vec2::new(x, 2.5), 0.5, e)?);
+        }
+        Ok(Scene::focus_last(ground, bodies))
+    }),
+    ("zero_gravity_collision", |world| {
+        world.set_gravity(Vec2::ZERO)?;
+        let s = zero_gravity_collision(world)?;
+        Ok(Scene::still(s.ground, vec![s.a, s.b], Some(s.a)))
+    }),
+    ("one_way_platform", |world| {
+        let s = one_way_platform(world, 9.0)?;
+        Ok(Scene::still(s.ground, vec![s.body], Some(s.body)))
+    }),
+    ("sensors", |world| {
+        Ok(sensors::sensors(world, 5)?.into_scene())
+    }),
+    ("platformer", platformer::scene),
+    ("rain", |world| {
+        Ok(rain::rain(world, rain::RainLayout::FULL)?.into_scene())
+    }),
+];
+
 /// Builds a scene by name (`"pyramid"` or `"stacking/pyramid"`) with its
 /// default parameters into `world`.
 pub fn build(name: &str, world: &mut World) -> std::result::Result<Scene, SceneError> {
     let short = name.rsplit('/').next().unwrap_or(name);
-    let scene = match short {
-        "single_box" => {
-            let s = single_box(world)?;
-            Scene {
-                ground: s.ground,
-                bodies: vec![s.body],
-                focus: Some(s.body),
-                script: None,
-            }
-        }
-        "vertical_stack" => vertical_stack(world, 10)?.into_scene(),
-        "pyramid" => pyramid(world, 20, 0.5)?.into_scene(),
-        "large_pyramid" => large_pyramid(world)?.into_scene(),
-        "high_mass_ratio" => {
-            let s = high_mass_ratio(world, 100.0)?;
-            let mut bodies = s.pyramid.boxes.clone();
-            bodies.push(s.heavy);
-            Scene {
-                ground: s.pyramid.ground,
-                bodies,
-                focus: Some(s.heavy),
-                script: None,
-            }
-        }
-        "overlap_recovery" => overlap_recovery(world, 4, 0.25)?.into_scene(),
-        "friction_ramp" => {
-            let mut bodies = Vec::new();
-            let mut ground = None;
-            for (k, friction) in [0.0, 0.2, 0.5, 0.8].into_iter().enumerate() {
-                let r = friction_ramp_at(world, 30.0, friction, Vec2::new(0.0, 12.0 * k as f32))?;
-                ground.get_or_insert(r.ramp);
-                bodies.push(r.block);
-            }
-            Scene {
-                ground: ground.expect("four ramps"),
-                focus: bodies.last().copied(),
-                bodies,
-                script: None,
-            }
-        }
-        "restitution" => {
-            let ground = flat_ground(world, 40.0)?;
-            let mut bodies = Vec::new();
-            for k in 0..=5 {
-                let e = 0.2 * k as f32;
-                let x = -10.0 + 4.0 * k as f32;
-                bodies.push(ball(world, Vec2::new(x, 2.5), 0.5, e)?);
-            }
-            Scene {
-                ground,
-                focus: bodies.last().copied(),
-                bodies,
-                script: None,
-            }
-        }
-        "zero_gravity_collision" => {
-            world.set_gravity(Vec2::ZERO)?;
-            let s = zero_gravity_collision(world)?;
-            Scene {
-                ground: s.ground,
-                focus: Some(s.a),
-                bodies: vec![s.a, s.b],
-                script: None,
-            }
-        }
-        "one_way_platform" => {
-            let s = one_way_platform(world, 9.0)?;
-            Scene {
-                ground: s.ground,
-                bodies: vec![s.body],
-                focus: Some(s.body),
-                script: None,
-            }
-        }
-        "sensors" => sensors::sensors(world, 5)?.into_scene(),
-        "platformer" => platformer::scene(world)?,
-        "rain" => rain::rain(world, rain::RainLayout::FULL)?.into_scene(),
-        "pendulum" | "ball_and_chain" | "bridge" | "ragdolls" | "car" | "joint_grid"
-        | "spinner" => joints::build(short, world)?,
-        other => {
-            return solver2d::build(other, world)
-                .or_else(|| benchmarks::build(other, world))
-                .or_else(|| demos::build(other, world))
-                .or_else(|| far::build(other, world))
-                .or_else(|| physics::build(other, world))
-                .unwrap_or_else(|| Err(SceneError::UnknownScene(name.to_string())));
-        }
-    };
-    Ok(scene)
+    let tables = [
+        BUILDERS,
+        joints::BUILDERS,
+        solver2d::BUILDERS,
+        benchmarks::BUILDERS,
+        demos::BUILDERS,
+        far::BUILDERS,
+        physics::BUILDERS,
+    ];
+    let (_, builder) = tables
+        .iter()
+        .flat_map(|table| table.iter())
+        .find(|(scene, _)| *scene == short)
+        .ok_or_else(|| SceneError::UnknownScene(name.to_string()))?;
+    Ok(builder(world)?)
 }
 
 /// Builds a scene by name (as [`build`]) with every body it creates moved by
@@ -443,11 +454,7 @@ pub fn flat_ground(world: &mut World, half_width: f32) -> Result<BodyId> {
 }
 
 fn dynamic_box(world: &mut World, position: Vec2, half: f32, density: f32) -> Result<BodyId> {
-    let body = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(position),
-        ..BodyDef::default()
-    })?;
+    let body = world.create_body(&BodyDef::dynamic(to_pos(position)))?;
     let shape = ShapeDef {
         density,
         ..ShapeDef::default()
@@ -458,11 +465,7 @@ fn dynamic_box(world: &mut World, position: Vec2, half: f32, density: f32) -> Re
 
 /// A dynamic ball of `radius` m with the given restitution (density 1, friction 0.6).
 pub fn ball(world: &mut World, position: Vec2, radius: f32, restitution: f32) -> Result<BodyId> {
-    let body = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(position),
-        ..BodyDef::default()
-    })?;
+    let body = world.create_body(&BodyDef::dynamic(to_pos(position)))?;
     let shape = ShapeDef {
         restitution,
         ..ShapeDef::default()
@@ -507,12 +510,7 @@ pub struct Pyramid {
 
 impl Pyramid {
     fn into_scene(self) -> Scene {
-        Scene {
-            ground: self.ground,
-            focus: Some(self.top),
-            bodies: self.boxes,
-            script: None,
-        }
+        Scene::still(self.ground, self.boxes, Some(self.top))
     }
 }
 
@@ -650,10 +648,8 @@ fn friction_ramp_at(
     world.create_polygon_shape(ramp, &material, &slab)?;
     let block_local = Vec2::new(10.0, 0.5);
     let block = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(origin + q.rotate(block_local)),
         rotation: q,
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(origin + q.rotate(block_local)))
     })?;
     world.create_polygon_shape(block, &material, &make_box(0.5, 0.5)?)?;
     Ok(FrictionRamp {
@@ -683,18 +679,14 @@ pub fn zero_gravity_collision(world: &mut World) -> Result<ZeroGravityCollision>
         &Segment::new(Vec2::new(-10.0, -50.0), Vec2::new(10.0, -50.0))?,
     )?;
     let a = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(Vec2::new(-3.0, 0.0)),
         linear_velocity: Vec2::new(4.0, 0.0),
         angular_velocity: 1.0,
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(Vec2::new(-3.0, 0.0)))
     })?;
     world.create_polygon_shape(a, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
     let b = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(Vec2::new(3.0, 0.3)),
         linear_velocity: Vec2::new(-3.0, 0.0),
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(Vec2::new(3.0, 0.3)))
     })?;
     let dense = ShapeDef {
         density: 2.0,

@@ -7,7 +7,7 @@
 
 use impulse2d::collision::{Manifold, make_box, make_offset_box};
 use impulse2d::pos::to_pos;
-use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, ShapeId, Vec2, World};
+use impulse2d::{BodyDef, BodyId, Result, Rot, ShapeDef, ShapeId, Vec2, World};
 
 use crate::flat_ground;
 
@@ -83,10 +83,8 @@ pub fn one_way_platform(world: &mut World, jump_speed: f32) -> Result<OneWayPlat
     };
     let platform_shape = world.create_polygon_shape(platform, &platform_def, &slab)?;
     let body = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(Vec2::new(0.0, 0.5)),
         linear_velocity: Vec2::new(0.0, jump_speed),
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(Vec2::new(0.0, 0.5)))
     })?;
     world.create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
     world.set_pre_solve(move |a, b, manifold| {

@@ -3,7 +3,7 @@
 //! joint chains (Solver2D's ball and chain, a pulled-apart chain).
 
 use crate::joints::pin;
-use crate::{Scene, SceneError, SceneInfo};
+use crate::{Builder, Scene, SceneInfo};
 use impulse2d::collision::{Capsule, Circle, make_box, make_offset_box};
 use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, JointId, Result, Rot, ShapeDef, Vec2, World};
@@ -32,25 +32,18 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     },
 ];
 
-/// Builds a scene of this file by name, or `None` when the name is not one of them.
-pub(crate) fn build(
-    name: &str,
-    world: &mut World,
-) -> Option<std::result::Result<Scene, SceneError>> {
-    let built = match name {
-        "tile_map" => tile_map(world).map(TileMap::into_scene),
-        "fast_crossing" => fast_crossing(world),
-        "ball_and_chain_solver2d" => {
-            heavy_chain(world, HEAVY_CHAIN_LINKS, 0.0, HEAVY_BALL_RADIUS, 1.0)
-                .map(HeavyChain::into_scene)
-        }
-        "chain_snap_back" => {
-            heavy_chain(world, HEAVY_CHAIN_LINKS, 1.0, 0.0, 0.0).map(HeavyChain::into_scene)
-        }
-        _ => return None,
-    };
-    Some(built.map_err(SceneError::from))
-}
+/// The builders of this file's scenes, by name, with their default parameters.
+pub(crate) const BUILDERS: &[(&str, Builder)] = &[
+    ("tile_map", |world| tile_map(world).map(TileMap::into_scene)),
+    ("fast_crossing", fast_crossing),
+    ("ball_and_chain_solver2d", |world| {
+        heavy_chain(world, HEAVY_CHAIN_LINKS, 0.0, HEAVY_BALL_RADIUS, 1.0)
+            .map(HeavyChain::into_scene)
+    }),
+    ("chain_snap_back", |world| {
+        heavy_chain(world, HEAVY_CHAIN_LINKS, 1.0, 0.0, 0.0).map(HeavyChain::into_scene)
+    }),
+];
 
 /// Tiles in a row of the `tile_map` scene.
 pub const TILE_COUNT: usize = 100;
@@ -106,12 +99,7 @@ pub struct TileMap {
 impl TileMap {
     /// The registry's view.
     pub fn into_scene(self) -> Scene {
-        Scene {
-            ground: self.ground,
-            focus: self.sliders.first().copied(),
-            bodies: self.sliders,
-            script: None,
-        }
+        Scene::focus_first(self.ground, self.sliders)
     }
 }
 
@@ -125,10 +113,8 @@ pub fn slider(world: &mut World, x: f32, top: f32, capsule: bool) -> Result<Body
     };
     let (radius, half) = if capsule { (0.2, 0.3) } else { (0.25, 0.25) };
     let body = world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(Vec2::new(x, top + radius)),
         linear_velocity: Vec2::new(SLIDE_SPEED, 0.0),
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(Vec2::new(x, top + radius)))
     })?;
     if capsule {
         let c = Capsule::new(Vec2::new(-half, 0.0), Vec2::new(half, 0.0), radius)?;
@@ -163,12 +149,10 @@ pub const PLATE_BULLET_SPEED: f32 = 300.0;
 /// bullet or not.
 fn floating(world: &mut World, position: Vec2, velocity: Vec2, bullet: bool) -> Result<BodyId> {
     world.create_body(&BodyDef {
-        body_type: BodyType::Dynamic,
-        position: to_pos(position),
         linear_velocity: velocity,
         gravity_scale: 0.0,
         is_bullet: bullet,
-        ..BodyDef::default()
+        ..BodyDef::dynamic(to_pos(position))
     })
 }
 
@@ -207,12 +191,8 @@ pub fn fast_crossing(world: &mut World) -> Result<Scene> {
         world.create_circle_shape(b, &ShapeDef::default(), &ball)?;
         bodies.push(b);
     }
-    Ok(Scene {
-        ground,
-        focus: Some(bodies[2]),
-        bodies,
-        script: None,
-    })
+    let focus = Some(bodies[2]);
+    Ok(Scene::still(ground, bodies, focus))
 }
 
 /// Links of Solver2D's ball and chain as issue 17 gives it.
@@ -261,12 +241,7 @@ impl HeavyChain {
     pub fn into_scene(self) -> Scene {
         let mut bodies = self.links;
         bodies.extend(self.ball);
-        Scene {
-            ground: self.pivot,
-            focus: bodies.last().copied(),
-            bodies,
-            script: None,
-        }
+        Scene::focus_last(self.pivot, bodies)
     }
 }
 

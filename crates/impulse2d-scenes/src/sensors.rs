@@ -6,7 +6,7 @@
 use crate::{Scene, SceneScript, flat_ground};
 use impulse2d::collision::{Circle, Segment, make_offset_box};
 use impulse2d::pos::to_pos;
-use impulse2d::{BodyDef, BodyId, BodyType, Result, Rot, ShapeDef, ShapeId, Vec2, World};
+use impulse2d::{BodyDef, BodyId, Result, Rot, ShapeDef, ShapeId, Vec2, World};
 
 /// Radius of the balls, metres.
 pub const BALL_RADIUS: f32 = 0.4;
@@ -163,11 +163,9 @@ pub fn sensors(world: &mut World, count: usize) -> Result<Sensors> {
     };
     let mut balls = Vec::with_capacity(count);
     for i in 0..count {
-        let ball = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: to_pos(BALL_START + Vec2::new(BALL_SPACING * i as f32, 0.0)),
-            ..BodyDef::default()
-        })?;
+        let ball = world.create_body(&BodyDef::dynamic(to_pos(
+            BALL_START + Vec2::new(BALL_SPACING * i as f32, 0.0),
+        )))?;
         world.create_circle_shape(ball, &ShapeDef::default(), &circle)?;
         launch(world, ball)?;
         balls.push(ball);

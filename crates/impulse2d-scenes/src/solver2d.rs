@@ -4,16 +4,13 @@
 //! cliff and the stretched chain. The other joint scenes of the set (bridge,
 //! ball and chain, ragdolls, joint grid) are in `joints.rs`.
 
-use crate::common::{dynamic_body, hull_polygon, segment_ground, static_body};
-use crate::{Scene, SceneError, SceneInfo};
+use crate::common::{dynamic_body, hinge, hull_polygon, level_ground, polygon_bodies, static_body};
+use crate::{Builder, Scene, SceneInfo};
 use impulse2d::collision::{
     Capsule, Circle, Polygon, Segment, make_box, make_offset_box, make_rounded_box, make_square,
 };
 use impulse2d::pos::to_pos;
-use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, JointId, Result, RevoluteJointDef, Rot, ShapeDef, Vec2,
-    World,
-};
+use impulse2d::{BodyDef, BodyId, JointId, Result, Rot, ShapeDef, Vec2, World};
 
 /// The scenes of this file.
 pub(crate) const SCENES: &[SceneInfo] = &[
@@ -84,45 +81,24 @@ pub(crate) const SCENES: &[SceneInfo] = &[
     },
 ];
 
-/// Builds a scene of this file by name, or `None` when the name is not one of them.
-pub(crate) fn build(
-    name: &str,
-    world: &mut World,
-) -> Option<std::result::Result<Scene, SceneError>> {
-    let built = match name {
-        "card_house" => card_house(world),
-        "arch" => arch(world),
-        "double_domino" => double_domino(world, 15),
-        "confined" => confined(world, 25),
-        "circle_stack" => circle_stack(world, 10),
-        "capsule_stack" => capsule_stack(world, 20),
-        "tilted_stack" => tilted_stack(world, 10, 10),
-        "high_mass_ratio_1" => high_mass_ratio_1(world),
-        "high_mass_ratio_2" => high_mass_ratio_2(world),
-        "high_mass_ratio_3" => high_mass_ratio_3(world),
-        "stretched_chain" => stretched_chain(world, 30, 100.0).map(StretchedChain::into_scene),
-        "friction_shelves" => friction_shelves(world),
-        "cliff" => cliff(world),
-        _ => return None,
-    };
-    Some(built.map_err(SceneError::from))
-}
-
-fn box_ground(
-    world: &mut World,
-    half_width: f32,
-    half_height: f32,
-    center: Vec2,
-    def: &ShapeDef,
-) -> Result<BodyId> {
-    let ground = static_body(world)?;
-    world.create_polygon_shape(
-        ground,
-        def,
-        &make_offset_box(half_width, half_height, center, Rot::IDENTITY)?,
-    )?;
-    Ok(ground)
-}
+/// The builders of this file's scenes, by name, with their default parameters.
+pub(crate) const BUILDERS: &[(&str, Builder)] = &[
+    ("card_house", card_house),
+    ("arch", arch),
+    ("double_domino", |world| double_domino(world, 15)),
+    ("confined", |world| confined(world, 25)),
+    ("circle_stack", |world| circle_stack(world, 10)),
+    ("capsule_stack", |world| capsule_stack(world, 20)),
+    ("tilted_stack", |world| tilted_stack(world, 10, 10)),
+    ("high_mass_ratio_1", high_mass_ratio_1),
+    ("high_mass_ratio_2", high_mass_ratio_2),
+    ("high_mass_ratio_3", high_mass_ratio_3),
+    ("stretched_chain", |world| {
+        Ok(stretched_chain(world, 30, 100.0)?.into_scene())
+    }),
+    ("friction_shelves", friction_shelves),
+    ("cliff", cliff),
+];
 
 /// Half-height of a card of [`card_house`], metres (cards are 0.4 m tall).
 pub const CARD_HALF_HEIGHT: f32 = 0.2;
@@ -140,7 +116,9 @@ pub fn card_house(world: &mut World) -> Result<Scene> {
         friction: 0.7,
         ..ShapeDef::default()
     };
-    let ground = box_ground(world, 40.0, 2.0, Vec2::new(0.0, -2.0), &def)?;
+    let ground = static_body(world)?;
+    let slab = make_offset_box(40.0, 2.0, Vec2::new(0.0, -2.0), Rot::IDENTITY)?;
+    world.create_polygon_shape(ground, &def, &slab)?;
     let card_height = CARD_HALF_HEIGHT;
     let card = make_box(CARD_HALF_THICKNESS, card_height)?;
     let lean = CARD_LEAN;
@@ -173,13 +151,7 @@ pub fn card_house(world: &mut World) -> Result<Scene> {
         z0 += 0.175;
         storeys -= 1;
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// An arch of trapezoid blocks (Box2D's arch sample, scaled by 1/4) carrying
@@ -221,7 +193,7 @@ pub fn arch(world: &mut World) -> Result<Scene> {
         friction: 0.6,
         ..ShapeDef::default()
     };
-    let ground = segment_ground(world, Vec2::new(-100.0, 0.0), Vec2::new(100.0, 0.0), &def)?;
+    let ground = level_ground(world, 100.0, &def)?;
     let mut bodies = Vec::new();
     let mut block = |world: &mut World, pts: [Vec2; 4]| -> Result<()> {
         let b = dynamic_body(world, Vec2::ZERO, 0.0)?;
@@ -250,25 +222,13 @@ pub fn arch(world: &mut World) -> Result<Scene> {
         world.create_polygon_shape(b, &def, &slab)?;
         bodies.push(b);
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// `count` dominoes 1 m tall, 1 m apart; the first gets a push of 0.2 N·s at
 /// its top.
 pub fn double_domino(world: &mut World, count: usize) -> Result<Scene> {
-    let ground = box_ground(
-        world,
-        100.0,
-        1.0,
-        Vec2::new(0.0, -1.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = crate::flat_ground(world, 100.0)?;
     let domino = make_box(0.125, 0.5)?;
     let def = ShapeDef {
         friction: 0.6,
@@ -289,13 +249,7 @@ pub fn double_domino(world: &mut World, count: usize) -> Result<Scene> {
         bodies.push(b);
         x += 1.0;
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// `grid`² circles of radius 0.5 m without gravity, packed in a box of
@@ -331,34 +285,21 @@ pub fn confined(world: &mut World, grid: usize) -> Result<Scene> {
                 1.5 + row as f32 * 18.0 / grid as f32,
             );
             let b = world.create_body(&BodyDef {
-                body_type: BodyType::Dynamic,
-                position: to_pos(p),
                 gravity_scale: 0.0,
-                ..BodyDef::default()
+                ..BodyDef::dynamic(to_pos(p))
             })?;
             world.create_circle_shape(b, &ShapeDef::default(), &circle)?;
             bodies.push(b);
         }
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// `count` frictionless circles of radius 0.5 m in a column, the k-th of
 /// density 1 + 4k, under gravity 20 m/s².
 pub fn circle_stack(world: &mut World, count: usize) -> Result<Scene> {
     world.set_gravity(Vec2::new(0.0, -20.0))?;
-    let ground = segment_ground(
-        world,
-        Vec2::new(-10.0, 0.0),
-        Vec2::new(10.0, 0.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = level_ground(world, 10.0, &ShapeDef::default())?;
     let circle = Circle {
         center: Vec2::ZERO,
         radius: 0.5,
@@ -376,18 +317,12 @@ pub fn circle_stack(world: &mut World, count: usize) -> Result<Scene> {
         bodies.push(b);
         y += 1.25;
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// `count` capsules 2.5 m long lying flat, 0.25 m apart.
 pub fn capsule_stack(world: &mut World, count: usize) -> Result<Scene> {
-    let ground = box_ground(world, 10.0, 1.0, Vec2::new(0.0, -1.0), &ShapeDef::default())?;
+    let ground = crate::flat_ground(world, 10.0)?;
     let a = 0.25;
     let capsule = Capsule {
         center1: Vec2::new(-4.0 * a, 0.0),
@@ -402,25 +337,13 @@ pub fn capsule_stack(world: &mut World, count: usize) -> Result<Scene> {
         bodies.push(b);
         y += 3.0 * a;
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// `columns` stacks of `rows` rounded 0.9 m boxes, each 0.2 m right of the
 /// one below (friction 0.3).
 pub fn tilted_stack(world: &mut World, columns: usize, rows: usize) -> Result<Scene> {
-    let ground = box_ground(
-        world,
-        1000.0,
-        1.0,
-        Vec2::new(0.0, -1.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = crate::flat_ground(world, 1000.0)?;
     let rounded = make_rounded_box(0.45, 0.45, 0.05)?;
     let def = ShapeDef {
         friction: 0.3,
@@ -428,22 +351,12 @@ pub fn tilted_stack(world: &mut World, columns: usize, rows: usize) -> Result<Sc
     };
     let dx = 5.0;
     let x_root = -0.5 * dx * (columns as f32 - 1.0);
-    let mut bodies = Vec::with_capacity(columns * rows);
-    for j in 0..columns {
+    let positions = (0..columns).flat_map(|j| {
         let x = x_root + j as f32 * dx;
-        for i in 0..rows {
-            let b = dynamic_body(world, Vec2::new(x + 0.2 * i as f32, 0.5 + i as f32), 0.0)?;
-            world.create_polygon_shape(b, &def, &rounded)?;
-            bodies.push(b);
-        }
-    }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+        (0..rows).map(move |i| Vec2::new(x + 0.2 * i as f32, 0.5 + i as f32))
+    });
+    let bodies = polygon_bodies(world, positions, &def, &rounded)?;
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// Three pyramids of 2 m boxes (base 10, friction 0.5) whose top box is 100,
@@ -454,7 +367,7 @@ pub fn high_mass_ratio_1(world: &mut World) -> Result<Scene> {
         friction: 0.5,
         ..ShapeDef::default()
     };
-    let ground = segment_ground(world, Vec2::new(-66.0, 0.0), Vec2::new(66.0, 0.0), &def)?;
+    let ground = level_ground(world, 66.0, &def)?;
     let square = make_box(extent, extent)?;
     let mut bodies = Vec::new();
     let mut focus = None;
@@ -482,22 +395,12 @@ pub fn high_mass_ratio_1(world: &mut World) -> Result<Scene> {
             y += 2.0 * extent;
         }
     }
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::still(ground, bodies, focus))
 }
 
 /// A 20 m box (density 1) dropped from 16 m onto two 1 m boxes 18 m apart.
 pub fn high_mass_ratio_2(world: &mut World) -> Result<Scene> {
-    let ground = segment_ground(
-        world,
-        Vec2::new(-66.0, 0.0),
-        Vec2::new(66.0, 0.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = level_ground(world, 66.0, &ShapeDef::default())?;
     big_box_on_two(world, ground, &make_box(0.5, 0.5)?, 26.0)
 }
 
@@ -518,12 +421,7 @@ fn big_box_on_two(
     let big = dynamic_body(world, Vec2::new(0.0, box_y), 0.0)?;
     world.create_polygon_shape(big, &ShapeDef::default(), &make_box(10.0, 10.0)?)?;
     bodies.push(big);
-    Ok(Scene {
-        ground,
-        bodies,
-        focus: Some(big),
-        script: None,
-    })
+    Ok(Scene::still(ground, bodies, Some(big)))
 }
 
 /// A 20 m box (density 1) held 4 m up, dropped onto the tips of two
@@ -572,12 +470,7 @@ impl StretchedChain {
     fn into_scene(self) -> Scene {
         let mut bodies = self.links;
         bodies.push(self.end);
-        Scene {
-            ground: self.ground,
-            bodies,
-            focus: Some(self.end),
-            script: None,
-        }
+        Scene::still(self.ground, bodies, Some(self.end))
     }
 }
 
@@ -611,16 +504,8 @@ pub fn stretched_chain(
         joints: Vec::with_capacity(links + 1),
     };
     let hang = |world: &mut World, a: BodyId, b: BodyId, below_a: f32, above_b: f32| {
-        world.create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: a,
-                body_b: b,
-                local_anchor_a: Vec2::new(0.0, -below_a),
-                local_anchor_b: Vec2::new(0.0, above_b),
-                ..JointDef::default()
-            },
-            ..RevoluteJointDef::default()
-        })
+        let joint = hinge(a, b, Vec2::new(0.0, -below_a), Vec2::new(0.0, above_b));
+        world.create_revolute_joint(&joint)
     };
     let (mut previous, mut below_previous) = (pivot, 0.0);
     for i in 0..links {
@@ -679,7 +564,7 @@ pub fn friction_shelves(world: &mut World) -> Result<Scene> {
         friction: 0.2,
         ..ShapeDef::default()
     };
-    let ground = segment_ground(world, Vec2::new(-40.0, 0.0), Vec2::new(40.0, 0.0), &shelf)?;
+    let ground = level_ground(world, 40.0, &shelf)?;
     let pieces = [
         (13.0, 0.25, Vec2::new(-4.0, 22.0), -0.25),
         (0.25, 1.0, Vec2::new(10.5, 19.0), 0.0),
@@ -706,25 +591,13 @@ pub fn friction_shelves(world: &mut World) -> Result<Scene> {
         world.create_polygon_shape(b, &def, &square)?;
         bodies.push(b);
     }
-    let focus = bodies.last().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_last(ground, bodies))
 }
 
 /// Capsules, boxes and circles sliding with low friction towards the edges of
 /// a segment, a box and a capsule ledge 4 m up.
 pub fn cliff(world: &mut World) -> Result<Scene> {
-    let ground = box_ground(
-        world,
-        100.0,
-        1.0,
-        Vec2::new(0.0, -1.0),
-        &ShapeDef::default(),
-    )?;
+    let ground = crate::flat_ground(world, 100.0)?;
     let def = ShapeDef::default();
     world.create_segment_shape(
         ground,
@@ -759,53 +632,33 @@ pub fn cliff(world: &mut World) -> Result<Scene> {
     };
     let square = make_square(0.5)?;
     let mut bodies = Vec::new();
-    let mut moving = |world: &mut World, p: Vec2, v: f32| -> Result<BodyId> {
-        let b = world.create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: to_pos(p),
-            linear_velocity: Vec2::new(v, 0.0),
-            ..BodyDef::default()
-        })?;
-        bodies.push(b);
-        Ok(b)
-    };
     let slick = ShapeDef {
         friction: 0.01,
         ..ShapeDef::default()
     };
-    for p in [
-        Vec2::new(-9.0, 4.25),
-        Vec2::new(2.0, 4.75),
-        Vec2::new(13.0, 4.75),
-    ] {
-        let b = moving(world, p, 2.0)?;
-        world.create_capsule_shape(b, &slick, &capsule)?;
-    }
-    for p in [
-        Vec2::new(-11.0, 4.5),
-        Vec2::new(0.0, 5.0),
-        Vec2::new(11.0, 5.0),
-    ] {
-        let b = moving(world, p, 2.5)?;
-        world.create_polygon_shape(b, &slick, &square)?;
-    }
     let rough = ShapeDef {
         friction: 0.2,
         ..ShapeDef::default()
     };
-    for p in [
-        Vec2::new(-13.0, 4.5),
-        Vec2::new(-2.0, 5.0),
-        Vec2::new(9.0, 5.0),
-    ] {
-        let b = moving(world, p, 1.5)?;
-        world.create_circle_shape(b, &rough, &circle)?;
+    // Where the capsules, the boxes and the circles start, and their speed.
+    let rows = [
+        ([(-9.0, 4.25), (2.0, 4.75), (13.0, 4.75)], 2.0),
+        ([(-11.0, 4.5), (0.0, 5.0), (11.0, 5.0)], 2.5),
+        ([(-13.0, 4.5), (-2.0, 5.0), (9.0, 5.0)], 1.5),
+    ];
+    for (kind, (starts, v)) in rows.into_iter().enumerate() {
+        for (x, y) in starts {
+            let b = world.create_body(&BodyDef {
+                linear_velocity: Vec2::new(v, 0.0),
+                ..BodyDef::dynamic(to_pos(Vec2::new(x, y)))
+            })?;
+            match kind {
+                0 => world.create_capsule_shape(b, &slick, &capsule)?,
+                1 => world.create_polygon_shape(b, &slick, &square)?,
+                _ => world.create_circle_shape(b, &rough, &circle)?,
+            };
+            bodies.push(b);
+        }
     }
-    let focus = bodies.first().copied();
-    Ok(Scene {
-        ground,
-        bodies,
-        focus,
-        script: None,
-    })
+    Ok(Scene::focus_first(ground, bodies))
 }

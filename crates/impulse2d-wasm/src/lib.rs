@@ -187,31 +187,25 @@ pub(crate) fn shape_def(options: Option<&ShapeOptions>) -> EngineShapeDef {
 }
 
 /// Two shapes that began or stopped touching.
-#[wasm_bindgen]
+#[wasm_bindgen(getter_with_clone)]
 pub struct ContactEvent {
-    shape_a: Shape,
-    shape_b: Shape,
-}
-
-#[wasm_bindgen]
-impl ContactEvent {
     /// The first shape.
-    #[wasm_bindgen(getter, js_name = shapeA)]
-    pub fn shape_a(&self) -> Shape {
-        self.shape_a.clone()
-    }
+    #[wasm_bindgen(readonly, js_name = shapeA)]
+    pub shape_a: Shape,
     /// The second shape.
-    #[wasm_bindgen(getter, js_name = shapeB)]
-    pub fn shape_b(&self) -> Shape {
-        self.shape_b.clone()
-    }
+    #[wasm_bindgen(readonly, js_name = shapeB)]
+    pub shape_b: Shape,
 }
 
 /// An impact faster than the world's hit event threshold.
-#[wasm_bindgen]
+#[wasm_bindgen(getter_with_clone)]
 pub struct HitEvent {
-    shape_a: Shape,
-    shape_b: Shape,
+    /// The first shape.
+    #[wasm_bindgen(readonly, js_name = shapeA)]
+    pub shape_a: Shape,
+    /// The second shape.
+    #[wasm_bindgen(readonly, js_name = shapeB)]
+    pub shape_b: Shape,
     /// Where, world frame, metres.
     pub point: Vec2,
     /// The contact normal, from shape A to shape B.
@@ -221,60 +215,29 @@ pub struct HitEvent {
     pub approach_speed: f32,
 }
 
-#[wasm_bindgen]
-impl HitEvent {
-    /// The first shape.
-    #[wasm_bindgen(getter, js_name = shapeA)]
-    pub fn shape_a(&self) -> Shape {
-        self.shape_a.clone()
-    }
-    /// The second shape.
-    #[wasm_bindgen(getter, js_name = shapeB)]
-    pub fn shape_b(&self) -> Shape {
-        self.shape_b.clone()
-    }
-}
-
 /// A shape that began or stopped overlapping a sensor.
-#[wasm_bindgen]
+#[wasm_bindgen(getter_with_clone)]
 pub struct SensorEvent {
-    sensor: Shape,
-    visitor: Shape,
-}
-
-#[wasm_bindgen]
-impl SensorEvent {
     /// The sensor shape.
-    #[wasm_bindgen(getter)]
-    pub fn sensor(&self) -> Shape {
-        self.sensor.clone()
-    }
+    #[wasm_bindgen(readonly)]
+    pub sensor: Shape,
     /// The shape that entered or left it.
-    #[wasm_bindgen(getter)]
-    pub fn visitor(&self) -> Shape {
-        self.visitor.clone()
-    }
+    #[wasm_bindgen(readonly)]
+    pub visitor: Shape,
 }
 
 /// Where a ray hit a shape.
-#[wasm_bindgen]
+#[wasm_bindgen(getter_with_clone)]
 pub struct RayHit {
-    shape: Shape,
+    /// The shape hit.
+    #[wasm_bindgen(readonly)]
+    pub shape: Shape,
     /// Where the ray enters the shape, world frame, metres.
     pub point: Vec2,
     /// The surface normal there (zero when the ray starts inside).
     pub normal: Vec2,
     /// The fraction of the translation at the hit, 0 to 1.
     pub fraction: f32,
-}
-
-#[wasm_bindgen]
-impl RayHit {
-    /// The shape hit.
-    #[wasm_bindgen(getter)]
-    pub fn shape(&self) -> Shape {
-        self.shape.clone()
-    }
 }
 
 /// Milliseconds spent in the stages of the last step (from
@@ -401,11 +364,7 @@ impl World {
     /// Sets gravity, m/s². Throws on NaN or infinity.
     #[wasm_bindgen(js_name = setGravity)]
     pub fn set_gravity(&self, x: f32, y: f32) -> JsResult<()> {
-        self.inner
-            .borrow_mut()
-            .world
-            .set_gravity(vec2(x, y))
-            .map_err(js_error)
+        self.change(|w| w.set_gravity(vec2(x, y)))
     }
 
     /// The scene script's status line (empty without one).
@@ -460,22 +419,14 @@ impl World {
     #[wasm_bindgen(js_name = destroyBody)]
     pub fn destroy_body(&self, body: &Body) -> JsResult<()> {
         body.check_world(&self.inner)?;
-        self.inner
-            .borrow_mut()
-            .world
-            .destroy_body(body.id())
-            .map_err(js_error)
+        self.change(|w| w.destroy_body(body.id()))
     }
 
     /// Destroys a joint. Throws if it is already gone.
     #[wasm_bindgen(js_name = destroyJoint)]
     pub fn destroy_joint(&self, joint: &Joint) -> JsResult<()> {
         joint.check_world(&self.inner)?;
-        self.inner
-            .borrow_mut()
-            .world
-            .destroy_joint(joint.id())
-            .map_err(js_error)
+        self.change(|w| w.destroy_joint(joint.id()))
     }
 
     /// Every body, in the order of the batch getters (`transforms`,
@@ -508,215 +459,107 @@ impl World {
     /// Every body's pose as `x, y, angle` (metres, radians), three floats per
     /// body in the order of `bodies()`.
     pub fn transforms(&self) -> Vec<f32> {
-        let inner = self.inner.borrow();
-        let w = &inner.world;
-        let mut out = Vec::with_capacity(3 * w.counters().body_count);
-        for id in w.body_ids() {
-            if let Ok(b) = w.body(id) {
-                let p = b.position();
-                out.extend_from_slice(&[p.x, p.y, b.rotation().angle()]);
-            }
-        }
-        out
+        self.per_body(|b| {
+            let p = b.position();
+            [p.x, p.y, b.rotation().angle()]
+        })
     }
 
     /// Every body's velocity as `vx, vy, w` (m/s, rad/s), three floats per
     /// body in the order of `bodies()`.
     pub fn velocities(&self) -> Vec<f32> {
-        let inner = self.inner.borrow();
-        let w = &inner.world;
-        let mut out = Vec::with_capacity(3 * w.counters().body_count);
-        for id in w.body_ids() {
-            if let Ok(b) = w.body(id) {
-                let v = b.linear_velocity();
-                out.extend_from_slice(&[v.x, v.y, b.angular_velocity()]);
-            }
+        self.per_body(|b| {
+            let v = b.linear_velocity();
+            [v.x, v.y, b.angular_velocity()]
+        })
+    }
+}
+
+/// The world's event getters (docstrings as in `handles::methods!`), one a row: `jsName rust_name -> T = list,
+/// make;` returns `make` of every event in the slice `list` reads.
+macro_rules! event_lists {
+    ($( [$($doc:tt),*] $js:ident $name:ident -> $t:ty = $list:expr, $make:expr; )*) => {
+        #[wasm_bindgen]
+        impl World {
+            $(
+                $(#[doc = $doc])*
+                #[wasm_bindgen(js_name = $js)]
+                pub fn $name(&self) -> Vec<$t> {
+                    self.events($list, $make)
+                }
+            )*
         }
-        out
-    }
+    };
+}
 
-    /// A revolute joint (hinge) between two bodies at the world point
-    /// `(x, y)`.
-    #[wasm_bindgen(js_name = createRevoluteJoint)]
-    pub fn create_revolute_joint(&self, a: &Body, b: &Body, x: f32, y: f32) -> JsResult<Joint> {
-        let base = self.joint_base(a, b, vec2(x, y), vec2(x, y))?;
-        self.make_joint(|w| {
-            w.create_revolute_joint(&impulse2d::RevoluteJointDef {
-                base,
-                ..Default::default()
-            })
+event_lists! {
+    [" Contacts that began touching in the last step (shapes with contact", " events enabled)."] contactBeginEvents contact_begin_events -> ContactEvent = |w| w.contact_events().begin, |s, e| s.contact_event(e.shape_id_a, e.shape_id_b);
+    [" Contacts that stopped touching in the last step."] contactEndEvents contact_end_events -> ContactEvent = |w| w.contact_events().end, |s, e| s.contact_event(e.shape_id_a, e.shape_id_b);
+    [" Impacts of the last step faster than the hit event threshold (shapes", " with hit events enabled)."] contactHitEvents contact_hit_events -> HitEvent = |w| w.contact_events().hit, |s, e| HitEvent { shape_a: s.shape(e.shape_id_a), shape_b: s.shape(e.shape_id_b), point: e.point.into(), normal: e.normal.into(), approach_speed: e.approach_speed };
+    [" Shapes that began overlapping a sensor in the last step."] sensorBeginEvents sensor_begin_events -> SensorEvent = |w| w.sensor_events().begin, |s, e| s.sensor_event(e.sensor_shape_id, e.visitor_shape_id);
+    [" Shapes that stopped overlapping a sensor in the last step."] sensorEndEvents sensor_end_events -> SensorEvent = |w| w.sensor_events().end, |s, e| s.sensor_event(e.sensor_shape_id, e.visitor_shape_id);
+}
+
+/// The world's joint constructors (docstrings as in `handles::methods!`), one a row: `jsName rust_name(args) =
+/// closure;`, the closure making the joint from the world.
+macro_rules! joint_makers {
+    ($( [$($doc:tt),*] $js:ident $name:ident($($arg:ident: $arg_ty:ty),*) = $make:expr; )*) => {
+        #[wasm_bindgen]
+        impl World {
+            $(
+                $(#[doc = $doc])*
+                #[wasm_bindgen(js_name = $js)]
+                pub fn $name(&self, $($arg: $arg_ty),*) -> JsResult<Joint> {
+                    ($make)(self)
+                }
+            )*
+        }
+    };
+}
+
+joint_makers! {
+    [" A revolute joint (hinge) between two bodies at the world point", " `(x, y)`."] createRevoluteJoint create_revolute_joint(a: &Body, b: &Body, x: f32, y: f32) = |world: &World| {
+        world.joint_at(a, b, vec2(x, y), vec2(x, y), |w, base| {
+            w.create_revolute_joint(&impulse2d::RevoluteJointDef { base, ..Default::default() })
         })
-    }
-
-    /// A weld joint gluing two bodies at the world point `(x, y)`.
-    #[wasm_bindgen(js_name = createWeldJoint)]
-    pub fn create_weld_joint(&self, a: &Body, b: &Body, x: f32, y: f32) -> JsResult<Joint> {
-        let base = self.joint_base(a, b, vec2(x, y), vec2(x, y))?;
-        self.make_joint(|w| {
-            w.create_weld_joint(&impulse2d::WeldJointDef {
-                base,
-                ..Default::default()
-            })
+    };
+    [" A weld joint gluing two bodies at the world point `(x, y)`."] createWeldJoint create_weld_joint(a: &Body, b: &Body, x: f32, y: f32) = |world: &World| {
+        world.joint_at(a, b, vec2(x, y), vec2(x, y), |w, base| {
+            w.create_weld_joint(&impulse2d::WeldJointDef { base, ..Default::default() })
         })
-    }
-
-    /// A distance joint (a rod) between the world points `(ax, ay)` on `a`
-    /// and `(bx, by)` on `b`, its length their current distance.
-    #[wasm_bindgen(js_name = createDistanceJoint)]
-    pub fn create_distance_joint(
-        &self,
-        a: &Body,
-        b: &Body,
-        ax: f32,
-        ay: f32,
-        bx: f32,
-        by: f32,
-    ) -> JsResult<Joint> {
+    };
+    [" A distance joint (a rod) between the world points `(ax, ay)` on `a`", " and `(bx, by)` on `b`, its length their current distance."] createDistanceJoint create_distance_joint(a: &Body, b: &Body, ax: f32, ay: f32, bx: f32, by: f32) = |world: &World| {
         let (pa, pb) = (vec2(ax, ay), vec2(bx, by));
-        let base = self.joint_base(a, b, pa, pb)?;
-        self.make_joint(|w| {
-            w.create_distance_joint(&impulse2d::DistanceJointDef {
-                base,
-                length: (pb - pa).length(),
-                ..Default::default()
-            })
+        world.joint_at(a, b, pa, pb, |w, base| {
+            let length = (pb - pa).length();
+            w.create_distance_joint(&impulse2d::DistanceJointDef { base, length, ..Default::default() })
         })
-    }
-
-    /// A prismatic joint (slider) between two bodies at the world point
-    /// `(x, y)` along the world axis `(axisX, axisY)` (normalised here).
-    #[wasm_bindgen(js_name = createPrismaticJoint)]
-    pub fn create_prismatic_joint(
-        &self,
-        a: &Body,
-        b: &Body,
-        x: f32,
-        y: f32,
-        axis_x: f32,
-        axis_y: f32,
-    ) -> JsResult<Joint> {
-        let base = self.joint_base(a, b, vec2(x, y), vec2(x, y))?;
+    };
+    [" A prismatic joint (slider) between two bodies at the world point", " `(x, y)` along the world axis `(axisX, axisY)` (normalised here)."] createPrismaticJoint create_prismatic_joint(a: &Body, b: &Body, x: f32, y: f32, axis_x: f32, axis_y: f32) = |world: &World| {
+        let base = world.joint_base(a, b, vec2(x, y), vec2(x, y))?;
         let axis = vec2(axis_x, axis_y);
         let len = axis.length();
         if !(len.is_finite() && len > 0.0) {
             return Err(JsError::new("prismatic axis must be finite and non-zero"));
         }
-        let local_axis = {
-            let inner = self.inner.borrow();
-            inner
-                .world
-                .body(a.id())
-                .map_err(js_error)?
-                .local_vector(axis * (1.0 / len))
+        let local_axis_a = {
+            let inner = world.inner.borrow();
+            inner.world.body(a.id()).map_err(js_error)?.local_vector(axis * (1.0 / len))
         };
-        self.make_joint(|w| {
-            w.create_prismatic_joint(&impulse2d::PrismaticJointDef {
-                base,
-                local_axis_a: local_axis,
-                ..Default::default()
-            })
+        world.make_joint(|w| {
+            w.create_prismatic_joint(&impulse2d::PrismaticJointDef { base, local_axis_a, ..Default::default() })
         })
-    }
-
-    /// A mouse joint pulling the world point `(x, y)` of `b` towards a target
-    /// (`joint.setTarget`), springy at `hertz` with `dampingRatio`, with at
-    /// most `maxForce` newtons. `a` is any other body (usually a static one).
-    #[wasm_bindgen(js_name = createMouseJoint)]
-    pub fn create_mouse_joint(
-        &self,
-        a: &Body,
-        b: &Body,
-        x: f32,
-        y: f32,
-        hertz: f32,
-        damping_ratio: f32,
-        max_force: f32,
-    ) -> JsResult<Joint> {
-        let base = self.joint_base(a, b, vec2(x, y), vec2(x, y))?;
-        self.make_joint(|w| {
-            w.create_mouse_joint(&impulse2d::MouseJointDef {
-                base,
-                target: vec2(x, y),
-                hertz,
-                damping_ratio,
-                max_force,
-            })
+    };
+    [" A mouse joint pulling the world point `(x, y)` of `b` towards a target", " (`joint.setTarget`), springy at `hertz` with `dampingRatio`, with at", " most `maxForce` newtons. `a` is any other body (usually a static one)."] createMouseJoint create_mouse_joint(a: &Body, b: &Body, x: f32, y: f32, hertz: f32, damping_ratio: f32, max_force: f32) = |world: &World| {
+        world.joint_at(a, b, vec2(x, y), vec2(x, y), |w, base| {
+            let target = vec2(x, y);
+            w.create_mouse_joint(&impulse2d::MouseJointDef { base, target, hertz, damping_ratio, max_force })
         })
-    }
+    };
+}
 
-    /// Contacts that began touching in the last step (shapes with contact
-    /// events enabled).
-    #[wasm_bindgen(js_name = contactBeginEvents)]
-    pub fn contact_begin_events(&self) -> Vec<ContactEvent> {
-        let inner = self.inner.borrow();
-        inner
-            .world
-            .contact_events()
-            .begin
-            .iter()
-            .map(|e| self.contact_event(e.shape_id_a, e.shape_id_b))
-            .collect()
-    }
-
-    /// Contacts that stopped touching in the last step.
-    #[wasm_bindgen(js_name = contactEndEvents)]
-    pub fn contact_end_events(&self) -> Vec<ContactEvent> {
-        let inner = self.inner.borrow();
-        inner
-            .world
-            .contact_events()
-            .end
-            .iter()
-            .map(|e| self.contact_event(e.shape_id_a, e.shape_id_b))
-            .collect()
-    }
-
-    /// Impacts of the last step faster than the hit event threshold (shapes
-    /// with hit events enabled).
-    #[wasm_bindgen(js_name = contactHitEvents)]
-    pub fn contact_hit_events(&self) -> Vec<HitEvent> {
-        let inner = self.inner.borrow();
-        inner
-            .world
-            .contact_events()
-            .hit
-            .iter()
-            .map(|e| HitEvent {
-                shape_a: Shape::new(&self.inner, e.shape_id_a),
-                shape_b: Shape::new(&self.inner, e.shape_id_b),
-                point: e.point.into(),
-                normal: e.normal.into(),
-                approach_speed: e.approach_speed,
-            })
-            .collect()
-    }
-
-    /// Shapes that began overlapping a sensor in the last step.
-    #[wasm_bindgen(js_name = sensorBeginEvents)]
-    pub fn sensor_begin_events(&self) -> Vec<SensorEvent> {
-        let inner = self.inner.borrow();
-        inner
-            .world
-            .sensor_events()
-            .begin
-            .iter()
-            .map(|e| self.sensor_event(e.sensor_shape_id, e.visitor_shape_id))
-            .collect()
-    }
-
-    /// Shapes that stopped overlapping a sensor in the last step.
-    #[wasm_bindgen(js_name = sensorEndEvents)]
-    pub fn sensor_end_events(&self) -> Vec<SensorEvent> {
-        let inner = self.inner.borrow();
-        inner
-            .world
-            .sensor_events()
-            .end
-            .iter()
-            .map(|e| self.sensor_event(e.sensor_shape_id, e.visitor_shape_id))
-            .collect()
-    }
-
+#[wasm_bindgen]
+impl World {
     /// The closest shape along the ray from `(x, y)` by the translation
     /// `(dx, dy)` metres, or `undefined`. Throws on NaN or infinity.
     #[wasm_bindgen(js_name = castRayClosest)]
@@ -726,12 +569,7 @@ impl World {
             .world
             .cast_ray_closest(vec2(x, y), vec2(dx, dy), QueryFilter::default())
             .map_err(js_error)?;
-        Ok(hit.map(|h| RayHit {
-            shape: Shape::new(&self.inner, h.shape_id),
-            point: h.point.into(),
-            normal: h.normal.into(),
-            fraction: h.fraction,
-        }))
+        Ok(hit.map(|h| self.ray_hit(h)))
     }
 
     /// Every shape the ray from `(x, y)` by `(dx, dy)` metres passes through,
@@ -758,15 +596,7 @@ impl World {
             )
             .map_err(js_error)?;
         hits.sort_by(|a, b| a.fraction.total_cmp(&b.fraction));
-        Ok(hits
-            .into_iter()
-            .map(|h| RayHit {
-                shape: Shape::new(&self.inner, h.shape_id),
-                point: h.point.into(),
-                normal: h.normal.into(),
-                fraction: h.fraction,
-            })
-            .collect())
+        Ok(hits.into_iter().map(|h| self.ray_hit(h)).collect())
     }
 
     /// Every shape whose bounding box overlaps the box from `(minX, minY)`
@@ -893,21 +723,80 @@ impl World {
         &self,
         create: impl FnOnce(&mut impulse2d::World) -> impulse2d::Result<impulse2d::JointId>,
     ) -> JsResult<Joint> {
-        let id = create(&mut self.inner.borrow_mut().world).map_err(js_error)?;
+        let id = self.change(create)?;
         Ok(Joint::new(&self.inner, id))
+    }
+
+    /// A joint between `a` and `b` anchored at the world points `pa` and
+    /// `pb`: `create` makes it from the common definition.
+    fn joint_at(
+        &self,
+        a: &Body,
+        b: &Body,
+        pa: V2,
+        pb: V2,
+        create: impl FnOnce(&mut impulse2d::World, JointDef) -> impulse2d::Result<impulse2d::JointId>,
+    ) -> JsResult<Joint> {
+        let base = self.joint_base(a, b, pa, pb)?;
+        self.make_joint(|w| create(w, base))
+    }
+
+    /// Runs a change on the world; its error throws.
+    fn change<T>(
+        &self,
+        f: impl FnOnce(&mut impulse2d::World) -> impulse2d::Result<T>,
+    ) -> JsResult<T> {
+        f(&mut self.inner.borrow_mut().world).map_err(js_error)
+    }
+
+    /// Three floats per body, in the order of `bodies()`.
+    fn per_body(&self, f: impl Fn(impulse2d::BodyRef<'_>) -> [f32; 3]) -> Vec<f32> {
+        let inner = self.inner.borrow();
+        let w = &inner.world;
+        let mut out = Vec::with_capacity(3 * w.counters().body_count);
+        for id in w.body_ids() {
+            if let Ok(b) = w.body(id) {
+                out.extend_from_slice(&f(b));
+            }
+        }
+        out
+    }
+
+    /// `make` of every event in the slice that `list` reads from the world.
+    fn events<E, T>(
+        &self,
+        list: impl FnOnce(&impulse2d::World) -> &[E],
+        make: impl Fn(&World, &E) -> T,
+    ) -> Vec<T> {
+        let inner = self.inner.borrow();
+        list(&inner.world).iter().map(|e| make(self, e)).collect()
+    }
+
+    /// A handle to the shape `id`.
+    fn shape(&self, id: ShapeId) -> Shape {
+        Shape::new(&self.inner, id)
+    }
+
+    fn ray_hit(&self, h: impulse2d::RayResult) -> RayHit {
+        RayHit {
+            shape: self.shape(h.shape_id),
+            point: h.point.into(),
+            normal: h.normal.into(),
+            fraction: h.fraction,
+        }
     }
 
     fn contact_event(&self, a: ShapeId, b: ShapeId) -> ContactEvent {
         ContactEvent {
-            shape_a: Shape::new(&self.inner, a),
-            shape_b: Shape::new(&self.inner, b),
+            shape_a: self.shape(a),
+            shape_b: self.shape(b),
         }
     }
 
     fn sensor_event(&self, sensor: ShapeId, visitor: ShapeId) -> SensorEvent {
         SensorEvent {
-            sensor: Shape::new(&self.inner, sensor),
-            visitor: Shape::new(&self.inner, visitor),
+            sensor: self.shape(sensor),
+            visitor: self.shape(visitor),
         }
     }
 }

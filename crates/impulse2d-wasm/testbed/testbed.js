@@ -98,6 +98,14 @@ function draw() {
   const s = state.scale;
   ctx.lineJoin = 'round';
   ctx.lineCap = 'round';
+  // Starts a path along the segment cmd[j..j + 4] (two world points).
+  const segmentPath = (j) => {
+    const [ax, ay] = toScreen(cmd[j], cmd[j + 1]);
+    const [bx, by] = toScreen(cmd[j + 2], cmd[j + 3]);
+    ctx.beginPath();
+    ctx.moveTo(ax, ay);
+    ctx.lineTo(bx, by);
+  };
   let i = 0;
   while (i < cmd.length) {
     const code = cmd[i], color = hex(cmd[i + 1]);
@@ -141,12 +149,8 @@ function draw() {
         break;
       }
       case 5: {
-        const [ax, ay] = toScreen(cmd[i], cmd[i + 1]);
-        const [bx, by] = toScreen(cmd[i + 2], cmd[i + 3]);
         const r = cmd[i + 4] * s;
-        ctx.beginPath();
-        ctx.moveTo(ax, ay);
-        ctx.lineTo(bx, by);
+        segmentPath(i);
         ctx.lineWidth = Math.max(2 * r, 1);
         ctx.strokeStyle = color + '80';
         ctx.stroke();
@@ -154,11 +158,7 @@ function draw() {
         break;
       }
       case 6: {
-        const [ax, ay] = toScreen(cmd[i], cmd[i + 1]);
-        const [bx, by] = toScreen(cmd[i + 2], cmd[i + 3]);
-        ctx.beginPath();
-        ctx.moveTo(ax, ay);
-        ctx.lineTo(bx, by);
+        segmentPath(i);
         ctx.stroke();
         i += 4;
         break;

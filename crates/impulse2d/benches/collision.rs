@@ -23,7 +23,7 @@ mod common;
 
 use boxdd_sys::ffi as c;
 use common::box2d::ToB2;
-use common::rng::{Rng, polygon_bound};
+use common::rng::{Rng, polygon_bound, sweep_across};
 use common::shapes::{proxy_bound, random_polygon, random_proxy};
 use criterion::Bencher;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -31,7 +31,7 @@ use impulse2d::collision::{
     Aabb, DistanceInput, Polygon, RayCastInput, SimplexCache, ToiInput, collide_polygons,
     ray_cast_polygon, shape_distance, time_of_impact,
 };
-use impulse2d::{Sweep, Transform, Vec2};
+use impulse2d::{Transform, Vec2};
 use std::hint::black_box;
 
 unsafe extern "C" {
@@ -308,13 +308,8 @@ fn toi_group(c: &mut Criterion, name: &str, seed: u64, spin: Option<f32>) {
                     None if i % 2 == 0 => 0.0,
                     None => rng.range(-1.0, 1.0),
                 };
-                Sweep {
-                    local_center: rng.vec_in(0.25 * bound),
-                    c1: meet - travel + miss,
-                    c2: meet + travel + miss,
-                    a1,
-                    a2: a1 + turn,
-                }
+                let local_center = rng.vec_in(0.25 * bound);
+                sweep_across(meet, travel, miss, local_center, a1, a1 + turn)
             };
             let sweep_a = sweep(&mut rng, proxy_bound(&a));
             let sweep_b = sweep(&mut rng, proxy_bound(&b));

@@ -5,14 +5,17 @@
 
 use impulse2d::collision::{Circle, make_box};
 use impulse2d::{
-    BodyDef, BodyType, JointDef, JointEventKind, PrismaticJointDef, RevoluteJointDef, ShapeDef,
-    Vec2, WeldJointDef, World, WorldDef,
+    BodyDef, BodyId, JointDef, JointEventKind, PrismaticJointDef, RevoluteJointDef, ShapeDef, Vec2,
+    WeldJointDef, World, WorldDef,
 };
 
-fn dynamic(at: Vec2) -> BodyDef {
-    BodyDef {
-        body_type: BodyType::Dynamic,
-        position: at,
+/// Joins bodies `a` and `b` at the given points of each (local frames, metres).
+fn joint_base(a: BodyId, b: BodyId, local_anchor_a: Vec2, local_anchor_b: Vec2) -> JointDef {
+    JointDef {
+        body_a: a,
+        body_b: b,
+        local_anchor_a,
+        local_anchor_b,
         ..Default::default()
     }
 }
@@ -25,19 +28,13 @@ fn main() -> impulse2d::Result<()> {
     let mut prev = ground;
     let mut last = ground;
     for i in 0..10 {
-        let link = world.create_body(&dynamic(Vec2::new(0.25 + 0.5 * i as f32, 10.0)))?;
+        let link = world.create_body(&BodyDef::dynamic(Vec2::new(0.25 + 0.5 * i as f32, 10.0)))?;
         world.create_polygon_shape(link, &ShapeDef::default(), &make_box(0.25, 0.05)?)?;
         let anchor = Vec2::new(0.5 * i as f32, 10.0); // world point of the hinge
         let local_a = world.body(prev)?.transform().apply_inv(anchor);
         let local_b = world.body(link)?.transform().apply_inv(anchor);
         world.create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: prev,
-                body_b: link,
-                local_anchor_a: local_a,
-                local_anchor_b: local_b,
-                ..Default::default()
-            },
+            base: joint_base(prev, link, local_a, local_b),
             ..Default::default()
         })?;
         prev = link;
@@ -45,15 +42,10 @@ fn main() -> impulse2d::Result<()> {
     }
 
     // A wheel on an axle at (-5, 5) driven by a motor at 3 rad/s.
-    let wheel = world.create_body(&dynamic(Vec2::new(-5.0, 5.0)))?;
+    let wheel = world.create_body(&BodyDef::dynamic(Vec2::new(-5.0, 5.0)))?;
     world.create_circle_shape(wheel, &ShapeDef::default(), &Circle::new(Vec2::ZERO, 0.5)?)?;
     let axle = world.create_revolute_joint(&RevoluteJointDef {
-        base: JointDef {
-            body_a: ground,
-            body_b: wheel,
-            local_anchor_a: Vec2::new(-5.0, 5.0),
-            ..Default::default()
-        },
+        base: joint_base(ground, wheel, Vec2::new(-5.0, 5.0), Vec2::ZERO),
         ..Default::default()
     })?;
     let mut motor = world.joint_mut(axle)?.motor()?;
@@ -62,15 +54,10 @@ fn main() -> impulse2d::Result<()> {
     motor.set_speed(3.0)?; // rad/s
 
     // A block sliding along x from (-10, 5), free to move 1 m either way, pushed by a motor.
-    let block = world.create_body(&dynamic(Vec2::new(-10.0, 5.0)))?;
+    let block = world.create_body(&BodyDef::dynamic(Vec2::new(-10.0, 5.0)))?;
     world.create_polygon_shape(block, &ShapeDef::default(), &make_box(0.3, 0.3)?)?;
     let slider = world.create_prismatic_joint(&PrismaticJointDef {
-        base: JointDef {
-            body_a: ground,
-            body_b: block,
-            local_anchor_a: Vec2::new(-10.0, 5.0),
-            ..Default::default()
-        },
+        base: joint_base(ground, block, Vec2::new(-10.0, 5.0), Vec2::ZERO),
         local_axis_a: Vec2::X,
         enable_limit: true,
         lower_translation: -1.0,
@@ -83,17 +70,13 @@ fn main() -> impulse2d::Result<()> {
 
     // A 1 kg box welded under a beam at (5, 5) that breaks when the joint must hold more than 15 N
     // (its weight is 10 N: a push of 8 m/s² downwards breaks it).
-    let hanging = world.create_body(&dynamic(Vec2::new(5.0, 4.5)))?;
+    let hanging = world.create_body(&BodyDef::dynamic(Vec2::new(5.0, 4.5)))?;
     world.create_polygon_shape(hanging, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
     world.create_weld_joint(&WeldJointDef {
         base: JointDef {
-            body_a: ground,
-            body_b: hanging,
-            local_anchor_a: Vec2::new(5.0, 5.0),
-            local_anchor_b: Vec2::new(0.0, 0.5),
             force_threshold: 15.0,
             break_on_threshold: true,
-            ..Default::default()
+            ..joint_base(ground, hanging, Vec2::new(5.0, 5.0), Vec2::new(0.0, 0.5))
         },
         ..Default::default()
     })?;

@@ -58,6 +58,14 @@ fn ground(world: &mut World) -> (BodyId, ShapeId) {
     (g, s)
 }
 
+/// A world under gravity 10 m/s² with [`ground`]: the world, the ground body
+/// and its shape.
+fn world_on_ground() -> (World, BodyId, ShapeId) {
+    let mut w = world(Vec2::new(0.0, -10.0));
+    let (g, s) = ground(&mut w);
+    (w, g, s)
+}
+
 fn run(world: &mut World, steps: usize) {
     for _ in 0..steps {
         world.step(DT, SUBSTEPS).unwrap();
@@ -67,10 +75,8 @@ fn run(world: &mut World, steps: usize) {
 #[test]
 fn gravity_scale_zero_floats_and_two_doubles() {
     let mut w = world(Vec2::new(0.0, -10.0));
-    let float = dynamic(&mut w, Vec2::new(0.0, 5.0));
-    add_box(&mut w, float, 0.5, 0.5);
-    let heavy = dynamic(&mut w, Vec2::new(5.0, 5.0));
-    add_box(&mut w, heavy, 0.5, 0.5);
+    let float = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 5.0), 0.5, 0.5);
+    let heavy = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(5.0, 5.0), 0.5, 0.5);
     w.body_mut(float).unwrap().set_gravity_scale(0.0).unwrap();
     w.body_mut(heavy).unwrap().set_gravity_scale(2.0).unwrap();
     assert_eq!(w.body(float).unwrap().gravity_scale(), 0.0);
@@ -117,13 +123,9 @@ fn damping_set_at_run_time_slows_as_predicted() {
 #[test]
 fn damping_matches_box2d() {
     let mut w = world(Vec2::new(0.0, -10.0));
-    let b = dynamic(&mut w, Vec2::new(0.0, 10.0));
-    add_box(&mut w, b, 0.5, 0.5);
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 10.0), 0.5, 0.5);
     w.body_mut(b).unwrap().set_linear_damping(0.7).unwrap();
-    w.body_mut(b)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(3.0, 2.0))
-        .unwrap();
+    build::set_velocity(&mut w, b, Vec2::new(3.0, 2.0));
     run(&mut w, 40);
     // SAFETY: plain FFI calls on a fresh Box2D world, destroyed at the end.
     let theirs = unsafe {
@@ -152,8 +154,7 @@ fn damping_matches_box2d() {
 
 #[test]
 fn a_shape_resized_mid_run_rests_at_its_new_size() {
-    let mut w = world(Vec2::new(0.0, -10.0));
-    ground(&mut w);
+    let (mut w, _, _) = world_on_ground();
     let ball = dynamic(&mut w, Vec2::new(0.0, 2.0));
     let s = add_circle(&mut w, ball, 0.5);
     let crate_ = dynamic(&mut w, Vec2::new(4.0, 2.0));
@@ -263,10 +264,7 @@ fn wind_pushes_a_body_downwind() {
     assert!(w.body(crate_).unwrap().angular_velocity().abs() < 1e-6);
 
     // A body moving with the wind (drag 1) feels none.
-    w.body_mut(ball)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(10.0, 0.0))
-        .unwrap();
+    build::set_velocity(&mut w, ball, Vec2::new(10.0, 0.0));
     w.shape_mut(s)
         .unwrap()
         .apply_wind(Vec2::new(10.0, 0.0), 1.0, 0.0, true)
@@ -388,10 +386,8 @@ fn wind_matches_box2d() {
 
 #[test]
 fn tangent_speed_set_at_run_time_drives_a_box_along_a_conveyor() {
-    let mut w = world(Vec2::new(0.0, -10.0));
-    let (_, belt) = ground(&mut w);
-    let b = dynamic(&mut w, Vec2::new(0.0, 0.5));
-    add_box(&mut w, b, 0.5, 0.5);
+    let (mut w, _, belt) = world_on_ground();
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 0.5), 0.5, 0.5);
     run(&mut w, 30);
     assert!(w.body(b).unwrap().linear_velocity().x.abs() < 1e-3);
     assert!(!w.body(b).unwrap().is_awake(), "asleep on the belt");
@@ -459,8 +455,7 @@ fn fly_at_wall(safety_factor: Option<f32>) -> f32 {
         impulse2d::collision::Segment::new(Vec2::new(1.0, -2.0), Vec2::new(1.0, 2.0)).unwrap();
     w.create_segment_shape(wall, &ShapeDef::default(), &segment)
         .unwrap();
-    let b = dynamic(&mut w, Vec2::new(0.1, 0.0));
-    add_box(&mut w, b, 0.1, 0.1);
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.1, 0.0), 0.1, 0.1);
     {
         let mut body = w.body_mut(b).unwrap();
         if let Some(f) = safety_factor {
@@ -489,16 +484,13 @@ fn safety_factor_decides_when_continuous_collision_engages() {
 
 #[test]
 fn body_event_toggles_turn_contact_and_hit_events_on_and_off() {
-    let mut w = world(Vec2::new(0.0, -10.0));
-    let (_, floor) = ground(&mut w);
+    let (mut w, _, floor) = world_on_ground();
     // A contact reports when either shape asks: keep the ground quiet.
     w.shape_mut(floor)
         .unwrap()
         .set_contact_events_enabled(false);
-    let quiet = dynamic(&mut w, Vec2::new(-2.0, 2.0));
-    add_box(&mut w, quiet, 0.5, 0.5);
-    let loud = dynamic(&mut w, Vec2::new(2.0, 2.0));
-    add_box(&mut w, loud, 0.5, 0.5);
+    let quiet = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(-2.0, 2.0), 0.5, 0.5);
+    let loud = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(2.0, 2.0), 0.5, 0.5);
     w.body_mut(quiet).unwrap().set_contact_events_enabled(false);
     w.body_mut(loud).unwrap().set_hit_events_enabled(true);
     let mut begins = Vec::new();
@@ -530,8 +522,7 @@ fn body_event_toggles_turn_contact_and_hit_events_on_and_off() {
 #[test]
 fn motion_locks_set_at_run_time_hold_their_axes() {
     let mut w = world(Vec2::new(0.0, -10.0));
-    let b = dynamic(&mut w, Vec2::new(0.0, 5.0));
-    add_box(&mut w, b, 0.5, 0.5);
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 5.0), 0.5, 0.5);
     let locks = MotionLocks {
         linear_x: true,
         linear_y: true,
@@ -560,8 +551,7 @@ fn motion_locks_set_at_run_time_hold_their_axes() {
 #[test]
 fn clear_forces_drops_what_was_applied() {
     let mut w = world(Vec2::ZERO);
-    let b = dynamic(&mut w, Vec2::ZERO);
-    add_box(&mut w, b, 0.5, 0.5);
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::ZERO, 0.5, 0.5);
     let mut body = w.body_mut(b).unwrap();
     body.apply_force_to_center(Vec2::new(100.0, 0.0), true)
         .unwrap();
@@ -582,12 +572,8 @@ fn clear_forces_drops_what_was_applied() {
 #[test]
 fn sleep_threshold_set_at_run_time_lets_a_drifting_body_sleep() {
     let mut w = world(Vec2::ZERO);
-    let b = dynamic(&mut w, Vec2::ZERO);
-    add_box(&mut w, b, 0.5, 0.5);
-    w.body_mut(b)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(1.0, 0.0))
-        .unwrap();
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::ZERO, 0.5, 0.5);
+    build::set_velocity(&mut w, b, Vec2::new(1.0, 0.0));
     run(&mut w, 60);
     assert!(w.body(b).unwrap().is_awake(), "1 m/s is above 0.05 m/s");
     w.body_mut(b).unwrap().set_sleep_threshold(2.0).unwrap();
@@ -602,10 +588,8 @@ fn sleep_threshold_set_at_run_time_lets_a_drifting_body_sleep() {
 
 #[test]
 fn wake_touching_wakes_the_bodies_on_a_static_ground() {
-    let mut w = world(Vec2::new(0.0, -10.0));
-    let (g, _) = ground(&mut w);
-    let b = dynamic(&mut w, Vec2::new(0.0, 0.5));
-    add_box(&mut w, b, 0.5, 0.5);
+    let (mut w, g, _) = world_on_ground();
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 0.5), 0.5, 0.5);
     run(&mut w, 120);
     assert!(!w.body(b).unwrap().is_awake());
     w.body_mut(g).unwrap().wake_touching();
@@ -615,8 +599,7 @@ fn wake_touching_wakes_the_bodies_on_a_static_ground() {
 #[test]
 fn body_read_outs() {
     let mut w = world(Vec2::ZERO);
-    let b = dynamic(&mut w, Vec2::new(0.0, 4.0));
-    add_box(&mut w, b, 0.5, 0.5);
+    let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 4.0), 0.5, 0.5);
     add_circle(&mut w, b, 0.25);
     // Shape boxes are the speculative ones after a step.
     w.step(DT, SUBSTEPS).unwrap();
@@ -745,16 +728,12 @@ fn shape_material_changes_reach_the_contacts() {
     // A box sliding at 4 m/s on friction 0.5 stops after v²/(2·μ·g) = 1.6 m
     // (friction mixed as √(μa·μb) with both shapes at 0.5); on friction 0
     // it keeps its speed.
-    let mut w = world(Vec2::new(0.0, -10.0));
-    let (_, floor) = ground(&mut w);
+    let (mut w, _, floor) = world_on_ground();
     let b = dynamic(&mut w, Vec2::new(0.0, 0.5));
     let s = add_box(&mut w, b, 0.5, 0.5);
     run(&mut w, 30);
     w.shape_mut(floor).unwrap().set_friction(0.0).unwrap();
-    w.body_mut(b)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(4.0, 0.0))
-        .unwrap();
+    build::set_velocity(&mut w, b, Vec2::new(4.0, 0.0));
     run(&mut w, 30);
     let v = w.body(b).unwrap().linear_velocity().x;
     assert!((v - 4.0).abs() < 1e-3, "v = {v}");
@@ -869,8 +848,7 @@ fn free_standing_chain_segment_is_one_sided_and_can_be_flipped() {
 
 #[test]
 fn custom_filtering_is_asked_only_for_shapes_that_enable_it() {
-    let mut w = world(Vec2::new(0.0, -10.0));
-    let (_, floor) = ground(&mut w);
+    let (mut w, _, floor) = world_on_ground();
     w.set_custom_filter(|_, _| false);
     // Ground opted out: a pair is asked about when either shape opts in.
     let g = w.shape(floor).unwrap().body();
@@ -884,8 +862,7 @@ fn custom_filtering_is_asked_only_for_shapes_that_enable_it() {
     let free = dynamic(&mut w, Vec2::new(-2.0, 1.0));
     w.create_polygon_shape(free, &quiet, &make_box(0.5, 0.5).unwrap())
         .unwrap();
-    let filtered = dynamic(&mut w, Vec2::new(2.0, 1.0));
-    add_box(&mut w, filtered, 0.5, 0.5);
+    let filtered = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(2.0, 1.0), 0.5, 0.5);
     run(&mut w, 60);
     assert!((w.body(free).unwrap().position().y - 0.5).abs() < 0.01);
     assert!(w.body(filtered).unwrap().position().y < -1.0);
@@ -894,10 +871,8 @@ fn custom_filtering_is_asked_only_for_shapes_that_enable_it() {
 #[test]
 fn invoke_contact_creation_finds_sleeping_bodies_under_a_new_static_shape() {
     for invoke in [false, true] {
-        let mut w = world(Vec2::new(0.0, -10.0));
-        ground(&mut w);
-        let b = dynamic(&mut w, Vec2::new(0.0, 0.5));
-        add_box(&mut w, b, 0.5, 0.5);
+        let (mut w, _, _) = world_on_ground();
+        let b = build::box_body(&mut w, BodyType::Dynamic, Vec2::new(0.0, 0.5), 0.5, 0.5);
         run(&mut w, 60);
         assert!(!w.body(b).unwrap().is_awake());
         let before = w.body(b).unwrap().contact_capacity();
@@ -972,8 +947,7 @@ fn from_b2(v: c::b2Vec2) -> Vec2 {
 fn run_time_body_setters_in_free_flight_match_box2d() {
     let start = Vec2::new(0.0, 20.0);
     let mut w = world(Vec2::new(0.0, -10.0));
-    let b = dynamic(&mut w, start);
-    add_box(&mut w, b, 0.5, 0.25);
+    let b = build::box_body(&mut w, BodyType::Dynamic, start, 0.5, 0.25);
     let theirs = Box2dWorld::new(Vec2::new(0.0, -10.0));
     let tb = theirs.body(BodyType::Dynamic, start);
     // SAFETY: live ids of a live world for every call below.
@@ -1075,8 +1049,7 @@ fn run_time_body_setters_in_free_flight_match_box2d() {
 
 #[test]
 fn a_circle_resized_mid_run_rests_where_box2d_puts_it() {
-    let mut w = world(Vec2::new(0.0, -10.0));
-    ground(&mut w);
+    let (mut w, _, _) = world_on_ground();
     let ball = dynamic(&mut w, Vec2::new(0.0, 2.0));
     let s = add_circle(&mut w, ball, 0.5);
     let theirs = Box2dWorld::new(Vec2::new(0.0, -10.0));

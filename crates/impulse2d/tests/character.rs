@@ -105,6 +105,20 @@ fn coast(world: &mut World, c: &mut CharacterController) {
     world.step(DT, 4).unwrap();
 }
 
+/// `n` frames with the same horizontal input.
+fn frames(world: &mut World, c: &mut CharacterController, n: usize, input_x: f32) {
+    for _ in 0..n {
+        frame(world, c, input_x);
+    }
+}
+
+/// A character started at (0, FOOT) and settled on the ground.
+fn settled_character(world: &mut World) -> CharacterController {
+    let mut c = character(Vec2::new(0.0, FOOT));
+    settle(world, &mut c);
+    c
+}
+
 /// Lets the character fall onto the ground and rest.
 fn settle(world: &mut World, c: &mut CharacterController) {
     for _ in 0..60 {
@@ -144,15 +158,21 @@ fn ramp(world: &mut World, x0: f32, angle: f32, length: f32) {
     static_polygon(world, &[Vec2::new(x0, 0.0), top, Vec2::new(top.x, 0.0)]);
 }
 
-#[test]
-fn steep_slope_blocks_walking() {
+/// A world with the flat ground and a [`ramp`] of `degrees` from (x0, 0),
+/// `length` long; and the ramp's angle, radians.
+fn ramp_world(x0: f32, degrees: f32, length: f32) -> (World, f32) {
     let mut w = world();
     flat_ground(&mut w);
-    let theta = 60f32.to_radians();
+    let theta = degrees.to_radians();
+    ramp(&mut w, x0, theta, length);
+    (w, theta)
+}
+
+#[test]
+fn steep_slope_blocks_walking() {
     let x0 = 2.0;
-    ramp(&mut w, x0, theta, 6.0);
-    let mut c = character(Vec2::new(0.0, FOOT));
-    settle(&mut w, &mut c);
+    let (mut w, theta) = ramp_world(x0, 60.0, 6.0);
+    let mut c = settled_character(&mut w);
     let rest_y = c.position().y;
     for _ in 0..180 {
         frame(&mut w, &mut c, 3.0);
@@ -166,10 +186,7 @@ fn steep_slope_blocks_walking() {
 
 #[test]
 fn steep_slope_slides_down_at_g_sin_theta() {
-    let mut w = world();
-    flat_ground(&mut w);
-    let theta = 60f32.to_radians();
-    ramp(&mut w, 0.0, theta, 12.0);
+    let (mut w, theta) = ramp_world(0.0, 60.0, 12.0);
     // Above the slope, around 8 m up it.
     let along = 8.0;
     let surface = Vec2::new(along * theta.cos(), along * theta.sin());
@@ -201,17 +218,11 @@ fn steep_slope_slides_down_at_g_sin_theta() {
 
 #[test]
 fn walkable_slope_is_climbed_at_commanded_horizontal_speed() {
-    let mut w = world();
-    flat_ground(&mut w);
-    let theta = 30f32.to_radians();
-    ramp(&mut w, 1.0, theta, 10.0);
-    let mut c = character(Vec2::new(0.0, FOOT));
-    settle(&mut w, &mut c);
+    let (mut w, theta) = ramp_world(1.0, 30.0, 10.0);
+    let mut c = settled_character(&mut w);
     let v = 2.0;
     // Get well onto the ramp first.
-    for _ in 0..90 {
-        frame(&mut w, &mut c, v);
-    }
+    frames(&mut w, &mut c, 90, v);
     assert!(c.is_grounded());
     let n = c.ground().unwrap().normal;
     assert!((n.y - theta.cos()).abs() < 1e-4, "{n:?}");
@@ -239,12 +250,9 @@ fn walk_at_step(height: f32) -> (CharacterController, f32) {
     .unwrap();
     w.create_polygon_shape(body, &ShapeDef::default(), &step)
         .unwrap();
-    let mut c = character(Vec2::new(0.0, FOOT));
-    settle(&mut w, &mut c);
+    let mut c = settled_character(&mut w);
     let rest_y = c.position().y;
-    for _ in 0..120 {
-        frame(&mut w, &mut c, 2.0);
-    }
+    frames(&mut w, &mut c, 120, 2.0);
     (c, rest_y)
 }
 
@@ -377,12 +385,9 @@ fn conveyor_moves_the_character_at_its_tangent_speed() {
         &belt,
     )
     .unwrap();
-    let mut c = character(Vec2::new(0.0, FOOT));
-    settle(&mut w, &mut c);
+    let mut c = settled_character(&mut w);
     let x0 = c.position().x;
-    for _ in 0..60 {
-        frame(&mut w, &mut c, 0.0);
-    }
+    frames(&mut w, &mut c, 60, 0.0);
     // A body on a belt with positive tangent speed moves along +x (the
     // contact solver drives the tangential velocity to it).
     assert!((c.position().x - x0 - speed).abs() < 1e-3, "{c:?}");
@@ -458,8 +463,7 @@ fn a_dynamic_body_pushes_the_character() {
         ..Default::default()
     };
     w.create_polygon_shape(ground, &def, &slab).unwrap();
-    let mut c = character(Vec2::new(0.0, FOOT));
-    settle(&mut w, &mut c);
+    let mut c = settled_character(&mut w);
     let b = boxed_body(
         &mut w,
         BodyType::Dynamic,
@@ -489,8 +493,7 @@ fn no_tunnelling_at_100_m_per_s_or_on_dt_spikes() {
         let wall = make_offset_box(0.025, 50.0, Vec2::new(5.025, 50.0), Rot::IDENTITY).unwrap();
         w.create_polygon_shape(body, &ShapeDef::default(), &wall)
             .unwrap();
-        let mut c = character(Vec2::new(0.0, FOOT));
-        settle(&mut w, &mut c);
+        let mut c = settled_character(&mut w);
         for _ in 0..30 {
             let mut v = c.velocity();
             v.x = 100.0;
@@ -581,8 +584,7 @@ fn bad_input_is_an_error_and_changes_nothing() {
         })
         .is_err()
     );
-    let mut c = character(Vec2::new(0.0, FOOT));
-    settle(&mut w, &mut c);
+    let mut c = settled_character(&mut w);
     let before = format!("{c:?}");
     for v in [
         Vec2::new(f32::NAN, 0.0),

@@ -30,7 +30,7 @@ mod common;
 
 use common::box2d;
 use common::reference::{self as r, D2, RefPolygon};
-use common::rng::{Rng, capsule_bound, polygon_bound};
+use common::rng::{Rng, capsule_bound, polygon_bound, sweep_across};
 use common::shapes::{random_polygon, random_proxy};
 use impulse2d::collision::{
     Capsule, Manifold, Polygon, Segment, ShapeProxy, ToiInput, ToiState, collide_capsules,
@@ -434,13 +434,15 @@ fn sweep(rng: &mut Rng, meet: Vec2, bound: f32, travel: f32, turn: f32) -> Sweep
     let half = rng.direction() * (0.5 * rng.range(0.0, travel));
     let miss = rng.vec_in(bound);
     let a1 = rng.angle();
-    Sweep {
-        local_center: rng.vec_in(0.25 * bound),
-        c1: meet - half + miss,
-        c2: meet + half + miss,
+    let local_center = rng.vec_in(0.25 * bound);
+    sweep_across(
+        meet,
+        half,
+        miss,
+        local_center,
         a1,
-        a2: a1 + rng.range(-turn, turn),
-    }
+        a1 + rng.range(-turn, turn),
+    )
 }
 
 fn points(p: &ShapeProxy) -> &[Vec2] {

@@ -5,8 +5,8 @@ mod build;
 
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, ContactEndTouchEvent, DistanceJointDef, Filter, JointDef,
-    JointEventKind, Rot, ShapeDef, ShapeId, Vec2, World, WorldDef,
+    BodyDef, BodyId, BodyType, ContactEndTouchEvent, DistanceJointDef, Filter, JointEventKind, Rot,
+    ShapeDef, ShapeId, Vec2, World, WorldDef,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -289,11 +289,7 @@ fn a_zero_step_reports_only_what_calls_since_the_last_step_caused() {
     let other = world.create_body(&BodyDef::default()).unwrap();
     let joint = world
         .create_distance_joint(&DistanceJointDef {
-            base: JointDef {
-                body_a: ground_body,
-                body_b: other,
-                ..Default::default()
-            },
+            base: build::joint(ground_body, other, Vec2::ZERO, Vec2::ZERO),
             length: 1.0,
             ..Default::default()
         })

@@ -4,7 +4,7 @@
 #[path = "common/build.rs"]
 mod build;
 
-use impulse2d::collision::{Circle, make_box, make_offset_box};
+use impulse2d::collision::{Circle, Polygon, make_box, make_offset_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, Rot, SensorBeginTouchEvent, SensorEndTouchEvent, ShapeDef, ShapeId,
     Vec2, World,
@@ -24,6 +24,14 @@ fn sensor_def() -> ShapeDef {
         is_sensor: true,
         ..Default::default()
     }
+}
+
+/// A shapeless static body at the origin holding one sensor `polygon`.
+fn sensor_on_static_body(world: &mut World, polygon: &Polygon) -> ShapeId {
+    let holder = world.create_body(&BodyDef::default()).unwrap();
+    world
+        .create_polygon_shape(holder, &sensor_def(), polygon)
+        .unwrap()
 }
 
 fn ball(world: &mut World, position: Vec2, def: &ShapeDef) -> (BodyId, ShapeId) {
@@ -58,17 +66,10 @@ fn run(world: &mut World, steps: usize) -> (Vec<SensorBeginTouchEvent>, Vec<Sens
 #[test]
 fn a_falling_ball_enters_and_leaves_a_static_sensor() {
     let mut world = build::world_with_gravity(Vec2::ZERO);
-    let holder = world.create_body(&BodyDef::default()).unwrap();
     let band = make_offset_box(2.0, 1.0, Vec2::new(0.0, 5.0), Rot::IDENTITY).unwrap();
-    let sensor = world
-        .create_polygon_shape(holder, &sensor_def(), &band)
-        .unwrap();
+    let sensor = sensor_on_static_body(&mut world, &band);
     let (body, visitor) = ball(&mut world, Vec2::new(0.0, 8.0), &ShapeDef::default());
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(0.0, -3.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(0.0, -3.0));
     // Moving at 3 m/s the ball's bottom reaches y = 6 after (8 − 0.25 − 6)/3
     // ≈ 0.58 s and its top leaves y = 4 after (8 + 0.25 − 4)/3 ≈ 1.42 s.
     let mut began = None;
@@ -131,11 +132,8 @@ fn switches_on_either_shape_turn_sensor_events_off() {
 fn sensors_see_sleeping_bodies() {
     let mut world = build::world();
     build::ground_slab(&mut world, 20.0);
-    let holder = world.create_body(&BodyDef::default()).unwrap();
     let zone = make_offset_box(1.0, 1.0, Vec2::new(0.0, 1.1), Rot::IDENTITY).unwrap();
-    let static_sensor = world
-        .create_polygon_shape(holder, &sensor_def(), &zone)
-        .unwrap();
+    let static_sensor = sensor_on_static_body(&mut world, &zone);
     let (body, visitor) = ball(&mut world, Vec2::new(0.0, 3.0), &ShapeDef::default());
 
     let (begin, end) = run(&mut world, 240);
@@ -196,11 +194,8 @@ fn sensors_see_sleeping_bodies() {
 #[test]
 fn destroying_a_sensor_or_a_visitor_ends_the_overlap_at_the_next_step() {
     let mut world = build::world_with_gravity(Vec2::ZERO);
-    let holder = world.create_body(&BodyDef::default()).unwrap();
     let zone = make_box(3.0, 3.0).unwrap();
-    let sensor = world
-        .create_polygon_shape(holder, &sensor_def(), &zone)
-        .unwrap();
+    let sensor = sensor_on_static_body(&mut world, &zone);
     let (_, a) = ball(&mut world, Vec2::new(-1.0, 0.0), &ShapeDef::default());
     let (body_b, b) = ball(&mut world, Vec2::new(1.0, 0.0), &ShapeDef::default());
     let (begin, _) = run(&mut world, 1);

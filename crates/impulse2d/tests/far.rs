@@ -14,6 +14,10 @@
 
 mod stepping;
 
+#[cfg(feature = "large-world")]
+#[path = "common/far.rs"]
+mod far_figures;
+
 use impulse2d::{World, WorldDef};
 use impulse2d_scenes::far::FAR_ORIGIN;
 use stepping::step_checked;
@@ -136,59 +140,10 @@ fn snapshots_and_recordings_of_the_other_build_are_refused() {
 /// the default build cannot even place a body at 10,000 km to a metre).
 #[cfg(feature = "large-world")]
 mod far_away {
-    use super::{STEPS, step_checked};
+    use super::far_figures::{Far, figure};
     use impulse2d::pos::to_pos;
-    use impulse2d::{Pos, Vec2, World, WorldDef};
-    use impulse2d_scenes::far::{
-        FAR_ORIGIN, far_chain, far_overlap_recovery, far_pyramid, far_vertical_stack,
-    };
-
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    enum Far {
-        Pyramid,
-        Stack,
-        Recovery,
-        Chain,
-    }
-
-    impl Far {
-        const ALL: [Far; 4] = [Far::Pyramid, Far::Stack, Far::Recovery, Far::Chain];
-
-        fn name(self) -> &'static str {
-            match self {
-                Far::Pyramid => "pyramid apex height",
-                Far::Stack => "vertical stack top height",
-                Far::Recovery => "overlap recovery top height",
-                Far::Chain => "chain length",
-            }
-        }
-    }
-
-    /// The figure of `scene` built at `origin`, after [`STEPS`] validated steps,
-    /// metres: the top box's height above `origin`, or the chain's length.
-    fn figure(scene: Far, origin: Pos) -> f32 {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let measure: Box<dyn Fn(&World) -> f32> = match scene {
-            Far::Pyramid | Far::Stack | Far::Recovery => {
-                let p = match scene {
-                    Far::Pyramid => far_pyramid(&mut world, origin),
-                    Far::Stack => far_vertical_stack(&mut world, origin, 10),
-                    _ => far_overlap_recovery(&mut world, origin),
-                }
-                .unwrap();
-                // `Pos - Pos` is the f32 difference (taken in f64 with large-world)
-                Box::new(move |w: &World| (w.body(p.top).unwrap().position() - origin).y)
-            }
-            Far::Chain => {
-                let chain = far_chain(&mut world, origin).unwrap();
-                Box::new(move |w: &World| chain.length(w).unwrap())
-            }
-        };
-        for _ in 0..STEPS {
-            step_checked(&mut world);
-        }
-        measure(&world)
-    }
+    use impulse2d::{Pos, Vec2};
+    use impulse2d_scenes::far::FAR_ORIGIN;
 
     /// With `large-world` each Far scene gives the same figure, within 1 mm, at
     /// the origin and at 100 km: `f64` positions there are on a 1.5e-11 m grid,

@@ -8,11 +8,15 @@
 
 mod stepping;
 
+#[path = "common/far.rs"]
+mod far_figures;
+
 use boxdd_sys::ffi as c;
+use far_figures::{Far, figure};
 use impulse2d::{Vec2, World, WorldDef};
 use impulse2d_scenes::far::{
-    FAR_CHAIN_HALF_LENGTH, FAR_CHAIN_LINKS, FAR_ORIGIN, far_chain, far_overlap_recovery,
-    far_overlap_recovery_positions, far_pyramid, far_pyramid_positions, far_vertical_stack,
+    FAR_CHAIN_HALF_LENGTH, FAR_CHAIN_LINKS, FAR_ORIGIN, far_overlap_recovery_positions,
+    far_pyramid_positions,
 };
 use stepping::{DT, SUB_STEPS, step_checked};
 
@@ -23,26 +27,7 @@ const STEPS: usize = 600;
 /// of [`FAR_ORIGIN`] lie: positions there are multiples of it, metres.
 const FAR_ULP: f32 = 1.0 / 128.0;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Far {
-    Pyramid,
-    Stack,
-    Recovery,
-    Chain,
-}
-
 impl Far {
-    const ALL: [Far; 4] = [Far::Pyramid, Far::Stack, Far::Recovery, Far::Chain];
-
-    fn name(self) -> &'static str {
-        match self {
-            Far::Pyramid => "pyramid apex height",
-            Far::Stack => "vertical stack top height",
-            Far::Recovery => "overlap recovery top height",
-            Far::Chain => "chain length",
-        }
-    }
-
     /// How far a box scene's figure may move between the origin and 100 km in
     /// `f32` while the scene still stands, metres. Positions there lie on a
     /// grid of [`FAR_ULP`] and a step whose motion is under half a grid step
@@ -58,31 +43,6 @@ impl Far {
             Far::Chain => None,
         }
     }
-}
-
-/// The figure of `scene` in our engine built at `origin`, after [`STEPS`] steps
-/// (each validated), metres.
-fn ours(scene: Far, origin: Vec2) -> f32 {
-    let mut world = World::new(&WorldDef::default()).unwrap();
-    let measure: Box<dyn Fn(&World) -> f32> = match scene {
-        Far::Pyramid | Far::Stack | Far::Recovery => {
-            let p = match scene {
-                Far::Pyramid => far_pyramid(&mut world, origin),
-                Far::Stack => far_vertical_stack(&mut world, origin, 10),
-                _ => far_overlap_recovery(&mut world, origin),
-            }
-            .unwrap();
-            Box::new(move |w: &World| w.body(p.top).unwrap().position().y - origin.y)
-        }
-        Far::Chain => {
-            let chain = far_chain(&mut world, origin).unwrap();
-            Box::new(move |w: &World| chain.length(w).unwrap())
-        }
-    };
-    for _ in 0..STEPS {
-        step_checked(&mut world);
-    }
-    measure(&world)
 }
 
 fn b2v(p: Vec2) -> c::b2Vec2 {
@@ -207,7 +167,7 @@ fn far_figures_at_100_km_beside_box2d() {
         "figure (m), f32, 10 s", "ours 0", "ours far", "diff", "Box2D 0", "Box2D far", "diff"
     );
     for scene in Far::ALL {
-        let (a, b) = (ours(scene, Vec2::ZERO), ours(scene, FAR_ORIGIN));
+        let (a, b) = (figure(scene, Vec2::ZERO), figure(scene, FAR_ORIGIN));
         let (p, q) = (box2d(scene, Vec2::ZERO), box2d(scene, FAR_ORIGIN));
         println!(
             "{:<28} {a:>10.4} {b:>10.4} {:>+9.4}   {p:>10.4} {q:>10.4} {:>+9.4}",

@@ -2,11 +2,14 @@
 //! out by hand from the physics (periods, speeds, geometry), never taken from
 //! what the engine printed. `World::validate` runs after every step.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::collision::{Capsule, Circle, make_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, DistanceJointDef, Error, Filter, JointDef, JointEventKind, JointId,
     JointType, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
-    RevoluteJointDef, Rot, ShapeDef, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
+    RevoluteJointDef, Rot, ShapeDef, Vec2, WeldJointDef, World, WorldDef,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -114,13 +117,7 @@ fn pendulum_period_matches_small_angle_theory() {
     add_circle(&mut world, bob, radius as f32, 100.0);
     world
         .create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: bob,
-                local_anchor_a: Vec2::ZERO,
-                local_anchor_b: pivot - bob_position,
-                ..Default::default()
-            },
+            base: build::joint(ground, bob, Vec2::ZERO, pivot - bob_position),
             ..Default::default()
         })
         .unwrap();
@@ -166,11 +163,7 @@ fn distance_spring_oscillates_at_its_frequency() {
     add_circle(&mut world, body, 0.25, 3.0);
     world
         .create_distance_joint(&DistanceJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             length: rest,
             enable_spring: true,
             hertz,
@@ -237,11 +230,7 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
     add_circle(&mut world, disc, radius, density);
     let joint = world
         .create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: disc,
-                ..Default::default()
-            },
+            base: build::joint(ground, disc, Vec2::ZERO, Vec2::ZERO),
             enable_motor: true,
             motor_speed: speed,
             max_motor_torque: max_torque,
@@ -292,12 +281,7 @@ fn revolute_limits_hold_under_load() {
     add_box(&mut world, beam, 1.0, 0.1, 1.0);
     let joint = world
         .create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: beam,
-                local_anchor_b: Vec2::new(-1.0, 0.0),
-                ..Default::default()
-            },
+            base: build::joint(ground, beam, Vec2::ZERO, Vec2::new(-1.0, 0.0)),
             enable_limit: true,
             lower_angle: lower,
             upper_angle: upper,
@@ -346,11 +330,7 @@ fn prismatic_keeps_body_on_axis() {
     add_box(&mut world, body, 0.5, 0.25, 1.0);
     let joint = world
         .create_prismatic_joint(&PrismaticJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             local_axis_a: axis * 3.0, // normalised on creation
             enable_limit: true,
             lower_translation: -3.0,
@@ -620,13 +600,12 @@ fn ragdoll(world: &mut World, transform: impulse2d::Transform, group: i32) -> Ve
             let parent_center = bones[parent].center;
             world
                 .create_revolute_joint(&RevoluteJointDef {
-                    base: JointDef {
-                        body_a: bodies[parent],
-                        body_b: body,
-                        local_anchor_a: bone.joint - parent_center,
-                        local_anchor_b: bone.joint - bone.center,
-                        ..Default::default()
-                    },
+                    base: build::joint(
+                        bodies[parent],
+                        body,
+                        bone.joint - parent_center,
+                        bone.joint - bone.center,
+                    ),
                     enable_limit: true,
                     lower_angle: bone.limits.0,
                     upper_angle: bone.limits.1,
@@ -696,62 +675,10 @@ fn car_on_wheel_joints_drives_over_bumps() {
     // 20 s (at the motor's 8 m/s it would take 5 s), upright,
     // with its wheels held on their suspension lines, and the suspension must
     // actually work (travel when a bump is hit).
+    // The car is the registry's `car` scene.
     let mut world = new_world();
-    let ground = ground_box(&mut world, 100.0);
-    for k in 0..8 {
-        let bump = Circle {
-            center: Vec2::new(10.0 + 4.0 * k as f32, 0.4),
-            radius: 0.3,
-        };
-        // The ground body sits at y = -0.5: bump tops at 0.4 + 0.3 - 0.5 = 0.2 m.
-        world
-            .create_circle_shape(ground, &ShapeDef::default(), &bump)
-            .unwrap();
-    }
-    let chassis = dynamic_body(&mut world, Vec2::new(0.0, 1.0));
-    add_box(&mut world, chassis, 1.25, 0.25, 2.0);
-    let wheel_shape = ShapeDef {
-        density: 2.0,
-        friction: 1.5,
-        ..Default::default()
-    };
-    let mut wheels = Vec::new();
-    let mut joints = Vec::new();
-    for (x, motor) in [(-0.9f32, true), (0.9, false)] {
-        let wheel = dynamic_body(&mut world, Vec2::new(x, 0.4));
-        world
-            .create_circle_shape(
-                wheel,
-                &wheel_shape,
-                &Circle {
-                    center: Vec2::ZERO,
-                    radius: 0.4,
-                },
-            )
-            .unwrap();
-        let joint = world
-            .create_wheel_joint(&WheelJointDef {
-                base: JointDef {
-                    body_a: chassis,
-                    body_b: wheel,
-                    local_anchor_a: Vec2::new(x, -0.6),
-                    ..Default::default()
-                },
-                local_axis_a: Vec2::Y,
-                hertz: 5.0,
-                damping_ratio: 0.7,
-                enable_limit: true,
-                lower_translation: -0.25,
-                upper_translation: 0.25,
-                enable_motor: motor,
-                motor_speed: -20.0,
-                max_motor_torque: 5.0,
-                ..Default::default()
-            })
-            .unwrap();
-        wheels.push(wheel);
-        joints.push(joint);
-    }
+    let car = impulse2d_scenes::joints::car(&mut world).unwrap();
+    let (chassis, wheels, joints) = (car.chassis, [car.rear_wheel, car.front_wheel], car.joints);
 
     let (mut min_travel, mut max_travel) = (f32::MAX, f32::MIN);
     let mut passed_at = None;
@@ -853,13 +780,12 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
             if i > 0 {
                 world
                     .create_revolute_joint(&RevoluteJointDef {
-                        base: JointDef {
-                            body_a: bodies[bodies.len() - 1],
-                            body_b: body,
-                            local_anchor_a: Vec2::new(0.0, -0.5),
-                            local_anchor_b: Vec2::new(0.0, 0.5),
-                            ..Default::default()
-                        },
+                        base: build::joint(
+                            bodies[bodies.len() - 1],
+                            body,
+                            Vec2::new(0.0, -0.5),
+                            Vec2::new(0.0, 0.5),
+                        ),
                         ..Default::default()
                     })
                     .unwrap();
@@ -867,13 +793,12 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
             if k > 0 {
                 world
                     .create_revolute_joint(&RevoluteJointDef {
-                        base: JointDef {
-                            body_a: bodies[bodies.len() - n],
-                            body_b: body,
-                            local_anchor_a: Vec2::new(0.5, 0.0),
-                            local_anchor_b: Vec2::new(-0.5, 0.0),
-                            ..Default::default()
-                        },
+                        base: build::joint(
+                            bodies[bodies.len() - n],
+                            body,
+                            Vec2::new(0.5, 0.0),
+                            Vec2::new(-0.5, 0.0),
+                        ),
                         ..Default::default()
                     })
                     .unwrap();
@@ -930,12 +855,8 @@ fn revolute_between(
     world
         .create_revolute_joint(&RevoluteJointDef {
             base: JointDef {
-                body_a: a,
-                body_b: b,
-                local_anchor_a: anchor_a,
-                local_anchor_b: anchor_b,
                 user_data: 7,
-                ..Default::default()
+                ..build::joint(a, b, anchor_a, anchor_b)
             },
             ..Default::default()
         })
@@ -1055,11 +976,7 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
 
     // Bad definitions.
     let same = RevoluteJointDef {
-        base: JointDef {
-            body_a: body,
-            body_b: body,
-            ..Default::default()
-        },
+        base: build::joint(body, body, Vec2::ZERO, Vec2::ZERO),
         ..Default::default()
     };
     assert!(matches!(
@@ -1072,12 +989,7 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
         Err(Error::InvalidId { what: "body" })
     );
     let nan = DistanceJointDef {
-        base: JointDef {
-            body_a: ground,
-            body_b: body,
-            local_anchor_a: Vec2::new(f32::NAN, 0.0),
-            ..Default::default()
-        },
+        base: build::joint(ground, body, Vec2::new(f32::NAN, 0.0), Vec2::ZERO),
         ..Default::default()
     };
     assert!(matches!(
@@ -1085,11 +997,7 @@ fn stale_foreign_and_wrong_type_joint_ids_are_errors() {
         Err(Error::NonFinite { .. })
     ));
     let zero_axis = PrismaticJointDef {
-        base: JointDef {
-            body_a: ground,
-            body_b: body,
-            ..Default::default()
-        },
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
         local_axis_a: Vec2::ZERO,
         ..Default::default()
     };
@@ -1120,13 +1028,7 @@ fn joints_filter_collision_between_their_bodies() {
 
     let joint = world
         .create_weld_joint(&WeldJointDef {
-            base: JointDef {
-                body_a: a,
-                body_b: b,
-                local_anchor_a: Vec2::new(0.45, 0.0),
-                local_anchor_b: Vec2::new(-0.45, 0.0),
-                ..Default::default()
-            },
+            base: build::joint(a, b, Vec2::new(0.45, 0.0), Vec2::new(-0.45, 0.0)),
             ..Default::default()
         })
         .unwrap();
@@ -1169,11 +1071,7 @@ fn filter_joint_lets_bodies_pass_through_each_other() {
         if filtered {
             world
                 .create_filter_joint(&impulse2d::FilterJointDef {
-                    base: JointDef {
-                        body_a: low,
-                        body_b: high,
-                        ..Default::default()
-                    },
+                    base: build::joint(low, high, Vec2::ZERO, Vec2::ZERO),
                 })
                 .unwrap();
         }
@@ -1208,13 +1106,7 @@ fn jointed_bodies_sleep_and_wake_together() {
     add_box(&mut world, bob, 0.5, 0.5, 1.0);
     let joint = world
         .create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: arm,
-                body_b: bob,
-                local_anchor_a: Vec2::new(1.0, 0.0),
-                local_anchor_b: Vec2::new(-1.0, 0.5),
-                ..Default::default()
-            },
+            base: build::joint(arm, bob, Vec2::new(1.0, 0.0), Vec2::new(-1.0, 0.5)),
             enable_motor: true,
             max_motor_torque: 1.0,
             ..Default::default()
@@ -1332,12 +1224,10 @@ fn threshold_events_and_breaking() {
         let joint = world
             .create_distance_joint(&DistanceJointDef {
                 base: JointDef {
-                    body_a: ground,
-                    body_b: body,
                     force_threshold: 5.0,
                     break_on_threshold: breaks,
                     user_data: 42,
-                    ..Default::default()
+                    ..build::joint(ground, body, Vec2::ZERO, Vec2::ZERO)
                 },
                 length: 1.0,
                 ..Default::default()
@@ -1390,12 +1280,7 @@ fn weld_holds_a_cantilever_and_reports_its_torque() {
     add_box(&mut world, beam, 1.0, 0.1, 1.0);
     let joint = world
         .create_weld_joint(&WeldJointDef {
-            base: JointDef {
-                body_a: wall,
-                body_b: beam,
-                local_anchor_b: Vec2::new(-1.0, 0.0),
-                ..Default::default()
-            },
+            base: build::joint(wall, beam, Vec2::ZERO, Vec2::new(-1.0, 0.0)),
             ..Default::default()
         })
         .unwrap();
@@ -1428,11 +1313,7 @@ fn mouse_joint_drags_a_body_to_its_target() {
     add_box(&mut world, body, 0.25, 0.25, 1.0);
     let joint = world
         .create_mouse_joint(&MouseJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             target: Vec2::new(0.0, 2.0),
             hertz,
             damping_ratio: 1.0,
@@ -1469,11 +1350,7 @@ fn motor_joint_drives_a_body_to_its_offset() {
     add_box(&mut world, body, 0.5, 0.25, 1.0);
     let joint = world
         .create_motor_joint(&MotorJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             linear_offset: Vec2::new(2.0, 1.0),
             angular_offset: 0.5,
             max_force: 100.0,
@@ -1512,11 +1389,7 @@ fn distance_joint_as_rope_and_rod() {
         add_circle(&mut world, body, 0.1, 1.0);
         let joint = world
             .create_distance_joint(&DistanceJointDef {
-                base: JointDef {
-                    body_a: ground,
-                    body_b: body,
-                    ..Default::default()
-                },
+                base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
                 length: if rope { 1.0 } else { 2.0 },
                 enable_spring: rope,
                 hertz: 0.0,
@@ -1561,15 +1434,11 @@ fn joint_definitions_round_trip() {
     let b = dynamic_body(&mut world, Vec2::new(1.0, 0.0));
     let def = PrismaticJointDef {
         base: JointDef {
-            body_a: a,
-            body_b: b,
-            local_anchor_a: Vec2::new(1.0, 0.5),
-            local_anchor_b: Vec2::new(0.0, 0.5),
             collide_connected: true,
             constraint_hertz: Some(30.0),
             force_threshold: 100.0,
             user_data: 9,
-            ..Default::default()
+            ..build::joint(a, b, Vec2::new(1.0, 0.5), Vec2::new(0.0, 0.5))
         },
         local_axis_a: Vec2::new(0.0, 2.0),
         reference_angle: 0.3,
@@ -1615,11 +1484,7 @@ fn destroyed_joint_lets_the_island_split() {
     add_box(&mut world, rester, 0.5, 0.5, 1.0);
     let joint = world
         .create_distance_joint(&DistanceJointDef {
-            base: JointDef {
-                body_a: rester,
-                body_b: mover,
-                ..Default::default()
-            },
+            base: build::joint(rester, mover, Vec2::ZERO, Vec2::ZERO),
             length: 3.0,
             enable_spring: true,
             enable_limit: true,
@@ -1627,13 +1492,7 @@ fn destroyed_joint_lets_the_island_split() {
             ..Default::default()
         })
         .unwrap();
-    let keep_moving = |world: &mut World| {
-        world
-            .body_mut(mover)
-            .unwrap()
-            .set_linear_velocity(Vec2::new(1.0, 0.0))
-            .unwrap();
-    };
+    let keep_moving = |world: &mut World| build::set_velocity(world, mover, Vec2::new(1.0, 0.0));
     for _ in 0..120 {
         keep_moving(&mut world);
         step(&mut world);
@@ -1678,11 +1537,7 @@ fn box_of_mass(world: &mut World, position: Vec2, mass: f32) -> BodyId {
 fn mover(world: &mut World, ground: BodyId, body: BodyId, velocity: Vec2, force: Vec2) -> JointId {
     world
         .create_mover_joint(&MoverJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             linear_velocity: velocity,
             max_velocity_force: force,
         })
@@ -1776,11 +1631,7 @@ fn pogo_world(
     let body = box_of_mass(&mut world, Vec2::new(0.0, rest), mass);
     let joint = world
         .create_pogo_joint(&PogoJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             normal: Vec2::new(0.0, 2.0),
             hertz,
             damping_ratio: 0.0,
@@ -1848,11 +1699,7 @@ fn pogo_joint_pushes_and_pulls_no_more_than_its_bounds() {
     // A leg that never pulls: thrown up at 3 m/s the body flies like a
     // projectile, to v² / 2g = 0.45 m above the rest length.
     let (mut world, body, _) = pogo_world(4.0, 1.0, 2.0, 0.0, f32::MAX);
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(0.0, 3.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(0.0, 3.0));
     let mut top = f32::MIN;
     for _ in 0..60 {
         step(&mut world);
@@ -1921,11 +1768,7 @@ fn motor_world(def: MotorJointDef) -> (World, BodyId, JointId) {
     let body = box_of_mass(&mut world, Vec2::new(1.0, 1.0), 2.0);
     let joint = world
         .create_motor_joint(&MotorJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             ..def
         })
         .unwrap();
@@ -1955,11 +1798,7 @@ fn motor_joint_velocity_drive_reaches_its_targets_at_bounded_force() {
     m.set_angular_velocity(0.0).unwrap();
     assert_eq!(m.linear_velocity(), Vec2::new(3.0, 4.0));
     // Restart from rest.
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::ZERO)
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::ZERO);
     for _ in 0..60 {
         step(&mut world);
     }
@@ -2020,11 +1859,7 @@ fn distance_spring_force_range_bounds_the_pull() {
     let body = box_of_mass(&mut world, Vec2::new(0.0, 98.0), 2.0);
     let joint = world
         .create_distance_joint(&DistanceJointDef {
-            base: JointDef {
-                body_a: ground,
-                body_b: body,
-                ..Default::default()
-            },
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
             length: 2.0,
             enable_spring: true,
             hertz: 5.0,

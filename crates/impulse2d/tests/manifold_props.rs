@@ -259,14 +259,11 @@ fn placements() -> impl Strategy<Value = (Transform, Transform)> {
     })
 }
 
+/// Two shapes, each with its transform.
+type Pair<'a> = (&'a Shape, Transform, &'a Shape, Transform);
+
 /// Checks the invariants of one manifold of (a, b).
-fn check(
-    a: &Shape,
-    xa: Transform,
-    b: &Shape,
-    xb: Transform,
-    m: &Manifold,
-) -> Result<(), TestCaseError> {
+fn check((a, xa, b, xb): Pair, m: &Manifold) -> Result<(), TestCaseError> {
     prop_assert!(finite(m), "non-finite manifold {m:?}");
     prop_assert!(m.point_count <= 2);
     if m.point_count == 0 {
@@ -353,13 +350,7 @@ fn check(
 /// separation equal to the gap. Pairs without a circle may be off by up to the
 /// linear slop: a two-point face contact is preferred to a single exact point when
 /// its deepest point is within the slop of the true gap (as in Box2D).
-fn check_gap(
-    a: &Shape,
-    xa: Transform,
-    b: &Shape,
-    xb: Transform,
-    m: &Manifold,
-) -> Result<(), TestCaseError> {
+fn check_gap((a, xa, b, xb): Pair, m: &Manifold) -> Result<(), TestCaseError> {
     let Some(gap) = surface_distance(a, xa, b, xb) else {
         return Ok(());
     };
@@ -406,11 +397,11 @@ proptest! {
     #[test]
     fn manifold_points_lie_between_the_surfaces(a in shape(), b in shape(), (xa, xb) in placements()) {
         if let Some(m) = collide(&a, xa, &b, xb) {
-            check(&a, xa, &b, xb, &m)?;
+            check((&a, xa, &b, xb), &m)?;
         }
         // The other order, where the library has it.
         if let Some(m) = collide(&b, xb, &a, xa) {
-            check(&b, xb, &a, xa, &m)?;
+            check((&b, xb, &a, xa), &m)?;
         }
     }
 
@@ -436,12 +427,12 @@ proptest! {
             }
         }
         if let Some(m) = collide(&a, xa, &b, xb) {
-            check(&a, xa, &b, xb, &m)?;
-            check_gap(&a, xa, &b, xb, &m)?;
+            check((&a, xa, &b, xb), &m)?;
+            check_gap((&a, xa, &b, xb), &m)?;
         }
         if let Some(m) = collide(&b, xb, &a, xa) {
-            check(&b, xb, &a, xa, &m)?;
-            check_gap(&b, xb, &a, xa, &m)?;
+            check((&b, xb, &a, xa), &m)?;
+            check_gap((&b, xb, &a, xa), &m)?;
         }
     }
 
@@ -485,7 +476,7 @@ proptest! {
         let Some(m) = collide(&a, xa, &b, xb) else {
             return Ok(());
         };
-        check(&a, xa, &b, xb, &m)?;
+        check((&a, xa, &b, xb), &m)?;
         if m.point_count > 0 {
             // The normal stays within the fan between the segment's normal and its
             // convex neighbours' normals: never behind the chain.

@@ -9,8 +9,7 @@ mod rng;
 
 use impulse2d::collision::{
     Aabb, Circle, DistanceInput, RayCastInput, Segment, ShapeCastPairInput, ShapeProxy,
-    SimplexCache, compute_hull, make_offset_box, make_polygon, make_proxy, shape_cast,
-    shape_distance,
+    SimplexCache, make_offset_box, make_proxy, shape_cast, shape_distance,
 };
 use impulse2d::core::LINEAR_SLOP;
 use impulse2d::{
@@ -48,18 +47,7 @@ fn random_geometry(rng: &mut Rng, allow_segment: bool) -> ShapeGeometry {
         0 => ShapeGeometry::Circle(rng.circle()),
         1 => ShapeGeometry::Capsule(rng.capsule()),
         2 => ShapeGeometry::Polygon(rng.rounded_box()),
-        3 => loop {
-            let n = 3 + rng.below(6);
-            let cloud = rng.point_cloud(n);
-            if let Ok(hull) = compute_hull(&cloud) {
-                let radius = if rng.chance(0.3) {
-                    0.1 * rng.size()
-                } else {
-                    0.0
-                };
-                break ShapeGeometry::Polygon(make_polygon(&hull, radius).unwrap());
-            }
-        },
+        3 => ShapeGeometry::Polygon(rng.hull_polygon(0.3, 0.1)),
         _ => ShapeGeometry::Segment(rng.segment()),
     }
 }
@@ -502,13 +490,7 @@ fn the_ray_callback_answer_clips_ignores_or_stops() {
 #[test]
 fn shape_level_ray_cast_closest_point_and_test_point() {
     let mut world = build::world();
-    let body = world
-        .create_body(&BodyDef {
-            position: Vec2::new(3.0, 1.0),
-            rotation: Rot::from_angle(0.5 * impulse2d::math::PI),
-            ..Default::default()
-        })
-        .unwrap();
+    let body = build::turned_body(&mut world, Vec2::new(3.0, 1.0), 0.5 * impulse2d::math::PI);
     // A 2 × 1 box turned a quarter turn: 1 wide, 2 tall around (3, 1).
     let s = build::add_box(&mut world, body, 1.0, 0.5);
     let hit = world

@@ -6,7 +6,7 @@ mod build;
 
 use impulse2d::collision::{make_box, make_offset_box};
 use impulse2d::pos::to_pos;
-use impulse2d::{BodyDef, BodyId, BodyType, JointDef, RevoluteJointDef, ShapeDef, Vec2, World};
+use impulse2d::{BodyDef, BodyId, BodyType, RevoluteJointDef, ShapeDef, Vec2, World};
 
 /// 64-bit FNV-1a over the bits of every body transform, in body order.
 fn transform_hash(world: &World, bodies: &[BodyId]) -> u64 {
@@ -63,13 +63,7 @@ fn hinged_scene(world: &mut World) -> Vec<BodyId> {
             if let Some(prev) = previous {
                 world
                     .create_revolute_joint(&RevoluteJointDef {
-                        base: JointDef {
-                            body_a: prev,
-                            body_b: body,
-                            local_anchor_a: Vec2::new(0.5, 0.0),
-                            local_anchor_b: Vec2::new(-0.5, 0.0),
-                            ..JointDef::default()
-                        },
+                        base: build::joint(prev, body, Vec2::new(0.5, 0.0), Vec2::new(-0.5, 0.0)),
                         ..RevoluteJointDef::default()
                     })
                     .unwrap();

@@ -251,13 +251,7 @@ fn stale_and_foreign_ids_are_errors() {
 #[test]
 fn point_and_vector_conversions() {
     let mut world = build::world();
-    let body = world
-        .create_body(&BodyDef {
-            position: Vec2::new(1.0, 2.0),
-            rotation: Rot::from_angle(0.5 * PI),
-            ..Default::default()
-        })
-        .unwrap();
+    let body = build::turned_body(&mut world, Vec2::new(1.0, 2.0), 0.5 * PI);
     // Rotating (1, 0) by 90° gives (0, 1).
     let close = |a: Vec2, b: Vec2| (a - b).length() < 1e-6;
     assert!(close(
@@ -283,12 +277,7 @@ fn point_and_vector_conversions() {
 #[test]
 fn mass_data_from_shapes_and_overrides() {
     let mut world = build::world_with_gravity(Vec2::ZERO);
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            ..Default::default()
-        })
-        .unwrap();
+    let body = build::body(&mut world, BodyType::Dynamic, Vec2::ZERO);
     // No shapes: 1 kg at the origin.
     assert_eq!(world.body(body).unwrap().mass(), 1.0);
     let dense = ShapeDef {
@@ -348,12 +337,7 @@ fn mass_data_from_shapes_and_overrides() {
 #[test]
 fn forces_act_for_one_step() {
     let mut world = build::world_with_gravity(Vec2::ZERO);
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            ..Default::default()
-        })
-        .unwrap();
+    let body = build::body(&mut world, BodyType::Dynamic, Vec2::ZERO);
     world
         .create_polygon_shape(
             body,
@@ -474,11 +458,7 @@ fn islands_split_when_contacts_end() {
     assert_eq!(world.counters().island_count, 1);
 
     // Knock B off A and far away.
-    world
-        .body_mut(b)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(8.0, 3.0))
-        .unwrap();
+    build::set_velocity(&mut world, b, Vec2::new(8.0, 3.0));
     step_checked(&mut world, 300);
     let c = world.counters();
     assert_eq!(c.island_count, 2, "{c:?}");
@@ -546,11 +526,7 @@ fn changing_the_body_type() {
         .set_body_type(BodyType::Kinematic)
         .unwrap();
     assert_eq!(world.body(body).unwrap().mass(), 0.0);
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(1.0, 0.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(1.0, 0.0));
     step_checked(&mut world, 60);
     let p = world.body(body).unwrap().position();
     assert!((p.x - 1.0).abs() < 1e-3, "kinematic body at {p:?}");

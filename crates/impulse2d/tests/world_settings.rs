@@ -6,9 +6,7 @@ mod build;
 
 use impulse2d::collision::{Aabb, Circle, make_box, make_offset_box};
 use impulse2d::math::Rot;
-use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef,
-};
+use impulse2d::{BodyDef, BodyId, BodyType, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -139,9 +137,7 @@ fn rise_in_a_tenth_of_a_second(push_max_velocity: f32) -> f32 {
     );
     let start = 1.0; // centre 1.0: bottom face at 0.5, 0.5 m below the top
     let body = square(&mut world, Vec2::new(0.0, start), 0.5);
-    for _ in 0..6 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 6);
     y(&world, body) - start
 }
 
@@ -165,11 +161,7 @@ fn contact_tuning_caps_the_push_out_speed() {
 fn maximum_linear_speed_clamps_every_body() {
     let mut world = build::world_with_gravity(Vec2::ZERO);
     let body = ball(&mut world, Vec2::ZERO, 0.5, &ShapeDef::default());
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(100.0, 0.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(100.0, 0.0));
     world.set_maximum_linear_speed(10.0).unwrap();
     assert_eq!(world.maximum_linear_speed(), 10.0);
     world.step(DT, 4).unwrap();
@@ -196,14 +188,8 @@ fn ball_against_thin_wall(continuous: bool) -> f32 {
         .create_polygon_shape(wall, &ShapeDef::default(), &wall_box)
         .unwrap();
     let ball = ball(&mut world, Vec2::ZERO, 0.1, &ShapeDef::default());
-    world
-        .body_mut(ball)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(300.0, 0.0))
-        .unwrap();
-    for _ in 0..10 {
-        world.step(DT, 4).unwrap();
-    }
+    build::set_velocity(&mut world, ball, Vec2::new(300.0, 0.0));
+    build::step(&mut world, 10);
     world.body(ball).unwrap().position().x
 }
 
@@ -324,9 +310,7 @@ fn stack(warm_starting: bool) -> (f32, f32) {
         let body = square(&mut world, Vec2::new(0.0, 1.5 + i as f32), 0.5);
         boxes.push(body);
     }
-    for _ in 0..120 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 120);
     let bottom = world.body(boxes[0]).unwrap().contacts();
     let ground_contact = bottom
         .iter()
@@ -373,22 +357,16 @@ fn sleeping_can_be_switched_off_and_on_at_run_time() {
     assert!(world.is_sleeping_enabled());
     assert_eq!(world.awake_body_count(), 1);
     // Resting, it falls asleep after TIME_TO_SLEEP (0.5 s) of stillness.
-    for _ in 0..60 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 60);
     assert_eq!(world.awake_body_count(), 0);
     // Switching sleep off wakes it, and it stays awake.
     world.enable_sleeping(false);
     assert!(!world.is_sleeping_enabled());
     assert_eq!(world.awake_body_count(), 1);
-    for _ in 0..60 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 60);
     assert_eq!(world.awake_body_count(), 1);
     world.enable_sleeping(true);
-    for _ in 0..60 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 60);
     assert_eq!(world.awake_body_count(), 0);
     assert_eq!(world.counters().awake_body_count, 0);
 }
@@ -399,9 +377,7 @@ fn gravity_set_at_run_time_accelerates_bodies() {
     let body = ball(&mut world, Vec2::ZERO, 0.5, &ShapeDef::default());
     world.set_gravity(Vec2::new(3.0, 0.0)).unwrap();
     assert_eq!(world.gravity(), Vec2::new(3.0, 0.0));
-    for _ in 0..60 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 60);
     // Semi-implicit Euler over N = 240 substeps of h: v = g·t and
     // x = g·h²·N(N+1)/2 = (g t²/2)(1 + 1/N) = 1.5 × 241/240.
     let v = world.body(body).unwrap().linear_velocity();
@@ -429,9 +405,7 @@ fn pile(counts: [usize; 3]) -> Vec<[u32; 4]> {
         world.set_worker_count(count).unwrap();
         assert_eq!(world.worker_count(), count);
         assert_eq!(world.settings().worker_count, count);
-        for _ in 0..50 {
-            world.step(DT, 4).unwrap();
-        }
+        build::step(&mut world, 50);
     }
     bodies
         .iter()
@@ -473,14 +447,8 @@ fn slide(recycle_in_def: f32, recycle_set: Option<f32>) -> [u32; 3] {
         assert_eq!(world.contact_recycle_distance(), d);
     }
     let body = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(1.0, 0.0))
-        .unwrap();
-    for _ in 0..60 {
-        world.step(DT, 4).unwrap();
-    }
+    build::set_velocity(&mut world, body, Vec2::new(1.0, 0.0));
+    build::step(&mut world, 60);
     let xf = world.body(body).unwrap().transform();
     [xf.p.x.to_bits(), xf.p.y.to_bits(), xf.q.s.to_bits()]
 }
@@ -517,17 +485,11 @@ fn joint_sag(hertz: f32, damping_ratio: f32) -> f32 {
     let ball = ball(&mut world, Vec2::ZERO, r, &ShapeDef::default());
     world
         .create_revolute_joint(&RevoluteJointDef {
-            base: JointDef {
-                body_a: anchor,
-                body_b: ball,
-                ..Default::default()
-            },
+            base: build::joint(anchor, ball, Vec2::ZERO, Vec2::ZERO),
             ..Default::default()
         })
         .unwrap();
-    for _ in 0..120 {
-        world.step(DT, 4).unwrap();
-    }
+    build::step(&mut world, 120);
     -y(&world, ball)
 }
 
@@ -587,11 +549,7 @@ fn slide_on_table(material: u64) -> (f32, f32) {
     world
         .create_polygon_shape(body, &def, &make_box(0.5, 0.5).unwrap())
         .unwrap();
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(2.0, 0.0))
-        .unwrap();
+    build::set_velocity(&mut world, body, Vec2::new(2.0, 0.0));
     let mut speed = 0.0;
     for k in 0..60 {
         world.step(DT, 4).unwrap();
@@ -618,14 +576,8 @@ fn friction_callback_mixes_by_user_material() {
     world.set_friction_callback(|_, _, _, _| 0.0);
     world.set_friction_mixing(impulse2d::contact::mix_friction);
     let body = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
-    world
-        .body_mut(body)
-        .unwrap()
-        .set_linear_velocity(Vec2::new(2.0, 0.0))
-        .unwrap();
-    for _ in 0..60 {
-        world.step(DT, 4).unwrap();
-    }
+    build::set_velocity(&mut world, body, Vec2::new(2.0, 0.0));
+    build::step(&mut world, 60);
     let distance = world.body(body).unwrap().position().x;
     assert!((distance - 4.0 / 12.0).abs() < 0.02, "{distance}");
 }

@@ -83,27 +83,19 @@ pub(crate) fn sign(v: f64) -> f64 {
     }
 }
 
-/// How an environment is made (Gymnasium's keyword arguments).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CarRacingConfig {
-    /// Continuous actions (`Box(3)`) or discrete ones (`Discrete(5)`).
-    pub continuous: bool,
-    /// Fraction of the tiles after which touching tile 0 ends the lap.
-    pub lap_complete_percent: f64,
-    /// New random road, background and grass colours on every reset.
-    pub domain_randomize: bool,
-    /// Truncate after this many steps (`None`: never).
-    pub max_episode_steps: Option<u32>,
-}
-
-impl Default for CarRacingConfig {
-    fn default() -> Self {
-        CarRacingConfig {
-            continuous: true,
-            lap_complete_percent: 0.95,
-            domain_randomize: false,
-            max_episode_steps: Some(MAX_EPISODE_STEPS),
-        }
+crate::env::settings! {
+    /// How an environment is made (Gymnasium's keyword arguments; the
+    /// default is Gymnasium's).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct CarRacingConfig {
+        /// Continuous actions (`Box(3)`) or discrete ones (`Discrete(5)`).
+        pub continuous: bool = true,
+        /// Fraction of the tiles after which touching tile 0 ends the lap.
+        pub lap_complete_percent: f64 = 0.95,
+        /// New random road, background and grass colours on every reset.
+        pub domain_randomize: bool = false,
+        /// Truncate after this many steps (`None`: never).
+        pub max_episode_steps: Option<u32> = Some(MAX_EPISODE_STEPS),
     }
 }
 

@@ -51,6 +51,15 @@ pub fn body(world: &mut World, body_type: BodyType, position: impl Into<Pos>) ->
     world.create_body(&def(body_type, position)).unwrap()
 }
 
+/// A static body at `position` (m) turned by `angle` (radians), without shapes.
+pub fn turned_body(world: &mut World, position: impl Into<Pos>, angle: f32) -> BodyId {
+    let def = BodyDef {
+        rotation: Rot::from_angle(angle),
+        ..def(BodyType::Static, position)
+    };
+    world.create_body(&def).unwrap()
+}
+
 /// A `2 hx` × `2 hy` m box (default shape definition) centred on `body`'s origin.
 pub fn add_box(world: &mut World, body: BodyId, hx: f32, hy: f32) -> ShapeId {
     world
@@ -90,6 +99,15 @@ pub fn ground_slab(world: &mut World, hx: f32) -> BodyId {
     ground
 }
 
+/// Sets `body`'s linear velocity (m/s).
+pub fn set_velocity(world: &mut World, body: BodyId, velocity: Vec2) {
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_linear_velocity(velocity)
+        .unwrap();
+}
+
 /// `steps` steps of [`DT`] with 4 substeps.
 pub fn step(world: &mut World, steps: usize) {
     for _ in 0..steps {
@@ -100,16 +118,21 @@ pub fn step(world: &mut World, steps: usize) {
 /// A revolute joint with default settings pinning `anchor_a` on `a` (in A's
 /// frame, metres) to `anchor_b` on `b`.
 pub fn pin(world: &mut World, a: BodyId, b: BodyId, anchor_a: Vec2, anchor_b: Vec2) -> JointId {
-    let base = JointDef {
+    let def = RevoluteJointDef {
+        base: joint(a, b, anchor_a, anchor_b),
+        ..RevoluteJointDef::default()
+    };
+    world.create_revolute_joint(&def).unwrap()
+}
+
+/// A joint definition linking `anchor_a` on `a` (in A's frame, metres) to
+/// `anchor_b` on `b`, every other setting at its default.
+pub fn joint(a: BodyId, b: BodyId, anchor_a: Vec2, anchor_b: Vec2) -> JointDef {
+    JointDef {
         body_a: a,
         body_b: b,
         local_anchor_a: anchor_a,
         local_anchor_b: anchor_b,
         ..JointDef::default()
-    };
-    let def = RevoluteJointDef {
-        base,
-        ..RevoluteJointDef::default()
-    };
-    world.create_revolute_joint(&def).unwrap()
+    }
 }

@@ -6,10 +6,11 @@
 #![allow(dead_code)]
 
 use impulse2d::collision::{
-    Capsule, ChainSegment, Circle, Polygon, Segment, make_offset_rounded_box,
+    Capsule, ChainSegment, Circle, Polygon, Segment, compute_hull, make_offset_rounded_box,
+    make_polygon,
 };
 use impulse2d::math::PI;
-use impulse2d::{Rot, Transform, Vec2};
+use impulse2d::{Rot, Sweep, Transform, Vec2};
 
 /// SplitMix64 (Steele, Lea, Flood 2014): one 64-bit state, full period, good
 /// enough statistics for test-case generation, identical on every platform.
@@ -145,6 +146,23 @@ impl Rng {
         make_offset_rounded_box(hx, hy, center, self.rot(), radius).unwrap()
     }
 
+    /// A convex polygon of 3 to 8 vertices from our hull of a point cloud,
+    /// rounded with chance `rounded` by a radius of `radius_scale` × a size.
+    pub fn hull_polygon(&mut self, rounded: f32, radius_scale: f32) -> Polygon {
+        loop {
+            let n = 3 + self.below(6);
+            let cloud = self.point_cloud(n);
+            if let Ok(hull) = compute_hull(&cloud) {
+                let radius = if self.chance(rounded) {
+                    radius_scale * self.size()
+                } else {
+                    0.0
+                };
+                return make_polygon(&hull, radius).unwrap();
+            }
+        }
+    }
+
     /// `n` points scattered in an ellipse of the given size (for hulls).
     pub fn point_cloud(&mut self, n: usize) -> Vec<Vec2> {
         let rx = 0.5 * self.size();
@@ -189,4 +207,24 @@ pub fn circle_bound(c: &Circle) -> f32 {
 /// The largest distance from the body origin to any point of a segment.
 pub fn segment_bound(s: &Segment) -> f32 {
     s.point1.length().max(s.point2.length())
+}
+
+/// A sweep whose centre (`local_center` in the body) moves from
+/// `meet - travel + miss` to `meet + travel + miss`, turning from angle `a1` to
+/// `a2` (radians).
+pub fn sweep_across(
+    meet: Vec2,
+    travel: Vec2,
+    miss: Vec2,
+    local_center: Vec2,
+    a1: f32,
+    a2: f32,
+) -> Sweep {
+    Sweep {
+        local_center,
+        c1: meet - travel + miss,
+        c2: meet + travel + miss,
+        a1,
+        a2,
+    }
 }

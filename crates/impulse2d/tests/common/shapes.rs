@@ -5,23 +5,12 @@
 use super::box2d;
 use super::rng::Rng;
 use impulse2d::Vec2;
-use impulse2d::collision::{Polygon, ShapeProxy, compute_hull, make_polygon, make_proxy};
+use impulse2d::collision::{Polygon, ShapeProxy, make_proxy};
 
 /// A random convex polygon of 3 to 8 vertices from the hull of a point cloud,
 /// rounded a third of the time.
 pub fn random_hull_polygon(rng: &mut Rng) -> Polygon {
-    loop {
-        let n = 3 + rng.below(6);
-        let cloud = rng.point_cloud(n);
-        if let Ok(hull) = compute_hull(&cloud) {
-            let radius = if rng.chance(0.33) {
-                0.2 * rng.size()
-            } else {
-                0.0
-            };
-            return make_polygon(&hull, radius).unwrap();
-        }
-    }
+    rng.hull_polygon(0.33, 0.2)
 }
 
 /// A random polygon: a box (30%) or a hull of a point cloud, either maybe rounded.

@@ -1,6 +1,6 @@
 //! GJK distance, segment distance and shape casts against Box2D's.
 
-use super::support::{CASES, Mismatches, close, vclose};
+use super::support::{CASES, close, for_cases, vclose};
 use crate::common::box2d;
 use crate::common::rng::Rng;
 pub use crate::common::shapes::{proxy_bound, random_proxy};
@@ -27,11 +27,9 @@ fn random_pair(rng: &mut Rng) -> (ShapeProxy, Transform, ShapeProxy, Transform) 
 /// cache at a slightly moved pose gives the same distance again.
 #[test]
 fn shape_distance_matches() {
-    let mut rng = Rng::new(0xD157);
-    let mut m = Mismatches::new("shape_distance");
     let mut apart = 0;
-    for i in 0..CASES {
-        let (a, xf_a, b, xf_b) = random_pair(&mut rng);
+    for_cases(0xD157, "shape_distance", CASES, |rng, i, m| {
+        let (a, xf_a, b, xf_b) = random_pair(rng);
         let mut input = DistanceInput {
             proxy_a: a,
             proxy_b: b,
@@ -68,9 +66,7 @@ fn shape_distance_matches() {
             }
             Ok(())
         };
-        m.check(check(), || {
-            format!("{input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
+        m.check_outputs(check(), || format!("{input:?}"), &ours, &theirs);
 
         // Warm start from the caches at a pose moved by up to a centimetre.
         input.transform_b.p += rng.vec_in(0.01);
@@ -83,11 +79,13 @@ fn shape_distance_matches() {
         } else {
             Err("warm-started distance".to_string())
         };
-        m.check(check, || {
-            format!("{input:?}\ncaches ours {first_ours:?} Box2D {first_b2:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(
+            check,
+            || format!("{input:?}\ncaches ours {first_ours:?} Box2D {first_b2:?}"),
+            &ours,
+            &theirs,
+        );
+    });
     // The generator must exercise separated as well as overlapping pairs.
     assert!(
         apart > CASES / 5 && apart < CASES * 4 / 5,
@@ -99,9 +97,7 @@ fn shape_distance_matches() {
 /// and squared distance, including degenerate (point-like) segments.
 #[test]
 fn segment_distance_matches() {
-    let mut rng = Rng::new(0x5E6D);
-    let mut m = Mismatches::new("segment_distance");
-    for i in 0..CASES {
+    for_cases(0x5E6D, "segment_distance", CASES, |rng, i, m| {
         let s1 = rng.segment();
         let mut s2 = rng.segment();
         let shift = rng.vec_in(2.0);
@@ -129,11 +125,8 @@ fn segment_distance_matches() {
         } else {
             Ok(())
         };
-        m.check(check, || {
-            format!("{s1:?} {s2:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check, || format!("{s1:?} {s2:?}"), &ours, &theirs);
+    });
 }
 
 /// `shape_cast` against `b2ShapeCast`: B starts near A and moves roughly towards
@@ -147,12 +140,10 @@ fn segment_distance_matches() {
 /// checks Box2D's point and that our normal is a unit vector.
 #[test]
 fn shape_cast_matches() {
-    let mut rng = Rng::new(0xCA57);
-    let mut m = Mismatches::new("shape_cast");
     let (mut hits, mut initial) = (0, 0);
-    for i in 0..CASES {
-        let a = random_proxy(&mut rng);
-        let b = random_proxy(&mut rng);
+    for_cases(0xCA57, "shape_cast", CASES, |rng, i, m| {
+        let a = random_proxy(rng);
+        let b = random_proxy(rng);
         let xf_a = rng.transform(2.0);
         let reach = proxy_bound(&a) + proxy_bound(&b);
         let xf_b = Transform::new(
@@ -199,11 +190,8 @@ fn shape_cast_matches() {
         if theirs.hit && theirs.fraction == 0.0 {
             initial += 1;
         }
-        m.check(check(), || {
-            format!("{input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check(), || format!("{input:?}"), &ours, &theirs);
+    });
     assert!(hits > CASES / 4, "only {hits} hits");
     assert!(
         initial < hits / 2,

@@ -1,8 +1,7 @@
 //! Shape constructors and sweeps against Box2D's.
 
-use super::support::{CASES, Mismatches, vclose};
+use super::support::{CASES, for_cases, vclose};
 use crate::common::box2d::{self, ToB2};
-use crate::common::rng::Rng;
 use boxdd_sys::ffi as c;
 use impulse2d::Sweep;
 use impulse2d::collision::make_offset_rounded_box;
@@ -12,9 +11,7 @@ use impulse2d::collision::make_offset_rounded_box;
 /// edges' normals), centroid and radius.
 #[test]
 fn offset_rounded_box_matches() {
-    let mut rng = Rng::new(0xB0C5);
-    let mut m = Mismatches::new("make_offset_rounded_box");
-    for _ in 0..CASES {
+    for_cases(0xB0C5, "make_offset_rounded_box", CASES, |rng, _, m| {
         let (hx, hy) = (0.5 * rng.size(), 0.5 * rng.size());
         let center = rng.vec_in(3.0);
         let q = rng.rot();
@@ -60,8 +57,7 @@ fn offset_rounded_box_matches() {
             Ok(())
         };
         m.check(check(), || format!("hx {hx} hy {hy} center {center:?} q {q:?} radius {radius}\nours {ours:?}\nBox2D {theirs:?}"));
-    }
-    m.finish();
+    });
 }
 
 /// `Sweep::transform_at` against `b2GetSweepTransform`. Box2D interpolates the
@@ -72,9 +68,7 @@ fn offset_rounded_box_matches() {
 /// 0.01689 rad at t ≈ 0.22; Δ = 0.5 gives 0.00203 ≈ 0.01689/8).
 #[test]
 fn sweep_transform_matches() {
-    let mut rng = Rng::new(0x5EE9);
-    let mut m = Mismatches::new("Sweep::transform_at");
-    for i in 0..CASES {
+    for_cases(0x5EE9, "Sweep::transform_at", CASES, |rng, i, m| {
         let a1 = rng.range(-3.0, 3.0);
         let turn = if i % 2 == 0 {
             0.0
@@ -109,9 +103,6 @@ fn sweep_transform_matches() {
         } else {
             Ok(())
         };
-        m.check(check, || {
-            format!("{sweep:?} t {t}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check, || format!("{sweep:?} t {t}"), &ours, &theirs);
+    });
 }

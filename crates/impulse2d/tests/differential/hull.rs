@@ -1,6 +1,6 @@
 //! Convex hulls and polygons made from them, against Box2D's.
 
-use super::support::{CASES, Mismatches, vclose};
+use super::support::{CASES, for_cases, vclose};
 use crate::common::box2d::{self, ToB2};
 use crate::common::rng::Rng;
 use impulse2d::Vec2;
@@ -43,12 +43,10 @@ fn same_cycle(a: &[Vec2], b: &[Vec2]) -> bool {
 /// of them) compare exactly too; the test counts how many clouds welding touched.
 #[test]
 fn compute_hull_matches() {
-    let mut rng = Rng::new(0x4011);
-    let mut m = Mismatches::new("compute_hull");
     let (mut failed, mut welded) = (0, 0);
     let weld_sq = (4.0 * LINEAR_SLOP) * (4.0 * LINEAR_SLOP);
-    for _ in 0..CASES {
-        let cloud = tricky_cloud(&mut rng);
+    for_cases(0x4011, "compute_hull", CASES, |rng, _, m| {
+        let cloud = tricky_cloud(rng);
         let theirs = box2d::compute_hull(&cloud);
         let ours = compute_hull(&cloud);
         if (1..cloud.len()).any(|i| {
@@ -74,11 +72,8 @@ fn compute_hull_matches() {
             }
             Ok(_) => Err("points: different".into()),
         };
-        m.check(check, || {
-            format!("cloud {cloud:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check, || format!("cloud {cloud:?}"), &ours, &theirs);
+    });
     eprintln!(
         "compute_hull: {failed} clouds fail in both; welding drops points of {welded} clouds"
     );
@@ -90,9 +85,7 @@ fn compute_hull_matches() {
 /// copied into a `b2Hull`): the same vertices, normals (1e-6) and centroid (1e-5 m).
 #[test]
 fn make_polygon_matches() {
-    let mut rng = Rng::new(0x9017);
-    let mut m = Mismatches::new("make_polygon");
-    for _ in 0..CASES {
+    for_cases(0x9017, "make_polygon", CASES, |rng, _, m| {
         let n = 3 + rng.below(6);
         let cloud = rng.point_cloud(n);
         let radius = if rng.chance(0.5) {
@@ -101,7 +94,7 @@ fn make_polygon_matches() {
             0.0
         };
         let Ok(hull) = compute_hull(&cloud) else {
-            continue;
+            return;
         };
         let ours = make_polygon(&hull, radius).unwrap();
         let theirs = box2d::make_polygon_from_hull(hull.points(), radius);
@@ -131,9 +124,11 @@ fn make_polygon_matches() {
             }
             Ok(())
         };
-        m.check(check(), || {
-            format!("hull {hull:?} radius {radius}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(
+            check(),
+            || format!("hull {hull:?} radius {radius}"),
+            &ours,
+            &theirs,
+        );
+    });
 }

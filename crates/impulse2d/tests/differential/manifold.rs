@@ -31,7 +31,7 @@
 //!   where ours is empty and every one of Box2D's separations exceeds
 //!   `SPECULATIVE_DISTANCE`.
 
-use super::support::{CASES, Mismatches, compare_manifolds};
+use super::support::{CASES, compare_manifolds, for_cases};
 use crate::common::box2d;
 use crate::common::fuzz_cases;
 use crate::common::reference;
@@ -80,34 +80,35 @@ pub trait TestShape: std::fmt::Debug + Sized {
     }
 }
 
-impl TestShape for Circle {
-    fn generate(rng: &mut Rng) -> Self {
-        rng.circle()
-    }
-    fn bound(&self) -> f32 {
-        circle_bound(self)
-    }
+/// `impl TestShape` from a generator and a bound, plus any overridden items.
+macro_rules! test_shape {
+    ($shape:ty, $generate:expr, $bound:expr $(, $item:item)*) => {
+        impl TestShape for $shape {
+            fn generate(rng: &mut Rng) -> Self {
+                $generate(rng)
+            }
+            fn bound(&self) -> f32 {
+                $bound(self)
+            }
+            $($item)*
+        }
+    };
 }
 
-impl TestShape for Capsule {
-    fn generate(rng: &mut Rng) -> Self {
-        rng.capsule()
-    }
-    fn bound(&self) -> f32 {
-        capsule_bound(self)
-    }
+test_shape!(Circle, Rng::circle, circle_bound);
+test_shape!(Polygon, random_polygon, polygon_bound);
+test_shape!(
+    Capsule,
+    Rng::capsule,
+    capsule_bound,
     fn capsule_core(&self) -> Option<Capsule> {
         Some(*self)
     }
-}
-
-impl TestShape for Segment {
-    fn generate(rng: &mut Rng) -> Self {
-        rng.segment()
-    }
-    fn bound(&self) -> f32 {
-        segment_bound(self)
-    }
+);
+test_shape!(
+    Segment,
+    Rng::segment,
+    segment_bound,
     fn capsule_core(&self) -> Option<Capsule> {
         Some(Capsule {
             center1: self.point1,
@@ -115,28 +116,15 @@ impl TestShape for Segment {
             radius: 0.0,
         })
     }
-}
-
-impl TestShape for Polygon {
-    fn generate(rng: &mut Rng) -> Self {
-        random_polygon(rng)
-    }
-    fn bound(&self) -> f32 {
-        polygon_bound(self)
-    }
-}
-
-impl TestShape for ChainSegment {
-    fn generate(rng: &mut Rng) -> Self {
-        rng.chain_segment()
-    }
-    fn bound(&self) -> f32 {
-        segment_bound(&self.segment)
-    }
+);
+test_shape!(
+    ChainSegment,
+    Rng::chain_segment,
+    |c: &ChainSegment| segment_bound(&c.segment),
     fn is_chain() -> bool {
         true
     }
-}
+);
 
 /// What the manifold comparisons saw, by kind of accepted difference.
 #[derive(Default, Debug)]
@@ -259,12 +247,10 @@ pub fn run<A: TestShape, B: TestShape>(
     ours: impl Fn(&A, Transform, &B, Transform) -> Manifold,
     theirs: impl Fn(&A, Transform, &B, Transform) -> Manifold,
 ) {
-    let mut rng = Rng::new(seed);
-    let mut m = Mismatches::new(name);
     let mut tally = Tally::default();
-    for _ in 0..CASES {
-        let a = A::generate(&mut rng);
-        let b = B::generate(&mut rng);
+    for_cases(seed, name, CASES, |rng, _, m| {
+        let a = A::generate(rng);
+        let b = B::generate(rng);
         let xf_a = rng.transform(2.0);
         let xf_b = rng.pose_near(xf_a, a.bound(), b.bound());
         let mo = ours(&a, xf_a, &b, xf_b);
@@ -289,11 +275,13 @@ pub fn run<A: TestShape, B: TestShape>(
             |xf| theirs(&a, xf_a, &b, xf),
             &mut tally,
         );
-        m.check(check, || {
-            format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\nours {mo:?}\nBox2D {mt:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(
+            check,
+            || format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}"),
+            &mo,
+            &mt,
+        );
+    });
     tally.finish(name, min_touching);
 }
 
@@ -407,6 +395,21 @@ fn collide_chain_segment_and_circle_matches() {
     );
 }
 
+/// A segment against a polygon (with their transforms) where Box2D's closest
+/// point is more than `box2d_apart` m apart and ours is `deep` m deep (within
+/// 0.1 m).
+fn box2d_clips_away_our_deep_point(
+    (segment, xf_segment, polygon, xf_polygon): (Segment, Transform, Polygon, Transform),
+    box2d_apart: f32,
+    deep: f32,
+) {
+    let closest = fuzz_cases::closest_separation;
+    let mt = box2d::collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    assert!(closest(&mt) > box2d_apart, "Box2D {mt:?}");
+    let mo = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
+    assert!((closest(&mo) + deep).abs() < 0.1, "ours {mo:?}");
+}
+
 /// The fuzz input `fuzz/regressions/manifold/thin-polygon-near-collinear-faces`:
 /// a polygon 186 km tall and 972 m wide whose right side is two faces, nearly
 /// collinear, meeting at a corner 0.03 m proud at y = 0; a segment whose first
@@ -418,13 +421,8 @@ fn collide_chain_segment_and_circle_matches() {
 /// deep point.
 #[test]
 fn near_collinear_reference_faces_keep_the_deep_point_where_box2d_clips_it_away() {
-    let (segment, xf_segment, polygon, xf_polygon) =
-        fuzz_cases::thin_polygon_near_collinear_faces();
-    let closest = fuzz_cases::closest_separation;
-    let mt = box2d::collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
-    assert!(closest(&mt) > 900.0, "Box2D {mt:?}");
-    let mo = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
-    assert!((closest(&mo) + 587.37).abs() < 0.1, "ours {mo:?}");
+    let case = fuzz_cases::thin_polygon_near_collinear_faces();
+    box2d_clips_away_our_deep_point(case, 900.0, 587.37);
 }
 
 /// The fuzz input `fuzz/regressions/manifold/thin-polygon-near-parallel-incident-edges`:
@@ -435,11 +433,6 @@ fn near_collinear_reference_faces_keep_the_deep_point_where_box2d_clips_it_away(
 /// nearly parallel neighbouring edge too and reports the top vertex 415.19 m deep.
 #[test]
 fn near_parallel_incident_edges_keep_the_deep_point_where_box2d_clips_it_away() {
-    let (segment, xf_segment, polygon, xf_polygon) =
-        fuzz_cases::thin_polygon_near_parallel_incident_edges();
-    let closest = fuzz_cases::closest_separation;
-    let mt = box2d::collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
-    assert!(closest(&mt) > 570.0, "Box2D {mt:?}");
-    let mo = collide_segment_and_polygon(&segment, xf_segment, &polygon, xf_polygon);
-    assert!((closest(&mo) + 415.19).abs() < 0.1, "ours {mo:?}");
+    let case = fuzz_cases::thin_polygon_near_parallel_incident_edges();
+    box2d_clips_away_our_deep_point(case, 570.0, 415.19);
 }

@@ -1,44 +1,45 @@
 //! Chain-segment manifolds that carry a GJK cache, against Box2D's.
 
 use super::manifold::{Tally, TestShape, judge, run};
-use super::support::{CASES, Mismatches};
+use super::support::{CASES, for_cases};
 use crate::common::box2d;
 use crate::common::fuzz_cases;
-use crate::common::rng::Rng;
+use impulse2d::Transform;
 use impulse2d::collision::{
-    Capsule, ChainSegment, Polygon, SimplexCache, collide_chain_segment_and_capsule,
+    ChainSegment, Manifold, Polygon, SimplexCache, collide_chain_segment_and_capsule,
     collide_chain_segment_and_polygon,
 };
 
-/// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
-#[test]
-fn collide_chain_segment_and_capsule_matches() {
-    run::<ChainSegment, Capsule>(
-        "collide_chain_segment_and_capsule",
-        0xCB,
+/// A chain function that carries a GJK cache.
+type WithCache<B> = fn(&ChainSegment, Transform, &B, Transform, &mut SimplexCache) -> Manifold;
+
+/// [`run`] on a chain function and Box2D's, each call from an empty cache.
+fn run_cold<B: TestShape>(name: &'static str, seed: u64, ours: WithCache<B>, theirs: WithCache<B>) {
+    let fresh = || SimplexCache::default();
+    run::<ChainSegment, B>(
+        name,
+        seed,
         CASES / 20,
-        |a, xa, b, xb| {
-            collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default())
-        },
-        |a, xa, b, xb| {
-            box2d::collide_chain_segment_and_capsule(a, xa, b, xb, &mut SimplexCache::default())
-        },
+        |a, xa, b, xb| ours(a, xa, b, xb, &mut fresh()),
+        |a, xa, b, xb| theirs(a, xa, b, xb, &mut fresh()),
     );
 }
 
-/// From an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
+/// `collide_chain_segment_and_capsule` and `collide_chain_segment_and_polygon`
+/// from an empty cache each time; `chain_cache_warm_starts_match` covers reuse.
 #[test]
-fn collide_chain_segment_and_polygon_matches() {
-    run::<ChainSegment, Polygon>(
+fn collide_chain_segment_with_capsule_and_polygon_match() {
+    run_cold(
+        "collide_chain_segment_and_capsule",
+        0xCB,
+        collide_chain_segment_and_capsule,
+        box2d::collide_chain_segment_and_capsule,
+    );
+    run_cold(
         "collide_chain_segment_and_polygon",
         0xCC,
-        CASES / 20,
-        |a, xa, b, xb| {
-            collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default())
-        },
-        |a, xa, b, xb| {
-            box2d::collide_chain_segment_and_polygon(a, xa, b, xb, &mut SimplexCache::default())
-        },
+        collide_chain_segment_and_polygon,
+        box2d::collide_chain_segment_and_polygon,
     );
 }
 
@@ -50,31 +51,47 @@ fn collide_chain_segment_and_polygon_matches() {
 /// different caches GJK may list the same simplex in another order.
 #[test]
 fn chain_cache_warm_starts_match() {
-    let mut rng = Rng::new(0xCD);
-    let mut m = Mismatches::new("collide_chain_segment_and_polygon (warm)");
     let mut tally = Tally::default();
-    for _ in 0..CASES / 5 {
-        let a = ChainSegment::generate(&mut rng);
-        let b = Polygon::generate(&mut rng);
-        let xf_a = rng.transform(2.0);
-        let mut xf_b = rng.pose_near(xf_a, a.bound(), b.bound());
-        let velocity = rng.vec_in(0.05);
-        let (mut cache_ours, mut cache_b2) = (SimplexCache::default(), SimplexCache::default());
-        for _frame in 0..5 {
-            let before = (cache_ours, cache_b2);
-            let mo = collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_ours);
-            let mt = box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_b2);
-            let again = |xf| {
-                box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf, &mut before.1.clone())
-            };
-            let check = judge(true, None, xf_b, &mo, &mt, again, &mut tally);
-            m.check(check, || {
-                format!("A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\ncaches before {before:?}\nours {mo:?}\nBox2D {mt:?}")
-            });
-            xf_b.p += velocity;
-        }
-    }
-    m.finish();
+    for_cases(
+        0xCD,
+        "collide_chain_segment_and_polygon (warm)",
+        CASES / 5,
+        |rng, _, m| {
+            let a = ChainSegment::generate(rng);
+            let b = Polygon::generate(rng);
+            let xf_a = rng.transform(2.0);
+            let mut xf_b = rng.pose_near(xf_a, a.bound(), b.bound());
+            let velocity = rng.vec_in(0.05);
+            let (mut cache_ours, mut cache_b2) = (SimplexCache::default(), SimplexCache::default());
+            for _frame in 0..5 {
+                let before = (cache_ours, cache_b2);
+                let mo = collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_ours);
+                let mt =
+                    box2d::collide_chain_segment_and_polygon(&a, xf_a, &b, xf_b, &mut cache_b2);
+                let again = |xf| {
+                    box2d::collide_chain_segment_and_polygon(
+                        &a,
+                        xf_a,
+                        &b,
+                        xf,
+                        &mut before.1.clone(),
+                    )
+                };
+                let check = judge(true, None, xf_b, &mo, &mt, again, &mut tally);
+                m.check_outputs(
+                    check,
+                    || {
+                        format!(
+                            "A {a:?} at {xf_a:?}\nB {b:?} at {xf_b:?}\ncaches before {before:?}"
+                        )
+                    },
+                    &mo,
+                    &mt,
+                );
+                xf_b.p += velocity;
+            }
+        },
+    );
     tally.finish("collide_chain_segment_and_polygon (warm)", CASES / 20);
 }
 

@@ -1,6 +1,6 @@
 //! Mass properties against Box2D's.
 
-use super::support::{CASES, Mismatches, close, vclose};
+use super::support::{CASES, Mismatches, close, for_cases, vclose};
 use crate::common::box2d;
 use crate::common::rng::Rng;
 use crate::common::shapes::random_polygon;
@@ -8,6 +8,7 @@ use impulse2d::Vec2;
 use impulse2d::collision::{
     MassData, Polygon, compute_capsule_mass, compute_circle_mass, compute_polygon_mass,
 };
+use std::fmt::Debug;
 
 /// Whether two mass data agree: mass and inertia to a relative `rel`, centre to
 /// `abs` metres.
@@ -28,27 +29,44 @@ fn compare(ours: &MassData, theirs: &MassData, rel: f32, abs: f32) -> Result<(),
     Ok(())
 }
 
+/// One random shape from `shape` of `density`: our mass data against Box2D's
+/// (relative 1e-5, centre to 1e-6 m).
+fn check_mass<S: Debug>(
+    rng: &mut Rng,
+    m: &mut Mismatches,
+    density: f32,
+    shape: fn(&mut Rng) -> S,
+    ours: fn(&S, f32) -> impulse2d::Result<MassData>,
+    theirs: fn(&S, f32) -> MassData,
+) {
+    let shape = shape(rng);
+    let (ours, theirs) = (ours(&shape, density).unwrap(), theirs(&shape, density));
+    let inputs = || format!("{shape:?} density {density}");
+    m.check_outputs(compare(&ours, &theirs, 1e-5, 1e-6), inputs, &ours, &theirs);
+}
+
 /// `compute_circle_mass` and `compute_capsule_mass` against Box2D's (relative 1e-5).
 #[test]
 fn circle_and_capsule_mass_match() {
-    let mut rng = Rng::new(0x3A55);
-    let mut m = Mismatches::new("circle/capsule mass");
-    for _ in 0..CASES {
+    for_cases(0x3A55, "circle/capsule mass", CASES, |rng, _, m| {
         let density = rng.log_range(0.1, 1000.0);
-        let circle = rng.circle();
-        let ours = compute_circle_mass(&circle, density).unwrap();
-        let theirs = box2d::compute_circle_mass(&circle, density);
-        m.check(compare(&ours, &theirs, 1e-5, 1e-6), || {
-            format!("{circle:?} density {density}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-        let capsule = rng.capsule();
-        let ours = compute_capsule_mass(&capsule, density).unwrap();
-        let theirs = box2d::compute_capsule_mass(&capsule, density);
-        m.check(compare(&ours, &theirs, 1e-5, 1e-6), || {
-            format!("{capsule:?} density {density}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        check_mass(
+            rng,
+            m,
+            density,
+            Rng::circle,
+            compute_circle_mass,
+            box2d::compute_circle_mass,
+        );
+        check_mass(
+            rng,
+            m,
+            density,
+            Rng::capsule,
+            compute_capsule_mass,
+            box2d::compute_capsule_mass,
+        );
+    });
 }
 
 /// Area, centroid and polar moment about the centroid of a counter-clockwise
@@ -107,19 +125,20 @@ fn rounded_outline(p: &Polygon, k: usize) -> Vec<(f64, f64)> {
 /// 1e-3, centre to 1e-3 of the shape's size.
 #[test]
 fn polygon_mass_matches() {
-    let mut rng = Rng::new(0x9A55);
-    let mut m = Mismatches::new("polygon mass");
     let mut worst_box2d_error = 0.0f64;
-    for _ in 0..CASES {
+    for_cases(0x9A55, "polygon mass", CASES, |rng, _, m| {
         let density = rng.log_range(0.1, 1000.0);
-        let poly = random_polygon(&mut rng);
+        let poly = random_polygon(rng);
         let ours = compute_polygon_mass(&poly, density).unwrap();
         let theirs = box2d::compute_polygon_mass(&poly, density);
         if poly.radius() == 0.0 {
-            m.check(compare(&ours, &theirs, 1e-4, 1e-5), || {
-                format!("{poly:?} density {density}\nours {ours:?}\nBox2D {theirs:?}")
-            });
-            continue;
+            m.check_outputs(
+                compare(&ours, &theirs, 1e-4, 1e-5),
+                || format!("{poly:?} density {density}"),
+                &ours,
+                &theirs,
+            );
+            return;
         }
         let outline = rounded_outline(&poly, 256);
         let (area, (cx, cy), polar) = polygon_integrals(&outline);
@@ -137,8 +156,7 @@ fn polygon_mass_matches() {
                 "{poly:?} density {density}\nours {ours:?}\nintegrated {exact:?}\nBox2D {theirs:?}"
             )
         });
-    }
-    m.finish();
+    });
     eprintln!(
         "polygon mass: Box2D's rounded-polygon mass is off by up to {:.2}%",
         100.0 * worst_box2d_error

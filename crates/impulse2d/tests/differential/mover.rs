@@ -3,7 +3,7 @@
 //! same bits), and `World::collide_mover` / `b2World_CollideMover`,
 //! `World::cast_mover` / `b2World_CastMover` on worlds of one random shape.
 
-use super::support::{CASES, Mismatches, close, vclose};
+use super::support::{CASES, Mismatches, close, for_cases, vclose};
 use crate::common::box2d::{self, ToB2};
 use crate::common::rng::Rng;
 use crate::common::shapes::random_polygon;
@@ -48,10 +48,8 @@ fn to_b2(p: &CollisionPlane) -> c::b2CollisionPlane {
 /// clipped vector of a random velocity, bit for bit.
 #[test]
 fn solve_planes_and_clip_vector_match() {
-    let mut rng = Rng::new(0x5017);
-    let mut m = Mismatches::new("solve_planes");
-    for _ in 0..CASES {
-        let mut ours = random_planes(&mut rng);
+    for_cases(0x5017, "solve_planes", CASES, |rng, _, m| {
+        let mut ours = random_planes(rng);
         let mut theirs: Vec<c::b2CollisionPlane> = ours.iter().map(to_b2).collect();
         let target = rng.vec_in(2.0);
         let r = solve_planes(target, &mut ours);
@@ -83,8 +81,7 @@ fn solve_planes_and_clip_vector_match() {
                 r2.iterationCount
             )
         });
-    }
-    m.finish();
+    });
 }
 
 /// One random static shape in both engines at the same pose.
@@ -257,9 +254,7 @@ fn collide_and_cast_mover_match() {
                 }
                 Ok(())
             };
-            planes.check(check(), || {
-                format!("mover {mover:?}\nours {ours:?}\nBox2D {theirs:?}")
-            });
+            planes.check_outputs(check(), || format!("mover {mover:?}"), &ours, &theirs);
 
             let translation = rng.vec_in(3.0);
             let f = pair.ours.cast_mover(&mover, translation, filter).unwrap();

@@ -1,7 +1,7 @@
 //! Ray casts against Box2D's.
 
-use super::support::{CASES, Mismatches, close, vclose};
-use crate::common::box2d;
+use super::support::{CASES, Mismatches, close, for_cases, vclose};
+use crate::common::box2d::{self, self as b2};
 use crate::common::rng::{Rng, capsule_bound, circle_bound, polygon_bound, segment_bound};
 use crate::common::shapes::random_polygon;
 use impulse2d::Transform;
@@ -11,6 +11,7 @@ use impulse2d::collision::{
     ray_cast_capsule, ray_cast_circle, ray_cast_polygon, ray_cast_segment,
 };
 use impulse2d::core::LINEAR_SLOP;
+use std::fmt::Debug;
 
 /// A ray near a shape of bounding radius `bound` about the origin: starting
 /// anywhere within 1.5 bounds (so inside a fifth of the time or so), aimed at a
@@ -57,6 +58,36 @@ fn compare(input: &RayCastInput, ours: &CastOutput, theirs: &CastOutput) -> Resu
     Ok(())
 }
 
+/// Checks one cast by both libraries with [`compare`]; on failure the case is
+/// described by `what` (the shape) and the ray. Returns 1 if Box2D hit, else 0.
+fn check_cast(
+    m: &mut Mismatches,
+    what: impl FnOnce() -> String,
+    input: &RayCastInput,
+    ours: CastOutput,
+    theirs: CastOutput,
+) -> usize {
+    let inputs = || format!("{} {input:?}", what());
+    m.check_outputs(compare(input, &ours, &theirs), inputs, &ours, &theirs);
+    theirs.hit as usize
+}
+
+/// A random shape from `shape`, a ray near it ([`random_ray`] within its
+/// `bound`), cast by `ours` and by Box2D's `theirs`: [`check_cast`].
+fn cast_at<S: Debug>(
+    rng: &mut Rng,
+    m: &mut Mismatches,
+    shape: fn(&mut Rng) -> S,
+    bound: fn(&S) -> f32,
+    ours: fn(&RayCastInput, &S) -> CastOutput,
+    theirs: fn(&RayCastInput, &S) -> CastOutput,
+) -> usize {
+    let shape = shape(rng);
+    let input = random_ray(rng, bound(&shape));
+    let (ours, theirs) = (ours(&input, &shape), theirs(&input, &shape));
+    check_cast(m, || format!("{shape:?}"), &input, ours, theirs)
+}
+
 /// Distance from `point` to the core of a proxy, by Box2D's GJK.
 fn core_distance(core: &ShapeProxy, point: Vec2) -> f32 {
     let input = DistanceInput {
@@ -73,43 +104,32 @@ fn core_distance(core: &ShapeProxy, point: Vec2) -> f32 {
 /// two-sided) against Box2D's: same results up to round-off.
 #[test]
 fn ray_cast_circle_capsule_segment_match() {
-    let mut rng = Rng::new(0x4A1C);
-    let mut m = Mismatches::new("ray_cast_circle/capsule/segment");
-    let mut hits = 0;
-    for i in 0..CASES {
-        let circle = rng.circle();
-        let input = random_ray(&mut rng, circle_bound(&circle));
-        let (ours, theirs) = (
-            ray_cast_circle(&input, &circle),
-            box2d::ray_cast_circle(&input, &circle),
+    let (mut hits, name) = (0, "ray_cast_circle/capsule/segment");
+    for_cases(0x4A1C, name, CASES, |rng, i, m| {
+        hits += cast_at(
+            rng,
+            m,
+            Rng::circle,
+            circle_bound,
+            ray_cast_circle,
+            b2::ray_cast_circle,
         );
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{circle:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-
-        let capsule = rng.capsule();
-        let input = random_ray(&mut rng, capsule_bound(&capsule));
-        let (ours, theirs) = (
-            ray_cast_capsule(&input, &capsule),
-            box2d::ray_cast_capsule(&input, &capsule),
+        hits += cast_at(
+            rng,
+            m,
+            Rng::capsule,
+            capsule_bound,
+            ray_cast_capsule,
+            b2::ray_cast_capsule,
         );
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{capsule:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-
         let segment = rng.segment();
         let one_sided = i % 2 == 0;
-        let input = random_ray(&mut rng, segment_bound(&segment));
+        let input = random_ray(rng, segment_bound(&segment));
         let ours = ray_cast_segment(&input, &segment, one_sided);
-        let theirs = box2d::ray_cast_segment(&input, &segment, one_sided);
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{segment:?} one-sided {one_sided} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        let theirs = b2::ray_cast_segment(&input, &segment, one_sided);
+        let what = || format!("{segment:?} one-sided {one_sided}");
+        hits += check_cast(m, what, &input, ours, theirs);
+    });
     assert!(hits > CASES, "only {hits} hits in {} casts", 3 * CASES);
 }
 
@@ -130,19 +150,20 @@ fn ray_cast_circle_capsule_segment_match() {
 /// must too, and where ours does, the origin must be inside.
 #[test]
 fn ray_cast_polygon_matches() {
-    let mut rng = Rng::new(0x4A1D);
-    let mut m = Mismatches::new("ray_cast_polygon");
     let mut rounded_hits = 0;
-    for _ in 0..CASES {
-        let poly = random_polygon(&mut rng);
-        let input = random_ray(&mut rng, polygon_bound(&poly));
+    for_cases(0x4A1D, "ray_cast_polygon", CASES, |rng, _, m| {
+        let poly = random_polygon(rng);
+        let input = random_ray(rng, polygon_bound(&poly));
         let ours = ray_cast_polygon(&input, &poly);
         let theirs = box2d::ray_cast_polygon(&input, &poly);
         if poly.radius() == 0.0 {
-            m.check(compare(&input, &ours, &theirs), || {
-                format!("{poly:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-            });
-            continue;
+            m.check_outputs(
+                compare(&input, &ours, &theirs),
+                || format!("{poly:?} {input:?}"),
+                &ours,
+                &theirs,
+            );
+            return;
         }
         let r = poly.radius();
         let core = make_proxy(poly.vertices(), 0.0).unwrap();
@@ -207,11 +228,8 @@ fn ray_cast_polygon_matches() {
             rounded_hits += 1;
             Ok(())
         };
-        m.check(check(), || {
-            format!("{poly:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check(), || format!("{poly:?} {input:?}"), &ours, &theirs);
+    });
     assert!(
         rounded_hits > CASES / 20,
         "only {rounded_hits} rounded hits"
@@ -223,15 +241,13 @@ fn ray_cast_polygon_matches() {
 /// parallel to an axis and rays starting inside (no hit in both).
 #[test]
 fn aabb_ray_cast_matches() {
-    let mut rng = Rng::new(0xAABB);
-    let mut m = Mismatches::new("Aabb::ray_cast");
     let mut hits = 0;
-    for i in 0..CASES {
+    for_cases(0xAABB, "Aabb::ray_cast", CASES, |rng, i, m| {
         let lower = rng.vec_in(3.0);
         let aabb = Aabb::new(lower, lower + Vec2::new(rng.size(), rng.size()));
         let center = aabb.center();
         let bound = aabb.extents().length();
-        let mut input = random_ray(&mut rng, bound);
+        let mut input = random_ray(rng, bound);
         input.origin += center;
         match i % 10 {
             0 => input.translation.x = 0.0,
@@ -240,11 +256,7 @@ fn aabb_ray_cast_matches() {
         }
         let ours = aabb.ray_cast(&input);
         let theirs = box2d::aabb_ray_cast(&aabb, &input);
-        hits += theirs.hit as usize;
-        m.check(compare(&input, &ours, &theirs), || {
-            format!("{aabb:?} {input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        hits += check_cast(m, || format!("{aabb:?}"), &input, ours, theirs);
+    });
     assert!(hits > CASES / 4, "only {hits} hits");
 }

@@ -2,11 +2,31 @@
 
 #![allow(dead_code)]
 
+use crate::common::rng::Rng;
 use impulse2d::Vec2;
 use impulse2d::collision::Manifold;
+use std::fmt::Debug;
 
 /// Number of random cases per differential test.
 pub const CASES: usize = 10_000;
+
+/// Runs one differential test: `case` is called `cases` times with a generator
+/// seeded with `seed`, the case's index and the record of disagreements named
+/// `name`; then the test fails with the first disagreements, if any
+/// ([`Mismatches::finish`]).
+pub fn for_cases(
+    seed: u64,
+    name: &'static str,
+    cases: usize,
+    mut case: impl FnMut(&mut Rng, usize, &mut Mismatches),
+) {
+    let mut rng = Rng::new(seed);
+    let mut m = Mismatches::new(name);
+    for i in 0..cases {
+        case(&mut rng, i, &mut m);
+    }
+    m.finish();
+}
 
 /// Whether `a` and `b` differ by at most `tol`.
 pub fn close(a: f32, b: f32, tol: f32) -> bool {
@@ -56,6 +76,20 @@ impl Mismatches {
                 self.shown.push(format!("{why}\n{}", describe()));
             }
         }
+    }
+
+    /// [`Mismatches::check`] for a case described by its `inputs` (called only
+    /// on failure) and both outputs.
+    pub fn check_outputs(
+        &mut self,
+        check: Result<(), String>,
+        inputs: impl FnOnce() -> String,
+        ours: &impl Debug,
+        theirs: &impl Debug,
+    ) {
+        self.check(check, || {
+            format!("{}\nours {ours:?}\nBox2D {theirs:?}", inputs())
+        });
     }
 
     /// Panics if any case disagreed.

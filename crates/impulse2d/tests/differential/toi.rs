@@ -1,10 +1,10 @@
 //! Time of impact against Box2D's.
 
 use super::distance::{proxy_bound, random_proxy};
-use super::support::{CASES, Mismatches, close};
+use super::support::{CASES, close, for_cases};
 use crate::common::box2d;
 use crate::common::reference;
-use crate::common::rng::Rng;
+use crate::common::rng::{Rng, sweep_across};
 use impulse2d::collision::{
     DistanceInput, ShapeProxy, SimplexCache, ToiInput, ToiState, time_of_impact,
 };
@@ -17,13 +17,7 @@ fn sweep_through(rng: &mut Rng, meet: Vec2, bound: f32, turn: f32) -> Sweep {
     let travel = rng.direction() * (bound * rng.range(1.0, 4.0));
     let miss = rng.vec_in(0.5 * bound);
     let a1 = rng.angle();
-    Sweep {
-        local_center: rng.vec_in(0.25 * bound),
-        c1: meet - travel + miss,
-        c2: meet + travel + miss,
-        a1,
-        a2: a1 + turn,
-    }
+    sweep_across(meet, travel, miss, rng.vec_in(0.25 * bound), a1, a1 + turn)
 }
 
 /// The core distance (no radii) between two proxies at the sweeps' poses at `t`,
@@ -56,22 +50,20 @@ fn core_distance_at(a: &ShapeProxy, sa: &Sweep, b: &ShapeProxy, sb: &Sweep, t: f
 /// `max(slop, rA + rB − slop)` within the tolerance of a quarter slop.
 #[test]
 fn time_of_impact_matches() {
-    let mut rng = Rng::new(0x7017);
-    let mut m = Mismatches::new("time_of_impact");
     let mut states = [0usize; 4];
     let mut grazing = 0;
     let mut later_hits = 0;
     let mut box2d_missed = 0;
     let mut in_band = 0;
-    for i in 0..CASES {
-        let a = random_proxy(&mut rng);
-        let b = random_proxy(&mut rng);
+    for_cases(0x7017, "time_of_impact", CASES, |rng, i, m| {
+        let a = random_proxy(rng);
+        let b = random_proxy(rng);
         let rotating = i % 2 == 1;
         let meet = rng.vec_in(2.0);
         let turn = |rng: &mut Rng| if rotating { rng.range(-1.0, 1.0) } else { 0.0 };
-        let (ta, tb) = (turn(&mut rng), turn(&mut rng));
-        let sweep_a = sweep_through(&mut rng, meet, proxy_bound(&a), ta);
-        let sweep_b = sweep_through(&mut rng, meet, proxy_bound(&b), tb);
+        let (ta, tb) = (turn(rng), turn(rng));
+        let sweep_a = sweep_through(rng, meet, proxy_bound(&a), ta);
+        let sweep_b = sweep_through(rng, meet, proxy_bound(&b), tb);
         let input = ToiInput {
             proxy_a: a,
             proxy_b: b,
@@ -185,11 +177,8 @@ fn time_of_impact_matches() {
             }
             Ok(())
         };
-        m.check(check(), || {
-            format!("{input:?}\nours {ours:?}\nBox2D {theirs:?}")
-        });
-    }
-    m.finish();
+        m.check_outputs(check(), || format!("{input:?}"), &ours, &theirs);
+    });
     eprintln!(
         "time_of_impact: Box2D states [failed, overlapped, hit, separated] = {states:?}, \
          hits after t = 0: {later_hits}, grazing: {grazing}, \

@@ -40,6 +40,12 @@ def _spaces(core) -> tuple[spaces.Space, spaces.Space]:
     return observation_space, action_space
 
 
+def _core_options(constructor_locals: dict[str, Any]) -> dict[str, Any]:
+    """The keywords for the Rust core: an environment constructor's
+    ``locals()`` without ``self``, ``render_mode`` and ``__class__``."""
+    return {k: v for k, v in constructor_locals.items() if k not in ("self", "render_mode", "__class__")}
+
+
 def _rust_seed(env, seed: int | None) -> int | None:
     """The seed for the Rust side: `seed`, or for a first reset without one a
     seed drawn from `env.np_random` (seeded from entropy by Gymnasium); `None`

@@ -7,7 +7,7 @@ from typing import Any
 import gymnasium as gym
 
 from .._impulse2d import CarRacingCore
-from ._base import ImpulseEnv, ImpulseVectorEnv, _rust_seed
+from ._base import ImpulseEnv, ImpulseVectorEnv, _core_options, _rust_seed
 
 
 class CarRacing(ImpulseEnv):
@@ -34,12 +34,7 @@ class CarRacing(ImpulseEnv):
         continuous: bool = True,
     ):
         self.continuous = continuous
-        super().__init__(
-            render_mode,
-            continuous=continuous,
-            lap_complete_percent=lap_complete_percent,
-            domain_randomize=domain_randomize,
-        )
+        super().__init__(render_mode, **_core_options(locals()))
 
     def _make_core(self, **kwargs: Any):
         return CarRacingCore(max_episode_steps=None, **kwargs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._base import ImpulseEnv, ImpulseVectorEnv
+from ._base import ImpulseEnv, ImpulseVectorEnv, _core_options
 
 
 class LunarLander(ImpulseEnv):
@@ -25,14 +25,7 @@ class LunarLander(ImpulseEnv):
         turbulence_power: float = 1.5,
     ):
         self.continuous = continuous
-        super().__init__(
-            render_mode,
-            continuous=continuous,
-            gravity=gravity,
-            enable_wind=enable_wind,
-            wind_power=wind_power,
-            turbulence_power=turbulence_power,
-        )
+        super().__init__(render_mode, **_core_options(locals()))
 
 
 class LunarLanderVector(ImpulseVectorEnv):
