@@ -46,8 +46,10 @@ pub(crate) trait Coder {
 /// Appends the coded fields to a state's buffers. The bytes are written by
 /// index into the buffer's whole capacity (made its length, then cut back by
 /// [`Packer::finish`]), so that the hot path makes no call that could grow
-/// the buffer and the coder's state stays in registers.
-pub(crate) struct Packer<'a> {
+/// the buffer and the coder's state stays in registers. `STATS`: whether it
+/// counts bits per label ([`Packer::with_stats`]), so that the labels cost
+/// nothing otherwise.
+pub(crate) struct Packer<'a, const STATS: bool = false> {
     bytes: &'a mut Vec<u8>,
     at: usize,
     bits: &'a mut Vec<u64>,
@@ -60,13 +62,38 @@ pub(crate) struct Packer<'a> {
     label_from: usize,
 }
 
-impl<'a> Packer<'a> {
+impl<'a> Packer<'a, false> {
     /// A packer writing into emptied buffers.
     pub(crate) fn new(
         bytes: &'a mut Vec<u8>,
         bits: &'a mut Vec<u64>,
         joint_sims: &'a mut Vec<JointSim>,
     ) -> Packer<'a> {
+        Packer::with_stats(bytes, bits, joint_sims, None)
+    }
+}
+
+impl<'a> Packer<'a, true> {
+    /// A packer writing into emptied buffers that also counts the bits
+    /// spent under each label that [`Coder::mark`] names, adding them to
+    /// `stats`.
+    pub(crate) fn counting(
+        bytes: &'a mut Vec<u8>,
+        bits: &'a mut Vec<u64>,
+        joint_sims: &'a mut Vec<JointSim>,
+        stats: &'a mut Vec<(&'static str, usize)>,
+    ) -> Packer<'a, true> {
+        Packer::with_stats(bytes, bits, joint_sims, Some(stats))
+    }
+}
+
+impl<'a, const STATS: bool> Packer<'a, STATS> {
+    fn with_stats(
+        bytes: &'a mut Vec<u8>,
+        bits: &'a mut Vec<u64>,
+        joint_sims: &'a mut Vec<JointSim>,
+        stats: Option<&'a mut Vec<(&'static str, usize)>>,
+    ) -> Packer<'a, STATS> {
         bytes.clear();
         bytes.resize(bytes.capacity(), 0);
         bits.clear();
@@ -78,17 +105,10 @@ impl<'a> Packer<'a> {
             joint_sims,
             word: 0,
             fill: 0,
-            stats: None,
+            stats,
             label: "",
             label_from: 0,
         }
-    }
-
-    /// Also counts the bits spent under each label that [`Coder::mark`]
-    /// names, adding them to `stats`.
-    pub(crate) fn with_stats(mut self, stats: &'a mut Vec<(&'static str, usize)>) -> Self {
-        self.stats = Some(stats);
-        self
     }
 
     /// Bits written so far.
@@ -124,7 +144,7 @@ impl<'a> Packer<'a> {
     }
 }
 
-impl Coder for Packer<'_> {
+impl<const STATS: bool> Coder for Packer<'_, STATS> {
     const UNPACKS: bool = false;
 
     #[inline]
@@ -216,13 +236,13 @@ impl Coder for Packer<'_> {
 
     #[inline]
     fn mark(&mut self, label: &'static str) {
-        if self.stats.is_some() {
+        if STATS {
             self.count(label);
         }
     }
 }
 
-impl Packer<'_> {
+impl<const STATS: bool> Packer<'_, STATS> {
     /// Adds the bits spent since the last label to its count (`mark`).
     #[cold]
     fn count(&mut self, label: &'static str) {
@@ -372,6 +392,132 @@ impl Coder for Unpacker<'_> {
         self.at += n as usize;
     }
 }
+
+/// A coder that only checks whether a run of coding writes nothing but
+/// hits (every bit 1, no byte): the packer's first pass of
+/// [`all_or_each!`].
+pub(crate) struct Check {
+    /// Whether every guess so far held.
+    pub(crate) all: bool,
+}
+
+impl Check {
+    /// A check with nothing seen yet.
+    pub(crate) fn new() -> Check {
+        Check { all: true }
+    }
+}
+
+impl Coder for Check {
+    const UNPACKS: bool = false;
+    #[inline]
+    fn word(&mut self, _: &mut u32) {
+        self.all = false;
+    }
+    #[inline]
+    fn varint(&mut self, _: &mut u32) {
+        self.all = false;
+    }
+    #[inline]
+    fn bit(&mut self, v: &mut bool) {
+        self.all &= *v;
+    }
+    #[inline]
+    fn bits(&mut self, _: &mut u32, _: u32) {
+        self.all = false;
+    }
+    #[inline]
+    fn text(&mut self, _: &mut String) {
+        self.all = false;
+    }
+    #[inline]
+    fn joint_sims(&mut self, _: &mut Vec<JointSim>) {
+        self.all = false;
+    }
+    #[inline]
+    fn low_bytes(&mut self, _: &mut u32, _: u32) {
+        self.all = false;
+    }
+}
+
+/// The unpacker of a run the packer found all hits ([`all_or_each!`]):
+/// every bit reads 1. Nothing else is read in such a run; the other methods
+/// give zeros.
+pub(crate) struct AllHit;
+
+impl Coder for AllHit {
+    const UNPACKS: bool = true;
+    #[inline]
+    fn word(&mut self, v: &mut u32) {
+        *v = 0;
+    }
+    #[inline]
+    fn varint(&mut self, v: &mut u32) {
+        *v = 0;
+    }
+    #[inline]
+    fn bit(&mut self, v: &mut bool) {
+        *v = true;
+    }
+    #[inline]
+    fn bits(&mut self, v: &mut u32, _: u32) {
+        *v = 0;
+    }
+    #[inline]
+    fn text(&mut self, v: &mut String) {
+        v.clear();
+    }
+    #[inline]
+    fn joint_sims(&mut self, v: &mut Vec<JointSim>) {
+        v.clear();
+    }
+    #[inline]
+    fn low_bytes(&mut self, v: &mut u32, _: u32) {
+        *v = 0;
+    }
+}
+
+/// Whether coder `c` unpacks (for [`all_or_each!`]).
+#[inline(always)]
+pub(crate) fn unpacks<C: Coder>(_: &C) -> bool {
+    C::UNPACKS
+}
+
+/// Codes a run of fields as one bit when every guess in it holds, else as
+/// that bit and the run coded as usual: `all_or_each!(c, |c| run)`, where
+/// `run` codes with the coder `c` and gives a value back. The packer first
+/// runs it with a [`Check`]; the unpacker replays a run of hits with
+/// [`AllHit`] (every bit 1), which sets each field to its guess in order,
+/// each guess made from the fields before it, as in the usual coding. So it
+/// is exact; `run` must change nothing but the fields it codes (the packer
+/// runs it twice when a guess fails).
+macro_rules! all_or_each {
+    ($c:ident, |$k:ident| $run:expr) => {{
+        let (mut all, out) = if $crate::snapshot::pack::unpacks(&*$c) {
+            (false, None)
+        } else {
+            let mut check = $crate::snapshot::pack::Check::new();
+            let out = {
+                let $k = &mut check;
+                $run
+            };
+            (check.all, Some(out))
+        };
+        $c.bit(&mut all);
+        match (all, out) {
+            (true, Some(out)) => out,
+            (true, None) => {
+                let $k = &mut $crate::snapshot::pack::AllHit;
+                $run
+            }
+            (false, _) => {
+                let $k = &mut *$c;
+                $run
+            }
+        }
+    }};
+}
+pub(crate) use all_or_each;
 
 /// A value coded in full (no guess).
 pub(crate) trait Field: Copy {
@@ -751,6 +897,42 @@ mod tests {
             near(&mut p, &mut { v }, g);
             p.finish();
             assert_eq!(bytes.len(), n, "{v} against {g}");
+        }
+    }
+
+    #[test]
+    fn a_run_of_hits_costs_one_bit_and_a_miss_codes_the_run() {
+        // a run whose second guess is made from the first field
+        fn code<C: Coder>(c: &mut C, v: &mut (u32, u32, f32)) -> u32 {
+            all_or_each!(c, |c| {
+                delta(c, &mut v.0, 10);
+                delta(c, &mut v.1, v.0 + 1);
+                guess(c, &mut v.2, 0.5);
+                v.0
+            })
+        }
+        for (saved, bits_used, byte_count) in [
+            ((10, 11, 0.5), 1, 0),
+            // the first misses by 2 (one varint byte), the second is its guess
+            ((12, 13, 0.5), 4, 1),
+            // the float misses: its four bytes
+            ((10, 11, -0.5), 4, 4),
+        ] {
+            let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+            let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+            let mut v = saved;
+            assert_eq!(code(&mut p, &mut v), saved.0);
+            assert_eq!(p.position(), bits_used + 8 * byte_count);
+            p.finish();
+            assert_eq!(bytes.len(), byte_count);
+            let mut loaded = (0, 0, 9.0);
+            let mut u = Unpacker::new(&bytes, &bits, &joints);
+            assert_eq!(code(&mut u, &mut loaded), saved.0);
+            assert!(u.at_end());
+            assert_eq!(
+                (loaded.0, loaded.1, loaded.2.to_bits()),
+                (saved.0, saved.1, saved.2.to_bits())
+            );
         }
     }
 

@@ -117,6 +117,7 @@ pub(super) struct RawStores {
 impl RawStores {
     /// Copies `world`'s stores in (the settings, step counter, joints and
     /// events are the caller's).
+    #[inline(never)] // (a call of its own: measured apart from the compact form)
     pub(super) fn save(&mut self, world: &World) {
         let World {
             world_number: _,
@@ -178,6 +179,7 @@ impl RawStores {
     }
 
     /// Copies the stores back into `world` (of the same structure).
+    #[inline(never)] // (a call of its own: measured apart from the compact form)
     pub(super) fn load(&self, world: &mut World) {
         debug_assert_eq!(self.shape_bounds.len(), world.shapes.len());
         let World {

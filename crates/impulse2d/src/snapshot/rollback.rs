@@ -38,8 +38,8 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, delta, elements, guess, guess_all, near, near_pos, near_rot,
-    near_vec,
+    Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near, near_pos,
+    near_rot, near_vec,
 };
 use super::raw::RawStores;
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -303,36 +303,38 @@ fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
         enable_sleep,
         flags,
     } = b;
-    delta(c, id, i);
-    guess(c, generation, p.generation);
-    guess(c, body_type, p.body_type);
-    guess(c, flags, p.flags);
-    code_name(c, name, &p.name);
-    guess(c, user_data, p.user_data);
-    guess(c, set_index, p.set_index);
-    delta(c, local_index, p.local_index.wrapping_add(1));
     delta(c, head_contact_key, p.head_contact_key);
     guess(c, contact_count, p.contact_count);
-    delta(c, head_shape_id, p.head_shape_id.wrapping_add(1));
-    guess(c, shape_count, p.shape_count);
-    guess(c, head_chain_id, p.head_chain_id);
-    guess(c, head_joint_key, p.head_joint_key);
-    guess(c, joint_count, p.joint_count);
-    guess(c, island_id, p.island_id);
-    delta(c, island_prev, i.wrapping_sub(1));
-    delta(c, island_next, i.wrapping_add(1));
-    guess_all(
-        c,
-        [
-            (mass, p.mass),
-            (inertia, p.inertia),
-            (sleep_threshold, p.sleep_threshold),
-            (safety_factor, p.safety_factor),
-            (sleep_time, p.sleep_time),
-        ],
-    );
-    guess(c, enable_contact_recycling, p.enable_contact_recycling);
-    guess(c, enable_sleep, p.enable_sleep);
+    all_or_each!(c, |c| {
+        delta(c, id, i);
+        guess(c, generation, p.generation);
+        guess(c, body_type, p.body_type);
+        guess(c, flags, p.flags);
+        code_name(c, name, &p.name);
+        guess(c, user_data, p.user_data);
+        guess(c, set_index, p.set_index);
+        delta(c, local_index, p.local_index.wrapping_add(1));
+        delta(c, head_shape_id, p.head_shape_id.wrapping_add(1));
+        guess(c, shape_count, p.shape_count);
+        guess(c, head_chain_id, p.head_chain_id);
+        guess(c, head_joint_key, p.head_joint_key);
+        guess(c, joint_count, p.joint_count);
+        guess(c, island_id, p.island_id);
+        delta(c, island_prev, i.wrapping_sub(1));
+        delta(c, island_next, i.wrapping_add(1));
+        guess_all(
+            c,
+            [
+                (mass, p.mass),
+                (inertia, p.inertia),
+                (sleep_threshold, p.sleep_threshold),
+                (safety_factor, p.safety_factor),
+                (sleep_time, p.sleep_time),
+            ],
+        );
+        guess(c, enable_contact_recycling, p.enable_contact_recycling);
+        guess(c, enable_sleep, p.enable_sleep);
+    });
 }
 
 fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
@@ -355,31 +357,35 @@ fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
         body_id,
         flags,
     } = s;
-    delta(c, body_id, p.body_id.wrapping_add(1));
-    guess(c, flags, p.flags);
-    guess(c, local_center, p.local_center);
+    all_or_each!(c, |c| {
+        delta(c, body_id, p.body_id.wrapping_add(1));
+        guess(c, flags, p.flags);
+        guess(c, local_center, p.local_center);
+    });
     near_pos(c, center, p.center);
     near_rot(c, &mut transform.q, p.transform.q);
-    // as `finalize_bodies` places the origin
-    let origin = *center - transform.q.rotate(*local_center);
-    guess(c, &mut transform.p, origin);
-    guess(c, rotation0, transform.q);
-    guess(c, center0, *center);
-    guess(c, force, p.force);
-    guess_all(
-        c,
-        [
-            (angle_delta, p.angle_delta),
-            (torque, p.torque),
-            (inv_mass, p.inv_mass),
-            (inv_inertia, p.inv_inertia),
-            (min_extent, p.min_extent),
-            (max_extent, p.max_extent),
-            (linear_damping, p.linear_damping),
-            (angular_damping, p.angular_damping),
-            (gravity_scale, p.gravity_scale),
-        ],
-    );
+    all_or_each!(c, |c| {
+        // as `finalize_bodies` places the origin
+        let origin = *center - transform.q.rotate(*local_center);
+        guess(c, &mut transform.p, origin);
+        guess(c, rotation0, transform.q);
+        guess(c, center0, *center);
+        guess(c, force, p.force);
+        guess_all(
+            c,
+            [
+                (angle_delta, p.angle_delta),
+                (torque, p.torque),
+                (inv_mass, p.inv_mass),
+                (inv_inertia, p.inv_inertia),
+                (min_extent, p.min_extent),
+                (max_extent, p.max_extent),
+                (linear_damping, p.linear_damping),
+                (angular_damping, p.angular_damping),
+                (gravity_scale, p.gravity_scale),
+            ],
+        );
+    });
 }
 
 fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32) {
@@ -392,9 +398,11 @@ fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32
     } = s;
     near_vec(c, linear_velocity, p.linear_velocity);
     near(c, angular_velocity, p.angular_velocity);
-    guess(c, flags, p.flags);
-    guess(c, delta_position, p.delta_position);
-    guess(c, delta_rotation, p.delta_rotation);
+    all_or_each!(c, |c| {
+        guess(c, flags, p.flags);
+        guess(c, delta_position, p.delta_position);
+        guess(c, delta_rotation, p.delta_rotation);
+    });
 }
 
 /// A contact's two shape ids: the first against the previous contact's,
@@ -435,9 +443,10 @@ fn code_contact<C: Coder>(
 ) {
     let n = links.len() / 6;
     let Contact {
-        set_index,
-        color_index,
-        local_index,
+        // where its sim is: coded after the sims (`code_contact_places`)
+        set_index: _,
+        color_index: _,
+        local_index: _,
         edges,
         shape_id_a,
         shape_id_b,
@@ -451,9 +460,6 @@ fn code_contact<C: Coder>(
     delta(c, contact_id, i);
     guess(c, generation, p.generation);
     guess(c, flags, p.flags);
-    guess(c, set_index, p.set_index);
-    delta(c, color_index, p.color_index);
-    delta(c, local_index, p.local_index.wrapping_add(1));
     code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
     let ends = [*shape_id_a, *shape_id_b];
     for (k, edge) in edges.iter_mut().enumerate() {
@@ -658,9 +664,11 @@ fn code_manifold<C: Coder>(
         points,
         point_count,
     } = m;
-    guess(c, point_count, p.point_count);
-    guess(c, rolling_impulse, 0.0);
-    guess(c, normal, p.normal);
+    all_or_each!(c, |c| {
+        guess(c, point_count, p.point_count);
+        guess(c, rolling_impulse, 0.0);
+        guess(c, normal, p.normal);
+    });
     g.normal = *normal;
     let (head, tail) = points.split_at_mut(1);
     let (p0, p1) = (&mut head[0], &mut tail[0]);
@@ -704,42 +712,46 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
     } = s;
     c.mark("contact sims: ids, bodies, material");
     delta(c, contact_id, p.contact_id.wrapping_add(1));
-    // the shapes its row names
-    let (ga, gb) = g
-        .contacts
-        .get(*contact_id as usize)
-        .map_or((p.shape_id_a, p.shape_id_b), |r| {
-            (r.shape_id_a, r.shape_id_b)
-        });
-    delta(c, shape_id_a, ga);
-    delta(c, shape_id_b, gb);
-    let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
-    let (a, b) = (g.body(body_a), g.body(body_b));
-    // as `update_contact` sets them from the bodies (a sleeping set keeps
-    // stale ones)
-    let awake_index = |x: Option<(&Body, &BodySim)>| match x {
-        Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
-        _ => NULL_INDEX,
-    };
-    delta(c, body_sim_index_a, awake_index(a));
-    delta(c, body_sim_index_b, awake_index(b));
-    guess(c, sim_flags, p.sim_flags);
     guess(c, cache, p.cache);
-    let (sa, sb) = (a.map(|x| *x.1), b.map(|x| *x.1));
-    guess_all(
-        c,
-        [
-            (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
-            (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
-            (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
-            (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
-            (friction, p.friction),
-            (restitution, p.restitution),
-            (rolling_resistance, p.rolling_resistance),
-            (tangent_speed, p.tangent_speed),
-        ],
-    );
-    let (sa, sb) = (sa.unwrap_or(BLANK_BODY_SIM), sb.unwrap_or(BLANK_BODY_SIM));
+    // (one bit when every guess of these holds)
+    let (body_a, body_b, sa, sb) = all_or_each!(c, |c| {
+        // the shapes its row names
+        let (ga, gb) = g
+            .contacts
+            .get(*contact_id as usize)
+            .map_or((p.shape_id_a, p.shape_id_b), |r| {
+                (r.shape_id_a, r.shape_id_b)
+            });
+        delta(c, shape_id_a, ga);
+        delta(c, shape_id_b, gb);
+        let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
+        let (a, b) = (g.body(body_a), g.body(body_b));
+        // as `update_contact` sets them from the bodies (a sleeping set keeps
+        // stale ones)
+        let awake_index = |x: Option<(&Body, &BodySim)>| match x {
+            Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
+            _ => NULL_INDEX,
+        };
+        delta(c, body_sim_index_a, awake_index(a));
+        delta(c, body_sim_index_b, awake_index(b));
+        guess(c, sim_flags, p.sim_flags);
+        let (sa, sb) = (a.map(|x| x.1), b.map(|x| x.1));
+        guess_all(
+            c,
+            [
+                (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
+                (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
+                (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
+                (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
+                (friction, p.friction),
+                (restitution, p.restitution),
+                (rolling_resistance, p.rolling_resistance),
+                (tangent_speed, p.tangent_speed),
+            ],
+        );
+        (body_a, body_b, sa, sb)
+    });
+    let (sa, sb) = (sa.unwrap_or(&BLANK_BODY_SIM), sb.unwrap_or(&BLANK_BODY_SIM));
     // the recycling cache first: the points' base separations are guessed
     // from it
     let recycles = *sim_flags & sim_flags::RECYCLE_VALID != 0;
@@ -775,6 +787,78 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         turns,
     };
     code_manifold(c, manifold, base_separation, &p.manifold, g);
+}
+
+/// Where each contact's sim is (its row's set, colour and index there):
+/// what the sims coded before say, read off their places, so that only a
+/// row that disagrees (none in a consistent world) costs more than the
+/// count. `places` is scratch, three slots per contact.
+fn code_contact_places<C: Coder>(
+    c: &mut C,
+    contacts: &mut [Contact],
+    sets: &[SolverSet],
+    colors: &[GraphColor],
+    places: &mut [u32],
+) {
+    places.fill(NULL_INDEX);
+    let mut put = |id: u32, place: [u32; 3]| {
+        let at = 3 * id as usize;
+        if let Some(slot) = places.get_mut(at..at + 3) {
+            slot.copy_from_slice(&place);
+        }
+    };
+    for (k, set) in sets.iter().enumerate() {
+        for (j, s) in set.contact_sims.iter().enumerate() {
+            put(s.contact_id, [k as u32, NULL_INDEX, j as u32]);
+        }
+    }
+    for (k, color) in colors.iter().enumerate() {
+        for (j, s) in color.contact_sims.iter().enumerate() {
+            put(s.contact_id, [AWAKE_SET, k as u32, j as u32]);
+        }
+    }
+    let place = |ct: &Contact| [ct.set_index, ct.color_index, ct.local_index];
+    let derived = |i: usize| -> [u32; 3] {
+        places
+            .get(3 * i..3 * i + 3)
+            .map_or([NULL_INDEX; 3], |p| [p[0], p[1], p[2]])
+    };
+    let disagree = |(i, ct): &(usize, &Contact)| place(ct) != derived(*i);
+    let mut misses = if C::UNPACKS {
+        0
+    } else {
+        contacts.iter().enumerate().filter(disagree).count() as u32
+    };
+    c.varint(&mut misses);
+    if C::UNPACKS {
+        for (i, ct) in contacts.iter_mut().enumerate() {
+            [ct.set_index, ct.color_index, ct.local_index] = derived(i);
+        }
+    }
+    // the rows that disagree: the gap from the last one, then the values
+    let mut next = 0usize;
+    for _ in 0..misses {
+        let mut gap = if C::UNPACKS {
+            0
+        } else {
+            let at = contacts[next..]
+                .iter()
+                .enumerate()
+                .map(|(k, ct)| (next + k, ct))
+                .find(disagree)
+                .map_or(contacts.len(), |(i, _)| i);
+            (at - next) as u32
+        };
+        c.varint(&mut gap);
+        let i = next.saturating_add(gap as usize);
+        next = i.saturating_add(1);
+        let guess = derived(i);
+        let mut blank = Contact::default();
+        let ct = contacts.get_mut(i).unwrap_or(&mut blank);
+        delta(c, &mut ct.set_index, guess[0]);
+        delta(c, &mut ct.color_index, guess[1]);
+        delta(c, &mut ct.local_index, guess[2]);
+    }
 }
 
 fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
@@ -961,10 +1045,12 @@ fn code_proxy<C: Coder>(c: &mut C, x: &mut Proxy, p: &Proxy) {
         link,
         generation,
     } = x;
-    guess(c, category_bits, p.category_bits);
-    guess(c, user_data, p.user_data.wrapping_add(1));
-    code_link(c, link, &p.link);
-    guess(c, generation, p.generation);
+    all_or_each!(c, |c| {
+        guess(c, category_bits, p.category_bits);
+        guess(c, user_data, p.user_data.wrapping_add(1));
+        code_link(c, link, &p.link);
+        guess(c, generation, p.generation);
+    });
 }
 
 /// A node's child slot. `later` are the nodes after this one (already
@@ -1023,7 +1109,9 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
         v.code(c);
     }
     elements(c, proxies, &BLANK_PROXY, |c, x, p, _| code_proxy(c, x, p));
-    elements(c, node_links, &BLANK_LINK, |c, l, p, _| code_link(c, l, p));
+    elements(c, node_links, &BLANK_LINK, |c, l, p, _| {
+        all_or_each!(c, |c| code_link(c, l, p))
+    });
     // Nodes last to first: a rebuild lays them out depth first, so a node's
     // children are usually coded before it and its boxes can be guessed.
     let mut n = nodes.len() as u32;
@@ -1126,8 +1214,10 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.varint(&mut n);
     // Then two per body: the last recycling rotation a contact sim of the
     // body had (the bits of its cosine and sine).
+    // Then three per contact: where its sim is (`code_contact_places`).
     links.clear();
-    links.resize(6 * n as usize + 2 * bodies.len(), UNLINKED);
+    links.resize(9 * n as usize + 2 * bodies.len(), UNLINKED);
+    let (places, links) = links.split_at_mut(3 * n as usize);
     let (links, turned) = links.split_at_mut(6 * n as usize);
     elements(c, contacts, &Contact::default(), |c, ct, p, i| {
         code_contact(c, ct, p, i, &shapes[..], links);
@@ -1159,6 +1249,8 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     for color in &mut graph.colors {
         code_graph_color(c, color, &blank, &g);
     }
+    c.mark("contact places");
+    code_contact_places(c, contacts, solver_sets, &graph.colors, places);
     c.mark("islands");
     elements(c, islands, &Island::default(), code_island);
     c.mark("move buffer");
@@ -1442,7 +1534,7 @@ impl World {
     pub fn rollback_breakdown(&mut self) -> Vec<(&'static str, f64)> {
         let (mut bytes, mut bits, mut joint_sims) = (Vec::new(), Vec::new(), Vec::new());
         let mut stats = Vec::new();
-        let mut packer = Packer::new(&mut bytes, &mut bits, &mut joint_sims).with_stats(&mut stats);
+        let mut packer = Packer::counting(&mut bytes, &mut bits, &mut joint_sims, &mut stats);
         packer.mark("settings");
         code_world(&mut packer, self, &mut Vec::new());
         packer.finish();
