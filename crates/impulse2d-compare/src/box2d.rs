@@ -7,7 +7,7 @@
 //! checks the library actually linked, at run time.
 
 use crate::desc::{Action, BodyDesc, BodyState, Filter, Geometry, JointDesc, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation, StepProfile};
+use crate::engine::{Counts, Engine, RunConfig, SaveKind, SceneBuilder, Simulation, StepProfile};
 use boxdd_sys::ffi;
 use std::os::raw::{c_char, c_int};
 use std::sync::Mutex;
@@ -160,15 +160,12 @@ impl Box2dSim {
             bodies: vec![None; scene.bodies.len()],
             saved: Vec::new(),
         };
-        for key in scene.initial_bodies.clone() {
-            sim.create_body(key);
-        }
-        for index in scene.initial_joints.clone() {
-            sim.create_joint(index);
-        }
+        sim.create_initial();
         sim
     }
+}
 
+impl SceneBuilder for Box2dSim {
     fn create_body(&mut self, key: usize) {
         let desc: &BodyDesc = &self.scene.bodies[key];
         // SAFETY: every pointer passed lives across the call; ids come from this world.
@@ -287,6 +284,10 @@ impl Box2dSim {
             ffi::b2CreateRevoluteJoint(self.world, &def);
         }
     }
+
+    fn scene(&self) -> &SceneDesc {
+        &self.scene
+    }
 }
 
 impl Simulation for Box2dSim {
@@ -329,15 +330,7 @@ impl Simulation for Box2dSim {
 
     fn apply(&mut self, action: Action) {
         match action {
-            Action::Spawn(batch) => {
-                let batch = self.scene.batches[batch].clone();
-                for key in batch.bodies {
-                    self.create_body(key);
-                }
-                for index in batch.joints {
-                    self.create_joint(index);
-                }
-            }
+            Action::Spawn(batch) => self.spawn(batch),
             Action::Despawn(batch) => {
                 for key in self.scene.batches[batch].bodies.clone() {
                     if let Some(id) = self.bodies[key].take() {

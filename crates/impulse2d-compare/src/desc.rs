@@ -162,6 +162,19 @@ pub struct ShapeDesc {
     pub filter: Filter,
 }
 
+/// Builder setters `name(mut self, value) -> Self`, one per field.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $field(mut self, $field: $ty) -> Self {
+                self.$field = $field;
+                self
+            }
+        )*
+    };
+}
+
 impl ShapeDesc {
     /// A shape with Box2D's default material: density 1 kg/m², friction 0.6, no bounce.
     pub fn new(geometry: Geometry) -> Self {
@@ -174,28 +187,15 @@ impl ShapeDesc {
         }
     }
 
-    /// Sets the density (kg/m²).
-    pub fn density(mut self, density: f32) -> Self {
-        self.density = density;
-        self
-    }
-
-    /// Sets the friction coefficient.
-    pub fn friction(mut self, friction: f32) -> Self {
-        self.friction = friction;
-        self
-    }
-
-    /// Sets the restitution.
-    pub fn restitution(mut self, restitution: f32) -> Self {
-        self.restitution = restitution;
-        self
-    }
-
-    /// Sets the collision filter.
-    pub fn filter(mut self, filter: Filter) -> Self {
-        self.filter = filter;
-        self
+    setters! {
+        /// Sets the density (kg/m²).
+        density: f32;
+        /// Sets the friction coefficient.
+        friction: f32;
+        /// Sets the restitution.
+        restitution: f32;
+        /// Sets the collision filter.
+        filter: Filter;
     }
 }
 
@@ -308,6 +308,13 @@ impl JointDesc {
             motor: None,
             spring: None,
         }
+    }
+
+    /// Sets a motor driving the joint at `speed` (rad/s) with at most
+    /// `max_torque` (N·m).
+    pub fn with_motor(mut self, speed: f32, max_torque: f32) -> Self {
+        self.motor = Some(Motor { speed, max_torque });
+        self
     }
 }
 

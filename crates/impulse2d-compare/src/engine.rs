@@ -1,5 +1,7 @@
 //! The interface every engine adapter implements.
 
+use std::ops::Range;
+
 use crate::desc::{Action, BodyState, SceneDesc};
 
 /// What exists in a world right now.
@@ -147,4 +149,42 @@ pub fn advance(
         sim.apply(action);
     }
     sim.step(time_step, sub_steps);
+}
+
+/// What an engine's simulation makes from a scene description, one body or
+/// joint at a time. The scene's start and its spawned batches are built from
+/// these the same way for every engine: bodies first, then joints.
+pub(crate) trait SceneBuilder {
+    /// The scene being simulated.
+    fn scene(&self) -> &SceneDesc;
+
+    /// Creates body `key` of the scene with its shapes.
+    fn create_body(&mut self, key: usize);
+
+    /// Creates joint `index` of the scene.
+    fn create_joint(&mut self, index: usize);
+
+    /// Creates the bodies `keys`, then the joints `joints` (indices).
+    fn create_all(&mut self, keys: Range<usize>, joints: Range<usize>) {
+        for key in keys {
+            self.create_body(key);
+        }
+        for index in joints {
+            self.create_joint(index);
+        }
+    }
+
+    /// Creates the scene's initial bodies and joints.
+    fn create_initial(&mut self) {
+        let scene = self.scene();
+        let (keys, joints) = (scene.initial_bodies.clone(), scene.initial_joints.clone());
+        self.create_all(keys, joints);
+    }
+
+    /// Creates the bodies and joints of batch `batch`.
+    fn spawn(&mut self, batch: usize) {
+        let batch = &self.scene().batches[batch];
+        let (keys, joints) = (batch.bodies.clone(), batch.joints.clone());
+        self.create_all(keys, joints);
+    }
 }

@@ -300,17 +300,15 @@ fn main() -> ExitCode {
             &format!("Large pyramid: ms/step against bodies{title_suffix}"),
         );
         let json = report::scaling_json(&context, &points);
-        write_file(&options.out.join("scaling.svg"), &svg);
-        write_file(&options.out.join("scaling.json"), &json);
-        if options.json {
-            print!("{json}");
-        } else {
-            print!(
-                "{}\n{}",
-                report::header(&context),
-                report::scaling_table(&points, &engine_names, options.clock)
-            );
-        }
+        let table = || report::scaling_table(&points, &engine_names, options.clock);
+        publish(
+            &options,
+            "scaling",
+            &svg,
+            &json,
+            &report::header(&context),
+            table,
+        );
         return ExitCode::SUCCESS;
     }
 
@@ -339,17 +337,15 @@ fn main() -> ExitCode {
         &format!("Box2D v3 benchmark scenes: ms/step, 1 thread{title_suffix}"),
     );
     let json = report::json(&context, &results);
-    write_file(&options.out.join("compare.svg"), &svg);
-    write_file(&options.out.join("compare.json"), &json);
-    if options.json {
-        print!("{json}");
-    } else {
-        print!(
-            "{}\n{}",
-            report::header(&context),
-            report::tables(&results, &engine_names, options.clock)
-        );
-    }
+    let table = || report::tables(&results, &engine_names, options.clock);
+    publish(
+        &options,
+        "compare",
+        &svg,
+        &json,
+        &report::header(&context),
+        table,
+    );
     let unstable = results
         .iter()
         .flat_map(|s| s.engines.iter())
@@ -360,6 +356,26 @@ fn main() -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// Writes the chart and the JSON report into the output folder as
+/// `{stem}.svg` and `{stem}.json`, then prints the JSON (`--json`) or the
+/// header and the table.
+fn publish(
+    options: &Options,
+    stem: &str,
+    svg: &str,
+    json: &str,
+    header: &str,
+    table: impl FnOnce() -> String,
+) {
+    write_file(&options.out.join(format!("{stem}.svg")), svg);
+    write_file(&options.out.join(format!("{stem}.json")), json);
+    if options.json {
+        print!("{json}");
+    } else {
+        print!("{header}\n{}", table());
+    }
 }
 
 fn write_file(path: &std::path::Path, contents: &str) {

@@ -1,7 +1,7 @@
 //! Impulse2D, this project's engine, through its public world API.
 
 use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, SaveKind, Simulation, StepProfile};
+use crate::engine::{Counts, Engine, RunConfig, SaveKind, SceneBuilder, Simulation, StepProfile};
 use impulse2d::collision::{Capsule, Circle, Segment, compute_hull, make_polygon};
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, JointDef, RevoluteJointDef, Rot, ShapeDef, SimdPath, Vec2,
@@ -112,15 +112,12 @@ impl OurSim {
             rollback: impulse2d::RollbackState::new(),
             rollback_compact: impulse2d::RollbackState::compact(),
         };
-        for key in scene.initial_bodies.clone() {
-            sim.create_body(key);
-        }
-        for index in scene.initial_joints.clone() {
-            sim.create_joint(index);
-        }
+        sim.create_initial();
         sim
     }
+}
 
+impl SceneBuilder for OurSim {
     fn create_body(&mut self, key: usize) {
         let desc = &self.scene.bodies[key];
         let def = BodyDef {
@@ -153,32 +150,15 @@ impl OurSim {
                 ..Default::default()
             };
             let created = match &shape.geometry {
-                Geometry::Circle { center, radius } => self
-                    .world
-                    .create_circle_shape(
-                        body,
-                        &sd,
-                        &Circle {
-                            center: v(*center),
-                            radius: *radius,
-                        },
-                    )
+                Geometry::Circle { center, radius } => Circle::new(v(*center), *radius)
+                    .and_then(|circle| self.world.create_circle_shape(body, &sd, &circle))
                     .map(drop),
                 Geometry::Capsule {
                     center1,
                     center2,
                     radius,
-                } => self
-                    .world
-                    .create_capsule_shape(
-                        body,
-                        &sd,
-                        &Capsule {
-                            center1: v(*center1),
-                            center2: v(*center2),
-                            radius: *radius,
-                        },
-                    )
+                } => Capsule::new(v(*center1), v(*center2), *radius)
+                    .and_then(|capsule| self.world.create_capsule_shape(body, &sd, &capsule))
                     .map(drop),
                 Geometry::Polygon { vertices, radius } => {
                     let points: Vec<Vec2> = vertices.iter().map(|p| v(*p)).collect();
@@ -187,16 +167,8 @@ impl OurSim {
                         .and_then(|polygon| self.world.create_polygon_shape(body, &sd, &polygon))
                         .map(drop)
                 }
-                Geometry::Segment { point1, point2 } => self
-                    .world
-                    .create_segment_shape(
-                        body,
-                        &sd,
-                        &Segment {
-                            point1: v(*point1),
-                            point2: v(*point2),
-                        },
-                    )
+                Geometry::Segment { point1, point2 } => Segment::new(v(*point1), v(*point2))
+                    .and_then(|segment| self.world.create_segment_shape(body, &sd, &segment))
                     .map(drop),
                 Geometry::ChainLoop { points } => {
                     let chain = ChainDef {
@@ -214,9 +186,7 @@ impl OurSim {
         }
         self.bodies[key] = Some(body);
     }
-}
 
-impl OurSim {
     fn create_joint(&mut self, index: usize) {
         let joint = &self.scene.joints[index];
         let name = &self.scene.name;
@@ -252,6 +222,10 @@ impl OurSim {
         self.world
             .create_revolute_joint(&def)
             .unwrap_or_else(|e| panic!("{name}: joint {index}: {e}"));
+    }
+
+    fn scene(&self) -> &SceneDesc {
+        &self.scene
     }
 }
 
@@ -302,15 +276,7 @@ impl Simulation for OurSim {
 
     fn apply(&mut self, action: Action) {
         match action {
-            Action::Spawn(batch) => {
-                let batch = self.scene.batches[batch].clone();
-                for key in batch.bodies {
-                    self.create_body(key);
-                }
-                for index in batch.joints {
-                    self.create_joint(index);
-                }
-            }
+            Action::Spawn(batch) => self.spawn(batch),
             Action::Despawn(batch) => {
                 for key in self.scene.batches[batch].bodies.clone() {
                     if let Some(id) = self.bodies[key].take() {

@@ -7,7 +7,7 @@
 //! collide (Box2D's default). Known differences are listed in [`RAPIER_NOTES`].
 
 use crate::desc::{Action, BodyState, Filter, Geometry, Kind, SceneDesc, V2};
-use crate::engine::{Counts, Engine, RunConfig, Simulation};
+use crate::engine::{Counts, Engine, RunConfig, SceneBuilder, Simulation};
 use rapier2d::dynamics::{CoefficientCombineRule, GenericJoint, RevoluteJointBuilder};
 use rapier2d::geometry::{ColliderHandle, Group, InteractionGroups, InteractionTestMode};
 use rapier2d::math::{Pose, Vector};
@@ -114,15 +114,12 @@ impl RapierSim {
             #[cfg(feature = "rapier-serde")]
             saved: Vec::new(),
         };
-        for key in scene.initial_bodies.clone() {
-            sim.create_body(key);
-        }
-        for index in scene.initial_joints.clone() {
-            sim.create_joint(index);
-        }
+        sim.create_initial();
         sim
     }
+}
 
+impl SceneBuilder for RapierSim {
     fn create_body(&mut self, key: usize) {
         let desc = &self.scene.bodies[key];
         let builder = match desc.kind {
@@ -197,6 +194,10 @@ impl RapierSim {
         }
         let handle = self.world.impulse_joints.insert(a, b, generic, true);
         self.joints[index] = Some(handle);
+    }
+
+    fn scene(&self) -> &SceneDesc {
+        &self.scene
     }
 }
 
@@ -279,15 +280,7 @@ impl Simulation for RapierSim {
 
     fn apply(&mut self, action: Action) {
         match action {
-            Action::Spawn(batch) => {
-                let batch = self.scene.batches[batch].clone();
-                for key in batch.bodies {
-                    self.create_body(key);
-                }
-                for index in batch.joints {
-                    self.create_joint(index);
-                }
-            }
+            Action::Spawn(batch) => self.spawn(batch),
             Action::Despawn(batch) => {
                 let batch = self.scene.batches[batch].clone();
                 for index in batch.joints {

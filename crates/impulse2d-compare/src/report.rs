@@ -581,22 +581,14 @@ pub fn bar_chart_svg(
         title.to_owned()
     };
 
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{left}\" y=\"22\" font-size=\"15\">{title}</text>"
-    );
+    let mut out = svg_start(width, height, left, &title);
     for t in ticks {
-        let y = y_of(t);
-        let _ = writeln!(
-            out,
-            "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{t}</text>",
+        grid_line(
+            &mut out,
+            left,
             left + group_w * results.len() as f64,
-            left - 6.0,
-            y + 4.0
+            y_of(t),
+            t,
         );
     }
     let _ = writeln!(
@@ -680,24 +672,10 @@ pub fn scaling_svg(
     let x_of = |b: f64| left + b / x_max * plot_w;
     let y_of = |v: f64| top + plot_h - v / y_max * plot_h;
 
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{left}\" y=\"22\" font-size=\"15\">{title}</text>"
-    );
+    let mut out = svg_start(width, height, left, title);
     let mut t = 0.0;
     while t <= y_max + 1e-9 {
-        let y = y_of(t);
-        let _ = writeln!(
-            out,
-            "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{t}</text>",
-            left + plot_w,
-            left - 6.0,
-            y + 4.0
-        );
+        grid_line(&mut out, left, left + plot_w, y_of(t), t);
         t += y_tick;
     }
     let mut t = 0.0;
@@ -754,4 +732,29 @@ pub fn scaling_svg(
     svg_legend(&mut out, engine_names, left + plot_w + 20.0, top + 10.0);
     out.push_str("</svg>\n");
     out
+}
+
+/// The start of an SVG chart `width` × `height` pixels on white, with `title`
+/// at the top, indented to the plot's `left` edge.
+fn svg_start(width: f64, height: f64, left: f64, title: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{left}\" y=\"22\" font-size=\"15\">{title}</text>"
+    );
+    out
+}
+
+/// A horizontal grid line at height `y` from `left` to `right` (pixels),
+/// labelled with its value `t` left of the plot.
+fn grid_line(out: &mut String, left: f64, right: f64, y: f64, t: f64) {
+    let _ = writeln!(
+        out,
+        "<line x1=\"{left}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\" stroke=\"#ddd\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{t}</text>",
+        left - 6.0,
+        y + 4.0
+    );
 }

@@ -3,9 +3,7 @@
 //! frictions and sleep settings as the release build of Box2D's benchmark. [`Size::Tiny`]
 //! shrinks each scene for tests.
 
-use crate::desc::{
-    Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, Motor, SceneDesc, ShapeDesc,
-};
+use crate::desc::{Batch, BodyDesc, Filter, Geometry, JointDesc, Kind, SceneDesc, ShapeDesc};
 use crate::human::push_human;
 use impulse2d_scenes::benchmarks::{LARGE_PYRAMID_BASE, MANY_PYRAMIDS_GRID, SMASH_GRID};
 use impulse2d_scenes::joints::JOINT_GRID_SIZE;
@@ -312,12 +310,8 @@ pub fn spinner(count: usize) -> SceneDesc {
     );
     blade.enable_sleep = false;
     let blade = scene.add_body(blade);
-    let mut hinge = JointDesc::revolute(ground, blade, pivot, [0.0, 0.0]);
-    hinge.motor = Some(Motor {
-        speed: SPINNER_MOTOR_SPEED,
-        max_torque: SPINNER_MAX_MOTOR_TORQUE,
-    });
-    scene.add_joint(hinge);
+    let hinge = JointDesc::revolute(ground, blade, pivot, [0.0, 0.0]);
+    scene.add_joint(hinge.with_motor(SPINNER_MOTOR_SPEED, SPINNER_MAX_MOTOR_TORQUE));
 
     let shapes = [
         Geometry::Capsule {
@@ -356,12 +350,8 @@ pub fn tumbler(grid: usize) -> SceneDesc {
         );
     }
     let drum = scene.add_body(drum);
-    let mut hinge = JointDesc::revolute(ground, drum, center, [0.0, 0.0]);
-    hinge.motor = Some(Motor {
-        speed: TUMBLER_MOTOR_SPEED,
-        max_torque: TUMBLER_MAX_MOTOR_TORQUE,
-    });
-    scene.add_joint(hinge);
+    let hinge = JointDesc::revolute(ground, drum, center, [0.0, 0.0]);
+    scene.add_joint(hinge.with_motor(TUMBLER_MOTOR_SPEED, TUMBLER_MAX_MOTOR_TORQUE));
 
     let small = Geometry::cuboid(TUMBLER_BOX_HALF, TUMBLER_BOX_HALF);
     for p in tumbler_box_positions(grid) {

@@ -9,12 +9,17 @@
 //! what the constraint solver reads and writes.
 
 use crate::collision::MassData;
+use crate::contact::ContactEdges;
 use crate::core::{HUGE, MAX_COORDINATE};
-use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::error::{
+    Error, Result, check_finite, check_finite_vec, check_in_range, check_non_negative,
+};
 use crate::id::{BodyId, NULL_INDEX};
 use crate::math::{Rot, Vec2};
 use crate::pos::{Pos, WorldTransform};
-use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
+use crate::solver::solver_set::{
+    AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET, SolverSet,
+};
 use crate::world::World;
 
 /// How a body moves.
@@ -337,6 +342,25 @@ pub(crate) struct Body {
     pub flags: u32,
 }
 
+impl Body {
+    /// The body's sim in its solver set.
+    #[inline(always)]
+    pub(crate) fn sim<'s>(&self, solver_sets: &'s [SolverSet]) -> &'s BodySim {
+        &solver_sets[self.set_index as usize].body_sims[self.local_index as usize]
+    }
+
+    /// The body's index among the awake set's states, or `NULL_INDEX` when it
+    /// is not awake (the solver then reads a resting stand-in, see [`load`]).
+    #[inline(always)]
+    pub(crate) fn awake_index(&self) -> u32 {
+        if self.set_index == AWAKE_SET {
+            self.local_index
+        } else {
+            NULL_INDEX
+        }
+    }
+}
+
 impl Default for Body {
     fn default() -> Self {
         Body {
@@ -429,6 +453,30 @@ impl BodyState {
     };
 }
 
+/// Reads a body's state from the solver's array, or a resting stand-in for a
+/// body that is not awake (static, or asleep in another set).
+#[inline(always)]
+pub(crate) fn load(states: &[BodyState], index: u32) -> BodyState {
+    if index == NULL_INDEX {
+        BodyState::IDENTITY
+    } else {
+        states[index as usize]
+    }
+}
+
+/// Writes back the velocities of an awake dynamic body (never a static or
+/// kinematic one: see [`flags::DYNAMIC`]).
+#[inline(always)]
+pub(crate) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
+    if index != NULL_INDEX {
+        let s = &mut states[index as usize];
+        if s.flags & flags::DYNAMIC != 0 {
+            s.linear_velocity = v;
+            s.angular_velocity = w;
+        }
+    }
+}
+
 fn def_flags(def: &BodyDef) -> u32 {
     let mut f = 0;
     if def.motion_locks.linear_x {
@@ -453,31 +501,10 @@ fn def_flags(def: &BodyDef) -> u32 {
 }
 
 impl World {
-    /// Checks an id and returns the body's index.
-    pub(crate) fn body_index(&self, id: BodyId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "body" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.bodies.get(id.index as usize) {
-            Some(b) if b.id == id.index && b.generation == id.generation => Ok(id.index as usize),
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_body_id(&self, index: u32) -> BodyId {
-        BodyId {
-            index,
-            world: self.world_number,
-            generation: self.bodies[index as usize].generation,
-        }
-    }
-
     /// The sim of a body, wherever it lives.
     #[inline]
     pub(crate) fn body_sim(&self, body_index: usize) -> &BodySim {
-        let b = &self.bodies[body_index];
-        &self.solver_sets[b.set_index as usize].body_sims[b.local_index as usize]
+        self.bodies[body_index].sim(&self.solver_sets)
     }
 
     #[inline]
@@ -650,11 +677,8 @@ impl World {
 
     /// Destroys every contact of a body; `wake` wakes the bodies that were touching.
     pub(crate) fn destroy_body_contacts(&mut self, body_index: usize, wake: bool) {
-        let mut key = self.bodies[body_index].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
-            let edge = (key & 1) as usize;
-            key = self.contacts[contact_id as usize].edges[edge].next_key;
+        let mut edges = ContactEdges::of(&self.bodies[body_index]);
+        while let Some((contact_id, _)) = edges.next(&self.contacts) {
             self.destroy_contact(contact_id, wake);
         }
     }
@@ -698,15 +722,9 @@ impl World {
 
     /// Overrides the mass computed from the shapes (dynamic bodies only).
     pub(crate) fn override_body_mass(&mut self, bi: usize, mass_data: MassData) -> Result<()> {
-        check_finite(mass_data.mass, "mass")?;
         // Smaller masses (subnormal numbers) have no finite inverse.
-        if mass_data.mass < f32::MIN_POSITIVE {
-            return Err(Error::OutOfRange {
-                what: "mass",
-                expected: ">= f32::MIN_POSITIVE (1.2e-38 kg)",
-                value: mass_data.mass,
-            });
-        }
+        let (mass, expected) = (mass_data.mass, ">= f32::MIN_POSITIVE (1.2e-38 kg)");
+        check_in_range(mass, f32::MIN_POSITIVE.., "mass", expected)?;
         check_non_negative(mass_data.rotational_inertia, "rotational inertia")?;
         check_local_point(mass_data.center, "center of mass")?;
         if self.bodies[bi].body_type != BodyType::Dynamic {
@@ -978,12 +996,9 @@ impl World {
 
     /// Wakes every body touching this one.
     pub(crate) fn wake_touching_bodies(&mut self, bi: usize) {
-        let mut key = self.bodies[bi].head_contact_key;
-        while key != NULL_INDEX {
-            let contact = &self.contacts[(key >> 1) as usize];
-            let edge = (key & 1) as usize;
-            key = contact.edges[edge].next_key;
-            let other = contact.edges[edge ^ 1].body_id as usize;
+        let mut edges = ContactEdges::of(&self.bodies[bi]);
+        while let Some((contact_id, edge)) = edges.next(&self.contacts) {
+            let other = self.contacts[contact_id as usize].edges[edge ^ 1].body_id as usize;
             self.wake_body(other);
         }
     }

@@ -4,7 +4,7 @@
 //! - E. Catto, Box2D v3.1 `b2Body_SetTargetTransform`.
 
 use crate::body::{BodyType, check_position, check_rotation};
-use crate::error::{Error, Result, check_finite};
+use crate::error::{Error, Result, check_positive};
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 
@@ -34,14 +34,7 @@ impl World {
     ) -> Result<()> {
         check_position(target.p, "target position")?;
         check_rotation(target.q, "target rotation")?;
-        check_finite(time_step, "time step")?;
-        if time_step <= 0.0 {
-            return Err(Error::OutOfRange {
-                what: "time step",
-                expected: "> 0",
-                value: time_step,
-            });
-        }
+        check_positive(time_step, "time step")?;
         if self.bodies[bi].body_type == BodyType::Static {
             return Err(Error::InvalidOperation("a static body cannot move"));
         }

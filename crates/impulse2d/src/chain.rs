@@ -146,17 +146,6 @@ fn make_segments(def: &ChainDef) -> Result<Vec<ChainSegment>> {
 }
 
 impl World {
-    pub(crate) fn chain_index(&self, id: ChainId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "chain" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.chains.get(id.index as usize) {
-            Some(c) if c.id == id.index && c.generation == id.generation => Ok(id.index as usize),
-            _ => Err(invalid),
-        }
-    }
-
     /// Attaches a chain to body `bi` after checking its definition (see
     /// [`World::create_chain`]).
     pub(crate) fn add_chain(&mut self, bi: usize, def: &ChainDef) -> Result<ChainId> {
@@ -264,14 +253,6 @@ impl World {
         }
         self.chains[ci].free();
         self.chain_ids.free(ci as u32);
-    }
-
-    pub(crate) fn make_chain_id(&self, index: u32) -> ChainId {
-        ChainId {
-            index,
-            world: self.world_number,
-            generation: self.chains[index as usize].generation,
-        }
     }
 }
 

@@ -36,7 +36,9 @@
 use crate::body::BodyType;
 use crate::collision::{Capsule, CollisionPlane, PlaneResult, clip_vector, solve_planes};
 use crate::core::LINEAR_SLOP;
-use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::error::{
+    Error, Result, check_finite_vec, check_in_range, check_non_negative, check_positive,
+};
 use crate::id::{BodyId, ShapeId};
 use crate::math::{Rot, Vec2};
 use crate::mover::{MoverStores, cast_mover_in, check_mover, collide_mover_in};
@@ -98,14 +100,8 @@ impl CharacterDef {
     pub fn validate(&self) -> Result<()> {
         check_finite_vec(self.position, "character position")?;
         check_mover(&self.capsule)?;
-        check_finite(self.max_slope, "max slope")?;
-        if !(0.0..std::f32::consts::FRAC_PI_2).contains(&self.max_slope) {
-            return Err(Error::OutOfRange {
-                what: "max slope",
-                expected: "in [0, π/2) radians",
-                value: self.max_slope,
-            });
-        }
+        let slopes = 0.0..std::f32::consts::FRAC_PI_2;
+        check_in_range(self.max_slope, slopes, "max slope", "in [0, π/2) radians")?;
         check_non_negative(self.step_height, "step height")?;
         check_non_negative(self.snap_distance, "snap distance")?;
         check_non_negative(self.push_force, "push force")?;
@@ -282,14 +278,7 @@ impl CharacterController {
     /// a displacement (velocity × time step) beyond ±1e5 m, or an ignored body that has been destroyed; nothing changes then.
     pub fn move_character(&mut self, world: &mut World, velocity: Vec2, dt: f32) -> Result<()> {
         check_finite_vec(velocity, "character velocity")?;
-        check_finite(dt, "time step")?;
-        if dt <= 0.0 {
-            return Err(Error::OutOfRange {
-                what: "time step",
-                expected: "> 0",
-                value: dt,
-            });
-        }
+        check_positive(dt, "time step")?;
         if let Some(id) = self.ignored_body {
             world.body(id)?;
         }

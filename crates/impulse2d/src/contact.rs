@@ -84,6 +84,38 @@ pub(crate) struct Contact {
     pub flags: u32,
 }
 
+impl Contact {
+    /// Whether shape `si` is one of the contact's two shapes.
+    #[inline]
+    pub(crate) fn has_shape(&self, si: usize) -> bool {
+        self.shape_id_a as usize == si || self.shape_id_b as usize == si
+    }
+}
+
+/// A walk along a body's contact list (from `Body::head_contact_key`) that
+/// holds no borrow of the world between steps, so the loop may change or
+/// destroy the contact it is at: the next key is read before it is handed out.
+pub(crate) struct ContactEdges(u32);
+
+impl ContactEdges {
+    /// The walk over the contacts of `body`.
+    #[inline]
+    pub(crate) fn of(body: &crate::body::Body) -> ContactEdges {
+        ContactEdges(body.head_contact_key)
+    }
+
+    /// The next contact's id and the body's edge in it (0 or 1).
+    #[inline]
+    pub(crate) fn next(&mut self, contacts: &[Contact]) -> Option<(u32, usize)> {
+        if self.0 == NULL_INDEX {
+            return None;
+        }
+        let (contact_id, edge) = (self.0 >> 1, (self.0 & 1) as usize);
+        self.0 = contacts[contact_id as usize].edges[edge].next_key;
+        Some((contact_id, edge))
+    }
+}
+
 impl Default for Contact {
     fn default() -> Self {
         let edge = ContactEdge {
@@ -764,29 +796,37 @@ impl World {
     /// Makes the shape's contacts recompute their manifold and material at
     /// the next step instead of being recycled.
     pub(crate) fn refresh_shape_contacts(&mut self, si: usize) {
-        let bi = self.shapes[si].body_id as usize;
-        let mut key = self.bodies[bi].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
-            let contact = &self.contacts[contact_id as usize];
-            key = contact.edges[(key & 1) as usize].next_key;
-            if contact.shape_id_a as usize == si || contact.shape_id_b as usize == si {
+        let mut edges = ContactEdges::of(&self.bodies[self.shapes[si].body_id as usize]);
+        while let Some((contact_id, _)) = edges.next(&self.contacts) {
+            if self.contacts[contact_id as usize].has_shape(si) {
                 self.contact_sim_mut(contact_id).sim_flags &= !sim_flags::RECYCLE_VALID;
             }
         }
     }
 
-    fn make_contact_data(&self, contact_id: u32) -> ContactData {
-        let c = &self.contacts[contact_id as usize];
+    /// The public ids of contact `index` and of its two shapes.
+    pub(crate) fn contact_public_ids(&self, index: u32) -> (ContactId, ShapeId, ShapeId) {
+        let c = &self.contacts[index as usize];
+        let id = ContactId {
+            index,
+            world: self.world_number,
+            generation: c.generation,
+        };
+        (
+            id,
+            self.make_shape_id(c.shape_id_a),
+            self.make_shape_id(c.shape_id_b),
+        )
+    }
+
+    fn make_contact_data(&self, index: u32) -> ContactData {
+        let (contact_id, shape_id_a, shape_id_b) = self.contact_public_ids(index);
+        let manifold = self.contact_sim(index).manifold;
         ContactData {
-            contact_id: ContactId {
-                index: contact_id,
-                world: self.world_number,
-                generation: c.generation,
-            },
-            shape_id_a: self.make_shape_id(c.shape_id_a),
-            shape_id_b: self.make_shape_id(c.shape_id_b),
-            manifold: self.contact_sim(contact_id).manifold,
+            contact_id,
+            shape_id_a,
+            shape_id_b,
+            manifold,
         }
     }
 
@@ -803,11 +843,9 @@ impl World {
     /// The touching contacts in body `bi`'s list, all or only those of one shape.
     fn touching_contact_data(&self, bi: usize, shape: Option<u32>) -> Vec<ContactData> {
         let mut out = Vec::new();
-        let mut key = self.bodies[bi].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
+        let mut edges = ContactEdges::of(&self.bodies[bi]);
+        while let Some((contact_id, _)) = edges.next(&self.contacts) {
             let c = &self.contacts[contact_id as usize];
-            key = c.edges[(key & 1) as usize].next_key;
             let of_shape = shape.is_none_or(|s| c.shape_id_a == s || c.shape_id_b == s);
             if of_shape && c.flags & contact_flags::TOUCHING != 0 {
                 out.push(self.make_contact_data(contact_id));

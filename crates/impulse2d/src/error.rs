@@ -101,6 +101,42 @@ pub(crate) fn check_finite_vec(value: crate::math::Vec2, what: &'static str) -> 
     }
 }
 
+/// Checks that a scalar is finite and in `range`; `expected` says the range
+/// in the error.
+#[inline]
+pub(crate) fn check_in_range(
+    value: f32,
+    range: impl std::ops::RangeBounds<f32>,
+    what: &'static str,
+    expected: &'static str,
+) -> Result<()> {
+    check_finite(value, what)?;
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what,
+            expected,
+            value,
+        })
+    }
+}
+
+/// Checks that a scalar is finite and `> 0`.
+#[inline]
+pub(crate) fn check_positive(value: f32, what: &'static str) -> Result<()> {
+    check_finite(value, what)?;
+    if value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what,
+            expected: "> 0",
+            value,
+        })
+    }
+}
+
 /// Checks that a scalar is finite and `>= 0`.
 #[inline]
 pub(crate) fn check_non_negative(value: f32, what: &'static str) -> Result<()> {

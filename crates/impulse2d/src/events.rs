@@ -293,15 +293,13 @@ impl World {
         if c.flags & contact_flags::ENABLE_CONTACT_EVENTS == 0 {
             return;
         }
+        let (contact_id, shape_id_a, shape_id_b) = self.contact_public_ids(contact_id);
+        let manifold = *manifold;
         let event = ContactBeginTouchEvent {
-            contact_id: ContactId {
-                index: contact_id,
-                world: self.world_number,
-                generation: c.generation,
-            },
-            shape_id_a: self.make_shape_id(c.shape_id_a),
-            shape_id_b: self.make_shape_id(c.shape_id_b),
-            manifold: *manifold,
+            contact_id,
+            shape_id_a,
+            shape_id_b,
+            manifold,
         };
         self.events.contact_begin.push(event);
     }
@@ -315,14 +313,11 @@ impl World {
         if c.flags & wanted != wanted {
             return;
         }
+        let (contact_id, shape_id_a, shape_id_b) = self.contact_public_ids(contact_id);
         let event = ContactEndTouchEvent {
-            contact_id: ContactId {
-                index: contact_id,
-                world: self.world_number,
-                generation: c.generation,
-            },
-            shape_id_a: self.make_shape_id(c.shape_id_a),
-            shape_id_b: self.make_shape_id(c.shape_id_b),
+            contact_id,
+            shape_id_a,
+            shape_id_b,
         };
         self.events.push_contact_end(event);
     }

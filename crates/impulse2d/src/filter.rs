@@ -29,8 +29,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Mutex;
 
 use crate::collision::{DistanceInput, Manifold, SimplexCache, ToiInput, shape_distance};
-use crate::contact::{ContactSim, sim_flags};
-use crate::id::{NULL_INDEX, ShapeId};
+use crate::contact::{ContactEdges, ContactSim, sim_flags};
+use crate::id::ShapeId;
 use crate::shape::Shape;
 use crate::world::World;
 
@@ -328,16 +328,13 @@ impl World {
     /// bodies) the shape's contacts that the new filter or the custom filter
     /// no longer allow, and keeps the others untouched.
     pub(crate) fn destroy_filtered_contacts(&mut self, si: usize) {
-        let bi = self.shapes[si].body_id as usize;
-        let mut key = self.bodies[bi].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
+        let mut edges = ContactEdges::of(&self.bodies[self.shapes[si].body_id as usize]);
+        while let Some((contact_id, _)) = edges.next(&self.contacts) {
             let contact = &self.contacts[contact_id as usize];
-            key = contact.edges[(key & 1) as usize].next_key;
-            let (a, b) = (contact.shape_id_a, contact.shape_id_b);
-            if a as usize != si && b as usize != si {
+            if !contact.has_shape(si) {
                 continue;
             }
+            let (a, b) = (contact.shape_id_a, contact.shape_id_b);
             let allowed = self.shapes[a as usize]
                 .filter
                 .should_collide(&self.shapes[b as usize].filter)

@@ -25,21 +25,33 @@ macro_rules! define_id {
         }
 
         impl $name {
-            /// The slot index inside the world (stable while the object lives;
-            /// reused after it is destroyed). Useful as a key in user tables.
-            #[inline]
-            pub fn index(self) -> u32 {
-                self.index
-            }
-
-            /// The slot's generation: how many objects have used this slot.
-            #[inline]
-            pub fn generation(self) -> u32 {
-                self.generation
-            }
+            slot_getters!(
+                "The slot index inside the world (stable while the object lives; \
+                 reused after it is destroyed). Useful as a key in user tables.",
+                "The slot's generation: how many objects have used this slot."
+            );
         }
     };
 }
+
+/// The public `index()` and `generation()` getters of a handle to a slot of a
+/// pool (fields `index` and `generation`), with their docs.
+macro_rules! slot_getters {
+    ($index_doc:literal, $generation_doc:literal) => {
+        #[doc = $index_doc]
+        #[inline]
+        pub fn index(self) -> u32 {
+            self.index
+        }
+
+        #[doc = $generation_doc]
+        #[inline]
+        pub fn generation(self) -> u32 {
+            self.generation
+        }
+    };
+}
+pub(crate) use slot_getters;
 
 define_id!(
     /// A handle to a rigid body. See [`World::create_body`](crate::World::create_body).
@@ -65,6 +77,49 @@ define_id!(
     /// [`World::create_revolute_joint`](crate::World::create_revolute_joint) and friends.
     JointId
 );
+
+/// The world's id checks and id makers, one pair per store: `$index_fn(id)`
+/// is the slot's index for an id of this world whose slot is live (its
+/// `$live` field holds its own index) at the id's generation, and
+/// `Err(InvalidId)` otherwise; `$make_fn(index)` is the id of live slot
+/// `index`.
+macro_rules! slot_ids {
+    ($($id:ident in $($store:ident).+, $live:ident, $what:literal: $index_fn:ident, $make_fn:ident;)*) => {
+        impl crate::world::World {
+            $(
+                #[doc = concat!("Checks a ", $what, " id and returns the ", $what, "'s index.")]
+                pub(crate) fn $index_fn(&self, id: $id) -> crate::error::Result<usize> {
+                    let invalid = crate::error::Error::InvalidId { what: $what };
+                    if id.world != self.world_number {
+                        return Err(invalid);
+                    }
+                    match self.$($store).+.get(id.index as usize) {
+                        Some(s) if s.$live == id.index && s.generation == id.generation => {
+                            Ok(id.index as usize)
+                        }
+                        _ => Err(invalid),
+                    }
+                }
+
+                #[doc = concat!("The id of live ", $what, " slot `index`.")]
+                pub(crate) fn $make_fn(&self, index: u32) -> $id {
+                    $id {
+                        index,
+                        world: self.world_number,
+                        generation: self.$($store).+[index as usize].generation,
+                    }
+                }
+            )*
+        }
+    };
+}
+
+slot_ids! {
+    BodyId in bodies, id, "body": body_index, make_body_id;
+    ShapeId in shapes, id, "shape": shape_index, make_shape_id;
+    ChainId in chains, id, "chain": chain_index, make_chain_id;
+    JointId in joints.joints, joint_id, "joint": joint_index, make_joint_id;
+}
 
 /// Hands out a fresh number for each world so that ids from one world are
 /// rejected by another. Wraps after 65,535 worlds, which only weakens the

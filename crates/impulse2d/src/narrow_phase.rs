@@ -324,21 +324,13 @@ fn collide_one(
 
     let body_a = &bodies[shape_a.body_id as usize];
     let body_b = &bodies[shape_b.body_id as usize];
-    let sim_a = &solver_sets[body_a.set_index as usize].body_sims[body_a.local_index as usize];
-    let sim_b = &solver_sets[body_b.set_index as usize].body_sims[body_b.local_index as usize];
+    let sim_a = body_a.sim(solver_sets);
+    let sim_b = body_b.sim(solver_sets);
 
-    sim.body_sim_index_a = if body_a.set_index == AWAKE_SET {
-        body_a.local_index
-    } else {
-        NULL_INDEX
-    };
+    sim.body_sim_index_a = body_a.awake_index();
     sim.inv_mass_a = sim_a.inv_mass;
     sim.inv_i_a = sim_a.inv_inertia;
-    sim.body_sim_index_b = if body_b.set_index == AWAKE_SET {
-        body_b.local_index
-    } else {
-        NULL_INDEX
-    };
+    sim.body_sim_index_b = body_b.awake_index();
     sim.inv_mass_b = sim_b.inv_mass;
     sim.inv_i_b = sim_b.inv_inertia;
 

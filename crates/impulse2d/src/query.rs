@@ -28,6 +28,7 @@
 //!   `b2World_CastShape`, `b2RayCastClosestFcn`), `shape.c`.
 
 use crate::body::BodyType;
+use crate::collision::dynamic_tree::CastInput;
 use crate::collision::{
     Aabb, CastOutput, DistanceInput, RayCastInput, ShapeCastInput, ShapeCastPairInput, ShapeProxy,
     SimplexCache, point_in_capsule, point_in_circle, point_in_polygon, ray_cast_capsule,
@@ -203,28 +204,40 @@ impl World {
         mut callback: impl FnMut(ShapeId) -> bool,
     ) -> Result<()> {
         check_aabb(&aabb)?;
+        self.overlap_trees(aabb, &filter, &mut callback, |shape| {
+            let tight = shape.geometry.compute_aabb(self.shape_transform(shape));
+            tight.overlaps(&aabb)
+        });
+        Ok(())
+    }
+
+    /// The loop [`World::overlap_aabb`] and [`World::overlap_shape`] share:
+    /// the shapes in every tree whose boxes overlap `bounds`, that `filter`
+    /// accepts and that `overlaps` (the exact test) go to `callback`, until it
+    /// returns `false`.
+    fn overlap_trees(
+        &self,
+        bounds: Aabb,
+        filter: &QueryFilter,
+        callback: &mut impl FnMut(ShapeId) -> bool,
+        overlaps: impl Fn(&Shape) -> bool,
+    ) {
         let mut go_on = true;
         for body_type in TREE_ORDER {
-            self.broad_phase
-                .tree(body_type)
-                .query(aabb, filter.mask_bits, |_, data| {
-                    let index = data as u32;
-                    let shape = &self.shapes[index as usize];
-                    if !Self::query_sees(shape, &filter) {
-                        return true;
-                    }
-                    let tight = shape.geometry.compute_aabb(self.shape_transform(shape));
-                    if !tight.overlaps(&aabb) {
-                        return true;
-                    }
-                    go_on = callback(self.make_shape_id(index));
-                    go_on
-                });
+            let tree = self.broad_phase.tree(body_type);
+            tree.query(bounds, filter.mask_bits, |_, data| {
+                let index = data as u32;
+                let shape = &self.shapes[index as usize];
+                if !Self::query_sees(shape, filter) || !overlaps(shape) {
+                    return true;
+                }
+                go_on = callback(self.make_shape_id(index));
+                go_on
+            });
             if !go_on {
                 break;
             }
         }
-        Ok(())
     }
 
     /// Calls `callback` for every shape that `filter` accepts and that
@@ -244,24 +257,9 @@ impl World {
         mut callback: impl FnMut(ShapeId) -> bool,
     ) -> Result<()> {
         let query = world_proxy(proxy, transform)?;
-        let bounds = proxy_aabb(&query);
-        let mut go_on = true;
-        for body_type in TREE_ORDER {
-            self.broad_phase
-                .tree(body_type)
-                .query(bounds, filter.mask_bits, |_, data| {
-                    let index = data as u32;
-                    let shape = &self.shapes[index as usize];
-                    if !Self::query_sees(shape, &filter) || !self.shape_overlaps(shape, &query) {
-                        return true;
-                    }
-                    go_on = callback(self.make_shape_id(index));
-                    go_on
-                });
-            if !go_on {
-                break;
-            }
-        }
+        self.overlap_trees(proxy_aabb(&query), &filter, &mut callback, |shape| {
+            self.shape_overlaps(shape, &query)
+        });
         Ok(())
     }
 
@@ -296,35 +294,52 @@ impl World {
     ) -> Result<()> {
         check_finite_vec(origin, "ray origin")?;
         check_finite_vec(translation, "ray translation")?;
+        self.cast_trees(
+            |fraction| RayCastInput::new(origin, translation, fraction),
+            &filter,
+            &mut callback,
+            |shape, sub_input| ray_cast_shape(shape, self.shape_transform(shape), sub_input),
+        );
+        Ok(())
+    }
+
+    /// The loop [`World::cast_ray`] and [`World::cast_shape`] share: every
+    /// tree in [`TREE_ORDER`] is swept with `input_at(clip)`, `clip` being
+    /// what the callback's answers have clipped the cast to so far. A shape
+    /// the filter accepts goes to `cast` (the exact cast against it) and a hit
+    /// to `callback`, whose answer clips the sweep (see the
+    /// [module documentation](self)).
+    fn cast_trees<I: CastInput>(
+        &self,
+        input_at: impl Fn(f32) -> I,
+        filter: &QueryFilter,
+        callback: &mut impl FnMut(ShapeId, Vec2, Vec2, f32) -> f32,
+        cast: impl Fn(&Shape, &I) -> CastOutput,
+    ) {
         let mut fraction = 1.0f32;
         for body_type in TREE_ORDER {
-            let input = RayCastInput::new(origin, translation, fraction);
-            self.broad_phase.tree(body_type).ray_cast(
-                &input,
-                filter.mask_bits,
-                |sub_input, _, data| {
-                    let index = data as u32;
-                    let shape = &self.shapes[index as usize];
-                    if !Self::query_sees(shape, &filter) {
-                        return sub_input.max_fraction;
-                    }
-                    let output = ray_cast_shape(shape, self.shape_transform(shape), sub_input);
-                    if !output.hit {
-                        return sub_input.max_fraction;
-                    }
-                    let id = self.make_shape_id(index);
-                    let answer = callback(id, output.point, output.normal, output.fraction);
-                    if (0.0..=1.0).contains(&answer) {
-                        fraction = fraction.min(answer);
-                    }
-                    answer
-                },
-            );
+            let tree = self.broad_phase.tree(body_type);
+            input_at(fraction).cast_on(tree, filter.mask_bits, |sub_input, _, data| {
+                let index = data as u32;
+                let shape = &self.shapes[index as usize];
+                if !Self::query_sees(shape, filter) {
+                    return sub_input.max_fraction();
+                }
+                let output = cast(shape, sub_input);
+                if !output.hit {
+                    return sub_input.max_fraction();
+                }
+                let id = self.make_shape_id(index);
+                let answer = callback(id, output.point, output.normal, output.fraction);
+                if (0.0..=1.0).contains(&answer) {
+                    fraction = fraction.min(answer);
+                }
+                answer
+            });
             if fraction == 0.0 {
                 break;
             }
         }
-        Ok(())
     }
 
     /// The first shape the ray from `origin` along `translation` hits among
@@ -381,39 +396,15 @@ impl World {
     ) -> Result<()> {
         let query = world_proxy(proxy, transform)?;
         check_finite_vec(translation, "cast translation")?;
-        let mut fraction = 1.0f32;
-        for body_type in TREE_ORDER {
-            let input = ShapeCastInput {
-                proxy: query,
-                translation,
-                max_fraction: fraction,
-                can_encroach: false,
-            };
-            self.broad_phase.tree(body_type).shape_cast(
-                &input,
-                filter.mask_bits,
-                |sub_input, _, data| {
-                    let index = data as u32;
-                    let shape = &self.shapes[index as usize];
-                    if !Self::query_sees(shape, &filter) {
-                        return sub_input.max_fraction;
-                    }
-                    let output = self.cast_against(shape, &query, translation, sub_input);
-                    if !output.hit {
-                        return sub_input.max_fraction;
-                    }
-                    let id = self.make_shape_id(index);
-                    let answer = callback(id, output.point, output.normal, output.fraction);
-                    if (0.0..=1.0).contains(&answer) {
-                        fraction = fraction.min(answer);
-                    }
-                    answer
-                },
-            );
-            if fraction == 0.0 {
-                break;
-            }
-        }
+        let input_at = |max_fraction| ShapeCastInput {
+            proxy: query,
+            translation,
+            max_fraction,
+            can_encroach: false,
+        };
+        self.cast_trees(input_at, &filter, &mut callback, |shape, sub_input| {
+            self.cast_against(shape, &query, translation, sub_input)
+        });
         Ok(())
     }
 

@@ -13,9 +13,10 @@ use crate::collision::{
     compute_capsule_mass, compute_circle_aabb, compute_circle_mass, compute_polygon_aabb,
     compute_polygon_mass, compute_segment_aabb,
 };
+use crate::contact::ContactEdges;
 use crate::core::{AABB_MARGIN, AABB_MARGIN_FRACTION, SPECULATIVE_DISTANCE};
 use crate::error::{Error, Result, check_finite, check_non_negative};
-use crate::id::{NULL_INDEX, ShapeId};
+use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
 use crate::pos::{WorldAabb, WorldTransform, check_finite_pos};
 use crate::world::World;
@@ -530,26 +531,6 @@ pub(crate) fn speculative_aabb(geometry: &ShapeGeometry, xf: WorldTransform) -> 
 }
 
 impl World {
-    /// Checks an id and returns the shape's index.
-    pub(crate) fn shape_index(&self, id: ShapeId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "shape" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.shapes.get(id.index as usize) {
-            Some(s) if s.id == id.index && s.generation == id.generation => Ok(id.index as usize),
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_shape_id(&self, index: u32) -> ShapeId {
-        ShapeId {
-            index,
-            world: self.world_number,
-            generation: self.shapes[index as usize].generation,
-        }
-    }
-
     /// Creates a shape on body `bi` after validating everything.
     pub(crate) fn create_shape_internal(
         &mut self,
@@ -763,14 +744,9 @@ impl World {
 
     /// Destroys every contact that involves the shape.
     pub(crate) fn destroy_shape_contacts(&mut self, si: usize, wake: bool) {
-        let bi = self.shapes[si].body_id as usize;
-        let mut key = self.bodies[bi].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
-            let edge = (key & 1) as usize;
-            let contact = &self.contacts[contact_id as usize];
-            key = contact.edges[edge].next_key;
-            if contact.shape_id_a as usize == si || contact.shape_id_b as usize == si {
+        let mut edges = ContactEdges::of(&self.bodies[self.shapes[si].body_id as usize]);
+        while let Some((contact_id, _)) = edges.next(&self.contacts) {
+            if self.contacts[contact_id as usize].has_shape(si) {
                 self.destroy_contact(contact_id, wake);
             }
         }

@@ -204,86 +204,68 @@ fn better(best: Option<Ghost>, c: Ghost) -> Option<Ghost> {
     }
 }
 
-/// The outline's vertex before `w`, the start of exposed edge `w`→`…` of
-/// direction `d`: of the exposed edges that reach `w` (the own polygon's
-/// previous edge, neighbours' edges through `w`), the one met first turning
-/// clockwise from `d` through the outside. `fallback` when none does.
-#[allow(clippy::too_many_arguments)]
-fn ghost_before(
-    own: u32,
-    w: Vec2,
-    d: Vec2,
-    own_prev: Option<Vec2>,
-    fallback: Vec2,
-    polygons: &[Option<WorldPolygon>],
-    exposed: &[u8],
-    near: &[u32],
-) -> Vec2 {
-    let mut best: Option<Ghost> = None;
-    if let Some(p) = own_prev {
-        let back = (p - w).normalize();
-        best = better(best, (ccw_angle(back, d), false, own, 0, p));
-    }
-    for &other in near {
-        if other == own {
-            continue;
-        }
-        let Some(poly) = polygons.get(other as usize).and_then(|p| p.as_ref()) else {
-            continue;
-        };
-        for j in 0..poly.count {
-            if exposed[other as usize] & (1 << j) == 0 {
-                continue;
-            }
-            let (c, e) = poly.edge(j);
-            if c.distance(w) <= SHARED_EDGE_TOLERANCE || !on_segment(w, c, e) {
-                continue;
-            }
-            let back = (c - w).normalize();
-            best = better(best, (ccw_angle(back, d), true, other, j, c));
-        }
-    }
-    best.map_or(fallback, |g| g.4)
+/// Which neighbour of a vertex on the outline [`ghost`] looks for.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    /// The vertex before `w`: the start of the exposed edge that ends at `w`.
+    Before,
+    /// The vertex after `w`: the end of the exposed edge that starts at `w`.
+    After,
 }
 
-/// The outline's vertex after `w`, the end of exposed edge `…`→`w` of
-/// direction `d` (see [`ghost_before`]).
+/// The tiles' polygons and, per tile, the bit mask of its exposed edges.
+struct Tiles<'a> {
+    polygons: &'a [Option<WorldPolygon>],
+    exposed: &'a [u8],
+}
+
+/// The outline's vertex on `side` of `w`, for the exposed edge of tile `own`
+/// of direction `d` that starts (`Side::After`) or ends (`Side::Before`) at
+/// `w`: of the exposed edges that reach `w` (the own polygon's neighbouring
+/// edge, whose far vertex is `own_vertex`, and the edges of the tiles `near`
+/// through `w`), the one met first turning clockwise from `d` through the
+/// outside (for `Side::After`, counter-clockwise from `-d`). `fallback` when
+/// none does.
 #[allow(clippy::too_many_arguments)]
-fn ghost_after(
+fn ghost(
+    tiles: &Tiles<'_>,
+    near: &[u32],
     own: u32,
+    side: Side,
     w: Vec2,
     d: Vec2,
-    own_next: Option<Vec2>,
+    own_vertex: Option<Vec2>,
     fallback: Vec2,
-    polygons: &[Option<WorldPolygon>],
-    exposed: &[u8],
-    near: &[u32],
 ) -> Vec2 {
     let back = -d;
+    let turn = |v: Vec2| {
+        let towards = (v - w).normalize();
+        match side {
+            Side::Before => ccw_angle(towards, d),
+            Side::After => ccw_angle(back, towards),
+        }
+    };
     let mut best: Option<Ghost> = None;
-    if let Some(n) = own_next {
-        best = better(
-            best,
-            (ccw_angle(back, (n - w).normalize()), false, own, 0, n),
-        );
+    if let Some(v) = own_vertex {
+        best = better(best, (turn(v), false, own, 0, v));
     }
     for &other in near {
         if other == own {
             continue;
         }
-        let Some(poly) = polygons.get(other as usize).and_then(|p| p.as_ref()) else {
+        let Some(poly) = tiles.polygons.get(other as usize).and_then(|p| p.as_ref()) else {
             continue;
         };
         for j in 0..poly.count {
-            if exposed[other as usize] & (1 << j) == 0 {
+            if tiles.exposed[other as usize] & (1 << j) == 0 {
                 continue;
             }
             let (c, e) = poly.edge(j);
-            if e.distance(w) <= SHARED_EDGE_TOLERANCE || !on_segment(w, c, e) {
+            let v = if side == Side::Before { c } else { e };
+            if v.distance(w) <= SHARED_EDGE_TOLERANCE || !on_segment(w, c, e) {
                 continue;
             }
-            let turn = ccw_angle(back, (e - w).normalize());
-            best = better(best, (turn, true, other, j, e));
+            best = better(best, (turn(v), true, other, j, v));
         }
     }
     best.map_or(fallback, |g| g.4)
@@ -331,6 +313,10 @@ pub(crate) fn update_tiles(
     }
 
     // Pass 2: the ghost vertices of the tiles' exposed edges.
+    let tiles = Tiles {
+        polygons: &polygons,
+        exposed: &exposed,
+    };
     for (index, shape) in shapes.iter_mut().enumerate() {
         shape.tile = None;
         let Some(poly) = &polygons[index] else {
@@ -356,30 +342,16 @@ pub(crate) fn update_tiles(
             let next = (i + 1) % n;
             let own_prev = (exposed[index] & (1 << prev) != 0).then(|| poly.vertices[prev]);
             let own_next = (exposed[index] & (1 << next) != 0).then(|| poly.edge(next).1);
-            neighbours(tree, edge_box(a, a), &mut near);
-            let g1 = ghost_before(
-                own,
-                a,
-                d,
-                own_prev,
-                poly.vertices[prev],
-                &polygons,
-                &exposed,
-                &near,
-            );
-            neighbours(tree, edge_box(b, b), &mut near);
-            let g2 = ghost_after(
-                own,
-                b,
-                d,
-                own_next,
-                poly.edge(next).1,
-                &polygons,
-                &exposed,
-                &near,
-            );
-            edges.ghost1[i] = poly.transform.apply_inv(g1);
-            edges.ghost2[i] = poly.transform.apply_inv(g2);
+            let ends = [
+                (Side::Before, a, own_prev, poly.vertices[prev]),
+                (Side::After, b, own_next, poly.edge(next).1),
+            ];
+            let [g1, g2] = ends.map(|(side, w, own_vertex, fallback)| {
+                neighbours(tree, edge_box(w, w), &mut near);
+                let g = ghost(&tiles, &near, own, side, w, d, own_vertex, fallback);
+                poly.transform.apply_inv(g)
+            });
+            (edges.ghost1[i], edges.ghost2[i]) = (g1, g2);
         }
         shape.tile = Some(Box::new(edges));
     }

@@ -16,7 +16,7 @@ use crate::broad_phase::BroadPhase;
 use crate::chain::Chain;
 use crate::contact::{Contact, Mixing};
 use crate::core::{LINEAR_SLOP, MAX_SUB_STEPS};
-use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
+use crate::error::{Error, Result, check_finite_vec, check_non_negative, check_positive};
 use crate::id::{IdPool, NULL_INDEX, next_world_number};
 use crate::math::Vec2;
 use crate::profile::Profile;
@@ -186,14 +186,7 @@ impl WorldDef {
         check_non_negative(self.restitution_threshold, "restitution threshold")?;
         check_non_negative(self.hit_event_threshold, "hit event threshold")?;
         check_non_negative(self.contact_recycle_distance, "contact recycle distance")?;
-        check_finite(self.maximum_linear_speed, "maximum linear speed")?;
-        if self.maximum_linear_speed <= 0.0 {
-            return Err(Error::OutOfRange {
-                what: "maximum linear speed",
-                expected: "> 0",
-                value: self.maximum_linear_speed,
-            });
-        }
+        check_positive(self.maximum_linear_speed, "maximum linear speed")?;
         check_worker_count(self.worker_count)?;
         if !(1..=crate::core::MAX_RELAX_ITERATIONS).contains(&self.relax_iterations) {
             return Err(Error::OutOfRange {

@@ -5,7 +5,7 @@
 //! [`World::step`]. The values are also in [`World::settings`].
 
 use crate::collision::Aabb;
-use crate::error::{Error, Result, check_finite, check_non_negative};
+use crate::error::{Result, check_non_negative, check_positive};
 use crate::id::NULL_INDEX;
 use crate::solver::solver_set::AWAKE_SET;
 use crate::workers::Workers;
@@ -161,14 +161,7 @@ impl World {
     ///
     /// Box2D: `b2World_SetMaximumLinearSpeed`.
     pub fn set_maximum_linear_speed(&mut self, speed: f32) -> Result<()> {
-        check_finite(speed, "maximum linear speed")?;
-        if speed <= 0.0 {
-            return Err(Error::OutOfRange {
-                what: "maximum linear speed",
-                expected: "> 0",
-                value: speed,
-            });
-        }
+        check_positive(speed, "maximum linear speed")?;
         self.settings.maximum_linear_speed = speed;
         Ok(())
     }
@@ -257,6 +250,7 @@ impl World {
 mod tests {
     use crate::collision::{Aabb, make_box};
     use crate::math::Vec2;
+    use crate::test_build as build;
     use crate::{BodyDef, BodyType, QueryFilter, ShapeDef, World, WorldDef};
 
     /// A row of 200 static boxes created left to right: rebuilding the static
@@ -319,19 +313,15 @@ mod tests {
             world.set_friction_callback(|fa, a, fb, b| if a == b { fa.max(fb) } else { 0.1 });
             world
                 .set_restitution_callback(|ra, a, rb, b| if a + b == 1 { 0.3 } else { ra.min(rb) });
-            let ground = world.create_body(&BodyDef::default()).unwrap();
-            world
-                .create_polygon_shape(ground, &ShapeDef::default(), &make_box(20.0, 1.0).unwrap())
-                .unwrap();
+            let ground = build::body(&mut world, BodyType::Static, Vec2::ZERO);
+            build::add_box(&mut world, ground, 20.0, 1.0);
             let mut bodies = Vec::new();
             for i in 0..48 {
-                let body = world
-                    .create_body(&BodyDef {
-                        body_type: BodyType::Dynamic,
-                        position: Vec2::new((i % 6) as f32 * 0.9 - 2.5, 2.0 + (i / 6) as f32),
-                        ..Default::default()
-                    })
-                    .unwrap();
+                let body = build::body(
+                    &mut world,
+                    BodyType::Dynamic,
+                    Vec2::new((i % 6) as f32 * 0.9 - 2.5, 2.0 + (i / 6) as f32),
+                );
                 let def = ShapeDef {
                     user_material_id: (i % 2) as u64,
                     ..Default::default()

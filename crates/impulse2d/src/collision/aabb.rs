@@ -208,13 +208,11 @@ pub fn compute_circle_aabb(shape: &Circle, xf: Transform) -> Aabb {
 /// Box2D: `b2ComputeCapsuleAABB`.
 #[inline(always)]
 pub fn compute_capsule_aabb(shape: &Capsule, xf: Transform) -> Aabb {
-    let v1 = xf.apply(shape.center1);
-    let v2 = xf.apply(shape.center2);
-    if !(v1.is_finite() && v2.is_finite()) {
+    let Some((lower, upper)) = placed_bounds(shape.center1, shape.center2, xf) else {
         return NON_FINITE;
-    }
+    };
     let r = Vec2::new(shape.radius, shape.radius);
-    Aabb::new(v1.min(v2) - r, v1.max(v2) + r)
+    Aabb::new(lower - r, upper + r)
 }
 
 /// The bounding box of a polygon placed by `xf`, including its rounding radius,
@@ -243,12 +241,17 @@ pub fn compute_polygon_aabb(shape: &Polygon, xf: Transform) -> Aabb {
 /// Box2D: `b2ComputeSegmentAABB`.
 #[inline(always)]
 pub fn compute_segment_aabb(shape: &Segment, xf: Transform) -> Aabb {
-    let v1 = xf.apply(shape.point1);
-    let v2 = xf.apply(shape.point2);
-    if !(v1.is_finite() && v2.is_finite()) {
-        return NON_FINITE;
-    }
-    Aabb::new(v1.min(v2), v1.max(v2))
+    placed_bounds(shape.point1, shape.point2, xf)
+        .map_or(NON_FINITE, |(lower, upper)| Aabb::new(lower, upper))
+}
+
+/// The lower and upper corners of the box around points `a` and `b` placed by
+/// `xf`; `None` when either placed point is not finite.
+#[inline(always)]
+fn placed_bounds(a: Vec2, b: Vec2, xf: Transform) -> Option<(Vec2, Vec2)> {
+    let v1 = xf.apply(a);
+    let v2 = xf.apply(b);
+    (v1.is_finite() && v2.is_finite()).then(|| (v1.min(v2), v1.max(v2)))
 }
 
 #[cfg(test)]

@@ -64,18 +64,11 @@ impl ProxyId {
         ProxyId { index, generation }
     }
 
-    /// The proxy's slot in the tree's pool, below the pool's capacity; usable to index
-    /// side arrays. Slots are reused after a proxy is destroyed.
-    #[inline]
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// How many times the slot had been freed when this proxy was created.
-    #[inline]
-    pub fn generation(self) -> u32 {
-        self.generation
-    }
+    crate::id::slot_getters!(
+        "The proxy's slot in the tree's pool, below the pool's capacity; usable to index \
+         side arrays. Slots are reused after a proxy is destroyed.",
+        "How many times the slot had been freed when this proxy was created."
+    );
 }
 
 /// How much work a traversal did: useful for profiling and for checking tree quality.
@@ -722,9 +715,9 @@ impl DynamicTree {
         &self,
         input: &RayCastInput,
         mask: u64,
-        mut callback: impl FnMut(&RayCastInput, ProxyId, u64) -> f32,
+        callback: impl FnMut(&RayCastInput, ProxyId, u64) -> f32,
     ) -> TreeStats {
-        let mut stats = TreeStats::default();
+        let stats = TreeStats::default();
         let valid = input.origin.is_finite()
             && input.translation.is_finite()
             && input.max_fraction.is_finite()
@@ -734,54 +727,13 @@ impl DynamicTree {
         }
 
         let p1 = input.origin;
-        let p1_pos = to_pos(p1);
         let d = input.translation;
         // Normal of the ray's line, for the separating-axis test |v·(p1 − c)| > |v|·h.
         let v = Vec2::scalar_cross(1.0, d.normalize());
-        let abs_v = v.abs();
 
-        let mut max_fraction = input.max_fraction;
-        let mut segment_box = to_world_aabb(segment_aabb(p1, d, max_fraction));
-        let mut sub_input = *input;
-
-        let mut stack = node_stack();
-        while let Some(node_index) = stack.pop() {
-            stats.node_visits += 1;
-            let node = &self.nodes[node_index as usize];
-            let order = near_first_order(node, p1_pos);
-            // Children are handled in reverse push order: the near one is pushed last.
-            for &slot in order.iter().rev() {
-                let child = &node.children[slot];
-                if !child.aabb.overlaps(&segment_box) {
-                    continue;
-                }
-                let c = child.aabb.center();
-                let h = child.aabb.extents();
-                if v.dot(p1_pos - c).abs() > abs_v.dot(h) {
-                    continue;
-                }
-                if !child.is_leaf() {
-                    if child.is_node() {
-                        stack.push(child.index());
-                    }
-                    continue;
-                }
-                if !child.matches(mask, &self.proxies) {
-                    continue;
-                }
-                sub_input.max_fraction = max_fraction;
-                stats.leaf_visits += 1;
-                let value = callback(&sub_input, child.proxy_id(), child.user_data);
-                if value == 0.0 {
-                    return stats;
-                }
-                if 0.0 < value && value <= max_fraction {
-                    max_fraction = value;
-                    segment_box = to_world_aabb(segment_aabb(p1, d, max_fraction));
-                }
-            }
-        }
-        stats
+        let sweep = BoxSweep::new(p1, v, Vec2::ZERO);
+        let segment_box = |max_fraction| to_world_aabb(segment_aabb(p1, d, max_fraction));
+        self.sweep_boxes(stats, sweep, mask, *input, segment_box, callback)
     }
 
     /// Sweeps a convex shape along `input.translation` against the proxies' boxes. The
@@ -797,9 +749,9 @@ impl DynamicTree {
         &self,
         input: &ShapeCastInput,
         mask: u64,
-        mut callback: impl FnMut(&ShapeCastInput, ProxyId, u64) -> f32,
+        callback: impl FnMut(&ShapeCastInput, ProxyId, u64) -> f32,
     ) -> TreeStats {
-        let mut stats = TreeStats::default();
+        let stats = TreeStats::default();
         let count = input.proxy.count;
         let radius = input.proxy.radius;
         let valid = (1..=MAX_POLYGON_VERTICES).contains(&count)
@@ -826,31 +778,42 @@ impl DynamicTree {
             return stats;
         }
 
-        let p1 = origin_box.center();
-        let p1_pos = to_pos(p1);
-        let extension = origin_box.extents();
         let d = input.translation;
+        // Separating axis of the swept box: the node grown by the shape's half-size.
         let v = Vec2::scalar_cross(1.0, d);
-        let abs_v = v.abs();
+        let sweep = BoxSweep::new(origin_box.center(), v, origin_box.extents());
+        let total_box = |max_fraction| to_world_aabb(swept_aabb(&origin_box, d, max_fraction));
+        self.sweep_boxes(stats, sweep, mask, *input, total_box, callback)
+    }
 
-        let mut max_fraction = input.max_fraction;
-        let mut total_box = to_world_aabb(swept_aabb(&origin_box, d, max_fraction));
-        let mut sub_input = *input;
-
+    /// The traversal [`ray_cast`](Self::ray_cast) and
+    /// [`shape_cast`](Self::shape_cast) share. A child is skipped when it misses
+    /// the box the sweep covers up to the current clip (`bound(max_fraction)`)
+    /// or lies off the sweep's line (`sweep`); near children first. Every
+    /// leaf left whose category bits share a bit with `mask` goes to
+    /// `callback` with `input` clipped so far, whose answer stops, clips or
+    /// continues the sweep.
+    #[inline(always)]
+    fn sweep_boxes<I: CastInput>(
+        &self,
+        mut stats: TreeStats,
+        sweep: BoxSweep,
+        mask: u64,
+        mut sub_input: I,
+        bound: impl Fn(f32) -> WorldAabb,
+        mut callback: impl FnMut(&I, ProxyId, u64) -> f32,
+    ) -> TreeStats {
+        let mut max_fraction = sub_input.max_fraction();
+        let mut swept_box = bound(max_fraction);
         let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
-            let order = near_first_order(node, p1_pos);
+            let order = near_first_order(node, sweep.p1_pos);
+            // Children are handled in reverse push order: the near one is pushed last.
             for &slot in order.iter().rev() {
                 let child = &node.children[slot];
-                if !child.aabb.overlaps(&total_box) {
-                    continue;
-                }
-                // Separating axis of the swept box: the node grown by the shape's half-size.
-                let c = child.aabb.center();
-                let h = child.aabb.extents() + extension;
-                if v.dot(p1_pos - c).abs() > abs_v.dot(h) {
+                if !child.aabb.overlaps(&swept_box) || sweep.misses(&child.aabb) {
                     continue;
                 }
                 if !child.is_leaf() {
@@ -862,7 +825,7 @@ impl DynamicTree {
                 if !child.matches(mask, &self.proxies) {
                     continue;
                 }
-                sub_input.max_fraction = max_fraction;
+                sub_input.set_max_fraction(max_fraction);
                 stats.leaf_visits += 1;
                 let value = callback(&sub_input, child.proxy_id(), child.user_data);
                 if value == 0.0 {
@@ -870,7 +833,7 @@ impl DynamicTree {
                 }
                 if 0.0 < value && value <= max_fraction {
                     max_fraction = value;
-                    total_box = to_world_aabb(swept_aabb(&origin_box, d, max_fraction));
+                    swept_box = bound(max_fraction);
                 }
             }
         }
@@ -1271,6 +1234,80 @@ fn check_aabb(aabb: &WorldAabb) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// What the tree sweeps: a ray or a convex shape, with the fraction of its
+/// translation still to sweep.
+pub(crate) trait CastInput: Copy {
+    fn max_fraction(&self) -> f32;
+    fn set_max_fraction(&mut self, max_fraction: f32);
+    /// [`DynamicTree::ray_cast`] or [`DynamicTree::shape_cast`] on `tree`.
+    fn cast_on(
+        &self,
+        tree: &DynamicTree,
+        mask: u64,
+        callback: impl FnMut(&Self, ProxyId, u64) -> f32,
+    ) -> TreeStats;
+}
+
+/// Implements [`CastInput`] for an input type with a `max_fraction` field and
+/// the tree method that sweeps it.
+macro_rules! cast_input {
+    ($input:ty, $cast:ident) => {
+        impl CastInput for $input {
+            #[inline(always)]
+            fn max_fraction(&self) -> f32 {
+                self.max_fraction
+            }
+            #[inline(always)]
+            fn set_max_fraction(&mut self, max_fraction: f32) {
+                self.max_fraction = max_fraction;
+            }
+            #[inline(always)]
+            fn cast_on(
+                &self,
+                tree: &DynamicTree,
+                mask: u64,
+                callback: impl FnMut(&Self, ProxyId, u64) -> f32,
+            ) -> TreeStats {
+                tree.$cast(self, mask, callback)
+            }
+        }
+    };
+}
+
+cast_input!(RayCastInput, ray_cast);
+cast_input!(ShapeCastInput, shape_cast);
+
+/// The separating-axis test of a sweep: a box is off the sweep when its
+/// centre lies farther from the sweep's line (through `p1_pos`, normal `v`)
+/// than its half-size grown by `extension` (the swept shape's half-size, zero
+/// for a ray) reaches along `v`.
+#[derive(Clone, Copy)]
+struct BoxSweep {
+    p1_pos: Pos,
+    v: Vec2,
+    abs_v: Vec2,
+    extension: Vec2,
+}
+
+impl BoxSweep {
+    #[inline(always)]
+    fn new(p1: Vec2, v: Vec2, extension: Vec2) -> BoxSweep {
+        BoxSweep {
+            p1_pos: to_pos(p1),
+            v,
+            abs_v: v.abs(),
+            extension,
+        }
+    }
+
+    #[inline(always)]
+    fn misses(&self, aabb: &WorldAabb) -> bool {
+        let c = aabb.center();
+        let h = aabb.extents() + self.extension;
+        self.v.dot(self.p1_pos - c).abs() > self.abs_v.dot(h)
+    }
 }
 
 /// The bounding box of the segment from `p1` along `fraction·d`.

@@ -362,12 +362,19 @@ pub fn collide_segment_and_circle(
     circle_b: &Circle,
     xf_b: Transform,
 ) -> Manifold {
-    let capsule = Capsule {
-        center1: segment_a.point1,
-        center2: segment_a.point2,
-        radius: 0.0,
-    };
+    let capsule = segment_capsule(segment_a);
     collide_capsule_and_circle(&capsule, xf_a, circle_b, xf_b)
+}
+
+/// A segment as a capsule of radius zero (the segment cases reuse the
+/// capsule ones).
+#[inline(always)]
+fn segment_capsule(segment: &Segment) -> Capsule {
+    Capsule {
+        center1: segment.point1,
+        center2: segment.point2,
+        radius: 0.0,
+    }
 }
 
 /// Contact between a polygon (A, possibly rounded) and a circle (B): one point, id 0.
@@ -697,11 +704,7 @@ pub fn collide_segment_and_capsule(
     capsule_b: &Capsule,
     xf_b: Transform,
 ) -> Manifold {
-    let capsule_a = Capsule {
-        center1: segment_a.point1,
-        center2: segment_a.point2,
-        radius: 0.0,
-    };
+    let capsule_a = segment_capsule(segment_a);
     collide_capsules(&capsule_a, xf_a, capsule_b, xf_b)
 }
 
@@ -1245,11 +1248,7 @@ pub fn collide_segment_and_polygon(
         };
         return swapped(collide_polygon_and_circle(polygon_b, xf_b, &circle, xf_a));
     }
-    let capsule = Capsule {
-        center1: segment_a.point1,
-        center2: segment_a.point2,
-        radius: 0.0,
-    };
+    let capsule = segment_capsule(segment_a);
     collide_polygons(&make_capsule_polygon(&capsule), xf_a, polygon_b, xf_b)
 }
 

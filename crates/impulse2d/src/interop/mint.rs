@@ -9,33 +9,28 @@ use super::rot_from_columns;
 use crate::error::{Error, Result};
 use crate::math::{Mat22, Rot, Transform, Vec2};
 
-impl From<mint::Vector2<f32>> for Vec2 {
-    #[inline]
-    fn from(v: mint::Vector2<f32>) -> Vec2 {
-        Vec2::new(v.x, v.y)
-    }
+/// `From` both ways between [`Vec2`] and a mint type with fields `x`, `y`.
+macro_rules! vec2_conversions {
+    ($($mint:ident),*) => {
+        $(
+            impl From<mint::$mint<f32>> for Vec2 {
+                #[inline]
+                fn from(v: mint::$mint<f32>) -> Vec2 {
+                    Vec2::new(v.x, v.y)
+                }
+            }
+
+            impl From<Vec2> for mint::$mint<f32> {
+                #[inline]
+                fn from(v: Vec2) -> mint::$mint<f32> {
+                    mint::$mint { x: v.x, y: v.y }
+                }
+            }
+        )*
+    };
 }
 
-impl From<Vec2> for mint::Vector2<f32> {
-    #[inline]
-    fn from(v: Vec2) -> mint::Vector2<f32> {
-        mint::Vector2 { x: v.x, y: v.y }
-    }
-}
-
-impl From<mint::Point2<f32>> for Vec2 {
-    #[inline]
-    fn from(p: mint::Point2<f32>) -> Vec2 {
-        Vec2::new(p.x, p.y)
-    }
-}
-
-impl From<Vec2> for mint::Point2<f32> {
-    #[inline]
-    fn from(v: Vec2) -> mint::Point2<f32> {
-        mint::Point2 { x: v.x, y: v.y }
-    }
-}
+vec2_conversions!(Vector2, Point2);
 
 impl mint::IntoMint for Vec2 {
     type MintType = mint::Vector2<f32>;

@@ -11,51 +11,39 @@ use crate::error::{Error, Result};
 use crate::math::Vec2;
 use crate::validate::polygon_from_parts;
 
-/// A circle as read, before [`Circle::new`] checks it.
-#[derive(Deserialize)]
-pub(crate) struct CircleFields {
-    center: Vec2,
-    radius: f32,
+/// The form a shape is read in (`$fields`: its fields, by name) and its
+/// conversion through the shape's validating constructor `$shape::new`, which
+/// takes the fields in order.
+macro_rules! checked_fields {
+    ($(#[$doc:meta])* $fields:ident => $shape:ident { $($field:ident: $ty:ty),* }) => {
+        $(#[$doc])*
+        #[derive(Deserialize)]
+        pub(crate) struct $fields {
+            $($field: $ty),*
+        }
+
+        impl TryFrom<$fields> for $shape {
+            type Error = Error;
+
+            fn try_from(f: $fields) -> Result<$shape> {
+                $shape::new($(f.$field),*)
+            }
+        }
+    };
 }
 
-impl TryFrom<CircleFields> for Circle {
-    type Error = Error;
-
-    fn try_from(f: CircleFields) -> Result<Circle> {
-        Circle::new(f.center, f.radius)
-    }
-}
-
-/// A capsule as read, before [`Capsule::new`] checks it.
-#[derive(Deserialize)]
-pub(crate) struct CapsuleFields {
-    center1: Vec2,
-    center2: Vec2,
-    radius: f32,
-}
-
-impl TryFrom<CapsuleFields> for Capsule {
-    type Error = Error;
-
-    fn try_from(f: CapsuleFields) -> Result<Capsule> {
-        Capsule::new(f.center1, f.center2, f.radius)
-    }
-}
-
-/// A segment as read, before [`Segment::new`] checks it.
-#[derive(Deserialize)]
-pub(crate) struct SegmentFields {
-    point1: Vec2,
-    point2: Vec2,
-}
-
-impl TryFrom<SegmentFields> for Segment {
-    type Error = Error;
-
-    fn try_from(f: SegmentFields) -> Result<Segment> {
-        Segment::new(f.point1, f.point2)
-    }
-}
+checked_fields!(
+    /// A circle as read, before [`Circle::new`] checks it.
+    CircleFields => Circle { center: Vec2, radius: f32 }
+);
+checked_fields!(
+    /// A capsule as read, before [`Capsule::new`] checks it.
+    CapsuleFields => Capsule { center1: Vec2, center2: Vec2, radius: f32 }
+);
+checked_fields!(
+    /// A segment as read, before [`Segment::new`] checks it.
+    SegmentFields => Segment { point1: Vec2, point2: Vec2 }
+);
 
 /// A polygon as written and read.
 #[derive(Serialize, Deserialize)]

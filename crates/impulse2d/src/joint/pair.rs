@@ -6,8 +6,9 @@
 //! of operations where the order changes the bits (see
 //! [`Pair::point_error`] and [`Pair::anchor_separation`]).
 
-use crate::body::{BodyState, flags};
-use crate::id::NULL_INDEX;
+pub(super) use crate::body::{load, store};
+
+use crate::body::BodyState;
 use crate::math::{Mat22, Rot, Vec2};
 use crate::solver::softness::Softness;
 
@@ -167,29 +168,6 @@ pub(super) fn warm_start_line(
         p: g.axis * axial + n * perp,
         la: axial * a1 + perp * s1 + angular,
         lb: axial * a2 + perp * s2 + angular,
-    }
-}
-
-/// Reads a body's state, or a resting stand-in for a body that is not awake.
-#[inline(always)]
-pub(super) fn load(states: &[BodyState], index: u32) -> BodyState {
-    if index == NULL_INDEX {
-        BodyState::IDENTITY
-    } else {
-        states[index as usize]
-    }
-}
-
-/// Writes back the velocities of an awake dynamic body (never a kinematic
-/// one: see [`flags::DYNAMIC`]).
-#[inline(always)]
-pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
-    if index != NULL_INDEX {
-        let s = &mut states[index as usize];
-        if s.flags & flags::DYNAMIC != 0 {
-            s.linear_velocity = v;
-            s.angular_velocity = w;
-        }
     }
 }
 

@@ -5,12 +5,11 @@
 //! be split among threads.
 
 use crate::body::{Body, BodyState};
-use crate::id::NULL_INDEX;
 use crate::math::{Transform, Vec2};
 use crate::solver::StepContext;
 use crate::solver::constraint_graph::{ConstraintGraph, OVERFLOW_INDEX};
 use crate::solver::softness::Softness;
-use crate::solver::solver_set::{AWAKE_SET, SolverSet};
+use crate::solver::solver_set::SolverSet;
 
 use super::axial::LimitRow;
 use super::{JointBase, JointKind, JointSim};
@@ -93,19 +92,11 @@ pub(crate) fn prepare_joint(
     let base = &mut sim.base;
     let body_a = &bodies[base.body_id_a as usize];
     let body_b = &bodies[base.body_id_b as usize];
-    let sim_a = &solver_sets[body_a.set_index as usize].body_sims[body_a.local_index as usize];
-    let sim_b = &solver_sets[body_b.set_index as usize].body_sims[body_b.local_index as usize];
+    let sim_a = body_a.sim(solver_sets);
+    let sim_b = body_b.sim(solver_sets);
 
-    base.index_a = if body_a.set_index == AWAKE_SET {
-        body_a.local_index
-    } else {
-        NULL_INDEX
-    };
-    base.index_b = if body_b.set_index == AWAKE_SET {
-        body_b.local_index
-    } else {
-        NULL_INDEX
-    };
+    base.index_a = body_a.awake_index();
+    base.index_b = body_b.awake_index();
     base.inv_mass_a = sim_a.inv_mass;
     base.inv_i_a = sim_a.inv_inertia;
     base.inv_mass_b = sim_b.inv_mass;

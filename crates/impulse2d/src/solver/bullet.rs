@@ -22,14 +22,14 @@
 
 use crate::body::{BodySim, BodyType, flags};
 use crate::collision::{ToiInput, time_of_impact};
-use crate::core::LINEAR_SLOP;
 use crate::id::NULL_INDEX;
 use crate::joint::joint_allows_collision;
-use crate::math::{Transform, Vec2};
-use crate::pos::{offset_transform, relative_to, sweep_base};
+use crate::pos::{offset_transform, sweep_base};
 use crate::shape::Shape;
-use crate::shape::{ShapeGeometry, speculative_aabb};
-use crate::solver::continuous::{CORE_FRACTION, SweptShape, body_sweep, make_shape_proxy};
+use crate::shape::speculative_aabb;
+use crate::solver::continuous::{
+    FastMotion, SweptShape, body_sweep, make_shape_proxy, refresh_shape_aabbs,
+};
 use crate::solver::solver_set::AWAKE_SET;
 use crate::world::World;
 
@@ -83,13 +83,7 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
     let body = &world.bodies[sim.body_id as usize];
     let custom_filter = world.callbacks.custom_filter(world.world_number);
     let pre_solve = world.callbacks.pre_solve(world.world_number);
-    // large-world: the sweep in f32 relative to the start centre
-    let base = sweep_base(sim.center0);
-    let sweep = body_sweep(sim, base);
-    let q1 = sim.rotation0;
-    let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
-    let world_xf2 = sim.transform;
-    let xf2 = relative_to(world_xf2, base);
+    let motion = FastMotion::of(sim);
 
     let mut fraction = 1.0f32;
     let mut shape_id = body.head_shape_id;
@@ -101,14 +95,14 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
             continue;
         }
         let centroid = fast_shape.geometry.centroid();
-        let centroid1 = xf1.apply(centroid);
-        let centroid2 = xf2.apply(centroid);
+        let centroid1 = motion.xf1.apply(centroid);
+        let centroid2 = motion.xf2.apply(centroid);
         // The shape's box at the start of the step (finalisation left it
         // there for fast bodies) joined with its box at the end.
         let swept_box = fast_shape
             .aabb
-            .union(&speculative_aabb(&fast_shape.geometry, world_xf2));
-        let swept = SweptShape::new(this_id, fast_shape, sweep, base);
+            .union(&speculative_aabb(&fast_shape.geometry, motion.world_xf2));
+        let swept = SweptShape::new(this_id, fast_shape, motion.sweep, motion.base);
 
         for body_type in [BodyType::Static, BodyType::Kinematic, BodyType::Dynamic] {
             let tree = world.broad_phase.tree(body_type);
@@ -135,13 +129,9 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                 {
                     return true; // swept against this one, both moving, below
                 }
-                if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
-                    let xf = relative_to(other_sim.transform, base);
-                    let p1 = xf.apply(cs.segment.point1);
-                    let p2 = xf.apply(cs.segment.point2);
-                    if skips_chain_segment(p1, p2, centroid1, centroid2, sim) {
-                        return true;
-                    }
+                let (centroids, min_extent) = ((centroid1, centroid2), sim.min_extent);
+                if motion.skips_chain_segment(other, other_sim.transform, centroids, min_extent) {
+                    return true;
                 }
                 fraction =
                     swept.first_hit(&world.shapes, other_id, other_sim, &pre_solve, fraction);
@@ -205,19 +195,6 @@ fn bullet_pair_fraction(world: &World, ia: usize, ib: usize) -> f32 {
     fraction
 }
 
-/// A chain segment is one-sided: motion that starts behind it, or that
-/// barely moves into it, does not hit it.
-fn skips_chain_segment(p1: Vec2, p2: Vec2, c1: Vec2, c2: Vec2, sim: &BodySim) -> bool {
-    let (e, length) = (p2 - p1).get_length_and_normalize();
-    if length <= LINEAR_SLOP {
-        return false;
-    }
-    let s1 = (c1 - p1).cross(e);
-    let s2 = (c2 - p1).cross(e);
-    let core_distance = CORE_FRACTION * sim.min_extent;
-    s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance)
-}
-
 /// Moves the bullet back to `fraction` of its motion (when below 1), makes
 /// the end pose the next step's start and refreshes its shapes' boxes.
 /// Returns whether a fat box grew.
@@ -240,18 +217,5 @@ fn finish_bullet(world: &mut World, sim_index: usize, fraction: f32) -> bool {
     sim.rotation0 = sim.transform.q;
 
     let xf = sim.transform;
-    let mut enlarged = false;
-    let mut shape_id = bodies[sim.body_id as usize].head_shape_id;
-    while shape_id != NULL_INDEX {
-        let shape = &mut shapes[shape_id as usize];
-        let aabb = speculative_aabb(&shape.geometry, xf);
-        shape.aabb = aabb;
-        if !shape.fat_aabb.contains(&aabb) {
-            shape.fat_aabb = aabb.fattened(shape.aabb_margin);
-            shape.enlarged_aabb = true;
-            enlarged = true;
-        }
-        shape_id = shape.next_shape_id;
-    }
-    enlarged
+    refresh_shape_aabbs(shapes, bodies[sim.body_id as usize].head_shape_id, xf)
 }

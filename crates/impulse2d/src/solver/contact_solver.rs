@@ -21,7 +21,7 @@
 //! - E. Catto, *Fast and Simple Physics using Sequential Impulses*, GDC 2006
 //!   (accumulated impulses, warm starting).
 
-use crate::body::{BodyState, flags};
+use crate::body::{BodyState, load, store};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::math::Vec2;
@@ -99,29 +99,6 @@ impl ContactSoftening {
             1.0
         };
         Softness::new(ratio * self.hertz, ratio * self.damping_ratio, self.h)
-    }
-}
-
-/// Reads a body's state, or a resting stand-in for a static body.
-#[inline(always)]
-fn load(states: &[BodyState], index: u32) -> BodyState {
-    if index == NULL_INDEX {
-        BodyState::IDENTITY
-    } else {
-        states[index as usize]
-    }
-}
-
-/// Writes back the velocities of a dynamic body (never a static or
-/// kinematic one: see [`flags::DYNAMIC`]).
-#[inline(always)]
-fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
-    if index != NULL_INDEX {
-        let s = &mut states[index as usize];
-        if s.flags & flags::DYNAMIC != 0 {
-            s.linear_velocity = v;
-            s.angular_velocity = w;
-        }
     }
 }
 

@@ -473,7 +473,8 @@ fn a_rot_y(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
 #[cfg(test)]
 mod tests {
     use crate::collision::make_box;
-    use crate::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
+    use crate::test_build as build;
+    use crate::{BodyType, ShapeDef, Vec2, World, WorldDef};
 
     /// Builds a small pyramid next to a few spinning balls on a ramp-free
     /// ground, knocks it, and returns every body's transform bits after `steps`.
@@ -494,20 +495,16 @@ mod tests {
         })
         .unwrap();
         world.use_wide_solver = use_wide;
-        let ground = world.create_body(&BodyDef::default()).unwrap();
-        world
-            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(40.0, 1.0).unwrap())
-            .unwrap();
+        let ground = build::body(&mut world, BodyType::Static, Vec2::ZERO);
+        build::add_box(&mut world, ground, 40.0, 1.0);
         let mut bodies = Vec::new();
         for row in 0..8 {
             for k in 0..(8 - row) {
-                let body = world
-                    .create_body(&BodyDef {
-                        body_type: BodyType::Dynamic,
-                        position: Vec2::new(-3.5 + row as f32 * 0.5 + k as f32, 1.5 + row as f32),
-                        ..Default::default()
-                    })
-                    .unwrap();
+                let body = build::body(
+                    &mut world,
+                    BodyType::Dynamic,
+                    Vec2::new(-3.5 + row as f32 * 0.5 + k as f32, 1.5 + row as f32),
+                );
                 let shape = ShapeDef {
                     rolling_resistance: if k % 2 == 0 { 0.1 } else { 0.0 },
                     restitution: if k % 3 == 0 { 0.4 } else { 0.0 },
@@ -522,13 +519,11 @@ mod tests {
         // Bouncy balls dropped from 4 m hit the boxes at about 8 m/s, well
         // above the restitution threshold.
         for k in 0..6 {
-            let ball = world
-                .create_body(&BodyDef {
-                    body_type: BodyType::Dynamic,
-                    position: Vec2::new(-3.0 + 1.1 * k as f32, 12.0),
-                    ..Default::default()
-                })
-                .unwrap();
+            let ball = build::body(
+                &mut world,
+                BodyType::Dynamic,
+                Vec2::new(-3.0 + 1.1 * k as f32, 12.0),
+            );
             let shape = ShapeDef {
                 restitution: 0.7,
                 ..Default::default()

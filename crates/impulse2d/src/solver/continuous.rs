@@ -27,7 +27,7 @@ use crate::joint::{JointStorage, joint_allows_collision};
 #[cfg(test)]
 use crate::math::Rot;
 use crate::math::{PI, Sweep, Transform, Vec2, atan2};
-use crate::pos::{Pos, offset_transform, relative_to, sweep_base};
+use crate::pos::{Pos, WorldTransform, offset_transform, relative_to, sweep_base};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::lock_worker;
 use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
@@ -105,6 +105,66 @@ pub(crate) fn body_sweep(sim: &BodySim, base: Pos) -> Sweep {
         c2: sim.center - base,
         a1,
         a2: a1 + sim.angle_delta,
+    }
+}
+
+/// A fast body's motion over the step, for time of impact. large-world: in
+/// f32 relative to the start centre `base`.
+pub(crate) struct FastMotion {
+    /// The start centre ([`sweep_base`]).
+    pub base: Pos,
+    /// The sweep relative to `base`.
+    pub sweep: Sweep,
+    /// The transforms at the start and at the end, relative to `base`.
+    pub xf1: Transform,
+    pub xf2: Transform,
+    /// The transform at the end, in the world.
+    pub world_xf2: WorldTransform,
+}
+
+impl FastMotion {
+    #[inline(always)]
+    pub(crate) fn of(sim: &BodySim) -> FastMotion {
+        let base = sweep_base(sim.center0);
+        let sweep = body_sweep(sim, base);
+        let q1 = sim.rotation0;
+        FastMotion {
+            base,
+            sweep,
+            xf1: Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1),
+            xf2: relative_to(sim.transform, base),
+            world_xf2: sim.transform,
+        }
+    }
+
+    /// Whether a fast shape whose centroid moves from `c1` to `c2` (relative
+    /// to `base`) passes by shape `other` (whose body is at `other_xf`) when
+    /// that is a chain segment: a chain segment is one-sided, and motion that
+    /// starts behind it, or that barely moves into it (less than a core
+    /// fraction of `min_extent`, metres), does not hit it. False for other
+    /// shapes.
+    #[inline(always)]
+    pub(crate) fn skips_chain_segment(
+        &self,
+        other: &Shape,
+        other_xf: WorldTransform,
+        (c1, c2): (Vec2, Vec2),
+        min_extent: f32,
+    ) -> bool {
+        let ShapeGeometry::ChainSegment(cs) = &other.geometry else {
+            return false;
+        };
+        let xf = relative_to(other_xf, self.base);
+        let p1 = xf.apply(cs.segment.point1);
+        let p2 = xf.apply(cs.segment.point2);
+        let (e, length) = (p2 - p1).get_length_and_normalize();
+        if length <= LINEAR_SLOP {
+            return false;
+        }
+        let s1 = (c1 - p1).cross(e);
+        let s2 = (c2 - p1).cross(e);
+        let core_distance = CORE_FRACTION * min_extent;
+        s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance)
     }
 }
 
@@ -273,13 +333,7 @@ fn sweep_body(
     broad_phase: &BroadPhase,
     (custom_filter, pre_solve, joints): (&CustomFilter, &PreSolve, &JointStorage),
 ) -> bool {
-    // large-world: the sweep in f32 relative to the start centre
-    let base = sweep_base(sim.center0);
-    let sweep = body_sweep(sim, base);
-    let q1 = sim.rotation0;
-    let xf1 = Transform::new(sweep.c1 - q1.rotate(sweep.local_center), q1);
-    let world_xf2 = sim.transform;
-    let xf2 = relative_to(world_xf2, base);
+    let motion = FastMotion::of(sim);
     let tree = broad_phase.tree(BodyType::Static);
     let min_extent = sim.min_extent;
 
@@ -293,12 +347,12 @@ fn sweep_body(
             continue;
         }
         let centroid = fast_shape.geometry.centroid();
-        let centroid1 = xf1.apply(centroid);
-        let centroid2 = xf2.apply(centroid);
+        let centroid1 = motion.xf1.apply(centroid);
+        let centroid2 = motion.xf2.apply(centroid);
         let box1 = fast_shape.aabb;
-        let box2 = speculative_aabb(&fast_shape.geometry, world_xf2);
+        let box2 = speculative_aabb(&fast_shape.geometry, motion.world_xf2);
         let swept_box = box1.union(&box2);
-        let swept = SweptShape::new(shape_id, fast_shape, sweep, base);
+        let swept = SweptShape::new(shape_id, fast_shape, motion.sweep, motion.base);
 
         tree.query(swept_box, u64::MAX, |_, user_data| {
             let other = &shapes[user_data as usize];
@@ -314,21 +368,9 @@ fn sweep_body(
             debug_assert_eq!(other_body.set_index, STATIC_SET);
             let other_sim = &static_set.body_sims[other_body.local_index as usize];
 
-            // A chain segment is one-sided: ignore motion that starts behind
-            // it, or that barely moves into it.
-            if let ShapeGeometry::ChainSegment(cs) = &other.geometry {
-                let xf = relative_to(other_sim.transform, base);
-                let p1 = xf.apply(cs.segment.point1);
-                let p2 = xf.apply(cs.segment.point2);
-                let (e, length) = (p2 - p1).get_length_and_normalize();
-                if length > LINEAR_SLOP {
-                    let s1 = (centroid1 - p1).cross(e);
-                    let s2 = (centroid2 - p1).cross(e);
-                    let core_distance = CORE_FRACTION * min_extent;
-                    if s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance) {
-                        return true;
-                    }
-                }
+            let centroids = (centroid1, centroid2);
+            if motion.skips_chain_segment(other, other_sim.transform, centroids, min_extent) {
+                return true;
             }
 
             fraction = swept.first_hit(shapes, user_data as u32, other_sim, pre_solve, fraction);
@@ -338,7 +380,10 @@ fn sweep_body(
     }
 
     let (xf, hit) = if fraction < 1.0 {
-        (offset_transform(sweep.transform_at(fraction), base), true)
+        (
+            offset_transform(motion.sweep.transform_at(fraction), motion.base),
+            true,
+        )
     } else {
         (sim.transform, false)
     };
@@ -350,8 +395,20 @@ fn sweep_body(
     sim.center0 = sim.center;
     sim.rotation0 = sim.transform.q;
 
+    refresh_shape_aabbs(shapes, body.head_shape_id, xf)
+}
+
+/// Recomputes the boxes of a body's shapes (the list from `head_shape_id`)
+/// at its final transform `xf`; a box that left its fat box gets a new fat
+/// box and is marked enlarged. Whether any was enlarged.
+#[inline(always)]
+pub(crate) fn refresh_shape_aabbs(
+    shapes: &mut [Shape],
+    head_shape_id: u32,
+    xf: WorldTransform,
+) -> bool {
     let mut enlarged = false;
-    let mut shape_id = body.head_shape_id;
+    let mut shape_id = head_shape_id;
     while shape_id != NULL_INDEX {
         let shape = &mut shapes[shape_id as usize];
         let aabb = speculative_aabb(&shape.geometry, xf);

@@ -633,18 +633,17 @@ fn motion_fault(sim: &BodySim, state: &BodyState) -> Option<u32> {
 /// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body
 /// order (so the broad phase's move buffer order is deterministic).
 fn enlarge_proxies(world: &mut World) {
-    let World {
-        solver_sets,
+    let sims = &world.solver_sets[AWAKE_SET as usize].body_sims;
+    let enlarged = &world.scratch.enlarged_bodies;
+    let (bodies, shapes) = (&world.bodies, &mut world.shapes);
+    enlarge_proxies_on(
+        world.simd,
+        sims,
         bodies,
         shapes,
-        scratch,
-        broad_phase,
-        simd,
-        ..
-    } = world;
-    let sims = &solver_sets[AWAKE_SET as usize].body_sims;
-    let enlarged = &scratch.enlarged_bodies;
-    enlarge_proxies_on(*simd, sims, bodies, shapes, enlarged, broad_phase);
+        enlarged,
+        &mut world.broad_phase,
+    );
 }
 
 multiversion!(

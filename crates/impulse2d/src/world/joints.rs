@@ -20,6 +20,7 @@
 //! are called by the solver-set and island code.
 
 use crate::body::BodyType;
+use crate::contact::ContactEdges;
 use crate::error::{Error, Result};
 use crate::id::{JointId, NULL_INDEX};
 use crate::joint::solver::over_threshold;
@@ -43,28 +44,6 @@ impl World {
             solver_sets: &self.solver_sets,
             islands: &self.islands,
             graph: &self.graph,
-        }
-    }
-
-    /// Checks a joint id and returns the joint's index.
-    pub(crate) fn joint_index(&self, id: JointId) -> Result<usize> {
-        let invalid = Error::InvalidId { what: "joint" };
-        if id.world != self.world_number {
-            return Err(invalid);
-        }
-        match self.joints.joints.get(id.index as usize) {
-            Some(j) if j.joint_id == id.index && j.generation == id.generation => {
-                Ok(id.index as usize)
-            }
-            _ => Err(invalid),
-        }
-    }
-
-    pub(crate) fn make_joint_id(&self, index: u32) -> JointId {
-        JointId {
-            index,
-            world: self.world_number,
-            generation: self.joints.joints[index as usize].generation,
         }
     }
 
@@ -485,13 +464,9 @@ impl World {
         } else {
             (b, a as u32)
         };
-        let mut key = self.bodies[start].head_contact_key;
-        while key != NULL_INDEX {
-            let contact_id = key >> 1;
-            let edge = (key & 1) as usize;
-            let contact = self.contacts[contact_id as usize];
-            key = contact.edges[edge].next_key;
-            if contact.edges[edge ^ 1].body_id == other {
+        let mut edges = ContactEdges::of(&self.bodies[start]);
+        while let Some((contact_id, edge)) = edges.next(&self.contacts) {
+            if self.contacts[contact_id as usize].edges[edge ^ 1].body_id == other {
                 self.destroy_contact(contact_id, false);
             }
         }

@@ -7,72 +7,25 @@ impl DynamicTree {
         if self.nodes.len() != self.node_links.len() {
             return Err("node and link arrays differ in length".into());
         }
-        let allocated = self.node_links.iter().filter(|l| l.allocated).count();
-        if allocated != self.node_count as usize {
-            return Err(format!(
-                "{allocated} nodes allocated, count says {}",
-                self.node_count
-            ));
-        }
-        let mut free = 0usize;
-        let mut i = self.node_free;
-        while i != NULL_INDEX {
-            let link = self
-                .node_links
-                .get(i as usize)
-                .ok_or_else(|| format!("node free list points out of range: {i}"))?;
-            if link.allocated {
-                return Err(format!("allocated node {i} on the free list"));
-            }
-            free += 1;
-            if free > self.nodes.len() {
-                return Err("node free list has a cycle".into());
-            }
-            i = link.parent;
-        }
-        if free + self.node_count as usize != self.nodes.len() {
-            return Err(format!(
-                "node pool: {free} free + {} used != {}",
-                self.node_count,
-                self.nodes.len()
-            ));
-        }
+        check_pool(
+            &self.node_links,
+            self.node_count,
+            self.node_free,
+            ("node", "nodes"),
+        )?;
         if !self.node_links[ROOT as usize].allocated
             || self.node_links[ROOT as usize].parent != NULL_INDEX
         {
             return Err("root node is not allocated or has a parent".into());
         }
 
-        let allocated = self.proxies.iter().filter(|p| p.link.allocated).count();
-        if allocated != self.proxy_count as usize {
-            return Err(format!(
-                "{allocated} proxies allocated, count says {}",
-                self.proxy_count
-            ));
-        }
-        let mut free = 0usize;
-        let mut i = self.proxy_free;
-        while i != NULL_INDEX {
-            let proxy = self
-                .proxies
-                .get(i as usize)
-                .ok_or_else(|| format!("proxy free list points out of range: {i}"))?;
-            if proxy.link.allocated {
-                return Err(format!("allocated proxy {i} on the free list"));
-            }
-            free += 1;
-            if free > self.proxies.len() {
-                return Err("proxy free list has a cycle".into());
-            }
-            i = proxy.link.parent;
-        }
-        if free + self.proxy_count as usize != self.proxies.len() {
-            return Err(format!(
-                "proxy pool: {free} free + {} used != {}",
-                self.proxy_count,
-                self.proxies.len()
-            ));
-        }
+        let proxy_links: Vec<Link> = self.proxies.iter().map(|p| p.link).collect();
+        check_pool(
+            &proxy_links,
+            self.proxy_count,
+            self.proxy_free,
+            ("proxy", "proxies"),
+        )?;
         Ok(())
     }
 
@@ -165,4 +118,41 @@ impl DynamicTree {
         }
         Ok(())
     }
+}
+
+/// Checks a pool's slots (`links`, one per slot): `count` of them in use, and
+/// the free list from `free_head` running through the others exactly once.
+/// `(one, many)` name a slot in the messages.
+fn check_pool(
+    links: &[Link],
+    count: u32,
+    free_head: u32,
+    (one, many): (&str, &str),
+) -> core::result::Result<(), String> {
+    let allocated = links.iter().filter(|l| l.allocated).count();
+    if allocated != count as usize {
+        return Err(format!("{allocated} {many} allocated, count says {count}"));
+    }
+    let mut free = 0usize;
+    let mut i = free_head;
+    while i != NULL_INDEX {
+        let link = links
+            .get(i as usize)
+            .ok_or_else(|| format!("{one} free list points out of range: {i}"))?;
+        if link.allocated {
+            return Err(format!("allocated {one} {i} on the free list"));
+        }
+        free += 1;
+        if free > links.len() {
+            return Err(format!("{one} free list has a cycle"));
+        }
+        i = link.parent;
+    }
+    if free + count as usize != links.len() {
+        return Err(format!(
+            "{one} pool: {free} free + {count} used != {}",
+            links.len()
+        ));
+    }
+    Ok(())
 }
