@@ -16,6 +16,11 @@
 //!
 //! Run with `cargo bench -p impulse2d --bench broad_phase`.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+#[path = "../tests/common/slab.rs"]
+mod slab;
+
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use impulse2d::BodyType;
 use impulse2d::broad_phase::{BroadPhase, ProxyKey};
@@ -25,6 +30,8 @@ use parry2d::bounding_volume::Aabb as PAabb;
 use parry2d::math::Vector as PVec;
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use parry2d::query::Ray as PRay;
+use rng::Rng;
+use slab::ray_box;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -34,29 +41,12 @@ const BRUTE_MAX: usize = 10_000;
 const MARGIN: f32 = 0.1;
 const CASTS: usize = 1_000;
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next_u64() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
-
 fn world_size(n: usize) -> f32 {
     (n as f32).sqrt() * 2.0
 }
 
 fn tight_boxes(n: usize, seed: u64) -> Vec<Aabb> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let w = world_size(n);
     (0..n)
         .map(|_| {
@@ -68,7 +58,7 @@ fn tight_boxes(n: usize, seed: u64) -> Vec<Aabb> {
 }
 
 fn rays(n: usize) -> Vec<RayCastInput> {
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let w = world_size(n);
     (0..CASTS)
         .map(|_| RayCastInput {
@@ -80,7 +70,7 @@ fn rays(n: usize) -> Vec<RayCastInput> {
 }
 
 fn query_boxes(n: usize) -> Vec<Aabb> {
-    let mut rng = Rng(98);
+    let mut rng = Rng::new(98);
     let w = world_size(n);
     (0..CASTS)
         .map(|_| {
@@ -95,34 +85,6 @@ fn to_parry(b: &Aabb) -> PAabb {
         PVec::new(b.lower.x, b.lower.y),
         PVec::new(b.upper.x, b.upper.y),
     )
-}
-
-/// Entry fraction of a ray into a box (slab test), within `[0, t_max]`.
-fn ray_box(b: &Aabb, p: Vec2, d: Vec2, t_max: f32) -> Option<f32> {
-    let mut t0 = 0.0f32;
-    let mut t1 = t_max;
-    for (p, d, lo, hi) in [
-        (p.x, d.x, b.lower.x, b.upper.x),
-        (p.y, d.y, b.lower.y, b.upper.y),
-    ] {
-        if d == 0.0 {
-            if p < lo || p > hi {
-                return None;
-            }
-        } else {
-            let inv = 1.0 / d;
-            let (mut ta, mut tb) = ((lo - p) * inv, (hi - p) * inv);
-            if ta > tb {
-                std::mem::swap(&mut ta, &mut tb);
-            }
-            t0 = t0.max(ta);
-            t1 = t1.min(tb);
-            if t0 > t1 {
-                return None;
-            }
-        }
-    }
-    Some(t0)
 }
 
 /// The moving boxes of the step benchmark: tight and fat boxes, and which tenth moves
@@ -141,7 +103,7 @@ impl Motion {
         Motion {
             tight,
             fat,
-            rng: Rng(2),
+            rng: Rng::new(2),
             next: 0,
         }
     }

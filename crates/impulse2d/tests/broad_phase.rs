@@ -1,11 +1,15 @@
 //! Dynamic tree and broad phase through the public API: hand-worked cases, randomised
 //! comparisons against brute force, determinism and bad input.
 
+#[path = "common/slab.rs"]
+mod slab;
+
 use impulse2d::broad_phase::{BroadPhase, ProxyKey};
 use impulse2d::collision::{Aabb, DynamicTree, ProxyId, RayCastInput, ShapeCastInput, ShapeProxy};
 use impulse2d::core::MAX_POLYGON_VERTICES;
 use impulse2d::pos::to_world_aabb;
 use impulse2d::{BodyType, Error, Vec2};
+use slab::ray_box;
 use std::collections::BTreeSet;
 
 // ---------------------------------------------------------------------------------
@@ -54,35 +58,6 @@ fn random_box(rng: &mut Rng, world: f32) -> Aabb {
 
 fn shifted(b: &Aabb, d: Vec2) -> Aabb {
     Aabb::new(b.lower + d, b.upper + d)
-}
-
-/// Exact slab test: the entry fraction of the ray `p + t·d`, `t` in `[0, t_max]`, into
-/// the box, or `None`.
-fn ray_box(b: &Aabb, p: Vec2, d: Vec2, t_max: f32) -> Option<f32> {
-    let mut t0 = 0.0f32;
-    let mut t1 = t_max;
-    for (p, d, lo, hi) in [
-        (p.x, d.x, b.lower.x, b.upper.x),
-        (p.y, d.y, b.lower.y, b.upper.y),
-    ] {
-        if d == 0.0 {
-            if p < lo || p > hi {
-                return None;
-            }
-        } else {
-            let inv = 1.0 / d;
-            let (mut ta, mut tb) = ((lo - p) * inv, (hi - p) * inv);
-            if ta > tb {
-                std::mem::swap(&mut ta, &mut tb);
-            }
-            t0 = t0.max(ta);
-            t1 = t1.min(tb);
-            if t0 > t1 {
-                return None;
-            }
-        }
-    }
-    Some(t0)
 }
 
 fn log2_bound(n: usize) -> u32 {

@@ -66,6 +66,14 @@ macro_rules! same_in_b2 {
 
 same_in_b2!(f32, u16, [u8; 3]);
 
+/// Ids: Box2D keeps them in an `int`.
+impl ToB2 for u32 {
+    type B2 = i32;
+    fn to_b2(&self) -> i32 {
+        *self as i32
+    }
+}
+
 to_b2! {
     Vec2 => b2Vec2 { x: x, y: y }
     Rot => b2Rot { c: c, s: s }
@@ -73,6 +81,12 @@ to_b2! {
     Circle => b2Circle { center: center, radius: radius }
     Capsule => b2Capsule { center1: center1, center2: center2, radius: radius }
     Segment => b2Segment { point1: point1, point2: point2 }
+    ChainSegment => b2ChainSegment {
+        ghost1: ghost1,
+        segment: segment,
+        ghost2: ghost2,
+        chainId: chain_id,
+    }
     SimplexCache => b2SimplexCache { count: count, indexA: index_a, indexB: index_b }
     RayCastInput => b2RayCastInput {
         origin: origin,
@@ -82,53 +96,39 @@ to_b2! {
     Aabb => b2AABB { lowerBound: lower, upperBound: upper }
 }
 
-impl ToB2 for ChainSegment {
-    type B2 = c::b2ChainSegment;
-    fn to_b2(&self) -> c::b2ChainSegment {
-        c::b2ChainSegment {
-            ghost1: self.ghost1.to_b2(),
-            segment: self.segment.to_b2(),
-            ghost2: self.ghost2.to_b2(),
-            chainId: self.chain_id as i32,
-        }
-    }
-}
-
 impl ToB2 for Polygon {
     type B2 = c::b2Polygon;
     /// A bit-for-bit copy of the polygon (vertices, normals, centroid, radius),
     /// so both libraries see exactly the same shape.
     fn to_b2(&self) -> c::b2Polygon {
-        let zero = c::b2Vec2 { x: 0.0, y: 0.0 };
-        let mut p = c::b2Polygon {
-            vertices: [zero; 8],
-            normals: [zero; 8],
+        c::b2Polygon {
+            vertices: b2_array(self.vertices()),
+            normals: b2_array(self.normals()),
             centroid: self.centroid().to_b2(),
             radius: self.radius(),
             count: self.count() as i32,
-        };
-        for (i, (v, n)) in self.vertices().iter().zip(self.normals()).enumerate() {
-            p.vertices[i] = v.to_b2();
-            p.normals[i] = n.to_b2();
         }
-        p
     }
 }
 
 impl ToB2 for ShapeProxy {
     type B2 = c::b2ShapeProxy;
     fn to_b2(&self) -> c::b2ShapeProxy {
-        let zero = c::b2Vec2 { x: 0.0, y: 0.0 };
-        let mut p = c::b2ShapeProxy {
-            points: [zero; 8],
+        c::b2ShapeProxy {
+            points: b2_array(&self.points[..self.count]),
             count: self.count as i32,
             radius: self.radius,
-        };
-        for i in 0..self.count {
-            p.points[i] = self.points[i].to_b2();
         }
-        p
     }
+}
+
+/// Up to eight points in Box2D's fixed-size array, zeros after them.
+fn b2_array(points: &[Vec2]) -> [c::b2Vec2; 8] {
+    let mut out = [c::b2Vec2 { x: 0.0, y: 0.0 }; 8];
+    for (o, p) in out.iter_mut().zip(points) {
+        *o = p.to_b2();
+    }
+    out
 }
 
 impl ToB2 for Sweep {
@@ -324,39 +324,36 @@ collide_fn!(
     collide_chain_segment_and_circle, b2CollideChainSegmentAndCircle, ChainSegment, Circle
 );
 
-/// `b2CollideChainSegmentAndCapsule`; the cache is read and updated like ours.
-pub fn collide_chain_segment_and_capsule(
-    a: &ChainSegment,
-    xf_a: Transform,
-    b: &Capsule,
-    xf_b: Transform,
-    cache: &mut SimplexCache,
-) -> Manifold {
-    let (a2, b2) = (a.to_b2(), b.to_b2());
-    let mut cache2 = cache.to_b2();
-    // SAFETY: pointers to locals; the cache is a plain in/out struct.
-    let local =
-        unsafe { c::b2CollideChainSegmentAndCapsule(&a2, &b2, relative(xf_a, xf_b), &mut cache2) };
-    *cache = simplex_cache(cache2);
-    world_manifold(&local, xf_a, xf_b)
+/// A Box2D chain-segment collide function that carries a GJK cache, read
+/// and updated like ours.
+macro_rules! collide_cached_fn {
+    ($(#[$doc:meta])* $name:ident, $cfn:ident, $tb:ty) => {
+        $(#[$doc])*
+        pub fn $name(
+            a: &ChainSegment,
+            xf_a: Transform,
+            b: &$tb,
+            xf_b: Transform,
+            cache: &mut SimplexCache,
+        ) -> Manifold {
+            let (a2, b2) = (a.to_b2(), b.to_b2());
+            let mut cache2 = cache.to_b2();
+            // SAFETY: pointers to locals; the cache is a plain in/out struct.
+            let local = unsafe { c::$cfn(&a2, &b2, relative(xf_a, xf_b), &mut cache2) };
+            *cache = simplex_cache(cache2);
+            world_manifold(&local, xf_a, xf_b)
+        }
+    };
 }
 
-/// `b2CollideChainSegmentAndPolygon`; the cache is read and updated like ours.
-pub fn collide_chain_segment_and_polygon(
-    a: &ChainSegment,
-    xf_a: Transform,
-    b: &Polygon,
-    xf_b: Transform,
-    cache: &mut SimplexCache,
-) -> Manifold {
-    let (a2, b2) = (a.to_b2(), b.to_b2());
-    let mut cache2 = cache.to_b2();
-    // SAFETY: pointers to locals; the cache is a plain in/out struct.
-    let local =
-        unsafe { c::b2CollideChainSegmentAndPolygon(&a2, &b2, relative(xf_a, xf_b), &mut cache2) };
-    *cache = simplex_cache(cache2);
-    world_manifold(&local, xf_a, xf_b)
-}
+collide_cached_fn!(
+    /// `b2CollideChainSegmentAndCapsule`; the cache is read and updated like ours.
+    collide_chain_segment_and_capsule, b2CollideChainSegmentAndCapsule, Capsule
+);
+collide_cached_fn!(
+    /// `b2CollideChainSegmentAndPolygon`; the cache is read and updated like ours.
+    collide_chain_segment_and_polygon, b2CollideChainSegmentAndPolygon, Polygon
+);
 
 /// `b2ShapeDistance` with our world-frame input and output.
 pub fn shape_distance(input: &DistanceInput, cache: &mut SimplexCache) -> DistanceOutput {
