@@ -19,6 +19,16 @@ mod fuzz_cases;
 #[path = "../../../fuzz/src/snapshot_input.rs"]
 mod snapshot_input;
 
+/// The manifold target's contract: a manifold is empty, or its closest point is
+/// within `SPECULATIVE_DISTANCE`.
+fn assert_empty_or_within_reach(m: &impulse2d::collision::Manifold) {
+    let closest = fuzz_cases::closest_separation(m);
+    assert!(
+        m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,
+        "{m:?}"
+    );
+}
+
 fn v(x: u32, y: u32) -> Vec2 {
     Vec2::new(f32::from_bits(x), f32::from_bits(y))
 }
@@ -166,11 +176,7 @@ fn capsule_with_a_huge_radius_has_no_point_beyond_reach() {
     let gap = dx * dx / ((dx * dx + yd * yd).sqrt() + yd);
     assert!(gap > f64::from(SPECULATIVE_DISTANCE), "gap {gap}");
     let m = collide_segment_and_capsule(&segment, xf_segment, &capsule, xf_capsule);
-    let closest = fuzz_cases::closest_separation(&m);
-    assert!(
-        m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,
-        "{m:?}"
-    );
+    assert_empty_or_within_reach(&m);
 }
 
 /// Fuzz target `manifold`, input
@@ -204,11 +210,7 @@ fn polygon_with_a_huge_radius_has_no_circle_point_beyond_reach() {
     let circle = Circle::new(Vec2::ZERO, 0.0).unwrap();
     let xf_circle = Transform::new(Vec2::new(0.5, radius + gap), Rot::IDENTITY);
     let m = collide_polygon_and_circle(&polygon, Transform::IDENTITY, &circle, xf_circle);
-    let closest = fuzz_cases::closest_separation(&m);
-    assert!(
-        m.point_count == 0 || closest <= SPECULATIVE_DISTANCE,
-        "{m:?}"
-    );
+    assert_empty_or_within_reach(&m);
 }
 
 /// Fuzz target `manifold`, input
