@@ -3,6 +3,7 @@
 
 use impulse2d_compare::bench::{Clock, SceneResult, run_scene};
 use impulse2d_compare::box2d::{self, Box2d};
+use impulse2d_compare::desc::SceneDesc;
 use impulse2d_compare::engine::{Engine, RunConfig};
 use impulse2d_compare::ours::Impulse2d;
 use impulse2d_compare::rapier::{RAPIER_NOTES, Rapier};
@@ -270,6 +271,17 @@ fn main() -> ExitCode {
         ""
     };
 
+    let mut run = |scene: &SceneDesc, steps: u32| {
+        run_scene(
+            scene,
+            &engines,
+            steps,
+            options.rounds,
+            config,
+            &mut progress,
+        )
+    };
+
     if options.scaling {
         let steps = options.steps.unwrap_or(500);
         let mut points = Vec::new();
@@ -279,36 +291,18 @@ fn main() -> ExitCode {
                 "large_pyramid base {base} ({} boxes), {steps} steps",
                 pyramid_box_count(base)
             );
-            let result = run_scene(
-                &scene,
-                &engines,
-                steps,
-                options.rounds,
-                config,
-                &mut progress,
-            );
+            let result = run(&scene, steps);
             points.push(ScalingPoint {
                 base,
                 bodies: scene.initial_bodies.len(),
                 result,
             });
         }
-        let svg = report::scaling_svg(
-            &points,
-            &engine_names,
-            options.clock,
-            &format!("Large pyramid: ms/step against bodies{title_suffix}"),
-        );
+        let title = format!("Large pyramid: ms/step against bodies{title_suffix}");
+        let svg = report::scaling_svg(&points, &engine_names, options.clock, &title);
         let json = report::scaling_json(&context, &points);
         let table = || report::scaling_table(&points, &engine_names, options.clock);
-        publish(
-            &options,
-            "scaling",
-            &svg,
-            &json,
-            &report::header(&context),
-            table,
-        );
+        publish(&options, &context, "scaling", (&svg, &json), table);
         return ExitCode::SUCCESS;
     }
 
@@ -321,31 +315,13 @@ fn main() -> ExitCode {
             scene.name,
             scene.initial_bodies.len()
         );
-        results.push(run_scene(
-            &scene,
-            &engines,
-            steps,
-            options.rounds,
-            config,
-            &mut progress,
-        ));
+        results.push(run(&scene, steps));
     }
-    let svg = report::bar_chart_svg(
-        &results,
-        &engine_names,
-        options.clock,
-        &format!("Box2D v3 benchmark scenes: ms/step, 1 thread{title_suffix}"),
-    );
+    let title = format!("Box2D v3 benchmark scenes: ms/step, 1 thread{title_suffix}");
+    let svg = report::bar_chart_svg(&results, &engine_names, options.clock, &title);
     let json = report::json(&context, &results);
     let table = || report::tables(&results, &engine_names, options.clock);
-    publish(
-        &options,
-        "compare",
-        &svg,
-        &json,
-        &report::header(&context),
-        table,
-    );
+    publish(&options, &context, "compare", (&svg, &json), table);
     let unstable = results
         .iter()
         .flat_map(|s| s.engines.iter())
@@ -363,10 +339,9 @@ fn main() -> ExitCode {
 /// header and the table.
 fn publish(
     options: &Options,
+    context: &Context,
     stem: &str,
-    svg: &str,
-    json: &str,
-    header: &str,
+    (svg, json): (&str, &str),
     table: impl FnOnce() -> String,
 ) {
     write_file(&options.out.join(format!("{stem}.svg")), svg);
@@ -374,7 +349,7 @@ fn publish(
     if options.json {
         print!("{json}");
     } else {
-        print!("{header}\n{}", table());
+        print!("{}\n{}", report::header(context), table());
     }
 }
 

@@ -1346,7 +1346,9 @@ fn near_first_order(node: &Node, p: Pos) -> [usize; 2] {
 mod tests {
     use super::*;
 
-    fn square(x: f32, y: f32, half: f32) -> Aabb {
+    /// The square of half-size `half` (m) centred on (`x`, `y`); the trees'
+    /// tests (here and in `rebuild`) build their boxes from it.
+    pub(super) fn square(x: f32, y: f32, half: f32) -> Aabb {
         Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
     }
 

@@ -8,10 +8,6 @@ use super::{
     BIN_COUNT, Child, DynamicTree, EMPTY_BOX, INDEX_MASK, INLINE_STACK, InlineStack, Link,
     MOVED_FLAG, NULL_INDEX, Node, ROOT, internal_child,
 };
-#[cfg(test)]
-use crate::collision::Aabb;
-#[cfg(test)]
-use crate::math::Vec2;
 use crate::pos::{Coord, WorldAabb};
 
 /// A node under construction in [`DynamicTree::rebuild`]: it receives the build
@@ -364,10 +360,7 @@ fn partition_by(leaves: &mut [Child], left: impl Fn(&Child) -> bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn square(x: f32, y: f32, half: f32) -> Aabb {
-        Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
-    }
+    use crate::collision::dynamic_tree::tests::square;
 
     #[test]
     fn partition_splits_two_clusters_apart() {
