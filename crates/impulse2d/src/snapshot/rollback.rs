@@ -457,9 +457,11 @@ fn code_contact<C: Coder>(
         generation,
         flags,
     } = ct;
-    delta(c, contact_id, i);
-    guess(c, generation, p.generation);
-    guess(c, flags, p.flags);
+    all_or_each!(c, |c| {
+        delta(c, contact_id, i);
+        guess(c, generation, p.generation);
+        guess(c, flags, p.flags);
+    });
     code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
     let ends = [*shape_id_a, *shape_id_b];
     for (k, edge) in edges.iter_mut().enumerate() {
@@ -1077,20 +1079,24 @@ fn code_child<C: Coder>(
     }
     if flags & TREE_LEAF != 0 {
         let proxy = proxies.get(index as usize).unwrap_or(&BLANK_PROXY);
-        guess(c, aux, proxy.generation);
-        guess(c, user_data, proxy.user_data);
+        all_or_each!(c, |c| {
+            guess(c, aux, proxy.generation);
+            guess(c, user_data, proxy.user_data);
+        });
         // (the shape's fat box, which `code_shape_bounds` guesses from this)
         aabb.code(c);
     } else {
         delta(c, aux, p.aux);
-        guess(c, user_data, 0);
-        // A node's box is the union of its children's, unless a proxy was
-        // enlarged under it since the last rebuild.
-        let union = (index as usize)
-            .checked_sub(first_later)
-            .and_then(|j| later.get(j))
-            .map_or(p.aabb, |n| n.children[0].aabb.union(&n.children[1].aabb));
-        guess(c, aabb, union);
+        all_or_each!(c, |c| {
+            guess(c, user_data, 0);
+            // A node's box is the union of its children's, unless a proxy
+            // was enlarged under it since the last rebuild.
+            let union = (index as usize)
+                .checked_sub(first_later)
+                .and_then(|j| later.get(j))
+                .map_or(p.aabb, |n| n.children[0].aabb.union(&n.children[1].aabb));
+            guess(c, aabb, union);
+        });
     }
 }
 
