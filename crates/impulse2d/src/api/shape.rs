@@ -21,23 +21,26 @@ use crate::world::World;
 
 pub use crate::shape::AIR_DENSITY;
 
-/// One shape of a world, validated once: the world borrow (`&World` or
-/// `&mut World`) and the shape's index. Made by [`World::shape`] and
-/// [`World::shape_mut`]; [`ShapeRef`] reads, [`ShapeMut`] also writes.
-///
-/// Box2D: the `b2Shape_*` functions; `b2Shape_IsValid` is
-/// [`World::shape`]`(id).is_ok()`, `b2Shape_GetWorld` is moot (the view
-/// borrows the world).
-#[derive(Debug)]
-pub struct ShapeView<W> {
-    world: W,
-    index: usize,
+view! {
+    /// One shape of a world, validated once: the world borrow (`&World` or
+    /// `&mut World`) and the shape's index. Made by [`World::shape`] and
+    /// [`World::shape_mut`]; [`ShapeRef`] reads, [`ShapeMut`] also writes.
+    ///
+    /// Box2D: the `b2Shape_*` functions; `b2Shape_IsValid` is
+    /// [`World::shape`]`(id).is_ok()`, `b2Shape_GetWorld` is moot (the view
+    /// borrows the world).
+    pub struct ShapeView<W>(ShapeId = shape_index, make_shape_id, "shape"): ShapeRef, ShapeMut;
+    ///
+    /// Box2D: `b2Shape_IsValid`.
+    World::shape;
+    /// Taking one advances [`World::structure_generation`] (a
+    /// [`RollbackState`](crate::RollbackState) does not hold shape settings).
+    World::shape_mut then note_structure_change;
+    /// The world the view reads.
+    ///
+    /// Box2D: `b2Shape_GetWorld`.
+    ShapeRef::world;
 }
-
-/// A read-only view of a shape.
-pub type ShapeRef<'w> = ShapeView<&'w World>;
-/// A read-write view of a shape.
-pub type ShapeMut<'w> = ShapeView<&'w mut World>;
 
 impl World {
     /// Attaches a circle to a body.
@@ -156,40 +159,11 @@ impl World {
             },
         )
     }
-
-    /// A read-only view of a shape; `Err(InvalidId)` for a stale or foreign id.
-    ///
-    /// Box2D: `b2Shape_IsValid`.
-    pub fn shape(&self, id: ShapeId) -> Result<ShapeRef<'_>> {
-        let index = self.shape_index(id)?;
-        Ok(ShapeView { world: self, index })
-    }
-
-    /// A read-write view of a shape; `Err(InvalidId)` for a stale or foreign id.
-    /// Taking one advances [`World::structure_generation`] (a
-    /// [`RollbackState`](crate::RollbackState) does not hold shape settings).
-    pub fn shape_mut(&mut self, id: ShapeId) -> Result<ShapeMut<'_>> {
-        let index = self.shape_index(id)?;
-        self.note_structure_change();
-        Ok(ShapeView { world: self, index })
-    }
 }
 
 impl<W: Deref<Target = World>> ShapeView<W> {
     fn data(&self) -> &crate::shape::Shape {
         &self.world.shapes[self.index]
-    }
-
-    /// The shape's id.
-    pub fn id(&self) -> ShapeId {
-        self.world.make_shape_id(self.index as u32)
-    }
-
-    /// The world the view reads.
-    ///
-    /// Box2D: `b2Shape_GetWorld`.
-    pub fn world(&self) -> &World {
-        &self.world
     }
 
     /// The body the shape is attached to.
