@@ -52,6 +52,7 @@ use std::ops::Deref;
 
 use crate::error::{Error, Result, check_finite, check_finite_vec};
 use crate::id::{BodyId, JointId, NULL_INDEX};
+use crate::joint::axial::{Limit, Motor, Spring};
 use crate::joint::distance::{DistanceJoint, check_force_range, clamp_length, clamp_range};
 use crate::joint::motor::{MotorJoint, check_correction};
 use crate::joint::mouse::MouseJoint;
@@ -59,7 +60,6 @@ use crate::joint::mover::{MoverJoint, check_non_negative_vec};
 use crate::joint::pogo::PogoJoint;
 use crate::joint::prismatic::PrismaticJoint;
 use crate::joint::revolute::RevoluteJoint;
-use crate::joint::axial::{Limit, Motor, Spring};
 use crate::joint::solver::{constraint_force, constraint_torque};
 use crate::joint::weld::WeldJoint;
 use crate::joint::wheel::WheelJoint;
@@ -540,12 +540,14 @@ impl<W: Deref<Target = World>> JointView<W> {
 
     /// What only a revolute joint has.
     pub fn revolute(self) -> Result<RevoluteView<W>> {
-        self.typed::<RevoluteJoint>().map(|view| RevoluteView { view })
+        self.typed::<RevoluteJoint>()
+            .map(|view| RevoluteView { view })
     }
 
     /// What only a prismatic joint has.
     pub fn prismatic(self) -> Result<PrismaticView<W>> {
-        self.typed::<PrismaticJoint>().map(|view| PrismaticView { view })
+        self.typed::<PrismaticJoint>()
+            .map(|view| PrismaticView { view })
     }
 
     /// What only a wheel joint has.
@@ -555,7 +557,8 @@ impl<W: Deref<Target = World>> JointView<W> {
 
     /// What only a distance joint has.
     pub fn distance(self) -> Result<DistanceView<W>> {
-        self.typed::<DistanceJoint>().map(|view| DistanceView { view })
+        self.typed::<DistanceJoint>()
+            .map(|view| DistanceView { view })
     }
 
     /// What only a weld joint has.
@@ -565,7 +568,8 @@ impl<W: Deref<Target = World>> JointView<W> {
 
     /// What only a motor joint has.
     pub fn motor_joint(self) -> Result<MotorJointView<W>> {
-        self.typed::<MotorJoint>().map(|view| MotorJointView { view })
+        self.typed::<MotorJoint>()
+            .map(|view| MotorJointView { view })
     }
 
     /// What only a mouse joint has.
