@@ -191,6 +191,9 @@ extern crate self as impulse2d;
 #[path = "../tests/common/build.rs"]
 mod test_build;
 
+#[macro_use]
+mod defs;
+
 pub mod api;
 pub(crate) mod bitset;
 pub mod body;
