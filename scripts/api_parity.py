@@ -16,7 +16,8 @@ the invocation of a macro that declares methods from rows (ROW_MACROS, e.g. `vie
 and `part_view!` in crates/impulse2d/src/api), a tag belongs to the row after it:
 a row `Type::name …;` names its path outright, and a row `fn name(&self …` or
 `fn name(&mut self …` is a method of the read or write alias that the invocation's
-`pub struct XView<W>…: XRef, XMut;` row declares. Hand mappings, moot functions (with their reason) and functions left to other issues live
+`pub struct XView<W>…: XRef, XMut;` row declares (or, without one, of the impl
+block the invocation stands in). Hand mappings, moot functions (with their reason) and functions left to other issues live
 in scripts/api-parity-extra.tsv.
 
     python3 scripts/api_parity.py           writes docs/api-parity.md
@@ -351,7 +352,7 @@ class Context:
 
 # Macros whose `{ … }` invocations declare public methods, one row each (see the
 # module doc), and the row forms they take.
-ROW_MACROS = {"view", "part_view"}
+ROW_MACROS = {"view", "part_view", "settings", "geometry_methods"}
 ROW_HEAD = re.compile(r"^pub\s+struct\s+\w+\s*<\s*W\s*>.*:\s*(\w+)\s*,\s*(\w+)\b")
 ROW_PATH = re.compile(r"^(\w+)::(\w+)\b")
 ROW_METHOD = re.compile(r"^fn\s+(\w+)\s*\(\s*&\s*(mut\s+)?self\b")
@@ -587,7 +588,8 @@ def resolve_item(code, stack, mod, aliases, where):
     inner = stack[-1] if stack else Context("module")
     modules = mod + [c.name for c in stack if c.kind == "module"]
     if inner.kind == "rows":
-        return resolve_row(code, inner, where)
+        impl = next((c for c in reversed(stack) if c.kind == "impl"), None)
+        return resolve_row(code, inner, impl and impl_display_name(impl, aliases), where)
     m = ITEM_FN.match(code)
     if m:
         name = m.group(5)
@@ -630,14 +632,17 @@ def resolve_item(code, stack, mod, aliases, where):
     return None
 
 
-def resolve_row(code, ctx, where):
-    """The Item a row of a ROW_MACROS invocation declares (see the module doc)."""
+def resolve_row(code, ctx, impl_name, where):
+    """The Item a row of a ROW_MACROS invocation declares (see the module doc); a
+    method row in an invocation inside an impl block is a method of that impl."""
     m = ROW_PATH.match(code)
     if m:
         return Item("%s::%s" % (m.group(1), m.group(2)), True, where)
     m = ROW_METHOD.match(code)
     if m and ctx.aliases:
         return Item("%s::%s" % (ctx.aliases[1 if m.group(2) else 0], m.group(1)), True, where)
+    if m and impl_name:
+        return Item("%s::%s" % (impl_name, m.group(1)), True, where)
     return None
 
 

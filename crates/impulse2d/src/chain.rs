@@ -243,46 +243,27 @@ mod tests {
 
     #[test]
     fn open_chain_drops_end_ghosts_and_loop_wraps() {
-        let pts = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(3.0, 0.0),
-            Vec2::new(4.0, 0.0),
-        ];
-        let open = make_segments(&ChainDef {
-            points: pts.clone(),
-            ..ChainDef::default()
-        })
-        .unwrap();
+        let segments = |points: &[Vec2], is_loop: bool| {
+            make_segments(&ChainDef {
+                points: points.to_vec(),
+                is_loop,
+                ..ChainDef::default()
+            })
+        };
+        let pts: Vec<Vec2> = (0..5).map(|i| Vec2::new(i as f32, 0.0)).collect();
+        let open = segments(&pts, false).unwrap();
         assert_eq!(open.len(), 2);
         assert_eq!(open[0].ghost1, pts[0]);
         assert_eq!(open[0].segment.point1, pts[1]);
         assert_eq!(open[1].ghost2, pts[4]);
 
-        let square = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(0.0, 1.0),
-        ];
-        let closed = make_segments(&ChainDef {
-            points: square.clone(),
-            is_loop: true,
-            ..ChainDef::default()
-        })
-        .unwrap();
+        let square = crate::test_points::points([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
+        let closed = segments(&square, true).unwrap();
         assert_eq!(closed.len(), 4);
         assert_eq!(closed[0].ghost1, square[3]);
         assert_eq!(closed[3].segment.point2, square[0]);
         assert_eq!(closed[3].ghost2, square[1]);
 
-        assert!(
-            make_segments(&ChainDef {
-                points: square[..3].to_vec(),
-                ..ChainDef::default()
-            })
-            .is_err()
-        );
+        assert!(segments(&square[..3], false).is_err());
     }
 }

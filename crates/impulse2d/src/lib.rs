@@ -193,6 +193,8 @@ mod test_build;
 
 #[macro_use]
 mod defs;
+#[cfg(test)]
+mod test_points;
 
 pub mod api;
 pub(crate) mod bitset;

@@ -444,22 +444,6 @@ impl World {
         &self.settings
     }
 
-    /// Gravity, m/s².
-    ///
-    /// Box2D: `b2World_GetGravity`.
-    pub fn gravity(&self) -> Vec2 {
-        self.settings.gravity
-    }
-
-    /// Changes gravity (m/s²). Sleeping bodies stay asleep until something wakes them.
-    ///
-    /// Box2D: `b2World_SetGravity`.
-    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<()> {
-        check_finite_vec(gravity, "gravity")?;
-        self.settings.gravity = gravity;
-        Ok(())
-    }
-
     /// Turns sleeping on or off; turning it off wakes every sleeping island.
     ///
     /// Box2D: `b2World_EnableSleeping`.
