@@ -384,6 +384,31 @@ pub(crate) struct BodySim {
     pub flags: u32,
 }
 
+impl BodySim {
+    /// A body sim with no mass, at rest at the origin: `create_body` starts
+    /// from it, and the compact rollback uses it as the element before a
+    /// set's first.
+    pub(crate) const REST: BodySim = BodySim {
+        transform: WorldTransform::IDENTITY,
+        center: Pos::ZERO,
+        rotation0: Rot::IDENTITY,
+        center0: Pos::ZERO,
+        angle_delta: 0.0,
+        local_center: Vec2::ZERO,
+        force: Vec2::ZERO,
+        torque: 0.0,
+        inv_mass: 0.0,
+        inv_inertia: 0.0,
+        min_extent: 0.0,
+        max_extent: 0.0,
+        linear_damping: 0.0,
+        angular_damping: 0.0,
+        gravity_scale: 1.0,
+        body_id: NULL_INDEX,
+        flags: 0,
+    };
+}
+
 /// The velocity state of an awake body: all the constraint solver touches.
 /// Exactly 32 bytes so that two fit a cache line half.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -519,19 +544,13 @@ impl World {
             center: def.position,
             rotation0: def.rotation,
             center0: def.position,
-            angle_delta: 0.0,
-            local_center: Vec2::ZERO,
-            force: Vec2::ZERO,
-            torque: 0.0,
-            inv_mass: 0.0,
-            inv_inertia: 0.0,
             min_extent: HUGE,
-            max_extent: 0.0,
             linear_damping: def.linear_damping,
             angular_damping: def.angular_damping,
             gravity_scale: def.gravity_scale,
             body_id,
             flags: body_flags,
+            ..BodySim::REST
         });
         if set_index == AWAKE_SET {
             let mut state = BodyState::IDENTITY;
