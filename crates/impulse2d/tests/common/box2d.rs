@@ -23,7 +23,7 @@ use impulse2d::collision::{
     ManifoldPoint, MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult,
     ShapeCastPairInput, ShapeProxy, SimplexCache, ToiInput, ToiState,
 };
-use impulse2d::{Rot, Sweep, Transform, Vec2};
+use impulse2d::{BodyDef, Rot, Sweep, Transform, Vec2};
 
 unsafe extern "C" {
     // Box2D's slab test is internal (src/aabb.h, not `B2_API`) but is an ordinary
@@ -177,6 +177,29 @@ pub fn our_body_state(world: &impulse2d::World, body: impulse2d::BodyId) -> Body
         b.linear_velocity(),
         b.angular_velocity(),
     )
+}
+
+/// Our definition of a dynamic body starting in `state`.
+pub fn our_dynamic_def((position, angle, velocity, angular_velocity): BodyState) -> BodyDef {
+    BodyDef {
+        rotation: Rot::from_angle(angle),
+        linear_velocity: velocity,
+        angular_velocity,
+        ..BodyDef::dynamic(position)
+    }
+}
+
+/// Box2D's definition of the same body ([`our_dynamic_def`]).
+pub fn dynamic_def((position, angle, velocity, angular_velocity): BodyState) -> c::b2BodyDef {
+    c::b2BodyDef {
+        type_: c::b2BodyType_b2_dynamicBody,
+        position: position.to_b2(),
+        rotation: Rot::from_angle(angle).to_b2(),
+        linearVelocity: velocity.to_b2(),
+        angularVelocity: angular_velocity,
+        // SAFETY: a plain FFI call that returns a value.
+        ..unsafe { c::b2DefaultBodyDef() }
+    }
 }
 
 /// A Box2D rotation as ours.
