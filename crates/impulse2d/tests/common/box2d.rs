@@ -20,7 +20,7 @@
 use boxdd_sys::ffi as c;
 use impulse2d::collision::{
     Aabb, Capsule, CastOutput, ChainSegment, Circle, DistanceInput, DistanceOutput, Manifold,
-    ManifoldPoint, MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult,
+    MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult,
     ShapeCastPairInput, ShapeProxy, SimplexCache, ToiInput, ToiState,
 };
 use impulse2d::{BodyDef, Rot, Sweep, Transform, Vec2};
@@ -273,18 +273,14 @@ pub fn world_manifold(local: &c::b2LocalManifold, xf_a: Transform, xf_b: Transfo
         point_count: local.pointCount as usize,
         ..Default::default()
     };
+    // As `b2UpdateContact` marshals it, plus the world point ours keeps.
     let origin_delta = xf_a.p - xf_b.p;
-    for i in 0..m.point_count {
-        let lp = &local.points[i];
-        let anchor_a = xf_a.q.rotate(vec(lp.point));
-        m.points[i] = ManifoldPoint {
-            point: xf_a.p + anchor_a,
-            anchor_a,
-            anchor_b: anchor_a + origin_delta,
-            separation: lp.separation,
-            id: lp.id,
-            ..Default::default()
-        };
+    for (mp, lp) in m.points.iter_mut().zip(&local.points[..m.point_count]) {
+        mp.anchor_a = xf_a.q.rotate(vec(lp.point));
+        mp.anchor_b = mp.anchor_a + origin_delta;
+        mp.point = xf_a.p + mp.anchor_a;
+        mp.separation = lp.separation;
+        mp.id = lp.id;
     }
     m
 }
