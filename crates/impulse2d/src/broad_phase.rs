@@ -331,6 +331,17 @@ impl BroadPhase {
                 .unwrap_or_else(|e| e.into_inner());
             pairs.extend_from_slice(&b.pairs[s as usize..e as usize]);
         }
+        // Which worker runs which blocks depends on scheduling: on a loaded
+        // machine one worker may run them all. So that a step allocates only
+        // when the step's totals grow (as `pairs` and `order` do), not when
+        // the share of one worker grows, every buffer keeps room for all.
+        let (total_pairs, total_blocks) = (pairs.len(), order.len());
+        for b in buffers.iter_mut() {
+            let b = b.get_mut().unwrap_or_else(|e| e.into_inner());
+            b.pairs.reserve(total_pairs.saturating_sub(b.pairs.len()));
+            b.blocks
+                .reserve(total_blocks.saturating_sub(b.blocks.len()));
+        }
         self.clear_move_buffer();
     }
 

@@ -515,3 +515,66 @@ fn round_up(x: f64) -> f32 {
     let f = x as f32;
     if (f as f64) < x { f.next_up() } else { f }
 }
+
+/// Whether positions are `f64` in this build (the `large-world` feature).
+///
+/// Box2D: `b2IsDoublePrecision`.
+#[inline]
+pub const fn is_double_precision() -> bool {
+    cfg!(feature = "large-world")
+}
+
+/// Whether `p` is a usable world position: both coordinates finite, in
+/// either build.
+///
+/// Box2D: `b2IsValidPosition`.
+#[inline]
+pub fn is_valid_position(p: Pos) -> bool {
+    p.is_finite()
+}
+
+/// Whether `xf` is a usable body pose: a finite position and a finite rotation
+/// of unit length, in either build.
+///
+/// Box2D: `b2IsValidWorldTransform`.
+#[inline]
+pub fn is_valid_world_transform(xf: WorldTransform) -> bool {
+    xf.is_valid()
+}
+
+#[cfg(test)]
+mod validity_tests {
+    use super::*;
+    use crate::math::Rot;
+
+    #[test]
+    fn positions_are_valid_exactly_when_finite() {
+        assert!(is_valid_position(to_pos(Vec2::new(3.0, -4.0))));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert!(!is_valid_position(to_pos(Vec2::new(bad, 1.0))));
+            assert!(!is_valid_position(to_pos(Vec2::new(1.0, bad))));
+        }
+    }
+
+    #[test]
+    fn world_transforms_need_a_finite_position_and_a_unit_rotation() {
+        let good = to_world_transform(Transform::new(Vec2::new(1.0, 2.0), Rot::from_angle(0.7)));
+        assert!(is_valid_world_transform(good));
+        let mut far = good;
+        far.p = to_pos(Vec2::new(f32::NAN, 0.0));
+        assert!(!is_valid_world_transform(far));
+        let mut skewed = good;
+        skewed.q = Rot { c: 2.0, s: 0.0 };
+        assert!(!is_valid_world_transform(skewed));
+    }
+
+    #[test]
+    fn double_precision_follows_the_feature() {
+        assert_eq!(is_double_precision(), cfg!(feature = "large-world"));
+        assert_eq!(
+            std::mem::size_of::<Coord>() == 8,
+            is_double_precision(),
+            "Coord's width says which build this is"
+        );
+    }
+}
