@@ -304,8 +304,15 @@ pub struct CollisionFilter {
 }
 
 impl Default for CollisionFilter {
+    /// The engine's default filter: category 1, every mask bit, no group.
     fn default() -> Self {
-        let f = i2::Filter::default();
+        i2::Filter::default().into()
+    }
+}
+
+/// The component for an engine filter (the same bits).
+impl From<i2::Filter> for CollisionFilter {
+    fn from(f: i2::Filter) -> Self {
         CollisionFilter {
             category: f.category_bits,
             mask: f.mask_bits,

@@ -299,9 +299,9 @@ impl Plugin for Impulse2dPlugin {
                 RunFixedMainLoop,
                 systems::interpolate.in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
             )
-            .add_observer(systems::on_remove_body)
-            .add_observer(systems::on_remove_collider)
-            .add_observer(systems::on_remove_joint);
+            .add_observer(systems::on_remove::<RigidBody>)
+            .add_observer(systems::on_remove::<Collider>)
+            .add_observer(systems::on_remove::<Joint>);
     }
 
     fn finish(&self, app: &mut App) {

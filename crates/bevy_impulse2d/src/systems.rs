@@ -1,5 +1,6 @@
 //! The plugin's systems and observers.
 
+use bevy::ecs::query::{QueryData, QueryFilter};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use impulse2d as i2;
@@ -23,17 +24,38 @@ pub(crate) fn bv(p: i2::Vec2) -> Vec2 {
     Vec2::new(p.x, p.y)
 }
 
-type NewBody<'a> = (
-    Entity,
-    &'a RigidBody,
-    &'a Transform,
-    &'a Velocity,
-    Option<&'a GravityScale>,
-    Option<&'a Damping>,
-    Option<&'a LockedAxes>,
-    Option<&'a SleepingAllowed>,
-    Has<Ccd>,
-);
+/// A body's components besides its place: what [`create_bodies`] makes the body from
+/// and [`apply_changes`] carries into it when they change. The optional ones give the
+/// engine's defaults when they are absent.
+#[derive(QueryData)]
+pub(crate) struct BodyParts {
+    kind: Ref<'static, RigidBody>,
+    velocity: Ref<'static, Velocity>,
+    gravity: Option<Ref<'static, GravityScale>>,
+    damping: Option<Ref<'static, Damping>>,
+    locks: Option<Ref<'static, LockedAxes>>,
+    sleep: Option<Ref<'static, SleepingAllowed>>,
+    ccd: Has<Ccd>,
+}
+
+impl BodyPartsItem<'_, '_> {
+    fn gravity_scale(&self) -> f32 {
+        self.gravity.as_deref().map_or(1.0, |g| g.0)
+    }
+    fn damping(&self) -> Damping {
+        self.damping.as_deref().copied().unwrap_or_default()
+    }
+    fn motion_locks(&self) -> i2::MotionLocks {
+        self.locks
+            .as_deref()
+            .map_or(i2::MotionLocks::default(), |l| l.locks())
+    }
+    fn sleep_enabled(&self) -> bool {
+        self.sleep.as_deref().is_none_or(|s| s.0)
+    }
+}
+
+type NewBody<'a> = (Entity, &'a Transform, BodyParts);
 
 /// Bodies for new [`RigidBody`] entities, at their place in the world: the `Transform`
 /// at the root, composed with those of the ancestors under a parent.
@@ -44,22 +66,22 @@ pub(crate) fn create_bodies(
     tree: Query<TreeNode>,
 ) {
     // In query order: the same spawns in the same order give the same ids and bits.
-    for (entity, body, transform, velocity, gravity, damping, locks, sleep, ccd) in &new {
+    for (entity, transform, body) in &new {
         let Some(p) = body_pose(entity, &tree) else {
             continue;
         };
         let def = i2::BodyDef {
-            body_type: body.body_type(),
+            body_type: body.kind.body_type(),
             position: p.p,
             rotation: p.q,
-            linear_velocity: v(velocity.linear),
-            angular_velocity: velocity.angular,
-            gravity_scale: gravity.map_or(1.0, |g| g.0),
-            linear_damping: damping.map_or(0.0, |d| d.linear),
-            angular_damping: damping.map_or(0.0, |d| d.angular),
-            motion_locks: locks.map_or(i2::MotionLocks::default(), |l| l.locks()),
-            enable_sleep: sleep.is_none_or(|s| s.0),
-            is_bullet: ccd,
+            linear_velocity: v(body.velocity.linear),
+            angular_velocity: body.velocity.angular,
+            gravity_scale: body.gravity_scale(),
+            linear_damping: body.damping().linear,
+            angular_damping: body.damping().angular,
+            motion_locks: body.motion_locks(),
+            enable_sleep: body.sleep_enabled(),
+            is_bullet: body.ccd,
             user_data: entity.to_bits(),
             ..Default::default()
         };
@@ -542,17 +564,6 @@ pub(crate) fn create_joints(
     }
 }
 
-type BodyChanges<'a> = (
-    &'a BodyHandle,
-    Ref<'a, RigidBody>,
-    Ref<'a, Velocity>,
-    Option<Ref<'a, GravityScale>>,
-    Option<Ref<'a, Damping>>,
-    Option<Ref<'a, LockedAxes>>,
-    Option<Ref<'a, SleepingAllowed>>,
-    Has<Ccd>,
-);
-
 /// Bodies with a component the application changed (moves are [`move_entities`]').
 type BodyChanged = Or<(
     Changed<RigidBody>,
@@ -576,6 +587,22 @@ type ShapeChanges<'a> = (
     Option<Ref<'a, CollisionFilter>>,
 );
 
+/// Runs `f` on body `id`, warning when the world refuses the change; nothing for a
+/// stale id. Whether the body is there.
+fn change_body(
+    world: &mut i2::World,
+    id: i2::BodyId,
+    f: impl FnOnce(&mut i2::BodyMut) -> i2::Result<()>,
+) -> bool {
+    let Ok(mut body) = world.body_mut(id) else {
+        return false;
+    };
+    if let Err(e) = f(&mut body) {
+        warn!("bevy_impulse2d: a change to body {id:?} was refused: {e}");
+    }
+    true
+}
+
 /// The optional body components removed since the last step: their defaults come back.
 #[derive(SystemParam)]
 pub(crate) struct Removed<'w, 's> {
@@ -592,21 +619,16 @@ pub(crate) struct Removed<'w, 's> {
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_changes(
     mut physics: ResMut<PhysicsWorld>,
-    bodies: Query<BodyChanges, BodyChanged>,
+    bodies: Query<(&BodyHandle, BodyParts), BodyChanged>,
     forces: Query<(&BodyHandle, &ExternalForce)>,
     mut impulses: Query<(&BodyHandle, &mut ExternalImpulse), Changed<ExternalImpulse>>,
     colliders: Query<ShapeChanges, Or<(Changed<Material>, Changed<CollisionFilter>)>>,
     handles: Query<&BodyHandle>,
     mut removed: Removed,
 ) {
-    let refused = |id: i2::BodyId, e: i2::Error| {
-        warn!("bevy_impulse2d: a change to body {id:?} was refused: {e}");
-    };
-    for (handle, kind, velocity, gravity, damping, locks, sleep, ccd) in &bodies {
-        let Ok(mut body) = physics.world.body_mut(handle.0) else {
-            continue;
-        };
-        let result = (|| -> i2::Result<()> {
+    for (handle, parts) in &bodies {
+        change_body(&mut physics.world, handle.0, |body| {
+            let (kind, velocity) = (&parts.kind, &parts.velocity);
             if kind.is_changed() && !kind.is_added() {
                 body.set_body_type(kind.body_type())?;
             }
@@ -614,32 +636,25 @@ pub(crate) fn apply_changes(
                 body.set_linear_velocity(v(velocity.linear))?;
                 body.set_angular_velocity(velocity.angular)?;
             }
-            if changed(&gravity) {
-                body.set_gravity_scale(gravity.as_ref().map_or(1.0, |g| g.0))?;
+            if changed(&parts.gravity) {
+                body.set_gravity_scale(parts.gravity_scale())?;
             }
-            if changed(&damping) {
-                let d = damping.as_deref().copied().unwrap_or_default();
+            if changed(&parts.damping) {
+                let d = parts.damping();
                 body.set_linear_damping(d.linear)?;
                 body.set_angular_damping(d.angular)?;
             }
-            if changed(&locks) {
-                body.set_motion_locks(
-                    locks
-                        .as_deref()
-                        .map_or(i2::MotionLocks::default(), |l| l.locks()),
-                );
+            if changed(&parts.locks) {
+                body.set_motion_locks(parts.motion_locks());
             }
-            if changed(&sleep) {
-                body.set_sleep_enabled(sleep.as_deref().is_none_or(|s| s.0));
+            if changed(&parts.sleep) {
+                body.set_sleep_enabled(parts.sleep_enabled());
             }
-            if body.is_bullet() != ccd {
-                body.set_bullet(ccd);
+            if body.is_bullet() != parts.ccd {
+                body.set_bullet(parts.ccd);
             }
             Ok(())
-        })();
-        if let Err(e) = result {
-            refused(handle.0, e);
-        }
+        });
     }
     // Removed components: back to the defaults.
     let Removed {
@@ -651,14 +666,8 @@ pub(crate) fn apply_changes(
     } = &mut removed;
     let mut each = |removed: &mut dyn Iterator<Item = Entity>,
                     f: &dyn Fn(&mut i2::BodyMut) -> i2::Result<()>| {
-        for e in removed {
-            let Ok(handle) = handles.get(e) else { continue };
-            let Ok(mut body) = physics.world.body_mut(handle.0) else {
-                continue;
-            };
-            if let Err(err) = f(&mut body) {
-                refused(handle.0, err);
-            }
+        for handle in removed.filter_map(|e| handles.get(e).ok()) {
+            change_body(&mut physics.world, handle.0, f);
         }
     };
     each(&mut gravity.read(), &|b| b.set_gravity_scale(1.0));
@@ -679,34 +688,25 @@ pub(crate) fn apply_changes(
         Ok(())
     });
     for (handle, f) in &forces {
-        if f.force == Vec2::ZERO && f.torque == 0.0 {
-            continue;
-        }
-        let Ok(mut body) = physics.world.body_mut(handle.0) else {
-            continue;
-        };
-        let result = body
-            .apply_force_to_center(v(f.force), true)
-            .and_then(|()| body.apply_torque(f.torque, true));
-        if let Err(e) = result {
-            refused(handle.0, e);
+        if f.force != Vec2::ZERO || f.torque != 0.0 {
+            change_body(&mut physics.world, handle.0, |body| {
+                body.apply_force_to_center(v(f.force), true)?;
+                body.apply_torque(f.torque, true)
+            });
         }
     }
     for (handle, mut i) in &mut impulses {
         if i.impulse == Vec2::ZERO && i.angular == 0.0 {
             continue;
         }
-        let Ok(mut body) = physics.world.body_mut(handle.0) else {
-            continue;
-        };
-        let result = body
-            .apply_linear_impulse_to_center(v(i.impulse), true)
-            .and_then(|()| body.apply_angular_impulse(i.angular, true));
-        if let Err(e) = result {
-            refused(handle.0, e);
+        let applied = change_body(&mut physics.world, handle.0, |body| {
+            body.apply_linear_impulse_to_center(v(i.impulse), true)?;
+            body.apply_angular_impulse(i.angular, true)
+        });
+        if applied {
+            // Spent: zero again, without counting as the application's change.
+            *i.bypass_change_detection() = ExternalImpulse::default();
         }
-        // Spent: zero again, without counting as the application's change.
-        *i.bypass_change_detection() = ExternalImpulse::default();
     }
     for (handle, material, filter) in &colliders {
         let ColliderHandle::Shape(id) = *handle else {
@@ -807,10 +807,7 @@ pub(crate) fn writeback(
         pose.step = p.steps;
         if !child {
             let t = with_pose(&transform, e.transform);
-            if *transform != t {
-                *transform = t;
-            }
-            pose.written = *transform;
+            write_transform(&mut transform, &mut pose, t);
         }
         if let Ok(body) = p.world.body(e.body_id) {
             let vel = Velocity {
@@ -827,29 +824,49 @@ pub(crate) fn writeback(
             commands.entity(entity).remove::<Sleeping>();
         }
     }
-    if child_bodies.is_empty() {
-        return;
+    parents_first(
+        &mut children,
+        child_bodies.iter(),
+        &mut set,
+        |entity, parent, bodies| {
+            let Ok((handle, mut transform, mut pose, ..)) = bodies.get_mut(entity) else {
+                return;
+            };
+            if let Ok(body) = p.world.body(handle.0) {
+                let t = local_transform(&transform, parent, body.transform());
+                write_transform(&mut transform, &mut pose, t);
+            }
+        },
+    );
+}
+
+/// Writes `t` to `transform` where it differs (an unchanged `Transform` is not marked
+/// changed) and keeps it in `pose` as the plugin's own write, not a move by the
+/// application.
+fn write_transform(transform: &mut Mut<Transform>, pose: &mut PhysicsPose, t: Transform) {
+    if **transform != t {
+        **transform = t;
     }
-    children.clear();
+    pose.written = **transform;
+}
+
+/// Visits `bodies` (bodies under a parent) parents first, each with the global map of
+/// its parent as it is once the bodies above it were visited, and with the second query
+/// of `set` to write to. `order` is the visiting order's buffer.
+fn parents_first<D: QueryData, F: QueryFilter>(
+    order: &mut Vec<(usize, Entity)>,
+    bodies: impl Iterator<Item = Entity>,
+    set: &mut ParamSet<(Query<TreeNode>, Query<D, F>)>,
+    mut visit: impl FnMut(Entity, &Map, &mut Query<D, F>),
+) {
+    order.clear();
     let tree = set.p0();
-    children.extend(child_bodies.iter().map(|e| (depth(e, &tree), e)));
-    children.sort_unstable();
-    for &(_, entity) in children.iter() {
-        let Some(parent) = parent_global(entity, &set.p0()) else {
-            continue;
-        };
-        let mut bodies = set.p1();
-        let Ok((handle, mut transform, mut pose, ..)) = bodies.get_mut(entity) else {
-            continue;
-        };
-        let Ok(body) = p.world.body(handle.0) else {
-            continue;
-        };
-        let t = local_transform(&transform, &parent, body.transform());
-        if *transform != t {
-            *transform = t;
+    order.extend(bodies.map(|e| (depth(e, &tree), e)));
+    order.sort_unstable();
+    for &(_, entity) in order.iter() {
+        if let Some(parent) = parent_global(entity, &set.p0()) {
+            visit(entity, &parent, &mut set.p1());
         }
-        pose.written = *transform;
     }
 }
 
@@ -887,102 +904,66 @@ pub(crate) fn interpolate(
             continue;
         }
         let t = with_pose(&transform, blend(&pose));
-        if *transform != t {
-            *transform = t;
-        }
-        pose.written = *transform;
+        write_transform(&mut transform, &mut pose, t);
     }
-    if child_bodies.is_empty() {
-        return;
-    }
-    children.clear();
-    let tree = set.p0();
-    children.extend(child_bodies.iter().map(|e| (depth(e, &tree), e)));
-    children.sort_unstable();
-    for &(_, entity) in children.iter() {
-        let Some(parent) = parent_global(entity, &set.p0()) else {
-            continue;
-        };
-        let mut bodies = set.p1();
-        let Ok((mut transform, mut pose, _)) = bodies.get_mut(entity) else {
-            continue;
-        };
-        let t = local_transform(&transform, &parent, blend(&pose));
-        if *transform != t {
-            *transform = t;
-        }
-        pose.written = *transform;
-    }
+    parents_first(
+        &mut children,
+        child_bodies.iter(),
+        &mut set,
+        |entity, parent, shown| {
+            if let Ok((mut transform, mut pose, _)) = shown.get_mut(entity) {
+                let t = local_transform(&transform, parent, blend(&pose));
+                write_transform(&mut transform, &mut pose, t);
+            }
+        },
+    );
 }
 
 /// The writers of the plugin's messages.
-#[derive(SystemParam)]
-pub(crate) struct Writers<'w> {
-    started: MessageWriter<'w, CollisionStarted>,
-    ended: MessageWriter<'w, CollisionEnded>,
-    hits: MessageWriter<'w, ContactHit>,
-    entered: MessageWriter<'w, SensorEntered>,
-    exited: MessageWriter<'w, SensorExited>,
-    joints: MessageWriter<'w, JointEvent>,
-}
+type Writers<'w> = (
+    MessageWriter<'w, CollisionStarted>,
+    MessageWriter<'w, CollisionEnded>,
+    MessageWriter<'w, ContactHit>,
+    MessageWriter<'w, SensorEntered>,
+    MessageWriter<'w, SensorExited>,
+    MessageWriter<'w, JointEvent>,
+);
 
 pub(crate) fn send_events(
     mut commands: Commands,
     mut physics: ResMut<PhysicsWorld>,
     writers: Writers,
 ) {
-    let Writers {
-        mut started,
-        mut ended,
-        mut hits,
-        mut entered,
-        mut exited,
-        mut joints,
-    } = writers;
+    let (mut started, mut ended, mut hits, mut entered, mut exited, mut joints) = writers;
     let p = &*physics;
     let of = |s: i2::ShapeId| p.shape_entities.get(&s).copied();
-    let contacts = p.world.contact_events();
-    for e in contacts.begin {
-        if let (Some(a), Some(b)) = (of(e.shape_id_a), of(e.shape_id_b)) {
-            started.write(CollisionStarted {
-                collider_a: a,
-                collider_b: b,
-            });
-        }
+    let (contacts, sensors) = (p.world.contact_events(), p.world.sensor_events());
+    // Each event between two shapes whose entities are both known, as a message with
+    // those entities: `writer: Message(its two fields) <= events(their two shapes)`.
+    macro_rules! forward {
+        ($($to:ident: $m:ident($x:ident, $y:ident)
+            <= $e:ident.$list:ident($a:ident, $b:ident))*) => {
+            $(for e in $e.$list {
+                if let (Some($x), Some($y)) = (of(e.$a), of(e.$b)) {
+                    $to.write($m { $x, $y });
+                }
+            })*
+        };
     }
-    for e in contacts.end {
-        if let (Some(a), Some(b)) = (of(e.shape_id_a), of(e.shape_id_b)) {
-            ended.write(CollisionEnded {
-                collider_a: a,
-                collider_b: b,
-            });
-        }
+    forward! {
+        started: CollisionStarted(collider_a, collider_b) <= contacts.begin(shape_id_a, shape_id_b)
+        ended: CollisionEnded(collider_a, collider_b) <= contacts.end(shape_id_a, shape_id_b)
+        entered: SensorEntered(sensor, visitor) <= sensors.begin(sensor_shape_id, visitor_shape_id)
+        exited: SensorExited(sensor, visitor) <= sensors.end(sensor_shape_id, visitor_shape_id)
     }
     for e in contacts.hit {
-        if let (Some(a), Some(b)) = (of(e.shape_id_a), of(e.shape_id_b)) {
+        if let (Some(collider_a), Some(collider_b)) = (of(e.shape_id_a), of(e.shape_id_b)) {
             hits.write(ContactHit {
-                collider_a: a,
-                collider_b: b,
+                collider_a,
+                collider_b,
                 point: bv(e.point),
                 normal: bv(e.normal),
                 approach_speed: e.approach_speed,
-            });
-        }
-    }
-    let sensors = p.world.sensor_events();
-    for e in sensors.begin {
-        if let (Some(s), Some(o)) = (of(e.sensor_shape_id), of(e.visitor_shape_id)) {
-            entered.write(SensorEntered {
-                sensor: s,
-                visitor: o,
-            });
-        }
-    }
-    for e in sensors.end {
-        if let (Some(s), Some(o)) = (of(e.sensor_shape_id), of(e.visitor_shape_id)) {
-            exited.write(SensorExited {
-                sensor: s,
-                visitor: o,
             });
         }
     }
@@ -1022,79 +1003,80 @@ pub(crate) fn send_events(
     }
 }
 
-pub(crate) fn on_remove_body(
-    remove: On<Remove, RigidBody>,
+/// A component the plugin keeps an engine object for, and what goes when it is removed
+/// from `entity` (or the entity is despawned).
+pub(crate) trait Tracked: Component {
+    fn forget(p: &mut PhysicsWorld, commands: &mut Commands, entity: Entity);
+}
+
+/// Removing a [`Tracked`] component destroys its engine object.
+pub(crate) fn on_remove<C: Tracked>(
+    remove: On<Remove, C>,
     mut physics: ResMut<PhysicsWorld>,
     mut commands: Commands,
 ) {
-    let entity = remove.entity;
-    let Some(id) = physics.bodies.remove(&entity) else {
-        return;
-    };
-    let p = &mut *physics;
-    // Its shapes go with it; keep their entities for this step's end events.
-    if let Ok(body) = p.world.body(id) {
-        p.destroyed_shapes.extend(body.shapes());
+    C::forget(&mut physics, &mut commands, remove.entity);
+}
+
+/// Takes `B` off `entity` when it is still there (an observer's entity may be going).
+fn strip<B: Bundle>(commands: &mut Commands, entity: Entity) {
+    if let Ok(mut ec) = commands.get_entity(entity) {
+        ec.remove::<B>();
     }
-    // Its joints go with it: their entities lose the handle now, and get a
-    // `JointEvent` (body destroyed) after the next step.
-    if let Ok(body) = p.world.body(id) {
-        for j in body.joints() {
-            if let Some(&e) = p.joint_entities.get(&j) {
-                p.joints.remove(&e);
-                if let Ok(mut ec) = commands.get_entity(e) {
-                    ec.remove::<JointHandle>();
+}
+
+impl Tracked for RigidBody {
+    fn forget(p: &mut PhysicsWorld, commands: &mut Commands, entity: Entity) {
+        let Some(id) = p.bodies.remove(&entity) else {
+            return;
+        };
+        // Its shapes go with it; keep their entities for this step's end events.
+        if let Ok(body) = p.world.body(id) {
+            p.destroyed_shapes.extend(body.shapes());
+        }
+        // Its joints go with it: their entities lose the handle now, and get a
+        // `JointEvent` (body destroyed) after the next step.
+        if let Ok(body) = p.world.body(id) {
+            for j in body.joints() {
+                if let Some(&e) = p.joint_entities.get(&j) {
+                    p.joints.remove(&e);
+                    strip::<JointHandle>(commands, e);
                 }
             }
         }
+        for (e, _) in p.colliders.extract_if(.., |_, h| match h {
+            ColliderHandle::Shape(s) => p.world.shape(*s).is_ok_and(|s| s.body() == id),
+            ColliderHandle::Chain(c) => p.world.chain(*c).is_ok_and(|c| c.body() == id),
+        }) {
+            if e != entity {
+                strip::<ColliderHandle>(commands, e);
+            }
+        }
+        if let Err(e) = p.world.destroy_body(id) {
+            warn!("bevy_impulse2d: body of {entity} not destroyed: {e}");
+        }
+        strip::<(BodyHandle, PhysicsPose)>(commands, entity);
     }
-    for (e, _) in p.colliders.extract_if(.., |_, h| match h {
-        ColliderHandle::Shape(s) => p.world.shape(*s).is_ok_and(|s| s.body() == id),
-        ColliderHandle::Chain(c) => p.world.chain(*c).is_ok_and(|c| c.body() == id),
-    }) {
-        if e != entity
-            && let Ok(mut ec) = commands.get_entity(e)
-        {
-            ec.remove::<ColliderHandle>();
+}
+
+impl Tracked for Collider {
+    fn forget(p: &mut PhysicsWorld, commands: &mut Commands, entity: Entity) {
+        if let Some(&handle) = p.colliders.get(&entity) {
+            destroy_collider(p, entity, handle);
+            strip::<ColliderHandle>(commands, entity);
         }
     }
-    if let Err(e) = p.world.destroy_body(id) {
-        warn!("bevy_impulse2d: body of {entity} not destroyed: {e}");
-    }
-    if let Ok(mut ec) = commands.get_entity(entity) {
-        ec.remove::<(BodyHandle, PhysicsPose)>();
-    }
 }
 
-pub(crate) fn on_remove_collider(
-    remove: On<Remove, Collider>,
-    mut physics: ResMut<PhysicsWorld>,
-    mut commands: Commands,
-) {
-    let entity = remove.entity;
-    let Some(&handle) = physics.colliders.get(&entity) else {
-        return;
-    };
-    destroy_collider(&mut physics, entity, handle);
-    if let Ok(mut ec) = commands.get_entity(entity) {
-        ec.remove::<ColliderHandle>();
-    }
-}
-
-pub(crate) fn on_remove_joint(
-    remove: On<Remove, Joint>,
-    mut physics: ResMut<PhysicsWorld>,
-    mut commands: Commands,
-) {
-    let entity = remove.entity;
-    let Some(id) = physics.joints.remove(&entity) else {
-        return;
-    };
-    physics.joint_entities.remove(&id);
-    if let Err(e) = physics.world.destroy_joint(id) {
-        warn!("bevy_impulse2d: joint of {entity} not destroyed: {e}");
-    }
-    if let Ok(mut ec) = commands.get_entity(entity) {
-        ec.remove::<JointHandle>();
+impl Tracked for Joint {
+    fn forget(p: &mut PhysicsWorld, commands: &mut Commands, entity: Entity) {
+        let Some(id) = p.joints.remove(&entity) else {
+            return;
+        };
+        p.joint_entities.remove(&id);
+        if let Err(e) = p.world.destroy_joint(id) {
+            warn!("bevy_impulse2d: joint of {entity} not destroyed: {e}");
+        }
+        strip::<JointHandle>(commands, entity);
     }
 }

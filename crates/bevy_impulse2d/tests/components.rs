@@ -4,63 +4,15 @@
 //! the write-back and (feature `debug-draw`) debug drawing into gizmos: all headless (`MinimalPlugins`), stepped by
 //! running `FixedUpdate` by hand at 64 Hz, so h = 1/256 s per substep.
 
+mod common;
+
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
 use bevy::prelude::*;
 use bevy_impulse2d::PhysicsPose;
 use bevy_impulse2d::impulse2d as i2;
 use bevy_impulse2d::prelude::*;
-
-const G: f32 = 10.0;
-const HZ: f32 = 64.0;
-
-fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, Impulse2dPlugin { hz: HZ as f64 }));
-    app.insert_resource(PhysicsSettings {
-        worker_count: Some(1),
-        ..default()
-    });
-    app.finish();
-    app.cleanup();
-    app
-}
-
-fn step(app: &mut App, steps: usize) {
-    for _ in 0..steps {
-        app.world_mut().run_schedule(FixedUpdate);
-    }
-}
-
-fn physics(app: &App) -> &i2::World {
-    &app.world().resource::<PhysicsWorld>().world
-}
-
-fn body_of(app: &App, e: Entity) -> i2::BodyId {
-    app.world().get::<BodyHandle>(e).expect("a body").0
-}
-
-fn shape_of(app: &App, e: Entity) -> i2::ShapeId {
-    match app.world().get::<ColliderHandle>(e).expect("a collider") {
-        ColliderHandle::Shape(s) => *s,
-        ColliderHandle::Chain(_) => panic!("a chain"),
-    }
-}
-
-fn close(a: i2::Vec2, b: i2::Vec2, tol: f32) -> bool {
-    (a - b).length() <= tol
-}
-
-/// A static ground whose top is y = 0.
-fn ground(app: &mut App) -> Entity {
-    app.world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(40.0, 1.0),
-            Transform::from_xyz(0.0, -0.5, 0.0),
-        ))
-        .id()
-}
+use common::*;
 
 #[test]
 fn colliders_on_children_and_grandchildren_are_placed_by_the_hierarchy() {
@@ -68,30 +20,10 @@ fn colliders_on_children_and_grandchildren_are_placed_by_the_hierarchy() {
     // A body without gravity, a circle on a child at (2, 0) turned 90°, and a 2 m × 1 m
     // box on the child's child at (0, 1) in the child's frame: (2, 0) + R(90°)(0, 1) =
     // (1, 0) in the body's frame, its long side turned to y.
-    let body = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            GravityScale(0.0),
-            Transform::from_xyz(0.0, 10.0, 0.0),
-        ))
-        .id();
-    let child = app
-        .world_mut()
-        .spawn((
-            Collider::circle(0.5),
-            Transform::from_xyz(2.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_2)),
-            ChildOf(body),
-        ))
-        .id();
-    let grandchild = app
-        .world_mut()
-        .spawn((
-            Collider::rectangle(2.0, 1.0),
-            Transform::from_xyz(0.0, 1.0, 0.0),
-            ChildOf(child),
-        ))
-        .id();
+    let body = dynamic(&mut app, GravityScale(0.0), 0.0, 10.0);
+    let at = turned(2.0, 0.0, FRAC_PI_2);
+    let child = spawn(&mut app, (Collider::circle(0.5), at, ChildOf(body)));
+    let grandchild = child_at(&mut app, child, Collider::rectangle(2.0, 1.0), 0.0, 1.0);
     step(&mut app, 1);
 
     let id = body_of(&app, body);
@@ -108,12 +40,7 @@ fn colliders_on_children_and_grandchildren_are_placed_by_the_hierarchy() {
         close(poly.centroid(), i2::Vec2::new(1.0, 0.0), 1e-6),
         "{poly:?}"
     );
-    let vertices = poly.vertices();
-    let (mut lo, mut hi) = (vertices[0], vertices[0]);
-    for &p in vertices {
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
+    let (lo, hi) = extents(&poly);
     assert!(close(lo, i2::Vec2::new(0.5, -1.0), 1e-6), "{poly:?}");
     assert!(close(hi, i2::Vec2::new(1.5, 1.0), 1e-6), "{poly:?}");
     // Mass and centre of mass (density 1 kg/m²): π/4 kg at x = 2 and 2 kg at x = 1.
@@ -137,16 +64,7 @@ fn colliders_on_children_and_grandchildren_are_placed_by_the_hierarchy() {
 
 #[test]
 fn changing_a_collider_changes_its_shape() {
-    let mut app = app();
-    ground(&mut app);
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-        ))
-        .id();
+    let (mut app, ball) = over_ground(Collider::circle(0.5), 0.0, 0.5);
     step(&mut app, 64);
     let id = body_of(&app, ball);
     assert!((physics(&app).body(id).unwrap().position().y - 0.5).abs() < 0.01);
@@ -190,14 +108,7 @@ fn changing_a_collider_changes_its_shape() {
 #[test]
 fn a_collider_becomes_a_chain_and_back_and_moving_a_child_moves_its_shape() {
     let mut app = app();
-    let wall = app
-        .world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(1.0, 1.0),
-            Transform::default(),
-        ))
-        .id();
+    let wall = fixed(&mut app, Collider::rectangle(1.0, 1.0), 0.0, 0.0);
     step(&mut app, 1);
     // A closed chain of four points: four segments.
     let square = vec![
@@ -223,61 +134,22 @@ fn a_collider_becomes_a_chain_and_back_and_moving_a_child_moves_its_shape() {
     let w = physics(&app);
     assert!(w.chain(chain).is_err());
     assert_eq!(w.counters().shape_count, 1);
-    assert_eq!(
-        w.shape(shape_of(&app, wall))
-            .unwrap()
-            .circle()
-            .unwrap()
-            .radius,
-        0.25
-    );
+    assert_eq!(circle_of(&app, wall).radius, 0.25);
 
     // A collider on a child, moved by its Transform.
-    let child = app
-        .world_mut()
-        .spawn((
-            Collider::circle(0.5),
-            Transform::from_xyz(1.0, 0.0, 0.0),
-            ChildOf(wall),
-        ))
-        .id();
+    let child = child_at(&mut app, wall, Collider::circle(0.5), 1.0, 0.0);
     step(&mut app, 1);
-    app.world_mut()
-        .get_mut::<Transform>(child)
-        .unwrap()
-        .translation
-        .x = 3.0;
+    move_x(&mut app, child, 3.0);
     step(&mut app, 1);
-    let c = physics(&app)
-        .shape(shape_of(&app, child))
-        .unwrap()
-        .circle()
-        .unwrap();
+    let c = circle_of(&app, child);
     assert!(close(c.center, i2::Vec2::new(3.0, 0.0), 1e-6), "{c:?}");
 }
 
 /// A static anchor at (0, 5) and a 1 kg box, with a joint of `def` between them.
 fn joint_pair(app: &mut App, b_at: Vec2, def: JointDef) -> (Entity, Entity, Entity) {
-    let a = app
-        .world_mut()
-        .spawn((RigidBody::Static, Transform::from_xyz(0.0, 5.0, 0.0)))
-        .id();
-    let b = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(b_at.x, b_at.y, 0.0),
-        ))
-        .id();
-    let j = app
-        .world_mut()
-        .spawn(Joint {
-            entity_a: a,
-            entity_b: b,
-            def,
-        })
-        .id();
+    let a = fixed(app, (), 0.0, 5.0);
+    let b = dynamic(app, Collider::rectangle(1.0, 1.0), b_at.x, b_at.y);
+    let j = joint(app, a, b, def);
     (a, b, j)
 }
 
@@ -289,150 +161,173 @@ fn anchors(a: Vec2, b: Vec2) -> i2::JointDef {
     }
 }
 
+/// A row of [`every_joint_type_works_as_a_component`]: a joint of `def` (of type
+/// `kind`) from the anchor at (0, 5) to the box starting at `b_at`, run for `steps`,
+/// after which the box's position must pass `holds`.
+struct Case {
+    kind: i2::JointType,
+    def: JointDef,
+    holds: fn(i2::Vec2) -> bool,
+    b_at: Vec2,
+    steps: usize,
+}
+
+/// The box starting at (1, 5), run for 1 s.
+fn case(kind: i2::JointType, def: JointDef, holds: fn(i2::Vec2) -> bool) -> Case {
+    let (b_at, steps) = (Vec2::new(1.0, 5.0), 64);
+    Case {
+        kind,
+        def,
+        holds,
+        b_at,
+        steps,
+    }
+}
+
+impl Case {
+    fn from(self, x: f32, y: f32) -> Case {
+        let b_at = Vec2::new(x, y);
+        Case { b_at, ..self }
+    }
+    fn for_steps(self, steps: usize) -> Case {
+        Case { steps, ..self }
+    }
+}
+
+/// The box's centre stays 1 m from the anchor.
+fn swings_1m_from_the_anchor(p: i2::Vec2) -> bool {
+    ((p - i2::Vec2::new(0.0, 5.0)).length() - 1.0).abs() < 0.01
+}
+
+/// Held at (x, y) by a spring of `hz` against gravity: at x, and y − g/ω² (ω = 2π·hz)
+/// within half that sag.
+fn hangs_below(p: i2::Vec2, x: f32, y: f32, hz: f32) -> bool {
+    let sag = G / (2.0 * PI * hz).powi(2);
+    (p.x - x).abs() < 1e-4 && (p.y - (y - sag)).abs() < 0.5 * sag
+}
+
 #[test]
 fn every_joint_type_works_as_a_component() {
     use i2::JointType as T;
-    // (definition, where B starts, its type, seconds to run, what must hold after).
-    type Check = fn(i2::Vec2) -> bool;
-    let cases: Vec<(JointDef, Vec2, T, usize, Check)> = vec![
+    let cases = vec![
         // 1 m rod from A's centre to B's: B stays 1 m away while it swings.
-        (
+        case(
+            T::Distance,
             JointDef::Distance(i2::DistanceJointDef {
                 base: anchors(Vec2::ZERO, Vec2::ZERO),
                 length: 1.0,
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Distance,
-            64,
-            |p| ((p - i2::Vec2::new(0.0, 5.0)).length() - 1.0).abs() < 0.01,
+            swings_1m_from_the_anchor,
         ),
         // Hinge at A's centre, B's centre 1 m away: the same circle.
-        (
+        case(
+            T::Revolute,
             JointDef::Revolute(i2::RevoluteJointDef {
                 base: anchors(Vec2::ZERO, Vec2::new(-1.0, 0.0)),
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Revolute,
-            64,
-            |p| ((p - i2::Vec2::new(0.0, 5.0)).length() - 1.0).abs() < 0.01,
+            swings_1m_from_the_anchor,
         ),
         // Slider along A's x axis through B's start: B stays on y = 5.
-        (
+        case(
+            T::Prismatic,
             JointDef::Prismatic(i2::PrismaticJointDef {
                 base: anchors(Vec2::new(1.0, 0.0), Vec2::ZERO),
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Prismatic,
-            64,
             |p| (p.y - 5.0).abs() < 0.01,
         ),
         // Wheel on A's y axis at x = 1: B bounces on its spring but stays on x = 1.
-        (
+        case(
+            T::Wheel,
             JointDef::Wheel(i2::WheelJointDef {
                 base: anchors(Vec2::new(1.0, 0.0), Vec2::ZERO),
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Wheel,
-            64,
             |p| (p.x - 1.0).abs() < 0.01 && p.y < 5.0,
         ),
         // Welded 1 m to the right: it stays there.
-        (
+        case(
+            T::Weld,
             JointDef::Weld(i2::WeldJointDef {
                 base: anchors(Vec2::new(1.0, 0.0), Vec2::ZERO),
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Weld,
-            64,
             |p| close(p, i2::Vec2::new(1.0, 5.0), 0.02),
         ),
         // Motor joint holding B 2 m to the right of A against gravity.
-        (
+        case(
+            T::Motor,
             JointDef::Motor(i2::MotorJointDef {
                 linear_offset: i2::Vec2::new(2.0, 0.0),
                 max_force: 1000.0,
                 max_torque: 1000.0,
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Motor,
-            128,
             |p| close(p, i2::Vec2::new(2.0, 5.0), 0.05),
-        ),
+        )
+        .for_steps(128),
         // Mouse joint holding B by its centre (the target at creation) at 4 Hz: it
         // hangs g/ω² = 10/(8π)² ≈ 1.6 cm below.
-        (
+        case(
+            T::Mouse,
             JointDef::Mouse(i2::MouseJointDef {
                 target: i2::Vec2::new(1.0, 5.0),
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Mouse,
-            128,
-            |p| {
-                let sag = G / (2.0 * PI * 4.0).powi(2);
-                (p.x - 1.0).abs() < 1e-4 && (p.y - (5.0 - sag)).abs() < 0.5 * sag
-            },
-        ),
+            |p| hangs_below(p, 1.0, 5.0, 4.0),
+        )
+        .for_steps(128),
         // Mover driving B at 1 m/s along x (and 0 along y, against gravity): after 1 s
         // it is about 1 m further right, at the same height.
-        (
+        case(
+            T::Mover,
             JointDef::Mover(i2::MoverJointDef {
                 linear_velocity: i2::Vec2::new(1.0, 0.0),
                 max_velocity_force: i2::Vec2::new(100.0, 100.0),
                 ..default()
             }),
-            Vec2::new(1.0, 5.0),
-            T::Mover,
-            64,
             |p| (p.x - 2.0).abs() < 0.02 && (p.y - 5.0).abs() < 0.01,
         ),
         // Pogo leg of rest length 1.5 m straight up from A (5 Hz): B rides at
         // 5 + 1.5 − g/(10π)² ≈ 6.49.
-        (
+        case(
+            T::Pogo,
             JointDef::Pogo(i2::PogoJointDef {
                 base: anchors(Vec2::ZERO, Vec2::ZERO),
                 rest_length: 1.5,
                 ..default()
             }),
-            Vec2::new(0.0, 6.5),
-            T::Pogo,
-            128,
-            |p| {
-                let sag = G / (2.0 * PI * 5.0).powi(2);
-                p.x.abs() < 1e-4 && (p.y - (6.5 - sag)).abs() < 0.5 * sag
-            },
-        ),
+            |p| hangs_below(p, 0.0, 6.5, 5.0),
+        )
+        .from(0.0, 6.5)
+        .for_steps(128),
         // Filter joint: B starts inside A's box and falls through it, freely: after
         // n substeps of h, y = 5 − g·h²·n(n+1)/2 (symplectic Euler).
-        (
-            JointDef::Filter(i2::FilterJointDef::default()),
-            Vec2::new(0.0, 5.0),
+        case(
             T::Filter,
-            64,
+            JointDef::Filter(i2::FilterJointDef::default()),
             |p| {
                 let (h, n) = (1.0 / 256.0f32, 256.0f32);
                 let y = 5.0 - 10.0 * h * h * n * (n + 1.0) / 2.0;
                 p.x.abs() < 1e-4 && (p.y - y).abs() < 1e-3
             },
-        ),
+        )
+        .from(0.0, 5.0),
     ];
-    for (def, b_at, kind, steps, holds) in cases {
+    for case in cases {
+        let kind = case.kind;
         let mut app = app();
         let filter = kind == T::Filter;
-        let (a, b, j) = joint_pair(&mut app, b_at, def);
+        let (a, b, j) = joint_pair(&mut app, case.b_at, case.def);
         if filter {
             // Give A a box too, where B is: without the joint they would collide.
             app.world_mut()
                 .entity_mut(a)
                 .insert(Collider::rectangle(2.0, 2.0));
         }
-        step(&mut app, steps);
+        step(&mut app, case.steps);
         let joint = app
             .world()
             .get::<JointHandle>(j)
@@ -445,7 +340,7 @@ fn every_joint_type_works_as_a_component() {
         assert_eq!(view.body_b(), body_of(&app, b), "{kind:?}");
         assert_eq!(view.user_data(), j.to_bits(), "{kind:?}");
         let p = w.body(body_of(&app, b)).unwrap().position();
-        assert!(holds(p), "{kind:?}: B at {p:?}");
+        assert!((case.holds)(p), "{kind:?}: B at {p:?}");
         if filter {
             assert!(w.body(body_of(&app, b)).unwrap().contacts().is_empty());
         }
@@ -458,81 +353,32 @@ fn every_joint_type_works_as_a_component() {
     }
 }
 
-#[derive(Resource, Default)]
-struct Seen {
-    started: Vec<CollisionStarted>,
-    ended: Vec<CollisionEnded>,
-    entered: Vec<SensorEntered>,
-    exited: Vec<SensorExited>,
-    joints: Vec<JointEvent>,
-}
-
-fn collect(
-    mut seen: ResMut<Seen>,
-    mut started: MessageReader<CollisionStarted>,
-    mut ended: MessageReader<CollisionEnded>,
-    mut entered: MessageReader<SensorEntered>,
-    mut exited: MessageReader<SensorExited>,
-    mut joints: MessageReader<JointEvent>,
-) {
-    seen.started.extend(started.read().copied());
-    seen.ended.extend(ended.read().copied());
-    seen.entered.extend(entered.read().copied());
-    seen.exited.extend(exited.read().copied());
-    seen.joints.extend(joints.read().copied());
-}
-
 #[test]
 fn end_exit_and_joint_events_arrive_as_messages() {
     let mut app = app();
-    app.init_resource::<Seen>()
-        .add_systems(FixedUpdate, collect.after(PhysicsSystems::Events));
-    let floor = ground(&mut app);
     // A 0.5 m gate 2 m up: a ball dropped from 4 m passes through it, entering and
     // then leaving it, and lands on the ground.
-    let gate = app
-        .world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(4.0, 0.5),
-            Sensor,
-            Transform::from_xyz(0.0, 2.0, 0.0),
-        ))
-        .id();
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            Transform::from_xyz(0.0, 4.0, 0.0),
-        ))
-        .id();
+    let (floor, gate, ball) = gate_scene(&mut app, 2.0, 4.0, ());
     step(&mut app, 96);
-    {
-        let seen = app.world().resource::<Seen>();
-        let enter = SensorEntered {
-            sensor: gate,
-            visitor: ball,
-        };
-        let exit = SensorExited {
-            sensor: gate,
-            visitor: ball,
-        };
-        assert_eq!(seen.entered, vec![enter]);
-        assert_eq!(seen.exited, vec![exit]);
-        assert_eq!(seen.started.len(), 1);
-        assert!(seen.ended.is_empty());
-    }
+    let (sensor, visitor) = (gate, ball);
+    assert_eq!(
+        seen::<SensorEntered>(&app),
+        [SensorEntered { sensor, visitor }]
+    );
+    assert_eq!(
+        seen::<SensorExited>(&app),
+        [SensorExited { sensor, visitor }]
+    );
+    assert_eq!(seen::<CollisionStarted>(&app).len(), 1);
+    assert!(seen::<CollisionEnded>(&app).is_empty());
     // Despawning the resting ball ends its contact with the floor: the message still
     // names its entity.
     app.world_mut().despawn(ball);
     step(&mut app, 1);
-    {
-        let seen = app.world().resource::<Seen>();
-        let pair = (seen.ended[0].collider_a, seen.ended[0].collider_b);
-        assert_eq!(seen.ended.len(), 1);
-        assert!(pair == (ball, floor) || pair == (floor, ball), "{pair:?}");
-    }
+    let ended = seen::<CollisionEnded>(&app);
+    let pair = (ended[0].collider_a, ended[0].collider_b);
+    assert_eq!(ended.len(), 1);
+    assert!(pair == (ball, floor) || pair == (floor, ball), "{pair:?}");
 
     // A weld that breaks above 5 N, holding a 1 kg box by its centre 1 m out: its first
     // step needs m·g = 10 N, so it breaks, once (the plugin does not make it again).
@@ -561,40 +407,27 @@ fn end_exit_and_joint_events_arrive_as_messages() {
     step(&mut app, 2);
     app.world_mut().despawn(bob);
     step(&mut app, 1);
-    let seen = app.world().resource::<Seen>();
-    let broken: Vec<_> = seen.joints.iter().filter(|e| e.joint == weld).collect();
+    let joints = seen::<JointEvent>(&app);
+    let broken: Vec<_> = joints.iter().filter(|e| e.joint == weld).collect();
     assert_eq!(broken.len(), 1, "{broken:?}");
     assert_eq!(broken[0].kind, i2::JointEventKind::Broken);
     assert!((broken[0].force - G).abs() < 0.1 * G, "{:?}", broken[0]);
     assert!(app.world().get::<JointHandle>(weld).is_none());
     assert!(app.world().get::<JointBroken>(weld).is_some());
-    let gone: Vec<_> = seen.joints.iter().filter(|e| e.joint == hinge).collect();
+    let gone: Vec<_> = joints.iter().filter(|e| e.joint == hinge).collect();
     assert_eq!(gone.len(), 1, "{gone:?}");
     assert_eq!(gone[0].kind, i2::JointEventKind::BodyDestroyed);
 }
 
 #[test]
 fn pointer_drag_grabs_pulls_and_lets_go() {
-    let mut app = app();
-    ground(&mut app);
-    let crate_ = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-        ))
-        .id();
+    let (mut app, crate_) = over_ground(Collider::rectangle(1.0, 1.0), 0.0, 0.5);
     // Turned 45° and weightless at (10, 5): its bounding box reaches 0.707 m out.
-    let diamond = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            GravityScale(0.0),
-            Transform::from_xyz(10.0, 5.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_4)),
-        ))
-        .id();
+    let weightless = (Collider::rectangle(1.0, 1.0), GravityScale(0.0));
+    let diamond = spawn(
+        &mut app,
+        (RigidBody::Dynamic, weightless, turned(10.0, 5.0, FRAC_PI_4)),
+    );
     step(&mut app, 32);
     app.init_resource::<PointerDrag>();
     let world = app.world_mut();
@@ -683,32 +516,16 @@ mod debug_draw {
     #[test]
     fn shapes_are_drawn_into_gizmos() {
         let mut world = i2::World::new(&i2::WorldDef::default()).unwrap();
-        let ball = world
-            .create_body(&i2::BodyDef {
-                position: i2::Vec2::new(2.0, 3.0),
-                ..Default::default()
-            })
-            .unwrap();
-        world
-            .create_circle_shape(
-                ball,
-                &i2::ShapeDef::default(),
-                &i2::collision::Circle::new(i2::Vec2::ZERO, 0.5).unwrap(),
-            )
-            .unwrap();
-        let block = world
-            .create_body(&i2::BodyDef {
-                position: i2::Vec2::new(-2.0, 1.0),
-                ..Default::default()
-            })
-            .unwrap();
-        world
-            .create_polygon_shape(
-                block,
-                &i2::ShapeDef::default(),
-                &i2::collision::make_box(0.5, 0.5).unwrap(),
-            )
-            .unwrap();
+        let circle = i2::collision::Circle::new(i2::Vec2::ZERO, 0.5).unwrap();
+        let fixed = i2::BodyType::Static;
+        plain_body(
+            &mut world,
+            fixed,
+            2.0,
+            3.0,
+            i2::ShapeGeometry::Circle(circle),
+        );
+        plain_body(&mut world, fixed, -2.0, 1.0, box_shape(0.5, 0.5));
 
         let mut gizmos = GizmoBuffer::<DefaultGizmoConfigGroup, ()>::new();
         draw_world(&mut gizmos, &world, &DrawOptions::default());
@@ -763,12 +580,10 @@ mod debug_draw {
     #[test]
     fn the_debug_plugin_runs_headless() {
         use bevy::gizmos::AppGizmoBuilder;
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, Impulse2dPlugin { hz: HZ as f64 }))
-            .init_gizmo_group::<DefaultGizmoConfigGroup>()
-            .add_plugins(Impulse2dDebugPlugin);
-        app.finish();
-        app.cleanup();
+        let mut app = app_with(|app| {
+            app.init_gizmo_group::<DefaultGizmoConfigGroup>()
+                .add_plugins(Impulse2dDebugPlugin);
+        });
         ground(&mut app);
         step(&mut app, 1);
         app.world_mut().run_schedule(PostUpdate);
@@ -798,24 +613,13 @@ fn a_child_body_is_placed_in_the_world_and_written_back_in_its_parents_frame() {
     // A parent without a body at (10, 0) turned 90°, and a child body at (2, 0) in its
     // frame: in the world (10, 0) + R(90°)(2, 0) = (10, 2), turned 90°. No gravity, and
     // 1 m/s along world x.
-    let parent = app
-        .world_mut()
-        .spawn(Transform::from_xyz(10.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_2)))
-        .id();
-    let child = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            GravityScale(0.0),
-            Velocity {
-                linear: Vec2::new(1.0, 0.0),
-                angular: 0.0,
-            },
-            Transform::from_xyz(2.0, 0.0, 0.0),
-            ChildOf(parent),
-        ))
-        .id();
+    let parent = spawn(&mut app, turned(10.0, 0.0, FRAC_PI_2));
+    let velocity = Velocity {
+        linear: Vec2::new(1.0, 0.0),
+        angular: 0.0,
+    };
+    let parts = (Collider::circle(0.25), GravityScale(0.0), velocity);
+    let child = child_at(&mut app, parent, (RigidBody::Dynamic, parts), 2.0, 0.0);
     step(&mut app, 1);
     let p = pose_of(&app, child);
     let moved = 1.0 / HZ;
@@ -840,23 +644,9 @@ fn a_child_body_is_placed_in_the_world_and_written_back_in_its_parents_frame() {
     // A child body under a body: both fall alike, so the child stays at (1, 0) in the
     // parent's frame while both drop g·t²/2-ish (the same for both) in the world.
     let mut app = self::app();
-    let top = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.0, 20.0, 0.0),
-        ))
-        .id();
-    let under = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            Transform::from_xyz(3.0, 0.0, 0.0),
-            ChildOf(top),
-        ))
-        .id();
+    let top = dynamic(&mut app, Collider::rectangle(1.0, 1.0), 0.0, 20.0);
+    let ball = (RigidBody::Dynamic, Collider::circle(0.25));
+    let under = child_at(&mut app, top, ball, 3.0, 0.0);
     step(&mut app, 1);
     assert!(close(
         pose_of(&app, under).p,
@@ -878,39 +668,14 @@ fn moving_an_entity_without_a_body_moves_the_colliders_and_bodies_below_it() {
     let mut app = app();
     // Body at (0, 10) without gravity; under it a body-less entity at (1, 0); under that
     // a circle at (0, 1): at (1, 1) in the body's frame.
-    let body = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            GravityScale(0.0),
-            Transform::from_xyz(0.0, 10.0, 0.0),
-        ))
-        .id();
-    let middle = app
-        .world_mut()
-        .spawn((Transform::from_xyz(1.0, 0.0, 0.0), ChildOf(body)))
-        .id();
-    let leaf = app
-        .world_mut()
-        .spawn((
-            Collider::circle(0.5),
-            Transform::from_xyz(0.0, 1.0, 0.0),
-            ChildOf(middle),
-        ))
-        .id();
+    let body = dynamic(&mut app, GravityScale(0.0), 0.0, 10.0);
+    let middle = child_at(&mut app, body, (), 1.0, 0.0);
+    let leaf = child_at(&mut app, middle, Collider::circle(0.5), 0.0, 1.0);
     step(&mut app, 1);
-    let centre = |app: &App| {
-        physics(app)
-            .shape(shape_of(app, leaf))
-            .unwrap()
-            .circle()
-            .unwrap()
-            .center
-    };
+    let centre = |app: &App| circle_of(app, leaf).center;
     assert!(close(centre(&app), i2::Vec2::new(1.0, 1.0), 1e-6));
     // The middle entity to (3, 0), turned 90°: (3, 0) + R(90°)(0, 1) = (2, 0).
-    *app.world_mut().get_mut::<Transform>(middle).unwrap() =
-        Transform::from_xyz(3.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(FRAC_PI_2));
+    *app.world_mut().get_mut::<Transform>(middle).unwrap() = turned(3.0, 0.0, FRAC_PI_2);
     step(&mut app, 1);
     assert!(
         close(centre(&app), i2::Vec2::new(2.0, 0.0), 1e-6),
@@ -926,24 +691,12 @@ fn moving_an_entity_without_a_body_moves_the_colliders_and_bodies_below_it() {
 
     // A body-less root with a body under it at (1, 2): moving the root by (5, 0)
     // teleports the body to (6, 2), with nothing to interpolate across.
-    let root = app.world_mut().spawn(Transform::default()).id();
-    let hung = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            GravityScale(0.0),
-            Transform::from_xyz(1.0, 2.0, 0.0),
-            ChildOf(root),
-        ))
-        .id();
+    let root = spawn(&mut app, Transform::default());
+    let parts = (Collider::circle(0.25), GravityScale(0.0));
+    let hung = child_at(&mut app, root, (RigidBody::Dynamic, parts), 1.0, 2.0);
     step(&mut app, 1);
     assert!(close(pose_of(&app, hung).p, i2::Vec2::new(1.0, 2.0), 1e-6));
-    app.world_mut()
-        .get_mut::<Transform>(root)
-        .unwrap()
-        .translation
-        .x = 5.0;
+    move_x(&mut app, root, 5.0);
     step(&mut app, 1);
     assert!(close(pose_of(&app, hung).p, i2::Vec2::new(6.0, 2.0), 1e-6));
     let pose = app.world().get::<PhysicsPose>(hung).unwrap();
@@ -960,48 +713,30 @@ fn extents(poly: &i2::collision::Polygon) -> (i2::Vec2, i2::Vec2) {
 #[test]
 fn transform_scale_scales_the_colliders() {
     let mut app = app();
-    let spawn = |app: &mut App, collider: Collider, scale: Vec3, x: f32| {
-        app.world_mut()
-            .spawn((
-                RigidBody::Dynamic,
-                GravityScale(0.0),
-                collider,
-                Transform::from_xyz(x, 10.0, 0.0).with_scale(scale),
-            ))
-            .id()
-    };
-    // A 1 m box scaled 2: 2 m × 2 m, 4 kg (density 1 kg/m²).
-    let uniform = spawn(
-        &mut app,
-        Collider::rectangle(1.0, 1.0),
-        Vec3::splat(2.0),
-        0.0,
-    );
-    // Scaled (2, 0.5): 2 m × 0.5 m, 1 kg.
-    let squashed = spawn(
-        &mut app,
-        Collider::rectangle(1.0, 1.0),
-        Vec3::new(2.0, 0.5, 1.0),
-        10.0,
-    );
-    // A circle of radius 0.5 scaled 2: radius 1, π kg.
-    let ball = spawn(&mut app, Collider::circle(0.5), Vec3::splat(2.0), 20.0);
-    // Scaled (4, 1): the ellipse with half axes 2 and 0.5 has area π; the circle of that
-    // area has radius 0.5·√4 = 1.
-    let ellipse = spawn(
-        &mut app,
-        Collider::circle(0.5),
-        Vec3::new(4.0, 1.0, 1.0),
-        30.0,
-    );
-    // A vertical capsule, ends (0, ±0.5), radius 0.25, scaled (1, 2): ends (0, ±1),
-    // radius 0.25·√2.
-    let capsule = spawn(
-        &mut app,
-        Collider::capsule(1.0, 0.25),
-        Vec3::new(1.0, 2.0, 1.0),
-        40.0,
-    );
+    let colliders = [
+        // A 1 m box scaled 2: 2 m × 2 m, 4 kg (density 1 kg/m²).
+        (Collider::rectangle(1.0, 1.0), Vec3::splat(2.0)),
+        // Scaled (2, 0.5): 2 m × 0.5 m, 1 kg.
+        (Collider::rectangle(1.0, 1.0), Vec3::new(2.0, 0.5, 1.0)),
+        // A circle of radius 0.5 scaled 2: radius 1, π kg.
+        (Collider::circle(0.5), Vec3::splat(2.0)),
+        // Scaled (4, 1): the ellipse with half axes 2 and 0.5 has area π; the circle of
+        // that area has radius 0.5·√4 = 1.
+        (Collider::circle(0.5), Vec3::new(4.0, 1.0, 1.0)),
+        // A vertical capsule, ends (0, ±0.5), radius 0.25, scaled (1, 2): ends (0, ±1),
+        // radius 0.25·√2.
+        (Collider::capsule(1.0, 0.25), Vec3::new(1.0, 2.0, 1.0)),
+    ];
+    // Weightless, 10 m apart along y = 10.
+    let mut x = -10.0;
+    let [uniform, squashed, ball, ellipse, capsule] = colliders.map(|(collider, scale)| {
+        x += 10.0;
+        let at = Transform::from_xyz(x, 10.0, 0.0).with_scale(scale);
+        spawn(
+            &mut app,
+            (RigidBody::Dynamic, GravityScale(0.0), collider, at),
+        )
+    });
     step(&mut app, 1);
     let w = physics(&app);
     let shape = |e: Entity| w.shape(shape_of(&app, e)).unwrap();
@@ -1026,20 +761,9 @@ fn transform_scale_scales_the_colliders() {
 
     // A child collider under the body scaled 2: a circle of radius 0.5 at (1, 0) in the
     // child's parent's frame is at (2, 0), radius 1, in the body's.
-    let child = app
-        .world_mut()
-        .spawn((
-            Collider::circle(0.5),
-            Transform::from_xyz(1.0, 0.0, 0.0),
-            ChildOf(uniform),
-        ))
-        .id();
+    let child = child_at(&mut app, uniform, Collider::circle(0.5), 1.0, 0.0);
     step(&mut app, 1);
-    let c = physics(&app)
-        .shape(shape_of(&app, child))
-        .unwrap()
-        .circle()
-        .unwrap();
+    let c = circle_of(&app, child);
     assert!(
         close(c.center, i2::Vec2::new(2.0, 0.0), 1e-6) && c.radius == 1.0,
         "{c:?}"
@@ -1049,27 +773,17 @@ fn transform_scale_scales_the_colliders() {
     app.world_mut().get_mut::<Transform>(ball).unwrap().scale = Vec3::splat(3.0);
     step(&mut app, 1);
     let w = physics(&app);
-    assert_eq!(
-        w.shape(shape_of(&app, ball))
-            .unwrap()
-            .circle()
-            .unwrap()
-            .radius,
-        1.5
-    );
+    assert_eq!(circle_of(&app, ball).radius, 1.5);
     assert!((w.body(body_of(&app, ball)).unwrap().mass() - 2.25 * PI).abs() < 1e-4);
 
     // A 1 m box scaled (1, 2) falls on the ground and rests 1 m up (its half height).
     let mut app = self::app();
     ground(&mut app);
-    let tall = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.0, 3.0, 0.0).with_scale(Vec3::new(1.0, 2.0, 1.0)),
-        ))
-        .id();
+    let at = Transform::from_xyz(0.0, 3.0, 0.0).with_scale(Vec3::new(1.0, 2.0, 1.0));
+    let tall = spawn(
+        &mut app,
+        (RigidBody::Dynamic, Collider::rectangle(1.0, 1.0), at),
+    );
     step(&mut app, 128);
     assert!(
         (pose_of(&app, tall).p.y - 1.0).abs() < 0.01,
@@ -1085,16 +799,7 @@ fn transform_scale_scales_the_colliders() {
 
 #[test]
 fn sleeping_bodies_are_not_written_and_wake_up() {
-    let mut app = app();
-    ground(&mut app);
-    let boxed = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-        ))
-        .id();
+    let (mut app, boxed) = over_ground(Collider::rectangle(1.0, 1.0), 0.0, 0.5);
     // At rest from the start: asleep after Box2D's 0.5 s time to sleep (32 steps at
     // 64 Hz), well within 2 s.
     step(&mut app, 128);
@@ -1135,20 +840,9 @@ fn sleeping_bodies_are_not_written_and_wake_up() {
     );
 
     // Moving a static body by its Transform sticks (the step does not write it back).
-    let wall = app
-        .world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(5.0, 0.5, 0.0),
-        ))
-        .id();
+    let wall = fixed(&mut app, Collider::rectangle(1.0, 1.0), 5.0, 0.5);
     step(&mut app, 1);
-    app.world_mut()
-        .get_mut::<Transform>(wall)
-        .unwrap()
-        .translation
-        .x = 7.0;
+    move_x(&mut app, wall, 7.0);
     step(&mut app, 2);
     assert_eq!(pose_of(&app, wall).p, i2::Vec2::new(7.0, 0.5));
     assert_eq!(local_xy(&app, wall), i2::Vec2::new(7.0, 0.5));

@@ -1,88 +1,30 @@
 //! The plugin under `MinimalPlugins` (no window), stepped by running `FixedUpdate` by
 //! hand: each run is one physics step of the fixed timestep.
 
+mod common;
+
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy_impulse2d::impulse2d as i2;
 use bevy_impulse2d::prelude::*;
-
-/// 64 Hz: a timestep of exactly 1/64 s, the same `f32` a plain world gets from 1.0 / 64.0.
-fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, Impulse2dPlugin { hz: 64.0 }));
-    app.insert_resource(PhysicsSettings {
-        worker_count: Some(1),
-        ..default()
-    });
-    app.finish();
-    app.cleanup();
-    app
-}
-
-fn step(app: &mut App, steps: usize) {
-    for _ in 0..steps {
-        app.world_mut().run_schedule(FixedUpdate);
-    }
-}
-
-fn physics(app: &App) -> &i2::World {
-    &app.world().resource::<PhysicsWorld>().world
-}
+use common::*;
 
 #[test]
 fn a_body_falls_to_the_same_bits_as_in_a_world_alone() {
-    let mut app = app();
-    app.world_mut().spawn((
-        RigidBody::Static,
-        Collider::rectangle(20.0, 1.0),
-        Transform::from_xyz(0.0, -0.5, 0.0),
-    ));
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.3, 4.0, 0.0),
-        ))
-        .id();
+    let (mut app, ball) = over_ground(Collider::rectangle(1.0, 1.0), 0.3, 4.0);
     step(&mut app, 150);
 
     // The same scene on the engine alone.
     let mut world = i2::World::new(&i2::WorldDef::default()).unwrap();
-    let ground = world
-        .create_body(&i2::BodyDef {
-            position: i2::Vec2::new(0.0, -0.5),
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_polygon_shape(
-            ground,
-            &i2::ShapeDef::default(),
-            &i2::collision::make_box(10.0, 0.5).unwrap(),
-        )
-        .unwrap();
-    let body = world
-        .create_body(&i2::BodyDef {
-            body_type: i2::BodyType::Dynamic,
-            position: i2::Vec2::new(0.3, 4.0),
-            ..Default::default()
-        })
-        .unwrap();
-    world
-        .create_polygon_shape(
-            body,
-            &i2::ShapeDef::default(),
-            &i2::collision::make_box(0.5, 0.5).unwrap(),
-        )
-        .unwrap();
+    use i2::BodyType::{Dynamic, Static};
+    plain_body(&mut world, Static, 0.0, -0.5, box_shape(20.0, 0.5));
+    let body = plain_body(&mut world, Dynamic, 0.3, 4.0, box_shape(0.5, 0.5));
     for _ in 0..150 {
-        world.step(1.0 / 64.0, 4).unwrap();
+        world.step(1.0 / HZ, 4).unwrap();
     }
 
     let expected = world.body(body).unwrap().transform();
-    let id = app.world().get::<BodyHandle>(ball).unwrap().0;
-    let got = physics(&app).body(id).unwrap().transform();
+    let got = physics(&app).body(body_of(&app, ball)).unwrap().transform();
     assert_eq!(got.p.x.to_bits(), expected.p.x.to_bits());
     assert_eq!(got.p.y.to_bits(), expected.p.y.to_bits());
     assert_eq!(got.q.c.to_bits(), expected.q.c.to_bits());
@@ -99,35 +41,23 @@ fn a_body_falls_to_the_same_bits_as_in_a_world_alone() {
 #[test]
 fn despawning_destroys_the_body_and_its_joints() {
     let mut app = app();
-    let anchor = app
-        .world_mut()
-        .spawn((RigidBody::Static, Transform::from_xyz(0.0, 5.0, 0.0)))
-        .id();
-    let bob = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            Transform::from_xyz(2.0, 5.0, 0.0),
-        ))
-        .id();
-    let hinge = app
-        .world_mut()
-        .spawn(Joint {
-            entity_a: anchor,
-            entity_b: bob,
-            def: JointDef::Revolute(i2::RevoluteJointDef {
-                base: i2::JointDef {
-                    local_anchor_b: i2::Vec2::new(-2.0, 0.0),
-                    ..Default::default()
-                },
+    let anchor = fixed(&mut app, (), 0.0, 5.0);
+    let bob = dynamic(&mut app, Collider::circle(0.25), 2.0, 5.0);
+    let hinge = joint(
+        &mut app,
+        anchor,
+        bob,
+        JointDef::Revolute(i2::RevoluteJointDef {
+            base: i2::JointDef {
+                local_anchor_b: i2::Vec2::new(-2.0, 0.0),
                 ..Default::default()
-            }),
-        })
-        .id();
+            },
+            ..Default::default()
+        }),
+    );
     step(&mut app, 10);
-    let body = app.world().get::<BodyHandle>(bob).unwrap().0;
-    let joint = app.world().get::<JointHandle>(hinge).unwrap().0;
+    let body = body_of(&app, bob);
+    let joint = joint_of(&app, hinge);
     assert_eq!(physics(&app).counters().body_count, 2);
     assert!(physics(&app).joint(joint).is_ok());
     // The pendulum swings about the anchor: its distance stays 2 m.
@@ -144,10 +74,7 @@ fn despawning_destroys_the_body_and_its_joints() {
     assert!(app.world().get::<JointHandle>(hinge).is_none());
 
     // A collider despawned alone leaves its body.
-    let collider = app
-        .world_mut()
-        .spawn((Collider::circle(0.5), ChildOf(anchor)))
-        .id();
+    let collider = spawn(&mut app, (Collider::circle(0.5), ChildOf(anchor)));
     step(&mut app, 1);
     assert_eq!(physics(&app).counters().shape_count, 1);
     app.world_mut().despawn(collider);
@@ -156,75 +83,29 @@ fn despawning_destroys_the_body_and_its_joints() {
     assert_eq!(physics(&app).counters().body_count, 1);
 }
 
-#[derive(Resource, Default)]
-struct Seen {
-    started: Vec<CollisionStarted>,
-    entered: Vec<SensorEntered>,
-    hits: Vec<ContactHit>,
-}
-
-fn collect(
-    mut seen: ResMut<Seen>,
-    mut started: MessageReader<CollisionStarted>,
-    mut entered: MessageReader<SensorEntered>,
-    mut hits: MessageReader<ContactHit>,
-) {
-    seen.started.extend(started.read().copied());
-    seen.entered.extend(entered.read().copied());
-    seen.hits.extend(hits.read().copied());
-}
-
 #[test]
 fn events_arrive_as_messages() {
     let mut app = app();
-    app.init_resource::<Seen>()
-        .add_systems(FixedUpdate, collect.after(PhysicsSystems::Events));
-    let ground = app
-        .world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(20.0, 1.0),
-            Transform::from_xyz(0.0, -0.5, 0.0),
-        ))
-        .id();
-    let gate = app
-        .world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(4.0, 0.5),
-            Sensor,
-            Transform::from_xyz(0.0, 3.0, 0.0),
-        ))
-        .id();
-    let ball = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::circle(0.25),
-            HitEvents,
-            Transform::from_xyz(0.0, 6.0, 0.0),
-        ))
-        .id();
+    let (ground, gate, ball) = gate_scene(&mut app, 3.0, 6.0, HitEvents);
     step(&mut app, 120);
-    let seen = app.world().resource::<Seen>();
     let pair = |a: Entity, b: Entity| (a == ball && b == ground) || (a == ground && b == ball);
+    let started = seen::<CollisionStarted>(&app);
     assert_eq!(
-        seen.started
+        started
             .iter()
             .filter(|m| pair(m.collider_a, m.collider_b))
             .count(),
         1
     );
     assert_eq!(
-        seen.entered,
-        vec![SensorEntered {
+        seen::<SensorEntered>(&app),
+        [SensorEntered {
             sensor: gate,
             visitor: ball
         }]
     );
     // Falling 5.75 m − 0.25 m onto the ground: about √(2 g h) = 10.5 m/s at the hit.
-    let hit = seen
-        .hits
+    let hit = seen::<ContactHit>(&app)
         .iter()
         .find(|h| pair(h.collider_a, h.collider_b))
         .expect("a hit");
@@ -238,16 +119,9 @@ fn events_arrive_as_messages() {
 #[test]
 fn changing_a_component_changes_the_body() {
     let mut app = app();
-    let e = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider::rectangle(1.0, 1.0),
-            Transform::from_xyz(0.0, 10.0, 0.0),
-        ))
-        .id();
+    let e = dynamic(&mut app, Collider::rectangle(1.0, 1.0), 0.0, 10.0);
     step(&mut app, 1);
-    let id = app.world().get::<BodyHandle>(e).unwrap().0;
+    let id = body_of(&app, e);
 
     // No gravity: the velocity stays what it was set to.
     app.world_mut().entity_mut(e).insert(GravityScale(0.0));
@@ -301,14 +175,7 @@ fn changing_a_component_changes_the_body() {
 #[test]
 fn queries_find_entities() {
     let mut app = app();
-    let wall = app
-        .world_mut()
-        .spawn((
-            RigidBody::Static,
-            Collider::rectangle(1.0, 4.0),
-            Transform::from_xyz(5.0, 0.0, 0.0),
-        ))
-        .id();
+    let wall = fixed(&mut app, Collider::rectangle(1.0, 4.0), 5.0, 0.0);
     step(&mut app, 1);
     let mut state = SystemState::<PhysicsQuery>::new(app.world_mut());
     let query = state.get(app.world()).unwrap();
