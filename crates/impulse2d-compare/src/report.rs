@@ -349,9 +349,15 @@ fn json_scene(scene: &SceneResult) -> String {
         if i > 0 {
             out.push(',');
         }
-        let rounds: Vec<String> = e.rounds_ms.iter().map(|v| json_number(Some(*v))).collect();
+        let rounds: Vec<String> = e
+            .wall
+            .mean_ms
+            .iter()
+            .map(|v| json_number(Some(*v)))
+            .collect();
         let cpu_rounds: Vec<String> = e
-            .rounds_cpu_ms
+            .cpu
+            .mean_ms
             .iter()
             .map(|v| json_number(Some(*v)))
             .collect();
