@@ -13,58 +13,25 @@
 //! stops with an `Err`; a replay world that ran is still valid.
 #![no_main]
 
-use impulse2d::collision::make_box;
-use impulse2d::{
-    BodyDef, BodyType, JointDef, Recording, Replay, RevoluteJointDef, ShapeDef, Vec2, World,
-    WorldDef,
-};
+use impulse2d::{Recording, Replay, Vec2};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-fn dynamic_box(world: &mut World, x: f32, y: f32) -> impulse2d::BodyId {
-    let b = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: Vec2::new(x, y),
-            ..BodyDef::default()
-        })
-        .unwrap();
-    world
-        .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.25, 0.25).unwrap())
-        .unwrap();
-    b
-}
+// The seeds' world helpers and the checksum (the library exports only what
+// the `snapshot` target needs).
+#[allow(dead_code)]
+#[path = "../src/snapshot_input.rs"]
+mod snapshot_input;
+use snapshot_input::{dynamic_box, fnv1a, ground_world, hinge};
 
 /// The bytes of a recording of a small busy world.
 fn seed_recording() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let ground = world.create_body(&BodyDef::default()).unwrap();
-        world
-            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(5.0, 0.5).unwrap())
-            .unwrap();
+        let (mut world, _) = ground_world(5.0);
         let a = dynamic_box(&mut world, 0.0, 1.0);
         let b = dynamic_box(&mut world, 0.1, 1.5);
-        world
-            .create_revolute_joint(&RevoluteJointDef {
-                base: JointDef {
-                    body_a: a,
-                    body_b: b,
-                    ..JointDef::default()
-                },
-                ..RevoluteJointDef::default()
-            })
-            .unwrap();
+        hinge(&mut world, a, b);
         world.start_recording(2).unwrap();
         for i in 0..12 {
             let mut body = world.body_mut(a).unwrap();

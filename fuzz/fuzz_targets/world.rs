@@ -58,6 +58,14 @@ fn pick<T: Copy + Default>(b: &mut Bytes, ids: &[T]) -> T {
     }
 }
 
+/// A call on an object: its id (see [`pick`]), a flag, then which of `ops`
+/// calls, read in that order.
+fn target<T: Copy + Default>(b: &mut Bytes, ids: &[T], ops: u8) -> (T, bool, u8) {
+    let id = pick(b, ids);
+    let on = b.flag();
+    (id, on, b.byte() % ops)
+}
+
 /// A number for a setter: anything (NaN, infinities, huge, tiny, grid values).
 fn num(b: &mut Bytes) -> f32 {
     b.raw_f32()
@@ -111,14 +119,17 @@ fn body_def(b: &mut Bytes) -> BodyDef {
     };
     let mode = b.byte();
     if mode % 4 == 0 {
-        def.position = vec2(b);
-        def.rotation = rot(b);
-        def.linear_velocity = vec2(b);
-        def.angular_velocity = num(b);
-        def.linear_damping = num(b);
-        def.angular_damping = num(b);
-        def.gravity_scale = num(b);
-        def.sleep_threshold = num(b);
+        def = BodyDef {
+            position: vec2(b),
+            rotation: rot(b),
+            linear_velocity: vec2(b),
+            angular_velocity: num(b),
+            linear_damping: num(b),
+            angular_damping: num(b),
+            gravity_scale: num(b),
+            sleep_threshold: num(b),
+            ..def
+        };
     }
     def.enable_sleep = mode & 0x04 == 0;
     def.is_awake = mode & 0x08 == 0;
@@ -244,23 +255,33 @@ fn create_joint(w: &mut World, b: &mut Bytes, ids: &Ids) -> impulse2d::Result<Jo
             w.$f(&def)
         }};
     }
-    match kind {
-        0 => create!(
-            create_distance_joint,
-            DistanceJointDef {
-                base,
-                length: num(b),
+    // A definition whose spring, limit and motor settings come last, in that
+    // order: `$lower`, `$upper` name its limit, `$max` its motor's maximum.
+    macro_rules! axial {
+        ($ty:ident { $($f:ident $(: $v:expr)?),* ; $lower:ident, $upper:ident, $max:ident $(; ..$rest:expr)? }) => {
+            $ty {
+                $($f $(: $v)?,)*
                 enable_spring: b.flag(),
                 hertz: num(b),
                 damping_ratio: num(b),
                 enable_limit: b.flag(),
-                min_length: num(b),
-                max_length: num(b),
+                $lower: num(b),
+                $upper: num(b),
                 enable_motor: b.flag(),
                 motor_speed: num(b),
-                max_motor_force: num(b),
-                ..Default::default()
+                $max: num(b),
+                $(..$rest)?
             }
+        };
+    }
+    match kind {
+        0 => create!(
+            create_distance_joint,
+            axial!(DistanceJointDef {
+                base, length: num(b);
+                min_length, max_length, max_motor_force;
+                ..Default::default()
+            })
         ),
         1 => create!(create_filter_joint, FilterJointDef { base }),
         2 => create!(
@@ -287,38 +308,17 @@ fn create_joint(w: &mut World, b: &mut Bytes, ids: &Ids) -> impulse2d::Result<Jo
         ),
         4 => create!(
             create_prismatic_joint,
-            PrismaticJointDef {
-                base,
-                local_axis_a: vec2(b),
-                reference_angle: num(b),
-                target_translation: num(b),
-                enable_spring: b.flag(),
-                hertz: num(b),
-                damping_ratio: num(b),
-                enable_limit: b.flag(),
-                lower_translation: num(b),
-                upper_translation: num(b),
-                enable_motor: b.flag(),
-                motor_speed: num(b),
-                max_motor_force: num(b),
-            }
+            axial!(PrismaticJointDef {
+                base, local_axis_a: vec2(b), reference_angle: num(b), target_translation: num(b);
+                lower_translation, upper_translation, max_motor_force
+            })
         ),
         5 => create!(
             create_revolute_joint,
-            RevoluteJointDef {
-                base,
-                reference_angle: num(b),
-                target_angle: num(b),
-                enable_spring: b.flag(),
-                hertz: num(b),
-                damping_ratio: num(b),
-                enable_limit: b.flag(),
-                lower_angle: num(b),
-                upper_angle: num(b),
-                enable_motor: b.flag(),
-                motor_speed: num(b),
-                max_motor_torque: num(b),
-            }
+            axial!(RevoluteJointDef {
+                base, reference_angle: num(b), target_angle: num(b);
+                lower_angle, upper_angle, max_motor_torque
+            })
         ),
         6 => create!(
             create_weld_joint,
@@ -333,19 +333,10 @@ fn create_joint(w: &mut World, b: &mut Bytes, ids: &Ids) -> impulse2d::Result<Jo
         ),
         _ => create!(
             create_wheel_joint,
-            WheelJointDef {
-                base,
-                local_axis_a: vec2(b),
-                enable_spring: b.flag(),
-                hertz: num(b),
-                damping_ratio: num(b),
-                enable_limit: b.flag(),
-                lower_translation: num(b),
-                upper_translation: num(b),
-                enable_motor: b.flag(),
-                motor_speed: num(b),
-                max_motor_torque: num(b),
-            }
+            axial!(WheelJointDef {
+                base, local_axis_a: vec2(b);
+                lower_translation, upper_translation, max_motor_torque
+            })
         ),
     }
 }
@@ -875,69 +866,45 @@ fuzz_target!(|data: &[u8]| {
                     center: vec2(&mut b),
                     rotational_inertia: num(&mut b),
                 };
-                let r = match op {
-                    0 => w.body_mut(id).and_then(|mut view| view.set_body_type(t)),
-                    1 => w.body_mut(id).map(|mut view| view.disable()),
-                    2 => w.body_mut(id).and_then(|mut view| view.enable()),
-                    3 => w.body_mut(id).map(|mut view| view.set_awake(on)),
-                    4 => w.body_mut(id).map(|mut view| view.set_sleep_enabled(on)),
-                    5 => w.body_mut(id).map(|mut view| view.set_bullet(on)),
-                    6 => w.body_mut(id).map(|mut view| view.apply_mass_from_shapes()),
-                    _ => w.body_mut(id).and_then(|mut view| view.set_mass_data(mass)),
-                };
+                let r = w.body_mut(id).and_then(|mut view| match op {
+                    0 => view.set_body_type(t),
+                    1 => Ok(view.disable()),
+                    2 => view.enable(),
+                    3 => Ok(view.set_awake(on)),
+                    4 => Ok(view.set_sleep_enabled(on)),
+                    5 => Ok(view.set_bullet(on)),
+                    6 => Ok(view.apply_mass_from_shapes()),
+                    _ => view.set_mass_data(mass),
+                });
                 trace!("body call {op} on {id:?}: {t:?}, on = {on}, {mass:?} -> {r:?}");
             }
             15 => {
-                let id = pick(&mut b, &ids.shapes);
-                let on = b.flag();
-                let op = b.byte() % 9;
+                let (id, on, op) = target(&mut b, &ids.shapes, 9);
                 let (f, x) = (filter(&mut b), num(&mut b));
-                let r = match op {
-                    0 => w.shape_mut(id).and_then(|mut view| view.set_filter(f)),
-                    1 => w.shape_mut(id).and_then(|mut view| view.set_density(x, on)),
-                    2 => w.shape_mut(id).and_then(|mut view| view.set_friction(x)),
-                    3 => w.shape_mut(id).and_then(|mut view| view.set_restitution(x)),
-                    4 => w
-                        .shape_mut(id)
-                        .map(|mut view| view.set_contact_events_enabled(on)),
-                    5 => w
-                        .shape_mut(id)
-                        .map(|mut view| view.set_hit_events_enabled(on)),
-                    6 => w
-                        .shape_mut(id)
-                        .map(|mut view| view.set_sensor_events_enabled(on)),
-                    7 => w
-                        .shape_mut(id)
-                        .map(|mut view| view.set_pre_solve_events_enabled(on)),
-                    _ => w.shape_mut(id).map(|mut view| view.set_user_data(3)),
-                };
+                let r = w.shape_mut(id).and_then(|mut view| match op {
+                    0 => view.set_filter(f),
+                    1 => view.set_density(x, on),
+                    2 => view.set_friction(x),
+                    3 => view.set_restitution(x),
+                    4 => Ok(view.set_contact_events_enabled(on)),
+                    5 => Ok(view.set_hit_events_enabled(on)),
+                    6 => Ok(view.set_sensor_events_enabled(on)),
+                    7 => Ok(view.set_pre_solve_events_enabled(on)),
+                    _ => Ok(view.set_user_data(3)),
+                });
                 trace!("shape call {op} on {id:?}: {f:?}, x = {x:?}, on = {on} -> {r:?}");
             }
             16 => {
-                let id = pick(&mut b, &ids.bodies);
-                let wake = b.flag();
-                let op = b.byte() % 6;
+                let (id, wake, op) = target(&mut b, &ids.bodies, 6);
                 let (v, p) = (vec2(&mut b), vec2(&mut b));
-                let r = match op {
-                    0 => w
-                        .body_mut(id)
-                        .and_then(|mut view| view.apply_force(v, p, wake)),
-                    1 => w
-                        .body_mut(id)
-                        .and_then(|mut view| view.apply_force_to_center(v, wake)),
-                    2 => w
-                        .body_mut(id)
-                        .and_then(|mut view| view.apply_torque(v.x, wake)),
-                    3 => w
-                        .body_mut(id)
-                        .and_then(|mut view| view.apply_linear_impulse(v, p, wake)),
-                    4 => w
-                        .body_mut(id)
-                        .and_then(|mut view| view.apply_linear_impulse_to_center(v, wake)),
-                    _ => w
-                        .body_mut(id)
-                        .and_then(|mut view| view.apply_angular_impulse(v.x, wake)),
-                };
+                let r = w.body_mut(id).and_then(|mut view| match op {
+                    0 => view.apply_force(v, p, wake),
+                    1 => view.apply_force_to_center(v, wake),
+                    2 => view.apply_torque(v.x, wake),
+                    3 => view.apply_linear_impulse(v, p, wake),
+                    4 => view.apply_linear_impulse_to_center(v, wake),
+                    _ => view.apply_angular_impulse(v.x, wake),
+                });
                 trace!("apply {op} on {id:?}: {v:?} at {p:?}, wake = {wake} -> {r:?}");
             }
             17 => {

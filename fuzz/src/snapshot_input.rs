@@ -17,17 +17,17 @@
 
 use impulse2d::collision::make_box;
 use impulse2d::{
-    BodyDef, BodyType, DistanceJointDef, FilterJointDef, JointDef, MotorJointDef, MouseJointDef,
-    MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef, ShapeDef, Vec2, WeldJointDef,
-    WheelJointDef, World, WorldDef,
+    BodyDef, BodyId, BodyType, DistanceJointDef, FilterJointDef, JointDef, MotorJointDef,
+    MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef, ShapeDef,
+    Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
 };
 use std::sync::OnceLock;
 
 /// Bytes before the payload: magic, version, payload length.
 const HEADER: usize = 20;
 
-/// FNV-1a, 64-bit: the snapshot checksum.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64-bit: the snapshot checksum (and the recording's).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         h ^= u64::from(b);
@@ -36,39 +36,60 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// A world with a static ground box `half_width` wide each way and 0.5 high
+/// at the origin (the seeds' and the `replay` target's start).
+pub(crate) fn ground_world(half_width: f32) -> (World, BodyId) {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let ground = world.create_body(&BodyDef::default()).unwrap();
+    world
+        .create_polygon_shape(
+            ground,
+            &ShapeDef::default(),
+            &make_box(half_width, 0.5).unwrap(),
+        )
+        .unwrap();
+    (world, ground)
+}
+
+/// A dynamic box 0.5 wide at (`x`, `y`).
+pub(crate) fn dynamic_box(world: &mut World, x: f32, y: f32) -> BodyId {
+    let b = world
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: Vec2::new(x, y),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    world
+        .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.25, 0.25).unwrap())
+        .unwrap();
+    b
+}
+
+/// A revolute joint between `a` and `b` with the default settings.
+pub(crate) fn hinge(world: &mut World, a: BodyId, b: BodyId) {
+    world
+        .create_revolute_joint(&RevoluteJointDef {
+            base: JointDef {
+                body_a: a,
+                body_b: b,
+                ..JointDef::default()
+            },
+            ..RevoluteJointDef::default()
+        })
+        .unwrap();
+}
+
 /// The snapshot bytes of a world with a stack, a joint, contacts and a
 /// sleeping body.
 pub fn seed_snapshot() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let ground = world.create_body(&BodyDef::default()).unwrap();
-        world
-            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(5.0, 0.5).unwrap())
-            .unwrap();
-        let mut last = ground;
+        let (mut world, mut last) = ground_world(5.0);
         for i in 0..4 {
-            let b = world
-                .create_body(&BodyDef {
-                    body_type: BodyType::Dynamic,
-                    position: Vec2::new(0.1 * i as f32, 1.0 + 0.5 * i as f32),
-                    ..BodyDef::default()
-                })
-                .unwrap();
-            world
-                .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.25, 0.25).unwrap())
-                .unwrap();
+            let b = dynamic_box(&mut world, 0.1 * i as f32, 1.0 + 0.5 * i as f32);
             if i == 3 {
-                world
-                    .create_revolute_joint(&RevoluteJointDef {
-                        base: JointDef {
-                            body_a: last,
-                            body_b: b,
-                            ..JointDef::default()
-                        },
-                        ..RevoluteJointDef::default()
-                    })
-                    .unwrap();
+                hinge(&mut world, last, b);
             }
             last = b;
         }
@@ -85,25 +106,9 @@ pub fn seed_snapshot() -> &'static [u8] {
 pub fn joint_seed_snapshot() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let ground = world.create_body(&BodyDef::default()).unwrap();
-        world
-            .create_polygon_shape(ground, &ShapeDef::default(), &make_box(8.0, 0.5).unwrap())
-            .unwrap();
+        let (mut world, ground) = ground_world(8.0);
         let bodies: Vec<_> = (0..10)
-            .map(|i| {
-                let b = world
-                    .create_body(&BodyDef {
-                        body_type: BodyType::Dynamic,
-                        position: Vec2::new(1.5 * i as f32 - 7.0, 2.0),
-                        ..BodyDef::default()
-                    })
-                    .unwrap();
-                world
-                    .create_polygon_shape(b, &ShapeDef::default(), &make_box(0.25, 0.25).unwrap())
-                    .unwrap();
-                b
-            })
+            .map(|i| dynamic_box(&mut world, 1.5 * i as f32 - 7.0, 2.0))
             .collect();
         let base = |i: usize| JointDef {
             body_a: ground,

@@ -3,6 +3,8 @@
 
 use std::fmt::Write;
 
+use impulse2d_scenes::json::string as json_string;
+
 /// The figures of one headless run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunReport {
@@ -43,27 +45,6 @@ pub struct RunReport {
     pub focus: Option<[f32; 2]>,
     /// Files written, with a description.
     pub outputs: Vec<(String, String)>,
-}
-
-/// Escapes a string for a JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A JSON number: finite values as written, others as `null`.
@@ -132,12 +113,9 @@ impl RunReport {
         let outputs: Vec<String> = self
             .outputs
             .iter()
-            .map(|(p, w)| {
-                format!(
-                    "{{\"path\": {}, \"description\": {}}}",
-                    json_string(p),
-                    json_string(w)
-                )
+            .map(|(path, what)| {
+                let (path, what) = (json_string(path), json_string(what));
+                format!("{{\"path\": {path}, \"description\": {what}}}")
             })
             .collect();
         format!(

@@ -126,11 +126,7 @@ fn rot(angle: f32) -> ffi::b2Rot {
 fn filter(f: Filter) -> ffi::b2Filter {
     ffi::b2Filter {
         categoryBits: f.category as u64,
-        maskBits: if f.mask == u32::MAX {
-            u64::MAX
-        } else {
-            f.mask as u64
-        },
+        maskBits: f.mask_bits(),
         groupIndex: f.group,
     }
 }
@@ -266,22 +262,18 @@ impl SceneBuilder for Box2dSim {
             def.base.localFrameA.p = v(joint.local_anchor_a);
             def.base.localFrameA.q = rot(joint.reference_angle);
             def.base.localFrameB.p = v(joint.local_anchor_b);
-            if let Some([lower, upper]) = joint.limits {
-                def.enableLimit = true;
-                def.lowerAngle = lower;
-                def.upperAngle = upper;
-            }
-            if let Some(motor) = joint.motor {
-                def.enableMotor = true;
-                def.motorSpeed = motor.speed;
-                def.maxMotorTorque = motor.max_torque;
-            }
-            if let Some(spring) = joint.spring {
-                def.enableSpring = true;
-                def.hertz = spring.hertz;
-                def.dampingRatio = spring.damping_ratio;
-            }
+            let [limit, motor, spring] = joint.flat_parts();
+            (def.enableLimit, def.lowerAngle, def.upperAngle) = limit;
+            (def.enableMotor, def.motorSpeed, def.maxMotorTorque) = motor;
+            (def.enableSpring, def.hertz, def.dampingRatio) = spring;
             ffi::b2CreateRevoluteJoint(self.world, &def);
+        }
+    }
+
+    fn destroy_body(&mut self, key: usize) {
+        if let Some(id) = self.bodies[key].take() {
+            // SAFETY: the id is alive; destroying a body destroys its joints.
+            unsafe { ffi::b2DestroyBody(id) };
         }
     }
 
@@ -329,17 +321,7 @@ impl Simulation for Box2dSim {
     }
 
     fn apply(&mut self, action: Action) {
-        match action {
-            Action::Spawn(batch) => self.spawn(batch),
-            Action::Despawn(batch) => {
-                for key in self.scene.batches[batch].bodies.clone() {
-                    if let Some(id) = self.bodies[key].take() {
-                        // SAFETY: the id is alive; destroying a body destroys its joints.
-                        unsafe { ffi::b2DestroyBody(id) };
-                    }
-                }
-            }
-        }
+        self.act(action);
     }
 
     fn counts(&self) -> Counts {

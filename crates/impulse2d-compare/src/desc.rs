@@ -38,6 +38,18 @@ pub struct Filter {
     pub group: i32,
 }
 
+impl Filter {
+    /// The mask as the 64-bit engines store it: all bits set ("accept every
+    /// category") stays all bits set.
+    pub fn mask_bits(self) -> u64 {
+        if self.mask == u32::MAX {
+            u64::MAX
+        } else {
+            u64::from(self.mask)
+        }
+    }
+}
+
 impl Default for Filter {
     fn default() -> Self {
         Self {
@@ -315,6 +327,19 @@ impl JointDesc {
     pub fn with_motor(mut self, speed: f32, max_torque: f32) -> Self {
         self.motor = Some(Motor { speed, max_torque });
         self
+    }
+
+    /// The limit, motor and spring in Box2D's flat form, each `(enabled, a, b)`:
+    /// `(enableLimit, lowerAngle, upperAngle)`, `(enableMotor, motorSpeed,
+    /// maxMotorTorque)`, `(enableSpring, hertz, dampingRatio)`; an absent part is
+    /// `(false, 0, 0)`, the default definitions' values.
+    pub fn flat_parts(&self) -> [(bool, f32, f32); 3] {
+        let flat = |part: Option<[f32; 2]>| part.map_or((false, 0.0, 0.0), |[a, b]| (true, a, b));
+        [
+            flat(self.limits),
+            flat(self.motor.map(|m| [m.speed, m.max_torque])),
+            flat(self.spring.map(|s| [s.hertz, s.damping_ratio])),
+        ]
     }
 }
 

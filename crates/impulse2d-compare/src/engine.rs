@@ -164,6 +164,9 @@ pub(crate) trait SceneBuilder {
     /// Creates joint `index` of the scene.
     fn create_joint(&mut self, index: usize);
 
+    /// Destroys body `key` of the scene (and so its joints) if it is alive.
+    fn destroy_body(&mut self, key: usize);
+
     /// Creates the bodies `keys`, then the joints `joints` (indices).
     fn create_all(&mut self, keys: Range<usize>, joints: Range<usize>) {
         for key in keys {
@@ -186,5 +189,17 @@ pub(crate) trait SceneBuilder {
         let batch = &self.scene().batches[batch];
         let (keys, joints) = (batch.bodies.clone(), batch.joints.clone());
         self.create_all(keys, joints);
+    }
+
+    /// Spawns a batch, or destroys a batch's bodies (and so its joints).
+    fn act(&mut self, action: Action) {
+        match action {
+            Action::Spawn(batch) => self.spawn(batch),
+            Action::Despawn(batch) => {
+                for key in self.scene().batches[batch].bodies.clone() {
+                    self.destroy_body(key);
+                }
+            }
+        }
     }
 }

@@ -73,15 +73,13 @@ fn v(p: V2) -> Vec2 {
     Vec2::new(p[0], p[1])
 }
 
-fn filter(f: Filter) -> impulse2d::Filter {
-    impulse2d::Filter {
-        category_bits: f.category as u64,
-        mask_bits: if f.mask == u32::MAX {
-            u64::MAX
-        } else {
-            f.mask as u64
-        },
-        group_index: f.group,
+impl From<Filter> for impulse2d::Filter {
+    fn from(f: Filter) -> Self {
+        Self {
+            category_bits: u64::from(f.category),
+            mask_bits: f.mask_bits(),
+            group_index: f.group,
+        }
     }
 }
 
@@ -146,7 +144,7 @@ impl SceneBuilder for OurSim {
                 density: shape.density,
                 friction: shape.friction,
                 restitution: shape.restitution,
-                filter: filter(shape.filter),
+                filter: shape.filter.into(),
                 ..Default::default()
             };
             let created = match &shape.geometry {
@@ -176,7 +174,7 @@ impl SceneBuilder for OurSim {
                         is_loop: true,
                         friction: shape.friction,
                         restitution: shape.restitution,
-                        filter: filter(shape.filter),
+                        filter: shape.filter.into(),
                         ..Default::default()
                     };
                     self.world.create_chain(body, &chain).map(drop)
@@ -193,7 +191,12 @@ impl SceneBuilder for OurSim {
         let (Some(a), Some(b)) = (self.bodies[joint.body_a], self.bodies[joint.body_b]) else {
             panic!("{name}: joint {index} links a body that does not exist");
         };
-        let mut def = RevoluteJointDef {
+        let [
+            (enable_limit, lower_angle, upper_angle),
+            (enable_motor, motor_speed, max_motor_torque),
+            (enable_spring, hertz, damping_ratio),
+        ] = joint.flat_parts();
+        let def = RevoluteJointDef {
             base: JointDef {
                 body_a: a,
                 body_b: b,
@@ -202,26 +205,26 @@ impl SceneBuilder for OurSim {
                 ..Default::default()
             },
             reference_angle: joint.reference_angle,
+            enable_limit,
+            lower_angle,
+            upper_angle,
+            enable_motor,
+            motor_speed,
+            max_motor_torque,
+            enable_spring,
+            hertz,
+            damping_ratio,
             ..Default::default()
         };
-        if let Some([lower, upper]) = joint.limits {
-            def.enable_limit = true;
-            def.lower_angle = lower;
-            def.upper_angle = upper;
-        }
-        if let Some(motor) = joint.motor {
-            def.enable_motor = true;
-            def.motor_speed = motor.speed;
-            def.max_motor_torque = motor.max_torque;
-        }
-        if let Some(spring) = joint.spring {
-            def.enable_spring = true;
-            def.hertz = spring.hertz;
-            def.damping_ratio = spring.damping_ratio;
-        }
         self.world
             .create_revolute_joint(&def)
             .unwrap_or_else(|e| panic!("{name}: joint {index}: {e}"));
+    }
+
+    fn destroy_body(&mut self, key: usize) {
+        if let Some(id) = self.bodies[key].take() {
+            self.world.destroy_body(id).expect("live body");
+        }
     }
 
     fn scene(&self) -> &SceneDesc {
@@ -275,16 +278,7 @@ impl Simulation for OurSim {
     }
 
     fn apply(&mut self, action: Action) {
-        match action {
-            Action::Spawn(batch) => self.spawn(batch),
-            Action::Despawn(batch) => {
-                for key in self.scene.batches[batch].bodies.clone() {
-                    if let Some(id) = self.bodies[key].take() {
-                        self.world.destroy_body(id).expect("live body");
-                    }
-                }
-            }
-        }
+        self.act(action);
     }
 
     fn counts(&self) -> Counts {

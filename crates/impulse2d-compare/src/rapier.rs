@@ -196,6 +196,23 @@ impl SceneBuilder for RapierSim {
         self.joints[index] = Some(handle);
     }
 
+    /// Removes the body with its colliders and joints; the caller drops the
+    /// removed colliders' shape counts.
+    fn destroy_body(&mut self, key: usize) {
+        if let Some(handle) = self.bodies[key].take() {
+            let w = &mut self.world;
+            w.bodies.remove(
+                handle,
+                &mut w.islands,
+                &mut w.colliders,
+                &mut w.impulse_joints,
+                &mut w.multibody_joints,
+                &mut w.soft_bodies,
+                true,
+            );
+        }
+    }
+
     fn scene(&self) -> &SceneDesc {
         &self.scene
     }
@@ -286,21 +303,10 @@ impl Simulation for RapierSim {
                 for index in batch.joints {
                     self.joints[index] = None;
                 }
-                let w = &mut self.world;
                 for key in batch.bodies {
-                    if let Some(handle) = self.bodies[key].take() {
-                        w.bodies.remove(
-                            handle,
-                            &mut w.islands,
-                            &mut w.colliders,
-                            &mut w.impulse_joints,
-                            &mut w.multibody_joints,
-                            &mut w.soft_bodies,
-                            true,
-                        );
-                    }
+                    self.destroy_body(key);
                 }
-                let colliders = &w.colliders;
+                let colliders = &self.world.colliders;
                 self.shapes_per_collider
                     .retain(|(handle, _)| colliders.contains(*handle));
             }

@@ -2,6 +2,7 @@
 
 use crate::bench::{Clock, SceneResult, amdahl};
 use crate::engine::STAGES;
+use impulse2d_scenes::json::string as json_string;
 use std::fmt::Write;
 
 /// The engine whose ratios to the others the tables show.
@@ -326,24 +327,6 @@ pub fn scaling_table(points: &[ScalingPoint], engine_names: &[String], clock: Cl
         }
         out.push('\n');
     }
-    out
-}
-
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }
 

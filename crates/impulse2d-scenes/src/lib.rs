@@ -25,6 +25,7 @@ mod common;
 pub mod demos;
 pub mod far;
 pub mod human;
+pub mod json;
 pub mod physics;
 pub mod platformer;
 pub mod rain;

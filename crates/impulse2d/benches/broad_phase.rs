@@ -21,7 +21,8 @@ mod rng;
 #[path = "../tests/common/slab.rs"]
 mod slab;
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use impulse2d::BodyType;
 use impulse2d::broad_phase::{BroadPhase, ProxyKey};
 use impulse2d::collision::{Aabb, DynamicTree, RayCastInput};
@@ -55,6 +56,74 @@ fn tight_boxes(n: usize, seed: u64) -> Vec<Aabb> {
             Aabb::new(c - h, c + h)
         })
         .collect()
+}
+
+/// The boxes of [`tight_boxes`] (seed 1) fattened by the margin.
+fn fat_boxes(n: usize) -> Vec<Aabb> {
+    tight_boxes(n, 1)
+        .iter()
+        .map(|b| b.fattened(MARGIN))
+        .collect()
+}
+
+/// Our tree holding `fat`, box `i` with user data `i`, built by insertion.
+fn tree_of(fat: &[Aabb]) -> DynamicTree {
+    let mut tree = DynamicTree::new();
+    for (i, f) in fat.iter().enumerate() {
+        tree.create_proxy(*f, 1, i as u64).unwrap();
+    }
+    tree
+}
+
+/// [`tree_of`] `fat`, and the same tree after a full rebuild.
+fn tree_and_rebuilt(fat: &[Aabb]) -> [(&'static str, DynamicTree); 2] {
+    let tree = tree_of(fat);
+    let mut rebuilt = tree.clone();
+    rebuilt.rebuild(true);
+    [("tree", tree), ("tree_rebuilt", rebuilt)]
+}
+
+/// Our broad phase holding the motion's fat boxes as dynamic proxies (shape
+/// index = box index), its proxy keys, and its pairs after a first update.
+fn broad_phase_of(motion: &Motion) -> (BroadPhase, Vec<ProxyKey>, Vec<(u32, u32)>) {
+    let mut bp = BroadPhase::new();
+    let keys: Vec<ProxyKey> = motion
+        .fat
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            bp.create_proxy(*f, 1, i as u32, BodyType::Dynamic, false)
+                .unwrap()
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    bp.update_pairs(|_, _| true, &mut pairs);
+    (bp, keys, pairs)
+}
+
+/// The fraction of `ray` at which it first hits one of the boxes `fat` in
+/// `tree` (the exact slab test on the box), if it hits one.
+fn tree_closest_hit(tree: &DynamicTree, fat: &[Aabb], ray: &RayCastInput) -> Option<f32> {
+    let mut closest = None::<f32>;
+    tree.ray_cast(ray, u64::MAX, |input, _, data| {
+        let box_ = &fat[data as usize];
+        match ray_box(box_, input.origin, input.translation, input.max_fraction) {
+            Some(t) => {
+                closest = Some(closest.map_or(t, |o| o.min(t)));
+                t
+            }
+            None => -1.0,
+        }
+    });
+    closest
+}
+
+/// `ray` as parry's ray.
+fn parry_ray(ray: &RayCastInput) -> PRay {
+    PRay::new(
+        PVec::new(ray.origin.x, ray.origin.y),
+        PVec::new(ray.translation.x, ray.translation.y),
+    )
 }
 
 fn rays(n: usize) -> Vec<RayCastInput> {
@@ -130,26 +199,14 @@ impl Motion {
 fn bench_build(c: &mut Criterion) {
     let mut group = c.benchmark_group("build");
     for n in SIZES {
-        let fat: Vec<Aabb> = tight_boxes(n, 1)
-            .iter()
-            .map(|b| b.fattened(MARGIN))
-            .collect();
+        let fat = fat_boxes(n);
         let parry_boxes: Vec<PAabb> = fat.iter().map(to_parry).collect();
         group.bench_with_input(BenchmarkId::new("tree_insert", n), &n, |b, _| {
-            b.iter(|| {
-                let mut tree = DynamicTree::new();
-                for (i, f) in fat.iter().enumerate() {
-                    tree.create_proxy(*f, 1, i as u64).unwrap();
-                }
-                black_box(tree.height())
-            })
+            b.iter(|| black_box(tree_of(&fat).height()))
         });
         group.bench_with_input(BenchmarkId::new("tree_insert_rebuild", n), &n, |b, _| {
             b.iter(|| {
-                let mut tree = DynamicTree::new();
-                for (i, f) in fat.iter().enumerate() {
-                    tree.create_proxy(*f, 1, i as u64).unwrap();
-                }
+                let mut tree = tree_of(&fat);
                 tree.rebuild(true);
                 black_box(tree.height())
             })
@@ -175,18 +232,7 @@ fn bench_build(c: &mut Criterion) {
 /// One step of our broad phase and of parry's BVH from the same start: the same pairs.
 fn check_step_agreement(n: usize) {
     let mut motion = Motion::new(n);
-    let mut bp = BroadPhase::new();
-    let keys: Vec<ProxyKey> = motion
-        .fat
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            bp.create_proxy(*f, 1, i as u32, BodyType::Dynamic, false)
-                .unwrap()
-        })
-        .collect();
-    let mut pairs = Vec::new();
-    bp.update_pairs(|_, _| true, &mut pairs);
+    let (mut bp, keys, mut pairs) = broad_phase_of(&motion);
     let parry_boxes: Vec<PAabb> = motion.fat.iter().map(to_parry).collect();
     let mut bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
     let mut ws = BvhWorkspace::default();
@@ -217,18 +263,7 @@ fn bench_step(c: &mut Criterion) {
         // Our broad phase, re-inserting moved proxies.
         {
             let mut motion = Motion::new(n);
-            let mut bp = BroadPhase::new();
-            let keys: Vec<ProxyKey> = motion
-                .fat
-                .iter()
-                .enumerate()
-                .map(|(i, f)| {
-                    bp.create_proxy(*f, 1, i as u32, BodyType::Dynamic, false)
-                        .unwrap()
-                })
-                .collect();
-            let mut pairs = Vec::new();
-            bp.update_pairs(|_, _| true, &mut pairs);
+            let (mut bp, keys, mut pairs) = broad_phase_of(&motion);
             group.bench_with_input(BenchmarkId::new("broadphase_move", n), &n, |b, _| {
                 b.iter(|| {
                     motion.advance(|i, _, fat| bp.move_proxy(keys[i], fat).unwrap());
@@ -240,18 +275,7 @@ fn bench_step(c: &mut Criterion) {
         // Our broad phase as Box2D v3 steps it: enlarge, find pairs, partial rebuild.
         {
             let mut motion = Motion::new(n);
-            let mut bp = BroadPhase::new();
-            let keys: Vec<ProxyKey> = motion
-                .fat
-                .iter()
-                .enumerate()
-                .map(|(i, f)| {
-                    bp.create_proxy(*f, 1, i as u32, BodyType::Dynamic, false)
-                        .unwrap()
-                })
-                .collect();
-            let mut pairs = Vec::new();
-            bp.update_pairs(|_, _| true, &mut pairs);
+            let (mut bp, keys, mut pairs) = broad_phase_of(&motion);
             group.bench_with_input(
                 BenchmarkId::new("broadphase_enlarge_rebuild", n),
                 &n,
@@ -310,73 +334,89 @@ fn bench_step(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_ray(c: &mut Criterion) {
-    let mut group = c.benchmark_group("ray");
-    for n in SIZES {
-        let fat: Vec<Aabb> = tight_boxes(n, 1)
-            .iter()
-            .map(|b| b.fattened(MARGIN))
-            .collect();
-        let rays = rays(n);
-        let mut tree = DynamicTree::new();
-        for (i, f) in fat.iter().enumerate() {
-            tree.create_proxy(*f, 1, i as u64).unwrap();
-        }
-        let mut rebuilt = tree.clone();
-        rebuilt.rebuild(true);
-        for (name, tree) in [("tree", &tree), ("tree_rebuilt", &rebuilt)] {
-            group.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
-                b.iter(|| {
-                    let mut hits = 0u32;
-                    for ray in &rays {
-                        let mut best = ray.max_fraction;
-                        tree.ray_cast(ray, u64::MAX, |input, _, data| {
-                            match ray_box(
-                                &fat[data as usize],
-                                input.origin,
-                                input.translation,
-                                input.max_fraction,
-                            ) {
-                                Some(t) => {
-                                    best = best.min(t);
-                                    t
-                                }
-                                None => -1.0,
-                            }
-                        });
-                        hits += u32::from(best < ray.max_fraction);
-                    }
-                    black_box(hits)
-                })
-            });
-        }
+/// Benchmark `id` at size `n` in `group`: `count` on every case of `cases`,
+/// the counts summed (so that nothing is optimised away).
+fn bench_cases<T>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    n: usize,
+    cases: &[T],
+    count: impl Fn(&T) -> usize,
+) {
+    group.bench_with_input(BenchmarkId::new(id, n), &n, |b, _| {
+        b.iter(|| black_box(cases.iter().map(&count).sum::<usize>()))
+    });
+}
 
+/// How many boxes of `tree` overlap `q`.
+fn tree_overlaps(tree: &DynamicTree, q: Aabb) -> usize {
+    let mut count = 0;
+    tree.query(q, u64::MAX, |_, _| {
+        count += 1;
+        true
+    });
+    count
+}
+
+/// The boxes of size `n` in every structure the ray casts and queries run
+/// on: ours by insertion and rebuilt ([`tree_and_rebuilt`]), parry's
+/// bulk-built BVH.
+struct Field {
+    n: usize,
+    fat: Vec<Aabb>,
+    trees: [(&'static str, DynamicTree); 2],
+    bvh: Bvh,
+}
+
+impl Field {
+    fn new(n: usize) -> Field {
+        let fat = fat_boxes(n);
+        let trees = tree_and_rebuilt(&fat);
         let parry_boxes: Vec<PAabb> = fat.iter().map(to_parry).collect();
         let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
+        Field { n, fat, trees, bvh }
+    }
+
+    /// Our tree as built by insertion.
+    fn tree(&self) -> &DynamicTree {
+        &self.trees[0].1
+    }
+
+    /// Benchmarks `count` on every case of `cases` on each of our trees.
+    fn bench_trees<T>(
+        &self,
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        cases: &[T],
+        count: impl Fn(&DynamicTree, &T) -> usize,
+    ) {
+        for (name, tree) in &self.trees {
+            bench_cases(group, name, self.n, cases, |case| count(tree, case));
+        }
+    }
+}
+
+/// Ray casts (group `ray`), then box queries (group `query`), on the same
+/// fields of boxes.
+fn bench_ray_and_query(c: &mut Criterion) {
+    let fields = SIZES.map(Field::new);
+    let mut group = c.benchmark_group("ray");
+    for f in &fields {
+        let (n, fat) = (f.n, &f.fat);
+        let rays = rays(n);
+        f.bench_trees(&mut group, &rays, |tree, ray| {
+            let closest = tree_closest_hit(tree, fat, ray);
+            usize::from(closest.is_some_and(|t| t < ray.max_fraction))
+        });
+        let parry_hit = |ray: &RayCastInput| {
+            f.bvh
+                .cast_ray(&parry_ray(ray), ray.max_fraction, |leaf, best| {
+                    ray_box(&fat[leaf as usize], ray.origin, ray.translation, best)
+                })
+        };
         // The closest hits must agree before their speed is compared.
         for ray in &rays {
-            let mut ours = None::<f32>;
-            tree.ray_cast(ray, u64::MAX, |input, _, data| {
-                match ray_box(
-                    &fat[data as usize],
-                    input.origin,
-                    input.translation,
-                    input.max_fraction,
-                ) {
-                    Some(t) => {
-                        ours = Some(ours.map_or(t, |o| o.min(t)));
-                        t
-                    }
-                    None => -1.0,
-                }
-            });
-            let pray = PRay::new(
-                PVec::new(ray.origin.x, ray.origin.y),
-                PVec::new(ray.translation.x, ray.translation.y),
-            );
-            let theirs = bvh.cast_ray(&pray, ray.max_fraction, |leaf, best| {
-                ray_box(&fat[leaf as usize], ray.origin, ray.translation, best)
-            });
+            let ours = tree_closest_hit(f.tree(), fat, ray);
+            let theirs = parry_hit(ray);
             let brute = fat
                 .iter()
                 .filter_map(|f| ray_box(f, ray.origin, ray.translation, ray.max_fraction))
@@ -384,107 +424,39 @@ fn bench_ray(c: &mut Criterion) {
             assert_eq!(ours, brute);
             assert_eq!(theirs.map(|h| h.1), brute);
         }
-        group.bench_with_input(BenchmarkId::new("parry", n), &n, |b, _| {
-            b.iter(|| {
-                let mut hits = 0u32;
-                for ray in &rays {
-                    let pray = PRay::new(
-                        PVec::new(ray.origin.x, ray.origin.y),
-                        PVec::new(ray.translation.x, ray.translation.y),
-                    );
-                    let hit = bvh.cast_ray(&pray, ray.max_fraction, |leaf, best| {
-                        ray_box(&fat[leaf as usize], ray.origin, ray.translation, best)
-                    });
-                    hits += u32::from(hit.is_some());
-                }
-                black_box(hits)
-            })
+        bench_cases(&mut group, "parry", n, &rays, |ray| {
+            usize::from(parry_hit(ray).is_some())
         });
-
         if n <= BRUTE_MAX {
-            group.bench_with_input(BenchmarkId::new("brute_force", n), &n, |b, _| {
-                b.iter(|| {
-                    let mut hits = 0u32;
-                    for ray in &rays {
-                        let mut best = ray.max_fraction;
-                        for f in &fat {
-                            if let Some(t) = ray_box(f, ray.origin, ray.translation, best) {
-                                best = t;
-                            }
-                        }
-                        hits += u32::from(best < ray.max_fraction);
+            bench_cases(&mut group, "brute_force", n, &rays, |ray| {
+                let mut best = ray.max_fraction;
+                for f in fat {
+                    if let Some(t) = ray_box(f, ray.origin, ray.translation, best) {
+                        best = t;
                     }
-                    black_box(hits)
-                })
+                }
+                usize::from(best < ray.max_fraction)
             });
         }
     }
     group.finish();
-}
 
-fn bench_query(c: &mut Criterion) {
     let mut group = c.benchmark_group("query");
-    for n in SIZES {
-        let fat: Vec<Aabb> = tight_boxes(n, 1)
-            .iter()
-            .map(|b| b.fattened(MARGIN))
-            .collect();
-        let queries = query_boxes(n);
-        let mut tree = DynamicTree::new();
-        for (i, f) in fat.iter().enumerate() {
-            tree.create_proxy(*f, 1, i as u64).unwrap();
-        }
-        let mut rebuilt = tree.clone();
-        rebuilt.rebuild(true);
-        for (name, tree) in [("tree", &tree), ("tree_rebuilt", &rebuilt)] {
-            group.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
-                b.iter(|| {
-                    let mut count = 0usize;
-                    for q in &queries {
-                        tree.query(*q, u64::MAX, |_, _| {
-                            count += 1;
-                            true
-                        });
-                    }
-                    black_box(count)
-                })
-            });
-        }
-
-        let parry_boxes: Vec<PAabb> = fat.iter().map(to_parry).collect();
-        let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
+    for f in &fields {
+        let queries = query_boxes(f.n);
+        f.bench_trees(&mut group, &queries, |tree, q| tree_overlaps(tree, *q));
         let parry_queries: Vec<PAabb> = queries.iter().map(to_parry).collect();
-        group.bench_with_input(BenchmarkId::new("parry", n), &n, |b, _| {
-            b.iter(|| {
-                let mut count = 0usize;
-                for q in &parry_queries {
-                    count += bvh.intersect_aabb(q).count();
-                }
-                black_box(count)
-            })
-        });
-
+        let parry_count = |q: &PAabb| f.bvh.intersect_aabb(q).count();
+        bench_cases(&mut group, "parry", f.n, &parry_queries, parry_count);
         // The three must agree before their speed is compared.
+        let brute_count = |q: &Aabb| f.fat.iter().filter(|b| b.overlaps(q)).count();
         for (q, pq) in queries.iter().zip(&parry_queries) {
-            let mut ours = 0;
-            tree.query(*q, u64::MAX, |_, _| {
-                ours += 1;
-                true
-            });
-            assert_eq!(ours, bvh.intersect_aabb(pq).count());
-            assert_eq!(ours, fat.iter().filter(|f| f.overlaps(q)).count());
+            let ours = tree_overlaps(f.tree(), *q);
+            assert_eq!(ours, parry_count(pq));
+            assert_eq!(ours, brute_count(q));
         }
-
-        if n <= BRUTE_MAX {
-            group.bench_with_input(BenchmarkId::new("brute_force", n), &n, |b, _| {
-                b.iter(|| {
-                    let mut count = 0usize;
-                    for q in &queries {
-                        count += fat.iter().filter(|f| f.overlaps(q)).count();
-                    }
-                    black_box(count)
-                })
-            });
+        if f.n <= BRUTE_MAX {
+            bench_cases(&mut group, "brute_force", f.n, &queries, brute_count);
         }
     }
     group.finish();
@@ -500,6 +472,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_build, bench_step, bench_ray, bench_query
+    targets = bench_build, bench_step, bench_ray_and_query
 }
 criterion_main!(benches);

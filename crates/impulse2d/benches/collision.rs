@@ -98,6 +98,23 @@ fn run(b: &mut Bencher<'_>, mut routine: impl FnMut()) {
     b.iter(routine);
 }
 
+/// One criterion group `name`: `impulse2d` runs `ours.1` on every case of
+/// `ours.0`, `box2d` runs `theirs.1` on every case of `theirs.0` (the same
+/// cases in Box2D's structs), each batch timed by [`run`]; the throughput is
+/// counted in cases.
+fn side_by_side<A, B>(
+    c: &mut Criterion,
+    name: &str,
+    ours: (&[A], impl Fn(&A)),
+    theirs: (&[B], impl Fn(&B)),
+) {
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(ours.0.len() as u64));
+    g.bench_function("impulse2d", |b| run(b, || ours.0.iter().for_each(&ours.1)));
+    g.bench_function("box2d", |b| run(b, || theirs.0.iter().for_each(&theirs.1)));
+    g.finish();
+}
+
 /// Box2D's relative pose of B in A (`b2InvMulTransforms`).
 #[inline]
 fn relative(a: &c::b2Transform, b: &c::b2Transform) -> c::b2Transform {
@@ -160,17 +177,32 @@ struct PolygonPairs {
     theirs: Vec<(c::b2Polygon, c::b2Transform, c::b2Polygon, c::b2Transform)>,
 }
 
-fn polygon_pairs(seed: u64) -> PolygonPairs {
+/// `BATCH` cases, case `i` drawn by `make(rng, i)` from one generator seeded
+/// with `seed`.
+fn batch<T>(seed: u64, mut make: impl FnMut(&mut Rng, usize) -> T) -> Vec<T> {
     let mut rng = Rng::new(seed);
-    let ours: Vec<_> = (0..BATCH)
-        .map(|_| {
-            let a = random_polygon(&mut rng);
-            let b = random_polygon(&mut rng);
-            let xf_a = rng.transform(2.0);
-            let xf_b = rng.pose_near(xf_a, polygon_bound(&a), polygon_bound(&b));
-            (a, xf_a, b, xf_b)
-        })
-        .collect();
+    (0..BATCH).map(|i| make(&mut rng, i)).collect()
+}
+
+/// Two random shapes from `shape`, A at a random pose within 2 m of the
+/// origin and B near it (overlapping, touching or nearly touching; `bound`
+/// gives a shape's reach from its origin).
+fn posed_pair<T>(
+    rng: &mut Rng,
+    shape: fn(&mut Rng) -> T,
+    bound: fn(&T) -> f32,
+) -> (T, Transform, T, Transform) {
+    let a = shape(rng);
+    let b = shape(rng);
+    let xf_a = rng.transform(2.0);
+    let xf_b = rng.pose_near(xf_a, bound(&a), bound(&b));
+    (a, xf_a, b, xf_b)
+}
+
+fn polygon_pairs(seed: u64) -> PolygonPairs {
+    let ours = batch(seed, |rng, _| {
+        posed_pair(rng, random_polygon, polygon_bound)
+    });
     let theirs = ours
         .iter()
         .map(|(a, xa, b, xb)| (a.to_b2(), xa.to_b2(), b.to_b2(), xb.to_b2()))
@@ -180,45 +212,33 @@ fn polygon_pairs(seed: u64) -> PolygonPairs {
 
 fn bench_collide_polygons(c: &mut Criterion) {
     let pairs = polygon_pairs(0xBE_01);
-    let mut g = c.benchmark_group("collide_polygons");
-    g.throughput(Throughput::Elements(BATCH as u64));
-    g.bench_function("impulse2d", |b| {
-        run(b, || {
-            for (pa, xa, pb, xb) in &pairs.ours {
-                black_box(collide_polygons(black_box(pa), *xa, black_box(pb), *xb));
-            }
-        })
-    });
-    g.bench_function("box2d", |b| {
-        run(b, || {
-            for (pa, xa, pb, xb) in &pairs.theirs {
-                let xf = relative(xa, xb);
-                // SAFETY: pointers to live values; the C function only reads them.
-                let local = unsafe { c::b2CollidePolygons(black_box(pa), black_box(pb), xf) };
-                black_box(to_world(&local, xa, xb));
-            }
-        })
-    });
-    g.finish();
+    side_by_side(
+        c,
+        "collide_polygons",
+        (&pairs.ours, |(pa, xa, pb, xb)| {
+            black_box(collide_polygons(black_box(pa), *xa, black_box(pb), *xb));
+        }),
+        (&pairs.theirs, |(pa, xa, pb, xb)| {
+            let xf = relative(xa, xb);
+            // SAFETY: pointers to live values; the C function only reads them.
+            let local = unsafe { c::b2CollidePolygons(black_box(pa), black_box(pb), xf) };
+            black_box(to_world(&local, xa, xb));
+        }),
+    );
 }
 
 fn bench_shape_distance(c: &mut Criterion) {
-    let mut rng = Rng::new(0xBE_02);
-    let inputs: Vec<DistanceInput> = (0..BATCH)
-        .map(|i| {
-            let a = random_proxy(&mut rng);
-            let b = random_proxy(&mut rng);
-            let xf_a = rng.transform(2.0);
-            let xf_b = rng.pose_near(xf_a, proxy_bound(&a), proxy_bound(&b));
-            DistanceInput {
-                proxy_a: a,
-                proxy_b: b,
-                transform_a: xf_a,
-                transform_b: xf_b,
-                use_radii: i % 2 == 0,
-            }
-        })
-        .collect();
+    let inputs = batch(0xBE_02, |rng, i| {
+        let (proxy_a, transform_a, proxy_b, transform_b) =
+            posed_pair(rng, random_proxy, proxy_bound);
+        DistanceInput {
+            proxy_a,
+            proxy_b,
+            transform_a,
+            transform_b,
+            use_radii: i % 2 == 0,
+        }
+    });
     let theirs: Vec<(c::b2DistanceInput, c::b2Transform, c::b2Transform)> = inputs
         .iter()
         .map(|d| {
@@ -234,46 +254,39 @@ fn bench_shape_distance(c: &mut Criterion) {
             (input, d.transform_a.to_b2(), d.transform_b.to_b2())
         })
         .collect();
-    let mut g = c.benchmark_group("shape_distance");
-    g.throughput(Throughput::Elements(BATCH as u64));
-    g.bench_function("impulse2d", |b| {
-        run(b, || {
-            for input in &inputs {
-                let mut cache = SimplexCache::default();
-                black_box(shape_distance(black_box(input), &mut cache));
-            }
-        })
-    });
-    g.bench_function("box2d", |b| {
-        run(b, || {
-            for (input, xa, xb) in &theirs {
-                let mut input = *input;
-                input.transform = relative(xa, xb);
-                let mut cache = c::b2SimplexCache {
-                    count: 0,
-                    indexA: [0; 3],
-                    indexB: [0; 3],
-                };
-                // SAFETY: pointers to locals; no debug simplexes.
-                let out = unsafe {
-                    c::b2ShapeDistance(black_box(&input), &mut cache, std::ptr::null_mut(), 0)
-                };
-                // Back to the world frame, as ours reports it.
-                let pa = rotate(xa.q, out.pointA);
-                let pb = rotate(xa.q, out.pointB);
-                let n = rotate(xa.q, out.normal);
-                black_box((
-                    pa.x + xa.p.x,
-                    pa.y + xa.p.y,
-                    pb.x + xa.p.x,
-                    pb.y + xa.p.y,
-                    n,
-                    out.distance,
-                ));
-            }
-        })
-    });
-    g.finish();
+    side_by_side(
+        c,
+        "shape_distance",
+        (&inputs, |input| {
+            let mut cache = SimplexCache::default();
+            black_box(shape_distance(black_box(input), &mut cache));
+        }),
+        (&theirs, |(input, xa, xb)| {
+            let mut input = *input;
+            input.transform = relative(xa, xb);
+            let mut cache = c::b2SimplexCache {
+                count: 0,
+                indexA: [0; 3],
+                indexB: [0; 3],
+            };
+            // SAFETY: pointers to locals; no debug simplexes.
+            let out = unsafe {
+                c::b2ShapeDistance(black_box(&input), &mut cache, std::ptr::null_mut(), 0)
+            };
+            // Back to the world frame, as ours reports it.
+            let pa = rotate(xa.q, out.pointA);
+            let pb = rotate(xa.q, out.pointB);
+            let n = rotate(xa.q, out.normal);
+            black_box((
+                pa.x + xa.p.x,
+                pa.y + xa.p.y,
+                pb.x + xa.p.x,
+                pb.y + xa.p.y,
+                n,
+                out.distance,
+            ));
+        }),
+    );
 }
 
 /// Time of impact on the same sweeps through both libraries: `time_of_impact`
@@ -290,38 +303,35 @@ fn bench_time_of_impact(c: &mut Criterion) {
 }
 
 fn toi_group(c: &mut Criterion, name: &str, seed: u64, spin: Option<f32>) {
-    let mut rng = Rng::new(seed);
-    let inputs: Vec<ToiInput> = (0..BATCH)
-        .map(|i| {
-            let a = random_proxy(&mut rng);
-            let b = random_proxy(&mut rng);
-            let meet = rng.vec_in(2.0);
-            let sweep = |rng: &mut Rng, bound: f32| {
-                let travel = match spin {
-                    None => rng.direction() * (bound * rng.range(1.0, 4.0)),
-                    Some(_) => rng.direction() * rng.range(0.0, 15.0),
-                };
-                let miss = rng.vec_in(0.5 * bound);
-                let a1 = rng.angle();
-                let turn = match spin {
-                    Some(max) => rng.range(-max, max),
-                    None if i % 2 == 0 => 0.0,
-                    None => rng.range(-1.0, 1.0),
-                };
-                let local_center = rng.vec_in(0.25 * bound);
-                sweep_across(meet, travel, miss, local_center, a1, a1 + turn)
+    let inputs = batch(seed, |rng, i| {
+        let a = random_proxy(rng);
+        let b = random_proxy(rng);
+        let meet = rng.vec_in(2.0);
+        let sweep = |rng: &mut Rng, bound: f32| {
+            let travel = match spin {
+                None => rng.direction() * (bound * rng.range(1.0, 4.0)),
+                Some(_) => rng.direction() * rng.range(0.0, 15.0),
             };
-            let sweep_a = sweep(&mut rng, proxy_bound(&a));
-            let sweep_b = sweep(&mut rng, proxy_bound(&b));
-            ToiInput {
-                proxy_a: a,
-                proxy_b: b,
-                sweep_a,
-                sweep_b,
-                max_fraction: 1.0,
-            }
-        })
-        .collect();
+            let miss = rng.vec_in(0.5 * bound);
+            let a1 = rng.angle();
+            let turn = match spin {
+                Some(max) => rng.range(-max, max),
+                None if i % 2 == 0 => 0.0,
+                None => rng.range(-1.0, 1.0),
+            };
+            let local_center = rng.vec_in(0.25 * bound);
+            sweep_across(meet, travel, miss, local_center, a1, a1 + turn)
+        };
+        let sweep_a = sweep(rng, proxy_bound(&a));
+        let sweep_b = sweep(rng, proxy_bound(&b));
+        ToiInput {
+            proxy_a: a,
+            proxy_b: b,
+            sweep_a,
+            sweep_b,
+            max_fraction: 1.0,
+        }
+    });
     let theirs: Vec<c::b2TOIInput> = inputs
         .iter()
         .map(|t| c::b2TOIInput {
@@ -332,24 +342,17 @@ fn toi_group(c: &mut Criterion, name: &str, seed: u64, spin: Option<f32>) {
             maxFraction: t.max_fraction,
         })
         .collect();
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Elements(BATCH as u64));
-    g.bench_function("impulse2d", |b| {
-        run(b, || {
-            for input in &inputs {
-                black_box(time_of_impact(black_box(input)));
-            }
-        })
-    });
-    g.bench_function("box2d", |b| {
-        run(b, || {
-            for input in &theirs {
-                // SAFETY: pointer to a live value.
-                black_box(unsafe { c::b2TimeOfImpact(black_box(input)) });
-            }
-        })
-    });
-    g.finish();
+    side_by_side(
+        c,
+        name,
+        (&inputs, |input| {
+            black_box(time_of_impact(black_box(input)));
+        }),
+        (&theirs, |input| {
+            // SAFETY: pointer to a live value.
+            black_box(unsafe { c::b2TimeOfImpact(black_box(input)) });
+        }),
+    );
 }
 
 fn bench_ray_casts(c: &mut Criterion) {
@@ -359,12 +362,7 @@ fn bench_ray_casts(c: &mut Criterion) {
     let cases: Vec<(Polygon, RayCastInput)> = (0..BATCH)
         .map(|_| {
             let poly = random_polygon(&mut rng);
-            let bound = poly
-                .vertices()
-                .iter()
-                .map(|v| v.length())
-                .fold(0.0, f32::max)
-                + poly.radius();
+            let bound = polygon_bound(&poly);
             let origin = rng.direction() * (bound * rng.range(1.2, 3.0));
             let target = rng.vec_in(bound);
             let input = RayCastInput {
@@ -375,52 +373,31 @@ fn bench_ray_casts(c: &mut Criterion) {
             (poly, input)
         })
         .collect();
-    let theirs: Vec<(c::b2Polygon, c::b2RayCastInput)> =
-        cases.iter().map(|(p, r)| (p.to_b2(), r.to_b2())).collect();
-    let mut g = c.benchmark_group("ray_cast_polygon");
-    g.throughput(Throughput::Elements(BATCH as u64));
-    g.bench_function("impulse2d", |b| {
-        run(b, || {
-            for (poly, input) in &cases {
-                black_box(ray_cast_polygon(black_box(input), black_box(poly)));
-            }
-        })
-    });
-    g.bench_function("box2d", |b| {
-        run(b, || {
-            for (poly, input) in &theirs {
-                // SAFETY: pointers to live values.
-                black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
-            }
-        })
-    });
-    g.finish();
-
-    // Sharp polygons only: both libraries then run the same kind of clipping test.
+    // Then sharp polygons only: both libraries then run the same kind of
+    // clipping test.
     let sharp: Vec<_> = cases
         .iter()
         .filter(|(p, _)| p.radius() == 0.0)
         .cloned()
         .collect();
-    let sharp_b2: Vec<_> = sharp.iter().map(|(p, r)| (p.to_b2(), r.to_b2())).collect();
-    let mut g = c.benchmark_group("ray_cast_polygon_sharp");
-    g.throughput(Throughput::Elements(sharp.len() as u64));
-    g.bench_function("impulse2d", |b| {
-        run(b, || {
-            for (poly, input) in &sharp {
+    for (name, cases) in [
+        ("ray_cast_polygon", cases),
+        ("ray_cast_polygon_sharp", sharp),
+    ] {
+        let theirs: Vec<(c::b2Polygon, c::b2RayCastInput)> =
+            cases.iter().map(|(p, r)| (p.to_b2(), r.to_b2())).collect();
+        side_by_side(
+            c,
+            name,
+            (&cases, |(poly, input)| {
                 black_box(ray_cast_polygon(black_box(input), black_box(poly)));
-            }
-        })
-    });
-    g.bench_function("box2d", |b| {
-        run(b, || {
-            for (poly, input) in &sharp_b2 {
+            }),
+            (&theirs, |(poly, input)| {
                 // SAFETY: pointers to live values.
                 black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
-            }
-        })
-    });
-    g.finish();
+            }),
+        );
+    }
 
     let boxes: Vec<(Aabb, RayCastInput)> = (0..BATCH)
         .map(|i| {
@@ -453,24 +430,17 @@ fn bench_ray_casts(c: &mut Criterion) {
             )
         })
         .collect();
-    let mut g = c.benchmark_group("aabb_ray_cast");
-    g.throughput(Throughput::Elements(BATCH as u64));
-    g.bench_function("impulse2d", |b| {
-        run(b, || {
-            for (aabb, input) in &boxes {
-                black_box(black_box(aabb).ray_cast(black_box(input)));
-            }
-        })
-    });
-    g.bench_function("box2d", |b| {
-        run(b, || {
-            for (aabb, p1, p2) in &boxes_b2 {
-                // SAFETY: by-value arguments.
-                black_box(unsafe { b2AABB_RayCast(black_box(*aabb), *p1, *p2) });
-            }
-        })
-    });
-    g.finish();
+    side_by_side(
+        c,
+        "aabb_ray_cast",
+        (&boxes, |(aabb, input)| {
+            black_box(black_box(aabb).ray_cast(black_box(input)));
+        }),
+        (&boxes_b2, |(aabb, p1, p2)| {
+            // SAFETY: by-value arguments.
+            black_box(unsafe { b2AABB_RayCast(black_box(*aabb), *p1, *p2) });
+        }),
+    );
 }
 
 criterion_group!(

@@ -46,6 +46,24 @@ impl Rng {
     }
 }
 
+/// `$owner` (a tree or the broad phase) refuses every proxy operation on the
+/// stale id `$stale`.
+macro_rules! assert_stale_proxy {
+    ($owner:expr, $stale:expr) => {{
+        let stale = Err(Error::InvalidId { what: "proxy" });
+        assert_eq!($owner.destroy_proxy($stale), stale);
+        assert_eq!($owner.move_proxy($stale, aabb(0.0, 0.0, 1.0, 1.0)), stale);
+        assert_eq!(
+            $owner.enlarge_proxy($stale, aabb(0.0, 0.0, 1.0, 1.0)),
+            stale
+        );
+        assert_eq!(
+            $owner.fat_aabb($stale),
+            Err(Error::InvalidId { what: "proxy" })
+        );
+    }};
+}
+
 fn aabb(x0: f32, y0: f32, x1: f32, y1: f32) -> Aabb {
     Aabb::new(Vec2::new(x0, y0), Vec2::new(x1, y1))
 }
@@ -477,11 +495,7 @@ fn stale_ids_and_bad_boxes_are_errors_and_change_nothing() {
     tree.destroy_proxy(gone).unwrap();
     let before = format!("{tree:?}");
 
-    let stale = Err(Error::InvalidId { what: "proxy" });
-    assert_eq!(tree.destroy_proxy(gone), stale);
-    assert_eq!(tree.move_proxy(gone, aabb(0.0, 0.0, 1.0, 1.0)), stale);
-    assert_eq!(tree.enlarge_proxy(gone, aabb(0.0, 0.0, 1.0, 1.0)), stale);
-    assert_eq!(tree.fat_aabb(gone), Err(Error::InvalidId { what: "proxy" }));
+    assert_stale_proxy!(tree, gone);
     assert_eq!(
         tree.user_data(gone),
         Err(Error::InvalidId { what: "proxy" })
@@ -809,23 +823,22 @@ fn pairs_of(bp: &mut BroadPhase, existing: &BTreeSet<(u32, u32)>) -> Vec<(u32, u
     pairs
 }
 
+/// A proxy of category 1 for shape `shape_index` of a `body_type` body, not
+/// forced into the move buffer.
+fn bp_proxy(bp: &mut BroadPhase, fat: Aabb, shape_index: u32, body_type: BodyType) -> ProxyKey {
+    bp.create_proxy(fat, 1, shape_index, body_type, false)
+        .unwrap()
+}
+
 #[test]
 fn broad_phase_hand_worked_pairs() {
     let none = BTreeSet::new();
     let mut bp = BroadPhase::new();
     // Shape indices are chosen so that the order inside a pair is visible.
-    let d = bp
-        .create_proxy(aabb(0.0, 0.0, 1.0, 1.0), 1, 7, BodyType::Dynamic, false)
-        .unwrap();
-    let s1 = bp
-        .create_proxy(aabb(0.5, 0.5, 1.5, 1.5), 1, 2, BodyType::Static, false)
-        .unwrap();
-    let _s2 = bp
-        .create_proxy(aabb(0.9, 0.9, 3.0, 3.0), 1, 3, BodyType::Static, false)
-        .unwrap();
-    let _far = bp
-        .create_proxy(aabb(10.0, 10.0, 11.0, 11.0), 1, 4, BodyType::Static, false)
-        .unwrap();
+    let d = bp_proxy(&mut bp, aabb(0.0, 0.0, 1.0, 1.0), 7, BodyType::Dynamic);
+    let s1 = bp_proxy(&mut bp, aabb(0.5, 0.5, 1.5, 1.5), 2, BodyType::Static);
+    let _s2 = bp_proxy(&mut bp, aabb(0.9, 0.9, 3.0, 3.0), 3, BodyType::Static);
+    let _far = bp_proxy(&mut bp, aabb(10.0, 10.0, 11.0, 11.0), 4, BodyType::Static);
     assert_eq!(bp.move_count(), 1, "static proxies are not buffered");
     assert_eq!(d.body_type(), BodyType::Dynamic);
     assert_eq!(s1.body_type(), BodyType::Static);
@@ -838,15 +851,11 @@ fn broad_phase_hand_worked_pairs() {
 
     // A kinematic proxy over the static ones and the dynamic one pairs only with the
     // dynamic one.
-    let k = bp
-        .create_proxy(aabb(0.8, 0.8, 2.0, 2.0), 1, 1, BodyType::Kinematic, false)
-        .unwrap();
+    let k = bp_proxy(&mut bp, aabb(0.8, 0.8, 2.0, 2.0), 1, BodyType::Kinematic);
     assert_eq!(pairs_of(&mut bp, &none), vec![(1, 7)]);
 
     // Two moved dynamic proxies that overlap are reported once.
-    let d2 = bp
-        .create_proxy(aabb(0.2, 0.2, 0.4, 0.4), 1, 0, BodyType::Dynamic, false)
-        .unwrap();
+    let d2 = bp_proxy(&mut bp, aabb(0.2, 0.2, 0.4, 0.4), 0, BodyType::Dynamic);
     bp.buffer_move(d);
     bp.buffer_move(d);
     assert_eq!(bp.move_count(), 2);
@@ -891,18 +900,10 @@ fn broad_phase_hand_worked_pairs() {
 #[test]
 fn broad_phase_stale_keys_and_bad_boxes() {
     let mut bp = BroadPhase::new();
-    let a = bp
-        .create_proxy(aabb(0.0, 0.0, 1.0, 1.0), 1, 0, BodyType::Dynamic, false)
-        .unwrap();
-    let b = bp
-        .create_proxy(aabb(0.5, 0.0, 1.5, 1.0), 1, 1, BodyType::Dynamic, false)
-        .unwrap();
+    let a = bp_proxy(&mut bp, aabb(0.0, 0.0, 1.0, 1.0), 0, BodyType::Dynamic);
+    let b = bp_proxy(&mut bp, aabb(0.5, 0.0, 1.5, 1.0), 1, BodyType::Dynamic);
     bp.destroy_proxy(a).unwrap();
-    let stale = Err(Error::InvalidId { what: "proxy" });
-    assert_eq!(bp.destroy_proxy(a), stale);
-    assert_eq!(bp.move_proxy(a, aabb(0.0, 0.0, 1.0, 1.0)), stale);
-    assert_eq!(bp.enlarge_proxy(a, aabb(0.0, 0.0, 1.0, 1.0)), stale);
-    assert_eq!(bp.fat_aabb(a), Err(Error::InvalidId { what: "proxy" }));
+    assert_stale_proxy!(bp, a);
     assert_eq!(
         bp.create_proxy(
             aabb(0.0, f32::NAN, 1.0, 1.0),
@@ -921,9 +922,7 @@ fn broad_phase_stale_keys_and_bad_boxes() {
     assert_eq!(bp.move_count(), 1);
     bp.validate().unwrap();
     // The slot of `a` is reused with a new generation.
-    let c = bp
-        .create_proxy(aabb(0.0, 0.0, 1.0, 1.0), 1, 2, BodyType::Dynamic, false)
-        .unwrap();
+    let c = bp_proxy(&mut bp, aabb(0.0, 0.0, 1.0, 1.0), 2, BodyType::Dynamic);
     assert_eq!(c.raw(), a.raw());
     assert_ne!(c, a);
     assert_eq!(bp.shape_index(a), Err(Error::InvalidId { what: "proxy" }));
@@ -1105,25 +1104,32 @@ fn run_broad_phase_against_brute_force(
     history
 }
 
-#[test]
-fn broad_phase_matches_brute_force_small() {
-    let history = run_broad_phase_against_brute_force(300, 200, true, 5);
+/// [`run_broad_phase_against_brute_force`], and the scene produced more than
+/// `at_least` pairs over all its steps.
+fn check_against_brute_force(
+    proxies: usize,
+    steps: usize,
+    validate_every_op: bool,
+    seed: u64,
+    at_least: usize,
+) {
+    let history = run_broad_phase_against_brute_force(proxies, steps, validate_every_op, seed);
     let total: usize = history.iter().map(Vec::len).sum();
     assert!(
-        total > 1000,
+        total > at_least,
         "the scene should produce many pairs, got {total}"
     );
 }
 
 #[test]
+fn broad_phase_matches_brute_force_small() {
+    check_against_brute_force(300, 200, true, 5, 1000);
+}
+
+#[test]
 #[cfg_attr(debug_assertions, ignore = "large: run with --release")]
 fn broad_phase_matches_brute_force_large() {
-    let history = run_broad_phase_against_brute_force(2000, 1000, false, 6);
-    let total: usize = history.iter().map(Vec::len).sum();
-    assert!(
-        total > 10_000,
-        "the scene should produce many pairs, got {total}"
-    );
+    check_against_brute_force(2000, 1000, false, 6, 10_000);
 }
 
 #[test]

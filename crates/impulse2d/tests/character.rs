@@ -4,8 +4,11 @@
 //! the step height are climbed and above it are not, snap keeps the character
 //! on a crest, platforms carry it, pushes follow F = m·a, nothing tunnels.
 
+#[path = "common/build.rs"]
+mod build;
+
 use impulse2d::character::OneWayFilter;
-use impulse2d::collision::{Capsule, compute_hull, make_box, make_offset_box, make_polygon};
+use impulse2d::collision::{Capsule, compute_hull, make_offset_box, make_polygon};
 use impulse2d::{
     BodyDef, BodyId, BodyType, CharacterController, CharacterDef, Error, Rot, ShapeDef, ShapeId,
     Vec2, World, WorldDef,
@@ -49,33 +52,11 @@ fn static_polygon(world: &mut World, points: &[Vec2]) -> ShapeId {
         .unwrap()
 }
 
-/// A body of `body_type` at `position` with one `hx` × `hy` box (half-sizes,
-/// metres) of the given density (kg/m²) and friction.
-fn boxed_body(
-    world: &mut World,
-    body_type: BodyType,
-    position: Vec2,
-    velocity: Vec2,
-    (hx, hy): (f32, f32),
-    density: f32,
-    friction: f32,
-) -> BodyId {
-    let body = world
-        .create_body(&BodyDef {
-            body_type,
-            position,
-            linear_velocity: velocity,
-            ..Default::default()
-        })
-        .unwrap();
-    let def = ShapeDef {
-        density,
-        friction,
-        ..Default::default()
-    };
-    world
-        .create_polygon_shape(body, &def, &make_box(hx, hy).unwrap())
-        .unwrap();
+/// A dynamic 1 m box at `position` of `density` (kg/m², so also its mass in
+/// kg) and `friction`.
+fn unit_box(world: &mut World, position: Vec2, density: f32, friction: f32) -> BodyId {
+    let body = build::body(world, BodyType::Dynamic, position);
+    build::add_box_with(world, body, 0.5, 0.5, &build::material(density, friction));
     body
 }
 
@@ -322,15 +303,8 @@ fn snap_keeps_the_character_on_a_crest() {
 /// within 1 cm in the platform's frame.
 fn ride(drive: impl Fn(f32) -> (Vec2, f32)) {
     let mut w = world();
-    let platform = boxed_body(
-        &mut w,
-        BodyType::Kinematic,
-        Vec2::new(0.0, 2.0),
-        Vec2::ZERO,
-        (3.0, 0.25),
-        1.0,
-        0.6,
-    );
+    // Density 1 kg/m² and friction 0.6: the default shape definition.
+    let platform = build::box_body(&mut w, BodyType::Kinematic, Vec2::new(0.0, 2.0), 3.0, 0.25);
     let mut c = character(Vec2::new(1.0, 2.25 + FOOT));
     settle(&mut w, &mut c);
     // The feet: the centre of the capsule's lower round end.
@@ -406,15 +380,7 @@ fn push_box(mass: f32, friction: f32, push_force: f32, seconds: f32) -> (f32, f3
         ..Default::default()
     };
     w.create_polygon_shape(ground, &def, &slab).unwrap();
-    let b = boxed_body(
-        &mut w,
-        BodyType::Dynamic,
-        Vec2::new(2.0, 0.5),
-        Vec2::ZERO,
-        (0.5, 0.5),
-        mass,
-        friction,
-    );
+    let b = unit_box(&mut w, Vec2::new(2.0, 0.5), mass, friction);
     let mut c = CharacterController::new(&CharacterDef {
         position: Vec2::new(1.5 - RADIUS - 0.01, FOOT),
         push_force,
@@ -464,15 +430,8 @@ fn a_dynamic_body_pushes_the_character() {
     };
     w.create_polygon_shape(ground, &def, &slab).unwrap();
     let mut c = settled_character(&mut w);
-    let b = boxed_body(
-        &mut w,
-        BodyType::Dynamic,
-        Vec2::new(-3.0, 0.5),
-        Vec2::new(2.0, 0.0),
-        (0.5, 0.5),
-        1.0,
-        0.0,
-    );
+    let b = unit_box(&mut w, Vec2::new(-3.0, 0.5), 1.0, 0.0);
+    build::set_velocity(&mut w, b, Vec2::new(2.0, 0.0));
     for _ in 0..120 {
         frame(&mut w, &mut c, 0.0);
         let xb = w.body(b).unwrap().position().x;

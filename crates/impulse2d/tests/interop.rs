@@ -153,6 +153,7 @@ mod serde_interop {
     use super::build;
     use serde::Serialize;
     use serde::de::DeserializeOwned;
+    use std::fmt::Debug;
 
     use impulse2d::collision::{
         Aabb, Capsule, Circle, Polygon, Segment, compute_hull, make_box, make_offset_box,
@@ -168,6 +169,11 @@ mod serde_interop {
     fn round_trip<T: Serialize + DeserializeOwned>(value: &T) -> T {
         let text = serde_json::to_string(value).unwrap();
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// `T`'s default survives the JSON round trip unchanged.
+    fn default_round_trips<T: Serialize + DeserializeOwned + Default + PartialEq + Debug>() {
+        assert_eq!(round_trip(&T::default()), T::default());
     }
 
     fn read<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
@@ -441,10 +447,7 @@ mod serde_interop {
             ..Default::default()
         };
         assert_eq!(round_trip(&world), world);
-        assert_eq!(
-            round_trip(&ExplosionDef::default()),
-            ExplosionDef::default()
-        );
+        default_round_trips::<ExplosionDef>();
 
         let base = JointDef {
             local_anchor_a: Vec2::new(0.5, 0.0),
@@ -457,34 +460,13 @@ mod serde_interop {
             ..Default::default()
         };
         assert_eq!(round_trip(&revolute), revolute);
-        assert_eq!(
-            round_trip(&DistanceJointDef::default()),
-            DistanceJointDef::default()
-        );
-        assert_eq!(
-            round_trip(&FilterJointDef::default()),
-            FilterJointDef::default()
-        );
-        assert_eq!(
-            round_trip(&MotorJointDef::default()),
-            MotorJointDef::default()
-        );
-        assert_eq!(
-            round_trip(&MouseJointDef::default()),
-            MouseJointDef::default()
-        );
-        assert_eq!(
-            round_trip(&PrismaticJointDef::default()),
-            PrismaticJointDef::default()
-        );
-        assert_eq!(
-            round_trip(&WeldJointDef::default()),
-            WeldJointDef::default()
-        );
-        assert_eq!(
-            round_trip(&WheelJointDef::default()),
-            WheelJointDef::default()
-        );
+        default_round_trips::<DistanceJointDef>();
+        default_round_trips::<FilterJointDef>();
+        default_round_trips::<MotorJointDef>();
+        default_round_trips::<MouseJointDef>();
+        default_round_trips::<PrismaticJointDef>();
+        default_round_trips::<WeldJointDef>();
+        default_round_trips::<WheelJointDef>();
 
         // Only what differs from the default need be written; enums by name.
         let partial: BodyDef =

@@ -6,6 +6,9 @@
 //! The surface checks use a brute-force signed distance written here, independent
 //! of the collision code.
 
+#[path = "common/fuzz_cases.rs"]
+mod fuzz_cases;
+
 use impulse2d::collision::{
     Capsule, ChainSegment, Circle, Manifold, Polygon, Segment, SimplexCache,
     collide_capsule_and_circle, collide_capsules, collide_chain_segment_and_capsule,
@@ -316,11 +319,7 @@ fn check((a, xa, b, xb): Pair, m: &Manifold) -> Result<(), TestCaseError> {
             );
         }
     }
-    let deepest = m
-        .points()
-        .iter()
-        .map(|p| p.separation)
-        .fold(f32::MAX, f32::min);
+    let deepest = fuzz_cases::closest_separation(m);
     // Beyond the speculative distance there is no contact. A face contact may have
     // its deepest point up to a linear slop farther: as in Box2D, a capsule pair's
     // clipped points are kept when one is within the slop of the closest distance.
@@ -363,11 +362,7 @@ fn check_gap((a, xa, b, xb): Pair, m: &Manifold) -> Result<(), TestCaseError> {
         prop_assert_eq!(m.point_count, 0, "gap {}", gap);
     } else if gap < SPECULATIVE_DISTANCE - tol {
         prop_assert!(m.point_count > 0, "gap {}", gap);
-        let deepest = m
-            .points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(f32::MAX, f32::min);
+        let deepest = fuzz_cases::closest_separation(m);
         prop_assert!(
             (deepest - gap).abs() <= tol,
             "gap {gap}, deepest {deepest}, {m:?}"
@@ -442,7 +437,7 @@ proptest! {
         if let (true, Some(ab), Some(ba)) = (same_kind, collide(&a, xa, &b, xb), collide(&b, xb, &a, xa)) {
             // Deep in overlap the two orders may choose different reference faces; near
             // touching they must agree on whether there is a contact and how far.
-            let min_sep = |m: &Manifold| m.points().iter().map(|p| p.separation).fold(f32::MAX, f32::min);
+            let min_sep = fuzz_cases::closest_separation;
             if ab.point_count > 0 && ba.point_count > 0 {
                 prop_assert!((min_sep(&ab) - min_sep(&ba)).abs() < 1.0e-3 || min_sep(&ab) < -0.01);
             }

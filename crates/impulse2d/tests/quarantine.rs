@@ -268,13 +268,8 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
     const { assert!(400.0 * 1.0e16 > MAX_COORDINATE) };
     for workers in [1, 2] {
         let mut world = build::world_with_workers(workers);
-        let moving = world
-            .create_body(&BodyDef {
-                body_type: BodyType::Kinematic,
-                linear_velocity: Vec2::new(400.0, 0.0),
-                ..Default::default()
-            })
-            .unwrap();
+        let moving = build::body(&mut world, BodyType::Kinematic, Vec2::ZERO);
+        build::set_velocity(&mut world, moving, Vec2::new(400.0, 0.0));
         let resting = build::body(&mut world, BodyType::Kinematic, Vec2::new(0.0, 10.0));
         let weightless = world
             .create_body(&BodyDef {
@@ -318,13 +313,8 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
 #[test]
 fn a_target_transform_too_soon_for_a_finite_velocity_is_an_error() {
     let mut world = build::world();
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Kinematic,
-            linear_velocity: Vec2::new(1.0, 0.0),
-            ..Default::default()
-        })
-        .unwrap();
+    let body = build::body(&mut world, BodyType::Kinematic, Vec2::ZERO);
+    build::set_velocity(&mut world, body, Vec2::new(1.0, 0.0));
     let target = Transform::new(Vec2::new(1.0, 0.0), impulse2d::Rot::IDENTITY);
     let tiny = f32::from_bits(1);
     assert!(matches!(

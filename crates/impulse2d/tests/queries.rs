@@ -14,7 +14,7 @@ use impulse2d::collision::{
 use impulse2d::core::LINEAR_SLOP;
 use impulse2d::{
     BodyDef, BodyType, ChainDef, Error, ExplosionDef, Filter, QueryFilter, Rot, ShapeDef,
-    ShapeGeometry, ShapeId, Transform, Vec2, World,
+    ShapeGeometry, ShapeId, ShapeMut, ShapeRef, Transform, Vec2, World,
 };
 use rng::Rng;
 
@@ -181,92 +181,104 @@ fn sorted(mut v: Vec<(ShapeId, f32)>) -> Vec<(ShapeId, f32)> {
     v
 }
 
-#[test]
-fn overlap_aabb_equals_brute_force() {
-    let scene = build_scene(1);
-    let mut rng = Rng::new(11);
+/// Hits: shapes with the fraction at which they were hit (0 for overlaps).
+type Hits = Vec<(ShapeId, f32)>;
+
+/// 1,000 random queries on the scene of `scene_seed`, drawn from a generator
+/// seeded with `seed`: `query` runs one, puts what the world finds in its
+/// `found` and gives what brute force over the scene's shapes expects; they
+/// must be the same shapes at the same fractions, and brute force must find
+/// more than `at_least` in all (`too_little` says what then found too little).
+fn matches_brute_force(
+    scene_seed: u64,
+    seed: u64,
+    at_least: usize,
+    too_little: &str,
+    mut query: impl FnMut(&Scene, &mut Rng, &mut Hits) -> Hits,
+) {
+    let scene = build_scene(scene_seed);
+    let mut rng = Rng::new(seed);
     let mut total = 0;
     for _ in 0..1000 {
-        let c = rng.vec_in(EXTENT);
-        let h = Vec2::new(rng.range(0.1, 10.0), rng.range(0.1, 10.0));
-        let aabb = Aabb::new(c - h, c + h);
-        let filter = random_query_filter(&mut rng);
         let mut found = Vec::new();
-        scene
-            .world
-            .overlap_aabb(aabb, filter, |s| {
-                found.push((s, 0.0));
-                true
-            })
-            .unwrap();
-        let expected: Vec<_> = scene
-            .candidates(filter)
-            .into_iter()
-            .filter(|(_, xf, g)| g.compute_aabb(*xf).overlaps(&aabb))
-            .map(|(s, _, _)| (s, 0.0))
-            .collect();
+        let expected = query(&scene, &mut rng, &mut found);
         total += expected.len();
         assert_eq!(sorted(found), sorted(expected));
     }
     assert!(
-        total > 1000,
-        "queries found too little to mean much: {total}"
+        total > at_least,
+        "{too_little} too little to mean much: {total}"
     );
+}
+
+/// An overlap query's callback: records each shape in `found` (fraction 0)
+/// and goes on.
+fn record_overlaps(found: &mut Hits) -> impl FnMut(ShapeId) -> bool + '_ {
+    |s| {
+        found.push((s, 0.0));
+        true
+    }
+}
+
+/// The candidates of `scene` for `filter` that `overlaps(transform,
+/// geometry)` says overlap the query, as hits at fraction 0.
+fn brute_force_overlaps(
+    scene: &Scene,
+    filter: QueryFilter,
+    overlaps: impl Fn(&Transform, &ShapeGeometry) -> bool,
+) -> Hits {
+    scene
+        .candidates(filter)
+        .into_iter()
+        .filter(|(_, xf, g)| overlaps(xf, g))
+        .map(|(s, _, _)| (s, 0.0))
+        .collect()
+}
+
+#[test]
+fn overlap_aabb_equals_brute_force() {
+    matches_brute_force(1, 11, 1000, "queries found", |scene, rng, found| {
+        let c = rng.vec_in(EXTENT);
+        let h = Vec2::new(rng.range(0.1, 10.0), rng.range(0.1, 10.0));
+        let aabb = Aabb::new(c - h, c + h);
+        let filter = random_query_filter(rng);
+        let w = &scene.world;
+        w.overlap_aabb(aabb, filter, record_overlaps(found))
+            .unwrap();
+        brute_force_overlaps(scene, filter, |xf, g| g.compute_aabb(*xf).overlaps(&aabb))
+    });
 }
 
 #[test]
 fn overlap_shape_equals_brute_force() {
-    let scene = build_scene(2);
-    let mut rng = Rng::new(12);
-    let mut total = 0;
-    for _ in 0..1000 {
-        let proxy = random_query_proxy(&mut rng);
+    matches_brute_force(2, 12, 200, "queries found", |scene, rng, found| {
+        let proxy = random_query_proxy(rng);
         let xf = Transform::new(rng.vec_in(EXTENT), rng.rot());
-        let filter = random_query_filter(&mut rng);
-        let mut found = Vec::new();
-        scene
-            .world
-            .overlap_shape(&proxy, xf, filter, |s| {
-                found.push((s, 0.0));
-                true
-            })
+        let filter = random_query_filter(rng);
+        let w = &scene.world;
+        w.overlap_shape(&proxy, xf, filter, record_overlaps(found))
             .unwrap();
         let query = in_world(&proxy, xf);
-        let expected: Vec<_> = scene
-            .candidates(filter)
-            .into_iter()
-            .filter(|(_, shape_xf, g)| {
-                let input = DistanceInput {
-                    proxy_a: proxy_of(g),
-                    proxy_b: query,
-                    transform_a: *shape_xf,
-                    transform_b: Transform::IDENTITY,
-                    use_radii: true,
-                };
-                shape_distance(&input, &mut SimplexCache::default()).distance <= 0.1 * 0.005
-            })
-            .map(|(s, _, _)| (s, 0.0))
-            .collect();
-        total += expected.len();
-        assert_eq!(sorted(found), sorted(expected));
-    }
-    assert!(
-        total > 200,
-        "queries found too little to mean much: {total}"
-    );
+        brute_force_overlaps(scene, filter, |shape_xf, g| {
+            let input = DistanceInput {
+                proxy_a: proxy_of(g),
+                proxy_b: query,
+                transform_a: *shape_xf,
+                transform_b: Transform::IDENTITY,
+                use_radii: true,
+            };
+            shape_distance(&input, &mut SimplexCache::default()).distance <= 0.1 * 0.005
+        })
+    });
 }
 
 #[test]
 fn ray_casts_equal_brute_force_and_the_closest_is_the_nearest() {
-    let scene = build_scene(3);
-    let w = &scene.world;
-    let mut rng = Rng::new(13);
-    let mut total = 0;
-    for _ in 0..1000 {
+    matches_brute_force(3, 13, 500, "rays hit", |scene, rng, found| {
+        let w = &scene.world;
         let origin = rng.vec_in(EXTENT);
         let translation = rng.direction() * rng.range(1.0, 80.0);
-        let filter = random_query_filter(&mut rng);
-        let mut found = Vec::new();
+        let filter = random_query_filter(rng);
         w.cast_ray(origin, translation, filter, |s, point, normal, fraction| {
             // The reported point is on the ray at the reported fraction.
             let on_ray = origin + translation * fraction;
@@ -285,8 +297,6 @@ fn ray_casts_equal_brute_force_and_the_closest_is_the_nearest() {
                 out.hit.then_some((s, out.fraction))
             })
             .collect();
-        total += expected.len();
-        assert_eq!(sorted(found), sorted(expected.clone()));
 
         let closest = w.cast_ray_closest(origin, translation, filter).unwrap();
         let nearest = expected.iter().map(|e| e.1).fold(f32::INFINITY, f32::min);
@@ -297,30 +307,26 @@ fn ray_casts_equal_brute_force_and_the_closest_is_the_nearest() {
                 assert!(expected.contains(&(hit.shape_id, hit.fraction)));
             }
         }
-    }
-    assert!(total > 500, "rays hit too little to mean much: {total}");
+        expected
+    });
 }
 
 #[test]
 fn shape_casts_equal_brute_force() {
-    let scene = build_scene(4);
-    let mut rng = Rng::new(14);
-    let mut total = 0;
-    for _ in 0..1000 {
-        let proxy = random_query_proxy(&mut rng);
+    matches_brute_force(4, 14, 200, "casts hit", |scene, rng, found| {
+        let proxy = random_query_proxy(rng);
         let xf = Transform::new(rng.vec_in(EXTENT), rng.rot());
         let translation = rng.direction() * rng.range(1.0, 30.0);
-        let filter = random_query_filter(&mut rng);
-        let mut found = Vec::new();
-        scene
-            .world
-            .cast_shape(&proxy, xf, translation, filter, |s, _, _, fraction| {
-                found.push((s, fraction));
-                1.0
-            })
+        let filter = random_query_filter(rng);
+        let w = &scene.world;
+        let record = |s, _, _, fraction| {
+            found.push((s, fraction));
+            1.0
+        };
+        w.cast_shape(&proxy, xf, translation, filter, record)
             .unwrap();
         let query = in_world(&proxy, xf);
-        let expected: Vec<_> = scene
+        scene
             .candidates(filter)
             .into_iter()
             .filter_map(|(s, shape_xf, g)| {
@@ -346,11 +352,8 @@ fn shape_casts_equal_brute_force() {
                 });
                 out.hit.then_some((s, out.fraction))
             })
-            .collect();
-        total += expected.len();
-        assert_eq!(sorted(found), sorted(expected));
-    }
-    assert!(total > 200, "casts hit too little to mean much: {total}");
+            .collect()
+    });
 }
 
 /// A chain segment from (5, 0) to (−5, 0) is solid on its right, which is
@@ -508,25 +511,15 @@ fn shape_level_ray_cast_closest_point_and_test_point() {
     assert!((hit.normal - Vec2::new(-1.0, 0.0)).length() < 1e-5);
 
     // Closest point from the right side and from above the top corner.
-    let p = world
-        .shape(s)
-        .unwrap()
-        .closest_point(Vec2::new(5.0, 1.2))
-        .unwrap();
+    let closest = |target: Vec2| world.shape(s).unwrap().closest_point(target).unwrap();
+    let p = closest(Vec2::new(5.0, 1.2));
     assert!((p - Vec2::new(3.5, 1.2)).length() < 1e-4, "{p:?}");
-    let p = world
-        .shape(s)
-        .unwrap()
-        .closest_point(Vec2::new(4.5, 4.0))
-        .unwrap();
+    let p = closest(Vec2::new(4.5, 4.0));
     assert!((p - Vec2::new(3.5, 2.0)).length() < 1e-4, "{p:?}");
     // Inside: the point itself.
     let inside = Vec2::new(3.2, 0.3);
     assert!(world.shape(s).unwrap().test_point(inside).unwrap());
-    assert_eq!(
-        world.shape(s).unwrap().closest_point(inside).unwrap(),
-        inside
-    );
+    assert_eq!(closest(inside), inside);
     assert!(
         !world
             .shape(s)
@@ -695,48 +688,24 @@ fn stale_ids_and_bad_input_are_errors() {
             world.shape(id).and_then(|view| view.ray_cast(&ray)),
             Err(Error::InvalidId { .. })
         ));
-        assert!(
-            world
-                .shape(id)
-                .and_then(|view| view.closest_point(Vec2::ZERO))
-                .is_err()
-        );
-        assert!(
-            world
-                .shape(id)
-                .and_then(|view| view.test_point(Vec2::ZERO))
-                .is_err()
-        );
-        assert!(
-            world
-                .shape(id)
-                .and_then(|view| view.sensor_overlaps())
-                .is_err()
-        );
-        assert!(
-            world
-                .shape_mut(id)
-                .map(|mut view| view.set_contact_events_enabled(true))
-                .is_err()
-        );
-        assert!(
-            world
-                .shape_mut(id)
-                .map(|mut view| view.set_sensor_events_enabled(true))
-                .is_err()
-        );
-        assert!(
-            world
-                .shape_mut(id)
-                .map(|mut view| view.set_hit_events_enabled(true))
-                .is_err()
-        );
-        assert!(
-            world
-                .shape_mut(id)
-                .map(|mut view| view.set_pre_solve_events_enabled(true))
-                .is_err()
-        );
+        let reads: [fn(ShapeRef<'_>) -> impulse2d::Result<()>; 3] = [
+            |view| view.closest_point(Vec2::ZERO).map(drop),
+            |view| view.test_point(Vec2::ZERO).map(drop),
+            |view| view.sensor_overlaps().map(drop),
+        ];
+        for (i, read) in reads.into_iter().enumerate() {
+            assert!(world.shape(id).and_then(read).is_err(), "read {i}");
+        }
+        let writes: [fn(&mut ShapeMut<'_>); 4] = [
+            |view| view.set_contact_events_enabled(true),
+            |view| view.set_sensor_events_enabled(true),
+            |view| view.set_hit_events_enabled(true),
+            |view| view.set_pre_solve_events_enabled(true),
+        ];
+        for (i, write) in writes.into_iter().enumerate() {
+            let written = world.shape_mut(id).map(|mut view| write(&mut view));
+            assert!(written.is_err(), "write {i}");
+        }
     }
     // The world still answers good queries (nothing left to find).
     assert!(

@@ -151,18 +151,24 @@ fn high_mass_ratio_holds() {
     assert!(heavy.x.abs() < 0.2);
 }
 
-/// Builds the overlap-recovery pyramid (base 4, 25 % overlap) in `world` and
-/// steps it 300 times; the pyramid and the highest speed any box reached, m/s.
-fn overlap_recovery_top_speed(world: &mut World) -> (impulse2d_scenes::Pyramid, f32) {
-    let p = impulse2d_scenes::overlap_recovery(world, 4, 0.25).unwrap();
+/// Builds the overlap-recovery pyramid (base 4, 25 % overlap) in a default
+/// world with `relax_iterations` relax passes and steps it 300 times; the
+/// world, the pyramid and the highest speed any box reached, m/s.
+fn overlap_recovery_top_speed(relax_iterations: u32) -> (World, impulse2d_scenes::Pyramid, f32) {
+    let mut world = World::new(&WorldDef {
+        relax_iterations,
+        ..Default::default()
+    })
+    .unwrap();
+    let p = impulse2d_scenes::overlap_recovery(&mut world, 4, 0.25).unwrap();
     let mut max_speed = 0.0f32;
     for _ in 0..300 {
-        step_checked(world);
+        step_checked(&mut world);
         for &b in &p.boxes {
             max_speed = max_speed.max(world.body(b).unwrap().linear_velocity().length());
         }
     }
-    (p, max_speed)
+    (world, p, max_speed)
 }
 
 /// A pyramid of base 4 created with 25% overlap separates with no body faster
@@ -178,12 +184,7 @@ fn overlap_recovery_top_speed(world: &mut World) -> (impulse2d_scenes::Pyramid, 
 /// pins the single-pass behaviour.
 #[test]
 fn overlap_recovery_is_gentle_with_two_relax_passes() {
-    let mut world = World::new(&WorldDef {
-        relax_iterations: 2,
-        ..Default::default()
-    })
-    .unwrap();
-    let (p, max_speed) = overlap_recovery_top_speed(&mut world);
+    let (world, p, max_speed) = overlap_recovery_top_speed(2);
     assert!(max_speed < 2.0, "a box reached {max_speed} m/s");
     assert_separated(&world, &p.boxes);
     // Four rows of 1 m boxes: the top one ends near 3.5 m.
@@ -197,8 +198,8 @@ fn overlap_recovery_is_gentle_with_two_relax_passes() {
 /// pyramid still ends separated and standing.
 #[test]
 fn overlap_recovery_with_one_relax_pass_separates() {
-    let mut world = build::world();
-    let (p, max_speed) = overlap_recovery_top_speed(&mut world);
+    // One pass: `WorldDef`'s default.
+    let (world, p, max_speed) = overlap_recovery_top_speed(1);
     assert!(max_speed < 4.0 * 2.2, "a box reached {max_speed} m/s");
     assert_separated(&world, &p.boxes);
     let top = world.body(p.top).unwrap().position();

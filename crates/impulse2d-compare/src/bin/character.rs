@@ -39,10 +39,12 @@ use impulse2d::{
 use impulse2d_scenes::platformer::{
     JUMP_SPEED, RUN_SPEED, START, TIME_STEP, Track, course_polygons,
 };
-use rapier2d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
+use rapier2d::control::{
+    CharacterAutostep, CharacterLength, EffectiveCharacterMovement, KinematicCharacterController,
+};
 use rapier2d::math::{Pose, Vector};
-use rapier2d::pipeline::PhysicsWorld;
-use rapier2d::prelude::{ColliderBuilder, Ray, RigidBodyBuilder, SharedShape};
+use rapier2d::pipeline::{PhysicsWorld, QueryPipeline};
+use rapier2d::prelude::{ColliderBuilder, Ray, RigidBodyBuilder, RigidBodyHandle, SharedShape};
 
 const FRAMES: usize = 1500;
 const G: f32 = 10.0;
@@ -82,27 +84,78 @@ fn our_world() -> (World, impulse2d::BodyId) {
 }
 
 /// Rapier's world with g = 10 m/s² down and its fixed ground body.
-fn rapier_world() -> (PhysicsWorld, rapier2d::prelude::RigidBodyHandle) {
+fn rapier_world() -> (PhysicsWorld, RigidBodyHandle) {
     let mut world = PhysicsWorld::new();
     world.gravity = Vector::new(0.0, -G);
     let ground = world.bodies.insert(RigidBodyBuilder::fixed());
     (world, ground)
 }
 
-/// Rapier's controller with our limits: 1 cm offset, 45° slopes, 0.3 m
-/// autostep and snap.
-fn rapier_controller() -> KinematicCharacterController {
-    KinematicCharacterController {
-        offset: CharacterLength::Absolute(0.01),
-        autostep: Some(CharacterAutostep {
-            max_height: CharacterLength::Absolute(0.3),
-            min_width: CharacterLength::Absolute(RADIUS),
-            include_dynamic_bodies: true,
-        }),
-        max_slope_climb_angle: std::f32::consts::FRAC_PI_4,
-        min_slope_slide_angle: std::f32::consts::FRAC_PI_4,
-        snap_to_ground: Some(CharacterLength::Absolute(0.3)),
-        ..Default::default()
+/// Adds `collider` to `body` of Rapier's world.
+fn attach(world: &mut PhysicsWorld, collider: ColliderBuilder, body: RigidBodyHandle) {
+    world
+        .colliders
+        .insert_with_parent(collider, body, &mut world.bodies);
+}
+
+/// Rapier's character as the game logic drives it: the controller with our
+/// limits (1 cm offset, 45° slopes, 0.3 m autostep and snap), the capsule,
+/// where it is, its vertical velocity (m/s) and whether the last move ended
+/// on the ground.
+struct RapierCharacter {
+    controller: KinematicCharacterController,
+    shape: SharedShape,
+    position: Vector,
+    vy: f32,
+    grounded: bool,
+}
+
+impl RapierCharacter {
+    fn new(position: Vector) -> Self {
+        let controller = KinematicCharacterController {
+            offset: CharacterLength::Absolute(0.01),
+            autostep: Some(CharacterAutostep {
+                max_height: CharacterLength::Absolute(0.3),
+                min_width: CharacterLength::Absolute(RADIUS),
+                include_dynamic_bodies: true,
+            }),
+            max_slope_climb_angle: std::f32::consts::FRAC_PI_4,
+            min_slope_slide_angle: std::f32::consts::FRAC_PI_4,
+            snap_to_ground: Some(CharacterLength::Absolute(0.3)),
+            ..Default::default()
+        };
+        let shape = SharedShape::capsule_y(HALF_HEIGHT, RADIUS);
+        Self {
+            controller,
+            shape,
+            position,
+            vy: 0.0,
+            grounded: false,
+        }
+    }
+
+    /// The vertical velocity for this frame: zero on the ground, then gravity.
+    fn fall(&mut self) {
+        if self.grounded {
+            self.vy = 0.0;
+        }
+        self.vy -= G * TIME_STEP;
+    }
+
+    /// What the controller makes of the translation `desired` (m) this frame.
+    fn slide(&self, queries: &QueryPipeline, desired: Vector) -> EffectiveCharacterMovement {
+        let pose = Pose::from_translation(self.position);
+        self.controller
+            .move_shape(TIME_STEP, queries, &*self.shape, &pose, desired, |_| {})
+    }
+
+    /// Takes the move: the next vertical velocity is what it moved when airborne.
+    fn take(&mut self, moved: &EffectiveCharacterMovement) {
+        self.position += moved.translation;
+        self.grounded = moved.grounded;
+        if !self.grounded {
+            self.vy = moved.translation.y / TIME_STEP;
+        }
     }
 }
 
@@ -148,47 +201,35 @@ fn rapier() -> Outcome {
     let (mut world, ground) = rapier_world();
     for points in course_polygons() {
         let pts: Vec<Vector> = points.iter().map(|p| Vector::new(p.x, p.y)).collect();
-        let collider = ColliderBuilder::convex_hull(&pts).expect("hull");
-        world
-            .colliders
-            .insert_with_parent(collider, ground, &mut world.bodies);
+        attach(
+            &mut world,
+            ColliderBuilder::convex_hull(&pts).expect("hull"),
+            ground,
+        );
     }
     // One step puts the colliders into the broad phase the queries use.
     world.step();
-    let controller = rapier_controller();
-    let shape = SharedShape::capsule_y(HALF_HEIGHT, RADIUS);
-    let mut position = Vector::new(START.x, START.y);
-    let mut vy = 0.0f32;
-    let mut grounded = false;
+    let mut c = RapierCharacter::new(Vector::new(START.x, START.y));
     let mut track = Track::default();
     let mut out = Outcome::default();
     let mut last_dx = 0.0;
     for _ in 0..FRAMES {
-        let input = track.input(position.x, last_dx, grounded);
-        if grounded {
-            vy = 0.0;
+        let input = track.input(c.position.x, last_dx, c.grounded);
+        c.fall();
+        if input.jump && c.grounded {
+            c.vy = JUMP_SPEED;
+            out.jumped(c.position.x);
         }
-        vy -= G * TIME_STEP;
-        if input.jump && grounded {
-            vy = JUMP_SPEED;
-            out.jumped(position.x);
-        }
-        let desired = Vector::new(input.move_x * RUN_SPEED * TIME_STEP, vy * TIME_STEP);
-        let pose = Pose::from_translation(position);
+        let desired = Vector::new(input.move_x * RUN_SPEED * TIME_STEP, c.vy * TIME_STEP);
         let t = Instant::now();
-        let queries = world.query_pipeline();
-        let moved = controller.move_shape(TIME_STEP, &queries, &*shape, &pose, desired, |_| {});
+        let moved = c.slide(&world.query_pipeline(), desired);
         out.seconds_moving += t.elapsed().as_secs_f64();
-        position += moved.translation;
+        c.take(&moved);
         last_dx = moved.translation.x;
-        grounded = moved.grounded;
-        if !grounded {
-            vy = moved.translation.y / TIME_STEP;
-        }
-        out.grounded_frames += grounded as usize;
-        out.max_y = out.max_y.max(position.y);
+        out.grounded_frames += c.grounded as usize;
+        out.max_y = out.max_y.max(c.position.y);
     }
-    out.end = Vec2::new(position.x, position.y);
+    out.end = Vec2::new(c.position.x, c.position.y);
     out
 }
 
@@ -310,38 +351,27 @@ fn ours_platform() -> RideOutcome {
 fn rapier_platform(carry: bool) -> RideOutcome {
     let (mut world, ground) = rapier_world();
     let floor = ColliderBuilder::cuboid(20.0, 1.0).translation(Vector::new(0.0, -1.0));
-    world
-        .colliders
-        .insert_with_parent(floor, ground, &mut world.bodies);
+    attach(&mut world, floor, ground);
     let platform = world.bodies.insert(
         RigidBodyBuilder::kinematic_velocity_based()
             .translation(Vector::new(PLATFORM_AT.x, PLATFORM_AT.y)),
     );
     let slab = ColliderBuilder::cuboid(PLATFORM_HALF.0, PLATFORM_HALF.1);
-    world
-        .colliders
-        .insert_with_parent(slab, platform, &mut world.bodies);
+    attach(&mut world, slab, platform);
     world.step();
-    let controller = rapier_controller();
-    let shape = SharedShape::capsule_y(HALF_HEIGHT, RADIUS);
     let start = platform_start();
-    let mut position = Vector::new(start.x, start.y + 0.01);
-    let mut vy = 0.0f32;
-    let mut grounded = false;
+    let mut c = RapierCharacter::new(Vector::new(start.x, start.y + 0.01));
     let mut out = RideOutcome::default();
     for k in 0..PLATFORM_FRAMES {
         let (v, omega) = platform_drive(k as f32 * TIME_STEP);
         let body = &mut world.bodies[platform];
         body.set_linvel(Vector::new(v.x, v.y), true);
         body.set_angvel(omega, true);
-        if grounded {
-            vy = 0.0;
-        }
-        vy -= G * TIME_STEP;
-        let mut desired = Vector::new(platform_input(k) * TIME_STEP, vy * TIME_STEP);
+        c.fall();
+        let mut desired = Vector::new(platform_input(k) * TIME_STEP, c.vy * TIME_STEP);
         let t = Instant::now();
         let queries = world.query_pipeline();
-        let feet = position - Vector::new(0.0, HALF_HEIGHT);
+        let feet = c.position - Vector::new(0.0, HALF_HEIGHT);
         if carry {
             let down = Ray::new(feet, Vector::new(0.0, -1.0));
             let below = queries.cast_ray(&down, RADIUS + 0.1, true);
@@ -352,20 +382,15 @@ fn rapier_platform(carry: bool) -> RideOutcome {
                 desired += world.bodies[platform].velocity_at_point(feet) * TIME_STEP;
             }
         }
-        let pose = Pose::from_translation(position);
-        let moved = controller.move_shape(TIME_STEP, &queries, &*shape, &pose, desired, |_| {});
+        let moved = c.slide(&queries, desired);
         out.seconds_moving += t.elapsed().as_secs_f64();
-        position += moved.translation;
-        grounded = moved.grounded;
-        if !grounded {
-            vy = moved.translation.y / TIME_STEP;
-        }
+        c.take(&moved);
         world.step();
         let body = &world.bodies[platform];
         let centre = body.translation();
-        let feet = Vec2::new(position.x, position.y - HALF_HEIGHT);
+        let feet = Vec2::new(c.position.x, c.position.y - HALF_HEIGHT);
         let rel = in_frame(feet, Vec2::new(centre.x, centre.y), body.rotation().angle());
-        out.frame(k, rel, grounded);
+        out.frame(k, rel, c.grounded);
     }
     out
 }

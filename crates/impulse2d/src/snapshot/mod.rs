@@ -53,20 +53,28 @@ const BUILD_BITS: u32 = if cfg!(feature = "large-world") {
     0
 };
 
-/// The version word this build writes: `version` plus the position-format bit.
-pub(crate) fn version_word(version: u32) -> [u8; 4] {
-    (version | BUILD_BITS).to_le_bytes()
+/// The first 12 bytes of a snapshot or a recording: its magic, then the
+/// version word (`version` plus this build's position-format bit).
+pub(crate) fn head(magic: &[u8; 8], version: u32) -> Vec<u8> {
+    let mut bytes = magic.to_vec();
+    bytes.extend_from_slice(&(version | BUILD_BITS).to_le_bytes());
+    bytes
 }
 
-/// Checks a version word read from a snapshot or recording: first that it
-/// was written by a build with this build's positions (`f32`, or `f64` with
-/// `large-world`), then that its version is `version` (else `other_version`).
-pub(crate) fn check_version_word(
-    word: [u8; 4],
+/// Checks the head [`head`] writes at the start of `b` (12 bytes or more):
+/// the magic (else `errors[0]`), then that the version word was written by
+/// a build with this build's positions (`f32`, or `f64` with
+/// `large-world`), then that its version is `version` (else `errors[1]`).
+pub(crate) fn check_head(
+    b: &[u8],
+    magic: &[u8; 8],
     version: u32,
-    other_version: &'static str,
+    errors: [&'static str; 2],
 ) -> Result<()> {
-    let word = u32::from_le_bytes(word);
+    if b[..8] != magic[..] {
+        return Err(bad(errors[0]));
+    }
+    let word = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
     if word & LARGE_WORLD_BIT != BUILD_BITS {
         return Err(bad(if BUILD_BITS == 0 {
             "written by the large-world build (f64 positions); this build reads f32 positions"
@@ -75,9 +83,28 @@ pub(crate) fn check_version_word(
         }));
     }
     if word & !LARGE_WORLD_BIT != version {
-        return Err(bad(other_version));
+        return Err(bad(errors[1]));
     }
     Ok(())
+}
+
+/// Appends the FNV-1a checksum of `bytes` (the seal of a snapshot or a
+/// recording).
+pub(crate) fn seal(bytes: &mut Vec<u8>) {
+    let sum = checksum(bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+}
+
+/// Checks the checksum [`seal`] appended to `b` (8 bytes or more; else
+/// `corrupted`) and gives the bytes before it.
+pub(crate) fn check_seal<'a>(b: &'a [u8], corrupted: &'static str) -> Result<&'a [u8]> {
+    let (body, stored) = b.split_at(b.len() - CHECKSUM_LEN);
+    let mut sum = [0u8; 8];
+    sum.copy_from_slice(stored);
+    if checksum(body) != u64::from_le_bytes(sum) {
+        return Err(bad(corrupted));
+    }
+    Ok(body)
 }
 
 /// Magic, version and payload length.
@@ -92,16 +119,26 @@ const CHECKSUM_LEN: usize = 8;
 /// or make a new world from it with [`World::from_snapshot`]. Store or send
 /// it as [`Snapshot::as_bytes`] and read it back with
 /// [`Snapshot::from_bytes`].
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot {
-    bytes: Vec<u8>,
+    bytes: Encoded,
 }
 
-impl std::fmt::Debug for Snapshot {
+/// The bytes of a [`Snapshot`] or a [`Recording`]; `Debug` shows only how
+/// many there are.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Encoded(pub(crate) Vec<u8>);
+
+impl std::ops::Deref for Encoded {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Encoded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Snapshot")
-            .field("bytes", &self.bytes.len())
-            .finish()
+        self.0.len().fmt(f)
     }
 }
 
@@ -114,7 +151,7 @@ impl Snapshot {
 
     /// The encoded snapshot as an owned buffer.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.bytes.clone()
+        self.bytes.to_vec()
     }
 
     /// Size of the encoded snapshot, bytes.
@@ -137,43 +174,36 @@ impl Snapshot {
     /// `f64` positions: the `large-world` feature) or describes an
     /// inconsistent world.
     pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot> {
-        let snapshot = Snapshot {
-            bytes: bytes.to_vec(),
-        };
-        decode(&snapshot, 0)?;
-        Ok(snapshot)
+        decode(bytes, 0)?;
+        Ok(Snapshot {
+            bytes: Encoded(bytes.to_vec()),
+        })
     }
+}
 
-    /// The payload, after checking the envelope.
-    fn payload(&self) -> Result<&[u8]> {
-        let b = &self.bytes;
-        if b.len() < HEADER_LEN + CHECKSUM_LEN {
-            return Err(bad("shorter than a snapshot header"));
-        }
-        if b[..8] != MAGIC {
-            return Err(bad("not a snapshot (wrong magic bytes)"));
-        }
-        check_version_word(
-            [b[8], b[9], b[10], b[11]],
-            SNAPSHOT_VERSION,
-            "snapshot of another format version",
-        )?;
-        let mut len = [0u8; 8];
-        len.copy_from_slice(&b[12..20]);
-        let len = u64::from_le_bytes(len);
-        if len != (b.len() - HEADER_LEN - CHECKSUM_LEN) as u64 {
-            return Err(bad(
-                "snapshot length does not match its header (truncated?)",
-            ));
-        }
-        let body = b.len() - CHECKSUM_LEN;
-        let mut stored = [0u8; 8];
-        stored.copy_from_slice(&b[body..]);
-        if checksum(&b[..body]) != u64::from_le_bytes(stored) {
-            return Err(bad("snapshot checksum mismatch (corrupted)"));
-        }
-        Ok(&b[HEADER_LEN..body])
+/// The payload of snapshot bytes `b`, after checking the envelope.
+fn payload(b: &[u8]) -> Result<&[u8]> {
+    if b.len() < HEADER_LEN + CHECKSUM_LEN {
+        return Err(bad("shorter than a snapshot header"));
     }
+    check_head(
+        b,
+        &MAGIC,
+        SNAPSHOT_VERSION,
+        [
+            "not a snapshot (wrong magic bytes)",
+            "snapshot of another format version",
+        ],
+    )?;
+    let mut len = [0u8; 8];
+    len.copy_from_slice(&b[12..20]);
+    let len = u64::from_le_bytes(len);
+    if len != (b.len() - HEADER_LEN - CHECKSUM_LEN) as u64 {
+        return Err(bad(
+            "snapshot length does not match its header (truncated?)",
+        ));
+    }
+    Ok(&check_seal(b, "snapshot checksum mismatch (corrupted)")?[HEADER_LEN..])
 }
 
 /// FNV-1a of the header and payload.
@@ -183,85 +213,51 @@ fn checksum(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Writes every store of `world`. The destructuring names every field of
-/// [`World`]: a new field is a compile error here until it is either
-/// encoded or said not to be data.
+/// Writes every store of `world`, in the order [`decode`] reads them.
 fn encode(world: &World) -> Vec<u8> {
-    let World {
-        world_number: _, // not data: each world has its own
-        settings,
-        bodies,
-        body_ids,
-        shapes,
-        shape_ids,
-        chains,
-        chain_ids,
-        contacts,
-        contact_ids,
-        islands,
-        island_ids,
-        solver_sets,
-        solver_set_ids,
-        graph,
-        broad_phase,
-        pair_set: _, // rebuilt from the contacts
-        split_island_id,
-        step_index,
-        scratch: _, // buffers rewritten before they are read in a step
-        profile: _, // timings
-        use_wide_solver,
-        mixing: _, // callbacks: not data
-        events,
-        callbacks: _, // callbacks: not data
-        joints,
-        workers: _,    // threads: not data
-        simd: _,       // the instruction set: same bits on every path
-        structure: _,  // a generation local to the world
-        recorder: _,   // the world's own log, not its state
-        tiles_seen: _, // derived from the static shapes at the next step
-    } = world;
-    let mut w = Writer::default();
-    w.raw(&MAGIC);
-    w.raw(&version_word(SNAPSHOT_VERSION));
+    let mut w = Writer {
+        bytes: head(&MAGIC, SNAPSHOT_VERSION),
+    };
     w.raw(&[0; 8]); // payload length, filled in below
-    settings.put(&mut w);
-    use_wide_solver.put(&mut w);
-    step_index.put(&mut w);
-    split_island_id.put(&mut w);
-    bodies.put(&mut w);
-    body_ids.put(&mut w);
-    shapes.put(&mut w);
-    shape_ids.put(&mut w);
-    chains.put(&mut w);
-    chain_ids.put(&mut w);
-    contacts.put(&mut w);
-    contact_ids.put(&mut w);
-    islands.put(&mut w);
-    island_ids.put(&mut w);
-    solver_sets.put(&mut w);
-    solver_set_ids.put(&mut w);
-    graph.put(&mut w);
-    broad_phase.put(&mut w);
-    joints.put(&mut w);
-    events.put(&mut w);
+    world.settings.put(&mut w);
+    world.use_wide_solver.put(&mut w);
+    world.step_index.put(&mut w);
+    world.split_island_id.put(&mut w);
+    world.bodies.put(&mut w);
+    world.body_ids.put(&mut w);
+    world.shapes.put(&mut w);
+    world.shape_ids.put(&mut w);
+    world.chains.put(&mut w);
+    world.chain_ids.put(&mut w);
+    world.contacts.put(&mut w);
+    world.contact_ids.put(&mut w);
+    world.islands.put(&mut w);
+    world.island_ids.put(&mut w);
+    world.solver_sets.put(&mut w);
+    world.solver_set_ids.put(&mut w);
+    world.graph.put(&mut w);
+    world.broad_phase.put(&mut w);
+    world.joints.put(&mut w);
+    world.events.put(&mut w);
     let mut bytes = w.bytes;
     let len = (bytes.len() - HEADER_LEN) as u64;
     bytes[12..20].copy_from_slice(&len.to_le_bytes());
-    let sum = checksum(&bytes);
-    bytes.extend_from_slice(&sum.to_le_bytes());
+    seal(&mut bytes);
     bytes
 }
 
-/// Decodes a snapshot into a new world numbered `world_number` (no helper
-/// threads, no callbacks) and validates it.
-fn decode(snapshot: &Snapshot, world_number: u16) -> Result<World> {
-    let r = &mut Reader::new(snapshot.payload()?, world_number);
+/// Decodes snapshot bytes into a new world numbered `world_number` (no helper
+/// threads, no callbacks) and validates it. The struct literal names every
+/// field of [`World`]: a new field is a compile error here until it is
+/// either read (and written by [`encode`]) or said not to be data.
+fn decode(bytes: &[u8], world_number: u16) -> Result<World> {
+    let r = &mut Reader::new(payload(bytes)?, world_number);
     let settings: crate::world::WorldDef = Wire::get(r)?;
     settings
         .validate()
         .map_err(|_| bad("snapshot settings out of range"))?;
     let mut world = World {
-        world_number,
+        world_number, // not data: each world has its own
         settings,
         use_wide_solver: Wire::get(r)?,
         step_index: Wire::get(r)?,
@@ -282,16 +278,16 @@ fn decode(snapshot: &Snapshot, world_number: u16) -> Result<World> {
         broad_phase: Wire::get(r)?,
         joints: Wire::get(r)?,
         events: Wire::get(r)?,
-        pair_set: PairSet::default(),
-        scratch: Default::default(),
-        profile: Profile::default(),
-        mixing: Default::default(),
-        callbacks: Default::default(),
-        workers: crate::workers::Workers::new(1)?,
-        simd: crate::simd::SimdPath::Baseline,
-        structure: 0,
-        recorder: None,
-        tiles_seen: None,
+        pair_set: PairSet::default(),  // rebuilt from the contacts below
+        scratch: Default::default(),   // rewritten before it is read in a step
+        profile: Profile::default(),   // timings
+        mixing: Default::default(),    // callbacks: not data
+        callbacks: Default::default(), // callbacks: not data
+        workers: crate::workers::Workers::new(1)?, // threads: not data
+        simd: crate::simd::SimdPath::Baseline, // same bits on every path
+        structure: 0,                  // a generation local to the world
+        recorder: None,                // the world's own log, not its state
+        tiles_seen: None,              // derived from the static shapes at the next step
     };
     if r.remaining() != 0 {
         return Err(bad("bytes left over after the world"));
@@ -311,7 +307,7 @@ impl World {
     /// Box2D: `b2World_Snapshot`.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            bytes: encode(self),
+            bytes: Encoded(encode(self)),
         }
     }
 
@@ -328,7 +324,7 @@ impl World {
     ///
     /// Box2D: `b2World_Restore`.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<()> {
-        let mut new = decode(snapshot, self.world_number)?;
+        let mut new = decode(&snapshot.bytes, self.world_number)?;
         new.settings.worker_count = self.settings.worker_count;
         new.settings.simd = self.settings.simd;
         new.simd = self.simd;
@@ -357,7 +353,7 @@ impl World {
     /// Box2D: `b2CreateWorldFromSnapshot`.
     pub fn from_snapshot(snapshot: &Snapshot, worker_count: usize) -> Result<World> {
         check_worker_count(worker_count)?;
-        let mut world = decode(snapshot, next_world_number())?;
+        let mut world = decode(&snapshot.bytes, next_world_number())?;
         world.settings.worker_count = worker_count;
         world.workers = crate::workers::Workers::new(worker_count)?;
         world.simd = world.settings.simd.resolve()?;
@@ -367,6 +363,6 @@ impl World {
 
 impl From<Snapshot> for Vec<u8> {
     fn from(s: Snapshot) -> Vec<u8> {
-        s.bytes
+        s.bytes.0
     }
 }

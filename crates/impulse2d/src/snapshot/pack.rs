@@ -38,7 +38,7 @@ pub(crate) trait Coder {
     /// The `n` (1 to 4) low bytes of `v` (the unpacker clears the others).
     fn low_bytes(&mut self, v: &mut u32, n: u32);
     /// Starts counting what follows under `label` (see
-    /// [`Packer::with_stats`]); nothing otherwise.
+    /// [`Packer::counting`]); nothing otherwise.
     #[inline]
     fn mark(&mut self, _label: &'static str) {}
 }
@@ -47,7 +47,7 @@ pub(crate) trait Coder {
 /// index into the buffer's whole capacity (made its length, then cut back by
 /// [`Packer::finish`]), so that the hot path makes no call that could grow
 /// the buffer and the coder's state stays in registers. `STATS`: whether it
-/// counts bits per label ([`Packer::with_stats`]), so that the labels cost
+/// counts bits per label ([`Packer::counting`]), so that the labels cost
 /// nothing otherwise.
 pub(crate) struct Packer<'a, const STATS: bool = false> {
     bytes: &'a mut Vec<u8>,
@@ -56,7 +56,7 @@ pub(crate) struct Packer<'a, const STATS: bool = false> {
     joint_sims: &'a mut Vec<JointSim>,
     word: u64,
     fill: u32,
-    /// Bits spent per label, when asked for (`with_stats`).
+    /// Bits spent per label, when asked for ([`Packer::counting`]).
     stats: Option<&'a mut Vec<(&'static str, usize)>>,
     label: &'static str,
     label_from: usize,
@@ -527,16 +527,22 @@ pub(crate) trait Field: Copy {
     fn same(&self, other: &Self) -> bool;
 }
 
-impl Field for u32 {
-    #[inline]
-    fn code<C: Coder>(&mut self, c: &mut C) {
-        c.varint(self);
-    }
-    #[inline]
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
+/// Values the coder has a call for, compared with `==` (exact for them).
+macro_rules! direct_field {
+    ($($t:ty => $call:ident),*) => {$(
+        impl Field for $t {
+            #[inline]
+            fn code<C: Coder>(&mut self, c: &mut C) {
+                c.$call(self);
+            }
+            #[inline]
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+        }
+    )*};
 }
+direct_field!(u32 => varint, bool => bit);
 
 impl Field for f32 {
     #[inline]
@@ -568,17 +574,6 @@ impl Field for f64 {
     #[inline]
     fn same(&self, other: &Self) -> bool {
         self.to_bits() == other.to_bits()
-    }
-}
-
-impl Field for bool {
-    #[inline]
-    fn code<C: Coder>(&mut self, c: &mut C) {
-        c.bit(self);
-    }
-    #[inline]
-    fn same(&self, other: &Self) -> bool {
-        self == other
     }
 }
 

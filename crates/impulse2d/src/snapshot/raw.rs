@@ -2,86 +2,97 @@
 //! step changes, copied whole into buffers the state reuses, so that a save
 //! or a load in steady state allocates nothing and is a few `memcpy`s.
 
-use super::rollback::{MOVING_TREES, Refill, refill_vec};
-use crate::bitset::BitSet;
+use super::rollback::MOVING_TREES;
 use crate::body::{Body, BodyType};
 use crate::broad_phase::ProxyKey;
 use crate::collision::DynamicTree;
 use crate::contact::Contact;
 use crate::id::IdPool;
 use crate::pos::WorldAabb;
-use crate::solver::constraint_graph::{ConstraintGraph, GraphColor};
+use crate::sensor::{Sensor, Sensors};
+use crate::solver::constraint_graph::ConstraintGraph;
 use crate::solver::island::Island;
 use crate::solver::solver_set::SolverSet;
 use crate::world::{PairSet, World};
 
-impl Refill for BitSet {
-    fn refill(&mut self, src: &Self) {
-        let BitSet { words } = src;
-        self.words.clone_from(words);
+/// Copies `src` into `self`, reusing `self`'s buffers (no allocation when
+/// they are large enough): for the stores kept whole. The structs implement
+/// it field by field from their snapshot lists (`wire_struct!(.. and
+/// refill)` in `stores.rs`).
+pub(super) trait Refill {
+    fn refill(&mut self, src: &Self);
+}
+
+/// An element of a vector kept whole: copied with `clone_from` unless it
+/// owns buffers of its own, which are then refilled in place.
+pub(super) trait Elem: Clone {
+    fn refill_all(dst: &mut Vec<Self>, src: &[Self]) {
+        src.clone_into(dst);
     }
 }
 
-impl Refill for SolverSet {
-    fn refill(&mut self, src: &Self) {
-        let SolverSet {
-            body_sims,
-            body_states,
-            contact_sims,
-            island_sims,
-            joint_sims,
-            in_use,
-        } = src;
-        self.body_sims.clone_from(body_sims);
-        self.body_states.clone_from(body_states);
-        self.contact_sims.clone_from(contact_sims);
-        self.island_sims.clone_from(island_sims);
-        self.joint_sims.clone_from(joint_sims);
-        self.in_use = *in_use;
+impl<T: Copy> Elem for T {}
+impl Elem for Body {}
+
+impl Elem for SolverSet {
+    fn refill_all(dst: &mut Vec<Self>, src: &[Self]) {
+        refill_each(dst, src);
     }
 }
 
-impl Refill for GraphColor {
-    fn refill(&mut self, src: &Self) {
-        let GraphColor {
-            body_set,
-            contact_sims,
-            joint_sims,
-        } = src;
-        self.body_set.refill(body_set);
-        self.contact_sims.clone_from(contact_sims);
-        self.joint_sims.clone_from(joint_sims);
+impl Elem for Sensor {
+    fn refill_all(dst: &mut Vec<Self>, src: &[Self]) {
+        refill_each(dst, src);
     }
 }
 
-impl Refill for ConstraintGraph {
+/// Refills a vector's elements in place, so that their buffers are reused.
+fn refill_each<T: Refill + Default>(dst: &mut Vec<T>, src: &[T]) {
+    dst.truncate(src.len());
+    dst.resize_with(src.len(), T::default);
+    for (d, s) in dst.iter_mut().zip(src) {
+        d.refill(s);
+    }
+}
+
+impl<T: Elem> Refill for Vec<T> {
     fn refill(&mut self, src: &Self) {
-        let ConstraintGraph { colors } = src;
-        for (d, s) in self.colors.iter_mut().zip(colors) {
+        T::refill_all(self, src);
+    }
+}
+
+impl<T: Refill, const N: usize> Refill for [T; N] {
+    fn refill(&mut self, src: &Self) {
+        for (d, s) in self.iter_mut().zip(src) {
             d.refill(s);
         }
     }
 }
 
-impl Refill for DynamicTree {
+macro_rules! refill_by_copy {
+    ($($t:ty),*) => {$(
+        impl Refill for $t {
+            fn refill(&mut self, src: &Self) {
+                *self = *src;
+            }
+        }
+    )*};
+}
+refill_by_copy!(bool, u32, f32);
+
+impl Refill for PairSet {
     fn refill(&mut self, src: &Self) {
-        let DynamicTree {
-            nodes,
-            node_links,
-            node_free,
-            node_count,
-            proxies,
-            proxy_free,
-            proxy_count,
-            scratch: _, // rewritten before it is read
+        self.clone_from(src);
+    }
+}
+
+impl Refill for Sensors {
+    fn refill(&mut self, src: &Self) {
+        let Sensors {
+            list,
+            slot_of_shape: _, // changes only when a sensor shape comes or goes (structural)
         } = src;
-        self.nodes.clone_from(nodes);
-        self.node_links.clone_from(node_links);
-        self.node_free = *node_free;
-        self.node_count = *node_count;
-        self.proxies.clone_from(proxies);
-        self.proxy_free = *proxy_free;
-        self.proxy_count = *proxy_count;
+        self.list.refill(list);
     }
 }
 
@@ -93,8 +104,19 @@ struct ShapeBounds {
     enlarged_aabb: bool,
 }
 
+/// The moving part of the broad phase, under [`BroadPhase`]'s names (the
+/// static tree stays empty: it changes only with a structural edit).
+#[derive(Debug, Default)]
+struct MovingBroadPhase {
+    trees: [DynamicTree; BodyType::COUNT],
+    move_buffer: Vec<Option<ProxyKey>>,
+    move_slots: [Vec<u32>; BodyType::COUNT],
+}
+
 /// Copies of the stores a step changes (the settings, joints and events are
 /// kept by the [`RollbackState`](super::RollbackState) for both forms).
+/// The fields are named as in [`World`], so that [`refill_stores!`] copies
+/// either way with one list.
 #[derive(Debug, Default)]
 pub(super) struct RawStores {
     use_wide_solver: bool,
@@ -108,10 +130,38 @@ pub(super) struct RawStores {
     solver_sets: Vec<SolverSet>,
     solver_set_ids: IdPool,
     graph: ConstraintGraph,
-    trees: [DynamicTree; 2],
-    move_buffer: Vec<Option<ProxyKey>>,
-    move_slots: [Vec<u32>; BodyType::COUNT],
+    broad_phase: MovingBroadPhase,
     pair_set: PairSet,
+}
+
+/// Refills the stores `$dst` from `$src`: a [`RawStores`] from a [`World`]
+/// or the other way round. The stores are the ones `code_world` codes for
+/// the compact form (its destructuring of [`World`] says why the others are
+/// left out); the shapes' bounds are the caller's.
+macro_rules! refill_stores {
+    ($dst:expr, $src:expr) => {{
+        let (dst, src) = ($dst, $src);
+        dst.use_wide_solver.refill(&src.use_wide_solver);
+        dst.split_island_id.refill(&src.split_island_id);
+        dst.bodies.refill(&src.bodies);
+        dst.contacts.refill(&src.contacts);
+        dst.contact_ids.refill(&src.contact_ids);
+        dst.islands.refill(&src.islands);
+        dst.island_ids.refill(&src.island_ids);
+        dst.solver_sets.refill(&src.solver_sets);
+        dst.solver_set_ids.refill(&src.solver_set_ids);
+        dst.graph.refill(&src.graph);
+        for t in MOVING_TREES {
+            dst.broad_phase.trees[t as usize].refill(&src.broad_phase.trees[t as usize]);
+        }
+        dst.broad_phase
+            .move_buffer
+            .refill(&src.broad_phase.move_buffer);
+        dst.broad_phase
+            .move_slots
+            .refill(&src.broad_phase.move_slots);
+        dst.pair_set.refill(&src.pair_set);
+    }};
 }
 
 impl RawStores {
@@ -119,108 +169,26 @@ impl RawStores {
     /// events are the caller's).
     #[inline(never)] // (a call of its own: measured apart from the compact form)
     pub(super) fn save(&mut self, world: &World) {
-        let World {
-            world_number: _,
-            settings: _,
-            bodies,
-            body_ids: _,  // structural
-            shapes,       // only the bounds
-            shape_ids: _, // structural
-            chains: _,    // structural
-            chain_ids: _, // structural
-            contacts,
-            contact_ids,
-            islands,
-            island_ids,
-            solver_sets,
-            solver_set_ids,
-            graph,
-            broad_phase,
-            pair_set,
-            split_island_id,
-            step_index: _,
-            scratch: _, // rewritten before it is read
-            profile: _, // timings
-            use_wide_solver,
-            mixing: _,    // callbacks: not data
-            events: _,    // the caller's
-            callbacks: _, // callbacks: not data
-            joints: _,    // the caller's
-            workers: _,   // threads: not data
-            simd: _,      // same bits on every path
-            structure: _,
-            recorder: _,
-            tiles_seen: _, // derived from the static shapes
-        } = world;
-        self.use_wide_solver = *use_wide_solver;
-        self.split_island_id = *split_island_id;
-        self.bodies.clone_from(bodies);
+        refill_stores!(&mut *self, world);
         self.shape_bounds.clear();
-        self.shape_bounds.extend(shapes.iter().map(|s| ShapeBounds {
-            aabb: s.aabb,
-            fat_aabb: s.fat_aabb,
-            enlarged_aabb: s.enlarged_aabb,
-        }));
-        self.contacts.clone_from(contacts);
-        self.contact_ids.refill(contact_ids);
-        self.islands.clone_from(islands);
-        self.island_ids.refill(island_ids);
-        refill_vec(&mut self.solver_sets, solver_sets);
-        self.solver_set_ids.refill(solver_set_ids);
-        self.graph.refill(graph);
-        for (d, t) in self.trees.iter_mut().zip(MOVING_TREES) {
-            d.refill(&broad_phase.trees[t as usize]);
-        }
-        self.move_buffer.clone_from(&broad_phase.move_buffer);
-        for (d, s) in self.move_slots.iter_mut().zip(&broad_phase.move_slots) {
-            d.clone_from(s);
-        }
-        self.pair_set.clone_from(pair_set);
+        self.shape_bounds
+            .extend(world.shapes.iter().map(|s| ShapeBounds {
+                aabb: s.aabb,
+                fat_aabb: s.fat_aabb,
+                enlarged_aabb: s.enlarged_aabb,
+            }));
     }
 
     /// Copies the stores back into `world` (of the same structure).
     #[inline(never)] // (a call of its own: measured apart from the compact form)
     pub(super) fn load(&self, world: &mut World) {
         debug_assert_eq!(self.shape_bounds.len(), world.shapes.len());
-        let World {
-            bodies,
-            shapes,
-            contacts,
-            contact_ids,
-            islands,
-            island_ids,
-            solver_sets,
-            solver_set_ids,
-            graph,
-            broad_phase,
-            pair_set,
-            split_island_id,
-            use_wide_solver,
-            ..
-        } = world;
-        *use_wide_solver = self.use_wide_solver;
-        *split_island_id = self.split_island_id;
-        bodies.clone_from(&self.bodies);
-        for (shape, b) in shapes.iter_mut().zip(&self.shape_bounds) {
+        refill_stores!(&mut *world, self);
+        for (shape, b) in world.shapes.iter_mut().zip(&self.shape_bounds) {
             shape.aabb = b.aabb;
             shape.fat_aabb = b.fat_aabb;
             shape.enlarged_aabb = b.enlarged_aabb;
         }
-        contacts.clone_from(&self.contacts);
-        contact_ids.refill(&self.contact_ids);
-        islands.clone_from(&self.islands);
-        island_ids.refill(&self.island_ids);
-        refill_vec(solver_sets, &self.solver_sets);
-        solver_set_ids.refill(&self.solver_set_ids);
-        graph.refill(&self.graph);
-        for (s, t) in self.trees.iter().zip(MOVING_TREES) {
-            broad_phase.trees[t as usize].refill(s);
-        }
-        broad_phase.move_buffer.clone_from(&self.move_buffer);
-        for (d, s) in broad_phase.move_slots.iter_mut().zip(&self.move_slots) {
-            d.clone_from(s);
-        }
-        pair_set.clone_from(&self.pair_set);
     }
 
     /// Bytes of world state held (the elements, not the spare capacity).
@@ -247,9 +215,9 @@ impl RawStores {
                     + size_of_val(&c.joint_sims[..])
             })
             .sum();
-        let trees: usize = self
-            .trees
+        let trees: usize = MOVING_TREES
             .iter()
+            .map(|&t| &self.broad_phase.trees[t as usize])
             .map(|t| {
                 size_of_val(&t.nodes[..])
                     + size_of_val(&t.node_links[..])
@@ -272,8 +240,9 @@ impl RawStores {
             + sets
             + colors
             + trees
-            + size_of_val(&self.move_buffer[..])
+            + size_of_val(&self.broad_phase.move_buffer[..])
             + self
+                .broad_phase
                 .move_slots
                 .iter()
                 .map(|s| size_of_val(&s[..]))

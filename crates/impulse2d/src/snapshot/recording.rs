@@ -26,7 +26,7 @@
 //! not data and are not recorded: a replay runs without them.
 
 use super::wire::{Reader, Wire, Writer, bad};
-use super::{Snapshot, checksum};
+use super::{Encoded, Snapshot, check_head, check_seal, head, seal};
 use crate::body::BodyDef;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, ShapeId};
@@ -305,9 +305,7 @@ impl World {
                 value: 0.0,
             });
         }
-        let mut bytes = Vec::new();
-        bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&super::version_word(RECORDING_VERSION));
+        let mut bytes = head(&MAGIC, RECORDING_VERSION);
         bytes.extend_from_slice(&hash_interval.to_le_bytes());
         self.recorder = Some(Box::new(Recorder {
             after_step: bytes.len(),
@@ -338,9 +336,10 @@ impl World {
         let mut bytes = rec.bytes;
         bytes.push(END);
         bytes.extend_from_slice(&rec.steps.to_le_bytes());
-        let sum = checksum(&bytes);
-        bytes.extend_from_slice(&sum.to_le_bytes());
-        Some(Recording { bytes })
+        seal(&mut bytes);
+        Some(Recording {
+            bytes: Encoded(bytes),
+        })
     }
 
     /// Logs a body call (the body is `bodies[index]`).
@@ -447,6 +446,11 @@ impl World {
     }
 }
 
+/// The steps between hash records of recording bytes `b` (16 or more).
+fn hash_interval(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[12], b[13], b[14], b[15]])
+}
+
 /// A recorded session: the seed snapshot, then every step, call and
 /// keyframe, and state hashes every few steps, as a checksummed byte log
 /// (`docs/recording-format.md`). Make one with [`World::start_recording`] /
@@ -473,17 +477,9 @@ impl World {
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recording {
-    bytes: Vec<u8>,
-}
-
-impl std::fmt::Debug for Recording {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Recording")
-            .field("bytes", &self.bytes.len())
-            .finish()
-    }
+    bytes: Encoded,
 }
 
 impl Recording {
@@ -514,43 +510,37 @@ impl Recording {
     /// buffer, or one written by the other build (`f32` against `f64`
     /// positions: the `large-world` feature).
     pub fn from_bytes(bytes: &[u8]) -> Result<Recording> {
-        let recording = Recording {
-            bytes: bytes.to_vec(),
-        };
-        recording.records()?;
-        Ok(recording)
+        Recording::records(bytes)?;
+        Ok(Recording {
+            bytes: Encoded(bytes.to_vec()),
+        })
     }
 
     /// The steps between hash records.
     pub fn hash_interval(&self) -> u32 {
-        let b = &self.bytes;
-        u32::from_le_bytes([b[12], b[13], b[14], b[15]])
+        hash_interval(&self.bytes)
     }
 
-    /// Decodes every record, checking the envelope first.
-    fn records(&self) -> Result<Vec<Record>> {
-        let b = &self.bytes;
+    /// Decodes every record of recording bytes `b`, checking the envelope
+    /// first.
+    fn records(b: &[u8]) -> Result<Vec<Record>> {
         if b.len() < HEADER_LEN + 1 + 8 + 8 {
             return Err(bad("shorter than a recording"));
         }
-        if b[..8] != MAGIC {
-            return Err(bad("not a recording (wrong magic bytes)"));
-        }
-        super::check_version_word(
-            [b[8], b[9], b[10], b[11]],
+        check_head(
+            b,
+            &MAGIC,
             RECORDING_VERSION,
-            "recording of another format version",
+            [
+                "not a recording (wrong magic bytes)",
+                "recording of another format version",
+            ],
         )?;
-        if self.hash_interval() == 0 {
+        if hash_interval(b) == 0 {
             return Err(bad("recording with a hash interval of 0"));
         }
-        let body = b.len() - 8;
-        let mut stored = [0u8; 8];
-        stored.copy_from_slice(&b[body..]);
-        if checksum(&b[..body]) != u64::from_le_bytes(stored) {
-            return Err(bad("recording checksum mismatch (truncated or corrupted)"));
-        }
-        let payload = &b[HEADER_LEN..body];
+        let body = check_seal(b, "recording checksum mismatch (truncated or corrupted)")?;
+        let payload = &body[HEADER_LEN..];
         let mut r = Cursor { bytes: payload };
         let mut records = Vec::new();
         let mut steps = 0u64;
@@ -601,7 +591,7 @@ impl Recording {
 
 impl From<Recording> for Vec<u8> {
     fn from(r: Recording) -> Vec<u8> {
-        r.bytes
+        r.bytes.0
     }
 }
 
@@ -720,7 +710,7 @@ impl Replay {
     /// [`Error::InvalidData`] for a bad recording or seed; [`Error::OutOfRange`]
     /// for a bad worker count.
     pub fn new(recording: &Recording, worker_count: usize) -> Result<Replay> {
-        let records = recording.records()?;
+        let records = Recording::records(&recording.bytes)?;
         let Some(&Record::Keyframe(start, len)) = records.first() else {
             return Err(bad("a recording starts with its seed snapshot"));
         };

@@ -41,7 +41,7 @@ use super::pack::{
     Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near, near_pos,
     near_rot, near_vec,
 };
-use super::raw::RawStores;
+use super::raw::{RawStores, Refill};
 use crate::body::{Body, BodySim, BodyState, BodyType};
 use crate::broad_phase::ProxyKey;
 use crate::collision::dynamic_tree::{Child, Link, Node, Proxy};
@@ -53,7 +53,6 @@ use crate::id::{BodyId, IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
 use crate::pos::{Pos, WorldAabb, WorldTransform, to_vec2};
-use crate::sensor::{Sensor, Sensors};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
 use crate::solver::island::{Island, IslandSim};
@@ -61,103 +60,6 @@ use crate::solver::solver_set::{AWAKE_SET, SolverSet};
 use crate::world::{World, WorldDef};
 use std::cell::Cell;
 use std::sync::Mutex;
-
-/// Copies `src` into `self`, reusing `self`'s buffers (no allocation when
-/// they are large enough): for the stores kept whole.
-pub(super) trait Refill {
-    fn refill(&mut self, src: &Self);
-}
-
-/// [`Refill`] for a vector of values that own buffers: the elements are
-/// refilled in place, so their buffers are reused too.
-pub(super) fn refill_vec<T: Refill + Default>(dst: &mut Vec<T>, src: &[T]) {
-    dst.truncate(src.len());
-    dst.resize_with(src.len(), T::default);
-    for (d, s) in dst.iter_mut().zip(src) {
-        d.refill(s);
-    }
-}
-
-impl Refill for IdPool {
-    fn refill(&mut self, src: &Self) {
-        let IdPool { free, next } = src;
-        self.free.clone_from(free);
-        self.next = *next;
-    }
-}
-
-impl Refill for Sensor {
-    fn refill(&mut self, src: &Self) {
-        let Sensor {
-            shape_id,
-            overlaps,
-            next,
-        } = src;
-        self.shape_id = *shape_id;
-        self.overlaps.clone_from(overlaps);
-        self.next.clone_from(next);
-    }
-}
-
-impl Refill for Sensors {
-    fn refill(&mut self, src: &Self) {
-        let Sensors {
-            list,
-            slot_of_shape: _, // changes only when a sensor shape comes or goes (structural)
-        } = src;
-        refill_vec(&mut self.list, list);
-    }
-}
-
-impl Refill for Events {
-    fn refill(&mut self, src: &Self) {
-        let Events {
-            contact_begin,
-            contact_end,
-            contact_end_pending,
-            contact_hit,
-            sensor_begin,
-            sensor_end,
-            sensor_end_pending,
-            body_moves,
-            body_quarantines,
-            in_step,
-            sensors,
-        } = src;
-        self.contact_begin.clone_from(contact_begin);
-        self.contact_end.clone_from(contact_end);
-        self.contact_end_pending.clone_from(contact_end_pending);
-        self.contact_hit.clone_from(contact_hit);
-        self.sensor_begin.clone_from(sensor_begin);
-        self.sensor_end.clone_from(sensor_end);
-        self.sensor_end_pending.clone_from(sensor_end_pending);
-        self.body_moves.clone_from(body_moves);
-        self.body_quarantines.clone_from(body_quarantines);
-        self.in_step = *in_step;
-        self.sensors.refill(sensors);
-    }
-}
-
-impl Refill for JointStorage {
-    fn refill(&mut self, src: &Self) {
-        let JointStorage {
-            joints,
-            ids,
-            events,
-            pending_events,
-            inv_h,
-            detached,
-            over_threshold,
-        } = src;
-        self.joints.clone_from(joints);
-        self.ids.refill(ids);
-        self.events.clone_from(events);
-        self.pending_events.clone_from(pending_events);
-        self.inv_h = *inv_h;
-        self.detached.clone_from(detached);
-        self.over_threshold.clone_from(over_threshold);
-    }
-}
 
 // ---------------------------------------------------------------------------
 // The coding of each store, one function per element type, for both
@@ -186,27 +88,6 @@ impl Field for BodyType {
         self == other
     }
 }
-
-/// The element before the first of a body sim vector.
-const BLANK_BODY_SIM: BodySim = BodySim {
-    transform: WorldTransform::IDENTITY,
-    center: Pos::ZERO,
-    rotation0: Rot::IDENTITY,
-    center0: Pos::ZERO,
-    angle_delta: 0.0,
-    local_center: Vec2::ZERO,
-    force: Vec2::ZERO,
-    torque: 0.0,
-    inv_mass: 0.0,
-    inv_inertia: 0.0,
-    min_extent: 0.0,
-    max_extent: 0.0,
-    linear_damping: 0.0,
-    angular_damping: 0.0,
-    gravity_scale: 1.0,
-    body_id: NULL_INDEX,
-    flags: 0,
-};
 
 /// The element before the first of a contact sim vector.
 fn blank_contact_sim() -> ContactSim {
@@ -420,6 +301,14 @@ fn linked(links: &[u32], slot: usize) -> Option<u32> {
     links.get(slot).copied().filter(|&v| v != UNLINKED)
 }
 
+/// Where item `index` of a table of `width` slots per item lies (`None`
+/// when that is past what this machine can index: checked, so that a large
+/// id cannot wrap on a 32-bit target).
+fn slots(index: usize, width: usize) -> Option<std::ops::Range<usize>> {
+    let at = index.checked_mul(width)?;
+    Some(at..at.checked_add(width)?)
+}
+
 /// Tells the contact at the other end of a link (`to`, an index into the
 /// part of the table starting at `part`) where it points back to.
 fn link_back(links: &mut [u32], part: usize, to: u32, from: u32) {
@@ -517,7 +406,7 @@ impl SimGuesses<'_> {
     /// when it is the last one coded for that body (the contacts of a body
     /// made at the same step share it), else near the body's rotation `now`.
     fn code_turn<C: Coder>(&self, c: &mut C, v: &mut Rot, body: Option<u32>, now: Rot) {
-        let slots = body.and_then(|b| self.turned.get(2 * b as usize..2 * b as usize + 2));
+        let slots = body.and_then(|b| self.turned.get(slots(b as usize, 2)?));
         let seen = slots
             .map(|s| (s[0].get(), s[1].get()))
             .filter(|&(cos, _)| cos != UNLINKED)
@@ -753,7 +642,7 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         );
         (body_a, body_b, sa, sb)
     });
-    let (sa, sb) = (sa.unwrap_or(&BLANK_BODY_SIM), sb.unwrap_or(&BLANK_BODY_SIM));
+    let (sa, sb) = (sa.unwrap_or(&BodySim::REST), sb.unwrap_or(&BodySim::REST));
     // the recycling cache first: the points' base separations are guessed
     // from it
     let recycles = *sim_flags & sim_flags::RECYCLE_VALID != 0;
@@ -804,8 +693,7 @@ fn code_contact_places<C: Coder>(
 ) {
     places.fill(NULL_INDEX);
     let mut put = |id: u32, place: [u32; 3]| {
-        let at = 3 * id as usize;
-        if let Some(slot) = places.get_mut(at..at + 3) {
+        if let Some(slot) = slots(id as usize, 3).and_then(|at| places.get_mut(at)) {
             slot.copy_from_slice(&place);
         }
     };
@@ -821,8 +709,8 @@ fn code_contact_places<C: Coder>(
     }
     let place = |ct: &Contact| [ct.set_index, ct.color_index, ct.local_index];
     let derived = |i: usize| -> [u32; 3] {
-        places
-            .get(3 * i..3 * i + 3)
+        slots(i, 3)
+            .and_then(|at| places.get(at))
             .map_or([NULL_INDEX; 3], |p| [p[0], p[1], p[2]])
     };
     let disagree = |(i, ct): &(usize, &Contact)| place(ct) != derived(*i);
@@ -983,7 +871,7 @@ fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
         in_use,
     } = set;
     in_use.code(c);
-    elements(c, body_sims, &BLANK_BODY_SIM, code_body_sim);
+    elements(c, body_sims, &BodySim::REST, code_body_sim);
     elements(c, body_states, &BodyState::IDENTITY, code_body_state);
     let blank = IslandSim {
         island_id: NULL_INDEX,

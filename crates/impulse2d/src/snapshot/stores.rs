@@ -73,34 +73,20 @@ wire_struct!(ChainSegment {
     chain_id
 });
 
-impl Wire for Polygon {
-    fn put(&self, w: &mut Writer) {
-        let Polygon {
-            vertices,
-            normals,
-            centroid,
-            radius,
-            count,
-        } = self;
-        vertices.put(w);
-        normals.put(w);
-        centroid.put(w);
-        radius.put(w);
-        count.put(w);
+wire_struct!(Polygon {
+    vertices,
+    normals,
+    centroid,
+    radius,
+    count
+} check valid_polygon);
+
+/// A polygon's vertex count is one the engine can index by.
+fn valid_polygon(p: &Polygon) -> Result<()> {
+    if !(3..=MAX_POLYGON_VERTICES).contains(&p.count) {
+        return Err(bad("a polygon's vertex count is outside 3..=8"));
     }
-    fn get(r: &mut Reader<'_>) -> Result<Self> {
-        let p = Polygon {
-            vertices: Wire::get(r)?,
-            normals: Wire::get(r)?,
-            centroid: Wire::get(r)?,
-            radius: Wire::get(r)?,
-            count: Wire::get(r)?,
-        };
-        if !(3..=MAX_POLYGON_VERTICES).contains(&p.count) {
-            return Err(bad("a polygon's vertex count is outside 3..=8"));
-        }
-        Ok(p)
-    }
+    Ok(())
 }
 
 impl Wire for ShapeGeometry {
@@ -155,31 +141,19 @@ wire_struct!(ManifoldPoint {
     persisted
 });
 
-impl Wire for Manifold {
-    fn put(&self, w: &mut Writer) {
-        let Manifold {
-            normal,
-            rolling_impulse,
-            points,
-            point_count,
-        } = self;
-        normal.put(w);
-        rolling_impulse.put(w);
-        points.put(w);
-        point_count.put(w);
+wire_struct!(Manifold {
+    normal,
+    rolling_impulse,
+    points,
+    point_count
+} check valid_manifold);
+
+/// A manifold's point count is one the engine can index by.
+fn valid_manifold(m: &Manifold) -> Result<()> {
+    if m.point_count > 2 {
+        return Err(bad("a manifold has more than two points"));
     }
-    fn get(r: &mut Reader<'_>) -> Result<Self> {
-        let m = Manifold {
-            normal: Wire::get(r)?,
-            rolling_impulse: Wire::get(r)?,
-            points: Wire::get(r)?,
-            point_count: Wire::get(r)?,
-        };
-        if m.point_count > 2 {
-            return Err(bad("a manifold has more than two points"));
-        }
-        Ok(m)
-    }
+    Ok(())
 }
 
 // --- ids (the world number is the restoring world's, not stored)
@@ -202,8 +176,8 @@ macro_rules! wire_id {
 }
 wire_id!(BodyId, ShapeId, ContactId, JointId);
 
-wire_struct!(IdPool { free, next });
-wire_struct!(BitSet { words });
+wire_struct!(IdPool { free, next } and refill);
+wire_struct!(BitSet { words } and refill);
 
 // --- settings
 wire_enum!(BodyType {
@@ -237,6 +211,20 @@ wire_enum!(SimdPath {
     Baseline = 1,
     Avx2 = 2
 });
+
+/// [`wire_struct!`] for a shape or a shape definition: `@material` stands
+/// for the fields the two share, in the same order in both.
+macro_rules! with_material {
+    ($ty:ty { $($a:ident,)* @material, $($b:ident),* $(,)? } $($rest:tt)*) => {
+        wire_struct!($ty {
+            $($a,)*
+            density, friction, restitution, rolling_resistance, tangent_speed, user_material_id,
+            custom_color, filter, is_sensor, enable_contact_events, enable_sensor_events,
+            enable_hit_events, enable_pre_solve_events, enable_custom_filtering,
+            $($b),*
+        } $($rest)*);
+    };
+}
 
 // --- bodies, shapes, chains
 wire_struct!(Body {
@@ -297,7 +285,7 @@ wire_struct!(Filter {
     mask_bits,
     group_index
 });
-wire_struct!(Shape {
+with_material!(Shape {
     id,
     generation,
     body_id,
@@ -305,20 +293,7 @@ wire_struct!(Shape {
     next_shape_id,
     chain_id,
     geometry,
-    density,
-    friction,
-    restitution,
-    rolling_resistance,
-    tangent_speed,
-    user_material_id,
-    custom_color,
-    filter,
-    is_sensor,
-    enable_contact_events,
-    enable_sensor_events,
-    enable_hit_events,
-    enable_pre_solve_events,
-    enable_custom_filtering,
+    @material,
     user_data,
     proxy_key,
     aabb,
@@ -403,13 +378,13 @@ wire_struct!(SolverSet {
     island_sims,
     joint_sims,
     in_use,
-});
+} and refill);
 wire_struct!(GraphColor {
     body_set,
     contact_sims,
     joint_sims
-});
-wire_struct!(ConstraintGraph { colors });
+} and refill);
+wire_struct!(ConstraintGraph { colors } and refill);
 
 // --- joints
 wire_enum!(JointType {
@@ -642,7 +617,7 @@ wire_struct!(JointStorage {
     inv_h,
     detached,
     over_threshold,
-});
+} and refill);
 
 // --- broad phase
 wire_struct!(Child {
@@ -671,7 +646,7 @@ wire_struct!(DynamicTree {
     proxies,
     proxy_free,
     proxy_count,
-} skip { scratch });
+} skip { scratch } and refill);
 wire_struct!(ProxyKey { key, generation });
 wire_struct!(BroadPhase {
     trees,
@@ -726,7 +701,7 @@ wire_struct!(Sensor {
     shape_id,
     overlaps,
     next
-});
+} and refill);
 wire_struct!(Sensors {
     list,
     slot_of_shape
@@ -743,7 +718,7 @@ wire_struct!(Events {
     body_quarantines,
     in_step,
     sensors,
-});
+} and refill);
 
 // --- definitions, for the structural calls a recording logs
 wire_struct!(MotionLocks {
@@ -772,21 +747,8 @@ wire_struct!(BodyDef {
     user_data,
     name
 });
-wire_struct!(ShapeDef {
-    density,
-    friction,
-    restitution,
-    rolling_resistance,
-    tangent_speed,
-    user_material_id,
-    custom_color,
-    filter,
-    is_sensor,
-    enable_contact_events,
-    enable_sensor_events,
-    enable_hit_events,
-    enable_pre_solve_events,
-    enable_custom_filtering,
+with_material!(ShapeDef {
+    @material,
     invoke_contact_creation,
     update_body_mass,
     user_data

@@ -228,20 +228,34 @@ impl<A: Wire, B: Wire, C: Wire> Wire for (A, B, C) {
 
 /// Implements [`Wire`] for a struct from the list of its fields, in order.
 /// Fields after `skip` are not data (scratch buffers): they are not written
-/// and come back as their `Default`. The destructuring has no `..`, so the
-/// lists must name every field.
+/// and come back as their `Default`. `check f` reads the struct and then
+/// refuses it when `f(&value)` is an error (an invariant the engine indexes
+/// by). `and refill` also implements [`Refill`](super::raw::Refill) from
+/// the same list, field by field (the skipped fields are left as they are).
+/// The destructuring has no `..`, so the lists must name every field.
 macro_rules! wire_struct {
-    ($ty:ty { $($f:ident),* $(,)? } $(skip { $($s:ident),* $(,)? })?) => {
+    ($ty:ty { $($f:ident),* $(,)? } $(skip { $($s:ident),* $(,)? })? and refill) => {
+        $crate::snapshot::wire::wire_struct!($ty { $($f),* } $(skip { $($s),* })?);
+        impl $crate::snapshot::raw::Refill for $ty {
+            fn refill(&mut self, src: &Self) {
+                let Self { $($f,)* $($($s: _,)*)? } = src;
+                $( $crate::snapshot::raw::Refill::refill(&mut self.$f, $f); )*
+            }
+        }
+    };
+    ($ty:ty { $($f:ident),* $(,)? } $(skip { $($s:ident),* $(,)? })? $(check $check:path)?) => {
         impl $crate::snapshot::wire::Wire for $ty {
             fn put(&self, w: &mut $crate::snapshot::wire::Writer) {
                 let Self { $($f,)* $($($s: _,)*)? } = self;
                 $( $crate::snapshot::wire::Wire::put($f, w); )*
             }
             fn get(r: &mut $crate::snapshot::wire::Reader<'_>) -> $crate::error::Result<Self> {
-                Ok(Self {
+                let value = Self {
                     $( $f: $crate::snapshot::wire::Wire::get(r)?, )*
                     $($( $s: Default::default(), )*)?
-                })
+                };
+                $( $check(&value)?; )?
+                Ok(value)
             }
         }
     };

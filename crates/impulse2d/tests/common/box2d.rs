@@ -20,10 +20,10 @@
 use boxdd_sys::ffi as c;
 use impulse2d::collision::{
     Aabb, Capsule, CastOutput, ChainSegment, Circle, DistanceInput, DistanceOutput, Manifold,
-    ManifoldPoint, MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult,
+    MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult,
     ShapeCastPairInput, ShapeProxy, SimplexCache, ToiInput, ToiState,
 };
-use impulse2d::{Rot, Sweep, Transform, Vec2};
+use impulse2d::{BodyDef, Rot, Sweep, Transform, Vec2};
 
 unsafe extern "C" {
     // Box2D's slab test is internal (src/aabb.h, not `B2_API`) but is an ordinary
@@ -179,6 +179,29 @@ pub fn our_body_state(world: &impulse2d::World, body: impulse2d::BodyId) -> Body
     )
 }
 
+/// Our definition of a dynamic body starting in `state`.
+pub fn our_dynamic_def((position, angle, velocity, angular_velocity): BodyState) -> BodyDef {
+    BodyDef {
+        rotation: Rot::from_angle(angle),
+        linear_velocity: velocity,
+        angular_velocity,
+        ..BodyDef::dynamic(position)
+    }
+}
+
+/// Box2D's definition of the same body ([`our_dynamic_def`]).
+pub fn dynamic_def((position, angle, velocity, angular_velocity): BodyState) -> c::b2BodyDef {
+    c::b2BodyDef {
+        type_: c::b2BodyType_b2_dynamicBody,
+        position: position.to_b2(),
+        rotation: Rot::from_angle(angle).to_b2(),
+        linearVelocity: velocity.to_b2(),
+        angularVelocity: angular_velocity,
+        // SAFETY: a plain FFI call that returns a value.
+        ..unsafe { c::b2DefaultBodyDef() }
+    }
+}
+
 /// A Box2D rotation as ours.
 pub fn rot(q: c::b2Rot) -> Rot {
     Rot { c: q.c, s: q.s }
@@ -250,18 +273,14 @@ pub fn world_manifold(local: &c::b2LocalManifold, xf_a: Transform, xf_b: Transfo
         point_count: local.pointCount as usize,
         ..Default::default()
     };
+    // As `b2UpdateContact` marshals it, plus the world point ours keeps.
     let origin_delta = xf_a.p - xf_b.p;
-    for i in 0..m.point_count {
-        let lp = &local.points[i];
-        let anchor_a = xf_a.q.rotate(vec(lp.point));
-        m.points[i] = ManifoldPoint {
-            point: xf_a.p + anchor_a,
-            anchor_a,
-            anchor_b: anchor_a + origin_delta,
-            separation: lp.separation,
-            id: lp.id,
-            ..Default::default()
-        };
+    for (mp, lp) in m.points.iter_mut().zip(&local.points[..m.point_count]) {
+        mp.anchor_a = xf_a.q.rotate(vec(lp.point));
+        mp.anchor_b = mp.anchor_a + origin_delta;
+        mp.point = xf_a.p + mp.anchor_a;
+        mp.separation = lp.separation;
+        mp.id = lp.id;
     }
     m
 }

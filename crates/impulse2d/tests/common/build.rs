@@ -7,8 +7,9 @@
 
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, JointDef, JointId, Pos, RevoluteJointDef, Rot, ShapeDef, ShapeId,
-    Vec2, World, WorldDef,
+    BodyDef, BodyId, BodyType, DistanceJointDef, FilterJointDef, JointDef, JointId, MotorJointDef,
+    MouseJointDef, MoverJointDef, PogoJointDef, Pos, PrismaticJointDef, RevoluteJointDef, Rot,
+    ShapeDef, ShapeId, Vec2, WeldJointDef, WheelJointDef, World, WorldDef,
 };
 
 /// The tests' usual time step, s.
@@ -62,9 +63,22 @@ pub fn turned_body(world: &mut World, position: impl Into<Pos>, angle: f32) -> B
 
 /// A `2 hx` × `2 hy` m box (default shape definition) centred on `body`'s origin.
 pub fn add_box(world: &mut World, body: BodyId, hx: f32, hy: f32) -> ShapeId {
-    world
-        .create_polygon_shape(body, &ShapeDef::default(), &make_box(hx, hy).unwrap())
-        .unwrap()
+    add_box_with(world, body, hx, hy, &ShapeDef::default())
+}
+
+/// A `2 hx` × `2 hy` m box made with `def`, centred on `body`'s origin.
+pub fn add_box_with(world: &mut World, body: BodyId, hx: f32, hy: f32, def: &ShapeDef) -> ShapeId {
+    let square = make_box(hx, hy).unwrap();
+    world.create_polygon_shape(body, def, &square).unwrap()
+}
+
+/// A shape definition of `density` (kg/m²) and `friction`, the rest default.
+pub fn material(density: f32, friction: f32) -> ShapeDef {
+    ShapeDef {
+        density,
+        friction,
+        ..ShapeDef::default()
+    }
 }
 
 /// A ball of `radius` m (default shape definition) centred on `body`'s origin.
@@ -135,4 +149,39 @@ pub fn joint(a: BodyId, b: BodyId, anchor_a: Vec2, anchor_b: Vec2) -> JointDef {
         local_anchor_b: anchor_b,
         ..JointDef::default()
     }
+}
+
+/// A joint definition that a world turns into a joint (its
+/// `World::create_*_joint`), so that a test creates any kind with [`create`].
+pub trait JointDefinition {
+    /// Creates the joint in `world`.
+    fn create_in(&self, world: &mut World) -> impulse2d::Result<JointId>;
+}
+
+macro_rules! joint_definitions {
+    ($($def:ident => $create:ident),* $(,)?) => {$(
+        impl JointDefinition for $def {
+            fn create_in(&self, world: &mut World) -> impulse2d::Result<JointId> {
+                world.$create(self)
+            }
+        }
+    )*};
+}
+
+joint_definitions!(
+    DistanceJointDef => create_distance_joint,
+    FilterJointDef => create_filter_joint,
+    MotorJointDef => create_motor_joint,
+    MouseJointDef => create_mouse_joint,
+    MoverJointDef => create_mover_joint,
+    PogoJointDef => create_pogo_joint,
+    PrismaticJointDef => create_prismatic_joint,
+    RevoluteJointDef => create_revolute_joint,
+    WeldJointDef => create_weld_joint,
+    WheelJointDef => create_wheel_joint,
+);
+
+/// Creates the joint `def` describes (which must be valid).
+pub fn create<D: JointDefinition>(world: &mut World, def: &D) -> JointId {
+    def.create_in(world).unwrap()
 }

@@ -2,10 +2,12 @@
 //! Box2D's own motor joint: the same body, joint and steps in both worlds,
 //! positions, angles and velocities compared after every step.
 
-use crate::common::box2d::{BodyState as State, body_state, our_body_state};
+use crate::common::box2d::{
+    BodyState as State, body_state, dynamic_def, our_body_state, our_dynamic_def,
+};
 use boxdd_sys::ffi as c;
 use impulse2d::collision::make_box;
-use impulse2d::{BodyDef, BodyType, JointDef, MotorJointDef, Rot, ShapeDef, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, JointDef, MotorJointDef, ShapeDef, Vec2, World, WorldDef};
 
 const DT: f32 = 1.0 / 60.0;
 const SUB_STEPS: u32 = 4;
@@ -24,16 +26,7 @@ fn ours(def: &MotorJointDef, start: State) -> Vec<State> {
     })
     .unwrap();
     let ground = world.create_body(&BodyDef::default()).unwrap();
-    let body = world
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: start.0,
-            rotation: Rot::from_angle(start.1),
-            linear_velocity: start.2,
-            angular_velocity: start.3,
-            ..Default::default()
-        })
-        .unwrap();
+    let body = world.create_body(&our_dynamic_def(start)).unwrap();
     let shape = ShapeDef {
         density: 2.0,
         ..Default::default()
@@ -69,31 +62,30 @@ fn theirs(def: &MotorJointDef, start: State) -> Vec<State> {
         let world = c::b2CreateWorld(&wd);
         c::b2World_EnableSleeping(world, false);
         let ground = c::b2CreateBody(world, &c::b2DefaultBodyDef());
-        let mut bd = c::b2DefaultBodyDef();
-        bd.type_ = c::b2BodyType_b2_dynamicBody;
-        bd.position = b2v(start.0);
-        let q = Rot::from_angle(start.1);
-        bd.rotation = c::b2Rot { c: q.c, s: q.s };
-        bd.linearVelocity = b2v(start.2);
-        bd.angularVelocity = start.3;
-        let body = c::b2CreateBody(world, &bd);
+        let body = c::b2CreateBody(world, &dynamic_def(start));
         let mut sd = c::b2DefaultShapeDef();
         sd.density = 2.0;
         let polygon = c::b2MakeBox(0.5, 0.5);
         c::b2CreatePolygonShape(body, &sd, &polygon);
-        let mut jd = c::b2DefaultMotorJointDef();
-        jd.base.bodyIdA = ground;
-        jd.base.bodyIdB = body;
-        jd.linearVelocity = b2v(def.linear_velocity);
-        jd.maxVelocityForce = def.max_velocity_force;
-        jd.angularVelocity = def.angular_velocity;
-        jd.maxVelocityTorque = def.max_velocity_torque;
-        jd.linearHertz = def.linear_hertz;
-        jd.linearDampingRatio = def.linear_damping_ratio;
-        jd.maxSpringForce = def.max_spring_force;
-        jd.angularHertz = def.angular_hertz;
-        jd.angularDampingRatio = def.angular_damping_ratio;
-        jd.maxSpringTorque = def.max_spring_torque;
+        let defaults = c::b2DefaultMotorJointDef();
+        let jd = c::b2MotorJointDef {
+            base: c::b2JointDef {
+                bodyIdA: ground,
+                bodyIdB: body,
+                ..defaults.base
+            },
+            linearVelocity: b2v(def.linear_velocity),
+            maxVelocityForce: def.max_velocity_force,
+            angularVelocity: def.angular_velocity,
+            maxVelocityTorque: def.max_velocity_torque,
+            linearHertz: def.linear_hertz,
+            linearDampingRatio: def.linear_damping_ratio,
+            maxSpringForce: def.max_spring_force,
+            angularHertz: def.angular_hertz,
+            angularDampingRatio: def.angular_damping_ratio,
+            maxSpringTorque: def.max_spring_torque,
+            ..defaults
+        };
         c::b2CreateMotorJoint(world, &jd);
         let states = (0..STEPS)
             .map(|_| {
