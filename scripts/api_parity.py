@@ -11,8 +11,13 @@ of exactly this form on public items in crates/impulse2d/src:
     /// Box2D: `b2Joint_GetLocalFrameA`, `b2Joint_GetLocalAnchorA`.
     /// Box2D: `b2BodyDef.gravityScale`.
 
-The item's path comes from the enclosing impl block, struct, trait or module. Hand
-mappings, moot functions (with their reason) and functions left to other issues live
+The item's path comes from the enclosing impl block, struct, trait or module. Inside
+the invocation of a macro that declares methods from rows (ROW_MACROS, e.g. `view!`
+and `part_view!` in crates/impulse2d/src/api), a tag belongs to the row after it:
+a row `Type::name …;` names its path outright, and a row `fn name(&self …` or
+`fn name(&mut self …` is a method of the read or write alias that the invocation's
+`pub struct XView<W>…: XRef, XMut;` row declares (or, without one, of the impl
+block the invocation stands in). Hand mappings, moot functions (with their reason) and functions left to other issues live
 in scripts/api-parity-extra.tsv.
 
     python3 scripts/api_parity.py           writes docs/api-parity.md
@@ -337,11 +342,20 @@ def skip_generics(text):
 
 class Context:
     def __init__(self, kind, name="", public=True, trait_impl=False, args=""):
-        self.kind = kind  # module, impl, struct, enum, trait, block
+        self.kind = kind  # module, impl, struct, enum, trait, block, rows
         self.name = name
         self.public = public
         self.trait_impl = trait_impl
         self.args = args
+        self.aliases = None  # rows: (read alias, write alias) from the head row
+
+
+# Macros whose `{ … }` invocations declare public methods, one row each (see the
+# module doc), and the row forms they take.
+ROW_MACROS = {"view", "part_view", "settings", "geometry_methods"}
+ROW_HEAD = re.compile(r"^pub\s+struct\s+\w+\s*<\s*W\s*>.*:\s*(\w+)\s*,\s*(\w+)\b")
+ROW_PATH = re.compile(r"^(\w+)::(\w+)\b")
+ROW_METHOD = re.compile(r"^fn\s+(\w+)\s*\(\s*&\s*(mut\s+)?self\b")
 
 
 def classify_header(header):
@@ -366,6 +380,9 @@ def classify_header(header):
     m = re.match(r"(pub(\([^)]*\))?\s+)?mod\s+(\w+)$", h)
     if m:
         return Context("module", m.group(3), bool(m.group(1)) and not m.group(2))
+    m = re.match(r"(\w+)\s*!$", h)
+    if m and m.group(1) in ROW_MACROS:
+        return Context("rows", m.group(1))
     return Context("block")
 
 
@@ -498,6 +515,10 @@ def scan_rust(src_dir):
                         continue
             code = strip_rust_line(line, state)
             code_stripped = code.strip()
+            if stack and stack[-1].kind == "rows":
+                m = ROW_HEAD.match(code_stripped)
+                if m:
+                    stack[-1].aliases = (m.group(1), m.group(2))
             if pending and code_stripped:
                 group = field_group(code_stripped, stack, where(k))
                 if group is not None:
@@ -566,6 +587,9 @@ def resolve_item(code, stack, mod, aliases, where):
     """The Item a line of code starts, given the enclosing contexts."""
     inner = stack[-1] if stack else Context("module")
     modules = mod + [c.name for c in stack if c.kind == "module"]
+    if inner.kind == "rows":
+        impl = next((c for c in reversed(stack) if c.kind == "impl"), None)
+        return resolve_row(code, inner, impl and impl_display_name(impl, aliases), where)
     m = ITEM_FN.match(code)
     if m:
         name = m.group(5)
@@ -605,6 +629,20 @@ def resolve_item(code, stack, mod, aliases, where):
     m = re.match(r"^([A-Z]\w*)\s*,$", code)
     if m and inner.kind == "module":
         return Item(m.group(1), True, where)
+    return None
+
+
+def resolve_row(code, ctx, impl_name, where):
+    """The Item a row of a ROW_MACROS invocation declares (see the module doc); a
+    method row in an invocation inside an impl block is a method of that impl."""
+    m = ROW_PATH.match(code)
+    if m:
+        return Item("%s::%s" % (m.group(1), m.group(2)), True, where)
+    m = ROW_METHOD.match(code)
+    if m and ctx.aliases:
+        return Item("%s::%s" % (ctx.aliases[1 if m.group(2) else 0], m.group(1)), True, where)
+    if m and impl_name:
+        return Item("%s::%s" % (impl_name, m.group(1)), True, where)
     return None
 
 

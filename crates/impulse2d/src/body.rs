@@ -40,150 +40,123 @@ impl BodyType {
     pub const COUNT: usize = 3;
 }
 
-/// Degrees of freedom a body is not allowed to use. A locked axis behaves as
-/// if a constraint holding it were solved last in every substep.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct MotionLocks {
-    /// Prevent translation along the world x axis.
-    ///
-    /// Box2D: `b2MotionLocks.linearX`.
-    pub linear_x: bool,
-    /// Prevent translation along the world y axis.
-    ///
-    /// Box2D: `b2MotionLocks.linearY`.
-    pub linear_y: bool,
-    /// Prevent rotation.
-    ///
-    /// Box2D: `b2MotionLocks.angularZ`.
-    pub angular_z: bool,
-}
-
-/// Everything needed to create a body. Use `..Default::default()` for the
-/// fields you do not set; [`World::create_body`] validates the values.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct BodyDef {
-    /// Static, kinematic or dynamic.
-    ///
-    /// Box2D: `b2BodyDef.type`.
-    pub body_type: BodyType,
-    /// World position of the body origin, metres: finite and within
-    /// ±[`MAX_COORDINATE`] (1e18 m) on each axis. `f64` with the
-    /// `large-world` feature ([`Pos`]).
-    ///
-    /// Box2D: `b2BodyDef.position`.
-    pub position: Pos,
-    /// World rotation of the body.
-    ///
-    /// Box2D: `b2BodyDef.rotation`.
-    pub rotation: Rot,
-    /// Initial velocity of the body origin, m/s.
-    ///
-    /// Box2D: `b2BodyDef.linearVelocity`.
-    pub linear_velocity: Vec2,
-    /// Initial angular velocity, rad/s.
-    ///
-    /// Box2D: `b2BodyDef.angularVelocity`.
-    pub angular_velocity: f32,
-    /// Linear damping, 1/s (≥ 0). Reduces velocity by `1 / (1 + h·c)` each substep.
-    ///
-    /// Box2D: `b2BodyDef.linearDamping`.
-    pub linear_damping: f32,
-    /// Angular damping, 1/s (≥ 0).
-    ///
-    /// Box2D: `b2BodyDef.angularDamping`.
-    pub angular_damping: f32,
-    /// Multiplier of the world gravity for this body (dimensionless).
-    ///
-    /// Box2D: `b2BodyDef.gravityScale`.
-    pub gravity_scale: f32,
-    /// Speed below which the body counts as resting for sleep, m/s (≥ 0).
-    ///
-    /// Box2D: `b2BodyDef.sleepThreshold`.
-    pub sleep_threshold: f32,
-    /// Whether the body may fall asleep.
-    ///
-    /// Box2D: `b2BodyDef.enableSleep`.
-    pub enable_sleep: bool,
-    /// Whether the body starts awake (ignored for static bodies).
-    ///
-    /// Box2D: `b2BodyDef.isAwake`.
-    pub is_awake: bool,
-    /// Whether the body is a bullet: swept against other moving bodies too.
-    ///
-    /// Box2D: `b2BodyDef.isBullet`.
-    pub is_bullet: bool,
-    /// Degrees of freedom to lock.
-    ///
-    /// Box2D: `b2BodyDef.motionLocks`.
-    pub motion_locks: MotionLocks,
-    /// Whether the body takes part in the simulation at all.
-    ///
-    /// Box2D: `b2BodyDef.isEnabled`.
-    pub is_enabled: bool,
-    /// Allow the body to turn more than a quarter turn per step.
-    ///
-    /// Box2D: `b2BodyDef.allowFastRotation`.
-    pub allow_fast_rotation: bool,
-    /// Let the body's contacts keep their manifold for a step when the bodies
-    /// barely moved relative to each other (see
-    /// [`WorldDef::contact_recycle_distance`](crate::WorldDef::contact_recycle_distance));
-    /// off recomputes every manifold every step (no ghost collisions from a
-    /// stale manifold, at some cost).
-    ///
-    /// Box2D: `b2BodyDef.enableContactRecycling`.
-    pub enable_contact_recycling: bool,
-    /// Continuous collision safety factor (dimensionless, ≥ 0; recommended
-    /// 0.01 to 0.5): the body is swept by time of impact when it moves more
-    /// than this fraction of its smallest extent in one step. Smaller is safer
-    /// but costs more and can make bodies hitch.
-    ///
-    /// Box2D: `b2BodyDef.safetyFactor`.
-    pub safety_factor: f32,
-    /// Any number the application wants to attach.
-    ///
-    /// Box2D: `b2BodyDef.userData`.
-    pub user_data: u64,
-    /// A name for debugging (empty for none).
-    ///
-    /// Box2D: `b2BodyDef.name`.
-    pub name: String,
-}
-
-/// Box2D: `b2DefaultBodyDef`.
-impl Default for BodyDef {
-    fn default() -> Self {
-        BodyDef {
-            body_type: BodyType::Static,
-            position: Pos::ZERO,
-            rotation: Rot::IDENTITY,
-            linear_velocity: Vec2::ZERO,
-            angular_velocity: 0.0,
-            linear_damping: 0.0,
-            angular_damping: 0.0,
-            gravity_scale: 1.0,
-            sleep_threshold: 0.05,
-            enable_sleep: true,
-            is_awake: true,
-            is_bullet: false,
-            motion_locks: MotionLocks::default(),
-            is_enabled: true,
-            allow_fast_rotation: false,
-            enable_contact_recycling: true,
-            safety_factor: crate::solver::continuous::SAFETY_FACTOR,
-            user_data: 0,
-            name: String::new(),
-        }
+def_struct! {
+    /// Degrees of freedom a body is not allowed to use. A locked axis behaves as
+    /// if a constraint holding it were solved last in every substep.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MotionLocks {
+        /// Prevent translation along the world x axis.
+        ///
+        /// Box2D: `b2MotionLocks.linearX`.
+        pub linear_x: bool = false,
+        /// Prevent translation along the world y axis.
+        ///
+        /// Box2D: `b2MotionLocks.linearY`.
+        pub linear_y: bool = false,
+        /// Prevent rotation.
+        ///
+        /// Box2D: `b2MotionLocks.angularZ`.
+        pub angular_z: bool = false,
     }
+    impl Default for MotionLocks;
+}
+
+def_struct! {
+    /// Everything needed to create a body. Use `..Default::default()` for the
+    /// fields you do not set; [`World::create_body`] validates the values.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BodyDef {
+        /// Static, kinematic or dynamic.
+        ///
+        /// Box2D: `b2BodyDef.type`.
+        pub body_type: BodyType = BodyType::Static,
+        /// World position of the body origin, metres: finite and within
+        /// ±[`MAX_COORDINATE`] (1e18 m) on each axis. `f64` with the
+        /// `large-world` feature ([`Pos`]).
+        ///
+        /// Box2D: `b2BodyDef.position`.
+        pub position: Pos = Pos::ZERO => check_position("body position"),
+        /// World rotation of the body.
+        ///
+        /// Box2D: `b2BodyDef.rotation`.
+        pub rotation: Rot = Rot::IDENTITY => check_rotation("body rotation"),
+        /// Initial velocity of the body origin, m/s.
+        ///
+        /// Box2D: `b2BodyDef.linearVelocity`.
+        pub linear_velocity: Vec2 = Vec2::ZERO => check_finite_vec("body linear velocity"),
+        /// Initial angular velocity, rad/s.
+        ///
+        /// Box2D: `b2BodyDef.angularVelocity`.
+        pub angular_velocity: f32 = 0.0 => check_finite("body angular velocity"),
+        /// Linear damping, 1/s (≥ 0). Reduces velocity by `1 / (1 + h·c)` each substep.
+        ///
+        /// Box2D: `b2BodyDef.linearDamping`.
+        pub linear_damping: f32 = 0.0 => check_non_negative("body linear damping"),
+        /// Angular damping, 1/s (≥ 0).
+        ///
+        /// Box2D: `b2BodyDef.angularDamping`.
+        pub angular_damping: f32 = 0.0 => check_non_negative("body angular damping"),
+        /// Multiplier of the world gravity for this body (dimensionless).
+        ///
+        /// Box2D: `b2BodyDef.gravityScale`.
+        pub gravity_scale: f32 = 1.0 => check_finite("body gravity scale"),
+        /// Speed below which the body counts as resting for sleep, m/s (≥ 0).
+        ///
+        /// Box2D: `b2BodyDef.sleepThreshold`.
+        pub sleep_threshold: f32 = 0.05 => check_non_negative("body sleep threshold"),
+        /// Whether the body may fall asleep.
+        ///
+        /// Box2D: `b2BodyDef.enableSleep`.
+        pub enable_sleep: bool = true,
+        /// Whether the body starts awake (ignored for static bodies).
+        ///
+        /// Box2D: `b2BodyDef.isAwake`.
+        pub is_awake: bool = true,
+        /// Whether the body is a bullet: swept against other moving bodies too.
+        ///
+        /// Box2D: `b2BodyDef.isBullet`.
+        pub is_bullet: bool = false,
+        /// Degrees of freedom to lock.
+        ///
+        /// Box2D: `b2BodyDef.motionLocks`.
+        pub motion_locks: MotionLocks = MotionLocks::default(),
+        /// Whether the body takes part in the simulation at all.
+        ///
+        /// Box2D: `b2BodyDef.isEnabled`.
+        pub is_enabled: bool = true,
+        /// Allow the body to turn more than a quarter turn per step.
+        ///
+        /// Box2D: `b2BodyDef.allowFastRotation`.
+        pub allow_fast_rotation: bool = false,
+        /// Let the body's contacts keep their manifold for a step when the bodies
+        /// barely moved relative to each other (see
+        /// [`WorldDef::contact_recycle_distance`](crate::WorldDef::contact_recycle_distance));
+        /// off recomputes every manifold every step (no ghost collisions from a
+        /// stale manifold, at some cost).
+        ///
+        /// Box2D: `b2BodyDef.enableContactRecycling`.
+        pub enable_contact_recycling: bool = true,
+        /// Continuous collision safety factor (dimensionless, ≥ 0; recommended
+        /// 0.01 to 0.5): the body is swept by time of impact when it moves more
+        /// than this fraction of its smallest extent in one step. Smaller is safer
+        /// but costs more and can make bodies hitch.
+        ///
+        /// Box2D: `b2BodyDef.safetyFactor`.
+        pub safety_factor: f32 = crate::solver::continuous::SAFETY_FACTOR => check_non_negative("body safety factor"),
+        /// Any number the application wants to attach.
+        ///
+        /// Box2D: `b2BodyDef.userData`.
+        pub user_data: u64 = 0,
+        /// A name for debugging (empty for none).
+        ///
+        /// Box2D: `b2BodyDef.name`.
+        pub name: String = String::new(),
+    }
+    /// Box2D: `b2DefaultBodyDef`.
+    impl Default for BodyDef;
+
+    /// Checks every number; the first bad field is named in the error.
+    pub fn validate(&self);
 }
 
 impl BodyDef {
@@ -195,20 +168,6 @@ impl BodyDef {
             position: position.into(),
             ..Default::default()
         }
-    }
-
-    /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        check_position(self.position, "body position")?;
-        check_rotation(self.rotation, "body rotation")?;
-        check_finite_vec(self.linear_velocity, "body linear velocity")?;
-        check_finite(self.angular_velocity, "body angular velocity")?;
-        check_non_negative(self.linear_damping, "body linear damping")?;
-        check_non_negative(self.angular_damping, "body angular damping")?;
-        check_finite(self.gravity_scale, "body gravity scale")?;
-        check_non_negative(self.sleep_threshold, "body sleep threshold")?;
-        check_non_negative(self.safety_factor, "body safety factor")?;
-        Ok(())
     }
 }
 
@@ -425,6 +384,31 @@ pub(crate) struct BodySim {
     pub flags: u32,
 }
 
+impl BodySim {
+    /// A body sim with no mass, at rest at the origin: `create_body` starts
+    /// from it, and the compact rollback uses it as the element before a
+    /// set's first.
+    pub(crate) const REST: BodySim = BodySim {
+        transform: WorldTransform::IDENTITY,
+        center: Pos::ZERO,
+        rotation0: Rot::IDENTITY,
+        center0: Pos::ZERO,
+        angle_delta: 0.0,
+        local_center: Vec2::ZERO,
+        force: Vec2::ZERO,
+        torque: 0.0,
+        inv_mass: 0.0,
+        inv_inertia: 0.0,
+        min_extent: 0.0,
+        max_extent: 0.0,
+        linear_damping: 0.0,
+        angular_damping: 0.0,
+        gravity_scale: 1.0,
+        body_id: NULL_INDEX,
+        flags: 0,
+    };
+}
+
 /// The velocity state of an awake body: all the constraint solver touches.
 /// Exactly 32 bytes so that two fit a cache line half.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -560,19 +544,13 @@ impl World {
             center: def.position,
             rotation0: def.rotation,
             center0: def.position,
-            angle_delta: 0.0,
-            local_center: Vec2::ZERO,
-            force: Vec2::ZERO,
-            torque: 0.0,
-            inv_mass: 0.0,
-            inv_inertia: 0.0,
             min_extent: HUGE,
-            max_extent: 0.0,
             linear_damping: def.linear_damping,
             angular_damping: def.angular_damping,
             gravity_scale: def.gravity_scale,
             body_id,
             flags: body_flags,
+            ..BodySim::REST
         });
         if set_index == AWAKE_SET {
             let mut state = BodyState::IDENTITY;

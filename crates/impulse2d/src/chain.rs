@@ -14,77 +14,58 @@ use crate::math::Vec2;
 use crate::shape::{Filter, ShapeDef, ShapeGeometry, SurfaceMaterial};
 use crate::world::World;
 
-/// Everything needed to create a chain.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct ChainDef {
-    /// The vertices, metres, in the body frame. A loop needs at least 3; an
-    /// open chain at least 4, because its first and last points are only
-    /// ghosts (they shape the ends but are not collided with).
-    ///
-    /// Box2D: `b2ChainDef.points`, `b2ChainDef.count`.
-    pub points: Vec<Vec2>,
-    /// Whether the last point connects back to the first.
-    ///
-    /// Box2D: `b2ChainDef.isLoop`.
-    pub is_loop: bool,
-    /// Friction coefficient of every segment (≥ 0).
-    ///
-    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.friction`.
-    pub friction: f32,
-    /// Coefficient of restitution of every segment (≥ 0).
-    ///
-    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.restitution`.
-    pub restitution: f32,
-    /// Rolling resistance of every segment (≥ 0).
-    ///
-    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.rollingResistance`.
-    pub rolling_resistance: f32,
-    /// Surface speed, m/s.
-    ///
-    /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.tangentSpeed`.
-    pub tangent_speed: f32,
-    /// Surface materials: empty to give every segment the four numbers
-    /// above, one for every segment, or one per segment in order (a loop has
-    /// as many segments as points, an open chain three fewer). Any other
-    /// count is an error.
-    ///
-    /// Box2D: `b2ChainDef.materials`, `b2ChainDef.materialCount`.
-    pub materials: Vec<SurfaceMaterial>,
-    /// Collision filter of every segment.
-    ///
-    /// Box2D: `b2ChainDef.filter`.
-    pub filter: Filter,
-    /// Let sensors detect the chain.
-    ///
-    /// Box2D: `b2ChainDef.enableSensorEvents`.
-    pub enable_sensor_events: bool,
-    /// Any number the application wants to attach (copied to every segment).
-    ///
-    /// Box2D: `b2ChainDef.userData`.
-    pub user_data: u64,
-}
-
-/// Box2D: `b2DefaultChainDef`.
-impl Default for ChainDef {
-    fn default() -> Self {
-        ChainDef {
-            points: Vec::new(),
-            is_loop: false,
-            friction: 0.6,
-            restitution: 0.0,
-            rolling_resistance: 0.0,
-            tangent_speed: 0.0,
-            materials: Vec::new(),
-            filter: Filter::default(),
-            enable_sensor_events: false,
-            user_data: 0,
-        }
+def_struct! {
+    /// Everything needed to create a chain.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ChainDef {
+        /// The vertices, metres, in the body frame. A loop needs at least 3; an
+        /// open chain at least 4, because its first and last points are only
+        /// ghosts (they shape the ends but are not collided with).
+        ///
+        /// Box2D: `b2ChainDef.points`, `b2ChainDef.count`.
+        pub points: Vec<Vec2> = Vec::new(),
+        /// Whether the last point connects back to the first.
+        ///
+        /// Box2D: `b2ChainDef.isLoop`.
+        pub is_loop: bool = false,
+        /// Friction coefficient of every segment (≥ 0).
+        ///
+        /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.friction`.
+        pub friction: f32 = SurfaceMaterial::default().friction,
+        /// Coefficient of restitution of every segment (≥ 0).
+        ///
+        /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.restitution`.
+        pub restitution: f32 = SurfaceMaterial::default().restitution,
+        /// Rolling resistance of every segment (≥ 0).
+        ///
+        /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.rollingResistance`.
+        pub rolling_resistance: f32 = SurfaceMaterial::default().rolling_resistance,
+        /// Surface speed, m/s.
+        ///
+        /// Box2D: `b2ChainDef.materials`, `b2SurfaceMaterial.tangentSpeed`.
+        pub tangent_speed: f32 = SurfaceMaterial::default().tangent_speed,
+        /// Surface materials: empty to give every segment the four numbers
+        /// above, one for every segment, or one per segment in order (a loop has
+        /// as many segments as points, an open chain three fewer). Any other
+        /// count is an error.
+        ///
+        /// Box2D: `b2ChainDef.materials`, `b2ChainDef.materialCount`.
+        pub materials: Vec<SurfaceMaterial> = Vec::new(),
+        /// Collision filter of every segment.
+        ///
+        /// Box2D: `b2ChainDef.filter`.
+        pub filter: Filter = Filter::default(),
+        /// Let sensors detect the chain.
+        ///
+        /// Box2D: `b2ChainDef.enableSensorEvents`.
+        pub enable_sensor_events: bool = false,
+        /// Any number the application wants to attach (copied to every segment).
+        ///
+        /// Box2D: `b2ChainDef.userData`.
+        pub user_data: u64 = 0,
     }
+    /// Box2D: `b2DefaultChainDef`.
+    impl Default for ChainDef;
 }
 
 /// A chain inside the world.
@@ -262,46 +243,27 @@ mod tests {
 
     #[test]
     fn open_chain_drops_end_ghosts_and_loop_wraps() {
-        let pts = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(2.0, 0.0),
-            Vec2::new(3.0, 0.0),
-            Vec2::new(4.0, 0.0),
-        ];
-        let open = make_segments(&ChainDef {
-            points: pts.clone(),
-            ..ChainDef::default()
-        })
-        .unwrap();
+        let segments = |points: &[Vec2], is_loop: bool| {
+            make_segments(&ChainDef {
+                points: points.to_vec(),
+                is_loop,
+                ..ChainDef::default()
+            })
+        };
+        let pts: Vec<Vec2> = (0..5).map(|i| Vec2::new(i as f32, 0.0)).collect();
+        let open = segments(&pts, false).unwrap();
         assert_eq!(open.len(), 2);
         assert_eq!(open[0].ghost1, pts[0]);
         assert_eq!(open[0].segment.point1, pts[1]);
         assert_eq!(open[1].ghost2, pts[4]);
 
-        let square = vec![
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(1.0, 1.0),
-            Vec2::new(0.0, 1.0),
-        ];
-        let closed = make_segments(&ChainDef {
-            points: square.clone(),
-            is_loop: true,
-            ..ChainDef::default()
-        })
-        .unwrap();
+        let square = crate::test_points::points([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
+        let closed = segments(&square, true).unwrap();
         assert_eq!(closed.len(), 4);
         assert_eq!(closed[0].ghost1, square[3]);
         assert_eq!(closed[3].segment.point2, square[0]);
         assert_eq!(closed[3].ghost2, square[1]);
 
-        assert!(
-            make_segments(&ChainDef {
-                points: square[..3].to_vec(),
-                ..ChainDef::default()
-            })
-            .is_err()
-        );
+        assert!(segments(&square[..3], false).is_err());
     }
 }

@@ -835,11 +835,7 @@ mod tests {
 
     #[test]
     fn sharp_polygon_points_are_its_vertices() {
-        let v = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(1.0, 0.0),
-            Vec2::new(0.0, 1.0),
-        ];
+        let v = crate::test_points::points([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]);
         let xf = Transform::new(Vec2::new(2.0, 3.0), Rot::IDENTITY);
         let o = rounded_polygon_points(xf, &v, 0.0, 0.1);
         assert_eq!(
@@ -892,6 +888,20 @@ mod tests {
         strings: Vec<(Vec2, String)>,
     }
 
+    impl Recorder {
+        /// What `world` draws with `options`.
+        fn of(world: &World, options: &DrawOptions) -> Recorder {
+            let mut r = Recorder::default();
+            world.draw(&mut r, options);
+            r
+        }
+
+        /// The segments drawn in `color`.
+        fn segments_in(&self, color: HexColor) -> Vec<&(Vec2, Vec2, HexColor)> {
+            self.segments.iter().filter(|s| s.2 == color).collect()
+        }
+    }
+
     impl DebugDraw for Recorder {
         fn draw_solid_polygon(&mut self, xf: Transform, v: &[Vec2], _r: f32, c: HexColor) {
             self.solid_polygons.push((xf, v.len(), c));
@@ -929,8 +939,7 @@ mod tests {
     fn world_draw_fills_shapes_in_their_state_colours() {
         let (world, _, _) = resting_box();
         let palette = Palette::default();
-        let mut r = Recorder::default();
-        world.draw(&mut r, &DrawOptions::default());
+        let r = Recorder::of(&world, &DrawOptions::default());
         // Ground then box, in body order; the ball as a circle.
         assert_eq!(r.solid_polygons.len(), 2);
         assert_eq!(r.solid_polygons[0].2, palette.static_body);
@@ -945,14 +954,13 @@ mod tests {
     #[test]
     fn world_draw_culls_to_the_drawing_bounds() {
         let (world, _, _) = resting_box();
-        let mut r = Recorder::default();
         // A window around the ball only (the ground box reaches y = 0).
         let options = DrawOptions {
             drawing_bounds: Aabb::new(Vec2::new(-4.0, 4.0), Vec2::new(-2.0, 6.0)),
             draw_aabbs: true,
             ..DrawOptions::default()
         };
-        world.draw(&mut r, &options);
+        let r = Recorder::of(&world, &options);
         assert!(r.solid_polygons.is_empty());
         assert_eq!(r.circles.len(), 1);
         // The ball's box: 0.5 m wide at least, around (-3, 5).
@@ -973,8 +981,7 @@ mod tests {
             draw_contact_impulses: true,
             ..DrawOptions::default()
         };
-        let mut r = Recorder::default();
-        world.draw(&mut r, &options);
+        let r = Recorder::of(&world, &options);
         // The resting box touches the ground at its two bottom corners, x = 1.5 and 2.5.
         let mut xs: Vec<f32> = r.points.iter().map(|(p, _)| p.x).collect();
         xs.sort_by(f32::total_cmp);
@@ -982,11 +989,7 @@ mod tests {
         assert!((xs[0] - 1.5).abs() < 0.01 && (xs[1] - 2.5).abs() < 0.01);
         assert!(r.points.iter().all(|(p, _)| p.y.abs() < 0.02));
         // One normal and one impulse per point; the normal points up, 0.5 m long.
-        let normals: Vec<_> = r
-            .segments
-            .iter()
-            .filter(|s| s.2 == palette.normal)
-            .collect();
+        let normals = r.segments_in(palette.normal);
         assert_eq!(normals.len(), 2);
         for (a, b, _) in normals {
             assert!((b.y - a.y - 0.5).abs() < 1e-3 && (b.x - a.x).abs() < 1e-3);
@@ -1001,8 +1004,7 @@ mod tests {
             world.step(1.0 / 60.0, 4).unwrap();
         }
         assert!(!world.body(body).unwrap().is_awake() && !world.body(ball).unwrap().is_awake());
-        let mut r = Recorder::default();
-        world.draw(&mut r, &options);
+        let r = Recorder::of(&world, &options);
         assert_eq!(r.solid_polygons[1].2, palette.sleeping);
         // Sleeping contacts are not in the constraint graph, so none are drawn.
         assert!(r.points.is_empty());
@@ -1078,8 +1080,7 @@ mod tests {
             draw_joint_extras: true,
             ..Default::default()
         };
-        let mut r = Recorder::default();
-        world.draw(&mut r, &options);
+        let r = Recorder::of(&world, &options);
         let palette = &options.palette;
         // The joint: anchor A at (0, 15) and anchor B one metre left of the
         // ball's origin in its frame, joined by a segment.
@@ -1116,11 +1117,7 @@ mod tests {
         );
         // Four chain normals, 0.2 m long, from each side's middle: the bottom
         // one from (0, -5) pointing down.
-        let normals: Vec<_> = r
-            .segments
-            .iter()
-            .filter(|s| s.2 == palette.normal)
-            .collect();
+        let normals = r.segments_in(palette.normal);
         assert_eq!(normals.len(), 4);
         assert!(normals.iter().any(|(a, b, _)| {
             (*a - Vec2::new(0.0, -5.0)).length() < 1e-5
@@ -1133,9 +1130,8 @@ mod tests {
             .body(world.shape(contact.shape_id_a).unwrap().body())
             .unwrap()
             .world_center_of_mass();
-        let mut anchored = Recorder::default();
-        world.draw(
-            &mut anchored,
+        let anchored = Recorder::of(
+            &world,
             &DrawOptions {
                 draw_contacts: true,
                 draw_anchor_a: true,
@@ -1193,8 +1189,7 @@ mod tests {
         world.step(1.0 / 60.0, 4).unwrap();
 
         let options = DrawOptions::default();
-        let mut r = Recorder::default();
-        world.draw(&mut r, &options);
+        let r = Recorder::of(&world, &options);
         let color = options.palette.joint;
         let corner = world
             .body(body)

@@ -21,60 +21,38 @@ use crate::shape::ShapeGeometry;
 use crate::solver::continuous::make_shape_proxy;
 use crate::world::World;
 
-/// An explosion (see [`World::explode`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct ExplosionDef {
-    /// Centre of the blast, world frame, metres.
-    ///
-    /// Box2D: `b2ExplosionDef.position`.
-    pub position: Vec2,
-    /// Radius within which the impulse is whole, metres (≥ 0).
-    ///
-    /// Box2D: `b2ExplosionDef.radius`.
-    pub radius: f32,
-    /// Width of the band beyond `radius` across which the impulse falls
-    /// linearly to zero, metres (≥ 0).
-    ///
-    /// Box2D: `b2ExplosionDef.falloff`.
-    pub falloff: f32,
-    /// Impulse per metre of exposed shape width, N·s/m. Negative values pull
-    /// shapes towards the centre (an implosion).
-    ///
-    /// Box2D: `b2ExplosionDef.impulsePerLength`.
-    pub impulse_per_length: f32,
-    /// Only shapes whose category shares a bit with this mask are affected.
-    ///
-    /// Box2D: `b2ExplosionDef.maskBits`.
-    pub mask_bits: u64,
-}
-
-/// Box2D: `b2DefaultExplosionDef`.
-impl Default for ExplosionDef {
-    fn default() -> Self {
-        ExplosionDef {
-            position: Vec2::ZERO,
-            radius: 1.0,
-            falloff: 0.0,
-            impulse_per_length: 1.0,
-            mask_bits: u64::MAX,
-        }
+def_struct! {
+    /// An explosion (see [`World::explode`]).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct ExplosionDef {
+        /// Centre of the blast, world frame, metres.
+        ///
+        /// Box2D: `b2ExplosionDef.position`.
+        pub position: Vec2 = Vec2::ZERO => check_finite_vec("explosion position"),
+        /// Radius within which the impulse is whole, metres (≥ 0).
+        ///
+        /// Box2D: `b2ExplosionDef.radius`.
+        pub radius: f32 = 1.0 => check_non_negative("explosion radius"),
+        /// Width of the band beyond `radius` across which the impulse falls
+        /// linearly to zero, metres (≥ 0).
+        ///
+        /// Box2D: `b2ExplosionDef.falloff`.
+        pub falloff: f32 = 0.0 => check_non_negative("explosion falloff"),
+        /// Impulse per metre of exposed shape width, N·s/m. Negative values pull
+        /// shapes towards the centre (an implosion).
+        ///
+        /// Box2D: `b2ExplosionDef.impulsePerLength`.
+        pub impulse_per_length: f32 = 1.0 => check_finite("explosion impulse per length"),
+        /// Only shapes whose category shares a bit with this mask are affected.
+        ///
+        /// Box2D: `b2ExplosionDef.maskBits`.
+        pub mask_bits: u64 = u64::MAX,
     }
-}
+    /// Box2D: `b2DefaultExplosionDef`.
+    impl Default for ExplosionDef;
 
-impl ExplosionDef {
     /// Checks every number; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        check_finite_vec(self.position, "explosion position")?;
-        check_non_negative(self.radius, "explosion radius")?;
-        check_non_negative(self.falloff, "explosion falloff")?;
-        check_finite(self.impulse_per_length, "explosion impulse per length")?;
-        Ok(())
-    }
+    pub fn validate(&self);
 }
 
 /// The width of a shape seen along `line` (a unit vector in the shape's body

@@ -191,6 +191,11 @@ extern crate self as impulse2d;
 #[path = "../tests/common/build.rs"]
 mod test_build;
 
+#[macro_use]
+mod defs;
+#[cfg(test)]
+mod test_points;
+
 pub mod api;
 pub(crate) mod bitset;
 pub mod body;

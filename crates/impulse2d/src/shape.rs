@@ -21,40 +21,28 @@ use crate::math::{Transform, Vec2};
 use crate::pos::{WorldAabb, WorldTransform, check_finite_pos};
 use crate::world::World;
 
-/// Which shapes may collide. Two shapes collide when each one's category is
-/// in the other's mask, unless they share a non-zero group: a positive group
-/// always collides, a negative group never does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct Filter {
-    /// The categories this shape belongs to (usually one bit).
-    ///
-    /// Box2D: `b2Filter.categoryBits`.
-    pub category_bits: u64,
-    /// The categories this shape collides with.
-    ///
-    /// Box2D: `b2Filter.maskBits`.
-    pub mask_bits: u64,
-    /// Group override: shapes with the same positive group always collide,
-    /// with the same negative group never; zero means no group.
-    ///
-    /// Box2D: `b2Filter.groupIndex`.
-    pub group_index: i32,
-}
-
-/// Box2D: `b2DefaultFilter`.
-impl Default for Filter {
-    fn default() -> Self {
-        Filter {
-            category_bits: 1,
-            mask_bits: u64::MAX,
-            group_index: 0,
-        }
+def_struct! {
+    /// Which shapes may collide. Two shapes collide when each one's category is
+    /// in the other's mask, unless they share a non-zero group: a positive group
+    /// always collides, a negative group never does.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Filter {
+        /// The categories this shape belongs to (usually one bit).
+        ///
+        /// Box2D: `b2Filter.categoryBits`.
+        pub category_bits: u64 = 1,
+        /// The categories this shape collides with.
+        ///
+        /// Box2D: `b2Filter.maskBits`.
+        pub mask_bits: u64 = u64::MAX,
+        /// Group override: shapes with the same positive group always collide,
+        /// with the same negative group never; zero means no group.
+        ///
+        /// Box2D: `b2Filter.groupIndex`.
+        pub group_index: i32 = 0,
     }
+    /// Box2D: `b2DefaultFilter`.
+    impl Default for Filter;
 }
 
 impl Filter {
@@ -67,190 +55,132 @@ impl Filter {
     }
 }
 
-/// The surface of a shape or of one chain segment: how contacts with it
-/// behave. Friction and restitution are mixed with the other shape's by the
-/// world's mixing rules.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct SurfaceMaterial {
-    /// Coulomb friction coefficient (≥ 0).
-    ///
-    /// Box2D: `b2SurfaceMaterial.friction`.
-    pub friction: f32,
-    /// Coefficient of restitution (≥ 0, usually ≤ 1).
-    ///
-    /// Box2D: `b2SurfaceMaterial.restitution`.
-    pub restitution: f32,
-    /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
-    ///
-    /// Box2D: `b2SurfaceMaterial.rollingResistance`.
-    pub rolling_resistance: f32,
-    /// Surface speed along the tangent, m/s (conveyor belts).
-    ///
-    /// Box2D: `b2SurfaceMaterial.tangentSpeed`.
-    pub tangent_speed: f32,
-    /// A material number of the application's own; not used by the engine.
-    ///
-    /// Box2D: `b2SurfaceMaterial.userMaterialId`.
-    pub user_material_id: u64,
-    /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
-    ///
-    /// Box2D: `b2SurfaceMaterial.customColor`.
-    pub custom_color: u32,
-}
-
-impl Default for SurfaceMaterial {
+def_struct! {
+    /// The surface of a shape or of one chain segment: how contacts with it
+    /// behave. Friction and restitution are mixed with the other shape's by the
+    /// world's mixing rules.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct SurfaceMaterial {
+        /// Coulomb friction coefficient (≥ 0).
+        ///
+        /// Box2D: `b2SurfaceMaterial.friction`.
+        pub friction: f32 = 0.6 => check_non_negative("friction"),
+        /// Coefficient of restitution (≥ 0, usually ≤ 1).
+        ///
+        /// Box2D: `b2SurfaceMaterial.restitution`.
+        pub restitution: f32 = 0.0 => check_non_negative("restitution"),
+        /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+        ///
+        /// Box2D: `b2SurfaceMaterial.rollingResistance`.
+        pub rolling_resistance: f32 = 0.0 => check_non_negative("rolling resistance"),
+        /// Surface speed along the tangent, m/s (conveyor belts).
+        ///
+        /// Box2D: `b2SurfaceMaterial.tangentSpeed`.
+        pub tangent_speed: f32 = 0.0 => check_finite("tangent speed"),
+        /// A material number of the application's own; not used by the engine.
+        ///
+        /// Box2D: `b2SurfaceMaterial.userMaterialId`.
+        pub user_material_id: u64 = 0,
+        /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+        ///
+        /// Box2D: `b2SurfaceMaterial.customColor`.
+        pub custom_color: u32 = 0,
+    }
     /// Box2D: `b2DefaultSurfaceMaterial`.
-    fn default() -> Self {
-        SurfaceMaterial {
-            friction: 0.6,
-            restitution: 0.0,
-            rolling_resistance: 0.0,
-            tangent_speed: 0.0,
-            user_material_id: 0,
-            custom_color: 0,
-        }
-    }
-}
+    impl Default for SurfaceMaterial;
 
-impl SurfaceMaterial {
     /// Checks the numbers; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        check_non_negative(self.friction, "friction")?;
-        check_non_negative(self.restitution, "restitution")?;
-        check_non_negative(self.rolling_resistance, "rolling resistance")?;
-        check_finite(self.tangent_speed, "tangent speed")?;
-        Ok(())
+    pub fn validate(&self);
+}
+
+def_struct! {
+    /// Everything but the geometry needed to create a shape. Use
+    /// `..Default::default()` for the fields you do not set.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct ShapeDef {
+        /// Area density, kg/m² (≥ 0). Zero-density shapes add no mass.
+        ///
+        /// Box2D: `b2ShapeDef.density`.
+        pub density: f32 = 1.0 => check_non_negative("shape density"),
+        /// Coulomb friction coefficient (≥ 0). Mixed as `√(f_a·f_b)`.
+        ///
+        /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.friction`.
+        pub friction: f32 = SurfaceMaterial::default().friction => check_non_negative("shape friction"),
+        /// Coefficient of restitution (≥ 0, usually ≤ 1). Mixed as `max(r_a, r_b)`.
+        ///
+        /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.restitution`.
+        pub restitution: f32 = SurfaceMaterial::default().restitution => check_non_negative("shape restitution"),
+        /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
+        ///
+        /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.rollingResistance`.
+        pub rolling_resistance: f32 = SurfaceMaterial::default().rolling_resistance => check_non_negative("shape rolling resistance"),
+        /// Surface speed along the tangent, m/s (conveyor belts).
+        ///
+        /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.tangentSpeed`.
+        pub tangent_speed: f32 = SurfaceMaterial::default().tangent_speed => check_finite("shape tangent speed"),
+        /// A material number of the application's own, reported in query results;
+        /// not used by the engine.
+        ///
+        /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.userMaterialId`.
+        pub user_material_id: u64 = SurfaceMaterial::default().user_material_id,
+        /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
+        ///
+        /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.customColor`.
+        pub custom_color: u32 = SurfaceMaterial::default().custom_color,
+        /// Collision filter.
+        ///
+        /// Box2D: `b2ShapeDef.filter`.
+        pub filter: Filter = Filter::default(),
+        /// A sensor never collides (it makes no contacts); it reports the shapes
+        /// overlapping it as sensor events (see [`World::sensor_events`]).
+        ///
+        /// Box2D: `b2ShapeDef.isSensor`.
+        pub is_sensor: bool = false,
+        /// Report begin/end touch events for contacts of this shape.
+        ///
+        /// Box2D: `b2ShapeDef.enableContactEvents`.
+        pub enable_contact_events: bool = true,
+        /// On a sensor: report overlaps. On other shapes: let sensors detect
+        /// this shape. Both must be on for an overlap to be reported.
+        ///
+        /// Box2D: `b2ShapeDef.enableSensorEvents`.
+        pub enable_sensor_events: bool = true,
+        /// Report hit events (impacts faster than the world's hit threshold).
+        ///
+        /// Box2D: `b2ShapeDef.enableHitEvents`.
+        pub enable_hit_events: bool = false,
+        /// Call the world's pre-solve callback for contacts of this shape.
+        ///
+        /// Box2D: `b2ShapeDef.enablePreSolveEvents`.
+        pub enable_pre_solve_events: bool = false,
+        /// Ask the world's custom filter ([`World::set_custom_filter`]) about
+        /// this shape's new pairs (a pair is asked about when either shape says
+        /// so). On by default, unlike Box2D's opt-in default: a filter set on the
+        /// world sees every pair unless shapes opt out.
+        ///
+        /// Box2D: `b2ShapeDef.enableCustomFiltering`.
+        pub enable_custom_filtering: bool = true,
+        /// Look for contacts of this shape at the next step even when it is on a
+        /// static body (static shapes normally wait for moving shapes to find
+        /// them, which is the same unless the shape is added next to sleeping
+        /// bodies).
+        ///
+        /// Box2D: `b2ShapeDef.invokeContactCreation`.
+        pub invoke_contact_creation: bool = false,
+        /// Recompute the body's mass when this shape is added.
+        ///
+        /// Box2D: `b2ShapeDef.updateBodyMass`.
+        pub update_body_mass: bool = true,
+        /// Any number the application wants to attach.
+        ///
+        /// Box2D: `b2ShapeDef.userData`.
+        pub user_data: u64 = 0,
     }
-}
+    /// Box2D: `b2DefaultShapeDef`.
+    impl Default for ShapeDef;
 
-/// Everything but the geometry needed to create a shape. Use
-/// `..Default::default()` for the fields you do not set.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct ShapeDef {
-    /// Area density, kg/m² (≥ 0). Zero-density shapes add no mass.
-    ///
-    /// Box2D: `b2ShapeDef.density`.
-    pub density: f32,
-    /// Coulomb friction coefficient (≥ 0). Mixed as `√(f_a·f_b)`.
-    ///
-    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.friction`.
-    pub friction: f32,
-    /// Coefficient of restitution (≥ 0, usually ≤ 1). Mixed as `max(r_a, r_b)`.
-    ///
-    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.restitution`.
-    pub restitution: f32,
-    /// Rolling resistance (≥ 0, dimensionless; scaled by the larger radius).
-    ///
-    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.rollingResistance`.
-    pub rolling_resistance: f32,
-    /// Surface speed along the tangent, m/s (conveyor belts).
-    ///
-    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.tangentSpeed`.
-    pub tangent_speed: f32,
-    /// A material number of the application's own, reported in query results;
-    /// not used by the engine.
-    ///
-    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.userMaterialId`.
-    pub user_material_id: u64,
-    /// Debug-draw colour as `0xRRGGBB` (0 for the default colours).
-    ///
-    /// Box2D: `b2ShapeDef.material`, `b2SurfaceMaterial.customColor`.
-    pub custom_color: u32,
-    /// Collision filter.
-    ///
-    /// Box2D: `b2ShapeDef.filter`.
-    pub filter: Filter,
-    /// A sensor never collides (it makes no contacts); it reports the shapes
-    /// overlapping it as sensor events (see [`World::sensor_events`]).
-    ///
-    /// Box2D: `b2ShapeDef.isSensor`.
-    pub is_sensor: bool,
-    /// Report begin/end touch events for contacts of this shape.
-    ///
-    /// Box2D: `b2ShapeDef.enableContactEvents`.
-    pub enable_contact_events: bool,
-    /// On a sensor: report overlaps. On other shapes: let sensors detect
-    /// this shape. Both must be on for an overlap to be reported.
-    ///
-    /// Box2D: `b2ShapeDef.enableSensorEvents`.
-    pub enable_sensor_events: bool,
-    /// Report hit events (impacts faster than the world's hit threshold).
-    ///
-    /// Box2D: `b2ShapeDef.enableHitEvents`.
-    pub enable_hit_events: bool,
-    /// Call the world's pre-solve callback for contacts of this shape.
-    ///
-    /// Box2D: `b2ShapeDef.enablePreSolveEvents`.
-    pub enable_pre_solve_events: bool,
-    /// Ask the world's custom filter ([`World::set_custom_filter`]) about
-    /// this shape's new pairs (a pair is asked about when either shape says
-    /// so). On by default, unlike Box2D's opt-in default: a filter set on the
-    /// world sees every pair unless shapes opt out.
-    ///
-    /// Box2D: `b2ShapeDef.enableCustomFiltering`.
-    pub enable_custom_filtering: bool,
-    /// Look for contacts of this shape at the next step even when it is on a
-    /// static body (static shapes normally wait for moving shapes to find
-    /// them, which is the same unless the shape is added next to sleeping
-    /// bodies).
-    ///
-    /// Box2D: `b2ShapeDef.invokeContactCreation`.
-    pub invoke_contact_creation: bool,
-    /// Recompute the body's mass when this shape is added.
-    ///
-    /// Box2D: `b2ShapeDef.updateBodyMass`.
-    pub update_body_mass: bool,
-    /// Any number the application wants to attach.
-    ///
-    /// Box2D: `b2ShapeDef.userData`.
-    pub user_data: u64,
-}
-
-/// Box2D: `b2DefaultShapeDef`.
-impl Default for ShapeDef {
-    fn default() -> Self {
-        ShapeDef {
-            density: 1.0,
-            friction: 0.6,
-            restitution: 0.0,
-            rolling_resistance: 0.0,
-            tangent_speed: 0.0,
-            user_material_id: 0,
-            custom_color: 0,
-            filter: Filter::default(),
-            is_sensor: false,
-            enable_contact_events: true,
-            enable_sensor_events: true,
-            enable_hit_events: false,
-            enable_pre_solve_events: false,
-            enable_custom_filtering: true,
-            invoke_contact_creation: false,
-            update_body_mass: true,
-            user_data: 0,
-        }
-    }
-}
-
-impl ShapeDef {
     /// Checks the material numbers; the first bad field is named in the error.
-    pub fn validate(&self) -> Result<()> {
-        check_non_negative(self.density, "shape density")?;
-        check_non_negative(self.friction, "shape friction")?;
-        check_non_negative(self.restitution, "shape restitution")?;
-        check_non_negative(self.rolling_resistance, "shape rolling resistance")?;
-        check_finite(self.tangent_speed, "shape tangent speed")?;
-        Ok(())
-    }
+    pub fn validate(&self);
 }
 
 /// The kind of a shape. The order matters: a contact's shape A has the lower

@@ -23,6 +23,28 @@ macro_rules! ensure {
     };
 }
 
+/// Walks a doubly linked list from `head` (`NULL_INDEX` ends it): `visit(key)`
+/// checks the node at a key and gives its back and next links. Each back link
+/// must name the node before, and more than `limit` nodes is a loop; `what`
+/// names the list in those errors. Returns the number of nodes and the last
+/// key (`NULL_INDEX` for an empty list).
+pub(crate) fn walk_list(
+    head: u32,
+    limit: usize,
+    what: &str,
+    mut visit: impl FnMut(u32) -> Result<(u32, u32), String>,
+) -> Result<(usize, u32), String> {
+    let (mut count, mut prev, mut key) = (0, NULL_INDEX, head);
+    while key != NULL_INDEX {
+        let (back, next) = visit(key)?;
+        ensure!(back == prev, "{what} has a bad back link");
+        (prev, key) = (key, next);
+        count += 1;
+        ensure!(count <= limit, "{what} loops");
+    }
+    Ok((count, prev))
+}
+
 impl World {
     /// Checks the world's internal invariants (solver sets, body and contact
     /// lists, islands, graph colours). Returns a description of the first
@@ -179,10 +201,8 @@ impl World {
             }
 
             // Contact list.
-            let mut count = 0;
-            let mut prev = NULL_INDEX;
-            let mut key = body.head_contact_key;
-            while key != NULL_INDEX {
+            let what = format!("body {index} contact list");
+            let (count, _) = walk_list(body.head_contact_key, self.contacts.len(), &what, |key| {
                 let c = &self.contacts[(key >> 1) as usize];
                 ensure!(
                     c.contact_id == key >> 1,
@@ -194,18 +214,8 @@ impl World {
                     edge.body_id == index as u32,
                     "contact edge does not point back to body {index}"
                 );
-                ensure!(
-                    edge.prev_key == prev,
-                    "body {index} contact list has a bad back link"
-                );
-                prev = key;
-                key = edge.next_key;
-                count += 1;
-                ensure!(
-                    count <= self.contacts.len(),
-                    "body {index} contact list loops"
-                );
-            }
+                Ok((edge.prev_key, edge.next_key))
+            })?;
             ensure!(
                 count == body.contact_count as usize,
                 "body {index} has {count} contacts listed, {} counted",
@@ -213,10 +223,8 @@ impl World {
             );
 
             // Shape list.
-            let mut count = 0;
-            let mut prev = NULL_INDEX;
-            let mut shape_id = body.head_shape_id;
-            while shape_id != NULL_INDEX {
+            let what = format!("body {index} shape list");
+            let (count, _) = walk_list(body.head_shape_id, self.shapes.len(), &what, |shape_id| {
                 let shape = &self.shapes[shape_id as usize];
                 ensure!(
                     shape.id == shape_id,
@@ -225,10 +233,6 @@ impl World {
                 ensure!(
                     shape.body_id == index as u32,
                     "shape {shape_id} names another body"
-                );
-                ensure!(
-                    shape.prev_shape_id == prev,
-                    "body {index} shape list has a bad back link"
                 );
                 ensure!(
                     shape.proxy_key.is_some() == (body.set_index != DISABLED_SET),
@@ -257,11 +261,8 @@ impl World {
                         shape.fat_aabb
                     );
                 }
-                prev = shape_id;
-                shape_id = shape.next_shape_id;
-                count += 1;
-                ensure!(count <= self.shapes.len(), "body {index} shape list loops");
-            }
+                Ok((shape.prev_shape_id, shape.next_shape_id))
+            })?;
             ensure!(
                 count == body.shape_count as usize,
                 "body {index} has {count} shapes listed, {} counted",
@@ -384,10 +385,8 @@ impl World {
                 island.island_id
             );
             ensure!(island.head_body != NULL_INDEX, "island {index} has no body");
-            let mut count = 0;
-            let mut prev = NULL_INDEX;
-            let mut b = island.head_body;
-            while b != NULL_INDEX {
+            let what = format!("island {index} body list");
+            let (count, last) = walk_list(island.head_body, self.bodies.len(), &what, |b| {
                 let body = &self.bodies[b as usize];
                 ensure!(
                     body.island_id == id,
@@ -395,20 +394,13 @@ impl World {
                     body.island_id
                 );
                 ensure!(
-                    body.island_prev == prev,
-                    "island {index} body list has a bad back link"
-                );
-                ensure!(
                     body.set_index == island.set_index,
                     "body {b} and island {index} in different sets"
                 );
-                prev = b;
-                b = body.island_next;
-                count += 1;
-                ensure!(count <= self.bodies.len(), "island {index} body list loops");
-            }
+                Ok((body.island_prev, body.island_next))
+            })?;
             ensure!(
-                prev == island.tail_body,
+                last == island.tail_body,
                 "island {index} tail body is wrong"
             );
             ensure!(
@@ -416,19 +408,13 @@ impl World {
                 "island {index} body count is wrong"
             );
 
-            let mut count = 0;
-            let mut prev = NULL_INDEX;
-            let mut c = island.head_contact;
-            while c != NULL_INDEX {
+            let what = format!("island {index} contact list");
+            let (count, last) = walk_list(island.head_contact, self.contacts.len(), &what, |c| {
                 let contact = &self.contacts[c as usize];
                 ensure!(
                     contact.island_id == id,
                     "contact {c} in island {index} names island {}",
                     contact.island_id
-                );
-                ensure!(
-                    contact.island_prev == prev,
-                    "island {index} contact list has a bad back link"
                 );
                 ensure!(
                     contact.set_index == island.set_index,
@@ -438,16 +424,10 @@ impl World {
                     contact.flags & contact_flags::TOUCHING != 0,
                     "island {index} holds non-touching contact {c}"
                 );
-                prev = c;
-                c = contact.island_next;
-                count += 1;
-                ensure!(
-                    count <= self.contacts.len(),
-                    "island {index} contact list loops"
-                );
-            }
+                Ok((contact.island_prev, contact.island_next))
+            })?;
             ensure!(
-                prev == island.tail_contact,
+                last == island.tail_contact,
                 "island {index} tail contact is wrong"
             );
             ensure!(

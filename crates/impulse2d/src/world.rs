@@ -29,107 +29,106 @@ use crate::solver::softness::Softness;
 use crate::solver::solver_set::{AWAKE_SET, FIRST_SLEEPING_SET, SolverSet};
 use crate::solver::{self, StepContext, StepScratch, ms_since};
 
-/// World settings. Defaults are Box2D v3's, tuned for objects of 0.1 to 10 m.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(default)
-)]
-pub struct WorldDef {
-    /// Gravity, m/s².
-    ///
-    /// Box2D: `b2WorldDef.gravity`.
-    pub gravity: Vec2,
-    /// Contact stiffness, Hz (capped at a quarter of the substep rate).
-    ///
-    /// Box2D: `b2WorldDef.contactHertz`.
-    pub contact_hertz: f32,
-    /// Contact damping ratio (dimensionless).
-    ///
-    /// Box2D: `b2WorldDef.contactDampingRatio`.
-    pub contact_damping_ratio: f32,
-    /// Largest speed at which overlapping shapes are pushed apart, m/s.
-    ///
-    /// Box2D: `b2WorldDef.contactSpeed`.
-    pub contact_push_max_velocity: f32,
-    /// Joint stiffness, Hz (for joints; kept here for the joint solver).
-    pub joint_hertz: f32,
-    /// Joint damping ratio (dimensionless).
-    pub joint_damping_ratio: f32,
-    /// Approach speed below which restitution is ignored, m/s.
-    ///
-    /// Box2D: `b2WorldDef.restitutionThreshold`.
-    pub restitution_threshold: f32,
-    /// Approach speed above which a hit event is reported, m/s.
-    ///
-    /// Box2D: `b2WorldDef.hitEventThreshold`.
-    pub hit_event_threshold: f32,
-    /// Largest speed of any body, m/s.
-    ///
-    /// Box2D: `b2WorldDef.maximumLinearSpeed`.
-    pub maximum_linear_speed: f32,
-    /// Contact recycling distance, metres (0 turns recycling off). A contact
-    /// whose bodies moved relative to each other by less than this since its
-    /// manifold was computed keeps the manifold and only updates the
-    /// separations, which is much cheaper than recomputing it (Box2D v3's
-    /// contact recycling; default 10 × linear slop = 5 cm).
-    pub contact_recycle_distance: f32,
-    /// Unbiased solver passes per substep (1 to
-    /// [`MAX_RELAX_ITERATIONS`](crate::core::MAX_RELAX_ITERATIONS); Box2D uses 1). The relax pass
-    /// removes the velocity that pushing overlapping shapes apart added; in
-    /// deep overlaps spread over several bodies one Gauss–Seidel pass leaves
-    /// some of it, and a second pass removes most of the rest at the cost of
-    /// one more pass over the contacts per substep.
-    pub relax_iterations: u32,
-    /// Whether bodies may fall asleep.
-    ///
-    /// Box2D: `b2WorldDef.enableSleep`.
-    pub enable_sleep: bool,
-    /// Whether fast bodies are swept against static geometry.
-    ///
-    /// Box2D: `b2WorldDef.enableContinuous`.
-    pub enable_continuous: bool,
-    /// Whether each step's contact and joint impulses start from the last
-    /// step's (warm starting). Off only to study the solver: a stack then
-    /// sags, as its weight must be found again within every step.
-    pub enable_warm_starting: bool,
-    /// Whether contacts keep speculative points (points not yet touching,
-    /// up to [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE)
-    /// apart). Off, a two-point manifold drops a point more than 1.5 linear
-    /// slops apart, as Box2D's testing switch does.
-    pub enable_speculative: bool,
-    /// Whether contacts between two non-static bodies of unequal mass are
-    /// softened (Box2D's experimental contact softening; default off). The
-    /// stiffness is then `ratio × min(contact_hertz, substep rate / 8)` Hz
-    /// and the damping ratio `ratio × contact_damping_ratio`, where `ratio`
-    /// is the lighter body's mass over the heavier's (from the inverse
-    /// masses, so a kinematic body counts as infinitely heavy), at least 0.5.
-    /// Equal masses give Box2D's ordinary contact except for the lower cap.
-    /// Contacts with static bodies are unchanged.
-    ///
-    /// Box2D: `b2WorldDef.enableContactSoftening`.
-    pub enable_contact_softening: bool,
-    /// Anything the application wants to keep with the world.
-    ///
-    /// Box2D: `b2WorldDef.userData`.
-    pub user_data: u64,
-    /// Threads that run the parallel stages of a step, counting the thread
-    /// that calls [`World::step`] (1 to [`MAX_WORKERS`]; default 1). With 1
-    /// everything runs on the calling thread and no thread is started; with
-    /// `n`, `n − 1` helper threads live as long as the world. The results
-    /// are the same bits for every count. The pre-solve callback may run on
-    /// the helper threads. On WebAssembly without threads
-    /// (`wasm32-unknown-unknown`) no thread is started: any valid count runs
-    /// as 1 and [`World::worker_count`] reports 1.
-    ///
-    /// Box2D: `b2WorldDef.workerCount`.
-    pub worker_count: usize,
-    /// Which build of the hot loops to run (default [`SimdPath::Auto`]: the
-    /// fastest this CPU supports, detected when the world is created). Every
-    /// path gives the same bits. Forcing [`SimdPath::Avx2`] on a CPU without
-    /// it makes [`World::new`] fail. [`World::simd_path`] says which runs.
-    pub simd: SimdPath,
+def_struct! {
+    /// World settings. Defaults are Box2D v3's, tuned for objects of 0.1 to 10 m.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct WorldDef {
+        /// Gravity, m/s².
+        ///
+        /// Box2D: `b2WorldDef.gravity`.
+        pub gravity: Vec2 = Vec2::new(0.0, -10.0),
+        /// Contact stiffness, Hz (capped at a quarter of the substep rate).
+        ///
+        /// Box2D: `b2WorldDef.contactHertz`.
+        pub contact_hertz: f32 = 30.0,
+        /// Contact damping ratio (dimensionless).
+        ///
+        /// Box2D: `b2WorldDef.contactDampingRatio`.
+        pub contact_damping_ratio: f32 = 10.0,
+        /// Largest speed at which overlapping shapes are pushed apart, m/s.
+        ///
+        /// Box2D: `b2WorldDef.contactSpeed`.
+        pub contact_push_max_velocity: f32 = 3.0,
+        /// Joint stiffness, Hz (for joints; kept here for the joint solver).
+        pub joint_hertz: f32 = 60.0,
+        /// Joint damping ratio (dimensionless).
+        pub joint_damping_ratio: f32 = 2.0,
+        /// Approach speed below which restitution is ignored, m/s.
+        ///
+        /// Box2D: `b2WorldDef.restitutionThreshold`.
+        pub restitution_threshold: f32 = 1.0,
+        /// Approach speed above which a hit event is reported, m/s.
+        ///
+        /// Box2D: `b2WorldDef.hitEventThreshold`.
+        pub hit_event_threshold: f32 = 1.0,
+        /// Largest speed of any body, m/s.
+        ///
+        /// Box2D: `b2WorldDef.maximumLinearSpeed`.
+        pub maximum_linear_speed: f32 = 400.0,
+        /// Contact recycling distance, metres (0 turns recycling off). A contact
+        /// whose bodies moved relative to each other by less than this since its
+        /// manifold was computed keeps the manifold and only updates the
+        /// separations, which is much cheaper than recomputing it (Box2D v3's
+        /// contact recycling; default 10 × linear slop = 5 cm).
+        pub contact_recycle_distance: f32 = 10.0 * LINEAR_SLOP,
+        /// Unbiased solver passes per substep (1 to
+        /// [`MAX_RELAX_ITERATIONS`](crate::core::MAX_RELAX_ITERATIONS); Box2D uses 1). The relax pass
+        /// removes the velocity that pushing overlapping shapes apart added; in
+        /// deep overlaps spread over several bodies one Gauss–Seidel pass leaves
+        /// some of it, and a second pass removes most of the rest at the cost of
+        /// one more pass over the contacts per substep.
+        pub relax_iterations: u32 = 1,
+        /// Whether bodies may fall asleep.
+        ///
+        /// Box2D: `b2WorldDef.enableSleep`.
+        pub enable_sleep: bool = true,
+        /// Whether fast bodies are swept against static geometry.
+        ///
+        /// Box2D: `b2WorldDef.enableContinuous`.
+        pub enable_continuous: bool = true,
+        /// Whether each step's contact and joint impulses start from the last
+        /// step's (warm starting). Off only to study the solver: a stack then
+        /// sags, as its weight must be found again within every step.
+        pub enable_warm_starting: bool = true,
+        /// Whether contacts keep speculative points (points not yet touching,
+        /// up to [`SPECULATIVE_DISTANCE`](crate::core::SPECULATIVE_DISTANCE)
+        /// apart). Off, a two-point manifold drops a point more than 1.5 linear
+        /// slops apart, as Box2D's testing switch does.
+        pub enable_speculative: bool = true,
+        /// Whether contacts between two non-static bodies of unequal mass are
+        /// softened (Box2D's experimental contact softening; default off). The
+        /// stiffness is then `ratio × min(contact_hertz, substep rate / 8)` Hz
+        /// and the damping ratio `ratio × contact_damping_ratio`, where `ratio`
+        /// is the lighter body's mass over the heavier's (from the inverse
+        /// masses, so a kinematic body counts as infinitely heavy), at least 0.5.
+        /// Equal masses give Box2D's ordinary contact except for the lower cap.
+        /// Contacts with static bodies are unchanged.
+        ///
+        /// Box2D: `b2WorldDef.enableContactSoftening`.
+        pub enable_contact_softening: bool = false,
+        /// Anything the application wants to keep with the world.
+        ///
+        /// Box2D: `b2WorldDef.userData`.
+        pub user_data: u64 = 0,
+        /// Threads that run the parallel stages of a step, counting the thread
+        /// that calls [`World::step`] (1 to [`MAX_WORKERS`]; default 1). With 1
+        /// everything runs on the calling thread and no thread is started; with
+        /// `n`, `n − 1` helper threads live as long as the world. The results
+        /// are the same bits for every count. The pre-solve callback may run on
+        /// the helper threads. On WebAssembly without threads
+        /// (`wasm32-unknown-unknown`) no thread is started: any valid count runs
+        /// as 1 and [`World::worker_count`] reports 1.
+        ///
+        /// Box2D: `b2WorldDef.workerCount`.
+        pub worker_count: usize = 1,
+        /// Which build of the hot loops to run (default [`SimdPath::Auto`]: the
+        /// fastest this CPU supports, detected when the world is created). Every
+        /// path gives the same bits. Forcing [`SimdPath::Avx2`] on a CPU without
+        /// it makes [`World::new`] fail. [`World::simd_path`] says which runs.
+        pub simd: SimdPath = SimdPath::Auto,
+    }
+    /// Box2D: `b2DefaultWorldDef`.
+    impl Default for WorldDef;
 }
 
 /// The largest [`WorldDef::worker_count`].
@@ -145,33 +144,6 @@ pub(crate) fn check_worker_count(count: usize) -> Result<()> {
         });
     }
     Ok(())
-}
-
-/// Box2D: `b2DefaultWorldDef`.
-impl Default for WorldDef {
-    fn default() -> Self {
-        WorldDef {
-            gravity: Vec2::new(0.0, -10.0),
-            contact_hertz: 30.0,
-            contact_damping_ratio: 10.0,
-            contact_push_max_velocity: 3.0,
-            joint_hertz: 60.0,
-            joint_damping_ratio: 2.0,
-            restitution_threshold: 1.0,
-            hit_event_threshold: 1.0,
-            maximum_linear_speed: 400.0,
-            contact_recycle_distance: 10.0 * LINEAR_SLOP,
-            relax_iterations: 1,
-            enable_sleep: true,
-            enable_continuous: true,
-            enable_warm_starting: true,
-            enable_speculative: true,
-            enable_contact_softening: false,
-            user_data: 0,
-            worker_count: 1,
-            simd: SimdPath::Auto,
-        }
-    }
 }
 
 impl WorldDef {
@@ -470,22 +442,6 @@ impl World {
     /// The settings the world was made with (as changed by the setters).
     pub fn settings(&self) -> &WorldDef {
         &self.settings
-    }
-
-    /// Gravity, m/s².
-    ///
-    /// Box2D: `b2World_GetGravity`.
-    pub fn gravity(&self) -> Vec2 {
-        self.settings.gravity
-    }
-
-    /// Changes gravity (m/s²). Sleeping bodies stay asleep until something wakes them.
-    ///
-    /// Box2D: `b2World_SetGravity`.
-    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<()> {
-        check_finite_vec(gravity, "gravity")?;
-        self.settings.gravity = gravity;
-        Ok(())
     }
 
     /// Turns sleeping on or off; turning it off wakes every sleeping island.

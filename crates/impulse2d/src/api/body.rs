@@ -18,23 +18,24 @@ use crate::snapshot::recording::Logged;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
 
-/// One body of a world, validated once: the world borrow (`&World` or
-/// `&mut World`) and the body's index. Made by [`World::body`] and
-/// [`World::body_mut`]; [`BodyRef`] reads, [`BodyMut`] also writes.
-///
-/// Box2D: the `b2Body_*` functions; `b2Body_IsValid` is
-/// [`World::body`]`(id).is_ok()`, `b2Body_GetWorld` is moot (the view borrows
-/// the world).
-#[derive(Debug)]
-pub struct BodyView<W> {
-    world: W,
-    index: usize,
+view! {
+    /// One body of a world, validated once: the world borrow (`&World` or
+    /// `&mut World`) and the body's index. Made by [`World::body`] and
+    /// [`World::body_mut`]; [`BodyRef`] reads, [`BodyMut`] also writes.
+    ///
+    /// Box2D: the `b2Body_*` functions; `b2Body_IsValid` is
+    /// [`World::body`]`(id).is_ok()`, `b2Body_GetWorld` is moot (the view borrows
+    /// the world).
+    pub struct BodyView<W>(BodyId = body_index, make_body_id, "body"): BodyRef, BodyMut;
+    ///
+    /// Box2D: `b2Body_IsValid`.
+    World::body;
+    World::body_mut;
+    /// The world the view reads.
+    ///
+    /// Box2D: `b2Body_GetWorld`.
+    BodyRef::world;
 }
-
-/// A read-only view of a body.
-pub type BodyRef<'w> = BodyView<&'w World>;
-/// A read-write view of a body.
-pub type BodyMut<'w> = BodyView<&'w mut World>;
 
 impl World {
     /// Creates a body. Shapes are attached afterwards; a dynamic body without
@@ -63,35 +64,9 @@ impl World {
             },
         )
     }
-
-    /// A read-only view of a body; `Err(InvalidId)` for a stale or foreign id.
-    ///
-    /// Box2D: `b2Body_IsValid`.
-    pub fn body(&self, id: BodyId) -> Result<BodyRef<'_>> {
-        let index = self.body_index(id)?;
-        Ok(BodyView { world: self, index })
-    }
-
-    /// A read-write view of a body; `Err(InvalidId)` for a stale or foreign id.
-    pub fn body_mut(&mut self, id: BodyId) -> Result<BodyMut<'_>> {
-        let index = self.body_index(id)?;
-        Ok(BodyView { world: self, index })
-    }
 }
 
 impl<W: Deref<Target = World>> BodyView<W> {
-    /// The body's id.
-    pub fn id(&self) -> BodyId {
-        self.world.make_body_id(self.index as u32)
-    }
-
-    /// The world the view reads.
-    ///
-    /// Box2D: `b2Body_GetWorld`.
-    pub fn world(&self) -> &World {
-        &self.world
-    }
-
     /// The body's type.
     ///
     /// Box2D: `b2Body_GetType`.

@@ -11,23 +11,26 @@ use crate::id::{BodyId, ChainId, ShapeId};
 use crate::shape::SurfaceMaterial;
 use crate::world::World;
 
-/// One chain of a world, validated once: the world borrow (`&World` or
-/// `&mut World`) and the chain's index. Made by [`World::chain`] and
-/// [`World::chain_mut`]; [`ChainRef`] reads, [`ChainMut`] also writes. Each
-/// segment is also a shape ([`World::shape`]).
-///
-/// Box2D: the `b2Chain_*` functions; `b2Chain_IsValid` is
-/// [`World::chain`]`(id).is_ok()`, `b2Chain_GetWorld` is moot.
-#[derive(Debug)]
-pub struct ChainView<W> {
-    world: W,
-    index: usize,
+view! {
+    /// One chain of a world, validated once: the world borrow (`&World` or
+    /// `&mut World`) and the chain's index. Made by [`World::chain`] and
+    /// [`World::chain_mut`]; [`ChainRef`] reads, [`ChainMut`] also writes. Each
+    /// segment is also a shape ([`World::shape`]).
+    ///
+    /// Box2D: the `b2Chain_*` functions; `b2Chain_IsValid` is
+    /// [`World::chain`]`(id).is_ok()`, `b2Chain_GetWorld` is moot.
+    pub struct ChainView<W>(ChainId = chain_index, make_chain_id, "chain"): ChainRef, ChainMut;
+    ///
+    /// Box2D: `b2Chain_IsValid`.
+    World::chain;
+    /// Taking one advances [`World::structure_generation`] (a
+    /// [`RollbackState`](crate::RollbackState) does not hold chains).
+    World::chain_mut then note_structure_change;
+    /// The world the view reads.
+    ///
+    /// Box2D: `b2Chain_GetWorld`.
+    ChainRef::world;
 }
-
-/// A read-only view of a chain.
-pub type ChainRef<'w> = ChainView<&'w World>;
-/// A read-write view of a chain.
-pub type ChainMut<'w> = ChainView<&'w mut World>;
 
 impl World {
     /// Attaches a chain of one-sided segments to a body (usually static).
@@ -51,38 +54,9 @@ impl World {
         self.remove_chain(ci);
         Ok(())
     }
-
-    /// A read-only view of a chain; `Err(InvalidId)` for a stale or foreign id.
-    ///
-    /// Box2D: `b2Chain_IsValid`.
-    pub fn chain(&self, id: ChainId) -> Result<ChainRef<'_>> {
-        let index = self.chain_index(id)?;
-        Ok(ChainView { world: self, index })
-    }
-
-    /// A read-write view of a chain; `Err(InvalidId)` for a stale or foreign id.
-    /// Taking one advances [`World::structure_generation`] (a
-    /// [`RollbackState`](crate::RollbackState) does not hold chains).
-    pub fn chain_mut(&mut self, id: ChainId) -> Result<ChainMut<'_>> {
-        let index = self.chain_index(id)?;
-        self.note_structure_change();
-        Ok(ChainView { world: self, index })
-    }
 }
 
 impl<W: Deref<Target = World>> ChainView<W> {
-    /// The chain's id.
-    pub fn id(&self) -> ChainId {
-        self.world.make_chain_id(self.index as u32)
-    }
-
-    /// The world the view reads.
-    ///
-    /// Box2D: `b2Chain_GetWorld`.
-    pub fn world(&self) -> &World {
-        &self.world
-    }
-
     /// The body the chain is attached to.
     pub fn body(&self) -> BodyId {
         self.world

@@ -52,6 +52,7 @@ use std::ops::Deref;
 
 use crate::error::{Error, Result, check_finite, check_finite_vec};
 use crate::id::{BodyId, JointId, NULL_INDEX};
+use crate::joint::axial::{Limit, Motor, Spring};
 use crate::joint::distance::{DistanceJoint, check_force_range, clamp_length, clamp_range};
 use crate::joint::motor::{MotorJoint, check_correction};
 use crate::joint::mouse::MouseJoint;
@@ -72,37 +73,22 @@ use crate::math::{Rot, Transform, Vec2};
 use crate::pos::{Pos, WorldTransform};
 use crate::world::World;
 
-/// One joint of a world, validated once: the world borrow (`&World` or
-/// `&mut World`) and the joint's index. Made by [`World::joint`] and
-/// [`World::joint_mut`].
-///
-/// Covers Box2D's `b2Joint_*` functions.
-#[derive(Clone, Copy)]
-pub struct JointView<W> {
-    world: W,
-    index: usize,
+view! {
+    /// One joint of a world, validated once: the world borrow (`&World` or
+    /// `&mut World`) and the joint's index. Made by [`World::joint`] and
+    /// [`World::joint_mut`].
+    ///
+    /// Covers Box2D's `b2Joint_*` functions.
+    pub struct JointView<W>(JointId = joint_index, make_joint_id, "joint"): JointRef, JointMut + Copy;
+    World::joint;
+    World::joint_mut then record_change;
+    /// The world the joint belongs to.
+    ///
+    /// Box2D: `b2Joint_GetWorld`.
+    JointRef::world;
 }
 
-/// A read-only view of a joint.
-pub type JointRef<'w> = JointView<&'w World>;
-/// A read-write view of a joint.
-pub type JointMut<'w> = JointView<&'w mut World>;
-
 impl World {
-    /// A read-only view of a joint; `Err(InvalidId)` for a stale or foreign id.
-    pub fn joint(&self, id: JointId) -> Result<JointRef<'_>> {
-        let index = self.joint_index(id)?;
-        Ok(JointView { world: self, index })
-    }
-
-    /// A read-write view of a joint; `Err(InvalidId)` for a stale or foreign
-    /// id.
-    pub fn joint_mut(&mut self, id: JointId) -> Result<JointMut<'_>> {
-        let index = self.joint_index(id)?;
-        self.record_change();
-        Ok(JointView { world: self, index })
-    }
-
     /// Creates a distance joint. Fails on a stale body id, equal bodies or a
     /// bad number in the definition.
     ///
@@ -326,20 +312,12 @@ impl<W: Deref<Target = World>> JointView<W> {
         T::of(&self.sim().kind).map_or_else(R::default, f)
     }
 
-    /// This view as the typed part `T`, or the wrong-type error.
+    /// This view as the part `T` (a joint type's data or a shared part), or
+    /// the wrong-type error.
     fn typed<T: JointData>(self) -> Result<JointView<W>> {
         match T::of(&self.sim().kind) {
             Some(_) => Ok(self),
             None => Err(wrong_type(T::NAME, self.joint_type())),
-        }
-    }
-
-    /// This view as a shared part, when `has` says the joint has it.
-    fn shared_part(self, has: fn(&JointKind) -> bool, what: &'static str) -> Result<JointView<W>> {
-        if has(&self.sim().kind) {
-            Ok(self)
-        } else {
-            Err(wrong_type(what, self.joint_type()))
         }
     }
 
@@ -349,18 +327,6 @@ impl<W: Deref<Target = World>> JointView<W> {
             world: &*self.world,
             index: self.index,
         }
-    }
-
-    /// The world the joint belongs to.
-    ///
-    /// Box2D: `b2Joint_GetWorld`.
-    pub fn world(&self) -> &World {
-        &self.world
-    }
-
-    /// The joint's id.
-    pub fn id(&self) -> JointId {
-        self.world.make_joint_id(self.index as u32)
     }
 
     /// The joint's type.
@@ -559,74 +525,66 @@ impl<W: Deref<Target = World>> JointView<W> {
 
     /// The motor of a revolute, prismatic, wheel or distance joint.
     pub fn motor(self) -> Result<MotorView<W>> {
-        let view = self.shared_part(|k| k.motor().is_some(), "a joint with a motor")?;
-        Ok(MotorView { view })
+        self.typed::<Motor>().map(|view| MotorView { view })
     }
 
     /// The limits of a revolute, prismatic, wheel or distance joint.
     pub fn limit(self) -> Result<LimitView<W>> {
-        let view = self.shared_part(|k| k.limit().is_some(), "a joint with limits")?;
-        Ok(LimitView { view })
+        self.typed::<Limit>().map(|view| LimitView { view })
     }
 
     /// The spring of a revolute, prismatic, wheel or distance joint.
     pub fn spring(self) -> Result<SpringView<W>> {
-        let view = self.shared_part(|k| k.spring().is_some(), "a joint with a spring")?;
-        Ok(SpringView { view })
+        self.typed::<Spring>().map(|view| SpringView { view })
     }
 
     /// What only a revolute joint has.
     pub fn revolute(self) -> Result<RevoluteView<W>> {
-        let view = self.typed::<RevoluteJoint>()?;
-        Ok(RevoluteView { view })
+        self.typed::<RevoluteJoint>()
+            .map(|view| RevoluteView { view })
     }
 
     /// What only a prismatic joint has.
     pub fn prismatic(self) -> Result<PrismaticView<W>> {
-        let view = self.typed::<PrismaticJoint>()?;
-        Ok(PrismaticView { view })
+        self.typed::<PrismaticJoint>()
+            .map(|view| PrismaticView { view })
     }
 
     /// What only a wheel joint has.
     pub fn wheel(self) -> Result<WheelView<W>> {
-        let view = self.typed::<WheelJoint>()?;
-        Ok(WheelView { view })
+        self.typed::<WheelJoint>().map(|view| WheelView { view })
     }
 
     /// What only a distance joint has.
     pub fn distance(self) -> Result<DistanceView<W>> {
-        let view = self.typed::<DistanceJoint>()?;
-        Ok(DistanceView { view })
+        self.typed::<DistanceJoint>()
+            .map(|view| DistanceView { view })
     }
 
     /// What only a weld joint has.
     pub fn weld(self) -> Result<WeldView<W>> {
-        let view = self.typed::<WeldJoint>()?;
-        Ok(WeldView { view })
+        self.typed::<WeldJoint>().map(|view| WeldView { view })
     }
 
     /// What only a motor joint has.
     pub fn motor_joint(self) -> Result<MotorJointView<W>> {
-        let view = self.typed::<MotorJoint>()?;
-        Ok(MotorJointView { view })
+        self.typed::<MotorJoint>()
+            .map(|view| MotorJointView { view })
     }
 
     /// What only a mouse joint has.
     pub fn mouse(self) -> Result<MouseView<W>> {
-        let view = self.typed::<MouseJoint>()?;
-        Ok(MouseView { view })
+        self.typed::<MouseJoint>().map(|view| MouseView { view })
     }
 
     /// What only a mover joint has.
     pub fn mover(self) -> Result<MoverView<W>> {
-        let view = self.typed::<MoverJoint>()?;
-        Ok(MoverView { view })
+        self.typed::<MoverJoint>().map(|view| MoverView { view })
     }
 
     /// What only a pogo joint has.
     pub fn pogo(self) -> Result<PogoView<W>> {
-        let view = self.typed::<PogoJoint>()?;
-        Ok(PogoView { view })
+        self.typed::<PogoJoint>().map(|view| PogoView { view })
     }
 
     /// A filter joint (it has nothing of its own).
@@ -791,10 +749,25 @@ fn check_frame(frame: Transform) -> Result<Transform> {
     ))
 }
 
-/// Declares a part view: a joint view whose type was checked once, with a
-/// read-only and a read-write alias.
+/// Declares a part view: a joint view whose type (`$data`, a [`JointData`])
+/// was checked once, with a read-only and a read-write alias, and its
+/// getters and setters, one row each:
+/// - `fn def(&self) -> XDef(base, sim);` the definition the joint would be
+///   re-created with (`XDef::read`, with or without the joint's base sim);
+/// - `fn name(&self) -> T = field;` (or `= |j| expr;`) a getter of the data;
+/// - `fn set_name(&mut self, v: T) = field, check("what");` a setter that
+///   checks `v` (the error names `what`), stores it and wakes the bodies.
+///
+/// Each row keeps its own doc lines and `Box2D:` tag (scripts/api_parity.py
+/// reads a `&self` row as the read alias's method, a `&mut self` row as the
+/// write alias's). Getters go to the impl for every view, setters to the
+/// impl for `&mut World`.
 macro_rules! part_view {
-    ($(#[$doc:meta])* $name:ident, $ref_alias:ident, $mut_alias:ident) => {
+    (
+        $(#[$doc:meta])*
+        pub struct $name:ident<W>$(($data:ident))?: $ref_alias:ident, $mut_alias:ident;
+        $($rows:tt)*
+    ) => {
         $(#[$doc])*
         #[derive(Clone, Copy)]
         pub struct $name<W> {
@@ -812,52 +785,97 @@ macro_rules! part_view {
         #[doc = concat!("A read-write [`", stringify!($name), "`].")]
         pub type $mut_alias<'w> = $name<&'w mut World>;
 
-        impl<W: Deref<Target = World>> $name<W> {
+        part_view!(@rows $name $($data)? [
             /// The whole joint, read only.
             pub fn joint(&self) -> JointRef<'_> {
                 self.view.as_ref()
             }
-        }
-
-        impl $name<&mut World> {
+        ] [
             /// The whole joint, read-write.
             pub fn joint_mut(&mut self) -> JointMut<'_> {
                 self.view.reborrow()
             }
+        ] $($rows)*);
+    };
+
+    (@rows $name:ident $data:ident [$($get:tt)*] $set:tt
+        $(#[$doc:meta])* fn def(&self) -> $def:ident($base:ident $(, $sim:ident)?);
+        $($rest:tt)*
+    ) => {
+        part_view!(@rows $name $data [$($get)*
+            $(#[$doc])*
+            pub fn def(&self) -> $def {
+                let $base = self.view.world.joint_base_def(self.view.index);
+                $(let $sim = &self.view.sim().base;)?
+                self.view.data(|j: &$data| $def::read($base, $($sim,)? j))
+            }
+        ] $set $($rest)*);
+    };
+
+    (@rows $name:ident $data:ident [$($get:tt)*] $set:tt
+        $(#[$doc:meta])* fn $f:ident(&self) -> $ty:ty = |$j:ident| $e:expr;
+        $($rest:tt)*
+    ) => {
+        part_view!(@rows $name $data [$($get)*
+            $(#[$doc])*
+            pub fn $f(&self) -> $ty {
+                self.view.data(|$j: &$data| $e)
+            }
+        ] $set $($rest)*);
+    };
+
+    (@rows $name:ident $data:ident [$($get:tt)*] $set:tt
+        $(#[$doc:meta])* fn $f:ident(&self) -> $ty:ty = $($field:ident).+;
+        $($rest:tt)*
+    ) => {
+        part_view!(@rows $name $data [$($get)*
+            $(#[$doc])*
+            pub fn $f(&self) -> $ty {
+                self.view.data(|j: &$data| j.$($field).+)
+            }
+        ] $set $($rest)*);
+    };
+
+    (@rows $name:ident $data:ident $get:tt [$($set:tt)*]
+        $(#[$doc:meta])* fn $f:ident(&mut self, $v:ident: $ty:ty) = $($field:ident).+, $check:ident($what:literal);
+        $($rest:tt)*
+    ) => {
+        part_view!(@rows $name $data $get [$($set)*
+            $(#[$doc])*
+            pub fn $f(&mut self, $v: $ty) -> Result<()> {
+                $check($v, $what)?;
+                self.view.update_data(|j: &mut $data| j.$($field).+ = $v);
+                Ok(())
+            }
+        ] $($rest)*);
+    };
+
+    (@rows $name:ident $($data:ident)? [$($get:tt)*] [$($set:tt)*]) => {
+        impl<W: Deref<Target = World>> $name<W> {
+            $($get)*
+        }
+
+        impl $name<&mut World> {
+            $($set)*
         }
     };
 }
 
-part_view!(
+part_view! {
     /// The motor along or about the axis of a revolute, prismatic, wheel or
     /// distance joint: it drives the joint speed towards a target with a
     /// bounded force (N; torque, N·m, for revolute and wheel). Made by
     /// [`JointView::motor`].
     ///
     /// Covers Box2D's `b2RevoluteJoint_*Motor*`, `b2PrismaticJoint_*Motor*`, `b2WheelJoint_*Motor*`, `b2DistanceJoint_*Motor*`.
-    MotorView,
-    MotorRef,
-    MotorMut
-);
-
-impl<W: Deref<Target = World>> MotorView<W> {
-    fn get<R>(&self, f: impl FnOnce(&crate::joint::axial::Motor) -> R) -> R
-    where
-        R: Default,
-    {
-        self.view.sim().kind.motor().map_or_else(R::default, f)
-    }
-
+    pub struct MotorView<W>(Motor): MotorRef, MotorMut;
     /// Whether the motor acts.
     ///
     /// Box2D: `b2RevoluteJoint_IsMotorEnabled`.
     /// Box2D: `b2PrismaticJoint_IsMotorEnabled`.
     /// Box2D: `b2WheelJoint_IsMotorEnabled`.
     /// Box2D: `b2DistanceJoint_IsMotorEnabled`.
-    pub fn is_enabled(&self) -> bool {
-        self.get(|m| m.enable)
-    }
-
+    fn is_enabled(&self) -> bool = enable;
     /// The target joint speed: rad/s for revolute and wheel, m/s for
     /// prismatic and distance.
     ///
@@ -865,10 +883,15 @@ impl<W: Deref<Target = World>> MotorView<W> {
     /// Box2D: `b2PrismaticJoint_GetMotorSpeed`.
     /// Box2D: `b2WheelJoint_GetMotorSpeed`.
     /// Box2D: `b2DistanceJoint_GetMotorSpeed`.
-    pub fn speed(&self) -> f32 {
-        self.get(|m| m.speed)
-    }
-
+    fn speed(&self) -> f32 = speed;
+    /// Sets the target joint speed (rad/s or m/s, see
+    /// [`MotorView::speed`]) and wakes the bodies.
+    ///
+    /// Box2D: `b2RevoluteJoint_SetMotorSpeed`.
+    /// Box2D: `b2PrismaticJoint_SetMotorSpeed`.
+    /// Box2D: `b2WheelJoint_SetMotorSpeed`.
+    /// Box2D: `b2DistanceJoint_SetMotorSpeed`.
+    fn set_speed(&mut self, speed: f32) = speed, check_finite("motor speed");
     /// The largest force (N, prismatic and distance) or torque (N·m,
     /// revolute and wheel) the motor applies.
     ///
@@ -876,10 +899,18 @@ impl<W: Deref<Target = World>> MotorView<W> {
     /// Box2D: `b2PrismaticJoint_GetMaxMotorForce`.
     /// Box2D: `b2WheelJoint_GetMaxMotorTorque`.
     /// Box2D: `b2DistanceJoint_GetMaxMotorForce`.
-    pub fn max_force(&self) -> f32 {
-        self.get(|m| m.max_force)
-    }
+    fn max_force(&self) -> f32 = max_force;
+    /// Sets the largest motor force (N) or torque (N·m), ≥ 0, and wakes the
+    /// bodies.
+    ///
+    /// Box2D: `b2RevoluteJoint_SetMaxMotorTorque`.
+    /// Box2D: `b2PrismaticJoint_SetMaxMotorForce`.
+    /// Box2D: `b2WheelJoint_SetMaxMotorTorque`.
+    /// Box2D: `b2DistanceJoint_SetMaxMotorForce`.
+    fn set_max_force(&mut self, force: f32) = max_force, check_non_negative("max motor force");
+}
 
+impl<W: Deref<Target = World>> MotorView<W> {
     /// The force (N) or torque (N·m) the motor applied in the last substep.
     ///
     /// Box2D: `b2RevoluteJoint_GetMotorTorque`.
@@ -888,19 +919,11 @@ impl<W: Deref<Target = World>> MotorView<W> {
     /// Box2D: `b2DistanceJoint_GetMotorForce`.
     pub fn force(&self) -> f32 {
         let inv_h = self.view.world.joints.inv_h;
-        self.get(|m| m.impulse * inv_h)
+        self.view.data(|m: &Motor| m.impulse * inv_h)
     }
 }
 
 impl MotorView<&mut World> {
-    fn set(&mut self, f: impl FnOnce(&mut crate::joint::axial::Motor)) {
-        self.view.update(|sim| {
-            if let Some(m) = sim.kind.motor_mut() {
-                f(m);
-            }
-        });
-    }
-
     /// Turns the motor on or off and wakes the bodies.
     ///
     /// Box2D: `b2RevoluteJoint_EnableMotor`.
@@ -908,90 +931,43 @@ impl MotorView<&mut World> {
     /// Box2D: `b2WheelJoint_EnableMotor`.
     /// Box2D: `b2DistanceJoint_EnableMotor`.
     pub fn enable(&mut self, enable: bool) {
-        self.set(|m| m.set_enabled(enable));
-    }
-
-    /// Sets the target joint speed (rad/s or m/s, see
-    /// [`MotorView::speed`]) and wakes the bodies.
-    ///
-    /// Box2D: `b2RevoluteJoint_SetMotorSpeed`.
-    /// Box2D: `b2PrismaticJoint_SetMotorSpeed`.
-    /// Box2D: `b2WheelJoint_SetMotorSpeed`.
-    /// Box2D: `b2DistanceJoint_SetMotorSpeed`.
-    pub fn set_speed(&mut self, speed: f32) -> Result<()> {
-        check_finite(speed, "motor speed")?;
-        self.set(|m| m.speed = speed);
-        Ok(())
-    }
-
-    /// Sets the largest motor force (N) or torque (N·m), ≥ 0, and wakes the
-    /// bodies.
-    ///
-    /// Box2D: `b2RevoluteJoint_SetMaxMotorTorque`.
-    /// Box2D: `b2PrismaticJoint_SetMaxMotorForce`.
-    /// Box2D: `b2WheelJoint_SetMaxMotorTorque`.
-    /// Box2D: `b2DistanceJoint_SetMaxMotorForce`.
-    pub fn set_max_force(&mut self, force: f32) -> Result<()> {
-        check_non_negative(force, "max motor force")?;
-        self.set(|m| m.max_force = force);
-        Ok(())
+        self.view.update_data(|m: &mut Motor| m.set_enabled(enable));
     }
 }
 
-part_view!(
+part_view! {
     /// The lower and upper limits along or about the axis of a revolute
     /// (angle, radians), prismatic or wheel (translation, metres) or distance
     /// joint (length range, metres). Made by [`JointView::limit`].
     ///
     /// Covers Box2D's `b2RevoluteJoint_*Limit*`, `b2PrismaticJoint_*Limit*`, `b2WheelJoint_*Limit*`, `b2DistanceJoint_*Limit*`, `*Length`.
-    LimitView,
-    LimitRef,
-    LimitMut
-);
-
-impl<W: Deref<Target = World>> LimitView<W> {
-    fn get<R: Default>(&self, f: impl FnOnce(&crate::joint::axial::Limit) -> R) -> R {
-        self.view.sim().kind.limit().map_or_else(R::default, f)
-    }
-
+    pub struct LimitView<W>(Limit): LimitRef, LimitMut;
     /// Whether the limits are enforced.
     ///
     /// Box2D: `b2RevoluteJoint_IsLimitEnabled`.
     /// Box2D: `b2PrismaticJoint_IsLimitEnabled`.
     /// Box2D: `b2WheelJoint_IsLimitEnabled`.
     /// Box2D: `b2DistanceJoint_IsLimitEnabled`.
-    pub fn is_enabled(&self) -> bool {
-        self.get(|l| l.enable)
-    }
-
+    fn is_enabled(&self) -> bool = enable;
     /// The lower limit: radians (revolute) or metres.
     ///
     /// Box2D: `b2RevoluteJoint_GetLowerLimit`.
     /// Box2D: `b2PrismaticJoint_GetLowerLimit`.
     /// Box2D: `b2WheelJoint_GetLowerLimit`.
     /// Box2D: `b2DistanceJoint_GetMinLength`.
-    pub fn lower(&self) -> f32 {
-        self.get(|l| l.lower)
-    }
-
+    fn lower(&self) -> f32 = lower;
     /// The upper limit: radians (revolute) or metres.
     ///
     /// Box2D: `b2RevoluteJoint_GetUpperLimit`.
     /// Box2D: `b2PrismaticJoint_GetUpperLimit`.
     /// Box2D: `b2WheelJoint_GetUpperLimit`.
     /// Box2D: `b2DistanceJoint_GetMaxLength`.
-    pub fn upper(&self) -> f32 {
-        self.get(|l| l.upper)
-    }
+    fn upper(&self) -> f32 = upper;
 }
 
 impl LimitView<&mut World> {
-    fn set(&mut self, f: impl FnOnce(&mut crate::joint::axial::Limit)) {
-        self.view.update(|sim| {
-            if let Some(l) = sim.kind.limit_mut() {
-                f(l);
-            }
-        });
+    fn set(&mut self, f: impl FnOnce(&mut Limit)) {
+        self.view.update_data(f);
     }
 
     /// Turns the limits on or off and wakes the bodies.
@@ -1045,22 +1021,13 @@ impl LimitView<&mut World> {
     }
 }
 
-part_view!(
+part_view! {
     /// The spring along or about the axis of a revolute, prismatic, wheel or
     /// distance joint, with its stiffness in hertz (so the frequency does not
     /// depend on the masses). Made by [`JointView::spring`].
     ///
     /// Covers Box2D's `b2RevoluteJoint_*Spring*`, `b2PrismaticJoint_*Spring*`, `b2WheelJoint_*Spring*`, `b2DistanceJoint_*Spring*`.
-    SpringView,
-    SpringRef,
-    SpringMut
-);
-
-impl<W: Deref<Target = World>> SpringView<W> {
-    fn get<R: Default>(&self, f: impl FnOnce(&crate::joint::axial::Spring) -> R) -> R {
-        self.view.sim().kind.spring().map_or_else(R::default, f)
-    }
-
+    pub struct SpringView<W>(Spring): SpringRef, SpringMut;
     /// Whether the spring acts (for a distance joint: whether it is a
     /// spring rather than a rigid rod).
     ///
@@ -1068,40 +1035,39 @@ impl<W: Deref<Target = World>> SpringView<W> {
     /// Box2D: `b2PrismaticJoint_IsSpringEnabled`.
     /// Box2D: `b2WheelJoint_IsSpringEnabled`.
     /// Box2D: `b2DistanceJoint_IsSpringEnabled`.
-    pub fn is_enabled(&self) -> bool {
-        self.get(|s| s.enable)
-    }
-
+    fn is_enabled(&self) -> bool = enable;
     /// The stiffness, Hz.
     ///
     /// Box2D: `b2RevoluteJoint_GetSpringHertz`.
     /// Box2D: `b2PrismaticJoint_GetSpringHertz`.
     /// Box2D: `b2WheelJoint_GetSpringHertz`.
     /// Box2D: `b2DistanceJoint_GetSpringHertz`.
-    pub fn hertz(&self) -> f32 {
-        self.get(|s| s.hertz)
-    }
-
+    fn hertz(&self) -> f32 = hertz;
+    /// Sets the stiffness, Hz (≥ 0; zero makes a pure damper), and wakes the
+    /// bodies.
+    ///
+    /// Box2D: `b2RevoluteJoint_SetSpringHertz`.
+    /// Box2D: `b2PrismaticJoint_SetSpringHertz`.
+    /// Box2D: `b2WheelJoint_SetSpringHertz`.
+    /// Box2D: `b2DistanceJoint_SetSpringHertz`.
+    fn set_hertz(&mut self, hertz: f32) = hertz, check_non_negative("spring hertz");
     /// The damping ratio (dimensionless).
     ///
     /// Box2D: `b2RevoluteJoint_GetSpringDampingRatio`.
     /// Box2D: `b2PrismaticJoint_GetSpringDampingRatio`.
     /// Box2D: `b2WheelJoint_GetSpringDampingRatio`.
     /// Box2D: `b2DistanceJoint_GetSpringDampingRatio`.
-    pub fn damping_ratio(&self) -> f32 {
-        self.get(|s| s.damping_ratio)
-    }
+    fn damping_ratio(&self) -> f32 = damping_ratio;
+    /// Sets the damping ratio (≥ 0) and wakes the bodies.
+    ///
+    /// Box2D: `b2RevoluteJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2PrismaticJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2WheelJoint_SetSpringDampingRatio`.
+    /// Box2D: `b2DistanceJoint_SetSpringDampingRatio`.
+    fn set_damping_ratio(&mut self, damping_ratio: f32) = damping_ratio, check_non_negative("spring damping ratio");
 }
 
 impl SpringView<&mut World> {
-    fn set(&mut self, f: impl FnOnce(&mut crate::joint::axial::Spring)) {
-        self.view.update(|sim| {
-            if let Some(s) = sim.kind.spring_mut() {
-                f(s);
-            }
-        });
-    }
-
     /// Turns the spring on or off (a distance joint becomes a spring or a
     /// rigid rod) and wakes the bodies.
     ///
@@ -1110,60 +1076,39 @@ impl SpringView<&mut World> {
     /// Box2D: `b2WheelJoint_EnableSpring`.
     /// Box2D: `b2DistanceJoint_EnableSpring`.
     pub fn enable(&mut self, enable: bool) {
-        if self.view.joint_type() == JointType::Distance {
-            // The distance joint's impulse carries over between rod and spring.
-            self.set(|s| s.enable = enable);
-        } else {
-            self.set(|s| s.set_enabled(enable));
-        }
-    }
-
-    /// Sets the stiffness, Hz (≥ 0; zero makes a pure damper), and wakes the
-    /// bodies.
-    ///
-    /// Box2D: `b2RevoluteJoint_SetSpringHertz`.
-    /// Box2D: `b2PrismaticJoint_SetSpringHertz`.
-    /// Box2D: `b2WheelJoint_SetSpringHertz`.
-    /// Box2D: `b2DistanceJoint_SetSpringHertz`.
-    pub fn set_hertz(&mut self, hertz: f32) -> Result<()> {
-        check_non_negative(hertz, "spring hertz")?;
-        self.set(|s| s.hertz = hertz);
-        Ok(())
-    }
-
-    /// Sets the damping ratio (≥ 0) and wakes the bodies.
-    ///
-    /// Box2D: `b2RevoluteJoint_SetSpringDampingRatio`.
-    /// Box2D: `b2PrismaticJoint_SetSpringDampingRatio`.
-    /// Box2D: `b2WheelJoint_SetSpringDampingRatio`.
-    /// Box2D: `b2DistanceJoint_SetSpringDampingRatio`.
-    pub fn set_damping_ratio(&mut self, damping_ratio: f32) -> Result<()> {
-        check_non_negative(damping_ratio, "spring damping ratio")?;
-        self.set(|s| s.damping_ratio = damping_ratio);
-        Ok(())
+        let distance = self.view.joint_type() == JointType::Distance;
+        self.view.update_data(|s: &mut Spring| {
+            if distance {
+                // The distance joint's impulse carries over between rod and spring.
+                s.enable = enable;
+            } else {
+                s.set_enabled(enable);
+            }
+        });
     }
 }
 
-part_view!(
+part_view! {
     /// What only a revolute joint has: its angle, speed and the spring's
     /// target angle. Its motor, limits and spring are the shared parts.
     ///
     /// Covers Box2D's `b2RevoluteJoint_*`.
-    RevoluteView,
-    RevoluteRef,
-    RevoluteMut
-);
-
-impl<W: Deref<Target = World>> RevoluteView<W> {
+    pub struct RevoluteView<W>(RevoluteJoint): RevoluteRef, RevoluteMut;
     /// The definition the joint would be re-created with (its current
     /// settings).
-    pub fn def(&self) -> RevoluteJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        let sim = &self.view.sim().base;
-        self.view
-            .data(|j: &RevoluteJoint| RevoluteJointDef::read(base, sim, j))
-    }
+    fn def(&self) -> RevoluteJointDef(base, sim);
+    /// The angle the spring pulls towards, radians.
+    ///
+    /// Box2D: `b2RevoluteJoint_GetTargetAngle`.
+    fn target_angle(&self) -> f32 = target_angle;
+    /// Sets the angle the spring pulls towards, radians in `[−π, π]`, and
+    /// wakes the bodies.
+    ///
+    /// Box2D: `b2RevoluteJoint_SetTargetAngle`.
+    fn set_target_angle(&mut self, angle: f32) = target_angle, check_angle("revolute target angle");
+}
 
+impl<W: Deref<Target = World>> RevoluteView<W> {
     /// The current joint angle `θ_b − θ_a − θ_ref`, radians in `[−π, π]`.
     ///
     /// Box2D: `b2RevoluteJoint_GetAngle`.
@@ -1175,48 +1120,29 @@ impl<W: Deref<Target = World>> RevoluteView<W> {
     pub fn speed(&self) -> f32 {
         self.view.body_motion(1).1 - self.view.body_motion(0).1
     }
-
-    /// The angle the spring pulls towards, radians.
-    ///
-    /// Box2D: `b2RevoluteJoint_GetTargetAngle`.
-    pub fn target_angle(&self) -> f32 {
-        self.view.data(|j: &RevoluteJoint| j.target_angle)
-    }
 }
 
-impl RevoluteView<&mut World> {
-    /// Sets the angle the spring pulls towards, radians in `[−π, π]`, and
-    /// wakes the bodies.
-    ///
-    /// Box2D: `b2RevoluteJoint_SetTargetAngle`.
-    pub fn set_target_angle(&mut self, angle: f32) -> Result<()> {
-        check_angle(angle, "revolute target angle")?;
-        self.view
-            .update_data(|j: &mut RevoluteJoint| j.target_angle = angle);
-        Ok(())
-    }
-}
-
-part_view!(
+part_view! {
     /// What only a prismatic joint has: its translation, speed and the
     /// spring's target translation. Its motor, limits and spring are the
     /// shared parts.
     ///
     /// Covers Box2D's `b2PrismaticJoint_*`.
-    PrismaticView,
-    PrismaticRef,
-    PrismaticMut
-);
+    pub struct PrismaticView<W>(PrismaticJoint): PrismaticRef, PrismaticMut;
+    /// The definition the joint would be re-created with.
+    fn def(&self) -> PrismaticJointDef(base, sim);
+    /// The translation the spring pulls towards, metres.
+    ///
+    /// Box2D: `b2PrismaticJoint_GetTargetTranslation`.
+    fn target_translation(&self) -> f32 = target_translation;
+    /// Sets the translation the spring pulls towards, metres, and wakes the
+    /// bodies.
+    ///
+    /// Box2D: `b2PrismaticJoint_SetTargetTranslation`.
+    fn set_target_translation(&mut self, translation: f32) = target_translation, check_finite("prismatic target translation");
+}
 
 impl<W: Deref<Target = World>> PrismaticView<W> {
-    /// The definition the joint would be re-created with.
-    pub fn def(&self) -> PrismaticJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        let sim = &self.view.sim().base;
-        self.view
-            .data(|j: &PrismaticJoint| PrismaticJointDef::read(base, sim, j))
-    }
-
     /// The current translation of anchor B from anchor A along the axis,
     /// metres.
     ///
@@ -1231,47 +1157,19 @@ impl<W: Deref<Target = World>> PrismaticView<W> {
     pub fn speed(&self) -> f32 {
         self.view.axial_speed()
     }
-
-    /// The translation the spring pulls towards, metres.
-    ///
-    /// Box2D: `b2PrismaticJoint_GetTargetTranslation`.
-    pub fn target_translation(&self) -> f32 {
-        self.view.data(|j: &PrismaticJoint| j.target_translation)
-    }
 }
 
-impl PrismaticView<&mut World> {
-    /// Sets the translation the spring pulls towards, metres, and wakes the
-    /// bodies.
-    ///
-    /// Box2D: `b2PrismaticJoint_SetTargetTranslation`.
-    pub fn set_target_translation(&mut self, translation: f32) -> Result<()> {
-        check_finite(translation, "prismatic target translation")?;
-        self.view
-            .update_data(|j: &mut PrismaticJoint| j.target_translation = translation);
-        Ok(())
-    }
-}
-
-part_view!(
+part_view! {
     /// What only a wheel joint has: its suspension travel. Its motor,
     /// suspension limits and spring are the shared parts.
     ///
     /// Covers Box2D's `b2WheelJoint_*`.
-    WheelView,
-    WheelRef,
-    WheelMut
-);
+    pub struct WheelView<W>(WheelJoint): WheelRef, WheelMut;
+    /// The definition the joint would be re-created with.
+    fn def(&self) -> WheelJointDef(base, sim);
+}
 
 impl<W: Deref<Target = World>> WheelView<W> {
-    /// The definition the joint would be re-created with.
-    pub fn def(&self) -> WheelJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        let sim = &self.view.sim().base;
-        self.view
-            .data(|j: &WheelJoint| WheelJointDef::read(base, sim, j))
-    }
-
     /// The current suspension travel of anchor B from anchor A along the
     /// axis, metres.
     pub fn translation(&self) -> f32 {
@@ -1279,47 +1177,33 @@ impl<W: Deref<Target = World>> WheelView<W> {
     }
 }
 
-part_view!(
+part_view! {
     /// What only a distance joint has: the rest length, the current length
     /// and the spring's force range. Its motor, length range (limits) and
     /// spring are the shared parts.
     ///
     /// Covers Box2D's `b2DistanceJoint_*`.
-    DistanceView,
-    DistanceRef,
-    DistanceMut
-);
-
-impl<W: Deref<Target = World>> DistanceView<W> {
+    pub struct DistanceView<W>(DistanceJoint): DistanceRef, DistanceMut;
     /// The definition the joint would be re-created with.
-    pub fn def(&self) -> DistanceJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        self.view
-            .data(|j: &DistanceJoint| DistanceJointDef::read(base, j))
-    }
-
+    fn def(&self) -> DistanceJointDef(base);
     /// The rest length, metres.
     ///
     /// Box2D: `b2DistanceJoint_GetLength`.
-    pub fn length(&self) -> f32 {
-        self.view.data(|j: &DistanceJoint| j.length)
-    }
+    fn length(&self) -> f32 = length;
+    /// The bounds of the spring force `(lower, upper)`, N (see
+    /// [`DistanceJointDef::lower_spring_force`]).
+    ///
+    /// Box2D: `b2DistanceJoint_GetSpringForceRange`.
+    fn spring_force_range(&self) -> (f32, f32) = |j| (j.lower_spring_force, j.upper_spring_force);
+}
 
+impl<W: Deref<Target = World>> DistanceView<W> {
     /// The current distance between the anchors, metres.
     ///
     /// Box2D: `b2DistanceJoint_GetCurrentLength`.
     pub fn current_length(&self) -> f32 {
         let (pa, pb) = self.view.world_anchors();
         (pb - pa).length()
-    }
-
-    /// The bounds of the spring force `(lower, upper)`, N (see
-    /// [`DistanceJointDef::lower_spring_force`]).
-    ///
-    /// Box2D: `b2DistanceJoint_GetSpringForceRange`.
-    pub fn spring_force_range(&self) -> (f32, f32) {
-        self.view
-            .data(|j: &DistanceJoint| (j.lower_spring_force, j.upper_spring_force))
     }
 }
 
@@ -1352,507 +1236,250 @@ impl DistanceView<&mut World> {
     }
 }
 
-part_view!(
+part_view! {
     /// What only a weld joint has: the stiffness of its linear and angular
     /// halves (zero hertz is rigid).
     ///
     /// Covers Box2D's `b2WeldJoint_*`.
-    WeldView,
-    WeldRef,
-    WeldMut
-);
-
-impl<W: Deref<Target = World>> WeldView<W> {
+    pub struct WeldView<W>(WeldJoint): WeldRef, WeldMut;
     /// The definition the joint would be re-created with.
-    pub fn def(&self) -> WeldJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        let sim = &self.view.sim().base;
-        self.view
-            .data(|j: &WeldJoint| WeldJointDef::read(base, sim, j))
-    }
-
+    fn def(&self) -> WeldJointDef(base, sim);
     /// Stiffness of the linear half, Hz (zero: rigid).
     ///
     /// Box2D: `b2WeldJoint_GetLinearHertz`.
-    pub fn linear_hertz(&self) -> f32 {
-        self.view.data(|j: &WeldJoint| j.linear_hertz)
-    }
-
-    /// Damping ratio of the linear half.
-    ///
-    /// Box2D: `b2WeldJoint_GetLinearDampingRatio`.
-    pub fn linear_damping_ratio(&self) -> f32 {
-        self.view.data(|j: &WeldJoint| j.linear_damping_ratio)
-    }
-
-    /// Stiffness of the angular half, Hz (zero: rigid).
-    ///
-    /// Box2D: `b2WeldJoint_GetAngularHertz`.
-    pub fn angular_hertz(&self) -> f32 {
-        self.view.data(|j: &WeldJoint| j.angular_hertz)
-    }
-
-    /// Damping ratio of the angular half.
-    ///
-    /// Box2D: `b2WeldJoint_GetAngularDampingRatio`.
-    pub fn angular_damping_ratio(&self) -> f32 {
-        self.view.data(|j: &WeldJoint| j.angular_damping_ratio)
-    }
-}
-
-impl WeldView<&mut World> {
-    /// Sets one number after checking it is finite and ≥ 0.
-    fn set(&mut self, value: f32, what: &'static str, f: fn(&mut WeldJoint, f32)) -> Result<()> {
-        check_non_negative(value, what)?;
-        self.view.update_data(|j: &mut WeldJoint| f(j, value));
-        Ok(())
-    }
-
+    fn linear_hertz(&self) -> f32 = linear_hertz;
     /// Sets the stiffness of the linear half, Hz (≥ 0; zero is rigid), and
     /// wakes the bodies.
     ///
     /// Box2D: `b2WeldJoint_SetLinearHertz`.
-    pub fn set_linear_hertz(&mut self, hertz: f32) -> Result<()> {
-        self.set(hertz, "weld linear hertz", |j, v| j.linear_hertz = v)
-    }
-
+    fn set_linear_hertz(&mut self, hertz: f32) = linear_hertz, check_non_negative("weld linear hertz");
+    /// Damping ratio of the linear half.
+    ///
+    /// Box2D: `b2WeldJoint_GetLinearDampingRatio`.
+    fn linear_damping_ratio(&self) -> f32 = linear_damping_ratio;
     /// Sets the damping ratio of the linear half (≥ 0).
     ///
     /// Box2D: `b2WeldJoint_SetLinearDampingRatio`.
-    pub fn set_linear_damping_ratio(&mut self, ratio: f32) -> Result<()> {
-        self.set(ratio, "weld linear damping ratio", |j, v| {
-            j.linear_damping_ratio = v
-        })
-    }
-
+    fn set_linear_damping_ratio(&mut self, ratio: f32) = linear_damping_ratio, check_non_negative("weld linear damping ratio");
+    /// Stiffness of the angular half, Hz (zero: rigid).
+    ///
+    /// Box2D: `b2WeldJoint_GetAngularHertz`.
+    fn angular_hertz(&self) -> f32 = angular_hertz;
     /// Sets the stiffness of the angular half, Hz (≥ 0; zero is rigid).
     ///
     /// Box2D: `b2WeldJoint_SetAngularHertz`.
-    pub fn set_angular_hertz(&mut self, hertz: f32) -> Result<()> {
-        self.set(hertz, "weld angular hertz", |j, v| j.angular_hertz = v)
-    }
-
+    fn set_angular_hertz(&mut self, hertz: f32) = angular_hertz, check_non_negative("weld angular hertz");
+    /// Damping ratio of the angular half.
+    ///
+    /// Box2D: `b2WeldJoint_GetAngularDampingRatio`.
+    fn angular_damping_ratio(&self) -> f32 = angular_damping_ratio;
     /// Sets the damping ratio of the angular half (≥ 0).
     ///
     /// Box2D: `b2WeldJoint_SetAngularDampingRatio`.
-    pub fn set_angular_damping_ratio(&mut self, ratio: f32) -> Result<()> {
-        self.set(ratio, "weld angular damping ratio", |j, v| {
-            j.angular_damping_ratio = v
-        })
-    }
+    fn set_angular_damping_ratio(&mut self, ratio: f32) = angular_damping_ratio, check_non_negative("weld angular damping ratio");
 }
 
-part_view!(
+part_view! {
     /// What only a motor joint has: its offset drive (Box2D v3.0), velocity
     /// drive and springs (Box2D v3.2); see [`MotorJointDef`].
     ///
     /// Covers Box2D's `b2MotorJoint_*`.
-    MotorJointView,
-    MotorJointRef,
-    MotorJointMut
-);
-
-impl<W: Deref<Target = World>> MotorJointView<W> {
+    pub struct MotorJointView<W>(MotorJoint): MotorJointRef, MotorJointMut;
     /// The definition the joint would be re-created with.
-    pub fn def(&self) -> MotorJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        self.view
-            .data(|j: &MotorJoint| MotorJointDef::read(base, j))
-    }
-
+    fn def(&self) -> MotorJointDef(base);
     /// Where anchor B is driven to, relative to anchor A in body A's frame,
     /// metres.
     ///
     /// Box2D v3.0: `b2MotorJoint_GetLinearOffset`.
-    pub fn linear_offset(&self) -> Vec2 {
-        self.view.data(|j: &MotorJoint| j.linear_offset)
-    }
-
-    /// The angle of body B relative to body A it is driven to, radians.
-    ///
-    /// Box2D v3.0: `b2MotorJoint_GetAngularOffset`.
-    pub fn angular_offset(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.angular_offset)
-    }
-
-    /// The largest force of the offset drive, N.
-    ///
-    /// Box2D v3.0: `b2MotorJoint_GetMaxForce`.
-    pub fn max_force(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.max_force)
-    }
-
-    /// The largest torque of the offset drive, N·m.
-    ///
-    /// Box2D v3.0: `b2MotorJoint_GetMaxTorque`.
-    pub fn max_torque(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.max_torque)
-    }
-
-    /// The fraction of the offset error removed per substep.
-    ///
-    /// Box2D v3.0: `b2MotorJoint_GetCorrectionFactor`.
-    pub fn correction_factor(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.correction_factor)
-    }
-
-    /// The target velocity of body B relative to body A, world frame, m/s.
-    ///
-    /// Box2D: `b2MotorJoint_GetLinearVelocity`.
-    pub fn linear_velocity(&self) -> Vec2 {
-        self.view.data(|j: &MotorJoint| j.linear_velocity)
-    }
-
-    /// The target angular velocity of body B relative to body A, rad/s.
-    ///
-    /// Box2D: `b2MotorJoint_GetAngularVelocity`.
-    pub fn angular_velocity(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.angular_velocity)
-    }
-
-    /// The largest force of the velocity drive, N.
-    ///
-    /// Box2D: `b2MotorJoint_GetMaxVelocityForce`.
-    pub fn max_velocity_force(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.max_velocity_force)
-    }
-
-    /// The largest torque of the velocity drive, N·m.
-    ///
-    /// Box2D: `b2MotorJoint_GetMaxVelocityTorque`.
-    pub fn max_velocity_torque(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.max_velocity_torque)
-    }
-
-    /// The stiffness of the linear spring, Hz.
-    ///
-    /// Box2D: `b2MotorJoint_GetLinearHertz`.
-    pub fn linear_hertz(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.linear_spring.hertz)
-    }
-
-    /// The damping ratio of the linear spring.
-    ///
-    /// Box2D: `b2MotorJoint_GetLinearDampingRatio`.
-    pub fn linear_damping_ratio(&self) -> f32 {
-        self.view
-            .data(|j: &MotorJoint| j.linear_spring.damping_ratio)
-    }
-
-    /// The largest force of the linear spring, N.
-    ///
-    /// Box2D: `b2MotorJoint_GetMaxSpringForce`.
-    pub fn max_spring_force(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.linear_spring.max)
-    }
-
-    /// The stiffness of the angular spring, Hz.
-    ///
-    /// Box2D: `b2MotorJoint_GetAngularHertz`.
-    pub fn angular_hertz(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.angular_spring.hertz)
-    }
-
-    /// The damping ratio of the angular spring.
-    ///
-    /// Box2D: `b2MotorJoint_GetAngularDampingRatio`.
-    pub fn angular_damping_ratio(&self) -> f32 {
-        self.view
-            .data(|j: &MotorJoint| j.angular_spring.damping_ratio)
-    }
-
-    /// The largest torque of the angular spring, N·m.
-    ///
-    /// Box2D: `b2MotorJoint_GetMaxSpringTorque`.
-    pub fn max_spring_torque(&self) -> f32 {
-        self.view.data(|j: &MotorJoint| j.angular_spring.max)
-    }
-}
-
-impl MotorJointView<&mut World> {
+    fn linear_offset(&self) -> Vec2 = linear_offset;
     /// Sets the target position of anchor B relative to anchor A, in body
     /// A's frame, metres, and wakes the bodies.
     ///
     /// Box2D v3.0: `b2MotorJoint_SetLinearOffset`.
-    pub fn set_linear_offset(&mut self, offset: Vec2) -> Result<()> {
-        check_finite_vec(offset, "motor joint linear offset")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.linear_offset = offset);
-        Ok(())
-    }
-
+    fn set_linear_offset(&mut self, offset: Vec2) = linear_offset, check_finite_vec("motor joint linear offset");
+    /// The angle of body B relative to body A it is driven to, radians.
+    ///
+    /// Box2D v3.0: `b2MotorJoint_GetAngularOffset`.
+    fn angular_offset(&self) -> f32 = angular_offset;
     /// Sets the target angle of body B relative to body A, radians.
     ///
     /// Box2D v3.0: `b2MotorJoint_SetAngularOffset`.
-    pub fn set_angular_offset(&mut self, offset: f32) -> Result<()> {
-        check_finite(offset, "motor joint angular offset")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.angular_offset = offset);
-        Ok(())
-    }
-
+    fn set_angular_offset(&mut self, offset: f32) = angular_offset, check_finite("motor joint angular offset");
+    /// The largest force of the offset drive, N.
+    ///
+    /// Box2D v3.0: `b2MotorJoint_GetMaxForce`.
+    fn max_force(&self) -> f32 = max_force;
     /// Sets the largest force of the offset drive, N (≥ 0).
     ///
     /// Box2D v3.0: `b2MotorJoint_SetMaxForce`.
-    pub fn set_max_force(&mut self, force: f32) -> Result<()> {
-        check_non_negative(force, "motor joint max force")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.max_force = force);
-        Ok(())
-    }
-
+    fn set_max_force(&mut self, force: f32) = max_force, check_non_negative("motor joint max force");
+    /// The largest torque of the offset drive, N·m.
+    ///
+    /// Box2D v3.0: `b2MotorJoint_GetMaxTorque`.
+    fn max_torque(&self) -> f32 = max_torque;
     /// Sets the largest torque of the offset drive, N·m (≥ 0).
     ///
     /// Box2D v3.0: `b2MotorJoint_SetMaxTorque`.
-    pub fn set_max_torque(&mut self, torque: f32) -> Result<()> {
-        check_non_negative(torque, "motor joint max torque")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.max_torque = torque);
-        Ok(())
-    }
-
+    fn set_max_torque(&mut self, torque: f32) = max_torque, check_non_negative("motor joint max torque");
+    /// The fraction of the offset error removed per substep.
+    ///
+    /// Box2D v3.0: `b2MotorJoint_GetCorrectionFactor`.
+    fn correction_factor(&self) -> f32 = correction_factor;
     /// Sets the fraction of the error corrected per substep, in `[0, 1]`.
     ///
     /// Box2D v3.0: `b2MotorJoint_SetCorrectionFactor`.
-    pub fn set_correction_factor(&mut self, factor: f32) -> Result<()> {
-        check_correction(factor, "motor joint correction factor")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.correction_factor = factor);
-        Ok(())
-    }
-
-    /// Sets one bound or stiffness after checking it is finite and ≥ 0.
-    fn set(&mut self, value: f32, what: &'static str, f: fn(&mut MotorJoint, f32)) -> Result<()> {
-        check_non_negative(value, what)?;
-        self.view.update_data(|j: &mut MotorJoint| f(j, value));
-        Ok(())
-    }
-
+    fn set_correction_factor(&mut self, factor: f32) = correction_factor, check_correction("motor joint correction factor");
+    /// The target velocity of body B relative to body A, world frame, m/s.
+    ///
+    /// Box2D: `b2MotorJoint_GetLinearVelocity`.
+    fn linear_velocity(&self) -> Vec2 = linear_velocity;
     /// Sets the target velocity of body B relative to body A, world frame,
     /// m/s, and wakes the bodies.
     ///
     /// Box2D: `b2MotorJoint_SetLinearVelocity`.
-    pub fn set_linear_velocity(&mut self, velocity: Vec2) -> Result<()> {
-        check_finite_vec(velocity, "motor joint linear velocity")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.linear_velocity = velocity);
-        Ok(())
-    }
-
+    fn set_linear_velocity(&mut self, velocity: Vec2) = linear_velocity, check_finite_vec("motor joint linear velocity");
+    /// The target angular velocity of body B relative to body A, rad/s.
+    ///
+    /// Box2D: `b2MotorJoint_GetAngularVelocity`.
+    fn angular_velocity(&self) -> f32 = angular_velocity;
     /// Sets the target angular velocity of body B relative to body A,
     /// rad/s, and wakes the bodies.
     ///
     /// Box2D: `b2MotorJoint_SetAngularVelocity`.
-    pub fn set_angular_velocity(&mut self, velocity: f32) -> Result<()> {
-        check_finite(velocity, "motor joint angular velocity")?;
-        self.view
-            .update_data(|j: &mut MotorJoint| j.angular_velocity = velocity);
-        Ok(())
-    }
-
+    fn set_angular_velocity(&mut self, velocity: f32) = angular_velocity, check_finite("motor joint angular velocity");
+    /// The largest force of the velocity drive, N.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxVelocityForce`.
+    fn max_velocity_force(&self) -> f32 = max_velocity_force;
     /// Sets the largest force of the velocity drive, N (≥ 0; zero: off).
     ///
     /// Box2D: `b2MotorJoint_SetMaxVelocityForce`.
-    pub fn set_max_velocity_force(&mut self, force: f32) -> Result<()> {
-        self.set(force, "motor joint max velocity force", |j, v| {
-            j.max_velocity_force = v
-        })
-    }
-
+    fn set_max_velocity_force(&mut self, force: f32) = max_velocity_force, check_non_negative("motor joint max velocity force");
+    /// The largest torque of the velocity drive, N·m.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxVelocityTorque`.
+    fn max_velocity_torque(&self) -> f32 = max_velocity_torque;
     /// Sets the largest torque of the velocity drive, N·m (≥ 0; zero: off).
     ///
     /// Box2D: `b2MotorJoint_SetMaxVelocityTorque`.
-    pub fn set_max_velocity_torque(&mut self, torque: f32) -> Result<()> {
-        self.set(torque, "motor joint max velocity torque", |j, v| {
-            j.max_velocity_torque = v
-        })
-    }
-
+    fn set_max_velocity_torque(&mut self, torque: f32) = max_velocity_torque, check_non_negative("motor joint max velocity torque");
+    /// The stiffness of the linear spring, Hz.
+    ///
+    /// Box2D: `b2MotorJoint_GetLinearHertz`.
+    fn linear_hertz(&self) -> f32 = linear_spring.hertz;
     /// Sets the stiffness of the linear spring, Hz (≥ 0; zero: off).
     ///
     /// Box2D: `b2MotorJoint_SetLinearHertz`.
-    pub fn set_linear_hertz(&mut self, hertz: f32) -> Result<()> {
-        self.set(hertz, "motor joint linear hertz", |j, v| {
-            j.linear_spring.hertz = v
-        })
-    }
-
+    fn set_linear_hertz(&mut self, hertz: f32) = linear_spring.hertz, check_non_negative("motor joint linear hertz");
+    /// The damping ratio of the linear spring.
+    ///
+    /// Box2D: `b2MotorJoint_GetLinearDampingRatio`.
+    fn linear_damping_ratio(&self) -> f32 = linear_spring.damping_ratio;
     /// Sets the damping ratio of the linear spring (≥ 0).
     ///
     /// Box2D: `b2MotorJoint_SetLinearDampingRatio`.
-    pub fn set_linear_damping_ratio(&mut self, ratio: f32) -> Result<()> {
-        self.set(ratio, "motor joint linear damping ratio", |j, v| {
-            j.linear_spring.damping_ratio = v
-        })
-    }
-
+    fn set_linear_damping_ratio(&mut self, ratio: f32) = linear_spring.damping_ratio, check_non_negative("motor joint linear damping ratio");
+    /// The largest force of the linear spring, N.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxSpringForce`.
+    fn max_spring_force(&self) -> f32 = linear_spring.max;
     /// Sets the largest force of the linear spring, N (≥ 0; zero: off).
     ///
     /// Box2D: `b2MotorJoint_SetMaxSpringForce`.
-    pub fn set_max_spring_force(&mut self, force: f32) -> Result<()> {
-        self.set(force, "motor joint max spring force", |j, v| {
-            j.linear_spring.max = v
-        })
-    }
-
+    fn set_max_spring_force(&mut self, force: f32) = linear_spring.max, check_non_negative("motor joint max spring force");
+    /// The stiffness of the angular spring, Hz.
+    ///
+    /// Box2D: `b2MotorJoint_GetAngularHertz`.
+    fn angular_hertz(&self) -> f32 = angular_spring.hertz;
     /// Sets the stiffness of the angular spring, Hz (≥ 0; zero: off).
     ///
     /// Box2D: `b2MotorJoint_SetAngularHertz`.
-    pub fn set_angular_hertz(&mut self, hertz: f32) -> Result<()> {
-        self.set(hertz, "motor joint angular hertz", |j, v| {
-            j.angular_spring.hertz = v
-        })
-    }
-
+    fn set_angular_hertz(&mut self, hertz: f32) = angular_spring.hertz, check_non_negative("motor joint angular hertz");
+    /// The damping ratio of the angular spring.
+    ///
+    /// Box2D: `b2MotorJoint_GetAngularDampingRatio`.
+    fn angular_damping_ratio(&self) -> f32 = angular_spring.damping_ratio;
     /// Sets the damping ratio of the angular spring (≥ 0).
     ///
     /// Box2D: `b2MotorJoint_SetAngularDampingRatio`.
-    pub fn set_angular_damping_ratio(&mut self, ratio: f32) -> Result<()> {
-        self.set(ratio, "motor joint angular damping ratio", |j, v| {
-            j.angular_spring.damping_ratio = v
-        })
-    }
-
+    fn set_angular_damping_ratio(&mut self, ratio: f32) = angular_spring.damping_ratio, check_non_negative("motor joint angular damping ratio");
+    /// The largest torque of the angular spring, N·m.
+    ///
+    /// Box2D: `b2MotorJoint_GetMaxSpringTorque`.
+    fn max_spring_torque(&self) -> f32 = angular_spring.max;
     /// Sets the largest torque of the angular spring, N·m (≥ 0; zero: off).
     ///
     /// Box2D: `b2MotorJoint_SetMaxSpringTorque`.
-    pub fn set_max_spring_torque(&mut self, torque: f32) -> Result<()> {
-        self.set(torque, "motor joint max spring torque", |j, v| {
-            j.angular_spring.max = v
-        })
-    }
+    fn set_max_spring_torque(&mut self, torque: f32) = angular_spring.max, check_non_negative("motor joint max spring torque");
 }
 
-part_view!(
+part_view! {
     /// What only a mouse joint has: the target it pulls body B's point to,
     /// and the pull's spring and force bound.
     ///
     /// Covers Box2D v3.1's `b2MouseJoint_*` functions (upstream replaced the
     /// mouse joint by the motor joint's spring).
-    MouseView,
-    MouseRef,
-    MouseMut
-);
-
-impl<W: Deref<Target = World>> MouseView<W> {
+    pub struct MouseView<W>(MouseJoint): MouseRef, MouseMut;
     /// The definition the joint would be re-created with (the target is the
     /// current one).
-    pub fn def(&self) -> MouseJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        self.view
-            .data(|j: &MouseJoint| MouseJointDef::read(base, j))
-    }
-
+    fn def(&self) -> MouseJointDef(base);
     /// The target in world coordinates, metres.
     ///
     /// Box2D v3.1: `b2MouseJoint_GetTarget`.
-    pub fn target(&self) -> Vec2 {
-        self.view.data(|j: &MouseJoint| j.target)
-    }
-
-    /// The pull's stiffness, Hz.
-    ///
-    /// Box2D v3.1: `b2MouseJoint_GetSpringHertz`.
-    pub fn hertz(&self) -> f32 {
-        self.view.data(|j: &MouseJoint| j.hertz)
-    }
-
-    /// The pull's damping ratio.
-    ///
-    /// Box2D v3.1: `b2MouseJoint_GetSpringDampingRatio`.
-    pub fn damping_ratio(&self) -> f32 {
-        self.view.data(|j: &MouseJoint| j.damping_ratio)
-    }
-
-    /// The largest pulling force, N.
-    ///
-    /// Box2D v3.1: `b2MouseJoint_GetMaxForce`.
-    pub fn max_force(&self) -> f32 {
-        self.view.data(|j: &MouseJoint| j.max_force)
-    }
-}
-
-impl MouseView<&mut World> {
+    fn target(&self) -> Vec2 = target;
     /// Moves the target (world coordinates, metres) and wakes the body.
     ///
     /// Box2D v3.1: `b2MouseJoint_SetTarget`.
-    pub fn set_target(&mut self, target: Vec2) -> Result<()> {
-        check_finite_vec(target, "mouse joint target")?;
-        self.view
-            .update_data(|j: &mut MouseJoint| j.target = target);
-        Ok(())
-    }
-
+    fn set_target(&mut self, target: Vec2) = target, check_finite_vec("mouse joint target");
+    /// The pull's stiffness, Hz.
+    ///
+    /// Box2D v3.1: `b2MouseJoint_GetSpringHertz`.
+    fn hertz(&self) -> f32 = hertz;
     /// Sets the pull's stiffness, Hz (≥ 0).
     ///
     /// Box2D v3.1: `b2MouseJoint_SetSpringHertz`.
-    pub fn set_hertz(&mut self, hertz: f32) -> Result<()> {
-        check_non_negative(hertz, "mouse joint hertz")?;
-        self.view.update_data(|j: &mut MouseJoint| j.hertz = hertz);
-        Ok(())
-    }
-
+    fn set_hertz(&mut self, hertz: f32) = hertz, check_non_negative("mouse joint hertz");
+    /// The pull's damping ratio.
+    ///
+    /// Box2D v3.1: `b2MouseJoint_GetSpringDampingRatio`.
+    fn damping_ratio(&self) -> f32 = damping_ratio;
     /// Sets the pull's damping ratio (≥ 0).
     ///
     /// Box2D v3.1: `b2MouseJoint_SetSpringDampingRatio`.
-    pub fn set_damping_ratio(&mut self, damping_ratio: f32) -> Result<()> {
-        check_non_negative(damping_ratio, "mouse joint damping ratio")?;
-        self.view
-            .update_data(|j: &mut MouseJoint| j.damping_ratio = damping_ratio);
-        Ok(())
-    }
-
+    fn set_damping_ratio(&mut self, damping_ratio: f32) = damping_ratio, check_non_negative("mouse joint damping ratio");
+    /// The largest pulling force, N.
+    ///
+    /// Box2D v3.1: `b2MouseJoint_GetMaxForce`.
+    fn max_force(&self) -> f32 = max_force;
     /// Sets the largest pulling force, N (≥ 0).
     ///
     /// Box2D v3.1: `b2MouseJoint_SetMaxForce`.
-    pub fn set_max_force(&mut self, force: f32) -> Result<()> {
-        check_non_negative(force, "mouse joint max force")?;
-        self.view
-            .update_data(|j: &mut MouseJoint| j.max_force = force);
-        Ok(())
-    }
+    fn set_max_force(&mut self, force: f32) = max_force, check_non_negative("mouse joint max force");
 }
 
-part_view!(
+part_view! {
     /// A filter joint: it only keeps its bodies from colliding and has no
     /// settings of its own.
-    FilterView,
-    FilterRef,
-    FilterMut
-);
+    pub struct FilterView<W>: FilterRef, FilterMut;
+}
 
-part_view!(
+part_view! {
     /// What only a mover joint has: the target velocity of body B relative
     /// to body A and the force bound of each axis.
     ///
     /// Covers Box2D's `b2MoverJoint_*`.
-    MoverView,
-    MoverRef,
-    MoverMut
-);
-
-impl<W: Deref<Target = World>> MoverView<W> {
+    pub struct MoverView<W>(MoverJoint): MoverRef, MoverMut;
     /// The definition the joint would be re-created with.
-    pub fn def(&self) -> MoverJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        self.view
-            .data(|j: &MoverJoint| MoverJointDef::read(base, j))
-    }
-
+    fn def(&self) -> MoverJointDef(base);
     /// The target velocity of body B relative to body A along joint frame
     /// A's axes, m/s.
     ///
     /// Box2D: `b2MoverJoint_GetLinearVelocity`.
-    pub fn linear_velocity(&self) -> Vec2 {
-        self.view.data(|j: &MoverJoint| j.linear_velocity())
-    }
-
+    fn linear_velocity(&self) -> Vec2 = |j| j.linear_velocity();
     /// The largest force along each axis, N.
     ///
     /// Box2D: `b2MoverJoint_GetMaxVelocityForce`.
-    pub fn max_velocity_force(&self) -> Vec2 {
-        self.view.data(|j: &MoverJoint| j.max_force())
-    }
+    fn max_velocity_force(&self) -> Vec2 = |j| j.max_force();
 }
 
 impl MoverView<&mut World> {
@@ -1883,53 +1510,53 @@ impl MoverView<&mut World> {
     }
 }
 
-part_view!(
+part_view! {
     /// What only a pogo joint has: its spring leg.
     ///
     /// Covers Box2D's `b2PogoJoint_*`.
-    PogoView,
-    PogoRef,
-    PogoMut
-);
-
-impl<W: Deref<Target = World>> PogoView<W> {
+    pub struct PogoView<W>(PogoJoint): PogoRef, PogoMut;
     /// The definition the joint would be re-created with (with its current
     /// impulse and velocity, so a pogo made again carries its state over).
-    pub fn def(&self) -> PogoJointDef {
-        let base = self.view.world.joint_base_def(self.view.index);
-        let sim = &self.view.sim().base;
-        self.view
-            .data(|j: &PogoJoint| PogoJointDef::read(base, sim, j))
-    }
-
+    fn def(&self) -> PogoJointDef(base, sim);
     /// The rest length, metres.
     ///
     /// Box2D: `b2PogoJoint_GetRestLength`.
-    pub fn rest_length(&self) -> f32 {
-        self.view.data(|j: &PogoJoint| j.rest_length)
-    }
-
+    fn rest_length(&self) -> f32 = rest_length;
+    /// Sets the rest length, metres (≥ 0), and wakes the bodies.
+    ///
+    /// Box2D: `b2PogoJoint_SetRestLength`.
+    fn set_rest_length(&mut self, length: f32) = rest_length, check_non_negative("pogo rest length");
     /// The spring stiffness, Hz.
     ///
     /// Box2D: `b2PogoJoint_GetSpringHertz`.
-    pub fn hertz(&self) -> f32 {
-        self.view.data(|j: &PogoJoint| j.spring.hertz)
-    }
-
+    fn hertz(&self) -> f32 = spring.hertz;
+    /// Sets the spring stiffness, Hz (≥ 0).
+    ///
+    /// Box2D: `b2PogoJoint_SetSpringHertz`.
+    fn set_hertz(&mut self, hertz: f32) = spring.hertz, check_non_negative("pogo spring hertz");
     /// The spring damping ratio.
     ///
     /// Box2D: `b2PogoJoint_GetSpringDampingRatio`.
-    pub fn damping_ratio(&self) -> f32 {
-        self.view.data(|j: &PogoJoint| j.spring.damping_ratio)
-    }
-
+    fn damping_ratio(&self) -> f32 = spring.damping_ratio;
+    /// Sets the spring damping ratio (≥ 0).
+    ///
+    /// Box2D: `b2PogoJoint_SetSpringDampingRatio`.
+    fn set_damping_ratio(&mut self, ratio: f32) = spring.damping_ratio, check_non_negative("pogo spring damping ratio");
     /// The bounds of the leg's force: the most it pulls and the most it
     /// pushes, N.
-    pub fn max_forces(&self) -> (f32, f32) {
-        self.view
-            .data(|j: &PogoJoint| (j.max_tension_force, j.max_compression_force))
-    }
+    fn max_forces(&self) -> (f32, f32) = |j| (j.max_tension_force, j.max_compression_force);
+    /// The leg's rate of change of length after the last step, m/s.
+    ///
+    /// Box2D: `b2PogoJoint_GetVelocity`.
+    fn velocity(&self) -> f32 = velocity;
+    /// The spring's accumulated impulse of the last substep, N·s (positive
+    /// pushes the bodies apart).
+    ///
+    /// Box2D: `b2PogoJoint_GetImpulse`.
+    fn impulse(&self) -> f32 = spring.impulse;
+}
 
+impl<W: Deref<Target = World>> PogoView<W> {
     /// The current leg length: anchor B minus anchor A along the normal,
     /// metres.
     ///
@@ -1937,54 +1564,9 @@ impl<W: Deref<Target = World>> PogoView<W> {
     pub fn length(&self) -> f32 {
         self.view.axial_translation()
     }
-
-    /// The leg's rate of change of length after the last step, m/s.
-    ///
-    /// Box2D: `b2PogoJoint_GetVelocity`.
-    pub fn velocity(&self) -> f32 {
-        self.view.data(|j: &PogoJoint| j.velocity)
-    }
-
-    /// The spring's accumulated impulse of the last substep, N·s (positive
-    /// pushes the bodies apart).
-    ///
-    /// Box2D: `b2PogoJoint_GetImpulse`.
-    pub fn impulse(&self) -> f32 {
-        self.view.data(|j: &PogoJoint| j.spring.impulse)
-    }
 }
 
 impl PogoView<&mut World> {
-    /// Sets one number after checking it is finite and ≥ 0.
-    fn set(&mut self, value: f32, what: &'static str, f: fn(&mut PogoJoint, f32)) -> Result<()> {
-        check_non_negative(value, what)?;
-        self.view.update_data(|j: &mut PogoJoint| f(j, value));
-        Ok(())
-    }
-
-    /// Sets the rest length, metres (≥ 0), and wakes the bodies.
-    ///
-    /// Box2D: `b2PogoJoint_SetRestLength`.
-    pub fn set_rest_length(&mut self, length: f32) -> Result<()> {
-        self.set(length, "pogo rest length", |j, v| j.rest_length = v)
-    }
-
-    /// Sets the spring stiffness, Hz (≥ 0).
-    ///
-    /// Box2D: `b2PogoJoint_SetSpringHertz`.
-    pub fn set_hertz(&mut self, hertz: f32) -> Result<()> {
-        self.set(hertz, "pogo spring hertz", |j, v| j.spring.hertz = v)
-    }
-
-    /// Sets the spring damping ratio (≥ 0).
-    ///
-    /// Box2D: `b2PogoJoint_SetSpringDampingRatio`.
-    pub fn set_damping_ratio(&mut self, ratio: f32) -> Result<()> {
-        self.set(ratio, "pogo spring damping ratio", |j, v| {
-            j.spring.damping_ratio = v
-        })
-    }
-
     /// Sets the most the leg pulls (tension) and pushes (compression), N
     /// (each ≥ 0, may be infinite).
     pub fn set_max_forces(&mut self, tension: f32, compression: f32) -> Result<()> {

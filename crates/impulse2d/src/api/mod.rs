@@ -88,6 +88,79 @@
 //! # }
 //! ```
 
+/// Declares the view of one kind of object: the struct (the world borrow and
+/// the object's index), its read-only and read-write aliases, `World`'s two
+/// constructors (the id is checked once, by `$index`; `then $on_mut` runs
+/// when a write view is made) and the view's `id()` and `world()`. The
+/// formulaic doc sentences are written here from `$what`; the rows add their
+/// own doc lines (and `Box2D:` tags, read by scripts/api_parity.py from the
+/// path each row names). `+ Copy` makes the view `Clone + Copy` instead of
+/// deriving `Debug` (the view then writes its own).
+macro_rules! view {
+    (
+        $(#[$meta:meta])*
+        pub struct $view:ident<W>($id:ident = $index:ident, $make_id:ident, $what:literal):
+            $ref_alias:ident, $mut_alias:ident $(+ $copy:ident)?;
+        $(#[$get_doc:meta])* World::$get:ident;
+        $(#[$mut_doc:meta])* World::$get_mut:ident $(then $on_mut:ident)?;
+        $(#[$world_doc:meta])* $world_alias:ident::world;
+    ) => {
+        view!(@struct [$(#[$meta])*] $view $($copy)?);
+
+        #[doc = concat!("A read-only view of a ", $what, ".")]
+        pub type $ref_alias<'w> = $view<&'w World>;
+        #[doc = concat!("A read-write view of a ", $what, ".")]
+        pub type $mut_alias<'w> = $view<&'w mut World>;
+
+        impl World {
+            #[doc = concat!("A read-only view of a ", $what, "; `Err(InvalidId)` for a stale or foreign id.")]
+            $(#[$get_doc])*
+            pub fn $get(&self, id: $id) -> Result<$ref_alias<'_>> {
+                let index = self.$index(id)?;
+                Ok($view { world: self, index })
+            }
+
+            #[doc = concat!("A read-write view of a ", $what, "; `Err(InvalidId)` for a stale or foreign id.")]
+            $(#[$mut_doc])*
+            pub fn $get_mut(&mut self, id: $id) -> Result<$mut_alias<'_>> {
+                let index = self.$index(id)?;
+                $(self.$on_mut();)?
+                Ok($view { world: self, index })
+            }
+        }
+
+        impl<W: Deref<Target = World>> $view<W> {
+            #[doc = concat!("The ", $what, "'s id.")]
+            pub fn id(&self) -> $id {
+                self.world.$make_id(self.index as u32)
+            }
+
+            $(#[$world_doc])*
+            pub fn world(&self) -> &World {
+                &self.world
+            }
+        }
+    };
+
+    (@struct [$($meta:tt)*] $view:ident) => {
+        $($meta)*
+        #[derive(Debug)]
+        pub struct $view<W> {
+            world: W,
+            index: usize,
+        }
+    };
+
+    (@struct [$($meta:tt)*] $view:ident Copy) => {
+        $($meta)*
+        #[derive(Clone, Copy)]
+        pub struct $view<W> {
+            world: W,
+            index: usize,
+        }
+    };
+}
+
 mod world;
 
 pub mod body;

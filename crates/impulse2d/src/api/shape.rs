@@ -21,72 +21,89 @@ use crate::world::World;
 
 pub use crate::shape::AIR_DENSITY;
 
-/// One shape of a world, validated once: the world borrow (`&World` or
-/// `&mut World`) and the shape's index. Made by [`World::shape`] and
-/// [`World::shape_mut`]; [`ShapeRef`] reads, [`ShapeMut`] also writes.
-///
-/// Box2D: the `b2Shape_*` functions; `b2Shape_IsValid` is
-/// [`World::shape`]`(id).is_ok()`, `b2Shape_GetWorld` is moot (the view
-/// borrows the world).
-#[derive(Debug)]
-pub struct ShapeView<W> {
-    world: W,
-    index: usize,
+/// Declares the methods that take or give one kind of geometry, one row
+/// each, the kind named by the geometry's type (a `ShapeGeometry` variant):
+/// `World`'s creators (`fn create_x_shape(&mut self, body: BodyId, def:
+/// &ShapeDef, x: &X);`), the view's getters (`fn x(&self) -> Option<X>;`)
+/// and setters (`fn set_x(&mut self, x: &X);`, through `World::reshape`).
+macro_rules! geometry_methods {
+    () => {};
+
+    (
+        $(#[$doc:meta])*
+        fn $f:ident(&mut self, body: BodyId, def: &ShapeDef, $g:ident: &$kind:ident);
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        pub fn $f(&mut self, body: BodyId, def: &ShapeDef, $g: &$kind) -> Result<ShapeId> {
+            self.create_shape(body, def, ShapeGeometry::$kind(*$g))
+        }
+
+        geometry_methods!($($rest)*);
+    };
+
+    ($(#[$doc:meta])* fn $f:ident(&self) -> Option<$kind:ident>; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $f(&self) -> Option<$kind> {
+            match self.data().geometry {
+                ShapeGeometry::$kind(g) => Some(g),
+                _ => None,
+            }
+        }
+
+        geometry_methods!($($rest)*);
+    };
+
+    ($(#[$doc:meta])* fn $f:ident(&mut self, $g:ident: &$kind:ident); $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $f(&mut self, $g: &$kind) -> Result<()> {
+            self.world.reshape(self.index, ShapeGeometry::$kind(*$g))
+        }
+
+        geometry_methods!($($rest)*);
+    };
 }
 
-/// A read-only view of a shape.
-pub type ShapeRef<'w> = ShapeView<&'w World>;
-/// A read-write view of a shape.
-pub type ShapeMut<'w> = ShapeView<&'w mut World>;
+view! {
+    /// One shape of a world, validated once: the world borrow (`&World` or
+    /// `&mut World`) and the shape's index. Made by [`World::shape`] and
+    /// [`World::shape_mut`]; [`ShapeRef`] reads, [`ShapeMut`] also writes.
+    ///
+    /// Box2D: the `b2Shape_*` functions; `b2Shape_IsValid` is
+    /// [`World::shape`]`(id).is_ok()`, `b2Shape_GetWorld` is moot (the view
+    /// borrows the world).
+    pub struct ShapeView<W>(ShapeId = shape_index, make_shape_id, "shape"): ShapeRef, ShapeMut;
+    ///
+    /// Box2D: `b2Shape_IsValid`.
+    World::shape;
+    /// Taking one advances [`World::structure_generation`] (a
+    /// [`RollbackState`](crate::RollbackState) does not hold shape settings).
+    World::shape_mut then note_structure_change;
+    /// The world the view reads.
+    ///
+    /// Box2D: `b2Shape_GetWorld`.
+    ShapeRef::world;
+}
 
 impl World {
-    /// Attaches a circle to a body.
-    ///
-    /// Box2D: `b2CreateCircleShape`.
-    pub fn create_circle_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        circle: &Circle,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Circle(*circle))
-    }
-
-    /// Attaches a capsule to a body.
-    ///
-    /// Box2D: `b2CreateCapsuleShape`.
-    pub fn create_capsule_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        capsule: &Capsule,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Capsule(*capsule))
-    }
-
-    /// Attaches a convex polygon to a body.
-    ///
-    /// Box2D: `b2CreatePolygonShape`.
-    pub fn create_polygon_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        polygon: &Polygon,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Polygon(*polygon))
-    }
-
-    /// Attaches a two-sided segment to a body (it has no mass; use it on static
-    /// or kinematic bodies).
-    ///
-    /// Box2D: `b2CreateSegmentShape`.
-    pub fn create_segment_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        segment: &Segment,
-    ) -> Result<ShapeId> {
-        self.create_shape(body, def, ShapeGeometry::Segment(*segment))
+    geometry_methods! {
+        /// Attaches a circle to a body.
+        ///
+        /// Box2D: `b2CreateCircleShape`.
+        fn create_circle_shape(&mut self, body: BodyId, def: &ShapeDef, circle: &Circle);
+        /// Attaches a capsule to a body.
+        ///
+        /// Box2D: `b2CreateCapsuleShape`.
+        fn create_capsule_shape(&mut self, body: BodyId, def: &ShapeDef, capsule: &Capsule);
+        /// Attaches a convex polygon to a body.
+        ///
+        /// Box2D: `b2CreatePolygonShape`.
+        fn create_polygon_shape(&mut self, body: BodyId, def: &ShapeDef, polygon: &Polygon);
+        /// Attaches a two-sided segment to a body (it has no mass; use it on static
+        /// or kinematic bodies).
+        ///
+        /// Box2D: `b2CreateSegmentShape`.
+        fn create_segment_shape(&mut self, body: BodyId, def: &ShapeDef, segment: &Segment);
     }
 
     /// Attaches a free-standing one-sided chain segment (with its ghost
@@ -156,40 +173,11 @@ impl World {
             },
         )
     }
-
-    /// A read-only view of a shape; `Err(InvalidId)` for a stale or foreign id.
-    ///
-    /// Box2D: `b2Shape_IsValid`.
-    pub fn shape(&self, id: ShapeId) -> Result<ShapeRef<'_>> {
-        let index = self.shape_index(id)?;
-        Ok(ShapeView { world: self, index })
-    }
-
-    /// A read-write view of a shape; `Err(InvalidId)` for a stale or foreign id.
-    /// Taking one advances [`World::structure_generation`] (a
-    /// [`RollbackState`](crate::RollbackState) does not hold shape settings).
-    pub fn shape_mut(&mut self, id: ShapeId) -> Result<ShapeMut<'_>> {
-        let index = self.shape_index(id)?;
-        self.note_structure_change();
-        Ok(ShapeView { world: self, index })
-    }
 }
 
 impl<W: Deref<Target = World>> ShapeView<W> {
     fn data(&self) -> &crate::shape::Shape {
         &self.world.shapes[self.index]
-    }
-
-    /// The shape's id.
-    pub fn id(&self) -> ShapeId {
-        self.world.make_shape_id(self.index as u32)
-    }
-
-    /// The world the view reads.
-    ///
-    /// Box2D: `b2Shape_GetWorld`.
-    pub fn world(&self) -> &World {
-        &self.world
     }
 
     /// The body the shape is attached to.
@@ -219,54 +207,27 @@ impl<W: Deref<Target = World>> ShapeView<W> {
         self.data().geometry
     }
 
-    /// The circle, when the shape is one.
-    ///
-    /// Box2D: `b2Shape_GetCircle`.
-    pub fn circle(&self) -> Option<Circle> {
-        match self.data().geometry {
-            ShapeGeometry::Circle(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The capsule, when the shape is one.
-    ///
-    /// Box2D: `b2Shape_GetCapsule`.
-    pub fn capsule(&self) -> Option<Capsule> {
-        match self.data().geometry {
-            ShapeGeometry::Capsule(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The polygon, when the shape is one.
-    ///
-    /// Box2D: `b2Shape_GetPolygon`.
-    pub fn polygon(&self) -> Option<Polygon> {
-        match self.data().geometry {
-            ShapeGeometry::Polygon(p) => Some(p),
-            _ => None,
-        }
-    }
-
-    /// The segment, when the shape is one.
-    ///
-    /// Box2D: `b2Shape_GetSegment`.
-    pub fn segment(&self) -> Option<Segment> {
-        match self.data().geometry {
-            ShapeGeometry::Segment(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The chain segment (with its ghost vertices), when the shape is one.
-    ///
-    /// Box2D: `b2Shape_GetChainSegment`.
-    pub fn chain_segment(&self) -> Option<ChainSegment> {
-        match self.data().geometry {
-            ShapeGeometry::ChainSegment(s) => Some(s),
-            _ => None,
-        }
+    geometry_methods! {
+        /// The circle, when the shape is one.
+        ///
+        /// Box2D: `b2Shape_GetCircle`.
+        fn circle(&self) -> Option<Circle>;
+        /// The capsule, when the shape is one.
+        ///
+        /// Box2D: `b2Shape_GetCapsule`.
+        fn capsule(&self) -> Option<Capsule>;
+        /// The polygon, when the shape is one.
+        ///
+        /// Box2D: `b2Shape_GetPolygon`.
+        fn polygon(&self) -> Option<Polygon>;
+        /// The segment, when the shape is one.
+        ///
+        /// Box2D: `b2Shape_GetSegment`.
+        fn segment(&self) -> Option<Segment>;
+        /// The chain segment (with its ghost vertices), when the shape is one.
+        ///
+        /// Box2D: `b2Shape_GetChainSegment`.
+        fn chain_segment(&self) -> Option<ChainSegment>;
     }
 
     /// The speculative bounding box (tight box grown by the speculative distance).
@@ -573,51 +534,34 @@ impl ShapeView<&mut World> {
         self.world.refresh_shape_contacts(self.index);
     }
 
-    /// Makes the shape a circle. Its contacts are destroyed (waking the
-    /// bodies) and found again at the next step at the new size; the body's
-    /// mass is recomputed from its shapes.
-    ///
-    /// # Errors
-    /// Invalid geometry, or a chain segment (it belongs to its chain).
-    ///
-    /// Box2D: `b2Shape_SetCircle`.
-    pub fn set_circle(&mut self, circle: &Circle) -> Result<()> {
-        self.world
-            .reshape(self.index, ShapeGeometry::Circle(*circle))
-    }
-
-    /// Makes the shape a capsule (see [`ShapeView::set_circle`]).
-    ///
-    /// Box2D: `b2Shape_SetCapsule`.
-    pub fn set_capsule(&mut self, capsule: &Capsule) -> Result<()> {
-        self.world
-            .reshape(self.index, ShapeGeometry::Capsule(*capsule))
-    }
-
-    /// Makes the shape a polygon (see [`ShapeView::set_circle`]).
-    ///
-    /// Box2D: `b2Shape_SetPolygon`.
-    pub fn set_polygon(&mut self, polygon: &Polygon) -> Result<()> {
-        self.world
-            .reshape(self.index, ShapeGeometry::Polygon(*polygon))
-    }
-
-    /// Makes the shape a two-sided segment (see [`ShapeView::set_circle`]).
-    ///
-    /// Box2D: `b2Shape_SetSegment`.
-    pub fn set_segment(&mut self, segment: &Segment) -> Result<()> {
-        self.world
-            .reshape(self.index, ShapeGeometry::Segment(*segment))
-    }
-
-    /// Makes the shape a free-standing one-sided chain segment (with its
-    /// ghost vertices; its `chain_id` is ignored) (see
-    /// [`ShapeView::set_circle`]).
-    ///
-    /// Box2D: `b2Shape_SetChainSegment`.
-    pub fn set_chain_segment(&mut self, segment: &ChainSegment) -> Result<()> {
-        self.world
-            .reshape(self.index, ShapeGeometry::ChainSegment(*segment))
+    geometry_methods! {
+        /// Makes the shape a circle. Its contacts are destroyed (waking the
+        /// bodies) and found again at the next step at the new size; the body's
+        /// mass is recomputed from its shapes.
+        ///
+        /// # Errors
+        /// Invalid geometry, or a chain segment (it belongs to its chain).
+        ///
+        /// Box2D: `b2Shape_SetCircle`.
+        fn set_circle(&mut self, circle: &Circle);
+        /// Makes the shape a capsule (see [`ShapeView::set_circle`]).
+        ///
+        /// Box2D: `b2Shape_SetCapsule`.
+        fn set_capsule(&mut self, capsule: &Capsule);
+        /// Makes the shape a polygon (see [`ShapeView::set_circle`]).
+        ///
+        /// Box2D: `b2Shape_SetPolygon`.
+        fn set_polygon(&mut self, polygon: &Polygon);
+        /// Makes the shape a two-sided segment (see [`ShapeView::set_circle`]).
+        ///
+        /// Box2D: `b2Shape_SetSegment`.
+        fn set_segment(&mut self, segment: &Segment);
+        /// Makes the shape a free-standing one-sided chain segment (with its
+        /// ghost vertices; its `chain_id` is ignored) (see
+        /// [`ShapeView::set_circle`]).
+        ///
+        /// Box2D: `b2Shape_SetChainSegment`.
+        fn set_chain_segment(&mut self, segment: &ChainSegment);
     }
 
     /// Pushes the shape's body with the force of the air moving at `wind`

@@ -5,109 +5,146 @@
 //! [`World::step`]. The values are also in [`World::settings`].
 
 use crate::collision::Aabb;
-use crate::error::{Result, check_non_negative, check_positive};
+use crate::error::{Result, check_finite_vec, check_non_negative, check_positive};
 use crate::id::NULL_INDEX;
+use crate::math::Vec2;
 use crate::solver::solver_set::AWAKE_SET;
 use crate::workers::Workers;
 use crate::world::{World, check_worker_count};
 
+/// Declares world settings getters and setters, one row each (the rows of
+/// `part_view!` in api/joint.rs): `fn name(&self) -> T = field;` reads
+/// `settings.field`; `fn set_name(&mut self, v: T) = field, check("what");`
+/// checks `v` (the error names `what`; nothing changes) and stores it;
+/// `fn enable_name(&mut self, v: T) = field;` stores `v`. The step reads the
+/// settings afresh, so a change takes effect at the next step.
+macro_rules! settings {
+    () => {};
+
+    ($(#[$doc:meta])* fn $f:ident(&self) -> $ty:ty = $field:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $f(&self) -> $ty {
+            self.settings.$field
+        }
+
+        settings!($($rest)*);
+    };
+
+    (
+        $(#[$doc:meta])*
+        fn $f:ident(&mut self, $v:ident: $ty:ty) = $field:ident, $check:ident($what:literal);
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        pub fn $f(&mut self, $v: $ty) -> Result<()> {
+            $check($v, $what)?;
+            self.settings.$field = $v;
+            Ok(())
+        }
+
+        settings!($($rest)*);
+    };
+
+    ($(#[$doc:meta])* fn $f:ident(&mut self, $v:ident: $ty:ty) = $field:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $f(&mut self, $v: $ty) {
+            self.settings.$field = $v;
+        }
+
+        settings!($($rest)*);
+    };
+}
+
 impl World {
-    /// Whether bodies may fall asleep.
-    ///
-    /// Box2D: `b2World_IsSleepingEnabled`.
-    pub fn is_sleeping_enabled(&self) -> bool {
-        self.settings.enable_sleep
-    }
-
-    /// Turns continuous collision (fast bodies swept against static shapes) on
-    /// or off. Bullets are swept against everything either way.
-    ///
-    /// Box2D: `b2World_EnableContinuous`.
-    pub fn enable_continuous(&mut self, enable: bool) {
-        self.settings.enable_continuous = enable;
-    }
-
-    /// Whether continuous collision is on.
-    ///
-    /// Box2D: `b2World_IsContinuousEnabled`.
-    pub fn is_continuous_enabled(&self) -> bool {
-        self.settings.enable_continuous
-    }
-
-    /// Turns warm starting on or off: with it off, every step's contact and
-    /// joint impulses start from zero instead of the last step's. For studying
-    /// the solver; stacks sag without it.
-    ///
-    /// Box2D: `b2World_EnableWarmStarting`.
-    pub fn enable_warm_starting(&mut self, enable: bool) {
-        self.settings.enable_warm_starting = enable;
-    }
-
-    /// Whether warm starting is on.
-    ///
-    /// Box2D: `b2World_IsWarmStartingEnabled`.
-    pub fn is_warm_starting_enabled(&self) -> bool {
-        self.settings.enable_warm_starting
-    }
-
-    /// Turns speculative contact points on or off (see
-    /// [`WorldDef::enable_speculative`](crate::WorldDef::enable_speculative)).
-    /// For testing the solver; games keep it on.
-    ///
-    /// Box2D: `b2World_EnableSpeculative`.
-    pub fn enable_speculative(&mut self, enable: bool) {
-        self.settings.enable_speculative = enable;
-    }
-
-    /// Whether speculative contact points are kept.
-    pub fn is_speculative_enabled(&self) -> bool {
-        self.settings.enable_speculative
-    }
-
-    /// Turns contact softening between bodies of unequal mass on or off (see
-    /// [`WorldDef::enable_contact_softening`](crate::WorldDef::enable_contact_softening);
-    /// Box2D sets it only in the world definition). Takes effect at the next step.
-    pub fn enable_contact_softening(&mut self, enable: bool) {
-        self.settings.enable_contact_softening = enable;
-    }
-
-    /// Whether contacts between bodies of unequal mass are softened.
-    pub fn is_contact_softening_enabled(&self) -> bool {
-        self.settings.enable_contact_softening
-    }
-
-    /// Sets the approach speed below which contacts do not bounce, m/s (≥ 0).
-    /// Small values keep bodies from coming to rest.
-    ///
-    /// Box2D: `b2World_SetRestitutionThreshold`.
-    pub fn set_restitution_threshold(&mut self, speed: f32) -> Result<()> {
-        check_non_negative(speed, "restitution threshold")?;
-        self.settings.restitution_threshold = speed;
-        Ok(())
-    }
-
-    /// The approach speed below which contacts do not bounce, m/s.
-    ///
-    /// Box2D: `b2World_GetRestitutionThreshold`.
-    pub fn restitution_threshold(&self) -> f32 {
-        self.settings.restitution_threshold
-    }
-
-    /// Sets the approach speed above which a contact reports a hit event, m/s
-    /// (≥ 0; shapes opt in with `ShapeDef::enable_hit_events`).
-    ///
-    /// Box2D: `b2World_SetHitEventThreshold`.
-    pub fn set_hit_event_threshold(&mut self, speed: f32) -> Result<()> {
-        check_non_negative(speed, "hit event threshold")?;
-        self.settings.hit_event_threshold = speed;
-        Ok(())
-    }
-
-    /// The approach speed above which a contact reports a hit event, m/s.
-    ///
-    /// Box2D: `b2World_GetHitEventThreshold`.
-    pub fn hit_event_threshold(&self) -> f32 {
-        self.settings.hit_event_threshold
+    settings! {
+        /// Gravity, m/s².
+        ///
+        /// Box2D: `b2World_GetGravity`.
+        fn gravity(&self) -> Vec2 = gravity;
+        /// Changes gravity (m/s²). Sleeping bodies stay asleep until something wakes them.
+        ///
+        /// Box2D: `b2World_SetGravity`.
+        fn set_gravity(&mut self, gravity: Vec2) = gravity, check_finite_vec("gravity");
+        /// Whether bodies may fall asleep.
+        ///
+        /// Box2D: `b2World_IsSleepingEnabled`.
+        fn is_sleeping_enabled(&self) -> bool = enable_sleep;
+        /// Turns continuous collision (fast bodies swept against static shapes) on
+        /// or off. Bullets are swept against everything either way.
+        ///
+        /// Box2D: `b2World_EnableContinuous`.
+        fn enable_continuous(&mut self, enable: bool) = enable_continuous;
+        /// Whether continuous collision is on.
+        ///
+        /// Box2D: `b2World_IsContinuousEnabled`.
+        fn is_continuous_enabled(&self) -> bool = enable_continuous;
+        /// Turns warm starting on or off: with it off, every step's contact and
+        /// joint impulses start from zero instead of the last step's. For studying
+        /// the solver; stacks sag without it.
+        ///
+        /// Box2D: `b2World_EnableWarmStarting`.
+        fn enable_warm_starting(&mut self, enable: bool) = enable_warm_starting;
+        /// Whether warm starting is on.
+        ///
+        /// Box2D: `b2World_IsWarmStartingEnabled`.
+        fn is_warm_starting_enabled(&self) -> bool = enable_warm_starting;
+        /// Turns speculative contact points on or off (see
+        /// [`WorldDef::enable_speculative`](crate::WorldDef::enable_speculative)).
+        /// For testing the solver; games keep it on.
+        ///
+        /// Box2D: `b2World_EnableSpeculative`.
+        fn enable_speculative(&mut self, enable: bool) = enable_speculative;
+        /// Whether speculative contact points are kept.
+        fn is_speculative_enabled(&self) -> bool = enable_speculative;
+        /// Turns contact softening between bodies of unequal mass on or off (see
+        /// [`WorldDef::enable_contact_softening`](crate::WorldDef::enable_contact_softening);
+        /// Box2D sets it only in the world definition). Takes effect at the next step.
+        fn enable_contact_softening(&mut self, enable: bool) = enable_contact_softening;
+        /// Whether contacts between bodies of unequal mass are softened.
+        fn is_contact_softening_enabled(&self) -> bool = enable_contact_softening;
+        /// Sets the approach speed below which contacts do not bounce, m/s (≥ 0).
+        /// Small values keep bodies from coming to rest.
+        ///
+        /// Box2D: `b2World_SetRestitutionThreshold`.
+        fn set_restitution_threshold(&mut self, speed: f32) = restitution_threshold, check_non_negative("restitution threshold");
+        /// The approach speed below which contacts do not bounce, m/s.
+        ///
+        /// Box2D: `b2World_GetRestitutionThreshold`.
+        fn restitution_threshold(&self) -> f32 = restitution_threshold;
+        /// Sets the approach speed above which a contact reports a hit event, m/s
+        /// (≥ 0; shapes opt in with `ShapeDef::enable_hit_events`).
+        ///
+        /// Box2D: `b2World_SetHitEventThreshold`.
+        fn set_hit_event_threshold(&mut self, speed: f32) = hit_event_threshold, check_non_negative("hit event threshold");
+        /// The approach speed above which a contact reports a hit event, m/s.
+        ///
+        /// Box2D: `b2World_GetHitEventThreshold`.
+        fn hit_event_threshold(&self) -> f32 = hit_event_threshold;
+        /// Sets the contact recycling distance, metres (≥ 0; 0 turns recycling
+        /// off): see [`WorldDef::contact_recycle_distance`](crate::WorldDef::contact_recycle_distance).
+        ///
+        /// Box2D: `b2World_SetContactRecycleDistance`.
+        fn set_contact_recycle_distance(&mut self, distance: f32) = contact_recycle_distance, check_non_negative("contact recycle distance");
+        /// The contact recycling distance, metres.
+        ///
+        /// Box2D: `b2World_GetContactRecycleDistance`.
+        fn contact_recycle_distance(&self) -> f32 = contact_recycle_distance;
+        /// Sets the largest speed of any body, m/s (finite, > 0).
+        ///
+        /// Box2D: `b2World_SetMaximumLinearSpeed`.
+        fn set_maximum_linear_speed(&mut self, speed: f32) = maximum_linear_speed, check_positive("maximum linear speed");
+        /// The largest speed of any body, m/s.
+        ///
+        /// Box2D: `b2World_GetMaximumLinearSpeed`.
+        fn maximum_linear_speed(&self) -> f32 = maximum_linear_speed;
+        /// Sets the application's value kept with the world.
+        ///
+        /// Box2D: `b2World_SetUserData`.
+        fn set_user_data(&mut self, user_data: u64) = user_data;
+        /// The application's value kept with the world (0 unless set).
+        ///
+        /// Box2D: `b2World_GetUserData`.
+        fn user_data(&self) -> u64 = user_data;
     }
 
     /// Sets the contact stiffness (Hz, ≥ 0; capped at a quarter of the substep
@@ -140,58 +177,11 @@ impl World {
         Ok(())
     }
 
-    /// Sets the contact recycling distance, metres (≥ 0; 0 turns recycling
-    /// off): see [`WorldDef::contact_recycle_distance`](crate::WorldDef::contact_recycle_distance).
-    ///
-    /// Box2D: `b2World_SetContactRecycleDistance`.
-    pub fn set_contact_recycle_distance(&mut self, distance: f32) -> Result<()> {
-        check_non_negative(distance, "contact recycle distance")?;
-        self.settings.contact_recycle_distance = distance;
-        Ok(())
-    }
-
-    /// The contact recycling distance, metres.
-    ///
-    /// Box2D: `b2World_GetContactRecycleDistance`.
-    pub fn contact_recycle_distance(&self) -> f32 {
-        self.settings.contact_recycle_distance
-    }
-
-    /// Sets the largest speed of any body, m/s (finite, > 0).
-    ///
-    /// Box2D: `b2World_SetMaximumLinearSpeed`.
-    pub fn set_maximum_linear_speed(&mut self, speed: f32) -> Result<()> {
-        check_positive(speed, "maximum linear speed")?;
-        self.settings.maximum_linear_speed = speed;
-        Ok(())
-    }
-
-    /// The largest speed of any body, m/s.
-    ///
-    /// Box2D: `b2World_GetMaximumLinearSpeed`.
-    pub fn maximum_linear_speed(&self) -> f32 {
-        self.settings.maximum_linear_speed
-    }
-
     /// How many bodies are awake.
     ///
     /// Box2D: `b2World_GetAwakeBodyCount`.
     pub fn awake_body_count(&self) -> usize {
         self.solver_sets[AWAKE_SET as usize].body_sims.len()
-    }
-
-    /// Sets the application's value kept with the world.
-    ///
-    /// Box2D: `b2World_SetUserData`.
-    pub fn set_user_data(&mut self, user_data: u64) {
-        self.settings.user_data = user_data;
-    }
-
-    /// The application's value kept with the world (0 unless set).
-    ///
-    /// Box2D: `b2World_GetUserData`.
-    pub fn user_data(&self) -> u64 {
-        self.settings.user_data
     }
 
     /// The number of threads that run a step's parallel stages, the calling
@@ -313,24 +303,20 @@ mod tests {
             world.set_friction_callback(|fa, a, fb, b| if a == b { fa.max(fb) } else { 0.1 });
             world
                 .set_restitution_callback(|ra, a, rb, b| if a + b == 1 { 0.3 } else { ra.min(rb) });
-            let ground = build::body(&mut world, BodyType::Static, Vec2::ZERO);
-            build::add_box(&mut world, ground, 20.0, 1.0);
-            let mut bodies = Vec::new();
-            for i in 0..48 {
-                let body = build::body(
-                    &mut world,
-                    BodyType::Dynamic,
-                    Vec2::new((i % 6) as f32 * 0.9 - 2.5, 2.0 + (i / 6) as f32),
-                );
-                let def = ShapeDef {
-                    user_material_id: (i % 2) as u64,
-                    ..Default::default()
-                };
-                world
-                    .create_polygon_shape(body, &def, &make_box(0.4, 0.4).unwrap())
-                    .unwrap();
-                bodies.push(body);
-            }
+            build::box_body(&mut world, BodyType::Static, Vec2::ZERO, 20.0, 1.0);
+            let square = make_box(0.4, 0.4).unwrap();
+            let bodies: Vec<_> = (0..48)
+                .map(|i| {
+                    let position = Vec2::new((i % 6) as f32 * 0.9 - 2.5, 2.0 + (i / 6) as f32);
+                    let body = build::body(&mut world, BodyType::Dynamic, position);
+                    let def = ShapeDef {
+                        user_material_id: (i % 2) as u64,
+                        ..Default::default()
+                    };
+                    world.create_polygon_shape(body, &def, &square).unwrap();
+                    body
+                })
+                .collect();
             for _ in 0..120 {
                 world.step(1.0 / 60.0, 4).unwrap();
             }

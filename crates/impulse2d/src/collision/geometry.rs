@@ -731,11 +731,7 @@ mod tests {
 
     #[test]
     fn centroid_of_triangle() {
-        let v = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(3.0, 0.0),
-            Vec2::new(0.0, 3.0),
-        ];
+        let v = crate::test_points::points([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]]);
         let c = polygon_centroid(&v);
         assert!((c - Vec2::new(1.0, 1.0)).length() < 1e-6);
     }

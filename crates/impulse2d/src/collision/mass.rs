@@ -437,11 +437,7 @@ mod tests {
     /// distance to its core as the membership test.
     #[test]
     fn rounded_triangle_matches_numerical_integration() {
-        let pts = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(2.0, 0.3),
-            Vec2::new(0.4, 1.6),
-        ];
+        let pts = crate::test_points::points([[0.0, 0.0], [2.0, 0.3], [0.4, 1.6]]);
         let r = 0.3;
         let p = make_polygon(&compute_hull(&pts).unwrap(), r).unwrap();
         let m = compute_polygon_mass(&p, 1.0).unwrap();

@@ -687,8 +687,23 @@ macro_rules! joint_data {
             }
         }
     };
+    // A part several joint types share, found by `JointKind`'s accessors.
+    ($ty:ty, $name:literal, $get:ident, $get_mut:ident) => {
+        impl JointData for $ty {
+            const NAME: &'static str = $name;
+            fn of(kind: &JointKind) -> Option<&Self> {
+                kind.$get()
+            }
+            fn of_mut(kind: &mut JointKind) -> Option<&mut Self> {
+                kind.$get_mut()
+            }
+        }
+    };
 }
 
+joint_data!(Motor, "a joint with a motor", motor, motor_mut);
+joint_data!(Limit, "a joint with limits", limit, limit_mut);
+joint_data!(Spring, "a joint with a spring", spring, spring_mut);
 joint_data!(DistanceJoint, Distance, "a distance joint");
 joint_data!(MotorJoint, Motor, "a motor joint");
 joint_data!(MouseJoint, Mouse, "a mouse joint");

@@ -12,6 +12,7 @@ use crate::solver::island::Island;
 use crate::solver::solver_set::{
     AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET, SolverSet,
 };
+use crate::validate::walk_list;
 
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
@@ -170,7 +171,7 @@ impl JointStores<'_> {
                 continue;
             }
             let what = format!("body {index} joint list");
-            let (count, _) = self.walk_list(body.head_joint_key, &what, |key| {
+            let (count, _) = walk_list(body.head_joint_key, self.joint_limit(), &what, |key| {
                 let ji = key >> 1;
                 let joint = self.joints.joints.get(ji as usize);
                 let joint = joint.ok_or_else(|| format!("{what} names joint {ji}"))?;
@@ -229,7 +230,7 @@ impl JointStores<'_> {
         let live = self.islands.iter().enumerate();
         for (index, island) in live.filter(|(_, island)| island.island_id != NULL_INDEX) {
             let what = format!("island {index} joint list");
-            let (count, tail) = self.walk_list(island.head_joint, &what, |ji| {
+            let (count, tail) = walk_list(island.head_joint, self.joint_limit(), &what, |ji| {
                 let joint = &self.joints.joints[ji as usize];
                 ensure!(joint.joint_id == ji, "{what} names free joint {ji}");
                 ensure!(
@@ -251,25 +252,10 @@ impl JointStores<'_> {
         Ok(())
     }
 
-    /// Walks a doubly linked list of joints from `head` (`NULL_INDEX` ends
-    /// it): `links` checks the node at a key and gives its back and next
-    /// links. Each back link must name the node before; more nodes than two
-    /// per joint is a loop. Returns the number of nodes and the last key.
-    fn walk_list(
-        &self,
-        head: u32,
-        what: &str,
-        mut links: impl FnMut(u32) -> Result<(u32, u32), String>,
-    ) -> Result<(usize, u32), String> {
-        let (mut count, mut prev, mut key) = (0, NULL_INDEX, head);
-        while key != NULL_INDEX {
-            let (back, next) = links(key)?;
-            ensure!(back == prev, "{what} has a bad back link");
-            (prev, key) = (key, next);
-            count += 1;
-            ensure!(count <= 2 * self.joints.joints.len(), "{what} loops");
-        }
-        Ok((count, prev))
+    /// More nodes than this in a joint list is a loop (each joint is in two
+    /// body lists at most).
+    fn joint_limit(&self) -> usize {
+        2 * self.joints.joints.len()
     }
 
     /// Checks the joints of graph colour `ci` and marks their dynamic bodies
