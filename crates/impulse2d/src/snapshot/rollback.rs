@@ -89,27 +89,6 @@ impl Field for BodyType {
     }
 }
 
-/// The element before the first of a body sim vector.
-const BLANK_BODY_SIM: BodySim = BodySim {
-    transform: WorldTransform::IDENTITY,
-    center: Pos::ZERO,
-    rotation0: Rot::IDENTITY,
-    center0: Pos::ZERO,
-    angle_delta: 0.0,
-    local_center: Vec2::ZERO,
-    force: Vec2::ZERO,
-    torque: 0.0,
-    inv_mass: 0.0,
-    inv_inertia: 0.0,
-    min_extent: 0.0,
-    max_extent: 0.0,
-    linear_damping: 0.0,
-    angular_damping: 0.0,
-    gravity_scale: 1.0,
-    body_id: NULL_INDEX,
-    flags: 0,
-};
-
 /// The element before the first of a contact sim vector.
 fn blank_contact_sim() -> ContactSim {
     ContactSim {
@@ -663,7 +642,7 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         );
         (body_a, body_b, sa, sb)
     });
-    let (sa, sb) = (sa.unwrap_or(&BLANK_BODY_SIM), sb.unwrap_or(&BLANK_BODY_SIM));
+    let (sa, sb) = (sa.unwrap_or(&BodySim::REST), sb.unwrap_or(&BodySim::REST));
     // the recycling cache first: the points' base separations are guessed
     // from it
     let recycles = *sim_flags & sim_flags::RECYCLE_VALID != 0;
@@ -892,7 +871,7 @@ fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
         in_use,
     } = set;
     in_use.code(c);
-    elements(c, body_sims, &BLANK_BODY_SIM, code_body_sim);
+    elements(c, body_sims, &BodySim::REST, code_body_sim);
     elements(c, body_states, &BodyState::IDENTITY, code_body_state);
     let blank = IslandSim {
         island_id: NULL_INDEX,
