@@ -1,8 +1,9 @@
 //! Colliders on children and grandchildren, changing colliders, joints of every type as
 //! components, events as messages, dragging with [`PointerDrag`], bodies in a hierarchy,
 //! moves of entities without a body, `Transform` scale, sleeping bodies left alone by
-//! the write-back and (feature `debug-draw`) debug drawing into gizmos: all headless (`MinimalPlugins`), stepped by
-//! running `FixedUpdate` by hand at 64 Hz, so h = 1/256 s per substep.
+//! the write-back and (feature `debug-draw`) debug drawing into gizmos: all headless
+//! (`MinimalPlugins`), stepped by running `FixedUpdate` by hand at 64 Hz, so h = 1/256 s
+//! per substep (the app and the spawning helpers are in `common`).
 
 mod common;
 

@@ -149,91 +149,95 @@ fn bevy_app() -> App {
     app
 }
 
+/// A headless app whose `plugin` adds and sets up a physics plugin, and, once the app
+/// is finished and `ready` has run, the pyramid: `ground` and a `boxed()` per box.
+fn bevy_run<G: Bundle, B: Bundle>(
+    base: usize,
+    plugin: impl FnOnce(&mut App),
+    ready: impl FnOnce(&mut App),
+    ground: G,
+    boxed: impl Fn() -> B,
+) -> BevyRun {
+    let mut app = bevy_app();
+    plugin(&mut app);
+    app.finish();
+    app.cleanup();
+    ready(&mut app);
+    spawn_pyramid(&mut app, base, ground, boxed);
+    BevyRun(app)
+}
+
 fn ours(base: usize) -> BevyRun {
     use bevy_impulse2d::prelude::*;
-    let mut app = bevy_app();
-    app.add_plugins(Impulse2dPlugin { hz: HZ });
-    app.insert_resource(PhysicsSettings {
+    let settings = PhysicsSettings {
         gravity: Vec2::new(0.0, -10.0),
         substeps: 4,
         worker_count: Some(1),
+        // Keep the Transform the last step wrote (no interpolation), like the others.
         interpolate: false,
         enabled: true,
-    });
-    app.finish();
-    app.cleanup();
-    spawn_pyramid(
-        &mut app,
-        base,
-        (RigidBody::Static, Collider::rectangle(200.0, 2.0)),
-        || {
-            (
-                RigidBody::Dynamic,
-                Collider::rectangle(1.0, 1.0),
-                SleepingAllowed(false),
-            )
-        },
-    );
-    // Keep the Transform the last step wrote (no interpolation), like the others.
-    BevyRun(app)
+    };
+    let plugin = |app: &mut App| {
+        app.add_plugins(Impulse2dPlugin { hz: HZ })
+            .insert_resource(settings);
+    };
+    let ground = (RigidBody::Static, Collider::rectangle(200.0, 2.0));
+    let boxed = || {
+        (
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            SleepingAllowed(false),
+        )
+    };
+    bevy_run(base, plugin, |_| {}, ground, boxed)
 }
 
 fn avian(base: usize, substeps: u32) -> BevyRun {
     use avian2d::prelude::*;
-    let mut app = bevy_app();
-    app.add_plugins(PhysicsPlugins::default())
-        .insert_resource(Gravity(Vec2::new(0.0, -10.0)))
-        .insert_resource(SubstepCount(substeps));
-    app.finish();
-    app.cleanup();
-    spawn_pyramid(
-        &mut app,
-        base,
-        (RigidBody::Static, Collider::rectangle(200.0, 2.0)),
-        || {
-            (
-                RigidBody::Dynamic,
-                Collider::rectangle(1.0, 1.0),
-                SleepingDisabled,
-            )
-        },
-    );
-    BevyRun(app)
+    let plugin = |app: &mut App| {
+        app.add_plugins(PhysicsPlugins::default())
+            .insert_resource(Gravity(Vec2::new(0.0, -10.0)))
+            .insert_resource(SubstepCount(substeps));
+    };
+    let ground = (RigidBody::Static, Collider::rectangle(200.0, 2.0));
+    let boxed = || {
+        (
+            RigidBody::Dynamic,
+            Collider::rectangle(1.0, 1.0),
+            SleepingDisabled,
+        )
+    };
+    bevy_run(base, plugin, |_| {}, ground, boxed)
 }
 
 fn rapier(base: usize) -> BevyRun {
     use bevy_rapier2d::prelude::*;
-    let mut app = bevy_app();
-    app.add_plugins(RapierPhysicsPlugin::<NoUserData>::default().in_fixed_schedule())
-        .insert_resource(TimestepMode::Fixed {
-            dt: (1.0 / HZ) as f32,
-            substeps: 1,
-        });
-    app.finish();
-    app.cleanup();
+    let plugin = |app: &mut App| {
+        app.add_plugins(RapierPhysicsPlugin::<NoUserData>::default().in_fixed_schedule())
+            .insert_resource(TimestepMode::Fixed {
+                dt: (1.0 / HZ) as f32,
+                substeps: 1,
+            });
+    };
     // The context entity is spawned in PreStartup: run the startup schedules with a
-    // first update (it advances no time, so it runs no fixed step).
-    app.update();
-    {
+    // first update (it advances no time, so it runs no fixed step), then set gravity.
+    let ready = |app: &mut App| {
+        app.update();
         let world = app.world_mut();
         let mut q = world.query::<&mut RapierConfiguration>();
         for mut config in q.iter_mut(world) {
             config.gravity = Vec2::new(0.0, -10.0);
         }
-    }
-    spawn_pyramid(
-        &mut app,
-        base,
-        (RigidBody::Fixed, Collider::cuboid(100.0, 1.0)),
-        || {
-            (
-                RigidBody::Dynamic,
-                Collider::cuboid(0.5, 0.5),
-                Sleeping::disabled(),
-            )
-        },
-    );
-    BevyRun(app)
+    };
+    let ground = (RigidBody::Fixed, Collider::cuboid(100.0, 1.0));
+    let boxed = || {
+        (
+            RigidBody::Dynamic,
+            Collider::cuboid(0.5, 0.5),
+            Sleeping::disabled(),
+        )
+    };
+    bevy_run(base, plugin, ready, ground, boxed)
 }
 
 struct WorldRun {

@@ -27,6 +27,18 @@ impl Clock {
     }
 }
 
+/// One engine's step times on one clock, round by round, ms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RoundTimes {
+    /// Mean ms per step of each round (the first step of a run is not timed,
+    /// as in Box2D's benchmark).
+    pub mean_ms: Vec<f64>,
+    /// Per round: the 95th percentile of the per-step times, ms.
+    pub p95_ms: Vec<f64>,
+    /// Per round: the slowest step's time, ms.
+    pub max_ms: Vec<f64>,
+}
+
 /// One engine's results on one scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineResult {
@@ -34,22 +46,13 @@ pub struct EngineResult {
     pub engine: String,
     /// Why the engine did not run, if it did not.
     pub skipped: Option<String>,
-    /// Mean ms per step of each round (the first step of a run is not timed, as in
-    /// Box2D's benchmark).
-    pub rounds_ms: Vec<f64>,
-    /// Mean CPU ms per step of the calling thread in each round (Linux only; empty
-    /// elsewhere). Unlike wall time it does not count time the thread spent descheduled,
-    /// so it is steadier on a shared machine; with more than one worker it misses the
-    /// workers' time.
-    pub rounds_cpu_ms: Vec<f64>,
-    /// Per round: the 95th percentile of the per-step wall times, ms.
-    pub rounds_p95_ms: Vec<f64>,
-    /// Per round: the 95th percentile of the per-step thread CPU times, ms (Linux only).
-    pub rounds_p95_cpu_ms: Vec<f64>,
-    /// Per round: the slowest step's wall time, ms.
-    pub rounds_max_ms: Vec<f64>,
-    /// Per round: the slowest step's thread CPU time, ms (Linux only).
-    pub rounds_max_cpu_ms: Vec<f64>,
+    /// Per round, by the wall clock.
+    pub wall: RoundTimes,
+    /// Per round, by the calling thread's CPU clock (Linux only; empty
+    /// elsewhere). Unlike wall time it does not count time the thread spent
+    /// descheduled, so it is steadier on a shared machine; with more than one
+    /// worker it misses the workers' time.
+    pub cpu: RoundTimes,
     /// The engine's own per-stage profile, mean over every timed step of every
     /// round (`None` when the engine does not measure stages).
     pub profile: Option<StepProfile>,
@@ -62,38 +65,37 @@ pub struct EngineResult {
 }
 
 impl EngineResult {
+    /// The step times on `clock`.
+    pub fn times(&self, clock: Clock) -> &RoundTimes {
+        match clock {
+            Clock::Wall => &self.wall,
+            Clock::Cpu => &self.cpu,
+        }
+    }
+
     /// Median over rounds of the mean ms/step, or `None` if the engine did not run.
     pub fn median_ms(&self) -> Option<f64> {
-        median(&self.rounds_ms)
+        self.median_on(Clock::Wall)
     }
 
     /// Median over rounds of the mean thread-CPU ms/step.
     pub fn median_cpu_ms(&self) -> Option<f64> {
-        median(&self.rounds_cpu_ms)
+        self.median_on(Clock::Cpu)
     }
 
     /// Median ms/step on the given clock.
     pub fn median_on(&self, clock: Clock) -> Option<f64> {
-        match clock {
-            Clock::Wall => self.median_ms(),
-            Clock::Cpu => self.median_cpu_ms(),
-        }
+        median(&self.times(clock).mean_ms)
     }
 
     /// Median over rounds of the 95th-percentile step time on the given clock.
     pub fn p95_on(&self, clock: Clock) -> Option<f64> {
-        match clock {
-            Clock::Wall => median(&self.rounds_p95_ms),
-            Clock::Cpu => median(&self.rounds_p95_cpu_ms),
-        }
+        median(&self.times(clock).p95_ms)
     }
 
     /// Median over rounds of the slowest step's time on the given clock.
     pub fn max_on(&self, clock: Clock) -> Option<f64> {
-        match clock {
-            Clock::Wall => median(&self.rounds_max_ms),
-            Clock::Cpu => median(&self.rounds_max_cpu_ms),
-        }
+        median(&self.times(clock).max_ms)
     }
 
     /// The share of the step spent outside parallel regions, from the engine's
@@ -107,7 +109,7 @@ impl EngineResult {
 
     /// Fastest round's mean ms/step.
     pub fn min_ms(&self) -> Option<f64> {
-        self.rounds_ms.iter().copied().reduce(f64::min)
+        self.wall.mean_ms.iter().copied().reduce(f64::min)
     }
 }
 
@@ -177,12 +179,8 @@ pub fn run_scene(
         .map(|e| EngineResult {
             engine: e.name().to_owned(),
             skipped: e.unsupported(scene),
-            rounds_ms: Vec::new(),
-            rounds_cpu_ms: Vec::new(),
-            rounds_p95_ms: Vec::new(),
-            rounds_p95_cpu_ms: Vec::new(),
-            rounds_max_ms: Vec::new(),
-            rounds_max_cpu_ms: Vec::new(),
+            wall: RoundTimes::default(),
+            cpu: RoundTimes::default(),
             profile: None,
             initial: Counts::default(),
             last: Counts::default(),
@@ -228,27 +226,19 @@ pub fn run_scene(
                 }
             }
             let ms = start.elapsed().as_secs_f64() * 1e3 / f64::from(steps - 1);
-            result.rounds_ms.push(ms);
+            result.wall.mean_ms.push(ms);
             if let (Some(a), Some(b)) = (cpu_start, thread_cpu_ms()) {
-                result.rounds_cpu_ms.push((b - a) / f64::from(steps - 1));
+                result.cpu.mean_ms.push((b - a) / f64::from(steps - 1));
             }
-            for (values, p95, max) in [
-                (
-                    &wall_steps,
-                    &mut result.rounds_p95_ms,
-                    &mut result.rounds_max_ms,
-                ),
-                (
-                    &cpu_steps,
-                    &mut result.rounds_p95_cpu_ms,
-                    &mut result.rounds_max_cpu_ms,
-                ),
+            for (values, times) in [
+                (&wall_steps, &mut result.wall),
+                (&cpu_steps, &mut result.cpu),
             ] {
                 if let Some(v) = percentile(values, 0.95) {
-                    p95.push(v);
+                    times.p95_ms.push(v);
                 }
                 if let Some(v) = percentile(values, 1.0) {
-                    max.push(v);
+                    times.max_ms.push(v);
                 }
             }
             result.last = sim.counts();

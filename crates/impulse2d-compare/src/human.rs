@@ -9,7 +9,7 @@ use crate::desc::{
 pub use impulse2d_scenes::human::{HUMAN_BODY_COUNT, HumanJoints};
 use impulse2d_scenes::human::{
     HUMAN_BONE_FRICTION, HUMAN_BONES, HUMAN_CATEGORY, HUMAN_FOOT_FRICTION, HUMAN_FOOT_MASK,
-    HUMAN_FOOT_RADIUS, HUMAN_FOOT_VERTICES, HUMAN_MASK, HUMAN_SLEEP_THRESHOLD,
+    HUMAN_FOOT_RADIUS, HUMAN_FOOT_VERTICES, HUMAN_HINGES, HUMAN_MASK, HUMAN_SLEEP_THRESHOLD,
 };
 
 /// Appends one ragdoll standing with its feet at `position` (scale 1) to `scene`'s body and
@@ -56,20 +56,17 @@ pub fn push_human(scene: &mut SceneDesc, position: V2, group: i32, joints: Human
         scene.bodies.push(body);
     }
 
-    for (i, b) in HUMAN_BONES.iter().enumerate() {
-        let (Some(parent), Some((pivot_height, reference_angle, limits))) = (b.parent, b.hinge)
-        else {
-            continue;
-        };
-        let pivot_a = pivot_height - HUMAN_BONES[parent].height;
-        let pivot_b = pivot_height - b.height;
+    for (i, h) in HUMAN_HINGES.iter().enumerate() {
+        let bone = i + 1;
+        let pivot_a = h.pivot - HUMAN_BONES[h.parent].height;
+        let pivot_b = h.pivot - HUMAN_BONES[bone].height;
         let mut joint =
-            JointDesc::revolute(base + parent, base + i, [0.0, pivot_a], [0.0, pivot_b]);
-        joint.reference_angle = reference_angle;
-        joint.limits = Some(limits);
+            JointDesc::revolute(base + h.parent, base + bone, [0.0, pivot_a], [0.0, pivot_b]);
+        joint.reference_angle = h.reference_angle;
+        joint.limits = Some(h.limits);
         joint.motor = Some(Motor {
             speed: 0.0,
-            max_torque: b.friction_scale * joints.friction_torque,
+            max_torque: h.friction_scale * joints.friction_torque,
         });
         if joints.hertz > 0.0 {
             joint.spring = Some(Spring {

@@ -349,12 +349,14 @@ fn json_scene(scene: &SceneResult) -> String {
         if i > 0 {
             out.push(',');
         }
-        let rounds: Vec<String> = e.rounds_ms.iter().map(|v| json_number(Some(*v))).collect();
-        let cpu_rounds: Vec<String> = e
-            .rounds_cpu_ms
-            .iter()
-            .map(|v| json_number(Some(*v)))
-            .collect();
+        let [rounds, cpu_rounds] = [&e.wall, &e.cpu].map(|times| {
+            let ms: Vec<String> = times
+                .mean_ms
+                .iter()
+                .map(|v| json_number(Some(*v)))
+                .collect();
+            ms.join(",")
+        });
         let stability = e.stability.map_or("null".to_owned(), |s| {
             format!(
                 "{{\"label\":{},\"value\":{},\"sane_min\":{},\"sane_max\":{},\"sane\":{}}}",
@@ -389,9 +391,9 @@ fn json_scene(scene: &SceneResult) -> String {
             e.skipped.as_deref().map_or("null".to_owned(), json_string),
             json_number(e.median_ms()),
             json_number(e.min_ms()),
-            rounds.join(","),
+            rounds,
             json_number(e.median_cpu_ms()),
-            cpu_rounds.join(","),
+            cpu_rounds,
             json_number(e.p95_on(Clock::Wall)),
             json_number(e.max_on(Clock::Wall)),
             json_number(e.p95_on(Clock::Cpu)),

@@ -1,6 +1,8 @@
 //! The report shows ratios, flags unstable runs and says why an engine did not run.
 
-use impulse2d_compare::bench::{Clock, EngineResult, SceneResult, amdahl, median, percentile};
+use impulse2d_compare::bench::{
+    Clock, EngineResult, RoundTimes, SceneResult, amdahl, median, percentile,
+};
 use impulse2d_compare::engine::{Counts, STAGE_COUNT, StepProfile};
 use impulse2d_compare::report::{OURS, bar_chart_svg, stage_table, tables, worst_frames_table};
 use impulse2d_compare::stability::Stability;
@@ -14,12 +16,16 @@ fn engine(name: &str, wall: &[f64], value: f64) -> EngineResult {
     EngineResult {
         engine: name.to_owned(),
         skipped: None,
-        rounds_ms: wall.to_vec(),
-        rounds_cpu_ms: wall.iter().map(|w| w / 2.0).collect(),
-        rounds_p95_ms: wall.iter().map(|w| 2.0 * w).collect(),
-        rounds_p95_cpu_ms: wall.to_vec(),
-        rounds_max_ms: wall.iter().map(|w| 4.0 * w).collect(),
-        rounds_max_cpu_ms: wall.iter().map(|w| 2.0 * w).collect(),
+        wall: RoundTimes {
+            mean_ms: wall.to_vec(),
+            p95_ms: wall.iter().map(|w| 2.0 * w).collect(),
+            max_ms: wall.iter().map(|w| 4.0 * w).collect(),
+        },
+        cpu: RoundTimes {
+            mean_ms: wall.iter().map(|w| w / 2.0).collect(),
+            p95_ms: wall.to_vec(),
+            max_ms: wall.iter().map(|w| 2.0 * w).collect(),
+        },
         profile: None,
         initial: counts,
         last: counts,
@@ -65,8 +71,8 @@ fn tables_show_ratios_instability_and_skips() {
 
     let mut skipped = results.clone();
     skipped[0].engines[0].skipped = Some("no joints yet".to_owned());
-    skipped[0].engines[0].rounds_ms.clear();
-    skipped[0].engines[0].rounds_cpu_ms.clear();
+    skipped[0].engines[0].wall.mean_ms.clear();
+    skipped[0].engines[0].cpu.mean_ms.clear();
     skipped[0].engines[0].stability = None;
     let text = tables(&skipped, &names, Clock::Wall);
     assert!(

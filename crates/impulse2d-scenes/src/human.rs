@@ -46,43 +46,56 @@ pub const HUMAN_FOOT_VERTICES: [[f32; 2]; 4] = [
 /// Rounding radius of the foot polygon, metres.
 pub const HUMAN_FOOT_RADIUS: f32 = 0.015;
 
-/// One bone: its body, capsule and (for all but the hip) the hinge to its parent.
+/// One bone: its body and capsule.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HumanBone {
-    /// Index of the parent bone in [`HUMAN_BONES`] (`None` for the hip).
-    pub parent: Option<usize>,
     /// Body origin above the ragdoll's feet, metres.
     pub height: f32,
     /// Linear damping of the bone's body, 1/s.
     pub linear_damping: f32,
-    /// The bone's share of the joint friction torque (dimensionless).
-    pub friction_scale: f32,
     /// Capsule centres on the body's y axis (lower, upper) and radius, metres.
     pub capsule: (f32, f32, f32),
     /// Whether the bone carries a foot polygon.
     pub foot: bool,
-    /// Pivot height above the feet (m), reference angle and limits (rad) of
-    /// the hinge to the parent.
-    pub hinge: Option<(f32, f32, [f32; 2])>,
 }
 
-const fn bone(
-    parent: Option<usize>,
-    height: f32,
-    linear_damping: f32,
-    friction_scale: f32,
-    capsule: (f32, f32, f32),
-    foot: bool,
-    hinge: Option<(f32, f32, [f32; 2])>,
-) -> HumanBone {
+/// The hinge from a bone's parent (body A) to the bone (body B).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HumanHinge {
+    /// Index of the parent bone in [`HUMAN_BONES`].
+    pub parent: usize,
+    /// Pivot height above the feet, metres.
+    pub pivot: f32,
+    /// Reference angle, radians.
+    pub reference_angle: f32,
+    /// Lower and upper joint angle, radians.
+    pub limits: [f32; 2],
+    /// The bone's share of the joint friction torque (dimensionless).
+    pub friction_scale: f32,
+}
+
+const fn bone(height: f32, linear_damping: f32, capsule: (f32, f32, f32), foot: bool) -> HumanBone {
     HumanBone {
-        parent,
         height,
         linear_damping,
-        friction_scale,
         capsule,
         foot,
-        hinge,
+    }
+}
+
+const fn hinge(
+    parent: usize,
+    pivot: f32,
+    reference_angle: f32,
+    limits: [f32; 2],
+    friction_scale: f32,
+) -> HumanHinge {
+    HumanHinge {
+        parent,
+        pivot,
+        reference_angle,
+        limits,
+        friction_scale,
     }
 }
 
@@ -93,84 +106,36 @@ const UPPER_RIGHT_LEG: usize = 5;
 const UPPER_LEFT_ARM: usize = 7;
 const UPPER_RIGHT_ARM: usize = 9;
 
-/// The left and right limbs are alike but for their parent.
-const fn with_parent(bone: HumanBone, parent: usize) -> HumanBone {
-    HumanBone {
-        parent: Some(parent),
-        ..bone
-    }
-}
-
-const UPPER_LEG: HumanBone = bone(
-    Some(HIP),
-    0.775,
-    0.0,
-    1.0,
-    (-0.125, 0.125, 0.06),
-    false,
-    Some((0.9, 0.0, [-0.05 * PI, 0.4 * PI])),
-);
-const LOWER_LEG: HumanBone = bone(
-    Some(UPPER_LEFT_LEG),
-    0.475,
-    0.0,
-    0.5,
-    (-0.155, 0.125, 0.045),
-    true,
-    Some((0.625, 0.0, [-0.5 * PI, -0.02 * PI])),
-);
-const UPPER_ARM: HumanBone = bone(
-    Some(TORSO),
-    1.225,
-    0.0,
-    0.5,
-    (-0.125, 0.125, 0.035),
-    false,
-    Some((1.35, 0.0, [-0.1 * PI, 0.8 * PI])),
-);
-const LOWER_ARM: HumanBone = bone(
-    Some(UPPER_LEFT_ARM),
-    0.975,
-    0.1,
-    0.1,
-    (-0.125, 0.125, 0.03),
-    false,
-    Some((1.1, 0.25 * PI, [-0.2 * PI, 0.3 * PI])),
-);
-
-/// The skeleton in creation order (the order of Box2D's `CreateHuman`): hip,
-/// torso, head, then the left and right legs (upper, lower) and arms.
+/// The bones in creation order (the order of Box2D's `CreateHuman`): hip (0),
+/// torso (1), head (2), then the left and right legs (upper 3 and 5, lower 4
+/// and 6) and arms (upper 7 and 9, lower 8 and 10); left and right alike.
 pub const HUMAN_BONES: [HumanBone; 11] = [
-    // hip
-    bone(None, 0.95, 0.0, 1.0, (-0.02, 0.02, 0.095), false, None),
-    // torso
-    bone(
-        Some(HIP),
-        1.2,
-        0.0,
-        0.5,
-        (-0.135, 0.135, 0.09),
-        false,
-        Some((1.0, 0.0, [-0.25 * PI, 0.0])),
-    ),
-    // head
-    bone(
-        Some(TORSO),
-        1.475,
-        0.1,
-        0.25,
-        (-0.038, 0.039, 0.075),
-        false,
-        Some((1.4, 0.0, [-0.3 * PI, 0.1 * PI])),
-    ),
-    UPPER_LEG,
-    LOWER_LEG,
-    UPPER_LEG,
-    with_parent(LOWER_LEG, UPPER_RIGHT_LEG),
-    UPPER_ARM,
-    LOWER_ARM,
-    UPPER_ARM,
-    with_parent(LOWER_ARM, UPPER_RIGHT_ARM),
+    bone(0.95, 0.0, (-0.02, 0.02, 0.095), false),
+    bone(1.2, 0.0, (-0.135, 0.135, 0.09), false),
+    bone(1.475, 0.1, (-0.038, 0.039, 0.075), false),
+    bone(0.775, 0.0, (-0.125, 0.125, 0.06), false),
+    bone(0.475, 0.0, (-0.155, 0.125, 0.045), true),
+    bone(0.775, 0.0, (-0.125, 0.125, 0.06), false),
+    bone(0.475, 0.0, (-0.155, 0.125, 0.045), true),
+    bone(1.225, 0.0, (-0.125, 0.125, 0.035), false),
+    bone(0.975, 0.1, (-0.125, 0.125, 0.03), false),
+    bone(1.225, 0.0, (-0.125, 0.125, 0.035), false),
+    bone(0.975, 0.1, (-0.125, 0.125, 0.03), false),
+];
+
+/// The hinges in creation order: hinge `i` joins bone `i + 1` of
+/// [`HUMAN_BONES`] to its parent (every bone but the hip has one).
+pub const HUMAN_HINGES: [HumanHinge; HUMAN_BODY_COUNT - 1] = [
+    hinge(HIP, 1.0, 0.0, [-0.25 * PI, 0.0], 0.5),
+    hinge(TORSO, 1.4, 0.0, [-0.3 * PI, 0.1 * PI], 0.25),
+    hinge(HIP, 0.9, 0.0, [-0.05 * PI, 0.4 * PI], 1.0),
+    hinge(UPPER_LEFT_LEG, 0.625, 0.0, [-0.5 * PI, -0.02 * PI], 0.5),
+    hinge(HIP, 0.9, 0.0, [-0.05 * PI, 0.4 * PI], 1.0),
+    hinge(UPPER_RIGHT_LEG, 0.625, 0.0, [-0.5 * PI, -0.02 * PI], 0.5),
+    hinge(TORSO, 1.35, 0.0, [-0.1 * PI, 0.8 * PI], 0.5),
+    hinge(UPPER_LEFT_ARM, 1.1, 0.25 * PI, [-0.2 * PI, 0.3 * PI], 0.1),
+    hinge(TORSO, 1.35, 0.0, [-0.1 * PI, 0.8 * PI], 0.5),
+    hinge(UPPER_RIGHT_ARM, 1.1, 0.25 * PI, [-0.2 * PI, 0.3 * PI], 0.1),
 ];
 
 /// Bodies per ragdoll.
@@ -242,28 +207,25 @@ pub fn human(world: &mut World, feet: Pos, group: i32, joints: HumanJoints) -> R
         }
         human.bones.push(body);
     }
-    for (i, b) in HUMAN_BONES.iter().enumerate() {
-        let (Some(parent), Some((pivot, reference_angle, [lower, upper]))) = (b.parent, b.hinge)
-        else {
-            continue;
-        };
+    for (i, h) in HUMAN_HINGES.iter().enumerate() {
+        let (a, b) = (&HUMAN_BONES[h.parent], &HUMAN_BONES[i + 1]);
         human
             .joints
             .push(world.create_revolute_joint(&RevoluteJointDef {
                 base: JointDef {
-                    body_a: human.bones[parent],
-                    body_b: human.bones[i],
-                    local_anchor_a: Vec2::new(0.0, pivot - HUMAN_BONES[parent].height),
-                    local_anchor_b: Vec2::new(0.0, pivot - b.height),
+                    body_a: human.bones[h.parent],
+                    body_b: human.bones[i + 1],
+                    local_anchor_a: Vec2::new(0.0, h.pivot - a.height),
+                    local_anchor_b: Vec2::new(0.0, h.pivot - b.height),
                     ..JointDef::default()
                 },
-                reference_angle,
+                reference_angle: h.reference_angle,
                 enable_limit: true,
-                lower_angle: lower,
-                upper_angle: upper,
+                lower_angle: h.limits[0],
+                upper_angle: h.limits[1],
                 enable_motor: true,
                 motor_speed: 0.0,
-                max_motor_torque: b.friction_scale * joints.friction_torque,
+                max_motor_torque: h.friction_scale * joints.friction_torque,
                 enable_spring: joints.hertz > 0.0,
                 hertz: joints.hertz,
                 damping_ratio: joints.damping_ratio,

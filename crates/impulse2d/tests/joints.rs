@@ -5,6 +5,8 @@
 #[path = "common/build.rs"]
 mod build;
 
+use build::AddJoint;
+
 use impulse2d::collision::{Capsule, Circle, make_box};
 use impulse2d::{
     BodyDef, BodyId, BodyType, DistanceJointDef, Error, Filter, JointDef, JointEventKind, JointId,
@@ -130,13 +132,10 @@ fn pendulum_period_matches_small_angle_theory() {
         })
         .unwrap();
     add_circle(&mut world, bob, radius as f32, 100.0);
-    build::create(
-        &mut world,
-        &RevoluteJointDef {
-            base: build::joint(ground, bob, Vec2::ZERO, pivot - bob_position),
-            ..Default::default()
-        },
-    );
+    world.add_joint(&RevoluteJointDef {
+        base: build::joint(ground, bob, Vec2::ZERO, pivot - bob_position),
+        ..Default::default()
+    });
 
     let period = oscillation_period(&mut world, bob, |p| p.x) as f64;
     assert_relative("period", "s", period, expected, 0.01);
@@ -189,17 +188,14 @@ fn distance_spring_oscillates_at_its_frequency() {
         })
         .unwrap();
     add_circle(&mut world, body, 0.25, 3.0);
-    build::create(
-        &mut world,
-        &DistanceJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            length: rest,
-            enable_spring: true,
-            hertz,
-            damping_ratio: 0.0,
-            ..Default::default()
-        },
-    );
+    world.add_joint(&DistanceJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        length: rest,
+        enable_spring: true,
+        hertz,
+        damping_ratio: 0.0,
+        ..Default::default()
+    });
 
     let frequency = 1.0 / oscillation_period(&mut world, body, |p| p.y - equilibrium_y);
     assert_relative("frequency", "Hz", frequency.into(), hertz.into(), 0.02);
@@ -243,16 +239,13 @@ fn revolute_motor_spins_up_at_torque_limit_then_holds_speed() {
 
     let (mut world, ground, disc) = rig(Vec2::new(0.0, 5.0), Vec2::new(0.0, 5.0));
     add_circle(&mut world, disc, radius, density);
-    let joint = build::create(
-        &mut world,
-        &RevoluteJointDef {
-            base: build::joint(ground, disc, Vec2::ZERO, Vec2::ZERO),
-            enable_motor: true,
-            motor_speed: speed,
-            max_motor_torque: max_torque,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&RevoluteJointDef {
+        base: build::joint(ground, disc, Vec2::ZERO, Vec2::ZERO),
+        enable_motor: true,
+        motor_speed: speed,
+        max_motor_torque: max_torque,
+        ..Default::default()
+    });
 
     // 2 s of spin-up: ω = α t.
     for _ in 0..120 {
@@ -293,16 +286,13 @@ fn revolute_limits_hold_under_load() {
     let one_degree = 1.0f32.to_radians();
     let (mut world, ground, beam) = rig(Vec2::new(0.0, 5.0), Vec2::new(1.0, 5.0));
     add_box(&mut world, beam, 1.0, 0.1, 1.0);
-    let joint = build::create(
-        &mut world,
-        &RevoluteJointDef {
-            base: build::joint(ground, beam, Vec2::ZERO, Vec2::new(-1.0, 0.0)),
-            enable_limit: true,
-            lower_angle: lower,
-            upper_angle: upper,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&RevoluteJointDef {
+        base: build::joint(ground, beam, Vec2::ZERO, Vec2::new(-1.0, 0.0)),
+        enable_limit: true,
+        lower_angle: lower,
+        upper_angle: upper,
+        ..Default::default()
+    });
     let weight = world.body(beam).unwrap().mass() * 10.0;
 
     for phase in [-1.0f32, 1.0] {
@@ -343,17 +333,14 @@ fn prismatic_keeps_body_on_axis() {
     let ground = static_body(&mut world, origin);
     let body = dynamic_body(&mut world, origin);
     add_box(&mut world, body, 0.5, 0.25, 1.0);
-    let joint = build::create(
-        &mut world,
-        &PrismaticJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            local_axis_a: axis * 3.0, // normalised on creation
-            enable_limit: true,
-            lower_translation: -3.0,
-            upper_translation: 3.0,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&PrismaticJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        local_axis_a: axis * 3.0, // normalised on creation
+        enable_limit: true,
+        lower_translation: -3.0,
+        upper_translation: 3.0,
+        ..Default::default()
+    });
     let weight = world.body(body).unwrap().mass() * 10.0;
     let perp = axis.left_perp();
 
@@ -606,23 +593,20 @@ fn ragdoll(world: &mut World, transform: impulse2d::Transform, group: i32) -> Ve
         }
         if let Some(parent) = bone.parent {
             let parent_center = bones[parent].center;
-            build::create(
-                world,
-                &RevoluteJointDef {
-                    base: build::joint(
-                        bodies[parent],
-                        body,
-                        bone.joint - parent_center,
-                        bone.joint - bone.center,
-                    ),
-                    enable_limit: true,
-                    lower_angle: bone.limits.0,
-                    upper_angle: bone.limits.1,
-                    enable_motor: true,
-                    max_motor_torque: 0.05,
-                    ..Default::default()
-                },
-            );
+            world.add_joint(&RevoluteJointDef {
+                base: build::joint(
+                    bodies[parent],
+                    body,
+                    bone.joint - parent_center,
+                    bone.joint - bone.center,
+                ),
+                enable_limit: true,
+                lower_angle: bone.limits.0,
+                upper_angle: bone.limits.1,
+                enable_motor: true,
+                max_motor_torque: 0.05,
+                ..Default::default()
+            });
         }
         bodies.push(body);
     }
@@ -779,32 +763,26 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
             let circle = Circle::new(Vec2::ZERO, 0.4).unwrap();
             world.create_circle_shape(body, &shape, &circle).unwrap();
             if i > 0 {
-                build::create(
-                    &mut world,
-                    &RevoluteJointDef {
-                        base: build::joint(
-                            bodies[bodies.len() - 1],
-                            body,
-                            Vec2::new(0.0, -0.5),
-                            Vec2::new(0.0, 0.5),
-                        ),
-                        ..Default::default()
-                    },
-                );
+                world.add_joint(&RevoluteJointDef {
+                    base: build::joint(
+                        bodies[bodies.len() - 1],
+                        body,
+                        Vec2::new(0.0, -0.5),
+                        Vec2::new(0.0, 0.5),
+                    ),
+                    ..Default::default()
+                });
             }
             if k > 0 {
-                build::create(
-                    &mut world,
-                    &RevoluteJointDef {
-                        base: build::joint(
-                            bodies[bodies.len() - n],
-                            body,
-                            Vec2::new(0.5, 0.0),
-                            Vec2::new(-0.5, 0.0),
-                        ),
-                        ..Default::default()
-                    },
-                );
+                world.add_joint(&RevoluteJointDef {
+                    base: build::joint(
+                        bodies[bodies.len() - n],
+                        body,
+                        Vec2::new(0.5, 0.0),
+                        Vec2::new(-0.5, 0.0),
+                    ),
+                    ..Default::default()
+                });
             }
             bodies.push(body);
         }
@@ -1025,13 +1003,10 @@ fn joints_filter_collision_between_their_bodies() {
     assert!(touching(&world, a, b));
     assert!(touching(&world, a, ground));
 
-    let joint = build::create(
-        &mut world,
-        &WeldJointDef {
-            base: build::joint(a, b, Vec2::new(0.45, 0.0), Vec2::new(-0.45, 0.0)),
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&WeldJointDef {
+        base: build::joint(a, b, Vec2::new(0.45, 0.0), Vec2::new(-0.45, 0.0)),
+        ..Default::default()
+    });
     world.validate().unwrap();
     assert!(
         !touching(&world, a, b),
@@ -1104,15 +1079,12 @@ fn jointed_bodies_sleep_and_wake_together() {
     add_box(&mut world, arm, 0.5, 0.5, 1.0);
     let bob = dynamic_body(&mut world, Vec2::new(5.0, 0.5));
     add_box(&mut world, bob, 0.5, 0.5, 1.0);
-    let joint = build::create(
-        &mut world,
-        &RevoluteJointDef {
-            base: build::joint(arm, bob, Vec2::new(1.0, 0.0), Vec2::new(-1.0, 0.5)),
-            enable_motor: true,
-            max_motor_torque: 1.0,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&RevoluteJointDef {
+        base: build::joint(arm, bob, Vec2::new(1.0, 0.0), Vec2::new(-1.0, 0.5)),
+        enable_motor: true,
+        max_motor_torque: 1.0,
+        ..Default::default()
+    });
     let _ = ground;
     let mut slept = false;
     for _ in 0..300 {
@@ -1218,19 +1190,16 @@ fn threshold_events_and_breaking() {
                 rotational_inertia: 0.1,
             })
             .unwrap();
-        let joint = build::create(
-            &mut world,
-            &DistanceJointDef {
-                base: JointDef {
-                    force_threshold: 5.0,
-                    break_on_threshold: breaks,
-                    user_data: 42,
-                    ..build::joint(ground, body, Vec2::ZERO, Vec2::ZERO)
-                },
-                length: 1.0,
-                ..Default::default()
+        let joint = world.add_joint(&DistanceJointDef {
+            base: JointDef {
+                force_threshold: 5.0,
+                break_on_threshold: breaks,
+                user_data: 42,
+                ..build::joint(ground, body, Vec2::ZERO, Vec2::ZERO)
             },
-        );
+            length: 1.0,
+            ..Default::default()
+        });
         for i in 0..30 {
             step(&mut world);
             let events = world.joint_events();
@@ -1274,13 +1243,10 @@ fn weld_holds_a_cantilever_and_reports_its_torque() {
     // wall: the weld carries the weight, 4 N, and the moment m g L/2 = 4 N·m.
     let (mut world, wall, beam) = rig(Vec2::new(0.0, 5.0), Vec2::new(1.0, 5.0));
     add_box(&mut world, beam, 1.0, 0.1, 1.0);
-    let joint = build::create(
-        &mut world,
-        &WeldJointDef {
-            base: build::joint(wall, beam, Vec2::ZERO, Vec2::new(-1.0, 0.0)),
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&WeldJointDef {
+        base: build::joint(wall, beam, Vec2::ZERO, Vec2::new(-1.0, 0.0)),
+        ..Default::default()
+    });
     for _ in 0..120 {
         step(&mut world);
     }
@@ -1306,16 +1272,13 @@ fn mouse_joint_drags_a_body_to_its_target() {
     let hertz = 4.0f32;
     let (mut world, ground, body) = rig(Vec2::ZERO, Vec2::new(0.0, 2.0));
     add_box(&mut world, body, 0.25, 0.25, 1.0);
-    let joint = build::create(
-        &mut world,
-        &MouseJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            target: Vec2::new(0.0, 2.0),
-            hertz,
-            damping_ratio: 1.0,
-            max_force: 1000.0,
-        },
-    );
+    let joint = world.add_joint(&MouseJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        target: Vec2::new(0.0, 2.0),
+        hertz,
+        damping_ratio: 1.0,
+        max_force: 1000.0,
+    });
     let target = Vec2::new(3.0, 4.0);
     world
         .joint_mut(joint)
@@ -1342,18 +1305,15 @@ fn motor_joint_drives_a_body_to_its_offset() {
     // origin, turned by 0.5 rad, against gravity, with force to spare.
     let (mut world, ground, body) = rig(Vec2::new(1.0, 1.0), Vec2::new(1.0, 1.0));
     add_box(&mut world, body, 0.5, 0.25, 1.0);
-    let joint = build::create(
-        &mut world,
-        &MotorJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            linear_offset: Vec2::new(2.0, 1.0),
-            angular_offset: 0.5,
-            max_force: 100.0,
-            max_torque: 100.0,
-            correction_factor: 0.3,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&MotorJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        linear_offset: Vec2::new(2.0, 1.0),
+        angular_offset: 0.5,
+        max_force: 100.0,
+        max_torque: 100.0,
+        correction_factor: 0.3,
+        ..Default::default()
+    });
     for _ in 0..180 {
         step(&mut world);
     }
@@ -1382,19 +1342,16 @@ fn distance_joint_as_rope_and_rod() {
         let start = if rope { 1.0 } else { 2.0 };
         let body = dynamic_body(&mut world, Vec2::new(start, 10.0));
         add_circle(&mut world, body, 0.1, 1.0);
-        let joint = build::create(
-            &mut world,
-            &DistanceJointDef {
-                base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-                length: if rope { 1.0 } else { 2.0 },
-                enable_spring: rope,
-                hertz: 0.0,
-                enable_limit: rope,
-                min_length: 0.0,
-                max_length: 2.0,
-                ..Default::default()
-            },
-        );
+        let joint = world.add_joint(&DistanceJointDef {
+            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+            length: if rope { 1.0 } else { 2.0 },
+            enable_spring: rope,
+            hertz: 0.0,
+            enable_limit: rope,
+            min_length: 0.0,
+            max_length: 2.0,
+            ..Default::default()
+        });
         let current_length = |world: &World| {
             world
                 .joint(joint)
@@ -1474,17 +1431,14 @@ fn destroyed_joint_lets_the_island_split() {
     add_box(&mut world, mover, 0.5, 0.5, 1.0);
     let rester = dynamic_body(&mut world, Vec2::new(-3.0, 0.5));
     add_box(&mut world, rester, 0.5, 0.5, 1.0);
-    let joint = build::create(
-        &mut world,
-        &DistanceJointDef {
-            base: build::joint(rester, mover, Vec2::ZERO, Vec2::ZERO),
-            length: 3.0,
-            enable_spring: true,
-            enable_limit: true,
-            max_length: 20.0,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&DistanceJointDef {
+        base: build::joint(rester, mover, Vec2::ZERO, Vec2::ZERO),
+        length: 3.0,
+        enable_spring: true,
+        enable_limit: true,
+        max_length: 20.0,
+        ..Default::default()
+    });
     let keep_moving = |world: &mut World| build::set_velocity(world, mover, Vec2::new(1.0, 0.0));
     for _ in 0..120 {
         keep_moving(&mut world);
@@ -1622,19 +1576,16 @@ fn pogo_world(
     let mut world = new_world();
     let ground = static_body(&mut world, Vec2::ZERO);
     let body = box_of_mass(&mut world, Vec2::new(0.0, rest), mass);
-    let joint = build::create(
-        &mut world,
-        &PogoJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            normal: Vec2::new(0.0, 2.0),
-            hertz,
-            damping_ratio: 0.0,
-            rest_length: rest,
-            max_tension_force: tension,
-            max_compression_force: compression,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&PogoJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        normal: Vec2::new(0.0, 2.0),
+        hertz,
+        damping_ratio: 0.0,
+        rest_length: rest,
+        max_tension_force: tension,
+        max_compression_force: compression,
+        ..Default::default()
+    });
     (world, body, joint)
 }
 
@@ -1752,13 +1703,10 @@ fn motor_world(def: MotorJointDef) -> (World, BodyId, JointId) {
     .unwrap();
     let ground = static_body(&mut world, Vec2::ZERO);
     let body = box_of_mass(&mut world, Vec2::new(1.0, 1.0), 2.0);
-    let joint = build::create(
-        &mut world,
-        &MotorJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            ..def
-        },
-    );
+    let joint = world.add_joint(&MotorJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        ..def
+    });
     (world, body, joint)
 }
 
@@ -1844,18 +1792,15 @@ fn distance_spring_force_range_bounds_the_pull() {
     let mut world = new_world();
     let ground = static_body(&mut world, Vec2::new(0.0, 100.0));
     let body = box_of_mass(&mut world, Vec2::new(0.0, 98.0), 2.0);
-    let joint = build::create(
-        &mut world,
-        &DistanceJointDef {
-            base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
-            length: 2.0,
-            enable_spring: true,
-            hertz: 5.0,
-            damping_ratio: 0.5,
-            lower_spring_force: -12.0,
-            ..Default::default()
-        },
-    );
+    let joint = world.add_joint(&DistanceJointDef {
+        base: build::joint(ground, body, Vec2::ZERO, Vec2::ZERO),
+        length: 2.0,
+        enable_spring: true,
+        hertz: 5.0,
+        damping_ratio: 0.5,
+        lower_spring_force: -12.0,
+        ..Default::default()
+    });
     let a = vertical_acceleration(&mut world, body);
     assert!((a + 4.0).abs() < 1e-2, "acceleration {a}, expected −4");
     let mut d = world.joint_mut(joint).unwrap().distance().unwrap();

@@ -83,22 +83,15 @@ pub struct FrameInfo {
     pub draw_particles: bool,
 }
 
-/// A reusable picture of a fixed size.
+/// A reusable picture of a fixed size. (Its `Debug` shows the pixmap's size, not its
+/// pixels: tiny-skia's `Pixmap` prints its data as "...".)
+#[derive(Debug)]
 pub struct Renderer {
     pixmap: Pixmap,
     builder: Option<PathBuilder>,
     paint: Paint<'static>,
     /// Output pixels per window pixel, x and y.
     scale: (f64, f64),
-}
-
-impl std::fmt::Debug for Renderer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Renderer")
-            .field("width", &self.pixmap.width())
-            .field("height", &self.pixmap.height())
-            .finish()
-    }
 }
 
 /// World to window: rotation so the car points up, zoom, scroll.

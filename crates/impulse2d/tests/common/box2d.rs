@@ -20,8 +20,8 @@
 use boxdd_sys::ffi as c;
 use impulse2d::collision::{
     Aabb, Capsule, CastOutput, ChainSegment, Circle, DistanceInput, DistanceOutput, Manifold,
-    MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult,
-    ShapeCastPairInput, ShapeProxy, SimplexCache, ToiInput, ToiState,
+    MassData, Polygon, RayCastInput, Segment, SegmentDistanceResult, ShapeCastPairInput,
+    ShapeProxy, SimplexCache, ToiInput, ToiState,
 };
 use impulse2d::{BodyDef, Rot, Sweep, Transform, Vec2};
 

@@ -152,7 +152,7 @@ pub fn joint(a: BodyId, b: BodyId, anchor_a: Vec2, anchor_b: Vec2) -> JointDef {
 }
 
 /// A joint definition that a world turns into a joint (its
-/// `World::create_*_joint`), so that a test creates any kind with [`create`].
+/// `World::create_*_joint`), so that a test creates any kind with [`AddJoint::add_joint`].
 pub trait JointDefinition {
     /// Creates the joint in `world`.
     fn create_in(&self, world: &mut World) -> impulse2d::Result<JointId>;
@@ -181,7 +181,15 @@ joint_definitions!(
     WheelJointDef => create_wheel_joint,
 );
 
-/// Creates the joint `def` describes (which must be valid).
-pub fn create<D: JointDefinition>(world: &mut World, def: &D) -> JointId {
-    def.create_in(world).unwrap()
+/// `world.add_joint(&def)`: creates the joint any valid joint definition
+/// describes.
+pub trait AddJoint {
+    /// Creates the joint `def` describes (which must be valid).
+    fn add_joint<D: JointDefinition>(&mut self, def: &D) -> JointId;
+}
+
+impl AddJoint for World {
+    fn add_joint<D: JointDefinition>(&mut self, def: &D) -> JointId {
+        def.create_in(self).unwrap()
+    }
 }
