@@ -352,7 +352,7 @@ class Context:
 
 # Macros whose `{ … }` invocations declare public methods, one row each (see the
 # module doc), and the row forms they take.
-ROW_MACROS = {"view", "part_view", "settings", "geometry_methods"}
+ROW_MACROS = {"view", "part_view", "settings", "geometry_methods", "body_forces"}
 ROW_HEAD = re.compile(r"^pub\s+struct\s+\w+\s*<\s*W\s*>.*:\s*(\w+)\s*,\s*(\w+)\b")
 ROW_PATH = re.compile(r"^(\w+)::(\w+)\b")
 ROW_METHOD = re.compile(r"^fn\s+(\w+)\s*\(\s*&\s*(mut\s+)?self\b")

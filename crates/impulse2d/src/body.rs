@@ -518,6 +518,33 @@ impl World {
         }
     }
 
+    /// The sim and velocity state of an awake body, both writable.
+    #[inline]
+    pub(crate) fn awake_sim_and_state(
+        &mut self,
+        body_index: usize,
+    ) -> (&mut BodySim, &mut BodyState) {
+        let b = &self.bodies[body_index];
+        debug_assert_eq!(b.set_index, AWAKE_SET);
+        let set = &mut self.solver_sets[AWAKE_SET as usize];
+        let local = b.local_index as usize;
+        (&mut set.body_sims[local], &mut set.body_states[local])
+    }
+
+    /// The indices of a body's shapes, newest first.
+    pub(crate) fn body_shapes(&self, body_index: usize) -> impl Iterator<Item = u32> + '_ {
+        linked(self.bodies[body_index].head_shape_id, |si| {
+            self.shapes[si as usize].next_shape_id
+        })
+    }
+
+    /// The keys (`joint << 1 | edge`) of a body's joint edges, newest first.
+    pub(crate) fn body_joint_keys(&self, body_index: usize) -> impl Iterator<Item = u32> + '_ {
+        linked(self.bodies[body_index].head_joint_key, |key| {
+            self.joints.joints[(key >> 1) as usize].edges[(key & 1) as usize].next_key
+        })
+    }
+
     /// Creates a body after checking its definition (see
     /// [`World::create_body`]).
     pub(crate) fn add_body(&mut self, def: &BodyDef) -> Result<BodyId> {
@@ -980,4 +1007,13 @@ impl World {
             self.wake_body(other);
         }
     }
+}
+
+/// The keys of a linked list from `head` to `NULL_INDEX`, `next` giving the
+/// key after each.
+fn linked(head: u32, next: impl Fn(u32) -> u32) -> impl Iterator<Item = u32> {
+    std::iter::successors((head != NULL_INDEX).then_some(head), move |&key| {
+        let n = next(key);
+        (n != NULL_INDEX).then_some(n)
+    })
 }

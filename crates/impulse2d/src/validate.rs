@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::id::NULL_INDEX;
 use crate::math::Vec2;
 use crate::solver::constraint_graph::{DYNAMIC_COLOR_COUNT, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
+use crate::solver::island::Island;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET};
 use crate::world::World;
 
@@ -43,6 +44,91 @@ pub(crate) fn walk_list(
         ensure!(count <= limit, "{what} loops");
     }
     Ok((count, prev))
+}
+
+/// The live slots of a store (a free one's `id` is NULL), in order, after
+/// checking that each holds its own id (`kind` names the store in the error).
+pub(crate) fn live_slots<'a, T>(
+    kind: &str,
+    items: &'a [T],
+    id: impl Fn(&T) -> u32,
+) -> Result<Vec<(usize, &'a T)>, String> {
+    let mut live = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let item_id = id(item);
+        if item_id != NULL_INDEX {
+            ensure!(
+                item_id == index as u32,
+                "{kind} slot {index} holds id {item_id}"
+            );
+            live.push((index, item));
+        }
+    }
+    Ok(live)
+}
+
+/// The links of an edge in body `index`'s list of contacts or joints
+/// (`kind`), after checking that it points back to the body.
+pub(crate) fn edge_links(
+    kind: &str,
+    index: usize,
+    body_id: u32,
+    prev: u32,
+    next: u32,
+) -> Result<(u32, u32), String> {
+    ensure!(
+        body_id == index as u32,
+        "{kind} edge does not point back to body {index}"
+    );
+    Ok((prev, next))
+}
+
+/// Checks that `kind` `key` (a body or contact) of island `index` names the
+/// island and is in its solver set (`place`: its island and set).
+fn check_island_member(
+    kind: &str,
+    key: u32,
+    index: usize,
+    island: &Island,
+    place: (u32, u32),
+) -> Result<(), String> {
+    ensure!(
+        place.0 == index as u32,
+        "{kind} {key} in island {index} names island {}",
+        place.0
+    );
+    ensure!(
+        place.1 == island.set_index,
+        "{kind} {key} and island {index} in different sets"
+    );
+    Ok(())
+}
+
+/// The sim at `local` in `place` (a graph colour's or solver set's sims) of
+/// `kind` `index` (a contact or joint).
+pub(crate) fn sim_at<'a, T>(
+    sims: &'a [T],
+    local: u32,
+    kind: &str,
+    index: usize,
+    place: &str,
+) -> Result<&'a T, String> {
+    let sim = sims.get(local as usize);
+    sim.ok_or_else(|| format!("{kind} {index} local index out of {place}"))
+}
+
+/// Checks that body `index` lists as many of `what` as it counts.
+pub(crate) fn check_count(
+    index: usize,
+    what: &str,
+    listed: usize,
+    counted: u32,
+) -> Result<(), String> {
+    ensure!(
+        listed == counted as usize,
+        "body {index} has {listed} {what} listed, {counted} counted"
+    );
+    Ok(())
 }
 
 impl World {
@@ -157,17 +243,8 @@ impl World {
     }
 
     fn validate_bodies(&self) -> Result<(), String> {
-        let mut live = 0;
-        for (index, body) in self.bodies.iter().enumerate() {
-            if body.id == NULL_INDEX {
-                continue;
-            }
-            live += 1;
-            ensure!(
-                body.id == index as u32,
-                "body slot {index} holds id {}",
-                body.id
-            );
+        let live = live_slots("body", &self.bodies, |b| b.id)?;
+        for &(index, body) in &live {
             let set = self
                 .solver_sets
                 .get(body.set_index as usize)
@@ -210,17 +287,9 @@ impl World {
                     key >> 1
                 );
                 let edge = &c.edges[(key & 1) as usize];
-                ensure!(
-                    edge.body_id == index as u32,
-                    "contact edge does not point back to body {index}"
-                );
-                Ok((edge.prev_key, edge.next_key))
+                edge_links("contact", index, edge.body_id, edge.prev_key, edge.next_key)
             })?;
-            ensure!(
-                count == body.contact_count as usize,
-                "body {index} has {count} contacts listed, {} counted",
-                body.contact_count
-            );
+            check_count(index, "contacts", count, body.contact_count)?;
 
             // Shape list.
             let what = format!("body {index} shape list");
@@ -263,28 +332,18 @@ impl World {
                 }
                 Ok((shape.prev_shape_id, shape.next_shape_id))
             })?;
-            ensure!(
-                count == body.shape_count as usize,
-                "body {index} has {count} shapes listed, {} counted",
-                body.shape_count
-            );
+            check_count(index, "shapes", count, body.shape_count)?;
         }
-        ensure!(live == self.body_ids.count(), "body id pool count mismatch");
+        ensure!(
+            live.len() == self.body_ids.count() as usize,
+            "body id pool count mismatch"
+        );
         Ok(())
     }
 
     fn validate_contacts(&self) -> Result<(), String> {
-        let mut live = 0usize;
-        for (index, c) in self.contacts.iter().enumerate() {
-            if c.contact_id == NULL_INDEX {
-                continue;
-            }
-            live += 1;
-            ensure!(
-                c.contact_id == index as u32,
-                "contact slot {index} holds id {}",
-                c.contact_id
-            );
+        let live = live_slots("contact", &self.contacts, |c| c.contact_id)?;
+        for &(index, c) in &live {
             ensure!(
                 self.pair_set
                     .contains(&pair_key(c.shape_id_a, c.shape_id_b)),
@@ -297,19 +356,15 @@ impl World {
                     "graph contact {index} not in the awake set"
                 );
                 ensure!(touching, "graph contact {index} is not touching");
-                self.graph.colors[c.color_index as usize]
-                    .contact_sims
-                    .get(c.local_index as usize)
-                    .ok_or_else(|| format!("contact {index} local index out of its colour"))?
+                let sims = &self.graph.colors[c.color_index as usize].contact_sims;
+                sim_at(sims, c.local_index, "contact", index, "its colour")?
             } else {
                 ensure!(
                     !(touching && c.set_index == AWAKE_SET),
                     "awake touching contact {index} is not in the graph"
                 );
-                self.solver_sets[c.set_index as usize]
-                    .contact_sims
-                    .get(c.local_index as usize)
-                    .ok_or_else(|| format!("contact {index} local index out of its set"))?
+                let sims = &self.solver_sets[c.set_index as usize].contact_sims;
+                sim_at(sims, c.local_index, "contact", index, "its set")?
             };
             ensure!(
                 sim.contact_id == index as u32,
@@ -362,41 +417,26 @@ impl World {
             }
         }
         ensure!(
-            live == self.contact_ids.count() as usize,
+            live.len() == self.contact_ids.count() as usize,
             "contact id pool count mismatch"
         );
         ensure!(
-            live == self.pair_set.len(),
-            "{} pairs for {live} contacts",
-            self.pair_set.len()
+            live.len() == self.pair_set.len(),
+            "{} pairs for {} contacts",
+            self.pair_set.len(),
+            live.len()
         );
         Ok(())
     }
 
     fn validate_islands(&self) -> Result<(), String> {
-        for (index, island) in self.islands.iter().enumerate() {
-            if island.island_id == NULL_INDEX {
-                continue;
-            }
-            let id = index as u32;
-            ensure!(
-                island.island_id == id,
-                "island slot {index} holds id {}",
-                island.island_id
-            );
+        for (index, island) in live_slots("island", &self.islands, |i| i.island_id)? {
             ensure!(island.head_body != NULL_INDEX, "island {index} has no body");
             let what = format!("island {index} body list");
             let (count, last) = walk_list(island.head_body, self.bodies.len(), &what, |b| {
                 let body = &self.bodies[b as usize];
-                ensure!(
-                    body.island_id == id,
-                    "body {b} in island {index} names island {}",
-                    body.island_id
-                );
-                ensure!(
-                    body.set_index == island.set_index,
-                    "body {b} and island {index} in different sets"
-                );
+                let place = (body.island_id, body.set_index);
+                check_island_member("body", b, index, island, place)?;
                 Ok((body.island_prev, body.island_next))
             })?;
             ensure!(
@@ -411,15 +451,8 @@ impl World {
             let what = format!("island {index} contact list");
             let (count, last) = walk_list(island.head_contact, self.contacts.len(), &what, |c| {
                 let contact = &self.contacts[c as usize];
-                ensure!(
-                    contact.island_id == id,
-                    "contact {c} in island {index} names island {}",
-                    contact.island_id
-                );
-                ensure!(
-                    contact.set_index == island.set_index,
-                    "contact {c} and island {index} in different sets"
-                );
+                let place = (contact.island_id, contact.set_index);
+                check_island_member("contact", c, index, island, place)?;
                 ensure!(
                     contact.flags & contact_flags::TOUCHING != 0,
                     "island {index} holds non-touching contact {c}"

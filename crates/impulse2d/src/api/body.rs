@@ -7,7 +7,7 @@
 use crate::snapshot::recording::Call;
 use std::ops::Deref;
 
-use crate::body::{BodyDef, BodyType, MotionLocks, flags};
+use crate::body::{BodyDef, BodySim, BodyState, BodyType, MotionLocks, flags};
 use crate::collision::{Aabb, MassData};
 use crate::contact::ContactData;
 use crate::error::{Error, Result, check_finite, check_finite_vec, check_non_negative};
@@ -17,6 +17,31 @@ use crate::pos::{Pos, WorldTransform, check_finite_pos};
 use crate::snapshot::recording::Logged;
 use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET};
 use crate::world::World;
+
+/// Declares the methods that push a body at its centre of mass, one row
+/// each: `fn name(&mut self, x: T, wake: bool) = Call, check("what"), |sim,
+/// state| change;` checks `x` (the error names `what`), records
+/// `Call::Call(x, wake)` and, when the body takes it (awake, or woken by
+/// `wake`), lets `change` update the body's sim and velocity state.
+macro_rules! body_forces {
+    () => {};
+
+    (
+        $(#[$doc:meta])*
+        fn $f:ident(&mut self, $x:ident: $ty:ty, wake: bool) =
+            $call:ident, $check:ident($what:literal), |$sim:pat_param, $state:pat_param| $change:expr;
+        $($rest:tt)*
+    ) => {
+        $(#[$doc])*
+        pub fn $f(&mut self, $x: $ty, wake: bool) -> Result<()> {
+            $check($x, $what)?;
+            self.push(Call::$call($x, wake), wake, |$sim, $state| $change);
+            Ok(())
+        }
+
+        body_forces!($($rest)*);
+    };
+}
 
 view! {
     /// One body of a world, validated once: the world borrow (`&World` or
@@ -319,14 +344,11 @@ impl<W: Deref<Target = World>> BodyView<W> {
     ///
     /// Box2D: `b2Body_GetShapes`.
     pub fn shapes(&self) -> Vec<ShapeId> {
-        let world = &*self.world;
-        let mut out = Vec::with_capacity(self.shape_count());
-        let mut shape_id = world.bodies[self.index].head_shape_id;
-        while shape_id != NULL_INDEX {
-            out.push(world.make_shape_id(shape_id));
-            shape_id = world.shapes[shape_id as usize].next_shape_id;
-        }
-        out
+        self.list_ids(
+            self.shape_count(),
+            self.world.body_shapes(self.index),
+            World::make_shape_id,
+        )
     }
 
     /// The number of joints attached to the body.
@@ -340,14 +362,20 @@ impl<W: Deref<Target = World>> BodyView<W> {
     ///
     /// Box2D: `b2Body_GetJoints`.
     pub fn joints(&self) -> Vec<JointId> {
-        let world = &*self.world;
-        let mut out = Vec::with_capacity(self.joint_count());
-        let mut key = world.bodies[self.index].head_joint_key;
-        while key != NULL_INDEX {
-            let ji = key >> 1;
-            out.push(world.make_joint_id(ji));
-            key = world.joints.joints[ji as usize].edges[(key & 1) as usize].next_key;
-        }
+        let keys = self.world.body_joint_keys(self.index);
+        self.list_ids(self.joint_count(), keys, |w, key| w.make_joint_id(key >> 1))
+    }
+
+    /// The ids `id` makes of the keys of one of the body's lists (`count` of
+    /// them).
+    fn list_ids<T>(
+        &self,
+        count: usize,
+        keys: impl Iterator<Item = u32>,
+        id: impl Fn(&World, u32) -> T,
+    ) -> Vec<T> {
+        let mut out = Vec::with_capacity(count);
+        out.extend(keys.map(|key| id(&self.world, key)));
         out
     }
 
@@ -433,20 +461,11 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetLinearVelocity`.
     pub fn set_linear_velocity(&mut self, v: Vec2) -> Result<()> {
-        let bi = self.index;
         check_finite_vec(v, "linear velocity")?;
-        if self.world.bodies[bi].body_type == BodyType::Static {
-            return Err(Error::InvalidOperation("a static body has no velocity"));
-        }
-        self.world
-            .record_call(self.index, Call::SetLinearVelocity(v));
-        if v.length_squared() > 0.0 {
-            self.world.wake_body(bi);
-        }
-        if let Some(state) = self.world.body_state_mut(bi) {
-            state.linear_velocity = v;
-        }
-        Ok(())
+        let wake = v.length_squared() > 0.0;
+        self.set_velocity(Call::SetLinearVelocity(v), false, wake, |s| {
+            s.linear_velocity = v;
+        })
     }
 
     /// Sets the angular velocity, rad/s; a non-zero value wakes the body
@@ -454,21 +473,37 @@ impl BodyView<&mut World> {
     ///
     /// Box2D: `b2Body_SetAngularVelocity`.
     pub fn set_angular_velocity(&mut self, w: f32) -> Result<()> {
-        let bi = self.index;
         check_finite(w, "angular velocity")?;
+        let locked = self.world.bodies[self.index].flags & flags::LOCK_ANGULAR_Z != 0;
+        self.set_velocity(Call::SetAngularVelocity(w), locked, w != 0.0, |s| {
+            s.angular_velocity = w;
+        })
+    }
+
+    /// Sets a velocity the caller checked: a static body has none
+    /// (`Err(InvalidOperation)`); the call is recorded; a `locked` axis keeps
+    /// its zero; `wake` wakes the body; `set` changes its state (none while
+    /// asleep or disabled).
+    fn set_velocity(
+        &mut self,
+        call: Call,
+        locked: bool,
+        wake: bool,
+        set: impl FnOnce(&mut crate::body::BodyState),
+    ) -> Result<()> {
+        let bi = self.index;
         if self.world.bodies[bi].body_type == BodyType::Static {
             return Err(Error::InvalidOperation("a static body has no velocity"));
         }
-        self.world
-            .record_call(self.index, Call::SetAngularVelocity(w));
-        if self.world.bodies[bi].flags & flags::LOCK_ANGULAR_Z != 0 {
+        self.world.record_call(bi, call);
+        if locked {
             return Ok(());
         }
-        if w != 0.0 {
+        if wake {
             self.world.wake_body(bi);
         }
         if let Some(state) = self.world.body_state_mut(bi) {
-            state.angular_velocity = w;
+            set(state);
         }
         Ok(())
     }
@@ -505,39 +540,10 @@ impl BodyView<&mut World> {
         let point = point.into();
         check_finite_vec(force, "force")?;
         check_finite_pos(point, "point")?;
-        self.world
-            .record_call(self.index, Call::ApplyForce(force, point, wake));
-        if self.world.force_target(self.index, wake) {
-            let sim = self.world.body_sim_mut(self.index);
+        self.push(Call::ApplyForce(force, point, wake), wake, |sim, _| {
             sim.force += force;
             sim.torque += (point - sim.center).cross(force);
-        }
-        Ok(())
-    }
-
-    /// Applies a force (N) at the centre of mass for the next step.
-    ///
-    /// Box2D: `b2Body_ApplyForceToCenter`.
-    pub fn apply_force_to_center(&mut self, force: Vec2, wake: bool) -> Result<()> {
-        check_finite_vec(force, "force")?;
-        self.world
-            .record_call(self.index, Call::ApplyForceToCenter(force, wake));
-        if self.world.force_target(self.index, wake) {
-            self.world.body_sim_mut(self.index).force += force;
-        }
-        Ok(())
-    }
-
-    /// Applies a torque (N·m) for the next step.
-    ///
-    /// Box2D: `b2Body_ApplyTorque`.
-    pub fn apply_torque(&mut self, torque: f32, wake: bool) -> Result<()> {
-        check_finite(torque, "torque")?;
-        self.world
-            .record_call(self.index, Call::ApplyTorque(torque, wake));
-        if self.world.force_target(self.index, wake) {
-            self.world.body_sim_mut(self.index).torque += torque;
-        }
+        });
         Ok(())
     }
 
@@ -564,50 +570,52 @@ impl BodyView<&mut World> {
         let point = point.into();
         check_finite_vec(impulse, "impulse")?;
         check_finite_pos(point, "point")?;
-        self.world
-            .record_call(self.index, Call::ApplyLinearImpulse(impulse, point, wake));
-        if self.world.force_target(self.index, wake) {
-            let sim = *self.world.body_sim(self.index);
-            let state = self.state_mut();
-            state.linear_velocity = Vec2::mul_add(state.linear_velocity, sim.inv_mass, impulse);
-            state.angular_velocity += sim.inv_inertia * (point - sim.center).cross(impulse);
-        }
+        self.push(
+            Call::ApplyLinearImpulse(impulse, point, wake),
+            wake,
+            |sim, state| {
+                state.linear_velocity = Vec2::mul_add(state.linear_velocity, sim.inv_mass, impulse);
+                state.angular_velocity += sim.inv_inertia * (point - sim.center).cross(impulse);
+            },
+        );
         Ok(())
     }
 
-    /// Applies an impulse (N·s) at the centre of mass.
-    ///
-    /// Box2D: `b2Body_ApplyLinearImpulseToCenter`.
-    pub fn apply_linear_impulse_to_center(&mut self, impulse: Vec2, wake: bool) -> Result<()> {
-        check_finite_vec(impulse, "impulse")?;
-        self.world
-            .record_call(self.index, Call::ApplyLinearImpulseToCenter(impulse, wake));
-        if self.world.force_target(self.index, wake) {
-            let inv_mass = self.world.body_sim(self.index).inv_mass;
-            let state = self.state_mut();
-            state.linear_velocity = Vec2::mul_add(state.linear_velocity, inv_mass, impulse);
-        }
-        Ok(())
+    body_forces! {
+        /// Applies a force (N) at the centre of mass for the next step.
+        ///
+        /// Box2D: `b2Body_ApplyForceToCenter`.
+        fn apply_force_to_center(&mut self, force: Vec2, wake: bool) = ApplyForceToCenter,
+            check_finite_vec("force"), |sim, _| sim.force += force;
+        /// Applies a torque (N·m) for the next step.
+        ///
+        /// Box2D: `b2Body_ApplyTorque`.
+        fn apply_torque(&mut self, torque: f32, wake: bool) = ApplyTorque,
+            check_finite("torque"), |sim, _| sim.torque += torque;
+        /// Applies an impulse (N·s) at the centre of mass.
+        ///
+        /// Box2D: `b2Body_ApplyLinearImpulseToCenter`.
+        fn apply_linear_impulse_to_center(&mut self, impulse: Vec2, wake: bool) =
+            ApplyLinearImpulseToCenter, check_finite_vec("impulse"), |sim, state| {
+                state.linear_velocity = Vec2::mul_add(state.linear_velocity, sim.inv_mass, impulse)
+            };
+        /// Applies an angular impulse (N·m·s).
+        ///
+        /// Box2D: `b2Body_ApplyAngularImpulse`.
+        fn apply_angular_impulse(&mut self, impulse: f32, wake: bool) = ApplyAngularImpulse,
+            check_finite("angular impulse"), |sim, state| {
+                state.angular_velocity += sim.inv_inertia * impulse
+            };
     }
 
-    /// Applies an angular impulse (N·m·s).
-    ///
-    /// Box2D: `b2Body_ApplyAngularImpulse`.
-    pub fn apply_angular_impulse(&mut self, impulse: f32, wake: bool) -> Result<()> {
-        check_finite(impulse, "angular impulse")?;
-        self.world
-            .record_call(self.index, Call::ApplyAngularImpulse(impulse, wake));
+    /// Records `call`; then, when the body takes forces now (it is awake, or
+    /// `wake` woke it), lets `apply` change its sim and velocity state.
+    fn push(&mut self, call: Call, wake: bool, apply: impl FnOnce(&mut BodySim, &mut BodyState)) {
+        self.world.record_call(self.index, call);
         if self.world.force_target(self.index, wake) {
-            let inv_inertia = self.world.body_sim(self.index).inv_inertia;
-            self.state_mut().angular_velocity += inv_inertia * impulse;
+            let (sim, state) = self.world.awake_sim_and_state(self.index);
+            apply(sim, state);
         }
-        Ok(())
-    }
-
-    fn state_mut(&mut self) -> &mut crate::body::BodyState {
-        self.world
-            .body_state_mut(self.index)
-            .expect("an awake body has a state")
     }
 
     /// Overrides the mass computed from the shapes (dynamic bodies only). The
@@ -814,11 +822,8 @@ impl BodyView<&mut World> {
     /// Box2D: `b2Body_EnableContactEvents`.
     pub fn set_contact_events_enabled(&mut self, enable: bool) {
         self.world.record_change();
-        let mut shape_id = self.world.bodies[self.index].head_shape_id;
-        while shape_id != NULL_INDEX {
-            let shape = &mut self.world.shapes[shape_id as usize];
-            shape.enable_contact_events = enable;
-            shape_id = shape.next_shape_id;
+        for si in self.shape_indices() {
+            self.world.shapes[si].enable_contact_events = enable;
         }
     }
 
@@ -827,11 +832,18 @@ impl BodyView<&mut World> {
     /// Box2D: `b2Body_EnableHitEvents`.
     pub fn set_hit_events_enabled(&mut self, enable: bool) {
         self.world.record_change();
-        let mut shape_id = self.world.bodies[self.index].head_shape_id;
-        while shape_id != NULL_INDEX {
-            self.world.shapes[shape_id as usize].enable_hit_events = enable;
-            self.world.refresh_shape_contacts(shape_id as usize);
-            shape_id = self.world.shapes[shape_id as usize].next_shape_id;
+        for si in self.shape_indices() {
+            self.world.shapes[si].enable_hit_events = enable;
+            self.world.refresh_shape_contacts(si);
         }
+    }
+
+    /// The indices of the body's shapes, newest first.
+    fn shape_indices(&self) -> Vec<usize> {
+        let world = &*self.world;
+        world
+            .body_shapes(self.index)
+            .map(|si| si as usize)
+            .collect()
     }
 }

@@ -51,7 +51,7 @@ use std::fmt;
 use std::ops::Deref;
 
 use crate::error::{Error, Result, check_finite, check_finite_vec};
-use crate::id::{BodyId, JointId, NULL_INDEX};
+use crate::id::{BodyId, JointId};
 use crate::joint::axial::{Limit, Motor, Spring};
 use crate::joint::distance::{DistanceJoint, check_force_range, clamp_length, clamp_range};
 use crate::joint::motor::{MotorJoint, check_correction};
@@ -218,15 +218,7 @@ impl World {
     ///
     /// Box2D: `b2Body_GetJoints`.
     pub fn body_joints(&self, id: BodyId) -> Result<Vec<JointId>> {
-        let bi = self.body_index(id)?;
-        let mut out = Vec::with_capacity(self.bodies[bi].joint_count as usize);
-        let mut key = self.bodies[bi].head_joint_key;
-        while key != NULL_INDEX {
-            let ji = key >> 1;
-            out.push(self.make_joint_id(ji));
-            key = self.joints.joints[ji as usize].edges[(key & 1) as usize].next_key;
-        }
-        Ok(out)
+        Ok(self.body(id)?.joints())
     }
 
     /// The joint events of the last step: thresholds exceeded, joints broken,

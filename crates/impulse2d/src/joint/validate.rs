@@ -12,7 +12,7 @@ use crate::solver::island::Island;
 use crate::solver::solver_set::{
     AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STATIC_SET, SolverSet,
 };
-use crate::validate::walk_list;
+use crate::validate::{check_count, edge_links, live_slots, sim_at, walk_list};
 
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
@@ -42,18 +42,9 @@ impl JointStores<'_> {
     }
 
     fn validate_joint_slots(&self) -> Result<(), String> {
-        let mut live = 0;
-        for (index, joint) in self.joints.joints.iter().enumerate() {
-            if joint.joint_id == NULL_INDEX {
-                continue;
-            }
-            live += 1;
+        let live = live_slots("joint", &self.joints.joints, |j| j.joint_id)?;
+        for &(index, joint) in &live {
             let ji = index as u32;
-            ensure!(
-                joint.joint_id == ji,
-                "joint slot {index} holds id {}",
-                joint.joint_id
-            );
             let (a, b) = (joint.edges[0].body_id, joint.edges[1].body_id);
             ensure!(a != b, "joint {index} connects body {a} to itself");
             for body_id in [a, b] {
@@ -101,19 +92,21 @@ impl JointStores<'_> {
                     joint.color_index != NULL_INDEX,
                     "awake joint {index} has no colour"
                 );
-                self.graph.colors[joint.color_index as usize]
-                    .joint_sims
-                    .get(joint.local_index as usize)
-                    .ok_or_else(|| format!("joint {index} local index out of its colour"))?
+                let sims = &self.graph.colors[joint.color_index as usize].joint_sims;
+                sim_at(sims, joint.local_index, "joint", index, "its colour")?
             } else {
                 ensure!(
                     joint.color_index == NULL_INDEX,
                     "non-awake joint {index} has a colour"
                 );
-                self.solver_sets[set as usize]
-                    .joint_sims
-                    .get(joint.local_index as usize)
-                    .ok_or_else(|| format!("joint {index} local index out of set {set}"))?
+                let sims = &self.solver_sets[set as usize].joint_sims;
+                sim_at(
+                    sims,
+                    joint.local_index,
+                    "joint",
+                    index,
+                    &format!("set {set}"),
+                )?
             };
             ensure!(
                 sim.base.joint_id == ji,
@@ -159,7 +152,7 @@ impl JointStores<'_> {
             }
         }
         ensure!(
-            live == self.joints.ids.count(),
+            live.len() == self.joints.ids.count() as usize,
             "joint id pool count mismatch"
         );
         Ok(())
@@ -177,17 +170,9 @@ impl JointStores<'_> {
                 let joint = joint.ok_or_else(|| format!("{what} names joint {ji}"))?;
                 ensure!(joint.joint_id == ji, "{what} names free joint {ji}");
                 let edge = &joint.edges[(key & 1) as usize];
-                ensure!(
-                    edge.body_id == index as u32,
-                    "joint edge does not point back to body {index}"
-                );
-                Ok((edge.prev_key, edge.next_key))
+                edge_links("joint", index, edge.body_id, edge.prev_key, edge.next_key)
             })?;
-            ensure!(
-                count == body.joint_count as usize,
-                "body {index} has {count} joints listed, {} counted",
-                body.joint_count
-            );
+            check_count(index, "joints", count, body.joint_count)?;
         }
         Ok(())
     }
