@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use impulse2d_scenes::json::string as json_string;
+/// `s` as a JSON string literal, quotes included (the scenes crate's
+/// [`impulse2d_scenes::json::string`], which the compare tool's report uses too).
+pub use impulse2d_scenes::json::string as json_string;
 
 /// The figures of one headless run.
 #[derive(Clone, Debug, Default, PartialEq)]

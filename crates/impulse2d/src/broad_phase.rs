@@ -334,7 +334,8 @@ impl BroadPhase {
         // Which worker runs which blocks depends on scheduling: on a loaded
         // machine one worker may run them all. So that a step allocates only
         // when the step's totals grow (as `pairs` and `order` do), not when
-        // the share of one worker grows, every buffer keeps room for all.
+        // the share of one worker grows, every buffer keeps room for all
+        // (memory: workers × the most pairs found in one step, 8 bytes each).
         let (total_pairs, total_blocks) = (pairs.len(), order.len());
         for b in buffers.iter_mut() {
             let b = b.get_mut().unwrap_or_else(|e| e.into_inner());

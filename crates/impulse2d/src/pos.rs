@@ -524,8 +524,9 @@ pub const fn is_double_precision() -> bool {
     cfg!(feature = "large-world")
 }
 
-/// Whether `p` is a usable world position: both coordinates finite, in
-/// either build.
+/// Whether `p` is a valid position in Box2D's sense: both coordinates
+/// finite, in either build. (Creating a body also needs each coordinate
+/// within ±[`MAX_WORLD_COORDINATE`]; `World::create_body` checks that.)
 ///
 /// Box2D: `b2IsValidPosition`.
 #[inline]

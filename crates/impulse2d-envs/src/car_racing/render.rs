@@ -83,8 +83,9 @@ pub struct FrameInfo {
     pub draw_particles: bool,
 }
 
-/// A reusable picture of a fixed size. (Its `Debug` shows the pixmap's size, not its
-/// pixels: tiny-skia's `Pixmap` prints its data as "...".)
+/// A reusable picture of a fixed size. (Its `Debug` shows the pixmap's size but not
+/// its pixels, which tiny-skia's `Pixmap` prints as "...", then the path builder,
+/// the paint and the scale.)
 #[derive(Debug)]
 pub struct Renderer {
     pixmap: Pixmap,
