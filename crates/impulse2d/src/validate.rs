@@ -26,22 +26,22 @@ macro_rules! ensure {
 
 /// Walks a doubly linked list from `head` (`NULL_INDEX` ends it): `visit(key)`
 /// checks the node at a key and gives its back and next links. Each back link
-/// must name the node before, and more than `limit` nodes is a loop; `what`
-/// names the list in those errors. Returns the number of nodes and the last
+/// must name the node before, and more than `limit` nodes is a loop; `what()`
+/// names the list in those errors (formatted only then). Returns the number of nodes and the last
 /// key (`NULL_INDEX` for an empty list).
 pub(crate) fn walk_list(
     head: u32,
     limit: usize,
-    what: &str,
+    what: impl Fn() -> String,
     mut visit: impl FnMut(u32) -> Result<(u32, u32), String>,
 ) -> Result<(usize, u32), String> {
     let (mut count, mut prev, mut key) = (0, NULL_INDEX, head);
     while key != NULL_INDEX {
         let (back, next) = visit(key)?;
-        ensure!(back == prev, "{what} has a bad back link");
+        ensure!(back == prev, "{} has a bad back link", what());
         (prev, key) = (key, next);
         count += 1;
-        ensure!(count <= limit, "{what} loops");
+        ensure!(count <= limit, "{} loops", what());
     }
     Ok((count, prev))
 }
@@ -111,7 +111,7 @@ pub(crate) fn sim_at<'a, T>(
     local: u32,
     kind: &str,
     index: usize,
-    place: &str,
+    place: impl std::fmt::Display,
 ) -> Result<&'a T, String> {
     let sim = sims.get(local as usize);
     sim.ok_or_else(|| format!("{kind} {index} local index out of {place}"))
@@ -278,8 +278,8 @@ impl World {
             }
 
             // Contact list.
-            let what = format!("body {index} contact list");
-            let (count, _) = walk_list(body.head_contact_key, self.contacts.len(), &what, |key| {
+            let what = || format!("body {index} contact list");
+            let (count, _) = walk_list(body.head_contact_key, self.contacts.len(), what, |key| {
                 let c = &self.contacts[(key >> 1) as usize];
                 ensure!(
                     c.contact_id == key >> 1,
@@ -292,8 +292,8 @@ impl World {
             check_count(index, "contacts", count, body.contact_count)?;
 
             // Shape list.
-            let what = format!("body {index} shape list");
-            let (count, _) = walk_list(body.head_shape_id, self.shapes.len(), &what, |shape_id| {
+            let what = || format!("body {index} shape list");
+            let (count, _) = walk_list(body.head_shape_id, self.shapes.len(), what, |shape_id| {
                 let shape = &self.shapes[shape_id as usize];
                 ensure!(
                     shape.id == shape_id,
@@ -432,8 +432,8 @@ impl World {
     fn validate_islands(&self) -> Result<(), String> {
         for (index, island) in live_slots("island", &self.islands, |i| i.island_id)? {
             ensure!(island.head_body != NULL_INDEX, "island {index} has no body");
-            let what = format!("island {index} body list");
-            let (count, last) = walk_list(island.head_body, self.bodies.len(), &what, |b| {
+            let what = || format!("island {index} body list");
+            let (count, last) = walk_list(island.head_body, self.bodies.len(), what, |b| {
                 let body = &self.bodies[b as usize];
                 let place = (body.island_id, body.set_index);
                 check_island_member("body", b, index, island, place)?;
@@ -448,8 +448,8 @@ impl World {
                 "island {index} body count is wrong"
             );
 
-            let what = format!("island {index} contact list");
-            let (count, last) = walk_list(island.head_contact, self.contacts.len(), &what, |c| {
+            let what = || format!("island {index} contact list");
+            let (count, last) = walk_list(island.head_contact, self.contacts.len(), what, |c| {
                 let contact = &self.contacts[c as usize];
                 let place = (contact.island_id, contact.set_index);
                 check_island_member("contact", c, index, island, place)?;

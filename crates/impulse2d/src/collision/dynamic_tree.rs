@@ -677,24 +677,45 @@ impl DynamicTree {
         let mut stack = node_stack();
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
-            let node = &self.nodes[node_index as usize];
-            for child in &node.children {
-                if !child.aabb.overlaps(&aabb) {
-                    continue;
-                }
-                if child.is_leaf() {
-                    if child.matches(mask, &self.proxies) {
-                        stats.leaf_visits += 1;
-                        if !callback(child.proxy_id(), child.user_data) {
-                            return stats;
-                        }
-                    }
-                } else if child.is_node() {
-                    stack.push(child.index());
-                }
+            // Both children, first then second, written out: a loop over the
+            // pair is unrolled or not depending on how the crate is split into
+            // codegen units, and the broad phase's pair search (this, inlined)
+            // then costs up to 4 % more of a step.
+            let [first, second] = &self.nodes[node_index as usize].children;
+            if !self.query_child(first, &aabb, mask, &mut stack, &mut stats, &mut callback)
+                || !self.query_child(second, &aabb, mask, &mut stack, &mut stats, &mut callback)
+            {
+                return stats;
             }
         }
         stats
+    }
+
+    /// One child of a node in [`DynamicTree::query_inlined`]: a leaf that
+    /// overlaps `aabb` and passes `mask` goes to `callback`, an overlapping
+    /// node onto `stack`. `false` when the callback stops the query.
+    #[inline(always)]
+    fn query_child(
+        &self,
+        child: &Child,
+        aabb: &WorldAabb,
+        mask: u64,
+        stack: &mut NodeStack,
+        stats: &mut TreeStats,
+        callback: &mut impl FnMut(ProxyId, u64) -> bool,
+    ) -> bool {
+        if !child.aabb.overlaps(aabb) {
+            return true;
+        }
+        if child.is_leaf() {
+            if child.matches(mask, &self.proxies) {
+                stats.leaf_visits += 1;
+                return callback(child.proxy_id(), child.user_data);
+            }
+        } else if child.is_node() {
+            stack.push(child.index());
+        }
+        true
     }
 
     /// Casts a ray against the proxies' boxes. For every proxy whose box the ray may

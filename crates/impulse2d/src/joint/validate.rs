@@ -105,7 +105,7 @@ impl JointStores<'_> {
                     joint.local_index,
                     "joint",
                     index,
-                    &format!("set {set}"),
+                    format_args!("set {set}"),
                 )?
             };
             ensure!(
@@ -163,12 +163,12 @@ impl JointStores<'_> {
             if body.id == NULL_INDEX {
                 continue;
             }
-            let what = format!("body {index} joint list");
-            let (count, _) = walk_list(body.head_joint_key, self.joint_limit(), &what, |key| {
+            let what = || format!("body {index} joint list");
+            let (count, _) = walk_list(body.head_joint_key, self.joint_limit(), what, |key| {
                 let ji = key >> 1;
                 let joint = self.joints.joints.get(ji as usize);
-                let joint = joint.ok_or_else(|| format!("{what} names joint {ji}"))?;
-                ensure!(joint.joint_id == ji, "{what} names free joint {ji}");
+                let joint = joint.ok_or_else(|| format!("{} names joint {ji}", what()))?;
+                ensure!(joint.joint_id == ji, "{} names free joint {ji}", what());
                 let edge = &joint.edges[(key & 1) as usize];
                 edge_links("joint", index, edge.body_id, edge.prev_key, edge.next_key)
             })?;
@@ -214,10 +214,10 @@ impl JointStores<'_> {
     fn validate_island_joint_lists(&self) -> Result<(), String> {
         let live = self.islands.iter().enumerate();
         for (index, island) in live.filter(|(_, island)| island.island_id != NULL_INDEX) {
-            let what = format!("island {index} joint list");
-            let (count, tail) = walk_list(island.head_joint, self.joint_limit(), &what, |ji| {
+            let what = || format!("island {index} joint list");
+            let (count, tail) = walk_list(island.head_joint, self.joint_limit(), what, |ji| {
                 let joint = &self.joints.joints[ji as usize];
-                ensure!(joint.joint_id == ji, "{what} names free joint {ji}");
+                ensure!(joint.joint_id == ji, "{} names free joint {ji}", what());
                 ensure!(
                     joint.island_id == index as u32,
                     "joint {ji} in island {index} names island {}",
