@@ -299,13 +299,8 @@ fn code_shape_pair<C: Coder>(c: &mut C, a: &mut u32, b: &mut u32, (pa, pb): (u32
     delta(c, b, a.wrapping_add(pb.wrapping_sub(pa)));
 }
 
-/// A slot of the link table no contact coded so far has filled.
+/// A slot of the recycling rotation table no contact sim has filled yet.
 const UNLINKED: u32 = u32::MAX - 1;
-
-/// The link table's guess at `slot`, if a contact coded before filled it.
-fn linked(links: &[u32], slot: usize) -> Option<u32> {
-    links.get(slot).copied().filter(|&v| v != UNLINKED)
-}
 
 /// Where item `index` of a table of `width` slots per item lies (`None`
 /// when that is past what this machine can index: checked, so that a large
@@ -315,28 +310,22 @@ fn slots(index: usize, width: usize) -> Option<std::ops::Range<usize>> {
     Some(at..at.checked_add(width)?)
 }
 
-/// Tells the contact at the other end of a link (`to`, an index into the
-/// part of the table starting at `part`) where it points back to.
-fn link_back(links: &mut [u32], part: usize, to: u32, from: u32) {
-    if to != NULL_INDEX
-        && let Some(slot) = links.get_mut(part.wrapping_add(to as usize))
-    {
-        *slot = from;
+/// A link to the next item of a list, guessed as the previous row's link
+/// moved by as much as the row's own key (`key`, against the previous row's
+/// `prev_key`): rows made in a pattern link in that pattern. A previous end
+/// of list (`NULL_INDEX`) guesses an end.
+#[inline(always)]
+fn next_guess(prev_next: u32, key: u32, prev_key: u32) -> u32 {
+    if prev_next == NULL_INDEX {
+        NULL_INDEX
+    } else {
+        prev_next.wrapping_add(key.wrapping_sub(prev_key))
     }
 }
 
-/// A contact row. `links` (six slots per contact, see `code_world`) holds
-/// what the rows before it say about its links: when a row points to a
-/// later one, that one points back, so its link costs a bit.
-fn code_contact<C: Coder>(
-    c: &mut C,
-    ct: &mut Contact,
-    p: &Contact,
-    i: u32,
-    shapes: &[Shape],
-    links: &mut [u32],
-) {
-    let n = links.len() / 6;
+/// A contact row but its links back (`code_contact_prevs`) and where its
+/// sim is (`code_contact_places`).
+fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape]) {
     let Contact {
         // where its sim is: coded after the sims (`code_contact_places`)
         set_index: _,
@@ -345,7 +334,8 @@ fn code_contact<C: Coder>(
         edges,
         shape_id_a,
         shape_id_b,
-        island_prev,
+        // read off the links forward (`code_contact_prevs`)
+        island_prev: _,
         island_next,
         island_id,
         contact_id,
@@ -362,7 +352,7 @@ fn code_contact<C: Coder>(
     for (k, edge) in edges.iter_mut().enumerate() {
         let ContactEdge {
             body_id,
-            prev_key,
+            prev_key: _, // `code_contact_prevs`
             next_key,
         } = edge;
         // the shape's body (shapes are structural: the same in both directions)
@@ -372,41 +362,117 @@ fn code_contact<C: Coder>(
         delta(c, body_id, body);
         // the body's list of contact edges
         let key = (i << 1) | k as u32;
-        delta(c, prev_key, linked(links, key as usize).unwrap_or(key));
-        delta(
-            c,
-            next_key,
-            linked(links, 2 * n + key as usize).unwrap_or(key),
-        );
-        link_back(links, 0, *next_key, key);
-        link_back(links, 2 * n, *prev_key, key);
+        let guess = next_guess(p.edges[k].next_key, key, key.wrapping_sub(2));
+        delta(c, next_key, guess);
     }
     guess(c, island_id, p.island_id);
     // the island's list of contacts
     delta(
         c,
-        island_prev,
-        linked(links, 4 * n + i as usize).unwrap_or(i),
-    );
-    delta(
-        c,
         island_next,
-        linked(links, 5 * n + i as usize).unwrap_or(i),
+        next_guess(p.island_next, i, i.wrapping_sub(1)),
     );
-    link_back(links, 4 * n, *island_next, i);
-    link_back(links, 5 * n, *island_prev, i);
+}
+
+/// The contact rows' links back (each edge's previous key, the previous
+/// contact of the island): in a consistent world, the row whose link
+/// forward names this one, or none. So they are read off the links forward
+/// (`derived`: three slots per contact, scratch), and only rows that
+/// disagree are coded (none in a consistent world): their count, then for
+/// each the gap from the last one and its three links against the derived
+/// ones.
+#[inline(never)]
+fn code_contact_prevs<C: Coder>(c: &mut C, contacts: &mut [Contact], derived: &mut [u32]) {
+    derived.fill(NULL_INDEX);
+    let mut put = |to: u32, slot: usize, from: u32| {
+        if to != NULL_INDEX
+            && let Some(x) = slots(to as usize, 3).and_then(|at| derived.get_mut(at.start + slot))
+        {
+            *x = from;
+        }
+    };
+    for (i, ct) in contacts.iter().enumerate() {
+        for (k, edge) in ct.edges.iter().enumerate() {
+            let key = ((i as u32) << 1) | k as u32;
+            let to = edge.next_key;
+            if to != NULL_INDEX {
+                put(to >> 1, (to & 1) as usize, key);
+            }
+        }
+        put(ct.island_next, 2, i as u32);
+    }
+    code_off_table(
+        c,
+        contacts,
+        derived,
+        |ct| [ct.edges[0].prev_key, ct.edges[1].prev_key, ct.island_prev],
+        |ct| {
+            let [e0, e1] = &mut ct.edges;
+            [&mut e0.prev_key, &mut e1.prev_key, &mut ct.island_prev]
+        },
+    );
+}
+
+/// Three fields of each contact row that `table` (three slots per contact,
+/// derived from what was coded before) gives in a consistent world: only
+/// the rows that disagree are coded, as their count, then for each the gap
+/// from the last one and its three fields against the table's. `read` and
+/// `write` name the fields.
+fn code_off_table<C: Coder>(
+    c: &mut C,
+    contacts: &mut [Contact],
+    table: &[u32],
+    read: fn(&Contact) -> [u32; 3],
+    write: fn(&mut Contact) -> [&mut u32; 3],
+) {
+    let row = |i: usize| -> [u32; 3] {
+        slots(i, 3)
+            .and_then(|at| table.get(at))
+            .map_or([NULL_INDEX; 3], |d| [d[0], d[1], d[2]])
+    };
+    let disagree = |(i, ct): &(usize, &Contact)| read(ct) != row(*i);
+    let mut misses = if C::UNPACKS {
+        0
+    } else {
+        contacts.iter().enumerate().filter(disagree).count() as u32
+    };
+    c.varint(&mut misses);
+    if C::UNPACKS {
+        for (i, ct) in contacts.iter_mut().enumerate() {
+            for (v, d) in write(ct).into_iter().zip(row(i)) {
+                *v = d;
+            }
+        }
+    }
+    let mut next = 0usize;
+    for _ in 0..misses {
+        let mut gap = if C::UNPACKS {
+            0
+        } else {
+            let at = contacts[next..]
+                .iter()
+                .enumerate()
+                .map(|(k, ct)| (next + k, ct))
+                .find(disagree)
+                .map_or(contacts.len(), |(i, _)| i);
+            (at - next) as u32
+        };
+        c.varint(&mut gap);
+        let i = next.saturating_add(gap as usize);
+        next = i.saturating_add(1);
+        let mut blank = Contact::default();
+        let ct = contacts.get_mut(i).unwrap_or(&mut blank);
+        for (v, d) in write(ct).into_iter().zip(row(i)) {
+            delta(c, v, d);
+        }
+    }
 }
 
 /// The contact rows (see `code_contact`).
 #[inline(never)]
-fn code_contact_rows<C: Coder>(
-    c: &mut C,
-    contacts: &mut Vec<Contact>,
-    shapes: &[Shape],
-    links: &mut [u32],
-) {
+fn code_contact_rows<C: Coder>(c: &mut C, contacts: &mut Vec<Contact>, shapes: &[Shape]) {
     elements(c, contacts, &Contact::default(), |c, ct, p, i| {
-        code_contact(c, ct, p, i, shapes, links);
+        code_contact(c, ct, p, i, shapes);
     });
 }
 
@@ -835,48 +901,13 @@ fn code_contact_places<C: Coder>(
             put(s.contact_id, [AWAKE_SET, k as u32, j as u32]);
         }
     }
-    let place = |ct: &Contact| [ct.set_index, ct.color_index, ct.local_index];
-    let derived = |i: usize| -> [u32; 3] {
-        slots(i, 3)
-            .and_then(|at| places.get(at))
-            .map_or([NULL_INDEX; 3], |p| [p[0], p[1], p[2]])
-    };
-    let disagree = |(i, ct): &(usize, &Contact)| place(ct) != derived(*i);
-    let mut misses = if C::UNPACKS {
-        0
-    } else {
-        contacts.iter().enumerate().filter(disagree).count() as u32
-    };
-    c.varint(&mut misses);
-    if C::UNPACKS {
-        for (i, ct) in contacts.iter_mut().enumerate() {
-            [ct.set_index, ct.color_index, ct.local_index] = derived(i);
-        }
-    }
-    // the rows that disagree: the gap from the last one, then the values
-    let mut next = 0usize;
-    for _ in 0..misses {
-        let mut gap = if C::UNPACKS {
-            0
-        } else {
-            let at = contacts[next..]
-                .iter()
-                .enumerate()
-                .map(|(k, ct)| (next + k, ct))
-                .find(disagree)
-                .map_or(contacts.len(), |(i, _)| i);
-            (at - next) as u32
-        };
-        c.varint(&mut gap);
-        let i = next.saturating_add(gap as usize);
-        next = i.saturating_add(1);
-        let guess = derived(i);
-        let mut blank = Contact::default();
-        let ct = contacts.get_mut(i).unwrap_or(&mut blank);
-        delta(c, &mut ct.set_index, guess[0]);
-        delta(c, &mut ct.color_index, guess[1]);
-        delta(c, &mut ct.local_index, guess[2]);
-    }
+    code_off_table(
+        c,
+        contacts,
+        places,
+        |ct| [ct.set_index, ct.color_index, ct.local_index],
+        |ct| [&mut ct.set_index, &mut ct.color_index, &mut ct.local_index],
+    );
 }
 
 fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
@@ -1241,18 +1272,21 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.mark("shape bounds");
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
     c.mark("contact rows");
-    // Six slots per contact: the guesses of each edge's previous and next
-    // keys, then of the island's previous and next contact.
     let mut n = contacts.len() as u32;
     c.varint(&mut n);
-    // Then two per body: the last recycling rotation a contact sim of the
-    // body had (the bits of its cosine and sine).
-    // Then three per contact: where its sim is (`code_contact_places`).
+    // Scratch: three slots per contact for where its sim is
+    // (`code_contact_places`), then three for its links back
+    // (`code_contact_prevs`), then two per body: the last recycling
+    // rotation a contact sim of the body had (the bits of its cosine and
+    // sine).
     links.clear();
-    links.resize(9 * n as usize + 2 * bodies.len(), UNLINKED);
+    links.resize(6 * n as usize + 2 * bodies.len(), UNLINKED);
     let (places, links) = links.split_at_mut(3 * n as usize);
-    let (links, turned) = links.split_at_mut(6 * n as usize);
-    code_contact_rows(c, contacts, &shapes[..], links);
+    let (derived, turned) = links.split_at_mut(3 * n as usize);
+    code_contact_rows(c, contacts, &shapes[..]);
+    c.mark("contact links back");
+    code_contact_prevs(c, contacts, derived);
+    c.mark("contact sims: ids, bodies, material");
     let turned = Cell::from_mut(turned).as_slice_of_cells();
     let blank = blank_contact_sim();
     for k in 0..solver_sets.len() {
@@ -1678,5 +1712,64 @@ mod tests {
             }
             assert_eq!(loaded_bases.map(f32::to_bits), bases.map(f32::to_bits));
         }
+    }
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    /// Rows 0..4 whose links forward make, through edge 0, the list
+    /// 2 → 0 → 3 and, through edge 1, the list 1 → 2; island list 0 → 1.
+    fn rows() -> Vec<Contact> {
+        let mut rows = vec![Contact::default(); 4];
+        rows[2].edges[0].next_key = 0 << 1;
+        rows[0].edges[0].next_key = 3 << 1;
+        rows[1].edges[1].next_key = (2 << 1) | 1;
+        rows[0].island_next = 1;
+        // the links back a consistent world has
+        rows[0].edges[0].prev_key = 2 << 1;
+        rows[3].edges[0].prev_key = 0 << 1;
+        rows[2].edges[1].prev_key = (1 << 1) | 1;
+        rows[1].island_prev = 0;
+        rows
+    }
+
+    fn round_trip(saved: &[Contact]) -> usize {
+        let mut rows = saved.to_vec();
+        let mut scratch = vec![0; 3 * rows.len()];
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_contact_prevs(&mut p, &mut rows, &mut scratch);
+        p.finish();
+        // the loaded rows start with only the links forward
+        let mut loaded = saved.to_vec();
+        for ct in &mut loaded {
+            ct.edges[0].prev_key = 7;
+            ct.edges[1].prev_key = 7;
+            ct.island_prev = 7;
+        }
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        code_contact_prevs(&mut u, &mut loaded, &mut scratch);
+        assert!(u.at_end());
+        let back = |c: &Contact| [c.edges[0].prev_key, c.edges[1].prev_key, c.island_prev];
+        assert_eq!(
+            loaded.iter().map(back).collect::<Vec<_>>(),
+            saved.iter().map(back).collect::<Vec<_>>()
+        );
+        bytes.len()
+    }
+
+    #[test]
+    fn links_back_are_read_off_the_links_forward_and_odd_ones_coded() {
+        // consistent: only the count of disagreeing rows (0), one byte
+        assert_eq!(round_trip(&rows()), 1);
+        // row 3 claims a link back that no row's link forward makes: the
+        // count (1), the gap to it (3), then its three links against the
+        // derived ones: two hits, and 10 against the derived NULL_INDEX, a
+        // miss by 11 (wrapping), one varint byte
+        let mut odd = rows();
+        odd[3].edges[1].prev_key = 5 << 1;
+        assert_eq!(round_trip(&odd), 3);
     }
 }
