@@ -487,33 +487,28 @@ struct SimGuesses<'a> {
 }
 
 impl SimGuesses<'_> {
-    /// A recycling rotation of body `body` (of a contact's shape): one bit
-    /// when it is the last one coded for that body (the contacts of a body
-    /// made at the same step share it), else near the body's rotation `now`.
-    fn code_turn<C: Coder>(&self, c: &mut C, v: &mut Rot, body: Option<u32>, now: Rot) {
-        let slots = body.and_then(|b| self.turned.get(slots(b as usize, 2)?));
-        let seen = slots
-            .map(|s| (s[0].get(), s[1].get()))
-            .filter(|&(cos, _)| cos != UNLINKED)
-            .map(|(cos, sin)| Rot {
-                c: f32::from_bits(cos),
-                s: f32::from_bits(sin),
-            });
-        match seen {
-            Some(r) => {
-                let mut hit = v.same(&r);
-                c.bit(&mut hit);
-                if !hit {
-                    near_rot(c, v, now);
-                } else if C::UNPACKS {
-                    *v = r;
-                }
-            }
-            None => near_rot(c, v, now),
+    /// Body `body`'s two slots of the rotation table, if it has them.
+    fn turn_slots(&self, body: Option<u32>) -> Option<&[Cell<u32>]> {
+        self.turned.get(slots(body? as usize, 2)?)
+    }
+
+    /// The last recycling rotation coded for a body (its slots), or `now`
+    /// when there is none yet.
+    fn last_turn(slots: Option<&[Cell<u32>]>, now: Rot) -> Rot {
+        match slots {
+            Some([cos, sin]) if cos.get() != UNLINKED => Rot {
+                c: f32::from_bits(cos.get()),
+                s: f32::from_bits(sin.get()),
+            },
+            _ => now,
         }
-        if let Some(s) = slots {
-            s[0].set(v.c.to_bits());
-            s[1].set(v.s.to_bits());
+    }
+
+    /// Keeps `v` as the last recycling rotation coded for a body.
+    fn keep_turn(slots: Option<&[Cell<u32>]>, v: Rot) {
+        if let Some([cos, sin]) = slots {
+            cos.set(v.c.to_bits());
+            sin.set(v.s.to_bits());
         }
     }
 
@@ -835,23 +830,71 @@ fn code_recycling<C: Coder>(
         guess(c, cached_relative, p.cached_relative);
         return;
     }
-    // the bodies' poses when the manifold was computed: near today's
-    c.mark("recycling: rotations");
-    g.code_turn(c, cached_rotation_a, body_a, sa.transform.q);
-    g.code_turn(c, cached_rotation_b, body_b, sb.transform.q);
-    c.mark("recycling: relative position");
-    let (qa, qb) = (*cached_rotation_a, *cached_rotation_b);
-    let relative = if shared {
-        // B's origin from A's then was anchor A − anchor B plus the two
-        // centre offsets, in A's frame
-        let between = qa.rotate(sa.local_center) - qb.rotate(sb.local_center) - to_b;
-        qa.inv_rotate(between)
-    } else {
-        sa.transform.inv_mul(sb.transform).p
+    // The bodies' rotations when the manifold was computed: each the last
+    // one coded for the same body (the contacts of a body made at the same
+    // step share it), else near the body's rotation now.
+    c.mark("recycling");
+    let (now_a, now_b) = (sa.transform.q, sb.transform.q);
+    let (slots_a, slots_b) = (g.turn_slots(body_a), g.turn_slots(body_b));
+    let (last_a, last_b) = (
+        SimGuesses::last_turn(slots_a, now_a),
+        SimGuesses::last_turn(slots_b, now_b),
+    );
+    // B's origin from A's then, in A's frame: with shared manifold offsets,
+    // anchor A − anchor B plus the two centre offsets; else from the poses
+    // now
+    let relative_guess = |qa: Rot, qb: Rot| {
+        if shared {
+            let between = qa.rotate(sa.local_center) - qb.rotate(sb.local_center) - to_b;
+            qa.inv_rotate(between)
+        } else {
+            sa.transform.inv_mul(sb.transform).p
+        }
     };
-    near_vec(c, &mut cached_relative.p, relative);
+    // (the packer's guesses; the unpacker's are made once the rotations are in)
+    let guessed = relative_guess(*cached_rotation_a, *cached_rotation_b);
+    let (mut x, tx) = near_tag(cached_relative.p.x, guessed.x);
+    let (mut y, ty) = near_tag(cached_relative.p.y, guessed.y);
     // as `collide_one` forms it from the same two rotations
-    guess(c, &mut cached_relative.q, qa.inv_mul(qb));
+    let turn_hit = cached_relative
+        .q
+        .same(&cached_rotation_a.inv_mul(*cached_rotation_b));
+    // the decisions in one write
+    let mut head = u32::from(cached_rotation_a.same(&last_a))
+        | u32::from(cached_rotation_b.same(&last_b)) << 1
+        | u32::from(turn_hit) << 2
+        | tx << 3
+        | ty << 5;
+    c.bits(&mut head, 7);
+    for (v, hit, last, now) in [
+        (&mut *cached_rotation_a, head & 1 != 0, last_a, now_a),
+        (&mut *cached_rotation_b, head & 2 != 0, last_b, now_b),
+    ] {
+        if !hit {
+            near_rot(c, v, now);
+        } else if C::UNPACKS {
+            *v = last;
+        }
+    }
+    let (qa, qb) = (*cached_rotation_a, *cached_rotation_b);
+    SimGuesses::keep_turn(slots_a, qa);
+    SimGuesses::keep_turn(slots_b, qb);
+    c.low_bytes(&mut x, (head >> 3 & 3) + 1);
+    c.low_bytes(&mut y, (head >> 5 & 3) + 1);
+    if C::UNPACKS {
+        let guessed = relative_guess(qa, qb);
+        cached_relative.p = Vec2::new(
+            f32::from_bits(x ^ guessed.x.to_bits()),
+            f32::from_bits(y ^ guessed.y.to_bits()),
+        );
+    }
+    if head & 4 != 0 {
+        if C::UNPACKS {
+            cached_relative.q = qa.inv_mul(qb);
+        }
+    } else {
+        cached_relative.q.code(c);
+    }
 }
 
 fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
