@@ -479,7 +479,8 @@ fn code_contact_rows<C: Coder>(c: &mut C, contacts: &mut Vec<Contact>, shapes: &
 /// What the guesses of a contact sim read from stores coded before it.
 struct SimGuesses<'a> {
     contacts: &'a [Contact],
-    shapes: &'a [Shape],
+    /// Per shape, what a contact sim reads of its body (`fill_shape_rows`).
+    by_shape: &'a [u32],
     bodies: &'a [Body],
     sets: &'a [SolverSet],
     /// Per body, the bits of the last recycling rotation coded for it.
@@ -492,15 +493,14 @@ impl SimGuesses<'_> {
         self.turned.get(slots(body? as usize, 2)?)
     }
 
-    /// The last recycling rotation coded for a body (its slots), or `now`
-    /// when there is none yet.
-    fn last_turn(slots: Option<&[Cell<u32>]>, now: Rot) -> Rot {
+    /// The last recycling rotation coded for a body (its slots), if any.
+    fn last_turn(slots: Option<&[Cell<u32>]>) -> Option<Rot> {
         match slots {
-            Some([cos, sin]) if cos.get() != UNLINKED => Rot {
+            Some([cos, sin]) if cos.get() != UNLINKED => Some(Rot {
                 c: f32::from_bits(cos.get()),
                 s: f32::from_bits(sin.get()),
-            },
-            _ => now,
+            }),
+            _ => None,
         }
     }
 
@@ -512,16 +512,54 @@ impl SimGuesses<'_> {
         }
     }
 
-    /// The body of shape `shape_id`.
-    fn body_of(&self, shape_id: u32) -> Option<u32> {
-        Some(self.shapes.get(shape_id as usize)?.body_id)
+    /// Shape `shape_id`'s row of `by_shape`.
+    fn shape_row(&self, shape_id: u32) -> Option<&[u32]> {
+        self.by_shape.get(slots(shape_id as usize, SHAPE_ROW)?)
     }
 
-    /// The row and sim of body `body`.
-    fn body(&self, body: Option<u32>) -> Option<(&Body, &BodySim)> {
-        let body = self.bodies.get(body? as usize)?;
-        let set = self.sets.get(body.set_index as usize)?;
-        Some((body, set.body_sims.get(body.local_index as usize)?))
+    /// The sim of body `body` (at rest when there is none).
+    fn body_sim(&self, body: Option<u32>) -> &BodySim {
+        let sim = || {
+            let body = self.bodies.get(body? as usize)?;
+            let set = self.sets.get(body.set_index as usize)?;
+            set.body_sims.get(body.local_index as usize)
+        };
+        sim().unwrap_or(&BodySim::REST)
+    }
+}
+
+/// Slots per shape of the table `fill_shape_rows` fills.
+const SHAPE_ROW: usize = 6;
+
+/// Per shape, what a contact sim's guesses read of the shape's body, in
+/// one row of `SHAPE_ROW` slots, so that a sim looks up its two shapes
+/// rather than each shape's body, set and sim: the body's index, its index
+/// in the awake set (`NULL_INDEX` when it is not awake), and the bits of its
+/// inverse mass, inverse inertia and local centre (of `BodySim::REST` when
+/// it has no sim).
+#[inline(never)]
+fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &[SolverSet]) {
+    for (row, shape) in table.chunks_exact_mut(SHAPE_ROW).zip(shapes) {
+        let body = bodies.get(shape.body_id as usize);
+        let sim = body
+            .and_then(|b| {
+                sets.get(b.set_index as usize)?
+                    .body_sims
+                    .get(b.local_index as usize)
+            })
+            .unwrap_or(&BodySim::REST);
+        let awake = match body {
+            Some(b) if b.set_index == AWAKE_SET => b.local_index,
+            _ => NULL_INDEX,
+        };
+        row.copy_from_slice(&[
+            shape.body_id,
+            awake,
+            sim.inv_mass.to_bits(),
+            sim.inv_inertia.to_bits(),
+            sim.local_center.x.to_bits(),
+            sim.local_center.y.to_bits(),
+        ]);
     }
 }
 
@@ -544,19 +582,19 @@ struct PointGuesses {
 /// of the manifold has them as those sums bit for bit, one bit and the two
 /// offsets (raw words) replace them (the points then code neither);
 /// otherwise the bit, and each point codes its own near the guesses
-/// (`center_a`, and `offset`: `center_a - center_b`). Gives `(to_b,
+/// (centre A − centre B, and centre A, from `centers`). Gives `(to_b,
 /// to_point, shared)`.
 #[inline(never)]
 fn code_offsets<C: Coder>(
     c: &mut C,
     m: &Manifold,
-    center_a: Vec2,
-    offset: Vec2,
+    centers: impl FnOnce() -> (Vec2, Vec2),
 ) -> (Vec2, Vec2, bool) {
     c.mark("points: offsets");
     let count = m.point_count.min(2);
+    let unshared = |centers: (Vec2, Vec2)| (centers.0 - centers.1, centers.0, false);
     if count == 0 {
-        return (offset, center_a, false);
+        return unshared(centers());
     }
     let first = &m.points[0];
     let (mut to_b, mut to_point) = (
@@ -575,7 +613,7 @@ fn code_offsets<C: Coder>(
         }
         (to_b, to_point, true)
     } else {
-        (offset, center_a, false)
+        unshared(centers())
     }
 }
 
@@ -722,15 +760,19 @@ fn code_points<C: Coder>(
     }
 }
 
+/// A shape's body, as the header of a contact sim reads it: the body's
+/// index and its row of the shape table (`fill_shape_rows`).
+type ShapeBody<'g> = (Option<u32>, Option<&'g [u32]>);
+
 /// A contact sim's ids, shapes, bodies and material: one bit when every
-/// guess holds. Gives its bodies and their sims.
+/// guess holds. Gives each shape's body.
 #[inline(never)]
 fn code_sim_header<'g, C: Coder>(
     c: &mut C,
     s: &mut ContactSim,
     p: &ContactSim,
     g: &'g SimGuesses,
-) -> (Option<u32>, Option<u32>, &'g BodySim, &'g BodySim) {
+) -> (ShapeBody<'g>, ShapeBody<'g>) {
     let ContactSim {
         contact_id,
         body_sim_index_a,
@@ -757,7 +799,7 @@ fn code_sim_header<'g, C: Coder>(
     delta(c, contact_id, p.contact_id.wrapping_add(1));
     guess(c, cache, p.cache);
     // (one bit when every guess of these holds)
-    let (body_a, body_b, sa, sb) = all_or_each!(c, |c| {
+    all_or_each!(c, |c| {
         // the shapes its row names
         let (ga, gb) = g
             .contacts
@@ -767,39 +809,29 @@ fn code_sim_header<'g, C: Coder>(
             });
         delta(c, shape_id_a, ga);
         delta(c, shape_id_b, gb);
-        let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
-        let (a, b) = (g.body(body_a), g.body(body_b));
+        let (ra, rb) = (g.shape_row(*shape_id_a), g.shape_row(*shape_id_b));
         // as `update_contact` sets them from the bodies (a sleeping set keeps
         // stale ones)
-        let awake_index = |x: Option<(&Body, &BodySim)>| match x {
-            Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
-            _ => NULL_INDEX,
-        };
-        delta(c, body_sim_index_a, awake_index(a));
-        delta(c, body_sim_index_b, awake_index(b));
+        let word = |r: Option<&[u32]>, k: usize, or: u32| r.map_or(or, |r| r[k]);
+        delta(c, body_sim_index_a, word(ra, 1, NULL_INDEX));
+        delta(c, body_sim_index_b, word(rb, 1, NULL_INDEX));
         guess(c, sim_flags, p.sim_flags);
-        let (sa, sb) = (a.map(|x| x.1), b.map(|x| x.1));
+        let float = |r: Option<&[u32]>, k: usize, or: f32| f32::from_bits(word(r, k, or.to_bits()));
         guess_all(
             c,
             [
-                (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
-                (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
-                (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
-                (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
+                (inv_mass_a, float(ra, 2, p.inv_mass_a)),
+                (inv_i_a, float(ra, 3, p.inv_i_a)),
+                (inv_mass_b, float(rb, 2, p.inv_mass_b)),
+                (inv_i_b, float(rb, 3, p.inv_i_b)),
                 (friction, p.friction),
                 (restitution, p.restitution),
                 (rolling_resistance, p.rolling_resistance),
                 (tangent_speed, p.tangent_speed),
             ],
         );
-        (body_a, body_b, sa, sb)
-    });
-    (
-        body_a,
-        body_b,
-        sa.unwrap_or(&BodySim::REST),
-        sb.unwrap_or(&BodySim::REST),
-    )
+        ((ra.map(|r| r[0]), ra), (rb.map(|r| r[0]), rb))
+    })
 }
 
 /// A contact sim's recycling cache: the bodies' rotations and relative pose
@@ -811,8 +843,7 @@ fn code_recycling<C: Coder>(
     s: &mut ContactSim,
     p: &ContactSim,
     g: &SimGuesses,
-    (body_a, body_b): (Option<u32>, Option<u32>),
-    (sa, sb): (&BodySim, &BodySim),
+    ((body_a, row_a), (body_b, row_b)): (ShapeBody, ShapeBody),
     to_b: Vec2,
     shared: bool,
 ) {
@@ -834,25 +865,35 @@ fn code_recycling<C: Coder>(
     // one coded for the same body (the contacts of a body made at the same
     // step share it), else near the body's rotation now.
     c.mark("recycling");
-    let (now_a, now_b) = (sa.transform.q, sb.transform.q);
+    // (each body's sim is looked up only when a guess needs its pose now)
+    let now = |body| g.body_sim(body).transform.q;
     let (slots_a, slots_b) = (g.turn_slots(body_a), g.turn_slots(body_b));
     let (last_a, last_b) = (
-        SimGuesses::last_turn(slots_a, now_a),
-        SimGuesses::last_turn(slots_b, now_b),
+        SimGuesses::last_turn(slots_a).unwrap_or_else(|| now(body_a)),
+        SimGuesses::last_turn(slots_b).unwrap_or_else(|| now(body_b)),
     );
     // B's origin from A's then, in A's frame: with shared manifold offsets,
     // anchor A − anchor B plus the two centre offsets; else from the poses
     // now
+    let local_center = |r: Option<&[u32]>| match r {
+        Some(&[_, _, _, _, x, y]) => Vec2::new(f32::from_bits(x), f32::from_bits(y)),
+        _ => Vec2::ZERO,
+    };
+    let (center_a, center_b) = (local_center(row_a), local_center(row_b));
     let relative_guess = |qa: Rot, qb: Rot| {
         if shared {
-            let between = qa.rotate(sa.local_center) - qb.rotate(sb.local_center) - to_b;
-            qa.inv_rotate(between)
+            qa.inv_rotate(qa.rotate(center_a) - qb.rotate(center_b) - to_b)
         } else {
-            sa.transform.inv_mul(sb.transform).p
+            let (xa, xb) = (g.body_sim(body_a).transform, g.body_sim(body_b).transform);
+            xa.inv_mul(xb).p
         }
     };
     // (the packer's guesses; the unpacker's are made once the rotations are in)
-    let guessed = relative_guess(*cached_rotation_a, *cached_rotation_b);
+    let guessed = if C::UNPACKS {
+        Vec2::ZERO
+    } else {
+        relative_guess(*cached_rotation_a, *cached_rotation_b)
+    };
     let (mut x, tx) = near_tag(cached_relative.p.x, guessed.x);
     let (mut y, ty) = near_tag(cached_relative.p.y, guessed.y);
     // as `collide_one` forms it from the same two rotations
@@ -866,12 +907,12 @@ fn code_recycling<C: Coder>(
         | tx << 3
         | ty << 5;
     c.bits(&mut head, 7);
-    for (v, hit, last, now) in [
-        (&mut *cached_rotation_a, head & 1 != 0, last_a, now_a),
-        (&mut *cached_rotation_b, head & 2 != 0, last_b, now_b),
+    for (v, hit, last, body) in [
+        (&mut *cached_rotation_a, head & 1 != 0, last_a, body_a),
+        (&mut *cached_rotation_b, head & 2 != 0, last_b, body_b),
     ] {
         if !hit {
-            near_rot(c, v, now);
+            near_rot(c, v, now(body));
         } else if C::UNPACKS {
             *v = last;
         }
@@ -898,15 +939,17 @@ fn code_recycling<C: Coder>(
 }
 
 fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
-    let (body_a, body_b, sa, sb) = code_sim_header(c, s, p, g);
+    let (a, b) = code_sim_header(c, s, p, g);
     c.mark("contact sims: manifolds");
     code_manifold_head(c, &mut s.manifold, &p.manifold);
-    let (center_a, center_b) = (to_vec2(sa.center), to_vec2(sb.center));
-    let offset = center_a - center_b;
-    let (to_b, to_point, shared) = code_offsets(c, &s.manifold, center_a, offset);
-    // the recycling cache before the points: their base separations are
-    // guessed from it
-    code_recycling(c, s, p, g, (body_a, body_b), (sa, sb), to_b, shared);
+    let centers = || {
+        let center = |body| to_vec2(g.body_sim(body).center);
+        (center(a.0), center(b.0))
+    };
+    let (to_b, to_point, shared) = code_offsets(c, &s.manifold, centers);
+    // the recycling cache after the offsets: its relative position is
+    // guessed from them
+    code_recycling(c, s, p, g, (a, b), to_b, shared);
     c.mark("contact sims: manifolds");
     let g = PointGuesses {
         to_b,
@@ -1321,23 +1364,29 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     // (`code_contact_places`), then three for its links back
     // (`code_contact_prevs`), then two per body: the last recycling
     // rotation a contact sim of the body had (the bits of its cosine and
-    // sine).
+    // sine), then a row per shape (`fill_shape_rows`).
     links.clear();
-    links.resize(6 * n as usize + 2 * bodies.len(), UNLINKED);
+    links.resize(
+        6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len(),
+        UNLINKED,
+    );
     let (places, links) = links.split_at_mut(3 * n as usize);
-    let (derived, turned) = links.split_at_mut(3 * n as usize);
+    let (derived, links) = links.split_at_mut(3 * n as usize);
+    let (turned, by_shape) = links.split_at_mut(2 * bodies.len());
     code_contact_rows(c, contacts, &shapes[..]);
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
     c.mark("contact sims: ids, bodies, material");
     let turned = Cell::from_mut(turned).as_slice_of_cells();
+    fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
+    let by_shape = &by_shape[..];
     let blank = blank_contact_sim();
     for k in 0..solver_sets.len() {
         // (taken out for the while, so that the guesses can read the sets)
         let mut sims = std::mem::take(&mut solver_sets[k].contact_sims);
         let g = SimGuesses {
             contacts: &contacts[..],
-            shapes: &shapes[..],
+            by_shape,
             bodies: &bodies[..],
             sets: &solver_sets[..],
             turned,
@@ -1349,7 +1398,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     }
     let g = SimGuesses {
         contacts: &contacts[..],
-        shapes: &shapes[..],
+        by_shape,
         bodies: &bodies[..],
         sets: &solver_sets[..],
         turned,
@@ -1693,8 +1742,9 @@ mod tests {
     /// the offsets exactly.
     fn code<C: Coder>(c: &mut C, m: &mut Manifold, bases: &mut [f32; 2], prev: &Manifold) {
         code_manifold_head(c, m, prev);
-        let (center_a, offset) = (Vec2::new(3.0, 4.0), Vec2::new(2.0, 1.0));
-        let (to_b, to_point, shared) = code_offsets(c, m, center_a, offset);
+        // centre A (3, 4) and centre B (1, 3): offsets (2, 1) and (3, 4)
+        let centers = || (Vec2::new(3.0, 4.0), Vec2::new(1.0, 3.0));
+        let (to_b, to_point, shared) = code_offsets(c, m, centers);
         let g = PointGuesses {
             to_b,
             to_point,
