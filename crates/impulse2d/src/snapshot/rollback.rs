@@ -38,8 +38,8 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near, near_pos,
-    near_rot, near_tag, near_vec,
+    Coder, Field, Packer, Unpacker, all_or_each, delta, diff, elements, guess, guess_all, near,
+    near_pos, near_rot, near_tag, near_vec,
 };
 use super::raw::{RawStores, Refill};
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -363,11 +363,11 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shap
         // the body's list of contact edges
         let key = (i << 1) | k as u32;
         let guess = next_guess(p.edges[k].next_key, key, key.wrapping_sub(2));
-        delta(c, next_key, guess);
+        diff(c, next_key, guess);
     }
     guess(c, island_id, p.island_id);
     // the island's list of contacts
-    delta(
+    diff(
         c,
         island_next,
         next_guess(p.island_next, i, i.wrapping_sub(1)),
@@ -796,7 +796,8 @@ fn code_sim_header<'g, C: Coder>(
         base_separation: _, // `code_points`
     } = s;
     c.mark("contact sims: ids, bodies, material");
-    delta(c, contact_id, p.contact_id.wrapping_add(1));
+    // (in a colour the sims are in no order of their ids)
+    diff(c, contact_id, p.contact_id.wrapping_add(1));
     guess(c, cache, p.cache);
     // (one bit when every guess of these holds)
     all_or_each!(c, |c| {
