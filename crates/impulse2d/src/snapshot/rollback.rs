@@ -1178,7 +1178,7 @@ fn code_link<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
         slot,
         allocated,
     } = l;
-    delta(c, parent, p.parent);
+    diff(c, parent, p.parent);
     guess(c, slot, 1 - p.slot.min(1));
     guess(c, allocated, p.allocated);
 }
@@ -1216,7 +1216,7 @@ fn code_child<C: Coder>(
     } = ch;
     let (mut flags, mut index) = (*word & !TREE_INDEX, *word & TREE_INDEX);
     guess(c, &mut flags, p.word & !TREE_INDEX);
-    delta(c, &mut index, p.word & TREE_INDEX);
+    diff(c, &mut index, p.word & TREE_INDEX);
     if C::UNPACKS {
         *word = flags | index;
     }
