@@ -19,12 +19,17 @@
 //! both the save and the load. A field is coded as one bit when it equals a
 //! guess both directions can make (the same field of the previous element;
 //! the box a shape's body transform gives; a contact's shapes as its row
-//! names them; a manifold point's anchor B from its anchor A and the
-//! bodies' centres), and as its difference from the guess otherwise, so the
-//! coding is exact whatever the world holds, and compact where the guesses
-//! hold. The broad phase's pair set is not packed: it is the set of the
-//! contacts' shape pairs, rebuilt on load. Joint sims and events are copied
-//! whole in both forms.
+//! names them; a manifold point's anchor B and world point as its anchor A
+//! plus one offset per manifold), and as its difference from the guess
+//! otherwise, so the coding is exact whatever the world holds, and compact
+//! where the guesses hold. Where a guess rarely holds, the value is coded
+//! without one (the solver's numbers of a manifold point are raw words):
+//! each decision costs time. Links that a list's other direction gives (a
+//! contact row's links back) and where each contact's sim is are read off
+//! what was coded before, and only rows that disagree are coded. The broad
+//! phase's pair set is not packed: it is the set of the contacts' shape
+//! pairs, rebuilt on load. Joint sims and events are copied whole in both
+//! forms.
 //!
 //! What it leaves out is what only a structural call changes: the shapes'
 //! geometry and materials, the bounds of static shapes, the chains, the
