@@ -41,12 +41,12 @@ const _: () = {
     assert!(offset_of!(BodyState, delta_rotation.s) == 28);
 };
 
-/// [`BodyLanes`] with the flags of each lane's body, as bits in `f32` lanes,
-/// which [`scatter`] writes back unchanged. The solver kernels see the
-/// [`BodyLanes`] through `Deref`.
+/// [`BodyLanes`] with the flags of each lane's body (bits in the `f32` lanes of
+/// two registers: lanes 0–3, then 4–7), which [`scatter`] writes back
+/// unchanged. The solver kernels see the [`BodyLanes`] through `Deref`.
 pub(super) struct RowLanes {
     lanes: BodyLanes,
-    flags: FloatW,
+    flags: [__m128; 2],
 }
 
 impl Deref for RowLanes {
@@ -142,19 +142,19 @@ pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
     let [vx1, vy1, w1, f1] = group(1, 0);
     let [px0, py0, qc0, qs0] = group(0, 1);
     let [px1, py1, qc1, qs1] = group(1, 1);
-    // Left visible, LLVM folds the shuffles back into a scalar load and an
-    // insert per lane and word, which is what this replaces.
-    let lanes: [FloatW; 8] = black_box([
+    // Through memory, so that LLVM sees eight-lane loads: left visible, it
+    // folds the shuffles back into a scalar load and insert per lane and
+    // word (what this replaces), or does the arithmetic in four-lane halves.
+    let lanes: [FloatW; 7] = black_box([
         join(vx0, vx1),
         join(vy0, vy1),
         join(w0, w1),
-        join(f0, f1),
         join(px0, px1),
         join(py0, py1),
         join(qc0, qc1),
         join(qs0, qs1),
     ]);
-    let [vx, vy, w, flags, dpx, dpy, dqc, dqs] = lanes;
+    let [vx, vy, w, dpx, dpy, dqc, dqs] = lanes;
     RowLanes {
         lanes: BodyLanes {
             vx,
@@ -165,7 +165,7 @@ pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
             dqc,
             dqs,
         },
-        flags,
+        flags: [f0, f1],
     }
 }
 
@@ -175,9 +175,10 @@ pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
 /// the bits [`gather`] read.
 #[inline(always)]
 pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowLanes) {
-    let [vx, vy, w, f] = [b.vx, b.vy, b.w, b.flags].map(split);
+    // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
+    let [vx, vy, w] = black_box([b.vx, b.vy, b.w]).map(split);
     for g in 0..2 {
-        let rows = transpose([vx[g], vy[g], w[g], f[g]]);
+        let rows = transpose([vx[g], vy[g], w[g], b.flags[g]]);
         for (k, row) in rows.into_iter().enumerate() {
             let s = &mut states[indices[4 * g + k] as usize];
             if s.flags & flags::DYNAMIC == 0 {
@@ -281,7 +282,10 @@ mod tests {
                 assert_eq!(lane_bits(r), lane_bits(l));
             }
             for (i, &index) in indices.iter().enumerate() {
-                assert_eq!(rows.flags.0[i].to_bits(), states[index as usize].flags);
+                assert_eq!(
+                    join(rows.flags[0], rows.flags[1]).0[i].to_bits(),
+                    states[index as usize].flags
+                );
             }
 
             // New velocities in every lane, then both scatters.
