@@ -263,8 +263,8 @@ pub use query::{QueryFilter, RayResult};
 pub use shape::{Filter, ShapeDef, ShapeGeometry, ShapeType, SurfaceMaterial};
 pub use simd::SimdPath;
 pub use snapshot::{
-    Divergence, RECORDING_VERSION, Recording, Replay, ReplayStep, RollbackState, SNAPSHOT_VERSION,
-    Snapshot,
+    Divergence, RECORDING_VERSION, Recording, Replay, ReplayInfo, ReplayPlayer, ReplayStep,
+    RollbackState, SNAPSHOT_VERSION, Snapshot,
 };
 pub use solver::TIME_TO_SLEEP;
 pub use world::{Counters, MAX_WORKERS, World, WorldDef};
