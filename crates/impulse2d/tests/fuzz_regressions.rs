@@ -2,6 +2,7 @@
 //! `fuzz/regressions/<target>/`), replayed as ordinary tests so that a fix stays
 //! fixed. Each test states the property the fuzz target checks, not a printed value.
 
+use impulse2d::Pos;
 use impulse2d::collision::{
     Capsule, ChainSegment, Circle, DistanceInput, DistanceOutput, Manifold, MassData, Polygon,
     Segment, SimplexCache, ToiInput, collide_chain_segment_and_capsule, collide_polygon_and_circle,
@@ -529,7 +530,7 @@ fn huge_time_step_quarantines_an_overflowing_body() {
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: Vec2::new(-20.0, 0.0),
+            position: Pos::new(-20.0, 0.0),
             enable_sleep: false,
             is_bullet: true,
             allow_fast_rotation: true,
@@ -546,7 +547,7 @@ fn huge_time_step_quarantines_an_overflowing_body() {
         assert_eq!(events[0].reason, QuarantineReason::Velocity);
         assert!(!world.body(body).unwrap().is_enabled());
         let xf = world.body(body).unwrap().transform();
-        assert_eq!(xf.p, Vec2::new(-20.0, 0.0), "stopped where it was");
+        assert_eq!(xf.p, Pos::new(-20.0, 0.0), "stopped where it was");
         assert!(xf.q.c.is_finite() && xf.q.s.is_finite());
         assert_eq!(world.body(body).unwrap().linear_velocity(), Vec2::ZERO);
     }
@@ -558,7 +559,7 @@ fn huge_time_step_quarantines_an_overflowing_body() {
         world.body(body).unwrap().linear_velocity(),
         Vec2::new(0.0, -5.0)
     );
-    assert_eq!(world.body(body).unwrap().position(), Vec2::new(-20.0, -2.5));
+    assert_eq!(world.body(body).unwrap().position(), Pos::new(-20.0, -2.5));
 }
 
 /// Fuzz target `world`: a step of `u32::MAX` substeps never ended (four billion

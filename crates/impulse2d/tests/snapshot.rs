@@ -3,6 +3,7 @@
 //! across worlds; bad buffers are errors that change nothing.
 
 use impulse2d::collision::{Capsule, Circle, make_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, DistanceJointDef, Error, FilterJointDef, JointDef,
     JointId, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
@@ -83,7 +84,7 @@ fn create_body(world: &mut World, x: f32, y: f32, kind: u8) {
             } else {
                 BodyType::Dynamic
             },
-            position: Vec2::new(x, y),
+            position: to_pos(Vec2::new(x, y)),
             is_bullet: kind % 11 == 10,
             ..BodyDef::default()
         })
@@ -189,7 +190,14 @@ fn create_joint(world: &mut World, kind: u8, a: BodyId, b: BodyId) {
 
 /// What a step shows the application: the hash and every event, with ids
 /// as (index, generation) so that worlds with other world numbers compare.
-type Observed = Vec<(u64, Vec<(u32, u32, u32, u32)>)>;
+/// The last field is `u64` to hold a position's bits with `large-world`.
+type Observed = Vec<(u64, Vec<(u32, u32, u32, u64)>)>;
+
+/// `bits` as `u64`: `u32` and `u64` words alike (a position's bits are `u64`
+/// with `large-world`).
+fn widen(bits: impl Into<u64>) -> u64 {
+    bits.into()
+}
 
 fn observe(world: &World, out: &mut Observed) {
     let mut ev = Vec::new();
@@ -199,7 +207,7 @@ fn observe(world: &World, out: &mut Observed) {
             0,
             e.contact_id.index(),
             e.shape_id_a.index(),
-            e.shape_id_b.index(),
+            widen(e.shape_id_b.index()),
         ));
         ev.push((
             1,
@@ -213,7 +221,7 @@ fn observe(world: &World, out: &mut Observed) {
             2,
             e.contact_id.index(),
             e.shape_id_a.index(),
-            e.shape_id_b.index(),
+            widen(e.shape_id_b.index()),
         ));
     }
     for e in c.hit {
@@ -221,7 +229,7 @@ fn observe(world: &World, out: &mut Observed) {
             3,
             e.shape_id_a.index(),
             e.shape_id_b.index(),
-            e.approach_speed.to_bits(),
+            widen(e.approach_speed.to_bits()),
         ));
     }
     let s = world.sensor_events();
@@ -236,7 +244,7 @@ fn observe(world: &World, out: &mut Observed) {
             6,
             e.joint_id.index(),
             e.joint_id.generation(),
-            e.force.to_bits(),
+            widen(e.force.to_bits()),
         ));
     }
     for e in world.body_events() {
@@ -244,7 +252,7 @@ fn observe(world: &World, out: &mut Observed) {
             7,
             e.body_id.index(),
             u32::from(e.fell_asleep),
-            e.transform.p.x.to_bits(),
+            widen(e.transform.to_bits()[0]),
         ));
     }
     for e in world.body_quarantine_events() {
@@ -949,7 +957,7 @@ fn creating_and_destroying_objects_is_logged_compactly() {
                 let body = world
                     .create_body(&BodyDef {
                         body_type: BodyType::Dynamic,
-                        position: Vec2::new(x, 6.0),
+                        position: to_pos(Vec2::new(x, 6.0)),
                         name: format!("link {i}"),
                         ..Default::default()
                     })
