@@ -56,7 +56,7 @@ pub(crate) fn dynamic_box(world: &mut World, x: f32, y: f32) -> BodyId {
     let b = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: impulse2d::pos::to_pos(Vec2::new(x, y)),
+            position: Vec2::new(x, y),
             ..BodyDef::default()
         })
         .unwrap();

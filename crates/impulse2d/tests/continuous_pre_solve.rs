@@ -37,6 +37,8 @@ struct Call {
     a: ShapeId,
     b: ShapeId,
     normal: Vec2,
+    // Checked in the default build only (see the test below).
+    #[cfg_attr(feature = "large-world", allow(dead_code))]
     point: Vec2,
     separation: f32,
     point_count: usize,

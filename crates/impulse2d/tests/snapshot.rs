@@ -1138,7 +1138,7 @@ fn player_lists_bodies_and_refuses_bad_input() {
         let body = world
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
-                position: Vec2::new(x, 5.0),
+                position: to_pos(Vec2::new(x, 5.0)),
                 ..Default::default()
             })
             .unwrap();
