@@ -234,7 +234,10 @@ impl ReplayPlayer {
         self.replay.steps()
     }
 
-    /// Whether the player is at the last frame.
+    /// Whether every record has been replayed, as [`Replay::is_at_end`]
+    /// (calls recorded after the last step are records after it: at the
+    /// last frame this is false until a further [`ReplayPlayer::step`]
+    /// has applied them and returned `None`).
     pub fn is_at_end(&self) -> bool {
         self.replay.is_at_end()
     }
@@ -295,9 +298,10 @@ impl ReplayPlayer {
 
     /// Goes to frame `frame` (the state after that many steps; 0 is the
     /// seed), forward or backward: from the nearest key frame at or before
-    /// it when that is closer than the current frame or behind it, else
-    /// from where the player is, replaying the steps in between (and
-    /// keeping key frames on the way).
+    /// it when the target is behind the player or that key frame is ahead
+    /// of it (from frame 0 when the target is behind and no key frame is
+    /// at or before it), else from where the player is, replaying the steps
+    /// in between (and keeping key frames on the way).
     ///
     /// # Errors
     /// [`Error::OutOfRange`] and nothing changed for a frame beyond
@@ -321,7 +325,7 @@ impl ReplayPlayer {
                     Saved::Full(snapshot) => self.replay.resume(snapshot, k.cursor)?,
                     Saved::Rollback(state) => {
                         if self.replay.resume_rollback(state, k.cursor).is_err() {
-                            // (not expected: see `step`) without them, then
+                            // (Not expected: see `step`.) Again without them.
                             self.leave_seed_structure();
                             return self.seek(frame);
                         }
