@@ -1,5 +1,5 @@
-//! A replay player that seeks: a [`Replay`] plus key frames (snapshots of the
-//! replay world taken every few steps as it plays, under a memory budget),
+//! A replay player that seeks: a [`Replay`] plus key frames (the state of
+//! the replay world saved every few steps as it plays, under a memory budget),
 //! so that going to any step of a recording, backward or forward, restores
 //! the nearest key frame at or before it and replays only the steps after
 //! it. What the replay viewer of a testbed needs; what Box2D's
@@ -7,8 +7,8 @@
 
 use std::collections::HashSet;
 
-use super::Snapshot;
 use super::recording::{Divergence, Recording, Replay, ReplayCursor, ReplayStep};
+use super::{RollbackState, Snapshot};
 use crate::error::{Error, Result};
 use crate::id::BodyId;
 use crate::world::World;
@@ -47,11 +47,31 @@ pub struct ReplayInfo {
     pub recording_bytes: usize,
 }
 
+/// What a key frame holds of the replay world.
+#[derive(Debug)]
+enum Saved {
+    /// All of it.
+    Full(Snapshot),
+    /// What steps change (a compact [`RollbackState`]), while the world's
+    /// structure is the seed's.
+    Rollback(Box<RollbackState>),
+}
+
+impl Saved {
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        match self {
+            Saved::Full(s) => s.len(),
+            Saved::Rollback(r) => r.byte_len(),
+        }
+    }
+}
+
 /// One key frame: the replay world after `cursor.steps()` steps.
 #[derive(Debug)]
 struct Keyframe {
     cursor: ReplayCursor,
-    snapshot: Snapshot,
+    saved: Saved,
 }
 
 impl Keyframe {
@@ -62,17 +82,25 @@ impl Keyframe {
 
 /// Plays a [`Recording`] like [`Replay`], and goes to any of its steps
 /// ([`ReplayPlayer::seek`]) without replaying from the start: as it plays it
-/// keeps a [`Snapshot`] of its world every [`keyframe_interval`] steps (a
-/// key frame), and a seek restores the nearest key frame at or before the
-/// target and replays the steps after it. The interval starts at the
+/// keeps the state of its world every [`keyframe_interval`] steps (a key
+/// frame), and a seek restores the nearest key frame at or before the
+/// target and replays the steps after it.
+///
+/// A key frame is a compact [`RollbackState`] (about a quarter of a
+/// snapshot's bytes, and far quicker to load) while the replay world's
+/// structure is still the seed's ([`World::structure_generation`]: no body,
+/// shape, chain or joint created or destroyed, no recorded keyframe
+/// restored); from the first step that changes it on, key frames are whole
+/// [`Snapshot`]s and the rollback ones are dropped (a rollback state cannot
+/// be loaded into a world whose structure has changed since). The interval starts at the
 /// policy's minimum and doubles (keeping the key frames on the coarser grid)
 /// whenever the next key frame would take the key frames past the memory
 /// budget ([`ReplayPlayer::set_keyframe_policy`]).
 ///
 /// A seek reaches exactly the state that stepping there from the start
 /// reaches (the same [`World::state_hash`], the same snapshot bytes, the
-/// same divergence so far): a snapshot restores everything that decides the
-/// future.
+/// same divergence so far): a snapshot and a rollback state both restore
+/// everything that decides the future.
 ///
 /// It also lists the bodies in the order the replay first met them
 /// ([`ReplayPlayer::body_count`], [`ReplayPlayer::body_id`]), for an
@@ -111,8 +139,13 @@ pub struct ReplayPlayer {
     info: ReplayInfo,
     /// Key frames, by frame.
     keyframes: Vec<Keyframe>,
-    /// Bytes of the key frames' snapshots.
+    /// Bytes the key frames hold.
     keyframe_bytes: usize,
+    /// Frame 0 as a rollback state, while the world's structure is the
+    /// seed's (`None` from the first change on).
+    origin: Option<(RollbackState, ReplayCursor)>,
+    /// The world's structure generation at frame 0.
+    seed_generation: u64,
     budget: usize,
     min_interval: u64,
     interval: u64,
@@ -161,11 +194,18 @@ impl ReplayPlayer {
             recorded_keyframes: replay.keyframe_records(),
             recording_bytes: recording.len(),
         };
+        let mut origin = RollbackState::compact();
+        let mut replay = replay;
+        replay.save_rollback(&mut origin);
+        let cursor = replay.cursor();
+        let seed_generation = replay.world().structure_generation();
         let mut player = ReplayPlayer {
             replay,
             info,
             keyframes: Vec::new(),
             keyframe_bytes: 0,
+            origin: Some((origin, cursor)),
+            seed_generation,
             budget: DEFAULT_KEYFRAME_BUDGET,
             min_interval: DEFAULT_KEYFRAME_INTERVAL,
             interval: DEFAULT_KEYFRAME_INTERVAL,
@@ -194,7 +234,10 @@ impl ReplayPlayer {
         self.replay.steps()
     }
 
-    /// Whether the player is at the last frame.
+    /// Whether every record has been replayed, as [`Replay::is_at_end`]
+    /// (calls recorded after the last step are records after it: at the
+    /// last frame this is false until a further [`ReplayPlayer::step`]
+    /// has applied them and returned `None`).
     pub fn is_at_end(&self) -> bool {
         self.replay.is_at_end()
     }
@@ -218,7 +261,12 @@ impl ReplayPlayer {
     /// # Errors
     /// As [`Replay::step`].
     pub fn step(&mut self) -> Result<Option<ReplayStep>> {
-        let stepped = self.replay.step()?;
+        let stepped = self.replay.step();
+        // (Also after an error: the records before it may have changed it.)
+        if self.origin.is_some() && self.world().structure_generation() != self.seed_generation {
+            self.leave_seed_structure();
+        }
+        let stepped = stepped?;
         if let Some(s) = stepped {
             if s.step > self.frontier {
                 self.list_bodies();
@@ -236,6 +284,13 @@ impl ReplayPlayer {
     /// # Errors
     /// As [`Replay::restart`].
     pub fn restart(&mut self) -> Result<()> {
+        if let Some((state, cursor)) = &self.origin {
+            if self.replay.resume_rollback(state, *cursor).is_ok() {
+                self.listed_generation = None;
+                return Ok(());
+            }
+            self.leave_seed_structure(); // (not expected: see `step`)
+        }
         self.replay.restart()?;
         self.listed_generation = None;
         Ok(())
@@ -243,9 +298,10 @@ impl ReplayPlayer {
 
     /// Goes to frame `frame` (the state after that many steps; 0 is the
     /// seed), forward or backward: from the nearest key frame at or before
-    /// it when that is closer than the current frame or behind it, else
-    /// from where the player is, replaying the steps in between (and
-    /// keeping key frames on the way).
+    /// it when the target is behind the player or that key frame is ahead
+    /// of it (from frame 0 when the target is behind and no key frame is
+    /// at or before it), else from where the player is, replaying the steps
+    /// in between (and keeping key frames on the way).
     ///
     /// # Errors
     /// [`Error::OutOfRange`] and nothing changed for a frame beyond
@@ -265,7 +321,16 @@ impl ReplayPlayer {
         let current = self.frame();
         match best {
             Some(k) if frame < current || k.frame() > current => {
-                self.replay.resume(&k.snapshot, k.cursor)?;
+                match &k.saved {
+                    Saved::Full(snapshot) => self.replay.resume(snapshot, k.cursor)?,
+                    Saved::Rollback(state) => {
+                        if self.replay.resume_rollback(state, k.cursor).is_err() {
+                            // (Not expected: see `step`.) Again without them.
+                            self.leave_seed_structure();
+                            return self.seek(frame);
+                        }
+                    }
+                }
                 self.listed_generation = None;
             }
             None if frame < current => self.restart()?,
@@ -281,11 +346,11 @@ impl ReplayPlayer {
         Ok(())
     }
 
-    /// Sets the key-frame policy: at most `budget_bytes` bytes of key-frame
-    /// snapshots, and key frames at least `min_interval` steps apart. The
+    /// Sets the key-frame policy: at most `budget_bytes` bytes of key
+    /// frames, and key frames at least `min_interval` steps apart. The
     /// key frames kept so far are dropped and the interval starts again at
     /// `min_interval`; new ones are taken as the player steps and seeks.
-    /// A single snapshot larger than the whole budget is not kept (seeks
+    /// A single key frame larger than the whole budget is not kept (seeks
     /// then replay from the start or from where the player is).
     ///
     /// # Errors
@@ -339,7 +404,11 @@ impl ReplayPlayer {
         self.interval
     }
 
-    /// Bytes of the key frames' snapshots now held (at most the budget).
+    /// Bytes of world state the key frames now hold (at most the budget;
+    /// [`Snapshot::len`] or [`RollbackState::byte_len`] each). Frame 0's
+    /// rollback state, kept while the structure is the seed's, is not
+    /// counted (Box2D's player keeps its frame-0 image outside the budget
+    /// too).
     ///
     /// Box2D: `b2RecPlayer_GetKeyframeBytes`.
     pub fn keyframe_bytes(&self) -> usize {
@@ -400,6 +469,16 @@ impl ReplayPlayer {
         }
     }
 
+    /// The world's structure is no longer the seed's: the rollback states
+    /// load only into a world of the structure generation they were saved
+    /// in, which it has left for good (generations only advance), so drop
+    /// them; whole snapshots are kept from now on.
+    fn leave_seed_structure(&mut self) {
+        self.origin = None;
+        self.keyframes.retain(|k| matches!(k.saved, Saved::Full(_)));
+        self.keyframe_bytes = self.keyframes.iter().map(|k| k.saved.bytes()).sum();
+    }
+
     /// Keeps a key frame of the world at `frame` unless it has one, first
     /// doubling the interval (and dropping the key frames off the coarser
     /// grid) while it would go over the budget.
@@ -408,8 +487,14 @@ impl ReplayPlayer {
         if self.keyframes.get(at).is_some_and(|k| k.frame() == frame) {
             return;
         }
-        let snapshot = self.replay.world().snapshot();
-        let bytes = snapshot.len();
+        let saved = if self.origin.is_some() {
+            let mut state = Box::new(RollbackState::compact());
+            self.replay.save_rollback(&mut state);
+            Saved::Rollback(state)
+        } else {
+            Saved::Full(self.replay.world().snapshot())
+        };
+        let bytes = saved.bytes();
         if bytes > self.budget {
             return;
         }
@@ -419,7 +504,7 @@ impl ReplayPlayer {
             };
             self.interval = wider;
             self.keyframes.retain(|k| k.frame().is_multiple_of(wider));
-            self.keyframe_bytes = self.keyframes.iter().map(|k| k.snapshot.len()).sum();
+            self.keyframe_bytes = self.keyframes.iter().map(|k| k.saved.bytes()).sum();
         }
         if !frame.is_multiple_of(self.interval) {
             return; // off the wider grid
@@ -429,7 +514,7 @@ impl ReplayPlayer {
             at,
             Keyframe {
                 cursor: self.replay.cursor(),
-                snapshot,
+                saved,
             },
         );
         self.keyframe_bytes += bytes;

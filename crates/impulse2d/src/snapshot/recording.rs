@@ -882,10 +882,35 @@ impl Replay {
     /// as they did the first time. The world and the cursor are unchanged
     /// when the snapshot does not restore.
     pub(crate) fn resume(&mut self, snapshot: &Snapshot, cursor: ReplayCursor) -> Result<()> {
+        self.resume_with(cursor, |world| world.restore(snapshot))
+    }
+
+    /// Saves the replay world into `state` ([`World::save_rollback`]).
+    pub(crate) fn save_rollback(&mut self, state: &mut super::RollbackState) {
+        self.world.save_rollback(state);
+    }
+
+    /// As [`Replay::resume`], with `state` (saved from its world at that
+    /// point) loaded; nothing changes when it does not load (the world's
+    /// structure changed since it was saved).
+    pub(crate) fn resume_rollback(
+        &mut self,
+        state: &super::RollbackState,
+        cursor: ReplayCursor,
+    ) -> Result<()> {
+        self.resume_with(cursor, |world| world.load_rollback(state))
+    }
+
+    /// Puts the world back by `load`, then the cursor.
+    fn resume_with(
+        &mut self,
+        cursor: ReplayCursor,
+        load: impl FnOnce(&mut World) -> Result<()>,
+    ) -> Result<()> {
         if cursor.next > self.records.len() {
             return Err(bad("a replay position beyond the recording"));
         }
-        self.world.restore(snapshot)?;
+        load(&mut self.world)?;
         self.next = cursor.next;
         self.steps = cursor.steps;
         self.divergence = cursor.divergence;
