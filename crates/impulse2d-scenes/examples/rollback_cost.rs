@@ -8,6 +8,9 @@
 //! instructions of one call each with `-- 141 1` and
 //! `--toggle-collect='*save_rollback*'` (or `*load_rollback*`, `*World::step*`,
 //! `*World::snapshot*`, `*World::restore*`).
+//!
+//! Each form is also checked for exactness: 10 steps after its last load
+//! must give the state hash that 10 steps after the saved moment gave.
 
 use impulse2d::{RollbackState, World, WorldDef};
 use std::time::Instant;
@@ -21,6 +24,8 @@ fn main() -> impulse2d::Result<()> {
     let mut args = std::env::args().skip(1);
     let base: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(141);
     let reps: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(9);
+    // `parts`: also where the packed bytes go
+    let parts = args.next().is_some_and(|s| s == "parts");
     let mut world = World::new(&WorldDef::default())?;
     impulse2d_scenes::benchmarks::large_pyramid(&mut world, base)?;
     let bodies = world.body_ids().count() as f64;
@@ -28,6 +33,22 @@ fn main() -> impulse2d::Result<()> {
         world.step(1.0 / 60.0, 4)?;
     }
     println!("{bodies} bodies; ms: median of {reps}");
+    if parts {
+        for (label, bytes) in world.rollback_breakdown() {
+            println!("  {label}: {:.1} B/body", bytes / bodies);
+        }
+    }
+    // the run a rollback must reproduce: 10 steps on from this moment
+    let expected = {
+        let mut state = RollbackState::new();
+        world.save_rollback(&mut state);
+        for _ in 0..10 {
+            world.step(1.0 / 60.0, 4)?;
+        }
+        let hash = world.state_hash();
+        world.load_rollback(&state)?;
+        hash
+    };
     for (name, mut state) in [
         ("copied", RollbackState::new()),
         ("compact", RollbackState::compact()),
@@ -47,8 +68,19 @@ fn main() -> impulse2d::Result<()> {
             save.push(t.elapsed().as_secs_f64() * 1e3);
         }
         let (save, load, step) = (median(save), median(load), median(step));
+        // exact: load, 10 steps, the saved run's hash
+        world.load_rollback(&state)?;
+        for _ in 0..10 {
+            world.step(1.0 / 60.0, 4)?;
+        }
+        let exact = if world.state_hash() == expected {
+            "yes"
+        } else {
+            "NO"
+        };
+        world.load_rollback(&state)?;
         println!(
-            "{name}: {:.0} B/body, save {save:.3}, load {load:.3}, step {step:.3}, (save+load)/step {:.2}",
+            "{name}: {:.0} B/body, save {save:.3}, load {load:.3}, step {step:.3}, (save+load)/step {:.2}, exact after load: {exact}",
             state.byte_len() as f64 / bodies,
             (save + load) / step
         );

@@ -37,6 +37,13 @@ pub(crate) trait Coder {
     fn joint_sims(&mut self, v: &mut Vec<JointSim>);
     /// The `n` (1 to 4) low bytes of `v` (the unpacker clears the others).
     fn low_bytes(&mut self, v: &mut u32, n: u32);
+    /// `N` raw words, in one go.
+    #[inline]
+    fn words<const N: usize>(&mut self, v: &mut [u32; N]) {
+        for w in v {
+            self.word(w);
+        }
+    }
     /// Starts counting what follows under `label` (see
     /// [`Packer::counting`]); nothing otherwise.
     #[inline]
@@ -111,8 +118,8 @@ impl<'a, const STATS: bool> Packer<'a, STATS> {
         }
     }
 
-    /// Bits written so far.
-    fn position(&self) -> usize {
+    /// Bits written so far (bytes count eight).
+    pub(crate) fn position(&self) -> usize {
         self.at * 8 + self.bits.len() * 64 + self.fill as usize
     }
 
@@ -199,6 +206,23 @@ impl<const STATS: bool> Coder for Packer<'_, STATS> {
             self.fill = fill - 64;
         } else {
             self.fill = fill;
+        }
+    }
+
+    #[inline]
+    fn words<const N: usize>(&mut self, v: &mut [u32; N]) {
+        match self.bytes.get_mut(self.at..self.at + 4 * N) {
+            Some(dst) => {
+                for (d, w) in dst.chunks_exact_mut(4).zip(v.iter()) {
+                    d.copy_from_slice(&w.to_le_bytes());
+                }
+                self.at += 4 * N;
+            }
+            None => {
+                for w in v {
+                    self.word(w);
+                }
+            }
         }
     }
 
@@ -353,6 +377,23 @@ impl Coder for Unpacker<'_> {
             let used = n - self.left;
             self.word = next >> used;
             self.left = 64 - used;
+        }
+    }
+
+    #[inline]
+    fn words<const N: usize>(&mut self, v: &mut [u32; N]) {
+        match self.bytes.get(self.at..self.at + 4 * N) {
+            Some(src) => {
+                for (w, b) in v.iter_mut().zip(src.chunks_exact(4)) {
+                    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+                self.at += 4 * N;
+            }
+            None => {
+                for w in v {
+                    self.word(w);
+                }
+            }
         }
     }
 
@@ -716,15 +757,23 @@ fn delta_miss<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
 /// three; exact whatever the guess.
 #[inline(always)]
 pub(crate) fn near<C: Coder>(c: &mut C, v: &mut f32, guess: f32) {
-    let mut x = v.to_bits() ^ guess.to_bits();
-    // the byte count less one (0 to 3), with no branch (three compares:
-    // cheaper than a leading-zero count without `lzcnt`)
-    let mut tag = u32::from(x > 0xff) + u32::from(x > 0xffff) + u32::from(x > 0xff_ffff);
+    let (mut x, mut tag) = near_tag(*v, guess);
     c.bits(&mut tag, 2);
     c.low_bytes(&mut x, tag + 1);
     if C::UNPACKS {
         *v = f32::from_bits(x ^ guess.to_bits());
     }
+}
+
+/// The exclusive or of `v`'s bits with `guess`'s, and [`near`]'s tag for
+/// it: how many low bytes of it are needed, less one (0 to 3), with no
+/// branch (three compares: cheaper than a leading-zero count without
+/// `lzcnt`).
+#[inline(always)]
+pub(crate) fn near_tag(v: f32, guess: f32) -> (u32, u32) {
+    let x = v.to_bits() ^ guess.to_bits();
+    let tag = u32::from(x > 0xff) + u32::from(x > 0xffff) + u32::from(x > 0xff_ffff);
+    (x, tag)
 }
 
 /// [`near`] for both coordinates.

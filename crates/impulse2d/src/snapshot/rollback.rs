@@ -39,7 +39,7 @@
 
 use super::pack::{
     Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near, near_pos,
-    near_rot, near_vec,
+    near_rot, near_tag, near_vec,
 };
 use super::raw::{RawStores, Refill};
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -218,6 +218,12 @@ fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
     });
 }
 
+/// The body rows (a call of its own, so that profiles split the cost).
+#[inline(never)]
+fn code_body_rows<C: Coder>(c: &mut C, bodies: &mut Vec<Body>) {
+    elements(c, bodies, &Body::default(), code_body);
+}
+
 fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
     let BodySim {
         transform,
@@ -391,6 +397,19 @@ fn code_contact<C: Coder>(
     link_back(links, 5 * n, *island_prev, i);
 }
 
+/// The contact rows (see `code_contact`).
+#[inline(never)]
+fn code_contact_rows<C: Coder>(
+    c: &mut C,
+    contacts: &mut Vec<Contact>,
+    shapes: &[Shape],
+    links: &mut [u32],
+) {
+    elements(c, contacts, &Contact::default(), |c, ct, p, i| {
+        code_contact(c, ct, p, i, shapes, links);
+    });
+}
+
 /// What the guesses of a contact sim read from stores coded before it.
 struct SimGuesses<'a> {
     contacts: &'a [Contact],
@@ -445,24 +464,66 @@ impl SimGuesses<'_> {
     }
 }
 
-/// What a contact's points are guessed from: its bodies' centres now, and
-/// when it keeps a recycling cache, the bodies' turns since it was made.
+/// What a contact's points are guessed from (`code_offsets`).
 #[derive(Clone, Copy)]
 struct PointGuesses {
+    /// What each point's anchor B and world point are guessed as: its
+    /// anchor A plus these (`code_offsets`).
+    to_b: Vec2,
+    to_point: Vec2,
+    /// Whether every point's anchor B and world point are exactly those
+    /// sums (then they cost nothing).
+    shared: bool,
+}
+
+/// Anchor B and the world point of every point of a manifold: each is its
+/// anchor A plus one offset for the whole manifold (`update_contact` forms
+/// them from the same two poses: anchor B = anchor A + (origin A − origin
+/// B), world point = anchor A + centre A, up to rounding). When every point
+/// of the manifold has them as those sums bit for bit, one bit and the two
+/// offsets (raw words) replace them (the points then code neither);
+/// otherwise the bit, and each point codes its own near the guesses
+/// (`center_a`, and `offset`: `center_a - center_b`). Gives `(to_b,
+/// to_point, shared)`.
+#[inline(never)]
+fn code_offsets<C: Coder>(
+    c: &mut C,
+    m: &Manifold,
     center_a: Vec2,
-    /// `center_a - center_b`.
     offset: Vec2,
-    normal: Vec2,
-    /// Each body's turn since the manifold was computed (`try_recycle`'s
-    /// `dqa`, `dqb`), when the contact has a recycling cache.
-    turns: Option<(Rot, Rot)>,
+) -> (Vec2, Vec2, bool) {
+    c.mark("points: offsets");
+    let count = m.point_count.min(2);
+    if count == 0 {
+        return (offset, center_a, false);
+    }
+    let first = &m.points[0];
+    let (mut to_b, mut to_point) = (
+        first.anchor_b - first.anchor_a,
+        first.point - first.anchor_a,
+    );
+    let mut shared = !C::UNPACKS
+        && m.points[..count].iter().all(|mp| {
+            (mp.anchor_a + to_b).same(&mp.anchor_b) && (mp.anchor_a + to_point).same(&mp.point)
+        });
+    c.bit(&mut shared);
+    if shared {
+        // raw: a near guess saves about a byte each but costs a decision
+        for v in [&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y] {
+            v.code(c);
+        }
+        (to_b, to_point, true)
+    } else {
+        (offset, center_a, false)
+    }
 }
 
 /// A manifold point and its base separation. `prev` is the previous
 /// contact's point of the same index; `first` is this contact's first point
-/// when this is its second. A point's anchors and world point were formed
-/// from the bodies' centres when the manifold was computed
-/// (`update_contact`), and bodies that touch move little since.
+/// when this is its second. The numbers a solver leaves (separation,
+/// impulses, normal velocity) are raw words: no guess comes near them
+/// often enough to pay for its decision.
+#[inline(never)]
 fn code_point<C: Coder>(
     c: &mut C,
     mp: &mut ManifoldPoint,
@@ -483,76 +544,88 @@ fn code_point<C: Coder>(
         id,
         persisted,
     } = mp;
-    c.mark("points: anchor a");
-    near_vec(c, anchor_a, prev.anchor_a);
-    // anchor B and the world point are anchor A shifted by one offset for
-    // every point of a manifold
-    let (to_b, to_point) = first.map_or((g.offset, g.center_a), |f| {
-        (f.anchor_b - f.anchor_a, f.point - f.anchor_a)
-    });
-    c.mark("points: anchor b");
-    near_vec(c, anchor_b, *anchor_a + to_b);
-    c.mark("points: world point");
-    near_vec(c, point, *anchor_a + to_point);
-    // The first point's numbers against the previous contact's are no
-    // better than raw; the second's are near the first's.
-    let number = |c: &mut C, v: &mut f32, of: Option<f32>| match of {
-        Some(f) => near(c, v, f),
-        None => v.code(c),
-    };
-    c.mark("points: separation");
-    number(c, separation, first.map(|m| m.separation));
-    c.mark("points: impulses");
-    number(c, normal_impulse, first.map(|m| m.normal_impulse));
-    number(c, tangent_impulse, first.map(|m| m.tangent_impulse));
-    // The total over the substeps is about the last normal impulse times
-    // the substep count: guessed by the previous point's ratio.
-    c.mark("points: total normal impulse");
-    let like = first.unwrap_or(prev);
-    let ratio = like.total_normal_impulse / like.normal_impulse;
-    let total = if ratio.is_finite() {
-        *normal_impulse * ratio
+    // The decisions in one write: anchor A's two tags (near the previous
+    // contact's, see `near`), the id's hit, `persisted`, "the base
+    // separation is the separation".
+    c.mark("points: anchor a, id, flags");
+    let (mut ax, tx) = near_tag(anchor_a.x, prev.anchor_a.x);
+    let (mut ay, ty) = near_tag(anchor_a.y, prev.anchor_a.y);
+    let id_hit = *id == prev.id;
+    let fresh = base.same(separation);
+    let mut head =
+        tx | ty << 2 | u32::from(id_hit) << 4 | u32::from(*persisted) << 5 | u32::from(fresh) << 6;
+    c.bits(&mut head, 7);
+    let (tx, ty, id_hit, fresh) = (head & 3, head >> 2 & 3, head & 16 != 0, head & 64 != 0);
+    c.low_bytes(&mut ax, tx + 1);
+    c.low_bytes(&mut ay, ty + 1);
+    c.mark("points: numbers");
+    let mut words = [
+        separation.to_bits(),
+        normal_impulse.to_bits(),
+        tangent_impulse.to_bits(),
+        total_normal_impulse.to_bits(),
+        normal_velocity.to_bits(),
+    ];
+    c.words(&mut words);
+    if C::UNPACKS {
+        *anchor_a = Vec2::new(
+            f32::from_bits(ax ^ prev.anchor_a.x.to_bits()),
+            f32::from_bits(ay ^ prev.anchor_a.y.to_bits()),
+        );
+        *persisted = head & 32 != 0;
+        [
+            *separation,
+            *normal_impulse,
+            *tangent_impulse,
+            *total_normal_impulse,
+            *normal_velocity,
+        ] = words.map(f32::from_bits);
+    }
+    if g.shared {
+        if C::UNPACKS {
+            *anchor_b = *anchor_a + g.to_b;
+            *point = *anchor_a + g.to_point;
+        }
     } else {
-        *normal_impulse
-    };
-    near(c, total_normal_impulse, total);
-    c.mark("points: normal velocity");
-    number(c, normal_velocity, first.map(|m| m.normal_velocity));
-    c.mark("points: id, flag");
-    guess(c, id, prev.id);
-    persisted.code(c);
-    // The base separation is the separation when the manifold was computed;
-    // a recycled point's separation moved from it with the bodies' turns and
-    // centres (as `try_recycle` updates it), near their motion since.
-    c.mark("points: base separation");
-    let mut fresh = base.same(separation);
-    c.bit(&mut fresh);
+        // the first point's offsets, or the guesses (`code_offsets`)
+        let (to_b, to_point) = first.map_or((g.to_b, g.to_point), |f| {
+            (f.anchor_b - f.anchor_a, f.point - f.anchor_a)
+        });
+        c.mark("points: anchor b");
+        near_vec(c, anchor_b, *anchor_a + to_b);
+        c.mark("points: world point");
+        near_vec(c, point, *anchor_a + to_point);
+    }
+    if id_hit {
+        if C::UNPACKS {
+            *id = prev.id;
+        }
+    } else {
+        id.code(c);
+    }
+    // The base separation is the separation when the manifold was computed:
+    // the same unless the contact was recycled since, then a raw word (the
+    // separation moved from it with the bodies' motion during the last step,
+    // which nothing kept here gives back exactly).
     if fresh {
         if C::UNPACKS {
             *base = *separation;
         }
     } else {
-        let moved = g.turns.map_or(0.0, |(dqa, dqb)| {
-            let ra = dqa.rotate(*anchor_a);
-            let rb = dqb.rotate(*anchor_b);
-            (rb - ra - g.offset).dot(g.normal)
-        });
-        near(c, base, *separation - moved);
+        c.mark("points: base separation");
+        base.code(c);
     }
     c.mark("contact sims: manifolds");
 }
 
-fn code_manifold<C: Coder>(
-    c: &mut C,
-    m: &mut Manifold,
-    bases: &mut [f32; 2],
-    p: &Manifold,
-    mut g: PointGuesses,
-) {
+/// A manifold's count, rolling impulse and normal: one bit when they are
+/// the previous contact's (and no rolling impulse).
+#[inline(never)]
+fn code_manifold_head<C: Coder>(c: &mut C, m: &mut Manifold, p: &Manifold) {
     let Manifold {
         normal,
         rolling_impulse,
-        points,
+        points: _, // `code_points`
         point_count,
     } = m;
     all_or_each!(c, |c| {
@@ -560,17 +633,27 @@ fn code_manifold<C: Coder>(
         guess(c, rolling_impulse, 0.0);
         guess(c, normal, p.normal);
     });
-    g.normal = *normal;
-    let (head, tail) = points.split_at_mut(1);
+}
+
+/// A manifold's points (after `code_manifold_head` and `code_offsets`).
+fn code_points<C: Coder>(
+    c: &mut C,
+    m: &mut Manifold,
+    bases: &mut [f32; 2],
+    p: &Manifold,
+    g: PointGuesses,
+) {
+    let point_count = m.point_count;
+    let (head, tail) = m.points.split_at_mut(1);
     let (p0, p1) = (&mut head[0], &mut tail[0]);
     let [b0, b1] = bases;
-    if *point_count > 0 {
+    if point_count > 0 {
         code_point(c, p0, b0, &p.points[0], None, g);
     } else {
         guess(c, p0, ManifoldPoint::default());
         guess(c, b0, p0.separation);
     }
-    if *point_count > 1 {
+    if point_count > 1 {
         code_point(c, p1, b1, &p.points[1], Some(&*p0), g);
     } else {
         guess(c, p1, ManifoldPoint::default());
@@ -578,7 +661,15 @@ fn code_manifold<C: Coder>(
     }
 }
 
-fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
+/// A contact sim's ids, shapes, bodies and material: one bit when every
+/// guess holds. Gives its bodies and their sims.
+#[inline(never)]
+fn code_sim_header<'g, C: Coder>(
+    c: &mut C,
+    s: &mut ContactSim,
+    p: &ContactSim,
+    g: &'g SimGuesses,
+) -> (Option<u32>, Option<u32>, &'g BodySim, &'g BodySim) {
     let ContactSim {
         contact_id,
         body_sim_index_a,
@@ -589,17 +680,17 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         inv_i_a,
         inv_mass_b,
         inv_i_b,
-        manifold,
+        manifold: _, // `code_contact_sim`
         friction,
         restitution,
         rolling_resistance,
         tangent_speed,
         sim_flags,
         cache,
-        cached_rotation_a,
-        cached_rotation_b,
-        cached_relative,
-        base_separation,
+        cached_rotation_a: _, // `code_recycling`
+        cached_rotation_b: _,
+        cached_relative: _,
+        base_separation: _, // `code_points`
     } = s;
     c.mark("contact sims: ids, bodies, material");
     delta(c, contact_id, p.contact_id.wrapping_add(1));
@@ -642,48 +733,85 @@ fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: 
         );
         (body_a, body_b, sa, sb)
     });
-    let (sa, sb) = (sa.unwrap_or(&BodySim::REST), sb.unwrap_or(&BodySim::REST));
-    // the recycling cache first: the points' base separations are guessed
-    // from it
-    let recycles = *sim_flags & sim_flags::RECYCLE_VALID != 0;
-    if recycles {
-        // the bodies' poses when the manifold was computed: near today's
-        c.mark("recycling: rotations");
-        g.code_turn(c, cached_rotation_a, body_a, sa.transform.q);
-        g.code_turn(c, cached_rotation_b, body_b, sb.transform.q);
-        c.mark("recycling: relative position");
-        let relative = sa.transform.inv_mul(sb.transform);
-        near_vec(c, &mut cached_relative.p, relative.p);
-        // as `collide_one` forms it from the same two rotations
-        let turn = cached_rotation_a.inv_mul(*cached_rotation_b);
-        guess(c, &mut cached_relative.q, turn);
-    } else {
+    (
+        body_a,
+        body_b,
+        sa.unwrap_or(&BodySim::REST),
+        sb.unwrap_or(&BodySim::REST),
+    )
+}
+
+/// A contact sim's recycling cache: the bodies' rotations and relative pose
+/// when the manifold was computed.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn code_recycling<C: Coder>(
+    c: &mut C,
+    s: &mut ContactSim,
+    p: &ContactSim,
+    g: &SimGuesses,
+    (body_a, body_b): (Option<u32>, Option<u32>),
+    (sa, sb): (&BodySim, &BodySim),
+    to_b: Vec2,
+    shared: bool,
+) {
+    let ContactSim {
+        cached_rotation_a,
+        cached_rotation_b,
+        cached_relative,
+        sim_flags,
+        ..
+    } = s;
+    if *sim_flags & sim_flags::RECYCLE_VALID == 0 {
         c.mark("recycling: unused");
         guess(c, cached_rotation_a, p.cached_rotation_a);
         guess(c, cached_rotation_b, p.cached_rotation_b);
         guess(c, cached_relative, p.cached_relative);
+        return;
     }
-    c.mark("contact sims: manifolds");
-    let turns = recycles.then(|| {
-        (
-            sa.transform.q.mul(cached_rotation_a.inverse()),
-            sb.transform.q.mul(cached_rotation_b.inverse()),
-        )
-    });
-    let (center_a, center_b) = (to_vec2(sa.center), to_vec2(sb.center));
-    let g = PointGuesses {
-        center_a,
-        offset: center_a - center_b,
-        normal: Vec2::ZERO,
-        turns,
+    // the bodies' poses when the manifold was computed: near today's
+    c.mark("recycling: rotations");
+    g.code_turn(c, cached_rotation_a, body_a, sa.transform.q);
+    g.code_turn(c, cached_rotation_b, body_b, sb.transform.q);
+    c.mark("recycling: relative position");
+    let (qa, qb) = (*cached_rotation_a, *cached_rotation_b);
+    let relative = if shared {
+        // B's origin from A's then was anchor A − anchor B plus the two
+        // centre offsets, in A's frame
+        let between = qa.rotate(sa.local_center) - qb.rotate(sb.local_center) - to_b;
+        qa.inv_rotate(between)
+    } else {
+        sa.transform.inv_mul(sb.transform).p
     };
-    code_manifold(c, manifold, base_separation, &p.manifold, g);
+    near_vec(c, &mut cached_relative.p, relative);
+    // as `collide_one` forms it from the same two rotations
+    guess(c, &mut cached_relative.q, qa.inv_mul(qb));
+}
+
+fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
+    let (body_a, body_b, sa, sb) = code_sim_header(c, s, p, g);
+    c.mark("contact sims: manifolds");
+    code_manifold_head(c, &mut s.manifold, &p.manifold);
+    let (center_a, center_b) = (to_vec2(sa.center), to_vec2(sb.center));
+    let offset = center_a - center_b;
+    let (to_b, to_point, shared) = code_offsets(c, &s.manifold, center_a, offset);
+    // the recycling cache before the points: their base separations are
+    // guessed from it
+    code_recycling(c, s, p, g, (body_a, body_b), (sa, sb), to_b, shared);
+    c.mark("contact sims: manifolds");
+    let g = PointGuesses {
+        to_b,
+        to_point,
+        shared,
+    };
+    code_points(c, &mut s.manifold, &mut s.base_separation, &p.manifold, g);
 }
 
 /// Where each contact's sim is (its row's set, colour and index there):
 /// what the sims coded before say, read off their places, so that only a
 /// row that disagrees (none in a consistent world) costs more than the
 /// count. `places` is scratch, three slots per contact.
+#[inline(never)]
 fn code_contact_places<C: Coder>(
     c: &mut C,
     contacts: &mut [Contact],
@@ -794,9 +922,16 @@ fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
     );
 }
 
+/// The islands (a call of its own, so that profiles split the cost).
+#[inline(never)]
+fn code_islands<C: Coder>(c: &mut C, islands: &mut Vec<Island>) {
+    elements(c, islands, &Island::default(), code_island);
+}
+
 /// The last step's body move events: one per awake body, in the awake
 /// set's order, with the body's transform and user data then (as
 /// `record_step_events` writes them), so guessed from the bodies now.
+#[inline(never)]
 fn code_body_moves<C: Coder>(
     c: &mut C,
     moves: &mut Vec<BodyMoveEvent>,
@@ -861,6 +996,7 @@ fn code_id_pool<C: Coder>(c: &mut C, pool: &mut IdPool) {
 
 /// A solver set's bodies, islands and joints (its contacts come later, once
 /// the contact rows are in).
+#[inline(never)]
 fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
     let SolverSet {
         body_sims,
@@ -885,6 +1021,7 @@ fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
 /// The box and fat box of each shape on a moving body (after the trees:
 /// the fat box is guessed from the proxy's). Static shapes' boxes change
 /// only with the static tree (a structural edit).
+#[inline(never)]
 fn code_shape_bounds<C: Coder>(
     c: &mut C,
     shapes: &mut [Shape],
@@ -988,6 +1125,7 @@ fn code_child<C: Coder>(
     }
 }
 
+#[inline(never)]
 fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
     let DynamicTree {
         nodes,
@@ -1022,6 +1160,7 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
     }
 }
 
+#[inline(never)]
 fn code_graph_color<C: Coder>(
     c: &mut C,
     color: &mut GraphColor,
@@ -1081,7 +1220,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     split_island_id.code(c);
     use_wide_solver.code(c);
     c.mark("body rows");
-    elements(c, bodies, &Body::default(), code_body);
+    code_body_rows(c, bodies);
     c.mark("body sims and states");
     code_id_pool(c, contact_ids);
     code_id_pool(c, island_ids);
@@ -1113,9 +1252,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     links.resize(9 * n as usize + 2 * bodies.len(), UNLINKED);
     let (places, links) = links.split_at_mut(3 * n as usize);
     let (links, turned) = links.split_at_mut(6 * n as usize);
-    elements(c, contacts, &Contact::default(), |c, ct, p, i| {
-        code_contact(c, ct, p, i, &shapes[..], links);
-    });
+    code_contact_rows(c, contacts, &shapes[..], links);
     let turned = Cell::from_mut(turned).as_slice_of_cells();
     let blank = blank_contact_sim();
     for k in 0..solver_sets.len() {
@@ -1146,7 +1283,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.mark("contact places");
     code_contact_places(c, contacts, solver_sets, &graph.colors, places);
     c.mark("islands");
-    elements(c, islands, &Island::default(), code_island);
+    code_islands(c, islands);
     c.mark("move buffer");
     elements(c, &mut broad_phase.move_buffer, &None, |c, m, p, _| {
         let mut moved = m.is_some();
@@ -1199,7 +1336,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
 /// bytes to store or send use a [`Snapshot`](crate::Snapshot).
 ///
 /// ```
-/// # use impulse2d::{BodyDef, BodyType, RollbackState, ShapeDef, Vec2, World, WorldDef};
+/// # use impulse2d::{BodyDef, BodyType, Pos, RollbackState, ShapeDef, Vec2, World, WorldDef};
 /// # use impulse2d::collision::make_box;
 /// # fn main() -> impulse2d::Result<()> {
 /// let mut world = World::new(&WorldDef::default())?;
@@ -1207,7 +1344,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
 /// world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(10.0, 0.5)?)?;
 /// let ball = world.create_body(&BodyDef {
 ///     body_type: BodyType::Dynamic,
-///     position: Vec2::new(0.0, 4.0),
+///     position: Pos::new(0.0, 4.0),
 ///     ..BodyDef::default()
 /// })?;
 /// world.create_polygon_shape(ball, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;
@@ -1437,5 +1574,109 @@ impl World {
             .filter(|(label, _)| !label.is_empty())
             .map(|(label, bits)| (label, bits as f64 / 8.0))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifold of two points whose anchor B and world point are their
+    /// anchor A plus (2, 1) and (3, 4), exactly (every sum below is exact in
+    /// `f32`); `nudge` moves the second point's anchor B by one unit in the
+    /// last place of its x.
+    fn two_points(nudge: bool) -> Manifold {
+        let point = |ax: f32, ay: f32, k: f32| ManifoldPoint {
+            anchor_a: Vec2::new(ax, ay),
+            anchor_b: Vec2::new(ax + 2.0, ay + 1.0),
+            point: Vec2::new(ax + 3.0, ay + 4.0),
+            separation: -0.01 * k,
+            normal_impulse: 0.7 * k,
+            tangent_impulse: -0.1 * k,
+            total_normal_impulse: 2.9 * k,
+            normal_velocity: 0.03 * k,
+            id: 5,
+            persisted: true,
+        };
+        let mut m = Manifold {
+            normal: Vec2::new(0.0, 1.0),
+            rolling_impulse: 0.0,
+            points: [point(0.5, -0.25, 1.0), point(-0.5, -0.25, 2.0)],
+            point_count: 2,
+        };
+        if nudge {
+            let x = &mut m.points[1].anchor_b.x;
+            *x = f32::from_bits(x.to_bits() + 1);
+        }
+        m
+    }
+
+    /// Codes a manifold as `code_contact_sim` does after its header, against
+    /// a previous manifold equal to `prev` and bodies whose centres give
+    /// the offsets exactly.
+    fn code<C: Coder>(c: &mut C, m: &mut Manifold, bases: &mut [f32; 2], prev: &Manifold) {
+        code_manifold_head(c, m, prev);
+        let (center_a, offset) = (Vec2::new(3.0, 4.0), Vec2::new(2.0, 1.0));
+        let (to_b, to_point, shared) = code_offsets(c, m, center_a, offset);
+        let g = PointGuesses {
+            to_b,
+            to_point,
+            shared,
+        };
+        code_points(c, m, bases, prev, g);
+    }
+
+    #[test]
+    fn shared_offsets_cost_one_bit_and_two_offsets_per_manifold() {
+        // Per point: anchor A near the previous manifold's same point (equal:
+        // two tag bits and one byte per coordinate), five raw words (20
+        // bytes), the id's hit, `persisted`, "base is the separation": 22
+        // bytes and 7 bits. Head: 1 bit (all three guesses hold).
+        // Shared: 1 bit, then the two offsets as raw words: 16 bytes. Not
+        // shared (the nudge): 1 bit, and per point anchor B
+        // and the world point near their guesses (the nudge is in the
+        // lowest byte): 4 bytes and 8 bits more per point.
+        for (nudge, bytes_used, bits_used) in [
+            (false, 16 + 2 * 22, 1 + 1 + 2 * 7),
+            (true, 2 * 26, 1 + 1 + 2 * 15),
+        ] {
+            let saved = two_points(nudge);
+            let mut m = saved;
+            let prev = two_points(false);
+            let mut bases = [m.points[0].separation, m.points[1].separation];
+            let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+            let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+            code(&mut p, &mut m, &mut bases, &prev);
+            assert_eq!(p.position(), 8 * bytes_used + bits_used, "nudge {nudge}");
+            p.finish();
+            assert_eq!(bytes.len(), bytes_used);
+
+            let mut loaded = Manifold::default();
+            let mut loaded_bases = [9.0; 2];
+            let mut u = Unpacker::new(&bytes, &bits, &joints);
+            code(&mut u, &mut loaded, &mut loaded_bases, &prev);
+            assert!(u.at_end());
+            assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
+            for (a, b) in loaded.points.iter().zip(&saved.points) {
+                let words = |p: &ManifoldPoint| {
+                    [
+                        p.point.x,
+                        p.point.y,
+                        p.anchor_a.x,
+                        p.anchor_a.y,
+                        p.anchor_b.x,
+                        p.anchor_b.y,
+                        p.separation,
+                        p.normal_impulse,
+                        p.tangent_impulse,
+                        p.total_normal_impulse,
+                        p.normal_velocity,
+                    ]
+                    .map(f32::to_bits)
+                };
+                assert_eq!(words(a), words(b));
+            }
+            assert_eq!(loaded_bases.map(f32::to_bits), bases.map(f32::to_bits));
+        }
     }
 }

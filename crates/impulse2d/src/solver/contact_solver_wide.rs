@@ -490,7 +490,7 @@ mod tests {
 
     /// Builds a small pyramid next to a few spinning balls on a ramp-free
     /// ground, knocks it, and returns every body's transform bits after `steps`.
-    fn run(use_wide: bool, steps: usize) -> Vec<[u32; 4]> {
+    fn run(use_wide: bool, steps: usize) -> Vec<build::PoseBits> {
         run_on(use_wide, steps, 1, false)
     }
 
@@ -499,7 +499,7 @@ mod tests {
         steps: usize,
         worker_count: usize,
         enable_contact_softening: bool,
-    ) -> Vec<[u32; 4]> {
+    ) -> Vec<build::PoseBits> {
         let mut world = World::new(&WorldDef {
             worker_count,
             enable_contact_softening,
