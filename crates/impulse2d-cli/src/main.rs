@@ -5,7 +5,7 @@
 //! impulse2d run [SCENE] [--steps N] [--hz 60] [--substeps 4] [--threads N] [--simd auto]
 //!               [--origin X,Y] [--png F] [--gif F] [--svg F] [--width W] [--height H] [--json]
 //!               [--record F] [--hash-every N]
-//! impulse2d replay FILE [--threads N] [--every N]
+//! impulse2d replay FILE [--threads N] [--every N] [--seek N]...
 //! impulse2d bench [SCENES...] [--steps N] [--threads N] [--simd auto|baseline|avx2]
 //!                 [--origin X,Y]
 //! ```
@@ -98,6 +98,10 @@ enum Command {
         /// Print the hash every N steps (default: where the recording holds one).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         every: Option<u32>,
+        /// After the replay, go back (or forward) to step N and print the state hash
+        /// there (repeatable; from the key frames the replay kept, not from the start).
+        #[arg(long = "seek", value_name = "N")]
+        seeks: Vec<u64>,
     },
     /// Time scenes (the benchmark set by default) and print a table.
     Bench {
@@ -163,7 +167,8 @@ fn main() -> ExitCode {
             file,
             threads,
             every,
-        } => runner::replay(&file, threads as usize, every),
+            seeks,
+        } => runner::replay(&file, threads as usize, every, &seeks),
         Command::Bench { scenes, step } => runner::bench(&scenes, &step),
     };
     match result {

@@ -385,11 +385,16 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
 /// `impulse2d replay`: plays a recording, printing the hash every `every`
 /// steps (or wherever the recording holds one) and the first divergence,
 /// which is an error.
-pub fn replay(path: &Path, threads: usize, every: Option<u32>) -> Result<(), String> {
+pub fn replay(
+    path: &Path,
+    threads: usize,
+    every: Option<u32>,
+    seeks: &[u64],
+) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let recording =
         impulse2d::Recording::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut replay = impulse2d::Replay::new(&recording, threads)
+    let mut replay = impulse2d::ReplayPlayer::new(&recording, threads)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = format!(
         "replay {} ({} bytes, hash every {} steps, {threads} thread(s))\n",
@@ -416,11 +421,21 @@ pub fn replay(path: &Path, threads: usize, every: Option<u32>) -> Result<(), Str
         }
         last = Some(s);
     }
-    out.push_str(&format!("steps            {}\n", replay.steps()));
+    out.push_str(&format!("steps            {}\n", replay.frame()));
     if let Some(s) = last {
         out.push_str(&format!("state hash       {:016x}\n", s.hash));
     }
-    match replay.divergence() {
+    let end = replay.divergence();
+    for &frame in seeks {
+        replay
+            .seek(frame)
+            .map_err(|e| format!("--seek {frame}: {e}"))?;
+        out.push_str(&format!(
+            "seek {frame:>8}  hash {:016x}\n",
+            replay.world().state_hash()
+        ));
+    }
+    match end {
         None => {
             out.push_str("no divergence\n");
             print_stdout(&out)

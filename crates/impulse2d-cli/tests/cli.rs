@@ -265,3 +265,37 @@ fn unwritable_paths_are_one_line_errors_before_the_run() {
         assert!(!Path::new(&missing).exists());
     }
 }
+
+/// `replay --seek N` prints, after the replay, the state hash at step N:
+/// the one the replay printed when it passed step N, whatever the order of
+/// the seeks; a step beyond the recording is a one-line error.
+#[test]
+fn replay_seeks_to_the_hash_it_passed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pyramid.rec");
+    let file = file.to_str().unwrap();
+    stdout_of(["run", "pyramid", "--steps", "50", "--record", file]);
+    let text = stdout_of([
+        "replay", file, "--every", "10", "--seek", "30", "--seek", "10", "--seek", "50",
+    ]);
+    // `step N  hash H` and `seek N  hash H` lines, by N.
+    let hashes = |kind: &str| -> std::collections::BTreeMap<u64, String> {
+        text.lines()
+            .filter_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (w.len() >= 4 && w[0] == kind && w[2] == "hash")
+                    .then(|| (w[1].parse().unwrap(), w[3].to_string()))
+            })
+            .collect()
+    };
+    let (stepped, sought) = (hashes("step"), hashes("seek"));
+    assert_eq!(sought.len(), 3, "{text}");
+    for (n, h) in &sought {
+        assert_eq!(stepped.get(n), Some(h), "step {n}: {text}");
+    }
+    let out = impulse2d()
+        .args(["replay", file, "--seek", "51"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out);
+}

@@ -4,7 +4,7 @@
 //! `cargo run --release -p impulse2d --example events`
 
 use impulse2d::collision::{Circle, make_box};
-use impulse2d::{BodyDef, BodyId, BodyType, ShapeDef, ShapeId, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyId, BodyType, Pos, ShapeDef, ShapeId, Vec2, World, WorldDef};
 
 fn main() -> impulse2d::Result<()> {
     let mut world = World::new(&WorldDef::default())?;
@@ -14,7 +14,7 @@ fn main() -> impulse2d::Result<()> {
 
     // A sensor 3 m up: it collides with nothing and reports what overlaps it.
     let gate = world.create_body(&BodyDef {
-        position: Vec2::new(0.0, 3.0),
+        position: Pos::new(0.0, 3.0),
         ..Default::default()
     })?;
     let sensor = ShapeDef {
@@ -26,7 +26,7 @@ fn main() -> impulse2d::Result<()> {
     // A bouncy ball that reports hits (impacts faster than 1 m/s, the world's threshold).
     let ball = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(0.0, 6.0),
+        position: Pos::new(0.0, 6.0),
         ..Default::default()
     })?;
     let bouncy = ShapeDef {

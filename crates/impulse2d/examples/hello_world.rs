@@ -3,7 +3,7 @@
 //! `cargo run --release -p impulse2d --example hello_world`
 
 use impulse2d::collision::make_box;
-use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
+use impulse2d::{BodyDef, BodyType, Pos, ShapeDef, World, WorldDef};
 
 fn main() -> impulse2d::Result<()> {
     // A world with Earth's gravity (−10 m/s² along y by default).
@@ -16,7 +16,7 @@ fn main() -> impulse2d::Result<()> {
     // A 1 m dynamic box 4 m up, density 1 kg/m², friction 0.6 (ShapeDef's defaults).
     let body = world.create_body(&BodyDef {
         body_type: BodyType::Dynamic,
-        position: Vec2::new(0.0, 4.0),
+        position: Pos::new(0.0, 4.0),
         ..Default::default()
     })?;
     world.create_polygon_shape(body, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;

@@ -4,9 +4,10 @@
 //! `cargo run --release -p impulse2d --example joints`
 
 use impulse2d::collision::{Circle, make_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{
-    BodyDef, BodyId, JointDef, JointEventKind, PrismaticJointDef, RevoluteJointDef, ShapeDef, Vec2,
-    WeldJointDef, World, WorldDef,
+    BodyDef, BodyId, JointDef, JointEventKind, Pos, PrismaticJointDef, RevoluteJointDef, ShapeDef,
+    Vec2, WeldJointDef, World, WorldDef,
 };
 
 /// Joins bodies `a` and `b` at the given points of each (local frames, metres).
@@ -30,7 +31,7 @@ fn main() -> impulse2d::Result<()> {
     for i in 0..10 {
         let link = world.create_body(&BodyDef::dynamic(Vec2::new(0.25 + 0.5 * i as f32, 10.0)))?;
         world.create_polygon_shape(link, &ShapeDef::default(), &make_box(0.25, 0.05)?)?;
-        let anchor = Vec2::new(0.5 * i as f32, 10.0); // world point of the hinge
+        let anchor = to_pos(Vec2::new(0.5 * i as f32, 10.0)); // world point of the hinge
         let local_a = world.body(prev)?.transform().apply_inv(anchor);
         let local_b = world.body(link)?.transform().apply_inv(anchor);
         world.create_revolute_joint(&RevoluteJointDef {
@@ -106,7 +107,7 @@ fn main() -> impulse2d::Result<()> {
     println!("wheel turning at {spin:.3} rad/s, at {angle:.2} rad after 3 s (9 rad − 2π)");
     println!("slider at {slide:.3} m (limit 1 m)");
     // The chain swings from its hinge, its end at most its 5 m length away.
-    assert!((end - Vec2::new(0.0, 10.0)).length() <= 5.0 + 0.05);
+    assert!((end - Pos::new(0.0, 10.0)).length() <= 5.0 + 0.05);
     assert!((spin - 3.0).abs() < 1e-3);
     assert!((angle - (9.0 - std::f32::consts::TAU)).abs() < 0.05);
     assert!((slide - 1.0).abs() < 0.02);

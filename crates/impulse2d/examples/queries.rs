@@ -4,7 +4,10 @@
 //! `cargo run --release -p impulse2d --example queries`
 
 use impulse2d::collision::{Aabb, Circle, make_box, make_proxy};
-use impulse2d::{BodyDef, BodyType, QueryFilter, Rot, ShapeDef, Transform, Vec2, World, WorldDef};
+use impulse2d::pos::to_pos;
+use impulse2d::{
+    BodyDef, BodyType, Pos, QueryFilter, Rot, ShapeDef, Transform, Vec2, World, WorldDef,
+};
 
 fn main() -> impulse2d::Result<()> {
     let mut world = World::new(&WorldDef {
@@ -16,7 +19,7 @@ fn main() -> impulse2d::Result<()> {
     for i in 0..5 {
         let body = world.create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: Vec2::new(2.0 * i as f32, 0.0),
+            position: to_pos(Vec2::new(2.0 * i as f32, 0.0)),
             user_data: i,
             ..Default::default()
         })?;
@@ -25,7 +28,7 @@ fn main() -> impulse2d::Result<()> {
     }
     // A ball at (4, 3), on its own collision category 2.
     let ball = world.create_body(&BodyDef {
-        position: Vec2::new(4.0, 3.0),
+        position: Pos::new(4.0, 3.0),
         ..Default::default()
     })?;
     let mut ball_def = ShapeDef::default();

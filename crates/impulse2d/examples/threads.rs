@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use impulse2d::collision::make_box;
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
 
 /// A pyramid of 0.5 m boxes, `base` boxes wide at the bottom, on the given number of threads.
@@ -23,7 +24,7 @@ fn pyramid(base: usize, workers: usize) -> impulse2d::Result<World> {
             let y = 1.25 + 0.5 * row as f32;
             let body = world.create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
-                position: Vec2::new(x, y),
+                position: to_pos(Vec2::new(x, y)),
                 ..Default::default()
             })?;
             world.create_polygon_shape(body, &ShapeDef::default(), &cube)?;

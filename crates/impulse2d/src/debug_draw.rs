@@ -1092,11 +1092,8 @@ mod tests {
             .collect();
         assert_eq!(joint_points.len(), 2, "{joint_points:?} {:?}", r.points);
         assert!((joint_points[0] - Vec2::new(0.0, 15.0)).length() < 1e-6);
-        let anchor_b = world
-            .body(ball)
-            .unwrap()
-            .transform()
-            .apply(Vec2::new(-1.0, 0.0));
+        let anchor_b =
+            to_transform(world.body(ball).unwrap().transform()).apply(Vec2::new(-1.0, 0.0));
         assert!(
             (joint_points[1] - anchor_b).length() < 1e-6,
             "{joint_points:?}"
@@ -1106,7 +1103,7 @@ mod tests {
         // Its extras: the torque as text at the anchors' midpoint.
         assert!(r.strings.iter().any(|(_, t)| t.ends_with("N·m")));
         // The name beside the ball's centre (its origin: a circle at the origin).
-        let xf = world.body(ball).unwrap().transform();
+        let xf = to_transform(world.body(ball).unwrap().transform());
         let label = xf.p + xf.q.rotate(Vec2::new(0.1, 0.1));
         assert!(
             r.strings
@@ -1126,10 +1123,12 @@ mod tests {
         // With draw_anchor_a the contact points sit at body A's centre of mass
         // plus their anchors.
         let contact = &world.body(box_body).unwrap().contacts()[0];
-        let centre_a = world
-            .body(world.shape(contact.shape_id_a).unwrap().body())
-            .unwrap()
-            .world_center_of_mass();
+        let centre_a = to_vec2(
+            world
+                .body(world.shape(contact.shape_id_a).unwrap().body())
+                .unwrap()
+                .world_center_of_mass(),
+        );
         let anchored = Recorder::of(
             &world,
             &DrawOptions {
@@ -1191,11 +1190,7 @@ mod tests {
         let options = DrawOptions::default();
         let r = Recorder::of(&world, &options);
         let color = options.palette.joint;
-        let corner = world
-            .body(body)
-            .unwrap()
-            .transform()
-            .apply(Vec2::new(0.5, 0.5));
+        let corner = to_transform(world.body(body).unwrap().transform()).apply(Vec2::new(0.5, 0.5));
         let segments: Vec<_> = r.segments.iter().filter(|s| s.2 == color).collect();
         assert_eq!(segments.len(), 1, "{segments:?}");
         assert_eq!(segments[0].0, Vec2::new(3.0, 4.0));

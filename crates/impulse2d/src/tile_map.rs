@@ -522,7 +522,9 @@ mod tests {
             .map(|&k| {
                 let b = w
                     .create_body(&BodyDef {
-                        position: q.rotate(Vec2::new(k, 0.0)) + Vec2::new(3.0, 2.0),
+                        position: crate::pos::to_pos(
+                            q.rotate(Vec2::new(k, 0.0)) + Vec2::new(3.0, 2.0),
+                        ),
                         rotation: q,
                         ..Default::default()
                     })

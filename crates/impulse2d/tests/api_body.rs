@@ -8,8 +8,9 @@ mod build;
 use boxdd_sys::ffi as c;
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::core::SPECULATIVE_DISTANCE;
+use impulse2d::pos::{coord_to_f32, to_pos};
 use impulse2d::{
-    BodyDef, BodyId, BodyType, ChainDef, MotionLocks, Rot, ShapeDef, ShapeId, SurfaceMaterial,
+    BodyDef, BodyId, BodyType, ChainDef, MotionLocks, Pos, Rot, ShapeDef, ShapeId, SurfaceMaterial,
     Vec2, World, WorldDef,
 };
 
@@ -27,7 +28,7 @@ fn world(gravity: Vec2) -> World {
 /// A dynamic body with its origin at `position`, no shapes yet.
 fn dynamic(world: &mut World, position: Vec2) -> BodyId {
     let mut def = BodyDef {
-        position,
+        position: to_pos(position),
         ..Default::default()
     };
     def.body_type = BodyType::Dynamic;
@@ -83,7 +84,7 @@ fn gravity_scale_zero_floats_and_two_doubles() {
     run(&mut w, 30);
     let b = w.body(float).unwrap();
     assert_eq!(b.linear_velocity(), Vec2::ZERO);
-    assert_eq!(b.position(), Vec2::new(0.0, 5.0));
+    assert_eq!(b.position(), Pos::new(0.0, 5.0));
     // v = 2·g·t after t = 0.5 s of free fall.
     let vy = w.body(heavy).unwrap().linear_velocity().y;
     assert!((vy - (-10.0)).abs() < 1e-3, "vy = {vy}");
@@ -433,7 +434,7 @@ fn rolling_resistance_set_at_run_time_stops_a_ball() {
                 stopped_at = Some((i + 1) as f32 * DT);
             }
         }
-        rolled[k] = w.body(ball).unwrap().position().x + 15.0;
+        rolled[k] = coord_to_f32(w.body(ball).unwrap().position().x) + 15.0;
         if resist {
             let t = stopped_at.expect("the ball stops");
             assert!((t / stop_time - 1.0).abs() < 0.1, "stopped after {t} s");
@@ -464,7 +465,7 @@ fn fly_at_wall(safety_factor: Option<f32>) -> f32 {
         body.set_linear_velocity(Vec2::new(36.0, 0.0)).unwrap();
     }
     run(&mut w, 5);
-    w.body(b).unwrap().position().x
+    coord_to_f32(w.body(b).unwrap().position().x)
 }
 
 #[test]
@@ -538,7 +539,7 @@ fn motion_locks_set_at_run_time_hold_their_axes() {
     assert_eq!(w.body(b).unwrap().linear_velocity(), Vec2::ZERO);
     run(&mut w, 30);
     let body = w.body(b).unwrap();
-    assert_eq!(body.position(), Vec2::new(0.0, 5.0));
+    assert_eq!(body.position(), Pos::new(0.0, 5.0));
     // Rotation stays free: half a second at 1 rad/s.
     assert!((body.rotation().angle() - 0.5).abs() < 1e-3);
     w.body_mut(b)
@@ -772,7 +773,7 @@ fn sensor_capacity_and_data() {
 }
 
 /// Bits of every body transform after `steps` steps of a small tilted stack.
-fn stack_bits(recycle_distance: f32, body_recycling: bool, steps: usize) -> Vec<u32> {
+fn stack_bits(recycle_distance: f32, body_recycling: bool, steps: usize) -> Vec<build::PoseBits> {
     let mut w = World::new(&WorldDef {
         contact_recycle_distance: recycle_distance,
         ..Default::default()
@@ -799,8 +800,7 @@ fn stack_bits(recycle_distance: f32, body_recycling: bool, steps: usize) -> Vec<
     run(&mut w, steps);
     let mut bits = Vec::new();
     for b in ids {
-        let xf = w.body(b).unwrap().transform();
-        bits.extend([xf.p.x, xf.p.y, xf.q.c, xf.q.s].map(f32::to_bits));
+        bits.push(w.body(b).unwrap().transform().to_bits());
         assert!(w.body(b).unwrap().is_contact_recycling_enabled() == body_recycling);
     }
     bits
@@ -972,7 +972,10 @@ fn run_time_body_setters_in_free_flight_match_box2d() {
             )
         };
         let tol = 1e-4;
-        assert!((ours.position() - p).length() < tol, "{when}: position");
+        assert!(
+            (ours.position() - to_pos(p)).length() < tol,
+            "{when}: position"
+        );
         assert!((ours.rotation().s - q.s).abs() < tol, "{when}: rotation");
         assert!((ours.linear_velocity() - v).length() < tol, "{when}: v");
         assert!((ours.angular_velocity() - om).abs() < tol, "{when}: w");
@@ -1092,7 +1095,7 @@ fn a_circle_resized_mid_run_rests_where_box2d_puts_it() {
         theirs.step(1);
         // SAFETY: as above.
         let y = unsafe { c::b2Body_GetPosition(tb).y };
-        let ours = w.body(ball).unwrap().position().y;
+        let ours = coord_to_f32(w.body(ball).unwrap().position().y);
         assert!((ours - y).abs() < 0.01, "{ours} vs {y}");
     }
     let y = w.body(ball).unwrap().position().y;

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use impulse2d::collision::make_box;
 use impulse2d::contact::mix_friction;
+use impulse2d::pos::to_pos;
 use impulse2d::{BodyDef, BodyId, BodyType, ShapeDef, ShapeId, Vec2, World, WorldDef};
 
 /// Which callback misbehaves.
@@ -38,10 +39,10 @@ fn scene(world: &mut World) -> Vec<BodyId> {
             let body = world
                 .create_body(&BodyDef {
                     body_type: BodyType::Dynamic,
-                    position: Vec2::new(
+                    position: to_pos(Vec2::new(
                         -9.0 + 2.0 * column as f32 + 0.1 * row as f32,
                         0.5 + 1.0 * row as f32,
-                    ),
+                    )),
                     ..Default::default()
                 })
                 .unwrap();
@@ -93,13 +94,10 @@ fn install(world: &mut World, callback: Callback, panics: bool, count: Arc<Atomi
     }
 }
 
-fn transform_bits(world: &World, bodies: &[BodyId]) -> Vec<[u32; 4]> {
+fn transform_bits(world: &World, bodies: &[BodyId]) -> Vec<build::PoseBits> {
     bodies
         .iter()
-        .map(|&b| {
-            let xf = world.body(b).unwrap().transform();
-            [xf.p.x, xf.p.y, xf.q.c, xf.q.s].map(f32::to_bits)
-        })
+        .map(|&b| world.body(b).unwrap().transform().to_bits())
         .collect()
 }
 

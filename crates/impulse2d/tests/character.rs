@@ -9,6 +9,7 @@ mod build;
 
 use impulse2d::character::OneWayFilter;
 use impulse2d::collision::{Capsule, compute_hull, make_offset_box, make_polygon};
+use impulse2d::pos::coord_to_f32;
 use impulse2d::{
     BodyDef, BodyId, BodyType, CharacterController, CharacterDef, Error, Rot, ShapeDef, ShapeId,
     Vec2, World, WorldDef,
@@ -388,11 +389,11 @@ fn push_box(mass: f32, friction: f32, push_force: f32, seconds: f32) -> (f32, f3
     })
     .unwrap();
     settle(&mut w, &mut c);
-    let x0 = w.body(b).unwrap().position().x;
+    let x0 = coord_to_f32(w.body(b).unwrap().position().x);
     for _ in 0..(seconds / DT).round() as usize {
         frame(&mut w, &mut c, 2.0);
     }
-    let xb = w.body(b).unwrap().position().x;
+    let xb = coord_to_f32(w.body(b).unwrap().position().x);
     (xb - x0, (xb - 0.5) - (c.position().x + RADIUS))
 }
 
@@ -434,7 +435,7 @@ fn a_dynamic_body_pushes_the_character() {
     build::set_velocity(&mut w, b, Vec2::new(2.0, 0.0));
     for _ in 0..120 {
         frame(&mut w, &mut c, 0.0);
-        let xb = w.body(b).unwrap().position().x;
+        let xb = coord_to_f32(w.body(b).unwrap().position().x);
         // Never more than a few centimetres inside the box.
         assert!(c.position().x - RADIUS > xb + 0.5 - 0.05, "{c:?} box {xb}");
     }

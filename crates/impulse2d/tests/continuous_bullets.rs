@@ -10,7 +10,11 @@ mod rng;
 
 use impulse2d::collision::{make_box, make_offset_box};
 use impulse2d::math::PI;
-use impulse2d::{BodyDef, BodyId, BodyType, Error, Rot, ShapeDef, ShapeId, Transform, Vec2, World};
+use impulse2d::pos::{coord_to_f32, to_pos};
+use impulse2d::{
+    BodyDef, BodyId, BodyType, Error, Rot, ShapeDef, ShapeId, Transform, Vec2, World,
+    WorldTransform,
+};
 use rng::Rng;
 
 const DT: f32 = 1.0 / 60.0;
@@ -66,7 +70,7 @@ fn fast_bodies_at_random_angles_never_cross_a_thin_wall() {
         let mut max_x = start.x;
         for _ in 0..20 {
             step(&mut world);
-            let x = world.body(body).unwrap().position().x;
+            let x = coord_to_f32(world.body(body).unwrap().position().x);
             max_x = max_x.max(x);
             assert!(
                 x < 0.0,
@@ -92,7 +96,7 @@ fn planks(is_bullet: bool, board_type: BodyType) -> (World, BodyId, ShapeId, Vec
             let b = world
                 .create_body(&BodyDef {
                     body_type: board_type,
-                    position: Vec2::new(5.0 + i as f32, 0.0),
+                    position: to_pos(Vec2::new(5.0 + i as f32, 0.0)),
                     ..Default::default()
                 })
                 .unwrap();
@@ -219,7 +223,7 @@ fn a_kinematic_body_reaches_its_target_transform_in_one_step() {
     let mut xf = world.body(body).unwrap().transform();
     let mut rng = Rng::new(5);
     for _ in 0..200 {
-        let target = Transform::new(
+        let target = WorldTransform::new(
             xf.p + rng.vec_in(0.5),
             Rot::from_angle(xf.q.angle() + rng.range(-0.3, 0.3)),
         );
@@ -264,14 +268,14 @@ fn a_kinematic_body_reaches_its_target_transform_in_one_step() {
     );
     let here = world.body(body).unwrap().transform();
     // A target closer than the sleep threshold allows leaves it asleep.
-    let tiny = Transform::new(here.p + Vec2::new(1e-4, 0.0), here.q);
+    let tiny = WorldTransform::new(here.p + Vec2::new(1e-4, 0.0), here.q);
     world
         .body_mut(body)
         .unwrap()
         .set_target_transform(tiny, DT)
         .unwrap();
     assert!(!world.body(body).unwrap().is_awake());
-    let far = Transform::new(here.p + Vec2::new(1.0, 0.0), here.q);
+    let far = WorldTransform::new(here.p + Vec2::new(1.0, 0.0), here.q);
     world
         .body_mut(body)
         .unwrap()

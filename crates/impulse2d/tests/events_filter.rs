@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use impulse2d::collision::{make_box, make_offset_box};
+use impulse2d::pos::coord_to_f32;
 use impulse2d::{BodyDef, Rot, ShapeDef, ShapeId, Vec2, World};
 use impulse2d_scenes::{PLATFORM_TOP, one_way_platform};
 
@@ -33,7 +34,7 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     let mut ends = 0;
     for _ in 0..300 {
         step(&mut world);
-        let y = world.body(scene.body).unwrap().position().y;
+        let y = coord_to_f32(world.body(scene.body).unwrap().position().y);
         let vy = world.body(scene.body).unwrap().linear_velocity().y;
         highest = highest.max(y);
         came_down |= vy < 0.0;
@@ -57,7 +58,7 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     }
     assert!(highest > 4.3, "did not get through: highest {highest}");
     assert!(came_down);
-    let y = world.body(scene.body).unwrap().position().y;
+    let y = coord_to_f32(world.body(scene.body).unwrap().position().y);
     assert!((y - rest_height).abs() < 0.02, "rests at {y}");
     assert!(world.body(scene.body).unwrap().linear_velocity().length() < 0.01);
     // Contacts with the platform pair up, and the last one (landing) lasts.
@@ -82,7 +83,7 @@ fn a_box_jumps_up_through_a_one_way_platform_and_lands_on_it() {
     let mut highest = f32::MIN;
     for _ in 0..300 {
         step(&mut world);
-        highest = highest.max(world.body(scene.body).unwrap().position().y);
+        highest = highest.max(coord_to_f32(world.body(scene.body).unwrap().position().y));
     }
     // Its top stops at the platform's underside (2.9 m), within a few cm.
     assert!(highest < PLATFORM_TOP - 0.2 - 0.5 + 0.05, "{highest}");

@@ -13,6 +13,7 @@ mod rng;
 use std::collections::{HashMap, HashSet};
 
 use impulse2d::collision::{Circle, make_offset_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, ContactId, ExplosionDef, Filter, Rot, ShapeDef, ShapeGeometry,
     ShapeId, Vec2, World,
@@ -173,10 +174,10 @@ impl Soak {
         };
         let def = BodyDef {
             body_type,
-            position: Vec2::new(
+            position: to_pos(Vec2::new(
                 rng.range(-HALF + 1.0, HALF - 1.0),
                 rng.range(0.5, 2.0 * HALF - 1.0),
-            ),
+            )),
             rotation: rng.rot(),
             linear_velocity: if body_type == BodyType::Static {
                 Vec2::ZERO

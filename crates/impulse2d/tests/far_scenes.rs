@@ -13,7 +13,8 @@ mod far_figures;
 
 use boxdd_sys::ffi as c;
 use far_figures::{Far, figure};
-use impulse2d::{Vec2, World, WorldDef};
+use impulse2d::pos::to_vec2;
+use impulse2d::{Pos, Vec2, World, WorldDef};
 use impulse2d_scenes::far::{
     FAR_CHAIN_HALF_LENGTH, FAR_CHAIN_LINKS, FAR_ORIGIN, far_overlap_recovery_positions,
     far_pyramid_positions,
@@ -167,8 +168,8 @@ fn far_figures_at_100_km_beside_box2d() {
         "figure (m), f32, 10 s", "ours 0", "ours far", "diff", "Box2D 0", "Box2D far", "diff"
     );
     for scene in Far::ALL {
-        let (a, b) = (figure(scene, Vec2::ZERO), figure(scene, FAR_ORIGIN));
-        let (p, q) = (box2d(scene, Vec2::ZERO), box2d(scene, FAR_ORIGIN));
+        let (a, b) = (figure(scene, Pos::ZERO), figure(scene, FAR_ORIGIN));
+        let (p, q) = (box2d(scene, Vec2::ZERO), box2d(scene, to_vec2(FAR_ORIGIN)));
         println!(
             "{:<28} {a:>10.4} {b:>10.4} {:>+9.4}   {p:>10.4} {q:>10.4} {:>+9.4}",
             scene.name(),
@@ -220,7 +221,7 @@ fn build_at_shifts_every_body_of_a_scene() {
                 here.body(id_here).unwrap().transform(),
                 there.body(id_there).unwrap().transform(),
             );
-            assert_eq!(b.p, FAR_ORIGIN + a.p, "{name}");
+            assert_eq!(b.p, FAR_ORIGIN + to_vec2(a.p), "{name}");
             assert_eq!(b.q, a.q, "{name}");
         }
         for _ in 0..60 {

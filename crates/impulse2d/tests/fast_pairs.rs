@@ -65,8 +65,8 @@ fn crossing(offset: f32, dy: f32, balls: bool, bullet: bool) -> (f32, f32) {
     for _ in 0..STEPS {
         w.step(DT, SUBSTEPS).unwrap();
     }
-    let (pa, pb) = (w.body(a).unwrap().position(), w.body(b).unwrap().position());
-    (pb.x - pa.x, (pb.y - pa.y).abs())
+    let d = w.body(b).unwrap().position() - w.body(a).unwrap().position();
+    (d.x, d.y.abs())
 }
 
 fn passed_through((gap, dy): (f32, f32)) -> bool {

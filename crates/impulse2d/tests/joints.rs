@@ -8,6 +8,7 @@ mod build;
 use build::AddJoint;
 
 use impulse2d::collision::{Capsule, Circle, make_box};
+use impulse2d::pos::{coord_to_f32, to_pos, to_vec2};
 use impulse2d::{
     BodyDef, BodyId, BodyType, DistanceJointDef, Error, Filter, JointDef, JointEventKind, JointId,
     JointType, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
@@ -32,7 +33,7 @@ fn step(world: &mut World) {
 fn static_body(world: &mut World, position: Vec2) -> BodyId {
     world
         .create_body(&BodyDef {
-            position,
+            position: to_pos(position),
             ..Default::default()
         })
         .unwrap()
@@ -126,7 +127,7 @@ fn pendulum_period_matches_small_angle_theory() {
     let bob = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: bob_position,
+            position: to_pos(bob_position),
             enable_sleep: false,
             ..Default::default()
         })
@@ -147,7 +148,7 @@ fn oscillation_period(world: &mut World, body: BodyId, of: impl Fn(Vec2) -> f32)
     let mut samples = Vec::new();
     for i in 0..600 {
         step(world);
-        let x = of(world.body(body).unwrap().position());
+        let x = of(to_vec2(world.body(body).unwrap().position()));
         samples.push(((i + 1) as f32 * DT, x));
     }
     mean_period(&downward_crossings(&samples))
@@ -182,7 +183,7 @@ fn distance_spring_oscillates_at_its_frequency() {
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position: Vec2::new(0.0, equilibrium_y - 0.3),
+            position: to_pos(Vec2::new(0.0, equilibrium_y - 0.3)),
             enable_sleep: false,
             ..Default::default()
         })
@@ -354,7 +355,7 @@ fn prismatic_keeps_body_on_axis() {
             .unwrap();
         step(&mut world);
         let p = world.body(body).unwrap().position();
-        let off_axis = perp.dot(p - origin).abs();
+        let off_axis = perp.dot(p - to_pos(origin)).abs();
         assert!(off_axis < 1e-3, "step {i}: {off_axis} m off the axis");
         let angle = world.body(body).unwrap().rotation().angle().abs();
         assert!(angle < 1e-3, "step {i}: turned by {angle} rad");
@@ -405,7 +406,7 @@ fn ball_and_chain(
         let body = world
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
-                position: pivot + Vec2::new(x, 0.0),
+                position: to_pos(pivot + Vec2::new(x, 0.0)),
                 linear_damping: damping,
                 angular_damping: damping,
                 ..Default::default()
@@ -481,7 +482,7 @@ fn chain_with_heavy_ball_stretches_little_and_comes_to_rest() {
     );
     assert!(max_gap < 0.05 * chain_length, "max stretch {max_gap} m");
     assert!(asleep_at.is_some(), "the chain never came to rest");
-    let ball_position = world.body(ball).unwrap().position();
+    let ball_position = to_vec2(world.body(ball).unwrap().position());
     assert!(
         ball_position.x.abs() < 0.5,
         "ball at rest at {ball_position:?}"
@@ -580,7 +581,7 @@ fn ragdoll(world: &mut World, transform: impulse2d::Transform, group: i32) -> Ve
         let body = world
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
-                position: transform.apply(bone.center),
+                position: to_pos(transform.apply(bone.center)),
                 rotation: transform.q,
                 ..Default::default()
             })
@@ -651,7 +652,7 @@ fn ragdoll_pile_settles_and_sleeps() {
     }
     let top = bodies
         .iter()
-        .map(|&b| world.body(b).unwrap().position().y)
+        .map(|&b| coord_to_f32(world.body(b).unwrap().position().y))
         .fold(0.0f32, f32::max);
     eprintln!("ragdolls: asleep at step {asleep_at:?}, pile height {top:.2} m");
     assert!(asleep_at.is_some(), "the ragdoll pile never fell asleep");
@@ -756,7 +757,7 @@ fn joint_grid_100_by_100_stays_finite_and_bounded() {
                     } else {
                         BodyType::Dynamic
                     },
-                    position: Vec2::new(k as f32, -(i as f32)),
+                    position: to_pos(Vec2::new(k as f32, -(i as f32))),
                     ..Default::default()
                 })
                 .unwrap();
@@ -1252,7 +1253,7 @@ fn weld_holds_a_cantilever_and_reports_its_torque() {
     }
     let tip = world.body(beam).unwrap().world_point(Vec2::new(1.0, 0.0));
     assert!(
-        (tip - Vec2::new(2.0, 5.0)).length() < 0.01,
+        (tip - to_pos(Vec2::new(2.0, 5.0))).length() < 0.01,
         "tip sagged to {tip:?}"
     );
     let force = world.joint(joint).unwrap().constraint_force();
@@ -1294,7 +1295,7 @@ fn mouse_joint_drags_a_body_to_its_target() {
     let expected = target - Vec2::new(0.0, 10.0 / (omega * omega));
     let p = world.body(body).unwrap().position();
     assert!(
-        (p - expected).length() < 1e-3,
+        (p - to_pos(expected)).length() < 1e-3,
         "body at {p:?}, expected {expected:?}"
     );
 }
@@ -1318,7 +1319,10 @@ fn motor_joint_drives_a_body_to_its_offset() {
         step(&mut world);
     }
     let p = world.body(body).unwrap().position();
-    assert!((p - Vec2::new(3.0, 2.0)).length() < 0.01, "body at {p:?}");
+    assert!(
+        (p - to_pos(Vec2::new(3.0, 2.0))).length() < 0.01,
+        "body at {p:?}"
+    );
     let angle = world.body(body).unwrap().rotation().angle();
     assert!((angle - 0.5).abs() < 0.01, "angle {angle}");
     // With a weak motor it cannot hold the body up against gravity.
@@ -1472,7 +1476,7 @@ fn box_of_mass(world: &mut World, position: Vec2, mass: f32) -> BodyId {
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position,
+            position: to_pos(position),
             enable_sleep: false,
             ..Default::default()
         })
@@ -1603,7 +1607,7 @@ fn pogo_joint_bounces_a_body_at_its_frequency() {
         let (mut low, mut high) = (f32::MAX, f32::MIN);
         for i in 0..300 {
             step(&mut world);
-            let y = world.body(body).unwrap().position().y;
+            let y = coord_to_f32(world.body(body).unwrap().position().y);
             if i < 60 {
                 low = low.min(y);
                 high = high.max(y);
@@ -1624,7 +1628,7 @@ fn pogo_joint_bounces_a_body_at_its_frequency() {
             "centre {centre}"
         );
         let pogo = world.joint(joint).unwrap().pogo().unwrap();
-        let y = world.body(body).unwrap().position().y;
+        let y = coord_to_f32(world.body(body).unwrap().position().y);
         assert!(
             (pogo.length() - y).abs() < 1e-5,
             "leg {} vs {y}",
@@ -1648,7 +1652,7 @@ fn pogo_joint_pushes_and_pulls_no_more_than_its_bounds() {
     let mut top = f32::MIN;
     for _ in 0..60 {
         step(&mut world);
-        top = top.max(world.body(body).unwrap().position().y);
+        top = top.max(coord_to_f32(world.body(body).unwrap().position().y));
     }
     assert!((top - 1.45).abs() < 0.01, "apex {top}, expected 1.45");
 
@@ -1764,7 +1768,7 @@ fn motor_joint_springs_pull_to_the_target_pose() {
     }
     let b = world.body(body).unwrap();
     assert!(
-        (b.position() - Vec2::new(3.0, 2.0)).length() < 1e-3,
+        (b.position() - to_pos(Vec2::new(3.0, 2.0))).length() < 1e-3,
         "{:?}",
         b.position()
     );

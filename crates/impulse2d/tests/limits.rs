@@ -10,7 +10,8 @@ mod stepping;
 
 use impulse2d::collision::make_box;
 use impulse2d::core::{HUGE, MAX_COORDINATE};
-use impulse2d::{BodyDef, BodyType, Error, Rot, Transform, Vec2, World};
+use impulse2d::pos::{Coord, to_pos};
+use impulse2d::{BodyDef, BodyType, Error, Rot, Transform, Vec2, World, WorldTransform};
 use impulse2d_scenes::solver2d::{CARD_HALF_HEIGHT, CARD_HALF_THICKNESS, CARD_LEAN};
 use stepping::step_checked;
 
@@ -32,12 +33,12 @@ fn any_position_up_to_max_coordinate_is_accepted() {
             let body = world
                 .create_body(&BodyDef {
                     body_type,
-                    position: p,
+                    position: to_pos(p),
                     ..BodyDef::default()
                 })
                 .unwrap_or_else(|e| panic!("{p:?}: {e}"));
             build::add_box(&mut world, body, 0.5, 0.5);
-            assert_eq!(world.body(body).unwrap().position(), p);
+            assert_eq!(world.body(body).unwrap().position(), to_pos(p));
         }
     }
     world.step(1.0 / 60.0, 4).unwrap();
@@ -103,7 +104,7 @@ fn set_transform_accepts_far_positions_and_refuses_beyond_without_change() {
         Vec2::new(-5.0e15, 7.0e14),
     ] {
         world.body_mut(body).unwrap().set_transform(p, q).unwrap();
-        assert_eq!(world.body(body).unwrap().position(), p);
+        assert_eq!(world.body(body).unwrap().position(), to_pos(p));
         world.step(1.0 / 60.0, 4).unwrap();
         world.validate().unwrap();
     }
@@ -151,10 +152,10 @@ fn a_position_reached_by_simulation_can_be_set_back() {
     let xf = world.body(body).unwrap().transform();
     // 1 s at 400 m/s, to within the f32 spacing out there (7.8 mm per step).
     assert!(
-        (xf.p.x - (HUGE - 10.0 + speed)).abs() < 60.0 * 0.0079,
+        (xf.p.x - (HUGE - 10.0 + speed) as Coord).abs() < 60.0 * 0.0079,
         "{xf:?}"
     );
-    assert!(xf.p.x > HUGE);
+    assert!(xf.p.x > HUGE as Coord);
     world
         .body_mut(body)
         .unwrap()
@@ -195,7 +196,7 @@ fn card_house_of_two_millimetre_cards_stands() {
     let max_turn = 0.05;
     assert!(card.vertices()[1].x - card.vertices()[0].x == 2.0 * t);
 
-    let start: Vec<Transform> = scene
+    let start: Vec<WorldTransform> = scene
         .bodies
         .iter()
         .map(|&b| world.body(b).unwrap().transform())

@@ -12,8 +12,8 @@ mod build;
 use impulse2d::collision::MassData;
 use impulse2d::core::MAX_COORDINATE;
 use impulse2d::{
-    BodyDef, BodyId, BodyQuarantineEvent, BodyType, JointDef, QuarantineReason, RevoluteJointDef,
-    Transform, Vec2, World,
+    BodyDef, BodyId, BodyQuarantineEvent, BodyType, JointDef, Pos, QuarantineReason,
+    RevoluteJointDef, Transform, Vec2, World, WorldTransform,
 };
 
 /// The bodies of [`scene`].
@@ -33,7 +33,7 @@ fn dynamic_box(world: &mut World, position: Vec2, user_data: u64) -> BodyId {
     let body = world
         .create_body(&BodyDef {
             body_type: BodyType::Dynamic,
-            position,
+            position: impulse2d::pos::to_pos(position),
             user_data,
             enable_sleep: false,
             ..Default::default()
@@ -131,8 +131,8 @@ fn apply(world: &mut World, body: BodyId, absurd: Absurd) {
     }
 }
 
-fn bits(xf: Transform) -> [u32; 4] {
-    [xf.p.x, xf.p.y, xf.q.c, xf.q.s].map(f32::to_bits)
+fn bits(xf: WorldTransform) -> build::PoseBits {
+    xf.to_bits()
 }
 
 fn assert_finite(world: &World, body: BodyId) {
@@ -149,7 +149,7 @@ fn assert_finite(world: &World, body: BodyId) {
 /// Runs one absurd input through the scene on `workers` workers and checks
 /// everything; returns the bits of every body transform after the recovery,
 /// for comparing worker counts.
-fn run(absurd: Absurd, workers: usize) -> Vec<[u32; 4]> {
+fn run(absurd: Absurd, workers: usize) -> Vec<build::PoseBits> {
     let mut s = scene(workers);
     let mut reference = scene(workers);
     let before = s.world.body(s.bad).unwrap().transform();
@@ -291,14 +291,11 @@ fn a_body_carried_beyond_max_coordinate_is_quarantined() {
             }]
         );
         assert!(!world.body(moving).unwrap().is_enabled());
-        assert_eq!(world.body(moving).unwrap().position(), Vec2::ZERO);
-        assert_eq!(
-            world.body(resting).unwrap().position(),
-            Vec2::new(0.0, 10.0)
-        );
+        assert_eq!(world.body(moving).unwrap().position(), Pos::ZERO);
+        assert_eq!(world.body(resting).unwrap().position(), Pos::new(0.0, 10.0));
         assert_eq!(
             world.body(weightless).unwrap().position(),
-            Vec2::new(0.0, 20.0)
+            Pos::new(0.0, 20.0)
         );
         // The next ordinary step moves nothing that is left.
         world.step(1.0 / 60.0, 4).unwrap();

@@ -12,6 +12,8 @@ use impulse2d::collision::{
     SimplexCache, make_offset_box, make_proxy, shape_cast, shape_distance,
 };
 use impulse2d::core::LINEAR_SLOP;
+use impulse2d::pos::to_pos;
+use impulse2d::pos::to_transform;
 use impulse2d::{
     BodyDef, BodyType, ChainDef, Error, ExplosionDef, Filter, QueryFilter, Rot, ShapeDef,
     ShapeGeometry, ShapeId, ShapeMut, ShapeRef, Transform, Vec2, World,
@@ -82,7 +84,7 @@ fn build_scene(seed: u64) -> Scene {
         let body = world
             .create_body(&BodyDef {
                 body_type,
-                position: rng.vec_in(EXTENT),
+                position: to_pos(rng.vec_in(EXTENT)),
                 rotation: rng.rot(),
                 linear_velocity: rng.vec_in(2.0),
                 angular_velocity: rng.range(-1.0, 1.0),
@@ -140,7 +142,8 @@ impl Scene {
                 seen.then(|| {
                     (
                         s,
-                        w.body(body).unwrap().transform(),
+                        // Queries work in `f32` world coordinates.
+                        to_transform(w.body(body).unwrap().transform()),
                         w.shape(s).unwrap().geometry(),
                     )
                 })

@@ -10,7 +10,14 @@ fn state_hash(world: &World) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for id in world.body_ids() {
         let xf = world.body(id).unwrap().transform();
-        for x in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
+        // The position's bits are `f64` ones with `large-world`.
+        for x in [xf.p.x, xf.p.y] {
+            for byte in x.to_bits().to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        for x in [xf.q.c, xf.q.s] {
             for byte in x.to_bits().to_le_bytes() {
                 hash ^= u64::from(byte);
                 hash = hash.wrapping_mul(0x0100_0000_01b3);

@@ -3,6 +3,7 @@
 //! across worlds; bad buffers are errors that change nothing.
 
 use impulse2d::collision::{Capsule, Circle, make_box};
+use impulse2d::pos::to_pos;
 use impulse2d::{
     BodyDef, BodyId, BodyType, ChainDef, DistanceJointDef, Error, FilterJointDef, JointDef,
     JointId, MotorJointDef, MouseJointDef, MoverJointDef, PogoJointDef, PrismaticJointDef,
@@ -83,7 +84,7 @@ fn create_body(world: &mut World, x: f32, y: f32, kind: u8) {
             } else {
                 BodyType::Dynamic
             },
-            position: Vec2::new(x, y),
+            position: to_pos(Vec2::new(x, y)),
             is_bullet: kind % 11 == 10,
             ..BodyDef::default()
         })
@@ -189,7 +190,14 @@ fn create_joint(world: &mut World, kind: u8, a: BodyId, b: BodyId) {
 
 /// What a step shows the application: the hash and every event, with ids
 /// as (index, generation) so that worlds with other world numbers compare.
-type Observed = Vec<(u64, Vec<(u32, u32, u32, u32)>)>;
+/// The last field is `u64` to hold a position's bits with `large-world`.
+type Observed = Vec<(u64, Vec<(u32, u32, u32, u64)>)>;
+
+/// `bits` as `u64`: `u32` and `u64` words alike (a position's bits are `u64`
+/// with `large-world`).
+fn widen(bits: impl Into<u64>) -> u64 {
+    bits.into()
+}
 
 fn observe(world: &World, out: &mut Observed) {
     let mut ev = Vec::new();
@@ -199,7 +207,7 @@ fn observe(world: &World, out: &mut Observed) {
             0,
             e.contact_id.index(),
             e.shape_id_a.index(),
-            e.shape_id_b.index(),
+            widen(e.shape_id_b.index()),
         ));
         ev.push((
             1,
@@ -213,7 +221,7 @@ fn observe(world: &World, out: &mut Observed) {
             2,
             e.contact_id.index(),
             e.shape_id_a.index(),
-            e.shape_id_b.index(),
+            widen(e.shape_id_b.index()),
         ));
     }
     for e in c.hit {
@@ -221,7 +229,7 @@ fn observe(world: &World, out: &mut Observed) {
             3,
             e.shape_id_a.index(),
             e.shape_id_b.index(),
-            e.approach_speed.to_bits(),
+            widen(e.approach_speed.to_bits()),
         ));
     }
     let s = world.sensor_events();
@@ -236,7 +244,7 @@ fn observe(world: &World, out: &mut Observed) {
             6,
             e.joint_id.index(),
             e.joint_id.generation(),
-            e.force.to_bits(),
+            widen(e.force.to_bits()),
         ));
     }
     for e in world.body_events() {
@@ -244,7 +252,7 @@ fn observe(world: &World, out: &mut Observed) {
             7,
             e.body_id.index(),
             u32::from(e.fell_asleep),
-            e.transform.p.x.to_bits(),
+            widen(e.transform.to_bits()[0]),
         ));
     }
     for e in world.body_quarantine_events() {
@@ -791,10 +799,11 @@ proptest! {
     }
 }
 
-#[test]
-fn replay_finds_the_first_divergence() {
-    // The custom filter is a callback, which a recording does not hold: the
-    // replay lets the filtered pairs collide and diverges when they meet.
+/// A recording of 60 steps, a hash after each, that a replay does not
+/// reproduce, and what the recorded world gave. The custom filter is a
+/// callback, which a recording does not hold: the replay lets the filtered
+/// pairs collide and diverges when they meet.
+fn diverging_recording() -> (impulse2d::Recording, Observed) {
     let mut world = new_world(1);
     build(&mut world, 5);
     world.set_custom_filter(|_, _| false);
@@ -803,7 +812,12 @@ fn replay_finds_the_first_divergence() {
     for _ in 0..60 {
         apply(&mut world, &Op::Step, &mut out);
     }
-    let recording = world.stop_recording().unwrap();
+    (world.stop_recording().unwrap(), out)
+}
+
+#[test]
+fn replay_finds_the_first_divergence() {
+    let (recording, out) = diverging_recording();
     let mut replay = impulse2d::Replay::new(&recording, 2).unwrap();
     let divergence = replay.run_to_end().unwrap().expect("diverges");
     assert_eq!(replay.steps(), 60);
@@ -943,7 +957,7 @@ fn creating_and_destroying_objects_is_logged_compactly() {
                 let body = world
                     .create_body(&BodyDef {
                         body_type: BodyType::Dynamic,
-                        position: Vec2::new(x, 6.0),
+                        position: to_pos(Vec2::new(x, 6.0)),
                         name: format!("link {i}"),
                         ..Default::default()
                     })
@@ -993,4 +1007,229 @@ fn creating_and_destroying_objects_is_logged_compactly() {
         assert_eq!(replay.world().state_hash(), world.state_hash());
         assert_eq!(replay.world().snapshot().len(), world.snapshot().len());
     }
+}
+
+/// What a plain replay gives at every frame: the state hash, the snapshot and
+/// the divergence so far (index = frame).
+fn stepped_frames(
+    recording: &impulse2d::Recording,
+    workers: usize,
+) -> Vec<(u64, Snapshot, Option<impulse2d::Divergence>)> {
+    let mut replay = impulse2d::Replay::new(recording, workers).unwrap();
+    let at = |r: &impulse2d::Replay| (r.world().state_hash(), r.world().snapshot(), r.divergence());
+    let mut frames = vec![at(&replay)];
+    while replay.step().unwrap().is_some() {
+        frames.push(at(&replay));
+    }
+    frames
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// A recording of any calls and steps; the player seeks to frames in any
+    /// order, under budgets from below one snapshot to a few: every seek
+    /// reaches the state (hash and snapshot bytes) and divergence that plain
+    /// stepping from the start reaches, and the key frames stay under the
+    /// budget on a grid of the minimum interval times a power of two.
+    #[test]
+    fn seeking_reaches_the_stepped_state(
+        seed in any::<u8>(),
+        workers in prop::sample::select(vec![1usize, 2]),
+        during in prop::collection::vec(op(), 40..240),
+        fixed in any::<bool>(),
+        min_interval in 1u64..6,
+        snapshots in 0usize..6,
+        targets in prop::collection::vec(any::<u64>(), 1..24),
+    ) {
+        let mut world = new_world(workers);
+        build(&mut world, seed);
+        world.start_recording(1).unwrap();
+        let mut during = during;
+        if fixed {
+            // Only calls that keep the structure: rollback key frames.
+            during.retain(|op| {
+                matches!(op, Op::Step | Op::Impulse(..) | Op::Velocity(..) | Op::Sleep(_) | Op::Wake(_))
+            });
+        }
+        run(&mut world, &during);
+        let recording = world.stop_recording().unwrap();
+        let frames = stepped_frames(&recording, workers);
+        let count = frames.len() as u64 - 1;
+
+        let mut player = impulse2d::ReplayPlayer::new(&recording, workers).unwrap();
+        prop_assert_eq!(player.info().frame_count, count);
+        prop_assert_eq!(player.info().worker_count, workers);
+        prop_assert_eq!(player.info().hash_interval, 1);
+        prop_assert!(player.info().fixed_step);
+        prop_assert_eq!((player.info().time_step, player.info().sub_step_count), (DT, 4));
+        // 0 snapshots: a budget of one byte, below any snapshot.
+        let largest = frames.iter().map(|f| f.1.len()).max().unwrap();
+        let budget = (snapshots * largest).max(1);
+        player.set_keyframe_policy(budget, min_interval).unwrap();
+        for target in targets {
+            let target = target % (count + 1);
+            player.seek(target).unwrap();
+            let (hash, snapshot, divergence) = &frames[target as usize];
+            prop_assert_eq!(player.frame(), target);
+            prop_assert_eq!(player.world().state_hash(), *hash, "frame {}", target);
+            prop_assert!(player.world().snapshot() == *snapshot, "frame {}", target);
+            prop_assert_eq!(player.divergence(), *divergence);
+            // (Calls after the last step are records after it: a replay is
+            // at its end only once it has looked past them.)
+            prop_assert!(!player.is_at_end() || target == count);
+            prop_assert!(player.keyframe_bytes() <= budget);
+            let ratio = player.keyframe_interval() / min_interval;
+            prop_assert!(player.keyframe_interval().is_multiple_of(min_interval) && ratio.is_power_of_two());
+            if snapshots == 0 {
+                prop_assert_eq!(player.keyframe_count(), 0);
+            }
+        }
+        // Key frames were kept when two snapshots fit: the interval doubles
+        // only while two do not.
+        player.seek(count).unwrap();
+        if snapshots >= 2 && count >= min_interval {
+            prop_assert!(player.keyframe_count() > 0);
+        }
+        if fixed && player.keyframe_count() > 0 {
+            // Rollback states: smaller than any snapshot after a step (about
+            // 0.6 of one in a world this small, 0.23 at 10k bodies).
+            let each = player.keyframe_bytes() / player.keyframe_count();
+            let smallest = frames[1..].iter().map(|f| f.1.len()).min().unwrap();
+            prop_assert!(each < smallest, "{} bytes a key frame, snapshots {}", each, smallest);
+        }
+        // Stepping on from a seek gives the recorded hashes.
+        player.seek(count / 2).unwrap();
+        while let Some(s) = player.step().unwrap() {
+            prop_assert_eq!(s.recorded_hash, Some(s.hash));
+            prop_assert_eq!(s.hash, frames[s.step as usize].0);
+        }
+    }
+}
+
+/// After seeks in both directions the player still finds the recording's
+/// first divergence at the step where it happens, and not before.
+#[test]
+fn seeking_keeps_divergence_detection() {
+    let (recording, _) = diverging_recording();
+    let expected = impulse2d::Replay::new(&recording, 1)
+        .unwrap()
+        .run_to_end()
+        .unwrap()
+        .expect("diverges");
+    let d = expected.step;
+    assert!(d > 2, "diverges at step {d}");
+
+    let mut player = impulse2d::ReplayPlayer::new(&recording, 2).unwrap();
+    player.set_keyframe_policy(1 << 24, 2).unwrap();
+    player.seek(60).unwrap();
+    assert_eq!(player.divergence(), Some(expected));
+    assert!(player.keyframe_count() >= 25);
+    player.seek(d - 1).unwrap(); // back, from a key frame before it
+    assert_eq!(player.divergence(), None);
+    let s = player.step().unwrap().unwrap();
+    assert_eq!(s.step, d);
+    assert_eq!(s.recorded_hash, Some(expected.recorded));
+    assert_eq!(s.hash, expected.replayed);
+    assert_eq!(player.divergence(), Some(expected));
+    player.seek(0).unwrap();
+    assert_eq!(player.divergence(), None);
+    player.seek(d + 1).unwrap(); // forward, from a key frame after it
+    assert_eq!(player.divergence(), Some(expected));
+    player.restart().unwrap();
+    assert_eq!((player.frame(), player.divergence()), (0, None));
+}
+
+/// The body list grows with the bodies the replay meets, a destroyed one
+/// reads as `None`, a seek back shortens the list; bad input is an error
+/// that changes nothing.
+#[test]
+fn player_lists_bodies_and_refuses_bad_input() {
+    let mut world = new_world(1);
+    build(&mut world, 11);
+    let seed_bodies = bodies(&world);
+    world.start_recording(4).unwrap();
+    let dynamic = |world: &mut World, x: f32| {
+        let body = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: to_pos(Vec2::new(x, 5.0)),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(body, &ShapeDef::default(), &make_box(0.2, 0.2).unwrap())
+            .unwrap();
+        body
+    };
+    let mut a = None;
+    let mut b = None;
+    for step in 0..30 {
+        if step == 10 {
+            a = Some(dynamic(&mut world, 2.0));
+        }
+        if step == 20 {
+            b = Some(dynamic(&mut world, -2.0));
+            world.destroy_body(a.unwrap()).unwrap();
+        }
+        world.step(DT, 4).unwrap();
+    }
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let recording = world.stop_recording().unwrap();
+    let mut player = impulse2d::ReplayPlayer::new(&recording, 1).unwrap();
+    let n = seed_bodies.len();
+    let same = |x: BodyId, y: BodyId| (x.index(), x.generation()) == (y.index(), y.generation());
+
+    assert_eq!(player.body_count(), n);
+    for (i, &body) in seed_bodies.iter().enumerate() {
+        assert!(same(player.body_id(i).unwrap().unwrap(), body));
+    }
+    player.seek(10).unwrap();
+    assert_eq!(player.body_count(), n);
+    player.seek(11).unwrap(); // `a` was created before the 11th step
+    assert_eq!(player.body_count(), n + 1);
+    let a_replayed = player.body_id(n).unwrap().unwrap();
+    assert!(same(a_replayed, a));
+    assert!(player.world().body(a_replayed).is_ok());
+    player.seek(30).unwrap();
+    assert_eq!(player.body_count(), n + 2);
+    assert_eq!(player.body_id(n).unwrap(), None, "destroyed");
+    assert!(same(player.body_id(n + 1).unwrap().unwrap(), b));
+    player.seek(5).unwrap();
+    assert_eq!(player.body_count(), n);
+    assert!(matches!(player.body_id(n), Err(Error::OutOfRange { .. })));
+    player.seek(25).unwrap(); // forward again: the same list
+    assert_eq!(player.body_count(), n + 2);
+    assert!(same(player.body_id(n + 1).unwrap().unwrap(), b));
+
+    // Bad input.
+    let hash = player.world().state_hash();
+    assert!(matches!(player.seek(31), Err(Error::OutOfRange { .. })));
+    assert!(matches!(
+        player.seek(u64::MAX),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!((player.frame(), player.world().state_hash()), (25, hash));
+    player.set_keyframe_policy(4096, 3).unwrap();
+    assert!(matches!(
+        player.set_keyframe_policy(0, 4),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert!(matches!(
+        player.set_keyframe_policy(1 << 20, 0),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!(player.keyframe_budget(), 4096);
+    assert_eq!(player.keyframe_min_interval(), 3);
+    assert_eq!(player.keyframe_interval(), 3);
+    assert!(matches!(
+        player.body_id(usize::MAX),
+        Err(Error::OutOfRange { .. })
+    ));
+    assert_eq!(player.info().frame_count, 30);
+    assert_eq!(player.info().hash_interval, 4);
+    // Creating bodies and shapes and destroying bodies are logged as calls:
+    // the seed is the only snapshot.
+    assert_eq!(player.info().recorded_keyframes, 1);
+    assert_eq!(player.info().recording_bytes, recording.len());
 }

@@ -6,6 +6,7 @@ mod build;
 
 use boxdd_sys::ffi as c;
 use impulse2d::collision::make_offset_box;
+use impulse2d::pos::coord_to_f32;
 use impulse2d::{BodyDef, BodyId, Rot, ShapeDef, Vec2, World};
 use impulse2d_scenes::physics::{SLIDE_SPEED, TILE_SIZE, slider, tile_floor};
 
@@ -57,7 +58,7 @@ fn slide(floor: Floor, capsule: bool, friction: f32, count: usize) -> (f32, Vec<
         let v = b.linear_velocity();
         max_vy = max_vy.max(v.y.abs());
         vx.push(v.x);
-        if b.position().x > end || v.x <= 0.0 {
+        if coord_to_f32(b.position().x) > end || v.x <= 0.0 {
             break;
         }
     }

@@ -7,8 +7,9 @@ mod build;
 use impulse2d::collision::{Circle, make_box, make_offset_box};
 use impulse2d::core::MAX_RELAX_ITERATIONS;
 use impulse2d::math::PI;
+use impulse2d::pos::to_pos;
 use impulse2d::{
-    BodyDef, BodyType, ChainDef, Error, MotionLocks, Rot, ShapeDef, Vec2, World, WorldDef,
+    BodyDef, BodyType, ChainDef, Error, MotionLocks, Pos, Rot, ShapeDef, Vec2, World, WorldDef,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -69,11 +70,11 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
     // Bodies.
     let bad_defs = [
         BodyDef {
-            position: Vec2::new(f32::NAN, 0.0),
+            position: to_pos(Vec2::new(f32::NAN, 0.0)),
             ..Default::default()
         },
         BodyDef {
-            position: Vec2::new(0.0, f32::INFINITY),
+            position: to_pos(Vec2::new(0.0, f32::INFINITY)),
             ..Default::default()
         },
         BodyDef {
@@ -94,7 +95,7 @@ fn bad_input_is_an_error_and_the_world_keeps_working() {
         },
         // Beyond ±MAX_COORDINATE (1e18 m); 1e9 m is a valid position.
         BodyDef {
-            position: Vec2::new(1.0e19, 0.0),
+            position: to_pos(Vec2::new(1.0e19, 0.0)),
             ..Default::default()
         },
     ];
@@ -233,7 +234,7 @@ fn stale_and_foreign_ids_are_errors() {
         world.body(body).map(|view| view.position()),
         Err(invalid_body.clone())
     );
-    assert_eq!(world.body(again).unwrap().position(), Vec2::new(1.0, 3.0));
+    assert_eq!(world.body(again).unwrap().position(), Pos::new(1.0, 3.0));
 
     // An id from another world is rejected even if the index exists there.
     let mut other = build::world();
@@ -255,8 +256,8 @@ fn point_and_vector_conversions() {
     // Rotating (1, 0) by 90° gives (0, 1).
     let close = |a: Vec2, b: Vec2| (a - b).length() < 1e-6;
     assert!(close(
-        world.body(body).unwrap().world_point(Vec2::X),
-        Vec2::new(1.0, 3.0)
+        world.body(body).unwrap().world_point(Vec2::X) - to_pos(Vec2::new(1.0, 3.0)),
+        Vec2::ZERO
     ));
     assert!(close(
         world.body(body).unwrap().local_point(Vec2::new(1.0, 3.0)),
@@ -488,7 +489,7 @@ fn disabled_bodies_do_not_move_or_collide() {
     world.body_mut(body).unwrap().disable();
     assert!(!world.body(body).unwrap().is_enabled());
     step_checked(&mut world, 60);
-    assert_eq!(world.body(body).unwrap().position(), Vec2::new(0.0, 3.0));
+    assert_eq!(world.body(body).unwrap().position(), Pos::new(0.0, 3.0));
     assert_eq!(world.counters().contact_count, 0);
 
     world.body_mut(body).unwrap().enable().unwrap();

@@ -5,6 +5,7 @@ mod build;
 
 mod stepping;
 
+use impulse2d::pos::coord_to_f32;
 use impulse2d::{Vec2, World};
 use stepping::step_checked;
 
@@ -84,7 +85,7 @@ fn drop_ball(restitution: f32) -> (f32, f32) {
             touched = true;
         }
         if touched {
-            let bottom = world.body(ball).unwrap().position().y - radius;
+            let bottom = coord_to_f32(world.body(ball).unwrap().position().y) - radius;
             apex = apex.max(bottom);
             max_up = max_up.max(v.y);
         }

@@ -5,6 +5,7 @@
 mod build;
 
 use impulse2d::collision::make_offset_box;
+use impulse2d::pos::coord_to_f32;
 use impulse2d::{BodyDef, BodyType, Rot, ShapeDef, Vec2, World, WorldDef};
 
 /// A wall 10 cm thick at x = 5 m; a projectile at x = 0 moving at 150 m/s
@@ -40,7 +41,7 @@ fn shoot(enable_continuous: bool, projectile_is_box: bool) -> (f32, f32) {
     for _ in 0..30 {
         world.step(1.0 / 60.0, 4).unwrap();
         world.validate().unwrap();
-        let x = world.body(body).unwrap().position().x;
+        let x = coord_to_f32(world.body(body).unwrap().position().x);
         min_x = min_x.min(x);
         max_x = max_x.max(x);
     }

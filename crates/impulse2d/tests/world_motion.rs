@@ -9,6 +9,12 @@ use impulse2d::{BodyDef, BodyType, Vec2, World, WorldDef};
 const DT: f32 = 1.0 / 60.0;
 const SUB_STEPS: u32 = 4;
 
+/// `x` as `f64`: a world coordinate is `f32` in the default build, `f64`
+/// with `large-world`.
+fn to_f64(x: impl Into<f64>) -> f64 {
+    x.into()
+}
+
 fn step_checked(world: &mut World, steps: usize) {
     for i in 0..steps {
         world.step(DT, SUB_STEPS).unwrap();
@@ -44,7 +50,7 @@ fn free_fall_matches_the_discrete_analytic_solution() {
     let p = world.body(body).unwrap().position();
     let v = world.body(body).unwrap().linear_velocity();
     assert!(
-        (p.y as f64 - y_exact).abs() < 2e-4,
+        (to_f64(p.y) - y_exact).abs() < 2e-4,
         "y {} vs {}",
         p.y,
         y_exact
@@ -60,7 +66,7 @@ fn free_fall_matches_the_discrete_analytic_solution() {
     // Against the continuous solution the error is the known g·h·t/2.
     let y_continuous = y0 as f64 + v0 as f64 - 0.5 * g;
     let integrator_error = g * h * 1.0 / 2.0;
-    assert!((y_continuous - p.y as f64 - integrator_error).abs() < 2e-4);
+    assert!((y_continuous - to_f64(p.y) - integrator_error).abs() < 2e-4);
 }
 
 /// Two free boxes collide off-centre without gravity: contact impulses are
@@ -106,11 +112,11 @@ fn momentum_is_conserved_in_a_free_collision() {
     assert!(dp / scale < 1e-4, "linear momentum {p0:?} -> {p1:?}");
 }
 
-fn run_pyramid_transforms() -> Vec<[u32; 4]> {
+fn run_pyramid_transforms() -> Vec<build::PoseBits> {
     run_pyramid_transforms_on(1)
 }
 
-fn run_pyramid_transforms_on(worker_count: usize) -> Vec<[u32; 4]> {
+fn run_pyramid_transforms_on(worker_count: usize) -> Vec<build::PoseBits> {
     let mut world = World::new(&WorldDef {
         worker_count,
         ..WorldDef::default()

@@ -6,6 +6,7 @@ mod build;
 
 use impulse2d::collision::{Aabb, Circle, make_box, make_offset_box};
 use impulse2d::math::Rot;
+use impulse2d::pos::{Coord, coord_to_f32};
 use impulse2d::{BodyDef, BodyId, BodyType, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef};
 
 const DT: f32 = 1.0 / 60.0;
@@ -39,7 +40,7 @@ fn square(world: &mut World, position: Vec2, half: f32) -> BodyId {
 }
 
 fn y(world: &World, body: BodyId) -> f32 {
-    world.body(body).unwrap().position().y
+    coord_to_f32(world.body(body).unwrap().position().y)
 }
 
 /// Drops a ball (radius 0.5, shape `def`) from 1.25 m above its resting
@@ -168,7 +169,7 @@ fn maximum_linear_speed_clamps_every_body() {
     let v = world.body(body).unwrap().linear_velocity();
     assert!((v.length() - 10.0).abs() < 1e-4, "{v:?}");
     // It moved 10 m/s × 1/60 s.
-    assert!((world.body(body).unwrap().position().x - 10.0 * DT).abs() < 1e-5);
+    assert!((world.body(body).unwrap().position().x - (10.0 * DT) as Coord).abs() < 1e-5);
 
     assert!(world.set_maximum_linear_speed(0.0).is_err());
     assert!(world.set_maximum_linear_speed(-5.0).is_err());
@@ -190,7 +191,7 @@ fn ball_against_thin_wall(continuous: bool) -> f32 {
     let ball = ball(&mut world, Vec2::ZERO, 0.1, &ShapeDef::default());
     build::set_velocity(&mut world, ball, Vec2::new(300.0, 0.0));
     build::step(&mut world, 10);
-    world.body(ball).unwrap().position().x
+    coord_to_f32(world.body(ball).unwrap().position().x)
 }
 
 #[test]
@@ -205,7 +206,7 @@ fn continuous_collision_can_be_switched_off_at_run_time() {
 /// switched on in the definition (`in_def`) or by the setter before the
 /// first step (`set`). Every body's transform bits after each of 90 steps,
 /// then 30 more steps after restoring a snapshot taken there.
-fn heavy_on_light(in_def: bool, set: bool) -> (Vec<[u32; 4]>, bool) {
+fn heavy_on_light(in_def: bool, set: bool) -> (Vec<build::PoseBits>, bool) {
     let mut world = world_with_ground(&WorldDef {
         enable_contact_softening: in_def,
         ..Default::default()
@@ -222,7 +223,7 @@ fn heavy_on_light(in_def: bool, set: bool) -> (Vec<[u32; 4]>, bool) {
         world.enable_contact_softening(true);
     }
     let mut bits = Vec::new();
-    let poses = |world: &World, bits: &mut Vec<[u32; 4]>| {
+    let poses = |world: &World, bits: &mut Vec<build::PoseBits>| {
         for body in [light, heavy] {
             bits.push(world.body(body).unwrap().transform().to_bits());
         }
@@ -390,7 +391,7 @@ fn gravity_set_at_run_time_accelerates_bodies() {
 
 /// Boxes falling in a pile, with the worker count changed mid-run: returns
 /// every body's transform bits after 150 steps.
-fn pile(counts: [usize; 3]) -> Vec<[u32; 4]> {
+fn pile(counts: [usize; 3]) -> Vec<build::PoseBits> {
     let mut world = world_with_ground(&WorldDef::default());
     let mut bodies = Vec::new();
     for i in 0..40 {
@@ -437,7 +438,7 @@ fn user_data_is_kept_with_the_world() {
 }
 
 /// A box sliding slowly on the ground; transform bits after 60 steps.
-fn slide(recycle_in_def: f32, recycle_set: Option<f32>) -> [u32; 3] {
+fn slide(recycle_in_def: f32, recycle_set: Option<f32>) -> build::PoseBits {
     let mut world = world_with_ground(&WorldDef {
         contact_recycle_distance: recycle_in_def,
         ..Default::default()
@@ -449,8 +450,7 @@ fn slide(recycle_in_def: f32, recycle_set: Option<f32>) -> [u32; 3] {
     let body = square(&mut world, Vec2::new(0.0, 1.5), 0.5);
     build::set_velocity(&mut world, body, Vec2::new(1.0, 0.0));
     build::step(&mut world, 60);
-    let xf = world.body(body).unwrap().transform();
-    [xf.p.x.to_bits(), xf.p.y.to_bits(), xf.q.s.to_bits()]
+    world.body(body).unwrap().transform().to_bits()
 }
 
 #[test]
@@ -557,7 +557,7 @@ fn slide_on_table(material: u64) -> (f32, f32) {
             speed = world.body(body).unwrap().linear_velocity().x;
         }
     }
-    (speed, world.body(body).unwrap().position().x)
+    (speed, coord_to_f32(world.body(body).unwrap().position().x))
 }
 
 #[test]

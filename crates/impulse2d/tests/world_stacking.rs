@@ -6,10 +6,11 @@ mod build;
 
 mod stepping;
 
-use impulse2d::{BodyId, Vec2, World, WorldDef};
+use impulse2d::Pos;
+use impulse2d::{BodyId, World, WorldDef};
 use stepping::{DT, SUB_STEPS, step_checked};
 
-fn positions(world: &World, bodies: &[BodyId]) -> Vec<Vec2> {
+fn positions(world: &World, bodies: &[BodyId]) -> Vec<Pos> {
     bodies
         .iter()
         .map(|&b| world.body(b).unwrap().position())
@@ -25,7 +26,7 @@ fn resting_box_drifts_under_a_millimetre_and_sleeps_within_two_seconds() {
     let mut world = build::world();
     let scene = impulse2d_scenes::single_box(&mut world).unwrap();
     let start = world.body(scene.body).unwrap().position();
-    assert_eq!(start, Vec2::new(0.0, 0.5));
+    assert_eq!(start, Pos::new(0.0, 0.5));
 
     let mut slept_at = None;
     let mut max_drift = 0.0f32;

@@ -39,13 +39,13 @@
 //!
 //! ```
 //! # use impulse2d::collision::Circle;
-//! # use impulse2d::{BodyDef, BodyType, Error, JointDef, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef};
+//! # use impulse2d::{BodyDef, BodyType, Error, JointDef, Pos, RevoluteJointDef, ShapeDef, Vec2, World, WorldDef};
 //! # fn main() -> impulse2d::Result<()> {
 //! let mut world = World::new(&WorldDef::default())?;
 //! let ground = world.create_body(&BodyDef::default())?;
 //! let wheel = world.create_body(&BodyDef {
 //!     body_type: BodyType::Dynamic,
-//!     position: Vec2::new(0.0, 2.0),
+//!     position: Pos::new(0.0, 2.0),
 //!     ..Default::default()
 //! })?;
 //! let rim = world.create_circle_shape(wheel, &ShapeDef::default(), &Circle::new(Vec2::ZERO, 0.5)?)?;

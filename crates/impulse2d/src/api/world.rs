@@ -252,7 +252,7 @@ mod tests {
         for i in 0..200 {
             let body = world
                 .create_body(&BodyDef {
-                    position: Vec2::new(i as f32, 0.0),
+                    position: crate::pos::to_pos(Vec2::new(i as f32, 0.0)),
                     ..Default::default()
                 })
                 .unwrap();

@@ -23,6 +23,7 @@
 
 mod check;
 mod pack;
+mod player;
 mod raw;
 pub(crate) mod recording;
 mod rollback;
@@ -34,6 +35,7 @@ use crate::id::next_world_number;
 use crate::profile::Profile;
 use crate::state_hash::Fnv1a;
 use crate::world::{PairSet, World, check_worker_count};
+pub use player::{DEFAULT_KEYFRAME_BUDGET, DEFAULT_KEYFRAME_INTERVAL, ReplayInfo, ReplayPlayer};
 pub use recording::{Divergence, RECORDING_VERSION, Recording, Replay, ReplayStep};
 pub use rollback::RollbackState;
 use wire::{Reader, Wire, Writer, bad};

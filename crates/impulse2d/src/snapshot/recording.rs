@@ -846,3 +846,90 @@ impl Replay {
         Ok(stepped)
     }
 }
+
+/// Where a [`Replay`] stands between two steps: enough, with a snapshot of
+/// its world then, to resume it there (the key frames of
+/// [`ReplayPlayer`](super::ReplayPlayer)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReplayCursor {
+    /// The next record to replay.
+    next: usize,
+    /// Steps replayed.
+    steps: u64,
+    /// The first divergence found on the way.
+    divergence: Option<Divergence>,
+}
+
+impl ReplayCursor {
+    /// Steps replayed.
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
+impl Replay {
+    /// Where the replay stands now.
+    pub(crate) fn cursor(&self) -> ReplayCursor {
+        ReplayCursor {
+            next: self.next,
+            steps: self.steps,
+            divergence: self.divergence,
+        }
+    }
+
+    /// Puts the replay back where it stood at `cursor`, with `snapshot` (of
+    /// its world at that point) restored: the records after it then replay
+    /// as they did the first time. The world and the cursor are unchanged
+    /// when the snapshot does not restore.
+    pub(crate) fn resume(&mut self, snapshot: &Snapshot, cursor: ReplayCursor) -> Result<()> {
+        self.resume_with(cursor, |world| world.restore(snapshot))
+    }
+
+    /// Saves the replay world into `state` ([`World::save_rollback`]).
+    pub(crate) fn save_rollback(&mut self, state: &mut super::RollbackState) {
+        self.world.save_rollback(state);
+    }
+
+    /// As [`Replay::resume`], with `state` (saved from its world at that
+    /// point) loaded; nothing changes when it does not load (the world's
+    /// structure changed since it was saved).
+    pub(crate) fn resume_rollback(
+        &mut self,
+        state: &super::RollbackState,
+        cursor: ReplayCursor,
+    ) -> Result<()> {
+        self.resume_with(cursor, |world| world.load_rollback(state))
+    }
+
+    /// Puts the world back by `load`, then the cursor.
+    fn resume_with(
+        &mut self,
+        cursor: ReplayCursor,
+        load: impl FnOnce(&mut World) -> Result<()>,
+    ) -> Result<()> {
+        if cursor.next > self.records.len() {
+            return Err(bad("a replay position beyond the recording"));
+        }
+        load(&mut self.world)?;
+        self.next = cursor.next;
+        self.steps = cursor.steps;
+        self.divergence = cursor.divergence;
+        Ok(())
+    }
+
+    /// The time step (s) and substep count of every step record, in order.
+    pub(crate) fn recorded_steps(&self) -> impl Iterator<Item = (f32, u32)> + '_ {
+        self.records.iter().filter_map(|r| match *r {
+            Record::Step(dt, n) => Some((dt, n)),
+            _ => None,
+        })
+    }
+
+    /// The number of keyframe records (the seed included).
+    pub(crate) fn keyframe_records(&self) -> usize {
+        self.records
+            .iter()
+            .filter(|r| matches!(r, Record::Keyframe(..)))
+            .count()
+    }
+}

@@ -1468,7 +1468,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
 /// bytes to store or send use a [`Snapshot`](crate::Snapshot).
 ///
 /// ```
-/// # use impulse2d::{BodyDef, BodyType, RollbackState, ShapeDef, Vec2, World, WorldDef};
+/// # use impulse2d::{BodyDef, BodyType, Pos, RollbackState, ShapeDef, Vec2, World, WorldDef};
 /// # use impulse2d::collision::make_box;
 /// # fn main() -> impulse2d::Result<()> {
 /// let mut world = World::new(&WorldDef::default())?;
@@ -1476,7 +1476,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
 /// world.create_polygon_shape(ground, &ShapeDef::default(), &make_box(10.0, 0.5)?)?;
 /// let ball = world.create_body(&BodyDef {
 ///     body_type: BodyType::Dynamic,
-///     position: Vec2::new(0.0, 4.0),
+///     position: Pos::new(0.0, 4.0),
 ///     ..BodyDef::default()
 /// })?;
 /// world.create_polygon_shape(ball, &ShapeDef::default(), &make_box(0.5, 0.5)?)?;

@@ -151,6 +151,7 @@ struct BodyLanes {
 /// zero velocity and no motion, and it is not dynamic, so [`scatter`] never
 /// writes it (threads solving one colour share it). This keeps gathering free
 /// of branches.
+#[cfg_attr(all(feature = "row-gather", target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
@@ -165,6 +166,7 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
     }
 }
 
+#[cfg_attr(all(feature = "row-gather", target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
     for (i, &index) in indices.iter().enumerate() {
@@ -214,6 +216,8 @@ fn apply_b(
 /// Wide [`warm_start`](super::contact_solver::warm_start).
 #[inline(always)]
 pub(crate) fn warm_start(constraints: &mut [WideConstraint], states: &mut [BodyState]) {
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    use rows::{gather, scatter};
     for c in constraints {
         let mut a = gather(states, &c.index_a);
         let mut b = gather(states, &c.index_b);
@@ -249,6 +253,8 @@ pub(crate) fn solve(
     max_push_speed: f32,
     use_bias: bool,
 ) {
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    use rows::{gather, scatter};
     let inv_h = FloatW::splat(inv_h);
     let min_bias = FloatW::splat(-max_push_speed);
     let zero = FloatW::ZERO;
@@ -384,6 +390,8 @@ pub(crate) fn apply_restitution(
     states: &mut [BodyState],
     threshold: f32,
 ) {
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    use rows::{gather, scatter};
     let zero = FloatW::ZERO;
     let neg_threshold = FloatW::splat(-threshold);
     for c in constraints {
@@ -470,6 +478,10 @@ fn a_rot_y(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
     s * rx + c * ry
 }
 
+// The row form of `gather` and `scatter` (the unstable `row-gather` feature).
+#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+mod rows;
+
 #[cfg(test)]
 mod tests {
     use crate::collision::make_box;
@@ -478,7 +490,7 @@ mod tests {
 
     /// Builds a small pyramid next to a few spinning balls on a ramp-free
     /// ground, knocks it, and returns every body's transform bits after `steps`.
-    fn run(use_wide: bool, steps: usize) -> Vec<[u32; 4]> {
+    fn run(use_wide: bool, steps: usize) -> Vec<build::PoseBits> {
         run_on(use_wide, steps, 1, false)
     }
 
@@ -487,7 +499,7 @@ mod tests {
         steps: usize,
         worker_count: usize,
         enable_contact_softening: bool,
-    ) -> Vec<[u32; 4]> {
+    ) -> Vec<build::PoseBits> {
         let mut world = World::new(&WorldDef {
             worker_count,
             enable_contact_softening,

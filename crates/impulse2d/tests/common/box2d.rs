@@ -172,7 +172,7 @@ pub fn body_state(body: c::b2BodyId) -> BodyState {
 pub fn our_body_state(world: &impulse2d::World, body: impulse2d::BodyId) -> BodyState {
     let b = world.body(body).unwrap();
     (
-        b.position(),
+        impulse2d::pos::to_vec2(b.position()),
         b.rotation().angle(),
         b.linear_velocity(),
         b.angular_velocity(),

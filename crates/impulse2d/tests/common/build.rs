@@ -15,6 +15,15 @@ use impulse2d::{
 /// The tests' usual time step, s.
 pub const DT: f32 = 1.0 / 60.0;
 
+/// The raw bits of a body pose (`WorldTransform::to_bits`): `u32` words in
+/// the default build, `u64` ones with `large-world`.
+#[cfg(not(feature = "large-world"))]
+pub type PoseBits = [u32; 4];
+/// The raw bits of a body pose (`WorldTransform::to_bits`): `u32` words in
+/// the default build, `u64` ones with `large-world`.
+#[cfg(feature = "large-world")]
+pub type PoseBits = [u64; 4];
+
 /// A world with default settings.
 pub fn world() -> World {
     World::new(&WorldDef::default()).unwrap()

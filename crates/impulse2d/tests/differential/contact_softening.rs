@@ -56,7 +56,7 @@ fn ours(heavy_density: f32, softening: bool) -> Vec<[State; 2]> {
     assert_eq!(world.is_contact_softening_enabled(), softening);
     let ground = world
         .create_body(&BodyDef {
-            position: Vec2::new(0.0, -0.5),
+            position: impulse2d::pos::to_pos(Vec2::new(0.0, -0.5)),
             ..Default::default()
         })
         .unwrap();

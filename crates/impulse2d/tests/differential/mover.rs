@@ -116,7 +116,7 @@ fn make_pair(rng: &mut Rng) -> Pair {
     let mut ours = World::new(&WorldDef::default()).unwrap();
     let body = ours
         .create_body(&BodyDef {
-            position: xf.p,
+            position: impulse2d::pos::to_pos(xf.p),
             rotation: xf.q,
             ..Default::default()
         })

@@ -1,0 +1,321 @@
+//! The wide solver's gather and scatter a body row at a time (the unstable
+//! `row-gather` feature, x86-64 only).
+//!
+//! A [`BodyState`] is 8 words, `[vx vy w flags | dpx dpy dqc dqs]`: two rows
+//! of four `f32` (the flags travel as bits). The rows of four bodies are
+//! transposed into four lanes with SSE shuffles, and two groups of four make
+//! the eight lanes of a [`FloatW`]. The scatter transposes `[vx vy w flags]`
+//! back and writes each dynamic body's first row whole, the flags with the bits
+//! that were read. SSE2 is part of every x86-64 CPU, so the same code serves the
+//! baseline and the x86-64-v3 builds of the kernels (`simd.rs`).
+//!
+//! Only moves and shuffles: every bit read is the bit written, so the result is
+//! the lane-by-lane [`gather`](super::gather) and [`scatter`](super::scatter)'s,
+//! which stay the reference (the tests below compare them bit for bit).
+
+use std::arch::x86_64::{
+    __m128, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_storeu_ps, _mm_unpackhi_ps,
+    _mm_unpacklo_ps,
+};
+use std::hint::black_box;
+use std::mem::{offset_of, size_of};
+use std::ops::{Deref, DerefMut};
+
+use super::BodyLanes;
+use crate::body::{BodyState, flags};
+use crate::solver::lanes::{FloatW, LANES};
+
+// The intrinsics below need SSE and SSE2, which every x86-64 target has.
+const _: () = assert!(cfg!(target_feature = "sse") && cfg!(target_feature = "sse2"));
+
+// `BodyState` (`#[repr(C)]` with this feature) is the two rows read here.
+const _: () = {
+    assert!(size_of::<BodyState>() == 8 * size_of::<f32>());
+    assert!(offset_of!(BodyState, linear_velocity.x) == 0);
+    assert!(offset_of!(BodyState, linear_velocity.y) == 4);
+    assert!(offset_of!(BodyState, angular_velocity) == 8);
+    assert!(offset_of!(BodyState, flags) == 12);
+    assert!(offset_of!(BodyState, delta_position.x) == 16);
+    assert!(offset_of!(BodyState, delta_position.y) == 20);
+    assert!(offset_of!(BodyState, delta_rotation.c) == 24);
+    assert!(offset_of!(BodyState, delta_rotation.s) == 28);
+};
+
+/// [`BodyLanes`] with the flags of each lane's body (bits in the `f32` lanes of
+/// two registers: lanes 0–3, then 4–7), which [`scatter`] writes back
+/// unchanged. The solver kernels see the [`BodyLanes`] through `Deref`.
+pub(super) struct RowLanes {
+    lanes: BodyLanes,
+    flags: [__m128; 2],
+}
+
+impl Deref for RowLanes {
+    type Target = BodyLanes;
+    #[inline(always)]
+    fn deref(&self) -> &BodyLanes {
+        &self.lanes
+    }
+}
+
+impl DerefMut for RowLanes {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut BodyLanes {
+        &mut self.lanes
+    }
+}
+
+/// Row `half` (0: `[vx vy w flags]`, 1: `[dpx dpy dqc dqs]`) of a body state.
+#[inline(always)]
+fn load_row(s: &BodyState, half: usize) -> __m128 {
+    debug_assert!(half < 2);
+    // SAFETY: `BodyState` is 8 four-byte words (the `const` checks above), so
+    // words `4·half .. 4·half + 4` lie inside `*s`, which the reference keeps
+    // readable; `loadu` needs no alignment, and any bits are a valid `f32`.
+    #[allow(unsafe_code)]
+    unsafe {
+        _mm_loadu_ps(std::ptr::from_ref(s).cast::<f32>().add(4 * half))
+    }
+}
+
+/// Writes `row` over `[vx vy w flags]` of a body state.
+#[inline(always)]
+fn store_head(s: &mut BodyState, row: __m128) {
+    // SAFETY: the first four words of `*s` (see the `const` checks above),
+    // which the exclusive reference lets us write; `storeu` needs no
+    // alignment, and any bits are a valid `f32` or `u32`.
+    #[allow(unsafe_code)]
+    unsafe {
+        _mm_storeu_ps(std::ptr::from_mut(s).cast::<f32>(), row);
+    }
+}
+
+/// The 4 × 4 transpose: row `i` of the result holds element `i` of each row
+/// of `r` (its own inverse).
+#[inline(always)]
+fn transpose([r0, r1, r2, r3]: [__m128; 4]) -> [__m128; 4] {
+    // SAFETY: register shuffles that need SSE, which every x86-64 CPU has
+    // (the first `const` check above).
+    #[allow(unsafe_code)]
+    unsafe {
+        let t0 = _mm_unpacklo_ps(r0, r1); // a0 a1 b0 b1
+        let t1 = _mm_unpacklo_ps(r2, r3); // a2 a3 b2 b3
+        let t2 = _mm_unpackhi_ps(r0, r1); // c0 c1 d0 d1
+        let t3 = _mm_unpackhi_ps(r2, r3); // c2 c3 d2 d3
+        [
+            _mm_movelh_ps(t0, t1), // a0 a1 a2 a3
+            _mm_movehl_ps(t1, t0), // b0 b1 b2 b3
+            _mm_movelh_ps(t2, t3), // c0 c1 c2 c3
+            _mm_movehl_ps(t3, t2), // d0 d1 d2 d3
+        ]
+    }
+}
+
+/// Eight lanes from the four lanes of two registers (lanes 0–3, then 4–7).
+#[inline(always)]
+fn join(lo: __m128, hi: __m128) -> FloatW {
+    // SAFETY: both are 32 bytes of eight `f32` (`FloatW` is `[f32; 8]`), any
+    // bits are valid for either.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::mem::transmute::<[__m128; 2], FloatW>([lo, hi])
+    }
+}
+
+/// The two halves of eight lanes ([`join`] undone).
+#[inline(always)]
+fn split(x: FloatW) -> [__m128; 2] {
+    // SAFETY: as in `join`.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::mem::transmute::<FloatW, [__m128; 2]>(x)
+    }
+}
+
+/// Loads the states of [`LANES`] bodies: the row form of
+/// [`gather`](super::gather), bit for bit.
+#[inline(always)]
+pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
+    let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
+    let group =
+        |g: usize, half: usize| transpose(std::array::from_fn(|k| load_row(s[4 * g + k], half)));
+    let [vx0, vy0, w0, f0] = group(0, 0);
+    let [vx1, vy1, w1, f1] = group(1, 0);
+    let [px0, py0, qc0, qs0] = group(0, 1);
+    let [px1, py1, qc1, qs1] = group(1, 1);
+    // Through memory, so that LLVM sees eight-lane loads: left visible, it
+    // folds the shuffles back into a scalar load and insert per lane and
+    // word (what this replaces), or does the arithmetic in four-lane halves.
+    let lanes: [FloatW; 7] = black_box([
+        join(vx0, vx1),
+        join(vy0, vy1),
+        join(w0, w1),
+        join(px0, px1),
+        join(py0, py1),
+        join(qc0, qc1),
+        join(qs0, qs1),
+    ]);
+    let [vx, vy, w, dpx, dpy, dqc, dqs] = lanes;
+    RowLanes {
+        lanes: BodyLanes {
+            vx,
+            vy,
+            w,
+            dpx,
+            dpy,
+            dqc,
+            dqs,
+        },
+        flags: [f0, f1],
+    }
+}
+
+/// Writes the velocities of [`LANES`] bodies back, dynamic bodies only (see
+/// `flags::DYNAMIC`): the row form of [`scatter`](super::scatter), bit for
+/// bit. Each dynamic body's `[vx vy w flags]` is written whole, its flags with
+/// the bits [`gather`] read.
+#[inline(always)]
+pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowLanes) {
+    // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
+    let [vx, vy, w] = black_box([b.vx, b.vy, b.w]).map(split);
+    for g in 0..2 {
+        let rows = transpose([vx[g], vy[g], w[g], b.flags[g]]);
+        for (k, row) in rows.into_iter().enumerate() {
+            let s = &mut states[indices[4 * g + k] as usize];
+            if s.flags & flags::DYNAMIC == 0 {
+                continue;
+            }
+            store_head(s, row);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "../../../tests/common/rng.rs"]
+mod rng;
+
+#[cfg(test)]
+mod tests {
+    use super::rng::Rng;
+    use super::*;
+    use crate::math::{Rot, Vec2};
+
+    /// A state's eight words as bits.
+    fn bits(s: &BodyState) -> [u32; 8] {
+        [
+            s.linear_velocity.x.to_bits(),
+            s.linear_velocity.y.to_bits(),
+            s.angular_velocity.to_bits(),
+            s.flags,
+            s.delta_position.x.to_bits(),
+            s.delta_position.y.to_bits(),
+            s.delta_rotation.c.to_bits(),
+            s.delta_rotation.s.to_bits(),
+        ]
+    }
+
+    fn lane_bits(x: FloatW) -> [u32; LANES] {
+        x.0.map(f32::to_bits)
+    }
+
+    /// An `f32` that is often awkward: a NaN with a random payload and sign,
+    /// ±0, ±∞, a subnormal, or any random bits.
+    fn awkward(rng: &mut Rng) -> f32 {
+        let r = rng.next_u64();
+        let sign = ((r >> 32) as u32) & 0x8000_0000;
+        let payload = (r as u32) & 0x007F_FFFF;
+        f32::from_bits(match rng.below(6) {
+            0 => sign | 0x7F80_0000 | payload.max(1),
+            1 => sign,
+            2 => sign | 0x7F80_0000,
+            3 => sign | payload,
+            _ => (r >> 16) as u32,
+        })
+    }
+
+    fn random_state(rng: &mut Rng) -> BodyState {
+        let dynamic = if rng.chance(0.6) { flags::DYNAMIC } else { 0 };
+        let flags = ((rng.next_u64() as u32) & !flags::DYNAMIC) | dynamic;
+        BodyState {
+            linear_velocity: Vec2::new(awkward(rng), awkward(rng)),
+            angular_velocity: awkward(rng),
+            flags,
+            delta_position: Vec2::new(awkward(rng), awkward(rng)),
+            delta_rotation: Rot {
+                c: awkward(rng),
+                s: awkward(rng),
+            },
+        }
+    }
+
+    fn random_lanes(rng: &mut Rng) -> FloatW {
+        FloatW(std::array::from_fn(|_| awkward(rng)))
+    }
+
+    /// On 200 random sets of states and indices (repeated indices included)
+    /// with awkward floats and random flags, the row forms read and write
+    /// exactly what the lane-by-lane forms do, and never write a body that
+    /// is not dynamic.
+    #[test]
+    fn rows_match_lanes_bit_for_bit() {
+        let mut rng = Rng::new(0x5EED_0011);
+        let mut repeated = 0;
+        for _ in 0..200 {
+            let n = 1 + rng.below(12);
+            let states: Vec<BodyState> = (0..n).map(|_| random_state(&mut rng)).collect();
+            let indices: [u32; LANES] = std::array::from_fn(|_| rng.below(n) as u32);
+            let mut distinct = indices.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            repeated += usize::from(distinct.len() < LANES);
+
+            let rows = gather(&states, &indices);
+            let lanes = super::super::gather(&states, &indices);
+            for (r, l) in [
+                (rows.vx, lanes.vx),
+                (rows.vy, lanes.vy),
+                (rows.w, lanes.w),
+                (rows.dpx, lanes.dpx),
+                (rows.dpy, lanes.dpy),
+                (rows.dqc, lanes.dqc),
+                (rows.dqs, lanes.dqs),
+            ] {
+                assert_eq!(lane_bits(r), lane_bits(l));
+            }
+            for (i, &index) in indices.iter().enumerate() {
+                assert_eq!(
+                    join(rows.flags[0], rows.flags[1]).0[i].to_bits(),
+                    states[index as usize].flags
+                );
+            }
+
+            // New velocities in every lane, then both scatters.
+            let mut rows = rows;
+            rows.lanes.vx = random_lanes(&mut rng);
+            rows.lanes.vy = random_lanes(&mut rng);
+            rows.lanes.w = random_lanes(&mut rng);
+            let new = BodyLanes {
+                vx: rows.vx,
+                vy: rows.vy,
+                w: rows.w,
+                ..lanes
+            };
+            let (mut by_rows, mut by_lanes) = (states.clone(), states.clone());
+            scatter(&mut by_rows, &indices, &rows);
+            super::super::scatter(&mut by_lanes, &indices, &new);
+            for (k, s) in states.iter().enumerate() {
+                assert_eq!(bits(&by_rows[k]), bits(&by_lanes[k]), "body {k}");
+                let gathered = indices.contains(&(k as u32));
+                if s.flags & flags::DYNAMIC == 0 || !gathered {
+                    assert_eq!(bits(&by_rows[k]), bits(s), "body {k} written");
+                } else {
+                    // The last lane holding the body wins, in both forms.
+                    let lane = indices.iter().rposition(|&i| i == k as u32).unwrap();
+                    let expected = [new.vx.0[lane], new.vy.0[lane], new.w.0[lane]];
+                    assert_eq!(bits(&by_rows[k])[..3], expected.map(f32::to_bits));
+                    assert_eq!(bits(&by_rows[k])[3..], bits(s)[3..], "body {k}");
+                }
+            }
+        }
+        assert!(repeated > 100, "{repeated} trials with a repeated index");
+    }
+}
