@@ -179,7 +179,8 @@ impl PreSolve<'_> {
     /// Asks the callback about a hit found by continuous collision: shape
     /// `fast` (the swept one) reaches shape `hit` at `fraction` of the sweeps
     /// in `input`. Returns whether the hit stands (always, when neither shape
-    /// asked for pre-solve events or there is no callback).
+    /// asked for pre-solve events or there is no callback). large-world: the
+    /// sweeps are relative to the world position `base` (`pos::sweep_base`).
     pub(crate) fn allows_impact(
         &self,
         shapes: &[Shape],
@@ -187,6 +188,7 @@ impl PreSolve<'_> {
         fast: u32,
         input: &ToiInput,
         fraction: f32,
+        #[cfg(feature = "large-world")] base: crate::pos::Pos,
     ) -> bool {
         let (a, b) = (&shapes[hit as usize], &shapes[fast as usize]);
         let Some(f) = self.f.filter(|_| self.applies(a, b)) else {
@@ -194,6 +196,14 @@ impl PreSolve<'_> {
         };
         let (id_a, id_b) = (shape_id(self.world, hit, a), shape_id(self.world, fast, b));
         let manifold = impact_manifold(input, fraction);
+        // large-world: the point in world coordinates, as a contact's
+        // (`contact::update_contact`); anchors are differences already
+        #[cfg(feature = "large-world")]
+        let manifold = {
+            let mut m = manifold;
+            m.points[0].point = crate::pos::to_vec2(base + m.points[0].point);
+            m
+        };
         guarded(self.panic, true, || f(id_a, id_b, &manifold))
     }
 }
@@ -202,7 +212,9 @@ impl PreSolve<'_> {
 /// pre-solve callback: the closest points of the two proxies at `fraction`
 /// of their sweeps, the normal from A to B, the point midway between the
 /// surfaces, the separation the gap left there, anchors relative to each
-/// body's origin at that time, and no impulses.
+/// body's origin at that time, and no impulses. The point is in the sweeps'
+/// frame (relative to their `base` with large-world; the caller moves it
+/// into the world).
 fn impact_manifold(input: &ToiInput, fraction: f32) -> Manifold {
     let transform_a = input.sweep_a.transform_at(fraction);
     let transform_b = input.sweep_b.transform_at(fraction);

@@ -37,8 +37,6 @@ struct Call {
     a: ShapeId,
     b: ShapeId,
     normal: Vec2,
-    // Checked in the default build only (see the test below).
-    #[cfg_attr(feature = "large-world", allow(dead_code))]
     point: Vec2,
     separation: f32,
     point_count: usize,
@@ -92,18 +90,14 @@ fn jumps_through_and_lands(bullet: bool) {
             (c.separation - LINEAR_SLOP).abs() <= 0.3 * LINEAR_SLOP,
             "{c:?}"
         );
-        // With large-world the engine gives this point relative to the fast
-        // body's start centre (`sweep_base`), not in world coordinates as
-        // `ManifoldPoint::point` says: checked in the default build until the
-        // engine's impact manifold is fixed.
-        #[cfg(not(feature = "large-world"))]
-        {
-            assert!(
-                (c.point.y - (2.9 - 0.5 * c.separation)).abs() < 1e-3,
-                "{c:?}"
-            );
-            assert!(c.point.x.abs() <= 0.5 + 1e-4, "{c:?}");
-        }
+        // The point is in world coordinates (in both builds): mid-way across
+        // the gap under the platform's underside (y = 2.9 m), within the
+        // box's half-width of its centre line x = 0.
+        assert!(
+            (c.point.y - (2.9 - 0.5 * c.separation)).abs() < 1e-3,
+            "{c:?}"
+        );
+        assert!(c.point.x.abs() <= 0.5 + 1e-4, "{c:?}");
     }
     // Not moved back: free flight, 0.5 + 2.5 m less a little gravity.
     let y1 = height(&world, scene.body);

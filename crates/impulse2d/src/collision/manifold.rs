@@ -46,11 +46,25 @@ use crate::math::{Transform, Vec2};
 /// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ManifoldPoint {
-    /// World position of the contact point (mid-way between the surfaces), metres.
+    /// World position of the contact point (mid-way between the surfaces),
+    /// metres: in the world's contacts, their events, the pre-solve callback
+    /// (continuous collision's one-point manifolds too) and contact data;
+    /// in the frame of the transforms passed to a `collide_*` function.
+    ///
+    /// With the `large-world` feature it is still the world position, rounded
+    /// to `f32` (the manifold is computed relative to body A and moved into
+    /// the world in `f64`): as coarse as any `f32` coordinate there, steps of
+    /// 7.8 mm at 100 km and 1 m at 10,000 km. Where that is too coarse, take
+    /// `anchor_a` from body A's centre of mass in `f64` (a world contact's
+    /// anchors are relative to the centres of mass, see `anchor_a`).
     pub point: Vec2,
-    /// The point relative to body A's origin, world orientation, metres.
+    /// The point relative to body A's origin, world orientation, metres
+    /// (`collide_*`, and continuous collision's one-point manifolds, at the
+    /// time of impact); in the world's contacts (their events, the pre-solve
+    /// callback, contact data) relative to body A's centre of mass.
     pub anchor_a: Vec2,
-    /// The point relative to body B's origin, world orientation, metres.
+    /// The point relative to body B's origin, world orientation, metres (in
+    /// the world's contacts relative to its centre of mass, as `anchor_a`).
     pub anchor_b: Vec2,
     /// Signed distance between the surfaces along the normal, metres (negative
     /// when overlapping).

@@ -19,12 +19,17 @@
 //! both the save and the load. A field is coded as one bit when it equals a
 //! guess both directions can make (the same field of the previous element;
 //! the box a shape's body transform gives; a contact's shapes as its row
-//! names them; a manifold point's anchor B from its anchor A and the
-//! bodies' centres), and as its difference from the guess otherwise, so the
-//! coding is exact whatever the world holds, and compact where the guesses
-//! hold. The broad phase's pair set is not packed: it is the set of the
-//! contacts' shape pairs, rebuilt on load. Joint sims and events are copied
-//! whole in both forms.
+//! names them; a manifold point's anchor B and world point as its anchor A
+//! plus one offset per manifold), and as its difference from the guess
+//! otherwise, so the coding is exact whatever the world holds, and compact
+//! where the guesses hold. Where a guess rarely holds, the value is coded
+//! without one (the solver's numbers of a manifold point are raw words):
+//! each decision costs time. Links that a list's other direction gives (a
+//! contact row's links back) and where each contact's sim is are read off
+//! what was coded before, and only rows that disagree are coded. The broad
+//! phase's pair set is not packed: it is the set of the contacts' shape
+//! pairs, rebuilt on load. Joint sims and events are copied whole in both
+//! forms.
 //!
 //! What it leaves out is what only a structural call changes: the shapes'
 //! geometry and materials, the bounds of static shapes, the chains, the
@@ -38,8 +43,8 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near, near_pos,
-    near_rot, near_tag, near_vec,
+    Coder, Field, Packer, Unpacker, all_or_each, delta, diff, elements, guess, guess_all, near,
+    near_pos, near_rot, near_tag, near_vec,
 };
 use super::raw::{RawStores, Refill};
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -299,13 +304,8 @@ fn code_shape_pair<C: Coder>(c: &mut C, a: &mut u32, b: &mut u32, (pa, pb): (u32
     delta(c, b, a.wrapping_add(pb.wrapping_sub(pa)));
 }
 
-/// A slot of the link table no contact coded so far has filled.
+/// A slot of the recycling rotation table no contact sim has filled yet.
 const UNLINKED: u32 = u32::MAX - 1;
-
-/// The link table's guess at `slot`, if a contact coded before filled it.
-fn linked(links: &[u32], slot: usize) -> Option<u32> {
-    links.get(slot).copied().filter(|&v| v != UNLINKED)
-}
 
 /// Where item `index` of a table of `width` slots per item lies (`None`
 /// when that is past what this machine can index: checked, so that a large
@@ -315,28 +315,22 @@ fn slots(index: usize, width: usize) -> Option<std::ops::Range<usize>> {
     Some(at..at.checked_add(width)?)
 }
 
-/// Tells the contact at the other end of a link (`to`, an index into the
-/// part of the table starting at `part`) where it points back to.
-fn link_back(links: &mut [u32], part: usize, to: u32, from: u32) {
-    if to != NULL_INDEX
-        && let Some(slot) = links.get_mut(part.wrapping_add(to as usize))
-    {
-        *slot = from;
+/// A link to the next item of a list, guessed as the previous row's link
+/// moved by as much as the row's own key (`key`, against the previous row's
+/// `prev_key`): rows made in a pattern link in that pattern. A previous end
+/// of list (`NULL_INDEX`) guesses an end.
+#[inline(always)]
+fn next_guess(prev_next: u32, key: u32, prev_key: u32) -> u32 {
+    if prev_next == NULL_INDEX {
+        NULL_INDEX
+    } else {
+        prev_next.wrapping_add(key.wrapping_sub(prev_key))
     }
 }
 
-/// A contact row. `links` (six slots per contact, see `code_world`) holds
-/// what the rows before it say about its links: when a row points to a
-/// later one, that one points back, so its link costs a bit.
-fn code_contact<C: Coder>(
-    c: &mut C,
-    ct: &mut Contact,
-    p: &Contact,
-    i: u32,
-    shapes: &[Shape],
-    links: &mut [u32],
-) {
-    let n = links.len() / 6;
+/// A contact row but its links back (`code_contact_prevs`) and where its
+/// sim is (`code_contact_places`).
+fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape]) {
     let Contact {
         // where its sim is: coded after the sims (`code_contact_places`)
         set_index: _,
@@ -345,7 +339,8 @@ fn code_contact<C: Coder>(
         edges,
         shape_id_a,
         shape_id_b,
-        island_prev,
+        // read off the links forward (`code_contact_prevs`)
+        island_prev: _,
         island_next,
         island_id,
         contact_id,
@@ -362,7 +357,7 @@ fn code_contact<C: Coder>(
     for (k, edge) in edges.iter_mut().enumerate() {
         let ContactEdge {
             body_id,
-            prev_key,
+            prev_key: _, // `code_contact_prevs`
             next_key,
         } = edge;
         // the shape's body (shapes are structural: the same in both directions)
@@ -372,48 +367,125 @@ fn code_contact<C: Coder>(
         delta(c, body_id, body);
         // the body's list of contact edges
         let key = (i << 1) | k as u32;
-        delta(c, prev_key, linked(links, key as usize).unwrap_or(key));
-        delta(
-            c,
-            next_key,
-            linked(links, 2 * n + key as usize).unwrap_or(key),
-        );
-        link_back(links, 0, *next_key, key);
-        link_back(links, 2 * n, *prev_key, key);
+        let guess = next_guess(p.edges[k].next_key, key, key.wrapping_sub(2));
+        diff(c, next_key, guess);
     }
     guess(c, island_id, p.island_id);
     // the island's list of contacts
-    delta(
-        c,
-        island_prev,
-        linked(links, 4 * n + i as usize).unwrap_or(i),
-    );
-    delta(
+    diff(
         c,
         island_next,
-        linked(links, 5 * n + i as usize).unwrap_or(i),
+        next_guess(p.island_next, i, i.wrapping_sub(1)),
     );
-    link_back(links, 4 * n, *island_next, i);
-    link_back(links, 5 * n, *island_prev, i);
+}
+
+/// The contact rows' links back (each edge's previous key, the previous
+/// contact of the island): in a consistent world, the row whose link
+/// forward names this one, or none. So they are read off the links forward
+/// (`derived`: three slots per contact, scratch), and only rows that
+/// disagree are coded (none in a consistent world): their count, then for
+/// each the gap from the last one and its three links against the derived
+/// ones.
+#[inline(never)]
+fn code_contact_prevs<C: Coder>(c: &mut C, contacts: &mut [Contact], derived: &mut [u32]) {
+    derived.fill(NULL_INDEX);
+    let mut put = |to: u32, slot: usize, from: u32| {
+        if to != NULL_INDEX
+            && let Some(x) = slots(to as usize, 3).and_then(|at| derived.get_mut(at.start + slot))
+        {
+            *x = from;
+        }
+    };
+    for (i, ct) in contacts.iter().enumerate() {
+        for (k, edge) in ct.edges.iter().enumerate() {
+            let key = ((i as u32) << 1) | k as u32;
+            let to = edge.next_key;
+            if to != NULL_INDEX {
+                put(to >> 1, (to & 1) as usize, key);
+            }
+        }
+        put(ct.island_next, 2, i as u32);
+    }
+    code_off_table(
+        c,
+        contacts,
+        derived,
+        |ct| [ct.edges[0].prev_key, ct.edges[1].prev_key, ct.island_prev],
+        |ct| {
+            let [e0, e1] = &mut ct.edges;
+            [&mut e0.prev_key, &mut e1.prev_key, &mut ct.island_prev]
+        },
+    );
+}
+
+/// Three fields of each contact row that `table` (three slots per contact,
+/// derived from what was coded before) gives in a consistent world: only
+/// the rows that disagree are coded, as their count, then for each the gap
+/// from the last one and its three fields against the table's. `read` and
+/// `write` name the fields.
+fn code_off_table<C: Coder>(
+    c: &mut C,
+    contacts: &mut [Contact],
+    table: &[u32],
+    read: fn(&Contact) -> [u32; 3],
+    write: fn(&mut Contact) -> [&mut u32; 3],
+) {
+    let row = |i: usize| -> [u32; 3] {
+        slots(i, 3)
+            .and_then(|at| table.get(at))
+            .map_or([NULL_INDEX; 3], |d| [d[0], d[1], d[2]])
+    };
+    let disagree = |(i, ct): &(usize, &Contact)| read(ct) != row(*i);
+    let mut misses = if C::UNPACKS {
+        0
+    } else {
+        contacts.iter().enumerate().filter(disagree).count() as u32
+    };
+    c.varint(&mut misses);
+    if C::UNPACKS {
+        for (i, ct) in contacts.iter_mut().enumerate() {
+            for (v, d) in write(ct).into_iter().zip(row(i)) {
+                *v = d;
+            }
+        }
+    }
+    let mut next = 0usize;
+    for _ in 0..misses {
+        let mut gap = if C::UNPACKS {
+            0
+        } else {
+            let at = contacts[next..]
+                .iter()
+                .enumerate()
+                .map(|(k, ct)| (next + k, ct))
+                .find(disagree)
+                .map_or(contacts.len(), |(i, _)| i);
+            (at - next) as u32
+        };
+        c.varint(&mut gap);
+        let i = next.saturating_add(gap as usize);
+        next = i.saturating_add(1);
+        let mut blank = Contact::default();
+        let ct = contacts.get_mut(i).unwrap_or(&mut blank);
+        for (v, d) in write(ct).into_iter().zip(row(i)) {
+            delta(c, v, d);
+        }
+    }
 }
 
 /// The contact rows (see `code_contact`).
 #[inline(never)]
-fn code_contact_rows<C: Coder>(
-    c: &mut C,
-    contacts: &mut Vec<Contact>,
-    shapes: &[Shape],
-    links: &mut [u32],
-) {
+fn code_contact_rows<C: Coder>(c: &mut C, contacts: &mut Vec<Contact>, shapes: &[Shape]) {
     elements(c, contacts, &Contact::default(), |c, ct, p, i| {
-        code_contact(c, ct, p, i, shapes, links);
+        code_contact(c, ct, p, i, shapes);
     });
 }
 
 /// What the guesses of a contact sim read from stores coded before it.
 struct SimGuesses<'a> {
     contacts: &'a [Contact],
-    shapes: &'a [Shape],
+    /// Per shape, what a contact sim reads of its body (`fill_shape_rows`).
+    by_shape: &'a [u32],
     bodies: &'a [Body],
     sets: &'a [SolverSet],
     /// Per body, the bits of the last recycling rotation coded for it.
@@ -421,46 +493,78 @@ struct SimGuesses<'a> {
 }
 
 impl SimGuesses<'_> {
-    /// A recycling rotation of body `body` (of a contact's shape): one bit
-    /// when it is the last one coded for that body (the contacts of a body
-    /// made at the same step share it), else near the body's rotation `now`.
-    fn code_turn<C: Coder>(&self, c: &mut C, v: &mut Rot, body: Option<u32>, now: Rot) {
-        let slots = body.and_then(|b| self.turned.get(slots(b as usize, 2)?));
-        let seen = slots
-            .map(|s| (s[0].get(), s[1].get()))
-            .filter(|&(cos, _)| cos != UNLINKED)
-            .map(|(cos, sin)| Rot {
-                c: f32::from_bits(cos),
-                s: f32::from_bits(sin),
-            });
-        match seen {
-            Some(r) => {
-                let mut hit = v.same(&r);
-                c.bit(&mut hit);
-                if !hit {
-                    near_rot(c, v, now);
-                } else if C::UNPACKS {
-                    *v = r;
-                }
-            }
-            None => near_rot(c, v, now),
-        }
-        if let Some(s) = slots {
-            s[0].set(v.c.to_bits());
-            s[1].set(v.s.to_bits());
+    /// Body `body`'s two slots of the rotation table, if it has them.
+    fn turn_slots(&self, body: Option<u32>) -> Option<&[Cell<u32>]> {
+        self.turned.get(slots(body? as usize, 2)?)
+    }
+
+    /// The last recycling rotation coded for a body (its slots), if any.
+    fn last_turn(slots: Option<&[Cell<u32>]>) -> Option<Rot> {
+        match slots {
+            Some([cos, sin]) if cos.get() != UNLINKED => Some(Rot {
+                c: f32::from_bits(cos.get()),
+                s: f32::from_bits(sin.get()),
+            }),
+            _ => None,
         }
     }
 
-    /// The body of shape `shape_id`.
-    fn body_of(&self, shape_id: u32) -> Option<u32> {
-        Some(self.shapes.get(shape_id as usize)?.body_id)
+    /// Keeps `v` as the last recycling rotation coded for a body.
+    fn keep_turn(slots: Option<&[Cell<u32>]>, v: Rot) {
+        if let Some([cos, sin]) = slots {
+            cos.set(v.c.to_bits());
+            sin.set(v.s.to_bits());
+        }
     }
 
-    /// The row and sim of body `body`.
-    fn body(&self, body: Option<u32>) -> Option<(&Body, &BodySim)> {
-        let body = self.bodies.get(body? as usize)?;
-        let set = self.sets.get(body.set_index as usize)?;
-        Some((body, set.body_sims.get(body.local_index as usize)?))
+    /// Shape `shape_id`'s row of `by_shape`.
+    fn shape_row(&self, shape_id: u32) -> Option<&[u32]> {
+        self.by_shape.get(slots(shape_id as usize, SHAPE_ROW)?)
+    }
+
+    /// The sim of body `body` (at rest when there is none).
+    fn body_sim(&self, body: Option<u32>) -> &BodySim {
+        let sim = || {
+            let body = self.bodies.get(body? as usize)?;
+            let set = self.sets.get(body.set_index as usize)?;
+            set.body_sims.get(body.local_index as usize)
+        };
+        sim().unwrap_or(&BodySim::REST)
+    }
+}
+
+/// Slots per shape of the table `fill_shape_rows` fills.
+const SHAPE_ROW: usize = 6;
+
+/// Per shape, what a contact sim's guesses read of the shape's body, in
+/// one row of `SHAPE_ROW` slots, so that a sim looks up its two shapes
+/// rather than each shape's body, set and sim: the body's index, its index
+/// in the awake set (`NULL_INDEX` when it is not awake), and the bits of its
+/// inverse mass, inverse inertia and local centre (of `BodySim::REST` when
+/// it has no sim).
+#[inline(never)]
+fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &[SolverSet]) {
+    for (row, shape) in table.chunks_exact_mut(SHAPE_ROW).zip(shapes) {
+        let body = bodies.get(shape.body_id as usize);
+        let sim = body
+            .and_then(|b| {
+                sets.get(b.set_index as usize)?
+                    .body_sims
+                    .get(b.local_index as usize)
+            })
+            .unwrap_or(&BodySim::REST);
+        let awake = match body {
+            Some(b) if b.set_index == AWAKE_SET => b.local_index,
+            _ => NULL_INDEX,
+        };
+        row.copy_from_slice(&[
+            shape.body_id,
+            awake,
+            sim.inv_mass.to_bits(),
+            sim.inv_inertia.to_bits(),
+            sim.local_center.x.to_bits(),
+            sim.local_center.y.to_bits(),
+        ]);
     }
 }
 
@@ -483,19 +587,19 @@ struct PointGuesses {
 /// of the manifold has them as those sums bit for bit, one bit and the two
 /// offsets (raw words) replace them (the points then code neither);
 /// otherwise the bit, and each point codes its own near the guesses
-/// (`center_a`, and `offset`: `center_a - center_b`). Gives `(to_b,
+/// (centre A − centre B, and centre A, from `centers`). Gives `(to_b,
 /// to_point, shared)`.
 #[inline(never)]
 fn code_offsets<C: Coder>(
     c: &mut C,
     m: &Manifold,
-    center_a: Vec2,
-    offset: Vec2,
+    centers: impl FnOnce() -> (Vec2, Vec2),
 ) -> (Vec2, Vec2, bool) {
     c.mark("points: offsets");
     let count = m.point_count.min(2);
+    let unshared = |centers: (Vec2, Vec2)| (centers.0 - centers.1, centers.0, false);
     if count == 0 {
-        return (offset, center_a, false);
+        return unshared(centers());
     }
     let first = &m.points[0];
     let (mut to_b, mut to_point) = (
@@ -514,7 +618,7 @@ fn code_offsets<C: Coder>(
         }
         (to_b, to_point, true)
     } else {
-        (offset, center_a, false)
+        unshared(centers())
     }
 }
 
@@ -661,15 +765,19 @@ fn code_points<C: Coder>(
     }
 }
 
+/// A shape's body, as the header of a contact sim reads it: the body's
+/// index and its row of the shape table (`fill_shape_rows`).
+type ShapeBody<'g> = (Option<u32>, Option<&'g [u32]>);
+
 /// A contact sim's ids, shapes, bodies and material: one bit when every
-/// guess holds. Gives its bodies and their sims.
+/// guess holds. Gives each shape's body.
 #[inline(never)]
 fn code_sim_header<'g, C: Coder>(
     c: &mut C,
     s: &mut ContactSim,
     p: &ContactSim,
     g: &'g SimGuesses,
-) -> (Option<u32>, Option<u32>, &'g BodySim, &'g BodySim) {
+) -> (ShapeBody<'g>, ShapeBody<'g>) {
     let ContactSim {
         contact_id,
         body_sim_index_a,
@@ -693,10 +801,11 @@ fn code_sim_header<'g, C: Coder>(
         base_separation: _, // `code_points`
     } = s;
     c.mark("contact sims: ids, bodies, material");
-    delta(c, contact_id, p.contact_id.wrapping_add(1));
+    // (in a colour the sims are in no order of their ids)
+    diff(c, contact_id, p.contact_id.wrapping_add(1));
     guess(c, cache, p.cache);
     // (one bit when every guess of these holds)
-    let (body_a, body_b, sa, sb) = all_or_each!(c, |c| {
+    all_or_each!(c, |c| {
         // the shapes its row names
         let (ga, gb) = g
             .contacts
@@ -706,39 +815,29 @@ fn code_sim_header<'g, C: Coder>(
             });
         delta(c, shape_id_a, ga);
         delta(c, shape_id_b, gb);
-        let (body_a, body_b) = (g.body_of(*shape_id_a), g.body_of(*shape_id_b));
-        let (a, b) = (g.body(body_a), g.body(body_b));
+        let (ra, rb) = (g.shape_row(*shape_id_a), g.shape_row(*shape_id_b));
         // as `update_contact` sets them from the bodies (a sleeping set keeps
         // stale ones)
-        let awake_index = |x: Option<(&Body, &BodySim)>| match x {
-            Some((body, _)) if body.set_index == AWAKE_SET => body.local_index,
-            _ => NULL_INDEX,
-        };
-        delta(c, body_sim_index_a, awake_index(a));
-        delta(c, body_sim_index_b, awake_index(b));
+        let word = |r: Option<&[u32]>, k: usize, or: u32| r.map_or(or, |r| r[k]);
+        delta(c, body_sim_index_a, word(ra, 1, NULL_INDEX));
+        delta(c, body_sim_index_b, word(rb, 1, NULL_INDEX));
         guess(c, sim_flags, p.sim_flags);
-        let (sa, sb) = (a.map(|x| x.1), b.map(|x| x.1));
+        let float = |r: Option<&[u32]>, k: usize, or: f32| f32::from_bits(word(r, k, or.to_bits()));
         guess_all(
             c,
             [
-                (inv_mass_a, sa.map_or(p.inv_mass_a, |s| s.inv_mass)),
-                (inv_i_a, sa.map_or(p.inv_i_a, |s| s.inv_inertia)),
-                (inv_mass_b, sb.map_or(p.inv_mass_b, |s| s.inv_mass)),
-                (inv_i_b, sb.map_or(p.inv_i_b, |s| s.inv_inertia)),
+                (inv_mass_a, float(ra, 2, p.inv_mass_a)),
+                (inv_i_a, float(ra, 3, p.inv_i_a)),
+                (inv_mass_b, float(rb, 2, p.inv_mass_b)),
+                (inv_i_b, float(rb, 3, p.inv_i_b)),
                 (friction, p.friction),
                 (restitution, p.restitution),
                 (rolling_resistance, p.rolling_resistance),
                 (tangent_speed, p.tangent_speed),
             ],
         );
-        (body_a, body_b, sa, sb)
-    });
-    (
-        body_a,
-        body_b,
-        sa.unwrap_or(&BodySim::REST),
-        sb.unwrap_or(&BodySim::REST),
-    )
+        ((ra.map(|r| r[0]), ra), (rb.map(|r| r[0]), rb))
+    })
 }
 
 /// A contact sim's recycling cache: the bodies' rotations and relative pose
@@ -750,8 +849,7 @@ fn code_recycling<C: Coder>(
     s: &mut ContactSim,
     p: &ContactSim,
     g: &SimGuesses,
-    (body_a, body_b): (Option<u32>, Option<u32>),
-    (sa, sb): (&BodySim, &BodySim),
+    ((body_a, row_a), (body_b, row_b)): (ShapeBody, ShapeBody),
     to_b: Vec2,
     shared: bool,
 ) {
@@ -769,35 +867,95 @@ fn code_recycling<C: Coder>(
         guess(c, cached_relative, p.cached_relative);
         return;
     }
-    // the bodies' poses when the manifold was computed: near today's
-    c.mark("recycling: rotations");
-    g.code_turn(c, cached_rotation_a, body_a, sa.transform.q);
-    g.code_turn(c, cached_rotation_b, body_b, sb.transform.q);
-    c.mark("recycling: relative position");
-    let (qa, qb) = (*cached_rotation_a, *cached_rotation_b);
-    let relative = if shared {
-        // B's origin from A's then was anchor A − anchor B plus the two
-        // centre offsets, in A's frame
-        let between = qa.rotate(sa.local_center) - qb.rotate(sb.local_center) - to_b;
-        qa.inv_rotate(between)
-    } else {
-        sa.transform.inv_mul(sb.transform).p
+    // The bodies' rotations when the manifold was computed: each the last
+    // one coded for the same body (the contacts of a body made at the same
+    // step share it), else near the body's rotation now.
+    c.mark("recycling");
+    // (each body's sim is looked up only when a guess needs its pose now)
+    let now = |body| g.body_sim(body).transform.q;
+    let (slots_a, slots_b) = (g.turn_slots(body_a), g.turn_slots(body_b));
+    let (last_a, last_b) = (
+        SimGuesses::last_turn(slots_a).unwrap_or_else(|| now(body_a)),
+        SimGuesses::last_turn(slots_b).unwrap_or_else(|| now(body_b)),
+    );
+    // B's origin from A's then, in A's frame: with shared manifold offsets,
+    // anchor A − anchor B plus the two centre offsets; else from the poses
+    // now
+    let local_center = |r: Option<&[u32]>| match r {
+        Some(&[_, _, _, _, x, y]) => Vec2::new(f32::from_bits(x), f32::from_bits(y)),
+        _ => Vec2::ZERO,
     };
-    near_vec(c, &mut cached_relative.p, relative);
+    let (center_a, center_b) = (local_center(row_a), local_center(row_b));
+    let relative_guess = |qa: Rot, qb: Rot| {
+        if shared {
+            qa.inv_rotate(qa.rotate(center_a) - qb.rotate(center_b) - to_b)
+        } else {
+            let (xa, xb) = (g.body_sim(body_a).transform, g.body_sim(body_b).transform);
+            xa.inv_mul(xb).p
+        }
+    };
+    // (the packer's guesses; the unpacker's are made once the rotations are in)
+    let guessed = if C::UNPACKS {
+        Vec2::ZERO
+    } else {
+        relative_guess(*cached_rotation_a, *cached_rotation_b)
+    };
+    let (mut x, tx) = near_tag(cached_relative.p.x, guessed.x);
+    let (mut y, ty) = near_tag(cached_relative.p.y, guessed.y);
     // as `collide_one` forms it from the same two rotations
-    guess(c, &mut cached_relative.q, qa.inv_mul(qb));
+    let turn_hit = cached_relative
+        .q
+        .same(&cached_rotation_a.inv_mul(*cached_rotation_b));
+    // the decisions in one write
+    let mut head = u32::from(cached_rotation_a.same(&last_a))
+        | u32::from(cached_rotation_b.same(&last_b)) << 1
+        | u32::from(turn_hit) << 2
+        | tx << 3
+        | ty << 5;
+    c.bits(&mut head, 7);
+    for (v, hit, last, body) in [
+        (&mut *cached_rotation_a, head & 1 != 0, last_a, body_a),
+        (&mut *cached_rotation_b, head & 2 != 0, last_b, body_b),
+    ] {
+        if !hit {
+            near_rot(c, v, now(body));
+        } else if C::UNPACKS {
+            *v = last;
+        }
+    }
+    let (qa, qb) = (*cached_rotation_a, *cached_rotation_b);
+    SimGuesses::keep_turn(slots_a, qa);
+    SimGuesses::keep_turn(slots_b, qb);
+    c.low_bytes(&mut x, (head >> 3 & 3) + 1);
+    c.low_bytes(&mut y, (head >> 5 & 3) + 1);
+    if C::UNPACKS {
+        let guessed = relative_guess(qa, qb);
+        cached_relative.p = Vec2::new(
+            f32::from_bits(x ^ guessed.x.to_bits()),
+            f32::from_bits(y ^ guessed.y.to_bits()),
+        );
+    }
+    if head & 4 != 0 {
+        if C::UNPACKS {
+            cached_relative.q = qa.inv_mul(qb);
+        }
+    } else {
+        cached_relative.q.code(c);
+    }
 }
 
 fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
-    let (body_a, body_b, sa, sb) = code_sim_header(c, s, p, g);
+    let (a, b) = code_sim_header(c, s, p, g);
     c.mark("contact sims: manifolds");
     code_manifold_head(c, &mut s.manifold, &p.manifold);
-    let (center_a, center_b) = (to_vec2(sa.center), to_vec2(sb.center));
-    let offset = center_a - center_b;
-    let (to_b, to_point, shared) = code_offsets(c, &s.manifold, center_a, offset);
-    // the recycling cache before the points: their base separations are
-    // guessed from it
-    code_recycling(c, s, p, g, (body_a, body_b), (sa, sb), to_b, shared);
+    let centers = || {
+        let center = |body| to_vec2(g.body_sim(body).center);
+        (center(a.0), center(b.0))
+    };
+    let (to_b, to_point, shared) = code_offsets(c, &s.manifold, centers);
+    // the recycling cache after the offsets: its relative position is
+    // guessed from them
+    code_recycling(c, s, p, g, (a, b), to_b, shared);
     c.mark("contact sims: manifolds");
     let g = PointGuesses {
         to_b,
@@ -835,48 +993,13 @@ fn code_contact_places<C: Coder>(
             put(s.contact_id, [AWAKE_SET, k as u32, j as u32]);
         }
     }
-    let place = |ct: &Contact| [ct.set_index, ct.color_index, ct.local_index];
-    let derived = |i: usize| -> [u32; 3] {
-        slots(i, 3)
-            .and_then(|at| places.get(at))
-            .map_or([NULL_INDEX; 3], |p| [p[0], p[1], p[2]])
-    };
-    let disagree = |(i, ct): &(usize, &Contact)| place(ct) != derived(*i);
-    let mut misses = if C::UNPACKS {
-        0
-    } else {
-        contacts.iter().enumerate().filter(disagree).count() as u32
-    };
-    c.varint(&mut misses);
-    if C::UNPACKS {
-        for (i, ct) in contacts.iter_mut().enumerate() {
-            [ct.set_index, ct.color_index, ct.local_index] = derived(i);
-        }
-    }
-    // the rows that disagree: the gap from the last one, then the values
-    let mut next = 0usize;
-    for _ in 0..misses {
-        let mut gap = if C::UNPACKS {
-            0
-        } else {
-            let at = contacts[next..]
-                .iter()
-                .enumerate()
-                .map(|(k, ct)| (next + k, ct))
-                .find(disagree)
-                .map_or(contacts.len(), |(i, _)| i);
-            (at - next) as u32
-        };
-        c.varint(&mut gap);
-        let i = next.saturating_add(gap as usize);
-        next = i.saturating_add(1);
-        let guess = derived(i);
-        let mut blank = Contact::default();
-        let ct = contacts.get_mut(i).unwrap_or(&mut blank);
-        delta(c, &mut ct.set_index, guess[0]);
-        delta(c, &mut ct.color_index, guess[1]);
-        delta(c, &mut ct.local_index, guess[2]);
-    }
+    code_off_table(
+        c,
+        contacts,
+        places,
+        |ct| [ct.set_index, ct.color_index, ct.local_index],
+        |ct| [&mut ct.set_index, &mut ct.color_index, &mut ct.local_index],
+    );
 }
 
 fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
@@ -1060,7 +1183,7 @@ fn code_link<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
         slot,
         allocated,
     } = l;
-    delta(c, parent, p.parent);
+    diff(c, parent, p.parent);
     guess(c, slot, 1 - p.slot.min(1));
     guess(c, allocated, p.allocated);
 }
@@ -1098,7 +1221,7 @@ fn code_child<C: Coder>(
     } = ch;
     let (mut flags, mut index) = (*word & !TREE_INDEX, *word & TREE_INDEX);
     guess(c, &mut flags, p.word & !TREE_INDEX);
-    delta(c, &mut index, p.word & TREE_INDEX);
+    diff(c, &mut index, p.word & TREE_INDEX);
     if C::UNPACKS {
         *word = flags | index;
     }
@@ -1241,26 +1364,35 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.mark("shape bounds");
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
     c.mark("contact rows");
-    // Six slots per contact: the guesses of each edge's previous and next
-    // keys, then of the island's previous and next contact.
     let mut n = contacts.len() as u32;
     c.varint(&mut n);
-    // Then two per body: the last recycling rotation a contact sim of the
-    // body had (the bits of its cosine and sine).
-    // Then three per contact: where its sim is (`code_contact_places`).
+    // Scratch: three slots per contact for where its sim is
+    // (`code_contact_places`), then three for its links back
+    // (`code_contact_prevs`), then two per body: the last recycling
+    // rotation a contact sim of the body had (the bits of its cosine and
+    // sine), then a row per shape (`fill_shape_rows`).
     links.clear();
-    links.resize(9 * n as usize + 2 * bodies.len(), UNLINKED);
+    links.resize(
+        6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len(),
+        UNLINKED,
+    );
     let (places, links) = links.split_at_mut(3 * n as usize);
-    let (links, turned) = links.split_at_mut(6 * n as usize);
-    code_contact_rows(c, contacts, &shapes[..], links);
+    let (derived, links) = links.split_at_mut(3 * n as usize);
+    let (turned, by_shape) = links.split_at_mut(2 * bodies.len());
+    code_contact_rows(c, contacts, &shapes[..]);
+    c.mark("contact links back");
+    code_contact_prevs(c, contacts, derived);
+    c.mark("contact sims: ids, bodies, material");
     let turned = Cell::from_mut(turned).as_slice_of_cells();
+    fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
+    let by_shape = &by_shape[..];
     let blank = blank_contact_sim();
     for k in 0..solver_sets.len() {
         // (taken out for the while, so that the guesses can read the sets)
         let mut sims = std::mem::take(&mut solver_sets[k].contact_sims);
         let g = SimGuesses {
             contacts: &contacts[..],
-            shapes: &shapes[..],
+            by_shape,
             bodies: &bodies[..],
             sets: &solver_sets[..],
             turned,
@@ -1272,7 +1404,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     }
     let g = SimGuesses {
         contacts: &contacts[..],
-        shapes: &shapes[..],
+        by_shape,
         bodies: &bodies[..],
         sets: &solver_sets[..],
         turned,
@@ -1616,8 +1748,9 @@ mod tests {
     /// the offsets exactly.
     fn code<C: Coder>(c: &mut C, m: &mut Manifold, bases: &mut [f32; 2], prev: &Manifold) {
         code_manifold_head(c, m, prev);
-        let (center_a, offset) = (Vec2::new(3.0, 4.0), Vec2::new(2.0, 1.0));
-        let (to_b, to_point, shared) = code_offsets(c, m, center_a, offset);
+        // centre A (3, 4) and centre B (1, 3): offsets (2, 1) and (3, 4)
+        let centers = || (Vec2::new(3.0, 4.0), Vec2::new(1.0, 3.0));
+        let (to_b, to_point, shared) = code_offsets(c, m, centers);
         let g = PointGuesses {
             to_b,
             to_point,
@@ -1678,5 +1811,64 @@ mod tests {
             }
             assert_eq!(loaded_bases.map(f32::to_bits), bases.map(f32::to_bits));
         }
+    }
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    /// Rows 0..4 whose links forward make, through edge 0, the list
+    /// 2 → 0 → 3 and, through edge 1, the list 1 → 2; island list 0 → 1.
+    fn rows() -> Vec<Contact> {
+        let mut rows = vec![Contact::default(); 4];
+        rows[2].edges[0].next_key = 0 << 1;
+        rows[0].edges[0].next_key = 3 << 1;
+        rows[1].edges[1].next_key = (2 << 1) | 1;
+        rows[0].island_next = 1;
+        // the links back a consistent world has
+        rows[0].edges[0].prev_key = 2 << 1;
+        rows[3].edges[0].prev_key = 0 << 1;
+        rows[2].edges[1].prev_key = (1 << 1) | 1;
+        rows[1].island_prev = 0;
+        rows
+    }
+
+    fn round_trip(saved: &[Contact]) -> usize {
+        let mut rows = saved.to_vec();
+        let mut scratch = vec![0; 3 * rows.len()];
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_contact_prevs(&mut p, &mut rows, &mut scratch);
+        p.finish();
+        // the loaded rows start with only the links forward
+        let mut loaded = saved.to_vec();
+        for ct in &mut loaded {
+            ct.edges[0].prev_key = 7;
+            ct.edges[1].prev_key = 7;
+            ct.island_prev = 7;
+        }
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        code_contact_prevs(&mut u, &mut loaded, &mut scratch);
+        assert!(u.at_end());
+        let back = |c: &Contact| [c.edges[0].prev_key, c.edges[1].prev_key, c.island_prev];
+        assert_eq!(
+            loaded.iter().map(back).collect::<Vec<_>>(),
+            saved.iter().map(back).collect::<Vec<_>>()
+        );
+        bytes.len()
+    }
+
+    #[test]
+    fn links_back_are_read_off_the_links_forward_and_odd_ones_coded() {
+        // consistent: only the count of disagreeing rows (0), one byte
+        assert_eq!(round_trip(&rows()), 1);
+        // row 3 claims a link back that no row's link forward makes: the
+        // count (1), the gap to it (3), then its three links against the
+        // derived ones: two hits, and 10 against the derived NULL_INDEX, a
+        // miss by 11 (wrapping), one varint byte
+        let mut odd = rows();
+        odd[3].edges[1].prev_key = 5 << 1;
+        assert_eq!(round_trip(&odd), 3);
     }
 }

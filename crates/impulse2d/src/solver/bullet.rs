@@ -185,7 +185,12 @@ fn bullet_pair_fraction(world: &World, ia: usize, ib: usize) -> f32 {
             };
             let t = time_of_impact(&input).fraction;
             // Already touching at the start: the contact solver has them.
+            #[cfg(not(feature = "large-world"))]
             if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, a, b, &input, t) {
+                fraction = t;
+            }
+            #[cfg(feature = "large-world")]
+            if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, a, b, &input, t, base) {
                 fraction = t;
             }
             b = next_b;

@@ -314,7 +314,17 @@ impl SweptShape {
             };
             t = time_of_impact(&input).fraction;
         }
+        #[cfg(not(feature = "large-world"))]
         if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, other, self.index, &input, t)
+        {
+            t
+        } else {
+            fraction
+        }
+        #[cfg(feature = "large-world")]
+        if 0.0 < t
+            && t < fraction
+            && pre_solve.allows_impact(shapes, other, self.index, &input, t, self.base)
         {
             t
         } else {
