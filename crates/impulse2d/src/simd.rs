@@ -135,7 +135,7 @@ macro_rules! multiversion {
     (
         $(#[$attr:meta])*
         $vis:vis fn $name:ident $([$($gen:tt)*])? ($($arg:ident : $ty:ty),* $(,)?)
-        $(-> $ret:ty)? = $kernel:path
+        $(-> $ret:ty)? = $kernel:path $(, $isa:ident)?
     ) => {
         $(#[$attr])*
         $vis fn $name $(<$($gen)*>)? (
@@ -146,7 +146,7 @@ macro_rules! multiversion {
             #[target_feature(enable = "avx,avx2,bmi1,bmi2,f16c,fma,lzcnt,movbe,popcnt")]
             #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,cmpxchg16b")]
             fn x86_64_v3 $(<$($gen)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                $kernel($($arg),*)
+                $crate::simd::kernel_call!($kernel, Avx2 $(, $isa)?; $($arg),*)
             }
 
             #[cfg(target_arch = "x86_64")]
@@ -158,11 +158,57 @@ macro_rules! multiversion {
                 return result;
             }
             let _ = simd;
-            $kernel($($arg),*)
+            $crate::simd::kernel_call!($kernel, Baseline $(, $isa)?; $($arg),*)
         }
     };
 }
 pub(crate) use multiversion;
+
+/// How `multiversion!` calls its kernel: `kernel(args…)`. With the unstable
+/// `row-gather` feature on x86-64, a kernel declared `= kernel, isa` also gets
+/// the build it is compiled into as a value of type [`isa::Baseline`] or
+/// [`isa::Avx2`] first, so that it may use that build's instructions.
+#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+macro_rules! kernel_call {
+    ($kernel:path, $build:ident, isa; $($arg:ident),*) => {
+        $kernel($crate::simd::isa::$build, $($arg),*)
+    };
+    ($kernel:path, $build:ident; $($arg:ident),*) => { $kernel($($arg),*) };
+}
+/// How `multiversion!` calls its kernel: `kernel(args…)`.
+#[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
+macro_rules! kernel_call {
+    ($kernel:path, $build:ident $(, $isa:ident)?; $($arg:ident),*) => { $kernel($($arg),*) };
+}
+pub(crate) use kernel_call;
+
+/// The build of a `multiversion!` kernel as a type (the unstable `row-gather`
+/// feature, x86-64): a kernel generic over [`Isa`](isa::Isa) may use AVX2
+/// instructions where `I::AVX2`, which only the x86-64-v3 build has.
+#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+pub(crate) mod isa {
+    /// The build a kernel is compiled into.
+    pub(crate) trait Isa: Copy {
+        /// Whether it is the x86-64-v3 build (AVX2 and the rest of `multiversion!`'s list).
+        const AVX2: bool;
+    }
+
+    /// The build for the compilation target (SSE2).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Baseline;
+
+    impl Isa for Baseline {
+        const AVX2: bool = false;
+    }
+
+    /// The x86-64-v3 build, run only where `SimdPath::resolve` found the features.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Avx2;
+
+    impl Isa for Avx2 {
+        const AVX2: bool = true;
+    }
+}
 
 #[cfg(test)]
 mod tests {

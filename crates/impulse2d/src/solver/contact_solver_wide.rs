@@ -18,6 +18,8 @@
 use crate::body::{BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
+#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+use crate::simd::isa::Isa;
 use crate::solver::contact_solver::ContactConstraint;
 use crate::solver::lanes::{FloatW, LANES, MaskW};
 
@@ -213,11 +215,21 @@ fn apply_b(
     b.w = b.w + i * (rx * py - ry * px);
 }
 
+/// The constraints a wide kernel solves, with the build it is compiled into
+/// (the `row-gather` feature on x86-64: see `simd::isa`).
+#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+type InBuild<'a, I> = (I, &'a mut [WideConstraint]);
+
 /// Wide [`warm_start`](super::contact_solver::warm_start).
 #[inline(always)]
-pub(crate) fn warm_start(constraints: &mut [WideConstraint], states: &mut [BodyState]) {
+pub(crate) fn warm_start<#[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: Isa>(
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] constraints: InBuild<'_, I>,
+    #[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
+    constraints: &mut [WideConstraint],
+    states: &mut [BodyState],
+) {
     #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
-    use rows::{gather, scatter};
+    let (constraints, gather, scatter) = (constraints.1, rows::gather::<I>, rows::scatter);
     for c in constraints {
         let mut a = gather(states, &c.index_a);
         let mut b = gather(states, &c.index_b);
@@ -246,7 +258,9 @@ pub(crate) fn warm_start(constraints: &mut [WideConstraint], states: &mut [BodyS
 
 /// Wide [`solve`](super::contact_solver::solve).
 #[inline(always)]
-pub(crate) fn solve(
+pub(crate) fn solve<#[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: Isa>(
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] constraints: InBuild<'_, I>,
+    #[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
     constraints: &mut [WideConstraint],
     states: &mut [BodyState],
     inv_h: f32,
@@ -254,7 +268,7 @@ pub(crate) fn solve(
     use_bias: bool,
 ) {
     #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
-    use rows::{gather, scatter};
+    let (constraints, gather, scatter) = (constraints.1, rows::gather::<I>, rows::scatter);
     let inv_h = FloatW::splat(inv_h);
     let min_bias = FloatW::splat(-max_push_speed);
     let zero = FloatW::ZERO;
@@ -385,13 +399,17 @@ pub(crate) fn solve(
 
 /// Wide [`apply_restitution`](super::contact_solver::apply_restitution).
 #[inline(always)]
-pub(crate) fn apply_restitution(
+pub(crate) fn apply_restitution<
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: Isa,
+>(
+    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] constraints: InBuild<'_, I>,
+    #[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
     constraints: &mut [WideConstraint],
     states: &mut [BodyState],
     threshold: f32,
 ) {
     #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
-    use rows::{gather, scatter};
+    let (constraints, gather, scatter) = (constraints.1, rows::gather::<I>, rows::scatter);
     let zero = FloatW::ZERO;
     let neg_threshold = FloatW::splat(-threshold);
     for c in constraints {

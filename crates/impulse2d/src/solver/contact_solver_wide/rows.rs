@@ -4,18 +4,21 @@
 //! A [`BodyState`] is 8 words, `[vx vy w flags | dpx dpy dqc dqs]`: two rows
 //! of four `f32` (the flags travel as bits). The rows of four bodies are
 //! transposed into four lanes with SSE shuffles, and two groups of four make
-//! the eight lanes of a [`FloatW`]. The scatter transposes `[vx vy w flags]`
-//! back and writes each dynamic body's first row whole, the flags with the bits
-//! that were read. SSE2 is part of every x86-64 CPU, so the same code serves the
-//! baseline and the x86-64-v3 builds of the kernels (`simd.rs`).
+//! the eight lanes of a [`FloatW`]; in the kernels' x86-64-v3 build
+//! (`simd::isa`) the gather reads each state as one 256-bit row and transposes
+//! the eight rows with AVX shuffles instead. The scatter transposes
+//! `[vx vy w flags]` back with SSE shuffles in both builds (SSE2 is part of
+//! every x86-64 CPU) and writes each dynamic body's first row whole, the flags
+//! with the bits that were read.
 //!
 //! Only moves and shuffles: every bit read is the bit written, so the result is
 //! the lane-by-lane [`gather`](super::gather) and [`scatter`](super::scatter)'s,
 //! which stay the reference (the tests below compare them bit for bit).
 
 use std::arch::x86_64::{
-    __m128, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_storeu_ps, _mm_unpackhi_ps,
-    _mm_unpacklo_ps,
+    __m128, __m256, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_storeu_ps, _mm_unpackhi_ps,
+    _mm_unpacklo_ps, _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_shuffle_ps,
+    _mm256_unpackhi_ps, _mm256_unpacklo_ps,
 };
 use std::hint::black_box;
 use std::mem::{offset_of, size_of};
@@ -23,6 +26,7 @@ use std::ops::{Deref, DerefMut};
 
 use super::BodyLanes;
 use crate::body::{BodyState, flags};
+use crate::simd::isa::Isa;
 use crate::solver::lanes::{FloatW, LANES};
 
 // The intrinsics below need SSE and SSE2, which every x86-64 target has.
@@ -132,20 +136,24 @@ fn split(x: FloatW) -> [__m128; 2] {
 }
 
 /// Loads the states of [`LANES`] bodies: the row form of
-/// [`gather`](super::gather), bit for bit.
+/// [`gather`](super::gather), bit for bit. In the x86-64-v3 build (`I::AVX2`)
+/// each state is one 256-bit row and the eight rows are transposed at once.
 #[inline(always)]
-pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
+pub(super) fn gather<I: Isa>(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
+    if I::AVX2 {
+        // SAFETY: `I::AVX2` only in the kernels' x86-64-v3 build, which runs
+        // only where `SimdPath::resolve` detected AVX2 (see `simd::isa`).
+        #[allow(unsafe_code)]
+        return unsafe { gather_avx(&s) };
+    }
     let group =
         |g: usize, half: usize| transpose(std::array::from_fn(|k| load_row(s[4 * g + k], half)));
     let [vx0, vy0, w0, f0] = group(0, 0);
     let [vx1, vy1, w1, f1] = group(1, 0);
     let [px0, py0, qc0, qs0] = group(0, 1);
     let [px1, py1, qc1, qs1] = group(1, 1);
-    // Through memory, so that LLVM sees eight-lane loads: left visible, it
-    // folds the shuffles back into a scalar load and insert per lane and
-    // word (what this replaces), or does the arithmetic in four-lane halves.
-    let lanes: [FloatW; 7] = black_box([
+    let lanes = [
         join(vx0, vx1),
         join(vy0, vy1),
         join(w0, w1),
@@ -153,8 +161,17 @@ pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
         join(py0, py1),
         join(qc0, qc1),
         join(qs0, qs1),
-    ]);
-    let [vx, vy, w, dpx, dpy, dqc, dqs] = lanes;
+    ];
+    row_lanes(lanes, [f0, f1])
+}
+
+/// The gathered `[vx vy w dpx dpy dqc dqs]` and flags as [`RowLanes`]. The
+/// lanes go through memory, so that LLVM sees eight-lane loads: left visible,
+/// it folds the shuffles back into a scalar load and insert per lane and word
+/// (what the row gather replaces), or does the arithmetic in four-lane halves.
+#[inline(always)]
+fn row_lanes(lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes {
+    let [vx, vy, w, dpx, dpy, dqc, dqs] = black_box(lanes);
     RowLanes {
         lanes: BodyLanes {
             vx,
@@ -165,7 +182,7 @@ pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
             dqc,
             dqs,
         },
-        flags: [f0, f1],
+        flags,
     }
 }
 
@@ -176,6 +193,9 @@ pub(super) fn gather(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
 #[inline(always)]
 pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowLanes) {
     // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
+    // (One form for both builds: an AVX form, 256-bit unpacks and shuffles
+    // with a 128-bit store per body, made LLVM do much of the kernels'
+    // arithmetic in four-lane halves, 25 % more instructions.)
     let [vx, vy, w] = black_box([b.vx, b.vy, b.w]).map(split);
     for g in 0..2 {
         let rows = transpose([vx[g], vy[g], w[g], b.flags[g]]);
@@ -189,6 +209,64 @@ pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowL
     }
 }
 
+/// [`gather`] in the x86-64-v3 build: the eight states as 256-bit rows,
+/// transposed with AVX shuffles (unpack, shuffle, then swap the 128-bit halves).
+#[target_feature(enable = "avx")]
+#[inline]
+fn gather_avx(s: &[&BodyState; LANES]) -> RowLanes {
+    // SAFETY: each `BodyState` is eight four-byte words (the `const` checks
+    // above) that its reference keeps readable; `loadu` needs no alignment.
+    #[allow(unsafe_code)]
+    let r: [__m256; LANES] =
+        std::array::from_fn(|i| unsafe { _mm256_loadu_ps(std::ptr::from_ref(s[i]).cast()) });
+    // Word pairs of rows 2k, 2k + 1: [a0 b0 a1 b1 | a4 b4 a5 b5] and [a2 b2 a3 b3 | a6 b6 a7 b7].
+    let lo = |a, b| _mm256_unpacklo_ps(a, b);
+    let hi = |a, b| _mm256_unpackhi_ps(a, b);
+    let t = [
+        lo(r[0], r[1]),
+        hi(r[0], r[1]),
+        lo(r[2], r[3]),
+        hi(r[2], r[3]),
+        lo(r[4], r[5]),
+        hi(r[4], r[5]),
+        lo(r[6], r[7]),
+        hi(r[6], r[7]),
+    ];
+    // Word w of rows 0–3 (then of 4–7) in the low half, word w + 4 in the high.
+    let u = [
+        _mm256_shuffle_ps::<0x44>(t[0], t[2]),
+        _mm256_shuffle_ps::<0xEE>(t[0], t[2]),
+        _mm256_shuffle_ps::<0x44>(t[1], t[3]),
+        _mm256_shuffle_ps::<0xEE>(t[1], t[3]),
+        _mm256_shuffle_ps::<0x44>(t[4], t[6]),
+        _mm256_shuffle_ps::<0xEE>(t[4], t[6]),
+        _mm256_shuffle_ps::<0x44>(t[5], t[7]),
+        _mm256_shuffle_ps::<0xEE>(t[5], t[7]),
+    ];
+    let word = |w: usize| {
+        let v = if w < 4 {
+            _mm256_permute2f128_ps::<0x20>(u[w], u[w + 4])
+        } else {
+            _mm256_permute2f128_ps::<0x31>(u[w - 4], u[w])
+        };
+        // SAFETY: as in `join`: 32 bytes of eight `f32` either way.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::mem::transmute::<__m256, FloatW>(v)
+        }
+    };
+    let lanes = [
+        word(0),
+        word(1),
+        word(2),
+        word(4),
+        word(5),
+        word(6),
+        word(7),
+    ];
+    row_lanes(lanes, split(word(3)))
+}
+
 #[cfg(test)]
 #[path = "../../../tests/common/rng.rs"]
 mod rng;
@@ -198,6 +276,8 @@ mod tests {
     use super::rng::Rng;
     use super::*;
     use crate::math::{Rot, Vec2};
+    use crate::simd::SimdPath;
+    use crate::simd::isa::{Avx2, Baseline};
 
     /// A state's eight words as bits.
     fn bits(s: &BodyState) -> [u32; 8] {
@@ -257,6 +337,21 @@ mod tests {
     /// is not dynamic.
     #[test]
     fn rows_match_lanes_bit_for_bit() {
+        check_build::<Baseline>();
+    }
+
+    /// The same for the x86-64-v3 build's 256-bit transposes, where the CPU
+    /// runs them.
+    #[test]
+    fn avx_rows_match_lanes_bit_for_bit() {
+        if SimdPath::avx2_available() {
+            check_build::<Avx2>();
+        } else {
+            eprintln!("no AVX2 on this CPU: skipped");
+        }
+    }
+
+    fn check_build<I: Isa>() {
         let mut rng = Rng::new(0x5EED_0011);
         let mut repeated = 0;
         for _ in 0..200 {
@@ -268,7 +363,7 @@ mod tests {
             distinct.dedup();
             repeated += usize::from(distinct.len() < LANES);
 
-            let rows = gather(&states, &indices);
+            let rows = gather::<I>(&states, &indices);
             let lanes = super::super::gather(&states, &indices);
             for (r, l) in [
                 (rows.vx, lanes.vx),
