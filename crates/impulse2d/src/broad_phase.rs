@@ -426,13 +426,23 @@ impl BroadPhase {
     pub fn validate(&self) -> core::result::Result<(), String> {
         for (t, tree) in self.trees.iter().enumerate() {
             tree.validate().map_err(|e| format!("tree {t}: {e}"))?;
+            // Every proxy the tree can hand out needs a move slot: pair finding and
+            // `move_proxy` read the slot of any live proxy without a check.
+            let (slots, proxies) = (self.move_slots[t].len(), tree.proxies.len());
+            if slots < proxies {
+                return Err(format!(
+                    "tree {t} has {proxies} proxy entries but only {slots} move slots"
+                ));
+            }
         }
         for (position, entry) in self.move_buffer.iter().enumerate() {
             if let Some(key) = entry {
                 self.check_key(*key)
                     .map_err(|_| format!("stale key {key:?} in the move buffer"))?;
-                let slot =
-                    self.move_slots[key.body_type() as usize][key.proxy_id().index() as usize];
+                let slot = self.move_slots[key.body_type() as usize]
+                    .get(key.proxy_id().index() as usize)
+                    .copied()
+                    .ok_or_else(|| format!("no move slot for {key:?}"))?;
                 if slot as usize != position {
                     return Err(format!(
                         "move slot of {key:?} is {slot}, buffer position {position}"

@@ -742,6 +742,10 @@ fn snapshot_with_a_huge_relax_count_is_refused() {
 ///   which the step's state change asserted could not happen. Change flags
 ///   are consumed within a step, so `validate` now refuses any between
 ///   steps, and a sim's touching flag must match its manifold.
+/// - `move-buffer-key-without-move-slot` leaves a move-buffer key whose proxy
+///   is live in its tree while that tree's move slots are empty: `validate`
+///   indexed the slots unchecked and panicked inside `restore`. It now
+///   requires a move slot for every proxy entry of each tree.
 /// - `relax-iterations-262145-never-ends`: see
 ///   `snapshot_with_a_huge_relax_count_is_refused`.
 /// - `joint-*` (mode 2: the seed with every joint type) flip a sign or an
