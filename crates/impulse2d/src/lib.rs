@@ -179,13 +179,21 @@
 //! [`interop`].
 //!
 //! Unstable: the `row-gather` feature, the wide solver's row gather; to become
-//! the default once fuzzed (on x86-64 the wide contact solver reads and writes
-//! each body's state a 16-byte row at a time: same bits, fewer instructions).
+//! the default once fuzzed (on x86-64 the wide contact solver reads each body's
+//! state in rows, two of 16 bytes or one of 32 bytes in the AVX2 build, and
+//! writes its 16-byte velocity row whole: same bits, fewer instructions).
 
-// `unsafe` is denied everywhere but where threads share a mutable slice whose
-// parts they touch are disjoint by construction: `workers.rs` (the wrapper)
-// and the few `#[allow(unsafe_code)]` functions that use it, each with a
-// SAFETY comment stating why the parts are disjoint.
+// `unsafe` is denied everywhere but in three places, each `#[allow(unsafe_code)]`
+// item with a SAFETY comment:
+// - where threads share a mutable slice whose parts they touch are disjoint by
+//   construction: `workers.rs` (the wrapper) and the few functions that use it,
+//   each comment stating why the parts are disjoint;
+// - `simd.rs`: `multiversion!` calls its x86-64-v3 build only on a CPU that
+//   `SimdPath::resolve` found has it; with the `row-gather` feature, the
+//   `unsafe trait Isa` and `isa::Avx2::new`, the proof of those features that
+//   only that build makes;
+// - `solver/contact_solver_wide/rows.rs` (`row-gather`): SSE/AVX loads and
+//   stores of whole body states, and the AVX gather run only with an `Avx2`.
 #![deny(unsafe_code)]
 
 // Unit tests share the integration tests' scene builders, which name the crate.

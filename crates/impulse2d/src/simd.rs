@@ -170,8 +170,17 @@ pub(crate) use multiversion;
 /// [`isa::Avx2`] first, so that it may use that build's instructions.
 #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
 macro_rules! kernel_call {
-    ($kernel:path, $build:ident, isa; $($arg:ident),*) => {
-        $kernel($crate::simd::isa::$build, $($arg),*)
+    ($kernel:path, Avx2, isa; $($arg:ident),*) => {{
+        // SAFETY: this is the body of `multiversion!`'s `x86_64_v3`, compiled
+        // for the x86-64-v3 features and called only by the dispatch's `Avx2`
+        // branch, which a world takes only after `SimdPath::resolve` detected
+        // them: the CPU has every feature `Avx2::new` asks for.
+        #[allow(unsafe_code)]
+        let isa = unsafe { $crate::simd::isa::Avx2::new() };
+        $kernel(isa, $($arg),*)
+    }};
+    ($kernel:path, Baseline, isa; $($arg:ident),*) => {
+        $kernel($crate::simd::isa::Baseline, $($arg),*)
     };
     ($kernel:path, $build:ident; $($arg:ident),*) => { $kernel($($arg),*) };
 }
@@ -184,11 +193,19 @@ pub(crate) use kernel_call;
 
 /// The build of a `multiversion!` kernel as a type (the unstable `row-gather`
 /// feature, x86-64): a kernel generic over [`Isa`](isa::Isa) may use AVX2
-/// instructions where `I::AVX2`, which only the x86-64-v3 build has.
+/// instructions where `I::AVX2`, on the strength of the value of `I` it was
+/// handed, which only the x86-64-v3 build can make ([`isa::Avx2::new`]).
 #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
 pub(crate) mod isa {
     /// The build a kernel is compiled into.
-    pub(crate) trait Isa: Copy {
+    ///
+    /// # Safety
+    /// A value of an implementing type is a proof: it may exist only where the
+    /// CPU running the program has every feature of its build (for `AVX2` true,
+    /// those of `multiversion!`'s x86-64-v3 build, AVX2 and the rest), so that
+    /// code holding one may run those instructions.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe trait Isa: Copy {
         /// Whether it is the x86-64-v3 build (AVX2 and the rest of `multiversion!`'s list).
         const AVX2: bool;
     }
@@ -197,15 +214,37 @@ pub(crate) mod isa {
     #[derive(Clone, Copy, Debug)]
     pub(crate) struct Baseline;
 
-    impl Isa for Baseline {
+    // SAFETY: the compilation target's features are on every CPU that runs
+    // the program at all.
+    #[allow(unsafe_code)]
+    unsafe impl Isa for Baseline {
         const AVX2: bool = false;
     }
 
-    /// The x86-64-v3 build, run only where `SimdPath::resolve` found the features.
+    /// The x86-64-v3 build. The private field keeps it from being built but
+    /// through [`Avx2::new`].
     #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Avx2;
+    pub(crate) struct Avx2(());
 
-    impl Isa for Avx2 {
+    impl Avx2 {
+        /// The proof that this CPU runs the x86-64-v3 build.
+        ///
+        /// # Safety
+        /// The CPU must have every feature of `multiversion!`'s x86-64-v3
+        /// build (what [`SimdPath::avx2_available`](super::SimdPath::avx2_available)
+        /// detects). Only `multiversion!`'s `x86_64_v3` (through `kernel_call!`)
+        /// and tests after `avx2_available` call it.
+        #[allow(unsafe_code)]
+        #[inline(always)]
+        pub(crate) unsafe fn new() -> Avx2 {
+            Avx2(())
+        }
+    }
+
+    // SAFETY: a value exists only through `Avx2::new`, whose caller promises
+    // the features.
+    #[allow(unsafe_code)]
+    unsafe impl Isa for Avx2 {
         const AVX2: bool = true;
     }
 }

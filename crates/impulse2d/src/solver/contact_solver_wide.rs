@@ -229,7 +229,7 @@ pub(crate) fn warm_start<#[cfg(all(feature = "row-gather", target_arch = "x86_64
     states: &mut [BodyState],
 ) {
     #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
-    let (constraints, gather, scatter) = (constraints.1, rows::gather::<I>, rows::scatter);
+    let (constraints, gather, scatter) = rows::in_build(constraints);
     for c in constraints {
         let mut a = gather(states, &c.index_a);
         let mut b = gather(states, &c.index_b);
@@ -268,7 +268,7 @@ pub(crate) fn solve<#[cfg(all(feature = "row-gather", target_arch = "x86_64"))] 
     use_bias: bool,
 ) {
     #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
-    let (constraints, gather, scatter) = (constraints.1, rows::gather::<I>, rows::scatter);
+    let (constraints, gather, scatter) = rows::in_build(constraints);
     let inv_h = FloatW::splat(inv_h);
     let min_bias = FloatW::splat(-max_push_speed);
     let zero = FloatW::ZERO;
@@ -409,7 +409,7 @@ pub(crate) fn apply_restitution<
     threshold: f32,
 ) {
     #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
-    let (constraints, gather, scatter) = (constraints.1, rows::gather::<I>, rows::scatter);
+    let (constraints, gather, scatter) = rows::in_build(constraints);
     let zero = FloatW::ZERO;
     let neg_threshold = FloatW::splat(-threshold);
     for c in constraints {

@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::mem::{offset_of, size_of};
 use std::ops::{Deref, DerefMut};
 
-use super::BodyLanes;
+use super::{BodyLanes, InBuild, WideConstraint};
 use crate::body::{BodyState, flags};
 use crate::simd::isa::Isa;
 use crate::solver::lanes::{FloatW, LANES};
@@ -98,8 +98,10 @@ fn store_head(s: &mut BodyState, row: __m128) {
 #[inline(always)]
 fn transpose([r0, r1, r2, r3]: [__m128; 4]) -> [__m128; 4] {
     // SAFETY: register shuffles that need SSE, which every x86-64 CPU has
-    // (the first `const` check above).
-    #[allow(unsafe_code)]
+    // (the first `const` check above). Today's compiler still asks for
+    // `unsafe` (a feature on for the whole target does not count); should a
+    // later one stop asking, `unused_unsafe` must not fail the build.
+    #[allow(unsafe_code, unused_unsafe)]
     unsafe {
         let t0 = _mm_unpacklo_ps(r0, r1); // a0 a1 b0 b1
         let t1 = _mm_unpacklo_ps(r2, r3); // a2 a3 b2 b3
@@ -135,15 +137,31 @@ fn split(x: FloatW) -> [__m128; 2] {
     }
 }
 
+/// A wide kernel's constraints, and the row [`gather`] and [`scatter`] for the
+/// build it runs in: what the kernels use in place of the lane-by-lane forms.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+pub(super) fn in_build<I: Isa>(
+    (isa, constraints): InBuild<'_, I>,
+) -> (
+    &mut [WideConstraint],
+    impl Fn(&[BodyState], &[u32; LANES]) -> RowLanes + Copy + use<I>,
+    fn(&mut [BodyState], &[u32; LANES], &RowLanes),
+) {
+    let gather = move |states: &[BodyState], indices: &[u32; LANES]| gather(isa, states, indices);
+    (constraints, gather, scatter)
+}
+
 /// Loads the states of [`LANES`] bodies: the row form of
 /// [`gather`](super::gather), bit for bit. In the x86-64-v3 build (`I::AVX2`)
 /// each state is one 256-bit row and the eight rows are transposed at once.
 #[inline(always)]
-pub(super) fn gather<I: Isa>(states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
+pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
     if I::AVX2 {
-        // SAFETY: `I::AVX2` only in the kernels' x86-64-v3 build, which runs
-        // only where `SimdPath::resolve` detected AVX2 (see `simd::isa`).
+        let _ = isa;
+        // SAFETY: `isa` is a value of an `Isa` with `AVX2`, which (the
+        // trait's contract) exists only where the CPU has AVX2, AVX with it.
         #[allow(unsafe_code)]
         return unsafe { gather_avx(&s) };
     }
@@ -337,7 +355,7 @@ mod tests {
     /// is not dynamic.
     #[test]
     fn rows_match_lanes_bit_for_bit() {
-        check_build::<Baseline>();
+        check_build(Baseline);
     }
 
     /// The same for the x86-64-v3 build's 256-bit transposes, where the CPU
@@ -345,13 +363,15 @@ mod tests {
     #[test]
     fn avx_rows_match_lanes_bit_for_bit() {
         if SimdPath::avx2_available() {
-            check_build::<Avx2>();
+            // SAFETY: the CPU has every x86-64-v3 feature (just detected).
+            #[allow(unsafe_code)]
+            check_build(unsafe { Avx2::new() });
         } else {
             eprintln!("no AVX2 on this CPU: skipped");
         }
     }
 
-    fn check_build<I: Isa>() {
+    fn check_build<I: Isa>(isa: I) {
         let mut rng = Rng::new(0x5EED_0011);
         let mut repeated = 0;
         for _ in 0..200 {
@@ -363,7 +383,7 @@ mod tests {
             distinct.dedup();
             repeated += usize::from(distinct.len() < LANES);
 
-            let rows = gather::<I>(&states, &indices);
+            let rows = gather(isa, &states, &indices);
             let lanes = super::super::gather(&states, &indices);
             for (r, l) in [
                 (rows.vx, lanes.vx),
