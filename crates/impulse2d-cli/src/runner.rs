@@ -382,9 +382,98 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     })
 }
 
+/// The replay of `impulse2d replay`: a plain [`impulse2d::Replay`] (no
+/// key frames: no memory or saves beyond the replay's world) unless the
+/// command seeks, then a [`impulse2d::ReplayPlayer`] with its default
+/// key-frame policy.
+enum Player {
+    Plain(Box<impulse2d::Replay>),
+    Seeking(Box<impulse2d::ReplayPlayer>),
+}
+
+impl Player {
+    fn open(
+        recording: &impulse2d::Recording,
+        threads: usize,
+        seeking: bool,
+    ) -> impulse2d::Result<Player> {
+        Ok(if seeking {
+            Player::Seeking(Box::new(impulse2d::ReplayPlayer::new(recording, threads)?))
+        } else {
+            Player::Plain(Box::new(impulse2d::Replay::new(recording, threads)?))
+        })
+    }
+
+    fn step(&mut self) -> impulse2d::Result<Option<impulse2d::ReplayStep>> {
+        match self {
+            Player::Plain(r) => r.step(),
+            Player::Seeking(p) => p.step(),
+        }
+    }
+
+    /// Steps replayed so far.
+    fn frame(&self) -> u64 {
+        match self {
+            Player::Plain(r) => r.steps(),
+            Player::Seeking(p) => p.frame(),
+        }
+    }
+
+    fn divergence(&self) -> Option<impulse2d::Divergence> {
+        match self {
+            Player::Plain(r) => r.divergence(),
+            Player::Seeking(p) => p.divergence(),
+        }
+    }
+
+    fn world(&self) -> &World {
+        match self {
+            Player::Plain(r) => r.world(),
+            Player::Seeking(p) => p.world(),
+        }
+    }
+
+    /// Goes to step `frame` (a plain replay: from the start).
+    fn seek(&mut self, frame: u64) -> impulse2d::Result<()> {
+        match self {
+            Player::Seeking(p) => p.seek(frame),
+            Player::Plain(r) => {
+                if frame < r.steps() {
+                    r.restart()?;
+                }
+                while r.steps() < frame {
+                    if r.step()?.is_none() {
+                        return Err(impulse2d::Error::OutOfRange {
+                            what: "replay frame",
+                            expected: "at most the recording's frame count",
+                            value: frame as f32,
+                        });
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The key frames kept: count, bytes and interval (steps); `None` for a
+    /// plain replay.
+    fn keyframes(&self) -> Option<(usize, usize, u64)> {
+        match self {
+            Player::Plain(_) => None,
+            Player::Seeking(p) => Some((
+                p.keyframe_count(),
+                p.keyframe_bytes(),
+                p.keyframe_interval(),
+            )),
+        }
+    }
+}
+
 /// `impulse2d replay`: plays a recording, printing the hash every `every`
 /// steps (or wherever the recording holds one) and the first divergence,
-/// which is an error.
+/// which is an error; with `seeks`, then goes to each of those steps (from
+/// the key frames kept on the way) and prints the hash there and the key
+/// frames kept.
 pub fn replay(
     path: &Path,
     threads: usize,
@@ -394,7 +483,7 @@ pub fn replay(
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let recording =
         impulse2d::Recording::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut replay = impulse2d::ReplayPlayer::new(&recording, threads)
+    let mut replay = Player::open(&recording, threads, !seeks.is_empty())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = format!(
         "replay {} ({} bytes, hash every {} steps, {threads} thread(s))\n",
@@ -433,6 +522,11 @@ pub fn replay(
         out.push_str(&format!(
             "seek {frame:>8}  hash {:016x}\n",
             replay.world().state_hash()
+        ));
+    }
+    if let Some((count, bytes, interval)) = replay.keyframes() {
+        out.push_str(&format!(
+            "key frames       {count} ({bytes} bytes, every {interval} steps)\n"
         ));
     }
     match end {

@@ -293,6 +293,20 @@ fn replay_seeks_to_the_hash_it_passed() {
     for (n, h) in &sought {
         assert_eq!(stepped.get(n), Some(h), "step {n}: {text}");
     }
+    // Seeking kept key frames (50 steps at the default interval of 16: 3).
+    let keyframes = |text: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with("key frames"))?;
+        line.split_whitespace().nth(2)?.parse().ok()
+    };
+    assert_eq!(keyframes(&text), Some(3), "{text}");
+    // A replay that does not seek keeps none (a plain replay), and prints
+    // the same step hashes.
+    let plain = stdout_of(["replay", file, "--every", "10"]);
+    assert_eq!(keyframes(&plain), None, "{plain}");
+    assert!(
+        text.starts_with(plain.trim_end_matches("no divergence\n")),
+        "{plain}"
+    );
     let out = impulse2d()
         .args(["replay", file, "--seek", "51"])
         .output()

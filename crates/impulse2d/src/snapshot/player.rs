@@ -159,6 +159,23 @@ pub struct ReplayPlayer {
     /// The world's structure generation when its bodies were last listed
     /// (`None` after a jump: list them at the next new frame).
     listed_generation: Option<u64>,
+    /// The link table a compact save or load needs, lent to the rollback
+    /// state saved or loaded (the kept ones are trimmed: no table each).
+    scratch: Vec<u32>,
+    /// A step failed since the last restore: the world may hold some of a
+    /// frame's records, so the next seek restores whatever its target.
+    dirty: bool,
+    /// Bytes of the last key frame built (0 before the first): what the
+    /// next one is expected to take.
+    last_bytes: usize,
+    /// While key frames are too big for the whole budget: the first frame
+    /// worth trying again, and the gap to the one after it (doubled at each
+    /// try that is still too big).
+    retry: Option<(u64, u64)>,
+    /// Key frames built, and of them kept (for the tests: a frame built and
+    /// then dropped is a wasted save).
+    built: u64,
+    kept: u64,
 }
 
 impl std::fmt::Debug for ReplayPlayer {
@@ -197,6 +214,9 @@ impl ReplayPlayer {
         let mut origin = RollbackState::compact();
         let mut replay = replay;
         replay.save_rollback(&mut origin);
+        let mut scratch = Vec::new();
+        origin.swap_scratch(&mut scratch);
+        origin.trim();
         let cursor = replay.cursor();
         let seed_generation = replay.world().structure_generation();
         let mut player = ReplayPlayer {
@@ -213,6 +233,12 @@ impl ReplayPlayer {
             seen: HashSet::new(),
             frontier: 0,
             listed_generation: None,
+            scratch,
+            dirty: false,
+            last_bytes: 0,
+            retry: None,
+            built: 0,
+            kept: 0,
         };
         player.list_bodies();
         Ok(player)
@@ -266,7 +292,7 @@ impl ReplayPlayer {
         if self.origin.is_some() && self.world().structure_generation() != self.seed_generation {
             self.leave_seed_structure();
         }
-        let stepped = stepped?;
+        let stepped = stepped.inspect_err(|_| self.dirty = true)?;
         if let Some(s) = stepped {
             if s.step > self.frontier {
                 self.list_bodies();
@@ -284,15 +310,20 @@ impl ReplayPlayer {
     /// # Errors
     /// As [`Replay::restart`].
     pub fn restart(&mut self) -> Result<()> {
-        if let Some((state, cursor)) = &self.origin {
-            if self.replay.resume_rollback(state, *cursor).is_ok() {
+        if let Some((state, cursor)) = &mut self.origin {
+            state.swap_scratch(&mut self.scratch);
+            let loaded = self.replay.resume_rollback(state, *cursor);
+            state.swap_scratch(&mut self.scratch);
+            if loaded.is_ok() {
                 self.listed_generation = None;
+                self.dirty = false;
                 return Ok(());
             }
             self.leave_seed_structure(); // (not expected: see `step`)
         }
         self.replay.restart()?;
         self.listed_generation = None;
+        self.dirty = false;
         Ok(())
     }
 
@@ -301,7 +332,9 @@ impl ReplayPlayer {
     /// it when the target is behind the player or that key frame is ahead
     /// of it (from frame 0 when the target is behind and no key frame is
     /// at or before it), else from where the player is, replaying the steps
-    /// in between (and keeping key frames on the way).
+    /// in between (and keeping key frames on the way). After a failed step
+    /// (which may have applied some of a frame's records) every target
+    /// counts as behind: the next seek starts from a key frame or frame 0.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] and nothing changed for a frame beyond
@@ -317,14 +350,20 @@ impl ReplayPlayer {
             });
         }
         let at = self.keyframes.partition_point(|k| k.frame() <= frame);
-        let best = at.checked_sub(1).map(|i| &self.keyframes[i]);
+        let best = at.checked_sub(1);
         let current = self.frame();
+        // (After a failed step the world may be between two frames.)
+        let behind = frame < current || self.dirty;
         match best {
-            Some(k) if frame < current || k.frame() > current => {
-                match &k.saved {
+            Some(i) if behind || self.keyframes[i].frame() > current => {
+                let k = &mut self.keyframes[i];
+                match &mut k.saved {
                     Saved::Full(snapshot) => self.replay.resume(snapshot, k.cursor)?,
                     Saved::Rollback(state) => {
-                        if self.replay.resume_rollback(state, k.cursor).is_err() {
+                        state.swap_scratch(&mut self.scratch);
+                        let loaded = self.replay.resume_rollback(state, k.cursor);
+                        state.swap_scratch(&mut self.scratch);
+                        if loaded.is_err() {
                             // (Not expected: see `step`.) Again without them.
                             self.leave_seed_structure();
                             return self.seek(frame);
@@ -332,8 +371,9 @@ impl ReplayPlayer {
                     }
                 }
                 self.listed_generation = None;
+                self.dirty = false;
             }
-            None if frame < current => self.restart()?,
+            None if behind => self.restart()?,
             _ => {}
         }
         while self.frame() < frame {
@@ -378,6 +418,7 @@ impl ReplayPlayer {
         self.interval = min_interval;
         self.keyframes.clear();
         self.keyframe_bytes = 0;
+        self.retry = None;
         Ok(())
     }
 
@@ -405,10 +446,14 @@ impl ReplayPlayer {
     }
 
     /// Bytes of world state the key frames now hold (at most the budget;
-    /// [`Snapshot::len`] or [`RollbackState::byte_len`] each). Frame 0's
+    /// [`Snapshot::len`] or [`RollbackState::byte_len`] each). This is
+    /// their heap too, within a few dozen bytes a key frame: a kept key
+    /// frame holds no spare capacity and no scratch space. Frame 0's
     /// rollback state, kept while the structure is the seed's, is not
     /// counted (Box2D's player keeps its frame-0 image outside the budget
-    /// too).
+    /// too), nor is the one link table the player lends to each compact
+    /// save and load (4 bytes per link: about 80 bytes per body in a box
+    /// pyramid).
     ///
     /// Box2D: `b2RecPlayer_GetKeyframeBytes`.
     pub fn keyframe_bytes(&self) -> usize {
@@ -475,6 +520,8 @@ impl ReplayPlayer {
     /// them; whole snapshots are kept from now on.
     fn leave_seed_structure(&mut self) {
         self.origin = None;
+        self.last_bytes = 0; // (a snapshot is larger)
+        self.retry = None;
         self.keyframes.retain(|k| matches!(k.saved, Saved::Full(_)));
         self.keyframe_bytes = self.keyframes.iter().map(|k| k.saved.bytes()).sum();
     }
@@ -482,22 +529,51 @@ impl ReplayPlayer {
     /// Keeps a key frame of the world at `frame` unless it has one, first
     /// doubling the interval (and dropping the key frames off the coarser
     /// grid) while it would go over the budget.
+    ///
+    /// A save is not made in vain when the last key frame's size tells: when
+    /// one more of that size would go over the budget, only a frame on the
+    /// doubled grid is saved (the others would be dropped at once); when one
+    /// was bigger than the whole budget, the next try is twice as far on
+    /// each time (so at most about log2 of the frames are saved in vain).
     fn keep_keyframe(&mut self, frame: u64) {
         let at = self.keyframes.partition_point(|k| k.frame() < frame);
         if self.keyframes.get(at).is_some_and(|k| k.frame() == frame) {
             return;
         }
-        let saved = if self.origin.is_some() {
-            let mut state = Box::new(RollbackState::compact());
-            self.replay.save_rollback(&mut state);
-            Saved::Rollback(state)
-        } else {
-            Saved::Full(self.replay.world().snapshot())
-        };
-        let bytes = saved.bytes();
-        if bytes > self.budget {
+        if self.retry.is_some_and(|(next, _)| frame < next) {
             return;
         }
+        let doubling = self.keyframe_bytes.saturating_add(self.last_bytes) > self.budget;
+        if doubling
+            && self.retry.is_none()
+            && !self
+                .interval
+                .checked_mul(2)
+                .is_some_and(|wider| frame.is_multiple_of(wider))
+        {
+            return;
+        }
+        let saved = if self.origin.is_some() {
+            let mut state = Box::new(RollbackState::compact());
+            state.swap_scratch(&mut self.scratch);
+            self.replay.save_rollback(&mut state);
+            state.swap_scratch(&mut self.scratch);
+            state.trim();
+            Saved::Rollback(state)
+        } else {
+            // (A clone holds no spare capacity.)
+            Saved::Full(self.replay.world().snapshot().clone())
+        };
+        self.built += 1;
+        let bytes = saved.bytes();
+        self.last_bytes = bytes;
+        if bytes > self.budget {
+            let gap = self.retry.map_or(self.interval, |(_, gap)| gap);
+            let wider = gap.saturating_mul(2);
+            self.retry = Some((frame.saturating_add(wider), wider));
+            return;
+        }
+        self.retry = None;
         while self.keyframe_bytes + bytes > self.budget {
             let Some(wider) = self.interval.checked_mul(2) else {
                 return;
@@ -518,5 +594,167 @@ impl ReplayPlayer {
             },
         );
         self.keyframe_bytes += bytes;
+        self.kept += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::{BodyDef, BodyType};
+    use crate::collision::make_box;
+    use crate::math::Vec2;
+    use crate::shape::ShapeDef;
+    use crate::world::WorldDef;
+
+    const DT: f32 = 1.0 / 60.0;
+
+    /// A ground and `n` boxes resting on it (settled, sleep off: every key
+    /// frame is about the same size), and the boxes.
+    fn resting_boxes(n: usize) -> (World, Vec<BodyId>) {
+        let mut world = World::new(&WorldDef {
+            enable_sleep: false,
+            ..WorldDef::default()
+        })
+        .unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        let floor = make_box(50.0, 0.5).unwrap();
+        world
+            .create_polygon_shape(ground, &ShapeDef::default(), &floor)
+            .unwrap();
+        let boxes = (0..n)
+            .map(|k| {
+                let body = world
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: crate::pos::to_pos(Vec2::new(-20.0 + 1.5 * k as f32, 1.0)),
+                        ..BodyDef::default()
+                    })
+                    .unwrap();
+                let square = make_box(0.5, 0.5).unwrap();
+                world
+                    .create_polygon_shape(body, &ShapeDef::default(), &square)
+                    .unwrap();
+                body
+            })
+            .collect();
+        for _ in 0..120 {
+            world.step(DT, 4).unwrap();
+        }
+        (world, boxes)
+    }
+
+    /// A recording of `steps` steps of `resting_boxes(n)`.
+    fn recording(n: usize, steps: usize) -> Recording {
+        let (mut world, _) = resting_boxes(n);
+        world.start_recording(1).unwrap();
+        for _ in 0..steps {
+            world.step(DT, 4).unwrap();
+        }
+        world.stop_recording().unwrap()
+    }
+
+    /// A key frame bigger than the whole budget is not built at every
+    /// interval: the tries thin out (each twice as far on), so 200 frames
+    /// at an interval of 1 build at most 1 + log2(200) of them.
+    #[test]
+    fn a_keyframe_over_the_budget_is_not_built_every_interval() {
+        let mut player = ReplayPlayer::new(&recording(10, 200), 1).unwrap();
+        player.set_keyframe_policy(1, 1).unwrap();
+        player.seek(200).unwrap();
+        assert_eq!(player.keyframe_count(), 0);
+        let bound = 1 + 200f64.log2().floor() as u64;
+        assert!(
+            (1..=bound).contains(&player.built),
+            "{} built, at most {bound}",
+            player.built
+        );
+    }
+
+    /// When the last key frame's size says the next one would not fit, only
+    /// a frame on the doubled grid is built: none is built and then dropped
+    /// off the coarser grid. With room for two and a half key frames and an
+    /// interval starting at 1, the interval doubles five times in 64
+    /// frames; dropping the frame that found it full (which is never on the
+    /// doubled grid) would waste a save at each doubling.
+    #[test]
+    fn no_keyframe_is_built_off_the_doubled_grid() {
+        let recording = recording(10, 64);
+        let mut player = ReplayPlayer::new(&recording, 1).unwrap();
+        player.set_keyframe_policy(1 << 30, 1).unwrap();
+        player.seek(1).unwrap();
+        let one = player.keyframe_bytes();
+        let mut player = ReplayPlayer::new(&recording, 1).unwrap();
+        player.set_keyframe_policy(one * 5 / 2, 1).unwrap();
+        player.seek(64).unwrap();
+        assert!(player.keyframe_interval() >= 16, "{player:?}");
+        assert!(player.keyframe_count() >= 2, "{player:?}");
+        assert_eq!(player.built, player.kept, "saves made in vain");
+    }
+
+    /// Recording bytes with a call on `body` changed to name a generation
+    /// the replay world does not have (a diverged replay): replaying it
+    /// fails on that call, after the records before it.
+    fn misnamed(recording: &Recording, body: BodyId, velocity: Vec2) -> Recording {
+        let mut call = vec![17u8]; // set_linear_velocity
+        call.extend_from_slice(&body.index().to_le_bytes());
+        call.extend_from_slice(&body.generation().to_le_bytes());
+        call.extend_from_slice(&velocity.x.to_le_bytes());
+        call.extend_from_slice(&velocity.y.to_le_bytes());
+        let mut bytes = recording.as_bytes().to_vec();
+        let at = bytes
+            .windows(call.len())
+            .position(|w| w == call)
+            .expect("the call is in the recording");
+        let generation = at + 5;
+        bytes[generation] = bytes[generation].wrapping_add(7);
+        bytes.truncate(bytes.len() - 8); // the checksum
+        super::super::seal(&mut bytes);
+        Recording::from_bytes(&bytes).unwrap()
+    }
+
+    /// After a step fails part-way (a call on a body before the failing one
+    /// was applied), seeking to the player's frame puts the world back at
+    /// that frame, from a key frame or from frame 0, rather than leaving
+    /// the half-applied records in.
+    #[test]
+    fn a_seek_after_a_failed_step_restores() {
+        let (mut world, boxes) = resting_boxes(3);
+        world.start_recording(1).unwrap();
+        let mut hashes = vec![world.state_hash()];
+        let odd = Vec2::new(7.25, -3.5);
+        for step in 0..10 {
+            if step == 5 {
+                let mut a = world.body_mut(boxes[0]).unwrap();
+                a.set_linear_velocity(Vec2::new(0.0, 2.0)).unwrap();
+                let mut b = world.body_mut(boxes[1]).unwrap();
+                b.set_linear_velocity(odd).unwrap();
+            }
+            world.step(DT, 4).unwrap();
+            hashes.push(world.state_hash());
+        }
+        let recording = misnamed(&world.stop_recording().unwrap(), boxes[1], odd);
+        // With key frames at every frame, and with none (a 1-byte budget).
+        for budget in [1 << 20, 1] {
+            let mut player = ReplayPlayer::new(&recording, 1).unwrap();
+            player.set_keyframe_policy(budget, 1).unwrap();
+            player.seek(5).unwrap();
+            assert_eq!(player.world().state_hash(), hashes[5]);
+            assert!(player.step().is_err());
+            assert_eq!(player.frame(), 5);
+            // (The replay world's ids have its own world number.)
+            let same = |id: &BodyId| id.index() == boxes[0].index();
+            let box_a = player.world().body_ids().find(same).unwrap();
+            let a = player.world().body(box_a).unwrap().linear_velocity();
+            assert_eq!(a, Vec2::new(0.0, 2.0), "the records before the bad one");
+            player.seek(5).unwrap();
+            assert_eq!(player.frame(), 5);
+            assert_eq!(player.world().state_hash(), hashes[5], "budget {budget}");
+            assert_ne!(player.world().body(box_a).unwrap().linear_velocity(), a);
+            // (Only once: a seek that restored clears it.)
+            assert!(!player.dirty);
+            player.seek(3).unwrap();
+            assert_eq!(player.world().state_hash(), hashes[3]);
+        }
     }
 }

@@ -1566,6 +1566,7 @@ impl RollbackState {
             + size_of_val(&e.sensor_end_pending[..])
             + size_of_val(&e.body_moves[..])
             + size_of_val(&e.body_quarantines[..])
+            + size_of_val(&e.sensors.list[..])
             + e.sensors
                 .list
                 .iter()
@@ -1584,6 +1585,63 @@ impl RollbackState {
             self.raw.byte_len()
         };
         std::mem::size_of::<Self>() + stores + joints + events
+    }
+
+    /// Frees what a compact state holds beyond its saved elements, so that
+    /// its heap is [`RollbackState::byte_len`] less the struct itself (for a
+    /// state kept a long time, as a key frame is): the packed buffers, the
+    /// joints' and events' copies shrunk to their lengths, and the scratch
+    /// link table of `code_world` dropped (a load or save uses the
+    /// caller's, [`RollbackState::swap_scratch`], or grows it again), and
+    /// the unused copied-form stores' root nodes. A copied state keeps its
+    /// copies' spare room.
+    pub(crate) fn trim(&mut self) {
+        if self.compact {
+            self.raw.release();
+        }
+        // Shrinks each vector to its length.
+        macro_rules! shrink {
+            ($($v:expr),* $(,)?) => { $( $v.shrink_to_fit(); )* };
+        }
+        shrink!(self.bytes, self.bits, self.joint_sims);
+        *self.links.get_mut().unwrap_or_else(|e| e.into_inner()) = Vec::new();
+        let j = &mut self.joints;
+        shrink!(
+            j.joints,
+            j.ids.free,
+            j.events,
+            j.pending_events,
+            j.detached,
+            j.over_threshold
+        );
+        let e = &mut self.events;
+        shrink!(
+            e.contact_begin,
+            e.contact_end,
+            e.contact_end_pending,
+            e.contact_hit,
+            e.sensor_begin,
+            e.sensor_end,
+            e.sensor_end_pending,
+            e.body_moves,
+            e.body_quarantines,
+            e.sensors.slot_of_shape,
+            e.sensors.list,
+        );
+        for s in &mut e.sensors.list {
+            s.overlaps.shrink_to_fit();
+            s.next.shrink_to_fit();
+        }
+    }
+
+    /// Swaps the state's scratch link table (used by a compact save or
+    /// load) with `scratch`: many trimmed states can share one table, lent
+    /// for each save or load.
+    pub(crate) fn swap_scratch(&mut self, scratch: &mut Vec<u32>) {
+        std::mem::swap(
+            self.links.get_mut().unwrap_or_else(|e| e.into_inner()),
+            scratch,
+        );
     }
 }
 

@@ -3,14 +3,21 @@
 //! says `mod alloc_count;` installs it; it counts every allocation on every
 //! thread (the world's worker threads included) while a closure runs, so each
 //! of those binaries holds a single test: nothing else allocates meanwhile.
+//! It also keeps the live heap bytes (requested sizes) for `player_memory`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 
 struct Counting;
 
 static COUNTING: AtomicBool = AtomicBool::new(false);
 static COUNT: AtomicUsize = AtomicUsize::new(0);
+/// Bytes allocated and not yet freed, on every thread.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+fn note_size(grown: isize) {
+    LIVE.fetch_add(grown, Ordering::Relaxed);
+}
 
 fn note_allocation() {
     if COUNTING.load(Ordering::Relaxed) {
@@ -22,20 +29,24 @@ fn note_allocation() {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         note_allocation();
+        note_size(layout.size() as isize);
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note_size(-(layout.size() as isize));
         // SAFETY: same contract as the caller's.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         note_allocation();
+        note_size(layout.size() as isize);
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         note_allocation();
+        note_size(new_size as isize - layout.size() as isize);
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -65,4 +76,11 @@ pub fn assert_counter_works() {
         })
     });
     assert!(on_another_thread >= 1);
+}
+
+/// Heap bytes allocated and not freed yet, on every thread (the sizes
+/// asked for: the allocator's own overhead is not in it).
+#[allow(dead_code)] // only `player_memory` reads it
+pub fn live_bytes() -> isize {
+    LIVE.load(Ordering::SeqCst)
 }
