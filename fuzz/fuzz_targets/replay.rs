@@ -13,62 +13,17 @@
 //! stops with an `Err`; a replay world that ran is still valid.
 #![no_main]
 
-use impulse2d::{Recording, Replay, Vec2};
+use impulse2d::{Recording, Replay};
 use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
 
-// The seeds' world helpers and the checksum (the library exports only what
-// the `snapshot` target needs).
+// The input's meaning (shared with crates/impulse2d/tests/fuzz_regressions.rs).
 #[allow(dead_code)]
 #[path = "../src/snapshot_input.rs"]
 mod snapshot_input;
-use snapshot_input::{dynamic_box, fnv1a, ground_world, hinge};
-
-/// The bytes of a recording of a small busy world.
-fn seed_recording() -> &'static [u8] {
-    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
-    BYTES.get_or_init(|| {
-        let (mut world, _) = ground_world(5.0);
-        let a = dynamic_box(&mut world, 0.0, 1.0);
-        let b = dynamic_box(&mut world, 0.1, 1.5);
-        hinge(&mut world, a, b);
-        world.start_recording(2).unwrap();
-        for i in 0..12 {
-            let mut body = world.body_mut(a).unwrap();
-            body.apply_force_to_center(Vec2::new(1.0, 0.0), true).unwrap();
-            body.apply_angular_impulse(0.01, true).unwrap();
-            if i == 6 {
-                dynamic_box(&mut world, -1.0, 2.0);
-            }
-            world.step(1.0 / 60.0, 4).unwrap();
-        }
-        world.stop_recording().unwrap().as_bytes().to_vec()
-    })
-}
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
+    let Some(buffer) = snapshot_input::recording_buffer(data) else {
         return;
-    };
-    let buffer = if mode % 2 == 0 {
-        rest.to_vec()
-    } else {
-        let seed = seed_recording();
-        let mut body = seed[..seed.len() - 8].to_vec();
-        // (position u16, xor mask) triples; a 0x80 mode bit truncates.
-        for chunk in rest.chunks_exact(3) {
-            let at = usize::from(u16::from_le_bytes([chunk[0], chunk[1]]));
-            if at < body.len() {
-                body[at] ^= chunk[2];
-            }
-        }
-        if mode & 0x80 != 0 && rest.len() >= 2 {
-            let cut = usize::from(u16::from_le_bytes([rest[0], rest[1]]));
-            body.truncate(cut.min(body.len()));
-        }
-        let sum = fnv1a(&body);
-        body.extend_from_slice(&sum.to_le_bytes());
-        body
     };
     let Ok(recording) = Recording::from_bytes(&buffer) else {
         return;

@@ -13,7 +13,7 @@
 //! within the documented working range.
 
 mod snapshot_input;
-pub use snapshot_input::{seed_snapshot, snapshot_buffer};
+pub use snapshot_input::{recording_buffer, seed_recording, seed_snapshot, snapshot_buffer};
 
 use impulse2d::collision::{
     Capsule, ChainSegment, Circle, Polygon, Segment, ShapeProxy, compute_hull, make_offset_polygon,

@@ -279,3 +279,56 @@ pub fn snapshot_buffer(data: &[u8]) -> Option<Vec<u8>> {
     }
     Some(seal(body))
 }
+
+/// The bytes of a recording of a small busy world: the `replay` target's seed
+/// (logged body calls, a box created mid-recording, steps and keyframes).
+pub fn seed_recording() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| {
+        let (mut world, _) = ground_world(5.0);
+        let a = dynamic_box(&mut world, 0.0, 1.0);
+        let b = dynamic_box(&mut world, 0.1, 1.5);
+        hinge(&mut world, a, b);
+        world.start_recording(2).unwrap();
+        for i in 0..12 {
+            let mut body = world.body_mut(a).unwrap();
+            body.apply_force_to_center(Vec2::new(1.0, 0.0), true)
+                .unwrap();
+            body.apply_angular_impulse(0.01, true).unwrap();
+            if i == 6 {
+                dynamic_box(&mut world, -1.0, 2.0);
+            }
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        world.stop_recording().unwrap().as_bytes().to_vec()
+    })
+}
+
+/// The recording buffer a `replay` fuzz input stands for (`None` for an empty
+/// input). The first byte picks the mode. Even: the rest is taken as a whole
+/// buffer. Odd: [`seed_recording`] is corrupted at the positions the input
+/// names ((position u16, xor mask) triples, counted from the buffer's start),
+/// truncated if bit 7 of the mode byte is set (at the position the first two
+/// bytes of the rest name), and given its FNV-1a checksum again
+/// (docs/recording-format.md).
+pub fn recording_buffer(data: &[u8]) -> Option<Vec<u8>> {
+    let (&mode, rest) = data.split_first()?;
+    if mode % 2 == 0 {
+        return Some(rest.to_vec());
+    }
+    let seed = seed_recording();
+    let mut body = seed[..seed.len() - 8].to_vec();
+    for chunk in rest.chunks_exact(3) {
+        let at = usize::from(u16::from_le_bytes([chunk[0], chunk[1]]));
+        if at < body.len() {
+            body[at] ^= chunk[2];
+        }
+    }
+    if mode & 0x80 != 0 && rest.len() >= 2 {
+        let cut = usize::from(u16::from_le_bytes([rest[0], rest[1]]));
+        body.truncate(cut.min(body.len()));
+    }
+    let sum = fnv1a(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    Some(body)
+}

@@ -867,6 +867,119 @@ fn snapshot_with_numbers_no_constructor_makes_is_refused() {
     assert_each_refused(&bytes, &cases);
 }
 
+/// What replaying `bytes` (a whole recording) comes to: `Ok(true)` when it
+/// plays to its end with no divergence, `Ok(false)` when it plays to its end
+/// and diverges, `Err` when the bytes do not decode or a replayed step or call
+/// is refused. The replay world validates after every step it took.
+fn replays(bytes: &[u8]) -> Result<bool, Error> {
+    let recording = impulse2d::Recording::from_bytes(bytes)?;
+    let mut replay = impulse2d::Replay::new(&recording, 1)?;
+    loop {
+        let step = replay.step();
+        replay.world().validate().unwrap();
+        match step? {
+            Some(_) => {}
+            None => return Ok(replay.divergence().is_none()),
+        }
+    }
+}
+
+/// `bytes` (a whole recording) with every occurrence of `from`'s bits replaced
+/// by `to`'s, and the FNV-1a checksum (the last 8 bytes) recomputed.
+fn recording_with_number_replaced(bytes: &[u8], from: f32, to: f32) -> Vec<u8> {
+    let mut body = bytes[..bytes.len() - 8].to_vec();
+    let (pattern, with) = (from.to_le_bytes(), to.to_le_bytes());
+    let mut found = 0;
+    let mut at = 0;
+    while at + 4 <= body.len() {
+        if body[at..at + 4] == pattern {
+            body[at..at + 4].copy_from_slice(&with);
+            found += 1;
+            at += 4;
+        } else {
+            at += 1;
+        }
+    }
+    assert!(found > 0, "{from} is in the recording");
+    let sum = fnv1a(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
+/// Fuzz target `replay`, input `fuzz/regressions/replay/enlarge-proxy-refused-in-step`.
+///
+/// The input flipped bytes of the seed recording's `create_shape` call (a box
+/// made while recording), so that one vertex's x read about -3e38. The record
+/// decoder checked only a polygon's vertex count: `Polygon`'s fields are
+/// private, so `World::create_shape` trusts any polygon it is given, and the
+/// replayed call built a shape with an infinite extent. Its first step
+/// computed a fat box with a -inf side, which the broad phase refused
+/// (`debug_assert!` in `enlarge_proxies`; a release build silently kept the
+/// old proxy box). The decoder now checks a polygon as the constructors do:
+/// each number below, written over the box's half-width in the recording,
+/// makes the recording refused (`InvalidData`), and the unaltered recording
+/// replays to its end without diverging.
+#[test]
+fn recording_with_a_polygon_no_constructor_makes_is_refused() {
+    // A distinctive half-width, stored nowhere else: the body sits at x = 1,
+    // hy differs, and the box is made while recording, so its numbers are in
+    // the logged call.
+    let (hx, hy) = (0.429_687_5f32, 0.335_937_5f32);
+    let (mut world, _) = world_on_a_slab();
+    world.start_recording(1).unwrap();
+    let body = world
+        .create_body(&BodyDef::dynamic(Vec2::new(1.0, 2.0)))
+        .unwrap();
+    build::add_box_with(&mut world, body, hx, hy, &ShapeDef::default());
+    for _ in 0..10 {
+        world.step(1.0 / 60.0, 4).unwrap();
+    }
+    let bytes = world.stop_recording().unwrap().as_bytes().to_vec();
+    assert!(
+        matches!(replays(&bytes), Ok(true)),
+        "the unaltered recording replays"
+    );
+    let cases = [
+        ("a vertex at -inf", f32::NEG_INFINITY),
+        ("a vertex at NaN", f32::NAN),
+        ("a vertex beyond HUGE", 1.0e6),
+        ("a vertex near f32::MAX", -3.0e38),
+        // (−1, −hy) after (−hx, −hy): the polygon turns clockwise there.
+        ("a folded polygon", -1.0),
+    ];
+    for (what, to) in cases {
+        let altered = recording_with_number_replaced(&bytes, hx, to);
+        assert!(
+            matches!(replays(&altered), Err(Error::InvalidData(_))),
+            "{what} is refused"
+        );
+    }
+}
+
+/// Fuzz target `replay`: every saved input in `fuzz/regressions/replay/`, read
+/// as the target reads it (`fuzz/src/snapshot_input.rs`), is refused, or plays
+/// to its end with a world that validates after every step (see
+/// `recording_with_a_polygon_no_constructor_makes_is_refused` for
+/// `enlarge-proxy-refused-in-step`).
+#[cfg(not(feature = "large-world"))]
+#[test]
+fn replay_fuzz_regressions_are_refused_or_valid() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/replay");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
+        let Some(buffer) = snapshot_input::recording_buffer(&data) else {
+            continue;
+        };
+        count += 1;
+        // Played to its end or refused; either way, no panic and a valid world.
+        let _ = replays(&buffer);
+    }
+    assert!(count >= 1, "{count} inputs in {dir:?}");
+}
+
 /// A default world with a static 10 m × 1 m box centred on the origin; the
 /// world and the box's body.
 fn world_on_a_slab() -> (World, BodyId) {

@@ -45,6 +45,7 @@ use crate::solver::constraint_graph::{ConstraintGraph, GraphColor};
 use crate::solver::island::{Island, IslandSim};
 use crate::solver::softness::Softness;
 use crate::solver::solver_set::SolverSet;
+use crate::validate::polygon_from_parts;
 use crate::world::WorldDef;
 
 // --- maths and geometry
@@ -81,11 +82,28 @@ wire_struct!(Polygon {
     count
 } check valid_polygon);
 
-/// A polygon's vertex count is one the engine can index by.
+/// A polygon's vertex count is one the engine can index by, and its
+/// vertices, normals, centroid and radius are ones the polygon constructors
+/// could have made (finite, within ±`HUGE`, convex, counter-clockwise, with
+/// the edges' outward unit normals and the vertices' centroid).
+///
+/// Outside these bytes a `Polygon` can only come from its constructors
+/// (its fields are private), so [`World::create_shape`](crate::World::create_shape)
+/// trusts it; a recording's `create_shape` call is replayed through that
+/// function, so its polygon must be checked here. A vertex near `f32::MAX`
+/// once reached the world this way and gave its body an infinite extent
+/// and a fat box the broad phase refused (fuzz `replay`, issue 15).
 fn valid_polygon(p: &Polygon) -> Result<()> {
     if !(3..=MAX_POLYGON_VERTICES).contains(&p.count) {
         return Err(bad("a polygon's vertex count is outside 3..=8"));
     }
+    polygon_from_parts(
+        p.vertices(),
+        p.radius(),
+        Some(p.normals()),
+        Some(p.centroid()),
+    )
+    .map_err(|_| bad("a polygon's vertices, normals, centroid or radius are invalid"))?;
     Ok(())
 }
 
