@@ -931,6 +931,21 @@ fn recording_with_a_polygon_no_constructor_makes_is_refused() {
         .create_body(&BodyDef::dynamic(Vec2::new(1.0, 2.0)))
         .unwrap();
     build::add_box_with(&mut world, body, hx, hy, &ShapeDef::default());
+    let bytes = ten_recorded_steps(&mut world);
+    let cases = [
+        ("a vertex at -inf", hx, f32::NEG_INFINITY),
+        ("a vertex at NaN", hx, f32::NAN),
+        ("a vertex beyond HUGE", hx, 1.0e6),
+        ("a vertex near f32::MAX", hx, -3.0e38),
+        // (−1, −hy) after (−hx, −hy): the polygon turns clockwise there.
+        ("a folded polygon", hx, -1.0),
+    ];
+    assert_each_recording_refused(&bytes, &cases);
+}
+
+/// Steps `world` (recording) ten times, stops the recording and returns its
+/// bytes, after checking that they replay to the end without diverging.
+fn ten_recorded_steps(world: &mut World) -> Vec<u8> {
     for _ in 0..10 {
         world.step(1.0 / 60.0, 4).unwrap();
     }
@@ -939,21 +954,58 @@ fn recording_with_a_polygon_no_constructor_makes_is_refused() {
         matches!(replays(&bytes), Ok(true)),
         "the unaltered recording replays"
     );
-    let cases = [
-        ("a vertex at -inf", f32::NEG_INFINITY),
-        ("a vertex at NaN", f32::NAN),
-        ("a vertex beyond HUGE", 1.0e6),
-        ("a vertex near f32::MAX", -3.0e38),
-        // (−1, −hy) after (−hx, −hy): the polygon turns clockwise there.
-        ("a folded polygon", -1.0),
-    ];
-    for (what, to) in cases {
-        let altered = recording_with_number_replaced(&bytes, hx, to);
+    bytes
+}
+
+/// For each `(what, from, to)`: the recording `bytes` with the number `from`
+/// replaced by `to` are refused (`InvalidData`) when read or replayed.
+fn assert_each_recording_refused(bytes: &[u8], cases: &[(&str, f32, f32)]) {
+    for &(what, from, to) in cases {
+        let altered = recording_with_number_replaced(bytes, from, to);
         assert!(
             matches!(replays(&altered), Err(Error::InvalidData(_))),
             "{what} is refused"
         );
     }
+}
+
+/// Found by reading the recording decoder after the `replay` failure above
+/// (no fuzz input): a `create_joint` record carries the frames and typed data
+/// that the typed constructors build from a checked definition, and
+/// `World::create_joint` trusts them. A record whose motor torque read -1
+/// made the replay's first step panic in `f32::clamp` (min above max). The
+/// decoder now checks a recorded joint as restore checks a stored one: each
+/// number below, written over one setting of a revolute joint created while
+/// recording, makes the recording refused (`InvalidData`), and the unaltered
+/// recording replays to its end without diverging.
+#[test]
+fn recording_with_joint_settings_no_definition_accepts_is_refused() {
+    // Distinctive values, each stored nowhere else in the recording.
+    let (torque, speed, lower, upper) = (0.671_875f32, 0.546_875f32, -0.390_625f32, 0.453_125f32);
+    let (mut world, ground) = world_on_a_slab();
+    world.start_recording(1).unwrap();
+    let body = build::box_body(
+        &mut world,
+        BodyType::Dynamic,
+        Vec2::new(1.0, 2.0),
+        0.25,
+        0.25,
+    );
+    let mut def = impulse2d::RevoluteJointDef::default();
+    def.base.body_a = ground;
+    def.base.body_b = body;
+    (def.enable_motor, def.max_motor_torque, def.motor_speed) = (true, torque, speed);
+    (def.enable_limit, def.lower_angle, def.upper_angle) = (true, lower, upper);
+    world.create_revolute_joint(&def).unwrap();
+    let bytes = ten_recorded_steps(&mut world);
+    let cases = [
+        ("a negative motor torque", torque, -1.0),
+        ("a NaN motor torque", torque, f32::NAN),
+        ("an infinite motor speed", speed, f32::INFINITY),
+        ("a lower angle above the upper", lower, 1.0),
+        ("an upper angle beyond pi", upper, 4.0),
+    ];
+    assert_each_recording_refused(&bytes, &cases);
 }
 
 /// Fuzz target `replay`: every saved input in `fuzz/regressions/replay/`, read

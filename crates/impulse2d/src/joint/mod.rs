@@ -558,6 +558,34 @@ pub(crate) struct JointBase {
     pub in_tree: bool,
 }
 
+impl JointBase {
+    /// A joint base with no bodies, identity frames, the default settings
+    /// and nothing prepared: the start of a base built field by field
+    /// (snapshot/check.rs reads a recorded joint's settings through one).
+    pub(crate) const UNPREPARED: JointBase = JointBase {
+        joint_id: NULL_INDEX,
+        body_id_a: NULL_INDEX,
+        body_id_b: NULL_INDEX,
+        local_frame_a: Transform::IDENTITY,
+        local_frame_b: Transform::IDENTITY,
+        constraint_hertz: None,
+        constraint_damping_ratio: None,
+        force_threshold: f32::MAX,
+        torque_threshold: f32::MAX,
+        index_a: NULL_INDEX,
+        index_b: NULL_INDEX,
+        inv_mass_a: 0.0,
+        inv_i_a: 0.0,
+        inv_mass_b: 0.0,
+        inv_i_b: 0.0,
+        frame_a: Transform::IDENTITY,
+        frame_b: Transform::IDENTITY,
+        delta_center: Vec2::ZERO,
+        softness: Softness::RIGID,
+        in_tree: false,
+    };
+}
+
 /// The per-type data of a joint.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum JointKind {

@@ -24,9 +24,10 @@ use crate::contact::{Contact, ContactSim, pair_key};
 use crate::error::Result;
 use crate::id::{IdPool, NULL_INDEX};
 use crate::joint::{
-    DistanceJointDef, JointDef, JointKind, JointSim, MotorJointDef, MouseJointDef, MoverJointDef,
-    PogoJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+    DistanceJointDef, JointBase, JointDef, JointKind, JointSim, MotorJointDef, MouseJointDef,
+    MoverJointDef, PogoJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
 };
+use crate::math::Transform;
 use crate::shape::{Shape, ShapeGeometry, check_shape_mass};
 use crate::solver::solver_set::FIRST_SLEEPING_SET;
 use crate::validate::polygon_from_parts;
@@ -401,6 +402,27 @@ fn joint_sim_ok(s: &JointSim) -> bool {
         JointKind::Wheel(j) => WheelJointDef::read(base, b, j).validate(),
     }
     .is_ok()
+}
+
+/// Whether a joint that a recording's `create_joint` record describes (its
+/// definition, frames and typed data) has settings its definition accepts,
+/// as [`joint_sim_ok`] checks a stored joint. `World::create_joint` trusts
+/// the frames and typed data (the typed constructors built them from a
+/// checked definition), so a replayed record must be checked here: a
+/// corrupted motor torque below zero once made a replay's step panic in
+/// `f32::clamp` (issue 15).
+pub(super) fn logged_joint_ok(
+    def: &JointDef,
+    local_frame_a: Transform,
+    local_frame_b: Transform,
+    kind: JointKind,
+) -> bool {
+    let mut base = JointBase::UNPREPARED;
+    (base.local_frame_a, base.local_frame_b) = (local_frame_a, local_frame_b);
+    base.constraint_hertz = def.constraint_hertz;
+    base.constraint_damping_ratio = def.constraint_damping_ratio;
+    (base.force_threshold, base.torque_threshold) = (def.force_threshold, def.torque_threshold);
+    joint_sim_ok(&JointSim { base, kind })
 }
 
 /// Checks the numbers a step reads (see the module docs); indices must have

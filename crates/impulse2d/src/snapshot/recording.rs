@@ -107,7 +107,12 @@ impl Logged {
             CREATE_SHAPE => Logged::CreateShape(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?),
             DESTROY_SHAPE => Logged::DestroyShape(Wire::get(r)?, Wire::get(r)?),
             CREATE_JOINT => {
-                Logged::CreateJoint(Wire::get(r)?, Wire::get(r)?, Wire::get(r)?, Wire::get(r)?)
+                let (def, a, b, kind) =
+                    (Wire::get(r)?, Wire::get(r)?, Wire::get(r)?, Wire::get(r)?);
+                if !super::check::logged_joint_ok(&def, a, b, kind) {
+                    return Err(bad("a recorded joint has settings no definition accepts"));
+                }
+                Logged::CreateJoint(def, a, b, kind)
             }
             _ => return Err(bad("unknown record in a recording")),
         })
