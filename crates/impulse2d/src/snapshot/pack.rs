@@ -37,11 +37,25 @@ pub(crate) trait Coder {
     fn joint_sims(&mut self, v: &mut Vec<JointSim>);
     /// The `n` (1 to 4) low bytes of `v` (the unpacker clears the others).
     fn low_bytes(&mut self, v: &mut u32, n: u32);
-    /// `N` raw words, in one go.
+    /// Bytes as they are, in one go (a column of a block, see
+    /// `code_sim_block` in `rollback.rs`): the packer appends `b`, the
+    /// unpacker fills it.
+    fn raw(&mut self, b: &mut [u8]);
+    /// The `n` (0 to 64) low bits of `v` (the unpacker clears the others):
+    /// a block's mask, one bit per element.
     #[inline]
-    fn words<const N: usize>(&mut self, v: &mut [u32; N]) {
-        for w in v {
-            self.word(w);
+    fn mask(&mut self, v: &mut u64, n: u32) {
+        let (mut lo, mut hi) = (*v as u32, (*v >> 32) as u32);
+        if n > 0 {
+            self.bits(&mut lo, n.min(32));
+        }
+        if n > 32 {
+            self.bits(&mut hi, n - 32);
+        } else {
+            hi = 0;
+        }
+        if Self::UNPACKS {
+            *v = u64::from(lo) | u64::from(hi) << 32;
         }
     }
     /// Starts counting what follows under `label` (see
@@ -209,23 +223,6 @@ impl<const STATS: bool> Coder for Packer<'_, STATS> {
         }
     }
 
-    #[inline]
-    fn words<const N: usize>(&mut self, v: &mut [u32; N]) {
-        match self.bytes.get_mut(self.at..self.at + 4 * N) {
-            Some(dst) => {
-                for (d, w) in dst.chunks_exact_mut(4).zip(v.iter()) {
-                    d.copy_from_slice(&w.to_le_bytes());
-                }
-                self.at += 4 * N;
-            }
-            None => {
-                for w in v {
-                    self.word(w);
-                }
-            }
-        }
-    }
-
     fn text(&mut self, v: &mut String) {
         let mut n = v.len() as u32;
         self.varint(&mut n);
@@ -253,6 +250,21 @@ impl<const STATS: bool> Coder for Packer<'_, STATS> {
             None => {
                 for &b in &v.to_le_bytes()[..n] {
                     self.byte(b);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn raw(&mut self, b: &mut [u8]) {
+        match self.bytes.get_mut(self.at..self.at + b.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(b);
+                self.at += b.len();
+            }
+            None => {
+                for &x in b.iter() {
+                    self.byte(x);
                 }
             }
         }
@@ -380,23 +392,6 @@ impl Coder for Unpacker<'_> {
         }
     }
 
-    #[inline]
-    fn words<const N: usize>(&mut self, v: &mut [u32; N]) {
-        match self.bytes.get(self.at..self.at + 4 * N) {
-            Some(src) => {
-                for (w, b) in v.iter_mut().zip(src.chunks_exact(4)) {
-                    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                }
-                self.at += 4 * N;
-            }
-            None => {
-                for w in v {
-                    self.word(w);
-                }
-            }
-        }
-    }
-
     fn text(&mut self, v: &mut String) {
         let mut n = 0;
         self.varint(&mut n);
@@ -431,6 +426,17 @@ impl Coder for Unpacker<'_> {
         };
         *v = x & (u32::MAX >> (32 - 8 * n));
         self.at += n as usize;
+    }
+
+    #[inline]
+    fn raw(&mut self, b: &mut [u8]) {
+        // (past the end: zeros)
+        let from = self.at.min(self.bytes.len());
+        let to = self.at.saturating_add(b.len()).min(self.bytes.len());
+        let (have, past) = b.split_at_mut(to - from);
+        have.copy_from_slice(&self.bytes[from..to]);
+        past.fill(0);
+        self.at = self.at.saturating_add(b.len());
     }
 }
 
@@ -479,6 +485,10 @@ impl Coder for Check {
     fn low_bytes(&mut self, _: &mut u32, _: u32) {
         self.all = false;
     }
+    #[inline]
+    fn raw(&mut self, b: &mut [u8]) {
+        self.all &= b.is_empty();
+    }
 }
 
 /// The unpacker of a run the packer found all hits ([`all_or_each!`]):
@@ -515,6 +525,10 @@ impl Coder for AllHit {
     #[inline]
     fn low_bytes(&mut self, v: &mut u32, _: u32) {
         *v = 0;
+    }
+    #[inline]
+    fn raw(&mut self, b: &mut [u8]) {
+        b.fill(0);
     }
 }
 

@@ -24,12 +24,15 @@
 //! otherwise, so the coding is exact whatever the world holds, and compact
 //! where the guesses hold. Where a guess rarely holds, the value is coded
 //! without one (the solver's numbers of a manifold point are raw words):
-//! each decision costs time. Links that a list's other direction gives (a
-//! contact row's links back) and where each contact's sim is are read off
-//! what was coded before, and only rows that disagree are coded. The broad
-//! phase's pair set is not packed: it is the set of the contacts' shape
-//! pairs, rebuilt on load. Joint sims and events are copied whole in both
-//! forms.
+//! each decision costs time. The contact sims, most of the state, go in
+//! blocks of 64 (`code_sim_block`): their manifolds' guesses as one mask
+//! per guess (a bit per sim) and their values as a column of bytes
+//! gathered apart and appended in one piece. Links that a list's other
+//! direction gives (a contact row's links back) and where each contact's
+//! sim is are read off what was coded before, and only rows that disagree
+//! are coded. The broad phase's pair set is not packed: it is the set of
+//! the contacts' shape pairs, rebuilt on load. Joint sims and events are
+//! copied whole in both forms.
 //!
 //! What it leaves out is what only a structural call changes: the shapes'
 //! geometry and materials, the bounds of static shapes, the chains, the
@@ -568,11 +571,11 @@ fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &
     }
 }
 
-/// What a contact's points are guessed from (`code_offsets`).
+/// What a contact's points are guessed from (`code_sim_block`).
 #[derive(Clone, Copy)]
 struct PointGuesses {
     /// What each point's anchor B and world point are guessed as: its
-    /// anchor A plus these (`code_offsets`).
+    /// anchor A plus these.
     to_b: Vec2,
     to_point: Vec2,
     /// Whether every point's anchor B and world point are exactly those
@@ -580,189 +583,479 @@ struct PointGuesses {
     shared: bool,
 }
 
-/// Anchor B and the world point of every point of a manifold: each is its
-/// anchor A plus one offset for the whole manifold (`update_contact` forms
-/// them from the same two poses: anchor B = anchor A + (origin A − origin
-/// B), world point = anchor A + centre A, up to rounding). When every point
-/// of the manifold has them as those sums bit for bit, one bit and the two
-/// offsets (raw words) replace them (the points then code neither);
-/// otherwise the bit, and each point codes its own near the guesses
-/// (centre A − centre B, and centre A, from `centers`). Gives `(to_b,
-/// to_point, shared)`.
-#[inline(never)]
-fn code_offsets<C: Coder>(
-    c: &mut C,
-    m: &Manifold,
-    centers: impl FnOnce() -> (Vec2, Vec2),
-) -> (Vec2, Vec2, bool) {
-    c.mark("points: offsets");
-    let count = m.point_count.min(2);
-    let unshared = |centers: (Vec2, Vec2)| (centers.0 - centers.1, centers.0, false);
-    if count == 0 {
-        return unshared(centers());
-    }
-    let first = &m.points[0];
-    let (mut to_b, mut to_point) = (
-        first.anchor_b - first.anchor_a,
-        first.point - first.anchor_a,
-    );
-    let mut shared = !C::UNPACKS
-        && m.points[..count].iter().all(|mp| {
-            (mp.anchor_a + to_b).same(&mp.anchor_b) && (mp.anchor_a + to_point).same(&mp.point)
-        });
-    c.bit(&mut shared);
-    if shared {
-        // raw: a near guess saves about a byte each but costs a decision
-        for v in [&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y] {
-            v.code(c);
+/// Sims per block of `code_sim_block`: every mask has one bit per sim.
+const BLOCK: usize = 64;
+
+/// Bytes of a block's column: a power of two above the most a block
+/// writes (per point, anchor A (8), a missed id (2), a base separation (4)
+/// and the five numbers (20), so `BLOCK * 34`; the shared offsets, 16 per
+/// sim, are less), so that a masked index is always in bounds.
+const COLUMN_BYTES: usize = 4096;
+const _: () = assert!(BLOCK * 34 <= COLUMN_BYTES && COLUMN_BYTES.is_power_of_two());
+
+/// Low-byte masks by count (0 to 4; `Cursor::take`).
+const LOW_BYTES: [u32; 8] = [0, 0xff, 0xffff, 0xff_ffff, u32::MAX, 0, 0, 0];
+
+/// The buffer a block's bytes are gathered in before they go into the
+/// state in one piece (`Coder::raw`), reused from block to block.
+struct Column {
+    /// (20 more bytes, so that five whole words can be written or read at
+    /// any masked index)
+    buf: [u8; COLUMN_BYTES + 20],
+}
+
+impl Column {
+    fn new() -> Column {
+        Column {
+            buf: [0; COLUMN_BYTES + 20],
         }
-        (to_b, to_point, true)
-    } else {
-        unshared(centers())
+    }
+
+    /// A cursor at the first byte.
+    fn cursor(&mut self) -> Cursor<'_> {
+        Cursor {
+            buf: &mut self.buf,
+            at: 0,
+        }
     }
 }
 
-/// A manifold point and its base separation. `prev` is the previous
-/// contact's point of the same index; `first` is this contact's first point
-/// when this is its second. The numbers a solver leaves (separation,
-/// impulses, normal velocity) are raw words: no guess comes near them
-/// often enough to pay for its decision.
-#[inline(never)]
-fn code_point<C: Coder>(
-    c: &mut C,
-    mp: &mut ManifoldPoint,
-    base: &mut f32,
-    prev: &ManifoldPoint,
-    first: Option<&ManifoldPoint>,
-    g: PointGuesses,
-) {
-    let ManifoldPoint {
-        point,
-        anchor_a,
-        anchor_b,
-        separation,
-        normal_impulse,
-        tangent_impulse,
-        total_normal_impulse,
-        normal_velocity,
-        id,
-        persisted,
-    } = mp;
-    // The decisions in one write: anchor A's two tags (near the previous
-    // contact's, see `near`), the id's hit, `persisted`, "the base
-    // separation is the separation".
-    c.mark("points: anchor a, id, flags");
-    let (mut ax, tx) = near_tag(anchor_a.x, prev.anchor_a.x);
-    let (mut ay, ty) = near_tag(anchor_a.y, prev.anchor_a.y);
-    let id_hit = *id == prev.id;
-    let fresh = base.same(separation);
-    let mut head =
-        tx | ty << 2 | u32::from(id_hit) << 4 | u32::from(*persisted) << 5 | u32::from(fresh) << 6;
-    c.bits(&mut head, 7);
-    let (tx, ty, id_hit, fresh) = (head & 3, head >> 2 & 3, head & 16 != 0, head & 64 != 0);
-    c.low_bytes(&mut ax, tx + 1);
-    c.low_bytes(&mut ay, ty + 1);
-    c.mark("points: numbers");
-    let mut words = [
-        separation.to_bits(),
-        normal_impulse.to_bits(),
-        tangent_impulse.to_bits(),
-        total_normal_impulse.to_bits(),
-        normal_velocity.to_bits(),
-    ];
-    c.words(&mut words);
-    if C::UNPACKS {
-        *anchor_a = Vec2::new(
-            f32::from_bits(ax ^ prev.anchor_a.x.to_bits()),
-            f32::from_bits(ay ^ prev.anchor_a.y.to_bits()),
-        );
-        *persisted = head & 32 != 0;
-        [
-            *separation,
-            *normal_impulse,
-            *tangent_impulse,
-            *total_normal_impulse,
-            *normal_velocity,
-        ] = words.map(f32::from_bits);
+/// Writes or reads a [`Column`] with no branch on what is written and no
+/// bounds check: `put` writes a value's four bytes and moves on by as many
+/// as it keeps (0 to 4), `take` reads four and keeps as many as it is
+/// told. The index is masked to the buffer (a block never comes near its
+/// end, see [`COLUMN_BYTES`]).
+struct Cursor<'a> {
+    buf: &'a mut [u8; COLUMN_BYTES + 20],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    /// Appends the `n` (0 to 4) low bytes of `x`.
+    #[inline(always)]
+    fn put(&mut self, x: u32, n: usize) {
+        let i = self.at & (COLUMN_BYTES - 1);
+        self.buf[i..i + 4].copy_from_slice(&x.to_le_bytes());
+        self.at += n;
     }
-    if g.shared {
-        if C::UNPACKS {
-            *anchor_b = *anchor_a + g.to_b;
-            *point = *anchor_a + g.to_point;
+
+    /// The next `n` (0 to 4) bytes as the low bytes of a word.
+    #[inline(always)]
+    fn take(&mut self, n: usize) -> u32 {
+        let i = self.at & (COLUMN_BYTES - 1);
+        let b = &self.buf[i..i + 4];
+        self.at += n;
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & LOW_BYTES[n & 7]
+    }
+
+    /// Appends five words (a point's numbers) whole.
+    #[inline(always)]
+    fn put_numbers(&mut self, words: [u32; 5]) {
+        let i = self.at & (COLUMN_BYTES - 1);
+        for (d, w) in self.buf[i..i + 20].chunks_exact_mut(4).zip(words) {
+            d.copy_from_slice(&w.to_le_bytes());
         }
-    } else {
-        // the first point's offsets, or the guesses (`code_offsets`)
+        self.at += 20;
+    }
+
+    /// The next five words (`put_numbers`).
+    #[inline(always)]
+    fn take_numbers(&mut self) -> [u32; 5] {
+        let i = self.at & (COLUMN_BYTES - 1);
+        let b = &self.buf[i..i + 20];
+        self.at += 20;
+        std::array::from_fn(|w| {
+            u32::from_le_bytes([b[4 * w], b[4 * w + 1], b[4 * w + 2], b[4 * w + 3]])
+        })
+    }
+
+    /// The packer writes what was put; the unpacker reads `len` bytes, to
+    /// be taken. Either way the cursor goes back to the first byte.
+    #[inline]
+    fn code<C: Coder>(&mut self, c: &mut C, len: usize) {
+        let len = if C::UNPACKS { len } else { self.at }.min(COLUMN_BYTES);
+        c.raw(&mut self.buf[..len]);
+        self.at = 0;
+    }
+}
+
+/// A block's mask: bit `j` is `hit(j)` for the packer (`n` bits written),
+/// what was written for the unpacker.
+#[inline(always)]
+fn mask_column<C: Coder>(c: &mut C, n: usize, hit: impl Fn(usize) -> bool) -> u64 {
+    let mut m = 0u64;
+    if !C::UNPACKS {
+        for j in 0..n {
+            m |= u64::from(hit(j)) << j;
+        }
+    }
+    c.mask(&mut m, n as u32);
+    m
+}
+
+/// The sim before sim `j` of a block (`prev` before the first).
+#[inline(always)]
+fn before<'a>(block: &'a [ContactSim], prev: &'a ContactSim, j: usize) -> &'a ContactSim {
+    j.checked_sub(1).and_then(|i| block.get(i)).unwrap_or(prev)
+}
+
+/// A manifold's count, rolling impulse and normal are the previous
+/// contact's (and no rolling impulse).
+fn head_hit(m: &Manifold, p: &Manifold) -> bool {
+    m.point_count == p.point_count && m.rolling_impulse.same(&0.0) && m.normal.same(&p.normal)
+}
+
+/// Anchor B and the world point of every point of a manifold are its
+/// anchor A plus one offset for the whole manifold (`update_contact` forms
+/// them from the same two poses: anchor B = anchor A + (origin A − origin
+/// B), world point = anchor A + centre A, up to rounding), bit for bit:
+/// the offsets, if so.
+fn shared_offsets(m: &Manifold) -> Option<(Vec2, Vec2)> {
+    let count = m.point_count.min(2);
+    let first = m.points.first().filter(|_| count > 0)?;
+    let (to_b, to_point) = (
+        first.anchor_b - first.anchor_a,
+        first.point - first.anchor_a,
+    );
+    m.points[..count]
+        .iter()
+        .all(|mp| {
+            (mp.anchor_a + to_b).same(&mp.anchor_b) && (mp.anchor_a + to_point).same(&mp.point)
+        })
+        .then_some((to_b, to_point))
+}
+
+/// A contact sim vector, in blocks of [`BLOCK`] (`code_sim_block`).
+fn code_contact_sims<C: Coder>(
+    c: &mut C,
+    sims: &mut Vec<ContactSim>,
+    blank: &ContactSim,
+    g: &SimGuesses,
+    col: &mut Column,
+) {
+    let mut n = sims.len() as u32;
+    c.varint(&mut n);
+    if C::UNPACKS {
+        sims.resize(n as usize, *blank);
+    }
+    let mut start = 0;
+    while start < sims.len() {
+        let end = sims.len().min(start + BLOCK);
+        let (done, rest) = sims.split_at_mut(start);
+        code_sim_block(
+            c,
+            &mut rest[..end - start],
+            done.last().unwrap_or(blank),
+            g,
+            col,
+        );
+        start = end;
+    }
+}
+
+/// Up to [`BLOCK`] contact sims (`prev` is the sim before the first), one
+/// part after the other for the whole block: the headers and the recycling
+/// caches sim by sim (`code_sim_header`, `code_recycling`); the manifold
+/// heads, the offsets and the points as masks (a bit per sim for each
+/// guess) and a column of bytes, so that a guess costs no branch:
+///
+/// - manifold heads: one mask of "count, rolling impulse and normal as
+///   guessed" (`head_hit`); the sims that miss then code each of the three
+///   against its guess;
+/// - offsets: one mask of "anchor B and world point are anchor A plus one
+///   offset each" (`shared_offsets`), and those two offsets (raw words) for
+///   every sim that has them;
+/// - points, each slot (first, second) apart (`code_point_slot`).
+///
+/// Each guess reads only what was coded before it, so the coding is exact
+/// whatever the sims hold.
+#[inline(never)]
+fn code_sim_block<C: Coder>(
+    c: &mut C,
+    block: &mut [ContactSim],
+    prev: &ContactSim,
+    g: &SimGuesses,
+    col: &mut Column,
+) {
+    let n = block.len().min(BLOCK);
+    let block = &mut block[..n];
+    let mut bodies = [((None, None), (None, None)); BLOCK];
+    for (j, shape_bodies) in bodies.iter_mut().enumerate().take(n) {
+        let (done, rest) = block.split_at_mut(j);
+        *shape_bodies = code_sim_header(c, &mut rest[0], done.last().unwrap_or(prev), g);
+    }
+
+    c.mark("contact sims: manifolds");
+    let heads = mask_column(c, n, |j| {
+        head_hit(&block[j].manifold, &before(block, prev, j).manifold)
+    });
+    for j in 0..n {
+        let (done, rest) = block.split_at_mut(j);
+        let p = &done.last().unwrap_or(prev).manifold;
+        let Manifold {
+            normal,
+            rolling_impulse,
+            points: _, // `code_point_slot`
+            point_count,
+        } = &mut rest[0].manifold;
+        if heads >> j & 1 != 0 {
+            if C::UNPACKS {
+                (*point_count, *rolling_impulse, *normal) = (p.point_count, 0.0, p.normal);
+            }
+        } else {
+            guess(c, point_count, p.point_count);
+            guess(c, rolling_impulse, 0.0);
+            guess(c, normal, p.normal);
+        }
+    }
+
+    c.mark("points: offsets");
+    let shared = mask_column(c, n, |j| shared_offsets(&block[j].manifold).is_some());
+    let mut col = col.cursor();
+    if !C::UNPACKS {
+        for s in block.iter() {
+            if let Some((to_b, to_point)) = shared_offsets(&s.manifold) {
+                for v in [to_b.x, to_b.y, to_point.x, to_point.y] {
+                    col.put(v.to_bits(), 4);
+                }
+            }
+        }
+    }
+    col.code(c, 16 * shared.count_ones() as usize);
+    let mut guesses = [PointGuesses {
+        to_b: Vec2::ZERO,
+        to_point: Vec2::ZERO,
+        shared: false,
+    }; BLOCK];
+    for (j, pg) in guesses.iter_mut().enumerate().take(n) {
+        *pg = if shared >> j & 1 != 0 {
+            let mut w = [0.0f32; 4];
+            for v in &mut w {
+                *v = f32::from_bits(col.take(4));
+            }
+            PointGuesses {
+                to_b: Vec2::new(w[0], w[1]),
+                to_point: Vec2::new(w[2], w[3]),
+                shared: true,
+            }
+        } else {
+            // centre A − centre B, and centre A
+            let ((a, _), (b, _)) = bodies[j];
+            let center = |body| to_vec2(g.body_sim(body).center);
+            let (ca, cb) = (center(a), center(b));
+            PointGuesses {
+                to_b: ca - cb,
+                to_point: ca,
+                shared: false,
+            }
+        };
+    }
+
+    // the recycling cache after the offsets: its relative position is
+    // guessed from them
+    for j in 0..n {
+        let (done, rest) = block.split_at_mut(j);
+        let pg = guesses[j];
+        code_recycling(
+            c,
+            &mut rest[0],
+            done.last().unwrap_or(prev),
+            g,
+            bodies[j],
+            pg.to_b,
+            pg.shared,
+        );
+    }
+
+    for k in 0..2 {
+        code_point_slot(c, block, prev, &guesses, k, col.buf);
+    }
+}
+
+/// Point `k` (0 or 1) of every manifold of a block (`code_sim_block`), and
+/// its base separation.
+///
+/// - A slot past the manifold's count: one mask of "the default point, and
+///   its separation as the base"; a slot that misses codes both against
+///   those guesses.
+/// - A point: anchor A near the previous sim's same point (the two tags of
+///   `near`, as two bit planes each), the id's hit, `persisted` and "the
+///   base separation is the separation" as masks; then in the column,
+///   anchor A's low bytes, the id when it missed (two bytes), the base
+///   separation when it is not the separation (a raw word: the separation
+///   moved from it with the bodies' motion during the last step, which
+///   nothing kept here gives back exactly), and the five numbers a solver
+///   leaves (separation, impulses, normal velocity: raw words, no guess
+///   comes near them often enough to pay for its decision). Anchor B and the
+///   world point are the shared offsets' sums, or else coded near them (the
+///   first point's offsets, or the centres', `PointGuesses`).
+fn code_point_slot<C: Coder>(
+    c: &mut C,
+    block: &mut [ContactSim],
+    prev: &ContactSim,
+    guesses: &[PointGuesses; BLOCK],
+    k: usize,
+    buf: &mut [u8; COLUMN_BYTES + 20],
+) {
+    let n = block.len().min(BLOCK);
+    let mut in_use = 0u64;
+    for (j, s) in block.iter().enumerate() {
+        in_use |= u64::from(s.manifold.point_count > k) << j;
+    }
+    let idle_slots = !in_use & u64::MAX.checked_shr(64 - n as u32).unwrap_or(0);
+
+    c.mark("points: unused");
+    let mut idle = 0u64;
+    if !C::UNPACKS {
+        for j in ones(idle_slots) {
+            let s = &block[j];
+            let (mp, base) = (&s.manifold.points[k], &s.base_separation[k]);
+            let hit = mp.same(&ManifoldPoint::default()) && base.same(&mp.separation);
+            idle |= u64::from(hit) << j;
+        }
+    }
+    c.mask(&mut idle, n as u32);
+    for j in ones(idle_slots) {
+        let s = &mut block[j];
+        let (mp, base) = (&mut s.manifold.points[k], &mut s.base_separation[k]);
+        if idle >> j & 1 != 0 {
+            if C::UNPACKS {
+                *mp = ManifoldPoint::default();
+                *base = mp.separation;
+            }
+        } else {
+            guess(c, mp, ManifoldPoint::default());
+            guess(c, base, mp.separation);
+        }
+    }
+
+    // bit planes: anchor A's x tag (low, high), y tag (low, high), id hit,
+    // persisted, base is the separation
+    let mut planes = [0u64; 7];
+    let mut col = Cursor { buf, at: 0 };
+    if !C::UNPACKS {
+        for j in ones(in_use) {
+            let pp = &before(block, prev, j).manifold.points[k];
+            let s = &block[j];
+            let (mp, base) = (&s.manifold.points[k], s.base_separation[k]);
+            let (ax, tx) = near_tag(mp.anchor_a.x, pp.anchor_a.x);
+            let (ay, ty) = near_tag(mp.anchor_a.y, pp.anchor_a.y);
+            let id_hit = mp.id == pp.id;
+            let fresh = base.same(&mp.separation);
+            let bits = [
+                tx & 1,
+                tx >> 1,
+                ty & 1,
+                ty >> 1,
+                u32::from(id_hit),
+                u32::from(mp.persisted),
+                u32::from(fresh),
+            ];
+            for (plane, b) in planes.iter_mut().zip(bits) {
+                *plane |= u64::from(b) << j;
+            }
+            col.put(ax, tx as usize + 1);
+            col.put(ay, ty as usize + 1);
+            col.put(u32::from(mp.id), if id_hit { 0 } else { 2 });
+            col.put(base.to_bits(), if fresh { 0 } else { 4 });
+            col.put_numbers(
+                [
+                    mp.separation,
+                    mp.normal_impulse,
+                    mp.tangent_impulse,
+                    mp.total_normal_impulse,
+                    mp.normal_velocity,
+                ]
+                .map(f32::to_bits),
+            );
+        }
+    }
+    c.mark("points: anchor a, id, flags");
+    for plane in &mut planes {
+        c.mask(plane, n as u32);
+    }
+    // the column's length, from the planes (the unpacker's)
+    let count = |m: u64| (m & in_use).count_ones() as usize;
+    let len = 22 * count(u64::MAX)
+        + count(planes[0])
+        + 2 * count(planes[1])
+        + count(planes[2])
+        + 2 * count(planes[3])
+        + 2 * count(!planes[4])
+        + 4 * count(!planes[6]);
+    c.mark("points: numbers");
+    col.code(c, len);
+
+    if C::UNPACKS {
+        for j in ones(in_use) {
+            let (last_x, last_y, last_id) = {
+                let pp = &before(block, prev, j).manifold.points[k];
+                (pp.anchor_a.x.to_bits(), pp.anchor_a.y.to_bits(), pp.id)
+            };
+            let bit = |plane: u64| (plane >> j & 1) as usize;
+            let ax = col.take(bit(planes[0]) + 2 * bit(planes[1]) + 1);
+            let ay = col.take(bit(planes[2]) + 2 * bit(planes[3]) + 1);
+            let (id_hit, fresh) = (bit(planes[4]), bit(planes[6]));
+            let id = col.take(2 - 2 * id_hit) as u16;
+            let base = col.take(4 - 4 * fresh);
+            let words = col.take_numbers();
+            let g = &guesses[j];
+            let s = &mut block[j];
+            let mp = &mut s.manifold.points[k];
+            mp.anchor_a = Vec2::new(f32::from_bits(ax ^ last_x), f32::from_bits(ay ^ last_y));
+            mp.id = if id_hit != 0 { last_id } else { id };
+            mp.persisted = bit(planes[5]) != 0;
+            [
+                mp.separation,
+                mp.normal_impulse,
+                mp.tangent_impulse,
+                mp.total_normal_impulse,
+                mp.normal_velocity,
+            ] = words.map(f32::from_bits);
+            if g.shared {
+                mp.anchor_b = mp.anchor_a + g.to_b;
+                mp.point = mp.anchor_a + g.to_point;
+            }
+            s.base_separation[k] = if fresh != 0 {
+                mp.separation
+            } else {
+                f32::from_bits(base)
+            };
+        }
+    }
+
+    c.mark("points: anchor b, world point");
+    for j in ones(in_use) {
+        let g = guesses[j];
+        if g.shared {
+            continue;
+        }
+        let (head, tail) = block[j].manifold.points.split_at_mut(1);
+        let (mp, first) = if k == 0 {
+            (&mut head[0], None)
+        } else {
+            (&mut tail[0], Some(&head[0]))
+        };
+        // the first point's offsets, or the centres'
         let (to_b, to_point) = first.map_or((g.to_b, g.to_point), |f| {
             (f.anchor_b - f.anchor_a, f.point - f.anchor_a)
         });
-        c.mark("points: anchor b");
-        near_vec(c, anchor_b, *anchor_a + to_b);
-        c.mark("points: world point");
-        near_vec(c, point, *anchor_a + to_point);
-    }
-    if id_hit {
-        if C::UNPACKS {
-            *id = prev.id;
-        }
-    } else {
-        id.code(c);
-    }
-    // The base separation is the separation when the manifold was computed:
-    // the same unless the contact was recycled since, then a raw word (the
-    // separation moved from it with the bodies' motion during the last step,
-    // which nothing kept here gives back exactly).
-    if fresh {
-        if C::UNPACKS {
-            *base = *separation;
-        }
-    } else {
-        c.mark("points: base separation");
-        base.code(c);
+        near_vec(c, &mut mp.anchor_b, mp.anchor_a + to_b);
+        near_vec(c, &mut mp.point, mp.anchor_a + to_point);
     }
     c.mark("contact sims: manifolds");
 }
 
-/// A manifold's count, rolling impulse and normal: one bit when they are
-/// the previous contact's (and no rolling impulse).
-#[inline(never)]
-fn code_manifold_head<C: Coder>(c: &mut C, m: &mut Manifold, p: &Manifold) {
-    let Manifold {
-        normal,
-        rolling_impulse,
-        points: _, // `code_points`
-        point_count,
-    } = m;
-    all_or_each!(c, |c| {
-        guess(c, point_count, p.point_count);
-        guess(c, rolling_impulse, 0.0);
-        guess(c, normal, p.normal);
-    });
-}
-
-/// A manifold's points (after `code_manifold_head` and `code_offsets`).
-fn code_points<C: Coder>(
-    c: &mut C,
-    m: &mut Manifold,
-    bases: &mut [f32; 2],
-    p: &Manifold,
-    g: PointGuesses,
-) {
-    let point_count = m.point_count;
-    let (head, tail) = m.points.split_at_mut(1);
-    let (p0, p1) = (&mut head[0], &mut tail[0]);
-    let [b0, b1] = bases;
-    if point_count > 0 {
-        code_point(c, p0, b0, &p.points[0], None, g);
-    } else {
-        guess(c, p0, ManifoldPoint::default());
-        guess(c, b0, p0.separation);
-    }
-    if point_count > 1 {
-        code_point(c, p1, b1, &p.points[1], Some(&*p0), g);
-    } else {
-        guess(c, p1, ManifoldPoint::default());
-        guess(c, b1, p1.separation);
-    }
+/// The set bits of `m`, lowest first.
+#[inline(always)]
+fn ones(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let j = m.trailing_zeros() as usize;
+            m &= m - 1;
+            j
+        })
+    })
 }
 
 /// A shape's body, as the header of a contact sim reads it: the body's
@@ -788,7 +1081,7 @@ fn code_sim_header<'g, C: Coder>(
         inv_i_a,
         inv_mass_b,
         inv_i_b,
-        manifold: _, // `code_contact_sim`
+        manifold: _, // `code_sim_block`
         friction,
         restitution,
         rolling_resistance,
@@ -798,7 +1091,7 @@ fn code_sim_header<'g, C: Coder>(
         cached_rotation_a: _, // `code_recycling`
         cached_rotation_b: _,
         cached_relative: _,
-        base_separation: _, // `code_points`
+        base_separation: _, // `code_point_slot`
     } = s;
     c.mark("contact sims: ids, bodies, material");
     // (in a colour the sims are in no order of their ids)
@@ -942,27 +1235,6 @@ fn code_recycling<C: Coder>(
     } else {
         cached_relative.q.code(c);
     }
-}
-
-fn code_contact_sim<C: Coder>(c: &mut C, s: &mut ContactSim, p: &ContactSim, g: &SimGuesses) {
-    let (a, b) = code_sim_header(c, s, p, g);
-    c.mark("contact sims: manifolds");
-    code_manifold_head(c, &mut s.manifold, &p.manifold);
-    let centers = || {
-        let center = |body| to_vec2(g.body_sim(body).center);
-        (center(a.0), center(b.0))
-    };
-    let (to_b, to_point, shared) = code_offsets(c, &s.manifold, centers);
-    // the recycling cache after the offsets: its relative position is
-    // guessed from them
-    code_recycling(c, s, p, g, (a, b), to_b, shared);
-    c.mark("contact sims: manifolds");
-    let g = PointGuesses {
-        to_b,
-        to_point,
-        shared,
-    };
-    code_points(c, &mut s.manifold, &mut s.base_separation, &p.manifold, g);
 }
 
 /// Where each contact's sim is (its row's set, colour and index there):
@@ -1289,6 +1561,7 @@ fn code_graph_color<C: Coder>(
     color: &mut GraphColor,
     blank: &ContactSim,
     g: &SimGuesses,
+    col: &mut Column,
 ) {
     let GraphColor {
         body_set,
@@ -1296,9 +1569,7 @@ fn code_graph_color<C: Coder>(
         joint_sims,
     } = color;
     elements(c, &mut body_set.words, &0, |c, w, _, _| w.code(c));
-    elements(c, contact_sims, blank, |c, s, p, _| {
-        code_contact_sim(c, s, p, g);
-    });
+    code_contact_sims(c, contact_sims, blank, g, col);
     c.joint_sims(joint_sims);
 }
 
@@ -1387,6 +1658,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
     let by_shape = &by_shape[..];
     let blank = blank_contact_sim();
+    let mut col = Column::new();
     for k in 0..solver_sets.len() {
         // (taken out for the while, so that the guesses can read the sets)
         let mut sims = std::mem::take(&mut solver_sets[k].contact_sims);
@@ -1397,9 +1669,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
             sets: &solver_sets[..],
             turned,
         };
-        elements(c, &mut sims, &blank, |c, s, p, _| {
-            code_contact_sim(c, s, p, &g);
-        });
+        code_contact_sims(c, &mut sims, &blank, &g, &mut col);
         solver_sets[k].contact_sims = sims;
     }
     let g = SimGuesses {
@@ -1410,7 +1680,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
         turned,
     };
     for color in &mut graph.colors {
-        code_graph_color(c, color, &blank, &g);
+        code_graph_color(c, color, &blank, &g, &mut col);
     }
     c.mark("contact places");
     code_contact_places(c, contacts, solver_sets, &graph.colors, places);
@@ -1771,103 +2041,169 @@ impl World {
 mod tests {
     use super::*;
 
-    /// A manifold of two points whose anchor B and world point are their
-    /// anchor A plus (2, 1) and (3, 4), exactly (every sum below is exact in
-    /// `f32`); `nudge` moves the second point's anchor B by one unit in the
-    /// last place of its x.
-    fn two_points(nudge: bool) -> Manifold {
-        let point = |ax: f32, ay: f32, k: f32| ManifoldPoint {
-            anchor_a: Vec2::new(ax, ay),
-            anchor_b: Vec2::new(ax + 2.0, ay + 1.0),
-            point: Vec2::new(ax + 3.0, ay + 4.0),
-            separation: -0.01 * k,
-            normal_impulse: 0.7 * k,
-            tangent_impulse: -0.1 * k,
-            total_normal_impulse: 2.9 * k,
-            normal_velocity: 0.03 * k,
-            id: 5,
-            persisted: true,
-        };
-        let mut m = Manifold {
-            normal: Vec2::new(0.0, 1.0),
-            rolling_impulse: 0.0,
-            points: [point(0.5, -0.25, 1.0), point(-0.5, -0.25, 2.0)],
-            point_count: 2,
-        };
-        if nudge {
-            let x = &mut m.points[1].anchor_b.x;
-            *x = f32::from_bits(x.to_bits() + 1);
+    /// A generator of test values (xorshift, 64 bits; the seed must not be
+    /// zero).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            let mut x = self.0;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            self.0 = x;
+            (x >> 32) as u32
         }
-        m
+
+        /// A multiple of 1/64 in [-2, 2]: sums of a few stay exact.
+        fn float(&mut self) -> f32 {
+            (self.next() % 257) as f32 / 64.0 - 2.0
+        }
     }
 
-    /// Codes a manifold as `code_contact_sim` does after its header, against
-    /// a previous manifold equal to `prev` and bodies whose centres give
-    /// the offsets exactly.
-    fn code<C: Coder>(c: &mut C, m: &mut Manifold, bases: &mut [f32; 2], prev: &Manifold) {
-        code_manifold_head(c, m, prev);
-        // centre A (3, 4) and centre B (1, 3): offsets (2, 1) and (3, 4)
-        let centers = || (Vec2::new(3.0, 4.0), Vec2::new(1.0, 3.0));
-        let (to_b, to_point, shared) = code_offsets(c, m, centers);
-        let g = PointGuesses {
-            to_b,
-            to_point,
-            shared,
+    /// A contact sim whose manifold has `count` points; `shared`: every
+    /// point's anchor B and world point are its anchor A plus (2, 1) and
+    /// (3, 4) (exact sums), else each point has offsets of its own.
+    fn sim(r: &mut Rng, id: u32, count: usize, shared: bool) -> ContactSim {
+        let mut s = blank_contact_sim();
+        s.contact_id = id;
+        (s.shape_id_a, s.shape_id_b) = (3, 4);
+        s.friction = 0.625;
+        s.manifold.normal = Vec2::new(0.0, 1.0);
+        s.manifold.point_count = count;
+        for k in 0..count {
+            let a = Vec2::new(r.float(), r.float());
+            let (to_b, to_point) = if shared {
+                (Vec2::new(2.0, 1.0), Vec2::new(3.0, 4.0))
+            } else {
+                (Vec2::new(r.float(), 0.5), Vec2::new(k as f32, r.float()))
+            };
+            let separation = r.float();
+            s.manifold.points[k] = ManifoldPoint {
+                anchor_a: a,
+                anchor_b: a + to_b,
+                point: a + to_point,
+                separation,
+                normal_impulse: r.float(),
+                tangent_impulse: r.float(),
+                total_normal_impulse: r.float(),
+                normal_velocity: r.float(),
+                id: (r.next() % 3) as u16 * 257,
+                persisted: r.next().is_multiple_of(2),
+            };
+            s.base_separation[k] = if r.next().is_multiple_of(2) {
+                separation
+            } else {
+                r.float()
+            };
+        }
+        s
+    }
+
+    /// A sim unlike the others in every field (a mix of every kind of
+    /// miss): random ids, materials, flags, recycling cache and a stale
+    /// unused point.
+    fn odd_sim(r: &mut Rng) -> ContactSim {
+        let (count, id, shared) = (
+            (r.next() % 3) as usize,
+            r.next(),
+            r.next().is_multiple_of(2),
+        );
+        let mut s = sim(r, id, count, shared);
+        s.body_sim_index_a = r.next() % 5;
+        s.shape_id_b = r.next();
+        s.inv_mass_a = r.float();
+        s.restitution = r.float();
+        s.cache.count = 2;
+        s.sim_flags = r.next() & sim_flags::RECYCLE_VALID;
+        s.cached_rotation_a = Rot::from_angle(r.float());
+        s.cached_rotation_b = Rot::from_angle(r.float());
+        s.cached_relative.p = Vec2::new(r.float(), r.float());
+        s.manifold.rolling_impulse = f32::from(u8::from(r.next().is_multiple_of(4)));
+        if count < 2 {
+            // what a manifold that lost a point may leave behind
+            s.manifold.points[1].separation = r.float();
+            s.base_separation[1] = r.float();
+        }
+        s
+    }
+
+    /// Packs `saved` as `code_world` packs a solver set's sims (nothing to
+    /// guess from but the sims themselves), unpacks them over other sims and
+    /// checks every bit came back. Gives the bytes used.
+    fn round_trip(saved: &[ContactSim]) -> usize {
+        let g = SimGuesses {
+            contacts: &[],
+            by_shape: &[],
+            bodies: &[],
+            sets: &[],
+            turned: &[],
         };
-        code_points(c, m, bases, prev, g);
+        let (blank, mut col) = (blank_contact_sim(), Column::new());
+        let mut sims = saved.to_vec();
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_contact_sims(&mut p, &mut sims, &blank, &g, &mut col);
+        p.finish();
+        // (Debug prints each float so that it reads back to the same bits,
+        // and these hold no NaN)
+        assert_eq!(
+            format!("{sims:?}"),
+            format!("{saved:?}"),
+            "packer changed them"
+        );
+        let mut loaded = vec![odd_sim(&mut Rng(7)); 3];
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        code_contact_sims(&mut u, &mut loaded, &blank, &g, &mut col);
+        assert!(u.at_end());
+        assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
+        bytes.len()
     }
 
     #[test]
-    fn shared_offsets_cost_one_bit_and_two_offsets_per_manifold() {
-        // Per point: anchor A near the previous manifold's same point (equal:
-        // two tag bits and one byte per coordinate), five raw words (20
-        // bytes), the id's hit, `persisted`, "base is the separation": 22
-        // bytes and 7 bits. Head: 1 bit (all three guesses hold).
-        // Shared: 1 bit, then the two offsets as raw words: 16 bytes. Not
-        // shared (the nudge): 1 bit, and per point anchor B
-        // and the world point near their guesses (the nudge is in the
-        // lowest byte): 4 bytes and 8 bits more per point.
-        for (nudge, bytes_used, bits_used) in [
-            (false, 16 + 2 * 22, 1 + 1 + 2 * 7),
-            (true, 2 * 26, 1 + 1 + 2 * 15),
-        ] {
-            let saved = two_points(nudge);
-            let mut m = saved;
-            let prev = two_points(false);
-            let mut bases = [m.points[0].separation, m.points[1].separation];
-            let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
-            let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
-            code(&mut p, &mut m, &mut bases, &prev);
-            assert_eq!(p.position(), 8 * bytes_used + bits_used, "nudge {nudge}");
-            p.finish();
-            assert_eq!(bytes.len(), bytes_used);
+    fn blocks_of_hits_misses_and_a_partial_last_block_come_back_bit_for_bit() {
+        let mut r = Rng(1);
+        let same = sim(&mut r, 9, 2, true);
+        for n in [0, 1, 2, 63, 64, 65, 130, 150] {
+            // all hits (after the first against the blank sim)
+            round_trip(&vec![same; n]);
+            // all misses
+            let odd: Vec<_> = (0..n).map(|_| odd_sim(&mut r)).collect();
+            round_trip(&odd);
+            // mixed: runs of like sims, one- and two-point manifolds,
+            // shared offsets or not, now and then an odd one
+            let mixed: Vec<_> = (0..n)
+                .map(|i| match r.next() % 5 {
+                    0 => odd_sim(&mut r),
+                    1 => same,
+                    k => sim(&mut r, i as u32, k as usize - 2, k != 3),
+                })
+                .collect();
+            round_trip(&mixed);
+        }
+    }
 
-            let mut loaded = Manifold::default();
-            let mut loaded_bases = [9.0; 2];
-            let mut u = Unpacker::new(&bytes, &bits, &joints);
-            code(&mut u, &mut loaded, &mut loaded_bases, &prev);
-            assert!(u.at_end());
-            assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
-            for (a, b) in loaded.points.iter().zip(&saved.points) {
-                let words = |p: &ManifoldPoint| {
-                    [
-                        p.point.x,
-                        p.point.y,
-                        p.anchor_a.x,
-                        p.anchor_a.y,
-                        p.anchor_b.x,
-                        p.anchor_b.y,
-                        p.separation,
-                        p.normal_impulse,
-                        p.tangent_impulse,
-                        p.total_normal_impulse,
-                        p.normal_velocity,
-                    ]
-                    .map(f32::to_bits)
-                };
-                assert_eq!(words(a), words(b));
-            }
-            assert_eq!(loaded_bases.map(f32::to_bits), bases.map(f32::to_bits));
+    #[test]
+    fn a_sim_like_the_last_costs_its_id_its_offsets_and_its_numbers() {
+        // A sim equal to the one before it, with two points whose base
+        // separation is the separation and with shared offsets: its id's
+        // difference from the guess (the last one's + 1) is -1, one byte;
+        // every other guess of its header, manifold head and (unused)
+        // recycling cache holds (bits only); the two offsets (16 bytes);
+        // per point, anchor A equal to the last sim's (one byte per
+        // coordinate) and the five numbers (20 bytes). 61 bytes, whether
+        // it starts a new block or not.
+        let mut s = sim(&mut Rng(3), 40, 2, true);
+        s.base_separation = [
+            s.manifold.points[0].separation,
+            s.manifold.points[1].separation,
+        ];
+        for n in [1, 2, 63, 64, 65, 100] {
+            assert_eq!(
+                round_trip(&vec![s; n + 1]) - round_trip(&vec![s; n]),
+                1 + 16 + 2 * 22,
+                "{n} sims"
+            );
         }
     }
 }
