@@ -810,17 +810,19 @@ fn code_sim_block<C: Coder>(
     }
 
     c.mark("points: offsets");
-    let shared = mask_column(c, n, |j| shared_offsets(&block[j].manifold).is_some());
     let mut col = col.cursor();
+    let mut shared = 0u64;
     if !C::UNPACKS {
-        for s in block.iter() {
+        for (j, s) in block.iter().enumerate() {
             if let Some((to_b, to_point)) = shared_offsets(&s.manifold) {
+                shared |= 1 << j;
                 for v in [to_b.x, to_b.y, to_point.x, to_point.y] {
                     col.put(v.to_bits(), 4);
                 }
             }
         }
     }
+    c.mask(&mut shared, n as u32);
     col.code(c, 16 * shared.count_ones() as usize);
     let mut guesses = [PointGuesses {
         to_b: Vec2::ZERO,
