@@ -39,11 +39,65 @@ pub(crate) struct WidePoint {
     pub relative_velocity: FloatW,
 }
 
+/// The body states of [`LANES`] constraints (indices into the awake states
+/// with the stand-in appended), with the largest of them. The fields are
+/// private to this module, whose code keeps `max` at least every index: a
+/// gather or scatter compares `max` with the states' length once and then
+/// reads and writes without a check per index.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodyIndices {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    max: u32,
+}
+
+impl BodyIndices {
+    /// The indices of bodies A and B, lane by lane.
+    #[cfg(test)]
+    pub(crate) fn new(a: [u32; LANES], b: [u32; LANES]) -> BodyIndices {
+        let max = a.iter().chain(&b).copied().max().unwrap_or(0);
+        BodyIndices { a, b, max }
+    }
+
+    /// Body A of each lane.
+    #[inline(always)]
+    pub(crate) fn a(&self) -> Lanes<'_> {
+        Lanes {
+            indices: &self.a,
+            max: self.max,
+        }
+    }
+
+    /// Body B of each lane.
+    #[inline(always)]
+    pub(crate) fn b(&self) -> Lanes<'_> {
+        Lanes {
+            indices: &self.b,
+            max: self.max,
+        }
+    }
+}
+
+/// One body per lane: what [`gather`] and [`scatter`] take. Made only from a
+/// [`BodyIndices`], so every index is at most `max`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes<'a> {
+    indices: &'a [u32; LANES],
+    max: u32,
+}
+
+impl Lanes<'_> {
+    /// The indices, lane by lane.
+    #[inline(always)]
+    pub(crate) fn indices(&self) -> &[u32; LANES] {
+        self.indices
+    }
+}
+
 /// [`LANES`] constraints of one colour.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideConstraint {
-    pub index_a: [u32; LANES],
-    pub index_b: [u32; LANES],
+    pub bodies: BodyIndices,
     pub normal_x: FloatW,
     pub normal_y: FloatW,
     pub inv_mass_a: FloatW,
@@ -68,8 +122,11 @@ impl WideConstraint {
     #[inline(always)]
     pub(crate) fn empty(dummy: u32) -> WideConstraint {
         WideConstraint {
-            index_a: [dummy; LANES],
-            index_b: [dummy; LANES],
+            bodies: BodyIndices {
+                a: [dummy; LANES],
+                b: [dummy; LANES],
+                max: dummy,
+            },
             ..WideConstraint::default()
         }
     }
@@ -81,8 +138,11 @@ impl WideConstraint {
     #[inline(always)]
     pub(crate) fn set_lane(&mut self, i: usize, c: &ContactConstraint, dummy: u32) {
         let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
-        self.index_a[i] = or_dummy(c.index_a);
-        self.index_b[i] = or_dummy(c.index_b);
+        let (a, b) = (or_dummy(c.index_a), or_dummy(c.index_b));
+        let bodies = &mut self.bodies;
+        bodies.a[i] = a;
+        bodies.b[i] = b;
+        bodies.max = bodies.max.max(a).max(b);
         self.normal_x.0[i] = c.normal.x;
         self.normal_y.0[i] = c.normal.y;
         self.inv_mass_a.0[i] = c.inv_mass_a;
@@ -156,7 +216,11 @@ struct BodyLanes {
 /// this lane-by-lane form is its reference.
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
+fn gather(states: &[BodyState], lanes: Lanes<'_>) -> BodyLanes {
+    // The reference checks each index; the row form checks `max` once,
+    // which holds (`BodyIndices`) if every index is at most `max`.
+    debug_assert!(lanes.indices.iter().all(|&i| i <= lanes.max));
+    let indices = lanes.indices();
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
     BodyLanes {
         vx: FloatW(std::array::from_fn(|i| s[i].linear_velocity.x)),
@@ -171,8 +235,8 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
 
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
-    for (i, &index) in indices.iter().enumerate() {
+fn scatter(states: &mut [BodyState], lanes: Lanes<'_>, b: &BodyLanes) {
+    for (i, &index) in lanes.indices().iter().enumerate() {
         let s = &mut states[index as usize];
         // Only dynamic bodies: see `flags::DYNAMIC`.
         if s.flags & flags::DYNAMIC == 0 {
@@ -231,8 +295,8 @@ pub(crate) fn warm_start<#[cfg(target_arch = "x86_64")] I: Isa>(
     #[cfg(target_arch = "x86_64")]
     let (constraints, gather, scatter) = rows::in_build(constraints);
     for c in constraints {
-        let mut a = gather(states, &c.index_a);
-        let mut b = gather(states, &c.index_b);
+        let mut a = gather(states, c.bodies.a());
+        let mut b = gather(states, c.bodies.b());
         let (nx, ny) = (c.normal_x, c.normal_y);
         // tangent = right_perp(normal) = (n.y, −n.x)
         let (tx, ty) = (ny, -nx);
@@ -251,8 +315,8 @@ pub(crate) fn warm_start<#[cfg(target_arch = "x86_64")] I: Isa>(
         }
         a.w = a.w - c.inv_i_a * c.rolling_impulse;
         b.w = b.w + c.inv_i_b * c.rolling_impulse;
-        scatter(states, &c.index_a, &a);
-        scatter(states, &c.index_b, &b);
+        scatter(states, c.bodies.a(), &a);
+        scatter(states, c.bodies.b(), &b);
     }
 }
 
@@ -273,8 +337,8 @@ pub(crate) fn solve<#[cfg(target_arch = "x86_64")] I: Isa>(
     let zero = FloatW::ZERO;
     let one = FloatW::splat(1.0);
     for c in constraints {
-        let mut a = gather(states, &c.index_a);
-        let mut b = gather(states, &c.index_b);
+        let mut a = gather(states, c.bodies.a());
+        let mut b = gather(states, c.bodies.b());
         let dpx = b.dpx - a.dpx;
         let dpy = b.dpy - a.dpy;
         let (nx, ny) = (c.normal_x, c.normal_y);
@@ -391,8 +455,8 @@ pub(crate) fn solve<#[cfg(target_arch = "x86_64")] I: Isa>(
             b.w = rolling.select(b.w + c.inv_i_b * delta, b.w);
         }
 
-        scatter(states, &c.index_a, &a);
-        scatter(states, &c.index_b, &b);
+        scatter(states, c.bodies.a(), &a);
+        scatter(states, c.bodies.b(), &b);
     }
 }
 
@@ -413,8 +477,8 @@ pub(crate) fn apply_restitution<#[cfg(target_arch = "x86_64")] I: Isa>(
         if !bouncy.any() {
             continue;
         }
-        let mut a = gather(states, &c.index_a);
-        let mut b = gather(states, &c.index_b);
+        let mut a = gather(states, c.bodies.a());
+        let mut b = gather(states, c.bodies.b());
         let (nx, ny) = (c.normal_x, c.normal_y);
         for p in &mut c.points {
             // Only points that approached faster than the threshold and
@@ -462,8 +526,8 @@ pub(crate) fn apply_restitution<#[cfg(target_arch = "x86_64")] I: Isa>(
             keep_inactive(&mut a, a0, active);
             keep_inactive(&mut b, b0, active);
         }
-        scatter(states, &c.index_a, &a);
-        scatter(states, &c.index_b, &b);
+        scatter(states, c.bodies.a(), &a);
+        scatter(states, c.bodies.b(), &b);
     }
 }
 

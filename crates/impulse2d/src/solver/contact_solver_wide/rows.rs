@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::mem::{offset_of, size_of};
 use std::ops::{Deref, DerefMut};
 
-use super::{BodyLanes, InBuild, WideConstraint};
+use super::{BodyLanes, InBuild, Lanes, WideConstraint};
 use crate::body::{BodyState, flags};
 use crate::simd::isa::Isa;
 use crate::solver::lanes::{FloatW, LANES};
@@ -145,10 +145,10 @@ pub(super) fn in_build<I: Isa>(
     (isa, constraints): InBuild<'_, I>,
 ) -> (
     &mut [WideConstraint],
-    impl Fn(&[BodyState], &[u32; LANES]) -> RowLanes + Copy + use<I>,
-    fn(&mut [BodyState], &[u32; LANES], &RowLanes),
+    impl Fn(&[BodyState], Lanes<'_>) -> RowLanes + Copy + use<I>,
+    fn(&mut [BodyState], Lanes<'_>, &RowLanes),
 ) {
-    let gather = move |states: &[BodyState], indices: &[u32; LANES]| gather(isa, states, indices);
+    let gather = move |states: &[BodyState], lanes: Lanes<'_>| gather(isa, states, lanes);
     (constraints, gather, scatter)
 }
 
@@ -156,8 +156,8 @@ pub(super) fn in_build<I: Isa>(
 /// [`gather`](super::gather), bit for bit. In the x86-64-v3 build (`I::AVX2`)
 /// each state is one 256-bit row and the eight rows are transposed at once.
 #[inline(always)]
-pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
-    let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
+pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes {
+    let s = states_of(states, lanes);
     if I::AVX2 {
         let _ = isa;
         // SAFETY: `isa` is a value of an `Isa` with `AVX2`, which (the
@@ -209,22 +209,67 @@ fn row_lanes(lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes {
 /// bit. Each dynamic body's `[vx vy w flags]` is written whole, its flags with
 /// the bits [`gather`] read.
 #[inline(always)]
-pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowLanes) {
+pub(super) fn scatter(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes) {
     // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
     // (One form for both builds: an AVX form, 256-bit unpacks and shuffles
     // with a 128-bit store per body, made LLVM do much of the kernels'
     // arithmetic in four-lane halves, 25 % more instructions.)
     let [vx, vy, w] = black_box([b.vx, b.vy, b.w]).map(split);
+    if !inside(lanes, states) {
+        outside(lanes, states.len());
+    }
+    let indices = lanes.indices();
     for g in 0..2 {
         let rows = transpose([vx[g], vy[g], w[g], b.flags[g]]);
         for (k, row) in rows.into_iter().enumerate() {
-            let s = &mut states[indices[4 * g + k] as usize];
+            let index = indices[4 * g + k] as usize;
+            // SAFETY: `index` is at most `lanes.max` (a `Lanes` comes only
+            // from a `BodyIndices`, whose `max` its module keeps at least every
+            // index), which is less than `states.len()` (checked above).
+            #[allow(unsafe_code)]
+            let s = unsafe { states.get_unchecked_mut(index) };
             if s.flags & flags::DYNAMIC == 0 {
                 continue;
             }
             store_head(s, row);
         }
     }
+}
+
+/// The state of each lane's body, after one check that every index is inside
+/// `states`.
+#[inline(always)]
+fn states_of<'s>(states: &'s [BodyState], lanes: Lanes<'_>) -> [&'s BodyState; LANES] {
+    if !inside(lanes, states) {
+        outside(lanes, states.len());
+    }
+    let indices = lanes.indices();
+    std::array::from_fn(|i| {
+        // SAFETY: as in `scatter`: the index is at most `lanes.max`, which is
+        // less than `states.len()` (checked above).
+        #[allow(unsafe_code)]
+        unsafe {
+            states.get_unchecked(indices[i] as usize)
+        }
+    })
+}
+
+/// Whether every index of `lanes` is inside `states`: one comparison for
+/// the eight lanes (`max`, at least each index: see `BodyIndices`).
+#[inline(always)]
+fn inside(lanes: Lanes<'_>, states: &[BodyState]) -> bool {
+    (lanes.max as usize) < states.len()
+}
+
+/// The panic of an index past the states (cold: never taken by a world's solve).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside(lanes: Lanes<'_>, len: usize) -> ! {
+    panic!(
+        "body index {} (largest of the constraint) is past the {len} states",
+        lanes.max
+    )
 }
 
 /// [`gather`] in the x86-64-v3 build: the eight states as 256-bit rows,
@@ -291,6 +336,7 @@ mod rng;
 
 #[cfg(test)]
 mod tests {
+    use super::super::BodyIndices;
     use super::rng::Rng;
     use super::*;
     use crate::math::{Rot, Vec2};
@@ -383,8 +429,13 @@ mod tests {
             distinct.dedup();
             repeated += usize::from(distinct.len() < LANES);
 
-            let rows = gather(isa, &states, &indices);
-            let lanes = super::super::gather(&states, &indices);
+            // Body B's indices are A's reversed: `max` is the same.
+            let mut reversed = indices;
+            reversed.reverse();
+            let bodies = BodyIndices::new(indices, reversed);
+            assert_eq!(bodies.a().indices(), &indices);
+            let rows = gather(isa, &states, bodies.a());
+            let lanes = super::super::gather(&states, bodies.a());
             for (r, l) in [
                 (rows.vx, lanes.vx),
                 (rows.vy, lanes.vy),
@@ -415,8 +466,8 @@ mod tests {
                 ..lanes
             };
             let (mut by_rows, mut by_lanes) = (states.clone(), states.clone());
-            scatter(&mut by_rows, &indices, &rows);
-            super::super::scatter(&mut by_lanes, &indices, &new);
+            scatter(&mut by_rows, bodies.a(), &rows);
+            super::super::scatter(&mut by_lanes, bodies.a(), &new);
             for (k, s) in states.iter().enumerate() {
                 assert_eq!(bits(&by_rows[k]), bits(&by_lanes[k]), "body {k}");
                 let gathered = indices.contains(&(k as u32));
@@ -432,5 +483,35 @@ mod tests {
             }
         }
         assert!(repeated > 100, "{repeated} trials with a repeated index");
+    }
+    /// A constraint whose largest index is past the states panics in the
+    /// row gather and scatter (one check for the eight lanes), as the
+    /// lane-by-lane forms do, instead of reading or writing past them.
+    #[test]
+    fn an_index_past_the_states_panics() {
+        let states = vec![BodyState::IDENTITY; 4];
+        // Largest index 4, in body B's last lane only. The one check covers A
+        // and B, so A's gather panics too, although its own lanes are inside.
+        let bodies = BodyIndices::new([0, 1, 2, 3, 0, 1, 2, 3], [3, 3, 3, 3, 3, 3, 3, 4]);
+        let caught = |f: &mut dyn FnMut()| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err()
+        };
+        assert!(caught(&mut || {
+            gather(Baseline, &states, bodies.a());
+        }));
+        assert!(caught(&mut || {
+            super::super::gather(&states, bodies.b());
+        }));
+        assert!(caught(&mut || {
+            gather(Baseline, &states, bodies.b());
+        }));
+        let fine = BodyIndices::new([0; LANES], [3; LANES]);
+        let rows = gather(Baseline, &states, fine.b());
+        let mut written = states.clone();
+        assert!(caught(&mut || scatter(&mut written, bodies.a(), &rows)));
+        assert_eq!(written, states, "nothing written before the panic");
+        let mut five = vec![BodyState::IDENTITY; 5];
+        gather(Baseline, &five, bodies.b());
+        scatter(&mut five, bodies.b(), &rows);
     }
 }
