@@ -27,7 +27,7 @@ use std::ops::{Deref, DerefMut};
 use super::{BodyLanes, InBuild, Lanes, WideConstraint};
 use crate::body::{BodyState, flags};
 use crate::simd::isa::Isa;
-use crate::solver::lanes::{FloatW, LANES};
+use crate::solver::lanes::{FloatW, LANES, Lane};
 
 // The intrinsics below need SSE and SSE2, which every x86-64 target has.
 const _: () = assert!(cfg!(target_feature = "sse") && cfg!(target_feature = "sse2"));
@@ -48,22 +48,22 @@ const _: () = {
 /// [`BodyLanes`] with the flags of each lane's body (bits in the `f32` lanes of
 /// two registers: lanes 0–3, then 4–7), which [`scatter`] writes back
 /// unchanged. The solver kernels see the [`BodyLanes`] through `Deref`.
-pub(super) struct RowLanes {
-    lanes: BodyLanes,
+pub(super) struct RowLanes<F = FloatW> {
+    lanes: BodyLanes<F>,
     flags: [__m128; 2],
 }
 
-impl Deref for RowLanes {
-    type Target = BodyLanes;
+impl<F> Deref for RowLanes<F> {
+    type Target = BodyLanes<F>;
     #[inline(always)]
-    fn deref(&self) -> &BodyLanes {
+    fn deref(&self) -> &BodyLanes<F> {
         &self.lanes
     }
 }
 
-impl DerefMut for RowLanes {
+impl<F> DerefMut for RowLanes<F> {
     #[inline(always)]
-    fn deref_mut(&mut self) -> &mut BodyLanes {
+    fn deref_mut(&mut self) -> &mut BodyLanes<F> {
         &mut self.lanes
     }
 }
@@ -137,33 +137,36 @@ fn split(x: FloatW) -> [__m128; 2] {
     }
 }
 
-/// A wide kernel's constraints, and the row [`gather`] and [`scatter`] for the
-/// build it runs in: what the kernels use in place of the lane-by-lane forms.
+/// A wide kernel's constraints, the build's arithmetic ([`Math`]), and the
+/// row [`gather`] and [`scatter`] for the build it runs in: what the kernels
+/// use in place of the lane-by-lane forms.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 pub(super) fn in_build<I: Isa>(
     (isa, constraints): InBuild<'_, I>,
 ) -> (
     &mut [WideConstraint],
-    impl Fn(&[BodyState], Lanes<'_>) -> RowLanes + Copy + use<I>,
-    fn(&mut [BodyState], Lanes<'_>, &RowLanes),
+    I,
+    impl Fn(&[BodyState], Lanes<'_>) -> RowLanes<I::F> + Copy + use<I>,
+    fn(&mut [BodyState], Lanes<'_>, &RowLanes<I::F>),
 ) {
     let gather = move |states: &[BodyState], lanes: Lanes<'_>| gather(isa, states, lanes);
-    (constraints, gather, scatter)
+    (constraints, isa, gather, scatter::<I::F>)
 }
 
 /// Loads the states of [`LANES`] bodies: the row form of
 /// [`gather`](super::gather), bit for bit. In the x86-64-v3 build (`I::AVX2`)
 /// each state is one 256-bit row and the eight rows are transposed at once.
 #[inline(always)]
-pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes {
+pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes<I::F> {
     let s = states_of(states, lanes);
     if I::AVX2 {
-        let _ = isa;
         // SAFETY: `isa` is a value of an `Isa` with `AVX2`, which (the
         // trait's contract) exists only where the CPU has AVX2, AVX with it.
         #[allow(unsafe_code)]
-        return unsafe { gather_avx(&s) };
+        let (lanes, flags) = unsafe { gather_avx(&s) };
+        // Straight into the build's registers (`F256`): no trip through memory.
+        return row_lanes(isa, lanes, flags);
     }
     let group =
         |g: usize, half: usize| transpose(std::array::from_fn(|k| load_row(s[4 * g + k], half)));
@@ -180,16 +183,18 @@ pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> 
         join(qc0, qc1),
         join(qs0, qs1),
     ];
-    row_lanes(lanes, [f0, f1])
+    // The lanes go through memory, so that LLVM sees eight-lane loads: left
+    // visible, it folds the shuffles back into a scalar load and insert per
+    // lane and word (what the row gather replaces), or does the arithmetic
+    // in four-lane halves.
+    row_lanes(isa, black_box(lanes), [f0, f1])
 }
 
-/// The gathered `[vx vy w dpx dpy dqc dqs]` and flags as [`RowLanes`]. The
-/// lanes go through memory, so that LLVM sees eight-lane loads: left visible,
-/// it folds the shuffles back into a scalar load and insert per lane and word
-/// (what the row gather replaces), or does the arithmetic in four-lane halves.
+/// The gathered `[vx vy w dpx dpy dqc dqs]` and flags as [`RowLanes`] of the
+/// build's lanes.
 #[inline(always)]
-fn row_lanes(lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes {
-    let [vx, vy, w, dpx, dpy, dqc, dqs] = black_box(lanes);
+fn row_lanes<I: Isa>(isa: I, lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes<I::F> {
+    let [vx, vy, w, dpx, dpy, dqc, dqs] = lanes.map(|x| isa.ld(x));
     RowLanes {
         lanes: BodyLanes {
             vx,
@@ -209,12 +214,12 @@ fn row_lanes(lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes {
 /// bit. Each dynamic body's `[vx vy w flags]` is written whole, its flags with
 /// the bits [`gather`] read.
 #[inline(always)]
-pub(super) fn scatter(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes) {
+pub(super) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes<F>) {
     // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
     // (One form for both builds: an AVX form, 256-bit unpacks and shuffles
     // with a 128-bit store per body, made LLVM do much of the kernels'
     // arithmetic in four-lane halves, 25 % more instructions.)
-    let [vx, vy, w] = black_box([b.vx, b.vy, b.w]).map(split);
+    let [vx, vy, w] = black_box([b.vx, b.vy, b.w].map(F::lanes)).map(split);
     if !inside(lanes, states) {
         outside(lanes, states.len());
     }
@@ -276,7 +281,7 @@ fn outside(lanes: Lanes<'_>, len: usize) -> ! {
 /// transposed with AVX shuffles (unpack, shuffle, then swap the 128-bit halves).
 #[target_feature(enable = "avx")]
 #[inline]
-fn gather_avx(s: &[&BodyState; LANES]) -> RowLanes {
+fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
     // SAFETY: each `BodyState` is eight four-byte words (the `const` checks
     // above) that its reference keeps readable; `loadu` needs no alignment.
     #[allow(unsafe_code)]
@@ -327,7 +332,7 @@ fn gather_avx(s: &[&BodyState; LANES]) -> RowLanes {
         word(6),
         word(7),
     ];
-    row_lanes(lanes, split(word(3)))
+    (lanes, split(word(3)))
 }
 
 #[cfg(test)]
@@ -437,13 +442,13 @@ mod tests {
             let rows = gather(isa, &states, bodies.a());
             let lanes = super::super::gather(&states, bodies.a());
             for (r, l) in [
-                (rows.vx, lanes.vx),
-                (rows.vy, lanes.vy),
-                (rows.w, lanes.w),
-                (rows.dpx, lanes.dpx),
-                (rows.dpy, lanes.dpy),
-                (rows.dqc, lanes.dqc),
-                (rows.dqs, lanes.dqs),
+                (rows.vx.lanes(), lanes.vx),
+                (rows.vy.lanes(), lanes.vy),
+                (rows.w.lanes(), lanes.w),
+                (rows.dpx.lanes(), lanes.dpx),
+                (rows.dpy.lanes(), lanes.dpy),
+                (rows.dqc.lanes(), lanes.dqc),
+                (rows.dqs.lanes(), lanes.dqs),
             ] {
                 assert_eq!(lane_bits(r), lane_bits(l));
             }
@@ -456,13 +461,13 @@ mod tests {
 
             // New velocities in every lane, then both scatters.
             let mut rows = rows;
-            rows.lanes.vx = random_lanes(&mut rng);
-            rows.lanes.vy = random_lanes(&mut rng);
-            rows.lanes.w = random_lanes(&mut rng);
+            rows.lanes.vx = isa.ld(random_lanes(&mut rng));
+            rows.lanes.vy = isa.ld(random_lanes(&mut rng));
+            rows.lanes.w = isa.ld(random_lanes(&mut rng));
             let new = BodyLanes {
-                vx: rows.vx,
-                vy: rows.vy,
-                w: rows.w,
+                vx: rows.vx.lanes(),
+                vy: rows.vy.lanes(),
+                w: rows.w.lanes(),
                 ..lanes
             };
             let (mut by_rows, mut by_lanes) = (states.clone(), states.clone());
