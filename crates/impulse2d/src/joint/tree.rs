@@ -123,6 +123,9 @@ pub(crate) struct TreeJoint {
 /// factorised and solved in every solve and relax pass.
 #[derive(Debug, Default)]
 pub(crate) struct JointForest {
+    /// Per joint of the graph (all colours, in colour order): its
+    /// [`candidate`] link, written while the joints are prepared.
+    pub candidates: Vec<(u32, u32)>,
     /// Every awake revolute joint with a dynamic body, in colour order.
     pub links: Vec<Link>,
     /// The trees' bodies, each tree's in breadth-first order from its root.
@@ -160,49 +163,73 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
+/// The link `sim` brings to this step's joint trees: the awake-set indices
+/// of its bodies, each `NONE` unless dynamic and awake, or `(NONE, NONE)`
+/// when it brings none (not a revolute joint, or no dynamic awake body).
+/// Clears the joint's `in_tree` mark, which [`JointForest::build`] sets
+/// again for the joints of this step's trees. Run on every joint of the
+/// graph as it is prepared (on the workers, in blocks of joints: it reads
+/// the joint's bodies, as the preparation does), so that the serial part of
+/// the forest's construction never visits the joint sims themselves.
+#[inline(always)]
+pub(crate) fn candidate(sim: &mut JointSim, bodies: &[Body], states: &[BodyState]) -> (u32, u32) {
+    sim.base.in_tree = false;
+    if !matches!(sim.kind, JointKind::Revolute(_)) {
+        return (NONE, NONE);
+    }
+    let dynamic = |id: u32| {
+        let body = &bodies[id as usize];
+        let awake = body.set_index == AWAKE_SET;
+        if awake && states[body.local_index as usize].flags & flags::DYNAMIC != 0 {
+            body.local_index
+        } else {
+            NONE
+        }
+    };
+    (dynamic(sim.base.body_id_a), dynamic(sim.base.body_id_b))
+}
+
 impl JointForest {
     /// The number of trees this step.
     pub(crate) fn tree_count(&self) -> usize {
         self.trees.len().saturating_sub(1)
     }
 
-    /// Finds this step's trees among the awake joints of `graph` and marks
-    /// their joints `in_tree` (every other joint unmarked). `states` are the
-    /// awake bodies' states (for their `DYNAMIC` flags). Allocates only when
+    /// Sizes [`JointForest::candidates`] for `joints` joints (all colours,
+    /// in colour order) before the joints are prepared; allocates only when
     /// the scene grows.
+    pub(crate) fn reserve_candidates(&mut self, joints: usize) {
+        self.candidates.resize(joints, (NONE, NONE));
+    }
+
+    /// Finds this step's trees among the awake joints of `graph` and marks
+    /// their joints `in_tree`. Runs after the joints were prepared: each
+    /// joint's [`candidate`] is in [`JointForest::candidates`] (at its place
+    /// in colour order, colour `c` starting at `joint_start[c]`), and every
+    /// joint's mark was cleared there. `states` are the awake bodies' states
+    /// (for their `DYNAMIC` flags and motion locks). Allocates only when the
+    /// scene grows.
     pub(crate) fn build(
         &mut self,
         graph: &mut ConstraintGraph,
-        bodies: &[Body],
+        joint_start: &[usize],
         states: &[BodyState],
     ) {
         self.links.clear();
         self.bodies.clear();
         self.joints.clear();
         self.trees.clear();
-        let dynamic = |id: u32| {
-            let body = &bodies[id as usize];
-            let awake = body.set_index == AWAKE_SET;
-            if awake && states[body.local_index as usize].flags & flags::DYNAMIC != 0 {
-                body.local_index
-            } else {
-                NONE
-            }
-        };
-        for (c, color) in graph.colors.iter_mut().enumerate() {
-            for (i, sim) in color.joint_sims.iter_mut().enumerate() {
-                sim.base.in_tree = false;
-                if let JointKind::Revolute(_) = sim.kind {
-                    let (a, b) = (dynamic(sim.base.body_id_a), dynamic(sim.base.body_id_b));
-                    if a != NONE || b != NONE {
-                        self.links.push(Link {
-                            color: c as u8,
-                            index: i as u32,
-                            a,
-                            b,
-                            tree: false,
-                        });
-                    }
+        for (c, color) in graph.colors.iter().enumerate() {
+            let (first, count) = (joint_start[c], color.joint_sims.len());
+            for (i, &(a, b)) in self.candidates[first..first + count].iter().enumerate() {
+                if a != NONE || b != NONE {
+                    self.links.push(Link {
+                        color: c as u8,
+                        index: i as u32,
+                        a,
+                        b,
+                        tree: false,
+                    });
                 }
             }
         }
@@ -254,6 +281,14 @@ impl JointForest {
                 self.cyclic[keep] |= self.cyclic[gone];
             }
         }
+        // Every body now points at its root: a union always hangs the larger
+        // root under the smaller, so a body's parent has a smaller index and
+        // one pass in increasing order leaves each body's parent a root.
+        for body in 0..n {
+            let up = self.root[body] as usize;
+            self.root[body] = self.root[up];
+        }
+        let root = &self.root;
 
         // Components with more point rows (two per joint) than freedoms are
         // over-constrained (a plank pinned at both ends: four rows on three
@@ -263,12 +298,12 @@ impl JointForest {
         self.freedoms.resize(n, 0);
         for (body, state) in states.iter().enumerate() {
             if state.flags & flags::DYNAMIC != 0 {
-                let r = find(&mut self.root, body as u32) as usize;
+                let r = root[body] as usize;
                 self.freedoms[r] += 3 - (state.flags & flags::LOCKS).count_ones();
             }
         }
-        for r in 0..n {
-            if self.root[r] == r as u32 && 2 * self.count[r] > self.freedoms[r] {
+        for (r, &up) in root.iter().enumerate() {
+            if up == r as u32 && 2 * self.count[r] > self.freedoms[r] {
                 self.cyclic[r] = true;
             }
         }
@@ -284,10 +319,9 @@ impl JointForest {
                 }
             }
         }
-        for body in 0..n {
-            if self.start[body + 1] > MAX_TREE_DEGREE {
-                let r = find(&mut self.root, body as u32) as usize;
-                self.cyclic[r] = true;
+        for (&degree, &r) in self.start[1..].iter().zip(root) {
+            if degree > MAX_TREE_DEGREE {
+                self.cyclic[r as usize] = true;
             }
         }
 
@@ -296,7 +330,7 @@ impl JointForest {
         let mut any = false;
         for link in &mut self.links {
             let body = if link.a == NONE { link.b } else { link.a };
-            let r = find(&mut self.root, body) as usize;
+            let r = root[body as usize] as usize;
             link.tree = !self.cyclic[r] && self.count[r] >= MIN_TREE_JOINTS;
             any |= link.tree;
             if link.tree {
