@@ -343,6 +343,7 @@ pub(crate) fn solve_constraints(
     use_wide: bool,
     simd: SimdPath,
     ctx: &StepContext,
+    side: &(dyn Fn() + Sync),
 ) {
     let t = Instant::now();
     let sims = &joint_stores.solver_sets[AWAKE_SET as usize].body_sims;
@@ -383,7 +384,7 @@ pub(crate) fn solve_constraints(
             ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
         };
         profile.prepare_constraints += super::ms_since(t);
-        run.stages(&scratch.stages, &shared, profile);
+        run.stages(&scratch.stages, &shared, profile, None);
     }
 
     // The joint forest's serial part (union–find over the links the
@@ -406,7 +407,7 @@ pub(crate) fn solve_constraints(
         ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
     };
     profile.prepare_constraints += super::ms_since(t);
-    run.stages(&scratch.stages, &shared, profile);
+    run.stages(&scratch.stages, &shared, profile, Some(side));
 
     let stand_in = states.pop();
     debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
@@ -456,8 +457,14 @@ struct RunContext<'a> {
 
 impl RunContext<'_> {
     /// Runs `stages` as one region on the workers, timing each stage into
-    /// `profile`.
-    fn stages(&self, stages: &[Stage], shared: &Shared, profile: &mut Profile) {
+    /// `profile`, with `side` beside them (see [`Workers::run_beside`]).
+    fn stages(
+        &self,
+        stages: &[Stage],
+        shared: &Shared,
+        profile: &mut Profile,
+        side: Option<&(dyn Fn() + Sync)>,
+    ) {
         let RunContext {
             workers,
             layout,
@@ -466,7 +473,7 @@ impl RunContext<'_> {
             ctx,
         } = *self;
         let mut last = Instant::now();
-        workers.run(
+        workers.run_beside(
             stages,
             Stage::block_count,
             |stage, block, _worker| run_block(shared, layout, stage, block, dummy, simd, ctx),
@@ -479,6 +486,7 @@ impl RunContext<'_> {
                     workers.note_serial(time); // one block on any worker count
                 }
             },
+            side,
         );
     }
 }
