@@ -412,7 +412,7 @@ impl BodySim {
 /// The velocity state of an awake body: all the constraint solver touches.
 /// Exactly 32 bytes so that two fit a cache line half.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "row-gather", repr(C))]
+#[repr(C)]
 pub(crate) struct BodyState {
     /// Velocity of the centre of mass, m/s.
     pub linear_velocity: Vec2,

@@ -178,10 +178,11 @@
 //! and `serde` (serialisation of math, geometry, ids and every `*Def`); see
 //! [`interop`].
 //!
-//! Unstable: the `row-gather` feature, the wide solver's row gather; to become
-//! the default once fuzzed (on x86-64 the wide contact solver reads each body's
-//! state in rows, two of 16 bytes or one of 32 bytes in the AVX2 build, and
-//! writes its 16-byte velocity row whole: same bits, fewer instructions).
+//! The `row-gather` feature is accepted and does nothing: the wide solver's row
+//! gather it used to turn on is now always on x86-64 (each body's state read in
+//! rows, two of 16 bytes or one of 32 bytes in the AVX2 build, its 16-byte
+//! velocity row written whole: same bits as the lane-by-lane reference, fewer
+//! instructions).
 
 // `unsafe` is denied everywhere but in three places, each `#[allow(unsafe_code)]`
 // item with a SAFETY comment:
@@ -189,10 +190,9 @@
 //   construction: `workers.rs` (the wrapper) and the few functions that use it,
 //   each comment stating why the parts are disjoint;
 // - `simd.rs`: `multiversion!` calls its x86-64-v3 build only on a CPU that
-//   `SimdPath::resolve` found has it; with the `row-gather` feature, the
-//   `unsafe trait Isa` and `isa::Avx2::new`, the proof of those features that
-//   only that build makes;
-// - `solver/contact_solver_wide/rows.rs` (`row-gather`): SSE/AVX loads and
+//   `SimdPath::resolve` found has it; on x86-64, the `unsafe trait Isa` and
+//   `isa::Avx2::new`, the proof of those features that only that build makes;
+// - `solver/contact_solver_wide/rows.rs` (x86-64): SSE/AVX loads and
 //   stores of whole body states, and the AVX gather run only with an `Avx2`.
 #![deny(unsafe_code)]
 

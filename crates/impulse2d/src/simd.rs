@@ -164,11 +164,11 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
-/// How `multiversion!` calls its kernel: `kernel(args…)`. With the unstable
-/// `row-gather` feature on x86-64, a kernel declared `= kernel, isa` also gets
+/// How `multiversion!` calls its kernel: `kernel(args…)`. On x86-64, a kernel
+/// declared `= kernel, isa` also gets
 /// the build it is compiled into as a value of type [`isa::Baseline`] or
 /// [`isa::Avx2`] first, so that it may use that build's instructions.
-#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 macro_rules! kernel_call {
     ($kernel:path, Avx2, isa; $($arg:ident),*) => {{
         // SAFETY: this is the body of `multiversion!`'s `x86_64_v3`, compiled
@@ -185,17 +185,16 @@ macro_rules! kernel_call {
     ($kernel:path, $build:ident; $($arg:ident),*) => { $kernel($($arg),*) };
 }
 /// How `multiversion!` calls its kernel: `kernel(args…)`.
-#[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
+#[cfg(not(target_arch = "x86_64"))]
 macro_rules! kernel_call {
     ($kernel:path, $build:ident $(, $isa:ident)?; $($arg:ident),*) => { $kernel($($arg),*) };
 }
 pub(crate) use kernel_call;
 
-/// The build of a `multiversion!` kernel as a type (the unstable `row-gather`
-/// feature, x86-64): a kernel generic over [`Isa`](isa::Isa) may use AVX2
+/// The build of a `multiversion!` kernel as a type (x86-64): a kernel generic over [`Isa`](isa::Isa) may use AVX2
 /// instructions where `I::AVX2`, on the strength of the value of `I` it was
 /// handed, which only the x86-64-v3 build can make ([`isa::Avx2::new`]).
-#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod isa {
     /// The build a kernel is compiled into.
     ///

@@ -18,7 +18,7 @@
 use crate::body::{BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
-#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+#[cfg(target_arch = "x86_64")]
 use crate::simd::isa::Isa;
 use crate::solver::contact_solver::ContactConstraint;
 use crate::solver::lanes::{FloatW, LANES, MaskW};
@@ -152,8 +152,9 @@ struct BodyLanes {
 /// resting stand-in state appended to the awake states for the solve: it has
 /// zero velocity and no motion, and it is not dynamic, so [`scatter`] never
 /// writes it (threads solving one colour share it). This keeps gathering free
-/// of branches.
-#[cfg_attr(all(feature = "row-gather", target_arch = "x86_64"), allow(dead_code))]
+/// of branches. On x86-64 the kernels use the row form (`rows::gather`) and
+/// this lane-by-lane form is its reference.
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
 fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
@@ -168,7 +169,7 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
     }
 }
 
-#[cfg_attr(all(feature = "row-gather", target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
 fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
     for (i, &index) in indices.iter().enumerate() {
@@ -216,19 +217,18 @@ fn apply_b(
 }
 
 /// The constraints a wide kernel solves, with the build it is compiled into
-/// (the `row-gather` feature on x86-64: see `simd::isa`).
-#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+/// (x86-64: see `simd::isa`).
+#[cfg(target_arch = "x86_64")]
 type InBuild<'a, I> = (I, &'a mut [WideConstraint]);
 
 /// Wide [`warm_start`](super::contact_solver::warm_start).
 #[inline(always)]
-pub(crate) fn warm_start<#[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: Isa>(
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] constraints: InBuild<'_, I>,
-    #[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
-    constraints: &mut [WideConstraint],
+pub(crate) fn warm_start<#[cfg(target_arch = "x86_64")] I: Isa>(
+    #[cfg(target_arch = "x86_64")] constraints: InBuild<'_, I>,
+    #[cfg(not(target_arch = "x86_64"))] constraints: &mut [WideConstraint],
     states: &mut [BodyState],
 ) {
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    #[cfg(target_arch = "x86_64")]
     let (constraints, gather, scatter) = rows::in_build(constraints);
     for c in constraints {
         let mut a = gather(states, &c.index_a);
@@ -258,16 +258,15 @@ pub(crate) fn warm_start<#[cfg(all(feature = "row-gather", target_arch = "x86_64
 
 /// Wide [`solve`](super::contact_solver::solve).
 #[inline(always)]
-pub(crate) fn solve<#[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: Isa>(
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] constraints: InBuild<'_, I>,
-    #[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
-    constraints: &mut [WideConstraint],
+pub(crate) fn solve<#[cfg(target_arch = "x86_64")] I: Isa>(
+    #[cfg(target_arch = "x86_64")] constraints: InBuild<'_, I>,
+    #[cfg(not(target_arch = "x86_64"))] constraints: &mut [WideConstraint],
     states: &mut [BodyState],
     inv_h: f32,
     max_push_speed: f32,
     use_bias: bool,
 ) {
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    #[cfg(target_arch = "x86_64")]
     let (constraints, gather, scatter) = rows::in_build(constraints);
     let inv_h = FloatW::splat(inv_h);
     let min_bias = FloatW::splat(-max_push_speed);
@@ -399,16 +398,13 @@ pub(crate) fn solve<#[cfg(all(feature = "row-gather", target_arch = "x86_64"))] 
 
 /// Wide [`apply_restitution`](super::contact_solver::apply_restitution).
 #[inline(always)]
-pub(crate) fn apply_restitution<
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: Isa,
->(
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] constraints: InBuild<'_, I>,
-    #[cfg(not(all(feature = "row-gather", target_arch = "x86_64")))]
-    constraints: &mut [WideConstraint],
+pub(crate) fn apply_restitution<#[cfg(target_arch = "x86_64")] I: Isa>(
+    #[cfg(target_arch = "x86_64")] constraints: InBuild<'_, I>,
+    #[cfg(not(target_arch = "x86_64"))] constraints: &mut [WideConstraint],
     states: &mut [BodyState],
     threshold: f32,
 ) {
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    #[cfg(target_arch = "x86_64")]
     let (constraints, gather, scatter) = rows::in_build(constraints);
     let zero = FloatW::ZERO;
     let neg_threshold = FloatW::splat(-threshold);
@@ -496,8 +492,10 @@ fn a_rot_y(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
     s * rx + c * ry
 }
 
-// The row form of `gather` and `scatter` (the unstable `row-gather` feature).
-#[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+// The row form of `gather` and `scatter`, which the kernels use on x86-64;
+// `gather` and `scatter` above are its reference (the tests compare them bit
+// for bit) and the form on other targets.
+#[cfg(target_arch = "x86_64")]
 mod rows;
 
 #[cfg(test)]

@@ -868,20 +868,18 @@ multiversion!(
     ) = wide_pass_kernel, isa
 );
 
-/// The kernel of [`wide_pass`], compiled into each of its builds (with the
-/// `row-gather` feature on x86-64 it is told which: `isa`).
+/// The kernel of [`wide_pass`], compiled into each of its builds (on
+/// x86-64 it is told which: `isa`).
 #[inline(always)]
-fn wide_pass_kernel<
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] I: crate::simd::isa::Isa,
->(
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))] isa: I,
+fn wide_pass_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
     pass: Pass,
     wide: &mut [WideConstraint],
     states: &mut [BodyState],
     ctx: &StepContext,
 ) {
-    // The wide kernels take the build too (`row-gather`, x86-64).
-    #[cfg(all(feature = "row-gather", target_arch = "x86_64"))]
+    // The wide kernels take the build too (x86-64).
+    #[cfg(target_arch = "x86_64")]
     let wide = (isa, wide);
     let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
     match pass {

@@ -1,5 +1,5 @@
-//! The wide solver's gather and scatter a body row at a time (the unstable
-//! `row-gather` feature, x86-64 only).
+//! The wide solver's gather and scatter a body row at a time (x86-64; other
+//! targets use the lane-by-lane forms).
 //!
 //! A [`BodyState`] is 8 words, `[vx vy w flags | dpx dpy dqc dqs]`: two rows
 //! of four `f32` (the flags travel as bits). The rows of four bodies are
@@ -32,7 +32,7 @@ use crate::solver::lanes::{FloatW, LANES};
 // The intrinsics below need SSE and SSE2, which every x86-64 target has.
 const _: () = assert!(cfg!(target_feature = "sse") && cfg!(target_feature = "sse2"));
 
-// `BodyState` (`#[repr(C)]` with this feature) is the two rows read here.
+// `BodyState` (`#[repr(C)]`) is the two rows read here.
 const _: () = {
     assert!(size_of::<BodyState>() == 8 * size_of::<f32>());
     assert!(offset_of!(BodyState, linear_velocity.x) == 0);
