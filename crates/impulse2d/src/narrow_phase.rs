@@ -92,6 +92,14 @@ impl World {
             workers,
             ..
         } = self;
+        // The broad phase's trees, which the pair search left as they were,
+        // are rebuilt beside the solver's stages (`StepScratch::rebuild_trees`),
+        // as Box2D runs `b2UpdateTreesTask` beside its narrow phase and solver:
+        // nothing reads them before the continuous stage, and they must be
+        // rebuilt before the next enlargement. Set before the narrow phase
+        // runs, so that a panic in it still leaves them to the next step's
+        // pair search.
+        scratch.rebuild_trees = true;
         let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
             w.contact_bits.set_bit_count_and_clear(capacity);
         });
@@ -136,15 +144,9 @@ impl World {
                 collide_sims(simd, &env, sims, &mut own.contact_bits);
             }
         };
-        // The broad phase's trees, which the pair search left as they were,
-        // are rebuilt beside the solver's stages (`StepScratch::rebuild_trees`),
-        // as Box2D runs `b2UpdateTreesTask` beside its narrow phase and solver:
-        // nothing reads them before the continuous stage, and they must be
-        // rebuilt before the next enlargement.
         workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
             collide_block(range.start, range.end, worker);
         });
-        scratch.rebuild_trees = true;
 
         let bits = &mut scratch.contact_state_bits;
         bits.set_bit_count_and_clear(capacity);
