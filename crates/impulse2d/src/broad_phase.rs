@@ -275,7 +275,7 @@ impl BroadPhase {
     ///
     /// Unlike `update_pairs_on` this leaves the trees as they are: the caller
     /// must call [`rebuild_trees`](Self::rebuild_trees) before the next
-    /// enlargement (the world does it beside the narrow phase).
+    /// enlargement (the world does it beside the solver's stages).
     pub(crate) fn update_pairs_parallel<F>(
         &mut self,
         simd: SimdPath,

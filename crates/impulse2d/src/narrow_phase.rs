@@ -31,6 +31,7 @@ const MIN_CONTACT_BLOCK: usize = 32;
 impl World {
     /// Asks the broad phase for new overlapping pairs and creates their contacts.
     pub(crate) fn update_pairs(&mut self) {
+        self.rebuild_trees(); // (always done by the last step's solve)
         let World {
             broad_phase,
             shapes,
@@ -83,7 +84,6 @@ impl World {
             bodies,
             solver_sets,
             scratch,
-            broad_phase,
             mixing,
             settings,
             callbacks,
@@ -92,6 +92,14 @@ impl World {
             workers,
             ..
         } = self;
+        // The broad phase's trees, which the pair search left as they were,
+        // are rebuilt beside the solver's stages (`StepScratch::rebuild_trees`),
+        // as Box2D runs `b2UpdateTreesTask` beside its narrow phase and solver:
+        // nothing reads them before the continuous stage, and they must be
+        // rebuilt before the next enlargement. Set before the narrow phase
+        // runs, so that a panic in it still leaves them to the next step's
+        // pair search.
+        scratch.rebuild_trees = true;
         let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
             w.contact_bits.set_bit_count_and_clear(capacity);
         });
@@ -136,33 +144,9 @@ impl World {
                 collide_sims(simd, &env, sims, &mut own.contact_bits);
             }
         };
-        // Block 0 rebuilds the broad phase's trees, which the pair search
-        // left for now (as Box2D runs `b2UpdateTreesTask` beside its narrow
-        // phase): nothing in this stage reads them, and they must be rebuilt
-        // before the next enlargement. The other blocks are the contacts'.
-        let trees = std::sync::Mutex::new(Some(&mut *broad_phase));
-        let block_size = workers.block_size(total, MIN_CONTACT_BLOCK);
-        let contact_blocks = total.div_ceil(block_size) as u32;
-        workers.run(
-            &[contact_blocks + 1],
-            |&blocks| blocks,
-            |_, block, worker| {
-                if block == 0 {
-                    let mut trees = trees.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(broad_phase) = trees.take() {
-                        let t = crate::profile::Instant::now();
-                        crate::broad_phase::rebuild_trees_on(simd, broad_phase);
-                        // One block whatever the worker count: serial time
-                        // (which other workers may overlap with contacts).
-                        workers.note_serial(t.elapsed());
-                    }
-                } else {
-                    let start = (block as usize - 1) * block_size;
-                    collide_block(start, (start + block_size).min(total), worker);
-                }
-            },
-            |_| {},
-        );
+        workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
+            collide_block(range.start, range.end, worker);
+        });
 
         let bits = &mut scratch.contact_state_bits;
         bits.set_bit_count_and_clear(capacity);

@@ -156,10 +156,56 @@ impl Workers {
         E: Fn(&S, u32, usize) + Sync,
         A: FnMut(&S),
     {
-        let start = Instant::now();
-        self.run_stages(stages, blocks, exec, after);
-        let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.region_nanos.fetch_add(nanos, Ordering::Relaxed);
+        self.run_beside(stages, blocks, exec, after, None);
+    }
+
+    /// [`Workers::run`], and `side` once, beside the stages: the first
+    /// helper to arrive runs it before it joins the stages (so the stages
+    /// go on without that helper meanwhile), or the driver after the last
+    /// stage if no helper took it (always, with one worker). `side` must
+    /// touch nothing the stages touch; it is done when this returns. Box2D
+    /// runs its tree rebuild so, as a task beside the solver.
+    pub(crate) fn run_beside<S, B, E, A>(
+        &self,
+        stages: &[S],
+        blocks: B,
+        exec: E,
+        after: A,
+        side: Option<&(dyn Fn() + Sync)>,
+    ) where
+        S: Sync,
+        B: Fn(&S) -> u32 + Sync,
+        E: Fn(&S, u32, usize) + Sync,
+        A: FnMut(&S),
+    {
+        let mut after = after;
+        self.run_alone(|| {
+            let Some(team) = &self.team else {
+                for s in stages {
+                    for b in 0..blocks(s) {
+                        exec(s, b, 0);
+                    }
+                    after(s);
+                }
+                if let Some(side) = side {
+                    side();
+                }
+                return;
+            };
+            // No helper of an earlier region is still inside one (closing a
+            // region waits for them), so the stage word is free to reset.
+            self.stage.store(0, Ordering::Relaxed);
+            let region = Region {
+                stages,
+                blocks: &blocks,
+                exec: &exec,
+                stage: &self.stage,
+                completed: &self.completed,
+                side,
+                side_taken: AtomicBool::new(false),
+            };
+            team.region(&|w| region.work(w), || region.drive(&mut after));
+        });
     }
 
     /// Runs `f` on this thread, counting its time as parallel: for a stage
@@ -171,36 +217,6 @@ impl Workers {
         self.region_nanos.fetch_add(nanos, Ordering::Relaxed);
         result
     }
-
-    /// [`Workers::run`] without the timing.
-    fn run_stages<S, B, E, A>(&self, stages: &[S], blocks: B, exec: E, mut after: A)
-    where
-        S: Sync,
-        B: Fn(&S) -> u32 + Sync,
-        E: Fn(&S, u32, usize) + Sync,
-        A: FnMut(&S),
-    {
-        let Some(team) = &self.team else {
-            for s in stages {
-                for b in 0..blocks(s) {
-                    exec(s, b, 0);
-                }
-                after(s);
-            }
-            return;
-        };
-        // No helper of an earlier region is still inside one (closing a
-        // region waits for them), so the stage word is free to reset.
-        self.stage.store(0, Ordering::Relaxed);
-        let region = Region {
-            stages,
-            blocks: &blocks,
-            exec: &exec,
-            stage: &self.stage,
-            completed: &self.completed,
-        };
-        team.region(&|w| region.work(w), || region.drive(&mut after));
-    }
 }
 
 /// What the threads of one [`Workers::run`] share.
@@ -210,6 +226,10 @@ struct Region<'a, S, B, E> {
     exec: &'a E,
     stage: &'a AtomicU64,
     completed: &'a AtomicU32,
+    /// The task beside the stages (see [`Workers::run_beside`]), and
+    /// whether a thread took it.
+    side: Option<&'a (dyn Fn() + Sync)>,
+    side_taken: AtomicBool,
 }
 
 impl<S, B, E> Region<'_, S, B, E>
@@ -218,8 +238,25 @@ where
     B: Fn(&S) -> u32 + Sync,
     E: Fn(&S, u32, usize) + Sync,
 {
-    /// The driver: publishes each stage, works on it and waits for it.
+    /// Runs the task beside the stages unless another thread took it.
+    fn take_side(&self) {
+        if let Some(side) = self.side
+            && !self.side_taken.swap(true, Ordering::Relaxed)
+        {
+            side();
+        }
+    }
+
+    /// The driver: publishes each stage, works on it and waits for it; then
+    /// runs the task beside the stages if no helper took it (closing the
+    /// region waits for a helper that did).
     fn drive(&self, after: &mut impl FnMut(&S)) {
+        self.drive_stages(after);
+        self.take_side();
+    }
+
+    /// The stages of [`Region::drive`].
+    fn drive_stages(&self, after: &mut impl FnMut(&S)) {
         // Ends the region for the workers when the stages are done, or when
         // a block on this thread panics (they would wait for a stage forever).
         let _done = EndStages(self.stage);
@@ -252,8 +289,10 @@ where
         }
     }
 
-    /// A worker: claims blocks of the published stage until the region ends.
+    /// A worker: takes the task beside the stages if it is the first, then
+    /// claims blocks of the published stage until the region ends.
     fn work(&self, worker: usize) {
+        self.take_side();
         let mut backoff = Backoff::default();
         loop {
             let seen = self.stage.load(Ordering::Acquire);
@@ -643,6 +682,38 @@ mod tests {
             |_| {},
         );
         assert!(by_helper.load(Ordering::Relaxed) > 0);
+    }
+
+    /// The task beside the stages runs exactly once per region and is done
+    /// when the region returns, on any worker count, with or without stages;
+    /// every block still runs once.
+    #[test]
+    fn the_side_task_runs_once_beside_the_stages() {
+        for count in [1, 2, 4] {
+            let workers = Workers::new(count).unwrap();
+            for stages in [&[][..], &[3u32, 0, 9, 1][..]] {
+                let side_runs = AtomicU32::new(0);
+                let blocks = AtomicU32::new(0);
+                let side = || {
+                    std::thread::sleep(std::time::Duration::from_micros(300));
+                    side_runs.fetch_add(1, Ordering::Relaxed);
+                };
+                for i in 1..=10 {
+                    workers.run_beside(
+                        stages,
+                        |&n| n,
+                        |_, _, _| {
+                            blocks.fetch_add(1, Ordering::Relaxed);
+                        },
+                        |_| {},
+                        Some(&side),
+                    );
+                    assert_eq!(side_runs.load(Ordering::Relaxed), i, "{count} workers");
+                }
+                let per_region: u32 = stages.iter().sum();
+                assert_eq!(blocks.load(Ordering::Relaxed), 10 * per_region);
+            }
+        }
     }
 
     /// A panic in a block reaches the caller, and the workers still work.

@@ -123,6 +123,9 @@ pub(crate) struct TreeJoint {
 /// factorised and solved in every solve and relax pass.
 #[derive(Debug, Default)]
 pub(crate) struct JointForest {
+    /// Per joint of the graph (all colours, in colour order): its
+    /// [`candidate`] link, written while the joints are prepared.
+    pub candidates: Vec<(u32, u32)>,
     /// Every awake revolute joint with a dynamic body, in colour order.
     pub links: Vec<Link>,
     /// The trees' bodies, each tree's in breadth-first order from its root.
@@ -140,6 +143,9 @@ pub(crate) struct JointForest {
     /// row for another reason: a body of too high degree, more point rows than
     /// freedoms).
     cyclic: Vec<bool>,
+    /// Per awake body, whether it holds more than `MAX_TREE_DEGREE` joints
+    /// or a link to such a body.
+    flagged: Vec<bool>,
     /// Degrees of freedom per union-find root (3 per dynamic body, less its
     /// motion locks).
     freedoms: Vec<u32>,
@@ -160,49 +166,73 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
+/// The link `sim` brings to this step's joint trees: the awake-set indices
+/// of its bodies, each `NONE` unless dynamic and awake, or `(NONE, NONE)`
+/// when it brings none (not a revolute joint, or no dynamic awake body).
+/// Clears the joint's `in_tree` mark, which [`JointForest::build`] sets
+/// again for the joints of this step's trees. Run on every joint of the
+/// graph as it is prepared (on the workers, in blocks of joints: it reads
+/// the joint's bodies, as the preparation does), so that the serial part of
+/// the forest's construction never visits the joint sims themselves.
+#[inline(always)]
+pub(crate) fn candidate(sim: &mut JointSim, bodies: &[Body], states: &[BodyState]) -> (u32, u32) {
+    sim.base.in_tree = false;
+    if !matches!(sim.kind, JointKind::Revolute(_)) {
+        return (NONE, NONE);
+    }
+    let dynamic = |id: u32| {
+        let body = &bodies[id as usize];
+        let awake = body.set_index == AWAKE_SET;
+        if awake && states[body.local_index as usize].flags & flags::DYNAMIC != 0 {
+            body.local_index
+        } else {
+            NONE
+        }
+    };
+    (dynamic(sim.base.body_id_a), dynamic(sim.base.body_id_b))
+}
+
 impl JointForest {
     /// The number of trees this step.
     pub(crate) fn tree_count(&self) -> usize {
         self.trees.len().saturating_sub(1)
     }
 
-    /// Finds this step's trees among the awake joints of `graph` and marks
-    /// their joints `in_tree` (every other joint unmarked). `states` are the
-    /// awake bodies' states (for their `DYNAMIC` flags). Allocates only when
+    /// Sizes [`JointForest::candidates`] for `joints` joints (all colours,
+    /// in colour order) before the joints are prepared; allocates only when
     /// the scene grows.
+    pub(crate) fn reserve_candidates(&mut self, joints: usize) {
+        self.candidates.resize(joints, (NONE, NONE));
+    }
+
+    /// Finds this step's trees among the awake joints of `graph` and marks
+    /// their joints `in_tree`. Runs after the joints were prepared: each
+    /// joint's [`candidate`] is in [`JointForest::candidates`] (at its place
+    /// in colour order, colour `c` starting at `joint_start[c]`), and every
+    /// joint's mark was cleared there. `states` are the awake bodies' states
+    /// (for their `DYNAMIC` flags and motion locks). Allocates only when the
+    /// scene grows.
     pub(crate) fn build(
         &mut self,
         graph: &mut ConstraintGraph,
-        bodies: &[Body],
+        joint_start: &[usize],
         states: &[BodyState],
     ) {
         self.links.clear();
         self.bodies.clear();
         self.joints.clear();
         self.trees.clear();
-        let dynamic = |id: u32| {
-            let body = &bodies[id as usize];
-            let awake = body.set_index == AWAKE_SET;
-            if awake && states[body.local_index as usize].flags & flags::DYNAMIC != 0 {
-                body.local_index
-            } else {
-                NONE
-            }
-        };
-        for (c, color) in graph.colors.iter_mut().enumerate() {
-            for (i, sim) in color.joint_sims.iter_mut().enumerate() {
-                sim.base.in_tree = false;
-                if let JointKind::Revolute(_) = sim.kind {
-                    let (a, b) = (dynamic(sim.base.body_id_a), dynamic(sim.base.body_id_b));
-                    if a != NONE || b != NONE {
-                        self.links.push(Link {
-                            color: c as u8,
-                            index: i as u32,
-                            a,
-                            b,
-                            tree: false,
-                        });
-                    }
+        for (c, color) in graph.colors.iter().enumerate() {
+            let (first, count) = (joint_start[c], color.joint_sims.len());
+            for (i, &(a, b)) in self.candidates[first..first + count].iter().enumerate() {
+                if a != NONE || b != NONE {
+                    self.links.push(Link {
+                        color: c as u8,
+                        index: i as u32,
+                        a,
+                        b,
+                        tree: false,
+                    });
                 }
             }
         }
@@ -224,6 +254,29 @@ impl JointForest {
     /// each awake body's marked links (CSR); whether there are any.
     fn find_trees(&mut self, states: &[BodyState]) -> bool {
         let n = states.len();
+        // Each body's degree: a component with a body holding more than
+        // `MAX_TREE_DEGREE` of its joints is left row by row, so the
+        // union–find below joins only the bodies of lower degree, over the
+        // links between them (all of the joint grid's bodies but its corners
+        // hold three or four joints). A component of that union whose body
+        // has a link to a body of higher degree is part of such a component,
+        // and any such component's other parts have one too (the first link
+        // out of a part on the way to the body of higher degree leads to one),
+        // so flagging those parts leaves every link's answer as the union
+        // over all links gives it; the components without a body of higher
+        // degree are joined, counted and checked for loops exactly as there.
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        for link in &self.links {
+            for end in [link.a, link.b] {
+                if end != NONE {
+                    self.start[end as usize + 1] += 1;
+                }
+            }
+        }
+        let degree = &self.start[1..];
+        let high = |body: u32| body != NONE && degree[body as usize] > MAX_TREE_DEGREE;
+
         // Components of dynamic bodies joined by the links; a link between
         // two bodies already joined closes a loop.
         self.root.clear();
@@ -232,7 +285,17 @@ impl JointForest {
         self.count.resize(n, 0);
         self.cyclic.clear();
         self.cyclic.resize(n, false);
+        self.flagged.clear();
+        self.flagged.resize(n, false);
         for link in &self.links {
+            if high(link.a) || high(link.b) {
+                for end in [link.a, link.b] {
+                    if end != NONE {
+                        self.flagged[end as usize] = true;
+                    }
+                }
+                continue;
+            }
             let ra = if link.a == NONE {
                 NONE
             } else {
@@ -254,6 +317,21 @@ impl JointForest {
                 self.cyclic[keep] |= self.cyclic[gone];
             }
         }
+        // Every body now points at its root: a union always hangs the larger
+        // root under the smaller, so a body's parent has a smaller index and
+        // one pass in increasing order leaves each body's parent a root.
+        for body in 0..n {
+            let up = self.root[body] as usize;
+            self.root[body] = self.root[up];
+        }
+        let root = &self.root;
+        // Bodies of higher degree (each its own component now) and the
+        // components linked to one are left row by row.
+        for (&flagged, &r) in self.flagged.iter().zip(root) {
+            if flagged {
+                self.cyclic[r as usize] = true;
+            }
+        }
 
         // Components with more point rows (two per joint) than freedoms are
         // over-constrained (a plank pinned at both ends: four rows on three
@@ -263,30 +341,12 @@ impl JointForest {
         self.freedoms.resize(n, 0);
         for (body, state) in states.iter().enumerate() {
             if state.flags & flags::DYNAMIC != 0 {
-                let r = find(&mut self.root, body as u32) as usize;
+                let r = root[body] as usize;
                 self.freedoms[r] += 3 - (state.flags & flags::LOCKS).count_ones();
             }
         }
-        for r in 0..n {
-            if self.root[r] == r as u32 && 2 * self.count[r] > self.freedoms[r] {
-                self.cyclic[r] = true;
-            }
-        }
-
-        // Components with a body holding more than `MAX_TREE_DEGREE` of
-        // their joints are left row by row too.
-        self.start.clear();
-        self.start.resize(n + 1, 0);
-        for link in &self.links {
-            for end in [link.a, link.b] {
-                if end != NONE {
-                    self.start[end as usize + 1] += 1;
-                }
-            }
-        }
-        for body in 0..n {
-            if self.start[body + 1] > MAX_TREE_DEGREE {
-                let r = find(&mut self.root, body as u32) as usize;
+        for (r, &up) in root.iter().enumerate() {
+            if up == r as u32 && 2 * self.count[r] > self.freedoms[r] {
                 self.cyclic[r] = true;
             }
         }
@@ -296,7 +356,7 @@ impl JointForest {
         let mut any = false;
         for link in &mut self.links {
             let body = if link.a == NONE { link.b } else { link.a };
-            let r = find(&mut self.root, body) as usize;
+            let r = root[body as usize] as usize;
             link.tree = !self.cyclic[r] && self.count[r] >= MIN_TREE_JOINTS;
             any |= link.tree;
             if link.tree {
@@ -621,5 +681,131 @@ pub(crate) fn solve_trees<'a>(
         let mut pair = Pair::load(base, states);
         pair.apply_point(impulse, j.ra, j.rb);
         pair.store(base, states);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which links a forest puts in trees, worked out directly: the
+    /// components of the bodies over all links (breadth first), each judged
+    /// on its own: a loop (as many links between its bodies as bodies), a
+    /// body holding more than `MAX_TREE_DEGREE` joints, more point rows than
+    /// freedoms, or fewer than `MIN_TREE_JOINTS` joints keep its links row
+    /// by row.
+    fn tree_links_by_components(n: usize, links: &[(u32, u32)]) -> Vec<bool> {
+        let mut component = vec![NONE; n];
+        let mut degree = vec![0u32; n];
+        for &(a, b) in links {
+            for end in [a, b] {
+                if end != NONE {
+                    degree[end as usize] += 1;
+                }
+            }
+        }
+        let mut verdicts = Vec::new();
+        for first in 0..n {
+            if component[first] != NONE {
+                continue;
+            }
+            let c = verdicts.len() as u32;
+            component[first] = c;
+            let mut queue = vec![first as u32];
+            let mut bodies = 0u32;
+            let mut high = false;
+            while let Some(body) = queue.pop() {
+                bodies += 1;
+                high |= degree[body as usize] > MAX_TREE_DEGREE;
+                for &(a, b) in links {
+                    let other = if a == body {
+                        b
+                    } else if b == body {
+                        a
+                    } else {
+                        continue;
+                    };
+                    if other != NONE && component[other as usize] == NONE {
+                        component[other as usize] = c;
+                        queue.push(other);
+                    }
+                }
+            }
+            let mut joints = 0u32;
+            let mut inner = 0u32;
+            for &(a, b) in links {
+                let here = |end: u32| end != NONE && component[end as usize] == c;
+                if here(a) || here(b) {
+                    joints += 1;
+                    inner += u32::from(here(a) && here(b));
+                }
+            }
+            let tree =
+                inner < bodies && !high && 2 * joints <= 3 * bodies && joints >= MIN_TREE_JOINTS;
+            verdicts.push(tree);
+        }
+        links
+            .iter()
+            .map(|&(a, b)| {
+                let body = if a == NONE { b } else { a };
+                verdicts[component[body as usize] as usize]
+            })
+            .collect()
+    }
+
+    /// `find_trees` (the union–find over the bodies of low degree) marks
+    /// the same links as the components worked out directly, on random
+    /// joint graphs: chains, loops, hubs of degree 3 and more, bodies pinned
+    /// to the ground (a `NONE` end).
+    #[test]
+    fn find_trees_agrees_with_the_components() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u32| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) % u64::from(below)) as u32
+        };
+        let mut forest = JointForest::default();
+        let mut trees = 0;
+        for _ in 0..2000 {
+            let n = 2 + next(10) as usize;
+            let link_count = 1 + next(n as u32 + 3);
+            let mut links = Vec::new();
+            for _ in 0..link_count {
+                let a = next(n as u32 + 1);
+                let b = next(n as u32 + 1);
+                let (a, b) = (
+                    if a == n as u32 { NONE } else { a },
+                    if b == n as u32 { NONE } else { b },
+                );
+                if a != b {
+                    links.push((a, b));
+                }
+            }
+            let states = vec![
+                BodyState {
+                    flags: flags::DYNAMIC,
+                    ..BodyState::IDENTITY
+                };
+                n
+            ];
+            forest.links.clear();
+            forest.links.extend(links.iter().map(|&(a, b)| Link {
+                color: 0,
+                index: 0,
+                a,
+                b,
+                tree: false,
+            }));
+            let any = forest.find_trees(&states);
+            let expected = tree_links_by_components(n, &links);
+            let found: Vec<bool> = forest.links.iter().map(|link| link.tree).collect();
+            assert_eq!(found, expected, "{n} bodies, links {links:?}");
+            assert_eq!(any, expected.iter().any(|&t| t));
+            trees += usize::from(any);
+        }
+        // The random graphs hold trees and non-trees alike.
+        assert!(trees > 200 && trees < 1800, "{trees} of 2000 with trees");
     }
 }

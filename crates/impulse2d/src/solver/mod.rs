@@ -143,6 +143,10 @@ pub(crate) struct StepScratch {
     /// This step's joint trees, solved by stages of their own
     /// (`joint/tree.rs`).
     pub joint_forest: crate::joint::tree::JointForest,
+    /// Whether the broad phase's dynamic and kinematic trees still wait for
+    /// their rebuild after the pair search (set by the narrow phase; the
+    /// rebuild runs beside the solver's stages, see [`World::rebuild_trees`]).
+    pub rebuild_trees: bool,
 }
 
 /// Worker `worker`'s scratch (each worker locks only its own, so the lock
@@ -184,10 +188,12 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     world.profile.split_islands = ms_since(t);
 
     if world.solver_sets[AWAKE_SET as usize].body_sims.is_empty() {
+        world.rebuild_trees();
         return;
     }
 
     solve_constraints(world, ctx);
+    world.rebuild_trees(); // done beside the stages, unless there were none
     world.check_joint_thresholds(); // joints: events and breaking
 
     let t = Instant::now();
@@ -220,6 +226,30 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     }
 }
 
+impl World {
+    /// Rebuilds the broad phase's dynamic and kinematic trees if the pair
+    /// search left them for the solver's stages (see
+    /// [`StepScratch::rebuild_trees`]) and nothing rebuilt them yet. The
+    /// time counts as serial (one thread runs it on any worker count).
+    pub(crate) fn rebuild_trees(&mut self) {
+        if std::mem::take(&mut self.scratch.rebuild_trees) {
+            rebuild_trees_timed(self.simd, &self.workers, &mut self.broad_phase);
+        }
+    }
+}
+
+/// Rebuilds the broad phase's dynamic and kinematic trees, reporting the
+/// time to `workers` as serial.
+pub(crate) fn rebuild_trees_timed(
+    simd: crate::simd::SimdPath,
+    workers: &crate::workers::Workers,
+    broad_phase: &mut crate::broad_phase::BroadPhase,
+) {
+    let t = Instant::now();
+    crate::broad_phase::rebuild_trees_on(simd, broad_phase);
+    workers.note_serial(t.elapsed());
+}
+
 /// Milliseconds since `t`.
 #[inline]
 pub(crate) fn ms_since(t: Instant) -> f32 {
@@ -245,6 +275,7 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         scratch,
         profile,
         workers,
+        broad_phase,
         ..
     } = world;
     // The awake states leave their set meanwhile, so that joint preparation
@@ -254,6 +285,15 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         bodies,
         solver_sets,
         tuning: (settings.joint_hertz, settings.joint_damping_ratio),
+    };
+    // The trees are rebuilt beside the stages: the solve never reads them.
+    let trees = std::mem::take(&mut scratch.rebuild_trees).then_some(broad_phase);
+    let rebuild = std::sync::Mutex::new(trees);
+    let side = || {
+        let mut trees = rebuild.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(broad_phase) = trees.take() {
+            rebuild_trees_timed(simd, workers, broad_phase);
+        }
     };
     stages::solve_constraints(
         workers,
@@ -265,7 +305,15 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         use_wide,
         simd,
         ctx,
+        &side,
     );
+    if rebuild
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .is_some()
+    {
+        scratch.rebuild_trees = true; // no stage ran: `solve` rebuilds them
+    }
     solver_sets[AWAKE_SET as usize].body_states = states;
 }
 

@@ -23,7 +23,7 @@ use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
 use crate::joint::solver::{prepare_joint, solve_joint, warm_start_joint};
-use crate::joint::tree::{Link, TreeBody, TreeJoint, solve_trees};
+use crate::joint::tree::{self, Link, TreeBody, TreeJoint, solve_trees};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
 use crate::workers::{SharedMut, Workers};
@@ -173,7 +173,26 @@ struct StageList<'a> {
     trees: usize,
 }
 
-impl StageList<'_> {
+impl<'a> StageList<'a> {
+    /// An empty list into `stages` (cleared), for a step with `trees` joint
+    /// trees.
+    fn new(
+        stages: &'a mut Vec<Stage>,
+        workers: &'a Workers,
+        graph: &'a ConstraintGraph,
+        layout: &'a Layout,
+        trees: usize,
+    ) -> StageList<'a> {
+        stages.clear();
+        StageList {
+            stages,
+            workers,
+            graph,
+            layout,
+            trees,
+        }
+    }
+
     /// A stage of `items` items in blocks of at least `min_block` (`None`:
     /// one block).
     fn push(&mut self, kind: StageKind, items: usize, min_block: Option<usize>) {
@@ -224,25 +243,17 @@ impl StageList<'_> {
     }
 }
 
-/// Builds the stage list of one step's solve into `stages`.
-fn build_stages(
+/// Builds the stage list of one step's preparation into `stages`: the
+/// joints (each also says what it brings to the joint trees), then the
+/// contacts.
+fn build_prepare_stages(
     stages: &mut Vec<Stage>,
     workers: &Workers,
     graph: &ConstraintGraph,
     layout: &Layout,
-    (body_count, trees): (usize, usize),
-    ctx: &StepContext,
 ) {
-    stages.clear();
-    let mut list = StageList {
-        stages,
-        workers,
-        graph,
-        layout,
-        trees,
-    };
+    let mut list = StageList::new(stages, workers, graph, layout, 0);
     let coloured = layout.coloured_count();
-    let bodies = Some(MIN_BODY_BLOCK);
     let joints = layout.joint_start[GRAPH_COLOR_COUNT];
     list.push(StageKind::PrepareJoints, joints, Some(MIN_JOINT_BLOCK));
     list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
@@ -251,6 +262,22 @@ fn build_stages(
         coloured,
         Some(MIN_CONSTRAINT_BLOCK),
     );
+}
+
+/// Builds the stage list of the rest of one step's solve (the substeps,
+/// restitution and storing the impulses) into `stages`, once the joint
+/// trees are known.
+fn build_substep_stages(
+    stages: &mut Vec<Stage>,
+    workers: &Workers,
+    graph: &ConstraintGraph,
+    layout: &Layout,
+    (body_count, trees): (usize, usize),
+    ctx: &StepContext,
+) {
+    let mut list = StageList::new(stages, workers, graph, layout, trees);
+    let coloured = layout.coloured_count();
+    let bodies = Some(MIN_BODY_BLOCK);
     for _ in 0..ctx.sub_steps {
         list.push(StageKind::IntegrateVelocities, body_count, bodies);
         list.pass(Pass::WarmStart);
@@ -287,6 +314,9 @@ struct Shared<'a> {
     wide: SharedMut<'a, WideConstraint>,
     contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
     joints: [SharedMut<'a, JointSim>; GRAPH_COLOR_COUNT],
+    /// Per joint in colour order, what it brings to the joint trees
+    /// (written by the joint preparation stage).
+    candidates: SharedMut<'a, (u32, u32)>,
     /// The joint trees: their links, where each starts among the bodies and
     /// joints, and those.
     tree_links: &'a [Link],
@@ -295,12 +325,14 @@ struct Shared<'a> {
     tree_joints: SharedMut<'a, TreeJoint>,
 }
 
-/// Prepares the contact constraints and runs the substeps, restitution and
-/// impulse storage (see the module documentation), on `workers`.
+/// Prepares the joints and contact constraints, finds the joint trees, and
+/// runs the substeps, restitution and impulse storage (see the module
+/// documentation), on `workers`: two regions, the preparation, then (after
+/// the joint forest's serial part) the rest.
 ///
 /// `states` holds the awake bodies' states; a resting stand-in for static
 /// bodies is appended for the duration (the wide solver's lanes point at it).
-#[allow(clippy::too_many_lines)]
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
 pub(crate) fn solve_constraints(
     workers: &Workers,
     graph: &mut ConstraintGraph,
@@ -311,6 +343,7 @@ pub(crate) fn solve_constraints(
     use_wide: bool,
     simd: SimdPath,
     ctx: &StepContext,
+    side: &(dyn Fn() + Sync),
 ) {
     let t = Instant::now();
     let sims = &joint_stores.solver_sets[AWAKE_SET as usize].body_sims;
@@ -318,15 +351,8 @@ pub(crate) fn solve_constraints(
     let body_count = states.len();
     debug_assert_eq!(body_count, sims.len());
     let forest = &mut scratch.joint_forest;
-    forest.build(graph, joint_stores.bodies, states);
-    build_stages(
-        &mut scratch.stages,
-        workers,
-        graph,
-        &layout,
-        (body_count, forest.tree_count()),
-        ctx,
-    );
+    forest.reserve_candidates(layout.joint_start[GRAPH_COLOR_COUNT]);
+    build_prepare_stages(&mut scratch.stages, workers, graph, &layout);
 
     // The wide solver's stand-in for static bodies, removed after the solve.
     let dummy = body_count as u32;
@@ -345,45 +371,124 @@ pub(crate) fn solve_constraints(
     set_len(wide, wide_count, WideConstraint::empty(dummy));
     debug_check_colors(graph, joint_stores.bodies, states, &mut scratch.color_check);
 
-    let mut contacts = [SharedMut::empty(); GRAPH_COLOR_COUNT];
-    let mut joints = [SharedMut::empty(); GRAPH_COLOR_COUNT];
-    for (c, color) in graph.colors.iter_mut().enumerate() {
-        contacts[c] = SharedMut::new(&mut color.contact_sims);
-        joints[c] = SharedMut::new(&mut color.joint_sims);
+    let run = RunContext {
+        workers,
+        layout: &layout,
+        dummy,
+        simd,
+        ctx,
+    };
+    {
+        let shared = Shared {
+            candidates: SharedMut::new(&mut forest.candidates),
+            ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
+        };
+        profile.prepare_constraints += super::ms_since(t);
+        run.stages(&scratch.stages, &shared, profile, None);
     }
+
+    // The joint forest's serial part (union–find over the links the
+    // preparation found), then the stages that depend on it.
+    let t = Instant::now();
+    forest.build(graph, &layout.joint_start, &states[..body_count]);
+    build_substep_stages(
+        &mut scratch.stages,
+        workers,
+        graph,
+        &layout,
+        (body_count, forest.tree_count()),
+        ctx,
+    );
     let shared = Shared {
-        sims,
-        joint_stores,
-        states: SharedMut::new(states),
-        constraints: SharedMut::new(constraints),
-        wide: SharedMut::new(wide),
-        contacts,
-        joints,
         tree_links: &forest.links,
         tree_starts: &forest.trees,
         tree_bodies: SharedMut::new(&mut forest.bodies),
         tree_joints: SharedMut::new(&mut forest.joints),
+        ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
     };
-
     profile.prepare_constraints += super::ms_since(t);
-    let mut last = Instant::now();
-    workers.run(
-        &scratch.stages,
-        Stage::block_count,
-        |stage, block, _worker| run_block(&shared, &layout, stage, block, dummy, simd, ctx),
-        |stage| {
-            let now = Instant::now();
-            let time = now - last;
-            last = now;
-            *profile_field(profile, stage.kind) += time.as_secs_f32() * 1000.0;
-            if stage.kind.is_overflow() {
-                workers.note_serial(time); // one block on any worker count
-            }
-        },
-    );
+    run.stages(&scratch.stages, &shared, profile, Some(side));
 
     let stand_in = states.pop();
     debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
+}
+
+impl<'a> Shared<'a> {
+    /// The body states, contact constraints and graph colours shared, with
+    /// no joint candidates or trees.
+    fn new(
+        sims: &'a [BodySim],
+        joint_stores: &'a JointStores<'a>,
+        states: &'a mut [BodyState],
+        (constraints, wide): (&'a mut [ContactConstraint], &'a mut [WideConstraint]),
+        graph: &'a mut ConstraintGraph,
+    ) -> Shared<'a> {
+        let mut contacts = [SharedMut::empty(); GRAPH_COLOR_COUNT];
+        let mut joints = [SharedMut::empty(); GRAPH_COLOR_COUNT];
+        for (c, color) in graph.colors.iter_mut().enumerate() {
+            contacts[c] = SharedMut::new(&mut color.contact_sims);
+            joints[c] = SharedMut::new(&mut color.joint_sims);
+        }
+        Shared {
+            sims,
+            joint_stores,
+            states: SharedMut::new(states),
+            constraints: SharedMut::new(constraints),
+            wide: SharedMut::new(wide),
+            contacts,
+            joints,
+            candidates: SharedMut::empty(),
+            tree_links: &[],
+            tree_starts: &[],
+            tree_bodies: SharedMut::empty(),
+            tree_joints: SharedMut::empty(),
+        }
+    }
+}
+
+/// What every block of a step's solve needs besides the shared slices.
+struct RunContext<'a> {
+    workers: &'a Workers,
+    layout: &'a Layout,
+    dummy: u32,
+    simd: SimdPath,
+    ctx: &'a StepContext,
+}
+
+impl RunContext<'_> {
+    /// Runs `stages` as one region on the workers, timing each stage into
+    /// `profile`, with `side` beside them (see [`Workers::run_beside`]).
+    fn stages(
+        &self,
+        stages: &[Stage],
+        shared: &Shared,
+        profile: &mut Profile,
+        side: Option<&(dyn Fn() + Sync)>,
+    ) {
+        let RunContext {
+            workers,
+            layout,
+            dummy,
+            simd,
+            ctx,
+        } = *self;
+        let mut last = Instant::now();
+        workers.run_beside(
+            stages,
+            Stage::block_count,
+            |stage, block, _worker| run_block(shared, layout, stage, block, dummy, simd, ctx),
+            |stage| {
+                let now = Instant::now();
+                let time = now - last;
+                last = now;
+                *profile_field(profile, stage.kind) += time.as_secs_f32() * 1000.0;
+                if stage.kind.is_overflow() {
+                    workers.note_serial(time); // one block on any worker count
+                }
+            },
+            side,
+        );
+    }
 }
 
 /// Makes `v` `len` long, filling new elements with `fill` (old ones keep
@@ -452,9 +557,13 @@ fn run_block(
             for (c, joints) in shared.joints.iter().enumerate() {
                 let (lo, hi) = (start.max(starts[c]), end.min(starts[c + 1]));
                 if lo < hi {
-                    // Joints `lo..hi` of all belong to this block.
+                    // Joints `lo..hi` of all, and their candidates, belong
+                    // to this block; the states are only read in this stage.
                     let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
-                    prepare_joints(simd, sims, shared.joint_stores, ctx);
+                    let candidates = unsafe { shared.candidates.range(lo, hi) };
+                    let states = unsafe { shared.states.whole() };
+                    let out = JointsOut { sims, candidates };
+                    prepare_joints(simd, out, shared.joint_stores, states, ctx);
                 }
             }
         }
@@ -659,20 +768,35 @@ fn prepare_wide_kernel(
     }
 }
 
+/// What a block of joint preparation writes: its joints, and what each
+/// brings to the joint trees.
+struct JointsOut<'a> {
+    sims: &'a mut [JointSim],
+    candidates: &'a mut [(u32, u32)],
+}
+
 multiversion!(
-    /// Prepares joints for the step (each writes only its own sim).
+    /// Prepares joints for the step (each writes only its own sim and
+    /// candidate link, see [`tree::candidate`]).
     fn prepare_joints(
-        sims: &mut [JointSim],
+        out: JointsOut,
         stores: &JointStores,
+        states: &[BodyState],
         ctx: &StepContext,
     ) = prepare_joints_kernel
 );
 
 /// The kernel of [`prepare_joints`], compiled into each of its builds.
 #[inline(always)]
-fn prepare_joints_kernel(sims: &mut [JointSim], stores: &JointStores, ctx: &StepContext) {
-    for sim in sims {
+fn prepare_joints_kernel(
+    out: JointsOut,
+    stores: &JointStores,
+    states: &[BodyState],
+    ctx: &StepContext,
+) {
+    for (sim, candidate) in out.sims.iter_mut().zip(out.candidates) {
         prepare_joint(sim, stores.bodies, stores.solver_sets, stores.tuning, ctx);
+        *candidate = tree::candidate(sim, stores.bodies, states);
     }
 }
 
