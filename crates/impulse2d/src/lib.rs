@@ -184,7 +184,7 @@
 //! velocity row written whole: same bits as the lane-by-lane reference, fewer
 //! instructions).
 
-// `unsafe` is denied everywhere but in three places, each `#[allow(unsafe_code)]`
+// `unsafe` is denied everywhere but in four places, each `#[allow(unsafe_code)]`
 // item with a SAFETY comment:
 // - where threads share a mutable slice whose parts they touch are disjoint by
 //   construction: `workers.rs` (the wrapper) and the few functions that use it,
@@ -193,7 +193,11 @@
 //   `SimdPath::resolve` found has it; on x86-64, the `unsafe trait Isa` and
 //   `isa::Avx2::new`, the proof of those features that only that build makes;
 // - `solver/contact_solver_wide/rows.rs` (x86-64): SSE/AVX loads and
-//   stores of whole body states, and the AVX gather run only with an `Avx2`.
+//   stores of whole body states (each index checked once per constraint,
+//   against the largest that `BodyIndices` keeps), and the AVX gather run
+//   only with an `Avx2`;
+// - `solver/lanes.rs` (x86-64): the AVX operations of `F256`, whose values
+//   only an `Avx2` makes (`Math::ld`, `Math::splat`).
 #![deny(unsafe_code)]
 
 // Unit tests share the integration tests' scene builders, which name the crate.

@@ -196,6 +196,8 @@ pub(crate) use kernel_call;
 /// handed, which only the x86-64-v3 build can make ([`isa::Avx2::new`]).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod isa {
+    use crate::solver::lanes::Math;
+
     /// The build a kernel is compiled into.
     ///
     /// # Safety
@@ -203,15 +205,17 @@ pub(crate) mod isa {
     /// CPU running the program has every feature of its build (for `AVX2` true,
     /// those of `multiversion!`'s x86-64-v3 build, AVX2 and the rest), so that
     /// code holding one may run those instructions.
+    ///
+    /// It is also the build's [`Math`]: the lanes its kernels compute with.
     #[allow(unsafe_code)]
-    pub(crate) unsafe trait Isa: Copy {
+    pub(crate) unsafe trait Isa: Copy + Math {
         /// Whether it is the x86-64-v3 build (AVX2 and the rest of `multiversion!`'s list).
         const AVX2: bool;
     }
 
-    /// The build for the compilation target (SSE2).
-    #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Baseline;
+    /// The build for the compilation target (SSE2), which computes with the
+    /// lane arrays (LLVM makes SSE of them): the lanes' [`LaneMath`].
+    pub(crate) use crate::solver::lanes::LaneMath as Baseline;
 
     // SAFETY: the compilation target's features are on every CPU that runs
     // the program at all.

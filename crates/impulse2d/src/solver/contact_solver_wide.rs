@@ -21,7 +21,9 @@ use crate::id::NULL_INDEX;
 #[cfg(target_arch = "x86_64")]
 use crate::simd::isa::Isa;
 use crate::solver::contact_solver::ContactConstraint;
-use crate::solver::lanes::{FloatW, LANES, MaskW};
+use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask};
+#[cfg(not(target_arch = "x86_64"))]
+use crate::solver::lanes::{LaneMath, Math};
 
 /// One point of [`LANES`] constraints.
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,11 +41,65 @@ pub(crate) struct WidePoint {
     pub relative_velocity: FloatW,
 }
 
+/// The body states of [`LANES`] constraints (indices into the awake states
+/// with the stand-in appended), with the largest of them. The fields are
+/// private to this module, whose code keeps `max` at least every index: a
+/// gather or scatter compares `max` with the states' length once and then
+/// reads and writes without a check per index.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodyIndices {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    max: u32,
+}
+
+impl BodyIndices {
+    /// The indices of bodies A and B, lane by lane.
+    #[cfg(test)]
+    pub(crate) fn new(a: [u32; LANES], b: [u32; LANES]) -> BodyIndices {
+        let max = a.iter().chain(&b).copied().max().unwrap_or(0);
+        BodyIndices { a, b, max }
+    }
+
+    /// Body A of each lane.
+    #[inline(always)]
+    pub(crate) fn a(&self) -> Lanes<'_> {
+        Lanes {
+            indices: &self.a,
+            max: self.max,
+        }
+    }
+
+    /// Body B of each lane.
+    #[inline(always)]
+    pub(crate) fn b(&self) -> Lanes<'_> {
+        Lanes {
+            indices: &self.b,
+            max: self.max,
+        }
+    }
+}
+
+/// One body per lane: what [`gather`] and [`scatter`] take. Made only from a
+/// [`BodyIndices`], so every index is at most `max`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes<'a> {
+    indices: &'a [u32; LANES],
+    max: u32,
+}
+
+impl Lanes<'_> {
+    /// The indices, lane by lane.
+    #[inline(always)]
+    pub(crate) fn indices(&self) -> &[u32; LANES] {
+        self.indices
+    }
+}
+
 /// [`LANES`] constraints of one colour.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideConstraint {
-    pub index_a: [u32; LANES],
-    pub index_b: [u32; LANES],
+    pub bodies: BodyIndices,
     pub normal_x: FloatW,
     pub normal_y: FloatW,
     pub inv_mass_a: FloatW,
@@ -68,8 +124,11 @@ impl WideConstraint {
     #[inline(always)]
     pub(crate) fn empty(dummy: u32) -> WideConstraint {
         WideConstraint {
-            index_a: [dummy; LANES],
-            index_b: [dummy; LANES],
+            bodies: BodyIndices {
+                a: [dummy; LANES],
+                b: [dummy; LANES],
+                max: dummy,
+            },
             ..WideConstraint::default()
         }
     }
@@ -81,8 +140,11 @@ impl WideConstraint {
     #[inline(always)]
     pub(crate) fn set_lane(&mut self, i: usize, c: &ContactConstraint, dummy: u32) {
         let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
-        self.index_a[i] = or_dummy(c.index_a);
-        self.index_b[i] = or_dummy(c.index_b);
+        let (a, b) = (or_dummy(c.index_a), or_dummy(c.index_b));
+        let bodies = &mut self.bodies;
+        bodies.a[i] = a;
+        bodies.b[i] = b;
+        bodies.max = bodies.max.max(a).max(b);
         self.normal_x.0[i] = c.normal.x;
         self.normal_y.0[i] = c.normal.y;
         self.inv_mass_a.0[i] = c.inv_mass_a;
@@ -137,15 +199,16 @@ pub(crate) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
     }
 }
 
-/// The states of the bodies of [`LANES`] constraints, lane by lane.
-struct BodyLanes {
-    vx: FloatW,
-    vy: FloatW,
-    w: FloatW,
-    dpx: FloatW,
-    dpy: FloatW,
-    dqc: FloatW,
-    dqs: FloatW,
+/// The states of the bodies of [`LANES`] constraints, lane by lane, as the
+/// build computes with them ([`Lane`]).
+struct BodyLanes<F = FloatW> {
+    vx: F,
+    vy: F,
+    w: F,
+    dpx: F,
+    dpy: F,
+    dqc: F,
+    dqs: F,
 }
 
 /// Loads the states of [`LANES`] bodies. Static bodies and empty lanes point at a
@@ -156,7 +219,11 @@ struct BodyLanes {
 /// this lane-by-lane form is its reference.
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
+fn gather(states: &[BodyState], lanes: Lanes<'_>) -> BodyLanes {
+    // The reference checks each index; the row form checks `max` once,
+    // which holds (`BodyIndices`) if every index is at most `max`.
+    debug_assert!(lanes.indices.iter().all(|&i| i <= lanes.max));
+    let indices = lanes.indices();
     let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
     BodyLanes {
         vx: FloatW(std::array::from_fn(|i| s[i].linear_velocity.x)),
@@ -171,8 +238,8 @@ fn gather(states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes {
 
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
-    for (i, &index) in indices.iter().enumerate() {
+fn scatter(states: &mut [BodyState], lanes: Lanes<'_>, b: &BodyLanes) {
+    for (i, &index) in lanes.indices().iter().enumerate() {
         let s = &mut states[index as usize];
         // Only dynamic bodies: see `flags::DYNAMIC`.
         if s.flags & flags::DYNAMIC == 0 {
@@ -187,30 +254,14 @@ fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes) {
 /// `v − m·p` and `w − i·(r × p)` for one body, lane by lane (the scalar
 /// `mul_sub` and cross product, operation for operation).
 #[inline(always)]
-fn apply_a(
-    b: &mut BodyLanes,
-    m: FloatW,
-    i: FloatW,
-    rx: FloatW,
-    ry: FloatW,
-    px: FloatW,
-    py: FloatW,
-) {
+fn apply_a<F: Lane>(b: &mut BodyLanes<F>, m: F, i: F, rx: F, ry: F, px: F, py: F) {
     b.vx = b.vx - m * px;
     b.vy = b.vy - m * py;
     b.w = b.w - i * (rx * py - ry * px);
 }
 
 #[inline(always)]
-fn apply_b(
-    b: &mut BodyLanes,
-    m: FloatW,
-    i: FloatW,
-    rx: FloatW,
-    ry: FloatW,
-    px: FloatW,
-    py: FloatW,
-) {
+fn apply_b<F: Lane>(b: &mut BodyLanes<F>, m: F, i: F, rx: F, ry: F, px: F, py: F) {
     b.vx = b.vx + m * px;
     b.vy = b.vy + m * py;
     b.w = b.w + i * (rx * py - ry * px);
@@ -221,6 +272,21 @@ fn apply_b(
 #[cfg(target_arch = "x86_64")]
 type InBuild<'a, I> = (I, &'a mut [WideConstraint]);
 
+/// The lane-by-lane `gather`, `scatter` and arithmetic, where there is no row form.
+#[cfg(not(target_arch = "x86_64"))]
+#[allow(clippy::type_complexity)]
+#[inline(always)]
+fn lane_build(
+    constraints: &mut [WideConstraint],
+) -> (
+    &mut [WideConstraint],
+    LaneMath,
+    fn(&[BodyState], Lanes<'_>) -> BodyLanes,
+    fn(&mut [BodyState], Lanes<'_>, &BodyLanes),
+) {
+    (constraints, LaneMath, gather, scatter)
+}
+
 /// Wide [`warm_start`](super::contact_solver::warm_start).
 #[inline(always)]
 pub(crate) fn warm_start<#[cfg(target_arch = "x86_64")] I: Isa>(
@@ -229,30 +295,33 @@ pub(crate) fn warm_start<#[cfg(target_arch = "x86_64")] I: Isa>(
     states: &mut [BodyState],
 ) {
     #[cfg(target_arch = "x86_64")]
-    let (constraints, gather, scatter) = rows::in_build(constraints);
+    let (constraints, m, gather, scatter) = rows::in_build(constraints);
+    #[cfg(not(target_arch = "x86_64"))]
+    let (constraints, m, gather, scatter) = lane_build(constraints);
     for c in constraints {
-        let mut a = gather(states, &c.index_a);
-        let mut b = gather(states, &c.index_b);
-        let (nx, ny) = (c.normal_x, c.normal_y);
+        let mut a = gather(states, c.bodies.a());
+        let mut b = gather(states, c.bodies.b());
+        let (nx, ny) = (m.ld(c.normal_x), m.ld(c.normal_y));
         // tangent = right_perp(normal) = (n.y, −n.x)
         let (tx, ty) = (ny, -nx);
         for p in &mut c.points {
             // P = n·λn + t·λt (Vec2 mul then add, as the scalar code)
-            let px = nx * p.normal_impulse + tx * p.tangent_impulse;
-            let py = ny * p.normal_impulse + ty * p.tangent_impulse;
-            p.total_normal_impulse = p.total_normal_impulse + p.normal_impulse;
+            let px = nx * m.ld(p.normal_impulse) + tx * m.ld(p.tangent_impulse);
+            let py = ny * m.ld(p.normal_impulse) + ty * m.ld(p.tangent_impulse);
+            p.total_normal_impulse =
+                (m.ld(p.total_normal_impulse) + m.ld(p.normal_impulse)).lanes();
             // The scalar code updates w before v here.
-            a.w = a.w - c.inv_i_a * (p.anchor_a_x * py - p.anchor_a_y * px);
-            a.vx = a.vx - c.inv_mass_a * px;
-            a.vy = a.vy - c.inv_mass_a * py;
-            b.w = b.w + c.inv_i_b * (p.anchor_b_x * py - p.anchor_b_y * px);
-            b.vx = b.vx + c.inv_mass_b * px;
-            b.vy = b.vy + c.inv_mass_b * py;
+            a.w = a.w - m.ld(c.inv_i_a) * (m.ld(p.anchor_a_x) * py - m.ld(p.anchor_a_y) * px);
+            a.vx = a.vx - m.ld(c.inv_mass_a) * px;
+            a.vy = a.vy - m.ld(c.inv_mass_a) * py;
+            b.w = b.w + m.ld(c.inv_i_b) * (m.ld(p.anchor_b_x) * py - m.ld(p.anchor_b_y) * px);
+            b.vx = b.vx + m.ld(c.inv_mass_b) * px;
+            b.vy = b.vy + m.ld(c.inv_mass_b) * py;
         }
-        a.w = a.w - c.inv_i_a * c.rolling_impulse;
-        b.w = b.w + c.inv_i_b * c.rolling_impulse;
-        scatter(states, &c.index_a, &a);
-        scatter(states, &c.index_b, &b);
+        a.w = a.w - m.ld(c.inv_i_a) * m.ld(c.rolling_impulse);
+        b.w = b.w + m.ld(c.inv_i_b) * m.ld(c.rolling_impulse);
+        scatter(states, c.bodies.a(), &a);
+        scatter(states, c.bodies.b(), &b);
     }
 }
 
@@ -267,36 +336,40 @@ pub(crate) fn solve<#[cfg(target_arch = "x86_64")] I: Isa>(
     use_bias: bool,
 ) {
     #[cfg(target_arch = "x86_64")]
-    let (constraints, gather, scatter) = rows::in_build(constraints);
-    let inv_h = FloatW::splat(inv_h);
-    let min_bias = FloatW::splat(-max_push_speed);
-    let zero = FloatW::ZERO;
-    let one = FloatW::splat(1.0);
+    let (constraints, m, gather, scatter) = rows::in_build(constraints);
+    #[cfg(not(target_arch = "x86_64"))]
+    let (constraints, m, gather, scatter) = lane_build(constraints);
+    let inv_h = m.splat(inv_h);
+    let min_bias = m.splat(-max_push_speed);
+    let zero = m.splat(0.0);
+    let one = m.splat(1.0);
     for c in constraints {
-        let mut a = gather(states, &c.index_a);
-        let mut b = gather(states, &c.index_b);
+        let mut a = gather(states, c.bodies.a());
+        let mut b = gather(states, c.bodies.b());
         let dpx = b.dpx - a.dpx;
         let dpy = b.dpy - a.dpy;
-        let (nx, ny) = (c.normal_x, c.normal_y);
+        let (nx, ny) = (m.ld(c.normal_x), m.ld(c.normal_y));
         let (tx, ty) = (ny, -nx);
         let mut total_normal_impulse = zero;
 
         for p in &mut c.points {
+            let (rax0, ray0) = (m.ld(p.anchor_a_x), m.ld(p.anchor_a_y));
+            let (rbx0, rby0) = (m.ld(p.anchor_b_x), m.ld(p.anchor_b_y));
             // ds = dp + (q_B·r_B − q_A·r_A)
-            let rbx = a_rot_x(b.dqc, b.dqs, p.anchor_b_x, p.anchor_b_y);
-            let rby = a_rot_y(b.dqc, b.dqs, p.anchor_b_x, p.anchor_b_y);
-            let rax = a_rot_x(a.dqc, a.dqs, p.anchor_a_x, p.anchor_a_y);
-            let ray = a_rot_y(a.dqc, a.dqs, p.anchor_a_x, p.anchor_a_y);
+            let rbx = a_rot_x(b.dqc, b.dqs, rbx0, rby0);
+            let rby = a_rot_y(b.dqc, b.dqs, rbx0, rby0);
+            let rax = a_rot_x(a.dqc, a.dqs, rax0, ray0);
+            let ray = a_rot_y(a.dqc, a.dqs, rax0, ray0);
             let dsx = dpx + (rbx - rax);
             let dsy = dpy + (rby - ray);
-            let s = p.base_separation + (dsx * nx + dsy * ny);
+            let s = m.ld(p.base_separation) + (dsx * nx + dsy * ny);
 
             let speculative = s.gt(zero);
             let (soft_bias, soft_mass, soft_impulse) = if use_bias {
                 (
-                    (c.mass_scale * c.bias_rate * s).max(min_bias),
-                    c.mass_scale,
-                    c.impulse_scale,
+                    (m.ld(c.mass_scale) * m.ld(c.bias_rate) * s).max(min_bias),
+                    m.ld(c.mass_scale),
+                    m.ld(c.impulse_scale),
                 )
             } else {
                 (zero, one, zero)
@@ -305,94 +378,94 @@ pub(crate) fn solve<#[cfg(target_arch = "x86_64")] I: Isa>(
             let mass_scale = speculative.select(one, soft_mass);
             let impulse_scale = speculative.select(zero, soft_impulse);
 
-            let vrax = a.vx + -(a.w * p.anchor_a_y);
-            let vray = a.vy + a.w * p.anchor_a_x;
-            let vrbx = b.vx + -(b.w * p.anchor_b_y);
-            let vrby = b.vy + b.w * p.anchor_b_x;
+            let vrax = a.vx + -(a.w * m.ld(p.anchor_a_y));
+            let vray = a.vy + a.w * m.ld(p.anchor_a_x);
+            let vrbx = b.vx + -(b.w * m.ld(p.anchor_b_y));
+            let vrby = b.vy + b.w * m.ld(p.anchor_b_x);
             let vn = (vrbx - vrax) * nx + (vrby - vray) * ny;
 
-            let impulse =
-                -p.normal_mass * (mass_scale * vn + bias) - impulse_scale * p.normal_impulse;
-            let new_impulse = (p.normal_impulse + impulse).max(zero);
-            let impulse = new_impulse - p.normal_impulse;
-            p.normal_impulse = new_impulse;
-            p.total_normal_impulse = p.total_normal_impulse + impulse;
+            let impulse = -m.ld(p.normal_mass) * (mass_scale * vn + bias)
+                - impulse_scale * m.ld(p.normal_impulse);
+            let new_impulse = (m.ld(p.normal_impulse) + impulse).max(zero);
+            let impulse = new_impulse - m.ld(p.normal_impulse);
+            p.normal_impulse = new_impulse.lanes();
+            p.total_normal_impulse = (m.ld(p.total_normal_impulse) + impulse).lanes();
             total_normal_impulse = total_normal_impulse + new_impulse;
 
             let px = nx * impulse;
             let py = ny * impulse;
             apply_a(
                 &mut a,
-                c.inv_mass_a,
-                c.inv_i_a,
-                p.anchor_a_x,
-                p.anchor_a_y,
+                m.ld(c.inv_mass_a),
+                m.ld(c.inv_i_a),
+                m.ld(p.anchor_a_x),
+                m.ld(p.anchor_a_y),
                 px,
                 py,
             );
             apply_b(
                 &mut b,
-                c.inv_mass_b,
-                c.inv_i_b,
-                p.anchor_b_x,
-                p.anchor_b_y,
+                m.ld(c.inv_mass_b),
+                m.ld(c.inv_i_b),
+                m.ld(p.anchor_b_x),
+                m.ld(p.anchor_b_y),
                 px,
                 py,
             );
         }
 
         for p in &mut c.points {
-            let vrax = a.vx + -(a.w * p.anchor_a_y);
-            let vray = a.vy + a.w * p.anchor_a_x;
-            let vrbx = b.vx + -(b.w * p.anchor_b_y);
-            let vrby = b.vy + b.w * p.anchor_b_x;
-            let vt = ((vrbx - vrax) * tx + (vrby - vray) * ty) - c.tangent_speed;
+            let vrax = a.vx + -(a.w * m.ld(p.anchor_a_y));
+            let vray = a.vy + a.w * m.ld(p.anchor_a_x);
+            let vrbx = b.vx + -(b.w * m.ld(p.anchor_b_y));
+            let vrby = b.vy + b.w * m.ld(p.anchor_b_x);
+            let vt = ((vrbx - vrax) * tx + (vrby - vray) * ty) - m.ld(c.tangent_speed);
 
-            let impulse = -p.tangent_mass * vt;
-            let max_friction = c.friction * p.normal_impulse;
-            let new_impulse = (p.tangent_impulse + impulse)
+            let impulse = -m.ld(p.tangent_mass) * vt;
+            let max_friction = m.ld(c.friction) * m.ld(p.normal_impulse);
+            let new_impulse = (m.ld(p.tangent_impulse) + impulse)
                 .max(-max_friction)
                 .min(max_friction);
-            let impulse = new_impulse - p.tangent_impulse;
-            p.tangent_impulse = new_impulse;
+            let impulse = new_impulse - m.ld(p.tangent_impulse);
+            p.tangent_impulse = new_impulse.lanes();
 
             let px = tx * impulse;
             let py = ty * impulse;
             apply_a(
                 &mut a,
-                c.inv_mass_a,
-                c.inv_i_a,
-                p.anchor_a_x,
-                p.anchor_a_y,
+                m.ld(c.inv_mass_a),
+                m.ld(c.inv_i_a),
+                m.ld(p.anchor_a_x),
+                m.ld(p.anchor_a_y),
                 px,
                 py,
             );
             apply_b(
                 &mut b,
-                c.inv_mass_b,
-                c.inv_i_b,
-                p.anchor_b_x,
-                p.anchor_b_y,
+                m.ld(c.inv_mass_b),
+                m.ld(c.inv_i_b),
+                m.ld(p.anchor_b_x),
+                m.ld(p.anchor_b_y),
                 px,
                 py,
             );
         }
 
         // Rolling resistance, only in lanes that have it.
-        let rolling = c.rolling_resistance.gt(zero);
+        let rolling = m.ld(c.rolling_resistance).gt(zero);
         if rolling.any() {
-            let delta = -c.rolling_mass * (b.w - a.w);
-            let old = c.rolling_impulse;
-            let max_lambda = c.rolling_resistance * total_normal_impulse;
+            let delta = -m.ld(c.rolling_mass) * (b.w - a.w);
+            let old = m.ld(c.rolling_impulse);
+            let max_lambda = m.ld(c.rolling_resistance) * total_normal_impulse;
             let new = (old + delta).max(-max_lambda).min(max_lambda);
             let delta = new - old;
-            c.rolling_impulse = rolling.select(new, old);
-            a.w = rolling.select(a.w - c.inv_i_a * delta, a.w);
-            b.w = rolling.select(b.w + c.inv_i_b * delta, b.w);
+            c.rolling_impulse = rolling.select(new, old).lanes();
+            a.w = rolling.select(a.w - m.ld(c.inv_i_a) * delta, a.w);
+            b.w = rolling.select(b.w + m.ld(c.inv_i_b) * delta, b.w);
         }
 
-        scatter(states, &c.index_a, &a);
-        scatter(states, &c.index_b, &b);
+        scatter(states, c.bodies.a(), &a);
+        scatter(states, c.bodies.b(), &b);
     }
 }
 
@@ -405,76 +478,83 @@ pub(crate) fn apply_restitution<#[cfg(target_arch = "x86_64")] I: Isa>(
     threshold: f32,
 ) {
     #[cfg(target_arch = "x86_64")]
-    let (constraints, gather, scatter) = rows::in_build(constraints);
-    let zero = FloatW::ZERO;
-    let neg_threshold = FloatW::splat(-threshold);
+    let (constraints, m, gather, scatter) = rows::in_build(constraints);
+    #[cfg(not(target_arch = "x86_64"))]
+    let (constraints, m, gather, scatter) = lane_build(constraints);
+    let zero = m.splat(0.0);
+    let neg_threshold = m.splat(-threshold);
     for c in constraints {
-        let bouncy = c.restitution.ne(zero);
+        let bouncy = m.ld(c.restitution).ne(zero);
         if !bouncy.any() {
             continue;
         }
-        let mut a = gather(states, &c.index_a);
-        let mut b = gather(states, &c.index_b);
-        let (nx, ny) = (c.normal_x, c.normal_y);
+        let mut a = gather(states, c.bodies.a());
+        let mut b = gather(states, c.bodies.b());
+        let (nx, ny) = (m.ld(c.normal_x), m.ld(c.normal_y));
         for p in &mut c.points {
             // Only points that approached faster than the threshold and
             // received an impulse (not speculative ones).
             let active = bouncy
-                .and(p.relative_velocity.gt(neg_threshold).not())
-                .and(p.total_normal_impulse.ne(zero));
+                .and(m.ld(p.relative_velocity).gt(neg_threshold).not())
+                .and(m.ld(p.total_normal_impulse).ne(zero));
             if !active.any() {
                 continue;
             }
-            let vrax = a.vx + -(a.w * p.anchor_a_y);
-            let vray = a.vy + a.w * p.anchor_a_x;
-            let vrbx = b.vx + -(b.w * p.anchor_b_y);
-            let vrby = b.vy + b.w * p.anchor_b_x;
+            let vrax = a.vx + -(a.w * m.ld(p.anchor_a_y));
+            let vray = a.vy + a.w * m.ld(p.anchor_a_x);
+            let vrbx = b.vx + -(b.w * m.ld(p.anchor_b_y));
+            let vrby = b.vy + b.w * m.ld(p.anchor_b_x);
             let vn = (vrbx - vrax) * nx + (vrby - vray) * ny;
 
-            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
-            let new_impulse = (p.normal_impulse + impulse).max(zero);
-            let impulse = new_impulse - p.normal_impulse;
-            p.normal_impulse = active.select(new_impulse, p.normal_impulse);
-            p.total_normal_impulse =
-                active.select(p.total_normal_impulse + impulse, p.total_normal_impulse);
+            let impulse =
+                -m.ld(p.normal_mass) * (vn + m.ld(c.restitution) * m.ld(p.relative_velocity));
+            let new_impulse = (m.ld(p.normal_impulse) + impulse).max(zero);
+            let impulse = new_impulse - m.ld(p.normal_impulse);
+            p.normal_impulse = active.select(new_impulse, m.ld(p.normal_impulse)).lanes();
+            p.total_normal_impulse = active
+                .select(
+                    m.ld(p.total_normal_impulse) + impulse,
+                    m.ld(p.total_normal_impulse),
+                )
+                .lanes();
 
             let px = nx * impulse;
             let py = ny * impulse;
             let (a0, b0) = (copy_velocities(&a), copy_velocities(&b));
             apply_a(
                 &mut a,
-                c.inv_mass_a,
-                c.inv_i_a,
-                p.anchor_a_x,
-                p.anchor_a_y,
+                m.ld(c.inv_mass_a),
+                m.ld(c.inv_i_a),
+                m.ld(p.anchor_a_x),
+                m.ld(p.anchor_a_y),
                 px,
                 py,
             );
             apply_b(
                 &mut b,
-                c.inv_mass_b,
-                c.inv_i_b,
-                p.anchor_b_x,
-                p.anchor_b_y,
+                m.ld(c.inv_mass_b),
+                m.ld(c.inv_i_b),
+                m.ld(p.anchor_b_x),
+                m.ld(p.anchor_b_y),
                 px,
                 py,
             );
             keep_inactive(&mut a, a0, active);
             keep_inactive(&mut b, b0, active);
         }
-        scatter(states, &c.index_a, &a);
-        scatter(states, &c.index_b, &b);
+        scatter(states, c.bodies.a(), &a);
+        scatter(states, c.bodies.b(), &b);
     }
 }
 
 #[inline(always)]
-fn copy_velocities(b: &BodyLanes) -> (FloatW, FloatW, FloatW) {
+fn copy_velocities<F: Lane>(b: &BodyLanes<F>) -> (F, F, F) {
     (b.vx, b.vy, b.w)
 }
 
 /// Restores the velocities of the lanes outside `active`.
 #[inline(always)]
-fn keep_inactive(b: &mut BodyLanes, old: (FloatW, FloatW, FloatW), active: MaskW) {
+fn keep_inactive<F: Lane>(b: &mut BodyLanes<F>, old: (F, F, F), active: F::Mask) {
     b.vx = active.select(b.vx, old.0);
     b.vy = active.select(b.vy, old.1);
     b.w = active.select(b.w, old.2);
@@ -482,13 +562,13 @@ fn keep_inactive(b: &mut BodyLanes, old: (FloatW, FloatW, FloatW), active: MaskW
 
 /// x component of `q·r` (the scalar `Rot::rotate`).
 #[inline(always)]
-fn a_rot_x(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
+fn a_rot_x<F: Lane>(c: F, s: F, rx: F, ry: F) -> F {
     c * rx - s * ry
 }
 
 /// y component of `q·r`.
 #[inline(always)]
-fn a_rot_y(c: FloatW, s: FloatW, rx: FloatW, ry: FloatW) -> FloatW {
+fn a_rot_y<F: Lane>(c: F, s: F, rx: F, ry: F) -> F {
     s * rx + c * ry
 }
 

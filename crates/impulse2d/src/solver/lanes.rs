@@ -25,8 +25,6 @@ pub(crate) struct FloatW(pub [f32; LANES]);
 pub(crate) struct MaskW(pub [bool; LANES]);
 
 impl FloatW {
-    pub(crate) const ZERO: FloatW = FloatW([0.0; LANES]);
-
     #[inline(always)]
     pub(crate) fn splat(x: f32) -> FloatW {
         FloatW([x; LANES])
@@ -35,62 +33,6 @@ impl FloatW {
     #[inline(always)]
     fn map2(self, o: FloatW, f: impl Fn(f32, f32) -> f32) -> FloatW {
         FloatW(std::array::from_fn(|i| f(self.0[i], o.0[i])))
-    }
-
-    /// `self < o ? o : self`, lane by lane (the scalar [`max`] rule).
-    #[inline(always)]
-    pub(crate) fn max(self, o: FloatW) -> FloatW {
-        self.map2(o, max)
-    }
-
-    /// `o < self ? o : self`, lane by lane (the scalar [`min`] rule).
-    #[inline(always)]
-    pub(crate) fn min(self, o: FloatW) -> FloatW {
-        self.map2(o, min)
-    }
-
-    /// Lanes where `self != o`.
-    #[inline(always)]
-    pub(crate) fn ne(self, o: FloatW) -> MaskW {
-        MaskW(std::array::from_fn(|i| self.0[i] != o.0[i]))
-    }
-
-    /// Lanes where `self > o`.
-    #[inline(always)]
-    pub(crate) fn gt(self, o: FloatW) -> MaskW {
-        MaskW(std::array::from_fn(|i| self.0[i] > o.0[i]))
-    }
-}
-
-impl MaskW {
-    /// Whether any lane is set.
-    #[inline(always)]
-    pub(crate) fn any(self) -> bool {
-        self.0.iter().any(|&b| b)
-    }
-
-    /// Lanes set in both.
-    #[inline(always)]
-    pub(crate) fn and(self, o: MaskW) -> MaskW {
-        MaskW(std::array::from_fn(|i| self.0[i] && o.0[i]))
-    }
-
-    /// Lanes not set.
-    #[inline(always)]
-    pub(crate) fn not(self) -> MaskW {
-        MaskW(std::array::from_fn(|i| !self.0[i]))
-    }
-
-    /// `if_true` where the mask is set, else `if_false`.
-    #[inline(always)]
-    pub(crate) fn select(self, if_true: FloatW, if_false: FloatW) -> FloatW {
-        FloatW(std::array::from_fn(|i| {
-            if self.0[i] {
-                if_true.0[i]
-            } else {
-                if_false.0[i]
-            }
-        }))
     }
 }
 
@@ -106,21 +48,23 @@ pub(crate) fn min(a: f32, b: f32) -> f32 {
     if b < a { b } else { a }
 }
 
-macro_rules! lane_op {
-    ($trait:ident, $fn:ident, $op:tt) => {
-        impl $trait for FloatW {
-            type Output = FloatW;
+/// `impl $trait for $ty`: `$fn(a, b)` is `$body`.
+macro_rules! binary_op {
+    ($ty:ident, $trait:ident, $fn:ident, |$a:ident, $b:ident| $body:expr) => {
+        impl $trait for $ty {
+            type Output = $ty;
             #[inline(always)]
-            fn $fn(self, o: FloatW) -> FloatW {
-                self.map2(o, |a, b| a $op b)
+            fn $fn(self, o: $ty) -> $ty {
+                let ($a, $b) = (self, o);
+                $body
             }
         }
     };
 }
 
-lane_op!(Add, add, +);
-lane_op!(Sub, sub, -);
-lane_op!(Mul, mul, *);
+binary_op!(FloatW, Add, add, |a, b| a.map2(b, |x, y| x + y));
+binary_op!(FloatW, Sub, sub, |a, b| a.map2(b, |x, y| x - y));
+binary_op!(FloatW, Mul, mul, |a, b| a.map2(b, |x, y| x * y));
 
 impl Neg for FloatW {
     type Output = FloatW;
@@ -131,6 +75,263 @@ impl Neg for FloatW {
             *x = -*x;
         }
         FloatW(r)
+    }
+}
+
+/// Eight lanes as the wide kernels compute with them: [`FloatW`] (arrays that
+/// LLVM vectorises), or in the x86-64-v3 build [`F256`] (one AVX register).
+/// Every operation is [`FloatW`]'s, with the same bits.
+pub(crate) trait Lane:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+{
+    /// The result of a comparison.
+    type Mask: LaneMask<Self>;
+    /// `self < o ? o : self`, lane by lane (the scalar [`max`]).
+    fn max(self, o: Self) -> Self;
+    /// `o < self ? o : self`, lane by lane (the scalar [`min`]).
+    fn min(self, o: Self) -> Self;
+    /// Lanes where `self > o`.
+    fn gt(self, o: Self) -> Self::Mask;
+    /// Lanes where `self != o`.
+    fn ne(self, o: Self) -> Self::Mask;
+    /// The lanes as stored.
+    fn lanes(self) -> FloatW;
+}
+
+/// A lane mask of a [`Lane`] type: [`MaskW`]'s operations.
+pub(crate) trait LaneMask<F>: Copy {
+    /// Whether any lane is set.
+    fn any(self) -> bool;
+    /// Lanes set in both.
+    fn and(self, o: Self) -> Self;
+    /// Lanes not set.
+    fn not(self) -> Self;
+    /// `if_true` where the mask is set, else `if_false`.
+    fn select(self, if_true: F, if_false: F) -> F;
+}
+
+/// Makes the [`Lane`] values of one build: the lane arrays ([`LaneMath`],
+/// `simd::isa::Baseline` on x86-64) or, in the x86-64-v3 build,
+/// `simd::isa::Avx2` (AVX registers).
+pub(crate) trait Math: Copy {
+    /// The lanes this build computes with.
+    type F: Lane;
+    /// Stored lanes as [`Self::F`].
+    fn ld(self, x: FloatW) -> Self::F;
+    /// `x` in every lane.
+    fn splat(self, x: f32) -> Self::F;
+}
+
+/// The [`Math`] of the lane arrays, [`FloatW`] itself: the build for the
+/// compilation target (`simd::isa::Baseline` on x86-64).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneMath;
+
+impl Math for LaneMath {
+    type F = FloatW;
+    #[inline(always)]
+    fn ld(self, x: FloatW) -> FloatW {
+        x
+    }
+    #[inline(always)]
+    fn splat(self, x: f32) -> FloatW {
+        FloatW::splat(x)
+    }
+}
+
+impl Lane for FloatW {
+    type Mask = MaskW;
+
+    /// `self < o ? o : self`, lane by lane (the scalar [`max`] rule).
+    #[inline(always)]
+    fn max(self, o: FloatW) -> FloatW {
+        self.map2(o, max)
+    }
+
+    /// `o < self ? o : self`, lane by lane (the scalar [`min`] rule).
+    #[inline(always)]
+    fn min(self, o: FloatW) -> FloatW {
+        self.map2(o, min)
+    }
+
+    /// Lanes where `self > o`.
+    #[inline(always)]
+    fn gt(self, o: FloatW) -> MaskW {
+        MaskW(std::array::from_fn(|i| self.0[i] > o.0[i]))
+    }
+
+    /// Lanes where `self != o`.
+    #[inline(always)]
+    fn ne(self, o: FloatW) -> MaskW {
+        MaskW(std::array::from_fn(|i| self.0[i] != o.0[i]))
+    }
+
+    #[inline(always)]
+    fn lanes(self) -> FloatW {
+        self
+    }
+}
+
+impl LaneMask<FloatW> for MaskW {
+    /// Whether any lane is set.
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.0.iter().any(|&b| b)
+    }
+
+    /// Lanes set in both.
+    #[inline(always)]
+    fn and(self, o: MaskW) -> MaskW {
+        MaskW(std::array::from_fn(|i| self.0[i] && o.0[i]))
+    }
+
+    /// Lanes not set.
+    #[inline(always)]
+    fn not(self) -> MaskW {
+        MaskW(std::array::from_fn(|i| !self.0[i]))
+    }
+
+    /// `if_true` where the mask is set, else `if_false`.
+    #[inline(always)]
+    fn select(self, if_true: FloatW, if_false: FloatW) -> FloatW {
+        FloatW(std::array::from_fn(|i| {
+            if self.0[i] {
+                if_true.0[i]
+            } else {
+                if_false.0[i]
+            }
+        }))
+    }
+}
+
+/// [`F256`]: eight lanes in one AVX register, for the x86-64-v3 build.
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use super::{FloatW, Lane, LaneMask, Math};
+    use crate::simd::isa::Avx2;
+    use std::arch::x86_64::{
+        __m256, _CMP_GT_OQ, _CMP_NEQ_UQ, _mm256_add_ps, _mm256_and_ps, _mm256_blendv_ps,
+        _mm256_cmp_ps, _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_mul_ps,
+        _mm256_sub_ps, _mm256_xor_ps,
+    };
+    use std::ops::{Add, Mul, Neg, Sub};
+
+    /// Eight `f32` lanes in an AVX register. A value exists only where the
+    /// CPU has AVX: it is made from an [`Avx2`] (the proof, see
+    /// `simd::isa::Isa`) or from other `F256` values, so its operations may
+    /// use AVX instructions.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct F256(__m256);
+
+    /// A lane mask of [`F256`] (all ones or all zeros per lane), from the same
+    /// proof.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct M256(__m256);
+
+    /// Runs `f`, an AVX operation.
+    // SAFETY (for every caller): the operands are `F256` or `M256` values, which
+    // exist only where the CPU has AVX (see `F256`).
+    macro_rules! avx {
+        ($e:expr) => {{
+            #[allow(unsafe_code)]
+            let r = unsafe { $e };
+            r
+        }};
+    }
+
+    impl Math for Avx2 {
+        type F = F256;
+        #[inline(always)]
+        fn ld(self, x: FloatW) -> F256 {
+            // SAFETY: both are 32 bytes of eight `f32`; any bits are valid.
+            #[allow(unsafe_code)]
+            F256(unsafe { std::mem::transmute::<FloatW, __m256>(x) })
+        }
+        #[inline(always)]
+        fn splat(self, x: f32) -> F256 {
+            self.ld(FloatW::splat(x))
+        }
+    }
+
+    // `F256 op F256` as one AVX instruction.
+    binary_op!(F256, Add, add, |a, b| F256(avx!(_mm256_add_ps(a.0, b.0))));
+    binary_op!(F256, Sub, sub, |a, b| F256(avx!(_mm256_sub_ps(a.0, b.0))));
+    binary_op!(F256, Mul, mul, |a, b| F256(avx!(_mm256_mul_ps(a.0, b.0))));
+
+    impl Neg for F256 {
+        type Output = F256;
+        /// The sign bit flipped, as IEEE negation (and [`FloatW`]'s).
+        #[inline(always)]
+        fn neg(self) -> F256 {
+            let sign = Avx2::splat_unchecked(-0.0);
+            F256(avx!(_mm256_xor_ps(self.0, sign)))
+        }
+    }
+
+    impl Avx2 {
+        /// `x` in every lane, as a raw register.
+        #[inline(always)]
+        fn splat_unchecked(x: f32) -> __m256 {
+            // SAFETY: as in `ld`.
+            #[allow(unsafe_code)]
+            unsafe {
+                std::mem::transmute::<FloatW, __m256>(FloatW::splat(x))
+            }
+        }
+    }
+
+    impl Lane for F256 {
+        type Mask = M256;
+        /// `self < o ? o : self`: `vmaxps(o, self)` gives `o` where `o > self`,
+        /// else its second operand, `self` (NaNs and equal zeros included).
+        #[inline(always)]
+        fn max(self, o: F256) -> F256 {
+            F256(avx!(_mm256_max_ps(o.0, self.0)))
+        }
+        /// `o < self ? o : self`: `vminps(o, self)`, as in `max`.
+        #[inline(always)]
+        fn min(self, o: F256) -> F256 {
+            F256(avx!(_mm256_min_ps(o.0, self.0)))
+        }
+        /// `self > o` (false where either is NaN).
+        #[inline(always)]
+        fn gt(self, o: F256) -> M256 {
+            M256(avx!(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0)))
+        }
+        /// `self != o` (true where either is NaN).
+        #[inline(always)]
+        fn ne(self, o: F256) -> M256 {
+            M256(avx!(_mm256_cmp_ps::<_CMP_NEQ_UQ>(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn lanes(self) -> FloatW {
+            // SAFETY: as in `ld`.
+            #[allow(unsafe_code)]
+            unsafe {
+                std::mem::transmute::<__m256, FloatW>(self.0)
+            }
+        }
+    }
+
+    impl LaneMask<F256> for M256 {
+        #[inline(always)]
+        fn any(self) -> bool {
+            avx!(_mm256_movemask_ps(self.0)) != 0
+        }
+        #[inline(always)]
+        fn and(self, o: M256) -> M256 {
+            M256(avx!(_mm256_and_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn not(self) -> M256 {
+            let ones = f32::from_bits(u32::MAX);
+            M256(avx!(_mm256_xor_ps(self.0, Avx2::splat_unchecked(ones))))
+        }
+        /// Each lane's sign bit (the comparison's all-ones) picks `if_true`.
+        #[inline(always)]
+        fn select(self, if_true: F256, if_false: F256) -> F256 {
+            F256(avx!(_mm256_blendv_ps(if_false.0, if_true.0, self.0)))
+        }
     }
 }
 
@@ -160,5 +361,73 @@ mod tests {
         assert!((0..LANES).all(|i| gt.0[i] == (i % 4 == 0)));
         assert_eq!(gt.select(a, b), lanes([1.0, 3.0, -0.0, 5.0]));
         assert_eq!(-a, lanes([-1.0, 2.0, -0.0, -5.0]));
+    }
+    /// Every operation of the AVX lanes (`F256`, the x86-64-v3 build) gives
+    /// the bits of the lane arrays' on awkward floats (NaNs with payloads,
+    /// ±0, ±∞, subnormals, random bits), where the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_lanes_match_lane_arrays_bit_for_bit() {
+        use crate::simd::SimdPath;
+        use crate::simd::isa::Avx2;
+        if !SimdPath::avx2_available() {
+            eprintln!("no AVX2 on this CPU: skipped");
+            return;
+        }
+        // SAFETY: the CPU has every x86-64-v3 feature (just detected).
+        #[allow(unsafe_code)]
+        let isa = unsafe { Avx2::new() };
+        // xorshift64 (the shared test `Rng` is already a module of `rows`).
+        let mut state = 0x5EED_0256_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut awkward = || {
+            let r = next();
+            let mut below = |n: u64| (next() % n) as usize;
+            let sign = ((r >> 32) as u32) & 0x8000_0000;
+            let payload = (r as u32) & 0x007F_FFFF;
+            f32::from_bits(match below(7) {
+                0 => sign | 0x7F80_0000 | payload.max(1),
+                1 => sign,
+                2 => sign | 0x7F80_0000,
+                3 => sign | payload,
+                4 => [1.0f32, -1.0, 0.5][below(3)].to_bits(),
+                _ => (r >> 16) as u32,
+            })
+        };
+        let bits = |x: FloatW| x.0.map(f32::to_bits);
+        let mut compared = 0;
+        for _ in 0..2000 {
+            let (a, b, c, d) = (
+                FloatW(std::array::from_fn(|_| awkward())),
+                FloatW(std::array::from_fn(|_| awkward())),
+                FloatW(std::array::from_fn(|_| awkward())),
+                FloatW(std::array::from_fn(|_| awkward())),
+            );
+            let (va, vb, vc, vd) = (isa.ld(a), isa.ld(b), isa.ld(c), isa.ld(d));
+            assert_eq!(bits(va.lanes()), bits(a));
+            assert_eq!(bits((va + vb).lanes()), bits(a + b));
+            assert_eq!(bits((va - vb).lanes()), bits(a - b));
+            assert_eq!(bits((va * vb).lanes()), bits(a * b));
+            assert_eq!(bits((-va).lanes()), bits(-a));
+            assert_eq!(bits(Lane::max(va, vb).lanes()), bits(a.max(b)));
+            assert_eq!(bits(Lane::min(va, vb).lanes()), bits(a.min(b)));
+            let (gt, ne) = (Lane::gt(va, vb), Lane::ne(vc, vd));
+            let (gt_w, ne_w) = (a.gt(b), c.ne(d));
+            assert_eq!(bits(gt.select(vc, vd).lanes()), bits(gt_w.select(c, d)));
+            assert_eq!(bits(ne.select(va, vb).lanes()), bits(ne_w.select(a, b)));
+            let both = gt.and(ne.not());
+            let both_w = gt_w.and(ne_w.not());
+            assert_eq!(bits(both.select(va, vd).lanes()), bits(both_w.select(a, d)));
+            assert_eq!(LaneMask::any(both), both_w.any());
+            assert_eq!(LaneMask::any(gt), gt_w.any());
+            assert_eq!(bits(isa.splat(a.0[3]).lanes()), bits(FloatW::splat(a.0[3])));
+            compared += usize::from(both_w.any() && !both_w.0.iter().all(|&x| x));
+        }
+        assert!(compared > 100, "{compared} mixed masks");
     }
 }

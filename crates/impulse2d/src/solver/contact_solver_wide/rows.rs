@@ -24,10 +24,10 @@ use std::hint::black_box;
 use std::mem::{offset_of, size_of};
 use std::ops::{Deref, DerefMut};
 
-use super::{BodyLanes, InBuild, WideConstraint};
+use super::{BodyLanes, InBuild, Lanes, WideConstraint};
 use crate::body::{BodyState, flags};
 use crate::simd::isa::Isa;
-use crate::solver::lanes::{FloatW, LANES};
+use crate::solver::lanes::{FloatW, LANES, Lane};
 
 // The intrinsics below need SSE and SSE2, which every x86-64 target has.
 const _: () = assert!(cfg!(target_feature = "sse") && cfg!(target_feature = "sse2"));
@@ -48,22 +48,22 @@ const _: () = {
 /// [`BodyLanes`] with the flags of each lane's body (bits in the `f32` lanes of
 /// two registers: lanes 0–3, then 4–7), which [`scatter`] writes back
 /// unchanged. The solver kernels see the [`BodyLanes`] through `Deref`.
-pub(super) struct RowLanes {
-    lanes: BodyLanes,
+pub(super) struct RowLanes<F = FloatW> {
+    lanes: BodyLanes<F>,
     flags: [__m128; 2],
 }
 
-impl Deref for RowLanes {
-    type Target = BodyLanes;
+impl<F> Deref for RowLanes<F> {
+    type Target = BodyLanes<F>;
     #[inline(always)]
-    fn deref(&self) -> &BodyLanes {
+    fn deref(&self) -> &BodyLanes<F> {
         &self.lanes
     }
 }
 
-impl DerefMut for RowLanes {
+impl<F> DerefMut for RowLanes<F> {
     #[inline(always)]
-    fn deref_mut(&mut self) -> &mut BodyLanes {
+    fn deref_mut(&mut self) -> &mut BodyLanes<F> {
         &mut self.lanes
     }
 }
@@ -137,33 +137,36 @@ fn split(x: FloatW) -> [__m128; 2] {
     }
 }
 
-/// A wide kernel's constraints, and the row [`gather`] and [`scatter`] for the
-/// build it runs in: what the kernels use in place of the lane-by-lane forms.
+/// A wide kernel's constraints, the build's arithmetic ([`Math`]), and the
+/// row [`gather`] and [`scatter`] for the build it runs in: what the kernels
+/// use in place of the lane-by-lane forms.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 pub(super) fn in_build<I: Isa>(
     (isa, constraints): InBuild<'_, I>,
 ) -> (
     &mut [WideConstraint],
-    impl Fn(&[BodyState], &[u32; LANES]) -> RowLanes + Copy + use<I>,
-    fn(&mut [BodyState], &[u32; LANES], &RowLanes),
+    I,
+    impl Fn(&[BodyState], Lanes<'_>) -> RowLanes<I::F> + Copy + use<I>,
+    fn(&mut [BodyState], Lanes<'_>, &RowLanes<I::F>),
 ) {
-    let gather = move |states: &[BodyState], indices: &[u32; LANES]| gather(isa, states, indices);
-    (constraints, gather, scatter)
+    let gather = move |states: &[BodyState], lanes: Lanes<'_>| gather(isa, states, lanes);
+    (constraints, isa, gather, scatter::<I::F>)
 }
 
 /// Loads the states of [`LANES`] bodies: the row form of
 /// [`gather`](super::gather), bit for bit. In the x86-64-v3 build (`I::AVX2`)
 /// each state is one 256-bit row and the eight rows are transposed at once.
 #[inline(always)]
-pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], indices: &[u32; LANES]) -> RowLanes {
-    let s: [&BodyState; LANES] = std::array::from_fn(|i| &states[indices[i] as usize]);
+pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes<I::F> {
+    let s = states_of(states, lanes);
     if I::AVX2 {
-        let _ = isa;
         // SAFETY: `isa` is a value of an `Isa` with `AVX2`, which (the
         // trait's contract) exists only where the CPU has AVX2, AVX with it.
         #[allow(unsafe_code)]
-        return unsafe { gather_avx(&s) };
+        let (lanes, flags) = unsafe { gather_avx(&s) };
+        // Straight into the build's registers (`F256`): no trip through memory.
+        return row_lanes(isa, lanes, flags);
     }
     let group =
         |g: usize, half: usize| transpose(std::array::from_fn(|k| load_row(s[4 * g + k], half)));
@@ -180,16 +183,18 @@ pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], indices: &[u32; LANES
         join(qc0, qc1),
         join(qs0, qs1),
     ];
-    row_lanes(lanes, [f0, f1])
+    // The lanes go through memory, so that LLVM sees eight-lane loads: left
+    // visible, it folds the shuffles back into a scalar load and insert per
+    // lane and word (what the row gather replaces), or does the arithmetic
+    // in four-lane halves.
+    row_lanes(isa, black_box(lanes), [f0, f1])
 }
 
-/// The gathered `[vx vy w dpx dpy dqc dqs]` and flags as [`RowLanes`]. The
-/// lanes go through memory, so that LLVM sees eight-lane loads: left visible,
-/// it folds the shuffles back into a scalar load and insert per lane and word
-/// (what the row gather replaces), or does the arithmetic in four-lane halves.
+/// The gathered `[vx vy w dpx dpy dqc dqs]` and flags as [`RowLanes`] of the
+/// build's lanes.
 #[inline(always)]
-fn row_lanes(lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes {
-    let [vx, vy, w, dpx, dpy, dqc, dqs] = black_box(lanes);
+fn row_lanes<I: Isa>(isa: I, lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes<I::F> {
+    let [vx, vy, w, dpx, dpy, dqc, dqs] = lanes.map(|x| isa.ld(x));
     RowLanes {
         lanes: BodyLanes {
             vx,
@@ -209,16 +214,25 @@ fn row_lanes(lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes {
 /// bit. Each dynamic body's `[vx vy w flags]` is written whole, its flags with
 /// the bits [`gather`] read.
 #[inline(always)]
-pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowLanes) {
+pub(super) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes<F>) {
     // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
     // (One form for both builds: an AVX form, 256-bit unpacks and shuffles
     // with a 128-bit store per body, made LLVM do much of the kernels'
     // arithmetic in four-lane halves, 25 % more instructions.)
-    let [vx, vy, w] = black_box([b.vx, b.vy, b.w]).map(split);
+    let [vx, vy, w] = black_box([b.vx, b.vy, b.w].map(F::lanes)).map(split);
+    if !inside(lanes, states) {
+        outside(lanes, states.len());
+    }
+    let indices = lanes.indices();
     for g in 0..2 {
         let rows = transpose([vx[g], vy[g], w[g], b.flags[g]]);
         for (k, row) in rows.into_iter().enumerate() {
-            let s = &mut states[indices[4 * g + k] as usize];
+            let index = indices[4 * g + k] as usize;
+            // SAFETY: `index` is at most `lanes.max` (a `Lanes` comes only
+            // from a `BodyIndices`, whose `max` its module keeps at least every
+            // index), which is less than `states.len()` (checked above).
+            #[allow(unsafe_code)]
+            let s = unsafe { states.get_unchecked_mut(index) };
             if s.flags & flags::DYNAMIC == 0 {
                 continue;
             }
@@ -227,11 +241,47 @@ pub(super) fn scatter(states: &mut [BodyState], indices: &[u32; LANES], b: &RowL
     }
 }
 
+/// The state of each lane's body, after one check that every index is inside
+/// `states`.
+#[inline(always)]
+fn states_of<'s>(states: &'s [BodyState], lanes: Lanes<'_>) -> [&'s BodyState; LANES] {
+    if !inside(lanes, states) {
+        outside(lanes, states.len());
+    }
+    let indices = lanes.indices();
+    std::array::from_fn(|i| {
+        // SAFETY: as in `scatter`: the index is at most `lanes.max`, which is
+        // less than `states.len()` (checked above).
+        #[allow(unsafe_code)]
+        unsafe {
+            states.get_unchecked(indices[i] as usize)
+        }
+    })
+}
+
+/// Whether every index of `lanes` is inside `states`: one comparison for
+/// the eight lanes (`max`, at least each index: see `BodyIndices`).
+#[inline(always)]
+fn inside(lanes: Lanes<'_>, states: &[BodyState]) -> bool {
+    (lanes.max as usize) < states.len()
+}
+
+/// The panic of an index past the states (cold: never taken by a world's solve).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside(lanes: Lanes<'_>, len: usize) -> ! {
+    panic!(
+        "body index {} (largest of the constraint) is past the {len} states",
+        lanes.max
+    )
+}
+
 /// [`gather`] in the x86-64-v3 build: the eight states as 256-bit rows,
 /// transposed with AVX shuffles (unpack, shuffle, then swap the 128-bit halves).
 #[target_feature(enable = "avx")]
 #[inline]
-fn gather_avx(s: &[&BodyState; LANES]) -> RowLanes {
+fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
     // SAFETY: each `BodyState` is eight four-byte words (the `const` checks
     // above) that its reference keeps readable; `loadu` needs no alignment.
     #[allow(unsafe_code)]
@@ -282,7 +332,7 @@ fn gather_avx(s: &[&BodyState; LANES]) -> RowLanes {
         word(6),
         word(7),
     ];
-    row_lanes(lanes, split(word(3)))
+    (lanes, split(word(3)))
 }
 
 #[cfg(test)]
@@ -291,6 +341,7 @@ mod rng;
 
 #[cfg(test)]
 mod tests {
+    use super::super::BodyIndices;
     use super::rng::Rng;
     use super::*;
     use crate::math::{Rot, Vec2};
@@ -383,16 +434,21 @@ mod tests {
             distinct.dedup();
             repeated += usize::from(distinct.len() < LANES);
 
-            let rows = gather(isa, &states, &indices);
-            let lanes = super::super::gather(&states, &indices);
+            // Body B's indices are A's reversed: `max` is the same.
+            let mut reversed = indices;
+            reversed.reverse();
+            let bodies = BodyIndices::new(indices, reversed);
+            assert_eq!(bodies.a().indices(), &indices);
+            let rows = gather(isa, &states, bodies.a());
+            let lanes = super::super::gather(&states, bodies.a());
             for (r, l) in [
-                (rows.vx, lanes.vx),
-                (rows.vy, lanes.vy),
-                (rows.w, lanes.w),
-                (rows.dpx, lanes.dpx),
-                (rows.dpy, lanes.dpy),
-                (rows.dqc, lanes.dqc),
-                (rows.dqs, lanes.dqs),
+                (rows.vx.lanes(), lanes.vx),
+                (rows.vy.lanes(), lanes.vy),
+                (rows.w.lanes(), lanes.w),
+                (rows.dpx.lanes(), lanes.dpx),
+                (rows.dpy.lanes(), lanes.dpy),
+                (rows.dqc.lanes(), lanes.dqc),
+                (rows.dqs.lanes(), lanes.dqs),
             ] {
                 assert_eq!(lane_bits(r), lane_bits(l));
             }
@@ -405,18 +461,18 @@ mod tests {
 
             // New velocities in every lane, then both scatters.
             let mut rows = rows;
-            rows.lanes.vx = random_lanes(&mut rng);
-            rows.lanes.vy = random_lanes(&mut rng);
-            rows.lanes.w = random_lanes(&mut rng);
+            rows.lanes.vx = isa.ld(random_lanes(&mut rng));
+            rows.lanes.vy = isa.ld(random_lanes(&mut rng));
+            rows.lanes.w = isa.ld(random_lanes(&mut rng));
             let new = BodyLanes {
-                vx: rows.vx,
-                vy: rows.vy,
-                w: rows.w,
+                vx: rows.vx.lanes(),
+                vy: rows.vy.lanes(),
+                w: rows.w.lanes(),
                 ..lanes
             };
             let (mut by_rows, mut by_lanes) = (states.clone(), states.clone());
-            scatter(&mut by_rows, &indices, &rows);
-            super::super::scatter(&mut by_lanes, &indices, &new);
+            scatter(&mut by_rows, bodies.a(), &rows);
+            super::super::scatter(&mut by_lanes, bodies.a(), &new);
             for (k, s) in states.iter().enumerate() {
                 assert_eq!(bits(&by_rows[k]), bits(&by_lanes[k]), "body {k}");
                 let gathered = indices.contains(&(k as u32));
@@ -432,5 +488,35 @@ mod tests {
             }
         }
         assert!(repeated > 100, "{repeated} trials with a repeated index");
+    }
+    /// A constraint whose largest index is past the states panics in the
+    /// row gather and scatter (one check for the eight lanes), as the
+    /// lane-by-lane forms do, instead of reading or writing past them.
+    #[test]
+    fn an_index_past_the_states_panics() {
+        let states = vec![BodyState::IDENTITY; 4];
+        // Largest index 4, in body B's last lane only. The one check covers A
+        // and B, so A's gather panics too, although its own lanes are inside.
+        let bodies = BodyIndices::new([0, 1, 2, 3, 0, 1, 2, 3], [3, 3, 3, 3, 3, 3, 3, 4]);
+        let caught = |f: &mut dyn FnMut()| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err()
+        };
+        assert!(caught(&mut || {
+            gather(Baseline, &states, bodies.a());
+        }));
+        assert!(caught(&mut || {
+            super::super::gather(&states, bodies.b());
+        }));
+        assert!(caught(&mut || {
+            gather(Baseline, &states, bodies.b());
+        }));
+        let fine = BodyIndices::new([0; LANES], [3; LANES]);
+        let rows = gather(Baseline, &states, fine.b());
+        let mut written = states.clone();
+        assert!(caught(&mut || scatter(&mut written, bodies.a(), &rows)));
+        assert_eq!(written, states, "nothing written before the panic");
+        let mut five = vec![BodyState::IDENTITY; 5];
+        gather(Baseline, &five, bodies.b());
+        scatter(&mut five, bodies.b(), &rows);
     }
 }
