@@ -86,6 +86,12 @@ pub(crate) trait Lane:
 {
     /// The result of a comparison.
     type Mask: LaneMask<Self>;
+    /// Whether the row gather and scatter pass these lanes through memory
+    /// (`black_box`), so that LLVM keeps the kernels' arithmetic eight lanes
+    /// wide: the lane arrays need it, AVX registers do not. (x86-64 only: the
+    /// row form's.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    const THROUGH_MEMORY: bool;
     /// `self < o ? o : self`, lane by lane (the scalar [`max`]).
     fn max(self, o: Self) -> Self;
     /// `o < self ? o : self`, lane by lane (the scalar [`min`]).
@@ -141,6 +147,7 @@ impl Math for LaneMath {
 
 impl Lane for FloatW {
     type Mask = MaskW;
+    const THROUGH_MEMORY: bool = true;
 
     /// `self < o ? o : self`, lane by lane (the scalar [`max`] rule).
     #[inline(always)]
@@ -282,6 +289,7 @@ mod avx {
 
     impl Lane for F256 {
         type Mask = M256;
+        const THROUGH_MEMORY: bool = false;
         /// `self < o ? o : self`: `vmaxps(o, self)` gives `o` where `o > self`,
         /// else its second operand, `self` (NaNs and equal zeros included).
         #[inline(always)]

@@ -219,7 +219,9 @@ pub(super) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &R
     // (One form for both builds: an AVX form, 256-bit unpacks and shuffles
     // with a 128-bit store per body, made LLVM do much of the kernels'
     // arithmetic in four-lane halves, 25 % more instructions.)
-    let [vx, vy, w] = black_box([b.vx, b.vy, b.w].map(F::lanes)).map(split);
+    // AVX registers (`F256`) need no such trip: they are one value already.
+    let v = [b.vx, b.vy, b.w].map(F::lanes);
+    let [vx, vy, w] = if F::THROUGH_MEMORY { black_box(v) } else { v }.map(split);
     if !inside(lanes, states) {
         outside(lanes, states.len());
     }
