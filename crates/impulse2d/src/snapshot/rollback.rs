@@ -192,7 +192,8 @@ fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
         enable_sleep,
         flags,
     } = b;
-    delta(c, head_contact_key, p.head_contact_key);
+    // (a body's contact list starts anywhere: a plain difference, no bit)
+    diff(c, head_contact_key, p.head_contact_key);
     guess(c, contact_count, p.contact_count);
     all_or_each!(c, |c| {
         delta(c, id, i);
@@ -209,8 +210,17 @@ fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
         guess(c, head_joint_key, p.head_joint_key);
         guess(c, joint_count, p.joint_count);
         guess(c, island_id, p.island_id);
-        delta(c, island_prev, i.wrapping_sub(1));
-        delta(c, island_next, i.wrapping_add(1));
+        // the neighbours in the island's list: none out of an island (as
+        // with sleep off), else the bodies beside it
+        let linked = |to: u32| {
+            if *island_id == NULL_INDEX {
+                NULL_INDEX
+            } else {
+                to
+            }
+        };
+        delta(c, island_prev, linked(i.wrapping_sub(1)));
+        delta(c, island_next, linked(i.wrapping_add(1)));
         guess_all(
             c,
             [
@@ -1066,7 +1076,7 @@ type ShapeBody<'g> = (Option<u32>, Option<&'g [u32]>);
 
 /// A contact sim's ids, shapes, bodies and material: one bit when every
 /// guess holds. Gives each shape's body.
-#[inline(never)]
+#[inline(always)]
 fn code_sim_header<'g, C: Coder>(
     c: &mut C,
     s: &mut ContactSim,
@@ -1098,9 +1108,9 @@ fn code_sim_header<'g, C: Coder>(
     c.mark("contact sims: ids, bodies, material");
     // (in a colour the sims are in no order of their ids)
     diff(c, contact_id, p.contact_id.wrapping_add(1));
-    guess(c, cache, p.cache);
     // (one bit when every guess of these holds)
     all_or_each!(c, |c| {
+        guess(c, cache, p.cache);
         // the shapes its row names
         let (ga, gb) = g
             .contacts
@@ -1137,7 +1147,7 @@ fn code_sim_header<'g, C: Coder>(
 
 /// A contact sim's recycling cache: the bodies' rotations and relative pose
 /// when the manifold was computed.
-#[inline(never)]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn code_recycling<C: Coder>(
     c: &mut C,
@@ -1181,26 +1191,28 @@ fn code_recycling<C: Coder>(
         _ => Vec2::ZERO,
     };
     let (center_a, center_b) = (local_center(row_a), local_center(row_b));
-    let relative_guess = |qa: Rot, qb: Rot| {
+    // (`turn`: B's rotation in A's frame, qa⁻¹·qb; with shared offsets the
+    // guess is qa⁻¹·(qa·centre A − qb·centre B − offset), written with two
+    // rotations rather than three)
+    let relative_guess = |qa: Rot, turn: Rot| {
         if shared {
-            qa.inv_rotate(qa.rotate(center_a) - qb.rotate(center_b) - to_b)
+            center_a - turn.rotate(center_b) - qa.inv_rotate(to_b)
         } else {
             let (xa, xb) = (g.body_sim(body_a).transform, g.body_sim(body_b).transform);
             xa.inv_mul(xb).p
         }
     };
-    // (the packer's guesses; the unpacker's are made once the rotations are in)
-    let guessed = if C::UNPACKS {
-        Vec2::ZERO
+    // (the packer's guesses; the unpacker's are made once the rotations are
+    // in) the turn as `collide_one` forms it from the same two rotations
+    let (turn, guessed) = if C::UNPACKS {
+        (Rot::IDENTITY, Vec2::ZERO)
     } else {
-        relative_guess(*cached_rotation_a, *cached_rotation_b)
+        let turn = cached_rotation_a.inv_mul(*cached_rotation_b);
+        (turn, relative_guess(*cached_rotation_a, turn))
     };
     let (mut x, tx) = near_tag(cached_relative.p.x, guessed.x);
     let (mut y, ty) = near_tag(cached_relative.p.y, guessed.y);
-    // as `collide_one` forms it from the same two rotations
-    let turn_hit = cached_relative
-        .q
-        .same(&cached_rotation_a.inv_mul(*cached_rotation_b));
+    let turn_hit = cached_relative.q.same(&turn);
     // the decisions in one write
     let mut head = u32::from(cached_rotation_a.same(&last_a))
         | u32::from(cached_rotation_b.same(&last_b)) << 1
@@ -1224,17 +1236,17 @@ fn code_recycling<C: Coder>(
     c.low_bytes(&mut x, (head >> 3 & 3) + 1);
     c.low_bytes(&mut y, (head >> 5 & 3) + 1);
     if C::UNPACKS {
-        let guessed = relative_guess(qa, qb);
+        let turn = qa.inv_mul(qb);
+        let guessed = relative_guess(qa, turn);
         cached_relative.p = Vec2::new(
             f32::from_bits(x ^ guessed.x.to_bits()),
             f32::from_bits(y ^ guessed.y.to_bits()),
         );
-    }
-    if head & 4 != 0 {
-        if C::UNPACKS {
-            cached_relative.q = qa.inv_mul(qb);
+        if head & 4 != 0 {
+            cached_relative.q = turn;
         }
-    } else {
+    }
+    if head & 4 == 0 {
         cached_relative.q.code(c);
     }
 }
@@ -1415,7 +1427,13 @@ fn code_body_moves<C: Coder>(
 fn code_id_pool<C: Coder>(c: &mut C, pool: &mut IdPool) {
     let IdPool { free, next } = pool;
     next.code(c);
-    elements(c, free, &0, |c, v, p, _| delta(c, v, *p));
+    // ids freed in a run differ by the same step: each guessed as the
+    // previous one moved by the last difference
+    let mut step = 0u32;
+    elements(c, free, &0, |c, v, p, _| {
+        delta(c, v, p.wrapping_add(step));
+        step = v.wrapping_sub(*p);
+    });
 }
 
 /// A solver set's bodies, islands and joints (its contacts come later, once
@@ -1481,11 +1499,13 @@ fn code_shape_bounds<C: Coder>(
 /// A link's parent: its difference from the previous link's (a varint,
 /// always written, so kept out of the `all_or_each!` runs, which it would
 /// make misses every time).
+#[inline(always)]
 fn code_parent<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
     diff(c, &mut l.parent, p.parent);
 }
 
 /// A link but its parent (`code_parent`).
+#[inline(always)]
 fn code_link<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
     let Link {
         parent: _, // `code_parent`
@@ -1543,15 +1563,22 @@ fn code_child<C: Coder>(
         // (the shape's fat box, which `code_shape_bounds` guesses from this)
         aabb.code(c);
     } else {
-        delta(c, aux, p.aux);
+        // the node this slot names (coded before it, usually)
+        let below = (index as usize)
+            .checked_sub(first_later)
+            .and_then(|j| later.get(j));
         all_or_each!(c, |c| {
+            // a node's height: one more than its higher child's (a proxy or
+            // an empty slot counts 0), as `internal_child` sets it
+            let height = |ch: &Child| if ch.word & TREE_LEAF != 0 { 0 } else { ch.aux };
+            let guessed = below.map_or(p.aux, |n| {
+                1u32.wrapping_add(height(&n.children[0]).max(height(&n.children[1])))
+            });
+            delta(c, aux, guessed);
             guess(c, user_data, 0);
             // A node's box is the union of its children's, unless a proxy
             // was enlarged under it since the last rebuild.
-            let union = (index as usize)
-                .checked_sub(first_later)
-                .and_then(|j| later.get(j))
-                .map_or(p.aabb, |n| n.children[0].aabb.union(&n.children[1].aabb));
+            let union = below.map_or(p.aabb, |n| n.children[0].aabb.union(&n.children[1].aabb));
             guess(c, aabb, union);
         });
     }
@@ -2247,18 +2274,28 @@ mod tests {
 }
 
 #[cfg(test)]
-mod island_tests {
+/// Runs of like elements: free island slots, freed ids.
+mod run_tests {
     use super::*;
+
+    /// Packs with `pack`, then unpacks with `unpack`, which must read it
+    /// all; gives the bits and bytes used.
+    fn coded(pack: impl FnOnce(&mut Packer), unpack: impl FnOnce(&mut Unpacker)) -> (usize, usize) {
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        pack(&mut p);
+        let used = p.position();
+        p.finish();
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        unpack(&mut u);
+        assert!(u.at_end());
+        (used, bytes.len())
+    }
 
     /// Packs and unpacks (over other islands) `saved`; every field must
     /// come back. Gives the bits and bytes used.
     fn round_trip(saved: &[Island]) -> (usize, usize) {
         let mut islands = saved.to_vec();
-        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
-        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
-        code_islands(&mut p, &mut islands);
-        let used = p.position();
-        p.finish();
         let mut loaded = vec![
             Island {
                 head_body: 7,
@@ -2266,11 +2303,46 @@ mod island_tests {
             };
             2
         ];
-        let mut u = Unpacker::new(&bytes, &bits, &joints);
-        code_islands(&mut u, &mut loaded);
-        assert!(u.at_end());
+        let used = coded(
+            |p| code_islands(p, &mut islands),
+            |u| code_islands(u, &mut loaded),
+        );
         assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
-        (used, bytes.len())
+        used
+    }
+
+    #[test]
+    fn ids_freed_in_a_run_cost_one_bit_each() {
+        // Packs and unpacks (over another pool) a pool; gives the bits and
+        // bytes used.
+        fn round_trip(free: &[u32]) -> (usize, usize) {
+            let saved = IdPool {
+                free: free.to_vec(),
+                next: 40,
+            };
+            let mut pool = saved.clone();
+            let mut loaded = IdPool {
+                free: vec![5; 3],
+                next: 1,
+            };
+            let used = coded(
+                |p| code_id_pool(p, &mut pool),
+                |u| code_id_pool(u, &mut loaded),
+            );
+            assert_eq!((loaded.free, loaded.next), (saved.free, saved.next));
+            used
+        }
+        // descending and ascending runs, and ids out of step
+        let run: Vec<u32> = (20..30).rev().chain([3, 31, 7]).chain(32..38).collect();
+        let (bits, bytes) = round_trip(&run);
+        // one more id in step with the last two (37, 38): one bit, no byte
+        let mut longer = run.clone();
+        longer.push(38);
+        assert_eq!(round_trip(&longer), (bits + 1, bytes));
+        // one out of step (30 against the guess 38 + 1): its bit and one
+        // varint byte
+        longer.push(30);
+        assert_eq!(round_trip(&longer), (bits + 1 + 1 + 8, bytes + 1));
     }
 
     #[test]
