@@ -1277,6 +1277,34 @@ fn code_contact_places<C: Coder>(
 }
 
 fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
+    // Free slots (reset to the default by `destroy_island`) come in runs:
+    // one bit for a slot the same as the one before, bit for bit (what
+    // the guesses below give such a slot, without making each of them).
+    let words = |x: &Island| {
+        [
+            x.set_index,
+            x.local_index,
+            x.island_id,
+            x.head_body,
+            x.tail_body,
+            x.body_count,
+            x.head_contact,
+            x.tail_contact,
+            x.contact_count,
+            x.head_joint,
+            x.tail_joint,
+            x.joint_count,
+            x.constraint_remove_count,
+        ]
+    };
+    let mut repeat = !C::UNPACKS && words(island) == words(p);
+    c.bit(&mut repeat);
+    if repeat {
+        if C::UNPACKS {
+            *island = *p;
+        }
+        return;
+    }
     let Island {
         set_index,
         local_index,
@@ -1292,7 +1320,6 @@ fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
         joint_count,
         constraint_remove_count,
     } = island;
-    // Free slots (reset to the default by `destroy_island`) come in runs.
     let free = NULL_INDEX;
     delta(c, island_id, if p.island_id == free { free } else { i });
     guess(c, set_index, p.set_index);
@@ -1451,13 +1478,20 @@ fn code_shape_bounds<C: Coder>(
     }
 }
 
+/// A link's parent: its difference from the previous link's (a varint,
+/// always written, so kept out of the `all_or_each!` runs, which it would
+/// make misses every time).
+fn code_parent<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
+    diff(c, &mut l.parent, p.parent);
+}
+
+/// A link but its parent (`code_parent`).
 fn code_link<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
     let Link {
-        parent,
+        parent: _, // `code_parent`
         slot,
         allocated,
     } = l;
-    diff(c, parent, p.parent);
     guess(c, slot, 1 - p.slot.min(1));
     guess(c, allocated, p.allocated);
 }
@@ -1469,6 +1503,7 @@ fn code_proxy<C: Coder>(c: &mut C, x: &mut Proxy, p: &Proxy) {
         link,
         generation,
     } = x;
+    code_parent(c, link, &p.link);
     all_or_each!(c, |c| {
         guess(c, category_bits, p.category_bits);
         guess(c, user_data, p.user_data.wrapping_add(1));
@@ -1539,6 +1574,7 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
     }
     elements(c, proxies, &BLANK_PROXY, |c, x, p, _| code_proxy(c, x, p));
     elements(c, node_links, &BLANK_LINK, |c, l, p, _| {
+        code_parent(c, l, p);
         all_or_each!(c, |c| code_link(c, l, p))
     });
     // Nodes last to first: a rebuild lays them out depth first, so a node's
@@ -2207,6 +2243,62 @@ mod tests {
                 "{n} sims"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod island_tests {
+    use super::*;
+
+    /// Packs and unpacks (over other islands) `saved`; every field must
+    /// come back. Gives the bits and bytes used.
+    fn round_trip(saved: &[Island]) -> (usize, usize) {
+        let mut islands = saved.to_vec();
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_islands(&mut p, &mut islands);
+        let used = p.position();
+        p.finish();
+        let mut loaded = vec![
+            Island {
+                head_body: 7,
+                ..Island::default()
+            };
+            2
+        ];
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        code_islands(&mut u, &mut loaded);
+        assert!(u.at_end());
+        assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
+        (used, bytes.len())
+    }
+
+    #[test]
+    fn a_free_slot_after_a_free_slot_costs_one_bit() {
+        let live = |i: u32| Island {
+            island_id: i,
+            set_index: 1,
+            local_index: i,
+            head_body: 3 * i,
+            tail_body: 3 * i + 2,
+            body_count: 3,
+            ..Island::default()
+        };
+        // live islands between runs of free slots (the default island)
+        let mut saved = vec![live(0), live(1)];
+        saved.extend(std::iter::repeat_n(Island::default(), 10));
+        saved.push(live(12));
+        saved.extend(std::iter::repeat_n(Island::default(), 5));
+        let (bits, bytes) = round_trip(&saved);
+        // one more free slot at the end: one bit ("as the one before"), no byte
+        saved.push(Island::default());
+        assert_eq!(round_trip(&saved), (bits + 1, bytes));
+        // a free slot unlike the one before (a stale count) comes back too
+        saved.push(Island {
+            constraint_remove_count: 4,
+            ..Island::default()
+        });
+        round_trip(&saved);
     }
 }
 
