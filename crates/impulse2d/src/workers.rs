@@ -160,11 +160,12 @@ impl Workers {
     }
 
     /// [`Workers::run`], and `side` once, beside the stages: the first
-    /// helper to arrive runs it before it joins the stages (so the stages
-    /// go on without that helper meanwhile), or the driver after the last
-    /// stage if no helper took it (always, with one worker). `side` must
-    /// touch nothing the stages touch; it is done when this returns. Box2D
-    /// runs its tree rebuild so, as a task beside the solver.
+    /// helper that runs out of stage work (every block of the published
+    /// stage claimed, or a one-block stage on the driver) runs it, so the
+    /// first stages still get every thread that arrived; the driver runs it
+    /// after the last stage if no helper took it (always, with one worker).
+    /// `side` must touch nothing the stages touch; it is done when this
+    /// returns. Box2D runs its tree rebuild so, as a task beside the solver.
     pub(crate) fn run_beside<S, B, E, A>(
         &self,
         stages: &[S],
@@ -241,6 +242,7 @@ where
     /// Runs the task beside the stages unless another thread took it.
     fn take_side(&self) {
         if let Some(side) = self.side
+            && !self.side_taken.load(Ordering::Relaxed)
             && !self.side_taken.swap(true, Ordering::Relaxed)
         {
             side();
@@ -289,10 +291,12 @@ where
         }
     }
 
-    /// A worker: takes the task beside the stages if it is the first, then
-    /// claims blocks of the published stage until the region ends.
+    /// A worker: claims blocks of the published stage until the region
+    /// ends; the first time it finds nothing to claim for longer than a
+    /// short spin (the driver finishing a stage's last blocks, or running a
+    /// one-block stage), it takes the task beside the stages if no other
+    /// thread did.
     fn work(&self, worker: usize) {
-        self.take_side();
         let mut backoff = Backoff::default();
         loop {
             let seen = self.stage.load(Ordering::Acquire);
@@ -301,6 +305,9 @@ where
                 return;
             }
             if tag == 0 || seen as u32 >= (self.blocks)(&self.stages[tag as usize - 1]) {
+                if backoff.spun_out() {
+                    self.take_side();
+                }
                 backoff.snooze();
                 continue;
             }
@@ -497,6 +504,11 @@ impl Drop for Completion<'_> {
 struct Backoff(u32);
 
 impl Backoff {
+    /// Whether the spinning is over (the next snooze yields the core).
+    fn spun_out(&self) -> bool {
+        self.0 >= 6
+    }
+
     fn snooze(&mut self) {
         if self.0 < 6 {
             for _ in 0..(1 << self.0) {
@@ -713,6 +725,42 @@ mod tests {
                 let per_region: u32 = stages.iter().sum();
                 assert_eq!(blocks.load(Ordering::Relaxed), 10 * per_region);
             }
+        }
+    }
+
+    /// The task beside the stages waits until a thread runs out of stage
+    /// work: it starts only once every block of the (only) stage is claimed,
+    /// and the helpers took part in that stage first.
+    #[test]
+    fn the_side_task_waits_for_idle_stage_work() {
+        for count in [2, 4] {
+            let workers = Workers::new(count).unwrap();
+            let claimed = AtomicU32::new(0);
+            let by_helpers = AtomicU32::new(0);
+            let claimed_at_side = AtomicU32::new(u32::MAX);
+            let side = || {
+                claimed_at_side.store(claimed.load(Ordering::SeqCst), Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            };
+            workers.run_beside(
+                &[40u32],
+                |&n| n,
+                |_, _, worker| {
+                    claimed.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_micros(500));
+                    if worker != 0 {
+                        by_helpers.fetch_add(1, Ordering::Relaxed);
+                    }
+                },
+                |_| {},
+                Some(&side),
+            );
+            assert_eq!(
+                claimed_at_side.load(Ordering::SeqCst),
+                40,
+                "{count} workers"
+            );
+            assert!(by_helpers.load(Ordering::Relaxed) > 0, "{count} workers");
         }
     }
 
