@@ -160,11 +160,12 @@ impl Workers {
     }
 
     /// [`Workers::run`], and `side` once, beside the stages: the first
-    /// helper to arrive runs it before it joins the stages (so the stages
-    /// go on without that helper meanwhile), or the driver after the last
-    /// stage if no helper took it (always, with one worker). `side` must
-    /// touch nothing the stages touch; it is done when this returns. Box2D
-    /// runs its tree rebuild so, as a task beside the solver.
+    /// helper that runs out of stage work (every block of the published
+    /// stage claimed, or a one-block stage on the driver) runs it, so the
+    /// first stages still get every thread that arrived; the driver runs it
+    /// after the last stage if no helper took it (always, with one worker).
+    /// `side` must touch nothing the stages touch; it is done when this
+    /// returns. Box2D runs its tree rebuild so, as a task beside the solver.
     pub(crate) fn run_beside<S, B, E, A>(
         &self,
         stages: &[S],
@@ -203,6 +204,7 @@ impl Workers {
                 completed: &self.completed,
                 side,
                 side_taken: AtomicBool::new(false),
+                driver_alone: AtomicBool::new(false),
             };
             team.region(&|w| region.work(w), || region.drive(&mut after));
         });
@@ -230,6 +232,11 @@ struct Region<'a, S, B, E> {
     /// whether a thread took it.
     side: Option<&'a (dyn Fn() + Sync)>,
     side_taken: AtomicBool,
+    /// Set when the driver runs a stage on its own before it has published
+    /// any: until then a helper with nothing to claim cannot tell a driver
+    /// that is merely late (the side task must wait for the first stage)
+    /// from one busy alone (the side task may start).
+    driver_alone: AtomicBool,
 }
 
 impl<S, B, E> Region<'_, S, B, E>
@@ -241,6 +248,7 @@ where
     /// Runs the task beside the stages unless another thread took it.
     fn take_side(&self) {
         if let Some(side) = self.side
+            && !self.side_taken.load(Ordering::Relaxed)
             && !self.side_taken.swap(true, Ordering::Relaxed)
         {
             side();
@@ -282,17 +290,22 @@ where
                 while self.completed.load(Ordering::Acquire) < count {
                     backoff.snooze();
                 }
-            } else if count == 1 {
-                (self.exec)(s, 0, 0);
+            } else {
+                self.driver_alone.store(true, Ordering::Relaxed);
+                if count == 1 {
+                    (self.exec)(s, 0, 0);
+                }
             }
             after(s);
         }
     }
 
-    /// A worker: takes the task beside the stages if it is the first, then
-    /// claims blocks of the published stage until the region ends.
+    /// A worker: claims blocks of the published stage until the region
+    /// ends; the first time it finds nothing to claim for longer than a
+    /// short spin (the driver finishing a stage's last blocks, or running a
+    /// one-block stage), it takes the task beside the stages if no other
+    /// thread did.
     fn work(&self, worker: usize) {
-        self.take_side();
         let mut backoff = Backoff::default();
         loop {
             let seen = self.stage.load(Ordering::Acquire);
@@ -301,6 +314,11 @@ where
                 return;
             }
             if tag == 0 || seen as u32 >= (self.blocks)(&self.stages[tag as usize - 1]) {
+                // Before the first published stage (tag 0) only if the driver
+                // is running a stage alone, not merely late to publish one.
+                if backoff.spun_out() && (tag != 0 || self.driver_alone.load(Ordering::Relaxed)) {
+                    self.take_side();
+                }
                 backoff.snooze();
                 continue;
             }
@@ -497,6 +515,11 @@ impl Drop for Completion<'_> {
 struct Backoff(u32);
 
 impl Backoff {
+    /// Whether the spinning is over (the next snooze yields the core).
+    fn spun_out(&self) -> bool {
+        self.0 >= 6
+    }
+
     fn snooze(&mut self) {
         if self.0 < 6 {
             for _ in 0..(1 << self.0) {
@@ -713,6 +736,54 @@ mod tests {
                 let per_region: u32 = stages.iter().sum();
                 assert_eq!(blocks.load(Ordering::Relaxed), 10 * per_region);
             }
+        }
+    }
+
+    /// The task beside the stages waits until a thread runs out of stage
+    /// work: it starts only once every block of the (only) stage is claimed,
+    /// and the helpers took part in that stage first.
+    #[test]
+    fn the_side_task_waits_for_idle_stage_work() {
+        for count in [2, 4] {
+            let workers = Workers::new(count).unwrap();
+            let claimed = AtomicU32::new(0);
+            let by_helpers = AtomicU32::new(0);
+            let claimed_at_side = AtomicU32::new(u32::MAX);
+            let side = || {
+                claimed_at_side.store(claimed.load(Ordering::SeqCst), Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            };
+            workers.run_beside(
+                &[40u32],
+                |&n| n,
+                |_, _, worker| {
+                    claimed.fetch_add(1, Ordering::SeqCst);
+                    if worker != 0 {
+                        by_helpers.fetch_add(1, Ordering::SeqCst);
+                    } else {
+                        // The driver waits (within reason) for a helper to
+                        // take a block, however slowly the helpers wake on
+                        // a loaded machine.
+                        let start = std::time::Instant::now();
+                        while by_helpers.load(Ordering::SeqCst) == 0
+                            && start.elapsed() < std::time::Duration::from_secs(5)
+                        {
+                            std::thread::yield_now();
+                        }
+                    }
+                    std::thread::sleep(std::time::Duration::from_micros(500));
+                },
+                |_| {},
+                Some(&side),
+            );
+            // Every block was claimed first; a thread may have claimed one
+            // and not yet counted it when another took the side task.
+            let at_side = claimed_at_side.load(Ordering::SeqCst);
+            assert!(
+                (40 - (count as u32 - 1)..=40).contains(&at_side),
+                "{count} workers: side task after {at_side} blocks"
+            );
+            assert!(by_helpers.load(Ordering::Relaxed) > 0, "{count} workers");
         }
     }
 
