@@ -1292,21 +1292,38 @@ fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
     // Free slots (reset to the default by `destroy_island`) come in runs:
     // one bit for a slot the same as the one before, bit for bit (what
     // the guesses below give such a slot, without making each of them).
+    // Destructured without `..`: a new field must be added here too, or the
+    // one bit would copy it from the slot before.
     let words = |x: &Island| {
+        let Island {
+            set_index,
+            local_index,
+            island_id,
+            head_body,
+            tail_body,
+            body_count,
+            head_contact,
+            tail_contact,
+            contact_count,
+            head_joint,
+            tail_joint,
+            joint_count,
+            constraint_remove_count,
+        } = *x;
         [
-            x.set_index,
-            x.local_index,
-            x.island_id,
-            x.head_body,
-            x.tail_body,
-            x.body_count,
-            x.head_contact,
-            x.tail_contact,
-            x.contact_count,
-            x.head_joint,
-            x.tail_joint,
-            x.joint_count,
-            x.constraint_remove_count,
+            set_index,
+            local_index,
+            island_id,
+            head_body,
+            tail_body,
+            body_count,
+            head_contact,
+            tail_contact,
+            contact_count,
+            head_joint,
+            tail_joint,
+            joint_count,
+            constraint_remove_count,
         ]
     };
     let mut repeat = !C::UNPACKS && words(island) == words(p);
