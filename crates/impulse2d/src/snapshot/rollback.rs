@@ -1292,41 +1292,9 @@ fn code_island<C: Coder>(c: &mut C, island: &mut Island, p: &Island, i: u32) {
     // Free slots (reset to the default by `destroy_island`) come in runs:
     // one bit for a slot the same as the one before, bit for bit (what
     // the guesses below give such a slot, without making each of them).
-    // Destructured without `..`: a new field must be added here too, or the
-    // one bit would copy it from the slot before.
-    let words = |x: &Island| {
-        let Island {
-            set_index,
-            local_index,
-            island_id,
-            head_body,
-            tail_body,
-            body_count,
-            head_contact,
-            tail_contact,
-            contact_count,
-            head_joint,
-            tail_joint,
-            joint_count,
-            constraint_remove_count,
-        } = *x;
-        [
-            set_index,
-            local_index,
-            island_id,
-            head_body,
-            tail_body,
-            body_count,
-            head_contact,
-            tail_contact,
-            contact_count,
-            head_joint,
-            tail_joint,
-            joint_count,
-            constraint_remove_count,
-        ]
-    };
-    let mut repeat = !C::UNPACKS && words(island) == words(p);
+    // (`==` compares every field, so a new one cannot be copied silently
+    // from the slot before.)
+    let mut repeat = !C::UNPACKS && *island == *p;
     c.bit(&mut repeat);
     if repeat {
         if C::UNPACKS {

@@ -18,7 +18,7 @@ use crate::solver::solver_set::{AWAKE_SET, DISABLED_SET, FIRST_SLEEPING_SET, STA
 use crate::world::World;
 
 /// An island's lists, stored in `World::islands` at its id.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Island {
     pub set_index: u32,
     /// Index of the [`IslandSim`] in its set.
