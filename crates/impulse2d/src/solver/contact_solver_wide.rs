@@ -8,8 +8,11 @@
 //! bits; the tests below check it. Unused lanes have no bodies and zero
 //! masses, so they apply nothing.
 //!
-//! Constraints are prepared by the scalar [`prepare`](super::contact_solver::prepare)
-//! and written lane by lane ([`WideConstraint::set_lane`]); restitution and
+//! Constraints are prepared wide too ([`prepare`]): each lane's inputs are read
+//! from its contact, then the effective masses, base separations and approach
+//! speeds of the eight lanes are computed at once, with the operations of the
+//! scalar [`prepare`](super::contact_solver::prepare), which stays the
+//! reference (the tests compare every field bit for bit). Restitution and
 //! impulse storage also run on the wide blocks.
 //!
 //! # References
@@ -20,10 +23,11 @@ use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 #[cfg(target_arch = "x86_64")]
 use crate::simd::isa::Isa;
-use crate::solver::contact_solver::ContactConstraint;
+use crate::solver::contact_solver::{ContactConstraint, ContactSoftening};
 use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask};
 #[cfg(not(target_arch = "x86_64"))]
 use crate::solver::lanes::{LaneMath, Math};
+use crate::solver::softness::Softness;
 
 /// One point of [`LANES`] constraints.
 #[derive(Clone, Copy, Debug, Default)]
@@ -132,51 +136,208 @@ impl WideConstraint {
             ..WideConstraint::default()
         }
     }
+}
 
-    /// Writes a prepared scalar constraint into lane `i`; a static body
-    /// (NULL index) becomes the stand-in state `dummy`. A one-point manifold
-    /// leaves the second point at zero masses: it applies nothing, exactly
-    /// like the scalar loop that skips it.
+/// What the contact preparation takes from the step besides the contacts and
+/// the states: the arguments of the scalar
+/// [`prepare`](super::contact_solver::prepare).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PrepareParams {
+    /// The softness of a contact between two bodies that are not static.
+    pub contact_softness: Softness,
+    /// The softness of a contact with a static body.
+    pub static_softness: Softness,
+    /// Contact softening between unequal masses, if on.
+    pub softening: Option<ContactSoftening>,
+    /// What the impulses of the last step are multiplied by: 1 with warm
+    /// starting, else 0 (dimensionless).
+    pub warm_start_scale: f32,
+}
+
+impl PrepareParams {
+    /// The scalar constraint of one contact
+    /// ([`prepare`](super::contact_solver::prepare) with these arguments).
     #[inline(always)]
-    pub(crate) fn set_lane(&mut self, i: usize, c: &ContactConstraint, dummy: u32) {
+    pub(crate) fn scalar(&self, sim: &ContactSim, states: &[BodyState]) -> ContactConstraint {
+        super::contact_solver::prepare(
+            sim,
+            states,
+            self.contact_softness,
+            self.static_softness,
+            self.softening,
+            self.warm_start_scale,
+        )
+    }
+}
+
+/// Prepares a wide constraint from the up to [`LANES`] contacts `sims` of one
+/// colour, lane `i` from `sims[i]`: the wide
+/// [`prepare`](super::contact_solver::prepare), which gives the same bits as
+/// it written lane by lane into [`WideConstraint::empty`]`(dummy)` (as the
+/// solver did before; the tests keep that form as the reference). Static bodies and empty lanes point at
+/// the stand-in state `dummy` (resting, like the scalar `load`'s stand-in);
+/// empty lanes and the second point of a one-point manifold are zeros.
+///
+/// Each lane's inputs are read from its contact and written where the block
+/// keeps them (normal, anchors, masses, material); then the eight lanes'
+/// effective masses, base separations, warm-start impulses and approach
+/// speeds are computed at once, with the scalar code's operations in its
+/// order (no fused multiply-add; IEEE division is correctly rounded in every
+/// lane; `if k > 0 { 1 / k } else { 0 }` is a select).
+#[inline(always)]
+pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
+    w: &mut WideConstraint,
+    sims: &[ContactSim],
+    states: &[BodyState],
+    dummy: u32,
+    params: &PrepareParams,
+) {
+    #[cfg(target_arch = "x86_64")]
+    let (m, gather) = (isa, move |s: &[BodyState], l: Lanes<'_>| {
+        rows::gather(isa, s, l)
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    let (m, gather) = (LaneMath, gather);
+    debug_assert!(sims.len() <= LANES);
+    if sims.len() < LANES {
+        // A colour's last block: its unused lanes as `empty` makes them (the
+        // lanes below are written over).
+        *w = WideConstraint::empty(dummy);
+    }
+
+    // The inputs that are not kept as they are read (empty lanes: zeros).
+    let mut is_static = FloatW::default();
+    let mut point_count = FloatW::default();
+    let mut rolling_impulse = FloatW::default();
+    let mut separation = [FloatW::default(); 2];
+    let mut normal_impulse = [FloatW::default(); 2];
+    let mut tangent_impulse = [FloatW::default(); 2];
+    let mut max = dummy;
+    for (i, sim) in sims.iter().enumerate().take(LANES) {
+        let (a, b) = (sim.body_sim_index_a, sim.body_sim_index_b);
+        let one_static = a == NULL_INDEX || b == NULL_INDEX;
+        is_static.0[i] = if one_static { 1.0 } else { 0.0 };
         let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
-        let (a, b) = (or_dummy(c.index_a), or_dummy(c.index_b));
-        let bodies = &mut self.bodies;
-        bodies.a[i] = a;
-        bodies.b[i] = b;
-        bodies.max = bodies.max.max(a).max(b);
-        self.normal_x.0[i] = c.normal.x;
-        self.normal_y.0[i] = c.normal.y;
-        self.inv_mass_a.0[i] = c.inv_mass_a;
-        self.inv_i_a.0[i] = c.inv_i_a;
-        self.inv_mass_b.0[i] = c.inv_mass_b;
-        self.inv_i_b.0[i] = c.inv_i_b;
-        self.friction.0[i] = c.friction;
-        self.restitution.0[i] = c.restitution;
-        self.tangent_speed.0[i] = c.tangent_speed;
-        self.rolling_resistance.0[i] = c.rolling_resistance;
-        self.rolling_mass.0[i] = c.rolling_mass;
-        self.rolling_impulse.0[i] = c.rolling_impulse;
-        self.bias_rate.0[i] = c.softness.bias_rate;
-        self.mass_scale.0[i] = c.softness.mass_scale;
-        self.impulse_scale.0[i] = c.softness.impulse_scale;
-        for (wp, cp) in self
-            .points
-            .iter_mut()
-            .zip(&c.points[..c.point_count as usize])
-        {
-            wp.anchor_a_x.0[i] = cp.anchor_a.x;
-            wp.anchor_a_y.0[i] = cp.anchor_a.y;
-            wp.anchor_b_x.0[i] = cp.anchor_b.x;
-            wp.anchor_b_y.0[i] = cp.anchor_b.y;
-            wp.base_separation.0[i] = cp.base_separation;
-            wp.normal_impulse.0[i] = cp.normal_impulse;
-            wp.tangent_impulse.0[i] = cp.tangent_impulse;
-            wp.total_normal_impulse.0[i] = cp.total_normal_impulse;
-            wp.normal_mass.0[i] = cp.normal_mass;
-            wp.tangent_mass.0[i] = cp.tangent_mass;
-            wp.relative_velocity.0[i] = cp.relative_velocity;
+        let (a, b) = (or_dummy(a), or_dummy(b));
+        w.bodies.a[i] = a;
+        w.bodies.b[i] = b;
+        max = max.max(a).max(b);
+
+        let manifold = &sim.manifold;
+        debug_assert!(manifold.point_count > 0 && manifold.point_count <= 2);
+        point_count.0[i] = manifold.point_count as f32;
+        w.normal_x.0[i] = manifold.normal.x;
+        w.normal_y.0[i] = manifold.normal.y;
+        w.inv_mass_a.0[i] = sim.inv_mass_a;
+        w.inv_i_a.0[i] = sim.inv_i_a;
+        w.inv_mass_b.0[i] = sim.inv_mass_b;
+        w.inv_i_b.0[i] = sim.inv_i_b;
+        w.friction.0[i] = sim.friction;
+        w.restitution.0[i] = sim.restitution;
+        w.tangent_speed.0[i] = sim.tangent_speed;
+        w.rolling_resistance.0[i] = sim.rolling_resistance;
+        rolling_impulse.0[i] = manifold.rolling_impulse;
+        if let Some(softening) = params.softening {
+            // Per lane: the softness depends on the lane's masses.
+            let softness = if one_static {
+                params.static_softness
+            } else {
+                softening.softness(sim.inv_mass_a, sim.inv_mass_b)
+            };
+            w.bias_rate.0[i] = softness.bias_rate;
+            w.mass_scale.0[i] = softness.mass_scale;
+            w.impulse_scale.0[i] = softness.impulse_scale;
         }
+        // Both points, the second also where there is one (its lanes are
+        // cleared below).
+        for (p, mp) in manifold.points.iter().enumerate() {
+            let wp = &mut w.points[p];
+            wp.anchor_a_x.0[i] = mp.anchor_a.x;
+            wp.anchor_a_y.0[i] = mp.anchor_a.y;
+            wp.anchor_b_x.0[i] = mp.anchor_b.x;
+            wp.anchor_b_y.0[i] = mp.anchor_b.y;
+            separation[p].0[i] = mp.separation;
+            normal_impulse[p].0[i] = mp.normal_impulse;
+            tangent_impulse[p].0[i] = mp.tangent_impulse;
+        }
+    }
+    w.bodies.max = max;
+
+    let zero = m.splat(0.0);
+    let one = m.splat(1.0);
+    let scale = m.splat(params.warm_start_scale);
+    let point_count = m.ld(point_count);
+    if params.softening.is_none() {
+        // Contacts with a static body are twice as stiff (see the scalar
+        // prepare); empty lanes keep zeros.
+        let used = point_count.gt(zero);
+        let is_static = m.ld(is_static).gt(zero);
+        let pick = |s: f32, c: f32| {
+            used.select(is_static.select(m.splat(s), m.splat(c)), zero)
+                .lanes()
+        };
+        let (s, c) = (params.static_softness, params.contact_softness);
+        w.bias_rate = pick(s.bias_rate, c.bias_rate);
+        w.mass_scale = pick(s.mass_scale, c.mass_scale);
+        w.impulse_scale = pick(s.impulse_scale, c.impulse_scale);
+    }
+
+    let (ma, ia) = (m.ld(w.inv_mass_a), m.ld(w.inv_i_a));
+    let (mb, ib) = (m.ld(w.inv_mass_b), m.ld(w.inv_i_b));
+    let k_roll = ia + ib;
+    w.rolling_mass = k_roll.gt(zero).select(one / k_roll, zero).lanes();
+    w.rolling_impulse = (scale * m.ld(rolling_impulse)).lanes();
+
+    let (nx, ny) = (m.ld(w.normal_x), m.ld(w.normal_y));
+    // tangent = right_perp(normal) = (n.y, −n.x)
+    let (tx, ty) = (ny, -nx);
+    let a = gather(states, w.bodies.a());
+    let b = gather(states, w.bodies.b());
+    for (p, wp) in w.points.iter_mut().enumerate() {
+        let (rax, ray) = (m.ld(wp.anchor_a_x), m.ld(wp.anchor_a_y));
+        let (rbx, rby) = (m.ld(wp.anchor_b_x), m.ld(wp.anchor_b_y));
+        // s_base = s − (r_B − r_A)·n
+        let base_separation = m.ld(separation[p]) - ((rbx - rax) * nx + (rby - ray) * ny);
+
+        let rna = rax * ny - ray * nx;
+        let rnb = rbx * ny - rby * nx;
+        let k_normal = ma + mb + ia * rna * rna + ib * rnb * rnb;
+        let normal_mass = k_normal.gt(zero).select(one / k_normal, zero);
+
+        let rta = rax * ty - ray * tx;
+        let rtb = rbx * ty - rby * tx;
+        let k_tangent = ma + mb + ia * rta * rta + ib * rtb * rtb;
+        let tangent_mass = k_tangent.gt(zero).select(one / k_tangent, zero);
+
+        // v + ω × r (the scalar `scalar_cross`: (−ω·r.y, ω·r.x))
+        let vrax = a.vx + (-a.w) * ray;
+        let vray = a.vy + a.w * rax;
+        let vrbx = b.vx + (-b.w) * rby;
+        let vrby = b.vy + b.w * rbx;
+        let relative_velocity = nx * (vrbx - vrax) + ny * (vrby - vray);
+        // The scalar code's guard: an absurd approach speed (its square not
+        // finite) is not passed on through restitution.
+        let square = relative_velocity * relative_velocity;
+        let relative_velocity = square.finite().select(relative_velocity, zero);
+
+        // Lanes without this point (a one-point manifold's second, or an
+        // empty lane) are zeros, as `empty` leaves them.
+        let has = point_count.gt(m.splat(p as f32));
+        let keep = |x| only(has, x, zero);
+        if p == 1 {
+            wp.anchor_a_x = keep(rax);
+            wp.anchor_a_y = keep(ray);
+            wp.anchor_b_x = keep(rbx);
+            wp.anchor_b_y = keep(rby);
+        }
+        wp.base_separation = keep(base_separation);
+        wp.normal_impulse = keep(scale * m.ld(normal_impulse[p]));
+        wp.tangent_impulse = keep(scale * m.ld(tangent_impulse[p]));
+        wp.total_normal_impulse = FloatW::default();
+        wp.normal_mass = keep(normal_mass);
+        wp.tangent_mass = keep(tangent_mass);
+        wp.relative_velocity = keep(relative_velocity);
     }
 }
 
@@ -547,6 +708,12 @@ pub(crate) fn apply_restitution<#[cfg(target_arch = "x86_64")] I: Isa>(
     }
 }
 
+/// `x` in the lanes of `mask`, else `zero`, as stored.
+#[inline(always)]
+fn only<F: Lane>(mask: F::Mask, x: F, zero: F) -> FloatW {
+    mask.select(x, zero).lanes()
+}
+
 #[inline(always)]
 fn copy_velocities<F: Lane>(b: &BodyLanes<F>) -> (F, F, F) {
     (b.vx, b.vy, b.w)
@@ -577,6 +744,339 @@ fn a_rot_y<F: Lane>(c: F, s: F, rx: F, ry: F) -> F {
 // for bit) and the form on other targets.
 #[cfg(target_arch = "x86_64")]
 mod rows;
+
+// The tests' random numbers (shared with the integration tests).
+#[cfg(test)]
+#[path = "../../tests/common/rng.rs"]
+mod rng;
+
+#[cfg(test)]
+mod prepare_tests {
+    use super::rng::Rng;
+    use super::*;
+    use crate::collision::{Manifold, ManifoldPoint, SimplexCache};
+    use crate::math::Vec2;
+    use crate::solver::contact_solver::ContactSoftening;
+
+    /// `(vec![f, …], (rest, …))` of a value's fields: the fields `f, …` in a
+    /// list, the others `rest, …` as they are. The destructuring is
+    /// exhaustive, so a field added to the type must be named here.
+    macro_rules! fields {
+        ($value:expr, $ty:ident { $($f:ident),* ; $($rest:ident),* }) => {{
+            let $ty { $($f,)* $($rest,)* } = $value;
+            (vec![$($f),*], ($($rest,)*))
+        }};
+    }
+
+    /// Every lane field of a block, in a fixed order.
+    fn fields_mut(w: &mut WideConstraint) -> Vec<&mut FloatW> {
+        #[rustfmt::skip]
+        let (mut all, (_, points)) = fields!(w, WideConstraint {
+            normal_x, normal_y, inv_mass_a, inv_i_a, inv_mass_b, inv_i_b, friction, restitution,
+            tangent_speed, rolling_resistance, rolling_mass, rolling_impulse, bias_rate,
+            mass_scale, impulse_scale; bodies, points
+        });
+        for p in points {
+            #[rustfmt::skip]
+            let (point, ()) = fields!(p, WidePoint {
+                anchor_a_x, anchor_a_y, anchor_b_x, anchor_b_y, base_separation, normal_impulse,
+                tangent_impulse, total_normal_impulse, normal_mass, tangent_mass,
+                relative_velocity;
+            });
+            all.extend(point);
+        }
+        all
+    }
+
+    /// The lane writer the wide prepare replaced, its reference: a prepared
+    /// scalar constraint into lane `i`, a static body (NULL index) as the
+    /// stand-in state `dummy`. A one-point manifold's second point is not
+    /// written: in a block from `empty` it keeps zero masses and applies
+    /// nothing, as the scalar loop skips it.
+    fn set_lane(w: &mut WideConstraint, i: usize, c: &ContactConstraint, dummy: u32) {
+        let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
+        let (a, b) = (or_dummy(c.index_a), or_dummy(c.index_b));
+        let bodies = &mut w.bodies;
+        bodies.a[i] = a;
+        bodies.b[i] = b;
+        bodies.max = bodies.max.max(a).max(b);
+        let soft = c.softness;
+        // In the order of `fields_mut`.
+        #[rustfmt::skip]
+        let mut values = vec![
+            c.normal.x, c.normal.y, c.inv_mass_a, c.inv_i_a, c.inv_mass_b, c.inv_i_b,
+            c.friction, c.restitution, c.tangent_speed, c.rolling_resistance, c.rolling_mass,
+            c.rolling_impulse, soft.bias_rate, soft.mass_scale, soft.impulse_scale,
+        ];
+        let constraint_fields = values.len();
+        for cp in &c.points {
+            #[rustfmt::skip]
+            values.extend([
+                cp.anchor_a.x, cp.anchor_a.y, cp.anchor_b.x, cp.anchor_b.y, cp.base_separation,
+                cp.normal_impulse, cp.tangent_impulse, cp.total_normal_impulse, cp.normal_mass,
+                cp.tangent_mass, cp.relative_velocity,
+            ]);
+        }
+        let point_fields = (values.len() - constraint_fields) / 2;
+        let written = constraint_fields + c.point_count as usize * point_fields;
+        for (field, x) in fields_mut(w).into_iter().zip(values).take(written) {
+            field.0[i] = x;
+        }
+    }
+
+    /// The block as bits: body indices, `max`, then every lane field, each
+    /// NaN as one NaN. (Which NaN an operation on two NaNs returns depends on
+    /// the order of its operands in the machine code, which the compiler may
+    /// swap: Rust leaves the payload and sign of a computed NaN unspecified,
+    /// so the scalar code's NaN bits are not fixed by its source either.
+    /// Where the NaNs are is: every other value is compared bit for bit.)
+    fn bits(w: &WideConstraint) -> Vec<u32> {
+        let mut w = *w;
+        let BodyIndices { a, b, max } = w.bodies;
+        let mut out: Vec<u32> = a.iter().chain(&b).copied().collect();
+        out.push(max);
+        for f in fields_mut(&mut w) {
+            out.extend(f.0.map(|x| if x.is_nan() { f32::NAN } else { x }.to_bits()));
+        }
+        out
+    }
+
+    /// A float that is now and then NaN (random payload and sign), ±∞, ±0
+    /// or a subnormal, else in `lo..hi`.
+    fn value(rng: &mut Rng, lo: f32, hi: f32, odd: f32) -> f32 {
+        if !rng.chance(odd) {
+            return rng.range(lo, hi);
+        }
+        let r = rng.next_u64();
+        let sign = ((r >> 32) as u32) & 0x8000_0000;
+        let payload = (r as u32) & 0x007F_FFFF;
+        f32::from_bits(match rng.below(5) {
+            0 => sign | 0x7F80_0000 | payload.max(1),
+            1 => sign | 0x7F80_0000,
+            2 => sign,
+            3 => sign | payload,
+            _ => sign | 0x7F00_0000 | payload, // about ±1e38: its square overflows
+        })
+    }
+
+    /// An inverse mass or inertia: often zero (static, kinematic, or a body
+    /// that does not rotate), now and then awkward.
+    fn inverse(rng: &mut Rng) -> f32 {
+        if rng.chance(0.3) {
+            0.0
+        } else {
+            value(rng, 0.01, 10.0, 0.03)
+        }
+    }
+
+    fn random_sim(rng: &mut Rng, body_count: usize) -> ContactSim {
+        let index = |rng: &mut Rng| {
+            if rng.chance(0.25) {
+                NULL_INDEX
+            } else {
+                rng.below(body_count) as u32
+            }
+        };
+        let (a, b) = (index(rng), index(rng));
+        let normal = match rng.below(4) {
+            // Axis-aligned normals: their zero component gives ±0 products.
+            0 => [Vec2::new(0.0, 1.0), Vec2::new(-1.0, 0.0)][rng.below(2)],
+            1 => Vec2::new(value(rng, -1.0, 1.0, 0.3), value(rng, -1.0, 1.0, 0.3)),
+            _ => rng.direction(),
+        };
+        // Anchors at a centre of mass (zero) make the effective masses the
+        // inverse masses alone, zero between two bodies that do not move.
+        let anchor = |rng: &mut Rng| {
+            if rng.chance(0.1) {
+                Vec2::ZERO
+            } else {
+                Vec2::new(value(rng, -2.0, 2.0, 0.03), value(rng, -2.0, 2.0, 0.03))
+            }
+        };
+        // Both points random: a one-point manifold's second is garbage.
+        let points = [(); 2].map(|()| ManifoldPoint {
+            anchor_a: anchor(rng),
+            anchor_b: anchor(rng),
+            separation: value(rng, -0.05, 0.05, 0.03),
+            normal_impulse: value(rng, 0.0, 5.0, 0.03),
+            tangent_impulse: value(rng, -2.0, 2.0, 0.03),
+            total_normal_impulse: value(rng, 0.0, 5.0, 0.5),
+            normal_velocity: value(rng, -5.0, 5.0, 0.5),
+            ..ManifoldPoint::default()
+        });
+        let manifold = Manifold {
+            normal,
+            rolling_impulse: value(rng, -1.0, 1.0, 0.05),
+            points,
+            point_count: 1 + rng.below(2),
+        };
+        // (The narrow phase's fields, which the solver does not read, are
+        // random too.)
+        ContactSim {
+            contact_id: rng.below(1000) as u32,
+            cached_rotation_a: rng.rot(),
+            body_sim_index_a: a,
+            body_sim_index_b: b,
+            cached_rotation_b: rng.rot(),
+            shape_id_a: rng.below(100) as u32,
+            inv_mass_a: inverse(rng),
+            inv_i_a: inverse(rng),
+            shape_id_b: rng.below(100) as u32,
+            inv_mass_b: inverse(rng),
+            inv_i_b: inverse(rng),
+            sim_flags: rng.next_u64() as u32,
+            manifold,
+            cached_relative: rng.transform(5.0),
+            friction: value(rng, 0.0, 1.0, 0.02),
+            restitution: if rng.chance(0.5) { 0.0 } else { rng.unit() },
+            base_separation: [rng.unit(), rng.unit()],
+            rolling_resistance: if rng.chance(0.5) { 0.0 } else { rng.unit() },
+            cache: SimplexCache::default(),
+            tangent_speed: if rng.chance(0.8) {
+                0.0
+            } else {
+                rng.range(-1.0, 1.0)
+            },
+        }
+    }
+
+    /// Awake body states (velocities now and then NaN, ±∞ or huge), with
+    /// the resting stand-in appended as the solve appends it.
+    fn random_states(rng: &mut Rng, body_count: usize) -> Vec<BodyState> {
+        let mut states: Vec<BodyState> = (0..body_count)
+            .map(|_| BodyState {
+                linear_velocity: Vec2::new(value(rng, -20.0, 20.0, 0.05), rng.range(-20.0, 20.0)),
+                angular_velocity: value(rng, -10.0, 10.0, 0.05),
+                flags: if rng.chance(0.8) { flags::DYNAMIC } else { 0 },
+                delta_position: Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
+                delta_rotation: rng.rot(),
+            })
+            .collect();
+        states.push(BodyState::IDENTITY);
+        states
+    }
+
+    /// Today's reference: the scalar prepare of each contact, written lane by
+    /// lane into an empty block.
+    fn reference(
+        sims: &[ContactSim],
+        states: &[BodyState],
+        dummy: u32,
+        p: &PrepareParams,
+    ) -> (WideConstraint, Vec<ContactConstraint>) {
+        let mut w = WideConstraint::empty(dummy);
+        let scalar: Vec<ContactConstraint> = sims.iter().map(|sim| p.scalar(sim, states)).collect();
+        for (lane, c) in scalar.iter().enumerate() {
+            set_lane(&mut w, lane, c, dummy);
+        }
+        (w, scalar)
+    }
+
+    type Prepare<'a> =
+        &'a dyn Fn(&mut WideConstraint, &[ContactSim], &[BodyState], u32, &PrepareParams);
+
+    /// On 3,000 random blocks of 1 to 8 contacts (static bodies, one and two
+    /// points, softening on and off, warm starting on and off, zero effective
+    /// masses, NaN, infinite and overflowing velocities) written over a block
+    /// of garbage, `prepare` gives the reference's bits in every field.
+    fn check_prepare(prepare: Prepare<'_>) {
+        let mut rng = Rng::new(0x5EED_0016);
+        let h = 1.0 / 240.0;
+        let (mut statics, mut one_point, mut partial, mut zero_mass, mut guarded) = (0, 0, 0, 0, 0);
+        let mut softened = 0;
+        for trial in 0..3000 {
+            let body_count = 1 + rng.below(20);
+            let states = random_states(&mut rng, body_count);
+            let dummy = body_count as u32;
+            let lanes = if rng.chance(0.5) {
+                LANES
+            } else {
+                1 + rng.below(LANES)
+            };
+            let sims: Vec<ContactSim> = (0..lanes)
+                .map(|_| random_sim(&mut rng, body_count))
+                .collect();
+            let softening = rng.chance(0.3).then_some(ContactSoftening {
+                hertz: 30.0,
+                damping_ratio: 10.0,
+                h,
+            });
+            let params = PrepareParams {
+                contact_softness: Softness::new(30.0, 10.0, h),
+                static_softness: Softness::new(60.0, 10.0, h),
+                softening,
+                warm_start_scale: if rng.chance(0.2) { 0.0 } else { 1.0 },
+            };
+            let (expected, scalar) = reference(&sims, &states, dummy, &params);
+
+            // Written over garbage: every lane field NaN or random bits.
+            let mut w = WideConstraint::empty(0);
+            for f in fields_mut(&mut w) {
+                *f = FloatW(std::array::from_fn(|_| value(&mut rng, -9.0, 9.0, 0.5)));
+            }
+            w.bodies = BodyIndices::new([7; LANES], [3; LANES]);
+            prepare(&mut w, &sims, &states, dummy, &params);
+            let (got, want) = (bits(&w), bits(&expected));
+            if let Some(k) = (0..got.len()).find(|&k| got[k] != want[k]) {
+                // Words: 8 + 8 body indices, `max`, then 8 lanes per field.
+                let (field, lane) = ((k.max(17) - 17) / LANES, (k.max(17) - 17) % LANES);
+                panic!(
+                    "trial {trial}: word {k} (field {field}, lane {lane}): {:#x} for {:#x}\n\
+                     {sims:?}\n{states:?}",
+                    got[k], want[k]
+                );
+            }
+
+            partial += usize::from(lanes < LANES);
+            softened += usize::from(softening.is_some());
+            for (sim, c) in sims.iter().zip(&scalar) {
+                statics += usize::from(c.index_a == NULL_INDEX || c.index_b == NULL_INDEX);
+                one_point += usize::from(c.point_count == 1);
+                for cp in &c.points[..sim.manifold.point_count] {
+                    zero_mass += usize::from(cp.normal_mass == 0.0 || cp.tangent_mass == 0.0);
+                    let moving = [c.index_a, c.index_b].iter().any(|&i| {
+                        let s = crate::body::load(&states, i);
+                        !(s.linear_velocity.x * s.angular_velocity).is_finite()
+                    });
+                    guarded += usize::from(moving && cp.relative_velocity == 0.0);
+                }
+            }
+        }
+        for (what, count) in [
+            ("contacts with a static body", statics),
+            ("one-point manifolds", one_point),
+            ("partial blocks", partial),
+            ("zero effective masses", zero_mass),
+            ("approach speeds guarded", guarded),
+            ("softened blocks", softened),
+        ] {
+            assert!(count > 200, "{count} {what}");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn wide_prepare_matches_scalar_prepare_bit_for_bit() {
+        use crate::simd::isa::Baseline;
+        check_prepare(&|w, s, st, d, p| prepare(Baseline, w, s, st, d, p));
+    }
+
+    /// The same in the x86-64-v3 build (AVX registers), where the CPU runs it.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_wide_prepare_matches_scalar_prepare_bit_for_bit() {
+        let Some(isa) = crate::solver::lanes::test_avx2() else {
+            return;
+        };
+        check_prepare(&|w, s, st, d, p| prepare(isa, w, s, st, d, p));
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[test]
+    fn wide_prepare_matches_scalar_prepare_bit_for_bit() {
+        check_prepare(&|w, s, st, d, p| prepare(w, s, st, d, p));
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@
 //! what the scalar code computes for the same inputs: the wide contact solver
 //! gives the same bits as the scalar one.
 
-use std::ops::{Add, Mul, Neg, Sub};
+use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// Number of lanes: constraints solved side by side.
 pub(crate) const LANES: usize = 8;
@@ -65,6 +65,7 @@ macro_rules! binary_op {
 binary_op!(FloatW, Add, add, |a, b| a.map2(b, |x, y| x + y));
 binary_op!(FloatW, Sub, sub, |a, b| a.map2(b, |x, y| x - y));
 binary_op!(FloatW, Mul, mul, |a, b| a.map2(b, |x, y| x * y));
+binary_op!(FloatW, Div, div, |a, b| a.map2(b, |x, y| x / y));
 
 impl Neg for FloatW {
     type Output = FloatW;
@@ -82,7 +83,12 @@ impl Neg for FloatW {
 /// LLVM vectorises), or in the x86-64-v3 build [`F256`] (one AVX register).
 /// Every operation is [`FloatW`]'s, with the same bits.
 pub(crate) trait Lane:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
 {
     /// The result of a comparison.
     type Mask: LaneMask<Self>;
@@ -100,6 +106,8 @@ pub(crate) trait Lane:
     fn gt(self, o: Self) -> Self::Mask;
     /// Lanes where `self != o`.
     fn ne(self, o: Self) -> Self::Mask;
+    /// Lanes that are neither infinite nor NaN (the scalar `is_finite`).
+    fn finite(self) -> Self::Mask;
     /// The lanes as stored.
     fn lanes(self) -> FloatW;
 }
@@ -173,6 +181,12 @@ impl Lane for FloatW {
         MaskW(std::array::from_fn(|i| self.0[i] != o.0[i]))
     }
 
+    /// Lanes that are neither infinite nor NaN.
+    #[inline(always)]
+    fn finite(self) -> MaskW {
+        MaskW(self.0.map(f32::is_finite))
+    }
+
     #[inline(always)]
     fn lanes(self) -> FloatW {
         self
@@ -217,11 +231,11 @@ mod avx {
     use super::{FloatW, Lane, LaneMask, Math};
     use crate::simd::isa::Avx2;
     use std::arch::x86_64::{
-        __m256, _CMP_GT_OQ, _CMP_NEQ_UQ, _mm256_add_ps, _mm256_and_ps, _mm256_blendv_ps,
-        _mm256_cmp_ps, _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps, _mm256_mul_ps,
-        _mm256_sub_ps, _mm256_xor_ps,
+        __m256, _CMP_GT_OQ, _CMP_LT_OQ, _CMP_NEQ_UQ, _mm256_add_ps, _mm256_and_ps,
+        _mm256_andnot_ps, _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_max_ps,
+        _mm256_min_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_sub_ps, _mm256_xor_ps,
     };
-    use std::ops::{Add, Mul, Neg, Sub};
+    use std::ops::{Add, Div, Mul, Neg, Sub};
 
     /// Eight `f32` lanes in an AVX register. A value exists only where the
     /// CPU has AVX: it is made from an [`Avx2`] (the proof, see
@@ -264,6 +278,8 @@ mod avx {
     binary_op!(F256, Add, add, |a, b| F256(avx!(_mm256_add_ps(a.0, b.0))));
     binary_op!(F256, Sub, sub, |a, b| F256(avx!(_mm256_sub_ps(a.0, b.0))));
     binary_op!(F256, Mul, mul, |a, b| F256(avx!(_mm256_mul_ps(a.0, b.0))));
+    // IEEE division, correctly rounded in every lane as the scalar `/`.
+    binary_op!(F256, Div, div, |a, b| F256(avx!(_mm256_div_ps(a.0, b.0))));
 
     impl Neg for F256 {
         type Output = F256;
@@ -311,6 +327,14 @@ mod avx {
         fn ne(self, o: F256) -> M256 {
             M256(avx!(_mm256_cmp_ps::<_CMP_NEQ_UQ>(self.0, o.0)))
         }
+        /// `|self| < ∞` (the sign bit cleared; false for ±∞ and NaN).
+        #[inline(always)]
+        fn finite(self) -> M256 {
+            let sign = Avx2::splat_unchecked(-0.0);
+            let magnitude = avx!(_mm256_andnot_ps(sign, self.0));
+            let infinity = Avx2::splat_unchecked(f32::INFINITY);
+            M256(avx!(_mm256_cmp_ps::<_CMP_LT_OQ>(magnitude, infinity)))
+        }
         #[inline(always)]
         fn lanes(self) -> FloatW {
             // SAFETY: as in `ld`.
@@ -343,6 +367,19 @@ mod avx {
     }
 }
 
+/// The x86-64-v3 build's proof, for a test of its kernels: `None` (and a
+/// note that the test is skipped) where this CPU does not run that build.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn test_avx2() -> Option<crate::simd::isa::Avx2> {
+    if !crate::simd::SimdPath::avx2_available() {
+        eprintln!("no AVX2 on this CPU: skipped");
+        return None;
+    }
+    // SAFETY: the CPU has every x86-64-v3 feature (just detected).
+    #[allow(unsafe_code)]
+    Some(unsafe { crate::simd::isa::Avx2::new() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,10 +402,18 @@ mod tests {
         assert_eq!(a + b, lanes([1.5, 1.0, 0.0, 10.0]));
         assert_eq!(a - b, lanes([0.5, -5.0, 0.0, 0.0]));
         assert_eq!(a * b, lanes([0.5, -6.0, -0.0, 25.0]));
+        let q = a / b;
+        assert_eq!(q.0[0], 2.0);
+        assert_eq!(q.0[1], -2.0 / 3.0);
+        assert!(q.0[2].is_nan(), "0 / -0");
+        assert_eq!(q.0[3], 1.0);
         let gt = a.gt(b);
         assert!((0..LANES).all(|i| gt.0[i] == (i % 4 == 0)));
         assert_eq!(gt.select(a, b), lanes([1.0, 3.0, -0.0, 5.0]));
         assert_eq!(-a, lanes([-1.0, 2.0, -0.0, -5.0]));
+        let odd = lanes([f32::INFINITY, f32::NAN, -f32::MAX, f32::NEG_INFINITY]);
+        let finite = odd.finite();
+        assert!((0..LANES).all(|i| finite.0[i] == (i % 4 == 2)));
     }
     /// Every operation of the AVX lanes (`F256`, the x86-64-v3 build) gives
     /// the bits of the lane arrays' on awkward floats (NaNs with payloads,
@@ -376,15 +421,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx_lanes_match_lane_arrays_bit_for_bit() {
-        use crate::simd::SimdPath;
-        use crate::simd::isa::Avx2;
-        if !SimdPath::avx2_available() {
-            eprintln!("no AVX2 on this CPU: skipped");
-            return;
-        }
-        // SAFETY: the CPU has every x86-64-v3 feature (just detected).
-        #[allow(unsafe_code)]
-        let isa = unsafe { Avx2::new() };
+        let Some(isa) = test_avx2() else { return };
         // xorshift64 (the shared test `Rng` is already a module of `rows`).
         let mut state = 0x5EED_0256_u64;
         let mut next = move || {
@@ -421,6 +458,7 @@ mod tests {
             assert_eq!(bits((va + vb).lanes()), bits(a + b));
             assert_eq!(bits((va - vb).lanes()), bits(a - b));
             assert_eq!(bits((va * vb).lanes()), bits(a * b));
+            assert_eq!(bits((va / vb).lanes()), bits(a / b));
             assert_eq!(bits((-va).lanes()), bits(-a));
             assert_eq!(bits(Lane::max(va, vb).lanes()), bits(a.max(b)));
             assert_eq!(bits(Lane::min(va, vb).lanes()), bits(a.min(b)));
@@ -428,6 +466,11 @@ mod tests {
             let (gt_w, ne_w) = (a.gt(b), c.ne(d));
             assert_eq!(bits(gt.select(vc, vd).lanes()), bits(gt_w.select(c, d)));
             assert_eq!(bits(ne.select(va, vb).lanes()), bits(ne_w.select(a, b)));
+            let finite = Lane::finite(va);
+            assert_eq!(
+                bits(finite.select(vc, vd).lanes()),
+                bits(a.finite().select(c, d))
+            );
             let both = gt.and(ne.not());
             let both_w = gt_w.and(ne_w.not());
             assert_eq!(bits(both.select(va, vd).lanes()), bits(both_w.select(a, d)));

@@ -30,7 +30,7 @@ use crate::workers::{SharedMut, Workers};
 
 use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use super::contact_solver::{self, ContactConstraint};
-use super::contact_solver_wide::{self, WideConstraint};
+use super::contact_solver_wide::{self, PrepareParams, WideConstraint};
 use super::solver_set::{AWAKE_SET, SolverSet};
 use super::{StepContext, integrate_positions, integrate_velocities, lanes};
 
@@ -676,18 +676,16 @@ fn coloured_sims<'a>(
     })
 }
 
-/// Prepares one contact constraint per sim, from the step's softness.
+/// What contact preparation takes from the step: its softness and whether
+/// it warm starts.
 #[inline(always)]
-fn prepare_one(sim: &ContactSim, states: &[BodyState], ctx: &StepContext) -> ContactConstraint {
-    let warm_start_scale = if ctx.enable_warm_starting { 1.0 } else { 0.0 };
-    contact_solver::prepare(
-        sim,
-        states,
-        ctx.contact_softness,
-        ctx.static_softness,
-        ctx.contact_softening,
-        warm_start_scale,
-    )
+fn prepare_params(ctx: &StepContext) -> PrepareParams {
+    PrepareParams {
+        contact_softness: ctx.contact_softness,
+        static_softness: ctx.static_softness,
+        softening: ctx.contact_softening,
+        warm_start_scale: if ctx.enable_warm_starting { 1.0 } else { 0.0 },
+    }
 }
 
 multiversion!(
@@ -708,8 +706,9 @@ fn prepare_scalar_kernel(
     states: &[BodyState],
     ctx: &StepContext,
 ) {
+    let params = prepare_params(ctx);
     for (c, sim) in constraints.iter_mut().zip(sims) {
-        *c = prepare_one(sim, states, ctx);
+        *c = params.scalar(sim, states);
     }
 }
 
@@ -725,13 +724,19 @@ multiversion!(
     /// Prepares the coloured items `start..end` (wide constraints of up to
     /// `lanes::LANES` sims, or scalar ones), built for the world's SIMD path:
     /// one dispatch per block, with the walk over the colours inside.
-    fn prepare_contacts(block: &PrepareBlock, start: usize, end: usize) = prepare_contacts_kernel
+    fn prepare_contacts(block: &PrepareBlock, start: usize, end: usize) = prepare_contacts_kernel, isa
 );
 
-/// The kernel of [`prepare_contacts`], compiled into each of its builds.
+/// The kernel of [`prepare_contacts`], compiled into each of its builds (on
+/// x86-64 it is told which: `isa`).
 #[allow(unsafe_code)]
 #[inline(always)]
-fn prepare_contacts_kernel(block: &PrepareBlock, start: usize, end: usize) {
+fn prepare_contacts_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
+    block: &PrepareBlock,
+    start: usize,
+    end: usize,
+) {
     let PrepareBlock {
         shared,
         layout,
@@ -741,30 +746,19 @@ fn prepare_contacts_kernel(block: &PrepareBlock, start: usize, end: usize) {
     // SAFETY: as in `run_block`: items `start..end` belong to this block,
     // and the states are only read here.
     let states = unsafe { shared.states.whole() };
+    let params = prepare_params(ctx);
     for (item, sims) in coloured_sims(shared, layout, start, end) {
         if layout.use_wide {
+            // Empty lanes point at the stand-in state `dummy`.
             let w = unsafe { shared.wide.get(item) };
-            prepare_wide_kernel(w, sims, states, dummy, ctx);
+            #[cfg(target_arch = "x86_64")]
+            contact_solver_wide::prepare(isa, w, sims, states, dummy, &params);
+            #[cfg(not(target_arch = "x86_64"))]
+            contact_solver_wide::prepare(w, sims, states, dummy, &params);
         } else {
             let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
-            prepare_scalar_kernel(std::slice::from_mut(c), sims, states, ctx);
+            *c = params.scalar(&sims[0], states);
         }
-    }
-}
-
-/// Prepares a wide constraint from up to `lanes::LANES` sims; empty lanes
-/// point at the stand-in state `dummy`.
-#[inline(always)]
-fn prepare_wide_kernel(
-    w: &mut WideConstraint,
-    sims: &[ContactSim],
-    states: &[BodyState],
-    dummy: u32,
-    ctx: &StepContext,
-) {
-    *w = WideConstraint::empty(dummy);
-    for (lane, sim) in sims.iter().enumerate() {
-        w.set_lane(lane, &prepare_one(sim, states, ctx), dummy);
     }
 }
 

@@ -338,13 +338,9 @@ fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
 }
 
 #[cfg(test)]
-#[path = "../../../tests/common/rng.rs"]
-mod rng;
-
-#[cfg(test)]
 mod tests {
     use super::super::BodyIndices;
-    use super::rng::Rng;
+    use super::super::rng::Rng;
     use super::*;
     use crate::math::{Rot, Vec2};
     use crate::simd::SimdPath;
