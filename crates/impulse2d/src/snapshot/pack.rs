@@ -41,23 +41,6 @@ pub(crate) trait Coder {
     /// `code_sim_block` in `rollback.rs`): the packer appends `b`, the
     /// unpacker fills it.
     fn raw(&mut self, b: &mut [u8]);
-    /// The `n` (0 to 64) low bits of `v` (the unpacker clears the others):
-    /// a block's mask, one bit per element.
-    #[inline]
-    fn mask(&mut self, v: &mut u64, n: u32) {
-        let (mut lo, mut hi) = (*v as u32, (*v >> 32) as u32);
-        if n > 0 {
-            self.bits(&mut lo, n.min(32));
-        }
-        if n > 32 {
-            self.bits(&mut hi, n - 32);
-        } else {
-            hi = 0;
-        }
-        if Self::UNPACKS {
-            *v = u64::from(lo) | u64::from(hi) << 32;
-        }
-    }
     /// Starts counting what follows under `label` (see
     /// [`Packer::counting`]); nothing otherwise.
     #[inline]

@@ -25,9 +25,11 @@
 //! where the guesses hold. Where a guess rarely holds, the value is coded
 //! without one (the solver's numbers of a manifold point are raw words):
 //! each decision costs time. The contact sims, most of the state, go in
-//! blocks of 64 (`code_sim_block`): their manifolds' guesses as one mask
-//! per guess (a bit per sim) and their values as a column of bytes
-//! gathered apart and appended in one piece. Links that a list's other
+//! blocks of 64 (`code_sim_block`) through no call on the coder: per sim
+//! one word of flags (every guess's hit or miss, and byte counts) and the
+//! bytes that the flags say follow, gathered in a column that is appended
+//! in one piece; a sim's header (ids, bodies, material) is one guessed
+//! image compared whole. Links that a list's other
 //! direction gives (a contact row's links back) and where each contact's
 //! sim is are read off what was coded before, and only rows that disagree
 //! are coded. The broad phase's pair set is not packed: it is the set of
@@ -53,14 +55,14 @@ use super::raw::{RawStores, Refill};
 use crate::body::{Body, BodySim, BodyState, BodyType};
 use crate::broad_phase::ProxyKey;
 use crate::collision::dynamic_tree::{Child, Link, Node, Proxy};
-use crate::collision::{DynamicTree, Manifold, ManifoldPoint};
+use crate::collision::{DynamicTree, Manifold, ManifoldPoint, SimplexCache};
 use crate::contact::{Contact, ContactEdge, ContactSim, pair_key, sim_flags};
 use crate::error::{Error, Result};
 use crate::events::{BodyMoveEvent, Events};
 use crate::id::{BodyId, IdPool, NULL_INDEX};
 use crate::joint::{JointSim, JointStorage};
 use crate::math::{Rot, Transform, Vec2};
-use crate::pos::{Pos, WorldAabb, WorldTransform, to_vec2};
+use crate::pos::{Pos, WorldAabb, WorldTransform};
 use crate::shape::{Shape, speculative_aabb};
 use crate::solver::constraint_graph::GraphColor;
 use crate::solver::island::{Island, IslandSim};
@@ -310,13 +312,6 @@ fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32
     });
 }
 
-/// A contact's two shape ids: the first against the previous contact's,
-/// the second by the previous contact's difference between the two.
-fn code_shape_pair<C: Coder>(c: &mut C, a: &mut u32, b: &mut u32, (pa, pb): (u32, u32)) {
-    delta(c, a, pa);
-    delta(c, b, a.wrapping_add(pb.wrapping_sub(pa)));
-}
-
 /// A slot of the recycling rotation table no contact sim has filled yet.
 const UNLINKED: u32 = u32::MAX - 1;
 
@@ -341,9 +336,39 @@ fn next_guess(prev_next: u32, key: u32, prev_key: u32) -> u32 {
     }
 }
 
+/// Flags of a contact row (`code_contact`): its id, generation and flags
+/// held; shape A held, else its difference's byte count less one (two
+/// flags); shape B the same; each edge's body held; each edge's next key's
+/// difference's byte count less one (two flags each); the island held; the
+/// island's next contact's difference's byte count less one (two flags).
+const R_HEAD: usize = 0;
+const R_SHAPE_A: usize = 1;
+const R_SHAPE_B: usize = 4;
+const R_BODY: usize = 7;
+const R_NEXT: usize = 9;
+const R_ISLAND: usize = 13;
+const R_ISLAND_NEXT: usize = 14;
+/// Bytes of a contact row's flags.
+const ROW_FLAG_BYTES: usize = 2;
+const _: () = assert!(R_ISLAND_NEXT + 2 <= 8 * ROW_FLAG_BYTES);
+
+/// The most bytes one contact row puts in its block's column: its flags,
+/// a head that misses (a byte and three words), the two shapes (4 each),
+/// the bodies (a byte and a word each), the next keys (4 each), the
+/// island (a byte and a word) and its next contact (4).
+const ROW_BYTES: usize = ROW_FLAG_BYTES + 13 + 2 * 4 + 2 * 5 + 2 * 4 + 5 + 4;
+const _: () = assert!(BLOCK * ROW_BYTES <= COLUMN_BYTES);
+
 /// A contact row but its links back (`code_contact_prevs`) and where its
-/// sim is (`code_contact_places`).
-fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape]) {
+/// sim is (`code_contact_places`), through its flags and its block's
+/// column (`code_blocks`): its id as its index, its generation and flags as
+/// the previous row's; shape A near the previous row's, shape B as far from
+/// it as the previous row's were apart; each edge's body as its shape's;
+/// each next key near the previous row's moved as this row's key
+/// (`next_guess`); the island as the previous row's, its next contact as
+/// the previous row's moved by one.
+#[inline(always)]
+fn code_contact<C: Coder>(ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape], l: &mut Lanes) {
     let Contact {
         // where its sim is: coded after the sims (`code_contact_places`)
         set_index: _,
@@ -360,12 +385,12 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shap
         generation,
         flags,
     } = ct;
-    all_or_each!(c, |c| {
-        delta(c, contact_id, i);
-        guess(c, generation, p.generation);
-        guess(c, flags, p.flags);
-    });
-    code_shape_pair(c, shape_id_a, shape_id_b, (p.shape_id_a, p.shape_id_b));
+    let mut head = [*contact_id, *generation, *flags];
+    l.words::<C, 3>(R_HEAD, &mut head, [i, p.generation, p.flags]);
+    [*contact_id, *generation, *flags] = head;
+    l.delta::<C>(R_SHAPE_A, shape_id_a, p.shape_id_a);
+    let apart = p.shape_id_b.wrapping_sub(p.shape_id_a);
+    l.delta::<C>(R_SHAPE_B, shape_id_b, shape_id_a.wrapping_add(apart));
     let ends = [*shape_id_a, *shape_id_b];
     for (k, edge) in edges.iter_mut().enumerate() {
         let ContactEdge {
@@ -377,19 +402,20 @@ fn code_contact<C: Coder>(c: &mut C, ct: &mut Contact, p: &Contact, i: u32, shap
         let body = shapes
             .get(ends[k] as usize)
             .map_or(p.edges[k].body_id, |s| s.body_id);
-        delta(c, body_id, body);
+        let mut b = [*body_id];
+        l.words::<C, 1>(R_BODY + k, &mut b, [body]);
+        *body_id = b[0];
         // the body's list of contact edges
         let key = (i << 1) | k as u32;
         let guess = next_guess(p.edges[k].next_key, key, key.wrapping_sub(2));
-        diff(c, next_key, guess);
+        l.diff::<C>(R_NEXT + 2 * k, next_key, guess);
     }
-    guess(c, island_id, p.island_id);
+    let mut island = [*island_id];
+    l.words::<C, 1>(R_ISLAND, &mut island, [p.island_id]);
+    *island_id = island[0];
     // the island's list of contacts
-    diff(
-        c,
-        island_next,
-        next_guess(p.island_next, i, i.wrapping_sub(1)),
-    );
+    let guess = next_guess(p.island_next, i, i.wrapping_sub(1));
+    l.diff::<C>(R_ISLAND_NEXT, island_next, guess);
 }
 
 /// The contact rows' links back (each edge's previous key, the previous
@@ -488,10 +514,29 @@ fn code_off_table<C: Coder>(
 
 /// The contact rows (see `code_contact`).
 #[inline(never)]
-fn code_contact_rows<C: Coder>(c: &mut C, contacts: &mut Vec<Contact>, shapes: &[Shape]) {
-    elements(c, contacts, &Contact::default(), |c, ct, p, i| {
-        code_contact(c, ct, p, i, shapes);
-    });
+fn code_contact_rows<C: Coder>(
+    c: &mut C,
+    contacts: &mut Vec<Contact>,
+    shapes: &[Shape],
+    col: &mut Column,
+) {
+    let mut n = contacts.len() as u32;
+    c.varint(&mut n);
+    if C::UNPACKS {
+        contacts.resize(n as usize, Contact::default());
+    }
+    let blank = Contact::default();
+    code_blocks(
+        c,
+        contacts,
+        &blank,
+        col,
+        ROW_FLAG_BYTES,
+        "contact rows",
+        |ct, p, i, l| {
+            code_contact::<C>(ct, p, i as u32, shapes, l);
+        },
+    );
 }
 
 /// What the guesses of a contact sim read from stores coded before it.
@@ -581,27 +626,30 @@ fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &
     }
 }
 
-/// What a contact's points are guessed from (`code_sim_block`).
-#[derive(Clone, Copy)]
-struct PointGuesses {
-    /// What each point's anchor B and world point are guessed as: its
-    /// anchor A plus these.
-    to_b: Vec2,
-    to_point: Vec2,
-    /// Whether every point's anchor B and world point are exactly those
-    /// sums (then they cost nothing).
-    shared: bool,
-}
-
-/// Sims per block of `code_sim_block`: every mask has one bit per sim.
+/// Sims per block of `code_sim_block`: every plane has one bit per sim.
 const BLOCK: usize = 64;
 
+/// The most bytes one sim puts in its block's column (`code_sim`): its
+/// flags (4); its id (4); a header that misses every word (a mask of 2 and 15 words); a
+/// manifold head that misses (a mask of 1 and 4 words); the shared offsets
+/// (16); the recycling cache (unused and missed: 32; used: two rotations
+/// near their guesses, 9 each, the turn, 8, and the position, 8: 34); per
+/// point slot, a point in use (anchor A 8, id 2, base separation 4, the
+/// five numbers 20, anchor B and world point 16: 50) or an unused one that
+/// missed (eleven words, the id and flag in 3, the base separation 4: 51).
+const SIM_BYTES: usize = 4 + 4 + (2 + 15 * 4) + (1 + 4 * 4) + 16 + 34 + 2 * 51;
+
 /// Bytes of a block's column: a power of two above the most a block
-/// writes (per point, anchor A (8), a missed id (2), a base separation (4)
-/// and the five numbers (20), so `BLOCK * 34`; the shared offsets, 16 per
-/// sim, are less), so that a masked index is always in bounds.
-const COLUMN_BYTES: usize = 4096;
-const _: () = assert!(BLOCK * 34 <= COLUMN_BYTES && COLUMN_BYTES.is_power_of_two());
+/// writes, so that a masked index is always in bounds.
+const COLUMN_BYTES: usize = 16384;
+const _: () = assert!(BLOCK * SIM_BYTES <= COLUMN_BYTES && COLUMN_BYTES.is_power_of_two());
+
+/// Bits of a block's column length (up to `COLUMN_BYTES`).
+const COLUMN_LEN_BITS: u32 = COLUMN_BYTES.trailing_zeros() + 1;
+
+/// Bytes past a column's end that a cursor may write or read at its last
+/// index (the most one `put` or `take` moves: five words).
+const COLUMN_PAD: usize = 20;
 
 /// Low-byte masks by count (0 to 4; `Cursor::take`).
 const LOW_BYTES: [u32; 8] = [0, 0xff, 0xffff, 0xff_ffff, u32::MAX, 0, 0, 0];
@@ -609,23 +657,13 @@ const LOW_BYTES: [u32; 8] = [0, 0xff, 0xffff, 0xff_ffff, u32::MAX, 0, 0, 0];
 /// The buffer a block's bytes are gathered in before they go into the
 /// state in one piece (`Coder::raw`), reused from block to block.
 struct Column {
-    /// (20 more bytes, so that five whole words can be written or read at
-    /// any masked index)
-    buf: [u8; COLUMN_BYTES + 20],
+    buf: [u8; COLUMN_BYTES + COLUMN_PAD],
 }
 
 impl Column {
     fn new() -> Column {
         Column {
-            buf: [0; COLUMN_BYTES + 20],
-        }
-    }
-
-    /// A cursor at the first byte.
-    fn cursor(&mut self) -> Cursor<'_> {
-        Cursor {
-            buf: &mut self.buf,
-            at: 0,
+            buf: [0; COLUMN_BYTES + COLUMN_PAD],
         }
     }
 }
@@ -636,7 +674,7 @@ impl Column {
 /// told. The index is masked to the buffer (a block never comes near its
 /// end, see [`COLUMN_BYTES`]).
 struct Cursor<'a> {
-    buf: &'a mut [u8; COLUMN_BYTES + 20],
+    buf: &'a mut [u8; COLUMN_BYTES + COLUMN_PAD],
     at: usize,
 }
 
@@ -658,61 +696,191 @@ impl Cursor<'_> {
         u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & LOW_BYTES[n & 7]
     }
 
-    /// Appends five words (a point's numbers) whole.
+    /// The packer's `put` (giving `x` back), the unpacker's `take`.
     #[inline(always)]
-    fn put_numbers(&mut self, words: [u32; 5]) {
+    fn bytes<C: Coder>(&mut self, x: u32, n: usize) -> u32 {
+        if C::UNPACKS {
+            self.take(n)
+        } else {
+            self.put(x, n);
+            x
+        }
+    }
+
+    /// Five whole words (a point's numbers), in either direction.
+    #[inline(always)]
+    fn numbers<C: Coder>(&mut self, words: &mut [u32; 5]) {
         let i = self.at & (COLUMN_BYTES - 1);
-        for (d, w) in self.buf[i..i + 20].chunks_exact_mut(4).zip(words) {
-            d.copy_from_slice(&w.to_le_bytes());
+        let b = &mut self.buf[i..i + 20];
+        if C::UNPACKS {
+            *words = std::array::from_fn(|w| {
+                u32::from_le_bytes([b[4 * w], b[4 * w + 1], b[4 * w + 2], b[4 * w + 3]])
+            });
+        } else {
+            for (d, w) in b.chunks_exact_mut(4).zip(*words) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
         }
         self.at += 20;
     }
-
-    /// The next five words (`put_numbers`).
-    #[inline(always)]
-    fn take_numbers(&mut self) -> [u32; 5] {
-        let i = self.at & (COLUMN_BYTES - 1);
-        let b = &self.buf[i..i + 20];
-        self.at += 20;
-        std::array::from_fn(|w| {
-            u32::from_le_bytes([b[4 * w], b[4 * w + 1], b[4 * w + 2], b[4 * w + 3]])
-        })
-    }
-
-    /// The packer writes what was put; the unpacker reads `len` bytes, to
-    /// be taken. Either way the cursor goes back to the first byte.
-    #[inline]
-    fn code<C: Coder>(&mut self, c: &mut C, len: usize) {
-        let len = if C::UNPACKS { len } else { self.at }.min(COLUMN_BYTES);
-        c.raw(&mut self.buf[..len]);
-        self.at = 0;
-    }
 }
 
-/// A block's mask: bit `j` is `hit(j)` for the packer (`n` bits written),
-/// what was written for the unpacker.
-#[inline(always)]
-fn mask_column<C: Coder>(c: &mut C, n: usize, hit: impl Fn(usize) -> bool) -> u64 {
-    let mut m = 0u64;
-    if !C::UNPACKS {
-        for j in 0..n {
-            m |= u64::from(hit(j)) << j;
+/// The flags of a sim (`Lanes`): one bit per decision.
+const PLANES: usize = 28;
+/// The id's byte count less one (two planes).
+const P_ID: usize = 0;
+/// The header image held.
+const P_HEAD: usize = 2;
+/// The manifold head (count, rolling impulse, normal) held.
+const P_MANIFOLD: usize = 3;
+/// Anchor B and the world point are anchor A plus one offset each.
+const P_SHARED: usize = 4;
+/// Rotation A held (an unused recycling cache: the whole cache held).
+const P_TURN_A: usize = 5;
+/// Rotation B held.
+const P_TURN_B: usize = 6;
+/// The relative rotation held.
+const P_RELATIVE: usize = 7;
+/// The relative position's byte counts less one (two planes each).
+const P_REL_X: usize = 8;
+const P_REL_Y: usize = 10;
+/// Per point slot (eight planes each, from here): anchor A's byte counts
+/// less one (two planes each for x and y), the id held, `persisted`, the
+/// base separation is the separation, and an unused slot held.
+const P_POINT: usize = 12;
+const _: () = assert!(P_POINT + 2 * 8 == PLANES);
+
+/// One sim's decisions (a word of flags, bit `p` for each `P_` above) and
+/// its block's column (`code_sim`).
+struct Lanes<'a> {
+    flags: u32,
+    col: Cursor<'a>,
+}
+
+impl Lanes<'_> {
+    /// A decision: the packer sets flag `p` and gives `hit` back, the
+    /// unpacker reads it.
+    #[inline(always)]
+    fn flag<C: Coder>(&mut self, p: usize, hit: bool) -> bool {
+        if C::UNPACKS {
+            self.flags >> p & 1 != 0
+        } else {
+            self.flags |= u32::from(hit) << p;
+            hit
         }
     }
-    c.mask(&mut m, n as u32);
-    m
+
+    /// A value 0 to 3 in two planes from `p` (as [`Lanes::flag`]).
+    #[inline(always)]
+    fn tag<C: Coder>(&mut self, p: usize, t: u32) -> u32 {
+        let lo = self.flag::<C>(p, t & 1 != 0);
+        let hi = self.flag::<C>(p + 1, t & 2 != 0);
+        u32::from(lo) | u32::from(hi) << 1
+    }
+
+    /// A float near `guess`: its byte count in two planes from `p`, the
+    /// low bytes of its bits' exclusive or with the guess's in the column
+    /// (as `pack::near`).
+    #[inline(always)]
+    fn near<C: Coder>(&mut self, p: usize, v: &mut f32, guess: f32) {
+        let (x, t) = near_tag(*v, guess);
+        let t = self.tag::<C>(p, t);
+        let x = self.col.bytes::<C>(x, t as usize + 1);
+        if C::UNPACKS {
+            *v = f32::from_bits(x ^ guess.to_bits());
+        }
+    }
+
+    /// Words as their guesses: flag `p` when they all hold, else that flag
+    /// and, in the column, a byte of which missed and those words (`N` at
+    /// most 8).
+    #[inline(always)]
+    fn words<C: Coder, const N: usize>(&mut self, p: usize, w: &mut [u32; N], guess: [u32; N]) {
+        if self.flag::<C>(p, *w == guess) {
+            if C::UNPACKS {
+                *w = guess;
+            }
+            return;
+        }
+        let mut missed = 0;
+        for (k, (w, g)) in w.iter().zip(guess).enumerate() {
+            missed |= u32::from(*w != g) << k;
+        }
+        let missed = self.col.bytes::<C>(missed, 1);
+        for (k, (w, g)) in w.iter_mut().zip(guess).enumerate() {
+            let miss = missed >> k & 1;
+            let x = self.col.bytes::<C>(*w, 4 * miss as usize);
+            *w = if miss != 0 { x } else { g };
+        }
+    }
+
+    /// A word by its (wrapping) difference from `guess`, zigzagged: its
+    /// byte count less one in two flags from `p`, its low bytes in the
+    /// column (one byte within ±128).
+    #[inline(always)]
+    fn diff<C: Coder>(&mut self, p: usize, v: &mut u32, guess: u32) {
+        let d = v.wrapping_sub(guess) as i32;
+        let z = ((d << 1) ^ (d >> 31)) as u32;
+        let t = self.tag::<C>(p, byte_tag(z));
+        let z = self.col.bytes::<C>(z, t as usize + 1);
+        if C::UNPACKS {
+            let d = ((z >> 1) as i32) ^ -((z & 1) as i32);
+            *v = guess.wrapping_add(d as u32);
+        }
+    }
+
+    /// A word as `guess`: flag `p` when it holds, else [`Lanes::diff`]
+    /// with the two flags after it.
+    #[inline(always)]
+    fn delta<C: Coder>(&mut self, p: usize, v: &mut u32, guess: u32) {
+        if self.flag::<C>(p, *v == guess) {
+            if C::UNPACKS {
+                *v = guess;
+            }
+        } else {
+            self.diff::<C>(p + 1, v, guess);
+        }
+    }
+
+    /// A float as its four bytes in the column.
+    #[inline(always)]
+    fn float<C: Coder>(&mut self, v: &mut f32) {
+        let x = self.col.bytes::<C>(v.to_bits(), 4);
+        if C::UNPACKS {
+            *v = f32::from_bits(x);
+        }
+    }
+
+    /// A rotation near `guess`, all in the column: one byte of the two
+    /// byte counts, then the low bytes of each (as `pack::near_rot`).
+    #[inline(always)]
+    fn near_rot<C: Coder>(&mut self, v: &mut Rot, guess: Rot) {
+        let (xc, tc) = near_tag(v.c, guess.c);
+        let (xs, ts) = near_tag(v.s, guess.s);
+        let t = self.col.bytes::<C>(tc | ts << 2, 1);
+        let xc = self.col.bytes::<C>(xc, (t & 3) as usize + 1);
+        let xs = self.col.bytes::<C>(xs, (t >> 2 & 3) as usize + 1);
+        if C::UNPACKS {
+            *v = Rot {
+                c: f32::from_bits(xc ^ guess.c.to_bits()),
+                s: f32::from_bits(xs ^ guess.s.to_bits()),
+            };
+        }
+    }
 }
 
-/// The sim before sim `j` of a block (`prev` before the first).
+/// Bytes of a value's low end to keep (0 to 3: one to four bytes), with
+/// no branch (`pack::near_tag`).
 #[inline(always)]
-fn before<'a>(block: &'a [ContactSim], prev: &'a ContactSim, j: usize) -> &'a ContactSim {
-    j.checked_sub(1).and_then(|i| block.get(i)).unwrap_or(prev)
+fn byte_tag(x: u32) -> u32 {
+    u32::from(x > 0xff) + u32::from(x > 0xffff) + u32::from(x > 0xff_ffff)
 }
 
-/// A manifold's count, rolling impulse and normal are the previous
-/// contact's (and no rolling impulse).
-fn head_hit(m: &Manifold, p: &Manifold) -> bool {
-    m.point_count == p.point_count && m.rolling_impulse.same(&0.0) && m.normal.same(&p.normal)
+/// A recycling cache as words (`code_recycling`).
+#[inline(always)]
+fn recycling_words(s: &ContactSim) -> [u32; 8] {
+    let (a, b, r) = (s.cached_rotation_a, s.cached_rotation_b, s.cached_relative);
+    [a.c, a.s, b.c, b.s, r.p.x, r.p.y, r.q.c, r.q.s].map(f32::to_bits)
 }
 
 /// Anchor B and the world point of every point of a manifold are its
@@ -735,7 +903,8 @@ fn shared_offsets(m: &Manifold) -> Option<(Vec2, Vec2)> {
         .then_some((to_b, to_point))
 }
 
-/// A contact sim vector, in blocks of [`BLOCK`] (`code_sim_block`).
+/// A contact sim vector, in blocks of [`BLOCK`] (`code_blocks`, each sim
+/// by `code_sim`).
 fn code_contact_sims<C: Coder>(
     c: &mut C,
     sims: &mut Vec<ContactSim>,
@@ -748,314 +917,329 @@ fn code_contact_sims<C: Coder>(
     if C::UNPACKS {
         sims.resize(n as usize, *blank);
     }
+    code_blocks(c, sims, blank, col, 4, "contact sims", |s, p, _, l| {
+        code_sim::<C>(s, p, l, g);
+    });
+}
+
+/// Items in blocks of [`BLOCK`] (`blank` is the item before the first),
+/// each by `code(item, previous item, index, lanes)`, which puts every
+/// decision in a flag of the item's `flag_bytes` bytes of flags and every
+/// other byte after them, in the block's column. The packer codes the
+/// items, then writes the column; the unpacker reads the column first,
+/// then codes the items from it. So a guess costs no call on the coder and
+/// no branch on the stream. (`label`: what the column's bytes count as,
+/// `Coder::mark`.)
+fn code_blocks<C: Coder, T>(
+    c: &mut C,
+    items: &mut [T],
+    blank: &T,
+    col: &mut Column,
+    flag_bytes: usize,
+    label: &'static str,
+    mut code: impl FnMut(&mut T, &T, usize, &mut Lanes),
+) {
     let mut start = 0;
-    while start < sims.len() {
-        let end = sims.len().min(start + BLOCK);
-        let (done, rest) = sims.split_at_mut(start);
-        code_sim_block(
-            c,
-            &mut rest[..end - start],
-            done.last().unwrap_or(blank),
-            g,
-            col,
-        );
+    while start < items.len() {
+        let end = items.len().min(start + BLOCK);
+        c.mark(label);
+        code_block(c, items, start..end, blank, col, flag_bytes, &mut code);
         start = end;
     }
 }
 
-/// Up to [`BLOCK`] contact sims (`prev` is the sim before the first), one
-/// part after the other for the whole block: the headers and the recycling
-/// caches sim by sim (`code_sim_header`, `code_recycling`); the manifold
-/// heads, the offsets and the points as masks (a bit per sim for each
-/// guess) and a column of bytes, so that a guess costs no branch:
-///
-/// - manifold heads: one mask of "count, rolling impulse and normal as
-///   guessed" (`head_hit`); the sims that miss then code each of the three
-///   against its guess;
-/// - offsets: one mask of "anchor B and world point are anchor A plus one
-///   offset each" (`shared_offsets`), and those two offsets (raw words) for
-///   every sim that has them;
-/// - points, each slot (first, second) apart (`code_point_slot`).
-///
-/// Each guess reads only what was coded before it, so the coding is exact
-/// whatever the sims hold.
+/// Items `range` (at most [`BLOCK`]) of `code_blocks`.
 #[inline(never)]
-fn code_sim_block<C: Coder>(
+fn code_block<C: Coder, T>(
     c: &mut C,
-    block: &mut [ContactSim],
-    prev: &ContactSim,
-    g: &SimGuesses,
+    items: &mut [T],
+    range: std::ops::Range<usize>,
+    blank: &T,
     col: &mut Column,
+    flag_bytes: usize,
+    code: &mut impl FnMut(&mut T, &T, usize, &mut Lanes),
 ) {
-    let n = block.len().min(BLOCK);
-    let block = &mut block[..n];
-    let mut bodies = [((None, None), (None, None)); BLOCK];
-    for (j, shape_bodies) in bodies.iter_mut().enumerate().take(n) {
-        let (done, rest) = block.split_at_mut(j);
-        *shape_bodies = code_sim_header(c, &mut rest[0], done.last().unwrap_or(prev), g);
+    let mut l = Lanes {
+        flags: 0,
+        col: Cursor {
+            buf: &mut col.buf,
+            at: 0,
+        },
+    };
+    if C::UNPACKS {
+        code_column(c, &mut l.col);
     }
-
-    c.mark("contact sims: manifolds");
-    let heads = mask_column(c, n, |j| {
-        head_hit(&block[j].manifold, &before(block, prev, j).manifold)
-    });
-    for j in 0..n {
-        let (done, rest) = block.split_at_mut(j);
-        let p = &done.last().unwrap_or(prev).manifold;
-        let Manifold {
-            normal,
-            rolling_impulse,
-            points: _, // `code_point_slot`
-            point_count,
-        } = &mut rest[0].manifold;
-        if heads >> j & 1 != 0 {
-            if C::UNPACKS {
-                (*point_count, *rolling_impulse, *normal) = (p.point_count, 0.0, p.normal);
-            }
-        } else {
-            guess(c, point_count, p.point_count);
-            guess(c, rolling_impulse, 0.0);
-            guess(c, normal, p.normal);
-        }
-    }
-
-    c.mark("points: offsets");
-    let mut col = col.cursor();
-    let mut shared = 0u64;
-    if !C::UNPACKS {
-        for (j, s) in block.iter().enumerate() {
-            if let Some((to_b, to_point)) = shared_offsets(&s.manifold) {
-                shared |= 1 << j;
-                for v in [to_b.x, to_b.y, to_point.x, to_point.y] {
-                    col.put(v.to_bits(), 4);
-                }
-            }
-        }
-    }
-    c.mask(&mut shared, n as u32);
-    col.code(c, 16 * shared.count_ones() as usize);
-    let mut guesses = [PointGuesses {
-        to_b: Vec2::ZERO,
-        to_point: Vec2::ZERO,
-        shared: false,
-    }; BLOCK];
-    for (j, pg) in guesses.iter_mut().enumerate().take(n) {
-        *pg = if shared >> j & 1 != 0 {
-            let mut w = [0.0f32; 4];
-            for v in &mut w {
-                *v = f32::from_bits(col.take(4));
-            }
-            PointGuesses {
-                to_b: Vec2::new(w[0], w[1]),
-                to_point: Vec2::new(w[2], w[3]),
-                shared: true,
-            }
-        } else {
-            // centre A − centre B, and centre A
-            let ((a, _), (b, _)) = bodies[j];
-            let center = |body| to_vec2(g.body_sim(body).center);
-            let (ca, cb) = (center(a), center(b));
-            PointGuesses {
-                to_b: ca - cb,
-                to_point: ca,
-                shared: false,
-            }
+    let flag_bytes = flag_bytes.min(4);
+    for j in range.take(BLOCK) {
+        let (done, rest) = items.split_at_mut(j);
+        let (Some(item), prev) = (rest.first_mut(), done.last().unwrap_or(blank)) else {
+            break;
         };
+        // the flags first (the packer's once the item is coded)
+        let at = l.col.at;
+        l.flags = l.col.bytes::<C>(0, flag_bytes);
+        code(item, prev, j, &mut l);
+        if !C::UNPACKS {
+            // (only its bytes: the item's follow)
+            let i = at & (COLUMN_BYTES - 1);
+            l.col.buf[i..i + flag_bytes].copy_from_slice(&l.flags.to_le_bytes()[..flag_bytes]);
+        }
     }
-
-    // the recycling cache after the offsets: its relative position is
-    // guessed from them
-    for j in 0..n {
-        let (done, rest) = block.split_at_mut(j);
-        let pg = guesses[j];
-        code_recycling(
-            c,
-            &mut rest[0],
-            done.last().unwrap_or(prev),
-            g,
-            bodies[j],
-            pg.to_b,
-            pg.shared,
-        );
-    }
-
-    for k in 0..2 {
-        code_point_slot(c, block, prev, &guesses, k, col.buf);
+    if !C::UNPACKS {
+        debug_assert!(l.col.at <= COLUMN_BYTES);
+        code_column(c, &mut l.col);
     }
 }
 
-/// Point `k` (0 or 1) of every manifold of a block (`code_sim_block`), and
-/// its base separation.
-///
-/// - A slot past the manifold's count: one mask of "the default point, and
-///   its separation as the base"; a slot that misses codes both against
-///   those guesses.
-/// - A point: anchor A near the previous sim's same point (the two tags of
-///   `near`, as two bit planes each), the id's hit, `persisted` and "the
-///   base separation is the separation" as masks; then in the column,
-///   anchor A's low bytes, the id when it missed (two bytes), the base
-///   separation when it is not the separation (a raw word: the separation
-///   moved from it with the bodies' motion during the last step, which
-///   nothing kept here gives back exactly), and the five numbers a solver
-///   leaves (separation, impulses, normal velocity: raw words, no guess
-///   comes near them often enough to pay for its decision). Anchor B and the
-///   world point are the shared offsets' sums, or else coded near them (the
-///   first point's offsets, or the centres', `PointGuesses`).
-fn code_point_slot<C: Coder>(
-    c: &mut C,
-    block: &mut [ContactSim],
-    prev: &ContactSim,
-    guesses: &[PointGuesses; BLOCK],
-    k: usize,
-    buf: &mut [u8; COLUMN_BYTES + 20],
-) {
-    let n = block.len().min(BLOCK);
-    let mut in_use = 0u64;
-    for (j, s) in block.iter().enumerate() {
-        in_use |= u64::from(s.manifold.point_count > k) << j;
-    }
-    let idle_slots = !in_use & u64::MAX.checked_shr(64 - n as u32).unwrap_or(0);
+/// A block's column (`code_block`): its length, then its bytes. The
+/// unpacker's cursor is left at the first byte.
+#[inline(always)]
+fn code_column<C: Coder>(c: &mut C, col: &mut Cursor) {
+    let mut len = col.at as u32;
+    c.bits(&mut len, COLUMN_LEN_BITS);
+    let len = (len as usize).min(COLUMN_BYTES);
+    c.raw(&mut col.buf[..len]);
+    col.at = 0;
+}
 
-    c.mark("points: unused");
-    let mut idle = 0u64;
-    if !C::UNPACKS {
-        for j in ones(idle_slots) {
-            let s = &block[j];
-            let (mp, base) = (&s.manifold.points[k], &s.base_separation[k]);
-            let hit = mp.same(&ManifoldPoint::default()) && base.same(&mp.separation);
-            idle |= u64::from(hit) << j;
-        }
-    }
-    c.mask(&mut idle, n as u32);
-    for j in ones(idle_slots) {
-        let s = &mut block[j];
-        let (mp, base) = (&mut s.manifold.points[k], &mut s.base_separation[k]);
-        if idle >> j & 1 != 0 {
-            if C::UNPACKS {
-                *mp = ManifoldPoint::default();
-                *base = mp.separation;
-            }
-        } else {
-            guess(c, mp, ManifoldPoint::default());
-            guess(c, base, mp.separation);
-        }
-    }
+/// One contact sim, in order: its id (its difference from the last one's
+/// plus one); its header against one guessed image (`head_words`); the
+/// manifold's count, rolling impulse and normal as the last sim's (and no
+/// rolling impulse); whether its points' anchor B and world point are
+/// anchor A plus one offset each (`shared_offsets`), and those two; the
+/// recycling cache (`code_recycling`); the two point slots
+/// (`code_point`). Each guess reads only what was coded before it, so the
+/// coding is exact whatever the sims hold.
+#[inline(always)]
+fn code_sim<C: Coder>(s: &mut ContactSim, p: &ContactSim, l: &mut Lanes, g: &SimGuesses) {
+    // (in a colour the sims are in no order of their ids)
+    l.diff::<C>(P_ID, &mut s.contact_id, p.contact_id.wrapping_add(1));
 
-    // bit planes: anchor A's x tag (low, high), y tag (low, high), id hit,
-    // persisted, base is the separation
-    let mut planes = [0u64; 7];
-    let mut col = Cursor { buf, at: 0 };
-    if !C::UNPACKS {
-        for j in ones(in_use) {
-            let pp = &before(block, prev, j).manifold.points[k];
-            let s = &block[j];
-            let (mp, base) = (&s.manifold.points[k], s.base_separation[k]);
-            let (ax, tx) = near_tag(mp.anchor_a.x, pp.anchor_a.x);
-            let (ay, ty) = near_tag(mp.anchor_a.y, pp.anchor_a.y);
-            let id_hit = mp.id == pp.id;
-            let fresh = base.same(&mp.separation);
-            let bits = [
-                tx & 1,
-                tx >> 1,
-                ty & 1,
-                ty >> 1,
-                u32::from(id_hit),
-                u32::from(mp.persisted),
-                u32::from(fresh),
-            ];
-            for (plane, b) in planes.iter_mut().zip(bits) {
-                *plane |= u64::from(b) << j;
-            }
-            col.put(ax, tx as usize + 1);
-            col.put(ay, ty as usize + 1);
-            col.put(u32::from(mp.id), if id_hit { 0 } else { 2 });
-            col.put(base.to_bits(), if fresh { 0 } else { 4 });
-            col.put_numbers(
-                [
-                    mp.separation,
-                    mp.normal_impulse,
-                    mp.tangent_impulse,
-                    mp.total_normal_impulse,
-                    mp.normal_velocity,
-                ]
-                .map(f32::to_bits),
-            );
-        }
-    }
-    c.mark("points: anchor a, id, flags");
-    for plane in &mut planes {
-        c.mask(plane, n as u32);
-    }
-    // the column's length, from the planes (the unpacker's)
-    let count = |m: u64| (m & in_use).count_ones() as usize;
-    let len = 22 * count(u64::MAX)
-        + count(planes[0])
-        + 2 * count(planes[1])
-        + count(planes[2])
-        + 2 * count(planes[3])
-        + 2 * count(!planes[4])
-        + 4 * count(!planes[6]);
-    c.mark("points: numbers");
-    col.code(c, len);
+    let bodies = code_sim_header::<C>(s, p, l, g);
 
+    let (m, pm) = (&mut s.manifold, &p.manifold);
+    // the count, rolling impulse and normal as the last sim's (and no
+    // rolling impulse)
+    let mut head = [
+        m.point_count as u32,
+        m.rolling_impulse.to_bits(),
+        m.normal.x.to_bits(),
+        m.normal.y.to_bits(),
+    ];
+    let guess = [
+        pm.point_count as u32,
+        0,
+        pm.normal.x.to_bits(),
+        pm.normal.y.to_bits(),
+    ];
+    l.words::<C, 4>(P_MANIFOLD, &mut head, guess);
     if C::UNPACKS {
-        for j in ones(in_use) {
-            let (last_x, last_y, last_id) = {
-                let pp = &before(block, prev, j).manifold.points[k];
-                (pp.anchor_a.x.to_bits(), pp.anchor_a.y.to_bits(), pp.id)
-            };
-            let bit = |plane: u64| (plane >> j & 1) as usize;
-            let ax = col.take(bit(planes[0]) + 2 * bit(planes[1]) + 1);
-            let ay = col.take(bit(planes[2]) + 2 * bit(planes[3]) + 1);
-            let (id_hit, fresh) = (bit(planes[4]), bit(planes[6]));
-            let id = col.take(2 - 2 * id_hit) as u16;
-            let base = col.take(4 - 4 * fresh);
-            let words = col.take_numbers();
-            let g = &guesses[j];
-            let s = &mut block[j];
-            let mp = &mut s.manifold.points[k];
-            mp.anchor_a = Vec2::new(f32::from_bits(ax ^ last_x), f32::from_bits(ay ^ last_y));
-            mp.id = if id_hit != 0 { last_id } else { id };
-            mp.persisted = bit(planes[5]) != 0;
-            [
-                mp.separation,
-                mp.normal_impulse,
-                mp.tangent_impulse,
-                mp.total_normal_impulse,
-                mp.normal_velocity,
-            ] = words.map(f32::from_bits);
-            if g.shared {
-                mp.anchor_b = mp.anchor_a + g.to_b;
-                mp.point = mp.anchor_a + g.to_point;
-            }
-            s.base_separation[k] = if fresh != 0 {
-                mp.separation
-            } else {
-                f32::from_bits(base)
-            };
+        m.point_count = head[0] as usize;
+        m.rolling_impulse = f32::from_bits(head[1]);
+        m.normal = Vec2::new(f32::from_bits(head[2]), f32::from_bits(head[3]));
+    }
+
+    let offsets = if C::UNPACKS { None } else { shared_offsets(m) };
+    let shared = l.flag::<C>(P_SHARED, offsets.is_some());
+    let (mut to_b, mut to_point) = offsets.unwrap_or((Vec2::ZERO, Vec2::ZERO));
+    if shared {
+        for v in [&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y] {
+            l.float::<C>(v);
         }
     }
 
-    c.mark("points: anchor b, world point");
-    for j in ones(in_use) {
-        let g = guesses[j];
-        if g.shared {
-            continue;
-        }
-        let (head, tail) = block[j].manifold.points.split_at_mut(1);
-        let (mp, first) = if k == 0 {
-            (&mut head[0], None)
-        } else {
-            (&mut tail[0], Some(&head[0]))
-        };
-        // the first point's offsets, or the centres'
-        let (to_b, to_point) = first.map_or((g.to_b, g.to_point), |f| {
-            (f.anchor_b - f.anchor_a, f.point - f.anchor_a)
-        });
-        near_vec(c, &mut mp.anchor_b, mp.anchor_a + to_b);
-        near_vec(c, &mut mp.point, mp.anchor_a + to_point);
+    code_recycling::<C>(s, p, l, g, bodies, to_b, shared);
+    for k in 0..2 {
+        code_point::<C>(
+            s,
+            k,
+            &p.manifold.points[k],
+            l,
+            shared.then_some((to_b, to_point)),
+        );
     }
-    c.mark("contact sims: manifolds");
+}
+
+/// Words of a contact sim's header image (`code_sim_header`): shapes,
+/// bodies' awake indices, inverse masses and inertias, material, flags and
+/// the simplex cache (two words), and one word of padding.
+const HEAD_WORDS: usize = 16;
+
+/// A contact sim's header as words (`code_sim_header`; the id apart).
+#[inline(always)]
+fn head_words(s: &ContactSim) -> [u32; HEAD_WORDS] {
+    let SimplexCache {
+        count,
+        index_a: [a0, a1, a2],
+        index_b: [b0, b1, b2],
+    } = s.cache;
+    let [c0, c1] = count.to_le_bytes();
+    [
+        s.shape_id_a,
+        s.shape_id_b,
+        s.body_sim_index_a,
+        s.body_sim_index_b,
+        s.inv_mass_a.to_bits(),
+        s.inv_i_a.to_bits(),
+        s.inv_mass_b.to_bits(),
+        s.inv_i_b.to_bits(),
+        s.friction.to_bits(),
+        s.restitution.to_bits(),
+        s.rolling_resistance.to_bits(),
+        s.tangent_speed.to_bits(),
+        s.sim_flags,
+        u32::from_le_bytes([c0, c1, a0, a1]),
+        u32::from_le_bytes([a2, b0, b1, b2]),
+        0,
+    ]
+}
+
+/// Sets a contact sim's header from its words (`head_words`).
+#[inline(always)]
+fn set_head_words(s: &mut ContactSim, w: &[u32; HEAD_WORDS]) {
+    let [c0, c1, a0, a1] = w[13].to_le_bytes();
+    let [a2, b0, b1, b2] = w[14].to_le_bytes();
+    s.cache = SimplexCache {
+        count: u16::from_le_bytes([c0, c1]),
+        index_a: [a0, a1, a2],
+        index_b: [b0, b1, b2],
+    };
+    [
+        s.shape_id_a,
+        s.shape_id_b,
+        s.body_sim_index_a,
+        s.body_sim_index_b,
+    ] = [w[0], w[1], w[2], w[3]];
+    [
+        s.inv_mass_a,
+        s.inv_i_a,
+        s.inv_mass_b,
+        s.inv_i_b,
+        s.friction,
+        s.restitution,
+        s.rolling_resistance,
+        s.tangent_speed,
+    ] = std::array::from_fn(|k| f32::from_bits(w[4 + k]));
+    s.sim_flags = w[12];
+}
+
+/// A shape's body, as the header of a contact sim reads it: the body's
+/// index and its row of the shape table (`fill_shape_rows`).
+type ShapeBody<'g> = (Option<u32>, Option<&'g [u32]>);
+
+/// A contact sim's header (`head_words`) against one guessed image of it:
+/// the shapes its contact row names, the awake indices, inverse masses and
+/// inertias of their bodies (`fill_shape_rows`), the rest as the sim
+/// before (`p`). One bit when the whole image holds
+/// (compared word for word with no branch); else that bit and, in the
+/// column, a mask of the words that missed and those words. Gives each
+/// shape's body.
+#[inline(always)]
+fn code_sim_header<'g, C: Coder>(
+    s: &mut ContactSim,
+    p: &ContactSim,
+    l: &mut Lanes,
+    g: &'g SimGuesses,
+) -> (ShapeBody<'g>, ShapeBody<'g>) {
+    let ContactSim {
+        contact_id,
+        // `head_words`
+        body_sim_index_a: _,
+        body_sim_index_b: _,
+        shape_id_a: _,
+        shape_id_b: _,
+        inv_mass_a: _,
+        inv_i_a: _,
+        inv_mass_b: _,
+        inv_i_b: _,
+        manifold: _, // `code_sim`
+        friction: _,
+        restitution: _,
+        rolling_resistance: _,
+        tangent_speed: _,
+        sim_flags: _,
+        cache: _,
+        cached_rotation_a: _, // `code_recycling`
+        cached_rotation_b: _,
+        cached_relative: _,
+        base_separation: _, // `code_point`
+    } = s;
+    // the shapes its row names, their bodies' rows
+    let (ga, gb) = g
+        .contacts
+        .get(*contact_id as usize)
+        .map_or((p.shape_id_a, p.shape_id_b), |r| {
+            (r.shape_id_a, r.shape_id_b)
+        });
+    let (ra, rb) = (g.shape_row(ga), g.shape_row(gb));
+    let word = |r: Option<&[u32]>, k: usize, or: f32| r.map_or(or.to_bits(), |r| r[k]);
+    let rows = [
+        ga,
+        gb,
+        ra.map_or(NULL_INDEX, |r| r[1]),
+        rb.map_or(NULL_INDEX, |r| r[1]),
+        word(ra, 2, p.inv_mass_a),
+        word(ra, 3, p.inv_i_a),
+        word(rb, 2, p.inv_mass_b),
+        word(rb, 3, p.inv_i_b),
+    ];
+    // (the packer compares field by field, with no branch)
+    let apart = if C::UNPACKS {
+        0
+    } else {
+        let w = head_words(s);
+        let rest = |x: &ContactSim| {
+            [
+                x.friction,
+                x.restitution,
+                x.rolling_resistance,
+                x.tangent_speed,
+            ]
+            .map(f32::to_bits)
+        };
+        let (a, b) = (rest(s), rest(p));
+        w[..8].iter().zip(&rows).fold(0, |d, (w, r)| d | (w ^ r))
+            | a.iter().zip(&b).fold(0, |d, (a, b)| d | (a ^ b))
+            | (s.sim_flags ^ p.sim_flags)
+            | u32::from(s.cache != p.cache)
+    };
+    let hit = l.flag::<C>(P_HEAD, apart == 0);
+    if hit {
+        if C::UNPACKS {
+            [
+                s.shape_id_a,
+                s.shape_id_b,
+                s.body_sim_index_a,
+                s.body_sim_index_b,
+            ] = [rows[0], rows[1], rows[2], rows[3]];
+            [s.inv_mass_a, s.inv_i_a, s.inv_mass_b, s.inv_i_b] =
+                [rows[4], rows[5], rows[6], rows[7]].map(f32::from_bits);
+            s.friction = p.friction;
+            s.restitution = p.restitution;
+            s.rolling_resistance = p.rolling_resistance;
+            s.tangent_speed = p.tangent_speed;
+            s.sim_flags = p.sim_flags;
+            s.cache = p.cache;
+        }
+        return ((ra.map(|r| r[0]), ra), (rb.map(|r| r[0]), rb));
+    }
+    let mut image = head_words(p);
+    image[..8].copy_from_slice(&rows);
+    let mut words = if C::UNPACKS { image } else { head_words(s) };
+    let mut missed = 0u32;
+    for (k, (w, i)) in words.iter().zip(&image).enumerate() {
+        missed |= u32::from(w != i) << k;
+    }
+    // (the padding word never misses)
+    let missed = l.col.bytes::<C>(missed, 2) & ((1 << (HEAD_WORDS - 1)) - 1);
+    for k in ones(u64::from(missed)) {
+        words[k] = l.col.bytes::<C>(words[k], 4);
+    }
+    if C::UNPACKS {
+        set_head_words(s, &words);
+    }
+    let (ra, rb) = (g.shape_row(words[0]), g.shape_row(words[1]));
+    ((ra.map(|r| r[0]), ra), (rb.map(|r| r[0]), rb))
 }
 
 /// The set bits of `m`, lowest first.
@@ -1070,89 +1254,18 @@ fn ones(mut m: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// A shape's body, as the header of a contact sim reads it: the body's
-/// index and its row of the shape table (`fill_shape_rows`).
-type ShapeBody<'g> = (Option<u32>, Option<&'g [u32]>);
-
-/// A contact sim's ids, shapes, bodies and material: one bit when every
-/// guess holds. Gives each shape's body.
-#[inline(always)]
-fn code_sim_header<'g, C: Coder>(
-    c: &mut C,
-    s: &mut ContactSim,
-    p: &ContactSim,
-    g: &'g SimGuesses,
-) -> (ShapeBody<'g>, ShapeBody<'g>) {
-    let ContactSim {
-        contact_id,
-        body_sim_index_a,
-        body_sim_index_b,
-        shape_id_a,
-        shape_id_b,
-        inv_mass_a,
-        inv_i_a,
-        inv_mass_b,
-        inv_i_b,
-        manifold: _, // `code_sim_block`
-        friction,
-        restitution,
-        rolling_resistance,
-        tangent_speed,
-        sim_flags,
-        cache,
-        cached_rotation_a: _, // `code_recycling`
-        cached_rotation_b: _,
-        cached_relative: _,
-        base_separation: _, // `code_point_slot`
-    } = s;
-    c.mark("contact sims: ids, bodies, material");
-    // (in a colour the sims are in no order of their ids)
-    diff(c, contact_id, p.contact_id.wrapping_add(1));
-    // (one bit when every guess of these holds)
-    all_or_each!(c, |c| {
-        guess(c, cache, p.cache);
-        // the shapes its row names
-        let (ga, gb) = g
-            .contacts
-            .get(*contact_id as usize)
-            .map_or((p.shape_id_a, p.shape_id_b), |r| {
-                (r.shape_id_a, r.shape_id_b)
-            });
-        delta(c, shape_id_a, ga);
-        delta(c, shape_id_b, gb);
-        let (ra, rb) = (g.shape_row(*shape_id_a), g.shape_row(*shape_id_b));
-        // as `update_contact` sets them from the bodies (a sleeping set keeps
-        // stale ones)
-        let word = |r: Option<&[u32]>, k: usize, or: u32| r.map_or(or, |r| r[k]);
-        delta(c, body_sim_index_a, word(ra, 1, NULL_INDEX));
-        delta(c, body_sim_index_b, word(rb, 1, NULL_INDEX));
-        guess(c, sim_flags, p.sim_flags);
-        let float = |r: Option<&[u32]>, k: usize, or: f32| f32::from_bits(word(r, k, or.to_bits()));
-        guess_all(
-            c,
-            [
-                (inv_mass_a, float(ra, 2, p.inv_mass_a)),
-                (inv_i_a, float(ra, 3, p.inv_i_a)),
-                (inv_mass_b, float(rb, 2, p.inv_mass_b)),
-                (inv_i_b, float(rb, 3, p.inv_i_b)),
-                (friction, p.friction),
-                (restitution, p.restitution),
-                (rolling_resistance, p.rolling_resistance),
-                (tangent_speed, p.tangent_speed),
-            ],
-        );
-        ((ra.map(|r| r[0]), ra), (rb.map(|r| r[0]), rb))
-    })
-}
-
 /// A contact sim's recycling cache: the bodies' rotations and relative pose
-/// when the manifold was computed.
+/// when the manifold was computed. Unused (no `RECYCLE_VALID` flag): one
+/// bit when it is the last sim's, else its eight words. Used: each
+/// rotation the last one coded for the same body (the contacts of a body
+/// made at the same step share it), else near the body's rotation now;
+/// the relative rotation as `collide_one` forms it from those two; the
+/// relative position near its guess.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn code_recycling<C: Coder>(
-    c: &mut C,
     s: &mut ContactSim,
     p: &ContactSim,
+    l: &mut Lanes,
     g: &SimGuesses,
     ((body_a, row_a), (body_b, row_b)): (ShapeBody, ShapeBody),
     to_b: Vec2,
@@ -1166,23 +1279,41 @@ fn code_recycling<C: Coder>(
         ..
     } = s;
     if *sim_flags & sim_flags::RECYCLE_VALID == 0 {
-        c.mark("recycling: unused");
-        guess(c, cached_rotation_a, p.cached_rotation_a);
-        guess(c, cached_rotation_b, p.cached_rotation_b);
-        guess(c, cached_relative, p.cached_relative);
+        let last = recycling_words(p);
+        let mut w = if C::UNPACKS { last } else { recycling_words(s) };
+        if !l.flag::<C>(P_TURN_A, w == last) {
+            for x in &mut w {
+                *x = l.col.bytes::<C>(*x, 4);
+            }
+        }
+        if C::UNPACKS {
+            let f = w.map(f32::from_bits);
+            s.cached_rotation_a = Rot { c: f[0], s: f[1] };
+            s.cached_rotation_b = Rot { c: f[2], s: f[3] };
+            s.cached_relative = Transform {
+                p: Vec2::new(f[4], f[5]),
+                q: Rot { c: f[6], s: f[7] },
+            };
+        }
         return;
     }
-    // The bodies' rotations when the manifold was computed: each the last
-    // one coded for the same body (the contacts of a body made at the same
-    // step share it), else near the body's rotation now.
-    c.mark("recycling");
     // (each body's sim is looked up only when a guess needs its pose now)
     let now = |body| g.body_sim(body).transform.q;
     let (slots_a, slots_b) = (g.turn_slots(body_a), g.turn_slots(body_b));
-    let (last_a, last_b) = (
-        SimGuesses::last_turn(slots_a).unwrap_or_else(|| now(body_a)),
-        SimGuesses::last_turn(slots_b).unwrap_or_else(|| now(body_b)),
-    );
+    for (v, p, slots, body) in [
+        (&mut *cached_rotation_a, P_TURN_A, slots_a, body_a),
+        (&mut *cached_rotation_b, P_TURN_B, slots_b, body_b),
+    ] {
+        let kept = SimGuesses::last_turn(slots).unwrap_or_else(|| now(body));
+        if l.flag::<C>(p, v.same(&kept)) {
+            if C::UNPACKS {
+                *v = kept;
+            }
+        } else {
+            l.near_rot::<C>(v, now(body));
+        }
+        SimGuesses::keep_turn(slots, *v);
+    }
     // B's origin from A's then, in A's frame: with shared manifold offsets,
     // anchor A − anchor B plus the two centre offsets; else from the poses
     // now
@@ -1190,64 +1321,152 @@ fn code_recycling<C: Coder>(
         Some(&[_, _, _, _, x, y]) => Vec2::new(f32::from_bits(x), f32::from_bits(y)),
         _ => Vec2::ZERO,
     };
-    let (center_a, center_b) = (local_center(row_a), local_center(row_b));
-    // (`turn`: B's rotation in A's frame, qa⁻¹·qb; with shared offsets the
-    // guess is qa⁻¹·(qa·centre A − qb·centre B − offset), written with two
-    // rotations rather than three)
-    let relative_guess = |qa: Rot, turn: Rot| {
-        if shared {
-            center_a - turn.rotate(center_b) - qa.inv_rotate(to_b)
-        } else {
-            let (xa, xb) = (g.body_sim(body_a).transform, g.body_sim(body_b).transform);
-            xa.inv_mul(xb).p
-        }
-    };
-    // (the packer's guesses; the unpacker's are made once the rotations are
-    // in) the turn as `collide_one` forms it from the same two rotations
-    let (turn, guessed) = if C::UNPACKS {
-        (Rot::IDENTITY, Vec2::ZERO)
-    } else {
-        let turn = cached_rotation_a.inv_mul(*cached_rotation_b);
-        (turn, relative_guess(*cached_rotation_a, turn))
-    };
-    let (mut x, tx) = near_tag(cached_relative.p.x, guessed.x);
-    let (mut y, ty) = near_tag(cached_relative.p.y, guessed.y);
-    let turn_hit = cached_relative.q.same(&turn);
-    // the decisions in one write
-    let mut head = u32::from(cached_rotation_a.same(&last_a))
-        | u32::from(cached_rotation_b.same(&last_b)) << 1
-        | u32::from(turn_hit) << 2
-        | tx << 3
-        | ty << 5;
-    c.bits(&mut head, 7);
-    for (v, hit, last, body) in [
-        (&mut *cached_rotation_a, head & 1 != 0, last_a, body_a),
-        (&mut *cached_rotation_b, head & 2 != 0, last_b, body_b),
-    ] {
-        if !hit {
-            near_rot(c, v, now(body));
-        } else if C::UNPACKS {
-            *v = last;
-        }
-    }
     let (qa, qb) = (*cached_rotation_a, *cached_rotation_b);
-    SimGuesses::keep_turn(slots_a, qa);
-    SimGuesses::keep_turn(slots_b, qb);
-    c.low_bytes(&mut x, (head >> 3 & 3) + 1);
-    c.low_bytes(&mut y, (head >> 5 & 3) + 1);
-    if C::UNPACKS {
-        let turn = qa.inv_mul(qb);
-        let guessed = relative_guess(qa, turn);
-        cached_relative.p = Vec2::new(
-            f32::from_bits(x ^ guessed.x.to_bits()),
-            f32::from_bits(y ^ guessed.y.to_bits()),
-        );
-        if head & 4 != 0 {
-            cached_relative.q = turn;
+    // the turn as `collide_one` forms it from the same two rotations
+    let turn = qa.inv_mul(qb);
+    // (with shared offsets the guess is qa⁻¹·(qa·centre A − qb·centre B −
+    // offset), written with two rotations rather than three)
+    let guessed = if shared {
+        local_center(row_a) - turn.rotate(local_center(row_b)) - qa.inv_rotate(to_b)
+    } else {
+        let (xa, xb) = (g.body_sim(body_a).transform, g.body_sim(body_b).transform);
+        xa.inv_mul(xb).p
+    };
+    l.near::<C>(P_REL_X, &mut cached_relative.p.x, guessed.x);
+    l.near::<C>(P_REL_Y, &mut cached_relative.p.y, guessed.y);
+    let q = &mut cached_relative.q;
+    if l.flag::<C>(P_RELATIVE, q.same(&turn)) {
+        if C::UNPACKS {
+            *q = turn;
         }
+    } else {
+        l.float::<C>(&mut q.c);
+        l.float::<C>(&mut q.s);
     }
-    if head & 4 == 0 {
-        cached_relative.q.code(c);
+}
+
+/// Point slot `k` (0 or 1) of a contact sim's manifold, and its base
+/// separation.
+///
+/// - A slot past the manifold's count: one bit when it is the default
+///   point and its base separation its separation, else the point and the
+///   base separation whole.
+/// - A point: anchor A near the last sim's same point, the id as that
+///   point's (else two bytes), `persisted`, the five numbers a solver
+///   leaves (separation, impulses, normal velocity: raw words, no guess
+///   comes near them often enough to pay for its decision), and the base
+///   separation as the separation (else a raw word: the separation moved
+///   from it with the bodies' motion during the last step, which nothing
+///   kept here gives back exactly). Anchor B and the world point are
+///   anchor A plus the `shared` offsets, or else raw words.
+#[inline(always)]
+fn code_point<C: Coder>(
+    s: &mut ContactSim,
+    k: usize,
+    pp: &ManifoldPoint,
+    l: &mut Lanes,
+    shared: Option<(Vec2, Vec2)>,
+) {
+    let p = P_POINT + 8 * (k & 1);
+    let in_use = k < s.manifold.point_count;
+    let (mp, base) = (&mut s.manifold.points[k & 1], &mut s.base_separation[k & 1]);
+    if in_use {
+        l.near::<C>(p, &mut mp.anchor_a.x, pp.anchor_a.x);
+        l.near::<C>(p + 2, &mut mp.anchor_a.y, pp.anchor_a.y);
+        let last_id = pp.id;
+        let id_hit = l.flag::<C>(p + 4, mp.id == last_id);
+        let id = l
+            .col
+            .bytes::<C>(u32::from(mp.id), 2 - 2 * usize::from(id_hit));
+        let persisted = l.flag::<C>(p + 5, mp.persisted);
+        let mut words = [
+            mp.separation,
+            mp.normal_impulse,
+            mp.tangent_impulse,
+            mp.total_normal_impulse,
+            mp.normal_velocity,
+        ]
+        .map(f32::to_bits);
+        l.col.numbers::<C>(&mut words);
+        let fresh = l.flag::<C>(p + 6, base.same(&mp.separation));
+        let b = l.col.bytes::<C>(base.to_bits(), 4 - 4 * usize::from(fresh));
+        if C::UNPACKS {
+            mp.id = if id_hit { last_id } else { id as u16 };
+            mp.persisted = persisted;
+            [
+                mp.separation,
+                mp.normal_impulse,
+                mp.tangent_impulse,
+                mp.total_normal_impulse,
+                mp.normal_velocity,
+            ] = words.map(f32::from_bits);
+            *base = if fresh {
+                mp.separation
+            } else {
+                f32::from_bits(b)
+            };
+        }
+        match shared {
+            Some((to_b, to_point)) => {
+                if C::UNPACKS {
+                    mp.anchor_b = mp.anchor_a + to_b;
+                    mp.point = mp.anchor_a + to_point;
+                }
+            }
+            None => {
+                for v in [
+                    &mut mp.anchor_b.x,
+                    &mut mp.anchor_b.y,
+                    &mut mp.point.x,
+                    &mut mp.point.y,
+                ] {
+                    l.float::<C>(v);
+                }
+            }
+        }
+    } else {
+        let hit = mp.same(&ManifoldPoint::default()) && base.same(&mp.separation);
+        if l.flag::<C>(p + 7, hit) {
+            if C::UNPACKS {
+                *mp = ManifoldPoint::default();
+                *base = mp.separation;
+            }
+        } else {
+            let ManifoldPoint {
+                point: Vec2 { x: px, y: py },
+                anchor_a: Vec2 { x: ax, y: ay },
+                anchor_b: Vec2 { x: bx, y: by },
+                separation,
+                normal_impulse,
+                tangent_impulse,
+                total_normal_impulse: total,
+                normal_velocity,
+                id,
+                persisted,
+            } = mp;
+            for v in [
+                px,
+                py,
+                ax,
+                ay,
+                bx,
+                by,
+                separation,
+                normal_impulse,
+                tangent_impulse,
+                total,
+                normal_velocity,
+                base,
+            ] {
+                l.float::<C>(v);
+            }
+            let x = l
+                .col
+                .bytes::<C>(u32::from(*id) | u32::from(*persisted) << 16, 3);
+            if C::UNPACKS {
+                (*id, *persisted) = (x as u16, x >> 16 != 0);
+            }
+        }
     }
 }
 
@@ -1700,7 +1919,8 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let (places, links) = links.split_at_mut(3 * n as usize);
     let (derived, links) = links.split_at_mut(3 * n as usize);
     let (turned, by_shape) = links.split_at_mut(2 * bodies.len());
-    code_contact_rows(c, contacts, &shapes[..]);
+    let mut col = Column::new();
+    code_contact_rows(c, contacts, &shapes[..], &mut col);
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
     c.mark("contact sims: ids, bodies, material");
@@ -1708,7 +1928,6 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
     let by_shape = &by_shape[..];
     let blank = blank_contact_sim();
-    let mut col = Column::new();
     for k in 0..solver_sets.len() {
         // (taken out for the while, so that the guesses can read the sets)
         let mut sims = std::mem::take(&mut solver_sets[k].contact_sims);
@@ -2178,22 +2397,42 @@ mod tests {
         s
     }
 
-    /// Packs `saved` as `code_world` packs a solver set's sims (nothing to
-    /// guess from but the sims themselves), unpacks them over other sims and
-    /// checks every bit came back. Gives the bytes used.
-    fn round_trip(saved: &[ContactSim]) -> usize {
-        let g = SimGuesses {
-            contacts: &[],
-            by_shape: &[],
-            bodies: &[],
-            sets: &[],
-            turned: &[],
-        };
-        let (blank, mut col) = (blank_contact_sim(), Column::new());
+    /// Nothing to guess from but the sims themselves.
+    const NO_GUESSES: SimGuesses<'static> = SimGuesses {
+        contacts: &[],
+        by_shape: &[],
+        bodies: &[],
+        sets: &[],
+        turned: &[],
+    };
+
+    /// Unpacks sims over `loaded` (`NO_GUESSES`); whether every byte was
+    /// read.
+    fn unpack(bytes: &[u8], bits: &[u64], loaded: &mut Vec<ContactSim>) -> bool {
+        let mut u = Unpacker::new(bytes, bits, &[]);
+        code_contact_sims(
+            &mut u,
+            loaded,
+            &blank_contact_sim(),
+            &NO_GUESSES,
+            &mut Column::new(),
+        );
+        u.at_end()
+    }
+
+    /// Packs `saved` as `code_world` packs a solver set's sims
+    /// (`NO_GUESSES`): the bytes and bits.
+    fn pack(saved: &[ContactSim]) -> (Vec<u8>, Vec<u64>) {
         let mut sims = saved.to_vec();
         let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
         let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
-        code_contact_sims(&mut p, &mut sims, &blank, &g, &mut col);
+        code_contact_sims(
+            &mut p,
+            &mut sims,
+            &blank_contact_sim(),
+            &NO_GUESSES,
+            &mut Column::new(),
+        );
         p.finish();
         // (Debug prints each float so that it reads back to the same bits,
         // and these hold no NaN)
@@ -2202,10 +2441,15 @@ mod tests {
             format!("{saved:?}"),
             "packer changed them"
         );
+        (bytes, bits)
+    }
+
+    /// Packs `saved`, unpacks them over other sims and checks every bit
+    /// came back. Gives the bytes used.
+    fn round_trip(saved: &[ContactSim]) -> usize {
+        let (bytes, bits) = pack(saved);
         let mut loaded = vec![odd_sim(&mut Rng(7)); 3];
-        let mut u = Unpacker::new(&bytes, &bits, &joints);
-        code_contact_sims(&mut u, &mut loaded, &blank, &g, &mut col);
-        assert!(u.at_end());
+        assert!(unpack(&bytes, &bits, &mut loaded));
         assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
         bytes.len()
     }
@@ -2234,15 +2478,105 @@ mod tests {
     }
 
     #[test]
+    fn corrupted_sim_bytes_unpack_without_a_panic() {
+        // mixed sims, packed; then each byte flipped in turn (and the
+        // bits, and the buffers cut short): the unpacker reads whatever it
+        // finds, never out of bounds
+        let mut r = Rng(5);
+        let saved: Vec<_> = (0..70)
+            .map(|i| match r.next() % 3 {
+                0 => odd_sim(&mut r),
+                k => sim(&mut r, i, k as usize, k == 2),
+            })
+            .collect();
+        let (bytes, bits) = pack(&saved);
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << (i % 8);
+            unpack(&b, &bits, &mut saved.clone());
+        }
+        for i in 0..bits.len() * 64 {
+            let mut w = bits.clone();
+            w[i / 64] ^= 1 << (i % 64);
+            unpack(&bytes, &w, &mut saved.clone());
+        }
+        for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+            unpack(&bytes[..cut], &bits, &mut saved.clone());
+        }
+    }
+
+    /// Packs contact rows (no shapes to guess their bodies from) and
+    /// unpacks them over other rows; then with each byte of the pack
+    /// flipped in turn (no panic). Gives whether they came back.
+    fn rows_round_trip(saved: &[Contact]) -> bool {
+        let mut col = Column::new();
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_contact_rows(&mut p, &mut saved.to_vec(), &[], &mut col);
+        p.finish();
+        let unpack = |bytes: &[u8], col: &mut Column| {
+            let mut loaded = vec![Contact::default(); 5];
+            let mut u = Unpacker::new(bytes, &bits, &joints);
+            code_contact_rows(&mut u, &mut loaded, &[], col);
+            (format!("{loaded:?}"), u.at_end())
+        };
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << (i % 8);
+            unpack(&b, &mut col);
+        }
+        unpack(&bytes, &mut col) == (format!("{saved:?}"), true)
+    }
+
+    #[test]
+    fn contact_rows_of_every_kind_come_back_bit_for_bit() {
+        let mut r = Rng(11);
+        for n in [0, 1, 63, 64, 65, 150] {
+            // rows as a world makes them (ids their index, lists in step),
+            // now and then a free slot or a row with random links
+            let rows: Vec<Contact> = (0..n as u32)
+                .map(|i| {
+                    let mut ct = Contact::default();
+                    match r.next() % 6 {
+                        // a free slot
+                        0 => ct.generation = r.next(),
+                        // every field at random
+                        1 => {
+                            let mut w = || r.next();
+                            (ct.contact_id, ct.generation, ct.flags) = (w(), w(), w());
+                            (ct.shape_id_a, ct.shape_id_b) = (w(), w());
+                            for e in &mut ct.edges {
+                                (e.body_id, e.next_key) = (w(), w());
+                            }
+                            (ct.island_id, ct.island_next) = (w(), w());
+                        }
+                        _ => {
+                            (ct.contact_id, ct.flags) = (i, 1);
+                            (ct.shape_id_a, ct.shape_id_b) = (2 * i, 2 * i + 1 + r.next() % 3);
+                            for (k, e) in ct.edges.iter_mut().enumerate() {
+                                e.body_id = ct.shape_id_a / 2 + k as u32;
+                                e.next_key = (i + 1) << 1 | k as u32;
+                            }
+                            (ct.island_id, ct.island_next) = (r.next() % 2, i + 1);
+                        }
+                    }
+                    ct
+                })
+                .collect();
+            assert!(rows_round_trip(&rows), "{n} rows");
+        }
+    }
+
+    #[test]
     fn a_sim_like_the_last_costs_its_id_its_offsets_and_its_numbers() {
         // A sim equal to the one before it, with two points whose base
-        // separation is the separation and with shared offsets: its id's
-        // difference from the guess (the last one's + 1) is -1, one byte;
-        // every other guess of its header, manifold head and (unused)
-        // recycling cache holds (bits only); the two offsets (16 bytes);
-        // per point, anchor A equal to the last sim's (one byte per
-        // coordinate) and the five numbers (20 bytes). 61 bytes, whether
-        // it starts a new block or not.
+        // separation is the separation and with shared offsets: its flags
+        // (4 bytes); its id's difference from the guess (the last one's +
+        // 1) is -1, one byte; every other guess of its header, manifold
+        // head and (unused) recycling cache holds (flags only); the two
+        // offsets (16 bytes); per point, anchor A equal to the last sim's
+        // (one byte per coordinate) and the five numbers (20 bytes). 65
+        // bytes, whether it starts a new block or not.
         let mut s = sim(&mut Rng(3), 40, 2, true);
         s.base_separation = [
             s.manifold.points[0].separation,
@@ -2251,7 +2585,7 @@ mod tests {
         for n in [1, 2, 63, 64, 65, 100] {
             assert_eq!(
                 round_trip(&vec![s; n + 1]) - round_trip(&vec![s; n]),
-                1 + 16 + 2 * 22,
+                4 + 1 + 16 + 2 * 22,
                 "{n} sims"
             );
         }
