@@ -788,19 +788,15 @@ pub(crate) fn near_tag(v: f32, guess: f32) -> (u32, u32) {
     (x, tag)
 }
 
-/// [`near`] for both coordinates.
-#[inline]
-pub(crate) fn near_vec<C: Coder>(c: &mut C, v: &mut Vec2, guess: Vec2) {
-    near(c, &mut v.x, guess.x);
-    near(c, &mut v.y, guess.y);
-}
-
-/// [`near_vec`] for a world position (with `large-world`, `f64`: a plain
-/// [`guess`]).
+/// [`near`] for both coordinates of a world position (with `large-world`,
+/// `f64`: a plain [`guess`]).
 #[inline]
 pub(crate) fn near_pos<C: Coder>(c: &mut C, v: &mut crate::pos::Pos, g: crate::pos::Pos) {
     #[cfg(not(feature = "large-world"))]
-    near_vec(c, v, g);
+    {
+        near(c, &mut v.x, g.x);
+        near(c, &mut v.y, g.y);
+    }
     #[cfg(feature = "large-world")]
     guess(c, v, g);
 }

@@ -48,8 +48,8 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, all_or_each, delta, diff, elements, guess, guess_all, near,
-    near_pos, near_rot, near_tag, near_vec,
+    Coder, Field, Packer, Unpacker, all_or_each, delta, diff, elements, guess, guess_all, near_pos,
+    near_rot, near_tag,
 };
 use super::raw::{RawStores, Refill};
 use crate::body::{Body, BodySim, BodyState, BodyType};
@@ -295,21 +295,54 @@ fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
     });
 }
 
-fn code_body_state<C: Coder>(c: &mut C, s: &mut BodyState, p: &BodyState, _: u32) {
+/// A solver set's body states (`code_body_state`).
+fn code_body_states<C: Coder>(c: &mut C, states: &mut Vec<BodyState>, col: &mut Column) {
+    let mut n = states.len() as u32;
+    c.varint(&mut n);
+    if C::UNPACKS {
+        states.resize(n as usize, BodyState::IDENTITY);
+    }
+    code_blocks(
+        c,
+        states,
+        &BodyState::IDENTITY,
+        col,
+        1,
+        "body sims and states",
+        |s, p, _, l| {
+            code_body_state::<C>(s, p, l);
+        },
+    );
+}
+
+/// A body state through its flag byte and its block's column
+/// (`code_blocks`): the velocities near the previous state's (their byte
+/// counts less one in flags 0 to 5), the flags and the motion of the step
+/// as the previous state's (flag 6, else `Lanes::words`).
+#[inline(always)]
+fn code_body_state<C: Coder>(s: &mut BodyState, p: &BodyState, l: &mut Lanes) {
     let BodyState {
-        linear_velocity,
+        linear_velocity: v,
         angular_velocity,
         flags,
-        delta_position,
-        delta_rotation,
+        delta_position: dp,
+        delta_rotation: dq,
     } = s;
-    near_vec(c, linear_velocity, p.linear_velocity);
-    near(c, angular_velocity, p.angular_velocity);
-    all_or_each!(c, |c| {
-        guess(c, flags, p.flags);
-        guess(c, delta_position, p.delta_position);
-        guess(c, delta_rotation, p.delta_rotation);
-    });
+    l.near::<C>(0, &mut v.x, p.linear_velocity.x);
+    l.near::<C>(2, &mut v.y, p.linear_velocity.y);
+    l.near::<C>(4, angular_velocity, p.angular_velocity);
+    let bits = |x: &[f32; 4]| x.map(f32::to_bits);
+    let (pp, pq) = (p.delta_position, p.delta_rotation);
+    let [x, y, c, q] = bits(&[dp.x, dp.y, dq.c, dq.s]);
+    let [gx, gy, gc, gq] = bits(&[pp.x, pp.y, pq.c, pq.s]);
+    let mut rest = [*flags, x, y, c, q];
+    l.words::<C, 5>(6, &mut rest, [p.flags, gx, gy, gc, gq]);
+    if C::UNPACKS {
+        let [f, x, y, c, q] = rest;
+        *flags = f;
+        let [x, y, c, q] = [x, y, c, q].map(f32::from_bits);
+        (*dp, *dq) = (Vec2::new(x, y), Rot { c, s: q });
+    }
 }
 
 /// A slot of the recycling rotation table no contact sim has filled yet.
@@ -1643,7 +1676,7 @@ fn code_id_pool<C: Coder>(c: &mut C, pool: &mut IdPool) {
 /// A solver set's bodies, islands and joints (its contacts come later, once
 /// the contact rows are in).
 #[inline(never)]
-fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
+fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet, col: &mut Column) {
     let SolverSet {
         body_sims,
         body_states,
@@ -1654,7 +1687,7 @@ fn code_set_bodies<C: Coder>(c: &mut C, set: &mut SolverSet) {
     } = set;
     in_use.code(c);
     elements(c, body_sims, &BodySim::REST, code_body_sim);
-    elements(c, body_states, &BodyState::IDENTITY, code_body_state);
+    code_body_states(c, body_states, col);
     let blank = IslandSim {
         island_id: NULL_INDEX,
     };
@@ -1885,6 +1918,8 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.mark("body rows");
     code_body_rows(c, bodies);
     c.mark("body sims and states");
+    // (the blocks' column, reused: `code_blocks`)
+    let mut col = Column::new();
     code_id_pool(c, contact_ids);
     code_id_pool(c, island_ids);
     code_id_pool(c, solver_set_ids);
@@ -1895,7 +1930,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
         solver_sets.resize_with(set_count as usize, SolverSet::default);
     }
     for set in solver_sets.iter_mut() {
-        code_set_bodies(c, set);
+        code_set_bodies(c, set, &mut col);
     }
     c.mark("trees");
     for t in MOVING_TREES {
@@ -1919,7 +1954,6 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let (places, links) = links.split_at_mut(3 * n as usize);
     let (derived, links) = links.split_at_mut(3 * n as usize);
     let (turned, by_shape) = links.split_at_mut(2 * bodies.len());
-    let mut col = Column::new();
     code_contact_rows(c, contacts, &shapes[..], &mut col);
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
@@ -2565,6 +2599,36 @@ mod tests {
                 .collect();
             assert!(rows_round_trip(&rows), "{n} rows");
         }
+    }
+
+    #[test]
+    fn body_states_come_back_bit_for_bit() {
+        // velocities at random, now and then flags and a motion of the step
+        // unlike the last state's
+        let mut r = Rng(13);
+        let saved: Vec<BodyState> = (0..150)
+            .map(|i| {
+                let mut s = BodyState::IDENTITY;
+                s.linear_velocity = Vec2::new(r.float(), r.float());
+                s.angular_velocity = r.float();
+                if i % 3 == 0 {
+                    s.flags = r.next();
+                    s.delta_position = Vec2::new(r.float(), r.float());
+                    s.delta_rotation = Rot::from_angle(r.float());
+                }
+                s
+            })
+            .collect();
+        let mut col = Column::new();
+        let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
+        code_body_states(&mut p, &mut saved.clone(), &mut col);
+        p.finish();
+        let mut loaded = vec![BodyState::IDENTITY; 3];
+        let mut u = Unpacker::new(&bytes, &bits, &joints);
+        code_body_states(&mut u, &mut loaded, &mut col);
+        assert!(u.at_end());
+        assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
     }
 
     #[test]
