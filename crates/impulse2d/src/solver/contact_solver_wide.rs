@@ -174,16 +174,20 @@ impl PrepareParams {
 /// colour, lane `i` from `sims[i]`: the wide
 /// [`prepare`](super::contact_solver::prepare), which gives the same bits as
 /// it written lane by lane into [`WideConstraint::empty`]`(dummy)` (as the
-/// solver did before; the tests keep that form as the reference). Static bodies and empty lanes point at
-/// the stand-in state `dummy` (resting, like the scalar `load`'s stand-in);
-/// empty lanes and the second point of a one-point manifold are zeros.
+/// solver did before; the tests keep that form as the reference). Static
+/// bodies and empty lanes point at the stand-in state `dummy` (resting, like
+/// the scalar `load`'s stand-in); empty lanes and the second point of a
+/// one-point manifold are zeros.
 ///
-/// Each lane's inputs are read from its contact and written where the block
-/// keeps them (normal, anchors, masses, material); then the eight lanes'
-/// effective masses, base separations, warm-start impulses and approach
-/// speeds are computed at once, with the scalar code's operations in its
-/// order (no fused multiply-add; IEEE division is correctly rounded in every
-/// lane; `if k > 0 { 1 / k } else { 0 }` is a select).
+/// Each lane's inputs are read from its contact: the masses and material,
+/// and each point's anchors, separation and impulses, as rows of eight words
+/// that are transposed into lanes (on x86-64 with SSE2 4 × 4 or AVX 8 × 8
+/// shuffles, see `rows`). Then the eight lanes' effective masses, base
+/// separations, warm-start impulses and approach speeds are computed at
+/// once, with the scalar code's operations in its order (no fused
+/// multiply-add; IEEE division is correctly rounded in every lane;
+/// `if k > 0 { 1 / k } else { 0 }` is a select), and every field of the
+/// block is written once.
 #[inline(always)]
 pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
     #[cfg(target_arch = "x86_64")] isa: I,
@@ -194,50 +198,64 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
     params: &PrepareParams,
 ) {
     #[cfg(target_arch = "x86_64")]
-    let (m, gather) = (isa, move |s: &[BodyState], l: Lanes<'_>| {
-        rows::gather(isa, s, l)
-    });
+    let (m, gather, transpose_rows) = (
+        isa,
+        move |s: &[BodyState], l: Lanes<'_>| rows::gather(isa, s, l),
+        move |r: &[[f32; 8]; LANES]| rows::transpose_rows(isa, r),
+    );
     #[cfg(not(target_arch = "x86_64"))]
     let (m, gather) = (LaneMath, gather);
     debug_assert!(sims.len() <= LANES);
-    if sims.len() < LANES {
-        // A colour's last block: its unused lanes as `empty` makes them (the
-        // lanes below are written over).
-        *w = WideConstraint::empty(dummy);
-    }
 
-    // The inputs that are not kept as they are read (empty lanes: zeros).
+    // Each lane's inputs, as read (empty lanes: zeros and the stand-in).
+    let (mut bodies_a, mut bodies_b) = ([dummy; LANES], [dummy; LANES]);
     let mut is_static = FloatW::default();
     let mut point_count = FloatW::default();
+    let (mut normal_x, mut normal_y) = (FloatW::default(), FloatW::default());
     let mut rolling_impulse = FloatW::default();
-    let mut separation = [FloatW::default(); 2];
-    let mut normal_impulse = [FloatW::default(); 2];
-    let mut tangent_impulse = [FloatW::default(); 2];
-    let mut max = dummy;
+    let mut softened = [FloatW::default(); 3];
+    // Rows of eight words, transposed into lanes below: the contact's
+    // masses and material, and each point's anchors, separation and impulses.
+    let mut contact_rows = [[0.0f32; 8]; LANES];
+    let mut point_rows = [[[0.0f32; 8]; LANES]; 2];
     for (i, sim) in sims.iter().enumerate().take(LANES) {
         let (a, b) = (sim.body_sim_index_a, sim.body_sim_index_b);
         let one_static = a == NULL_INDEX || b == NULL_INDEX;
         is_static.0[i] = if one_static { 1.0 } else { 0.0 };
         let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
-        let (a, b) = (or_dummy(a), or_dummy(b));
-        w.bodies.a[i] = a;
-        w.bodies.b[i] = b;
-        max = max.max(a).max(b);
+        bodies_a[i] = or_dummy(a);
+        bodies_b[i] = or_dummy(b);
 
         let manifold = &sim.manifold;
         debug_assert!(manifold.point_count > 0 && manifold.point_count <= 2);
         point_count.0[i] = manifold.point_count as f32;
-        w.normal_x.0[i] = manifold.normal.x;
-        w.normal_y.0[i] = manifold.normal.y;
-        w.inv_mass_a.0[i] = sim.inv_mass_a;
-        w.inv_i_a.0[i] = sim.inv_i_a;
-        w.inv_mass_b.0[i] = sim.inv_mass_b;
-        w.inv_i_b.0[i] = sim.inv_i_b;
-        w.friction.0[i] = sim.friction;
-        w.restitution.0[i] = sim.restitution;
-        w.tangent_speed.0[i] = sim.tangent_speed;
-        w.rolling_resistance.0[i] = sim.rolling_resistance;
+        normal_x.0[i] = manifold.normal.x;
+        normal_y.0[i] = manifold.normal.y;
         rolling_impulse.0[i] = manifold.rolling_impulse;
+        contact_rows[i] = [
+            sim.inv_mass_a,
+            sim.inv_i_a,
+            sim.inv_mass_b,
+            sim.inv_i_b,
+            sim.friction,
+            sim.restitution,
+            sim.rolling_resistance,
+            sim.tangent_speed,
+        ];
+        // Both points, the second also where there is one (its lanes are
+        // cleared below).
+        for (rows, mp) in point_rows.iter_mut().zip(&manifold.points) {
+            rows[i] = [
+                mp.anchor_a.x,
+                mp.anchor_a.y,
+                mp.anchor_b.x,
+                mp.anchor_b.y,
+                mp.separation,
+                mp.normal_impulse,
+                mp.tangent_impulse,
+                mp.total_normal_impulse,
+            ];
+        }
         if let Some(softening) = params.softening {
             // Per lane: the softness depends on the lane's masses.
             let softness = if one_static {
@@ -245,24 +263,23 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
             } else {
                 softening.softness(sim.inv_mass_a, sim.inv_mass_b)
             };
-            w.bias_rate.0[i] = softness.bias_rate;
-            w.mass_scale.0[i] = softness.mass_scale;
-            w.impulse_scale.0[i] = softness.impulse_scale;
-        }
-        // Both points, the second also where there is one (its lanes are
-        // cleared below).
-        for (p, mp) in manifold.points.iter().enumerate() {
-            let wp = &mut w.points[p];
-            wp.anchor_a_x.0[i] = mp.anchor_a.x;
-            wp.anchor_a_y.0[i] = mp.anchor_a.y;
-            wp.anchor_b_x.0[i] = mp.anchor_b.x;
-            wp.anchor_b_y.0[i] = mp.anchor_b.y;
-            separation[p].0[i] = mp.separation;
-            normal_impulse[p].0[i] = mp.normal_impulse;
-            tangent_impulse[p].0[i] = mp.tangent_impulse;
+            softened[0].0[i] = softness.bias_rate;
+            softened[1].0[i] = softness.mass_scale;
+            softened[2].0[i] = softness.impulse_scale;
         }
     }
-    w.bodies.max = max;
+    // At least every index (the stand-in is the last state).
+    let max = bodies_a
+        .iter()
+        .chain(&bodies_b)
+        .fold(dummy, |m, &i| m.max(i));
+    w.bodies = BodyIndices {
+        a: bodies_a,
+        b: bodies_b,
+        max,
+    };
+    w.normal_x = normal_x;
+    w.normal_y = normal_y;
 
     let zero = m.splat(0.0);
     let one = m.splat(1.0);
@@ -278,13 +295,27 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
                 .lanes()
         };
         let (s, c) = (params.static_softness, params.contact_softness);
-        w.bias_rate = pick(s.bias_rate, c.bias_rate);
-        w.mass_scale = pick(s.mass_scale, c.mass_scale);
-        w.impulse_scale = pick(s.impulse_scale, c.impulse_scale);
+        softened = [
+            pick(s.bias_rate, c.bias_rate),
+            pick(s.mass_scale, c.mass_scale),
+            pick(s.impulse_scale, c.impulse_scale),
+        ];
     }
+    [w.bias_rate, w.mass_scale, w.impulse_scale] = softened;
 
-    let (ma, ia) = (m.ld(w.inv_mass_a), m.ld(w.inv_i_a));
-    let (mb, ib) = (m.ld(w.inv_mass_b), m.ld(w.inv_i_b));
+    let [
+        ma,
+        ia,
+        mb,
+        ib,
+        friction,
+        restitution,
+        rolling_resistance,
+        tangent_speed,
+    ] = transpose_rows(&contact_rows);
+    [w.inv_mass_a, w.inv_i_a, w.inv_mass_b, w.inv_i_b] = [ma, ia, mb, ib].map(Lane::lanes);
+    [w.friction, w.restitution] = [friction, restitution].map(Lane::lanes);
+    [w.rolling_resistance, w.tangent_speed] = [rolling_resistance, tangent_speed].map(Lane::lanes);
     let k_roll = ia + ib;
     w.rolling_mass = k_roll.gt(zero).select(one / k_roll, zero).lanes();
     w.rolling_impulse = (scale * m.ld(rolling_impulse)).lanes();
@@ -295,10 +326,18 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
     let a = gather(states, w.bodies.a());
     let b = gather(states, w.bodies.b());
     for (p, wp) in w.points.iter_mut().enumerate() {
-        let (rax, ray) = (m.ld(wp.anchor_a_x), m.ld(wp.anchor_a_y));
-        let (rbx, rby) = (m.ld(wp.anchor_b_x), m.ld(wp.anchor_b_y));
+        let [
+            rax,
+            ray,
+            rbx,
+            rby,
+            separation,
+            normal_impulse,
+            tangent_impulse,
+            _,
+        ] = transpose_rows(&point_rows[p]);
         // s_base = s − (r_B − r_A)·n
-        let base_separation = m.ld(separation[p]) - ((rbx - rax) * nx + (rby - ray) * ny);
+        let base_separation = separation - ((rbx - rax) * nx + (rby - ray) * ny);
 
         let rna = rax * ny - ray * nx;
         let rnb = rbx * ny - rby * nx;
@@ -325,15 +364,13 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
         // empty lane) are zeros, as `empty` leaves them.
         let has = point_count.gt(m.splat(p as f32));
         let keep = |x| only(has, x, zero);
-        if p == 1 {
-            wp.anchor_a_x = keep(rax);
-            wp.anchor_a_y = keep(ray);
-            wp.anchor_b_x = keep(rbx);
-            wp.anchor_b_y = keep(rby);
-        }
+        wp.anchor_a_x = keep(rax);
+        wp.anchor_a_y = keep(ray);
+        wp.anchor_b_x = keep(rbx);
+        wp.anchor_b_y = keep(rby);
         wp.base_separation = keep(base_separation);
-        wp.normal_impulse = keep(scale * m.ld(normal_impulse[p]));
-        wp.tangent_impulse = keep(scale * m.ld(tangent_impulse[p]));
+        wp.normal_impulse = keep(scale * normal_impulse);
+        wp.tangent_impulse = keep(scale * tangent_impulse);
         wp.total_normal_impulse = FloatW::default();
         wp.normal_mass = keep(normal_mass);
         wp.tangent_mass = keep(tangent_mass);
@@ -706,6 +743,15 @@ pub(crate) fn apply_restitution<#[cfg(target_arch = "x86_64")] I: Isa>(
         scatter(states, c.bodies.a(), &a);
         scatter(states, c.bodies.b(), &b);
     }
+}
+
+/// Eight rows of eight words as eight lanes: lane `i` of word `w` is
+/// `rows[i][w]`. On x86-64 the kernels use the row form
+/// (`rows::transpose_rows`), and this lane-by-lane form is its reference.
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn transpose_rows(rows: &[[f32; 8]; LANES]) -> [FloatW; 8] {
+    std::array::from_fn(|w| FloatW(std::array::from_fn(|i| rows[i][w])))
 }
 
 /// `x` in the lanes of `mask`, else `zero`, as stored.

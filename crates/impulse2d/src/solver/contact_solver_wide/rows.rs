@@ -280,7 +280,7 @@ fn outside(lanes: Lanes<'_>, len: usize) -> ! {
 }
 
 /// [`gather`] in the x86-64-v3 build: the eight states as 256-bit rows,
-/// transposed with AVX shuffles (unpack, shuffle, then swap the 128-bit halves).
+/// transposed with AVX shuffles ([`transpose8`]).
 #[target_feature(enable = "avx")]
 #[inline]
 fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
@@ -289,6 +289,15 @@ fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
     #[allow(unsafe_code)]
     let r: [__m256; LANES] =
         std::array::from_fn(|i| unsafe { _mm256_loadu_ps(std::ptr::from_ref(s[i]).cast()) });
+    let [w0, w1, w2, w3, w4, w5, w6, w7] = transpose8(r);
+    ([w0, w1, w2, w4, w5, w6, w7], split(w3))
+}
+
+/// The 8 × 8 transpose with AVX shuffles (unpack, shuffle, then swap the
+/// 128-bit halves): lane `i` of word `w` of the result is word `w` of row `i`.
+#[target_feature(enable = "avx")]
+#[inline]
+fn transpose8(r: [__m256; LANES]) -> [FloatW; 8] {
     // Word pairs of rows 2k, 2k + 1: [a0 b0 a1 b1 | a4 b4 a5 b5] and [a2 b2 a3 b3 | a6 b6 a7 b7].
     let lo = |a, b| _mm256_unpacklo_ps(a, b);
     let hi = |a, b| _mm256_unpackhi_ps(a, b);
@@ -313,7 +322,7 @@ fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
         _mm256_shuffle_ps::<0x44>(t[5], t[7]),
         _mm256_shuffle_ps::<0xEE>(t[5], t[7]),
     ];
-    let word = |w: usize| {
+    std::array::from_fn(|w| {
         let v = if w < 4 {
             _mm256_permute2f128_ps::<0x20>(u[w], u[w + 4])
         } else {
@@ -324,17 +333,38 @@ fn gather_avx(s: &[&BodyState; LANES]) -> ([FloatW; 7], [__m128; 2]) {
         unsafe {
             std::mem::transmute::<__m256, FloatW>(v)
         }
-    };
-    let lanes = [
-        word(0),
-        word(1),
-        word(2),
-        word(4),
-        word(5),
-        word(6),
-        word(7),
-    ];
-    (lanes, split(word(3)))
+    })
+}
+
+/// Eight rows of eight words as eight lanes: lane `i` of word `w` is
+/// `rows[i][w]` (the row form of [`transpose_rows`](super::transpose_rows),
+/// bit for bit: only moves). SSE2 4 × 4 transposes in the baseline build,
+/// [`transpose8`] in the x86-64-v3 build.
+#[inline(always)]
+pub(super) fn transpose_rows<I: Isa>(isa: I, rows: &[[f32; 8]; LANES]) -> [I::F; 8] {
+    if I::AVX2 {
+        // SAFETY (the call): `isa` is a value of an `Isa` with `AVX2`, which
+        // exists only where the CPU has AVX2, AVX with it.
+        // SAFETY (the loads): each row is eight `f32` its reference keeps
+        // readable; `loadu` needs no alignment.
+        #[allow(unsafe_code)]
+        let words =
+            unsafe { transpose8(std::array::from_fn(|i| _mm256_loadu_ps(rows[i].as_ptr()))) };
+        return words.map(|x| isa.ld(x));
+    }
+    let r = rows.map(|row| split(FloatW(row)));
+    // Words 4h..4h + 4 of rows 4g..4g + 4.
+    let block = |g: usize, h: usize| transpose(std::array::from_fn(|k| r[4 * g + k][h]));
+    let (w0, w1) = (block(0, 0), block(1, 0));
+    let (w4, w5) = (block(0, 1), block(1, 1));
+    std::array::from_fn(|w| {
+        let x = if w < 4 {
+            join(w0[w], w1[w])
+        } else {
+            join(w4[w - 4], w5[w - 4])
+        };
+        isa.ld(x)
+    })
 }
 
 #[cfg(test)]
@@ -401,7 +431,8 @@ mod tests {
     /// On 200 random sets of states and indices (repeated indices included)
     /// with awkward floats and random flags, the row forms read and write
     /// exactly what the lane-by-lane forms do, and never write a body that
-    /// is not dynamic.
+    /// is not dynamic; and rows of eight words transpose into the lanes the
+    /// lane-by-lane transpose gives.
     #[test]
     fn rows_match_lanes_bit_for_bit() {
         check_build(Baseline);
@@ -486,6 +517,15 @@ mod tests {
             }
         }
         assert!(repeated > 100, "{repeated} trials with a repeated index");
+
+        // The wide prepare's rows-to-lanes transpose, on random bits.
+        for _ in 0..50 {
+            let rows: [[f32; 8]; LANES] =
+                std::array::from_fn(|_| std::array::from_fn(|_| awkward(&mut rng)));
+            let by_rows = transpose_rows(isa, &rows).map(|x| lane_bits(x.lanes()));
+            assert_eq!(by_rows, super::super::transpose_rows(&rows).map(lane_bits));
+            assert_eq!(by_rows[5][2], rows[2][5].to_bits());
+        }
     }
     /// A constraint whose largest index is past the states panics in the
     /// row gather and scatter (one check for the eight lanes), as the
