@@ -576,17 +576,17 @@ fn code_contact_rows<C: Coder>(
 struct SimGuesses<'a> {
     contacts: &'a [Contact],
     /// Per shape, what a contact sim reads of its body (`fill_shape_rows`).
-    by_shape: &'a [u32],
+    by_shape: &'a [[u32; SHAPE_ROW]],
     bodies: &'a [Body],
     sets: &'a [SolverSet],
     /// Per body, the bits of the last recycling rotation coded for it.
-    turned: &'a [Cell<u32>],
+    turned: &'a [[Cell<u32>; 2]],
 }
 
 impl SimGuesses<'_> {
     /// Body `body`'s two slots of the rotation table, if it has them.
     fn turn_slots(&self, body: Option<u32>) -> Option<&[Cell<u32>]> {
-        self.turned.get(slots(body? as usize, 2)?)
+        self.turned.get(body? as usize).map(|t| &t[..])
     }
 
     /// The last recycling rotation coded for a body (its slots), if any.
@@ -610,7 +610,7 @@ impl SimGuesses<'_> {
 
     /// Shape `shape_id`'s row of `by_shape`.
     fn shape_row(&self, shape_id: u32) -> Option<&[u32]> {
-        self.by_shape.get(slots(shape_id as usize, SHAPE_ROW)?)
+        self.by_shape.get(shape_id as usize).map(|r| &r[..])
     }
 
     /// The sim of body `body` (at rest when there is none).
@@ -1958,9 +1958,9 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
     c.mark("contact sims: ids, bodies, material");
-    let turned = Cell::from_mut(turned).as_slice_of_cells();
+    let turned = Cell::from_mut(turned).as_slice_of_cells().as_chunks().0;
     fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
-    let by_shape = &by_shape[..];
+    let by_shape = by_shape.as_chunks().0;
     let blank = blank_contact_sim();
     for k in 0..solver_sets.len() {
         // (taken out for the while, so that the guesses can read the sets)
