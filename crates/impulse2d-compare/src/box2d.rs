@@ -299,6 +299,7 @@ impl Simulation for Box2dSim {
             p.collide,
             p.solve,
             p.splitIslands,
+            f32::NAN, // its tree rebuild is part of `pairs`
             p.constraints,
             p.prepareConstraints,
             p.integrateVelocities,

@@ -51,6 +51,7 @@ pub const STAGES: [&str; STAGE_COUNT] = [
     "collide (narrow phase)",
     "solve",
     "· split islands",
+    "· tree rebuild (Box2D: in pairs)",
     "· constraints",
     "· · prepare",
     "· · integrate velocities",
@@ -61,14 +62,14 @@ pub const STAGES: [&str; STAGE_COUNT] = [
     "· · restitution",
     "· · store impulses",
     "· finalize bodies",
-    "· continuous + bullets",
+    "· bullets",
     "· enlarge proxies",
     "· sleep islands",
     "sensors and events after solve",
 ];
 
 /// Number of [`STAGES`].
-pub const STAGE_COUNT: usize = 19;
+pub const STAGE_COUNT: usize = 20;
 
 /// One step's profile, ms per row of [`STAGES`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -256,6 +256,7 @@ impl Simulation for OurSim {
             p.collide,
             p.solve,
             p.split_islands,
+            p.rebuild_trees,
             constraints,
             p.prepare_constraints,
             p.integrate_velocities,

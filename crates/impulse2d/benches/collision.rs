@@ -108,11 +108,85 @@ fn side_by_side<A, B>(
     ours: (&[A], impl Fn(&A)),
     theirs: (&[B], impl Fn(&B)),
 ) {
+    if let Some(rounds) = quick_rounds() {
+        if std::env::var("IMPULSE2D_BENCH_QUICK_ONLY")
+            .is_ok_and(|only| !only.split(',').any(|o| o == name))
+        {
+            return;
+        }
+        quick_compare(
+            name,
+            rounds,
+            || each_case(ours.0, &ours.1),
+            || each_case(theirs.0, &theirs.1),
+        );
+        return;
+    }
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(ours.0.len() as u64));
-    g.bench_function("impulse2d", |b| run(b, || ours.0.iter().for_each(&ours.1)));
-    g.bench_function("box2d", |b| run(b, || theirs.0.iter().for_each(&theirs.1)));
+    g.bench_function("impulse2d", |b| run(b, || each_case(ours.0, &ours.1)));
+    g.bench_function("box2d", |b| run(b, || each_case(theirs.0, &theirs.1)));
     g.finish();
+}
+
+/// `IMPULSE2D_BENCH_QUICK=N`: instead of criterion's analysis, time `N` batches
+/// of each side, in alternating blocks, and print the fastest batch of each, the
+/// quartile, median and mean, and their ratios (`IMPULSE2D_BENCH_QUICK_ONLY=a,b`:
+/// only the groups named). On a shared machine the fastest of many short samples is the one
+/// least disturbed by other processes, steadier than a mean.
+fn quick_rounds() -> Option<usize> {
+    std::env::var("IMPULSE2D_BENCH_QUICK").ok()?.parse().ok()
+}
+
+/// See [`quick_rounds`]: the fastest of `rounds` batches of `ours` and of
+/// `theirs`, timed alternately (wall clock, nanoseconds per batch), and the
+/// lower quartile.
+fn quick_compare(name: &str, rounds: usize, mut ours: impl FnMut(), mut theirs: impl FnMut()) {
+    let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
+    // Blocks of 50 batches of one side, then of the other: the same batch
+    // back to back, as criterion runs it, warms the branch predictors.
+    for _ in 0..rounds.div_ceil(50) {
+        for (side, times) in times.iter_mut().enumerate() {
+            for _ in 0..50 {
+                let start = std::time::Instant::now();
+                if side == 0 {
+                    ours();
+                } else {
+                    theirs();
+                }
+                times.push(start.elapsed().as_nanos() as f64);
+            }
+        }
+    }
+    let [ours, theirs] = times.map(|mut t| {
+        t.sort_by(f64::total_cmp);
+        let mean = t.iter().sum::<f64>() / t.len() as f64;
+        [t[0], t[t.len() / 4], t[t.len() / 2], mean].map(|x| x / 1e3)
+    });
+    println!(
+        "{name:24} µs per batch, min / q1 / median / mean: ours {:7.2} {:7.2} {:7.2} {:7.2}  \
+         box2d {:7.2} {:7.2} {:7.2} {:7.2}  ratio {:.3} {:.3} {:.3} {:.3}",
+        ours[0],
+        ours[1],
+        ours[2],
+        ours[3],
+        theirs[0],
+        theirs[1],
+        theirs[2],
+        theirs[3],
+        ours[0] / theirs[0],
+        ours[1] / theirs[1],
+        ours[2] / theirs[2],
+        ours[3] / theirs[3],
+    );
+}
+
+/// Runs `f` on every case: one batch. Never inlined, so that a profiler
+/// (`valgrind --tool=callgrind`, run with criterion's `--profile-time`) sees
+/// each group's batches as calls of their own and counts instructions per batch.
+#[inline(never)]
+fn each_case<T>(cases: &[T], f: &impl Fn(&T)) {
+    cases.iter().for_each(f);
 }
 
 /// Box2D's relative pose of B in A (`b2InvMulTransforms`).

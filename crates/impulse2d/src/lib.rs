@@ -194,8 +194,9 @@
 //   `isa::Avx2::new`, the proof of those features that only that build makes;
 // - `solver/contact_solver_wide/rows.rs` (x86-64): SSE/AVX loads and
 //   stores of whole body states (each index checked once per constraint,
-//   against the largest that `BodyIndices` keeps), and the AVX gather run
-//   only with an `Avx2`;
+//   against the largest that `BodyIndices` keeps), the AVX gather and the
+//   prepare's row loads and 8×8 transpose (`transpose_rows`), run only with
+//   an `Avx2`;
 // - `solver/lanes.rs` (x86-64): the AVX operations of `F256`, whose values
 //   only an `Avx2` makes (`Math::ld`, `Math::splat`).
 #![deny(unsafe_code)]

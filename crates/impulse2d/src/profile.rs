@@ -14,6 +14,12 @@ pub struct Profile {
     pub step: f32,
     /// Broad phase: new pairs and contact creation.
     pub pairs: f32,
+    /// Rebuilding the broad phase's dynamic and kinematic trees after the
+    /// pair search (see `BroadPhase::rebuild_trees`). One thread does it, in
+    /// [`solve`](Self::solve) beside the constraint stages (after them on
+    /// one worker) but outside their timers; Box2D counts its rebuild in its
+    /// `pairs`.
+    pub rebuild_trees: f32,
     /// Narrow phase: manifolds and contact state changes.
     pub collide: f32,
     /// Everything in the solver (the stages below).
@@ -36,9 +42,13 @@ pub struct Profile {
     pub restitution: f32,
     /// Saving impulses for warm starting.
     pub store_impulses: f32,
-    /// Transforms, sleep timers and shape boxes.
+    /// Transforms, sleep timers and shape boxes, and the sweeps of fast
+    /// bodies (not bullets) against static shapes.
     pub finalize_bodies: f32,
-    /// Sweeping fast bodies against static shapes.
+    /// Sweeping fast bullets against the other bodies (fast bodies that are
+    /// not bullets are swept against static shapes inside
+    /// [`finalize_bodies`](Self::finalize_bodies), as Box2D does in its
+    /// `transforms` stage).
     pub continuous: f32,
     /// Growing broad-phase proxies.
     pub enlarge_proxies: f32,

@@ -1175,32 +1175,39 @@ fn disabling_and_retyping_bodies_keeps_joints_consistent() {
     );
 }
 
+/// A 1 kg body hanging 1 m under the ground on a distance joint (weight
+/// 10 N), with a force threshold of `threshold` N (and user data 42).
+fn hanging(threshold: f32, breaks: bool) -> (World, JointId, BodyId) {
+    let (mut world, ground, body) = rig(Vec2::new(0.0, 10.0), Vec2::new(0.0, 9.0));
+    world
+        .body_mut(body)
+        .unwrap()
+        .set_mass_data(impulse2d::collision::MassData {
+            mass: 1.0,
+            center: Vec2::ZERO,
+            rotational_inertia: 0.1,
+        })
+        .unwrap();
+    let joint = world.add_joint(&DistanceJointDef {
+        base: JointDef {
+            force_threshold: threshold,
+            break_on_threshold: breaks,
+            user_data: 42,
+            ..build::joint(ground, body, Vec2::ZERO, Vec2::ZERO)
+        },
+        length: 1.0,
+        ..Default::default()
+    });
+    (world, joint, body)
+}
+
 #[test]
 fn threshold_events_and_breaking() {
     // A 1 kg body hanging from a distance joint pulls with its weight, 10 N.
     // With a 5 N threshold the joint reports every step; set to break, it
     // breaks on the first step and the body falls free.
     for breaks in [false, true] {
-        let (mut world, ground, body) = rig(Vec2::new(0.0, 10.0), Vec2::new(0.0, 9.0));
-        world
-            .body_mut(body)
-            .unwrap()
-            .set_mass_data(impulse2d::collision::MassData {
-                mass: 1.0,
-                center: Vec2::ZERO,
-                rotational_inertia: 0.1,
-            })
-            .unwrap();
-        let joint = world.add_joint(&DistanceJointDef {
-            base: JointDef {
-                force_threshold: 5.0,
-                break_on_threshold: breaks,
-                user_data: 42,
-                ..build::joint(ground, body, Vec2::ZERO, Vec2::ZERO)
-            },
-            length: 1.0,
-            ..Default::default()
-        });
+        let (mut world, joint, body) = hanging(5.0, breaks);
         for i in 0..30 {
             step(&mut world);
             let events = world.joint_events();
@@ -1236,6 +1243,62 @@ fn threshold_events_and_breaking() {
             assert!((y - 9.0).abs() < 0.01);
         }
     }
+}
+
+#[test]
+fn thresholds_set_later_restored_or_rolled_back_report_as_set() {
+    // The step skips the joints' reactions while no joint has a threshold:
+    // a threshold that arrives later (a setter, a snapshot, a rollback)
+    // must still be seen. The joint carries 10 N; 5 N is exceeded.
+    let (mut world, joint, _) = hanging(f32::MAX, false);
+    let mut before = impulse2d::RollbackState::new();
+    world.save_rollback(&mut before);
+    for _ in 0..5 {
+        step(&mut world);
+        assert!(world.joint_events().is_empty());
+    }
+    world
+        .joint_mut(joint)
+        .unwrap()
+        .set_force_threshold(5.0)
+        .unwrap();
+    for _ in 0..5 {
+        step(&mut world);
+        assert_eq!(world.joint_events().len(), 1);
+    }
+    // a snapshot of this world, into a new world and into one whose joint
+    // never had a threshold
+    let snapshot = world.snapshot();
+    let mut rebuilt = World::from_snapshot(&snapshot, 1).unwrap();
+    let (mut other, ..) = hanging(f32::MAX, false);
+    other.restore(&snapshot).unwrap();
+    for w in [&mut rebuilt, &mut other] {
+        for _ in 0..3 {
+            step(w);
+            assert_eq!(w.joint_events().len(), 1);
+        }
+    }
+    // back to before the threshold: none reported again
+    world.load_rollback(&before).unwrap();
+    for _ in 0..3 {
+        step(&mut world);
+        assert!(world.joint_events().is_empty());
+    }
+    // a snapshot of a world whose joint has a threshold from the start,
+    // restored into a world that never had one, then rolled back to a state
+    // saved with the threshold
+    let (mut first, ..) = hanging(5.0, false);
+    let (mut second, ..) = hanging(f32::MAX, false);
+    second.restore(&first.snapshot()).unwrap();
+    let mut with = impulse2d::RollbackState::compact();
+    second.save_rollback(&mut with);
+    step(&mut first);
+    step(&mut second);
+    assert_eq!(first.joint_events().len(), 1);
+    assert_eq!(second.joint_events().len(), 1);
+    second.load_rollback(&with).unwrap();
+    step(&mut second);
+    assert_eq!(second.joint_events().len(), 1);
 }
 
 #[test]

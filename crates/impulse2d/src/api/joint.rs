@@ -693,6 +693,7 @@ impl JointView<&mut World> {
     pub fn set_force_threshold(&mut self, force: f32) -> Result<()> {
         check_threshold(force, "joint force threshold")?;
         self.world.joint_sim_mut(self.index).base.force_threshold = force;
+        self.world.joints.thresholds_seen |= force != f32::MAX;
         Ok(())
     }
 
@@ -703,6 +704,7 @@ impl JointView<&mut World> {
     pub fn set_torque_threshold(&mut self, torque: f32) -> Result<()> {
         check_threshold(torque, "joint torque threshold")?;
         self.world.joint_sim_mut(self.index).base.torque_threshold = torque;
+        self.world.joints.thresholds_seen |= torque != f32::MAX;
         Ok(())
     }
 

@@ -766,6 +766,12 @@ pub(crate) struct JointStorage {
     pub detached: Vec<(u32, JointSim)>,
     /// Joints over their thresholds this step: `(joint, force, torque)`.
     pub over_threshold: Vec<(u32, f32, f32)>,
+    /// Whether any joint may have a force or torque threshold below
+    /// `f32::MAX`: set when a joint is made or set so, never cleared (so a
+    /// rollback, which leaves it, cannot hide a threshold it brings back),
+    /// and worked out after a snapshot is decoded. While it is false the
+    /// step does not look at the joints' reactions at all.
+    pub thresholds_seen: bool,
 }
 
 impl JointDef {

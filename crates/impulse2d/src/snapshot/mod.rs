@@ -252,6 +252,20 @@ fn encode(world: &World) -> Vec<u8> {
 /// threads, no callbacks) and validates it. The struct literal names every
 /// field of [`World`]: a new field is a compile error here until it is
 /// either read (and written by [`encode`]) or said not to be data.
+/// Whether any joint of `world` (in a graph colour, a solver set, or taken
+/// out while a body changes state) has a force or torque threshold below
+/// `f32::MAX` ([`JointStorage::thresholds_seen`](crate::joint::JointStorage)).
+fn any_joint_threshold(world: &World) -> bool {
+    let colours = world.graph.colors.iter().map(|c| &c.joint_sims[..]);
+    let sets = world.solver_sets.iter().map(|s| &s.joint_sims[..]);
+    let detached = world.joints.detached.iter().map(|(_, sim)| sim);
+    colours
+        .chain(sets)
+        .flatten()
+        .chain(detached)
+        .any(|sim| sim.base.force_threshold != f32::MAX || sim.base.torque_threshold != f32::MAX)
+}
+
 fn decode(bytes: &[u8], world_number: u16) -> Result<World> {
     let r = &mut Reader::new(payload(bytes)?, world_number);
     let settings: crate::world::WorldDef = Wire::get(r)?;
@@ -296,6 +310,7 @@ fn decode(bytes: &[u8], world_number: u16) -> Result<World> {
     }
     check::check_world(&world)?;
     world.pair_set = check::pair_set(&world.contacts);
+    world.joints.thresholds_seen = any_joint_threshold(&world);
     world
         .validate()
         .map_err(|_| bad("the snapshot's world is inconsistent"))?;

@@ -38,9 +38,22 @@ pub(crate) trait Coder {
     /// The `n` (1 to 4) low bytes of `v` (the unpacker clears the others).
     fn low_bytes(&mut self, v: &mut u32, n: u32);
     /// Bytes as they are, in one go (a column of a block, see
-    /// `code_sim_block` in `rollback.rs`): the packer appends `b`, the
+    /// `code_block` in `rollback.rs`): the packer appends `b`, the
     /// unpacker fills it.
     fn raw(&mut self, b: &mut [u8]);
+    /// A count of items that each put at least `min_bytes` (1 or more)
+    /// bytes in the byte stream, as a varint. The unpacker cuts it to what
+    /// its bytes can hold, so a corrupted count cannot ask for more memory
+    /// than the state's own size or loop longer than that.
+    #[inline]
+    fn count(&mut self, v: &mut u32, _min_bytes: usize) {
+        self.varint(v);
+    }
+    /// The unpacker's check that a block's items read exactly the `len`
+    /// bytes its column held (their cursor ended `at`); a mismatch is a
+    /// coding bug, and `Unpacker::at_end` reports it. Nothing otherwise.
+    #[inline]
+    fn column_read(&mut self, _len: usize, _at: usize) {}
     /// Starts counting what follows under `label` (see
     /// [`Packer::counting`]); nothing otherwise.
     #[inline]
@@ -293,6 +306,9 @@ pub(crate) struct Unpacker<'a> {
     left: u32,
     joint_sims: &'a [JointSim],
     joint_at: usize,
+    /// A block's items read other than the bytes its column held
+    /// (`Coder::column_read`).
+    drifted: bool,
 }
 
 impl<'a> Unpacker<'a> {
@@ -307,12 +323,14 @@ impl<'a> Unpacker<'a> {
             left: 0,
             joint_sims,
             joint_at: 0,
+            drifted: false,
         }
     }
 
-    /// Whether every byte and joint sim was read.
+    /// Whether every byte and joint sim was read, and every block's items
+    /// read exactly their column.
     pub(crate) fn at_end(&self) -> bool {
-        self.at == self.bytes.len() && self.joint_at == self.joint_sims.len()
+        self.at == self.bytes.len() && self.joint_at == self.joint_sims.len() && !self.drifted
     }
 
     #[inline]
@@ -325,6 +343,18 @@ impl<'a> Unpacker<'a> {
 
 impl Coder for Unpacker<'_> {
     const UNPACKS: bool = true;
+
+    #[inline]
+    fn count(&mut self, v: &mut u32, min_bytes: usize) {
+        self.varint(v);
+        let most = self.bytes.len() / min_bytes.max(1);
+        *v = (*v).min(u32::try_from(most).unwrap_or(u32::MAX));
+    }
+
+    #[inline]
+    fn column_read(&mut self, len: usize, at: usize) {
+        self.drifted |= len != at;
+    }
 
     #[inline]
     fn word(&mut self, v: &mut u32) {

@@ -25,7 +25,7 @@
 //! where the guesses hold. Where a guess rarely holds, the value is coded
 //! without one (the solver's numbers of a manifold point are raw words):
 //! each decision costs time. The contact sims, most of the state, go in
-//! blocks of 64 (`code_sim_block`) through no call on the coder: per sim
+//! blocks of 64 (`code_blocks`) through no call on the coder: per sim
 //! one word of flags (every guess's hit or miss, and byte counts) and the
 //! bytes that the flags say follow, gathered in a column that is appended
 //! in one piece; a sim's header (ids, bodies, material) is one guessed
@@ -298,7 +298,7 @@ fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
 /// A solver set's body states (`code_body_state`).
 fn code_body_states<C: Coder>(c: &mut C, states: &mut Vec<BodyState>, col: &mut Column) {
     let mut n = states.len() as u32;
-    c.varint(&mut n);
+    c.count(&mut n, 1);
     if C::UNPACKS {
         states.resize(n as usize, BodyState::IDENTITY);
     }
@@ -314,6 +314,12 @@ fn code_body_states<C: Coder>(c: &mut C, states: &mut Vec<BodyState>, col: &mut 
         },
     );
 }
+
+/// The most bytes one body state puts in its block's column
+/// (`code_body_state`): its flag byte, three floats near their guesses (4
+/// each) and five words that missed behind their mask byte.
+const BODY_BYTES: usize = 1 + 3 * 4 + (1 + 5 * 4);
+const _: () = assert!(BLOCK * BODY_BYTES <= COLUMN_BYTES);
 
 /// A body state through its flag byte and its block's column
 /// (`code_blocks`): the velocities near the previous state's (their byte
@@ -514,6 +520,8 @@ fn code_off_table<C: Coder>(
         contacts.iter().enumerate().filter(disagree).count() as u32
     };
     c.varint(&mut misses);
+    // (never more than the rows, whatever the bytes say)
+    misses = misses.min(u32::try_from(contacts.len()).unwrap_or(u32::MAX));
     if C::UNPACKS {
         for (i, ct) in contacts.iter_mut().enumerate() {
             for (v, d) in write(ct).into_iter().zip(row(i)) {
@@ -554,7 +562,7 @@ fn code_contact_rows<C: Coder>(
     col: &mut Column,
 ) {
     let mut n = contacts.len() as u32;
-    c.varint(&mut n);
+    c.count(&mut n, ROW_FLAG_BYTES);
     if C::UNPACKS {
         contacts.resize(n as usize, Contact::default());
     }
@@ -659,7 +667,7 @@ fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &
     }
 }
 
-/// Sims per block of `code_sim_block`: every plane has one bit per sim.
+/// Items per block of `code_blocks` (one column each).
 const BLOCK: usize = 64;
 
 /// The most bytes one sim puts in its block's column (`code_sim`): its
@@ -781,7 +789,7 @@ const P_REL_Y: usize = 10;
 /// less one (two planes each for x and y), the id held, `persisted`, the
 /// base separation is the separation, and an unused slot held.
 const P_POINT: usize = 12;
-const _: () = assert!(P_POINT + 2 * 8 == PLANES);
+const _: () = assert!(P_POINT + 2 * 8 == PLANES && PLANES <= 32);
 
 /// One sim's decisions (a word of flags, bit `p` for each `P_` above) and
 /// its block's column (`code_sim`).
@@ -829,6 +837,7 @@ impl Lanes<'_> {
     /// most 8).
     #[inline(always)]
     fn words<C: Coder, const N: usize>(&mut self, p: usize, w: &mut [u32; N], guess: [u32; N]) {
+        const { assert!(N <= 8, "the miss mask is one byte") };
         if self.flag::<C>(p, *w == guess) {
             if C::UNPACKS {
                 *w = guess;
@@ -946,7 +955,7 @@ fn code_contact_sims<C: Coder>(
     col: &mut Column,
 ) {
     let mut n = sims.len() as u32;
-    c.varint(&mut n);
+    c.count(&mut n, 4);
     if C::UNPACKS {
         sims.resize(n as usize, *blank);
     }
@@ -999,9 +1008,11 @@ fn code_block<C: Coder, T>(
             at: 0,
         },
     };
-    if C::UNPACKS {
-        code_column(c, &mut l.col);
-    }
+    let len = if C::UNPACKS {
+        code_column(c, &mut l.col)
+    } else {
+        0
+    };
     let flag_bytes = flag_bytes.min(4);
     for j in range.take(BLOCK) {
         let (done, rest) = items.split_at_mut(j);
@@ -1018,21 +1029,24 @@ fn code_block<C: Coder, T>(
             l.col.buf[i..i + flag_bytes].copy_from_slice(&l.flags.to_le_bytes()[..flag_bytes]);
         }
     }
-    if !C::UNPACKS {
+    if C::UNPACKS {
+        c.column_read(len, l.col.at);
+    } else {
         debug_assert!(l.col.at <= COLUMN_BYTES);
         code_column(c, &mut l.col);
     }
 }
 
 /// A block's column (`code_block`): its length, then its bytes. The
-/// unpacker's cursor is left at the first byte.
+/// unpacker's cursor is left at the first byte. Returns the length.
 #[inline(always)]
-fn code_column<C: Coder>(c: &mut C, col: &mut Cursor) {
+fn code_column<C: Coder>(c: &mut C, col: &mut Cursor) -> usize {
     let mut len = col.at as u32;
     c.bits(&mut len, COLUMN_LEN_BITS);
     let len = (len as usize).min(COLUMN_BYTES);
     c.raw(&mut col.buf[..len]);
     col.at = 0;
+    len
 }
 
 /// One contact sim, in order: its id (its difference from the last one's
@@ -1067,7 +1081,8 @@ fn code_sim<C: Coder>(s: &mut ContactSim, p: &ContactSim, l: &mut Lanes, g: &Sim
     ];
     l.words::<C, 4>(P_MANIFOLD, &mut head, guess);
     if C::UNPACKS {
-        m.point_count = head[0] as usize;
+        // (at most two, whatever the bytes say: a step indexes the points)
+        m.point_count = (head[0] as usize).min(2);
         m.rolling_impulse = f32::from_bits(head[1]);
         m.normal = Vec2::new(f32::from_bits(head[2]), f32::from_bits(head[3]));
     }
@@ -1940,7 +1955,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
     c.mark("contact rows");
     let mut n = contacts.len() as u32;
-    c.varint(&mut n);
+    c.count(&mut n, ROW_FLAG_BYTES);
     // Scratch: three slots per contact for where its sim is
     // (`code_contact_places`), then three for its links back
     // (`code_contact_prevs`), then two per body: the last recycling
@@ -2536,6 +2551,31 @@ mod tests {
         }
         for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
             unpack(&bytes[..cut], &bits, &mut saved.clone());
+        }
+    }
+
+    #[test]
+    fn a_corrupted_count_or_point_count_stays_in_bounds() {
+        // 70 sims packed: the count (70, one varint byte) comes first
+        let mut r = Rng(6);
+        let saved: Vec<_> = (0..70).map(|i| sim(&mut r, i, 2, false)).collect();
+        let (bytes, bits) = pack(&saved);
+        assert_eq!(bytes[0], 70);
+        // a count of 2^32 - 1: no more sims than the bytes hold 4 flag bytes of
+        let mut b = vec![0xff, 0xff, 0xff, 0xff, 0x0f];
+        b.extend_from_slice(&bytes[1..]);
+        let mut loaded = Vec::new();
+        assert!(!unpack(&b, &bits, &mut loaded));
+        assert!(loaded.len() <= b.len() / 4);
+        // a sim whose point count reads as 3 or more: no more than two
+        for count in [3, 7, 255] {
+            let mut odd = saved.clone();
+            odd[0].manifold.point_count = count;
+            let (bytes, bits) = pack(&odd);
+            let mut loaded = Vec::new();
+            unpack(&bytes, &bits, &mut loaded);
+            assert_eq!(loaded.len(), 70);
+            assert!(loaded.iter().all(|s| s.manifold.point_count <= 2));
         }
     }
 

@@ -635,7 +635,7 @@ wire_struct!(JointStorage {
     inv_h,
     detached,
     over_threshold,
-} and refill);
+} skip { thresholds_seen } and refill);
 
 // --- broad phase
 wire_struct!(Child {

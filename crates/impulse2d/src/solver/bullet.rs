@@ -33,42 +33,31 @@ use crate::solver::continuous::{
 use crate::solver::solver_set::AWAKE_SET;
 use crate::world::World;
 
-/// Sweeps the bullets among `world.scratch.fast_bodies` and moves each back
-/// to its first time of impact; updates their shapes' boxes.
+/// Sweeps the fast bullets listed in `world.scratch.fast_bullets` and moves
+/// each back to its first time of impact; updates their shapes' boxes.
 pub(crate) fn solve_bullets(world: &mut World) {
     let mut fractions = std::mem::take(&mut world.scratch.bullet_fractions);
     fractions.clear();
-    let fast = &world.scratch.fast_bodies;
+    let fast = &world.scratch.fast_bullets;
     // Against the non-bullets, at their final poses.
     for &sim_index in fast {
-        let sim = &world.solver_sets[AWAKE_SET as usize].body_sims[sim_index as usize];
-        fractions.push(if sim.flags & flags::IS_BULLET == 0 {
-            f32::NAN
-        } else {
-            bullet_impact_fraction(world, sim_index as usize)
-        });
+        debug_assert!(
+            world.solver_sets[AWAKE_SET as usize].body_sims[sim_index as usize].flags
+                & flags::IS_BULLET
+                != 0
+        );
+        fractions.push(bullet_impact_fraction(world, sim_index as usize));
     }
     // Bullets against bullets, both moving.
-    // Only bullets pair up: the outer test keeps this O(bullets × fast bodies),
-    // not O(fast bodies²) (rain and smash have thousands of fast non-bullets).
     for k in 0..fast.len() {
-        if fractions[k].is_nan() {
-            continue;
-        }
         for j in k + 1..fast.len() {
-            if fractions[j].is_nan() {
-                continue;
-            }
             let t = bullet_pair_fraction(world, fast[k] as usize, fast[j] as usize);
             fractions[k] = fractions[k].min(t);
             fractions[j] = fractions[j].min(t);
         }
     }
     for (k, &fraction) in fractions.iter().enumerate() {
-        if fraction.is_nan() {
-            continue;
-        }
-        let sim_index = world.scratch.fast_bodies[k] as usize;
+        let sim_index = world.scratch.fast_bullets[k] as usize;
         if finish_bullet(world, sim_index, fraction) {
             world.scratch.enlarged_bodies.set(sim_index as u32);
         }

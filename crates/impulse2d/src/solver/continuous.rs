@@ -7,9 +7,11 @@
 //! finds a hit, the body is moved back to the pose at that time (its velocity
 //! is kept, and the next step's speculative contact stops it). A hit with a
 //! shape that asked for pre-solve events is first shown to the pre-solve
-//! callback, which may reject it (a one-way platform). Fast bodies are
-//! processed after finalisation, in blocks on the world's workers; since
-//! they only meet static shapes, the order does not change results.
+//! callback, which may reject it (a one-way platform). Each fast body is
+//! swept as soon as `finalize_bodies` has finalised it, in that stage's
+//! blocks on the world's workers (as Box2D's `b2FinalizeBodiesTask` does):
+//! it only meets static shapes, which no block writes, so the order does not
+//! change results.
 //!
 //! Bullets are skipped here and swept afterwards against everything by
 //! `bullet.rs`.
@@ -29,10 +31,7 @@ use crate::math::Rot;
 use crate::math::{PI, Sweep, Transform, Vec2, atan2};
 use crate::pos::{Pos, WorldTransform, offset_transform, relative_to, sweep_base};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
-use crate::solver::lock_worker;
-use crate::solver::solver_set::{AWAKE_SET, STATIC_SET, SolverSet};
-use crate::workers::SharedMut;
-use crate::world::World;
+use crate::solver::solver_set::{STATIC_SET, SolverSet};
 use crate::{BodyType, broad_phase::BroadPhase};
 
 /// A fast body is swept when it moved more than this fraction of its
@@ -187,68 +186,19 @@ pub(crate) fn is_fast(max_motion: f32, safety_factor: f32, sim: &BodySim) -> boo
     max_motion > safety_factor * sim.min_extent
 }
 
-/// Sweeps the fast awake bodies listed in `world.scratch.fast_bodies` against
-/// static shapes and updates their shapes' boxes.
-#[allow(unsafe_code)]
-pub(crate) fn solve_continuous(world: &mut World) {
-    let World {
-        solver_sets,
-        bodies,
-        shapes,
-        scratch,
-        broad_phase,
-        callbacks,
-        world_number,
-        joints,
-        workers,
-        ..
-    } = world;
-    let custom_filter = callbacks.custom_filter(*world_number); // events
-    let pre_solve = callbacks.pre_solve(*world_number);
-    let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
-    let static_set = &lower[STATIC_SET as usize];
-    let awake = &mut upper[0];
-    let body_count = awake.body_sims.len() as u32;
-    let fast = std::mem::take(&mut scratch.fast_bodies);
-    let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
-        w.enlarged_bodies.set_bit_count_and_clear(body_count);
-    });
-
-    // Fast bodies in blocks on the workers; the bodies whose boxes grew are
-    // gathered per worker and merged by bitwise or.
-    let sims = SharedMut::new(&mut awake.body_sims);
-    let all_shapes = SharedMut::new(shapes);
-    let bodies = &*bodies;
-    let filter = (&custom_filter, &pre_solve, &*joints);
-    workers.for_each_block(fast.len(), MIN_FAST_BLOCK, |range, worker| {
-        let mut own = lock_worker(worker_scratch, worker);
-        for &sim_index in &fast[range] {
-            // SAFETY: `fast` lists each awake body at most once, and blocks
-            // take disjoint parts of it.
-            let sim = unsafe { sims.get(sim_index as usize) };
-            if sim.flags & flags::IS_BULLET != 0 {
-                continue; // events: bullets are swept by bullet.rs
-            }
-            let body = &bodies[sim.body_id as usize];
-            // SAFETY: `sweep_body` writes only the shapes of `body`, whose
-            // sim belongs to this block, and reads only those and static
-            // shapes, which no block writes.
-            let shapes = unsafe { all_shapes.whole() };
-            if sweep_body(sim, body, shapes, bodies, static_set, broad_phase, filter) {
-                own.enlarged_bodies.set(sim_index);
-            }
-        }
-    });
-    for w in &mut scratch.workers {
-        let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
-        scratch.enlarged_bodies.union_with(&w.enlarged_bodies);
-    }
-    scratch.fast_bodies = fast;
+/// What sweeping a fast body against static shapes reads besides the body
+/// itself: shared by the blocks of `finalize_bodies` (`solver/mod.rs`), which
+/// sweep each fast non-bullet body as they finalize it.
+pub(crate) struct StaticSweep<'a> {
+    /// The static bodies' sims (their transforms).
+    pub static_set: &'a SolverSet,
+    /// The broad phase, for its static tree.
+    pub broad_phase: &'a BroadPhase,
+    /// Joints that may keep a body from colliding with a static one.
+    pub joints: &'a JointStorage,
+    pub custom_filter: CustomFilter<'a>,
+    pub pre_solve: PreSolve<'a>,
 }
-
-/// Smallest block of fast bodies worth a block of its own (each is swept
-/// against every static shape near its path).
-const MIN_FAST_BLOCK: usize = 4;
 
 /// A fast body's shape as its sweep sees it.
 pub(crate) struct SweptShape {
@@ -258,9 +208,6 @@ pub(crate) struct SweptShape {
     proxy: ShapeProxy,
     /// Its centroid, body frame, metres.
     centroid: Vec2,
-    /// The radius of the core circle swept when the shape starts out
-    /// touching another, metres.
-    core_radius: f32,
     /// The body's motion over the step, relative to `base`.
     sweep: Sweep,
     /// The world point the sweep is relative to ([`sweep_base`]).
@@ -269,12 +216,10 @@ pub(crate) struct SweptShape {
 
 impl SweptShape {
     pub(crate) fn new(index: u32, shape: &Shape, sweep: Sweep, base: Pos) -> SweptShape {
-        let centroid = shape.geometry.centroid();
         SweptShape {
             index,
             proxy: make_shape_proxy(&shape.geometry),
-            centroid,
-            core_radius: CORE_FRACTION * shape.extent(centroid).0,
+            centroid: shape.geometry.centroid(),
             sweep,
             base,
         }
@@ -285,9 +230,9 @@ impl SweptShape {
     /// is sooner than `fraction` and the pre-solve callback lets the hit
     /// stand; otherwise `fraction`.
     ///
-    /// When the shapes start out touching, a circle of `core_radius` around
-    /// the centroid is swept instead, so that a body resting against a
-    /// surface can still be caught.
+    /// When the shapes start out touching, a circle around the centroid (of
+    /// [`CORE_FRACTION`] of the shape's smallest extent) is swept instead, so
+    /// that a body resting against a surface can still be caught.
     pub(crate) fn first_hit(
         &self,
         shapes: &[Shape],
@@ -307,10 +252,12 @@ impl SweptShape {
         if t == 0.0 {
             let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
             points[0] = self.centroid;
+            // (Worked out only here: few sweeps start out touching.)
+            let core_radius = CORE_FRACTION * shapes[self.index as usize].extent(self.centroid).0;
             input.proxy_b = ShapeProxy {
                 points,
                 count: 1,
-                radius: self.core_radius,
+                radius: core_radius,
             };
             t = time_of_impact(&input).fraction;
         }
@@ -333,36 +280,56 @@ impl SweptShape {
     }
 }
 
-/// Sweeps one body; returns whether one of its shapes' fat boxes grew.
-fn sweep_body(
+/// Sweeps fast non-bullet body `sim` (whose shapes start at `head_shape_id`)
+/// against the static shapes near its path and moves it back to its first
+/// time of impact, if any; makes its end pose the next step's start and
+/// updates its shapes' boxes. Returns whether one of its shapes' fat boxes
+/// grew.
+///
+/// Reads only static shapes, bodies and sims besides the body's own, and
+/// writes only the body's sim and shapes, so `finalize_bodies` runs it in its
+/// blocks (as Box2D's `b2FinalizeBodiesTask` calls `b2SolveContinuous`).
+/// Not inlined: one build serves every SIMD path (the results are the same
+/// bits on each).
+#[inline(never)]
+pub(crate) fn sweep_body(
     sim: &mut BodySim,
-    body: &Body,
+    head_shape_id: u32,
     shapes: &mut [Shape],
     bodies: &[Body],
-    static_set: &SolverSet,
-    broad_phase: &BroadPhase,
-    (custom_filter, pre_solve, joints): (&CustomFilter, &PreSolve, &JointStorage),
+    sweep: &StaticSweep,
 ) -> bool {
+    let StaticSweep {
+        static_set,
+        broad_phase,
+        joints,
+        custom_filter,
+        pre_solve,
+    } = sweep;
     let motion = FastMotion::of(sim);
     let tree = broad_phase.tree(BodyType::Static);
     let min_extent = sim.min_extent;
 
     let mut fraction = 1.0f32;
-    let mut shape_id = body.head_shape_id;
+    let mut shape_id = head_shape_id;
     while shape_id != NULL_INDEX {
-        let fast_shape = &shapes[shape_id as usize];
-        let next = fast_shape.next_shape_id;
-        if fast_shape.is_sensor {
+        let shape = &mut shapes[shape_id as usize];
+        let next = shape.next_shape_id;
+        // The box at the start of the step (finalisation leaves it there for
+        // fast bodies) and at the end, which the shape keeps unless the body
+        // is moved back below.
+        let box1 = shape.aabb;
+        let box2 = speculative_aabb(&shape.geometry, motion.world_xf2);
+        shape.aabb = box2;
+        if shape.is_sensor {
             shape_id = next;
             continue;
         }
-        let centroid = fast_shape.geometry.centroid();
-        let centroid1 = motion.xf1.apply(centroid);
-        let centroid2 = motion.xf2.apply(centroid);
-        let box1 = fast_shape.aabb;
-        let box2 = speculative_aabb(&fast_shape.geometry, motion.world_xf2);
+        let fast_shape = &shapes[shape_id as usize];
         let swept_box = box1.union(&box2);
         let swept = SweptShape::new(shape_id, fast_shape, motion.sweep, motion.base);
+        let centroid1 = motion.xf1.apply(swept.centroid);
+        let centroid2 = motion.xf2.apply(swept.centroid);
 
         tree.query(swept_box, u64::MAX, |_, user_data| {
             let other = &shapes[user_data as usize];
@@ -389,23 +356,18 @@ fn sweep_body(
         shape_id = next;
     }
 
-    let (xf, hit) = if fraction < 1.0 {
-        (
-            offset_transform(motion.sweep.transform_at(fraction), motion.base),
-            true,
-        )
-    } else {
-        (sim.transform, false)
-    };
-    if hit {
-        sim.transform = xf;
+    let enlarged = if fraction < 1.0 {
+        sim.transform = offset_transform(motion.sweep.transform_at(fraction), motion.base);
         sim.center = sim.transform.apply(sim.local_center);
         sim.flags |= flags::HAD_TIME_OF_IMPACT;
-    }
+        refresh_shape_aabbs(shapes, head_shape_id, sim.transform)
+    } else {
+        // The boxes at the end pose are in place already.
+        grow_fat_aabbs(shapes, head_shape_id)
+    };
     sim.center0 = sim.center;
     sim.rotation0 = sim.transform.q;
-
-    refresh_shape_aabbs(shapes, body.head_shape_id, xf)
+    enlarged
 }
 
 /// Recomputes the boxes of a body's shapes (the list from `head_shape_id`)
@@ -425,6 +387,24 @@ pub(crate) fn refresh_shape_aabbs(
         shape.aabb = aabb;
         if !shape.fat_aabb.contains(&aabb) {
             shape.fat_aabb = aabb.fattened(shape.aabb_margin);
+            shape.enlarged_aabb = true;
+            enlarged = true;
+        }
+        shape_id = shape.next_shape_id;
+    }
+    enlarged
+}
+
+/// Gives each shape of a body (the list from `head_shape_id`) whose box left
+/// its fat box a new fat box and marks it enlarged. Whether any was enlarged.
+#[inline(always)]
+fn grow_fat_aabbs(shapes: &mut [Shape], head_shape_id: u32) -> bool {
+    let mut enlarged = false;
+    let mut shape_id = head_shape_id;
+    while shape_id != NULL_INDEX {
+        let shape = &mut shapes[shape_id as usize];
+        if !shape.fat_aabb.contains(&shape.aabb) {
+            shape.fat_aabb = shape.aabb.fattened(shape.aabb_margin);
             shape.enlarged_aabb = true;
             enlarged = true;
         }

@@ -11,8 +11,10 @@
 //!    pass by default, as in Box2D);
 //! 4. `apply_restitution` and `store_impulses`;
 //! 5. `finalize_bodies`: transforms, sleep timers and shape bounding boxes;
-//! 6. `continuous`: sweep fast bodies against static shapes (time of impact),
-//!    then bullets against static, kinematic and other dynamic shapes;
+//!    each fast body that is not a bullet is swept there against static
+//!    shapes (`continuous`: time of impact);
+//! 6. `bullet`: sweep the fast bullets against static, kinematic and other
+//!    dynamic shapes;
 //! 7. enlarge the broad-phase proxies of boxes that left their fat box;
 //! 8. put islands whose bodies have all rested long enough to sleep;
 //! 9. quarantine (disable, with an event) the bodies whose motion stopped
@@ -48,7 +50,7 @@ use crate::world::World;
 use contact_solver::ContactConstraint;
 use contact_solver_wide::WideConstraint;
 use softness::Softness;
-use solver_set::AWAKE_SET;
+use solver_set::{AWAKE_SET, STATIC_SET};
 
 /// Smallest block of bodies worth a block of its own when finalizing.
 const MIN_BODY_BLOCK: usize = 64;
@@ -94,8 +96,8 @@ pub(crate) struct WorkerScratch {
     pub contact_bits: BitSet,
     /// Awake bodies (by awake index) with a shape whose fat box grew.
     pub enlarged_bodies: BitSet,
-    /// Awake bodies (by awake index) that moved fast enough to be swept.
-    pub fast_bodies: BitSet,
+    /// Awake bullets (by awake index) that moved fast enough to be swept.
+    pub fast_bullets: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
     /// Awake bodies (by awake index) whose motion stopped being finite.
@@ -126,10 +128,11 @@ pub(crate) struct StepScratch {
     pub enlarged_bodies: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
-    /// Awake bodies (by awake index) that moved fast enough to be swept.
-    pub fast_bodies: Vec<u32>,
-    /// Per entry of `fast_bodies`: the bullet's time of impact (fraction of
-    /// the step), NaN for a fast body that is not a bullet (`bullet.rs`).
+    /// Awake bullets (by awake index) that moved fast enough to be swept
+    /// (`bullet.rs`; the other fast bodies are swept in `finalize_bodies`).
+    pub fast_bullets: Vec<u32>,
+    /// Per entry of `fast_bullets`: the bullet's time of impact (fraction of
+    /// the step).
     pub bullet_fractions: Vec<f32>,
     /// Bodies (by id, in awake order) to quarantine at the end of the step.
     pub quarantined: Vec<u32>,
@@ -201,8 +204,7 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     world.profile.finalize_bodies = ms_since(t);
 
     let t = Instant::now();
-    if !world.scratch.fast_bodies.is_empty() {
-        continuous::solve_continuous(world);
+    if !world.scratch.fast_bullets.is_empty() {
         bullet::solve_bullets(world); // events: bullets after the other fast bodies
     }
     world.profile.continuous = ms_since(t);
@@ -233,21 +235,25 @@ impl World {
     /// time counts as serial (one thread runs it on any worker count).
     pub(crate) fn rebuild_trees(&mut self) {
         if std::mem::take(&mut self.scratch.rebuild_trees) {
-            rebuild_trees_timed(self.simd, &self.workers, &mut self.broad_phase);
+            let ms = rebuild_trees_timed(self.simd, &self.workers, &mut self.broad_phase);
+            self.profile.rebuild_trees += ms;
         }
     }
 }
 
 /// Rebuilds the broad phase's dynamic and kinematic trees, reporting the
-/// time to `workers` as serial.
+/// time to `workers` as serial. Returns the time, ms (for
+/// `Profile::rebuild_trees`).
 pub(crate) fn rebuild_trees_timed(
     simd: crate::simd::SimdPath,
     workers: &crate::workers::Workers,
     broad_phase: &mut crate::broad_phase::BroadPhase,
-) {
+) -> f32 {
     let t = Instant::now();
     crate::broad_phase::rebuild_trees_on(simd, broad_phase);
-    workers.note_serial(t.elapsed());
+    let elapsed = t.elapsed();
+    workers.note_serial(elapsed);
+    elapsed.as_secs_f32() * 1000.0
 }
 
 /// Milliseconds since `t`.
@@ -287,12 +293,14 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         tuning: (settings.joint_hertz, settings.joint_damping_ratio),
     };
     // The trees are rebuilt beside the stages: the solve never reads them.
+    // (The trees if not rebuilt yet, and the rebuild's time, ms.)
     let trees = std::mem::take(&mut scratch.rebuild_trees).then_some(broad_phase);
-    let rebuild = std::sync::Mutex::new(trees);
+    let rebuild = std::sync::Mutex::new((trees, 0.0f32));
     let side = || {
-        let mut trees = rebuild.lock().unwrap_or_else(|e| e.into_inner());
+        let mut rebuild = rebuild.lock().unwrap_or_else(|e| e.into_inner());
+        let (trees, ms) = &mut *rebuild;
         if let Some(broad_phase) = trees.take() {
-            rebuild_trees_timed(simd, workers, broad_phase);
+            *ms = rebuild_trees_timed(simd, workers, broad_phase);
         }
     };
     stages::solve_constraints(
@@ -307,11 +315,9 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         ctx,
         &side,
     );
-    if rebuild
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .is_some()
-    {
+    let (trees, ms) = rebuild.into_inner().unwrap_or_else(|e| e.into_inner());
+    profile.rebuild_trees += ms;
+    if trees.is_some() {
         scratch.rebuild_trees = true; // no stage ran: `solve` rebuilds them
     }
     solver_sets[AWAKE_SET as usize].body_states = states;
@@ -422,14 +428,26 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         settings,
         workers,
         simd,
+        broad_phase,
+        joints,
+        callbacks,
+        world_number,
         ..
     } = world;
-    let awake = &mut solver_sets[AWAKE_SET as usize];
+    let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
+    let awake = &mut upper[0];
+    let sweep = continuous::StaticSweep {
+        static_set: &lower[STATIC_SET as usize],
+        broad_phase,
+        joints,
+        custom_filter: callbacks.custom_filter(*world_number), // events
+        pre_solve: callbacks.pre_solve(*world_number),
+    };
     let body_count = awake.body_sims.len() as u32;
     let island_count = awake.island_sims.len() as u32;
     let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
         w.enlarged_bodies.set_bit_count_and_clear(body_count);
-        w.fast_bodies.set_bit_count_and_clear(body_count);
+        w.fast_bullets.set_bit_count_and_clear(body_count);
         w.awake_islands.set_bit_count_and_clear(island_count);
         w.quarantined.set_bit_count_and_clear(body_count);
         w.split_candidate = (0.0, NULL_INDEX);
@@ -443,6 +461,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         ctx,
         enable_sleep,
         islands,
+        sweep: &sweep,
     };
     workers.for_each_block(body_count as usize, MIN_BODY_BLOCK, |range, worker| {
         let mut own = lock_worker(worker_scratch, worker);
@@ -458,7 +477,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     // Merge in worker order (the operations do not depend on it anyway).
     scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
     scratch.awake_islands.set_bit_count_and_clear(island_count);
-    scratch.fast_bodies.clear();
+    scratch.fast_bullets.clear();
     let mut split = (0.0, NULL_INDEX);
     let (first, rest) = scratch.workers.split_first_mut().expect("one worker");
     let first = first.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -472,11 +491,11 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     }
     for w in rest.iter_mut() {
         let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
-        first.fast_bodies.union_with(&w.fast_bodies);
+        first.fast_bullets.union_with(&w.fast_bullets);
         first.quarantined.union_with(&w.quarantined);
     }
     // In body order, as a serial loop over the bodies would find them.
-    scratch.fast_bodies.extend(first.fast_bodies.iter());
+    scratch.fast_bullets.extend(first.fast_bullets.iter());
     // By body id now: awake indices change when islands fall asleep.
     scratch.quarantined.clear();
     let sims = &solver_sets[AWAKE_SET as usize].body_sims;
@@ -537,6 +556,8 @@ struct Finalize<'a> {
     ctx: &'a StepContext,
     enable_sleep: bool,
     islands: &'a [crate::solver::island::Island],
+    /// What a fast body's sweep reads.
+    sweep: &'a continuous::StaticSweep<'a>,
 }
 
 impl Finalize<'_> {
@@ -610,8 +631,8 @@ impl Finalize<'_> {
             body.sleep_time += ctx.dt;
         }
         if fast {
-            // Swept after this loop, which also updates its shapes' boxes;
-            // the start pose stays in center0/rotation0 until then.
+            // Swept below (a bullet after this stage), which also updates
+            // its shapes' boxes.
             sim.angle_delta = continuous::step_angle(
                 sim.rotation0.relative_angle(sim.transform.q),
                 w,
@@ -619,7 +640,6 @@ impl Finalize<'_> {
                 ctx.sub_steps,
             );
             body.flags |= flags::IS_FAST;
-            own.fast_bodies.set(sim_index);
         } else {
             sim.center0 = sim.center;
             sim.rotation0 = sim.transform.q;
@@ -637,6 +657,20 @@ impl Finalize<'_> {
         }
 
         if fast {
+            if sim.flags & flags::IS_BULLET != 0 {
+                // Swept after this stage, against the other bodies' final
+                // poses; the start pose stays in center0/rotation0 until then.
+                own.fast_bullets.set(sim_index);
+                return;
+            }
+            let head_shape_id = body.head_shape_id;
+            // SAFETY: the sweep writes this body's sim and shapes, which
+            // belong to this block, and reads only them and static bodies,
+            // sims and shapes, which no block writes.
+            let (all_bodies, all_shapes) = unsafe { (&*bodies.whole(), shapes.whole()) };
+            if continuous::sweep_body(sim, head_shape_id, all_shapes, all_bodies, self.sweep) {
+                own.enlarged_bodies.set(sim_index);
+            }
             return;
         }
         let transform = sim.transform;

@@ -134,6 +134,11 @@ impl World {
     /// Reports joints whose reaction exceeded a threshold in the last
     /// substep, and destroys those set to break.
     pub(crate) fn check_joint_thresholds(&mut self) {
+        if !self.joints.thresholds_seen {
+            // (no joint can be over a threshold: no scan of every joint)
+            self.joints.over_threshold.clear();
+            return;
+        }
         let mut over = std::mem::take(&mut self.joints.over_threshold);
         over_threshold(&self.graph, self.joints.inv_h, &mut over);
         for &(ji, force, torque) in &over {
@@ -212,6 +217,8 @@ impl World {
             body.joint_count += 1;
         }
 
+        self.joints.thresholds_seen |=
+            def.force_threshold != f32::MAX || def.torque_threshold != f32::MAX;
         let sim = JointSim {
             base: JointBase {
                 joint_id: ji,
