@@ -327,9 +327,9 @@ pub(crate) fn sweep_body(
         }
         let fast_shape = &shapes[shape_id as usize];
         let swept_box = box1.union(&box2);
-        let swept = SweptShape::new(shape_id, fast_shape, motion.sweep, motion.base);
-        let centroid1 = motion.xf1.apply(swept.centroid);
-        let centroid2 = motion.xf2.apply(swept.centroid);
+        // Made for the first candidate that passes the filters (most sweeps
+        // meet none).
+        let mut swept: Option<(SweptShape, (Vec2, Vec2))> = None;
 
         tree.query(swept_box, u64::MAX, |_, user_data| {
             let other = &shapes[user_data as usize];
@@ -345,8 +345,12 @@ pub(crate) fn sweep_body(
             debug_assert_eq!(other_body.set_index, STATIC_SET);
             let other_sim = &static_set.body_sims[other_body.local_index as usize];
 
-            let centroids = (centroid1, centroid2);
-            if motion.skips_chain_segment(other, other_sim.transform, centroids, min_extent) {
+            let (swept, centroids) = swept.get_or_insert_with(|| {
+                let swept = SweptShape::new(shape_id, fast_shape, motion.sweep, motion.base);
+                let c = swept.centroid;
+                (swept, (motion.xf1.apply(c), motion.xf2.apply(c)))
+            });
+            if motion.skips_chain_segment(other, other_sim.transform, *centroids, min_extent) {
                 return true;
             }
 
