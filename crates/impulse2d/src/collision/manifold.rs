@@ -43,8 +43,10 @@ use super::geometry::{Capsule, ChainSegment, Circle, Polygon, Segment, make_caps
 use crate::core::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::math::{Transform, Vec2};
 
-/// One contact point of a [`Manifold`].
+/// One contact point of a [`Manifold`]. `#[repr(C)]`: the solver stores
+/// `normal_impulse ..= normal_velocity` (four adjacent words) as one row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct ManifoldPoint {
     /// World position of the contact point (mid-way between the surfaces),
     /// metres: in the world's contacts, their events, the pre-solve callback

@@ -380,9 +380,28 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
 
 /// Copies the impulses of [`LANES`] constraints back into their manifolds, in
 /// lane order, for warm starting next step (the wide
-/// [`store_impulses`](super::contact_solver::store_impulses)).
+/// [`store_impulses`](super::contact_solver::store_impulses)). On x86-64 each
+/// point's `[normal_impulse tangent_impulse total_normal_impulse
+/// normal_velocity]` is transposed out of the lanes with SSE shuffles and
+/// written as one 16-byte row (`rows::impulse_rows`); the lane-by-lane form
+/// ([`store_lanes`]) is its reference.
 #[inline(always)]
-pub(crate) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
+pub(crate) fn store_impulses<#[cfg(target_arch = "x86_64")] I: Isa>(
+    #[cfg(target_arch = "x86_64")] _isa: I,
+    w: &WideConstraint,
+    sims: &mut [ContactSim],
+) {
+    #[cfg(target_arch = "x86_64")]
+    rows::store_impulses(w, sims);
+    #[cfg(not(target_arch = "x86_64"))]
+    store_lanes(w, sims);
+}
+
+/// [`store_impulses`] a word at a time (the reference of the row form, and
+/// the form where there is none).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn store_lanes(w: &WideConstraint, sims: &mut [ContactSim]) {
     debug_assert!(sims.len() <= LANES);
     for (i, sim) in sims.iter_mut().enumerate() {
         let manifold = &mut sim.manifold;
@@ -1115,6 +1134,73 @@ mod prepare_tests {
             return;
         };
         check_prepare(&|w, s, st, d, p| prepare(isa, w, s, st, d, p));
+    }
+
+    /// Every word of a manifold as bits (NaNs with their payloads).
+    fn manifold_bits(m: &Manifold) -> Vec<u32> {
+        let mut out = vec![m.normal.x, m.normal.y, m.rolling_impulse]
+            .into_iter()
+            .map(f32::to_bits)
+            .collect::<Vec<_>>();
+        for p in &m.points {
+            #[rustfmt::skip]
+            let words = [
+                p.point.x, p.point.y, p.anchor_a.x, p.anchor_a.y, p.anchor_b.x, p.anchor_b.y,
+                p.separation, p.normal_impulse, p.tangent_impulse, p.total_normal_impulse,
+                p.normal_velocity,
+            ];
+            out.extend(words.map(f32::to_bits));
+            out.extend([u32::from(p.id), u32::from(p.persisted)]);
+        }
+        out.push(m.point_count as u32);
+        out
+    }
+
+    /// On 2,000 random blocks (every lane field NaN, ±∞, ±0, subnormal or
+    /// random now and then) stored into 1 to 8 contacts of one or two points
+    /// (the second point of a one-point manifold holding garbage, which must
+    /// stay), the row store writes exactly the bits the lane-by-lane store
+    /// writes, and nothing else.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn row_store_matches_lane_store_bit_for_bit() {
+        let mut rng = Rng::new(0x5EED_0017);
+        let (mut one_point, mut partial) = (0, 0);
+        for trial in 0..2000 {
+            let lanes = 1 + rng.below(LANES);
+            let sims: Vec<ContactSim> = (0..lanes).map(|_| random_sim(&mut rng, 10)).collect();
+            let mut w = WideConstraint::empty(0);
+            for f in fields_mut(&mut w) {
+                *f = FloatW(std::array::from_fn(|_| value(&mut rng, -9.0, 9.0, 0.3)));
+            }
+            let (mut by_lanes, mut by_rows) = (sims.clone(), sims.clone());
+            store_lanes(&w, &mut by_lanes);
+            rows::store_impulses(&w, &mut by_rows);
+            for (k, (a, b)) in by_lanes.iter().zip(&by_rows).enumerate() {
+                let (a, b) = (manifold_bits(&a.manifold), manifold_bits(&b.manifold));
+                assert_eq!(a, b, "trial {trial}, contact {k}");
+            }
+            // The lane store itself wrote the block's lanes.
+            for (i, (sim, stored)) in sims.iter().zip(&by_lanes).enumerate() {
+                let m = &stored.manifold;
+                assert_eq!(
+                    m.rolling_impulse.to_bits(),
+                    w.rolling_impulse.0[i].to_bits()
+                );
+                for (p, mp) in m.points.iter().enumerate() {
+                    let lane = w.points[p].tangent_impulse.0[i];
+                    let want = if p < m.point_count {
+                        lane
+                    } else {
+                        sim.manifold.points[p].tangent_impulse
+                    };
+                    assert_eq!(mp.tangent_impulse.to_bits(), want.to_bits());
+                }
+                one_point += usize::from(m.point_count == 1);
+            }
+            partial += usize::from(lanes < LANES);
+        }
+        assert!(one_point > 1000 && partial > 1000, "{one_point} {partial}");
     }
 
     #[cfg(not(target_arch = "x86_64"))]

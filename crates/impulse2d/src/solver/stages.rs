@@ -637,17 +637,7 @@ fn run_block(
                 scalar_pass(simd, pass, constraints, states, ctx);
             }
         }
-        StageKind::StoreImpulses => {
-            for (item, sims) in coloured_sims(shared, layout, start, end) {
-                if layout.use_wide {
-                    let w = unsafe { shared.wide.get(item) };
-                    contact_solver_wide::store_impulses(w, sims);
-                } else {
-                    let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
-                    contact_solver::store_impulses(std::slice::from_ref(c), sims.iter_mut());
-                }
-            }
-        }
+        StageKind::StoreImpulses => store_contacts(simd, shared, layout, start, end),
     }
 }
 
@@ -762,6 +752,38 @@ fn prepare_contacts_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::I
     }
 }
 
+multiversion!(
+    /// Stores the impulses of the coloured items `start..end` in their
+    /// manifolds, built for the world's SIMD path.
+    fn store_contacts(shared: &Shared, layout: &Layout, start: usize, end: usize) = store_contacts_kernel, isa
+);
+
+/// The kernel of [`store_contacts`], compiled into each of its builds (on
+/// x86-64 it is told which: `isa`).
+#[allow(unsafe_code)]
+#[inline(always)]
+fn store_contacts_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
+    shared: &Shared,
+    layout: &Layout,
+    start: usize,
+    end: usize,
+) {
+    for (item, sims) in coloured_sims(shared, layout, start, end) {
+        // SAFETY: as in `run_block`: items `start..end` belong to this block.
+        if layout.use_wide {
+            let w = unsafe { shared.wide.get(item) };
+            #[cfg(target_arch = "x86_64")]
+            contact_solver_wide::store_impulses(isa, w, sims);
+            #[cfg(not(target_arch = "x86_64"))]
+            contact_solver_wide::store_impulses(w, sims);
+        } else {
+            let c = unsafe { shared.constraints.get(layout.overflow_count + item) };
+            contact_solver::store_impulses(std::slice::from_ref(c), sims.iter_mut());
+        }
+    }
+}
+
 /// What a block of joint preparation writes: its joints, and what each
 /// brings to the joint trees.
 struct JointsOut<'a> {
@@ -852,40 +874,92 @@ fn scalar_pass_kernel(
     }
 }
 
-multiversion!(
-    /// One pass of the wide contact solver over `wide`.
-    fn wide_pass(
-        pass: Pass,
-        wide: &mut [WideConstraint],
-        states: &mut [BodyState],
-        ctx: &StepContext,
-    ) = wide_pass_kernel, isa
-);
-
-/// The kernel of [`wide_pass`], compiled into each of its builds (on
-/// x86-64 it is told which: `isa`).
+/// One pass of the wide contact solver over `wide`: each pass is its own
+/// function built for each SIMD path (one dispatch per block), so that a
+/// profiler sees the passes apart.
 #[inline(always)]
-fn wide_pass_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
-    #[cfg(target_arch = "x86_64")] isa: I,
+fn wide_pass(
+    simd: SimdPath,
     pass: Pass,
     wide: &mut [WideConstraint],
     states: &mut [BodyState],
     ctx: &StepContext,
 ) {
-    // The wide kernels take the build too (x86-64).
-    #[cfg(target_arch = "x86_64")]
-    let wide = (isa, wide);
-    let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
     match pass {
-        Pass::WarmStart => contact_solver_wide::warm_start(wide, states),
-        Pass::Solve => contact_solver_wide::solve(wide, states, inv_h, push, true),
-        Pass::Relax => contact_solver_wide::solve(wide, states, inv_h, push, false),
-        Pass::Restitution => {
-            contact_solver_wide::apply_restitution(wide, states, ctx.restitution_threshold);
-        }
+        Pass::WarmStart => wide_warm_start(simd, wide, states, ctx),
+        Pass::Solve => wide_solve(simd, wide, states, ctx),
+        Pass::Relax => wide_relax(simd, wide, states, ctx),
+        Pass::Restitution => wide_restitution(simd, wide, states, ctx),
         Pass::Store => unreachable!("impulses are stored by their own stages"),
     }
 }
+
+/// A pass of the wide contact solver as a `multiversion!` function `$name`
+/// whose kernel `$kernel` runs `$body` with the constraints (on x86-64 with
+/// the build they are compiled into), the states and the step context.
+macro_rules! wide_kernel {
+    (
+        $(#[$attr:meta])*
+        $name:ident = $kernel:ident, |$wide:ident, $states:ident, $ctx:ident| $body:expr
+    ) => {
+        multiversion!(
+            $(#[$attr])*
+            fn $name(
+                wide: &mut [WideConstraint],
+                states: &mut [BodyState],
+                ctx: &StepContext,
+            ) = $kernel, isa
+        );
+
+        /// The kernel of the function of the same name without `_kernel`,
+        /// compiled into each of its builds (on x86-64 it is told which).
+        #[inline(always)]
+        fn $kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+            #[cfg(target_arch = "x86_64")] isa: I,
+            wide: &mut [WideConstraint],
+            states: &mut [BodyState],
+            ctx: &StepContext,
+        ) {
+            #[cfg(target_arch = "x86_64")]
+            let wide = (isa, wide);
+            let ($wide, $states, $ctx) = (wide, states, ctx);
+            $body
+        }
+    };
+}
+
+wide_kernel!(
+    /// The wide warm start of `wide`.
+    wide_warm_start = wide_warm_start_kernel,
+    |wide, states, _ctx| contact_solver_wide::warm_start(wide, states)
+);
+
+wide_kernel!(
+    /// The wide solve (with bias) of `wide`.
+    wide_solve = wide_solve_kernel,
+    |wide, states, ctx| {
+        let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
+        contact_solver_wide::solve(wide, states, inv_h, push, true);
+    }
+);
+
+wide_kernel!(
+    /// The wide relax (no bias) of `wide`.
+    wide_relax = wide_relax_kernel,
+    |wide, states, ctx| {
+        let (inv_h, push) = (ctx.inv_h, ctx.contact_push_max_velocity);
+        contact_solver_wide::solve(wide, states, inv_h, push, false);
+    }
+);
+
+wide_kernel!(
+    /// The wide restitution of `wide`.
+    wide_restitution = wide_restitution_kernel,
+    |wide, states, ctx| {
+        let threshold = ctx.restitution_threshold;
+        contact_solver_wide::apply_restitution(wide, states, threshold);
+    }
+);
 
 /// Debug builds: checks that no colour other than the overflow colour holds
 /// two constraints on one dynamic body, which is what lets a colour's blocks

@@ -24,8 +24,10 @@ use std::hint::black_box;
 use std::mem::{offset_of, size_of};
 use std::ops::{Deref, DerefMut};
 
-use super::{BodyLanes, InBuild, Lanes, WideConstraint};
+use super::{BodyLanes, InBuild, Lanes, WideConstraint, WidePoint};
 use crate::body::{BodyState, flags};
+use crate::collision::ManifoldPoint;
+use crate::contact::ContactSim;
 use crate::simd::isa::Isa;
 use crate::solver::lanes::{FloatW, LANES, Lane};
 
@@ -239,6 +241,63 @@ pub(super) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &R
                 continue;
             }
             store_head(s, row);
+        }
+    }
+}
+
+/// Each lane's `[normal_impulse tangent_impulse total_normal_impulse
+/// relative_velocity]` of one point: row `i` is lane `i`'s four words (two SSE
+/// 4 × 4 transposes).
+#[inline(always)]
+fn impulse_rows(p: &WidePoint) -> [__m128; LANES] {
+    let [ni, ti, tni, rv] = [
+        p.normal_impulse,
+        p.tangent_impulse,
+        p.total_normal_impulse,
+        p.relative_velocity,
+    ]
+    .map(split);
+    let [r0, r1, r2, r3] = transpose([ni[0], ti[0], tni[0], rv[0]]);
+    let [r4, r5, r6, r7] = transpose([ni[1], ti[1], tni[1], rv[1]]);
+    [r0, r1, r2, r3, r4, r5, r6, r7]
+}
+
+// `ManifoldPoint` (`#[repr(C)]`) holds the four words a row writes, in the
+// order of `impulse_rows`, next to each other.
+const _: () = {
+    let base = offset_of!(ManifoldPoint, normal_impulse);
+    assert!(offset_of!(ManifoldPoint, tangent_impulse) == base + 4);
+    assert!(offset_of!(ManifoldPoint, total_normal_impulse) == base + 8);
+    assert!(offset_of!(ManifoldPoint, normal_velocity) == base + 12);
+};
+
+/// Writes `row` over `normal_impulse ..= normal_velocity` of a point.
+#[inline(always)]
+fn store_impulse_row(mp: &mut ManifoldPoint, row: __m128) {
+    // SAFETY: the four words at `normal_impulse` are the point's
+    // `normal_impulse`, `tangent_impulse`, `total_normal_impulse` and
+    // `normal_velocity` (the `const` checks above), all `f32`, which the
+    // exclusive reference lets us write; `storeu` needs no alignment.
+    #[allow(unsafe_code)]
+    unsafe {
+        let base = std::ptr::from_mut(mp).cast::<u8>();
+        let at = base.add(offset_of!(ManifoldPoint, normal_impulse));
+        _mm_storeu_ps(at.cast::<f32>(), row);
+    }
+}
+
+/// The row form of [`store_lanes`](super::store_lanes), bit for bit: each
+/// point of each contact gets its four impulse words in one store.
+#[inline(always)]
+pub(super) fn store_impulses(w: &WideConstraint, sims: &mut [ContactSim]) {
+    debug_assert!(sims.len() <= LANES);
+    let rows = [impulse_rows(&w.points[0]), impulse_rows(&w.points[1])];
+    for (i, sim) in sims.iter_mut().enumerate().take(LANES) {
+        let manifold = &mut sim.manifold;
+        manifold.rolling_impulse = w.rolling_impulse.0[i];
+        let count = manifold.point_count;
+        for (point_rows, mp) in rows.iter().zip(&mut manifold.points[..count]) {
+            store_impulse_row(mp, point_rows[i]);
         }
     }
 }
