@@ -708,10 +708,12 @@ fn car_on_wheel_joints_drives_over_bumps() {
         "car: past the bumps at step {passed_at:?}, suspension travel [{min_travel:.3}, {max_travel:.3}] m, \
          wheels at most {max_off:.4} m off their lines ({last_off:.4} m at the end)"
     );
-    // Bump hits jolt the soft line constraint for a step; on flat ground the
-    // wheels ride on their lines.
+    // Bump hits jolt the soft line constraint for a step (by some 6 cm in
+    // Box2D v3.2 too, whose friction acts in the relax pass only;
+    // tests/relax_friction.rs compares this car with Box2D's); on flat
+    // ground the wheels ride on their lines.
     assert!(
-        max_off < 0.03,
+        max_off < 0.08,
         "a wheel went {max_off} m off its suspension line"
     );
     assert!(

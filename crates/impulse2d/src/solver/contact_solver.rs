@@ -220,10 +220,11 @@ pub(crate) fn warm_start(constraints: &mut [ContactConstraint], states: &mut [Bo
     }
 }
 
-/// One Gauss–Seidel pass over the contacts: non-penetration, then friction,
-/// then rolling resistance. `use_bias` pushes overlapping points apart
-/// (softly, at most `max_push_speed` m/s); without it (the relax pass) only
-/// velocities are corrected. `inv_h` is the inverse substep, 1/s.
+/// One Gauss–Seidel pass over the contacts: non-penetration, then (in the
+/// relax pass only, as Box2D v3.2) friction and rolling resistance.
+/// `use_bias` pushes overlapping points apart (softly, at most
+/// `max_push_speed` m/s) and skips friction and rolling; without it (the
+/// relax pass) only velocities are corrected, friction included. `inv_h` is the inverse substep, 1/s.
 #[inline(always)]
 pub(crate) fn solve(
     constraints: &mut [ContactConstraint],
@@ -283,36 +284,40 @@ pub(crate) fn solve(
             wb += ib * rb.cross(p);
         }
 
-        for cp in &mut c.points[..count] {
-            let (ra, rb) = (cp.anchor_a, cp.anchor_b);
-            let vra = va + Vec2::scalar_cross(wa, ra);
-            let vrb = vb + Vec2::scalar_cross(wb, rb);
-            let vt = (vrb - vra).dot(tangent) - c.tangent_speed;
+        // Friction and rolling resistance in the relax pass only (Box2D
+        // v3.2): the biased pass solves non-penetration alone.
+        if !use_bias {
+            for cp in &mut c.points[..count] {
+                let (ra, rb) = (cp.anchor_a, cp.anchor_b);
+                let vra = va + Vec2::scalar_cross(wa, ra);
+                let vrb = vb + Vec2::scalar_cross(wb, rb);
+                let vt = (vrb - vra).dot(tangent) - c.tangent_speed;
 
-            let mut impulse = -cp.tangent_mass * vt;
-            let max_friction = c.friction * cp.normal_impulse;
-            let new_impulse = min(
-                max(cp.tangent_impulse + impulse, -max_friction),
-                max_friction,
-            );
-            impulse = new_impulse - cp.tangent_impulse;
-            cp.tangent_impulse = new_impulse;
+                let mut impulse = -cp.tangent_mass * vt;
+                let max_friction = c.friction * cp.normal_impulse;
+                let new_impulse = min(
+                    max(cp.tangent_impulse + impulse, -max_friction),
+                    max_friction,
+                );
+                impulse = new_impulse - cp.tangent_impulse;
+                cp.tangent_impulse = new_impulse;
 
-            let p = tangent * impulse;
-            va = Vec2::mul_sub(va, ma, p);
-            wa -= ia * ra.cross(p);
-            vb = Vec2::mul_add(vb, mb, p);
-            wb += ib * rb.cross(p);
-        }
+                let p = tangent * impulse;
+                va = Vec2::mul_sub(va, ma, p);
+                wa -= ia * ra.cross(p);
+                vb = Vec2::mul_add(vb, mb, p);
+                wb += ib * rb.cross(p);
+            }
 
-        if c.rolling_resistance > 0.0 {
-            let delta = -c.rolling_mass * (wb - wa);
-            let old = c.rolling_impulse;
-            let max_lambda = c.rolling_resistance * total_normal_impulse;
-            c.rolling_impulse = min(max(old + delta, -max_lambda), max_lambda);
-            let delta = c.rolling_impulse - old;
-            wa -= ia * delta;
-            wb += ib * delta;
+            if c.rolling_resistance > 0.0 {
+                let delta = -c.rolling_mass * (wb - wa);
+                let old = c.rolling_impulse;
+                let max_lambda = c.rolling_resistance * total_normal_impulse;
+                c.rolling_impulse = min(max(old + delta, -max_lambda), max_lambda);
+                let delta = c.rolling_impulse - old;
+                wa -= ia * delta;
+                wb += ib * delta;
+            }
         }
 
         store(states, c.index_a, va, wa);

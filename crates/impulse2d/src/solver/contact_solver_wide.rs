@@ -631,54 +631,58 @@ pub(crate) fn solve<#[cfg(target_arch = "x86_64")] I: Isa>(
             );
         }
 
-        for p in &mut c.points {
-            let vrax = a.vx + -(a.w * m.ld(p.anchor_a_y));
-            let vray = a.vy + a.w * m.ld(p.anchor_a_x);
-            let vrbx = b.vx + -(b.w * m.ld(p.anchor_b_y));
-            let vrby = b.vy + b.w * m.ld(p.anchor_b_x);
-            let vt = ((vrbx - vrax) * tx + (vrby - vray) * ty) - m.ld(c.tangent_speed);
+        // Friction and rolling resistance in the relax pass only (Box2D
+        // v3.2): the biased pass solves non-penetration alone.
+        if !use_bias {
+            for p in &mut c.points {
+                let vrax = a.vx + -(a.w * m.ld(p.anchor_a_y));
+                let vray = a.vy + a.w * m.ld(p.anchor_a_x);
+                let vrbx = b.vx + -(b.w * m.ld(p.anchor_b_y));
+                let vrby = b.vy + b.w * m.ld(p.anchor_b_x);
+                let vt = ((vrbx - vrax) * tx + (vrby - vray) * ty) - m.ld(c.tangent_speed);
 
-            let impulse = -m.ld(p.tangent_mass) * vt;
-            let max_friction = m.ld(c.friction) * m.ld(p.normal_impulse);
-            let new_impulse = (m.ld(p.tangent_impulse) + impulse)
-                .max(-max_friction)
-                .min(max_friction);
-            let impulse = new_impulse - m.ld(p.tangent_impulse);
-            p.tangent_impulse = new_impulse.lanes();
+                let impulse = -m.ld(p.tangent_mass) * vt;
+                let max_friction = m.ld(c.friction) * m.ld(p.normal_impulse);
+                let new_impulse = (m.ld(p.tangent_impulse) + impulse)
+                    .max(-max_friction)
+                    .min(max_friction);
+                let impulse = new_impulse - m.ld(p.tangent_impulse);
+                p.tangent_impulse = new_impulse.lanes();
 
-            let px = tx * impulse;
-            let py = ty * impulse;
-            apply_a(
-                &mut a,
-                m.ld(c.inv_mass_a),
-                m.ld(c.inv_i_a),
-                m.ld(p.anchor_a_x),
-                m.ld(p.anchor_a_y),
-                px,
-                py,
-            );
-            apply_b(
-                &mut b,
-                m.ld(c.inv_mass_b),
-                m.ld(c.inv_i_b),
-                m.ld(p.anchor_b_x),
-                m.ld(p.anchor_b_y),
-                px,
-                py,
-            );
-        }
+                let px = tx * impulse;
+                let py = ty * impulse;
+                apply_a(
+                    &mut a,
+                    m.ld(c.inv_mass_a),
+                    m.ld(c.inv_i_a),
+                    m.ld(p.anchor_a_x),
+                    m.ld(p.anchor_a_y),
+                    px,
+                    py,
+                );
+                apply_b(
+                    &mut b,
+                    m.ld(c.inv_mass_b),
+                    m.ld(c.inv_i_b),
+                    m.ld(p.anchor_b_x),
+                    m.ld(p.anchor_b_y),
+                    px,
+                    py,
+                );
+            }
 
-        // Rolling resistance, only in lanes that have it.
-        let rolling = m.ld(c.rolling_resistance).gt(zero);
-        if rolling.any() {
-            let delta = -m.ld(c.rolling_mass) * (b.w - a.w);
-            let old = m.ld(c.rolling_impulse);
-            let max_lambda = m.ld(c.rolling_resistance) * total_normal_impulse;
-            let new = (old + delta).max(-max_lambda).min(max_lambda);
-            let delta = new - old;
-            c.rolling_impulse = rolling.select(new, old).lanes();
-            a.w = rolling.select(a.w - m.ld(c.inv_i_a) * delta, a.w);
-            b.w = rolling.select(b.w + m.ld(c.inv_i_b) * delta, b.w);
+            // Rolling resistance, only in lanes that have it.
+            let rolling = m.ld(c.rolling_resistance).gt(zero);
+            if rolling.any() {
+                let delta = -m.ld(c.rolling_mass) * (b.w - a.w);
+                let old = m.ld(c.rolling_impulse);
+                let max_lambda = m.ld(c.rolling_resistance) * total_normal_impulse;
+                let new = (old + delta).max(-max_lambda).min(max_lambda);
+                let delta = new - old;
+                c.rolling_impulse = rolling.select(new, old).lanes();
+                a.w = rolling.select(a.w - m.ld(c.inv_i_a) * delta, a.w);
+                b.w = rolling.select(b.w + m.ld(c.inv_i_b) * delta, b.w);
+            }
         }
 
         scatter(states, c.bodies.a(), &a);
