@@ -6,6 +6,8 @@
 //! (5 mm each) over 1 m, well under a degree. Balanced on a corner it is tilted
 //! by tens of degrees. The test asks for under 1°.
 
+#[path = "common/box2d_world.rs"]
+mod box2d_world;
 #[path = "common/build.rs"]
 mod build;
 
@@ -58,35 +60,13 @@ fn drop_ours(angle: f32, speed: f32) -> (bool, f32) {
     (!b.is_awake(), b.rotation().angle())
 }
 
-/// A Box2D v3 world (default definition) with a static ground box of
-/// half-width `half_width` whose top is at y = 0, as `drop_ours` and the
-/// scenes' `flat_ground` build it.
-///
-/// # Safety
-/// Plain FFI calls; the caller destroys the world.
-unsafe fn box2d_world_with_ground(half_width: f32) -> c::b2WorldId {
-    // SAFETY: the caller's.
-    unsafe {
-        let world = c::b2CreateWorld(&c::b2DefaultWorldDef());
-        let ground = c::b2CreateBody(world, &c::b2DefaultBodyDef());
-        let floor = c::b2MakeOffsetBox(
-            half_width,
-            1.0,
-            c::b2Vec2 { x: 0.0, y: -1.0 },
-            c::b2Rot { c: 1.0, s: 0.0 },
-        );
-        c::b2CreatePolygonShape(ground, &c::b2DefaultShapeDef(), &floor);
-        world
-    }
-}
-
 /// The same drop in Box2D v3 (boxdd-sys).
 fn drop_box2d(angle: f32, speed: f32) -> (bool, f32) {
     let rot = Rot::from_angle(angle);
     let reach = HALF * (rot.c.abs() + rot.s.abs());
     // SAFETY: plain FFI calls on a fresh Box2D world, destroyed at the end.
     unsafe {
-        let world = box2d_world_with_ground(20.0);
+        let (world, _) = box2d_world::world_with_ground(20.0);
         let sd = c::b2DefaultShapeDef();
         let mut bd = c::b2DefaultBodyDef();
         bd.type_ = c::b2BodyType_b2_dynamicBody;
@@ -198,7 +178,7 @@ fn high_mass_ratio_3_sleeps_no_later_than_box2d() {
     });
     // SAFETY: plain FFI calls on a fresh Box2D world, destroyed at the end.
     let box2d = unsafe {
-        let bw = box2d_world_with_ground(50.0);
+        let (bw, _) = box2d_world::world_with_ground(50.0);
         let sd = c::b2DefaultShapeDef();
         let points = triangle.map(|(x, y)| c::b2Vec2 { x, y });
         let hull = c::b2ComputeHull(points.as_ptr(), 3);

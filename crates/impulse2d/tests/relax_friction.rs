@@ -12,6 +12,8 @@
 //!   step at which it passes them and how far a bump knocks a wheel off its
 //!   suspension line must be Box2D's.
 
+#[path = "common/box2d_world.rs"]
+mod box2d_world;
 #[path = "common/build.rs"]
 mod build;
 
@@ -37,27 +39,6 @@ fn drop_ours(steps: usize) -> (f32, f32, f32) {
     (coord_to_f32(p.x), coord_to_f32(p.y), b.rotation().angle())
 }
 
-/// A Box2D world (default definition) with the ground of the scenes'
-/// `flat_ground(half_width)`: a 2 m thick slab whose top is at y = 0.
-///
-/// # Safety
-/// Plain FFI calls; the caller destroys the world.
-unsafe fn box2d_world_with_ground(half_width: f32) -> (c::b2WorldId, c::b2BodyId) {
-    // SAFETY: the caller's.
-    unsafe {
-        let world = c::b2CreateWorld(&c::b2DefaultWorldDef());
-        let ground = c::b2CreateBody(world, &c::b2DefaultBodyDef());
-        let slab = c::b2MakeOffsetBox(
-            half_width,
-            1.0,
-            c::b2Vec2 { x: 0.0, y: -1.0 },
-            c::b2Rot { c: 1.0, s: 0.0 },
-        );
-        c::b2CreatePolygonShape(ground, &c::b2DefaultShapeDef(), &slab);
-        (world, ground)
-    }
-}
-
 /// A dynamic Box2D body at (x, y).
 ///
 /// # Safety
@@ -76,7 +57,7 @@ unsafe fn box2d_dynamic(world: c::b2WorldId, x: f32, y: f32) -> c::b2BodyId {
 fn drop_box2d(steps: usize) -> (f32, f32, f32) {
     // SAFETY: plain FFI calls on a fresh Box2D world, destroyed at the end.
     unsafe {
-        let (world, _) = box2d_world_with_ground(20.0);
+        let (world, _) = box2d_world::world_with_ground(20.0);
         let body = box2d_dynamic(world, 0.0, 3.0);
         let square = c::b2MakeBox(0.5, 0.5);
         c::b2CreatePolygonShape(body, &c::b2DefaultShapeDef(), &square);
@@ -133,7 +114,7 @@ fn car_run(
 fn car_box2d() -> (Option<usize>, f32) {
     // SAFETY: plain FFI calls on a fresh Box2D world, destroyed at the end.
     unsafe {
-        let (world, ground) = box2d_world_with_ground(100.0);
+        let (world, ground) = box2d_world::world_with_ground(100.0);
         let sd = c::b2DefaultShapeDef();
         for k in 0..8 {
             let bump = c::b2Circle {
