@@ -823,6 +823,12 @@ fn a_rot_y<F: Lane>(c: F, s: F, rx: F, ry: F) -> F {
 #[cfg(target_arch = "x86_64")]
 mod rows;
 
+// The velocity integration on x86-64, eight bodies at a time.
+#[cfg(target_arch = "x86_64")]
+mod bodies;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use bodies::integrate_velocities;
+
 // The tests' random numbers (shared with the integration tests).
 #[cfg(test)]
 #[path = "../../tests/common/rng.rs"]
@@ -921,7 +927,7 @@ mod prepare_tests {
 
     /// A float that is now and then NaN (random payload and sign), ±∞, ±0
     /// or a subnormal, else in `lo..hi`.
-    fn value(rng: &mut Rng, lo: f32, hi: f32, odd: f32) -> f32 {
+    pub(super) fn value(rng: &mut Rng, lo: f32, hi: f32, odd: f32) -> f32 {
         if !rng.chance(odd) {
             return rng.range(lo, hi);
         }
