@@ -1303,6 +1303,126 @@ fn thresholds_set_later_restored_or_rolled_back_report_as_set() {
     assert_eq!(second.joint_events().len(), 1);
 }
 
+/// Two 1 m boxes of density 1 side by side at rest in zero gravity, pinned
+/// where they touch (x = 0.5), with force and torque thresholds `force`,
+/// `torque`: the world, the joint and the boxes.
+fn unloaded_pin(force: f32, torque: f32) -> (World, JointId, [BodyId; 2]) {
+    let mut world = World::new(&WorldDef {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    })
+    .unwrap();
+    let a = dynamic_body(&mut world, Vec2::ZERO);
+    let b = dynamic_body(&mut world, Vec2::new(1.0, 0.0));
+    add_box(&mut world, a, 0.5, 0.5, 1.0);
+    add_box(&mut world, b, 0.5, 0.5, 1.0);
+    let joint = world.add_joint(&RevoluteJointDef {
+        base: JointDef {
+            force_threshold: force,
+            torque_threshold: torque,
+            ..build::joint(a, b, Vec2::new(0.5, 0.0), Vec2::new(-0.5, 0.0))
+        },
+        ..Default::default()
+    });
+    (world, joint, [a, b])
+}
+
+/// [`unloaded_pin`] in Box2D v3.2 (`boxdd-sys`): the number of joint events
+/// after each of `steps` steps.
+fn box2d_unloaded_pin_events(force: f32, torque: f32, steps: usize) -> Vec<usize> {
+    use boxdd_sys::ffi as c;
+    let v = |x: f32, y: f32| c::b2Vec2 { x, y };
+    // SAFETY: plain calls on a world created and destroyed here; the event
+    // array is read before the next call on the world.
+    unsafe {
+        let mut world_def = c::b2DefaultWorldDef();
+        world_def.gravity = v(0.0, 0.0);
+        let world = c::b2CreateWorld(&world_def);
+        let square = c::b2MakeBox(0.5, 0.5);
+        let mut shape = c::b2DefaultShapeDef();
+        shape.density = 1.0;
+        let body = |x: f32| {
+            let mut def = c::b2DefaultBodyDef();
+            def.type_ = c::b2BodyType_b2_dynamicBody;
+            def.position = v(x, 0.0);
+            let id = c::b2CreateBody(world, &def);
+            c::b2CreatePolygonShape(id, &shape, &square);
+            id
+        };
+        let (a, b) = (body(0.0), body(1.0));
+        let frame = |x: f32| c::b2Transform {
+            p: v(x, 0.0),
+            q: c::b2Rot { c: 1.0, s: 0.0 },
+        };
+        let mut def = c::b2DefaultRevoluteJointDef();
+        def.base.bodyIdA = a;
+        def.base.bodyIdB = b;
+        def.base.localFrameA = frame(0.5);
+        def.base.localFrameB = frame(-0.5);
+        def.base.forceThreshold = force;
+        def.base.torqueThreshold = torque;
+        c::b2CreateRevoluteJoint(world, &def);
+        let mut counts = Vec::new();
+        for _ in 0..steps {
+            c::b2World_Step(world, DT, SUB_STEPS as i32);
+            counts.push(c::b2World_GetJointEvents(world).count as usize);
+        }
+        c::b2DestroyWorld(world);
+        counts
+    }
+}
+
+#[test]
+fn zero_threshold_reports_every_awake_joint() {
+    // Nothing pulls on the pin: the anchors coincide and the bodies rest, so
+    // its force and torque stay exactly zero. A threshold is reached at or
+    // above it (Box2D v3.2: a zero threshold reports every awake joint), so
+    // a zero threshold reports the joint each step until the pair falls
+    // asleep (half a second at rest), and the smallest positive threshold
+    // never does.
+    let steps = 60;
+    for (force, torque) in [
+        (0.0, f32::MAX),
+        (f32::MAX, 0.0),
+        (0.0, 0.0),
+        (f32::MIN_POSITIVE, f32::MIN_POSITIVE),
+    ] {
+        let reports = force == 0.0 || torque == 0.0;
+        let (mut world, joint, [a, b]) = unloaded_pin(force, torque);
+        let mut counts = Vec::new();
+        let mut slept = false;
+        for i in 0..steps {
+            let awake_before = world.body(a).unwrap().is_awake();
+            step(&mut world);
+            let events = world.joint_events();
+            counts.push(events.len());
+            if !awake_before {
+                slept = true;
+                assert!(events.is_empty(), "step {i}: asleep, yet {events:?}");
+                continue;
+            }
+            if reports && i < 10 {
+                assert_eq!(events.len(), 1, "step {i} ({force}, {torque})");
+            }
+            for e in events {
+                assert_eq!(e.joint_id, joint);
+                assert_eq!(e.kind, JointEventKind::ThresholdExceeded);
+                assert_eq!((e.force, e.torque), (0.0, 0.0));
+            }
+            if !reports {
+                assert!(events.is_empty(), "step {i}: {events:?}");
+            }
+        }
+        assert!(slept, "the unloaded pair never fell asleep");
+        assert!(!world.body(b).unwrap().is_awake());
+        assert_eq!(
+            counts,
+            box2d_unloaded_pin_events(force, torque, steps),
+            "events per step, ours then Box2D v3.2 ({force}, {torque})"
+        );
+    }
+}
+
 #[test]
 fn weld_holds_a_cantilever_and_reports_its_torque() {
     // A 2 m × 0.2 m beam of 1 kg/m² (0.4 kg) welded at its left end to a

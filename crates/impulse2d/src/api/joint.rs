@@ -221,7 +221,7 @@ impl World {
         Ok(self.body(id)?.joints())
     }
 
-    /// The joint events of the last step: thresholds exceeded, joints broken,
+    /// The joint events of the last step: thresholds reached, joints broken,
     /// and joints destroyed with their bodies. Events caused by calls made
     /// between two steps (destroying a body) are reported after the next step.
     ///
@@ -422,7 +422,7 @@ impl<W: Deref<Target = World>> JointView<W> {
         self.sim().base.torque_threshold
     }
 
-    /// Whether exceeding a threshold destroys the joint.
+    /// Whether reaching a threshold (a force or torque at or above it) destroys the joint.
     pub fn break_on_threshold(&self) -> bool {
         self.world.joints.joints[self.index].break_on_threshold
     }
@@ -708,7 +708,7 @@ impl JointView<&mut World> {
         Ok(())
     }
 
-    /// Whether exceeding a threshold destroys the joint.
+    /// Whether reaching a threshold (a force or torque at or above it) destroys the joint.
     pub fn set_break_on_threshold(&mut self, break_on_threshold: bool) {
         self.world.joints.joints[self.index].break_on_threshold = break_on_threshold;
     }

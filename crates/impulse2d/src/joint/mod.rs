@@ -346,17 +346,19 @@ joint_def! {
         ///
         /// Box2D: `b2JointDef.constraintDampingRatio`.
         pub constraint_damping_ratio: Option<f32> = None, check_optional("joint constraint damping ratio");
-        /// Reaction force above which the joint reports a [`JointEvent`], N
-        /// (≥ 0; `f32::MAX` for never).
+        /// Reaction force at or above which the joint reports a [`JointEvent`],
+        /// N (≥ 0; 0 reports the joint on every step it is awake, `f32::MAX`
+        /// never).
         ///
         /// Box2D: `b2JointDef.forceThreshold`.
         pub force_threshold: f32 = f32::MAX, check_threshold("joint force threshold");
-        /// Reaction torque above which the joint reports a [`JointEvent`], N·m
-        /// (≥ 0; `f32::MAX` for never).
+        /// Reaction torque at or above which the joint reports a [`JointEvent`],
+        /// N·m (≥ 0; 0 reports the joint on every step it is awake, `f32::MAX`
+        /// never).
         ///
         /// Box2D: `b2JointDef.torqueThreshold`.
         pub torque_threshold: f32 = f32::MAX, check_threshold("joint torque threshold");
-        /// Destroy the joint when a threshold is exceeded (the event then has
+        /// Destroy the joint when a threshold is reached (the event then has
         /// [`JointEventKind::Broken`]).
         pub break_on_threshold: bool = false;
         /// Any number the application wants to attach.
@@ -430,10 +432,10 @@ pub(crate) fn check_angle(angle: f32, what: &'static str) -> Result<()> {
 /// What happened to a joint, reported by [`World::joint_events`](crate::World::joint_events).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JointEventKind {
-    /// The reaction force or torque exceeded the joint's threshold during the
-    /// step; the joint still exists.
+    /// The reaction force or torque reached the joint's threshold (was at or
+    /// above it) during the step; the joint still exists.
     ThresholdExceeded,
-    /// The reaction exceeded a threshold and the joint was destroyed (it had
+    /// The reaction reached a threshold and the joint was destroyed (it had
     /// [`JointDef::break_on_threshold`] set). Its id is now stale.
     Broken,
     /// The joint was destroyed because one of its bodies was destroyed. Its

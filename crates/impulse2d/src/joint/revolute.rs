@@ -92,30 +92,12 @@ pub(super) fn warm_start(base: &JointBase, j: &RevoluteJoint, states: &[BodyStat
 #[inline(always)]
 pub(super) fn solve(base: &JointBase, j: &mut RevoluteJoint, pass: &mut SolvePass) {
     let mut pair = Pair::load(base, pass.states);
+    // The rows about the axis act only when one is enabled and the bodies
+    // can turn; most joints (a joint grid's, a chain's) have none, and
+    // their solve is the point row alone.
     let fixed_rotation = pair.ia + pair.ib == 0.0;
-    // The joint angle now (relative rotation of the two current joint
-    // frames), only when a spring or limit needs it: it costs an arctangent.
-    let angle = if (j.spring.enable || j.limit.enable) && !fixed_rotation {
-        pair.angle(base)
-    } else {
-        0.0
-    };
-
-    if j.spring.enable && !fixed_rotation {
-        let c = unwind_angle(angle - j.target_angle);
-        let impulse = j.spring.solve(j.axial_mass, c, pair.wb - pair.wa);
-        pair.apply_angular(impulse);
-    }
-
-    if j.motor.enable && !fixed_rotation {
-        let impulse = j.motor.solve(j.axial_mass, pair.wb - pair.wa, pass.ctx.h);
-        pair.apply_angular(impulse);
-    }
-
-    if j.limit.enable && !fixed_rotation {
-        let row = pass.limit_row(base, angle, j.axial_mass);
-        let (speed, reversed) = (|p: &Pair| p.wb - p.wa, |p: &Pair| p.wa - p.wb);
-        pair.solve_limit(&mut j.limit, &row, speed, reversed, Pair::apply_angular);
+    if (j.spring.enable || j.motor.enable || j.limit.enable) && !fixed_rotation {
+        solve_axial(base, j, pass, &mut pair);
     }
 
     // Point constraint, last: it has the last word. In a joint tree the
@@ -125,4 +107,34 @@ pub(super) fn solve(base: &JointBase, j: &mut RevoluteJoint, pass: &mut SolvePas
         pair.solve_point(base, soft, &mut j.linear_impulse);
     }
     pair.store(base, pass.states);
+}
+
+/// The spring, motor and limit rows about the axis, in this order, for a
+/// joint with at least one of them enabled and bodies that can turn.
+#[inline(always)]
+fn solve_axial(base: &JointBase, j: &mut RevoluteJoint, pass: &SolvePass, pair: &mut Pair) {
+    // The joint angle now (relative rotation of the two current joint
+    // frames), only when a spring or limit needs it: it costs an arctangent.
+    let angle = if j.spring.enable || j.limit.enable {
+        pair.angle(base)
+    } else {
+        0.0
+    };
+
+    if j.spring.enable {
+        let c = unwind_angle(angle - j.target_angle);
+        let impulse = j.spring.solve(j.axial_mass, c, pair.wb - pair.wa);
+        pair.apply_angular(impulse);
+    }
+
+    if j.motor.enable {
+        let impulse = j.motor.solve(j.axial_mass, pair.wb - pair.wa, pass.ctx.h);
+        pair.apply_angular(impulse);
+    }
+
+    if j.limit.enable {
+        let row = pass.limit_row(base, angle, j.axial_mass);
+        let (speed, reversed) = (|p: &Pair| p.wb - p.wa, |p: &Pair| p.wa - p.wb);
+        pair.solve_limit(&mut j.limit, &row, speed, reversed, Pair::apply_angular);
+    }
 }

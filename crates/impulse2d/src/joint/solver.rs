@@ -57,8 +57,10 @@ fn color_order() -> impl Iterator<Item = usize> {
     std::iter::once(OVERFLOW_INDEX).chain(0..OVERFLOW_INDEX)
 }
 
-/// Collects the awake joints whose reaction exceeded a threshold in the
-/// last substep into `out` as `(joint, force, torque)`, in colour order.
+/// Collects the awake joints whose reaction reached a threshold in the last
+/// substep (force or torque at or above it, so a zero threshold reports
+/// every awake joint, as in Box2D v3.2) into `out` as `(joint, force,
+/// torque)`, in colour order.
 pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<(u32, f32, f32)>) {
     out.clear();
     for color in color_order() {
@@ -68,7 +70,7 @@ pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<
                 continue;
             }
             let (force, torque) = reaction_magnitudes(sim, inv_h);
-            if force > base.force_threshold || torque > base.torque_threshold {
+            if force >= base.force_threshold || torque >= base.torque_threshold {
                 out.push((base.joint_id, force, torque));
             }
         }

@@ -12,8 +12,17 @@
 //! from its contact, then the effective masses, base separations and approach
 //! speeds of the eight lanes are computed at once, with the operations of the
 //! scalar [`prepare`](super::contact_solver::prepare), which stays the
-//! reference (the tests compare every field bit for bit). Restitution and
+//! reference (the tests compare every field; see below). Restitution and
 //! impulse storage also run on the wide blocks.
+//!
+//! What "the same bits" means in the tests: the wide prepare is compared with
+//! the scalar one on every field's bits, except that a NaN is compared only as
+//! a NaN (any NaN lane equals any NaN lane, whatever its sign and payload),
+//! because Rust leaves the sign and payload of a computed NaN unspecified.
+//! Where code only moves words (the row gathers, scatters and transposes in
+//! `rows`, the row impulse store) the tests compare NaNs with their payloads
+//! too. The solver tests at the end compare the bodies' transforms after
+//! whole steps bit for bit, on one, two and four workers.
 //!
 //! # References
 //! - E. Catto, Box2D v3 `contact_solver.c` (`b2ContactConstraintSIMD`).
@@ -814,6 +823,12 @@ fn a_rot_y<F: Lane>(c: F, s: F, rx: F, ry: F) -> F {
 #[cfg(target_arch = "x86_64")]
 mod rows;
 
+// The velocity integration on x86-64, eight bodies at a time.
+#[cfg(target_arch = "x86_64")]
+mod bodies;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use bodies::integrate_velocities;
+
 // The tests' random numbers (shared with the integration tests).
 #[cfg(test)]
 #[path = "../../tests/common/rng.rs"]
@@ -912,7 +927,7 @@ mod prepare_tests {
 
     /// A float that is now and then NaN (random payload and sign), ±∞, ±0
     /// or a subnormal, else in `lo..hi`.
-    fn value(rng: &mut Rng, lo: f32, hi: f32, odd: f32) -> f32 {
+    pub(super) fn value(rng: &mut Rng, lo: f32, hi: f32, odd: f32) -> f32 {
         if !rng.chance(odd) {
             return rng.range(lo, hi);
         }

@@ -329,40 +329,55 @@ multiversion!(
         sims: &[BodySim],
         states: &mut [BodyState],
         ctx: &StepContext,
-    ) = integrate_velocities_kernel
+    ) = integrate_velocities_kernel, isa
 );
 
-/// The kernel of [`integrate_velocities`], compiled into each of its builds.
+/// The kernel of [`integrate_velocities`], compiled into each of its builds
+/// (on x86-64 it is told which: `isa`). On x86-64 both builds run eight
+/// bodies at once (`contact_solver_wide::integrate_velocities`, the scalar
+/// loop's operations lane by lane), and the scalar loop below for what is
+/// left; other targets run the scalar loop.
 #[inline(always)]
-fn integrate_velocities_kernel(sims: &[BodySim], states: &mut [BodyState], ctx: &StepContext) {
+fn integrate_velocities_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
+    sims: &[BodySim],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
     let h = ctx.h;
-    for (sim, state) in sims.iter().zip(states.iter_mut()) {
-        // Damping by the Padé approximant of exp(−c·h): 1 / (1 + c·h).
-        let linear_damping = 1.0 / (1.0 + h * sim.linear_damping);
-        let angular_damping = 1.0 / (1.0 + h * sim.angular_damping);
-        // Kinematic bodies (zero inverse mass) ignore gravity.
-        let gravity_scale = if sim.inv_mass > 0.0 {
-            sim.gravity_scale
-        } else {
-            0.0
-        };
-        let dv = sim.force * (h * sim.inv_mass) + ctx.gravity * (h * gravity_scale);
-        let dw = h * sim.inv_inertia * sim.torque;
-        let v = Vec2::mul_add(dv, linear_damping, state.linear_velocity);
-        let w = dw + angular_damping * state.angular_velocity;
-        if velocity_is_sane(v, w) && state.flags & flags::QUARANTINED_VELOCITY == 0 {
-            state.linear_velocity = v;
-            state.angular_velocity = w;
-        } else {
-            // Absurd input (a force of 3e38 N, a mass of 1e-30 kg, …): the
-            // body stops for the rest of the step, so that nothing
-            // non-finite reaches the bodies it touches, and is quarantined
-            // when the step finalizes it.
-            state.linear_velocity = Vec2::ZERO;
-            state.angular_velocity = 0.0;
-            state.flags |= flags::QUARANTINED_VELOCITY;
+    let scalar = |sims: &[BodySim], states: &mut [BodyState]| {
+        for (sim, state) in sims.iter().zip(states.iter_mut()) {
+            // Damping by the Padé approximant of exp(−c·h): 1 / (1 + c·h).
+            let linear_damping = 1.0 / (1.0 + h * sim.linear_damping);
+            let angular_damping = 1.0 / (1.0 + h * sim.angular_damping);
+            // Kinematic bodies (zero inverse mass) ignore gravity.
+            let gravity_scale = if sim.inv_mass > 0.0 {
+                sim.gravity_scale
+            } else {
+                0.0
+            };
+            let dv = sim.force * (h * sim.inv_mass) + ctx.gravity * (h * gravity_scale);
+            let dw = h * sim.inv_inertia * sim.torque;
+            let v = Vec2::mul_add(dv, linear_damping, state.linear_velocity);
+            let w = dw + angular_damping * state.angular_velocity;
+            if velocity_is_sane(v, w) && state.flags & flags::QUARANTINED_VELOCITY == 0 {
+                state.linear_velocity = v;
+                state.angular_velocity = w;
+            } else {
+                // Absurd input (a force of 3e38 N, a mass of 1e-30 kg, …): the
+                // body stops for the rest of the step, so that nothing
+                // non-finite reaches the bodies it touches, and is quarantined
+                // when the step finalizes it.
+                state.linear_velocity = Vec2::ZERO;
+                state.angular_velocity = 0.0;
+                state.flags |= flags::QUARANTINED_VELOCITY;
+            }
         }
-    }
+    };
+    #[cfg(target_arch = "x86_64")]
+    contact_solver_wide::integrate_velocities(isa, sims, states, h, ctx.gravity, scalar);
+    #[cfg(not(target_arch = "x86_64"))]
+    scalar(sims, states);
 }
 
 /// Whether a velocity is finite with a finite square, which keeps the

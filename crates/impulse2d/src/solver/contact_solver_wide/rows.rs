@@ -16,9 +16,10 @@
 //! which stay the reference (the tests below compare them bit for bit).
 
 use std::arch::x86_64::{
-    __m128, __m256, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_storeu_ps, _mm_unpackhi_ps,
-    _mm_unpacklo_ps, _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_shuffle_ps,
-    _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    __m128, __m256, _mm_and_si128, _mm_castps_si128, _mm_cmpeq_epi32, _mm_loadu_ps, _mm_movehl_ps,
+    _mm_movelh_ps, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_setzero_si128,
+    _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps, _mm256_loadu_ps, _mm256_permute2f128_ps,
+    _mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
 };
 use std::hint::black_box;
 use std::mem::{offset_of, size_of};
@@ -242,6 +243,52 @@ pub(super) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &R
             }
             store_head(s, row);
         }
+    }
+}
+
+/// `[vx vy w]` of eight consecutive states as the build's lanes, with their
+/// flags (bits in the `f32` lanes of two registers, lanes 0–3 then 4–7): two
+/// SSE 4 × 4 transposes of the states' first rows. Only moves.
+#[inline(always)]
+pub(super) fn load_heads<I: Isa>(isa: I, s: &[BodyState; LANES]) -> ([I::F; 3], [__m128; 2]) {
+    let group = |g: usize| transpose(std::array::from_fn(|k| load_row(&s[4 * g + k], 0)));
+    let [vx0, vy0, w0, f0] = group(0);
+    let [vx1, vy1, w1, f1] = group(1);
+    let lanes = [join(vx0, vx1), join(vy0, vy1), join(w0, w1)];
+    // As in `gather`: the lane arrays go through memory.
+    let lanes = if <I::F as Lane>::THROUGH_MEMORY {
+        black_box(lanes)
+    } else {
+        lanes
+    };
+    (lanes.map(|x| isa.ld(x)), [f0, f1])
+}
+
+/// Writes `[vx vy w]` and `flags` (as [`load_heads`] returns them) over the
+/// first row of eight consecutive states, every state (dynamic or not).
+#[inline(always)]
+pub(super) fn store_heads<F: Lane>(s: &mut [BodyState; LANES], v: [F; 3], flags: [__m128; 2]) {
+    let v = v.map(F::lanes);
+    let [vx, vy, w] = if F::THROUGH_MEMORY { black_box(v) } else { v }.map(split);
+    for g in 0..2 {
+        let rows = transpose([vx[g], vy[g], w[g], flags[g]]);
+        for (k, row) in rows.into_iter().enumerate() {
+            store_head(&mut s[4 * g + k], row);
+        }
+    }
+}
+
+/// Whether any of the eight flag words (as [`load_heads`] returns them) has
+/// a bit of `bits`.
+#[inline(always)]
+pub(super) fn any_flag([lo, hi]: [__m128; 2], bits: u32) -> bool {
+    // SAFETY: SSE2 integer operations on registers (every x86-64 CPU has
+    // SSE2: the first `const` check above); as in `transpose`.
+    #[allow(unsafe_code, unused_unsafe)]
+    unsafe {
+        let both = _mm_or_si128(_mm_castps_si128(lo), _mm_castps_si128(hi));
+        let set = _mm_and_si128(both, _mm_set1_epi32(bits.cast_signed()));
+        _mm_movemask_epi8(_mm_cmpeq_epi32(set, _mm_setzero_si128())) != 0xFFFF
     }
 }
 
