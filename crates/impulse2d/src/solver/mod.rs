@@ -663,12 +663,10 @@ impl Finalize<'_> {
                 own.fast_bullets.set(sim_index);
                 return;
             }
-            let head_shape_id = body.head_shape_id;
-            // SAFETY: the sweep writes this body's sim and shapes, which
-            // belong to this block, and reads only them and static bodies,
-            // sims and shapes, which no block writes.
-            let (all_bodies, all_shapes) = unsafe { (&*bodies.whole(), shapes.whole()) };
-            if continuous::sweep_body(sim, head_shape_id, all_shapes, all_bodies, self.sweep) {
+            // The sweep reaches shapes and bodies one by one: this body's
+            // own (this block's) and static ones (no block writes them).
+            let body = (sim.body_id, &*body);
+            if continuous::sweep_body(sim, body, shapes, bodies, self.sweep) {
                 own.enlarged_bodies.set(sim_index);
             }
             return;
@@ -678,11 +676,8 @@ impl Finalize<'_> {
         while shape_id != NULL_INDEX {
             // SAFETY: a shape belongs to one body, so to this sim's block.
             let shape = unsafe { shapes.get(shape_id as usize) };
-            let aabb = speculative_aabb(&shape.geometry, transform);
-            shape.aabb = aabb;
-            if !shape.fat_aabb.contains(&aabb) {
-                shape.fat_aabb = aabb.fattened(shape.aabb_margin);
-                shape.enlarged_aabb = true;
+            shape.aabb = speculative_aabb(&shape.geometry, transform);
+            if continuous::grow_fat_aabb(shape) {
                 own.enlarged_bodies.set(sim_index);
             }
             shape_id = shape.next_shape_id;
