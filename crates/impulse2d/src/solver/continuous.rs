@@ -26,9 +26,7 @@ use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::filter::{CustomFilter, PreSolve};
 use crate::id::NULL_INDEX;
 use crate::joint::{JointStorage, bodies_allow_collision};
-#[cfg(test)]
-use crate::math::Rot;
-use crate::math::{PI, Sweep, Transform, Vec2, atan2};
+use crate::math::{PI, Rot, Sweep, Transform, Vec2, atan2};
 use crate::pos::{Pos, WorldTransform, offset_transform, relative_to, sweep_base};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::solver_set::{STATIC_SET, SolverSet};
@@ -126,7 +124,27 @@ impl FastMotion {
     #[inline(always)]
     pub(crate) fn of(sim: &BodySim) -> FastMotion {
         let base = sweep_base(sim.center0);
-        let sweep = body_sweep(sim, base);
+        FastMotion::with_sweep(sim, base, body_sweep(sim, base))
+    }
+
+    /// [`of`](Self::of) with the sweep's angles left at 0: they cost two
+    /// arc tangents, which only a sweep that meets a candidate needs (see
+    /// [`SweepAngles`]).
+    #[inline(always)]
+    pub(crate) fn without_angles(sim: &BodySim) -> FastMotion {
+        let base = sweep_base(sim.center0);
+        let sweep = Sweep {
+            local_center: sim.local_center,
+            c1: sim.center0 - base,
+            c2: sim.center - base,
+            a1: 0.0,
+            a2: 0.0,
+        };
+        FastMotion::with_sweep(sim, base, sweep)
+    }
+
+    #[inline(always)]
+    fn with_sweep(sim: &BodySim, base: Pos, sweep: Sweep) -> FastMotion {
         let q1 = sim.rotation0;
         FastMotion {
             base,
@@ -165,6 +183,32 @@ impl FastMotion {
         let s2 = (c2 - p1).cross(e);
         let core_distance = CORE_FRACTION * min_extent;
         s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance)
+    }
+}
+
+/// What a fast non-bullet body's sweep needs to work out its angles (see
+/// [`step_angle`]), when it meets a candidate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SweepAngles {
+    /// The body's final angular velocity, rad/s.
+    pub w: f32,
+    /// The substep, s, and the substep count.
+    pub h: f32,
+    pub sub_steps: u32,
+}
+
+impl SweepAngles {
+    /// The sweep's start angle and how far the body turned (`step_angle`),
+    /// radians, as `body_sweep` and `finalize_bodies` work them out.
+    #[inline(always)]
+    fn of(&self, sim_rotation0: Rot, final_q: Rot) -> (f32, f32) {
+        let delta = step_angle(
+            sim_rotation0.relative_angle(final_q),
+            self.w,
+            self.h,
+            self.sub_steps,
+        );
+        (sim_rotation0.angle(), delta)
     }
 }
 
@@ -283,7 +327,8 @@ impl SweptShape {
 /// `body.head_shape_id`) against the static shapes near its path and moves
 /// it back to its first time of impact, if any; makes its end pose the next
 /// step's start and updates its shapes' boxes. Returns whether one of its
-/// shapes' fat boxes grew.
+/// shapes' fat boxes grew. The sweep's angles (and `sim.angle_delta`) are
+/// worked out from `angles` only when a candidate passes the filters.
 ///
 /// `finalize_bodies` runs it in its blocks (as Box2D's
 /// `b2FinalizeBodiesTask` calls `b2SolveContinuous`), so it reaches the
@@ -300,6 +345,7 @@ pub(crate) fn sweep_body(
     shapes: &SharedMut<Shape>,
     bodies: &SharedMut<Body>,
     sweep: &StaticSweep,
+    angles: SweepAngles,
 ) -> bool {
     let StaticSweep {
         static_set,
@@ -308,9 +354,12 @@ pub(crate) fn sweep_body(
         custom_filter,
         pre_solve,
     } = sweep;
-    let motion = FastMotion::of(sim);
+    let mut motion = FastMotion::without_angles(sim);
     let tree = broad_phase.tree(BodyType::Static);
     let min_extent = sim.min_extent;
+    let (rotation0, final_q) = (sim.rotation0, sim.transform.q);
+    // (start angle, turn), once a candidate needs them.
+    let mut turn: Option<(f32, f32)> = None;
 
     let mut fraction = 1.0f32;
     let mut shape_id = body.head_shape_id;
@@ -358,7 +407,13 @@ pub(crate) fn sweep_body(
             let other_sim = &static_set.body_sims[other_body.local_index as usize];
 
             let (swept, centroids) = swept.get_or_insert_with(|| {
-                let swept = SweptShape::new(shape_id, fast_shape, motion.sweep, motion.base);
+                let (a1, delta) = *turn.get_or_insert_with(|| angles.of(rotation0, final_q));
+                let sweep = Sweep {
+                    a1,
+                    a2: a1 + delta,
+                    ..motion.sweep
+                };
+                let swept = SweptShape::new(shape_id, fast_shape, sweep, motion.base);
                 let c = swept.centroid;
                 (swept, (motion.xf1.apply(c), motion.xf2.apply(c)))
             });
@@ -373,6 +428,12 @@ pub(crate) fn sweep_body(
         shape_id = next;
     }
 
+    if let Some((a1, delta)) = turn {
+        sim.angle_delta = delta;
+        motion.sweep.a1 = a1;
+        motion.sweep.a2 = a1 + delta;
+    }
+    // (A hit means a candidate passed the filters, so the angles are set.)
     let moved_back = fraction < 1.0;
     if moved_back {
         sim.transform = offset_transform(motion.sweep.transform_at(fraction), motion.base);

@@ -633,12 +633,6 @@ impl Finalize<'_> {
         if fast {
             // Swept below (a bullet after this stage), which also updates
             // its shapes' boxes.
-            sim.angle_delta = continuous::step_angle(
-                sim.rotation0.relative_angle(sim.transform.q),
-                w,
-                ctx.h,
-                ctx.sub_steps,
-            );
             body.flags |= flags::IS_FAST;
         } else {
             sim.center0 = sim.center;
@@ -660,13 +654,25 @@ impl Finalize<'_> {
             if sim.flags & flags::IS_BULLET != 0 {
                 // Swept after this stage, against the other bodies' final
                 // poses; the start pose stays in center0/rotation0 until then.
+                sim.angle_delta = continuous::step_angle(
+                    sim.rotation0.relative_angle(sim.transform.q),
+                    w,
+                    ctx.h,
+                    ctx.sub_steps,
+                );
                 own.fast_bullets.set(sim_index);
                 return;
             }
+            // (The sweep works out the angles only if it needs them.)
+            let angles = continuous::SweepAngles {
+                w,
+                h: ctx.h,
+                sub_steps: ctx.sub_steps,
+            };
             // The sweep reaches shapes and bodies one by one: this body's
             // own (this block's) and static ones (no block writes them).
             let body = (sim.body_id, &*body);
-            if continuous::sweep_body(sim, body, shapes, bodies, self.sweep) {
+            if continuous::sweep_body(sim, body, shapes, bodies, self.sweep, angles) {
                 own.enlarged_bodies.set(sim_index);
             }
             return;
