@@ -363,7 +363,8 @@ pub(crate) struct BodySim {
     pub rotation0: Rot,
     pub center0: Pos,
     /// How far a fast body turned over the last step, radians, any number of
-    /// turns (set by `finalize_bodies` for the bodies continuous collision sweeps).
+    /// turns (set by `finalize_bodies` for the bullets it finds fast, and by
+    /// the sweep of another fast body when it meets a candidate).
     pub angle_delta: f32,
     /// Centre of mass in the body frame, metres.
     pub local_center: Vec2,

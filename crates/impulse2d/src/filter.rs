@@ -123,13 +123,21 @@ impl CustomFilter<'_> {
     /// Whether the callback (if any) lets shapes `a` and `b` collide. It is
     /// asked only when one of the shapes has custom filtering enabled.
     pub(crate) fn allows(&self, shapes: &[Shape], a: u32, b: u32) -> bool {
-        let asks = shapes[a as usize].enable_custom_filtering
-            || shapes[b as usize].enable_custom_filtering;
+        self.allows_pair((a, &shapes[a as usize]), (b, &shapes[b as usize]))
+    }
+
+    /// [`allows`](Self::allows) for shapes given as (index, shape).
+    pub(crate) fn allows_pair(
+        &self,
+        (a, shape_a): (u32, &Shape),
+        (b, shape_b): (u32, &Shape),
+    ) -> bool {
+        let asks = shape_a.enable_custom_filtering || shape_b.enable_custom_filtering;
         match self.f {
             Some(f) if asks => {
                 let (a, b) = (
-                    shape_id(self.world, a, &shapes[a as usize]),
-                    shape_id(self.world, b, &shapes[b as usize]),
+                    shape_id(self.world, a, shape_a),
+                    shape_id(self.world, b, shape_b),
                 );
                 guarded(self.panic, true, || f(a, b))
             }
@@ -183,14 +191,12 @@ impl PreSolve<'_> {
     /// sweeps are relative to the world position `base` (`pos::sweep_base`).
     pub(crate) fn allows_impact(
         &self,
-        shapes: &[Shape],
-        hit: u32,
-        fast: u32,
+        (hit, a): (u32, &Shape),
+        (fast, b): (u32, &Shape),
         input: &ToiInput,
         fraction: f32,
         #[cfg(feature = "large-world")] base: crate::pos::Pos,
     ) -> bool {
-        let (a, b) = (&shapes[hit as usize], &shapes[fast as usize]);
         let Some(f) = self.f.filter(|_| self.applies(a, b)) else {
             return true;
         };

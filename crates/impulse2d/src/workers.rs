@@ -692,6 +692,16 @@ impl<'a, T> SharedMut<'a, T> {
         unsafe { &mut *self.ptr.add(index) }
     }
 
+    /// Element `index`, to read.
+    ///
+    /// # Safety
+    /// No other thread may write this element while the result lives.
+    pub(crate) unsafe fn get_shared(&self, index: usize) -> &'a T {
+        assert!(index < self.len, "index out of bounds");
+        // SAFETY: in bounds (checked); unwritten by the caller's promise.
+        unsafe { &*self.ptr.add(index) }
+    }
+
     /// The whole slice, for a block that reaches its elements by index.
     ///
     /// # Safety

@@ -22,15 +22,25 @@ pub(crate) fn joint_allows_collision(
     bodies_may_collide(joints, bodies, a, b)
 }
 
-/// Walks the shorter joint list of the two bodies looking for a joint between
-/// them that disables collision.
+/// [`bodies_allow_collision`] for bodies given by id.
 fn bodies_may_collide(joints: &JointStorage, bodies: &[Body], a: u32, b: u32) -> bool {
-    let (start, other) = if bodies[a as usize].joint_count <= bodies[b as usize].joint_count {
-        (a, b)
+    bodies_allow_collision(joints, (a, &bodies[a as usize]), (b, &bodies[b as usize]))
+}
+
+/// Whether no joint between bodies `a` and `b` (given as (id, body))
+/// forbids their collision: walks the shorter joint list of the two looking
+/// for a joint between them that disables collision.
+pub(crate) fn bodies_allow_collision(
+    joints: &JointStorage,
+    (a, body_a): (u32, &Body),
+    (b, body_b): (u32, &Body),
+) -> bool {
+    let (start, other) = if body_a.joint_count <= body_b.joint_count {
+        (body_a, b)
     } else {
-        (b, a)
+        (body_b, a)
     };
-    let mut key = bodies[start as usize].head_joint_key;
+    let mut key = start.head_joint_key;
     while key != NULL_INDEX {
         let joint = &joints.joints[(key >> 1) as usize];
         let edge = (key & 1) as usize;

@@ -292,7 +292,7 @@ pub use revolute::RevoluteJointDef;
 pub use weld::WeldJointDef;
 pub use wheel::WheelJointDef;
 
-pub(crate) use link::joint_allows_collision;
+pub(crate) use link::{bodies_allow_collision, joint_allows_collision};
 pub(crate) use validate::JointStores;
 
 use axial::{Limit, Motor, Spring};

@@ -122,8 +122,8 @@ fn bullet_impact_fraction(world: &World, sim_index: usize) -> f32 {
                 if motion.skips_chain_segment(other, other_sim.transform, centroids, min_extent) {
                     return true;
                 }
-                fraction =
-                    swept.first_hit(&world.shapes, other_id, other_sim, &pre_solve, fraction);
+                let other = (other_id, other);
+                fraction = swept.first_hit(other, fast_shape, other_sim, &pre_solve, fraction);
                 true
             });
         }
@@ -174,12 +174,13 @@ fn bullet_pair_fraction(world: &World, ia: usize, ib: usize) -> f32 {
             };
             let t = time_of_impact(&input).fraction;
             // Already touching at the start: the contact solver has them.
+            let (hit, swept) = ((a, shape_a), (b, shape_b));
             #[cfg(not(feature = "large-world"))]
-            if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, a, b, &input, t) {
+            if 0.0 < t && t < fraction && pre_solve.allows_impact(hit, swept, &input, t) {
                 fraction = t;
             }
             #[cfg(feature = "large-world")]
-            if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, a, b, &input, t, base) {
+            if 0.0 < t && t < fraction && pre_solve.allows_impact(hit, swept, &input, t, base) {
                 fraction = t;
             }
             b = next_b;

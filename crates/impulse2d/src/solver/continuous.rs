@@ -25,13 +25,12 @@ use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
 use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::filter::{CustomFilter, PreSolve};
 use crate::id::NULL_INDEX;
-use crate::joint::{JointStorage, joint_allows_collision};
-#[cfg(test)]
-use crate::math::Rot;
-use crate::math::{PI, Sweep, Transform, Vec2, atan2};
+use crate::joint::{JointStorage, bodies_allow_collision};
+use crate::math::{PI, Rot, Sweep, Transform, Vec2, atan2};
 use crate::pos::{Pos, WorldTransform, offset_transform, relative_to, sweep_base};
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::solver_set::{STATIC_SET, SolverSet};
+use crate::workers::SharedMut;
 use crate::{BodyType, broad_phase::BroadPhase};
 
 /// A fast body is swept when it moved more than this fraction of its
@@ -125,7 +124,27 @@ impl FastMotion {
     #[inline(always)]
     pub(crate) fn of(sim: &BodySim) -> FastMotion {
         let base = sweep_base(sim.center0);
-        let sweep = body_sweep(sim, base);
+        FastMotion::with_sweep(sim, base, body_sweep(sim, base))
+    }
+
+    /// [`of`](Self::of) with the sweep's angles left at 0: they cost two
+    /// arc tangents, which only a sweep that meets a candidate needs (see
+    /// [`SweepAngles`]).
+    #[inline(always)]
+    pub(crate) fn without_angles(sim: &BodySim) -> FastMotion {
+        let base = sweep_base(sim.center0);
+        let sweep = Sweep {
+            local_center: sim.local_center,
+            c1: sim.center0 - base,
+            c2: sim.center - base,
+            a1: 0.0,
+            a2: 0.0,
+        };
+        FastMotion::with_sweep(sim, base, sweep)
+    }
+
+    #[inline(always)]
+    fn with_sweep(sim: &BodySim, base: Pos, sweep: Sweep) -> FastMotion {
         let q1 = sim.rotation0;
         FastMotion {
             base,
@@ -164,6 +183,32 @@ impl FastMotion {
         let s2 = (c2 - p1).cross(e);
         let core_distance = CORE_FRACTION * min_extent;
         s1 < 0.0 || (s1 - s2 < core_distance && s2 > core_distance)
+    }
+}
+
+/// What a fast non-bullet body's sweep needs to work out its angles (see
+/// [`step_angle`]), when it meets a candidate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SweepAngles {
+    /// The body's final angular velocity, rad/s.
+    pub w: f32,
+    /// The substep, s, and the substep count.
+    pub h: f32,
+    pub sub_steps: u32,
+}
+
+impl SweepAngles {
+    /// The sweep's start angle and how far the body turned (`step_angle`),
+    /// radians, as `body_sweep` and `finalize_bodies` work them out.
+    #[inline(always)]
+    fn of(&self, sim_rotation0: Rot, final_q: Rot) -> (f32, f32) {
+        let delta = step_angle(
+            sim_rotation0.relative_angle(final_q),
+            self.w,
+            self.h,
+            self.sub_steps,
+        );
+        (sim_rotation0.angle(), delta)
     }
 }
 
@@ -233,16 +278,17 @@ impl SweptShape {
     /// When the shapes start out touching, a circle around the centroid (of
     /// [`CORE_FRACTION`] of the shape's smallest extent) is swept instead, so
     /// that a body resting against a surface can still be caught.
+    /// `other` is (index, shape) and `fast` this shape.
     pub(crate) fn first_hit(
         &self,
-        shapes: &[Shape],
-        other: u32,
+        (other, other_shape): (u32, &Shape),
+        fast: &Shape,
         other_sim: &BodySim,
         pre_solve: &PreSolve,
         fraction: f32,
     ) -> f32 {
         let mut input = ToiInput {
-            proxy_a: make_shape_proxy(&shapes[other as usize].geometry),
+            proxy_a: make_shape_proxy(&other_shape.geometry),
             proxy_b: self.proxy,
             sweep_a: static_sweep(other_sim, self.base),
             sweep_b: self.sweep,
@@ -253,7 +299,7 @@ impl SweptShape {
             let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
             points[0] = self.centroid;
             // (Worked out only here: few sweeps start out touching.)
-            let core_radius = CORE_FRACTION * shapes[self.index as usize].extent(self.centroid).0;
+            let core_radius = CORE_FRACTION * fast.extent(self.centroid).0;
             input.proxy_b = ShapeProxy {
                 points,
                 count: 1,
@@ -261,18 +307,15 @@ impl SweptShape {
             };
             t = time_of_impact(&input).fraction;
         }
+        let (hit, swept) = ((other, other_shape), (self.index, fast));
         #[cfg(not(feature = "large-world"))]
-        if 0.0 < t && t < fraction && pre_solve.allows_impact(shapes, other, self.index, &input, t)
-        {
+        if 0.0 < t && t < fraction && pre_solve.allows_impact(hit, swept, &input, t) {
             t
         } else {
             fraction
         }
         #[cfg(feature = "large-world")]
-        if 0.0 < t
-            && t < fraction
-            && pre_solve.allows_impact(shapes, other, self.index, &input, t, self.base)
-        {
+        if 0.0 < t && t < fraction && pre_solve.allows_impact(hit, swept, &input, t, self.base) {
             t
         } else {
             fraction
@@ -280,24 +323,29 @@ impl SweptShape {
     }
 }
 
-/// Sweeps fast non-bullet body `sim` (whose shapes start at `head_shape_id`)
-/// against the static shapes near its path and moves it back to its first
-/// time of impact, if any; makes its end pose the next step's start and
-/// updates its shapes' boxes. Returns whether one of its shapes' fat boxes
-/// grew.
+/// Sweeps fast non-bullet body `sim` (body `body`, whose shapes start at
+/// `body.head_shape_id`) against the static shapes near its path and moves
+/// it back to its first time of impact, if any; makes its end pose the next
+/// step's start and updates its shapes' boxes. Returns whether one of its
+/// shapes' fat boxes grew. The sweep's angles (and `sim.angle_delta`) are
+/// worked out from `angles` only when a candidate passes the filters.
 ///
-/// Reads only static shapes, bodies and sims besides the body's own, and
-/// writes only the body's sim and shapes, so `finalize_bodies` runs it in its
-/// blocks (as Box2D's `b2FinalizeBodiesTask` calls `b2SolveContinuous`).
+/// `finalize_bodies` runs it in its blocks (as Box2D's
+/// `b2FinalizeBodiesTask` calls `b2SolveContinuous`), so it reaches the
+/// shapes and bodies element by element: it writes only this body's shapes
+/// (which belong to the caller's block) and reads besides them only static
+/// shapes and bodies, which no block writes.
 /// Not inlined: one build serves every SIMD path (the results are the same
 /// bits on each).
+#[allow(unsafe_code)]
 #[inline(never)]
 pub(crate) fn sweep_body(
     sim: &mut BodySim,
-    head_shape_id: u32,
-    shapes: &mut [Shape],
-    bodies: &[Body],
+    (body_id, body): (u32, &Body),
+    shapes: &SharedMut<Shape>,
+    bodies: &SharedMut<Body>,
     sweep: &StaticSweep,
+    angles: SweepAngles,
 ) -> bool {
     let StaticSweep {
         static_set,
@@ -306,14 +354,19 @@ pub(crate) fn sweep_body(
         custom_filter,
         pre_solve,
     } = sweep;
-    let motion = FastMotion::of(sim);
+    let mut motion = FastMotion::without_angles(sim);
     let tree = broad_phase.tree(BodyType::Static);
     let min_extent = sim.min_extent;
+    let (rotation0, final_q) = (sim.rotation0, sim.transform.q);
+    // (start angle, turn), once a candidate needs them.
+    let mut turn: Option<(f32, f32)> = None;
 
     let mut fraction = 1.0f32;
-    let mut shape_id = head_shape_id;
+    let mut shape_id = body.head_shape_id;
     while shape_id != NULL_INDEX {
-        let shape = &mut shapes[shape_id as usize];
+        // SAFETY: a shape belongs to one body, and this body to the caller's
+        // block; no other reference to it lives meanwhile.
+        let shape = unsafe { shapes.get(shape_id as usize) };
         let next = shape.next_shape_id;
         // The box at the start of the step (finalisation leaves it there for
         // fast bodies) and at the end, which the shape keeps unless the body
@@ -325,28 +378,42 @@ pub(crate) fn sweep_body(
             shape_id = next;
             continue;
         }
-        let fast_shape = &shapes[shape_id as usize];
+        let fast_shape = &*shape;
         let swept_box = box1.union(&box2);
         // Made for the first candidate that passes the filters (most sweeps
         // meet none).
         let mut swept: Option<(SweptShape, (Vec2, Vec2))> = None;
 
         tree.query(swept_box, u64::MAX, |_, user_data| {
-            let other = &shapes[user_data as usize];
-            if other.body_id == fast_shape.body_id
+            let other_id = user_data as u32;
+            // SAFETY: the static tree holds only static bodies' shapes,
+            // which no block of `finalize_bodies` writes.
+            let other = unsafe { shapes.get_shared(other_id as usize) };
+            if other.body_id == body_id
                 || other.is_sensor
                 || !fast_shape.filter.should_collide(&other.filter)
-                || !custom_filter.allows(shapes, shape_id, user_data as u32)
-                || !joint_allows_collision(joints, shapes, bodies, shape_id, user_data as u32)
+                || !custom_filter.allows_pair((shape_id, fast_shape), (other_id, other))
             {
                 return true;
             }
-            let other_body = &bodies[other.body_id as usize];
+            // SAFETY: a static shape's body is static, and no block writes
+            // static bodies.
+            let other_body = unsafe { bodies.get_shared(other.body_id as usize) };
             debug_assert_eq!(other_body.set_index, STATIC_SET);
+            let pair = ((body_id, body), (other.body_id, other_body));
+            if !bodies_allow_collision(joints, pair.0, pair.1) {
+                return true;
+            }
             let other_sim = &static_set.body_sims[other_body.local_index as usize];
 
             let (swept, centroids) = swept.get_or_insert_with(|| {
-                let swept = SweptShape::new(shape_id, fast_shape, motion.sweep, motion.base);
+                let (a1, delta) = *turn.get_or_insert_with(|| angles.of(rotation0, final_q));
+                let sweep = Sweep {
+                    a1,
+                    a2: a1 + delta,
+                    ..motion.sweep
+                };
+                let swept = SweptShape::new(shape_id, fast_shape, sweep, motion.base);
                 let c = swept.centroid;
                 (swept, (motion.xf1.apply(c), motion.xf2.apply(c)))
             });
@@ -354,21 +421,36 @@ pub(crate) fn sweep_body(
                 return true;
             }
 
-            fraction = swept.first_hit(shapes, user_data as u32, other_sim, pre_solve, fraction);
+            let other = (other_id, other);
+            fraction = swept.first_hit(other, fast_shape, other_sim, pre_solve, fraction);
             true
         });
         shape_id = next;
     }
 
-    let enlarged = if fraction < 1.0 {
+    if let Some((a1, delta)) = turn {
+        sim.angle_delta = delta;
+        motion.sweep.a1 = a1;
+        motion.sweep.a2 = a1 + delta;
+    }
+    // (A hit means a candidate passed the filters, so the angles are set.)
+    let moved_back = fraction < 1.0;
+    if moved_back {
         sim.transform = offset_transform(motion.sweep.transform_at(fraction), motion.base);
         sim.center = sim.transform.apply(sim.local_center);
         sim.flags |= flags::HAD_TIME_OF_IMPACT;
-        refresh_shape_aabbs(shapes, head_shape_id, sim.transform)
-    } else {
-        // The boxes at the end pose are in place already.
-        grow_fat_aabbs(shapes, head_shape_id)
-    };
+    }
+    let mut enlarged = false;
+    let mut shape_id = body.head_shape_id;
+    while shape_id != NULL_INDEX {
+        // SAFETY: as above, this body's shape belongs to the caller's block.
+        let shape = unsafe { shapes.get(shape_id as usize) };
+        if moved_back {
+            shape.aabb = speculative_aabb(&shape.geometry, sim.transform);
+        } // else the boxes at the end pose are in place already
+        enlarged |= grow_fat_aabb(shape);
+        shape_id = shape.next_shape_id;
+    }
     sim.center0 = sim.center;
     sim.rotation0 = sim.transform.q;
     enlarged
@@ -387,34 +469,23 @@ pub(crate) fn refresh_shape_aabbs(
     let mut shape_id = head_shape_id;
     while shape_id != NULL_INDEX {
         let shape = &mut shapes[shape_id as usize];
-        let aabb = speculative_aabb(&shape.geometry, xf);
-        shape.aabb = aabb;
-        if !shape.fat_aabb.contains(&aabb) {
-            shape.fat_aabb = aabb.fattened(shape.aabb_margin);
-            shape.enlarged_aabb = true;
-            enlarged = true;
-        }
+        shape.aabb = speculative_aabb(&shape.geometry, xf);
+        enlarged |= grow_fat_aabb(shape);
         shape_id = shape.next_shape_id;
     }
     enlarged
 }
 
-/// Gives each shape of a body (the list from `head_shape_id`) whose box left
-/// its fat box a new fat box and marks it enlarged. Whether any was enlarged.
+/// Gives a shape whose box left its fat box a new fat box and marks it
+/// enlarged. Whether it was enlarged.
 #[inline(always)]
-fn grow_fat_aabbs(shapes: &mut [Shape], head_shape_id: u32) -> bool {
-    let mut enlarged = false;
-    let mut shape_id = head_shape_id;
-    while shape_id != NULL_INDEX {
-        let shape = &mut shapes[shape_id as usize];
-        if !shape.fat_aabb.contains(&shape.aabb) {
-            shape.fat_aabb = shape.aabb.fattened(shape.aabb_margin);
-            shape.enlarged_aabb = true;
-            enlarged = true;
-        }
-        shape_id = shape.next_shape_id;
+pub(crate) fn grow_fat_aabb(shape: &mut Shape) -> bool {
+    if shape.fat_aabb.contains(&shape.aabb) {
+        return false;
     }
-    enlarged
+    shape.fat_aabb = shape.aabb.fattened(shape.aabb_margin);
+    shape.enlarged_aabb = true;
+    true
 }
 
 #[cfg(test)]

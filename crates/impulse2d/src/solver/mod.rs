@@ -648,12 +648,6 @@ impl Finalize<'_> {
         if fast {
             // Swept below (a bullet after this stage), which also updates
             // its shapes' boxes.
-            sim.angle_delta = continuous::step_angle(
-                sim.rotation0.relative_angle(sim.transform.q),
-                w,
-                ctx.h,
-                ctx.sub_steps,
-            );
             body.flags |= flags::IS_FAST;
         } else {
             sim.center0 = sim.center;
@@ -675,15 +669,25 @@ impl Finalize<'_> {
             if sim.flags & flags::IS_BULLET != 0 {
                 // Swept after this stage, against the other bodies' final
                 // poses; the start pose stays in center0/rotation0 until then.
+                sim.angle_delta = continuous::step_angle(
+                    sim.rotation0.relative_angle(sim.transform.q),
+                    w,
+                    ctx.h,
+                    ctx.sub_steps,
+                );
                 own.fast_bullets.set(sim_index);
                 return;
             }
-            let head_shape_id = body.head_shape_id;
-            // SAFETY: the sweep writes this body's sim and shapes, which
-            // belong to this block, and reads only them and static bodies,
-            // sims and shapes, which no block writes.
-            let (all_bodies, all_shapes) = unsafe { (&*bodies.whole(), shapes.whole()) };
-            if continuous::sweep_body(sim, head_shape_id, all_shapes, all_bodies, self.sweep) {
+            // (The sweep works out the angles only if it needs them.)
+            let angles = continuous::SweepAngles {
+                w,
+                h: ctx.h,
+                sub_steps: ctx.sub_steps,
+            };
+            // The sweep reaches shapes and bodies one by one: this body's
+            // own (this block's) and static ones (no block writes them).
+            let body = (sim.body_id, &*body);
+            if continuous::sweep_body(sim, body, shapes, bodies, self.sweep, angles) {
                 own.enlarged_bodies.set(sim_index);
             }
             return;
@@ -693,11 +697,8 @@ impl Finalize<'_> {
         while shape_id != NULL_INDEX {
             // SAFETY: a shape belongs to one body, so to this sim's block.
             let shape = unsafe { shapes.get(shape_id as usize) };
-            let aabb = speculative_aabb(&shape.geometry, transform);
-            shape.aabb = aabb;
-            if !shape.fat_aabb.contains(&aabb) {
-                shape.fat_aabb = aabb.fattened(shape.aabb_margin);
-                shape.enlarged_aabb = true;
+            shape.aabb = speculative_aabb(&shape.geometry, transform);
+            if continuous::grow_fat_aabb(shape) {
                 own.enlarged_bodies.set(sim_index);
             }
             shape_id = shape.next_shape_id;
