@@ -335,31 +335,41 @@ where
         count as usize <= self.claims.len()
     }
 
-    /// Claims and runs blocks of stage `index` (`count` blocks): worker `w`
-    /// starts at its own share of the blocks, as Box2D's solver does
-    /// (`GetWorkerStartIndex`: worker `w` of `n` at about `w · count / n`),
-    /// and goes round the ring of blocks once, taking every block whose claim
-    /// word is still below the stage's serial number. Each worker thus
+    /// Claims and runs blocks of stage `index` (`count` blocks). Worker `w`
+    /// of `n` owns about `count / n` consecutive blocks starting near
+    /// `w · count / n`, as in Box2D's solver (`GetWorkerStartIndex`): it runs
+    /// its own blocks first, front to back, then goes backwards from the block
+    /// before its own through the other workers' blocks, taking each one whose
+    /// claim word is still below the stage's serial number. Each worker thus
     /// mostly runs the same blocks of every stage of a colour, substep after
-    /// substep, and finds their bodies in its own cache; a worker that is
-    /// late or absent leaves its share to the others. A worker that read an
-    /// earlier stage's word claims nothing: every block of that stage was
-    /// claimed before the next was published, and claim words only grow.
+    /// substep, and finds their bodies in its own cache; a worker that is late
+    /// or absent leaves its blocks to the others, who take them from the back
+    /// while it works from the front. A worker that read an earlier stage's
+    /// word claims nothing: every block of that stage was claimed before the
+    /// next was published, and claim words only grow.
     fn sweep(&self, s: &S, index: usize, count: u32, worker: usize) {
         let count = count as usize;
         let n = self.workers;
-        let start = if count <= n {
+        let (start, own) = if count <= n {
             if worker >= count {
                 return;
             }
-            worker
+            (worker, 1)
         } else {
             let share = count / n;
-            share * worker + (count - share * n).min(worker)
+            let extra = count - share * n;
+            (
+                share * worker + extra.min(worker),
+                share + usize::from(worker < extra),
+            )
         };
         let serial = self.base + index as u64 + 1;
         for i in 0..count {
-            let block = (start + i) % count;
+            let block = if i < own {
+                start + i
+            } else {
+                (start + count - 1 - (i - own)) % count
+            };
             let word = &self.claims[block].0;
             if word.load(Ordering::Relaxed) < serial
                 && word.fetch_max(serial, Ordering::Acquire) < serial
