@@ -52,6 +52,14 @@ pub(crate) struct Workers {
     stage: AtomicU64,
     /// Blocks of the published stage that are finished.
     completed: AtomicU32,
+    /// One claim word per block (see [`Region::sweep`]), for stages of at
+    /// most `claims.len()` blocks (4 per worker): the serial number of the
+    /// last stage whose block of that index was claimed. Empty with one
+    /// worker.
+    claims: Box<[Claim]>,
+    /// Serial number of the last stage published (every stage of every
+    /// region gets the next), so that claim words only grow.
+    serial: AtomicU64,
     /// Time spent in regions since the last [`Workers::take_parallel_ms`], ns.
     region_nanos: AtomicU64,
     /// The part of it that [`Workers::note_serial`] says one thread did alone, ns.
@@ -85,6 +93,10 @@ impl Workers {
             team,
             stage: AtomicU64::new(0),
             completed: AtomicU32::new(0),
+            claims: (0..if count > 1 { 4 * count } else { 0 })
+                .map(|_| Claim(AtomicU64::new(0)))
+                .collect(),
+            serial: AtomicU64::new(0),
             region_nanos: AtomicU64::new(0),
             serial_nanos: AtomicU64::new(0),
         })
@@ -196,12 +208,19 @@ impl Workers {
             // No helper of an earlier region is still inside one (closing a
             // region waits for them), so the stage word is free to reset.
             self.stage.store(0, Ordering::Relaxed);
+            // Serial numbers base + 1 ..= base + stages.len() for this region's stages.
+            let base = self
+                .serial
+                .fetch_add(stages.len() as u64, Ordering::Relaxed);
             let region = Region {
                 stages,
                 blocks: &blocks,
                 exec: &exec,
                 stage: &self.stage,
                 completed: &self.completed,
+                claims: &self.claims,
+                base,
+                workers: self.count,
                 side,
                 side_taken: AtomicBool::new(false),
                 driver_alone: AtomicBool::new(false),
@@ -228,6 +247,12 @@ struct Region<'a, S, B, E> {
     exec: &'a E,
     stage: &'a AtomicU64,
     completed: &'a AtomicU32,
+    /// The claim words ([`Workers::claims`]).
+    claims: &'a [Claim],
+    /// Stage `i` of this region has serial number `base + i + 1`.
+    base: u64,
+    /// Number of workers.
+    workers: usize,
     /// The task beside the stages (see [`Workers::run_beside`]), and
     /// whether a thread took it.
     side: Option<&'a (dyn Fn() + Sync)>,
@@ -275,15 +300,19 @@ where
                 let tag = (index as u64 + 1) << 32;
                 // Release: the workers see everything earlier stages wrote.
                 self.stage.store(tag, Ordering::Release);
-                loop {
-                    let claim = self.stage.fetch_add(1, Ordering::Acquire);
-                    debug_assert_eq!(claim >> 32, tag >> 32);
-                    let block = claim as u32;
-                    if block >= count {
-                        break;
+                if self.by_claim_words(count) {
+                    self.sweep(s, index, count, 0);
+                } else {
+                    loop {
+                        let claim = self.stage.fetch_add(1, Ordering::Acquire);
+                        debug_assert_eq!(claim >> 32, tag >> 32);
+                        let block = claim as u32;
+                        if block >= count {
+                            break;
+                        }
+                        (self.exec)(s, block, 0);
+                        self.completed.fetch_add(1, Ordering::Release);
                     }
-                    (self.exec)(s, block, 0);
-                    self.completed.fetch_add(1, Ordering::Release);
                 }
                 let mut backoff = Backoff::default();
                 // Acquire: this thread sees what the other workers wrote.
@@ -300,6 +329,58 @@ where
         }
     }
 
+    /// Whether a stage of `count` blocks is claimed through the claim words
+    /// (see [`Region::sweep`]) rather than the stage word's block counter.
+    fn by_claim_words(&self, count: u32) -> bool {
+        count as usize <= self.claims.len()
+    }
+
+    /// Claims and runs blocks of stage `index` (`count` blocks). Worker `w`
+    /// of `n` owns about `count / n` consecutive blocks starting near
+    /// `w · count / n`, as in Box2D's solver (`GetWorkerStartIndex`): it runs
+    /// its own blocks first, front to back, then goes backwards from the block
+    /// before its own through the other workers' blocks, taking each one whose
+    /// claim word is still below the stage's serial number. Each worker thus
+    /// mostly runs the same blocks of every stage of a colour, substep after
+    /// substep, and finds their bodies in its own cache; a worker that is late
+    /// or absent leaves its blocks to the others, who take them from the back
+    /// while it works from the front. A worker that read an earlier stage's
+    /// word claims nothing: every block of that stage was claimed before the
+    /// next was published, and claim words only grow.
+    fn sweep(&self, s: &S, index: usize, count: u32, worker: usize) {
+        let count = count as usize;
+        let n = self.workers;
+        let (start, own) = if count <= n {
+            if worker >= count {
+                return;
+            }
+            (worker, 1)
+        } else {
+            let share = count / n;
+            let extra = count - share * n;
+            (
+                share * worker + extra.min(worker),
+                share + usize::from(worker < extra),
+            )
+        };
+        let serial = self.base + index as u64 + 1;
+        for i in 0..count {
+            let block = if i < own {
+                start + i
+            } else {
+                (start + count - 1 - (i - own)) % count
+            };
+            let word = &self.claims[block].0;
+            if word.load(Ordering::Relaxed) < serial
+                && word.fetch_max(serial, Ordering::Acquire) < serial
+            {
+                // Counted even if `exec` panics (see `work`).
+                let _done = Completion(self.completed);
+                (self.exec)(s, block as u32, worker);
+            }
+        }
+    }
+
     /// A worker: claims blocks of the published stage until the region
     /// ends; the first time it finds nothing to claim for longer than a
     /// short spin (the driver finishing a stage's last blocks, or running a
@@ -307,13 +388,27 @@ where
     /// thread did.
     fn work(&self, worker: usize) {
         let mut backoff = Backoff::default();
+        // The last stage this worker swept by claim words (0: none).
+        let mut swept = 0u32;
         loop {
             let seen = self.stage.load(Ordering::Acquire);
             let tag = (seen >> 32) as u32;
             if tag == DONE {
                 return;
             }
-            if tag == 0 || seen as u32 >= (self.blocks)(&self.stages[tag as usize - 1]) {
+            let count = match tag {
+                0 => 0,
+                _ => (self.blocks)(&self.stages[tag as usize - 1]),
+            };
+            let by_words = tag != 0 && self.by_claim_words(count);
+            if by_words && swept != tag {
+                swept = tag;
+                let index = tag as usize - 1;
+                self.sweep(&self.stages[index], index, count, worker);
+                backoff = Backoff::default();
+                continue;
+            }
+            if tag == 0 || by_words || seen as u32 >= count {
                 // Before the first published stage (tag 0) only if the driver
                 // is running a stage alone, not merely late to publish one.
                 if backoff.spun_out() && (tag != 0 || self.driver_alone.load(Ordering::Relaxed)) {
@@ -488,6 +583,11 @@ impl Drop for Team {
         }
     }
 }
+
+/// A block's claim word, alone in its cache line so that workers claiming
+/// neighbouring blocks do not contend for the line.
+#[repr(align(64))]
+struct Claim(AtomicU64);
 
 /// Publishes the end of the stages when dropped.
 struct EndStages<'a>(&'a AtomicU64);
@@ -667,15 +767,22 @@ mod tests {
         }
     }
 
-    /// A stage sees everything the stage before it wrote.
+    /// A stage sees everything the stage before it wrote, whether its blocks
+    /// are claimed through the claim words (at most 4 per worker: blocks of
+    /// 250 and 125) or through the stage word's counter (blocks of 10).
     #[test]
     fn stages_see_earlier_writes() {
+        for block in [10usize, 125, 250] {
+            stages_see_earlier_writes_in_blocks_of(block);
+        }
+    }
+
+    fn stages_see_earlier_writes_in_blocks_of(block: usize) {
         let workers = Workers::new(4).unwrap();
         let n = 1000usize;
         let mut values = vec![0u64; n];
         let shared = SharedMut::new(&mut values);
         let stages: Vec<u32> = (0..50).collect();
-        let block = 10usize;
         workers.run(
             &stages,
             |_| (n / block) as u32,
