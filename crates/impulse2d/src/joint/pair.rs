@@ -6,42 +6,15 @@
 //! of operations where the order changes the bits (see
 //! [`Pair::point_error`] and [`Pair::anchor_separation`]).
 
-use crate::body::{BodyState, flags};
+pub(super) use crate::body::{load, store};
+
+use crate::body::BodyState;
 use crate::math::{Mat22, Rot, Vec2};
 use crate::solver::softness::Softness;
 
 use super::JointBase;
 use super::axial::{Limit, LimitRow, Motor, Spring};
 use super::solver::SolvePass;
-
-/// The state a body that is not awake (static, or asleep in another set)
-/// stands in with: at rest, not moved this step.
-const RESTING: &BodyState = &BodyState::IDENTITY;
-
-/// A body's state, or [`RESTING`] for `NULL_INDEX` (a body that is not
-/// awake). As [`crate::body::load`], with one comparison: `NULL_INDEX` is
-/// past the end of any state array, and a prepared joint holds no other
-/// index past it. The state is read through the chosen reference, field by
-/// field as the solve uses them (no branch, no copy of unused fields).
-#[inline(always)]
-pub(super) fn load(states: &[BodyState], index: u32) -> BodyState {
-    debug_assert!(index == crate::id::NULL_INDEX || (index as usize) < states.len());
-    *states.get(index as usize).unwrap_or(RESTING)
-}
-
-/// Writes back the velocities of an awake dynamic body, as
-/// [`crate::body::store`] (never a static or kinematic one), with one
-/// comparison for the index (see [`load`]).
-#[inline(always)]
-pub(super) fn store(states: &mut [BodyState], index: u32, v: Vec2, w: f32) {
-    debug_assert!(index == crate::id::NULL_INDEX || (index as usize) < states.len());
-    if let Some(s) = states.get_mut(index as usize)
-        && s.flags & flags::DYNAMIC != 0
-    {
-        s.linear_velocity = v;
-        s.angular_velocity = w;
-    }
-}
 
 /// The effective-mass matrix `K = J M⁻¹ Jᵀ` of a point-to-point constraint.
 pub(super) fn point_mass_matrix(ma: f32, ia: f32, ra: Vec2, mb: f32, ib: f32, rb: Vec2) -> Mat22 {
