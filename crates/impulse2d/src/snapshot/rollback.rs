@@ -1960,15 +1960,22 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     // (`code_contact_places`), then three for its links back
     // (`code_contact_prevs`), then two per body: the last recycling
     // rotation a contact sim of the body had (the bits of its cosine and
-    // sine), then a row per shape (`fill_shape_rows`).
+    // sine), then a row per shape (`fill_shape_rows`), then (unpacking) two
+    // per contact row the world held before: its shapes, for the pair set
+    // (`update_pair_set`).
+    let before = if C::UNPACKS { contacts.len() } else { 0 };
     links.clear();
     links.resize(
-        6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len(),
+        6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len() + 2 * before,
         UNLINKED,
     );
     let (places, links) = links.split_at_mut(3 * n as usize);
     let (derived, links) = links.split_at_mut(3 * n as usize);
-    let (turned, by_shape) = links.split_at_mut(2 * bodies.len());
+    let (turned, links) = links.split_at_mut(2 * bodies.len());
+    let (by_shape, old_pairs) = links.split_at_mut(SHAPE_ROW * shapes.len());
+    if C::UNPACKS {
+        keep_pairs(contacts, old_pairs);
+    }
     code_contact_rows(c, contacts, &shapes[..], &mut col);
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
@@ -2026,9 +2033,63 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     c.mark("body move events");
     code_body_moves(c, &mut events.body_moves, bodies, solver_sets);
     if C::UNPACKS {
-        pair_set.clear();
-        for ct in contacts.iter().filter(|ct| ct.contact_id != NULL_INDEX) {
-            pair_set.insert(pair_key(ct.shape_id_a, ct.shape_id_b));
+        update_pair_set(pair_set, contacts, old_pairs.as_chunks().0);
+    }
+}
+
+/// A contact row's shapes, or `NULL_INDEX` twice for a free slot (what
+/// `update_pair_set` compares).
+#[inline(always)]
+fn pair_of(ct: &Contact) -> [u32; 2] {
+    if ct.contact_id != NULL_INDEX {
+        [ct.shape_id_a, ct.shape_id_b]
+    } else {
+        [NULL_INDEX; 2]
+    }
+}
+
+/// Keeps each contact row's shapes (`pair_of`) in two slots of `to`, before
+/// a load overwrites the rows (`update_pair_set`).
+#[inline(never)]
+fn keep_pairs(contacts: &[Contact], to: &mut [u32]) {
+    for (slot, ct) in to.chunks_exact_mut(2).zip(contacts) {
+        slot.copy_from_slice(&pair_of(ct));
+    }
+}
+
+/// Brings the pair set (the shape pairs of the contacts in use, a world
+/// invariant) from the rows the world held before a load (`old`, kept by
+/// `keep_pairs`) to the loaded ones, touching only the rows that changed:
+/// first every key that left a row, then every key that came into one (a
+/// pair that moved to another row is removed, then put back). A rollback
+/// usually comes back to most of the same contacts, so this makes a few
+/// hash operations where rebuilding the set made one per contact.
+#[inline(never)]
+fn update_pair_set(pair_set: &mut crate::world::PairSet, contacts: &[Contact], old: &[[u32; 2]]) {
+    // (a compare per row, no branch, when nothing changed)
+    let same = old.len() == contacts.len()
+        && old.iter().zip(contacts).fold(0, |d, (o, ct)| {
+            let [a, b] = pair_of(ct);
+            d | (o[0] ^ a) | (o[1] ^ b)
+        }) == 0;
+    if same {
+        return;
+    }
+    let key = |[a, b]: [u32; 2]| (a != NULL_INDEX).then(|| pair_key(a, b));
+    let rows = old.len().max(contacts.len());
+    let changed = |i: usize| {
+        let then = old.get(i).copied().unwrap_or([NULL_INDEX; 2]);
+        let now = contacts.get(i).map_or([NULL_INDEX; 2], pair_of);
+        (then != now).then_some((key(then), key(now)))
+    };
+    for (then, _) in (0..rows).filter_map(changed) {
+        if let Some(k) = then {
+            pair_set.remove(&k);
+        }
+    }
+    for (_, now) in (0..rows).filter_map(changed) {
+        if let Some(k) = now {
+            pair_set.insert(k);
         }
     }
 }
@@ -2853,5 +2914,54 @@ mod link_tests {
         let mut odd = rows();
         odd[3].edges[1].prev_key = 5 << 1;
         assert_eq!(round_trip(&odd), 3);
+    }
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::*;
+
+    /// Rows with these shape pairs (`None`: a free slot).
+    fn rows(pairs: &[Option<(u32, u32)>]) -> Vec<Contact> {
+        pairs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut ct = Contact::default();
+                if let Some((a, b)) = *p {
+                    (ct.contact_id, ct.shape_id_a, ct.shape_id_b) = (i as u32, a, b);
+                }
+                ct
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_pair_set_follows_rows_that_changed_moved_came_and_went() {
+        let before = rows(&[Some((1, 2)), Some((3, 4)), None, Some((5, 6)), Some((7, 8))]);
+        for after in [
+            // the same rows
+            before.clone(),
+            // a pair moved to another row, one freed, one new, one swapped
+            // end for end (the same key)
+            rows(&[Some((3, 4)), Some((1, 2)), Some((9, 1)), None, Some((8, 7))]),
+            // fewer rows, then more
+            rows(&[Some((5, 6))]),
+            rows(&[
+                None,
+                Some((3, 4)),
+                None,
+                Some((5, 6)),
+                Some((7, 8)),
+                Some((2, 9)),
+            ]),
+            Vec::new(),
+        ] {
+            let mut set = super::super::check::pair_set(&before);
+            let mut old = vec![0; 2 * before.len()];
+            keep_pairs(&before, &mut old);
+            update_pair_set(&mut set, &after, old.as_chunks().0);
+            assert_eq!(set, super::super::check::pair_set(&after));
+        }
     }
 }
