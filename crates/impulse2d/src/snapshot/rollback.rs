@@ -671,14 +671,14 @@ fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &
 const BLOCK: usize = 64;
 
 /// The most bytes one sim puts in its block's column (`code_sim`): its
-/// flags (4); its id (4); a header that misses every word (a mask of 2 and 15 words); a
+/// flags (3); its id (4); a header that misses every word (a mask of 2 and 15 words); a
 /// manifold head that misses (a mask of 1 and 4 words); the shared offsets
 /// (16); the recycling cache (unused and missed: 32; used: two rotations
 /// near their guesses, 9 each, the turn, 8, and the position, 8: 34); per
 /// point slot, a point in use (anchor A 8, id 2, base separation 4, the
 /// five numbers 20, anchor B and world point 16: 50) or an unused one that
 /// missed (eleven words, the id and flag in 3, the base separation 4: 51).
-const SIM_BYTES: usize = 4 + 4 + (2 + 15 * 4) + (1 + 4 * 4) + 16 + 34 + 2 * 51;
+const SIM_BYTES: usize = SIM_FLAG_BYTES + 4 + (2 + 15 * 4) + (1 + 4 * 4) + 16 + 34 + 2 * 51;
 
 /// Bytes of a block's column: a power of two above the most a block
 /// writes, so that a masked index is always in bounds.
@@ -767,7 +767,9 @@ impl Cursor<'_> {
 }
 
 /// The flags of a sim (`Lanes`): one bit per decision.
-const PLANES: usize = 28;
+const PLANES: usize = 20;
+/// Bytes of a sim's flags.
+const SIM_FLAG_BYTES: usize = 3;
 /// The id's byte count less one (two planes).
 const P_ID: usize = 0;
 /// The header image held.
@@ -785,11 +787,11 @@ const P_RELATIVE: usize = 7;
 /// The relative position's byte counts less one (two planes each).
 const P_REL_X: usize = 8;
 const P_REL_Y: usize = 10;
-/// Per point slot (eight planes each, from here): anchor A's byte counts
-/// less one (two planes each for x and y), the id held, `persisted`, the
-/// base separation is the separation, and an unused slot held.
+/// Per point slot (four planes each, from here): the id held,
+/// `persisted`, the base separation is the separation, and an unused slot
+/// held.
 const P_POINT: usize = 12;
-const _: () = assert!(P_POINT + 2 * 8 == PLANES && PLANES <= 32);
+const _: () = assert!(P_POINT + 2 * 4 == PLANES && PLANES <= 8 * SIM_FLAG_BYTES);
 
 /// One sim's decisions (a word of flags, bit `p` for each `P_` above) and
 /// its block's column (`code_sim`).
@@ -955,13 +957,21 @@ fn code_contact_sims<C: Coder>(
     col: &mut Column,
 ) {
     let mut n = sims.len() as u32;
-    c.count(&mut n, 4);
+    c.count(&mut n, SIM_FLAG_BYTES);
     if C::UNPACKS {
         sims.resize(n as usize, *blank);
     }
-    code_blocks(c, sims, blank, col, 4, "contact sims", |s, p, _, l| {
-        code_sim::<C>(s, p, l, g);
-    });
+    code_blocks(
+        c,
+        sims,
+        blank,
+        col,
+        SIM_FLAG_BYTES,
+        "contact sims",
+        |s, p, _, l| {
+            code_sim::<C>(s, p, l, g);
+        },
+    );
 }
 
 /// Items in blocks of [`BLOCK`] (`blank` is the item before the first),
@@ -1399,8 +1409,9 @@ fn code_recycling<C: Coder>(
 /// - A slot past the manifold's count: one bit when it is the default
 ///   point and its base separation its separation, else the point and the
 ///   base separation whole.
-/// - A point: anchor A near the last sim's same point, the id as that
-///   point's (else two bytes), `persisted`, the five numbers a solver
+/// - A point: anchor A as two raw words (a guess near it saved about a
+///   byte a coordinate, for two decisions each), the id as the last sim's
+///   same point's (else two bytes), `persisted`, the five numbers a solver
 ///   leaves (separation, impulses, normal velocity: raw words, no guess
 ///   comes near them often enough to pay for its decision), and the base
 ///   separation as the separation (else a raw word: the separation moved
@@ -1415,18 +1426,18 @@ fn code_point<C: Coder>(
     l: &mut Lanes,
     shared: Option<(Vec2, Vec2)>,
 ) {
-    let p = P_POINT + 8 * (k & 1);
+    let p = P_POINT + 4 * (k & 1);
     let in_use = k < s.manifold.point_count;
     let (mp, base) = (&mut s.manifold.points[k & 1], &mut s.base_separation[k & 1]);
     if in_use {
-        l.near::<C>(p, &mut mp.anchor_a.x, pp.anchor_a.x);
-        l.near::<C>(p + 2, &mut mp.anchor_a.y, pp.anchor_a.y);
+        l.float::<C>(&mut mp.anchor_a.x);
+        l.float::<C>(&mut mp.anchor_a.y);
         let last_id = pp.id;
-        let id_hit = l.flag::<C>(p + 4, mp.id == last_id);
+        let id_hit = l.flag::<C>(p, mp.id == last_id);
         let id = l
             .col
             .bytes::<C>(u32::from(mp.id), 2 - 2 * usize::from(id_hit));
-        let persisted = l.flag::<C>(p + 5, mp.persisted);
+        let persisted = l.flag::<C>(p + 1, mp.persisted);
         let mut words = [
             mp.separation,
             mp.normal_impulse,
@@ -1436,7 +1447,7 @@ fn code_point<C: Coder>(
         ]
         .map(f32::to_bits);
         l.col.numbers::<C>(&mut words);
-        let fresh = l.flag::<C>(p + 6, base.same(&mp.separation));
+        let fresh = l.flag::<C>(p + 2, base.same(&mp.separation));
         let b = l.col.bytes::<C>(base.to_bits(), 4 - 4 * usize::from(fresh));
         if C::UNPACKS {
             mp.id = if id_hit { last_id } else { id as u16 };
@@ -1474,7 +1485,7 @@ fn code_point<C: Coder>(
         }
     } else {
         let hit = mp.same(&ManifoldPoint::default()) && base.same(&mp.separation);
-        if l.flag::<C>(p + 7, hit) {
+        if l.flag::<C>(p + 3, hit) {
             if C::UNPACKS {
                 *mp = ManifoldPoint::default();
                 *base = mp.separation;
@@ -2622,12 +2633,12 @@ mod tests {
         let saved: Vec<_> = (0..70).map(|i| sim(&mut r, i, 2, false)).collect();
         let (bytes, bits) = pack(&saved);
         assert_eq!(bytes[0], 70);
-        // a count of 2^32 - 1: no more sims than the bytes hold 4 flag bytes of
+        // a count of 2^32 - 1: no more sims than the bytes hold flag bytes of
         let mut b = vec![0xff, 0xff, 0xff, 0xff, 0x0f];
         b.extend_from_slice(&bytes[1..]);
         let mut loaded = Vec::new();
         assert!(!unpack(&b, &bits, &mut loaded));
-        assert!(loaded.len() <= b.len() / 4);
+        assert!(loaded.len() <= b.len() / SIM_FLAG_BYTES);
         // a sim whose point count reads as 3 or more: no more than two
         for count in [3, 7, 255] {
             let mut odd = saved.clone();
@@ -2736,12 +2747,12 @@ mod tests {
     fn a_sim_like_the_last_costs_its_id_its_offsets_and_its_numbers() {
         // A sim equal to the one before it, with two points whose base
         // separation is the separation and with shared offsets: its flags
-        // (4 bytes); its id's difference from the guess (the last one's +
+        // (3 bytes); its id's difference from the guess (the last one's +
         // 1) is -1, one byte; every other guess of its header, manifold
         // head and (unused) recycling cache holds (flags only); the two
-        // offsets (16 bytes); per point, anchor A equal to the last sim's
-        // (one byte per coordinate) and the five numbers (20 bytes). 65
-        // bytes, whether it starts a new block or not.
+        // offsets (16 bytes); per point, anchor A (8 bytes) and the five
+        // numbers (20 bytes). 76 bytes, whether it starts a new block or
+        // not.
         let mut s = sim(&mut Rng(3), 40, 2, true);
         s.base_separation = [
             s.manifold.points[0].separation,
@@ -2750,7 +2761,7 @@ mod tests {
         for n in [1, 2, 63, 64, 65, 100] {
             assert_eq!(
                 round_trip(&vec![s; n + 1]) - round_trip(&vec![s; n]),
-                4 + 1 + 16 + 2 * 22,
+                SIM_FLAG_BYTES + 1 + 16 + 2 * 28,
                 "{n} sims"
             );
         }
