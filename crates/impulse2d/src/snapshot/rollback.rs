@@ -33,7 +33,7 @@
 //! direction gives (a contact row's links back) and where each contact's
 //! sim is are read off what was coded before, and only rows that disagree
 //! are coded. The broad phase's pair set is not packed: it is the set of
-//! the contacts' shape pairs, rebuilt on load. Joint sims and events are
+//! the contacts' shape pairs, updated on load from the rows that changed. Joint sims and events are
 //! copied whole in both forms.
 //!
 //! What it leaves out is what only a structural call changes: the shapes'
