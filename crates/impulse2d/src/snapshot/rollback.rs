@@ -1629,16 +1629,22 @@ fn code_islands<C: Coder>(c: &mut C, islands: &mut Vec<Island>) {
 
 /// The last step's body move events: one per awake body, in the awake
 /// set's order, with the body's transform and user data then (as
-/// `record_step_events` writes them), so guessed from the bodies now.
+/// `record_step_events` writes them), so guessed from the bodies now
+/// (`code_body_move`; the first event's world as this world's number). One bit when every event is its guess (the bodies
+/// have not changed since the step), else that bit and each event.
 #[inline(never)]
 fn code_body_moves<C: Coder>(
     c: &mut C,
     moves: &mut Vec<BodyMoveEvent>,
     bodies: &[Body],
     sets: &[SolverSet],
+    world_number: u16,
 ) {
     let blank = BodyMoveEvent {
-        body_id: BodyId::default(),
+        body_id: BodyId {
+            world: world_number,
+            ..BodyId::default()
+        },
         transform: WorldTransform::IDENTITY,
         user_data: 0,
         fell_asleep: false,
@@ -1646,45 +1652,70 @@ fn code_body_moves<C: Coder>(
     let awake = sets
         .get(AWAKE_SET as usize)
         .map_or(&[][..], |s| &s.body_sims[..]);
-    elements(c, moves, &blank, |c, e, p, i| {
-        let BodyMoveEvent {
-            body_id,
-            transform,
-            user_data,
-            fell_asleep,
-        } = e;
-        let BodyId {
-            index,
-            world,
-            generation,
-        } = body_id;
-        // the awake body after the previous event's
-        let next = if i == 0 {
-            awake.first()
-        } else {
-            bodies
-                .get(p.body_id.index as usize)
-                .filter(|b| b.set_index == AWAKE_SET)
-                .and_then(|b| awake.get(b.local_index as usize + 1))
-        };
-        let next = next.map_or(p.body_id.index.wrapping_add(1), |s| s.body_id);
-        delta(c, index, next);
-        guess(c, world, p.body_id.world);
-        let body = bodies.get(*index as usize);
-        guess(
-            c,
-            generation,
-            body.map_or(p.body_id.generation, |b| b.generation),
-        );
-        let sim = body.and_then(|b| {
-            sets.get(b.set_index as usize)?
-                .body_sims
-                .get(b.local_index as usize)
-        });
-        guess(c, transform, sim.map_or(p.transform, |s| s.transform));
-        guess(c, user_data, body.map_or(p.user_data, |b| b.user_data));
-        guess(c, fell_asleep, p.fell_asleep);
+    let mut n = moves.len() as u32;
+    c.varint(&mut n);
+    if C::UNPACKS {
+        moves.resize(n as usize, blank);
+    }
+    all_or_each!(c, |c| {
+        for i in 0..moves.len() {
+            let (done, rest) = moves.split_at_mut(i);
+            let p = done.last().unwrap_or(&blank);
+            code_body_move(c, &mut rest[0], p, i, bodies, sets, awake);
+        }
     });
+}
+
+/// One body move event (`code_body_moves`): its body the awake body after
+/// the previous event's, its generation, transform and user data the
+/// body's now, its world and `fell_asleep` the previous event's.
+#[inline(always)]
+fn code_body_move<C: Coder>(
+    c: &mut C,
+    e: &mut BodyMoveEvent,
+    p: &BodyMoveEvent,
+    i: usize,
+    bodies: &[Body],
+    sets: &[SolverSet],
+    awake: &[BodySim],
+) {
+    let BodyMoveEvent {
+        body_id,
+        transform,
+        user_data,
+        fell_asleep,
+    } = e;
+    let BodyId {
+        index,
+        world,
+        generation,
+    } = body_id;
+    // the awake body after the previous event's
+    let next = if i == 0 {
+        awake.first()
+    } else {
+        bodies
+            .get(p.body_id.index as usize)
+            .filter(|b| b.set_index == AWAKE_SET)
+            .and_then(|b| awake.get(b.local_index as usize + 1))
+    };
+    let next = next.map_or(p.body_id.index.wrapping_add(1), |s| s.body_id);
+    delta(c, index, next);
+    guess(c, world, p.body_id.world);
+    let body = bodies.get(*index as usize);
+    guess(
+        c,
+        generation,
+        body.map_or(p.body_id.generation, |b| b.generation),
+    );
+    let sim = body.and_then(|b| {
+        sets.get(b.set_index as usize)?
+            .body_sims
+            .get(b.local_index as usize)
+    });
+    guess(c, transform, sim.map_or(p.transform, |s| s.transform));
+    guess(c, user_data, body.map_or(p.user_data, |b| b.user_data));
+    guess(c, fell_asleep, p.fell_asleep);
 }
 
 fn code_id_pool<C: Coder>(c: &mut C, pool: &mut IdPool) {
@@ -1906,7 +1937,7 @@ fn code_graph_color<C: Coder>(
 /// set is rebuilt from the contacts.
 fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let World {
-        world_number: _,
+        world_number,
         settings: _, // kept whole
         bodies,
         body_ids: _,  // structural
@@ -2042,7 +2073,13 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
         elements(c, slots, &NULL_INDEX, |c, v, p, _| guess(c, v, *p));
     }
     c.mark("body move events");
-    code_body_moves(c, &mut events.body_moves, bodies, solver_sets);
+    code_body_moves(
+        c,
+        &mut events.body_moves,
+        bodies,
+        solver_sets,
+        *world_number,
+    );
     if C::UNPACKS {
         update_pair_set(pair_set, contacts, old_pairs.as_chunks().0);
     }
@@ -2348,10 +2385,13 @@ impl World {
             state.raw.save(self);
         }
         state.joints.refill(&self.joints);
-        state.events.refill(&self.events);
         if state.compact {
-            // packed with the stores
-            state.events.body_moves.clear();
+            // the body moves are packed with the stores: not copied here
+            let moves = std::mem::take(&mut self.events.body_moves);
+            state.events.refill(&self.events);
+            self.events.body_moves = moves;
+        } else {
+            state.events.refill(&self.events);
         }
     }
 
