@@ -354,14 +354,6 @@ fn code_body_state<C: Coder>(s: &mut BodyState, p: &BodyState, l: &mut Lanes) {
 /// A slot of the recycling rotation table no contact sim has filled yet.
 const UNLINKED: u32 = u32::MAX - 1;
 
-/// Where item `index` of a table of `width` slots per item lies (`None`
-/// when that is past what this machine can index: checked, so that a large
-/// id cannot wrap on a 32-bit target).
-fn slots(index: usize, width: usize) -> Option<std::ops::Range<usize>> {
-    let at = index.checked_mul(width)?;
-    Some(at..at.checked_add(width)?)
-}
-
 /// A link to the next item of a list, guessed as the previous row's link
 /// moved by as much as the row's own key (`key`, against the previous row's
 /// `prev_key`): rows made in a pattern link in that pattern. A previous end
@@ -467,21 +459,18 @@ fn code_contact<C: Coder>(ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape
 #[inline(never)]
 fn code_contact_prevs<C: Coder>(c: &mut C, contacts: &mut [Contact], derived: &mut [u32]) {
     derived.fill(NULL_INDEX);
+    let table = derived.as_chunks_mut::<3>().0;
+    // (a link to no row, `NULL_INDEX` among them, names no slot)
     let mut put = |to: u32, slot: usize, from: u32| {
-        if to != NULL_INDEX
-            && let Some(x) = slots(to as usize, 3).and_then(|at| derived.get_mut(at.start + slot))
-        {
-            *x = from;
+        if let Some(row) = table.get_mut(to as usize) {
+            row[slot] = from;
         }
     };
     for (i, ct) in contacts.iter().enumerate() {
-        for (k, edge) in ct.edges.iter().enumerate() {
-            let key = ((i as u32) << 1) | k as u32;
-            let to = edge.next_key;
-            if to != NULL_INDEX {
-                put(to >> 1, (to & 1) as usize, key);
-            }
-        }
+        let [e0, e1] = &ct.edges;
+        let key = (i as u32) << 1;
+        put(e0.next_key >> 1, (e0.next_key & 1) as usize, key);
+        put(e1.next_key >> 1, (e1.next_key & 1) as usize, key | 1);
         put(ct.island_next, 2, i as u32);
     }
     code_off_table(
@@ -508,16 +497,18 @@ fn code_off_table<C: Coder>(
     read: fn(&Contact) -> [u32; 3],
     write: fn(&mut Contact) -> [&mut u32; 3],
 ) {
-    let row = |i: usize| -> [u32; 3] {
-        slots(i, 3)
-            .and_then(|at| table.get(at))
-            .map_or([NULL_INDEX; 3], |d| [d[0], d[1], d[2]])
-    };
+    let rows = table.as_chunks::<3>().0;
+    let row = |i: usize| -> [u32; 3] { rows.get(i).copied().unwrap_or([NULL_INDEX; 3]) };
     let disagree = |(i, ct): &(usize, &Contact)| read(ct) != row(*i);
     let mut misses = if C::UNPACKS {
         0
     } else {
-        contacts.iter().enumerate().filter(disagree).count() as u32
+        // (with no branch per row)
+        contacts
+            .iter()
+            .enumerate()
+            .map(|(i, ct)| u32::from(read(ct) != row(i)))
+            .sum::<u32>()
     };
     c.varint(&mut misses);
     // (never more than the rows, whatever the bytes say)
@@ -1542,9 +1533,10 @@ fn code_contact_places<C: Coder>(
     places: &mut [u32],
 ) {
     places.fill(NULL_INDEX);
+    let table = places.as_chunks_mut::<3>().0;
     let mut put = |id: u32, place: [u32; 3]| {
-        if let Some(slot) = slots(id as usize, 3).and_then(|at| places.get_mut(at)) {
-            slot.copy_from_slice(&place);
+        if let Some(slot) = table.get_mut(id as usize) {
+            *slot = place;
         }
     };
     for (k, set) in sets.iter().enumerate() {
