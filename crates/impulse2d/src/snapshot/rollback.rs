@@ -166,82 +166,165 @@ fn code_name<C: Coder>(c: &mut C, name: &mut String, prev: &str) {
     }
 }
 
-fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
-    let Body {
-        name,
-        user_data,
-        set_index,
-        local_index,
-        head_contact_key,
-        contact_count,
-        head_shape_id,
-        shape_count,
-        head_chain_id,
-        head_joint_key,
-        joint_count,
-        island_id,
-        island_prev,
-        island_next,
-        mass,
-        inertia,
-        sleep_threshold,
-        safety_factor,
-        enable_contact_recycling,
-        sleep_time,
-        id,
-        generation,
-        body_type,
-        enable_sleep,
-        flags,
-    } = b;
-    // (a body's contact list starts anywhere: a plain difference, no bit)
-    diff(c, head_contact_key, p.head_contact_key);
-    guess(c, contact_count, p.contact_count);
-    all_or_each!(c, |c| {
-        delta(c, id, i);
-        guess(c, generation, p.generation);
-        guess(c, body_type, p.body_type);
-        guess(c, flags, p.flags);
-        code_name(c, name, &p.name);
-        guess(c, user_data, p.user_data);
-        guess(c, set_index, p.set_index);
-        delta(c, local_index, p.local_index.wrapping_add(1));
-        delta(c, head_shape_id, p.head_shape_id.wrapping_add(1));
-        guess(c, shape_count, p.shape_count);
-        guess(c, head_chain_id, p.head_chain_id);
-        guess(c, head_joint_key, p.head_joint_key);
-        guess(c, joint_count, p.joint_count);
-        guess(c, island_id, p.island_id);
-        // the neighbours in the island's list: none out of an island (as
-        // with sleep off), else the bodies beside it
-        let linked = |to: u32| {
-            if *island_id == NULL_INDEX {
-                NULL_INDEX
-            } else {
-                to
-            }
-        };
-        delta(c, island_prev, linked(i.wrapping_sub(1)));
-        delta(c, island_next, linked(i.wrapping_add(1)));
-        guess_all(
-            c,
-            [
-                (mass, p.mass),
-                (inertia, p.inertia),
-                (sleep_threshold, p.sleep_threshold),
-                (safety_factor, p.safety_factor),
-                (sleep_time, p.sleep_time),
-            ],
-        );
-        guess(c, enable_contact_recycling, p.enable_contact_recycling);
-        guess(c, enable_sleep, p.enable_sleep);
-    });
+/// Flags of a body row (`code_body`): the head contact key's difference's
+/// byte count less one (two flags), the contact count held, the rest of
+/// the row's image held.
+const B_KEY: usize = 0;
+const B_COUNT: usize = 2;
+const B_REST: usize = 3;
+
+/// Words of a body row's image (`body_words`).
+const BODY_WORDS: usize = 23;
+
+/// The most bytes one body row puts in its block's column: its flag byte,
+/// the head contact key (4), the contact count (a byte and a word), and an
+/// image that missed every word (a mask of 3 and the words).
+const BODY_ROW_BYTES: usize = 1 + 4 + 5 + (3 + BODY_WORDS * 4);
+const _: () = assert!(BLOCK * BODY_ROW_BYTES <= COLUMN_BYTES);
+
+/// A body row as words, but for its name, head contact key and contact
+/// count (`code_body`).
+#[inline(always)]
+fn body_words(b: &Body) -> [u32; BODY_WORDS] {
+    [
+        b.id,
+        b.generation,
+        b.body_type as u32,
+        b.flags,
+        b.user_data as u32,
+        (b.user_data >> 32) as u32,
+        b.set_index,
+        b.local_index,
+        b.head_shape_id,
+        b.shape_count,
+        b.head_chain_id,
+        b.head_joint_key,
+        b.joint_count,
+        b.island_id,
+        b.island_prev,
+        b.island_next,
+        b.mass.to_bits(),
+        b.inertia.to_bits(),
+        b.sleep_threshold.to_bits(),
+        b.safety_factor.to_bits(),
+        b.sleep_time.to_bits(),
+        u32::from(b.enable_contact_recycling),
+        u32::from(b.enable_sleep),
+    ]
 }
 
-/// The body rows (a call of its own, so that profiles split the cost).
+/// A body row through its flag byte and its block's column (`code_blocks`;
+/// its name apart, `code_body_rows`): the head contact key as a difference
+/// from the previous row's (a list starts anywhere: no guess holds
+/// often), the contact count as the previous row's, and the rest as one
+/// image compared whole (`Lanes::image`): the id its index, the local
+/// index and first shape after the previous row's, the island links none
+/// out of an island (as with sleep off) else the bodies beside it, the
+/// rest as the previous row's.
+#[inline(always)]
+fn code_body<C: Coder>(b: &mut Body, p: &Body, i: u32, l: &mut Lanes) {
+    let Body {
+        name: _, // `code_body_rows`
+        user_data: _,
+        set_index: _,
+        local_index: _,
+        head_contact_key,
+        contact_count,
+        head_shape_id: _,
+        shape_count: _,
+        head_chain_id: _,
+        head_joint_key: _,
+        joint_count: _,
+        island_id: _,
+        island_prev: _,
+        island_next: _,
+        mass: _,
+        inertia: _,
+        sleep_threshold: _,
+        safety_factor: _,
+        enable_contact_recycling: _,
+        sleep_time: _,
+        id: _,
+        generation: _,
+        body_type: _,
+        enable_sleep: _,
+        flags: _,
+    } = b;
+    l.diff::<C>(B_KEY, head_contact_key, p.head_contact_key);
+    let mut count = [*contact_count];
+    l.words::<C, 1>(B_COUNT, &mut count, [p.contact_count]);
+    *contact_count = count[0];
+    // (the links' guess follows the island's guess, the previous row's)
+    let linked = |to: u32| {
+        if p.island_id == NULL_INDEX {
+            NULL_INDEX
+        } else {
+            to
+        }
+    };
+    let mut guess = body_words(p);
+    guess[0] = i;
+    guess[7] = p.local_index.wrapping_add(1);
+    guess[8] = p.head_shape_id.wrapping_add(1);
+    guess[14] = linked(i.wrapping_sub(1));
+    guess[15] = linked(i.wrapping_add(1));
+    let mut w = if C::UNPACKS { guess } else { body_words(b) };
+    l.image::<C, BODY_WORDS>(B_REST, &mut w, &guess);
+    if C::UNPACKS {
+        b.id = w[0];
+        b.generation = w[1];
+        b.body_type = match w[2] {
+            1 => BodyType::Kinematic,
+            2 => BodyType::Dynamic,
+            _ => BodyType::Static,
+        };
+        b.flags = w[3];
+        b.user_data = u64::from(w[4]) | u64::from(w[5]) << 32;
+        [
+            b.set_index,
+            b.local_index,
+            b.head_shape_id,
+            b.shape_count,
+            b.head_chain_id,
+            b.head_joint_key,
+            b.joint_count,
+            b.island_id,
+            b.island_prev,
+            b.island_next,
+        ] = std::array::from_fn(|k| w[6 + k]);
+        [
+            b.mass,
+            b.inertia,
+            b.sleep_threshold,
+            b.safety_factor,
+            b.sleep_time,
+        ] = std::array::from_fn(|k| f32::from_bits(w[16 + k]));
+        b.enable_contact_recycling = w[21] != 0;
+        b.enable_sleep = w[22] != 0;
+    }
+}
+
+/// The body rows: their names first (one bit when each is the previous
+/// row's, as an unnamed world's are), then each row by `code_body` in
+/// blocks.
 #[inline(never)]
-fn code_body_rows<C: Coder>(c: &mut C, bodies: &mut Vec<Body>) {
-    elements(c, bodies, &Body::default(), code_body);
+fn code_body_rows<C: Coder>(c: &mut C, bodies: &mut Vec<Body>, col: &mut Column) {
+    let mut n = bodies.len() as u32;
+    c.count(&mut n, 1);
+    if C::UNPACKS {
+        bodies.resize(n as usize, Body::default());
+    }
+    all_or_each!(c, |c| {
+        for i in 0..bodies.len() {
+            let (done, rest) = bodies.split_at_mut(i);
+            let prev = done.last().map_or("", |b| &b.name[..]);
+            code_name(c, &mut rest[0].name, prev);
+        }
+    });
+    let blank = Body::default();
+    code_blocks(c, bodies, &blank, col, 1, "body rows", |b, p, i, l| {
+        code_body::<C>(b, p, i as u32, l);
+    });
 }
 
 fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
@@ -846,6 +929,38 @@ impl Lanes<'_> {
             let miss = missed >> k & 1;
             let x = self.col.bytes::<C>(*w, 4 * miss as usize);
             *w = if miss != 0 { x } else { g };
+        }
+    }
+
+    /// Words as their guessed image (`N` at most 32): flag `p` when every
+    /// word holds (one compare of the whole image), else that flag and, in
+    /// the column, a mask of the words that missed (`N` bits, in whole
+    /// bytes) and those words.
+    #[inline(always)]
+    fn image<C: Coder, const N: usize>(&mut self, p: usize, w: &mut [u32; N], guess: &[u32; N]) {
+        const { assert!(N <= 32, "the miss mask is one word") };
+        let held = !C::UNPACKS && w.iter().zip(guess).fold(0, |d, (a, b)| d | (a ^ b)) == 0;
+        if self.flag::<C>(p, held) {
+            if C::UNPACKS {
+                *w = *guess;
+            }
+            return;
+        }
+        let mut missed = 0u32;
+        if !C::UNPACKS {
+            for (k, (a, b)) in w.iter().zip(guess).enumerate() {
+                missed |= u32::from(a != b) << k;
+            }
+        }
+        let all = u32::MAX >> (32 - N);
+        let missed = self.col.bytes::<C>(missed, N.div_ceil(8)) & all;
+        if C::UNPACKS {
+            *w = *guess;
+        }
+        for k in ones(u64::from(missed)) {
+            if let Some(x) = w.get_mut(k) {
+                *x = self.col.bytes::<C>(*x, 4);
+            }
         }
     }
 
@@ -1964,11 +2079,11 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     step_index.code(c);
     split_island_id.code(c);
     use_wide_solver.code(c);
-    c.mark("body rows");
-    code_body_rows(c, bodies);
-    c.mark("body sims and states");
     // (the blocks' column, reused: `code_blocks`)
     let mut col = Column::new();
+    c.mark("body rows");
+    code_body_rows(c, bodies, &mut col);
+    c.mark("body sims and states");
     code_id_pool(c, contact_ids);
     code_id_pool(c, island_ids);
     code_id_pool(c, solver_set_ids);
