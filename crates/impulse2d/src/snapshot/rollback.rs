@@ -1872,29 +1872,46 @@ fn code_shape_bounds<C: Coder>(
     solver_sets: &[SolverSet],
     trees: &[DynamicTree],
 ) {
-    for shape in shapes {
-        let Some(body) = bodies.get(shape.body_id as usize) else {
-            continue;
-        };
-        if body.body_type == BodyType::Static {
-            continue;
+    // (one bit when every guess holds, as between steps: the step leaves
+    // each box where its body is and no proxy enlarged)
+    all_or_each!(c, |c| {
+        for shape in shapes.iter_mut() {
+            code_shape_bound(c, shape, bodies, solver_sets, trees);
         }
-        let xf = solver_sets
-            .get(body.set_index as usize)
-            .and_then(|s| s.body_sims.get(body.local_index as usize))
-            .map_or(WorldTransform::IDENTITY, |s| s.transform);
-        guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
-        // the proxy's box in its tree
-        let leaf = shape.proxy_key.and_then(|key| {
-            let tree = trees.get(key.body_type() as usize)?;
-            let link = tree.proxies.get(key.proxy_id().index() as usize)?.link;
-            let node = tree.nodes.get(link.parent as usize)?;
-            Some(node.children.get(usize::from(link.slot))?.aabb)
-        });
-        let fat = leaf.unwrap_or_else(|| shape.aabb.fattened(shape.aabb_margin));
-        guess(c, &mut shape.fat_aabb, fat);
-        shape.enlarged_aabb.code(c);
+    });
+}
+
+/// A shape's bounds (`code_shape_bounds`): its box as its body's transform
+/// gives it, its fat box as its proxy's in the tree, "enlarged" not set.
+#[inline(always)]
+fn code_shape_bound<C: Coder>(
+    c: &mut C,
+    shape: &mut Shape,
+    bodies: &[Body],
+    solver_sets: &[SolverSet],
+    trees: &[DynamicTree],
+) {
+    let Some(body) = bodies.get(shape.body_id as usize) else {
+        return;
+    };
+    if body.body_type == BodyType::Static {
+        return;
     }
+    let xf = solver_sets
+        .get(body.set_index as usize)
+        .and_then(|s| s.body_sims.get(body.local_index as usize))
+        .map_or(WorldTransform::IDENTITY, |s| s.transform);
+    guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
+    // the proxy's box in its tree
+    let leaf = shape.proxy_key.and_then(|key| {
+        let tree = trees.get(key.body_type() as usize)?;
+        let link = tree.proxies.get(key.proxy_id().index() as usize)?.link;
+        let node = tree.nodes.get(link.parent as usize)?;
+        Some(node.children.get(usize::from(link.slot))?.aabb)
+    });
+    let fat = leaf.unwrap_or_else(|| shape.aabb.fattened(shape.aabb_margin));
+    guess(c, &mut shape.fat_aabb, fat);
+    guess(c, &mut shape.enlarged_aabb, false);
 }
 
 /// A link's parent: its difference from the previous link's (a varint,
