@@ -763,8 +763,8 @@ const _: () = assert!(BLOCK * SIM_BYTES <= COLUMN_BYTES && COLUMN_BYTES.is_power
 const COLUMN_LEN_BITS: u32 = COLUMN_BYTES.trailing_zeros() + 1;
 
 /// Bytes past a column's end that a cursor may write or read at its last
-/// index (the most one `put` or `take` moves: five words).
-const COLUMN_PAD: usize = 20;
+/// index (the most one move of it spans: twelve words, `Cursor::words`).
+const COLUMN_PAD: usize = 48;
 
 /// Low-byte masks by count (0 to 4; `Cursor::take`).
 const LOW_BYTES: [u32; 8] = [0, 0xff, 0xffff, 0xff_ffff, u32::MAX, 0, 0, 0];
@@ -822,11 +822,13 @@ impl Cursor<'_> {
         }
     }
 
-    /// Five whole words (a point's numbers), in either direction.
+    /// `N` whole words (a point's anchor and numbers, offsets), in either
+    /// direction, as one move of the cursor.
     #[inline(always)]
-    fn numbers<C: Coder>(&mut self, words: &mut [u32; 5]) {
+    fn words<C: Coder, const N: usize>(&mut self, words: &mut [u32; N]) {
+        const { assert!(4 * N <= COLUMN_PAD, "past the column's padding") };
         let i = self.at & (COLUMN_BYTES - 1);
-        let b = &mut self.buf[i..i + 20];
+        let b = &mut self.buf[i..i + 4 * N];
         if C::UNPACKS {
             *words = std::array::from_fn(|w| {
                 u32::from_le_bytes([b[4 * w], b[4 * w + 1], b[4 * w + 2], b[4 * w + 3]])
@@ -836,7 +838,19 @@ impl Cursor<'_> {
                 d.copy_from_slice(&w.to_le_bytes());
             }
         }
-        self.at += 20;
+        self.at += 4 * N;
+    }
+
+    /// `N` floats as their whole words ([`Cursor::words`]).
+    #[inline(always)]
+    fn floats<C: Coder, const N: usize>(&mut self, v: [&mut f32; N]) {
+        let mut w = std::array::from_fn(|k| v[k].to_bits());
+        self.words::<C, N>(&mut w);
+        if C::UNPACKS {
+            for (v, w) in v.into_iter().zip(w) {
+                *v = f32::from_bits(w);
+            }
+        }
     }
 }
 
@@ -1207,9 +1221,8 @@ fn code_sim<C: Coder>(s: &mut ContactSim, p: &ContactSim, l: &mut Lanes, g: &Sim
     let shared = l.flag::<C>(P_SHARED, offsets.is_some());
     let (mut to_b, mut to_point) = offsets.unwrap_or((Vec2::ZERO, Vec2::ZERO));
     if shared {
-        for v in [&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y] {
-            l.float::<C>(v);
-        }
+        l.col
+            .floats::<C, 4>([&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y]);
     }
 
     code_recycling::<C>(s, p, l, g, bodies, to_b, shared);
@@ -1536,15 +1549,10 @@ fn code_point<C: Coder>(
     let in_use = k < s.manifold.point_count;
     let (mp, base) = (&mut s.manifold.points[k & 1], &mut s.base_separation[k & 1]);
     if in_use {
-        l.float::<C>(&mut mp.anchor_a.x);
-        l.float::<C>(&mut mp.anchor_a.y);
-        let last_id = pp.id;
-        let id_hit = l.flag::<C>(p, mp.id == last_id);
-        let id = l
-            .col
-            .bytes::<C>(u32::from(mp.id), 2 - 2 * usize::from(id_hit));
-        let persisted = l.flag::<C>(p + 1, mp.persisted);
+        // anchor A and the five numbers, in one piece
         let mut words = [
+            mp.anchor_a.x,
+            mp.anchor_a.y,
             mp.separation,
             mp.normal_impulse,
             mp.tangent_impulse,
@@ -1552,19 +1560,30 @@ fn code_point<C: Coder>(
             mp.normal_velocity,
         ]
         .map(f32::to_bits);
-        l.col.numbers::<C>(&mut words);
-        let fresh = l.flag::<C>(p + 2, base.same(&mp.separation));
-        let b = l.col.bytes::<C>(base.to_bits(), 4 - 4 * usize::from(fresh));
+        l.col.words::<C, 7>(&mut words);
+        let last_id = pp.id;
+        let id_hit = l.flag::<C>(p, mp.id == last_id);
+        let id = l
+            .col
+            .bytes::<C>(u32::from(mp.id), 2 - 2 * usize::from(id_hit));
+        let persisted = l.flag::<C>(p + 1, mp.persisted);
         if C::UNPACKS {
-            mp.id = if id_hit { last_id } else { id as u16 };
-            mp.persisted = persisted;
+            // (before the base separation's guess reads the separation)
             [
+                mp.anchor_a.x,
+                mp.anchor_a.y,
                 mp.separation,
                 mp.normal_impulse,
                 mp.tangent_impulse,
                 mp.total_normal_impulse,
                 mp.normal_velocity,
             ] = words.map(f32::from_bits);
+        }
+        let fresh = l.flag::<C>(p + 2, base.same(&mp.separation));
+        let b = l.col.bytes::<C>(base.to_bits(), 4 - 4 * usize::from(fresh));
+        if C::UNPACKS {
+            mp.id = if id_hit { last_id } else { id as u16 };
+            mp.persisted = persisted;
             *base = if fresh {
                 mp.separation
             } else {
@@ -1579,14 +1598,12 @@ fn code_point<C: Coder>(
                 }
             }
             None => {
-                for v in [
+                l.col.floats::<C, 4>([
                     &mut mp.anchor_b.x,
                     &mut mp.anchor_b.y,
                     &mut mp.point.x,
                     &mut mp.point.y,
-                ] {
-                    l.float::<C>(v);
-                }
+                ]);
             }
         }
     } else {
@@ -1609,7 +1626,7 @@ fn code_point<C: Coder>(
                 id,
                 persisted,
             } = mp;
-            for v in [
+            l.col.floats::<C, 12>([
                 px,
                 py,
                 ax,
@@ -1622,9 +1639,7 @@ fn code_point<C: Coder>(
                 total,
                 normal_velocity,
                 base,
-            ] {
-                l.float::<C>(v);
-            }
+            ]);
             let x = l
                 .col
                 .bytes::<C>(u32::from(*id) | u32::from(*persisted) << 16, 3);
