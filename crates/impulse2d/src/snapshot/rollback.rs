@@ -33,7 +33,7 @@
 //! direction gives (a contact row's links back) and where each contact's
 //! sim is are read off what was coded before, and only rows that disagree
 //! are coded. The broad phase's pair set is not packed: it is the set of
-//! the contacts' shape pairs, rebuilt on load. Joint sims and events are
+//! the contacts' shape pairs, updated on load from the rows that changed. Joint sims and events are
 //! copied whole in both forms.
 //!
 //! What it leaves out is what only a structural call changes: the shapes'
@@ -166,82 +166,165 @@ fn code_name<C: Coder>(c: &mut C, name: &mut String, prev: &str) {
     }
 }
 
-fn code_body<C: Coder>(c: &mut C, b: &mut Body, p: &Body, i: u32) {
-    let Body {
-        name,
-        user_data,
-        set_index,
-        local_index,
-        head_contact_key,
-        contact_count,
-        head_shape_id,
-        shape_count,
-        head_chain_id,
-        head_joint_key,
-        joint_count,
-        island_id,
-        island_prev,
-        island_next,
-        mass,
-        inertia,
-        sleep_threshold,
-        safety_factor,
-        enable_contact_recycling,
-        sleep_time,
-        id,
-        generation,
-        body_type,
-        enable_sleep,
-        flags,
-    } = b;
-    // (a body's contact list starts anywhere: a plain difference, no bit)
-    diff(c, head_contact_key, p.head_contact_key);
-    guess(c, contact_count, p.contact_count);
-    all_or_each!(c, |c| {
-        delta(c, id, i);
-        guess(c, generation, p.generation);
-        guess(c, body_type, p.body_type);
-        guess(c, flags, p.flags);
-        code_name(c, name, &p.name);
-        guess(c, user_data, p.user_data);
-        guess(c, set_index, p.set_index);
-        delta(c, local_index, p.local_index.wrapping_add(1));
-        delta(c, head_shape_id, p.head_shape_id.wrapping_add(1));
-        guess(c, shape_count, p.shape_count);
-        guess(c, head_chain_id, p.head_chain_id);
-        guess(c, head_joint_key, p.head_joint_key);
-        guess(c, joint_count, p.joint_count);
-        guess(c, island_id, p.island_id);
-        // the neighbours in the island's list: none out of an island (as
-        // with sleep off), else the bodies beside it
-        let linked = |to: u32| {
-            if *island_id == NULL_INDEX {
-                NULL_INDEX
-            } else {
-                to
-            }
-        };
-        delta(c, island_prev, linked(i.wrapping_sub(1)));
-        delta(c, island_next, linked(i.wrapping_add(1)));
-        guess_all(
-            c,
-            [
-                (mass, p.mass),
-                (inertia, p.inertia),
-                (sleep_threshold, p.sleep_threshold),
-                (safety_factor, p.safety_factor),
-                (sleep_time, p.sleep_time),
-            ],
-        );
-        guess(c, enable_contact_recycling, p.enable_contact_recycling);
-        guess(c, enable_sleep, p.enable_sleep);
-    });
+/// Flags of a body row (`code_body`): the head contact key's difference's
+/// byte count less one (two flags), the contact count held, the rest of
+/// the row's image held.
+const B_KEY: usize = 0;
+const B_COUNT: usize = 2;
+const B_REST: usize = 3;
+
+/// Words of a body row's image (`body_words`).
+const BODY_WORDS: usize = 23;
+
+/// The most bytes one body row puts in its block's column: its flag byte,
+/// the head contact key (4), the contact count (a byte and a word), and an
+/// image that missed every word (a mask of 3 and the words).
+const BODY_ROW_BYTES: usize = 1 + 4 + 5 + (3 + BODY_WORDS * 4);
+const _: () = assert!(BLOCK * BODY_ROW_BYTES <= COLUMN_BYTES);
+
+/// A body row as words, but for its name, head contact key and contact
+/// count (`code_body`).
+#[inline(always)]
+fn body_words(b: &Body) -> [u32; BODY_WORDS] {
+    [
+        b.id,
+        b.generation,
+        b.body_type as u32,
+        b.flags,
+        b.user_data as u32,
+        (b.user_data >> 32) as u32,
+        b.set_index,
+        b.local_index,
+        b.head_shape_id,
+        b.shape_count,
+        b.head_chain_id,
+        b.head_joint_key,
+        b.joint_count,
+        b.island_id,
+        b.island_prev,
+        b.island_next,
+        b.mass.to_bits(),
+        b.inertia.to_bits(),
+        b.sleep_threshold.to_bits(),
+        b.safety_factor.to_bits(),
+        b.sleep_time.to_bits(),
+        u32::from(b.enable_contact_recycling),
+        u32::from(b.enable_sleep),
+    ]
 }
 
-/// The body rows (a call of its own, so that profiles split the cost).
+/// A body row through its flag byte and its block's column (`code_blocks`;
+/// its name apart, `code_body_rows`): the head contact key as a difference
+/// from the previous row's (a list starts anywhere: no guess holds
+/// often), the contact count as the previous row's, and the rest as one
+/// image compared whole (`Lanes::image`): the id its index, the local
+/// index and first shape after the previous row's, the island links none
+/// out of an island (as with sleep off) else the bodies beside it, the
+/// rest as the previous row's.
+#[inline(always)]
+fn code_body<C: Coder>(b: &mut Body, p: &Body, i: u32, l: &mut Lanes) {
+    let Body {
+        name: _, // `code_body_rows`
+        user_data: _,
+        set_index: _,
+        local_index: _,
+        head_contact_key,
+        contact_count,
+        head_shape_id: _,
+        shape_count: _,
+        head_chain_id: _,
+        head_joint_key: _,
+        joint_count: _,
+        island_id: _,
+        island_prev: _,
+        island_next: _,
+        mass: _,
+        inertia: _,
+        sleep_threshold: _,
+        safety_factor: _,
+        enable_contact_recycling: _,
+        sleep_time: _,
+        id: _,
+        generation: _,
+        body_type: _,
+        enable_sleep: _,
+        flags: _,
+    } = b;
+    l.diff::<C>(B_KEY, head_contact_key, p.head_contact_key);
+    let mut count = [*contact_count];
+    l.words::<C, 1>(B_COUNT, &mut count, [p.contact_count]);
+    *contact_count = count[0];
+    // (the links' guess follows the island's guess, the previous row's)
+    let linked = |to: u32| {
+        if p.island_id == NULL_INDEX {
+            NULL_INDEX
+        } else {
+            to
+        }
+    };
+    let mut guess = body_words(p);
+    guess[0] = i;
+    guess[7] = p.local_index.wrapping_add(1);
+    guess[8] = p.head_shape_id.wrapping_add(1);
+    guess[14] = linked(i.wrapping_sub(1));
+    guess[15] = linked(i.wrapping_add(1));
+    let mut w = if C::UNPACKS { guess } else { body_words(b) };
+    l.image::<C, BODY_WORDS>(B_REST, &mut w, &guess);
+    if C::UNPACKS {
+        b.id = w[0];
+        b.generation = w[1];
+        b.body_type = match w[2] {
+            1 => BodyType::Kinematic,
+            2 => BodyType::Dynamic,
+            _ => BodyType::Static,
+        };
+        b.flags = w[3];
+        b.user_data = u64::from(w[4]) | u64::from(w[5]) << 32;
+        [
+            b.set_index,
+            b.local_index,
+            b.head_shape_id,
+            b.shape_count,
+            b.head_chain_id,
+            b.head_joint_key,
+            b.joint_count,
+            b.island_id,
+            b.island_prev,
+            b.island_next,
+        ] = std::array::from_fn(|k| w[6 + k]);
+        [
+            b.mass,
+            b.inertia,
+            b.sleep_threshold,
+            b.safety_factor,
+            b.sleep_time,
+        ] = std::array::from_fn(|k| f32::from_bits(w[16 + k]));
+        b.enable_contact_recycling = w[21] != 0;
+        b.enable_sleep = w[22] != 0;
+    }
+}
+
+/// The body rows: their names first (one bit when each is the previous
+/// row's, as an unnamed world's are), then each row by `code_body` in
+/// blocks.
 #[inline(never)]
-fn code_body_rows<C: Coder>(c: &mut C, bodies: &mut Vec<Body>) {
-    elements(c, bodies, &Body::default(), code_body);
+fn code_body_rows<C: Coder>(c: &mut C, bodies: &mut Vec<Body>, col: &mut Column) {
+    let mut n = bodies.len() as u32;
+    c.count(&mut n, 1);
+    if C::UNPACKS {
+        bodies.resize(n as usize, Body::default());
+    }
+    all_or_each!(c, |c| {
+        for i in 0..bodies.len() {
+            let (done, rest) = bodies.split_at_mut(i);
+            let prev = done.last().map_or("", |b| &b.name[..]);
+            code_name(c, &mut rest[0].name, prev);
+        }
+    });
+    let blank = Body::default();
+    code_blocks(c, bodies, &blank, col, 1, "body rows", |b, p, i, l| {
+        code_body::<C>(b, p, i as u32, l);
+    });
 }
 
 fn code_body_sim<C: Coder>(c: &mut C, s: &mut BodySim, p: &BodySim, _: u32) {
@@ -354,14 +437,6 @@ fn code_body_state<C: Coder>(s: &mut BodyState, p: &BodyState, l: &mut Lanes) {
 /// A slot of the recycling rotation table no contact sim has filled yet.
 const UNLINKED: u32 = u32::MAX - 1;
 
-/// Where item `index` of a table of `width` slots per item lies (`None`
-/// when that is past what this machine can index: checked, so that a large
-/// id cannot wrap on a 32-bit target).
-fn slots(index: usize, width: usize) -> Option<std::ops::Range<usize>> {
-    let at = index.checked_mul(width)?;
-    Some(at..at.checked_add(width)?)
-}
-
 /// A link to the next item of a list, guessed as the previous row's link
 /// moved by as much as the row's own key (`key`, against the previous row's
 /// `prev_key`): rows made in a pattern link in that pattern. A previous end
@@ -377,19 +452,22 @@ fn next_guess(prev_next: u32, key: u32, prev_key: u32) -> u32 {
 
 /// Flags of a contact row (`code_contact`): its id, generation and flags
 /// held; shape A held, else its difference's byte count less one (two
-/// flags); shape B the same; each edge's body held; each edge's next key's
-/// difference's byte count less one (two flags each); the island held; the
-/// island's next contact's difference's byte count less one (two flags).
+/// flags); shape B the same; each edge's body held; each edge's next key
+/// held, else its difference's byte count less one (three flags each: a
+/// list's next link is often its guess, and a hit costs neither byte nor
+/// decode; on the 991-box pyramid the rows take 19.6 bytes a body this
+/// way, 20.7 with two flags and a difference always written); the island held; the island's next
+/// contact the same as a next key (three flags).
 const R_HEAD: usize = 0;
 const R_SHAPE_A: usize = 1;
 const R_SHAPE_B: usize = 4;
 const R_BODY: usize = 7;
 const R_NEXT: usize = 9;
-const R_ISLAND: usize = 13;
-const R_ISLAND_NEXT: usize = 14;
+const R_ISLAND: usize = 15;
+const R_ISLAND_NEXT: usize = 16;
 /// Bytes of a contact row's flags.
-const ROW_FLAG_BYTES: usize = 2;
-const _: () = assert!(R_ISLAND_NEXT + 2 <= 8 * ROW_FLAG_BYTES);
+const ROW_FLAG_BYTES: usize = 3;
+const _: () = assert!(R_ISLAND_NEXT + 3 <= 8 * ROW_FLAG_BYTES);
 
 /// The most bytes one contact row puts in its block's column: its flags,
 /// a head that misses (a byte and three words), the two shapes (4 each),
@@ -447,14 +525,14 @@ fn code_contact<C: Coder>(ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape
         // the body's list of contact edges
         let key = (i << 1) | k as u32;
         let guess = next_guess(p.edges[k].next_key, key, key.wrapping_sub(2));
-        l.diff::<C>(R_NEXT + 2 * k, next_key, guess);
+        l.delta::<C>(R_NEXT + 3 * k, next_key, guess);
     }
     let mut island = [*island_id];
     l.words::<C, 1>(R_ISLAND, &mut island, [p.island_id]);
     *island_id = island[0];
     // the island's list of contacts
     let guess = next_guess(p.island_next, i, i.wrapping_sub(1));
-    l.diff::<C>(R_ISLAND_NEXT, island_next, guess);
+    l.delta::<C>(R_ISLAND_NEXT, island_next, guess);
 }
 
 /// The contact rows' links back (each edge's previous key, the previous
@@ -467,21 +545,18 @@ fn code_contact<C: Coder>(ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape
 #[inline(never)]
 fn code_contact_prevs<C: Coder>(c: &mut C, contacts: &mut [Contact], derived: &mut [u32]) {
     derived.fill(NULL_INDEX);
+    let table = derived.as_chunks_mut::<3>().0;
+    // (a link to no row, `NULL_INDEX` among them, names no slot)
     let mut put = |to: u32, slot: usize, from: u32| {
-        if to != NULL_INDEX
-            && let Some(x) = slots(to as usize, 3).and_then(|at| derived.get_mut(at.start + slot))
-        {
-            *x = from;
+        if let Some(row) = table.get_mut(to as usize) {
+            row[slot] = from;
         }
     };
     for (i, ct) in contacts.iter().enumerate() {
-        for (k, edge) in ct.edges.iter().enumerate() {
-            let key = ((i as u32) << 1) | k as u32;
-            let to = edge.next_key;
-            if to != NULL_INDEX {
-                put(to >> 1, (to & 1) as usize, key);
-            }
-        }
+        let [e0, e1] = &ct.edges;
+        let key = (i as u32) << 1;
+        put(e0.next_key >> 1, (e0.next_key & 1) as usize, key);
+        put(e1.next_key >> 1, (e1.next_key & 1) as usize, key | 1);
         put(ct.island_next, 2, i as u32);
     }
     code_off_table(
@@ -508,16 +583,18 @@ fn code_off_table<C: Coder>(
     read: fn(&Contact) -> [u32; 3],
     write: fn(&mut Contact) -> [&mut u32; 3],
 ) {
-    let row = |i: usize| -> [u32; 3] {
-        slots(i, 3)
-            .and_then(|at| table.get(at))
-            .map_or([NULL_INDEX; 3], |d| [d[0], d[1], d[2]])
-    };
+    let rows = table.as_chunks::<3>().0;
+    let row = |i: usize| -> [u32; 3] { rows.get(i).copied().unwrap_or([NULL_INDEX; 3]) };
     let disagree = |(i, ct): &(usize, &Contact)| read(ct) != row(*i);
     let mut misses = if C::UNPACKS {
         0
     } else {
-        contacts.iter().enumerate().filter(disagree).count() as u32
+        // (with no branch per row)
+        contacts
+            .iter()
+            .enumerate()
+            .map(|(i, ct)| u32::from(read(ct) != row(i)))
+            .sum::<u32>()
     };
     c.varint(&mut misses);
     // (never more than the rows, whatever the bytes say)
@@ -671,14 +748,14 @@ fn fill_shape_rows(table: &mut [u32], shapes: &[Shape], bodies: &[Body], sets: &
 const BLOCK: usize = 64;
 
 /// The most bytes one sim puts in its block's column (`code_sim`): its
-/// flags (4); its id (4); a header that misses every word (a mask of 2 and 15 words); a
+/// flags (3); its id (4); a header that misses every word (a mask of 2 and 15 words); a
 /// manifold head that misses (a mask of 1 and 4 words); the shared offsets
 /// (16); the recycling cache (unused and missed: 32; used: two rotations
 /// near their guesses, 9 each, the turn, 8, and the position, 8: 34); per
 /// point slot, a point in use (anchor A 8, id 2, base separation 4, the
 /// five numbers 20, anchor B and world point 16: 50) or an unused one that
 /// missed (eleven words, the id and flag in 3, the base separation 4: 51).
-const SIM_BYTES: usize = 4 + 4 + (2 + 15 * 4) + (1 + 4 * 4) + 16 + 34 + 2 * 51;
+const SIM_BYTES: usize = SIM_FLAG_BYTES + 4 + (2 + 15 * 4) + (1 + 4 * 4) + 16 + 34 + 2 * 51;
 
 /// Bytes of a block's column: a power of two above the most a block
 /// writes, so that a masked index is always in bounds.
@@ -689,8 +766,8 @@ const _: () = assert!(BLOCK * SIM_BYTES <= COLUMN_BYTES && COLUMN_BYTES.is_power
 const COLUMN_LEN_BITS: u32 = COLUMN_BYTES.trailing_zeros() + 1;
 
 /// Bytes past a column's end that a cursor may write or read at its last
-/// index (the most one `put` or `take` moves: five words).
-const COLUMN_PAD: usize = 20;
+/// index (the most one move of it spans: twelve words, `Cursor::words`).
+const COLUMN_PAD: usize = 48;
 
 /// Low-byte masks by count (0 to 4; `Cursor::take`).
 const LOW_BYTES: [u32; 8] = [0, 0xff, 0xffff, 0xff_ffff, u32::MAX, 0, 0, 0];
@@ -748,11 +825,13 @@ impl Cursor<'_> {
         }
     }
 
-    /// Five whole words (a point's numbers), in either direction.
+    /// `N` whole words (a point's anchor and numbers, offsets), in either
+    /// direction, as one move of the cursor.
     #[inline(always)]
-    fn numbers<C: Coder>(&mut self, words: &mut [u32; 5]) {
+    fn words<C: Coder, const N: usize>(&mut self, words: &mut [u32; N]) {
+        const { assert!(4 * N <= COLUMN_PAD, "past the column's padding") };
         let i = self.at & (COLUMN_BYTES - 1);
-        let b = &mut self.buf[i..i + 20];
+        let b = &mut self.buf[i..i + 4 * N];
         if C::UNPACKS {
             *words = std::array::from_fn(|w| {
                 u32::from_le_bytes([b[4 * w], b[4 * w + 1], b[4 * w + 2], b[4 * w + 3]])
@@ -762,12 +841,26 @@ impl Cursor<'_> {
                 d.copy_from_slice(&w.to_le_bytes());
             }
         }
-        self.at += 20;
+        self.at += 4 * N;
+    }
+
+    /// `N` floats as their whole words ([`Cursor::words`]).
+    #[inline(always)]
+    fn floats<C: Coder, const N: usize>(&mut self, v: [&mut f32; N]) {
+        let mut w = std::array::from_fn(|k| v[k].to_bits());
+        self.words::<C, N>(&mut w);
+        if C::UNPACKS {
+            for (v, w) in v.into_iter().zip(w) {
+                *v = f32::from_bits(w);
+            }
+        }
     }
 }
 
 /// The flags of a sim (`Lanes`): one bit per decision.
-const PLANES: usize = 28;
+const PLANES: usize = 20;
+/// Bytes of a sim's flags.
+const SIM_FLAG_BYTES: usize = 3;
 /// The id's byte count less one (two planes).
 const P_ID: usize = 0;
 /// The header image held.
@@ -785,11 +878,11 @@ const P_RELATIVE: usize = 7;
 /// The relative position's byte counts less one (two planes each).
 const P_REL_X: usize = 8;
 const P_REL_Y: usize = 10;
-/// Per point slot (eight planes each, from here): anchor A's byte counts
-/// less one (two planes each for x and y), the id held, `persisted`, the
-/// base separation is the separation, and an unused slot held.
+/// Per point slot (four planes each, from here): the id held,
+/// `persisted`, the base separation is the separation, and an unused slot
+/// held.
 const P_POINT: usize = 12;
-const _: () = assert!(P_POINT + 2 * 8 == PLANES && PLANES <= 32);
+const _: () = assert!(P_POINT + 2 * 4 == PLANES && PLANES <= 8 * SIM_FLAG_BYTES);
 
 /// One sim's decisions (a word of flags, bit `p` for each `P_` above) and
 /// its block's column (`code_sim`).
@@ -853,6 +946,38 @@ impl Lanes<'_> {
             let miss = missed >> k & 1;
             let x = self.col.bytes::<C>(*w, 4 * miss as usize);
             *w = if miss != 0 { x } else { g };
+        }
+    }
+
+    /// Words as their guessed image (`N` at most 32): flag `p` when every
+    /// word holds (one compare of the whole image), else that flag and, in
+    /// the column, a mask of the words that missed (`N` bits, in whole
+    /// bytes) and those words.
+    #[inline(always)]
+    fn image<C: Coder, const N: usize>(&mut self, p: usize, w: &mut [u32; N], guess: &[u32; N]) {
+        const { assert!(N <= 32, "the miss mask is one word") };
+        let held = !C::UNPACKS && w.iter().zip(guess).fold(0, |d, (a, b)| d | (a ^ b)) == 0;
+        if self.flag::<C>(p, held) {
+            if C::UNPACKS {
+                *w = *guess;
+            }
+            return;
+        }
+        let mut missed = 0u32;
+        if !C::UNPACKS {
+            for (k, (a, b)) in w.iter().zip(guess).enumerate() {
+                missed |= u32::from(a != b) << k;
+            }
+        }
+        let all = u32::MAX >> (32 - N);
+        let missed = self.col.bytes::<C>(missed, N.div_ceil(8)) & all;
+        if C::UNPACKS {
+            *w = *guess;
+        }
+        for k in ones(u64::from(missed)) {
+            if let Some(x) = w.get_mut(k) {
+                *x = self.col.bytes::<C>(*x, 4);
+            }
         }
     }
 
@@ -955,13 +1080,21 @@ fn code_contact_sims<C: Coder>(
     col: &mut Column,
 ) {
     let mut n = sims.len() as u32;
-    c.count(&mut n, 4);
+    c.count(&mut n, SIM_FLAG_BYTES);
     if C::UNPACKS {
         sims.resize(n as usize, *blank);
     }
-    code_blocks(c, sims, blank, col, 4, "contact sims", |s, p, _, l| {
-        code_sim::<C>(s, p, l, g);
-    });
+    code_blocks(
+        c,
+        sims,
+        blank,
+        col,
+        SIM_FLAG_BYTES,
+        "contact sims",
+        |s, p, _, l| {
+            code_sim::<C>(s, p, l, g);
+        },
+    );
 }
 
 /// Items in blocks of [`BLOCK`] (`blank` is the item before the first),
@@ -1091,9 +1224,8 @@ fn code_sim<C: Coder>(s: &mut ContactSim, p: &ContactSim, l: &mut Lanes, g: &Sim
     let shared = l.flag::<C>(P_SHARED, offsets.is_some());
     let (mut to_b, mut to_point) = offsets.unwrap_or((Vec2::ZERO, Vec2::ZERO));
     if shared {
-        for v in [&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y] {
-            l.float::<C>(v);
-        }
+        l.col
+            .floats::<C, 4>([&mut to_b.x, &mut to_b.y, &mut to_point.x, &mut to_point.y]);
     }
 
     code_recycling::<C>(s, p, l, g, bodies, to_b, shared);
@@ -1399,8 +1531,9 @@ fn code_recycling<C: Coder>(
 /// - A slot past the manifold's count: one bit when it is the default
 ///   point and its base separation its separation, else the point and the
 ///   base separation whole.
-/// - A point: anchor A near the last sim's same point, the id as that
-///   point's (else two bytes), `persisted`, the five numbers a solver
+/// - A point: anchor A as two raw words (a guess near it saved about a
+///   byte a coordinate, for two decisions each), the id as the last sim's
+///   same point's (else two bytes), `persisted`, the five numbers a solver
 ///   leaves (separation, impulses, normal velocity: raw words, no guess
 ///   comes near them often enough to pay for its decision), and the base
 ///   separation as the separation (else a raw word: the separation moved
@@ -1415,19 +1548,14 @@ fn code_point<C: Coder>(
     l: &mut Lanes,
     shared: Option<(Vec2, Vec2)>,
 ) {
-    let p = P_POINT + 8 * (k & 1);
+    let p = P_POINT + 4 * (k & 1);
     let in_use = k < s.manifold.point_count;
     let (mp, base) = (&mut s.manifold.points[k & 1], &mut s.base_separation[k & 1]);
     if in_use {
-        l.near::<C>(p, &mut mp.anchor_a.x, pp.anchor_a.x);
-        l.near::<C>(p + 2, &mut mp.anchor_a.y, pp.anchor_a.y);
-        let last_id = pp.id;
-        let id_hit = l.flag::<C>(p + 4, mp.id == last_id);
-        let id = l
-            .col
-            .bytes::<C>(u32::from(mp.id), 2 - 2 * usize::from(id_hit));
-        let persisted = l.flag::<C>(p + 5, mp.persisted);
+        // anchor A and the five numbers, in one piece
         let mut words = [
+            mp.anchor_a.x,
+            mp.anchor_a.y,
             mp.separation,
             mp.normal_impulse,
             mp.tangent_impulse,
@@ -1435,19 +1563,30 @@ fn code_point<C: Coder>(
             mp.normal_velocity,
         ]
         .map(f32::to_bits);
-        l.col.numbers::<C>(&mut words);
-        let fresh = l.flag::<C>(p + 6, base.same(&mp.separation));
-        let b = l.col.bytes::<C>(base.to_bits(), 4 - 4 * usize::from(fresh));
+        l.col.words::<C, 7>(&mut words);
+        let last_id = pp.id;
+        let id_hit = l.flag::<C>(p, mp.id == last_id);
+        let id = l
+            .col
+            .bytes::<C>(u32::from(mp.id), 2 - 2 * usize::from(id_hit));
+        let persisted = l.flag::<C>(p + 1, mp.persisted);
         if C::UNPACKS {
-            mp.id = if id_hit { last_id } else { id as u16 };
-            mp.persisted = persisted;
+            // (before the base separation's guess reads the separation)
             [
+                mp.anchor_a.x,
+                mp.anchor_a.y,
                 mp.separation,
                 mp.normal_impulse,
                 mp.tangent_impulse,
                 mp.total_normal_impulse,
                 mp.normal_velocity,
             ] = words.map(f32::from_bits);
+        }
+        let fresh = l.flag::<C>(p + 2, base.same(&mp.separation));
+        let b = l.col.bytes::<C>(base.to_bits(), 4 - 4 * usize::from(fresh));
+        if C::UNPACKS {
+            mp.id = if id_hit { last_id } else { id as u16 };
+            mp.persisted = persisted;
             *base = if fresh {
                 mp.separation
             } else {
@@ -1462,19 +1601,17 @@ fn code_point<C: Coder>(
                 }
             }
             None => {
-                for v in [
+                l.col.floats::<C, 4>([
                     &mut mp.anchor_b.x,
                     &mut mp.anchor_b.y,
                     &mut mp.point.x,
                     &mut mp.point.y,
-                ] {
-                    l.float::<C>(v);
-                }
+                ]);
             }
         }
     } else {
         let hit = mp.same(&ManifoldPoint::default()) && base.same(&mp.separation);
-        if l.flag::<C>(p + 7, hit) {
+        if l.flag::<C>(p + 3, hit) {
             if C::UNPACKS {
                 *mp = ManifoldPoint::default();
                 *base = mp.separation;
@@ -1492,7 +1629,7 @@ fn code_point<C: Coder>(
                 id,
                 persisted,
             } = mp;
-            for v in [
+            l.col.floats::<C, 12>([
                 px,
                 py,
                 ax,
@@ -1505,9 +1642,7 @@ fn code_point<C: Coder>(
                 total,
                 normal_velocity,
                 base,
-            ] {
-                l.float::<C>(v);
-            }
+            ]);
             let x = l
                 .col
                 .bytes::<C>(u32::from(*id) | u32::from(*persisted) << 16, 3);
@@ -1531,9 +1666,10 @@ fn code_contact_places<C: Coder>(
     places: &mut [u32],
 ) {
     places.fill(NULL_INDEX);
+    let table = places.as_chunks_mut::<3>().0;
     let mut put = |id: u32, place: [u32; 3]| {
-        if let Some(slot) = slots(id as usize, 3).and_then(|at| places.get_mut(at)) {
-            slot.copy_from_slice(&place);
+        if let Some(slot) = table.get_mut(id as usize) {
+            *slot = place;
         }
     };
     for (k, set) in sets.iter().enumerate() {
@@ -1618,16 +1754,22 @@ fn code_islands<C: Coder>(c: &mut C, islands: &mut Vec<Island>) {
 
 /// The last step's body move events: one per awake body, in the awake
 /// set's order, with the body's transform and user data then (as
-/// `record_step_events` writes them), so guessed from the bodies now.
+/// `record_step_events` writes them), so guessed from the bodies now
+/// (`code_body_move`; the first event's world as this world's number). One bit when every event is its guess (the bodies
+/// have not changed since the step), else that bit and each event.
 #[inline(never)]
 fn code_body_moves<C: Coder>(
     c: &mut C,
     moves: &mut Vec<BodyMoveEvent>,
     bodies: &[Body],
     sets: &[SolverSet],
+    world_number: u16,
 ) {
     let blank = BodyMoveEvent {
-        body_id: BodyId::default(),
+        body_id: BodyId {
+            world: world_number,
+            ..BodyId::default()
+        },
         transform: WorldTransform::IDENTITY,
         user_data: 0,
         fell_asleep: false,
@@ -1635,45 +1777,70 @@ fn code_body_moves<C: Coder>(
     let awake = sets
         .get(AWAKE_SET as usize)
         .map_or(&[][..], |s| &s.body_sims[..]);
-    elements(c, moves, &blank, |c, e, p, i| {
-        let BodyMoveEvent {
-            body_id,
-            transform,
-            user_data,
-            fell_asleep,
-        } = e;
-        let BodyId {
-            index,
-            world,
-            generation,
-        } = body_id;
-        // the awake body after the previous event's
-        let next = if i == 0 {
-            awake.first()
-        } else {
-            bodies
-                .get(p.body_id.index as usize)
-                .filter(|b| b.set_index == AWAKE_SET)
-                .and_then(|b| awake.get(b.local_index as usize + 1))
-        };
-        let next = next.map_or(p.body_id.index.wrapping_add(1), |s| s.body_id);
-        delta(c, index, next);
-        guess(c, world, p.body_id.world);
-        let body = bodies.get(*index as usize);
-        guess(
-            c,
-            generation,
-            body.map_or(p.body_id.generation, |b| b.generation),
-        );
-        let sim = body.and_then(|b| {
-            sets.get(b.set_index as usize)?
-                .body_sims
-                .get(b.local_index as usize)
-        });
-        guess(c, transform, sim.map_or(p.transform, |s| s.transform));
-        guess(c, user_data, body.map_or(p.user_data, |b| b.user_data));
-        guess(c, fell_asleep, p.fell_asleep);
+    let mut n = moves.len() as u32;
+    c.varint(&mut n);
+    if C::UNPACKS {
+        moves.resize(n as usize, blank);
+    }
+    all_or_each!(c, |c| {
+        for i in 0..moves.len() {
+            let (done, rest) = moves.split_at_mut(i);
+            let p = done.last().unwrap_or(&blank);
+            code_body_move(c, &mut rest[0], p, i, bodies, sets, awake);
+        }
     });
+}
+
+/// One body move event (`code_body_moves`): its body the awake body after
+/// the previous event's, its generation, transform and user data the
+/// body's now, its world and `fell_asleep` the previous event's.
+#[inline(always)]
+fn code_body_move<C: Coder>(
+    c: &mut C,
+    e: &mut BodyMoveEvent,
+    p: &BodyMoveEvent,
+    i: usize,
+    bodies: &[Body],
+    sets: &[SolverSet],
+    awake: &[BodySim],
+) {
+    let BodyMoveEvent {
+        body_id,
+        transform,
+        user_data,
+        fell_asleep,
+    } = e;
+    let BodyId {
+        index,
+        world,
+        generation,
+    } = body_id;
+    // the awake body after the previous event's
+    let next = if i == 0 {
+        awake.first()
+    } else {
+        bodies
+            .get(p.body_id.index as usize)
+            .filter(|b| b.set_index == AWAKE_SET)
+            .and_then(|b| awake.get(b.local_index as usize + 1))
+    };
+    let next = next.map_or(p.body_id.index.wrapping_add(1), |s| s.body_id);
+    delta(c, index, next);
+    guess(c, world, p.body_id.world);
+    let body = bodies.get(*index as usize);
+    guess(
+        c,
+        generation,
+        body.map_or(p.body_id.generation, |b| b.generation),
+    );
+    let sim = body.and_then(|b| {
+        sets.get(b.set_index as usize)?
+            .body_sims
+            .get(b.local_index as usize)
+    });
+    guess(c, transform, sim.map_or(p.transform, |s| s.transform));
+    guess(c, user_data, body.map_or(p.user_data, |b| b.user_data));
+    guess(c, fell_asleep, p.fell_asleep);
 }
 
 fn code_id_pool<C: Coder>(c: &mut C, pool: &mut IdPool) {
@@ -1723,29 +1890,46 @@ fn code_shape_bounds<C: Coder>(
     solver_sets: &[SolverSet],
     trees: &[DynamicTree],
 ) {
-    for shape in shapes {
-        let Some(body) = bodies.get(shape.body_id as usize) else {
-            continue;
-        };
-        if body.body_type == BodyType::Static {
-            continue;
+    // (one bit when every guess holds, as between steps: the step leaves
+    // each box where its body is and no proxy enlarged)
+    all_or_each!(c, |c| {
+        for shape in shapes.iter_mut() {
+            code_shape_bound(c, shape, bodies, solver_sets, trees);
         }
-        let xf = solver_sets
-            .get(body.set_index as usize)
-            .and_then(|s| s.body_sims.get(body.local_index as usize))
-            .map_or(WorldTransform::IDENTITY, |s| s.transform);
-        guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
-        // the proxy's box in its tree
-        let leaf = shape.proxy_key.and_then(|key| {
-            let tree = trees.get(key.body_type() as usize)?;
-            let link = tree.proxies.get(key.proxy_id().index() as usize)?.link;
-            let node = tree.nodes.get(link.parent as usize)?;
-            Some(node.children.get(usize::from(link.slot))?.aabb)
-        });
-        let fat = leaf.unwrap_or_else(|| shape.aabb.fattened(shape.aabb_margin));
-        guess(c, &mut shape.fat_aabb, fat);
-        shape.enlarged_aabb.code(c);
+    });
+}
+
+/// A shape's bounds (`code_shape_bounds`): its box as its body's transform
+/// gives it, its fat box as its proxy's in the tree, "enlarged" not set.
+#[inline(always)]
+fn code_shape_bound<C: Coder>(
+    c: &mut C,
+    shape: &mut Shape,
+    bodies: &[Body],
+    solver_sets: &[SolverSet],
+    trees: &[DynamicTree],
+) {
+    let Some(body) = bodies.get(shape.body_id as usize) else {
+        return;
+    };
+    if body.body_type == BodyType::Static {
+        return;
     }
+    let xf = solver_sets
+        .get(body.set_index as usize)
+        .and_then(|s| s.body_sims.get(body.local_index as usize))
+        .map_or(WorldTransform::IDENTITY, |s| s.transform);
+    guess(c, &mut shape.aabb, speculative_aabb(&shape.geometry, xf));
+    // the proxy's box in its tree
+    let leaf = shape.proxy_key.and_then(|key| {
+        let tree = trees.get(key.body_type() as usize)?;
+        let link = tree.proxies.get(key.proxy_id().index() as usize)?.link;
+        let node = tree.nodes.get(link.parent as usize)?;
+        Some(node.children.get(usize::from(link.slot))?.aabb)
+    });
+    let fat = leaf.unwrap_or_else(|| shape.aabb.fattened(shape.aabb_margin));
+    guess(c, &mut shape.fat_aabb, fat);
+    guess(c, &mut shape.enlarged_aabb, false);
 }
 
 /// A link's parent: its difference from the previous link's (a varint,
@@ -1895,7 +2079,7 @@ fn code_graph_color<C: Coder>(
 /// set is rebuilt from the contacts.
 fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let World {
-        world_number: _,
+        world_number,
         settings: _, // kept whole
         bodies,
         body_ids: _,  // structural
@@ -1930,11 +2114,11 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     step_index.code(c);
     split_island_id.code(c);
     use_wide_solver.code(c);
-    c.mark("body rows");
-    code_body_rows(c, bodies);
-    c.mark("body sims and states");
     // (the blocks' column, reused: `code_blocks`)
     let mut col = Column::new();
+    c.mark("body rows");
+    code_body_rows(c, bodies, &mut col);
+    c.mark("body sims and states");
     code_id_pool(c, contact_ids);
     code_id_pool(c, island_ids);
     code_id_pool(c, solver_set_ids);
@@ -1960,15 +2144,22 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     // (`code_contact_places`), then three for its links back
     // (`code_contact_prevs`), then two per body: the last recycling
     // rotation a contact sim of the body had (the bits of its cosine and
-    // sine), then a row per shape (`fill_shape_rows`).
+    // sine), then a row per shape (`fill_shape_rows`), then (unpacking) two
+    // per contact row the world held before: its shapes, for the pair set
+    // (`update_pair_set`).
+    let before = if C::UNPACKS { contacts.len() } else { 0 };
     links.clear();
     links.resize(
-        6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len(),
+        6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len() + 2 * before,
         UNLINKED,
     );
     let (places, links) = links.split_at_mut(3 * n as usize);
     let (derived, links) = links.split_at_mut(3 * n as usize);
-    let (turned, by_shape) = links.split_at_mut(2 * bodies.len());
+    let (turned, links) = links.split_at_mut(2 * bodies.len());
+    let (by_shape, old_pairs) = links.split_at_mut(SHAPE_ROW * shapes.len());
+    if C::UNPACKS {
+        keep_pairs(contacts, old_pairs);
+    }
     code_contact_rows(c, contacts, &shapes[..], &mut col);
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
@@ -2024,11 +2215,71 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
         elements(c, slots, &NULL_INDEX, |c, v, p, _| guess(c, v, *p));
     }
     c.mark("body move events");
-    code_body_moves(c, &mut events.body_moves, bodies, solver_sets);
+    code_body_moves(
+        c,
+        &mut events.body_moves,
+        bodies,
+        solver_sets,
+        *world_number,
+    );
     if C::UNPACKS {
-        pair_set.clear();
-        for ct in contacts.iter().filter(|ct| ct.contact_id != NULL_INDEX) {
-            pair_set.insert(pair_key(ct.shape_id_a, ct.shape_id_b));
+        update_pair_set(pair_set, contacts, old_pairs.as_chunks().0);
+    }
+}
+
+/// A contact row's shapes, or `NULL_INDEX` twice for a free slot (what
+/// `update_pair_set` compares).
+#[inline(always)]
+fn pair_of(ct: &Contact) -> [u32; 2] {
+    if ct.contact_id != NULL_INDEX {
+        [ct.shape_id_a, ct.shape_id_b]
+    } else {
+        [NULL_INDEX; 2]
+    }
+}
+
+/// Keeps each contact row's shapes (`pair_of`) in two slots of `to`, before
+/// a load overwrites the rows (`update_pair_set`).
+#[inline(never)]
+fn keep_pairs(contacts: &[Contact], to: &mut [u32]) {
+    for (slot, ct) in to.chunks_exact_mut(2).zip(contacts) {
+        slot.copy_from_slice(&pair_of(ct));
+    }
+}
+
+/// Brings the pair set (the shape pairs of the contacts in use, a world
+/// invariant) from the rows the world held before a load (`old`, kept by
+/// `keep_pairs`) to the loaded ones, touching only the rows that changed:
+/// first every key that left a row, then every key that came into one (a
+/// pair that moved to another row is removed, then put back). A rollback
+/// usually comes back to most of the same contacts, so this makes a few
+/// hash operations where rebuilding the set made one per contact.
+#[inline(never)]
+fn update_pair_set(pair_set: &mut crate::world::PairSet, contacts: &[Contact], old: &[[u32; 2]]) {
+    // (a compare per row, no branch, when nothing changed)
+    let same = old.len() == contacts.len()
+        && old.iter().zip(contacts).fold(0, |d, (o, ct)| {
+            let [a, b] = pair_of(ct);
+            d | (o[0] ^ a) | (o[1] ^ b)
+        }) == 0;
+    if same {
+        return;
+    }
+    let key = |[a, b]: [u32; 2]| (a != NULL_INDEX).then(|| pair_key(a, b));
+    let rows = old.len().max(contacts.len());
+    let changed = |i: usize| {
+        let then = old.get(i).copied().unwrap_or([NULL_INDEX; 2]);
+        let now = contacts.get(i).map_or([NULL_INDEX; 2], pair_of);
+        (then != now).then_some((key(then), key(now)))
+    };
+    for (then, _) in (0..rows).filter_map(changed) {
+        if let Some(k) = then {
+            pair_set.remove(&k);
+        }
+    }
+    for (_, now) in (0..rows).filter_map(changed) {
+        if let Some(k) = now {
+            pair_set.insert(k);
         }
     }
 }
@@ -2276,10 +2527,13 @@ impl World {
             state.raw.save(self);
         }
         state.joints.refill(&self.joints);
-        state.events.refill(&self.events);
         if state.compact {
-            // packed with the stores
-            state.events.body_moves.clear();
+            // the body moves are packed with the stores: not copied here
+            let moves = std::mem::take(&mut self.events.body_moves);
+            state.events.refill(&self.events);
+            self.events.body_moves = moves;
+        } else {
+            state.events.refill(&self.events);
         }
     }
 
@@ -2561,12 +2815,12 @@ mod tests {
         let saved: Vec<_> = (0..70).map(|i| sim(&mut r, i, 2, false)).collect();
         let (bytes, bits) = pack(&saved);
         assert_eq!(bytes[0], 70);
-        // a count of 2^32 - 1: no more sims than the bytes hold 4 flag bytes of
+        // a count of 2^32 - 1: no more sims than the bytes hold flag bytes of
         let mut b = vec![0xff, 0xff, 0xff, 0xff, 0x0f];
         b.extend_from_slice(&bytes[1..]);
         let mut loaded = Vec::new();
         assert!(!unpack(&b, &bits, &mut loaded));
-        assert!(loaded.len() <= b.len() / 4);
+        assert!(loaded.len() <= b.len() / SIM_FLAG_BYTES);
         // a sim whose point count reads as 3 or more: no more than two
         for count in [3, 7, 255] {
             let mut odd = saved.clone();
@@ -2675,12 +2929,12 @@ mod tests {
     fn a_sim_like_the_last_costs_its_id_its_offsets_and_its_numbers() {
         // A sim equal to the one before it, with two points whose base
         // separation is the separation and with shared offsets: its flags
-        // (4 bytes); its id's difference from the guess (the last one's +
+        // (3 bytes); its id's difference from the guess (the last one's +
         // 1) is -1, one byte; every other guess of its header, manifold
         // head and (unused) recycling cache holds (flags only); the two
-        // offsets (16 bytes); per point, anchor A equal to the last sim's
-        // (one byte per coordinate) and the five numbers (20 bytes). 65
-        // bytes, whether it starts a new block or not.
+        // offsets (16 bytes); per point, anchor A (8 bytes) and the five
+        // numbers (20 bytes). 76 bytes, whether it starts a new block or
+        // not.
         let mut s = sim(&mut Rng(3), 40, 2, true);
         s.base_separation = [
             s.manifold.points[0].separation,
@@ -2689,7 +2943,7 @@ mod tests {
         for n in [1, 2, 63, 64, 65, 100] {
             assert_eq!(
                 round_trip(&vec![s; n + 1]) - round_trip(&vec![s; n]),
-                4 + 1 + 16 + 2 * 22,
+                SIM_FLAG_BYTES + 1 + 16 + 2 * 28,
                 "{n} sims"
             );
         }
@@ -2853,5 +3107,54 @@ mod link_tests {
         let mut odd = rows();
         odd[3].edges[1].prev_key = 5 << 1;
         assert_eq!(round_trip(&odd), 3);
+    }
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::*;
+
+    /// Rows with these shape pairs (`None`: a free slot).
+    fn rows(pairs: &[Option<(u32, u32)>]) -> Vec<Contact> {
+        pairs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut ct = Contact::default();
+                if let Some((a, b)) = *p {
+                    (ct.contact_id, ct.shape_id_a, ct.shape_id_b) = (i as u32, a, b);
+                }
+                ct
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_pair_set_follows_rows_that_changed_moved_came_and_went() {
+        let before = rows(&[Some((1, 2)), Some((3, 4)), None, Some((5, 6)), Some((7, 8))]);
+        for after in [
+            // the same rows
+            before.clone(),
+            // a pair moved to another row, one freed, one new, one swapped
+            // end for end (the same key)
+            rows(&[Some((3, 4)), Some((1, 2)), Some((9, 1)), None, Some((8, 7))]),
+            // fewer rows, then more
+            rows(&[Some((5, 6))]),
+            rows(&[
+                None,
+                Some((3, 4)),
+                None,
+                Some((5, 6)),
+                Some((7, 8)),
+                Some((2, 9)),
+            ]),
+            Vec::new(),
+        ] {
+            let mut set = super::super::check::pair_set(&before);
+            let mut old = vec![0; 2 * before.len()];
+            keep_pairs(&before, &mut old);
+            update_pair_set(&mut set, &after, old.as_chunks().0);
+            assert_eq!(set, super::super::check::pair_set(&after));
+        }
     }
 }
