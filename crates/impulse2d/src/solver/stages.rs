@@ -22,8 +22,8 @@ use crate::body::{Body, BodySim, BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
-use crate::joint::solver::{prepare_joint, solve_joint, warm_start_joint};
-use crate::joint::tree::{self, Link, TreeBody, TreeJoint, solve_trees};
+use crate::joint::solver::{JointTuning, prepare_joint, solve_joint, warm_start_joint};
+use crate::joint::tree::{Link, TreeBody, TreeJoint, solve_trees};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
 use crate::workers::{SharedMut, Workers};
@@ -558,12 +558,11 @@ fn run_block(
                 let (lo, hi) = (start.max(starts[c]), end.min(starts[c + 1]));
                 if lo < hi {
                     // Joints `lo..hi` of all, and their candidates, belong
-                    // to this block; the states are only read in this stage.
+                    // to this block.
                     let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
                     let candidates = unsafe { shared.candidates.range(lo, hi) };
-                    let states = unsafe { shared.states.whole() };
                     let out = JointsOut { sims, candidates };
-                    prepare_joints(simd, out, shared.joint_stores, states, ctx);
+                    prepare_joints(simd, out, shared.joint_stores, ctx);
                 }
             }
         }
@@ -793,26 +792,17 @@ struct JointsOut<'a> {
 
 multiversion!(
     /// Prepares joints for the step (each writes only its own sim and
-    /// candidate link, see [`tree::candidate`]).
-    fn prepare_joints(
-        out: JointsOut,
-        stores: &JointStores,
-        states: &[BodyState],
-        ctx: &StepContext,
-    ) = prepare_joints_kernel
+    /// candidate link, see [`crate::joint::tree::candidate`]).
+    fn prepare_joints(out: JointsOut, stores: &JointStores, ctx: &StepContext) = prepare_joints_kernel
 );
 
 /// The kernel of [`prepare_joints`], compiled into each of its builds.
 #[inline(always)]
-fn prepare_joints_kernel(
-    out: JointsOut,
-    stores: &JointStores,
-    states: &[BodyState],
-    ctx: &StepContext,
-) {
+fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext) {
+    // The world's joint softness, once per block.
+    let tuning = JointTuning::new(stores.tuning, ctx);
     for (sim, candidate) in out.sims.iter_mut().zip(out.candidates) {
-        prepare_joint(sim, stores.bodies, stores.solver_sets, stores.tuning, ctx);
-        *candidate = tree::candidate(sim, stores.bodies, states);
+        *candidate = prepare_joint(sim, stores.bodies, stores.solver_sets, &tuning, ctx);
     }
 }
 
