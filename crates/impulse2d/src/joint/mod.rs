@@ -274,6 +274,7 @@ pub(crate) mod tree;
 mod validate;
 pub(crate) mod weld;
 pub(crate) mod wheel;
+pub(crate) mod wide;
 
 use crate::error::{Error, Result, check_finite, check_finite_vec};
 pub use crate::id::JointType;

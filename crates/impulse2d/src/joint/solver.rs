@@ -12,7 +12,7 @@ use crate::solver::softness::Softness;
 use crate::solver::solver_set::SolverSet;
 
 use super::axial::LimitRow;
-use super::{JointBase, JointKind, JointSim};
+use super::{JointBase, JointKind, JointSim, tree};
 use super::{distance, motor, mouse, mover, pogo, prismatic, revolute, weld, wheel};
 
 /// One solve or relax pass over a joint: the awake body states, the step's
@@ -77,20 +77,63 @@ pub(crate) fn over_threshold(graph: &ConstraintGraph, inv_h: f32, out: &mut Vec<
     }
 }
 
+/// The world's joint stiffness for one step: its frequency (Hz) and damping
+/// ratio, and the softness they give over the substep, worked out once for
+/// the step (most joints use it: the two divisions of [`Softness::new`]
+/// are not repeated per joint).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointTuning {
+    hertz: f32,
+    damping_ratio: f32,
+    softness: Softness,
+}
+
+impl JointTuning {
+    /// The tuning of a step with context `ctx`, from the world's joint
+    /// stiffness `(joint_hertz, joint_damping_ratio)` (Hz, dimensionless).
+    pub(crate) fn new((joint_hertz, joint_damping_ratio): (f32, f32), ctx: &StepContext) -> Self {
+        let hertz = stiffness_limit(joint_hertz, ctx);
+        JointTuning {
+            hertz: joint_hertz,
+            damping_ratio: joint_damping_ratio,
+            softness: Softness::new(hertz, joint_damping_ratio, ctx.h),
+        }
+    }
+
+    /// The softness of a joint with its own stiffness settings, if any.
+    #[inline(always)]
+    fn softness(&self, base: &JointBase, ctx: &StepContext) -> Softness {
+        match (base.constraint_hertz, base.constraint_damping_ratio) {
+            (None, None) => self.softness,
+            (hertz, zeta) => {
+                let hertz = stiffness_limit(hertz.unwrap_or(self.hertz), ctx);
+                Softness::new(hertz, zeta.unwrap_or(self.damping_ratio), ctx.h)
+            }
+        }
+    }
+}
+
+/// `hertz` capped at a quarter of the substep rate: stiffness beyond it is
+/// not resolvable.
+#[inline(always)]
+fn stiffness_limit(hertz: f32, ctx: &StepContext) -> f32 {
+    hertz.min(0.25 * ctx.inv_h)
+}
+
 /// Prepares one awake joint for the step (the stages of `solver/stages.rs`
 /// run it on the workers; it writes only `sim`): body indices and masses,
 /// joint frames relative to the centres of mass, softness, effective masses.
 /// Impulses of the last step are kept for warm starting. The base part of
-/// the preparation, then the type's own. `(joint_hertz, joint_damping_ratio)`
-/// is the world's joint stiffness (Hz) and damping ratio.
+/// the preparation, then the type's own. Returns what the joint brings to
+/// the step's joint trees ([`tree::candidate`], from the same body records).
 #[inline(always)]
 pub(crate) fn prepare_joint(
     sim: &mut JointSim,
     bodies: &[Body],
     solver_sets: &[SolverSet],
-    (joint_hertz, joint_damping_ratio): (f32, f32),
+    tuning: &JointTuning,
     ctx: &StepContext,
-) {
+) -> (u32, u32) {
     let base = &mut sim.base;
     let body_a = &bodies[base.body_id_a as usize];
     let body_b = &bodies[base.body_id_b as usize];
@@ -114,14 +157,7 @@ pub(crate) fn prepare_joint(
         qb.mul(base.local_frame_b.q),
     );
     base.delta_center = sim_b.center - sim_a.center;
-
-    // Stiffness beyond a quarter of the substep rate is not resolvable.
-    let hertz = base
-        .constraint_hertz
-        .unwrap_or(joint_hertz)
-        .min(0.25 * ctx.inv_h);
-    let zeta = base.constraint_damping_ratio.unwrap_or(joint_damping_ratio);
-    base.softness = Softness::new(hertz, zeta, ctx.h);
+    base.softness = tuning.softness(base, ctx);
 
     let JointSim { base, kind } = sim;
     match kind {
@@ -140,6 +176,7 @@ pub(crate) fn prepare_joint(
     if !ctx.enable_warm_starting {
         kind.clear_impulses();
     }
+    tree::candidate(sim, body_a, body_b)
 }
 
 /// Applies the accumulated impulses of one joint.

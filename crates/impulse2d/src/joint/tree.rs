@@ -167,29 +167,30 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// The link `sim` brings to this step's joint trees: the awake-set indices
-/// of its bodies, each `NONE` unless dynamic and awake, or `(NONE, NONE)`
-/// when it brings none (not a revolute joint, or no dynamic awake body).
-/// Clears the joint's `in_tree` mark, which [`JointForest::build`] sets
-/// again for the joints of this step's trees. Run on every joint of the
-/// graph as it is prepared (on the workers, in blocks of joints: it reads
-/// the joint's bodies, as the preparation does), so that the serial part of
-/// the forest's construction never visits the joint sims themselves.
+/// of its bodies (`body_a`, `body_b`: their records), each `NONE` unless
+/// dynamic and awake, or `(NONE, NONE)` when it brings none (not a revolute
+/// joint, or no dynamic awake body). Clears the joint's `in_tree` mark,
+/// which [`JointForest::build`] sets again for the joints of this step's
+/// trees. Run on every joint of the graph as it is prepared (on the workers,
+/// in blocks of joints, from the body records the preparation reads: a
+/// record's `DYNAMIC` flag is its state's, see `World::set_body_flags`), so
+/// that the serial part of the forest's construction never visits the joint
+/// sims themselves.
 #[inline(always)]
-pub(crate) fn candidate(sim: &mut JointSim, bodies: &[Body], states: &[BodyState]) -> (u32, u32) {
+pub(crate) fn candidate(sim: &mut JointSim, body_a: &Body, body_b: &Body) -> (u32, u32) {
     sim.base.in_tree = false;
     if !matches!(sim.kind, JointKind::Revolute(_)) {
         return (NONE, NONE);
     }
-    let dynamic = |id: u32| {
-        let body = &bodies[id as usize];
+    let dynamic = |body: &Body| {
         let awake = body.set_index == AWAKE_SET;
-        if awake && states[body.local_index as usize].flags & flags::DYNAMIC != 0 {
+        if awake && body.flags & flags::DYNAMIC != 0 {
             body.local_index
         } else {
             NONE
         }
     };
-    (dynamic(sim.base.body_id_a), dynamic(sim.base.body_id_b))
+    (dynamic(body_a), dynamic(body_b))
 }
 
 impl JointForest {

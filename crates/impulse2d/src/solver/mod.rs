@@ -124,6 +124,9 @@ pub(crate) struct StepScratch {
     pub constraints: Vec<ContactConstraint>,
     /// The coloured constraints packed `lanes::LANES` at a time (overflow excluded).
     pub wide_constraints: Vec<WideConstraint>,
+    /// The lanes of the wide joint passes (`joint/wide.rs`), per chunk of
+    /// `lanes::LANES` joints of a colour (overflow excluded).
+    pub joint_lanes: Vec<crate::joint::wide::JointLanes>,
     /// Awake bodies (by awake index) with a shape whose fat box grew.
     pub enlarged_bodies: BitSet,
     /// Awake islands (by index in the awake set) that must stay awake.

@@ -2,7 +2,8 @@
 //!
 //! One step's solve is, in order: prepare the joints (each on its own, in
 //! blocks), prepare the contact constraints (the
-//! overflow colour, then every other colour), then per substep integrate
+//! overflow colour, then every other colour), then (once the joint trees are
+//! known) the lanes of the wide joint passes, then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax, then
 //! restitution and storing the impulses. Each constraint pass walks the joint
 //! colours (overflow first, then 0, 1, …; in the solve and relax passes then
@@ -11,7 +12,9 @@
 //! may only start when the one before it is done. Within a colour no two
 //! constraints share a dynamic body, so a colour splits into blocks that
 //! threads solve side by side; the overflow colours are one block each.
-//! Per-body stages split into blocks of bodies.
+//! Per-body stages split into blocks of bodies. A colour's joints go in
+//! chunks of `lanes::LANES`: each chunk's plain revolute joints are solved
+//! at once (`joint/wide.rs`), its others one by one.
 //!
 //! The order of the arithmetic on any body is the order of the stages, which
 //! is the same for any number of workers, so the results are the same bits.
@@ -22,8 +25,9 @@ use crate::body::{Body, BodySim, BodyState, flags};
 use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
-use crate::joint::solver::{prepare_joint, solve_joint, warm_start_joint};
-use crate::joint::tree::{self, Link, TreeBody, TreeJoint, solve_trees};
+use crate::joint::solver::{JointTuning, prepare_joint};
+use crate::joint::tree::{Link, TreeBody, TreeJoint, solve_trees};
+use crate::joint::wide::{self, JointLanes, JointPass};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
 use crate::workers::{SharedMut, Workers};
@@ -41,6 +45,8 @@ const MIN_BODY_BLOCK: usize = 64;
 const MIN_CONSTRAINT_BLOCK: usize = 8;
 /// Smallest block of joints of one colour.
 const MIN_JOINT_BLOCK: usize = 16;
+/// Smallest block of chunks of `lanes::LANES` joints of one colour.
+const MIN_JOINT_CHUNKS: usize = MIN_JOINT_BLOCK.div_ceil(lanes::LANES);
 /// Smallest block of joint trees.
 const MIN_TREE_BLOCK: usize = 4;
 
@@ -65,7 +71,12 @@ pub(crate) enum StageKind {
     PrepareContacts,
     IntegrateVelocities,
     IntegratePositions,
-    /// Joints of one colour (the overflow colour is one block).
+    /// The lanes of the wide joint passes of one colour other than the
+    /// overflow colour (`joint/wide.rs`), once per step after the joint
+    /// trees are known, in chunks of `lanes::LANES` joints.
+    JointLanes(u8),
+    /// Joints of one colour: in chunks of `lanes::LANES` joints, or for the
+    /// overflow colour one by one, in one block.
     Joints(Pass, u8),
     /// The point rows of the joint trees (`joint/tree.rs`), whole trees
     /// per block, after every colour's joints.
@@ -122,6 +133,10 @@ struct Layout {
     /// Where each colour's joints start among all joints (colour order), with
     /// the total at the end.
     joint_start: [usize; GRAPH_COLOR_COUNT + 1],
+    /// Where each colour's chunks of `lanes::LANES` joints start among all
+    /// chunks (colours other than the overflow colour), with the total at
+    /// the end.
+    chunk_start: [usize; OVERFLOW_INDEX + 1],
 }
 
 impl Layout {
@@ -140,12 +155,23 @@ impl Layout {
         for (c, color) in graph.colors.iter().enumerate() {
             joint_start[c + 1] = joint_start[c] + color.joint_sims.len();
         }
+        let mut chunk_start = [0; OVERFLOW_INDEX + 1];
+        for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
+            chunk_start[c + 1] = chunk_start[c] + color.joint_sims.len().div_ceil(lanes::LANES);
+        }
         Layout {
             use_wide,
             overflow_count: graph.colors[OVERFLOW_INDEX].contact_sims.len(),
             start,
             joint_start,
+            chunk_start,
         }
+    }
+
+    /// The chunks of `lanes::LANES` joints of colour `color` (not the
+    /// overflow colour).
+    fn chunk_count(&self, color: usize) -> usize {
+        self.chunk_start[color + 1] - self.chunk_start[color]
     }
 
     fn coloured_count(&self) -> usize {
@@ -221,8 +247,8 @@ impl<'a> StageList<'a> {
                 None,
             );
             for c in 0..OVERFLOW_INDEX {
-                let n = joints(c);
-                self.push(StageKind::Joints(pass, c as u8), n, Some(MIN_JOINT_BLOCK));
+                let n = self.layout.chunk_count(c);
+                self.push(StageKind::Joints(pass, c as u8), n, Some(MIN_JOINT_CHUNKS));
             }
             if pass != Pass::WarmStart {
                 let trees = self.trees;
@@ -278,6 +304,10 @@ fn build_substep_stages(
     let mut list = StageList::new(stages, workers, graph, layout, trees);
     let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
+    for c in 0..OVERFLOW_INDEX {
+        let n = layout.chunk_count(c);
+        list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
+    }
     for _ in 0..ctx.sub_steps {
         list.push(StageKind::IntegrateVelocities, body_count, bodies);
         list.pass(Pass::WarmStart);
@@ -314,6 +344,9 @@ struct Shared<'a> {
     wide: SharedMut<'a, WideConstraint>,
     contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
     joints: [SharedMut<'a, JointSim>; GRAPH_COLOR_COUNT],
+    /// The lanes of the wide joint passes, per chunk of `lanes::LANES`
+    /// joints (colour order, overflow colour excluded).
+    joint_lanes: SharedMut<'a, JointLanes>,
     /// Per joint in colour order, what it brings to the joint trees
     /// (written by the joint preparation stage).
     candidates: SharedMut<'a, (u32, u32)>,
@@ -391,6 +424,14 @@ pub(crate) fn solve_constraints(
     // preparation found), then the stages that depend on it.
     let t = Instant::now();
     forest.build(graph, &layout.joint_start, &states[..body_count]);
+    let joint_lanes = &mut scratch.joint_lanes;
+    // Every chunk's lanes are written by the `JointLanes` stage before any
+    // pass reads them.
+    set_len(
+        joint_lanes,
+        layout.chunk_start[OVERFLOW_INDEX],
+        JointLanes::default(),
+    );
     build_substep_stages(
         &mut scratch.stages,
         workers,
@@ -404,6 +445,7 @@ pub(crate) fn solve_constraints(
         tree_starts: &forest.trees,
         tree_bodies: SharedMut::new(&mut forest.bodies),
         tree_joints: SharedMut::new(&mut forest.joints),
+        joint_lanes: SharedMut::new(joint_lanes),
         ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
     };
     profile.prepare_constraints += super::ms_since(t);
@@ -437,6 +479,7 @@ impl<'a> Shared<'a> {
             wide: SharedMut::new(wide),
             contacts,
             joints,
+            joint_lanes: SharedMut::empty(),
             candidates: SharedMut::empty(),
             tree_links: &[],
             tree_starts: &[],
@@ -504,9 +547,10 @@ fn set_len<T: Clone>(v: &mut Vec<T>, len: usize, fill: T) {
 /// The profile field a stage's time goes to.
 fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
     match kind {
-        StageKind::PrepareJoints | StageKind::PrepareOverflow | StageKind::PrepareContacts => {
-            &mut profile.prepare_constraints
-        }
+        StageKind::PrepareJoints
+        | StageKind::PrepareOverflow
+        | StageKind::PrepareContacts
+        | StageKind::JointLanes(_) => &mut profile.prepare_constraints,
         StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
         StageKind::StoreImpulses => &mut profile.store_impulses,
@@ -539,9 +583,10 @@ fn run_block(
     // SAFETY (every `unsafe` below): the blocks of one stage run at the same
     // time and nothing else touches these slices meanwhile.
     // - Items `start..end` of a stage belong to this block alone: a range of
-    //   bodies, of constraints of one colour, of joints of one colour, of all
-    //   joints in colour order (joint preparation writes only the joint and
-    //   reads the bodies' sims, never their states).
+    //   bodies, of constraints of one colour, of chunks of `lanes::LANES`
+    //   joints of one colour with their lanes (the overflow colour's joints
+    //   one by one), of all joints in colour order (joint preparation writes
+    //   only the joint and reads the bodies' sims, never their states).
     // - Body states are reached by index. Per-body stages touch only their
     //   own range. Constraint stages hold the constraints of one colour, and
     //   the graph colouring gives each dynamic body at most one constraint
@@ -558,12 +603,11 @@ fn run_block(
                 let (lo, hi) = (start.max(starts[c]), end.min(starts[c + 1]));
                 if lo < hi {
                     // Joints `lo..hi` of all, and their candidates, belong
-                    // to this block; the states are only read in this stage.
+                    // to this block.
                     let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
                     let candidates = unsafe { shared.candidates.range(lo, hi) };
-                    let states = unsafe { shared.states.whole() };
                     let out = JointsOut { sims, candidates };
-                    prepare_joints(simd, out, shared.joint_stores, states, ctx);
+                    prepare_joints(simd, out, shared.joint_stores, ctx);
                 }
             }
         }
@@ -590,10 +634,27 @@ fn run_block(
             let states = unsafe { shared.states.range(start, end) };
             integrate_positions(simd, states, ctx);
         }
+        StageKind::JointLanes(color) => {
+            // Chunks `start..end` of the colour: their joints (only read
+            // here) and lanes.
+            let ((j0, j1), (l0, l1)) = chunk_ranges(shared, layout, color, start, end);
+            let joints = unsafe { shared.joints[color as usize].range(j0, j1) };
+            let lanes = unsafe { shared.joint_lanes.range(l0, l1) };
+            for (chunk, l) in joints.chunks(lanes::LANES).zip(lanes) {
+                wide::prepare(chunk, l);
+            }
+        }
+        StageKind::Joints(pass, color) if color as usize == OVERFLOW_INDEX => {
+            let states = unsafe { shared.states.whole() };
+            let joints = unsafe { shared.joints[OVERFLOW_INDEX].range(start, end) };
+            joint_pass(simd, pass, joints, &mut [], states, ctx);
+        }
         StageKind::Joints(pass, color) => {
             let states = unsafe { shared.states.whole() };
-            let joints = unsafe { shared.joints[color as usize].range(start, end) };
-            joint_pass(simd, pass, joints, states, ctx);
+            let ((j0, j1), (l0, l1)) = chunk_ranges(shared, layout, color, start, end);
+            let joints = unsafe { shared.joints[color as usize].range(j0, j1) };
+            let lanes = unsafe { shared.joint_lanes.range(l0, l1) };
+            joint_pass(simd, pass, joints, lanes, states, ctx);
         }
         StageKind::JointTrees(pass) => {
             // Trees `start..end`: no other block's tree holds one of their
@@ -639,6 +700,26 @@ fn run_block(
         }
         StageKind::StoreImpulses => store_contacts(simd, shared, layout, start, end),
     }
+}
+
+/// Where the joints of chunks `start..end` of colour `color` (not the
+/// overflow colour) lie among the colour's joints, and their lanes among all
+/// lanes: chunk `k` is joints `k·LANES..(k + 1)·LANES`.
+#[inline(always)]
+fn chunk_ranges(
+    shared: &Shared,
+    layout: &Layout,
+    color: u8,
+    start: usize,
+    end: usize,
+) -> ((usize, usize), (usize, usize)) {
+    let c = color as usize;
+    let n = shared.joints[c].len();
+    let first = layout.chunk_start[c];
+    (
+        (start * lanes::LANES, (end * lanes::LANES).min(n)),
+        (first + start, first + end),
+    )
 }
 
 /// The contact sims of coloured items `start..end` (each a wide block of up
@@ -793,56 +874,82 @@ struct JointsOut<'a> {
 
 multiversion!(
     /// Prepares joints for the step (each writes only its own sim and
-    /// candidate link, see [`tree::candidate`]).
-    fn prepare_joints(
-        out: JointsOut,
-        stores: &JointStores,
-        states: &[BodyState],
-        ctx: &StepContext,
-    ) = prepare_joints_kernel
+    /// candidate link, see [`crate::joint::tree::candidate`]).
+    fn prepare_joints(out: JointsOut, stores: &JointStores, ctx: &StepContext) = prepare_joints_kernel
 );
 
 /// The kernel of [`prepare_joints`], compiled into each of its builds.
 #[inline(always)]
-fn prepare_joints_kernel(
-    out: JointsOut,
-    stores: &JointStores,
-    states: &[BodyState],
-    ctx: &StepContext,
-) {
+fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext) {
+    // The world's joint softness, once per block.
+    let tuning = JointTuning::new(stores.tuning, ctx);
     for (sim, candidate) in out.sims.iter_mut().zip(out.candidates) {
-        prepare_joint(sim, stores.bodies, stores.solver_sets, stores.tuning, ctx);
-        *candidate = tree::candidate(sim, stores.bodies, states);
+        *candidate = prepare_joint(sim, stores.bodies, stores.solver_sets, &tuning, ctx);
     }
 }
 
-multiversion!(
-    /// One pass over the joints of one colour.
-    fn joint_pass(
-        pass: Pass,
-        joints: &mut [JointSim],
-        states: &mut [BodyState],
-        ctx: &StepContext,
-    ) = joint_pass_kernel
-);
-
-/// The kernel of [`joint_pass`], compiled into each of its builds.
+/// One pass over the joints of one colour: in chunks of
+/// [`LANES`](lanes::LANES) joints with their `joint_lanes`
+/// (`joint/wide.rs`: the joints in lanes at once, then the others one by
+/// one), or with no lanes (the overflow colour, whose joints may share
+/// bodies) one by one in order.
 #[inline(always)]
-fn joint_pass_kernel(
+fn joint_pass(
+    simd: SimdPath,
     pass: Pass,
     joints: &mut [JointSim],
+    joint_lanes: &mut [JointLanes],
     states: &mut [BodyState],
     ctx: &StepContext,
 ) {
-    for sim in joints {
-        match pass {
-            Pass::WarmStart => warm_start_joint(sim, states),
-            Pass::Solve => solve_joint(sim, states, ctx, true),
-            Pass::Relax => solve_joint(sim, states, ctx, false),
-            Pass::Restitution | Pass::Store => {}
-        }
+    let pass = match pass {
+        Pass::WarmStart => JointPass::WarmStart,
+        Pass::Solve => JointPass::Solve,
+        Pass::Relax => JointPass::Relax,
+        Pass::Restitution | Pass::Store => return,
+    };
+    if joint_lanes.iter().any(|l| l.any()) {
+        joint_lanes_pass(simd, pass, joints, joint_lanes, states);
     }
+    joint_scalar_pass(simd, pass, joints, joint_lanes, states, ctx);
 }
+
+multiversion!(
+    /// The joints in lanes of one pass over the joints of one colour.
+    fn joint_lanes_pass(
+        pass: JointPass,
+        joints: &mut [JointSim],
+        joint_lanes: &mut [JointLanes],
+        states: &mut [BodyState],
+    ) = joint_lanes_pass_kernel, isa
+);
+
+/// The kernel of [`joint_lanes_pass`], compiled into each of its builds (on
+/// x86-64 it is told which: `isa`, whose lanes it computes with).
+#[inline(always)]
+fn joint_lanes_pass_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
+    pass: JointPass,
+    joints: &mut [JointSim],
+    joint_lanes: &mut [JointLanes],
+    states: &mut [BodyState],
+) {
+    #[cfg(not(target_arch = "x86_64"))]
+    let isa = lanes::LaneMath;
+    wide::pass_lanes(isa, pass, joints, joint_lanes, states);
+}
+
+multiversion!(
+    /// The joints not in lanes of one pass over the joints of one colour
+    /// (all of them, in order, with no lanes).
+    fn joint_scalar_pass(
+        pass: JointPass,
+        joints: &mut [JointSim],
+        joint_lanes: &[JointLanes],
+        states: &mut [BodyState],
+        ctx: &StepContext,
+    ) = wide::pass_others
+);
 
 multiversion!(
     /// One pass of the scalar contact solver over `constraints`.

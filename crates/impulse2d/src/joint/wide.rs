@@ -1,0 +1,676 @@
+//! The wide form of the revolute joint passes: the plain revolute joints of
+//! one graph colour (no spring, motor or limit, not in a joint tree: their
+//! solve is the point row alone) warm started, solved and relaxed
+//! [`LANES`] at a time, one joint per lane.
+//!
+//! Joints of one colour share no dynamic body, so solving them side by side
+//! gives the same result as solving them one after the other; static and
+//! kinematic bodies may repeat among the lanes, but they are only read (the
+//! scatter, as the scalar `store`, writes dynamic bodies only). Each lane
+//! repeats the scalar solver's arithmetic operation for operation
+//! (`revolute.rs`, `pair.rs`: the anchors rotated by the bodies' rotation
+//! deltas, the 2 × 2 effective mass built and solved every pass, as Box2D
+//! does), with IEEE operations lane by lane and no fused multiply-add (see
+//! `solver/lanes.rs`), so the wide and scalar passes give the same bits; the
+//! scalar passes stay the reference (the tests below compare them).
+//!
+//! A colour's joints are taken in chunks of [`LANES`] consecutive joints.
+//! Once per step, after the joint trees are known, [`prepare`] copies what
+//! the passes read of each chunk's qualifying joints ([`qualifies`]) into a
+//! [`JointLanes`] (one field per lane set, the other lanes empty); each pass
+//! then solves every chunk's qualifying joints at once from them
+//! ([`pass_lanes`]) and the other joints one by one with the scalar code
+//! ([`pass_others`]). The point
+//! impulses are kept in the lanes and written through to the joints after
+//! every solve and relax (the threshold check and the next step read them
+//! there). Body states are gathered lane by lane with the scalar `load`
+//! (the resting stand-in for a body that is not awake) and written back with
+//! the scalar `store`.
+
+use crate::body::{BodyState, load, store};
+use crate::id::NULL_INDEX;
+use crate::math::Vec2;
+use crate::solver::StepContext;
+use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask, Math};
+
+use super::revolute::{self, RevoluteJoint};
+use super::solver::{solve_joint, warm_start_joint};
+use super::{JointKind, JointSim};
+
+/// One joint pass: warm start, solve (position errors corrected) or relax
+/// (velocities only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JointPass {
+    WarmStart,
+    Solve,
+    Relax,
+}
+
+/// Whether the wide passes take the joint: a revolute joint with no spring,
+/// motor or limit whose point row is not a joint tree's (`tree.rs`). Its
+/// solve is then the point row alone, whether or not its bodies can turn.
+#[inline(always)]
+pub(crate) fn qualifies(sim: &JointSim) -> bool {
+    match &sim.kind {
+        JointKind::Revolute(j) => {
+            !(j.spring.enable || j.motor.enable || j.limit.enable || sim.base.in_tree)
+        }
+        _ => false,
+    }
+}
+
+/// What the passes read of the qualifying joints of one chunk of
+/// [`LANES`] joints, lane `k` from joint `k` of the chunk, for one step:
+/// body indices (`NULL_INDEX` in empty lanes), inverse masses (1/kg) and
+/// inertias (1/(kg·m²)), anchors relative to the centres of mass at the
+/// start of the step (m), centre of B minus centre of A (m), softness, the
+/// angular impulse of the disabled rows (N·m·s, warm started as the scalar
+/// code does) and the point impulse (N·s).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JointLanes {
+    /// Bit `k`: joint `k` of the chunk qualifies.
+    active: u8,
+    index_a: [u32; LANES],
+    index_b: [u32; LANES],
+    ma: FloatW,
+    ia: FloatW,
+    mb: FloatW,
+    ib: FloatW,
+    frame_ax: FloatW,
+    frame_ay: FloatW,
+    frame_bx: FloatW,
+    frame_by: FloatW,
+    center_x: FloatW,
+    center_y: FloatW,
+    bias_rate: FloatW,
+    mass_scale: FloatW,
+    impulse_scale: FloatW,
+    axial: FloatW,
+    impulse_x: FloatW,
+    impulse_y: FloatW,
+}
+
+impl JointLanes {
+    /// Whether any joint of the chunk is in lanes.
+    #[inline(always)]
+    pub(crate) fn any(&self) -> bool {
+        self.active != 0
+    }
+}
+
+/// The revolute data of a joint that [`qualifies`].
+#[inline(always)]
+fn revolute(sim: &JointSim) -> &RevoluteJoint {
+    match &sim.kind {
+        JointKind::Revolute(j) => j,
+        _ => unreachable!("only revolute joints are in the lanes"),
+    }
+}
+
+/// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
+/// colour, prepared, with this step's joint trees marked).
+#[inline(always)]
+pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes) {
+    debug_assert!(joints.len() <= LANES);
+    let mut l = JointLanes {
+        index_a: [NULL_INDEX; LANES],
+        index_b: [NULL_INDEX; LANES],
+        ..JointLanes::default()
+    };
+    for (k, sim) in joints.iter().enumerate() {
+        if !qualifies(sim) {
+            continue;
+        }
+        let (base, j) = (&sim.base, revolute(sim));
+        l.active |= 1 << k;
+        l.index_a[k] = base.index_a;
+        l.index_b[k] = base.index_b;
+        l.ma.0[k] = base.inv_mass_a;
+        l.ia.0[k] = base.inv_i_a;
+        l.mb.0[k] = base.inv_mass_b;
+        l.ib.0[k] = base.inv_i_b;
+        l.frame_ax.0[k] = base.frame_a.p.x;
+        l.frame_ay.0[k] = base.frame_a.p.y;
+        l.frame_bx.0[k] = base.frame_b.p.x;
+        l.frame_by.0[k] = base.frame_b.p.y;
+        l.center_x.0[k] = base.delta_center.x;
+        l.center_y.0[k] = base.delta_center.y;
+        l.bias_rate.0[k] = base.softness.bias_rate;
+        l.mass_scale.0[k] = base.softness.mass_scale;
+        l.impulse_scale.0[k] = base.softness.impulse_scale;
+        l.axial.0[k] = revolute::axial_impulse(j);
+        l.impulse_x.0[k] = j.linear_impulse.x;
+        l.impulse_y.0[k] = j.linear_impulse.y;
+    }
+    *lanes = l;
+}
+
+/// One pass over the qualifying joints of `joints`, joints of one colour
+/// (no dynamic body twice), in chunks of [`LANES`] with their
+/// [`JointLanes`] `lanes` (prepared this step): each chunk's at once with
+/// the lanes of `m`. [`pass_others`] solves the chunks' other joints; the
+/// two give the bits of the scalar pass over the joints in order, in either
+/// order (no dynamic body twice in a colour). (Two functions, so that the
+/// scalar solve keeps its own code, as in a colour with no lanes.)
+#[inline(always)]
+pub(crate) fn pass_lanes<M: Math>(
+    m: M,
+    pass: JointPass,
+    joints: &mut [JointSim],
+    lanes: &mut [JointLanes],
+    states: &mut [BodyState],
+) {
+    // One loop per pass, each with its pass known.
+    match pass {
+        JointPass::WarmStart => lanes_of::<M, WARM_START>(m, joints, lanes, states),
+        JointPass::Solve => lanes_of::<M, SOLVE>(m, joints, lanes, states),
+        JointPass::Relax => lanes_of::<M, RELAX>(m, joints, lanes, states),
+    }
+}
+
+/// [`JointPass`] as the constant parameter of [`lanes_of`].
+const WARM_START: u8 = 0;
+const SOLVE: u8 = 1;
+const RELAX: u8 = 2;
+
+/// [`pass_lanes`] for the pass `P`.
+#[inline(always)]
+fn lanes_of<M: Math, const P: u8>(
+    m: M,
+    joints: &mut [JointSim],
+    lanes: &mut [JointLanes],
+    states: &mut [BodyState],
+) {
+    debug_assert_eq!(joints.len().div_ceil(LANES), lanes.len());
+    for (chunk, l) in joints.chunks_mut(LANES).zip(lanes) {
+        if l.active != 0 {
+            solve_lanes::<M, P>(m, l, states);
+            if P != WARM_START {
+                write_impulses(l, chunk);
+            }
+        }
+    }
+}
+
+/// The joints of `joints` (in chunks of [`LANES`] with their `lanes`, see
+/// [`pass_lanes`]) that are not in lanes, one by one with the scalar pass.
+#[inline(always)]
+pub(crate) fn pass_others(
+    pass: JointPass,
+    joints: &mut [JointSim],
+    lanes: &[JointLanes],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    debug_assert!(lanes.is_empty() || joints.len().div_ceil(LANES) == lanes.len());
+    match pass {
+        JointPass::WarmStart => others_of::<WARM_START>(joints, lanes, states, ctx),
+        JointPass::Solve => others_of::<SOLVE>(joints, lanes, states, ctx),
+        JointPass::Relax => others_of::<RELAX>(joints, lanes, states, ctx),
+    }
+}
+
+/// [`pass_others`] for the pass `P`; with no lanes in use (or none given)
+/// every joint in order.
+#[inline(always)]
+fn others_of<const P: u8>(
+    joints: &mut [JointSim],
+    lanes: &[JointLanes],
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    let scalar = |sim: &mut JointSim, states: &mut [BodyState]| match P {
+        WARM_START => warm_start_joint(sim, states),
+        SOLVE => solve_joint(sim, states, ctx, true),
+        _ => solve_joint(sim, states, ctx, false),
+    };
+    if lanes.iter().all(|l| l.active == 0) {
+        for sim in joints {
+            scalar(sim, states);
+        }
+        return;
+    }
+    for (chunk, l) in joints.chunks_mut(LANES).zip(lanes) {
+        let all = u8::MAX >> (LANES - chunk.len());
+        if l.active == all {
+            continue;
+        }
+        for (k, sim) in chunk.iter_mut().enumerate() {
+            if l.active & (1 << k) == 0 {
+                scalar(sim, states);
+            }
+        }
+    }
+}
+
+/// Writes the point impulses of the qualifying joints of `chunk` from its
+/// lanes.
+#[inline(always)]
+fn write_impulses(l: &JointLanes, chunk: &mut [JointSim]) {
+    for (k, sim) in chunk.iter_mut().enumerate() {
+        if l.active & (1 << k) != 0
+            && let JointKind::Revolute(j) = &mut sim.kind
+        {
+            j.linear_impulse = Vec2::new(l.impulse_x.0[k], l.impulse_y.0[k]);
+        }
+    }
+}
+
+// The lanes are written out one by one below.
+const _: () = assert!(LANES == 8);
+
+/// `[f(0), f(1), …, f(7)]`: one value per lane, each written out (no loop
+/// for the compiler to keep).
+#[inline(always)]
+fn each<T>(f: impl Fn(usize) -> T) -> [T; LANES] {
+    [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
+}
+
+/// The states of one body per lane: velocities and the motion since the
+/// start of the step.
+struct BodyLanes<F> {
+    vx: F,
+    vy: F,
+    w: F,
+    dpx: F,
+    dpy: F,
+    dqc: F,
+    dqs: F,
+}
+
+/// Reads the states of the bodies `indices` (the scalar `load`, lane by
+/// lane: the resting stand-in for a body that is not awake).
+#[inline(always)]
+fn gather<M: Math>(m: M, states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes<M::F> {
+    let s: [BodyState; LANES] = each(|k| load(states, indices[k]));
+    let lanes = |f: fn(&BodyState) -> f32| m.ld(FloatW(each(|k| f(&s[k]))));
+    BodyLanes {
+        vx: lanes(|s| s.linear_velocity.x),
+        vy: lanes(|s| s.linear_velocity.y),
+        w: lanes(|s| s.angular_velocity),
+        dpx: lanes(|s| s.delta_position.x),
+        dpy: lanes(|s| s.delta_position.y),
+        dqc: lanes(|s| s.delta_rotation.c),
+        dqs: lanes(|s| s.delta_rotation.s),
+    }
+}
+
+/// Writes the velocities back (the scalar `store`, lane by lane: dynamic
+/// awake bodies only).
+#[inline(always)]
+fn scatter<F: Lane>(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes<F>) {
+    let (vx, vy, w) = (b.vx.lanes(), b.vy.lanes(), b.w.lanes());
+    each(|k| (indices[k], Vec2::new(vx.0[k], vy.0[k]), w.0[k]))
+        .into_iter()
+        .for_each(|(index, v, w)| store(states, index, v, w));
+}
+
+/// `q·r` (the scalar `Rot::rotate`), lane by lane.
+#[inline(always)]
+fn rotate<F: Lane>(c: F, s: F, (x, y): (F, F)) -> (F, F) {
+    (c * x - s * y, s * x + c * y)
+}
+
+/// `a × b` (the scalar `Vec2::cross`), lane by lane.
+#[inline(always)]
+fn cross<F: Lane>((ax, ay): (F, F), (bx, by): (F, F)) -> F {
+    ax * by - ay * bx
+}
+
+/// Pass `P` over the qualifying joints of one chunk, from and into its
+/// lanes `l`. Empty lanes read the resting stand-in (no body) and write
+/// nothing.
+#[inline(always)]
+fn solve_lanes<M: Math, const P: u8>(m: M, l: &mut JointLanes, states: &mut [BodyState]) {
+    let (ma, ia, mb, ib) = (m.ld(l.ma), m.ld(l.ia), m.ld(l.mb), m.ld(l.ib));
+    let (mut px, mut py) = (m.ld(l.impulse_x), m.ld(l.impulse_y));
+    let mut a = gather(m, states, &l.index_a);
+    let mut b = gather(m, states, &l.index_b);
+    // The anchors relative to the centres of mass now.
+    let (rax, ray) = rotate(a.dqc, a.dqs, (m.ld(l.frame_ax), m.ld(l.frame_ay)));
+    let (rbx, rby) = rotate(b.dqc, b.dqs, (m.ld(l.frame_bx), m.ld(l.frame_by)));
+
+    if P == WARM_START {
+        // `warm_start_point` and `WarmStart::apply`.
+        let axial = m.ld(l.axial);
+        let la = cross((rax, ray), (px, py)) + axial;
+        let lb = cross((rbx, rby), (px, py)) + axial;
+        a.vx = a.vx - ma * px;
+        a.vy = a.vy - ma * py;
+        a.w = a.w - ia * la;
+        b.vx = b.vx + mb * px;
+        b.vy = b.vy + mb * py;
+        b.w = b.w + ib * lb;
+    } else {
+        // `Pair::solve_point`.
+        let zero = m.splat(0.0);
+        let one = m.splat(1.0);
+        let (bias_x, bias_y, mass_scale, impulse_scale) = if P == SOLVE {
+            // `Pair::point_error`: (Δp_B − Δp_A) + (r_B − r_A) + d.
+            let ex = ((b.dpx - a.dpx) + (rbx - rax)) + m.ld(l.center_x);
+            let ey = ((b.dpy - a.dpy) + (rby - ray)) + m.ld(l.center_y);
+            let rate = m.ld(l.bias_rate);
+            (
+                ex * rate,
+                ey * rate,
+                m.ld(l.mass_scale),
+                m.ld(l.impulse_scale),
+            )
+        } else {
+            (zero, zero, one, zero)
+        };
+        // `Pair::point_velocity`: (v_B + ω_B × r_B) − (v_A + ω_A × r_A).
+        let cdot_x = (b.vx + -b.w * rby) - (a.vx + -a.w * ray);
+        let cdot_y = (b.vy + b.w * rbx) - (a.vy + a.w * rax);
+        // `point_mass_matrix`.
+        let k11 = ((ma + mb) + ray * ray * ia) + rby * rby * ib;
+        let k12 = -ray * rax * ia - rby * rbx * ib;
+        let k22 = ((ma + mb) + rax * rax * ia) + rbx * rbx * ib;
+        // `Mat22::solve` of K (symmetric: a12 = a21 = k12).
+        let (rhs_x, rhs_y) = (cdot_x + bias_x, cdot_y + bias_y);
+        let det = k11 * k22 - k12 * k12;
+        let det = det.ne(zero).select(one / det, det);
+        let x = det * (k22 * rhs_x - k12 * rhs_y);
+        let y = det * (k11 * rhs_y - k12 * rhs_x);
+        let finite = x.finite().and(y.finite());
+        let (x, y) = (finite.select(x, zero), finite.select(y, zero));
+        let ix = -mass_scale * x - impulse_scale * px;
+        let iy = -mass_scale * y - impulse_scale * py;
+        px = px + ix;
+        py = py + iy;
+        // `Pair::apply_point`.
+        a.vx = a.vx - ma * ix;
+        a.vy = a.vy - ma * iy;
+        a.w = a.w - ia * cross((rax, ray), (ix, iy));
+        b.vx = b.vx + mb * ix;
+        b.vy = b.vy + mb * iy;
+        b.w = b.w + ib * cross((rbx, rby), (ix, iy));
+    }
+    scatter(states, &l.index_a, &a);
+    scatter(states, &l.index_b, &b);
+    if P != WARM_START {
+        l.impulse_x = px.lanes();
+        l.impulse_y = py.lanes();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::flags;
+    use crate::joint::JointBase;
+    use crate::math::{Rot, Transform};
+    use crate::solver::lanes::LaneMath;
+    use crate::solver::softness::Softness;
+
+    /// xorshift64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn chance(&mut self, p: f64) -> bool {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
+        }
+        /// Uniform in `[lo, hi)`, now and then exactly zero or huge.
+        fn value(&mut self, lo: f32, hi: f32) -> f32 {
+            match self.below(40) {
+                0 => 0.0,
+                1 => 3.0e37,
+                _ => lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32),
+            }
+        }
+        fn unit(&mut self) -> Rot {
+            let angle = self.value(-3.2, 3.2);
+            Rot::from_angle(angle)
+        }
+    }
+
+    fn context(h: f32) -> StepContext {
+        StepContext {
+            dt: 4.0 * h,
+            inv_dt: 0.25 / h,
+            h,
+            inv_h: 1.0 / h,
+            sub_steps: 4,
+            relax_iterations: 1,
+            contact_softness: Softness::new(30.0, 10.0, h),
+            static_softness: Softness::new(60.0, 10.0, h),
+            contact_softening: None,
+            restitution_threshold: 1.0,
+            max_linear_speed: 400.0,
+            contact_push_max_velocity: 3.0,
+            gravity: Vec2::new(0.0, -10.0),
+            enable_warm_starting: true,
+            enable_sleep: true,
+            enable_continuous: true,
+        }
+    }
+
+    /// `n` random body states: most dynamic, some kinematic (not written).
+    fn random_states(rng: &mut Rng, n: usize) -> Vec<BodyState> {
+        (0..n)
+            .map(|_| BodyState {
+                linear_velocity: Vec2::new(rng.value(-20.0, 20.0), rng.value(-20.0, 20.0)),
+                angular_velocity: rng.value(-10.0, 10.0),
+                flags: if rng.chance(0.85) { flags::DYNAMIC } else { 0 },
+                delta_position: Vec2::new(rng.value(-1.0, 1.0), rng.value(-1.0, 1.0)),
+                delta_rotation: rng.unit(),
+            })
+            .collect()
+    }
+
+    /// A prepared revolute joint between `index_a` and `index_b`; with
+    /// `plain` false it may have a spring, motor or limit, or sit in a tree.
+    fn random_joint(rng: &mut Rng, index_a: u32, index_b: u32, plain: bool) -> JointSim {
+        let h = 1.0 / 240.0;
+        let inverse = |rng: &mut Rng| {
+            if rng.chance(0.1) {
+                0.0
+            } else {
+                rng.value(0.01, 3.0)
+            }
+        };
+        let mut j = RevoluteJoint {
+            linear_impulse: Vec2::new(rng.value(-5.0, 5.0), rng.value(-5.0, 5.0)),
+            axial_mass: rng.value(0.0, 2.0),
+            ..RevoluteJoint::default()
+        };
+        j.spring.impulse = rng.value(-1.0, 1.0);
+        j.motor.impulse = rng.value(-1.0, 1.0);
+        j.limit.lower_impulse = rng.value(0.0, 1.0);
+        j.limit.upper_impulse = rng.value(0.0, 1.0);
+        let mut in_tree = false;
+        if !plain {
+            match rng.below(4) {
+                0 => {
+                    j.spring.enable = true;
+                    j.spring.softness = Softness::new(5.0, 0.7, h);
+                }
+                1 => {
+                    j.motor.enable = true;
+                    j.motor.max_force = 10.0;
+                    j.motor.speed = 1.0;
+                }
+                2 => {
+                    j.limit.enable = true;
+                    j.limit.lower = -0.5;
+                    j.limit.upper = 0.5;
+                }
+                _ => in_tree = true,
+            }
+        }
+        let frame = |rng: &mut Rng| {
+            Transform::new(
+                Vec2::new(rng.value(-2.0, 2.0), rng.value(-2.0, 2.0)),
+                rng.unit(),
+            )
+        };
+        let base = JointBase {
+            index_a,
+            index_b,
+            inv_mass_a: inverse(rng),
+            inv_i_a: inverse(rng),
+            inv_mass_b: inverse(rng),
+            inv_i_b: inverse(rng),
+            frame_a: frame(rng),
+            frame_b: frame(rng),
+            delta_center: Vec2::new(rng.value(-3.0, 3.0), rng.value(-3.0, 3.0)),
+            softness: Softness::new(rng.value(0.0, 60.0), rng.value(0.0, 5.0), h),
+            in_tree,
+            ..JointBase::UNPREPARED
+        };
+        JointSim {
+            base,
+            kind: JointKind::Revolute(j),
+        }
+    }
+
+    /// Up to 40 joints of one colour on `n` bodies: each dynamic body in at
+    /// most one joint, non-dynamic bodies and bodies that are not awake
+    /// (`NULL_INDEX`) in any number; some joints not plain revolute ones.
+    fn random_colour(rng: &mut Rng, states: &[BodyState]) -> Vec<JointSim> {
+        let mut free: Vec<u32> = (0..states.len() as u32).collect();
+        let mut joints = Vec::new();
+        let count = 1 + rng.below(40);
+        let pick = |rng: &mut Rng, free: &mut Vec<u32>| -> u32 {
+            if rng.chance(0.1) {
+                return crate::id::NULL_INDEX;
+            }
+            if free.is_empty() {
+                return crate::id::NULL_INDEX;
+            }
+            let i = free[rng.below(free.len())];
+            // A dynamic body leaves the pool; a kinematic one may repeat.
+            if states[i as usize].flags & flags::DYNAMIC != 0 {
+                free.retain(|&x| x != i);
+            }
+            i
+        };
+        for _ in 0..count {
+            let a = pick(rng, &mut free);
+            let b = pick(rng, &mut free);
+            let plain = rng.chance(0.8);
+            joints.push(random_joint(rng, a, b, plain));
+        }
+        joints
+    }
+
+    fn state_bits(states: &[BodyState]) -> Vec<[u32; 3]> {
+        states
+            .iter()
+            .map(|s| {
+                [
+                    s.linear_velocity.x.to_bits(),
+                    s.linear_velocity.y.to_bits(),
+                    s.angular_velocity.to_bits(),
+                ]
+            })
+            .collect()
+    }
+
+    fn impulse_bits(joints: &[JointSim]) -> Vec<[u32; 2]> {
+        joints
+            .iter()
+            .map(|s| match &s.kind {
+                JointKind::Revolute(j) => {
+                    [j.linear_impulse.x.to_bits(), j.linear_impulse.y.to_bits()]
+                }
+                _ => unreachable!(),
+            })
+            .collect()
+    }
+
+    /// Runs `passes` through the wide pass (lanes of `m`) and the scalar
+    /// one on random colours; every velocity and impulse has the same bits.
+    fn check<M: Math>(
+        m: M,
+        run: impl Fn(M, JointPass, &mut [JointSim], &mut [JointLanes], &mut [BodyState], &StepContext),
+    ) {
+        let mut rng = Rng(0x5EED_0019);
+        let ctx = context(1.0 / 240.0);
+        let (mut grouped, mut changed) = (0, 0);
+        for _ in 0..300 {
+            let n = 1 + rng.below(90);
+            let states = random_states(&mut rng, n);
+            let joints = random_colour(&mut rng, &states);
+            let chunks = || joints.chunks(LANES);
+            grouped += usize::from(chunks().any(|c| c.iter().filter(|s| qualifies(s)).count() > 4));
+            let (mut wide_states, mut wide_joints) = (states.clone(), joints.clone());
+            let (mut ref_states, mut ref_joints) = (states.clone(), joints.clone());
+            let mut lanes = vec![JointLanes::default(); chunks().len()];
+            for (chunk, l) in chunks().zip(&mut lanes) {
+                prepare(chunk, l);
+            }
+            for p in [
+                JointPass::WarmStart,
+                JointPass::Solve,
+                JointPass::Relax,
+                JointPass::Solve,
+            ] {
+                run(m, p, &mut wide_joints, &mut lanes, &mut wide_states, &ctx);
+                for sim in &mut ref_joints {
+                    match p {
+                        JointPass::WarmStart => warm_start_joint(sim, &mut ref_states),
+                        JointPass::Solve => solve_joint(sim, &mut ref_states, &ctx, true),
+                        JointPass::Relax => solve_joint(sim, &mut ref_states, &ctx, false),
+                    }
+                }
+                assert_eq!(state_bits(&wide_states), state_bits(&ref_states), "{p:?}");
+                assert_eq!(
+                    impulse_bits(&wide_joints),
+                    impulse_bits(&ref_joints),
+                    "{p:?}"
+                );
+            }
+            changed += usize::from(state_bits(&wide_states) != state_bits(&states));
+            for (after, before) in wide_states.iter().zip(&states) {
+                if before.flags & flags::DYNAMIC == 0 {
+                    assert_eq!(
+                        state_bits(&[*after]),
+                        state_bits(&[*before]),
+                        "kinematic body written"
+                    );
+                }
+            }
+        }
+        assert!(
+            grouped > 100,
+            "{grouped} colours with a chunk of five or more"
+        );
+        assert!(changed > 200, "{changed} colours moved a body");
+    }
+
+    /// On 300 random colours (plain revolute joints with others among them,
+    /// shared kinematic bodies, bodies not awake, zero and huge masses and
+    /// lever arms), the wide warm start, solve and relax give the bits of
+    /// the scalar passes over the joints in order, with the lane arrays.
+    #[test]
+    fn wide_revolute_passes_match_scalar_bit_for_bit() {
+        check(LaneMath, |m, p, j, l, s, ctx| {
+            pass_lanes(m, p, j, l, s);
+            pass_others(p, j, l, s, ctx);
+        });
+    }
+
+    /// The same in AVX registers (the x86-64-v3 build), where the CPU has
+    /// them.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_wide_revolute_passes_match_scalar_bit_for_bit() {
+        let Some(isa) = crate::solver::lanes::test_avx2() else {
+            return;
+        };
+        check(isa, |m, p, j, l, s, ctx| {
+            pass_others(p, j, l, s, ctx);
+            pass_lanes(m, p, j, l, s);
+        });
+    }
+}
