@@ -10,6 +10,7 @@ use super::{
 };
 use crate::pos::{Coord, WorldAabb};
 use crate::workers::SharedMut;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// Depth down to which [`DynamicTree::begin_rebuild`] builds the top of the tree
 /// itself; each range of build leaves left at that depth is a subtree task of
@@ -142,6 +143,8 @@ pub(crate) struct RebuildTasks<'a> {
     links: SharedMut<'a, Link>,
     proxies: SharedMut<'a, Proxy>,
     outputs: SharedMut<'a, TaskOutput>,
+    /// Whether each task was claimed, so that none runs twice.
+    claimed: [AtomicBool; MAX_TASKS],
 }
 
 impl DynamicTree {
@@ -229,6 +232,7 @@ impl DynamicTree {
             links: SharedMut::new(links),
             proxies: SharedMut::new(&mut self.proxies),
             outputs: SharedMut::new(outputs),
+            claimed: Default::default(),
         }
     }
 
@@ -460,17 +464,22 @@ impl RebuildTasks<'_> {
     }
 
     /// Builds the subtree of task `index` into its node range, depth-first (slot
-    /// 0's subtree before slot 1's). Each task must run once; tasks may run at
-    /// the same time on different threads.
+    /// 0's subtree before slot 1's). Tasks may run at the same time on different
+    /// threads. Each must run once: a second run of a task does nothing.
     #[allow(unsafe_code)]
     #[inline(always)]
     pub(crate) fn run(&self, index: usize) {
         let task = self.tasks[index];
+        if self.claimed[index].swap(true, Ordering::Relaxed) {
+            debug_assert!(false, "rebuild task {index} ran twice");
+            return;
+        }
         let (start, end) = (task.start as usize, task.end as usize);
         let first = task.first_node as usize;
-        // SAFETY: the tasks' leaf ranges are disjoint parts of one partition of
-        // the build leaves, their node ranges are disjoint (laid out one after
-        // another by `build_top`), and task `index` alone uses output `index`.
+        // SAFETY: this task runs once (claimed above); the tasks' leaf ranges
+        // are disjoint parts of one partition of the build leaves, their node
+        // ranges are disjoint (laid out one after another by `build_top`), and
+        // task `index` alone uses output `index`.
         let (leaves, nodes, links, output) = unsafe {
             (
                 self.leaves.range(start, end),
