@@ -291,8 +291,9 @@ pub fn stage_table(results: &[SceneResult]) -> String {
         out,
         "\n(Each engine's own stage clock, wall time, mean over the timed steps of every round. \
          Both sweep fast non-bullet bodies inside finalize (Box2D's `transforms`) and count \
-         bullets apart (the bullets row). Our tree rebuild runs inside solve, beside the \
-         constraint stages (after them on one thread); Box2D's is part of its pairs. The \
+         bullets apart (the bullets row). Our tree rebuild's top runs inside solve, beside the \
+         constraint stages (after them on one thread), and its subtrees inside finalize \
+         (counted in both rows); Box2D's is part of its pairs. The \
          last row is ours outside pairs, collide and solve, Box2D's `sensors`.)"
     );
     out

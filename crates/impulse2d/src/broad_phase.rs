@@ -24,6 +24,7 @@
 //!   buffer).
 
 use crate::body::BodyType;
+use crate::collision::dynamic_tree::RebuildTasks;
 use crate::collision::{DynamicTree, ProxyId};
 use crate::error::{Error, Result};
 use crate::math::Vec2;
@@ -402,6 +403,32 @@ impl BroadPhase {
         rebuild_trees_on(simd, self);
     }
 
+    /// Begins rebuilding the dynamic and kinematic trees as
+    /// [`rebuild_trees`](Self::rebuild_trees) does, built for `simd`: the serial
+    /// part (see [`DynamicTree::begin_rebuild`]). The tasks of
+    /// [`rebuild_tasks`](Self::rebuild_tasks) and then
+    /// [`finish_rebuild_trees`](Self::finish_rebuild_trees) complete it; until the
+    /// tasks run the trees may be read and moves buffered, but no proxy changed.
+    pub(crate) fn begin_rebuild_trees(&mut self, simd: SimdPath) {
+        begin_rebuild_on(simd, self);
+    }
+
+    /// The static tree, to read, and the subtree tasks of the begun rebuild.
+    pub(crate) fn rebuild_tasks(&mut self) -> (&DynamicTree, TreeRebuild<'_>) {
+        let [static_tree, kinematic, dynamic] = &mut self.trees;
+        let tasks = TreeRebuild {
+            dynamic: dynamic.rebuild_tasks(),
+            kinematic: kinematic.rebuild_tasks(),
+        };
+        (static_tree, tasks)
+    }
+
+    /// Ends the begun rebuild of the dynamic and kinematic trees once every task of
+    /// [`rebuild_tasks`](Self::rebuild_tasks) has run.
+    pub(crate) fn finish_rebuild_trees(&mut self, simd: SimdPath) {
+        finish_rebuild_on(simd, self);
+    }
+
     /// Fully rebuilds the static tree, for example after loading a level proxy by proxy.
     pub fn rebuild_static_tree(&mut self) {
         self.note_edit(BodyType::Static);
@@ -543,6 +570,67 @@ multiversion!(
 fn rebuild_trees_kernel(bp: &mut BroadPhase) {
     bp.trees[BodyType::Dynamic as usize].rebuild_inlined(false);
     bp.trees[BodyType::Kinematic as usize].rebuild_inlined(false);
+}
+
+/// The subtree tasks of a begun rebuild of the dynamic and kinematic trees
+/// ([`BroadPhase::rebuild_tasks`]): the dynamic tree's, then the kinematic
+/// tree's. Each must run once; they may run at the same time on any threads,
+/// in any order, with the same trees as a result.
+pub(crate) struct TreeRebuild<'a> {
+    dynamic: RebuildTasks<'a>,
+    kinematic: RebuildTasks<'a>,
+}
+
+impl TreeRebuild<'_> {
+    /// Number of tasks.
+    pub(crate) fn len(&self) -> usize {
+        self.dynamic.len() + self.kinematic.len()
+    }
+
+    /// Runs task `index`, built for `simd`.
+    pub(crate) fn run(&self, simd: SimdPath, index: usize) {
+        let split = self.dynamic.len();
+        if index < split {
+            run_rebuild_task_on(simd, &self.dynamic, index);
+        } else {
+            run_rebuild_task_on(simd, &self.kinematic, index - split);
+        }
+    }
+}
+
+multiversion!(
+    /// [`BroadPhase::begin_rebuild_trees`] built for `simd`.
+    fn begin_rebuild_on(bp: &mut BroadPhase) = begin_rebuild_kernel
+);
+
+/// The kernel of [`begin_rebuild_on`].
+#[inline(always)]
+fn begin_rebuild_kernel(bp: &mut BroadPhase) {
+    bp.trees[BodyType::Dynamic as usize].begin_rebuild(false);
+    bp.trees[BodyType::Kinematic as usize].begin_rebuild(false);
+}
+
+multiversion!(
+    /// One subtree task of a tree's begun rebuild, built for `simd`.
+    fn run_rebuild_task_on(tasks: &RebuildTasks<'_>, index: usize) = run_rebuild_task_kernel
+);
+
+/// The kernel of [`run_rebuild_task_on`].
+#[inline(always)]
+fn run_rebuild_task_kernel(tasks: &RebuildTasks<'_>, index: usize) {
+    tasks.run(index);
+}
+
+multiversion!(
+    /// [`BroadPhase::finish_rebuild_trees`] built for `simd`.
+    fn finish_rebuild_on(bp: &mut BroadPhase) = finish_rebuild_kernel
+);
+
+/// The kernel of [`finish_rebuild_on`].
+#[inline(always)]
+fn finish_rebuild_kernel(bp: &mut BroadPhase) {
+    bp.trees[BodyType::Dynamic as usize].finish_rebuild();
+    bp.trees[BodyType::Kinematic as usize].finish_rebuild();
 }
 
 multiversion!(

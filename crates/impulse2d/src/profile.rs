@@ -15,10 +15,12 @@ pub struct Profile {
     /// Broad phase: new pairs and contact creation.
     pub pairs: f32,
     /// Rebuilding the broad phase's dynamic and kinematic trees after the
-    /// pair search (see `BroadPhase::rebuild_trees`). One thread does it, in
-    /// [`solve`](Self::solve) beside the constraint stages (after them on
-    /// one worker) but outside their timers; Box2D counts its rebuild in its
-    /// `pairs`.
+    /// pair search (see `BroadPhase::rebuild_trees`): its serial top, which one
+    /// thread builds in [`solve`](Self::solve) beside the constraint stages
+    /// (after them on one worker) but outside their timers, plus its subtree
+    /// tasks, which run in the finalize stage (their times summed over the
+    /// threads, also inside [`finalize_bodies`](Self::finalize_bodies)), plus
+    /// its finish. Box2D counts its rebuild in its `pairs`.
     pub rebuild_trees: f32,
     /// Narrow phase: manifolds and contact state changes.
     pub collide: f32,
@@ -43,7 +45,8 @@ pub struct Profile {
     /// Saving impulses for warm starting.
     pub store_impulses: f32,
     /// Transforms, sleep timers and shape boxes, and the sweeps of fast
-    /// bodies (not bullets) against static shapes.
+    /// bodies (not bullets) against static shapes; the same stage runs the
+    /// tree rebuild's subtree tasks (see [`rebuild_trees`](Self::rebuild_trees)).
     pub finalize_bodies: f32,
     /// Sweeping fast bullets against the other bodies (fast bodies that are
     /// not bullets are swept against static shapes inside

@@ -15,7 +15,8 @@ use crate::pos::{Coord, Pos, WorldAabb, coord_to_f32, to_pos, to_world_aabb};
 pub(crate) mod rebuild;
 mod validate;
 
-use rebuild::{RebuildScratch, Split};
+use rebuild::RebuildScratch;
+pub(crate) use rebuild::RebuildTasks;
 
 /// "No index" in links and free lists.
 const NULL_INDEX: u32 = u32::MAX;
@@ -335,7 +336,10 @@ fn node_stack() -> NodeStack {
 /// - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
 ///   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down,
 ///   splitting at the middle of the centres' bounds (a full rebuild uses binned SAH
-///   splits), and lays all nodes out in depth-first order.
+///   splits), and lays the nodes out top levels first, then subtree by subtree,
+///   depth-first. The top is built first and its subtrees are independent tasks
+///   (the world runs them on its workers); the splits, and so the tree, are those
+///   of one depth-first build whatever runs the tasks.
 /// - **Traversal** uses a small stack held on the call stack (spilling to the heap only
 ///   for pathologically deep trees), so queries do not allocate.
 ///
@@ -867,8 +871,10 @@ impl DynamicTree {
     /// splitting at the middle of the centres' bounds, which is several times cheaper
     /// (unmarked subtrees are kept whole), and nothing happens when nothing was
     /// enlarged. Either way the nodes are
-    /// then laid out in depth-first order, which makes traversals cache-friendly, and
-    /// all enlargement marks are cleared. Returns the number of subtrees and proxies
+    /// then laid out with every node after its parent: the top few levels, then each
+    /// of their subtrees depth-first (the rebuild's tasks, which a world runs on its
+    /// workers), then the kept subtrees, each depth-first. This makes traversals
+    /// cache-friendly, and all enlargement marks are cleared. Returns the number of subtrees and proxies
     /// that were placed (0 when nothing was done). Costs O(n) copying plus
     /// O(k log k) for the k placed items; allocates nothing once the buffers have grown.
     ///
@@ -885,25 +891,14 @@ impl DynamicTree {
     /// covers it; see `simd.rs`).
     #[inline(always)]
     pub(crate) fn rebuild_inlined(&mut self, full_build: bool) -> usize {
-        if self.proxy_count == 0 {
+        if !self.begin_rebuild(full_build) {
             return 0;
         }
-        let [a, b] = &self.nodes[ROOT as usize].children;
-        if !full_build && !a.is_moved() && !b.is_moved() {
-            return 0;
+        let tasks = self.rebuild_tasks();
+        for index in 0..tasks.len() {
+            tasks.run(index);
         }
-
-        let mut scratch = core::mem::take(&mut self.scratch);
-        self.gather_build_leaves(full_build, &mut scratch);
-        let split = if full_build {
-            Split::Sah
-        } else {
-            Split::Midpoint
-        };
-        self.build(&mut scratch, split);
-        let count = scratch.leaves.len();
-        self.scratch = scratch;
-        count
+        self.finish_rebuild()
     }
 
     /// Checks the tree's invariants: links match the structure, every node box contains

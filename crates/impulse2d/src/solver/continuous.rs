@@ -21,6 +21,7 @@
 //!   (`b2SolveContinuous`).
 
 use crate::body::{Body, BodySim, flags};
+use crate::collision::DynamicTree;
 use crate::collision::{ShapeProxy, ToiInput, time_of_impact};
 use crate::core::{LINEAR_SLOP, MAX_POLYGON_VERTICES};
 use crate::filter::{CustomFilter, PreSolve};
@@ -31,7 +32,6 @@ use crate::pos::{Pos, WorldTransform, offset_transform, relative_to, sweep_base}
 use crate::shape::{Shape, ShapeGeometry, speculative_aabb};
 use crate::solver::solver_set::{STATIC_SET, SolverSet};
 use crate::workers::SharedMut;
-use crate::{BodyType, broad_phase::BroadPhase};
 
 /// A fast body is swept when it moved more than this fraction of its
 /// smallest extent in one step.
@@ -237,8 +237,8 @@ pub(crate) fn is_fast(max_motion: f32, safety_factor: f32, sim: &BodySim) -> boo
 pub(crate) struct StaticSweep<'a> {
     /// The static bodies' sims (their transforms).
     pub static_set: &'a SolverSet,
-    /// The broad phase, for its static tree.
-    pub broad_phase: &'a BroadPhase,
+    /// The broad phase's static tree.
+    pub static_tree: &'a DynamicTree,
     /// Joints that may keep a body from colliding with a static one.
     pub joints: &'a JointStorage,
     pub custom_filter: CustomFilter<'a>,
@@ -349,13 +349,12 @@ pub(crate) fn sweep_body(
 ) -> bool {
     let StaticSweep {
         static_set,
-        broad_phase,
+        static_tree: tree,
         joints,
         custom_filter,
         pre_solve,
     } = sweep;
     let mut motion = FastMotion::without_angles(sim);
-    let tree = broad_phase.tree(BodyType::Static);
     let min_extent = sim.min_extent;
     let (rotation0, final_q) = (sim.rotation0, sim.transform.q);
     // (start angle, turn), once a candidate needs them.

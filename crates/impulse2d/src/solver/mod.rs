@@ -151,8 +151,11 @@ pub(crate) struct StepScratch {
     pub joint_forest: crate::joint::tree::JointForest,
     /// Whether the broad phase's dynamic and kinematic trees still wait for
     /// their rebuild after the pair search (set by the narrow phase; the
-    /// rebuild runs beside the solver's stages, see [`World::rebuild_trees`]).
+    /// rebuild begins beside the solver's stages, see [`World::rebuild_trees`]).
     pub rebuild_trees: bool,
+    /// Whether that rebuild is begun (its top built) and waits for its
+    /// subtree tasks, which run in the finalize stage, and its finish.
+    pub trees_begun: bool,
 }
 
 /// Worker `worker`'s scratch (each worker locks only its own, so the lock
@@ -199,12 +202,13 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
     }
 
     solve_constraints(world, ctx);
-    world.rebuild_trees(); // done beside the stages, unless there were none
-    world.check_joint_thresholds(); // joints: events and breaking
+    world.begin_rebuild_trees(); // done beside the stages, unless there were none
+    world.check_joint_thresholds(); // joints: events and breaking (buffers moves only)
 
     let t = Instant::now();
-    let split_candidate = finalize_bodies(world, ctx);
+    let split_candidate = finalize_bodies(world, ctx); // with the trees' subtree tasks
     world.profile.finalize_bodies = ms_since(t);
+    world.finish_rebuild_trees();
 
     let t = Instant::now();
     if !world.scratch.fast_bullets.is_empty() {
@@ -232,31 +236,43 @@ pub(crate) fn solve(world: &mut World, ctx: &StepContext) {
 }
 
 impl World {
-    /// Rebuilds the broad phase's dynamic and kinematic trees if the pair
-    /// search left them for the solver's stages (see
-    /// [`StepScratch::rebuild_trees`]) and nothing rebuilt them yet. The
-    /// time counts as serial (one thread runs it on any worker count).
+    /// Completes the rebuild of the broad phase's dynamic and kinematic trees
+    /// on this thread, whatever part of it is left: its beginning if the pair
+    /// search left the trees (see [`StepScratch::rebuild_trees`]) and nothing
+    /// began it yet, its subtree tasks and its finish if it is begun.
     pub(crate) fn rebuild_trees(&mut self) {
-        if std::mem::take(&mut self.scratch.rebuild_trees) {
-            let ms = rebuild_trees_timed(self.simd, &self.workers, &mut self.broad_phase);
-            self.profile.rebuild_trees += ms;
+        self.begin_rebuild_trees();
+        if self.scratch.trees_begun {
+            let t = Instant::now();
+            let (_, tasks) = self.broad_phase.rebuild_tasks();
+            for index in 0..tasks.len() {
+                tasks.run(self.simd, index);
+            }
+            self.profile.rebuild_trees += ms_since(t);
+            self.finish_rebuild_trees();
         }
     }
-}
 
-/// Rebuilds the broad phase's dynamic and kinematic trees, reporting the
-/// time to `workers` as serial. Returns the time, ms (for
-/// `Profile::rebuild_trees`).
-pub(crate) fn rebuild_trees_timed(
-    simd: crate::simd::SimdPath,
-    workers: &crate::workers::Workers,
-    broad_phase: &mut crate::broad_phase::BroadPhase,
-) -> f32 {
-    let t = Instant::now();
-    crate::broad_phase::rebuild_trees_on(simd, broad_phase);
-    let elapsed = t.elapsed();
-    workers.note_serial(elapsed);
-    elapsed.as_secs_f32() * 1000.0
+    /// Begins the rebuild of the trees (its serial top, see
+    /// `DynamicTree::begin_rebuild`) if the pair search left them and nothing
+    /// began it yet (the solver's stages begin it beside them).
+    pub(crate) fn begin_rebuild_trees(&mut self) {
+        if std::mem::take(&mut self.scratch.rebuild_trees) {
+            let t = Instant::now();
+            self.broad_phase.begin_rebuild_trees(self.simd);
+            self.profile.rebuild_trees += ms_since(t);
+            self.scratch.trees_begun = true;
+        }
+    }
+
+    /// Finishes the begun rebuild of the trees, whose tasks have run.
+    pub(crate) fn finish_rebuild_trees(&mut self) {
+        if std::mem::take(&mut self.scratch.trees_begun) {
+            let t = Instant::now();
+            self.broad_phase.finish_rebuild_trees(self.simd);
+            self.profile.rebuild_trees += ms_since(t);
+        }
+    }
 }
 
 /// Milliseconds since `t`.
@@ -295,15 +311,22 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
         solver_sets,
         tuning: (settings.joint_hertz, settings.joint_damping_ratio),
     };
-    // The trees are rebuilt beside the stages: the solve never reads them.
-    // (The trees if not rebuilt yet, and the rebuild's time, ms.)
+    // The trees' rebuild begins beside the stages (its serial top; its
+    // subtree tasks run in the finalize stage): the solve never reads them.
+    // (The trees if not begun yet, and the beginning's time, ms.)
     let trees = std::mem::take(&mut scratch.rebuild_trees).then_some(broad_phase);
+    let began = trees.is_some();
     let rebuild = std::sync::Mutex::new((trees, 0.0f32));
     let side = || {
         let mut rebuild = rebuild.lock().unwrap_or_else(|e| e.into_inner());
         let (trees, ms) = &mut *rebuild;
         if let Some(broad_phase) = trees.take() {
-            *ms = rebuild_trees_timed(simd, workers, broad_phase);
+            let t = Instant::now();
+            broad_phase.begin_rebuild_trees(simd);
+            let elapsed = t.elapsed();
+            // One thread does it on any worker count.
+            workers.note_serial(elapsed);
+            *ms = elapsed.as_secs_f32() * 1000.0;
         }
     };
     stages::solve_constraints(
@@ -321,7 +344,9 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
     let (trees, ms) = rebuild.into_inner().unwrap_or_else(|e| e.into_inner());
     profile.rebuild_trees += ms;
     if trees.is_some() {
-        scratch.rebuild_trees = true; // no stage ran: `solve` rebuilds them
+        scratch.rebuild_trees = true; // no stage ran: `solve` begins it
+    } else if began {
+        scratch.trees_begun = true;
     }
     solver_sets[AWAKE_SET as usize].body_states = states;
 }
@@ -450,13 +475,18 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         joints,
         callbacks,
         world_number,
+        profile,
         ..
     } = world;
     let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
     let awake = &mut upper[0];
+    // The begun rebuild's subtree tasks run beside the bodies: they touch
+    // only the dynamic and kinematic trees, which nothing here reads.
+    // (No tasks when no rebuild is begun.)
+    let (static_tree, tree_tasks) = broad_phase.rebuild_tasks();
     let sweep = continuous::StaticSweep {
         static_set: &lower[STATIC_SET as usize],
-        broad_phase,
+        static_tree,
         joints,
         custom_filter: callbacks.custom_filter(*world_number), // events
         pre_solve: callbacks.pre_solve(*world_number),
@@ -481,16 +511,38 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         islands,
         sweep: &sweep,
     };
-    workers.for_each_block(body_count as usize, MIN_BODY_BLOCK, |range, worker| {
-        let mut own = lock_worker(worker_scratch, worker);
-        let stores = FinalizeStores {
-            sims: &sims,
-            states: &states,
-            bodies: &bodies,
-            shapes: &shapes,
-        };
-        finalize_block(*simd, &finalize, &stores, range, &mut own);
-    });
+    // The tree tasks first (the larger blocks), then the bodies in blocks.
+    let task_count = tree_tasks.len();
+    let bodies_len = body_count as usize;
+    let block_size = workers.block_size(bodies_len, MIN_BODY_BLOCK);
+    let body_blocks = bodies_len.div_ceil(block_size);
+    let tree_nanos = std::sync::atomic::AtomicU64::new(0);
+    workers.run(
+        &[()],
+        |_| (task_count + body_blocks) as u32,
+        |_, block, worker| {
+            let block = block as usize;
+            if block < task_count {
+                let t = Instant::now();
+                tree_tasks.run(*simd, block);
+                let nanos = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                tree_nanos.fetch_add(nanos, std::sync::atomic::Ordering::Relaxed);
+                return;
+            }
+            let start = (block - task_count) * block_size;
+            let range = start..(start + block_size).min(bodies_len);
+            let mut own = lock_worker(worker_scratch, worker);
+            let stores = FinalizeStores {
+                sims: &sims,
+                states: &states,
+                bodies: &bodies,
+                shapes: &shapes,
+            };
+            finalize_block(*simd, &finalize, &stores, range, &mut own);
+        },
+        |_| {},
+    );
+    profile.rebuild_trees += tree_nanos.into_inner() as f32 * 1e-6;
 
     // Merge in worker order (the operations do not depend on it anyway).
     scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
