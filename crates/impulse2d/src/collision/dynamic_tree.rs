@@ -898,6 +898,9 @@ impl DynamicTree {
         for index in 0..tasks.len() {
             tasks.run(index);
         }
+        for index in 0..tasks.len() {
+            tasks.copy(index);
+        }
         self.finish_rebuild()
     }
 

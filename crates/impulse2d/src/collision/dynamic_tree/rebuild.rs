@@ -92,6 +92,8 @@ pub(super) struct TaskOutput {
     /// (see [`kept_entry`]) at the front of the task's build leaves, which it
     /// places in order, so the list never overtakes the leaves still to place.
     kept: usize,
+    /// Number of nodes in those kept subtrees.
+    kept_nodes: u32,
 }
 
 /// Where a rebuild stands (see [`DynamicTree::begin_rebuild`]).
@@ -121,8 +123,10 @@ pub(crate) struct RebuildScratch {
     /// (the first `top_place_count`).
     top_places: [(u32, u8); MAX_TOP_PLACES],
     top_place_count: usize,
-    /// Number of nodes of the top (the first ones of the new array).
+    /// Number of nodes of the top (the first ones of the new array), and of the
+    /// top and the tasks' built nodes (the kept subtrees' copies follow).
     top_nodes: u32,
+    built_nodes: u32,
     /// The split rule above the median depth, and that depth.
     split: Option<Split>,
     median_depth: usize,
@@ -143,8 +147,12 @@ pub(crate) struct RebuildTasks<'a> {
     links: SharedMut<'a, Link>,
     proxies: SharedMut<'a, Proxy>,
     outputs: SharedMut<'a, TaskOutput>,
-    /// Whether each task was claimed, so that none runs twice.
+    /// The tree's current nodes, from which kept subtrees are copied.
+    old_nodes: &'a [Node],
+    built_nodes: u32,
+    /// Whether each task was claimed, and each task's copy, so that none runs twice.
     claimed: [AtomicBool; MAX_TASKS],
+    copied: [AtomicBool; MAX_TASKS],
 }
 
 impl DynamicTree {
@@ -197,7 +205,9 @@ impl DynamicTree {
         } else {
             Split::Midpoint
         };
-        build_top(&mut scratch, split);
+        // The rebuild makes as many nodes as it drops (one fewer than the build
+        // leaves), so the tree keeps its node count.
+        build_top(&mut scratch, split, self.node_count as usize);
         scratch.phase = Phase::Begun;
         self.scratch = scratch;
         true
@@ -216,6 +226,7 @@ impl DynamicTree {
             split,
             median_depth,
             phase,
+            built_nodes,
             ..
         } = &mut self.scratch;
         let count = if *phase == Phase::Begun {
@@ -232,13 +243,16 @@ impl DynamicTree {
             links: SharedMut::new(links),
             proxies: SharedMut::new(&mut self.proxies),
             outputs: SharedMut::new(outputs),
+            old_nodes: &self.nodes,
+            built_nodes: *built_nodes,
             claimed: Default::default(),
+            copied: Default::default(),
         }
     }
 
-    /// Ends the begun rebuild once every task has run: hangs the subtrees into the
-    /// top, copies the kept subtrees in (after all built nodes, each depth-first)
-    /// and swaps the new node array in. Node indices past the used ones become the
+    /// Ends the begun rebuild once every task has run and copied its kept
+    /// subtrees: hangs the subtrees into the top, copies the top's own kept
+    /// subtrees in (last, each depth-first) and swaps the new node array in. Node indices past the used ones become the
     /// free list, in ascending order. Returns the number of build leaves placed (0
     /// when no rebuild was begun).
     #[inline(always)]
@@ -258,6 +272,7 @@ impl DynamicTree {
             top_places,
             top_place_count,
             top_nodes,
+            built_nodes,
             phase,
             ..
         } = &mut scratch;
@@ -277,21 +292,16 @@ impl DynamicTree {
         }
 
         let mut copies: InlineStack<CopyItem, INLINE_STACK> = InlineStack::new((0, 0, 0));
+        let mut next = *built_nodes + outputs.iter().map(|o| o.kept_nodes).sum::<u32>();
         for &(parent, slot) in &top_places[..*top_place_count] {
             let child = nodes[parent as usize].children[slot as usize];
             if child.is_leaf() {
                 self.proxies[child.index() as usize].link = Link::at(parent, slot as usize);
             } else {
-                self.copy_kept(nodes, links, &mut copies, parent, slot);
+                self.copy_kept(nodes, links, &mut copies, (parent, slot), &mut next);
             }
         }
-        for (task, output) in tasks.iter().zip(outputs) {
-            let start = task.start as usize;
-            for entry in &leaves[start..start + output.kept] {
-                let (parent, slot) = kept_slot(entry);
-                self.copy_kept(nodes, links, &mut copies, parent, slot);
-            }
-        }
+        debug_assert_eq!(next as usize, nodes.len(), "the node count is kept");
 
         core::mem::swap(&mut self.nodes, nodes);
         core::mem::swap(&mut self.node_links, links);
@@ -317,22 +327,24 @@ impl DynamicTree {
     }
 
     /// Copies the kept subtree named by slot `slot` of the new node `parent` (its
-    /// old index) into `nodes` depth-first, re-linking its nodes and proxies.
+    /// old index) into `nodes` depth-first from index `next` on, re-linking its
+    /// nodes and proxies.
     #[inline(always)]
     fn copy_kept(
         &mut self,
-        nodes: &mut Vec<Node>,
-        links: &mut Vec<Link>,
+        nodes: &mut [Node],
+        links: &mut [Link],
         copies: &mut InlineStack<CopyItem, INLINE_STACK>,
-        parent: u32,
-        slot: u8,
+        (parent, slot): (u32, u8),
+        next: &mut u32,
     ) {
         let child = nodes[parent as usize].children[slot as usize];
         copies.push((child.index(), parent, slot));
         while let Some((old, parent, slot)) = copies.pop() {
-            let new = nodes.len() as u32;
-            nodes.push(self.nodes[old as usize]);
-            links.push(Link::at(parent, slot as usize));
+            let new = *next;
+            *next += 1;
+            nodes[new as usize] = self.nodes[old as usize];
+            links[new as usize] = Link::at(parent, slot as usize);
             let entry = &mut nodes[parent as usize].children[slot as usize];
             entry.word = (entry.word & !INDEX_MASK) | new;
             // Push slot 1 first so that slot 0's subtree is copied first.
@@ -353,7 +365,7 @@ impl DynamicTree {
 /// Below the depth log₂(count) + 1 the splits take the median, so the height
 /// stays logarithmic.
 #[inline(always)]
-fn build_top(scratch: &mut RebuildScratch, split: Split) {
+fn build_top(scratch: &mut RebuildScratch, split: Split, total_nodes: usize) {
     let RebuildScratch {
         leaves,
         nodes,
@@ -364,6 +376,7 @@ fn build_top(scratch: &mut RebuildScratch, split: Split) {
         top_places,
         top_place_count,
         top_nodes,
+        built_nodes,
         split: scratch_split,
         median_depth: scratch_median_depth,
         ..
@@ -433,8 +446,10 @@ fn build_top(scratch: &mut RebuildScratch, split: Split) {
         task.first_node = next as u32;
         next += (task.end - task.start - 1) as usize;
     }
-    nodes.resize(next, Node::EMPTY);
-    links.resize(next, Link::free(NULL_INDEX));
+    *built_nodes = next as u32;
+    debug_assert!(next <= total_nodes);
+    nodes.resize(total_nodes, Node::EMPTY);
+    links.resize(total_nodes, Link::free(NULL_INDEX));
     *outputs = [TaskOutput::default(); MAX_TASKS];
 }
 
@@ -541,7 +556,99 @@ impl RebuildTasks<'_> {
             items.push(BuildItem::new(node, start, at, end));
         }
         debug_assert_eq!(local(next_node), nodes.len());
+        let mut kept_nodes = 0;
+        for entry in &leaves[..output.kept] {
+            let (parent, slot) = kept_slot(entry);
+            let kept = nodes[local(parent)].children[slot as usize];
+            kept_nodes += subtree_nodes(self.old_nodes, kept.index());
+        }
+        output.kept_nodes = kept_nodes;
     }
+
+    /// Copies the kept subtrees of task `index` into the new nodes, each
+    /// depth-first, after the built nodes and the earlier tasks' copies. Runs
+    /// once every task has run (their outputs say where each copy goes). Copies
+    /// may run at the same time on different threads; each must run once: a
+    /// second run of a copy does nothing.
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    pub(crate) fn copy(&self, index: usize) {
+        let task = self.tasks[index];
+        if self.copied[index].swap(true, Ordering::Relaxed) {
+            debug_assert!(false, "rebuild copy {index} ran twice");
+            return;
+        }
+        // SAFETY: every task has run (the caller's order), and no copy writes
+        // an output.
+        let before = (0..index).map(|j| unsafe { self.outputs.get_shared(j) }.kept_nodes);
+        let offset = (self.built_nodes + before.sum::<u32>()) as usize;
+        // SAFETY: as above.
+        let output = unsafe { self.outputs.get_shared(index) };
+        let (start, end) = (task.start as usize, task.end as usize);
+        let first = task.first_node as usize;
+        let kept_end = offset + output.kept_nodes as usize;
+        // SAFETY: this copy runs once (claimed above); it reads its task's leaf
+        // range and writes its task's built nodes and its own part of the kept
+        // copies (consecutive parts in task order, sized by the tasks' counts),
+        // all disjoint from the other copies'.
+        let (leaves, built, kept, links) = unsafe {
+            (
+                self.leaves.range(start, start + output.kept),
+                self.nodes.range(first, first + (end - start - 1)),
+                self.nodes.range(offset, kept_end),
+                self.links.range(offset, kept_end),
+            )
+        };
+        let mut copies: InlineStack<CopyItem, INLINE_STACK> = InlineStack::new((0, 0, 0));
+        let mut next = offset;
+        for entry in leaves.iter() {
+            let (parent, slot) = kept_slot(entry);
+            let old = built[parent as usize - first].children[slot as usize].index();
+            copies.push((old, parent, slot));
+            while let Some((old, parent, slot)) = copies.pop() {
+                let new = next;
+                next += 1;
+                kept[new - offset] = self.old_nodes[old as usize];
+                links[new - offset] = Link::at(parent, slot as usize);
+                let parent_node = if (parent as usize) < offset {
+                    &mut built[parent as usize - first]
+                } else {
+                    &mut kept[parent as usize - offset]
+                };
+                let entry = &mut parent_node.children[slot as usize];
+                entry.word = (entry.word & !INDEX_MASK) | new as u32;
+                // Push slot 1 first so that slot 0's subtree is copied first.
+                for i in (0..2).rev() {
+                    let grandchild = kept[new - offset].children[i];
+                    if grandchild.is_leaf() {
+                        // SAFETY: each proxy is under one kept subtree.
+                        let proxy = unsafe { self.proxies.get(grandchild.index() as usize) };
+                        proxy.link = Link::at(new as u32, i);
+                    } else {
+                        copies.push((grandchild.index(), new as u32, i as u8));
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(next, kept_end);
+    }
+}
+
+/// Number of nodes in the subtree under node `root` of `nodes` (itself included).
+#[inline(always)]
+fn subtree_nodes(nodes: &[Node], root: u32) -> u32 {
+    let mut stack: InlineStack<u32, INLINE_STACK> = InlineStack::new(0);
+    stack.push(root);
+    let mut count = 0;
+    while let Some(node) = stack.pop() {
+        count += 1;
+        for child in &nodes[node as usize].children {
+            if child.is_node() {
+                stack.push(child.index());
+            }
+        }
+    }
+    count
 }
 
 /// The centre of a box along one axis, doubled (the factor ½ changes no comparison).
