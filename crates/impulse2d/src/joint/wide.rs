@@ -31,6 +31,7 @@ use crate::body::{BodyState, load, store};
 use crate::id::NULL_INDEX;
 use crate::math::Vec2;
 use crate::solver::StepContext;
+use crate::solver::contact_solver_wide::BodyLanes;
 use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask, Math};
 
 use super::revolute::{self, RevoluteJoint};
@@ -266,18 +267,6 @@ fn each<T>(f: impl Fn(usize) -> T) -> [T; LANES] {
     [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
 }
 
-/// The states of one body per lane: velocities and the motion since the
-/// start of the step.
-struct BodyLanes<F> {
-    vx: F,
-    vy: F,
-    w: F,
-    dpx: F,
-    dpy: F,
-    dqc: F,
-    dqs: F,
-}
-
 /// Reads the states of the bodies `indices` (the scalar `load`, lane by
 /// lane: the resting stand-in for a body that is not awake).
 #[inline(always)]
@@ -433,27 +422,6 @@ mod tests {
         }
     }
 
-    fn context(h: f32) -> StepContext {
-        StepContext {
-            dt: 4.0 * h,
-            inv_dt: 0.25 / h,
-            h,
-            inv_h: 1.0 / h,
-            sub_steps: 4,
-            relax_iterations: 1,
-            contact_softness: Softness::new(30.0, 10.0, h),
-            static_softness: Softness::new(60.0, 10.0, h),
-            contact_softening: None,
-            restitution_threshold: 1.0,
-            max_linear_speed: 400.0,
-            contact_push_max_velocity: 3.0,
-            gravity: Vec2::new(0.0, -10.0),
-            enable_warm_starting: true,
-            enable_sleep: true,
-            enable_continuous: true,
-        }
-    }
-
     /// `n` random body states: most dynamic, some kinematic (not written).
     fn random_states(rng: &mut Rng, n: usize) -> Vec<BodyState> {
         (0..n)
@@ -595,7 +563,7 @@ mod tests {
         run: impl Fn(M, JointPass, &mut [JointSim], &mut [JointLanes], &mut [BodyState], &StepContext),
     ) {
         let mut rng = Rng(0x5EED_0019);
-        let ctx = context(1.0 / 240.0);
+        let ctx = StepContext::for_tests(1.0 / 240.0, Vec2::new(0.0, -10.0));
         let (mut grouped, mut changed) = (0, 0);
         for _ in 0..300 {
             let n = 1 + rng.below(90);

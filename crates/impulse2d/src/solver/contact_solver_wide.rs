@@ -425,16 +425,18 @@ fn store_lanes(w: &WideConstraint, sims: &mut [ContactSim]) {
     }
 }
 
-/// The states of the bodies of [`LANES`] constraints, lane by lane, as the
-/// build computes with them ([`Lane`]).
-struct BodyLanes<F = FloatW> {
-    vx: F,
-    vy: F,
-    w: F,
-    dpx: F,
-    dpy: F,
-    dqc: F,
-    dqs: F,
+/// The states of the bodies of [`LANES`] constraints (or joints), lane by
+/// lane, as the build computes with them ([`Lane`]): velocities (m/s, rad/s)
+/// and the motion since the start of the step (m, and the rotation's cosine
+/// and sine).
+pub(crate) struct BodyLanes<F = FloatW> {
+    pub(crate) vx: F,
+    pub(crate) vy: F,
+    pub(crate) w: F,
+    pub(crate) dpx: F,
+    pub(crate) dpy: F,
+    pub(crate) dqc: F,
+    pub(crate) dqs: F,
 }
 
 /// Loads the states of [`LANES`] bodies. Static bodies and empty lanes point at a

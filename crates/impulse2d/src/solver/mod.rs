@@ -87,6 +87,32 @@ pub(crate) struct StepContext {
     pub enable_continuous: bool,
 }
 
+#[cfg(test)]
+impl StepContext {
+    /// A step of four substeps of `h` seconds under `gravity` (m/s²), with the
+    /// world's default contact softness and switches: the unit tests' step.
+    pub(crate) fn for_tests(h: f32, gravity: Vec2) -> Self {
+        Self {
+            dt: 4.0 * h,
+            inv_dt: 0.25 / h,
+            h,
+            inv_h: 1.0 / h,
+            sub_steps: 4,
+            relax_iterations: 1,
+            contact_softness: Softness::new(30.0, 10.0, h),
+            static_softness: Softness::new(60.0, 10.0, h),
+            contact_softening: None,
+            restitution_threshold: 1.0,
+            max_linear_speed: 400.0,
+            contact_push_max_velocity: 3.0,
+            gravity,
+            enable_warm_starting: true,
+            enable_sleep: true,
+            enable_continuous: true,
+        }
+    }
+}
+
 /// What one worker gathers in a parallel stage whose blocks find things in
 /// no particular order. Merged after the stage by bitwise or, or by an
 /// order-free maximum, so the result is the same whichever worker found what.

@@ -67,29 +67,7 @@ mod tests {
     use crate::body::{BodySim, BodyState, flags};
     use crate::math::{Rot, Vec2};
     use crate::simd::SimdPath;
-    use crate::solver::softness::Softness;
     use crate::solver::{StepContext, integrate_velocities};
-
-    fn context(h: f32, gravity: Vec2) -> StepContext {
-        StepContext {
-            dt: 4.0 * h,
-            inv_dt: 0.25 / h,
-            h,
-            inv_h: 1.0 / h,
-            sub_steps: 4,
-            relax_iterations: 1,
-            contact_softness: Softness::new(30.0, 10.0, h),
-            static_softness: Softness::new(60.0, 10.0, h),
-            contact_softening: None,
-            restitution_threshold: 1.0,
-            max_linear_speed: 400.0,
-            contact_push_max_velocity: 3.0,
-            gravity,
-            enable_warm_starting: true,
-            enable_sleep: true,
-            enable_continuous: true,
-        }
-    }
 
     /// On 400 random sets of 1 to 40 bodies (zero and awkward masses,
     /// dampings, forces and velocities, some bodies quarantined already),
@@ -155,7 +133,7 @@ mod tests {
                     delta_rotation: Rot::from_angle(rng.range(-3.0, 3.0)),
                 })
                 .collect();
-            let ctx = context(
+            let ctx = StepContext::for_tests(
                 rng.range(0.001, 0.02),
                 Vec2::new(rng.range(-2.0, 2.0), rng.range(-20.0, 0.0)),
             );
