@@ -574,9 +574,8 @@ fn rebuild_trees_kernel(bp: &mut BroadPhase) {
 
 /// The subtree tasks of a begun rebuild of the dynamic and kinematic trees
 /// ([`BroadPhase::rebuild_tasks`]): the dynamic tree's, then the kinematic
-/// tree's. Each must run once, and then each task's copy of its kept subtrees
-/// once; tasks (and then copies) may run at the same time on any threads, in
-/// any order, with the same trees as a result.
+/// tree's. Each must run once; tasks may run at the same time on any threads,
+/// in any order, with the same trees as a result.
 pub(crate) struct TreeRebuild<'a> {
     dynamic: RebuildTasks<'a>,
     kinematic: RebuildTasks<'a>,
@@ -595,17 +594,6 @@ impl TreeRebuild<'_> {
             run_rebuild_task_on(simd, &self.dynamic, index);
         } else {
             run_rebuild_task_on(simd, &self.kinematic, index - split);
-        }
-    }
-
-    /// Copies the kept subtrees of task `index`, once every task has run (see
-    /// `RebuildTasks::copy`).
-    pub(crate) fn copy(&self, index: usize) {
-        let split = self.dynamic.len();
-        if index < split {
-            self.dynamic.copy(index);
-        } else {
-            self.kinematic.copy(index - split);
         }
     }
 }

@@ -336,8 +336,9 @@ fn node_stack() -> NodeStack {
 /// - **Enlarging** a proxy grows its box and its ancestors' boxes in place and marks
 ///   them; [`DynamicTree::rebuild`] later rebuilds only the marked part, top-down,
 ///   splitting at the middle of the centres' bounds (a full rebuild uses binned SAH
-///   splits), and lays the nodes out top levels first, then subtree by subtree,
-///   depth-first. The top is built first and its subtrees are independent tasks
+///   splits), in place: the new nodes, top levels first, then subtree by subtree
+///   depth-first, take the dropped nodes' indices in ascending order, and kept
+///   subtrees stay where they are. The top is built first and its subtrees are independent tasks
 ///   (the world runs them on its workers); the splits, and so the tree, are those
 ///   of one depth-first build whatever runs the tasks.
 /// - **Traversal** uses a small stack held on the call stack (spilling to the heap only
@@ -870,13 +871,16 @@ impl DynamicTree {
     /// only the parts marked by [`enlarge_proxy`](Self::enlarge_proxy) are rebuilt,
     /// splitting at the middle of the centres' bounds, which is several times cheaper
     /// (unmarked subtrees are kept whole), and nothing happens when nothing was
-    /// enlarged. Either way the nodes are
-    /// then laid out with every node after its parent: the top few levels, then each
-    /// of their subtrees depth-first (the rebuild's tasks, which a world runs on its
-    /// workers), then the kept subtrees, each depth-first. This makes traversals
-    /// cache-friendly, and all enlargement marks are cleared. Returns the number of subtrees and proxies
-    /// that were placed (0 when nothing was done). Costs O(n) copying plus
-    /// O(k log k) for the k placed items; allocates nothing once the buffers have grown.
+    /// enlarged. The rebuild is in place: the new nodes (the top few levels, then
+    /// each of their subtrees depth-first: the rebuild's tasks, which a world runs
+    /// on its workers) take the indices of the nodes it drops, in ascending order,
+    /// and kept subtrees stay where they are, so after a full rebuild of a tree
+    /// with no free nodes every node comes after its parent, depth-first, which
+    /// makes traversals cache-friendly. All enlargement marks are cleared; the
+    /// node count and the free list are unchanged. Returns the number of subtrees
+    /// and proxies that were placed (0 when nothing was done). Costs O(k log k)
+    /// for the k placed items, plus a scan of one bit per node; allocates nothing
+    /// once the buffers have grown.
     ///
     /// After a full rebuild the height is at most 2·log₂(n) + 2: deep in the tree the
     /// split falls back to the median, which halves the count.
@@ -897,9 +901,6 @@ impl DynamicTree {
         let tasks = self.rebuild_tasks();
         for index in 0..tasks.len() {
             tasks.run(index);
-        }
-        for index in 0..tasks.len() {
-            tasks.copy(index);
         }
         self.finish_rebuild()
     }

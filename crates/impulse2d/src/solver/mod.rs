@@ -274,9 +274,6 @@ impl World {
             for index in 0..tasks.len() {
                 tasks.run(self.simd, index);
             }
-            for index in 0..tasks.len() {
-                tasks.copy(index);
-            }
             self.profile.rebuild_trees += ms_since(t);
             self.finish_rebuild_trees();
         }
@@ -546,26 +543,11 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     let block_size = workers.block_size(bodies_len, MIN_BODY_BLOCK);
     let body_blocks = bodies_len.div_ceil(block_size);
     let tree_nanos = std::sync::atomic::AtomicU64::new(0);
-    // Then the tasks' copies of their kept subtrees, which need every task's
-    // count of kept nodes.
     workers.run(
-        &[false, true],
-        |&copies| {
-            if copies {
-                task_count as u32
-            } else {
-                (task_count + body_blocks) as u32
-            }
-        },
-        |&copies, block, worker| {
+        &[()],
+        |_| (task_count + body_blocks) as u32,
+        |_, block, worker| {
             let block = block as usize;
-            if copies {
-                let t = Instant::now();
-                tree_tasks.copy(block);
-                let nanos = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                tree_nanos.fetch_add(nanos, std::sync::atomic::Ordering::Relaxed);
-                return;
-            }
             if block < task_count {
                 let t = Instant::now();
                 tree_tasks.run(*simd, block);

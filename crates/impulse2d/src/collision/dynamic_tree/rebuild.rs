@@ -1,12 +1,14 @@
-//! Top-down rebuild of a [`DynamicTree`] with binned surface-area-heuristic splits.
+//! Top-down rebuild of a [`DynamicTree`] with binned surface-area-heuristic splits,
+//! in place: the new nodes take the indices of the nodes the rebuild drops, and
+//! the subtrees it keeps stay where they are.
 //!
 //! # References
 //! - I. Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, IEEE
 //!   Symposium on Interactive Ray Tracing, 2007.
 
 use super::{
-    BIN_COUNT, Child, DynamicTree, EMPTY_BOX, INDEX_MASK, INLINE_STACK, InlineStack, Link,
-    MOVED_FLAG, NULL_INDEX, Node, Proxy, ROOT, internal_child,
+    BIN_COUNT, Child, DynamicTree, EMPTY_BOX, INLINE_STACK, InlineStack, Link, MOVED_FLAG,
+    NULL_INDEX, Node, Proxy, ROOT, internal_child,
 };
 use crate::pos::{Coord, WorldAabb};
 use crate::workers::SharedMut;
@@ -69,8 +71,9 @@ fn take_slot(
 
 /// A subtree of a rebuild, built by one task: the build leaves `start..end`
 /// (at least two) under a new node that hangs in slot `slot` of the top node
-/// `parent`. Its `end - start - 1` nodes take the indices from `first_node` on,
-/// worked out before any task runs, so the layout depends on no timing.
+/// `parent` (its place in the build order). Its `end - start - 1` nodes are the
+/// build order's from `first_node` on, worked out before any task runs, so the
+/// layout depends on no timing.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct BuildTask {
     parent: u32,
@@ -81,19 +84,6 @@ pub(super) struct BuildTask {
     /// which chooses the split rule).
     depth: u32,
     first_node: u32,
-}
-
-/// What a task leaves for [`DynamicTree::finish_rebuild`].
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct TaskOutput {
-    /// The slot describing the subtree's root node to its parent.
-    root: Option<Child>,
-    /// Number of new slots holding kept subtrees, to copy in. They are listed
-    /// (see [`kept_entry`]) at the front of the task's build leaves, which it
-    /// places in order, so the list never overtakes the leaves still to place.
-    kept: usize,
-    /// Number of nodes in those kept subtrees.
-    kept_nodes: u32,
 }
 
 /// Where a rebuild stands (see [`DynamicTree::begin_rebuild`]).
@@ -108,33 +98,36 @@ enum Phase {
 
 /// Buffers reused by [`DynamicTree::rebuild`], and a rebuild's state between its
 /// [`begin`](DynamicTree::begin_rebuild) and [`finish`](DynamicTree::finish_rebuild).
+///
+/// The new nodes are numbered in build order (the top's depth-first, then each
+/// task's depth-first, task after task); node `k` of that order takes the index
+/// `dropped[k]` in the tree.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RebuildScratch {
     /// The proxies and kept subtrees to place.
     pub(super) leaves: Vec<Child>,
-    /// The node arrays being built; swapped with the tree's afterwards.
+    /// The indices of the nodes the rebuild drops, ascending: the root first.
+    dropped: Vec<u32>,
+    /// One bit per node of the tree, set for the dropped ones while gathering.
+    dropped_bits: Vec<u64>,
+    /// The top's nodes, in build order, and their links, whose parents are
+    /// places in the build order too; written into the tree by `finish`.
     nodes: Vec<Node>,
     links: Vec<Link>,
-    /// The subtree tasks (the first `task_count`), and what each leaves.
+    /// The subtree tasks (the first `task_count`), and the slot describing each
+    /// task's root to its parent, which the task leaves.
     tasks: [BuildTask; MAX_TASKS],
     task_count: usize,
-    outputs: [TaskOutput; MAX_TASKS],
-    /// The top's slots holding one build leaf each (node, slot), to link or copy in
-    /// (the first `top_place_count`).
+    outputs: [Option<Child>; MAX_TASKS],
+    /// The top's slots holding one build leaf each (place of the node in the
+    /// build order, slot), to link (the first `top_place_count`).
     top_places: [(u32, u8); MAX_TOP_PLACES],
     top_place_count: usize,
-    /// Number of nodes of the top (the first ones of the new array), and of the
-    /// top and the tasks' built nodes (the kept subtrees' copies follow).
-    top_nodes: u32,
-    built_nodes: u32,
     /// The split rule above the median depth, and that depth.
     split: Option<Split>,
     median_depth: usize,
     phase: Phase,
 }
-
-/// Copy stack entry: (old node index, new parent, slot).
-type CopyItem = (u32, u32, u8);
 
 /// A begun rebuild's subtree tasks (see [`DynamicTree::rebuild_tasks`]), to run
 /// once each, in any order, on any threads.
@@ -142,28 +135,32 @@ pub(crate) struct RebuildTasks<'a> {
     tasks: &'a [BuildTask],
     split: Split,
     median_depth: usize,
+    /// The dropped nodes' indices (see [`RebuildScratch`]).
+    dropped: &'a [u32],
     leaves: SharedMut<'a, Child>,
+    /// The tree's nodes, node links and proxies.
     nodes: SharedMut<'a, Node>,
     links: SharedMut<'a, Link>,
     proxies: SharedMut<'a, Proxy>,
-    outputs: SharedMut<'a, TaskOutput>,
-    /// The tree's current nodes, from which kept subtrees are copied.
-    old_nodes: &'a [Node],
-    built_nodes: u32,
-    /// Whether each task was claimed, and each task's copy, so that none runs twice.
+    outputs: SharedMut<'a, Option<Child>>,
+    /// Whether each task was claimed, so that none runs twice.
     claimed: [AtomicBool; MAX_TASKS],
-    copied: [AtomicBool; MAX_TASKS],
 }
 
 impl DynamicTree {
     /// Collects the build leaves: proxies and kept subtrees (unmarked ones, in a
-    /// partial build). The nodes descended into are dropped by the build.
+    /// partial build), and the indices of the nodes descended into, which the
+    /// build drops, in ascending order.
     #[inline(always)]
     pub(super) fn gather_build_leaves(&self, full_build: bool, scratch: &mut RebuildScratch) {
         scratch.leaves.clear();
+        let bits = &mut scratch.dropped_bits;
+        bits.clear();
+        bits.resize(self.nodes.len().div_ceil(64), 0);
         let mut stack: InlineStack<u32, INLINE_STACK> = InlineStack::new(0);
         stack.push(ROOT);
         while let Some(node_index) = stack.pop() {
+            bits[node_index as usize / 64] |= 1 << (node_index % 64);
             for child in self.nodes[node_index as usize].children {
                 if child.is_empty() {
                     continue;
@@ -175,6 +172,16 @@ impl DynamicTree {
                 let mut child = child;
                 child.word &= !MOVED_FLAG;
                 scratch.leaves.push(child);
+            }
+        }
+        scratch.dropped.clear();
+        for (word, &set) in bits.iter().enumerate() {
+            let mut set = set;
+            while set != 0 {
+                scratch
+                    .dropped
+                    .push(word as u32 * 64 + set.trailing_zeros());
+                set &= set - 1;
             }
         }
     }
@@ -205,9 +212,7 @@ impl DynamicTree {
         } else {
             Split::Midpoint
         };
-        // The rebuild makes as many nodes as it drops (one fewer than the build
-        // leaves), so the tree keeps its node count.
-        build_top(&mut scratch, split, self.node_count as usize);
+        build_top(&mut scratch, split);
         scratch.phase = Phase::Begun;
         self.scratch = scratch;
         true
@@ -218,15 +223,13 @@ impl DynamicTree {
     pub(crate) fn rebuild_tasks(&mut self) -> RebuildTasks<'_> {
         let RebuildScratch {
             leaves,
-            nodes,
-            links,
+            dropped,
             tasks,
             task_count,
             outputs,
             split,
             median_depth,
             phase,
-            built_nodes,
             ..
         } = &mut self.scratch;
         let count = if *phase == Phase::Begun {
@@ -238,32 +241,28 @@ impl DynamicTree {
             tasks: &tasks[..count],
             split: split.unwrap_or(Split::Midpoint),
             median_depth: *median_depth,
+            dropped,
             leaves: SharedMut::new(leaves),
-            nodes: SharedMut::new(nodes),
-            links: SharedMut::new(links),
+            nodes: SharedMut::new(&mut self.nodes),
+            links: SharedMut::new(&mut self.node_links),
             proxies: SharedMut::new(&mut self.proxies),
             outputs: SharedMut::new(outputs),
-            old_nodes: &self.nodes,
-            built_nodes: *built_nodes,
             claimed: Default::default(),
-            copied: Default::default(),
         }
     }
 
-    /// Ends the begun rebuild once every task has run and copied its kept
-    /// subtrees: hangs the subtrees into the top, copies the top's own kept
-    /// subtrees in (last, each depth-first) and swaps the new node array in. Node indices past the used ones become the
-    /// free list, in ascending order. Returns the number of build leaves placed (0
-    /// when no rebuild was begun).
+    /// Ends the begun rebuild once every task has run: hangs the subtrees into
+    /// the top and writes the top's nodes into the tree. The tree keeps its node
+    /// count and free list (the new nodes took the dropped nodes' indices).
+    /// Returns the number of build leaves placed (0 when no rebuild was begun).
     #[inline(always)]
     pub(crate) fn finish_rebuild(&mut self) -> usize {
         if self.scratch.phase != Phase::Begun {
             return 0;
         }
-        let old_len = self.nodes.len();
-        let mut scratch = core::mem::take(&mut self.scratch);
         let RebuildScratch {
             leaves,
+            dropped,
             nodes,
             links,
             tasks,
@@ -271,103 +270,54 @@ impl DynamicTree {
             outputs,
             top_places,
             top_place_count,
-            top_nodes,
-            built_nodes,
             phase,
             ..
-        } = &mut scratch;
+        } = &mut self.scratch;
         *phase = Phase::Idle;
         let (tasks, outputs) = (&tasks[..*task_count], &outputs[..*task_count]);
 
         // The subtrees' roots, then the top's nodes bottom-up (each was made
         // after its parent).
         for (task, output) in tasks.iter().zip(outputs) {
-            let root = output.root.expect("every rebuild task ran");
+            let root = output.expect("every rebuild task ran");
             nodes[task.parent as usize].children[task.slot as usize] = root;
         }
-        for node in (1..*top_nodes).rev() {
-            let link = links[node as usize];
+        for node in (1..nodes.len()).rev() {
+            let link = links[node];
             nodes[link.parent as usize].children[link.slot as usize] =
-                internal_child(&nodes[node as usize], node);
+                internal_child(&nodes[node], dropped[node]);
         }
-
-        let mut copies: InlineStack<CopyItem, INLINE_STACK> = InlineStack::new((0, 0, 0));
-        let mut next = *built_nodes + outputs.iter().map(|o| o.kept_nodes).sum::<u32>();
+        for (k, (node, link)) in nodes.iter().zip(links.iter()).enumerate() {
+            let index = dropped[k] as usize;
+            self.nodes[index] = *node;
+            self.node_links[index] = if link.parent == NULL_INDEX {
+                *link
+            } else {
+                Link::at(dropped[link.parent as usize], link.slot as usize)
+            };
+        }
         for &(parent, slot) in &top_places[..*top_place_count] {
             let child = nodes[parent as usize].children[slot as usize];
+            let link = Link::at(dropped[parent as usize], slot as usize);
             if child.is_leaf() {
-                self.proxies[child.index() as usize].link = Link::at(parent, slot as usize);
+                self.proxies[child.index() as usize].link = link;
             } else {
-                self.copy_kept(nodes, links, &mut copies, (parent, slot), &mut next);
+                self.node_links[child.index() as usize] = link;
             }
         }
-        debug_assert_eq!(next as usize, nodes.len(), "the node count is kept");
-
-        core::mem::swap(&mut self.nodes, nodes);
-        core::mem::swap(&mut self.node_links, links);
-        let used = self.nodes.len();
-        self.node_count = used as u32;
-        for i in used..old_len {
-            let next = if i + 1 < old_len {
-                (i + 1) as u32
-            } else {
-                NULL_INDEX
-            };
-            self.nodes.push(Node::EMPTY);
-            self.node_links.push(Link::free(next));
-        }
-        self.node_free = if used < old_len {
-            used as u32
-        } else {
-            NULL_INDEX
-        };
-        let count = leaves.len();
-        self.scratch = scratch;
-        count
-    }
-
-    /// Copies the kept subtree named by slot `slot` of the new node `parent` (its
-    /// old index) into `nodes` depth-first from index `next` on, re-linking its
-    /// nodes and proxies.
-    #[inline(always)]
-    fn copy_kept(
-        &mut self,
-        nodes: &mut [Node],
-        links: &mut [Link],
-        copies: &mut InlineStack<CopyItem, INLINE_STACK>,
-        (parent, slot): (u32, u8),
-        next: &mut u32,
-    ) {
-        let child = nodes[parent as usize].children[slot as usize];
-        copies.push((child.index(), parent, slot));
-        while let Some((old, parent, slot)) = copies.pop() {
-            let new = *next;
-            *next += 1;
-            nodes[new as usize] = self.nodes[old as usize];
-            links[new as usize] = Link::at(parent, slot as usize);
-            let entry = &mut nodes[parent as usize].children[slot as usize];
-            entry.word = (entry.word & !INDEX_MASK) | new;
-            // Push slot 1 first so that slot 0's subtree is copied first.
-            for i in (0..2).rev() {
-                let grandchild = nodes[new as usize].children[i];
-                if grandchild.is_leaf() {
-                    self.proxies[grandchild.index() as usize].link = Link::at(new, i);
-                } else {
-                    copies.push((grandchild.index(), new, i as u8));
-                }
-            }
-        }
+        leaves.len()
     }
 }
 
 /// Builds the top of the new tree over `scratch.leaves` (at least one), depth-first
-/// down to [`TOP_DEPTH`], and lays out the tasks' node ranges after its nodes.
-/// Below the depth log₂(count) + 1 the splits take the median, so the height
-/// stays logarithmic.
+/// down to [`TOP_DEPTH`], and lays out the tasks' node ranges (in build order)
+/// after its nodes. Below the depth log₂(count) + 1 the splits take the median,
+/// so the height stays logarithmic.
 #[inline(always)]
-fn build_top(scratch: &mut RebuildScratch, split: Split, total_nodes: usize) {
+fn build_top(scratch: &mut RebuildScratch, split: Split) {
     let RebuildScratch {
         leaves,
+        dropped,
         nodes,
         links,
         tasks,
@@ -375,8 +325,6 @@ fn build_top(scratch: &mut RebuildScratch, split: Split, total_nodes: usize) {
         outputs,
         top_places,
         top_place_count,
-        top_nodes,
-        built_nodes,
         split: scratch_split,
         median_depth: scratch_median_depth,
         ..
@@ -439,36 +387,16 @@ fn build_top(scratch: &mut RebuildScratch, split: Split, total_nodes: usize) {
             items.push(BuildItem::new(node, start, at, end));
         }
     }
-    *top_nodes = nodes.len() as u32;
     // A subtree of m build leaves has m − 1 nodes.
     let mut next = nodes.len();
     for task in tasks[..*task_count].iter_mut() {
         task.first_node = next as u32;
         next += (task.end - task.start - 1) as usize;
     }
-    *built_nodes = next as u32;
-    debug_assert!(next <= total_nodes);
-    nodes.resize(total_nodes, Node::EMPTY);
-    links.resize(total_nodes, Link::free(NULL_INDEX));
-    *outputs = [TaskOutput::default(); MAX_TASKS];
-}
-
-/// A kept-subtree entry of a task's list (see [`TaskOutput::kept`]): the new
-/// slot `slot` of node `parent`, written over a build leaf already placed.
-#[inline]
-fn kept_entry(parent: u32, slot: usize) -> Child {
-    Child {
-        aabb: EMPTY_BOX,
-        word: parent,
-        aux: slot as u32,
-        user_data: 0,
-    }
-}
-
-/// The slot a [`kept_entry`] names: (node, slot).
-#[inline]
-fn kept_slot(entry: &Child) -> (u32, u8) {
-    (entry.word, entry.aux as u8)
+    // The rebuild makes as many nodes as it drops (one fewer than the build
+    // leaves, or the root alone), so the tree keeps its node count.
+    debug_assert_eq!(next, dropped.len(), "one new node per dropped node");
+    *outputs = [None; MAX_TASKS];
 }
 
 impl RebuildTasks<'_> {
@@ -478,9 +406,10 @@ impl RebuildTasks<'_> {
         self.tasks.len()
     }
 
-    /// Builds the subtree of task `index` into its node range, depth-first (slot
-    /// 0's subtree before slot 1's). Tasks may run at the same time on different
-    /// threads. Each must run once: a second run of a task does nothing.
+    /// Builds the subtree of task `index` into its nodes, depth-first (slot 0's
+    /// subtree before slot 1's), linking its nodes, its proxies and the kept
+    /// subtrees it places. Tasks may run at the same time on different threads.
+    /// Each must run once: a second run of a task does nothing.
     #[allow(unsafe_code)]
     #[inline(always)]
     pub(crate) fn run(&self, index: usize) {
@@ -491,20 +420,19 @@ impl RebuildTasks<'_> {
         }
         let (start, end) = (task.start as usize, task.end as usize);
         let first = task.first_node as usize;
+        let dropped = &self.dropped[first..first + (end - start - 1)];
         // SAFETY: this task runs once (claimed above); the tasks' leaf ranges
-        // are disjoint parts of one partition of the build leaves, their node
-        // ranges are disjoint (laid out one after another by `build_top`), and
-        // task `index` alone uses output `index`.
-        let (leaves, nodes, links, output) = unsafe {
-            (
-                self.leaves.range(start, end),
-                self.nodes.range(first, first + (end - start - 1)),
-                self.links.range(first, first + (end - start - 1)),
-                self.outputs.get(index),
-            )
-        };
-        output.kept = 0;
-        let local = |node: u32| node as usize - first;
+        // are disjoint parts of one partition of the build leaves, and task
+        // `index` alone uses output `index`.
+        let (leaves, output) = unsafe { (self.leaves.range(start, end), self.outputs.get(index)) };
+        // SAFETY (of `node` and `link`): this task writes and reads only its own
+        // nodes (`dropped`: the tasks' parts of the dropped indices are
+        // disjoint, laid out one after another by `build_top`, and `finish`
+        // writes the top's only after the tasks), their links, and the links of
+        // the kept subtrees' roots among its build leaves (which no task drops,
+        // each in one task's range); each reference is used before the next.
+        let node = |i: u32| unsafe { self.nodes.get(i as usize) };
+        let link = |i: u32| unsafe { self.links.get(i as usize) };
         let count = leaves.len();
         let rule = |depth: usize| {
             if depth >= self.median_depth {
@@ -516,139 +444,44 @@ impl RebuildTasks<'_> {
         let depth = task.depth as usize;
 
         let mut items: InlineStack<BuildItem, INLINE_STACK> = InlineStack::new(BuildItem::EMPTY);
-        nodes[0] = Node::EMPTY;
-        links[0] = Link::at(task.parent, task.slot as usize);
+        *link(dropped[0]) = Link::at(self.dropped[task.parent as usize], task.slot as usize);
         let root_split = partition(&mut leaves[..], rule(depth));
-        items.push(BuildItem::new(task.first_node, 0, root_split, count));
-        let mut next_node = task.first_node + 1;
+        items.push(BuildItem::new(dropped[0], 0, root_split, count));
+        let mut next_node = 1;
         while let Some(&mut item) = items.last_mut() {
             if item.next_slot == 2 {
                 items.pop();
-                let child = internal_child(&nodes[local(item.node)], item.node);
+                let child = internal_child(node(item.node), item.node);
                 let Some(&mut parent) = items.last_mut() else {
-                    output.root = Some(child);
+                    *output = Some(child);
                     break;
                 };
-                nodes[local(parent.node)].children[parent.next_slot - 1] = child;
+                node(parent.node).children[parent.next_slot - 1] = child;
                 continue;
             }
+            // Each node's two slots are written (slot 0's subtree finished
+            // before slot 1's starts: depth-first order) before it is read.
             let (slot, start, end) = take_slot(&mut items, &item);
             if end - start == 1 {
                 let leaf = leaves[start];
-                nodes[local(item.node)].children[slot] = leaf;
+                node(item.node).children[slot] = leaf;
                 if leaf.is_leaf() {
                     // SAFETY: each proxy is one build leaf, in one task's range.
                     let proxy = unsafe { self.proxies.get(leaf.index() as usize) };
                     proxy.link = Link::at(item.node, slot);
                 } else {
-                    // `start` ≥ `output.kept`: the leaves before it are placed.
-                    leaves[output.kept] = kept_entry(item.node, slot);
-                    output.kept += 1;
+                    *link(leaf.index()) = Link::at(item.node, slot);
                 }
                 continue;
             }
-            // Slot 0's subtree is finished before slot 1's starts: depth-first order.
-            let node = next_node;
+            let new = dropped[next_node];
             next_node += 1;
-            nodes[local(node)] = Node::EMPTY;
-            links[local(node)] = Link::at(item.node, slot);
+            *link(new) = Link::at(item.node, slot);
             let at = start + partition(&mut leaves[start..end], rule(depth + items.len()));
-            items.push(BuildItem::new(node, start, at, end));
+            items.push(BuildItem::new(new, start, at, end));
         }
-        debug_assert_eq!(local(next_node), nodes.len());
-        let mut kept_nodes = 0;
-        for entry in &leaves[..output.kept] {
-            let (parent, slot) = kept_slot(entry);
-            let kept = nodes[local(parent)].children[slot as usize];
-            kept_nodes += subtree_nodes(self.old_nodes, kept.index());
-        }
-        output.kept_nodes = kept_nodes;
+        debug_assert_eq!(next_node, dropped.len());
     }
-
-    /// Copies the kept subtrees of task `index` into the new nodes, each
-    /// depth-first, after the built nodes and the earlier tasks' copies. Runs
-    /// once every task has run (their outputs say where each copy goes). Copies
-    /// may run at the same time on different threads; each must run once: a
-    /// second run of a copy does nothing.
-    #[allow(unsafe_code)]
-    #[inline(always)]
-    pub(crate) fn copy(&self, index: usize) {
-        let task = self.tasks[index];
-        if self.copied[index].swap(true, Ordering::Relaxed) {
-            debug_assert!(false, "rebuild copy {index} ran twice");
-            return;
-        }
-        // SAFETY: every task has run (the caller's order), and no copy writes
-        // an output.
-        let before = (0..index).map(|j| unsafe { self.outputs.get_shared(j) }.kept_nodes);
-        let offset = (self.built_nodes + before.sum::<u32>()) as usize;
-        // SAFETY: as above.
-        let output = unsafe { self.outputs.get_shared(index) };
-        let (start, end) = (task.start as usize, task.end as usize);
-        let first = task.first_node as usize;
-        let kept_end = offset + output.kept_nodes as usize;
-        // SAFETY: this copy runs once (claimed above); it reads its task's leaf
-        // range and writes its task's built nodes and its own part of the kept
-        // copies (consecutive parts in task order, sized by the tasks' counts),
-        // all disjoint from the other copies'.
-        let (leaves, built, kept, links) = unsafe {
-            (
-                self.leaves.range(start, start + output.kept),
-                self.nodes.range(first, first + (end - start - 1)),
-                self.nodes.range(offset, kept_end),
-                self.links.range(offset, kept_end),
-            )
-        };
-        let mut copies: InlineStack<CopyItem, INLINE_STACK> = InlineStack::new((0, 0, 0));
-        let mut next = offset;
-        for entry in leaves.iter() {
-            let (parent, slot) = kept_slot(entry);
-            let old = built[parent as usize - first].children[slot as usize].index();
-            copies.push((old, parent, slot));
-            while let Some((old, parent, slot)) = copies.pop() {
-                let new = next;
-                next += 1;
-                kept[new - offset] = self.old_nodes[old as usize];
-                links[new - offset] = Link::at(parent, slot as usize);
-                let parent_node = if (parent as usize) < offset {
-                    &mut built[parent as usize - first]
-                } else {
-                    &mut kept[parent as usize - offset]
-                };
-                let entry = &mut parent_node.children[slot as usize];
-                entry.word = (entry.word & !INDEX_MASK) | new as u32;
-                // Push slot 1 first so that slot 0's subtree is copied first.
-                for i in (0..2).rev() {
-                    let grandchild = kept[new - offset].children[i];
-                    if grandchild.is_leaf() {
-                        // SAFETY: each proxy is under one kept subtree.
-                        let proxy = unsafe { self.proxies.get(grandchild.index() as usize) };
-                        proxy.link = Link::at(new as u32, i);
-                    } else {
-                        copies.push((grandchild.index(), new as u32, i as u8));
-                    }
-                }
-            }
-        }
-        debug_assert_eq!(next, kept_end);
-    }
-}
-
-/// Number of nodes in the subtree under node `root` of `nodes` (itself included).
-#[inline(always)]
-fn subtree_nodes(nodes: &[Node], root: u32) -> u32 {
-    let mut stack: InlineStack<u32, INLINE_STACK> = InlineStack::new(0);
-    stack.push(root);
-    let mut count = 0;
-    while let Some(node) = stack.pop() {
-        count += 1;
-        for child in &nodes[node as usize].children {
-            if child.is_node() {
-                stack.push(child.index());
-            }
-        }
-    }
-    count
 }
 
 /// The centre of a box along one axis, doubled (the factor ½ changes no comparison).
@@ -936,7 +769,7 @@ mod tests {
     }
 
     #[test]
-    fn kept_subtrees_are_copied_after_the_built_nodes() {
+    fn kept_subtrees_stay_and_new_nodes_take_the_dropped_indices() {
         let mut tree = moved_tree(0);
         let mut ids = Vec::new();
         for i in 0..200u32 {
@@ -947,22 +780,50 @@ mod tests {
             );
         }
         tree.rebuild(true);
-        let before = shape_of(&tree);
+        // Fragment the free list so that the dropped indices are not a run.
+        for &id in ids.iter().step_by(7) {
+            tree.destroy_proxy(id).unwrap();
+        }
+        let before = tree.clone();
         // One enlarged proxy: the rest of the tree is kept, subtree by subtree.
         tree.enlarge_proxy(ids[57], square(17.0, 2.0, 0.5)).unwrap();
+        let marked = tree.clone();
+        let mut dropped = Vec::new();
+        let mut stack = vec![ROOT];
+        while let Some(node) = stack.pop() {
+            dropped.push(node);
+            for child in marked.nodes[node as usize].children {
+                if child.is_node() && child.is_moved() {
+                    stack.push(child.index());
+                }
+            }
+        }
+        dropped.sort_unstable();
         let placed = tree.rebuild(false);
         assert!(placed > 1 && placed < 40, "{placed} build leaves");
+        assert_eq!(dropped.len(), placed - 1);
         tree.validate().unwrap();
-        let after = shape_of(&tree);
-        assert_eq!(after.iter().filter(|(p, _)| p.is_some()).count(), 200);
-        assert_ne!(before, after);
-        // Every node comes after its parent.
-        for (i, link) in tree.node_links[1..tree.node_count as usize]
-            .iter()
-            .enumerate()
-        {
-            assert!(link.parent < i as u32 + 1);
+        assert_eq!(tree.node_count, before.node_count);
+        assert_eq!(tree.node_free, before.node_free);
+        // The kept nodes are where they were, unchanged.
+        for i in 0..tree.nodes.len() {
+            if before.node_links[i].allocated && dropped.binary_search(&(i as u32)).is_err() {
+                assert_eq!(tree.nodes[i], before.nodes[i], "kept node {i}");
+            }
         }
+        // The new nodes, in depth-first order (one task per side of the root
+        // here), took the dropped indices in ascending order.
+        fn new_nodes(tree: &DynamicTree, node: u32, dropped: &[u32], out: &mut Vec<u32>) {
+            out.push(node);
+            for child in tree.nodes[node as usize].children {
+                if child.is_node() && dropped.binary_search(&child.index()).is_ok() {
+                    new_nodes(tree, child.index(), dropped, out);
+                }
+            }
+        }
+        let mut order = Vec::new();
+        new_nodes(&tree, ROOT, &dropped, &mut order);
+        assert_eq!(order, dropped);
     }
 
     #[test]
