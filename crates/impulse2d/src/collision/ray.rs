@@ -331,26 +331,31 @@ impl Clip {
     /// become empty when a bound moves.
     #[inline(always)]
     fn edge(&mut self, i: usize, depth: f32, approach: f32) -> Result<(), Miss> {
-        if approach < 0.0 {
-            // Entering this half-plane.
-            if depth < self.lower * approach {
+        // The bound this edge can move: `lower` if the ray enters its
+        // half-plane, else `upper`. For a parallel ray (`approach` ±0) and a
+        // valid one (finite `upper`) the test is `depth < ±0`: outside the
+        // edge, a miss. (An invalid ray can take other turns here than in the
+        // form that tests the sign first, but its answer is a miss either way.)
+        let bound = if approach < 0.0 {
+            self.lower
+        } else {
+            self.upper
+        };
+        if depth < bound * approach {
+            if approach < 0.0 {
+                // Entering this half-plane.
                 self.lower = depth / approach;
                 self.entry_edge = Some(i);
-                if self.upper < self.lower {
-                    return Err(Miss);
-                }
-            }
-        } else if approach > 0.0 {
-            // Leaving this half-plane.
-            if depth < self.upper * approach {
+            } else if approach > 0.0 {
+                // Leaving this half-plane.
                 self.upper = depth / approach;
-                if self.upper < self.lower {
-                    return Err(Miss);
-                }
+            } else {
+                // Parallel to the edge and outside it.
+                return Err(Miss);
             }
-        } else if depth < 0.0 {
-            // Parallel to the edge and outside it.
-            return Err(Miss);
+            if self.upper < self.lower {
+                return Err(Miss);
+            }
         }
         Ok(())
     }
