@@ -184,7 +184,7 @@
 //! velocity row written whole: same bits as the lane-by-lane reference, fewer
 //! instructions).
 
-// `unsafe` is denied everywhere but in four places, each `#[allow(unsafe_code)]`
+// `unsafe` is denied everywhere but in five places, each `#[allow(unsafe_code)]`
 // item with a SAFETY comment:
 // - where threads share a mutable slice whose parts they touch are disjoint by
 //   construction: `workers.rs` (the wrapper) and the few functions that use it,
@@ -199,6 +199,9 @@
 //   an `Avx2`;
 // - `solver/lanes.rs` (x86-64): the AVX operations of `F256`, whose values
 //   only an `Avx2` makes (`Math::ld`, `Math::splat`).
+// - `collision/ray.rs` and `collision/aabb.rs` (x86-64): the SSE2 arithmetic
+//   of the sharp polygon ray cast and the slab test (`mod sse2` in each), on
+//   values only; SSE2 is in every x86-64 CPU's baseline.
 #![deny(unsafe_code)]
 
 // Unit tests share the integration tests' scene builders, which name the crate.
