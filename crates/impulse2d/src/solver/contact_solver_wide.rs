@@ -207,40 +207,53 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
     params: &PrepareParams,
 ) {
     #[cfg(target_arch = "x86_64")]
-    let (m, gather, transpose_rows) = (
+    let (m, gather, transpose_rows, put_row) = (
         isa,
         move |s: &[BodyState], l: Lanes<'_>| rows::gather(isa, s, l),
         move |r: &[[f32; 8]; LANES]| rows::transpose_rows(isa, r),
+        move |out: &mut [f32; 8], row: [f32; 8]| rows::put_row(isa, out, row),
     );
     #[cfg(not(target_arch = "x86_64"))]
-    let (m, gather) = (LaneMath, gather);
+    let (m, gather, put_row) = (LaneMath, gather, |out: &mut [f32; 8], row| *out = row);
     debug_assert!(sims.len() <= LANES);
 
-    // Each lane's inputs, as read (empty lanes: zeros and the stand-in).
-    let (mut bodies_a, mut bodies_b) = ([dummy; LANES], [dummy; LANES]);
-    let mut is_static = FloatW::default();
-    let mut point_count = FloatW::default();
-    let (mut normal_x, mut normal_y) = (FloatW::default(), FloatW::default());
-    let mut rolling_impulse = FloatW::default();
     let mut softened = [FloatW::default(); 3];
-    // Rows of eight words, transposed into lanes below: the contact's
-    // masses and material, and each point's anchors, separation and impulses.
+    // Rows of eight words, transposed into lanes below: each lane's head
+    // (`[normal_x normal_y rolling_impulse point_count is_static body_a
+    // body_b 0]`, the bodies' indices as bits; an empty lane zeros and the
+    // stand-in), the contact's masses and material, and each point's
+    // anchors, separation and impulses. Every head row is written whole
+    // (`put_row`), so that its transpose need not wait for eight word stores
+    // to reach the cache before the lanes can be computed.
+    let mut head_rows = [[0.0f32; 8]; LANES];
     let mut contact_rows = [[0.0f32; 8]; LANES];
     let mut point_rows = [[[0.0f32; 8]; LANES]; 2];
+    let dummy_bits = f32::from_bits(dummy);
+    for (i, head) in head_rows.iter_mut().enumerate().skip(sims.len()) {
+        debug_assert!(i < LANES);
+        let empty = [0.0, 0.0, 0.0, 0.0, 0.0, dummy_bits, dummy_bits, 0.0];
+        put_row(head, empty);
+    }
     for (i, sim) in sims.iter().enumerate().take(LANES) {
         let (a, b) = (sim.body_sim_index_a, sim.body_sim_index_b);
         let one_static = a == NULL_INDEX || b == NULL_INDEX;
-        is_static.0[i] = if one_static { 1.0 } else { 0.0 };
-        let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
-        bodies_a[i] = or_dummy(a);
-        bodies_b[i] = or_dummy(b);
+        let or_dummy = |index| f32::from_bits(if index == NULL_INDEX { dummy } else { index });
 
         let manifold = &sim.manifold;
         debug_assert!(manifold.point_count > 0 && manifold.point_count <= 2);
-        point_count.0[i] = manifold.point_count as f32;
-        normal_x.0[i] = manifold.normal.x;
-        normal_y.0[i] = manifold.normal.y;
-        rolling_impulse.0[i] = manifold.rolling_impulse;
+        put_row(
+            &mut head_rows[i],
+            [
+                manifold.normal.x,
+                manifold.normal.y,
+                manifold.rolling_impulse,
+                manifold.point_count as f32,
+                if one_static { 1.0 } else { 0.0 },
+                or_dummy(a),
+                or_dummy(b),
+                0.0,
+            ],
+        );
         contact_rows[i] = [
             sim.inv_mass_a,
             sim.inv_i_a,
@@ -277,6 +290,18 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
             softened[2].0[i] = softness.impulse_scale;
         }
     }
+    let [
+        normal_x,
+        normal_y,
+        rolling_impulse,
+        point_count,
+        is_static,
+        bodies_a,
+        bodies_b,
+        _,
+    ] = transpose_rows(&head_rows);
+    // The indices' bits, as they were put in the rows.
+    let [bodies_a, bodies_b] = [bodies_a, bodies_b].map(|x| x.lanes().0.map(f32::to_bits));
     // At least every index (the stand-in is the last state).
     let max = bodies_a
         .iter()
@@ -287,18 +312,17 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
         b: bodies_b,
         max,
     };
-    w.normal_x = normal_x;
-    w.normal_y = normal_y;
+    w.normal_x = normal_x.lanes();
+    w.normal_y = normal_y.lanes();
 
     let zero = m.splat(0.0);
     let one = m.splat(1.0);
     let scale = m.splat(params.warm_start_scale);
-    let point_count = m.ld(point_count);
     if params.softening.is_none() {
         // Contacts with a static body are twice as stiff (see the scalar
         // prepare); empty lanes keep zeros.
         let used = point_count.gt(zero);
-        let is_static = m.ld(is_static).gt(zero);
+        let is_static = is_static.gt(zero);
         let pick = |s: f32, c: f32| {
             used.select(is_static.select(m.splat(s), m.splat(c)), zero)
                 .lanes()
@@ -327,9 +351,9 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
     [w.rolling_resistance, w.tangent_speed] = [rolling_resistance, tangent_speed].map(Lane::lanes);
     let k_roll = ia + ib;
     w.rolling_mass = k_roll.gt(zero).select(one / k_roll, zero).lanes();
-    w.rolling_impulse = (scale * m.ld(rolling_impulse)).lanes();
+    w.rolling_impulse = (scale * rolling_impulse).lanes();
 
-    let (nx, ny) = (m.ld(w.normal_x), m.ld(w.normal_y));
+    let (nx, ny) = (normal_x, normal_y);
     // tangent = right_perp(normal) = (n.y, −n.x)
     let (tx, ty) = (ny, -nx);
     let a = gather(states, w.bodies.a());
@@ -385,6 +409,24 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
         wp.tangent_mass = keep(tangent_mass);
         wp.relative_velocity = keep(relative_velocity);
     }
+}
+
+/// Asks the CPU to bring the block that follows `w` in memory into its
+/// cache, on x86-64 (elsewhere nothing): the contact preparation calls it
+/// before preparing `w` when the next block is its own too. Preparing writes
+/// every word of a block, at the end; a block not in the cache must first be
+/// read in, and with the prefetch that read overlaps the preparation of the
+/// block before. A hint only: no value changes, and nothing is read that the
+/// program sees.
+#[inline(always)]
+pub(crate) fn prefetch_next(w: &WideConstraint) {
+    #[cfg(target_arch = "x86_64")]
+    rows::prefetch(
+        std::ptr::from_ref(w).wrapping_add(1).cast(),
+        size_of::<WideConstraint>(),
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = w;
 }
 
 /// Copies the impulses of [`LANES`] constraints back into their manifolds, in

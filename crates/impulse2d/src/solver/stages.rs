@@ -822,6 +822,10 @@ fn prepare_contacts_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::I
         if layout.use_wide {
             // Empty lanes point at the stand-in state `dummy`.
             let w = unsafe { shared.wide.get(item) };
+            if item + 1 < end {
+                // The next block (this block's too) is written next.
+                contact_solver_wide::prefetch_next(w);
+            }
             #[cfg(target_arch = "x86_64")]
             contact_solver_wide::prepare(isa, w, sims, states, dummy, &params);
             #[cfg(not(target_arch = "x86_64"))]

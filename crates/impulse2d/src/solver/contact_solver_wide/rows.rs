@@ -16,10 +16,11 @@
 //! which stay the reference (the tests below compare them bit for bit).
 
 use std::arch::x86_64::{
-    __m128, __m256, _mm_and_si128, _mm_castps_si128, _mm_cmpeq_epi32, _mm_loadu_ps, _mm_movehl_ps,
-    _mm_movelh_ps, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_setzero_si128,
-    _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps, _mm256_loadu_ps, _mm256_permute2f128_ps,
-    _mm256_shuffle_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    __m128, __m256, _MM_HINT_T0, _mm_and_si128, _mm_castps_si128, _mm_cmpeq_epi32, _mm_loadu_ps,
+    _mm_movehl_ps, _mm_movelh_ps, _mm_movemask_epi8, _mm_or_si128, _mm_prefetch, _mm_set1_epi32,
+    _mm_setr_ps, _mm_setzero_si128, _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
+    _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_setr_ps, _mm256_shuffle_ps, _mm256_storeu_ps,
+    _mm256_unpackhi_ps, _mm256_unpacklo_ps,
 };
 use std::hint::black_box;
 use std::mem::{offset_of, size_of};
@@ -473,6 +474,73 @@ pub(super) fn transpose_rows<I: Isa>(isa: I, rows: &[[f32; 8]; LANES]) -> [I::F;
     })
 }
 
+/// Writes a row of eight words into `out` whole, at the width
+/// [`transpose_rows`] reads it back: one 256-bit store in the x86-64-v3
+/// build (`I::AVX2`), two 128-bit stores in the baseline build. A read that
+/// spans several narrower stores the CPU has not yet written to the cache
+/// cannot take its bits from them, and waits until they are written; a read
+/// of exactly one store takes them at once. Only moves: `out` holds the bits
+/// of `row`.
+#[inline(always)]
+pub(super) fn put_row<I: Isa>(_isa: I, out: &mut [f32; 8], row: [f32; 8]) {
+    if I::AVX2 {
+        // SAFETY: `isa` is a value of an `Isa` with `AVX2`, which exists only
+        // where the CPU has AVX2, AVX with it.
+        #[allow(unsafe_code)]
+        unsafe {
+            put_row_avx(out, row);
+        }
+        return;
+    }
+    let [a, b, c, d, e, f, g, h] = row;
+    let out = out.as_mut_ptr();
+    // SAFETY: words 0–3 and 4–7 of `*out`, eight `f32` the exclusive
+    // reference lets us write; `storeu` needs no alignment. The register
+    // builds need SSE, which every x86-64 CPU has (the `const` check above);
+    // as in `transpose`.
+    #[allow(unsafe_code, unused_unsafe)]
+    unsafe {
+        _mm_storeu_ps(out, _mm_setr_ps(a, b, c, d));
+        _mm_storeu_ps(out.add(4), _mm_setr_ps(e, f, g, h));
+    }
+}
+
+/// [`put_row`] in the x86-64-v3 build: one 256-bit store.
+#[target_feature(enable = "avx")]
+#[inline]
+fn put_row_avx(out: &mut [f32; 8], [a, b, c, d, e, f, g, h]: [f32; 8]) {
+    // SAFETY: the eight `f32` of `*out`, which the exclusive reference lets
+    // us write; `storeu` needs no alignment.
+    #[allow(unsafe_code)]
+    unsafe {
+        _mm256_storeu_ps(out.as_mut_ptr(), _mm256_setr_ps(a, b, c, d, e, f, g, h));
+    }
+}
+
+/// Asks the CPU to bring the cache lines of `bytes` bytes from `at` into its
+/// first-level cache, without waiting for them. A hint only: it changes no
+/// value, and the address need not be valid (a prefetch never faults).
+#[inline(always)]
+pub(super) fn prefetch(at: *const u8, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    let line = |offset: usize| {
+        // SAFETY: `prefetch` reads nothing the program sees and cannot fault,
+        // whatever the address (SSE, on every x86-64 CPU: the `const` check
+        // above); `wrapping_add` makes no claim about the allocation.
+        #[allow(unsafe_code, unused_unsafe)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(offset).cast::<i8>());
+        }
+    };
+    for offset in (0..bytes).step_by(64) {
+        line(offset);
+    }
+    // The last line, where `at` is not on a line boundary.
+    line(bytes - 1);
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::BodyIndices;
@@ -631,7 +699,32 @@ mod tests {
             let by_rows = transpose_rows(isa, &rows).map(|x| lane_bits(x.lanes()));
             assert_eq!(by_rows, super::super::transpose_rows(&rows).map(lane_bits));
             assert_eq!(by_rows[5][2], rows[2][5].to_bits());
+
+            // Rows written whole (`put_row`) hold the bits they were given,
+            // NaN payloads too, and transpose as the same rows do.
+            let mut put = [[0.0f32; 8]; LANES];
+            for (out, row) in put.iter_mut().zip(&rows) {
+                put_row(isa, out, *row);
+            }
+            assert_eq!(
+                put.map(|r| r.map(f32::to_bits)),
+                rows.map(|r| r.map(f32::to_bits))
+            );
+            let by_put = transpose_rows(isa, &put).map(|x| lane_bits(x.lanes()));
+            assert_eq!(by_put, by_rows);
         }
+    }
+
+    /// A prefetch is a hint: any address, even one that is not mapped, and
+    /// any length are fine, and nothing changes.
+    #[test]
+    fn a_prefetch_anywhere_is_harmless() {
+        let data = [1.5f32; 100];
+        prefetch(data.as_ptr().cast(), size_of_val(&data));
+        prefetch(std::ptr::null(), 1280);
+        prefetch(std::ptr::without_provenance(usize::MAX - 63), 64);
+        prefetch(std::ptr::null(), 0);
+        assert_eq!(data, [1.5f32; 100]);
     }
     /// A constraint whose largest index is past the states panics in the
     /// row gather and scatter (one check for the eight lanes), as the
