@@ -29,7 +29,7 @@ use criterion::Bencher;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use impulse2d::collision::{
     Aabb, DistanceInput, Polygon, RayCastInput, SimplexCache, ToiInput, collide_polygons,
-    ray_cast_polygon, shape_distance, time_of_impact,
+    compute_polygon_aabb, ray_cast_polygon, shape_distance, time_of_impact,
 };
 use impulse2d::{Transform, Vec2};
 use std::hint::black_box;
@@ -472,6 +472,58 @@ fn bench_ray_casts(c: &mut Criterion) {
             }),
         );
     }
+
+    // What a broad-phase ray query hands to the cast: sharp polygons posed in
+    // a 40 m square, rays of up to 40 m across it, and for each ray every
+    // polygon whose box the ray enters (or starts in), in the polygon's
+    // frame. Sixteen batches' worth of different cases, so that the branch
+    // predictors cannot learn them as they learn the 679 cases above.
+    // Its own generator, so that the cases of the rows above and below stay as they were.
+    let mut cand_rng = Rng::new(0xBE_05);
+    let mut posed: Vec<(Polygon, Transform, Aabb)> = Vec::new();
+    while posed.len() < 400 {
+        let poly = random_polygon(&mut cand_rng);
+        if poly.radius() == 0.0 {
+            let xf = cand_rng.transform(20.0);
+            posed.push((poly, xf, compute_polygon_aabb(&poly, xf)));
+        }
+    }
+    let mut candidates: Vec<(Polygon, RayCastInput)> = Vec::new();
+    while candidates.len() < 16 * BATCH {
+        let origin = cand_rng.vec_in(20.0);
+        let translation = cand_rng.direction() * cand_rng.range(1.0, 40.0);
+        let ray = RayCastInput {
+            origin,
+            translation,
+            max_fraction: 1.0,
+        };
+        for (poly, xf, aabb) in &posed {
+            if aabb.contains_point(origin) || aabb.ray_cast(&ray).hit {
+                let local = RayCastInput {
+                    origin: xf.q.inv_rotate(origin - xf.p),
+                    translation: xf.q.inv_rotate(translation),
+                    max_fraction: 1.0,
+                };
+                candidates.push((*poly, local));
+            }
+        }
+    }
+    candidates.truncate(16 * BATCH);
+    let candidates_b2: Vec<(c::b2Polygon, c::b2RayCastInput)> = candidates
+        .iter()
+        .map(|(p, r)| (p.to_b2(), r.to_b2()))
+        .collect();
+    side_by_side(
+        c,
+        "ray_cast_polygon_sharp_candidates",
+        (&candidates, |(poly, input)| {
+            black_box(ray_cast_polygon(black_box(input), black_box(poly)));
+        }),
+        (&candidates_b2, |(poly, input)| {
+            // SAFETY: pointers to live values.
+            black_box(unsafe { c::b2RayCastPolygon(black_box(poly), black_box(input)) });
+        }),
+    );
 
     let boxes: Vec<(Aabb, RayCastInput)> = (0..BATCH)
         .map(|i| {

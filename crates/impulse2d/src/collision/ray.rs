@@ -283,12 +283,36 @@ pub fn ray_cast_segment(input: &RayCastInput, shape: &Segment, one_sided: bool) 
 ///
 /// Box2D: `b2RayCastPolygon`.
 pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+    // Every way out is a tail call or a few instructions, so that the common
+    // paths need no stack frame.
     if shape.radius > 0.0 {
-        if !input.is_valid() {
-            return CastOutput::default();
-        }
-        return ray_cast_rounded(input, shape);
+        return cast_rounded_checked(input, shape);
     }
+    #[cfg(target_arch = "x86_64")]
+    if shape.count <= 4 {
+        match avx2::detected() {
+            // SAFETY: `detected` found AVX2 (and so AVX) on this CPU.
+            #[allow(unsafe_code)]
+            Some(true) => return unsafe { avx2::cast(input, shape) },
+            Some(false) => {}
+            None => return avx2::detect_then_cast(input, shape),
+        }
+    }
+    cast_sharp(input, shape)
+}
+
+/// [`ray_cast_rounded`] for a valid ray; no hit for an invalid one.
+#[inline(never)]
+fn cast_rounded_checked(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+    if !input.is_valid() {
+        return CastOutput::default();
+    }
+    ray_cast_rounded(input, shape)
+}
+
+/// [`ray_cast_polygon`] for a sharp polygon, clipping edge by edge.
+#[inline(always)]
+fn cast_sharp(input: &RayCastInput, shape: &Polygon) -> CastOutput {
     // The ray's validity is checked only where a hit is reported: an invalid ray
     // cannot make the clipping panic, and a miss is its answer anyway.
     let mut clip = Clip {
@@ -299,10 +323,31 @@ pub fn ray_cast_polygon(input: &RayCastInput, shape: &Polygon) -> CastOutput {
     if clip_sharp(input, shape, &mut clip).is_err() || !input.is_valid_fast() {
         return CastOutput::default();
     }
-    match clip.entry_edge {
+    sharp_report(input, shape, clip.lower, clip.entry_edge)
+}
+
+/// [`cast_sharp`] out of line, for the cases the AVX2 form leaves to it.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[cold]
+fn cast_sharp_out_of_line(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+    cast_sharp(input, shape)
+}
+
+/// The report of a sharp polygon cast of a valid ray whose clipped interval is
+/// not empty: it starts at `lower`, entering through `entry_edge` (`None`: the
+/// origin is inside every edge's half-plane).
+#[inline(always)]
+fn sharp_report(
+    input: &RayCastInput,
+    shape: &Polygon,
+    lower: f32,
+    entry_edge: Option<usize>,
+) -> CastOutput {
+    match entry_edge {
         Some(i) => CastOutput::surface_hit(
-            clip.lower,
-            Vec2::mul_add(input.origin, clip.lower, input.translation),
+            lower,
+            Vec2::mul_add(input.origin, lower, input.translation),
             shape.normals[i],
         ),
         // Never entered a half-plane: the origin is inside all of them.
@@ -450,6 +495,195 @@ mod sse2 {
 
 #[cfg(not(target_arch = "x86_64"))]
 use clip_sharp_scalar as clip_sharp;
+
+/// The sharp polygon's clipping for up to four edges with no branch on the
+/// data, in the eight lanes of AVX2 registers, exact to the edge-by-edge form.
+///
+/// The edge-by-edge clip moves `lower` to an entering edge's crossing
+/// `t = depth / approach` when `depth < lower · approach`, and `upper` to a
+/// leaving edge's crossing when `depth < upper · approach`. Those multiplied
+/// tests are the division's comparisons `t > lower` and `t < upper` up to
+/// rounding, so the interval it ends with is, but for crossings within an ulp
+/// of a bound, the largest entering crossing (at least 0) and the smallest
+/// leaving one (at most `max_fraction`). This form computes those as running
+/// maxima and minima over the edges in order (prefix scans), then checks,
+/// edge by edge, that the multiplied test against the running bound before
+/// the edge gives what the scan assumed. If every edge agrees, the running
+/// bounds are by induction the bounds the edge-by-edge clip holds after each
+/// edge, so its answer (miss, entry edge, `lower`) is this one, bit for bit;
+/// otherwise it runs the edge-by-edge clip.
+///
+/// Lanes 0–3 hold the entering side (edges 0–3 and `lower`), lanes 4–7 the
+/// leaving side negated (`−upper`, `−t`, `−approach`: negation is exact, and
+/// `(−u)·(−a) = u·a`), so one max-scan serves both. An edge is entering when
+/// its approach's sign bit is set: an approach of −0 then divides to ±∞ and,
+/// exactly when the edge-by-edge clip reports a parallel ray outside the edge
+/// (`depth < 0`), moves `lower` to +∞ (or `upper` to −∞ for +0), which empties
+/// the interval.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2 {
+    use super::{
+        CastOutput, HUGE, Polygon, RayCastInput, Vec2, cast_sharp_out_of_line, sharp_report,
+    };
+    use std::arch::x86_64::{
+        __m256, _CMP_LT_OQ, _mm_cmpunord_ps, _mm_cvtss_f32, _mm_movemask_ps, _mm_mul_ps,
+        _mm_permute_ps, _mm_setr_ps, _mm_setzero_ps, _mm256_add_ps, _mm256_and_ps, _mm256_blend_ps,
+        _mm256_blendv_ps, _mm256_castps_si256, _mm256_castps256_ps128, _mm256_castsi256_ps,
+        _mm256_cmp_ps, _mm256_cmpgt_epi32, _mm256_div_ps, _mm256_extractf128_ps, _mm256_loadu_ps,
+        _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_permute_ps,
+        _mm256_permutevar8x32_ps, _mm256_set1_epi32, _mm256_set1_ps, _mm256_setr_epi32,
+        _mm256_setr_ps, _mm256_shuffle_ps, _mm256_slli_si256, _mm256_sub_ps, _mm256_xor_ps,
+    };
+    use std::mem::offset_of;
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    /// Whether this CPU runs [`cast`] (AVX2, which implies AVX):
+    /// 0 not known yet, 1 yes, 2 no.
+    static AVX2: AtomicU8 = AtomicU8::new(0);
+
+    /// Whether this CPU runs [`cast`], once [`detect_then_cast`]
+    /// has found out (`None` before).
+    #[inline(always)]
+    pub(super) fn detected() -> Option<bool> {
+        match AVX2.load(Ordering::Relaxed) {
+            1 => Some(true),
+            2 => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Finds out whether this CPU has AVX2, then casts. (Out of line, so that
+    /// the caller's common paths need no stack frame.)
+    #[cold]
+    #[inline(never)]
+    pub(super) fn detect_then_cast(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        AVX2.store(if avx2 { 1 } else { 2 }, Ordering::Relaxed);
+        super::ray_cast_polygon(input, shape)
+    }
+
+    // `Vec2` is two `f32`s, x then y: the loads below read four of them as
+    // eight `f32`s.
+    const _: () =
+        assert!(size_of::<Vec2>() == 8 && offset_of!(Vec2, x) == 0 && offset_of!(Vec2, y) == 4);
+
+    /// How many casts the scan could not prove (tests only).
+    #[cfg(test)]
+    pub(super) static UNPROVEN: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    /// [`ray_cast_polygon`](super::ray_cast_polygon) for a sharp polygon of
+    /// at most four edges (`shape.count ≤ 4`), clipping as the module describes.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 ([`detected`]).
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) unsafe fn cast(input: &RayCastInput, shape: &Polygon) -> CastOutput {
+        debug_assert!(shape.count <= 4);
+        let pair = |a: f32, b: f32| _mm256_setr_ps(a, b, a, b, a, b, a, b);
+        let (base, o, d) = (shape.vertices[0], input.origin, input.translation);
+        let base = pair(base.x, base.y);
+        let ray = Ray {
+            origin: _mm256_sub_ps(pair(o.x, o.y), base),
+            base,
+            translation: pair(d.x, d.y),
+        };
+        // Each side's starting bound: lower = 0, −upper = −max_fraction.
+        let start = _mm256_and_ps(
+            _mm256_set1_ps(-input.max_fraction),
+            _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1)),
+        );
+        let (after, disagree, entered) = four_edges(shape, &ray, start);
+        if disagree != 0 {
+            #[cfg(test)]
+            UNPROVEN.fetch_add(1, Ordering::Relaxed);
+            return cast_sharp_out_of_line(input, shape);
+        }
+        // The bounds after the last edge: lane 3 (lower) and lane 7 (−upper).
+        let lower = _mm_cvtss_f32(_mm_permute_ps::<0b11_11_11_11>(_mm256_castps256_ps128(
+            after,
+        )));
+        let neg_upper = _mm_cvtss_f32(_mm_permute_ps::<0b11_11_11_11>(_mm256_extractf128_ps::<1>(
+            after,
+        )));
+        // No hit for an invalid ray either (`RayCastInput::is_valid`: a
+        // coordinate times 0 is NaN exactly when it is not finite).
+        let ray = _mm_setr_ps(o.x, o.y, d.x, d.y);
+        let times_zero = _mm_mul_ps(ray, _mm_setzero_ps());
+        let finite = _mm_movemask_ps(_mm_cmpunord_ps(times_zero, times_zero)) == 0;
+        if -neg_upper < lower || !(finite & (0.0..HUGE).contains(&input.max_fraction)) {
+            return CastOutput::default();
+        }
+        // The entry edge: the last entering edge that moved `lower`.
+        let entry_edge = (entered != 0).then(|| 31 - entered.leading_zeros() as usize);
+        sharp_report(input, shape, lower, entry_edge)
+    }
+
+    /// The ray, as pairs `x y` repeated across a register: the origin and the
+    /// translation, and the polygon's first vertex, which the origin is
+    /// relative to.
+    struct Ray {
+        origin: __m256,
+        base: __m256,
+        translation: __m256,
+    }
+
+    /// The first four edges (those below `shape.count`) of the clip, from the
+    /// bounds `start` (`[lower ×4 | −upper ×4]`): the bounds after each edge
+    /// (`[lower after edge k | −upper after edge k]`), the edges whose
+    /// multiplied test disagrees with the scan (bits 0–7: entering side, then
+    /// leaving side), and the entering edges that moved `lower` (bits 0–3).
+    #[target_feature(enable = "avx,avx2")]
+    #[inline]
+    fn four_edges(shape: &Polygon, ray: &Ray, start: __m256) -> (__m256, i32, i32) {
+        // SAFETY: each array holds eight `Vec2`s, so its first four are 32
+        // readable bytes, eight `f32`s (the `const` check above); `loadu`
+        // needs no alignment.
+        let (v, n) = unsafe {
+            (
+                _mm256_loadu_ps(shape.vertices.as_ptr().cast()),
+                _mm256_loadu_ps(shape.normals.as_ptr().cast()),
+            )
+        };
+        // Per edge, the x and y terms of n·((v − v0) − (origin − v0)) and n·d,
+        // added x + y as `Vec2::dot` adds them: [depth0 depth1 app0 app1 | depth2 depth3 app2 app3].
+        let p = _mm256_mul_ps(n, _mm256_sub_ps(_mm256_sub_ps(v, ray.base), ray.origin));
+        let q = _mm256_mul_ps(n, ray.translation);
+        let h = _mm256_add_ps(
+            _mm256_shuffle_ps::<0b10_00_10_00>(p, q),
+            _mm256_shuffle_ps::<0b11_01_11_01>(p, q),
+        );
+        // The four depths twice; the four approaches, then negated.
+        let depth = _mm256_permutevar8x32_ps(h, _mm256_setr_epi32(0, 1, 4, 5, 0, 1, 4, 5));
+        let approach = _mm256_xor_ps(
+            _mm256_permutevar8x32_ps(h, _mm256_setr_epi32(2, 3, 6, 7, 2, 3, 6, 7)),
+            _mm256_setr_ps(0.0, 0.0, 0.0, 0.0, -0.0, -0.0, -0.0, -0.0),
+        );
+        let t = _mm256_div_ps(depth, approach);
+        // The lanes that move their side's bound: edges that exist, with the
+        // approach's sign bit set (only the sign bits of `moves` are used).
+        let count = _mm256_set1_epi32(shape.count as i32);
+        let exists = _mm256_cmpgt_epi32(count, _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3));
+        let moves = _mm256_and_ps(approach, _mm256_castsi256_ps(exists));
+        // The crossings that can move a bound, the others replaced by the
+        // start (also a NaN crossing: `max` returns its second operand then).
+        let w = _mm256_max_ps(_mm256_blendv_ps(start, t, moves), start);
+        // The bound before each edge: the running max of the start and the
+        // crossings of the edges before it (an exclusive prefix scan: shift in
+        // the start, then two doubling steps).
+        let shifted = _mm256_castsi256_ps(_mm256_slli_si256::<4>(_mm256_castps_si256(w)));
+        let before = _mm256_blend_ps::<0b0001_0001>(shifted, start);
+        let before = _mm256_max_ps(before, _mm256_permute_ps::<0b10_01_00_00>(before));
+        let before = _mm256_max_ps(before, _mm256_permute_ps::<0b01_00_01_00>(before));
+        // Every moving edge must take the multiplied test's turn.
+        let multiplied = _mm256_cmp_ps::<_CMP_LT_OQ>(depth, _mm256_mul_ps(before, approach));
+        let divided = _mm256_cmp_ps::<_CMP_LT_OQ>(before, t);
+        let disagree = _mm256_movemask_ps(_mm256_and_ps(_mm256_xor_ps(multiplied, divided), moves));
+        let entered = _mm256_movemask_ps(_mm256_and_ps(divided, moves)) & 0b1111;
+        (_mm256_max_ps(w, before), disagree, entered)
+    }
+}
 
 /// Exact ray cast against a rounded convex polygon (or a capsule as a two-vertex
 /// polygon): the earliest entry through an offset edge or into a vertex disk.
@@ -971,6 +1205,13 @@ pub(crate) mod tests {
         let specials = SPECIAL_NUMBERS;
         let mut rng = Lcg(0x5EED_2020);
         let mut seen = [0usize; 3]; // misses, surface hits, initial overlaps
+        // Casts through the AVX2 scan (polygons of up to four edges, on a CPU
+        // with AVX2), and how many of those it left to the edge-by-edge clip.
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(target_arch = "x86_64")]
+        let unproven_before = avx2::UNPROVEN.load(std::sync::atomic::Ordering::Relaxed);
+        let mut scanned = 0usize;
         for case in 0..400_000 {
             // A convex polygon of 3 to 8 vertices, near the origin or far from it.
             let n = 3 + rng.next() as usize % 6;
@@ -1029,6 +1270,10 @@ pub(crate) mod tests {
             let input = RayCastInput::new(origin, translation, max_fraction);
             let now = ray_cast_polygon(&input, &poly);
             let before = sharp_cast_before(&input, &poly);
+            #[cfg(target_arch = "x86_64")]
+            if avx2 && poly.count <= 4 {
+                scanned += 1;
+            }
             // The two clipping forms also agree on the interval itself.
             let fresh = || Clip {
                 lower: 0.0,
@@ -1059,5 +1304,19 @@ pub(crate) mod tests {
         }
         // Each kind of answer came up many times.
         assert!(seen.iter().all(|&k| k > 10_000), "{seen:?}");
+        // On a CPU with AVX2, the scan answered most casts of small polygons
+        // itself (the count of unproven casts may include other tests' casts
+        // running at the same time, so the bound is loose).
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            let unproven =
+                avx2::UNPROVEN.load(std::sync::atomic::Ordering::Relaxed) - unproven_before;
+            assert!(
+                scanned > 100_000 && unproven < scanned / 20,
+                "{scanned} {unproven}"
+            );
+            eprintln!("AVX2 scan: {scanned} casts, {unproven} left to the edge-by-edge clip");
+        }
+        let _ = scanned;
     }
 }
