@@ -24,7 +24,7 @@
 //!   buffer).
 
 use crate::body::BodyType;
-use crate::collision::dynamic_tree::RebuildTasks;
+use crate::collision::dynamic_tree::{QueryStack, RebuildTasks};
 use crate::collision::{DynamicTree, ProxyId};
 use crate::error::{Error, Result};
 use crate::math::Vec2;
@@ -189,9 +189,15 @@ impl BroadPhase {
         key: ProxyKey,
         fat_aabb: WorldAabb,
     ) -> Result<()> {
+        let t = key.body_type() as usize;
         self.note_edit(key.body_type());
-        self.trees[key.body_type() as usize].enlarge_proxy_inlined(key.proxy_id(), fat_aabb)?;
-        self.buffer_move(key);
+        let index = self.trees[t].enlarge_proxy_inlined(key.proxy_id(), fat_aabb)?;
+        // (The key is checked: no need to check it again as `buffer_move` does.)
+        let slot = &mut self.move_slots[t][index as usize];
+        if *slot == NOT_MOVED {
+            *slot = self.move_buffer.len() as u32;
+            self.move_buffer.push(Some(key));
+        }
         Ok(())
     }
 
@@ -522,12 +528,14 @@ impl PairQuery<'_> {
     fn run(
         &self,
         tree_type: BodyType,
+        stack: &mut QueryStack,
         filter: &mut impl FnMut(u32, u32) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
         let slots = &self.move_slots[tree_type as usize];
         let same_tree = tree_type == self.query_type;
-        self.trees[tree_type as usize].query_inlined(self.fat_aabb, u64::MAX, |proxy, data| {
+        let tree = &self.trees[tree_type as usize];
+        tree.query_with_stack(self.fat_aabb, u64::MAX, stack, |proxy, data| {
             let index = proxy.index();
             if same_tree && index == self.query_index {
                 return true;
@@ -652,6 +660,8 @@ fn query_moved_kernel<F: FnMut(u32, u32) -> bool>(
     filter: &mut F,
     pairs: &mut Vec<(u32, u32)>,
 ) {
+    // One traversal stack for all the queries of the range.
+    let mut stack = QueryStack::new();
     for &entry in &bp.move_buffer[range] {
         let Some(query_key) = entry else { continue };
         let query_type = query_key.body_type();
@@ -670,10 +680,10 @@ fn query_moved_kernel<F: FnMut(u32, u32) -> bool>(
             fat_aabb,
         };
         if query_type == BodyType::Dynamic {
-            query.run(BodyType::Static, filter, pairs);
-            query.run(BodyType::Kinematic, filter, pairs);
+            query.run(BodyType::Static, &mut stack, filter, pairs);
+            query.run(BodyType::Kinematic, &mut stack, filter, pairs);
         }
-        query.run(BodyType::Dynamic, filter, pairs);
+        query.run(BodyType::Dynamic, &mut stack, filter, pairs);
     }
 }
 

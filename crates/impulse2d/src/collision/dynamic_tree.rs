@@ -306,6 +306,25 @@ impl<T: Copy, const N: usize> InlineStack<T, N> {
     fn len(&self) -> usize {
         self.len + self.spill.len()
     }
+
+    /// Empties the stack (keeping the spill's capacity).
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
+    }
+}
+
+/// The traversal stack of box queries, kept by a caller that runs many (see
+/// [`DynamicTree::query_with_stack`]).
+pub(crate) struct QueryStack(NodeStack);
+
+impl QueryStack {
+    /// An empty stack; sets up its inline storage (512 bytes).
+    #[inline]
+    pub(crate) fn new() -> QueryStack {
+        QueryStack(NodeStack::new(0))
+    }
 }
 
 /// The traversal stack of queries and casts, starting at the root.
@@ -483,43 +502,52 @@ impl DynamicTree {
     ///
     /// Box2D: `b2DynamicTree_EnlargeProxy`.
     pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: impl Into<WorldAabb>) -> Result<()> {
-        self.enlarge_proxy_inlined(id, aabb.into())
+        self.enlarge_proxy_inlined(id, aabb.into()).map(|_| ())
     }
 
     /// [`enlarge_proxy`](Self::enlarge_proxy), inlined into its caller (see
-    /// `BroadPhase::enlarge_proxy_inlined`).
+    /// `BroadPhase::enlarge_proxy_inlined`); returns the proxy's index.
     #[inline(always)]
-    pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: WorldAabb) -> Result<()> {
+    pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: WorldAabb) -> Result<u32> {
         let index = self.check_id(id)?;
         check_aabb(&aabb)?;
         let link = self.proxies[index as usize].link;
-        let (mut node, mut slot) = (link.parent, link.slot as usize);
+        let (mut node, slot) = (link.parent, link.slot as usize & 1);
 
         let leaf = &mut self.nodes[node as usize].children[slot];
         leaf.aabb = aabb;
         leaf.word |= MOVED_FLAG;
 
-        // Grow the ancestors while they do not contain the new box, then mark the rest
-        // of the path; stop early where an already marked ancestor is reached.
-        let mut growing = true;
-        while node != ROOT {
+        // Grow the ancestors while they do not contain the new box (each
+        // marked), then mark the rest of the path up to the first ancestor
+        // already marked (whose own ancestors are marked too).
+        let mut child;
+        loop {
+            if node == ROOT {
+                return Ok(index);
+            }
             let up = self.node_links[node as usize];
             node = up.parent;
-            slot = up.slot as usize;
-            let child = &mut self.nodes[node as usize].children[slot];
-            if growing {
-                if child.aabb.contains(&aabb) {
-                    growing = false;
-                } else {
-                    child.aabb = child.aabb.union(&aabb);
-                }
-            }
-            if !growing && child.is_moved() {
+            child = &mut self.nodes[node as usize].children[up.slot as usize & 1];
+            if child.aabb.contains(&aabb) {
                 break;
             }
+            // (The union, without `f32::min`'s NaN handling: boxes are finite.)
+            rebuild::grow(&mut child.aabb, &aabb);
             child.word |= MOVED_FLAG;
         }
-        Ok(())
+        loop {
+            if child.is_moved() {
+                return Ok(index);
+            }
+            child.word |= MOVED_FLAG;
+            if node == ROOT {
+                return Ok(index);
+            }
+            let up = self.node_links[node as usize];
+            node = up.parent;
+            child = &mut self.nodes[node as usize].children[up.slot as usize & 1];
+        }
     }
 
     /// The box of a proxy, metres.
@@ -673,13 +701,29 @@ impl DynamicTree {
         &self,
         aabb: WorldAabb,
         mask: u64,
+        callback: impl FnMut(ProxyId, u64) -> bool,
+    ) -> TreeStats {
+        self.query_with_stack(aabb, mask, &mut QueryStack::new(), callback)
+    }
+
+    /// [`query_inlined`](Self::query_inlined) with a traversal stack the caller
+    /// keeps for many queries (the broad phase's pair search), so that its
+    /// storage is set up once rather than per query.
+    #[inline(always)]
+    pub(crate) fn query_with_stack(
+        &self,
+        aabb: WorldAabb,
+        mask: u64,
+        stack: &mut QueryStack,
         mut callback: impl FnMut(ProxyId, u64) -> bool,
     ) -> TreeStats {
         let mut stats = TreeStats::default();
         if self.proxy_count == 0 || !aabb.is_valid() {
             return stats;
         }
-        let mut stack = node_stack();
+        let stack = &mut stack.0;
+        stack.clear();
+        stack.push(ROOT);
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             // Both children, first then second, written out: a loop over the
@@ -687,8 +731,8 @@ impl DynamicTree {
             // codegen units, and the broad phase's pair search (this, inlined)
             // then costs up to 4 % more of a step.
             let [first, second] = &self.nodes[node_index as usize].children;
-            if !self.query_child(first, &aabb, mask, &mut stack, &mut stats, &mut callback)
-                || !self.query_child(second, &aabb, mask, &mut stack, &mut stats, &mut callback)
+            if !self.query_child(first, &aabb, mask, stack, &mut stats, &mut callback)
+                || !self.query_child(second, &aabb, mask, stack, &mut stats, &mut callback)
             {
                 return stats;
             }
@@ -1451,6 +1495,87 @@ mod tests {
             assert!(node.children.iter().all(|c| !c.is_moved()));
         }
         assert_eq!(tree.rebuild(false), 0, "nothing left to rebuild");
+    }
+
+    /// The ancestors' boxes after several enlargements are the union of their
+    /// old boxes and the new leaf boxes, whatever order the proxies are
+    /// enlarged in; the marks too.
+    #[test]
+    fn enlargements_in_any_order_give_the_same_tree() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<_> = (0..64)
+            .map(|i| {
+                let (x, y) = ((i % 8) as f32 * 2.0, (i / 8) as f32 * 2.0);
+                tree.create_proxy(square(x, y, 0.5), 1, i).unwrap()
+            })
+            .collect();
+        tree.rebuild(true);
+        // Some boxes grow out of their ancestors, some stay inside them.
+        let moves: Vec<(ProxyId, Aabb)> = (0..64)
+            .step_by(3)
+            .map(|i| {
+                let (x, y) = ((i % 8) as f32 * 2.0, (i / 8) as f32 * 2.0);
+                let shift = if i % 2 == 0 { 3.0 } else { 0.1 };
+                (ids[i], square(x + shift, y - shift, 0.6))
+            })
+            .collect();
+        let mut forward = tree.clone();
+        for &(id, aabb) in &moves {
+            forward.enlarge_proxy(id, aabb).unwrap();
+        }
+        let mut backward = tree.clone();
+        for &(id, aabb) in moves.iter().rev() {
+            backward.enlarge_proxy(id, aabb).unwrap();
+        }
+        forward.validate().unwrap();
+        assert_eq!(forward.nodes, backward.nodes);
+        // Every ancestor of a moved proxy contains its box and is marked.
+        for &(id, aabb) in &moves {
+            let mut node = forward.proxies[id.index() as usize].link.parent;
+            while node != ROOT {
+                let up = forward.node_links[node as usize];
+                let child = forward.nodes[up.parent as usize].children[up.slot as usize];
+                assert!(child.aabb.contains(&WorldAabb::from(aabb)) && child.is_moved());
+                node = up.parent;
+            }
+        }
+    }
+
+    /// One query stack kept for many queries, one of them stopped early by
+    /// its callback, finds what fresh stacks find.
+    #[test]
+    fn a_kept_query_stack_serves_query_after_query() {
+        let mut tree = DynamicTree::new();
+        for i in 0..100 {
+            let (x, y) = ((i % 10) as f32, (i / 10) as f32);
+            tree.create_proxy(square(x, y, 0.6), 1, i).unwrap();
+        }
+        let boxes = [
+            square(2.0, 2.0, 1.5),
+            square(7.0, 5.0, 0.5),
+            square(4.5, 8.0, 3.0),
+        ];
+        let mut stack = QueryStack::new();
+        let mut found = 0;
+        // Stopped after the first hit, leaving entries on the stack.
+        tree.query_with_stack(WorldAabb::from(boxes[2]), u64::MAX, &mut stack, |_, _| {
+            found += 1;
+            false
+        });
+        assert_eq!(found, 1);
+        for aabb in boxes {
+            let (mut kept, mut fresh) = (Vec::new(), Vec::new());
+            tree.query_with_stack(WorldAabb::from(aabb), u64::MAX, &mut stack, |id, data| {
+                kept.push((id, data));
+                true
+            });
+            tree.query(aabb, u64::MAX, |id, data| {
+                fresh.push((id, data));
+                true
+            });
+            assert!(!fresh.is_empty());
+            assert_eq!(kept, fresh);
+        }
     }
 
     #[test]

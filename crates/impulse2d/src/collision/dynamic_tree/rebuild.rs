@@ -505,9 +505,9 @@ fn fmax(a: Coord, b: Coord) -> Coord {
     if b > a { b } else { a }
 }
 
-/// Grows `a` to contain `b`.
+/// Grows `a` to contain `b` (boxes without NaN).
 #[inline]
-fn grow(a: &mut WorldAabb, b: &WorldAabb) {
+pub(super) fn grow(a: &mut WorldAabb, b: &WorldAabb) {
     a.lower.x = fmin(a.lower.x, b.lower.x);
     a.lower.y = fmin(a.lower.y, b.lower.y);
     a.upper.x = fmax(a.upper.x, b.upper.x);
