@@ -216,9 +216,11 @@ impl Aabb {
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod sse2 {
+    use super::{Aabb, RayCastInput};
     use std::arch::x86_64::{
-        __m128, _mm_div_ps, _mm_max_ps, _mm_min_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_mul_ps,
-        _mm_set1_ps, _mm_setr_ps, _mm_sub_ps,
+        __m128, _mm_add_ps, _mm_cmple_ps, _mm_cmpunord_ps, _mm_div_ps, _mm_max_ps, _mm_min_ps,
+        _mm_movehl_ps, _mm_movelh_ps, _mm_movemask_ps, _mm_mul_ps, _mm_set1_ps, _mm_setr_ps,
+        _mm_setzero_ps, _mm_sub_ps,
     };
 
     /// For a box with corners `[lower.x, lower.y, upper.x, upper.y]` and the ray
@@ -247,6 +249,26 @@ mod sse2 {
             ]
         }
     }
+
+    /// Whether the ray's origin and translation and the box's corners are
+    /// finite (each times zero, plus its partner times zero, is not NaN) and
+    /// the box's upper corner is at least its lower one on both axes: the
+    /// part of [`valid_cast`](super::valid_cast) that is not `max_fraction`.
+    #[inline(always)]
+    pub(super) fn finite_and_ordered(b: &Aabb, input: &RayCastInput) -> bool {
+        let (p, d) = (input.origin, input.translation);
+        // SAFETY: as in `slabs`: SSE2 only, values only.
+        unsafe {
+            let ray = _mm_setr_ps(p.x, p.y, d.x, d.y);
+            let corners = _mm_setr_ps(b.lower.x, b.lower.y, b.upper.x, b.upper.y);
+            let zero = _mm_setzero_ps();
+            let sum = _mm_add_ps(_mm_mul_ps(ray, zero), _mm_mul_ps(corners, zero));
+            let not_finite = _mm_cmpunord_ps(sum, sum);
+            // Lanes 0 and 1: lower ≤ upper (false for NaN).
+            let ordered = _mm_cmple_ps(corners, _mm_movehl_ps(corners, corners));
+            (_mm_movemask_ps(not_finite) | (!_mm_movemask_ps(ordered) & 0b11)) == 0
+        }
+    }
 }
 
 /// `input.is_valid() & b.is_valid()`, in fewer instructions: a number is
@@ -256,14 +278,21 @@ mod sse2 {
 /// then across them; the order of the additions does not matter for that).
 #[inline(always)]
 fn valid_cast(b: &Aabb, input: &RayCastInput) -> bool {
-    let (p, d) = (input.origin, input.translation);
-    let ray = [p.x, p.y, d.x, d.y];
-    let corners = [b.lower.x, b.lower.y, b.upper.x, b.upper.y];
-    let zero: [f32; 4] = std::array::from_fn(|i| ray[i] * 0.0 + corners[i] * 0.0);
-    ((zero[0] + zero[2]) + (zero[1] + zero[3]) == 0.0)
-        & (b.upper.x >= b.lower.x)
-        & (b.upper.y >= b.lower.y)
-        & (0.0..HUGE).contains(&input.max_fraction)
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::finite_and_ordered(b, input) & (0.0..HUGE).contains(&input.max_fraction)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (p, d) = (input.origin, input.translation);
+        let ray = [p.x, p.y, d.x, d.y];
+        let corners = [b.lower.x, b.lower.y, b.upper.x, b.upper.y];
+        let zero: [f32; 4] = std::array::from_fn(|i| ray[i] * 0.0 + corners[i] * 0.0);
+        ((zero[0] + zero[2]) + (zero[1] + zero[3]) == 0.0)
+            & (b.upper.x >= b.lower.x)
+            & (b.upper.y >= b.lower.y)
+            & (0.0..HUGE).contains(&input.max_fraction)
+    }
 }
 
 /// The parameter interval `(enter, exit)` of the ray `p + t·d` (one coordinate)
