@@ -666,6 +666,11 @@ struct SimGuesses<'a> {
     sets: &'a [SolverSet],
     /// Per body, the bits of the last recycling rotation coded for it.
     turned: &'a [[Cell<u32>; 2]],
+    /// Per contact, where its sim is (set, colour, index), filled in as
+    /// the sims are coded, for `code_contact_places`.
+    places: &'a [[Cell<u32>; 3]],
+    /// The set and colour of the sims being coded.
+    place: [u32; 2],
 }
 
 impl SimGuesses<'_> {
@@ -1091,8 +1096,15 @@ fn code_contact_sims<C: Coder>(
         col,
         SIM_FLAG_BYTES,
         "contact sims",
-        |s, p, _, l| {
+        |s, p, j, l| {
             code_sim::<C>(s, p, l, g);
+            // (where the sims are, while the id is at hand: the last sim of
+            // an id counts)
+            if let Some([set, color, at]) = g.places.get(s.contact_id as usize) {
+                set.set(g.place[0]);
+                color.set(g.place[1]);
+                at.set(j as u32);
+            }
         },
     );
 }
@@ -1654,34 +1666,11 @@ fn code_point<C: Coder>(
 }
 
 /// Where each contact's sim is (its row's set, colour and index there):
-/// what the sims coded before say, read off their places, so that only a
-/// row that disagrees (none in a consistent world) costs more than the
-/// count. `places` is scratch, three slots per contact.
+/// what the sims coded before say (`places`, three slots per contact,
+/// filled in as they were coded, `code_contact_sims`), so that only a row
+/// that disagrees (none in a consistent world) costs more than the count.
 #[inline(never)]
-fn code_contact_places<C: Coder>(
-    c: &mut C,
-    contacts: &mut [Contact],
-    sets: &[SolverSet],
-    colors: &[GraphColor],
-    places: &mut [u32],
-) {
-    places.fill(NULL_INDEX);
-    let table = places.as_chunks_mut::<3>().0;
-    let mut put = |id: u32, place: [u32; 3]| {
-        if let Some(slot) = table.get_mut(id as usize) {
-            *slot = place;
-        }
-    };
-    for (k, set) in sets.iter().enumerate() {
-        for (j, s) in set.contact_sims.iter().enumerate() {
-            put(s.contact_id, [k as u32, NULL_INDEX, j as u32]);
-        }
-    }
-    for (k, color) in colors.iter().enumerate() {
-        for (j, s) in color.contact_sims.iter().enumerate() {
-            put(s.contact_id, [AWAKE_SET, k as u32, j as u32]);
-        }
-    }
+fn code_contact_places<C: Coder>(c: &mut C, contacts: &mut [Contact], places: &[u32]) {
     code_off_table(
         c,
         contacts,
@@ -2311,6 +2300,11 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     code_contact_prevs(c, contacts, derived);
     c.mark("contact sims: ids, bodies, material");
     let turned = Cell::from_mut(turned).as_slice_of_cells().as_chunks().0;
+    places.fill(NULL_INDEX);
+    let put = Cell::from_mut(&mut *places)
+        .as_slice_of_cells()
+        .as_chunks()
+        .0;
     fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
     let by_shape = by_shape.as_chunks().0;
     let blank = blank_contact_sim();
@@ -2323,22 +2317,26 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
             bodies: &bodies[..],
             sets: &solver_sets[..],
             turned,
+            places: put,
+            place: [k as u32, NULL_INDEX],
         };
         code_contact_sims(c, &mut sims, &blank, &g, &mut col);
         solver_sets[k].contact_sims = sims;
     }
-    let g = SimGuesses {
-        contacts: &contacts[..],
-        by_shape,
-        bodies: &bodies[..],
-        sets: &solver_sets[..],
-        turned,
-    };
-    for color in &mut graph.colors {
+    for (k, color) in graph.colors.iter_mut().enumerate() {
+        let g = SimGuesses {
+            contacts: &contacts[..],
+            by_shape,
+            bodies: &bodies[..],
+            sets: &solver_sets[..],
+            turned,
+            places: put,
+            place: [AWAKE_SET, k as u32],
+        };
         code_graph_color(c, color, &blank, &g, &mut col);
     }
     c.mark("contact places");
-    code_contact_places(c, contacts, solver_sets, &graph.colors, places);
+    code_contact_places(c, contacts, places);
     c.mark("islands");
     code_islands(c, islands);
     c.mark("move buffer");
@@ -2853,6 +2851,8 @@ mod tests {
         bodies: &[],
         sets: &[],
         turned: &[],
+        places: &[],
+        place: [NULL_INDEX; 2],
     };
 
     /// Unpacks sims over `loaded` (`NO_GUESSES`); whether every byte was
