@@ -111,7 +111,8 @@ impl<'a, const STATS: bool> Packer<'a, STATS> {
         joint_sims: &'a mut Vec<JointSim>,
         stats: Option<&'a mut Vec<(&'static str, usize)>>,
     ) -> Packer<'a, STATS> {
-        bytes.clear();
+        // (the bytes there stay until the packer writes over them: only
+        // the room past them is zeroed, not the whole buffer each time)
         bytes.resize(bytes.capacity(), 0);
         bits.clear();
         joint_sims.clear();
