@@ -2283,7 +2283,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     // per contact row the world held before: its shapes, for the pair set
     // (`update_pair_set`).
     let before = if C::UNPACKS { contacts.len() } else { 0 };
-    links.clear();
+    // (not cleared first: each part is filled below before it is read)
     links.resize(
         6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len() + 2 * before,
         UNLINKED,
@@ -2292,6 +2292,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let (derived, links) = links.split_at_mut(3 * n as usize);
     let (turned, links) = links.split_at_mut(2 * bodies.len());
     let (by_shape, old_pairs) = links.split_at_mut(SHAPE_ROW * shapes.len());
+    turned.fill(UNLINKED);
     if C::UNPACKS {
         keep_pairs(contacts, old_pairs);
     }
