@@ -2211,7 +2211,6 @@ fn code_graph_color<C: Coder>(
 /// Every store a [`RollbackState`] packs, in order, for both directions;
 /// each guess uses only what was coded before it. After unpacking, the pair
 /// set is rebuilt from the contacts.
-
 fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let World {
         world_number,
