@@ -111,9 +111,11 @@ impl<'a, const STATS: bool> Packer<'a, STATS> {
         joint_sims: &'a mut Vec<JointSim>,
         stats: Option<&'a mut Vec<(&'static str, usize)>>,
     ) -> Packer<'a, STATS> {
-        // (the bytes there stay until the packer writes over them: only
-        // the room past them is zeroed, not the whole buffer each time)
-        bytes.resize(bytes.capacity(), 0);
+        // The last state's bytes stay until the packer writes over them;
+        // past them only an eighth more is zeroed, not the whole capacity
+        // each time (`grow` lengthens the buffer if this state is larger).
+        let room = (bytes.len() + bytes.len() / 8 + 64).min(bytes.capacity());
+        bytes.resize(room, 0);
         bits.clear();
         joint_sims.clear();
         Packer {
