@@ -111,8 +111,11 @@ impl<'a, const STATS: bool> Packer<'a, STATS> {
         joint_sims: &'a mut Vec<JointSim>,
         stats: Option<&'a mut Vec<(&'static str, usize)>>,
     ) -> Packer<'a, STATS> {
-        bytes.clear();
-        bytes.resize(bytes.capacity(), 0);
+        // The last state's bytes stay until the packer writes over them;
+        // past them only an eighth more is zeroed, not the whole capacity
+        // each time (`grow` lengthens the buffer if this state is larger).
+        let room = (bytes.len() + bytes.len() / 8 + 64).min(bytes.capacity());
+        bytes.resize(room, 0);
         bits.clear();
         joint_sims.clear();
         Packer {
@@ -764,21 +767,6 @@ pub(crate) fn delta<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
     }
 }
 
-/// Codes `v` as the zigzag varint of its (wrapping) difference from
-/// `guess`, with no bit: for values whose guess rarely holds exactly but
-/// is usually near (one byte within ±64), where [`delta`]'s bit and
-/// branch would cost more than they save.
-#[inline(always)]
-pub(crate) fn diff<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
-    let d = v.wrapping_sub(guess) as i32;
-    let mut z = ((d << 1) ^ (d >> 31)) as u32;
-    c.varint(&mut z);
-    if C::UNPACKS {
-        let d = ((z >> 1) as i32) ^ -((z & 1) as i32);
-        *v = guess.wrapping_add(d as u32);
-    }
-}
-
 /// [`delta`] when the guess missed: the difference as a varint.
 #[inline(never)]
 fn delta_miss<C: Coder>(c: &mut C, v: &mut u32, guess: u32) {
@@ -1016,31 +1004,6 @@ mod tests {
                 (loaded.0, loaded.1, loaded.2.to_bits()),
                 (saved.0, saved.1, saved.2.to_bits())
             );
-        }
-    }
-
-    #[test]
-    fn differences_come_back_and_cost_a_byte_within_64() {
-        // (value, guess, bytes): zigzag of the wrapping difference, 7 bits
-        // per varint byte
-        for (v, g, n) in [
-            (5, 5, 1),
-            (0, u32::MAX, 1), // +1: zigzag 2
-            (u32::MAX, 0, 1), // -1: zigzag 1
-            (70, 6, 2),       // +64: zigzag 128
-            (0, 1 << 31, 5),  // -2^31: zigzag 2^32 - 1
-            (1 << 31, 0, 5),  // the same difference the other way
-        ] {
-            let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
-            let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
-            diff(&mut p, &mut { v }, g);
-            p.finish();
-            assert_eq!(bytes.len(), n, "{v} against {g}");
-            let mut back = 12345;
-            let mut u = Unpacker::new(&bytes, &bits, &joints);
-            diff(&mut u, &mut back, g);
-            assert!(u.at_end());
-            assert_eq!(back, v);
         }
     }
 

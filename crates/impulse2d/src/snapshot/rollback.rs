@@ -48,7 +48,7 @@
 //! Use a [`Snapshot`](crate::Snapshot) across such calls.
 
 use super::pack::{
-    Coder, Field, Packer, Unpacker, all_or_each, delta, diff, elements, guess, guess_all, near_pos,
+    Coder, Field, Packer, Unpacker, all_or_each, delta, elements, guess, guess_all, near_pos,
     near_rot, near_tag,
 };
 use super::raw::{RawStores, Refill};
@@ -666,6 +666,11 @@ struct SimGuesses<'a> {
     sets: &'a [SolverSet],
     /// Per body, the bits of the last recycling rotation coded for it.
     turned: &'a [[Cell<u32>; 2]],
+    /// Per contact, where its sim is (set, colour, index), filled in as
+    /// the sims are coded, for `code_contact_places`.
+    places: &'a [[Cell<u32>; 3]],
+    /// The set and colour of the sims being coded.
+    place: [u32; 2],
 }
 
 impl SimGuesses<'_> {
@@ -1091,8 +1096,15 @@ fn code_contact_sims<C: Coder>(
         col,
         SIM_FLAG_BYTES,
         "contact sims",
-        |s, p, _, l| {
+        |s, p, j, l| {
             code_sim::<C>(s, p, l, g);
+            // (where the sims are, while the id is at hand: the last sim of
+            // an id counts)
+            if let Some([set, color, at]) = g.places.get(s.contact_id as usize) {
+                set.set(g.place[0]);
+                color.set(g.place[1]);
+                at.set(j as u32);
+            }
         },
     );
 }
@@ -1654,34 +1666,11 @@ fn code_point<C: Coder>(
 }
 
 /// Where each contact's sim is (its row's set, colour and index there):
-/// what the sims coded before say, read off their places, so that only a
-/// row that disagrees (none in a consistent world) costs more than the
-/// count. `places` is scratch, three slots per contact.
+/// what the sims coded before say (`places`, three slots per contact,
+/// filled in as they were coded, `code_contact_sims`), so that only a row
+/// that disagrees (none in a consistent world) costs more than the count.
 #[inline(never)]
-fn code_contact_places<C: Coder>(
-    c: &mut C,
-    contacts: &mut [Contact],
-    sets: &[SolverSet],
-    colors: &[GraphColor],
-    places: &mut [u32],
-) {
-    places.fill(NULL_INDEX);
-    let table = places.as_chunks_mut::<3>().0;
-    let mut put = |id: u32, place: [u32; 3]| {
-        if let Some(slot) = table.get_mut(id as usize) {
-            *slot = place;
-        }
-    };
-    for (k, set) in sets.iter().enumerate() {
-        for (j, s) in set.contact_sims.iter().enumerate() {
-            put(s.contact_id, [k as u32, NULL_INDEX, j as u32]);
-        }
-    }
-    for (k, color) in colors.iter().enumerate() {
-        for (j, s) in color.contact_sims.iter().enumerate() {
-            put(s.contact_id, [AWAKE_SET, k as u32, j as u32]);
-        }
-    }
+fn code_contact_places<C: Coder>(c: &mut C, contacts: &mut [Contact], places: &[u32]) {
     code_off_table(
         c,
         contacts,
@@ -1932,51 +1921,121 @@ fn code_shape_bound<C: Coder>(
     guess(c, &mut shape.enlarged_aabb, false);
 }
 
-/// A link's parent: its difference from the previous link's (a varint,
-/// always written, so kept out of the `all_or_each!` runs, which it would
-/// make misses every time).
+/// Words of a box (`aabb_words`): four `f32` corners, or four `f64`
+/// with `large-world`.
+const AABB_WORDS: usize = if cfg!(feature = "large-world") { 8 } else { 4 };
+
+/// A box's corners as words (lower x, lower y, upper x, upper y; an `f64`
+/// as its low word, then its high word).
 #[inline(always)]
-fn code_parent<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
-    diff(c, &mut l.parent, p.parent);
+fn aabb_words(b: &WorldAabb) -> [u32; AABB_WORDS] {
+    let corners = [b.lower.x, b.lower.y, b.upper.x, b.upper.y];
+    #[cfg(not(feature = "large-world"))]
+    {
+        corners.map(f32::to_bits)
+    }
+    #[cfg(feature = "large-world")]
+    {
+        let w = corners.map(f64::to_bits);
+        std::array::from_fn(|k| (w[k / 2] >> (32 * (k & 1))) as u32)
+    }
 }
 
-/// A link but its parent (`code_parent`).
+/// Sets a box from its words (`aabb_words`).
 #[inline(always)]
-fn code_link<C: Coder>(c: &mut C, l: &mut Link, p: &Link) {
+fn set_aabb_words(b: &mut WorldAabb, w: &[u32; AABB_WORDS]) {
+    #[cfg(not(feature = "large-world"))]
+    let [lx, ly, ux, uy] = w.map(f32::from_bits);
+    #[cfg(feature = "large-world")]
+    let [lx, ly, ux, uy]: [f64; 4] = std::array::from_fn(|k| {
+        f64::from_bits(u64::from(w[2 * k]) | u64::from(w[2 * k + 1]) << 32)
+    });
+    (b.lower.x, b.lower.y, b.upper.x, b.upper.y) = (lx, ly, ux, uy);
+}
+
+/// A tree link (a proxy's or a node's) through its flag byte and its
+/// block's column (`code_blocks`): the parent as its difference from the
+/// previous link's (flags 0 and 1: a tree's parents follow no order that
+/// a guess could use), then the slot as the other one than the previous
+/// link's and "allocated" as the previous link's (flag 2, else
+/// `Lanes::words`), with `extra` words and their guesses after them.
+#[inline(always)]
+fn code_tree_link<C: Coder, const N: usize>(
+    link: &mut Link,
+    p: &Link,
+    extra: &mut [u32; N],
+    guess: [u32; N],
+    l: &mut Lanes,
+) {
     let Link {
-        parent: _, // `code_parent`
+        parent,
         slot,
         allocated,
-    } = l;
-    guess(c, slot, 1 - p.slot.min(1));
-    guess(c, allocated, p.allocated);
+    } = link;
+    l.diff::<C>(0, parent, p.parent);
+    let mut w = [0u32; 8];
+    let mut g = [0u32; 8];
+    w[0] = u32::from(*slot);
+    w[1] = u32::from(*allocated);
+    g[0] = 1 - u32::from(p.slot.min(1));
+    g[1] = u32::from(p.allocated);
+    w[2..2 + N].copy_from_slice(extra);
+    g[2..2 + N].copy_from_slice(&guess);
+    if C::UNPACKS {
+        w = g;
+    }
+    l.words::<C, 8>(2, &mut w, g);
+    if C::UNPACKS {
+        // (a slot is 0 or 1, "allocated" a bit, whatever the bytes say)
+        *slot = (w[0] & 1) as u8;
+        *allocated = w[1] & 1 != 0;
+        extra.copy_from_slice(&w[2..2 + N]);
+    }
 }
 
-fn code_proxy<C: Coder>(c: &mut C, x: &mut Proxy, p: &Proxy) {
+/// A proxy (`code_tree_link`): its category bits, user data (guessed as
+/// the previous proxy's plus one) and generation as the previous proxy's.
+#[inline(always)]
+fn code_proxy<C: Coder>(x: &mut Proxy, p: &Proxy, l: &mut Lanes) {
     let Proxy {
         category_bits,
         user_data,
         link,
         generation,
     } = x;
-    code_parent(c, link, &p.link);
-    all_or_each!(c, |c| {
-        guess(c, category_bits, p.category_bits);
-        guess(c, user_data, p.user_data.wrapping_add(1));
-        code_link(c, link, &p.link);
-        guess(c, generation, p.generation);
-    });
+    let split = |v: u64| [v as u32, (v >> 32) as u32];
+    let [c0, c1] = split(*category_bits);
+    let [u0, u1] = split(*user_data);
+    let mut w = [c0, c1, u0, u1, *generation, 0];
+    let [g0, g1] = split(p.category_bits);
+    let [h0, h1] = split(p.user_data.wrapping_add(1));
+    code_tree_link::<C, 6>(link, &p.link, &mut w, [g0, g1, h0, h1, p.generation, 0], l);
+    if C::UNPACKS {
+        *category_bits = u64::from(w[0]) | u64::from(w[1]) << 32;
+        *user_data = u64::from(w[2]) | u64::from(w[3]) << 32;
+        *generation = w[4];
+    }
 }
 
-/// A node's child slot. `later` are the nodes after this one (already
-/// coded: nodes go last to first), starting at node index `first_later`.
+/// A node's child slot, flags from `p0` (four: its flag bits held, the
+/// index's difference in two, the rest held). `later` are the nodes after
+/// this one (already coded: nodes go last to first), starting at node
+/// index `first_later`. Its flag bits as the previous node's same slot's,
+/// its index by its difference from that slot's; a proxy's generation and
+/// user data as the proxy's, and its box whole (the shape's fat box,
+/// which `code_shape_bounds` guesses from this); a node's height as one
+/// more than its higher child's (as `internal_child` sets it), no user
+/// data, and its box as the union of its children's (unless a proxy was
+/// enlarged under it since the last rebuild), one image.
+#[inline(always)]
 fn code_child<C: Coder>(
-    c: &mut C,
     ch: &mut Child,
     p: &Child,
     proxies: &[Proxy],
     later: &[Node],
     first_later: usize,
+    l: &mut Lanes,
+    p0: usize,
 ) {
     let Child {
         aabb,
@@ -1984,44 +2043,116 @@ fn code_child<C: Coder>(
         aux,
         user_data,
     } = ch;
-    let (mut flags, mut index) = (*word & !TREE_INDEX, *word & TREE_INDEX);
-    guess(c, &mut flags, p.word & !TREE_INDEX);
-    diff(c, &mut index, p.word & TREE_INDEX);
+    let mut flags = [*word & !TREE_INDEX];
+    let mut index = *word & TREE_INDEX;
+    l.words::<C, 1>(p0, &mut flags, [p.word & !TREE_INDEX]);
+    l.diff::<C>(p0 + 1, &mut index, p.word & TREE_INDEX);
+    let flags = flags[0];
     if C::UNPACKS {
         *word = flags | index;
     }
+    let split = |v: u64| [v as u32, (v >> 32) as u32];
     if flags & TREE_LEAF != 0 {
         let proxy = proxies.get(index as usize).unwrap_or(&BLANK_PROXY);
-        all_or_each!(c, |c| {
-            guess(c, aux, proxy.generation);
-            guess(c, user_data, proxy.user_data);
-        });
-        // (the shape's fat box, which `code_shape_bounds` guesses from this)
-        aabb.code(c);
+        let [u0, u1] = split(*user_data);
+        let [g0, g1] = split(proxy.user_data);
+        let mut w = [*aux, u0, u1];
+        l.words::<C, 3>(p0 + 3, &mut w, [proxy.generation, g0, g1]);
+        let mut b = aabb_words(aabb);
+        l.col.words::<C, AABB_WORDS>(&mut b);
+        if C::UNPACKS {
+            *aux = w[0];
+            *user_data = u64::from(w[1]) | u64::from(w[2]) << 32;
+            set_aabb_words(aabb, &b);
+        }
     } else {
         // the node this slot names (coded before it, usually)
         let below = (index as usize)
             .checked_sub(first_later)
             .and_then(|j| later.get(j));
-        all_or_each!(c, |c| {
-            // a node's height: one more than its higher child's (a proxy or
-            // an empty slot counts 0), as `internal_child` sets it
-            let height = |ch: &Child| if ch.word & TREE_LEAF != 0 { 0 } else { ch.aux };
-            let guessed = below.map_or(p.aux, |n| {
-                1u32.wrapping_add(height(&n.children[0]).max(height(&n.children[1])))
-            });
-            delta(c, aux, guessed);
-            guess(c, user_data, 0);
-            // A node's box is the union of its children's, unless a proxy
-            // was enlarged under it since the last rebuild.
-            let union = below.map_or(p.aabb, |n| n.children[0].aabb.union(&n.children[1].aabb));
-            guess(c, aabb, union);
+        let height = |ch: &Child| if ch.word & TREE_LEAF != 0 { 0 } else { ch.aux };
+        let (height, union) = below.map_or((p.aux, p.aabb), |n| {
+            (
+                1u32.wrapping_add(height(&n.children[0]).max(height(&n.children[1]))),
+                n.children[0].aabb.union(&n.children[1].aabb),
+            )
         });
+        let mut guess = [0u32; 3 + AABB_WORDS];
+        guess[0] = height;
+        guess[3..].copy_from_slice(&aabb_words(&union));
+        let mut w = guess;
+        if !C::UNPACKS {
+            let [u0, u1] = split(*user_data);
+            w[..3].copy_from_slice(&[*aux, u0, u1]);
+            w[3..].copy_from_slice(&aabb_words(aabb));
+        }
+        l.image::<C, { 3 + AABB_WORDS }>(p0 + 3, &mut w, &guess);
+        if C::UNPACKS {
+            *aux = w[0];
+            *user_data = u64::from(w[1]) | u64::from(w[2]) << 32;
+            let b: &[u32; AABB_WORDS] = w[3..].try_into().unwrap_or(&[0; AABB_WORDS]);
+            set_aabb_words(aabb, b);
+        }
+    }
+}
+
+/// The most bytes one tree node puts in its block's column
+/// (`code_nodes`): its flag byte, and per slot its flag bits (a mask byte
+/// and a word), its index (4) and the larger of a leaf's (a mask byte,
+/// three words and the box) and a node's (an image of 3 words and the box
+/// that missed every word).
+const NODE_BYTES: usize = 1 + 2 * (5 + 4 + (1 + (3 + AABB_WORDS) * 4));
+const _: () = assert!(BLOCK * NODE_BYTES <= COLUMN_BYTES);
+/// The same for a proxy or a node link (`code_tree_link`).
+const LINK_BYTES: usize = 1 + 4 + (1 + 8 * 4);
+const _: () = assert!(BLOCK * LINK_BYTES <= COLUMN_BYTES);
+
+/// A tree's nodes, last to first (a rebuild lays them out depth first, so
+/// a node's children are usually coded before it and its boxes can be
+/// guessed), in blocks of [`BLOCK`] as `code_blocks` codes items (one flag
+/// byte a node, `code_child` for each slot).
+fn code_nodes<C: Coder>(c: &mut C, nodes: &mut [Node], proxies: &[Proxy], col: &mut Column) {
+    let mut end = nodes.len();
+    while end > 0 {
+        let start = end.saturating_sub(BLOCK);
+        c.mark("trees");
+        let mut l = Lanes {
+            flags: 0,
+            col: Cursor {
+                buf: &mut col.buf,
+                at: 0,
+            },
+        };
+        let len = if C::UNPACKS {
+            code_column(c, &mut l.col)
+        } else {
+            0
+        };
+        for i in (start..end).rev() {
+            let (head, later) = nodes.split_at_mut(i + 1);
+            let prev = later.first().unwrap_or(&BLANK_NODE);
+            let Some(node) = head.last_mut() else { break };
+            let at = l.col.at;
+            l.flags = l.col.bytes::<C>(0, 1);
+            let [c0, c1] = &mut node.children;
+            code_child::<C>(c0, &prev.children[0], proxies, later, i + 1, &mut l, 0);
+            code_child::<C>(c1, &prev.children[1], proxies, later, i + 1, &mut l, 4);
+            if !C::UNPACKS {
+                let i = at & (COLUMN_BYTES - 1);
+                l.col.buf[i] = l.flags as u8;
+            }
+        }
+        if C::UNPACKS {
+            c.column_read(len, l.col.at);
+        } else {
+            code_column(c, &mut l.col);
+        }
+        end = start;
     }
 }
 
 #[inline(never)]
-fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
+fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree, col: &mut Column) {
     let DynamicTree {
         nodes,
         node_links,
@@ -2035,25 +2166,28 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree) {
     for v in [node_free, node_count, proxy_free, proxy_count] {
         v.code(c);
     }
-    elements(c, proxies, &BLANK_PROXY, |c, x, p, _| code_proxy(c, x, p));
-    elements(c, node_links, &BLANK_LINK, |c, l, p, _| {
-        code_parent(c, l, p);
-        all_or_each!(c, |c| code_link(c, l, p))
+    let mut n = proxies.len() as u32;
+    c.count(&mut n, 1);
+    if C::UNPACKS {
+        proxies.resize(n as usize, BLANK_PROXY);
+    }
+    code_blocks(c, proxies, &BLANK_PROXY, col, 1, "trees", |x, p, _, l| {
+        code_proxy::<C>(x, p, l)
     });
-    // Nodes last to first: a rebuild lays them out depth first, so a node's
-    // children are usually coded before it and its boxes can be guessed.
+    let mut n = node_links.len() as u32;
+    c.count(&mut n, 1);
+    if C::UNPACKS {
+        node_links.resize(n as usize, BLANK_LINK);
+    }
+    code_blocks(c, node_links, &BLANK_LINK, col, 1, "trees", |x, p, _, l| {
+        code_tree_link::<C, 0>(x, p, &mut [], [], l)
+    });
     let mut n = nodes.len() as u32;
-    c.varint(&mut n);
+    c.count(&mut n, 1);
     if C::UNPACKS {
         nodes.resize(n as usize, BLANK_NODE);
     }
-    for i in (0..nodes.len()).rev() {
-        let (head, later) = nodes.split_at_mut(i + 1);
-        let prev = later.first().unwrap_or(&BLANK_NODE);
-        for (ch, pc) in head[i].children.iter_mut().zip(&prev.children) {
-            code_child(c, ch, pc, proxies, later, i + 1);
-        }
-    }
+    code_nodes(c, nodes, proxies, col);
 }
 
 #[inline(never)]
@@ -2133,7 +2267,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     }
     c.mark("trees");
     for t in MOVING_TREES {
-        code_tree(c, &mut broad_phase.trees[t as usize]);
+        code_tree(c, &mut broad_phase.trees[t as usize], &mut col);
     }
     c.mark("shape bounds");
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);
@@ -2148,7 +2282,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     // per contact row the world held before: its shapes, for the pair set
     // (`update_pair_set`).
     let before = if C::UNPACKS { contacts.len() } else { 0 };
-    links.clear();
+    // (not cleared first: each part is filled below before it is read)
     links.resize(
         6 * n as usize + 2 * bodies.len() + SHAPE_ROW * shapes.len() + 2 * before,
         UNLINKED,
@@ -2157,6 +2291,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     let (derived, links) = links.split_at_mut(3 * n as usize);
     let (turned, links) = links.split_at_mut(2 * bodies.len());
     let (by_shape, old_pairs) = links.split_at_mut(SHAPE_ROW * shapes.len());
+    turned.fill(UNLINKED);
     if C::UNPACKS {
         keep_pairs(contacts, old_pairs);
     }
@@ -2165,6 +2300,11 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     code_contact_prevs(c, contacts, derived);
     c.mark("contact sims: ids, bodies, material");
     let turned = Cell::from_mut(turned).as_slice_of_cells().as_chunks().0;
+    places.fill(NULL_INDEX);
+    let put = Cell::from_mut(&mut *places)
+        .as_slice_of_cells()
+        .as_chunks()
+        .0;
     fill_shape_rows(by_shape, &shapes[..], &bodies[..], &solver_sets[..]);
     let by_shape = by_shape.as_chunks().0;
     let blank = blank_contact_sim();
@@ -2177,22 +2317,26 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
             bodies: &bodies[..],
             sets: &solver_sets[..],
             turned,
+            places: put,
+            place: [k as u32, NULL_INDEX],
         };
         code_contact_sims(c, &mut sims, &blank, &g, &mut col);
         solver_sets[k].contact_sims = sims;
     }
-    let g = SimGuesses {
-        contacts: &contacts[..],
-        by_shape,
-        bodies: &bodies[..],
-        sets: &solver_sets[..],
-        turned,
-    };
-    for color in &mut graph.colors {
+    for (k, color) in graph.colors.iter_mut().enumerate() {
+        let g = SimGuesses {
+            contacts: &contacts[..],
+            by_shape,
+            bodies: &bodies[..],
+            sets: &solver_sets[..],
+            turned,
+            places: put,
+            place: [AWAKE_SET, k as u32],
+        };
         code_graph_color(c, color, &blank, &g, &mut col);
     }
     c.mark("contact places");
-    code_contact_places(c, contacts, solver_sets, &graph.colors, places);
+    code_contact_places(c, contacts, places);
     c.mark("islands");
     code_islands(c, islands);
     c.mark("move buffer");
@@ -2707,6 +2851,8 @@ mod tests {
         bodies: &[],
         sets: &[],
         turned: &[],
+        places: &[],
+        place: [NULL_INDEX; 2],
     };
 
     /// Unpacks sims over `loaded` (`NO_GUESSES`); whether every byte was
