@@ -43,6 +43,8 @@
 //! - E. Catto, *Solver2D* (2024) and *Soft Constraints*, GDC 2011 (the soft
 //!   step this plugs into).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::body::{Body, BodyState, flags};
 use crate::math::Vec2;
 use crate::solver::constraint_graph::ConstraintGraph;
@@ -54,6 +56,9 @@ use super::{JointKind, JointSim};
 
 /// No body (static, kinematic or asleep), no link.
 const NONE: u32 = u32::MAX;
+
+/// The body flags the tree search reads.
+const WATCHED_FLAGS: u32 = flags::DYNAMIC | flags::LOCKS;
 
 /// Fewest joints in a tree solved here: a lone joint's direct solve is its
 /// own row solve.
@@ -119,13 +124,45 @@ pub(crate) struct TreeJoint {
     g: [f64; 2],
 }
 
-/// The trees of one step: found once per step, before the solve, then
-/// factorised and solved in every solve and relax pass.
+/// The trees of one step: known before the solve, then factorised and
+/// solved in every solve and relax pass.
+///
+/// Which joints form which trees is a function of the joints' [`candidate`]
+/// links (by place in colour order), where each colour starts, the number of
+/// awake bodies and the `DYNAMIC` flags and motion locks of the bodies that
+/// could be in a tree. The forest keeps its trees from one step to the next
+/// and finds them again (the serial union–find) only when one of those
+/// changed: the preparation notes whether any joint's candidate differs from
+/// the one it overwrites ([`JointForest::candidates_changed`]), and
+/// [`JointForest::build`] compares the rest. The trees kept are the ones a
+/// fresh search would find (checked in debug builds every step), so the
+/// results never depend on what the forest held before: a restored or
+/// rolled-back world finds the same trees.
 #[derive(Debug, Default)]
 pub(crate) struct JointForest {
     /// Per joint of the graph (all colours, in colour order): its
     /// [`candidate`] link, written while the joints are prepared.
     pub candidates: Vec<(u32, u32)>,
+    /// Set by the joint preparation when a candidate it wrote differs from
+    /// the one it overwrote; cleared by [`JointForest::build`].
+    pub candidates_changed: AtomicBool,
+    /// Whether the trees were found from `candidates` as they are now (with
+    /// the layout and flags below); false until the first search.
+    found: bool,
+    /// Where each colour's joints started in `candidates` at the last search.
+    found_starts: Vec<usize>,
+    /// The number of awake bodies at the last search.
+    found_bodies: usize,
+    /// The bodies whose flags the last search read (the ends of the links
+    /// between bodies of low degree) with their `DYNAMIC` flag and motion
+    /// locks then; a body may be listed twice.
+    watched: Vec<(u32, u32)>,
+    /// Searches made and searches saved, for the tests.
+    #[cfg(test)]
+    counts: (u32, u32),
+    /// The forest a fresh search fills to check the kept trees against.
+    #[cfg(any(debug_assertions, test))]
+    check: Option<Box<JointForest>>,
     /// Every awake revolute joint with a dynamic body, in colour order.
     pub links: Vec<Link>,
     /// The trees' bodies, each tree's in breadth-first order from its root.
@@ -175,7 +212,8 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
 /// in blocks of joints, from the body records the preparation reads: a
 /// record's `DYNAMIC` flag is its state's, see `World::set_body_flags`), so
 /// that the serial part of the forest's construction never visits the joint
-/// sims themselves.
+/// sims themselves; each block notes whether any link differs from the one it
+/// overwrites ([`JointForest::candidates_changed`]).
 #[inline(always)]
 pub(crate) fn candidate(sim: &mut JointSim, body_a: &Body, body_b: &Body) -> (u32, u32) {
     sim.base.in_tree = false;
@@ -211,14 +249,63 @@ impl JointForest {
     /// joint's [`candidate`] is in [`JointForest::candidates`] (at its place
     /// in colour order, colour `c` starting at `joint_start[c]`), and every
     /// joint's mark was cleared there. `states` are the awake bodies' states
-    /// (for their `DYNAMIC` flags and motion locks). Allocates only when the
-    /// scene grows.
+    /// (for their `DYNAMIC` flags and motion locks). Keeps last step's trees
+    /// when nothing they were found from changed (see [`JointForest`]);
+    /// allocates only when the scene grows. Never inlined, so that profiles
+    /// show this serial part of the step on its own.
+    #[inline(never)]
     pub(crate) fn build(
         &mut self,
         graph: &mut ConstraintGraph,
         joint_start: &[usize],
         states: &[BodyState],
     ) {
+        let changed = std::mem::replace(self.candidates_changed.get_mut(), false);
+        let same = self.found
+            && !changed
+            && self.found_starts == joint_start
+            && self.found_bodies == states.len()
+            && self
+                .watched
+                .iter()
+                .all(|&(body, bits)| states[body as usize].flags & WATCHED_FLAGS == bits);
+        if same {
+            #[cfg(test)]
+            {
+                self.counts.1 += 1;
+            }
+            #[cfg(any(debug_assertions, test))]
+            self.debug_check_kept(graph, joint_start, states);
+        } else {
+            self.search(graph, joint_start, states);
+        }
+        for joint in &self.joints {
+            let link = self.links[joint.link as usize];
+            let sim = &mut graph.colors[link.color as usize].joint_sims[link.index as usize];
+            sim.base.in_tree = true;
+        }
+    }
+
+    /// Notes that the candidates may have changed, from a block of the joint
+    /// preparation that saw one change.
+    pub(crate) fn note_changed(changed: &AtomicBool) {
+        changed.store(true, Ordering::Relaxed);
+    }
+
+    /// Finds the trees afresh (the serial part of [`JointForest::build`]):
+    /// collects the links, joins their bodies and orders the trees, and
+    /// notes what it read.
+    #[inline(never)]
+    fn search(&mut self, graph: &ConstraintGraph, joint_start: &[usize], states: &[BodyState]) {
+        #[cfg(test)]
+        {
+            self.counts.0 += 1;
+        }
+        self.found = true;
+        self.found_starts.clear();
+        self.found_starts.extend_from_slice(joint_start);
+        self.found_bodies = states.len();
+        self.watched.clear();
         self.links.clear();
         self.bodies.clear();
         self.joints.clear();
@@ -244,11 +331,44 @@ impl JointForest {
             return;
         }
         self.order_trees(states.len());
-        for joint in &self.joints {
-            let link = self.links[joint.link as usize];
-            let sim = &mut graph.colors[link.color as usize].joint_sims[link.index as usize];
-            sim.base.in_tree = true;
-        }
+    }
+
+    /// Checks that the trees kept are the ones a fresh search finds (in a
+    /// second forest, kept for the next check: no allocation once grown).
+    #[cfg(any(debug_assertions, test))]
+    fn debug_check_kept(
+        &mut self,
+        graph: &ConstraintGraph,
+        joint_start: &[usize],
+        states: &[BodyState],
+    ) {
+        let mut fresh = self.check.take().unwrap_or_default();
+        std::mem::swap(&mut fresh.candidates, &mut self.candidates);
+        fresh.search(graph, joint_start, states);
+        std::mem::swap(&mut fresh.candidates, &mut self.candidates);
+        let link = |l: &Link| (l.color, l.index, l.a, l.b, l.tree);
+        let body = |b: &TreeBody| (b.index, b.parent_link);
+        let joint = |j: &TreeJoint| (j.link, j.side_a, j.side_b);
+        assert!(
+            self.links.iter().map(link).eq(fresh.links.iter().map(link)),
+            "kept joint tree links"
+        );
+        assert!(
+            self.bodies
+                .iter()
+                .map(body)
+                .eq(fresh.bodies.iter().map(body)),
+            "kept joint tree bodies"
+        );
+        assert!(
+            self.joints
+                .iter()
+                .map(joint)
+                .eq(fresh.joints.iter().map(joint)),
+            "kept joint tree joints"
+        );
+        assert_eq!(self.trees, fresh.trees, "kept joint trees");
+        self.check = Some(fresh);
     }
 
     /// Marks the links of loop-free components with enough joints and lists
@@ -277,6 +397,20 @@ impl JointForest {
         }
         let degree = &self.start[1..];
         let high = |body: u32| body != NONE && degree[body as usize] > MAX_TREE_DEGREE;
+        // Only the links between bodies of low degree count towards a tree:
+        // with fewer of them than a tree's joints (the joint grid has none)
+        // there is none.
+        let low = |link: &&Link| !high(link.a) && !high(link.b);
+        if self
+            .links
+            .iter()
+            .filter(low)
+            .take(MIN_TREE_JOINTS as usize)
+            .count()
+            < MIN_TREE_JOINTS as usize
+        {
+            return false;
+        }
 
         // Components of dynamic bodies joined by the links; a link between
         // two bodies already joined closes a loop.
@@ -296,6 +430,12 @@ impl JointForest {
                     }
                 }
                 continue;
+            }
+            for end in [link.a, link.b] {
+                if end != NONE {
+                    let bits = states[end as usize].flags & WATCHED_FLAGS;
+                    self.watched.push((end, bits));
+                }
             }
             let ra = if link.a == NONE {
                 NONE
@@ -752,6 +892,158 @@ mod tests {
                 verdicts[component[body as usize] as usize]
             })
             .collect()
+    }
+
+    /// The forest keeps its trees between steps only when a fresh search
+    /// would find the same ones: `build` checks that on every step it keeps
+    /// them (here and in debug builds), over chains, a branching hub and a
+    /// loop on two workers while joints are made and destroyed, bodies
+    /// locked and unlocked, turned kinematic and back, put to sleep and woken,
+    /// and the world restored from a snapshot. Both kinds of step happen.
+    #[test]
+    fn kept_trees_match_a_fresh_search() {
+        use crate::collision::make_box;
+        use crate::{
+            BodyDef, BodyId, BodyType, JointDef, MotionLocks, RevoluteJointDef, ShapeDef, World,
+            WorldDef,
+        };
+        let mut world = World::new(&WorldDef {
+            worker_count: 2,
+            ..WorldDef::default()
+        })
+        .unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        let link_box = make_box(0.5, 0.1).unwrap();
+        let body_at = |world: &mut World, x: f32, y: f32| -> BodyId {
+            // A `Pos` is a `Vec2` unless the build has `large-world`.
+            #[allow(clippy::useless_conversion)]
+            let def = BodyDef {
+                body_type: BodyType::Dynamic,
+                position: Vec2::new(x, y).into(),
+                ..BodyDef::default()
+            };
+            let b = world.create_body(&def).unwrap();
+            world
+                .create_polygon_shape(b, &ShapeDef::default(), &link_box)
+                .unwrap();
+            b
+        };
+        let pin_at = |world: &mut World, a: BodyId, b: BodyId, anchor_a: Vec2, anchor_b: Vec2| {
+            let def = RevoluteJointDef {
+                base: JointDef {
+                    body_a: a,
+                    body_b: b,
+                    local_anchor_a: anchor_a,
+                    local_anchor_b: anchor_b,
+                    ..JointDef::default()
+                },
+                ..RevoluteJointDef::default()
+            };
+            world.create_revolute_joint(&def).unwrap()
+        };
+        let pin = |world: &mut World, a: BodyId, b: BodyId, anchor_a: Vec2| {
+            pin_at(world, a, b, anchor_a, Vec2::new(-0.5, 0.0))
+        };
+        // Four chains of six links hanging from the ground, 10 m apart, the
+        // last one's links also tied in a loop; a hub with three arms.
+        let mut chains = Vec::new();
+        for k in 0..4 {
+            let x0 = 10.0 * k as f32;
+            let mut links = Vec::new();
+            let mut joints = Vec::new();
+            for i in 0..6 {
+                let b = body_at(&mut world, x0 + 0.5 + i as f32, 20.0);
+                let (prev, anchor) = match links.last() {
+                    Some(&prev) => (prev, Vec2::new(0.5, 0.0)),
+                    None => (ground, Vec2::new(x0, 20.0)),
+                };
+                joints.push(pin(&mut world, prev, b, anchor));
+                links.push(b);
+            }
+            if k == 3 {
+                joints.push(pin(&mut world, links[5], links[0], Vec2::new(0.5, 0.0)));
+            }
+            chains.push((links, joints));
+        }
+        let hub = body_at(&mut world, -10.0, 20.0);
+        for arm in 0..3 {
+            let b = body_at(&mut world, -9.0, 21.0 + arm as f32);
+            pin(&mut world, hub, b, Vec2::new(0.5, 0.0));
+        }
+        // A bridge of two links pinned at both ends: six point rows on six
+        // freedoms, a tree while neither link is locked in rotation.
+        let bridge = [
+            body_at(&mut world, 40.5, 10.0),
+            body_at(&mut world, 41.5, 10.0),
+        ];
+        pin(&mut world, ground, bridge[0], Vec2::new(40.0, 10.0));
+        pin(&mut world, bridge[0], bridge[1], Vec2::new(0.5, 0.0));
+        pin_at(
+            &mut world,
+            ground,
+            bridge[1],
+            Vec2::new(42.0, 10.0),
+            Vec2::new(0.5, 0.0),
+        );
+        let mut saved = None;
+        for step in 0..400u32 {
+            // Chains 0 and 1 (the same shape) take turns to sleep; the one
+            // worked on changes every 50 steps.
+            let swap = |world: &mut World, wake: BodyId, sleep: BodyId| {
+                world.body_mut(wake).unwrap().set_awake(true);
+                world.body_mut(sleep).unwrap().set_awake(false);
+            };
+            let (first, second) = (chains[0].0[0], chains[1].0[0]);
+            let (links, joints) = &mut chains[(step / 50 % 4) as usize];
+            match step % 50 {
+                5 => {
+                    // Cut the chain in the middle, then join it again.
+                    let j = joints.remove(3);
+                    world.destroy_joint(j).unwrap();
+                }
+                12 => {
+                    let j = pin(&mut world, links[2], links[3], Vec2::new(0.5, 0.0));
+                    joints.insert(3, j);
+                }
+                19 | 23 => {
+                    let angular_z = step % 50 == 19;
+                    let locks = MotionLocks {
+                        angular_z,
+                        ..MotionLocks::default()
+                    };
+                    world.body_mut(links[4]).unwrap().set_motion_locks(locks);
+                    world.body_mut(bridge[1]).unwrap().set_motion_locks(locks);
+                }
+                26 => {
+                    let mut body = world.body_mut(links[1]).unwrap();
+                    body.set_body_type(BodyType::Kinematic).unwrap();
+                }
+                29 => {
+                    let mut body = world.body_mut(links[1]).unwrap();
+                    body.set_body_type(BodyType::Dynamic).unwrap();
+                }
+                // The awake bodies move places, but not their number.
+                33 => world.body_mut(first).unwrap().set_awake(false),
+                37 => swap(&mut world, first, second),
+                41 => swap(&mut world, second, first),
+                45 => world.body_mut(first).unwrap().set_awake(true),
+                _ => {}
+            }
+            if step == 120 {
+                saved = Some((world.snapshot(), chains.clone()));
+            }
+            if step == 260 {
+                let (snapshot, then) = saved.as_ref().unwrap();
+                world.restore(snapshot).unwrap();
+                chains.clone_from(then);
+            }
+            world.step(1.0 / 60.0, 4).unwrap();
+        }
+        let (searches, kept) = world.scratch.joint_forest.counts;
+        assert!(
+            searches >= 20 && kept >= 100,
+            "{searches} searches, {kept} kept"
+        );
     }
 
     /// `find_trees` (the union–find over the bodies of low degree) marks

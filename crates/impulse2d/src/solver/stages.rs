@@ -19,6 +19,8 @@
 //! The order of the arithmetic on any body is the order of the stages, which
 //! is the same for any number of workers, so the results are the same bits.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::profile::Instant;
 
 use crate::body::{Body, BodySim, BodyState, flags};
@@ -26,7 +28,7 @@ use crate::contact::ContactSim;
 use crate::id::NULL_INDEX;
 use crate::joint::JointSim;
 use crate::joint::solver::{JointTuning, prepare_joint};
-use crate::joint::tree::{Link, TreeBody, TreeJoint, solve_trees};
+use crate::joint::tree::{JointForest, Link, TreeBody, TreeJoint, solve_trees};
 use crate::joint::wide::{self, JointLanes, JointPass};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
@@ -350,6 +352,8 @@ struct Shared<'a> {
     /// Per joint in colour order, what it brings to the joint trees
     /// (written by the joint preparation stage).
     candidates: SharedMut<'a, (u32, u32)>,
+    /// Set when a block of the joint preparation changed a candidate.
+    candidates_changed: &'a AtomicBool,
     /// The joint trees: their links, where each starts among the bodies and
     /// joints, and those.
     tree_links: &'a [Link],
@@ -414,14 +418,16 @@ pub(crate) fn solve_constraints(
     {
         let shared = Shared {
             candidates: SharedMut::new(&mut forest.candidates),
+            candidates_changed: &forest.candidates_changed,
             ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
         };
         profile.prepare_constraints += super::ms_since(t);
         run.stages(&scratch.stages, &shared, profile, None);
     }
 
-    // The joint forest's serial part (union–find over the links the
-    // preparation found), then the stages that depend on it.
+    // The joint forest's serial part (last step's trees kept, or a
+    // union–find over the links the preparation found when they changed),
+    // then the stages that depend on it.
     let t = Instant::now();
     forest.build(graph, &layout.joint_start, &states[..body_count]);
     let joint_lanes = &mut scratch.joint_lanes;
@@ -455,6 +461,10 @@ pub(crate) fn solve_constraints(
     debug_assert_eq!(stand_in, Some(BodyState::IDENTITY));
 }
 
+/// The change flag of a `Shared` without joint candidates (no stage of it
+/// prepares joints, so nothing sets it).
+static NO_CANDIDATES: AtomicBool = AtomicBool::new(false);
+
 impl<'a> Shared<'a> {
     /// The body states, contact constraints and graph colours shared, with
     /// no joint candidates or trees.
@@ -481,6 +491,7 @@ impl<'a> Shared<'a> {
             joints,
             joint_lanes: SharedMut::empty(),
             candidates: SharedMut::empty(),
+            candidates_changed: &NO_CANDIDATES,
             tree_links: &[],
             tree_starts: &[],
             tree_bodies: SharedMut::empty(),
@@ -607,7 +618,9 @@ fn run_block(
                     let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
                     let candidates = unsafe { shared.candidates.range(lo, hi) };
                     let out = JointsOut { sims, candidates };
-                    prepare_joints(simd, out, shared.joint_stores, ctx);
+                    if prepare_joints(simd, out, shared.joint_stores, ctx) {
+                        JointForest::note_changed(shared.candidates_changed);
+                    }
                 }
             }
         }
@@ -879,17 +892,22 @@ struct JointsOut<'a> {
 multiversion!(
     /// Prepares joints for the step (each writes only its own sim and
     /// candidate link, see [`crate::joint::tree::candidate`]).
-    fn prepare_joints(out: JointsOut, stores: &JointStores, ctx: &StepContext) = prepare_joints_kernel
+    /// Whether any candidate differs from the one it overwrote.
+    fn prepare_joints(out: JointsOut, stores: &JointStores, ctx: &StepContext) -> bool = prepare_joints_kernel
 );
 
 /// The kernel of [`prepare_joints`], compiled into each of its builds.
 #[inline(always)]
-fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext) {
+fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext) -> bool {
     // The world's joint softness, once per block.
     let tuning = JointTuning::new(stores.tuning, ctx);
+    let mut changed = false;
     for (sim, candidate) in out.sims.iter_mut().zip(out.candidates) {
-        *candidate = prepare_joint(sim, stores.bodies, stores.solver_sets, &tuning, ctx);
+        let link = prepare_joint(sim, stores.bodies, stores.solver_sets, &tuning, ctx);
+        changed |= *candidate != link;
+        *candidate = link;
     }
+    changed
 }
 
 /// One pass over the joints of one colour: in chunks of
