@@ -23,16 +23,33 @@
 //! ([`pass_others`]). The point
 //! impulses are kept in the lanes and written through to the joints after
 //! every solve and relax (the threshold check and the next step read them
-//! there). Body states are gathered lane by lane with the scalar `load`
-//! (the resting stand-in for a body that is not awake) and written back with
-//! the scalar `store`.
+//! there). A body that is not awake (and an empty lane) points at the resting
+//! stand-in state the solve appends to the awake states, as in the wide
+//! contact solver. On x86-64 the body states are gathered and scattered with
+//! the contact solver's row form (`contact_solver_wide/rows.rs`: each state
+//! read as rows and transposed, each dynamic body's velocities written as one
+//! row; only moves, so the bits are the lane-by-lane form's); elsewhere lane
+//! by lane with the scalar `load` and `store`.
 
-use crate::body::{BodyState, load, store};
+use crate::body::BodyState;
+#[cfg(not(target_arch = "x86_64"))]
+use crate::body::{load, store};
 use crate::id::NULL_INDEX;
 use crate::math::Vec2;
 use crate::solver::StepContext;
+#[cfg(not(target_arch = "x86_64"))]
 use crate::solver::contact_solver_wide::BodyLanes;
-use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask, Math};
+use crate::solver::contact_solver_wide::{BodyIndices, Lanes};
+#[cfg(target_arch = "x86_64")]
+use crate::solver::contact_solver_wide::{RowLanes, gather_rows, scatter_rows};
+use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask};
+
+/// What the passes compute with: on x86-64 a build's [`Isa`](crate::simd::isa::Isa)
+/// (its lanes, and which row gather to use), elsewhere the lanes' `Math`.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use crate::simd::isa::Isa as Build;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use crate::solver::lanes::Math as Build;
 
 use super::revolute::{self, RevoluteJoint};
 use super::solver::{solve_joint, warm_start_joint};
@@ -62,7 +79,8 @@ pub(crate) fn qualifies(sim: &JointSim) -> bool {
 
 /// What the passes read of the qualifying joints of one chunk of
 /// [`LANES`] joints, lane `k` from joint `k` of the chunk, for one step:
-/// body indices (`NULL_INDEX` in empty lanes), inverse masses (1/kg) and
+/// body indices (the stand-in state's for a body that is not awake and in
+/// empty lanes), inverse masses (1/kg) and
 /// inertias (1/(kg·m²)), anchors relative to the centres of mass at the
 /// start of the step (m), centre of B minus centre of A (m), softness, the
 /// angular impulse of the disabled rows (N·m·s, warm started as the scalar
@@ -71,8 +89,7 @@ pub(crate) fn qualifies(sim: &JointSim) -> bool {
 pub(crate) struct JointLanes {
     /// Bit `k`: joint `k` of the chunk qualifies.
     active: u8,
-    index_a: [u32; LANES],
-    index_b: [u32; LANES],
+    bodies: BodyIndices,
     ma: FloatW,
     ia: FloatW,
     mb: FloatW,
@@ -109,23 +126,22 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 }
 
 /// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
-/// colour, prepared, with this step's joint trees marked).
+/// colour, prepared, with this step's joint trees marked); `dummy` is the
+/// index of the resting stand-in state.
 #[inline(always)]
-pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes) {
+pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
     debug_assert!(joints.len() <= LANES);
-    let mut l = JointLanes {
-        index_a: [NULL_INDEX; LANES],
-        index_b: [NULL_INDEX; LANES],
-        ..JointLanes::default()
-    };
+    let mut l = JointLanes::default();
+    let (mut index_a, mut index_b) = ([dummy; LANES], [dummy; LANES]);
+    let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
     for (k, sim) in joints.iter().enumerate() {
         if !qualifies(sim) {
             continue;
         }
         let (base, j) = (&sim.base, revolute(sim));
         l.active |= 1 << k;
-        l.index_a[k] = base.index_a;
-        l.index_b[k] = base.index_b;
+        index_a[k] = or_dummy(base.index_a);
+        index_b[k] = or_dummy(base.index_b);
         l.ma.0[k] = base.inv_mass_a;
         l.ia.0[k] = base.inv_i_a;
         l.mb.0[k] = base.inv_mass_b;
@@ -143,6 +159,7 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes) {
         l.impulse_x.0[k] = j.linear_impulse.x;
         l.impulse_y.0[k] = j.linear_impulse.y;
     }
+    l.bodies = BodyIndices::new(index_a, index_b);
     *lanes = l;
 }
 
@@ -154,7 +171,7 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes) {
 /// order (no dynamic body twice in a colour). (Two functions, so that the
 /// scalar solve keeps its own code, as in a colour with no lanes.)
 #[inline(always)]
-pub(crate) fn pass_lanes<M: Math>(
+pub(crate) fn pass_lanes<M: Build>(
     m: M,
     pass: JointPass,
     joints: &mut [JointSim],
@@ -176,7 +193,7 @@ const RELAX: u8 = 2;
 
 /// [`pass_lanes`] for the pass `P`.
 #[inline(always)]
-fn lanes_of<M: Math, const P: u8>(
+fn lanes_of<M: Build, const P: u8>(
     m: M,
     joints: &mut [JointSim],
     lanes: &mut [JointLanes],
@@ -262,15 +279,34 @@ const _: () = assert!(LANES == 8);
 
 /// `[f(0), f(1), …, f(7)]`: one value per lane, each written out (no loop
 /// for the compiler to keep).
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn each<T>(f: impl Fn(usize) -> T) -> [T; LANES] {
     [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
 }
 
-/// Reads the states of the bodies `indices` (the scalar `load`, lane by
-/// lane: the resting stand-in for a body that is not awake).
+/// Reads the states of the bodies of `lanes` (the contact solver's row
+/// gather).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn gather<M: Math>(m: M, states: &[BodyState], indices: &[u32; LANES]) -> BodyLanes<M::F> {
+fn gather<M: Build>(m: M, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes<M::F> {
+    gather_rows(m, states, lanes)
+}
+
+/// Writes the velocities of the dynamic bodies of `lanes` back (the contact
+/// solver's row scatter).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes<F>) {
+    scatter_rows(states, lanes, b);
+}
+
+/// Reads the states of the bodies of `lanes` (the scalar `load`, lane by
+/// lane).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn gather<M: Build>(m: M, states: &[BodyState], lanes: Lanes<'_>) -> BodyLanes<M::F> {
+    let indices = lanes.indices();
     let s: [BodyState; LANES] = each(|k| load(states, indices[k]));
     let lanes = |f: fn(&BodyState) -> f32| m.ld(FloatW(each(|k| f(&s[k]))));
     BodyLanes {
@@ -286,8 +322,10 @@ fn gather<M: Math>(m: M, states: &[BodyState], indices: &[u32; LANES]) -> BodyLa
 
 /// Writes the velocities back (the scalar `store`, lane by lane: dynamic
 /// awake bodies only).
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn scatter<F: Lane>(states: &mut [BodyState], indices: &[u32; LANES], b: &BodyLanes<F>) {
+fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &BodyLanes<F>) {
+    let indices = lanes.indices();
     let (vx, vy, w) = (b.vx.lanes(), b.vy.lanes(), b.w.lanes());
     each(|k| (indices[k], Vec2::new(vx.0[k], vy.0[k]), w.0[k]))
         .into_iter()
@@ -310,11 +348,11 @@ fn cross<F: Lane>((ax, ay): (F, F), (bx, by): (F, F)) -> F {
 /// lanes `l`. Empty lanes read the resting stand-in (no body) and write
 /// nothing.
 #[inline(always)]
-fn solve_lanes<M: Math, const P: u8>(m: M, l: &mut JointLanes, states: &mut [BodyState]) {
+fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [BodyState]) {
     let (ma, ia, mb, ib) = (m.ld(l.ma), m.ld(l.ia), m.ld(l.mb), m.ld(l.ib));
     let (mut px, mut py) = (m.ld(l.impulse_x), m.ld(l.impulse_y));
-    let mut a = gather(m, states, &l.index_a);
-    let mut b = gather(m, states, &l.index_b);
+    let mut a = gather(m, states, l.bodies.a());
+    let mut b = gather(m, states, l.bodies.b());
     // The anchors relative to the centres of mass now.
     let (rax, ray) = rotate(a.dqc, a.dqs, (m.ld(l.frame_ax), m.ld(l.frame_ay)));
     let (rbx, rby) = rotate(b.dqc, b.dqs, (m.ld(l.frame_bx), m.ld(l.frame_by)));
@@ -375,8 +413,8 @@ fn solve_lanes<M: Math, const P: u8>(m: M, l: &mut JointLanes, states: &mut [Bod
         b.vy = b.vy + mb * iy;
         b.w = b.w + ib * cross((rbx, rby), (ix, iy));
     }
-    scatter(states, &l.index_a, &a);
-    scatter(states, &l.index_b, &b);
+    scatter(states, l.bodies.a(), &a);
+    scatter(states, l.bodies.b(), &b);
     if P != WARM_START {
         l.impulse_x = px.lanes();
         l.impulse_y = py.lanes();
@@ -558,7 +596,7 @@ mod tests {
 
     /// Runs `passes` through the wide pass (lanes of `m`) and the scalar
     /// one on random colours; every velocity and impulse has the same bits.
-    fn check<M: Math>(
+    fn check<M: Build>(
         m: M,
         run: impl Fn(M, JointPass, &mut [JointSim], &mut [JointLanes], &mut [BodyState], &StepContext),
     ) {
@@ -567,15 +605,19 @@ mod tests {
         let (mut grouped, mut changed) = (0, 0);
         for _ in 0..300 {
             let n = 1 + rng.below(90);
-            let states = random_states(&mut rng, n);
+            let mut states = random_states(&mut rng, n);
             let joints = random_colour(&mut rng, &states);
+            // The solve's resting stand-in, where the lanes point for a body
+            // that is not awake (the scalar passes read `RESTING` instead).
+            states.push(BodyState::IDENTITY);
+            let dummy = n as u32;
             let chunks = || joints.chunks(LANES);
             grouped += usize::from(chunks().any(|c| c.iter().filter(|s| qualifies(s)).count() > 4));
             let (mut wide_states, mut wide_joints) = (states.clone(), joints.clone());
             let (mut ref_states, mut ref_joints) = (states.clone(), joints.clone());
             let mut lanes = vec![JointLanes::default(); chunks().len()];
             for (chunk, l) in chunks().zip(&mut lanes) {
-                prepare(chunk, l);
+                prepare(chunk, l, dummy);
             }
             for p in [
                 JointPass::WarmStart,

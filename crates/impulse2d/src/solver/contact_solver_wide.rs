@@ -67,8 +67,8 @@ pub(crate) struct BodyIndices {
 }
 
 impl BodyIndices {
-    /// The indices of bodies A and B, lane by lane.
-    #[cfg(test)]
+    /// The indices of bodies A and B, lane by lane (the joint lanes make
+    /// theirs with it).
     pub(crate) fn new(a: [u32; LANES], b: [u32; LANES]) -> BodyIndices {
         let max = a.iter().chain(&b).copied().max().unwrap_or(0);
         BodyIndices { a, b, max }
@@ -866,6 +866,9 @@ fn a_rot_y<F: Lane>(c: F, s: F, rx: F, ry: F) -> F {
 // for bit) and the form on other targets.
 #[cfg(target_arch = "x86_64")]
 mod rows;
+// The wide joint passes (`joint/wide.rs`) gather and scatter with them too.
+#[cfg(target_arch = "x86_64")]
+pub(crate) use rows::{RowLanes, gather as gather_rows, scatter as scatter_rows};
 
 // The velocity integration on x86-64, eight bodies at a time.
 #[cfg(target_arch = "x86_64")]

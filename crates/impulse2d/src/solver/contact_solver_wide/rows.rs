@@ -52,7 +52,7 @@ const _: () = {
 /// [`BodyLanes`] with the flags of each lane's body (bits in the `f32` lanes of
 /// two registers: lanes 0–3, then 4–7), which [`scatter`] writes back
 /// unchanged. The solver kernels see the [`BodyLanes`] through `Deref`.
-pub(super) struct RowLanes<F = FloatW> {
+pub(crate) struct RowLanes<F = FloatW> {
     lanes: BodyLanes<F>,
     flags: [__m128; 2],
 }
@@ -162,7 +162,7 @@ pub(super) fn in_build<I: Isa>(
 /// [`gather`](super::gather), bit for bit. In the x86-64-v3 build (`I::AVX2`)
 /// each state is one 256-bit row and the eight rows are transposed at once.
 #[inline(always)]
-pub(super) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes<I::F> {
+pub(crate) fn gather<I: Isa>(isa: I, states: &[BodyState], lanes: Lanes<'_>) -> RowLanes<I::F> {
     let s = states_of(states, lanes);
     if I::AVX2 {
         // SAFETY: `isa` is a value of an `Isa` with `AVX2`, which (the
@@ -218,7 +218,7 @@ fn row_lanes<I: Isa>(isa: I, lanes: [FloatW; 7], flags: [__m128; 2]) -> RowLanes
 /// bit. Each dynamic body's `[vx vy w flags]` is written whole, its flags with
 /// the bits [`gather`] read.
 #[inline(always)]
-pub(super) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes<F>) {
+pub(crate) fn scatter<F: Lane>(states: &mut [BodyState], lanes: Lanes<'_>, b: &RowLanes<F>) {
     // As in `gather`: eight-lane stores, or LLVM does the arithmetic in halves.
     // (One form for both builds: an AVX form, 256-bit unpacks and shuffles
     // with a 128-bit store per body, made LLVM do much of the kernels'
