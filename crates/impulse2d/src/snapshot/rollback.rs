@@ -896,7 +896,39 @@ struct Lanes<'a> {
     col: Cursor<'a>,
 }
 
-impl Lanes<'_> {
+impl<'a> Lanes<'a> {
+    /// A block's lanes on `col`, at its first byte: the unpacker reads the
+    /// block's column first (`code_column`) and gets its length, the
+    /// packer 0.
+    #[inline(always)]
+    fn open<C: Coder>(c: &mut C, col: &'a mut Column) -> (Lanes<'a>, usize) {
+        let mut l = Lanes {
+            flags: 0,
+            col: Cursor {
+                buf: &mut col.buf,
+                at: 0,
+            },
+        };
+        let len = if C::UNPACKS {
+            code_column(c, &mut l.col)
+        } else {
+            0
+        };
+        (l, len)
+    }
+
+    /// Ends a block ([`Lanes::open`]): the packer writes its column, the
+    /// unpacker checks that its items read the `len` bytes it held.
+    #[inline(always)]
+    fn close<C: Coder>(&mut self, c: &mut C, len: usize) {
+        if C::UNPACKS {
+            c.column_read(len, self.col.at);
+        } else {
+            debug_assert!(self.col.at <= COLUMN_BYTES);
+            code_column(c, &mut self.col);
+        }
+    }
+
     /// A decision: the packer sets flag `p` and gives `hit` back, the
     /// unpacker reads it.
     #[inline(always)]
@@ -1146,18 +1178,7 @@ fn code_block<C: Coder, T>(
     flag_bytes: usize,
     code: &mut impl FnMut(&mut T, &T, usize, &mut Lanes),
 ) {
-    let mut l = Lanes {
-        flags: 0,
-        col: Cursor {
-            buf: &mut col.buf,
-            at: 0,
-        },
-    };
-    let len = if C::UNPACKS {
-        code_column(c, &mut l.col)
-    } else {
-        0
-    };
+    let (mut l, len) = Lanes::open::<C>(c, col);
     let flag_bytes = flag_bytes.min(4);
     for j in range.take(BLOCK) {
         let (done, rest) = items.split_at_mut(j);
@@ -1174,12 +1195,7 @@ fn code_block<C: Coder, T>(
             l.col.buf[i..i + flag_bytes].copy_from_slice(&l.flags.to_le_bytes()[..flag_bytes]);
         }
     }
-    if C::UNPACKS {
-        c.column_read(len, l.col.at);
-    } else {
-        debug_assert!(l.col.at <= COLUMN_BYTES);
-        code_column(c, &mut l.col);
-    }
+    l.close(c, len);
 }
 
 /// A block's column (`code_block`): its length, then its bytes. The
@@ -2116,18 +2132,7 @@ fn code_nodes<C: Coder>(c: &mut C, nodes: &mut [Node], proxies: &[Proxy], col: &
     while end > 0 {
         let start = end.saturating_sub(BLOCK);
         c.mark("trees");
-        let mut l = Lanes {
-            flags: 0,
-            col: Cursor {
-                buf: &mut col.buf,
-                at: 0,
-            },
-        };
-        let len = if C::UNPACKS {
-            code_column(c, &mut l.col)
-        } else {
-            0
-        };
+        let (mut l, len) = Lanes::open::<C>(c, col);
         for i in (start..end).rev() {
             let (head, later) = nodes.split_at_mut(i + 1);
             let prev = later.first().unwrap_or(&BLANK_NODE);
@@ -2142,11 +2147,7 @@ fn code_nodes<C: Coder>(c: &mut C, nodes: &mut [Node], proxies: &[Proxy], col: &
                 l.col.buf[i] = l.flags as u8;
             }
         }
-        if C::UNPACKS {
-            c.column_read(len, l.col.at);
-        } else {
-            code_column(c, &mut l.col);
-        }
+        l.close(c, len);
         end = start;
     }
 }
