@@ -54,17 +54,13 @@ pub(crate) trait Coder {
     fn column_done<const N: usize>(&mut self, buf: &mut [u8; N], len: usize) {
         self.raw(&mut buf[..len.min(N)]);
     }
-    /// Where a block's column of `len` bytes is read from, passed over: the
-    /// unpacker's next `N` bytes in place when it has them, else `buf`
-    /// filled as `raw` fills it (the bytes past `len` are any bytes).
+    /// Where a block's column of `n` bytes is read from, passed over: the
+    /// unpacker's next `N` bytes in place when it has them, else `b`
+    /// filled as `raw` fills it (the bytes past `n` are any bytes).
     #[inline]
-    fn column_in<'b, const N: usize>(
-        &'b mut self,
-        buf: &'b mut [u8; N],
-        len: usize,
-    ) -> &'b [u8; N] {
-        self.raw(&mut buf[..len.min(N)]);
-        buf
+    fn column_in<'b, const N: usize>(&'b mut self, b: &'b mut [u8; N], n: usize) -> &'b [u8; N] {
+        self.raw(&mut b[..n.min(N)]);
+        b
     }
     /// A count of items that each put at least `min_bytes` (1 or more)
     /// bytes in the byte stream, as a varint. The unpacker cuts it to what
