@@ -41,6 +41,27 @@ pub(crate) trait Coder {
     /// `code_block` in `rollback.rs`): the packer appends `b`, the
     /// unpacker fills it.
     fn raw(&mut self, b: &mut [u8]);
+    /// Where a block's column of up to `N` bytes is written (`code_block`
+    /// in `rollback.rs`): the packer's next `N` bytes of the state in
+    /// place when it has them, else `buf` (copied at `column_done`).
+    #[inline]
+    fn column_out<'b, const N: usize>(&'b mut self, buf: &'b mut [u8; N]) -> &'b mut [u8; N] {
+        buf
+    }
+    /// Keeps the first `len` bytes of the column `column_out` gave (in
+    /// place: passes over them; else appends them from `buf`).
+    #[inline]
+    fn column_done<const N: usize>(&mut self, buf: &mut [u8; N], len: usize) {
+        self.raw(&mut buf[..len.min(N)]);
+    }
+    /// Where a block's column of `n` bytes is read from, passed over: the
+    /// unpacker's next `N` bytes in place when it has them, else `b`
+    /// filled as `raw` fills it (the bytes past `n` are any bytes).
+    #[inline]
+    fn column_in<'b, const N: usize>(&'b mut self, b: &'b mut [u8; N], n: usize) -> &'b [u8; N] {
+        self.raw(&mut b[..n.min(N)]);
+        b
+    }
     /// A count of items that each put at least `min_bytes` (1 or more)
     /// bytes in the byte stream, as a varint. The unpacker cuts it to what
     /// its bytes can hold, so a corrupted count cannot ask for more memory
@@ -270,6 +291,29 @@ impl<const STATS: bool> Coder for Packer<'_, STATS> {
     }
 
     #[inline]
+    fn column_out<'b, const N: usize>(&'b mut self, buf: &'b mut [u8; N]) -> &'b mut [u8; N] {
+        let at = self.at;
+        match self
+            .bytes
+            .get_mut(at..at.saturating_add(N))
+            .and_then(|room| <&mut [u8; N]>::try_from(room).ok())
+        {
+            Some(room) => room,
+            None => buf,
+        }
+    }
+
+    #[inline]
+    fn column_done<const N: usize>(&mut self, buf: &mut [u8; N], len: usize) {
+        // (the same test as `column_out`'s: nothing was written between)
+        if self.at.saturating_add(N) <= self.bytes.len() {
+            self.at += len.min(N);
+        } else {
+            self.raw(&mut buf[..len.min(N)]);
+        }
+    }
+
+    #[inline]
     fn mark(&mut self, label: &'static str) {
         if STATS {
             self.count(label);
@@ -357,6 +401,28 @@ impl Coder for Unpacker<'_> {
     #[inline]
     fn column_read(&mut self, len: usize, at: usize) {
         self.drifted |= len != at;
+    }
+
+    #[inline]
+    fn column_in<'b, const N: usize>(
+        &'b mut self,
+        buf: &'b mut [u8; N],
+        len: usize,
+    ) -> &'b [u8; N] {
+        let (bytes, at) = (self.bytes, self.at);
+        match bytes
+            .get(at..at.saturating_add(N))
+            .and_then(|w| <&[u8; N]>::try_from(w).ok())
+        {
+            Some(window) => {
+                self.at = at + len.min(N);
+                window
+            }
+            None => {
+                self.raw(&mut buf[..len.min(N)]);
+                buf
+            }
+        }
     }
 
     #[inline]

@@ -777,27 +777,36 @@ const COLUMN_PAD: usize = 48;
 /// Low-byte masks by count (0 to 4; `Cursor::take`).
 const LOW_BYTES: [u32; 8] = [0, 0xff, 0xffff, 0xff_ffff, u32::MAX, 0, 0, 0];
 
-/// The buffer a block's bytes are gathered in before they go into the
-/// state in one piece (`Coder::raw`), reused from block to block.
+/// Bytes a block's cursor may touch: its column and the padding.
+const COLUMN_SPAN: usize = COLUMN_BYTES + COLUMN_PAD;
+
+/// Buffers for a block's column when the state's bytes cannot hold it in
+/// place (near their end: `Coder::column_out`, `Coder::column_in`), reused
+/// from block to block: `buf` holds the column, `spare` stands for the
+/// direction's other side (never read).
 struct Column {
-    buf: [u8; COLUMN_BYTES + COLUMN_PAD],
+    buf: [u8; COLUMN_SPAN],
+    spare: [u8; COLUMN_SPAN],
 }
 
 impl Column {
     fn new() -> Column {
         Column {
-            buf: [0; COLUMN_BYTES + COLUMN_PAD],
+            buf: [0; COLUMN_SPAN],
+            spare: [0; COLUMN_SPAN],
         }
     }
 }
 
-/// Writes or reads a [`Column`] with no branch on what is written and no
-/// bounds check: `put` writes a value's four bytes and moves on by as many
-/// as it keeps (0 to 4), `take` reads four and keeps as many as it is
-/// told. The index is masked to the buffer (a block never comes near its
+/// Writes or reads a block's column (in the state's bytes, or a
+/// [`Column`]) with no branch on what is written and no bounds check: `put`
+/// writes a value's four bytes to `out` and moves on by as many as it
+/// keeps (0 to 4), `take` reads four of `inp` and keeps as many as it is
+/// told. The index is masked to the span (a block never comes near its
 /// end, see [`COLUMN_BYTES`]).
 struct Cursor<'a> {
-    buf: &'a mut [u8; COLUMN_BYTES + COLUMN_PAD],
+    out: &'a mut [u8; COLUMN_SPAN],
+    inp: &'a [u8; COLUMN_SPAN],
     at: usize,
 }
 
@@ -806,7 +815,7 @@ impl Cursor<'_> {
     #[inline(always)]
     fn put(&mut self, x: u32, n: usize) {
         let i = self.at & (COLUMN_BYTES - 1);
-        self.buf[i..i + 4].copy_from_slice(&x.to_le_bytes());
+        self.out[i..i + 4].copy_from_slice(&x.to_le_bytes());
         self.at += n;
     }
 
@@ -814,7 +823,7 @@ impl Cursor<'_> {
     #[inline(always)]
     fn take(&mut self, n: usize) -> u32 {
         let i = self.at & (COLUMN_BYTES - 1);
-        let b = &self.buf[i..i + 4];
+        let b = &self.inp[i..i + 4];
         self.at += n;
         u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & LOW_BYTES[n & 7]
     }
@@ -836,12 +845,13 @@ impl Cursor<'_> {
     fn words<C: Coder, const N: usize>(&mut self, words: &mut [u32; N]) {
         const { assert!(4 * N <= COLUMN_PAD, "past the column's padding") };
         let i = self.at & (COLUMN_BYTES - 1);
-        let b = &mut self.buf[i..i + 4 * N];
         if C::UNPACKS {
+            let b = &self.inp[i..i + 4 * N];
             *words = std::array::from_fn(|w| {
                 u32::from_le_bytes([b[4 * w], b[4 * w + 1], b[4 * w + 2], b[4 * w + 3]])
             });
         } else {
+            let b = &mut self.out[i..i + 4 * N];
             for (d, w) in b.chunks_exact_mut(4).zip(*words) {
                 d.copy_from_slice(&w.to_le_bytes());
             }
@@ -896,7 +906,42 @@ struct Lanes<'a> {
     col: Cursor<'a>,
 }
 
-impl Lanes<'_> {
+impl<'a> Lanes<'a> {
+    /// A block's lanes, at its column's first byte: the packer's column
+    /// in the state's bytes in place (`Coder::column_out`, else in `col`),
+    /// the unpacker's read (its length first) from them in place
+    /// (`Coder::column_in`, else through `col`). Gives the length read
+    /// (the packer: 0).
+    #[inline(always)]
+    fn open<C: Coder>(c: &'a mut C, col: &'a mut Column) -> (Lanes<'a>, usize) {
+        let Column { buf, spare } = col;
+        let (out, inp, len) = if C::UNPACKS {
+            let mut len = 0;
+            c.bits(&mut len, COLUMN_LEN_BITS);
+            let len = (len as usize).min(COLUMN_BYTES);
+            (spare, c.column_in(buf, len), len)
+        } else {
+            (c.column_out(buf), &*spare, 0)
+        };
+        let col = Cursor { out, inp, at: 0 };
+        (Lanes { flags: 0, col }, len)
+    }
+
+    /// Ends a block whose cursor ended `at` ([`Lanes::open`]): the packer
+    /// keeps its column and its length, the unpacker checks that its items
+    /// read the `len` bytes it held.
+    #[inline(always)]
+    fn close<C: Coder>(c: &mut C, col: &mut Column, len: usize, at: usize) {
+        if C::UNPACKS {
+            c.column_read(len, at);
+        } else {
+            debug_assert!(at <= COLUMN_BYTES);
+            let mut len = at as u32;
+            c.bits(&mut len, COLUMN_LEN_BITS);
+            c.column_done(&mut col.buf, (len as usize).min(COLUMN_BYTES));
+        }
+    }
+
     /// A decision: the packer sets flag `p` and gives `hit` back, the
     /// unpacker reads it.
     #[inline(always)]
@@ -1146,18 +1191,7 @@ fn code_block<C: Coder, T>(
     flag_bytes: usize,
     code: &mut impl FnMut(&mut T, &T, usize, &mut Lanes),
 ) {
-    let mut l = Lanes {
-        flags: 0,
-        col: Cursor {
-            buf: &mut col.buf,
-            at: 0,
-        },
-    };
-    let len = if C::UNPACKS {
-        code_column(c, &mut l.col)
-    } else {
-        0
-    };
+    let (mut l, len) = Lanes::open::<C>(c, col);
     let flag_bytes = flag_bytes.min(4);
     for j in range.take(BLOCK) {
         let (done, rest) = items.split_at_mut(j);
@@ -1171,27 +1205,11 @@ fn code_block<C: Coder, T>(
         if !C::UNPACKS {
             // (only its bytes: the item's follow)
             let i = at & (COLUMN_BYTES - 1);
-            l.col.buf[i..i + flag_bytes].copy_from_slice(&l.flags.to_le_bytes()[..flag_bytes]);
+            l.col.out[i..i + flag_bytes].copy_from_slice(&l.flags.to_le_bytes()[..flag_bytes]);
         }
     }
-    if C::UNPACKS {
-        c.column_read(len, l.col.at);
-    } else {
-        debug_assert!(l.col.at <= COLUMN_BYTES);
-        code_column(c, &mut l.col);
-    }
-}
-
-/// A block's column (`code_block`): its length, then its bytes. The
-/// unpacker's cursor is left at the first byte. Returns the length.
-#[inline(always)]
-fn code_column<C: Coder>(c: &mut C, col: &mut Cursor) -> usize {
-    let mut len = col.at as u32;
-    c.bits(&mut len, COLUMN_LEN_BITS);
-    let len = (len as usize).min(COLUMN_BYTES);
-    c.raw(&mut col.buf[..len]);
-    col.at = 0;
-    len
+    let at = l.col.at;
+    Lanes::close(c, col, len, at);
 }
 
 /// One contact sim, in order: its id (its difference from the last one's
@@ -2116,18 +2134,7 @@ fn code_nodes<C: Coder>(c: &mut C, nodes: &mut [Node], proxies: &[Proxy], col: &
     while end > 0 {
         let start = end.saturating_sub(BLOCK);
         c.mark("trees");
-        let mut l = Lanes {
-            flags: 0,
-            col: Cursor {
-                buf: &mut col.buf,
-                at: 0,
-            },
-        };
-        let len = if C::UNPACKS {
-            code_column(c, &mut l.col)
-        } else {
-            0
-        };
+        let (mut l, len) = Lanes::open::<C>(c, col);
         for i in (start..end).rev() {
             let (head, later) = nodes.split_at_mut(i + 1);
             let prev = later.first().unwrap_or(&BLANK_NODE);
@@ -2139,14 +2146,11 @@ fn code_nodes<C: Coder>(c: &mut C, nodes: &mut [Node], proxies: &[Proxy], col: &
             code_child::<C>(c1, &prev.children[1], proxies, later, i + 1, &mut l, 4);
             if !C::UNPACKS {
                 let i = at & (COLUMN_BYTES - 1);
-                l.col.buf[i] = l.flags as u8;
+                l.col.out[i] = l.flags as u8;
             }
         }
-        if C::UNPACKS {
-            c.column_read(len, l.col.at);
-        } else {
-            code_column(c, &mut l.col);
-        }
+        let at = l.col.at;
+        Lanes::close(c, col, len, at);
         end = start;
     }
 }
