@@ -160,7 +160,11 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
         l.impulse_x.0[k] = j.linear_impulse.x;
         l.impulse_y.0[k] = j.linear_impulse.y;
     }
-    l.bodies = BodyIndices::new(index_a, index_b);
+    // A chunk with no joint in lanes is never gathered (its default
+    // indices are not used).
+    if l.active != 0 {
+        l.bodies = BodyIndices::new(index_a, index_b);
+    }
     *lanes = l;
 }
 
