@@ -21,9 +21,10 @@
 //! then solves every chunk's qualifying joints at once from them
 //! ([`pass_lanes`]) and the other joints one by one with the scalar code
 //! ([`pass_others`]). The point
-//! impulses are kept in the lanes and written through to the joints after
-//! every solve and relax (the threshold check and the next step read them
-//! there). A body that is not awake (and an empty lane) points at the resting
+//! impulses are kept in the lanes over the step's passes (nothing else reads
+//! a lane joint's point impulse during them) and written to the joints once,
+//! after the last pass ([`store_impulses`]; the threshold check, the
+//! reaction forces and the next step read them there). A body that is not awake (and an empty lane) points at the resting
 //! stand-in state the solve appends to the awake states, as in the wide
 //! contact solver. On x86-64 the body states are gathered and scattered with
 //! the contact solver's row form (`contact_solver_wide/rows.rs`: each state
@@ -159,14 +160,19 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
         l.impulse_x.0[k] = j.linear_impulse.x;
         l.impulse_y.0[k] = j.linear_impulse.y;
     }
-    l.bodies = BodyIndices::new(index_a, index_b);
+    // A chunk with no joint in lanes is never gathered (its default
+    // indices are not used).
+    if l.active != 0 {
+        l.bodies = BodyIndices::new(index_a, index_b);
+    }
     *lanes = l;
 }
 
-/// One pass over the qualifying joints of `joints`, joints of one colour
-/// (no dynamic body twice), in chunks of [`LANES`] with their
-/// [`JointLanes`] `lanes` (prepared this step): each chunk's at once with
-/// the lanes of `m`. [`pass_others`] solves the chunks' other joints; the
+/// One pass over the qualifying joints of a colour's joints (no dynamic
+/// body twice), in chunks of [`LANES`] with their [`JointLanes`] `lanes`
+/// (prepared this step): each chunk's at once with the lanes of `m`, from
+/// and into the lanes alone (the point impulses reach the joints through
+/// [`store_impulses`]). [`pass_others`] solves the chunks' other joints; the
 /// two give the bits of the scalar pass over the joints in order, in either
 /// order (no dynamic body twice in a colour). (Two functions, so that the
 /// scalar solve keeps its own code, as in a colour with no lanes.)
@@ -174,15 +180,14 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
 pub(crate) fn pass_lanes<M: Build>(
     m: M,
     pass: JointPass,
-    joints: &mut [JointSim],
     lanes: &mut [JointLanes],
     states: &mut [BodyState],
 ) {
     // One loop per pass, each with its pass known.
     match pass {
-        JointPass::WarmStart => lanes_of::<M, WARM_START>(m, joints, lanes, states),
-        JointPass::Solve => lanes_of::<M, SOLVE>(m, joints, lanes, states),
-        JointPass::Relax => lanes_of::<M, RELAX>(m, joints, lanes, states),
+        JointPass::WarmStart => lanes_of::<M, WARM_START>(m, lanes, states),
+        JointPass::Solve => lanes_of::<M, SOLVE>(m, lanes, states),
+        JointPass::Relax => lanes_of::<M, RELAX>(m, lanes, states),
     }
 }
 
@@ -193,19 +198,23 @@ const RELAX: u8 = 2;
 
 /// [`pass_lanes`] for the pass `P`.
 #[inline(always)]
-fn lanes_of<M: Build, const P: u8>(
-    m: M,
-    joints: &mut [JointSim],
-    lanes: &mut [JointLanes],
-    states: &mut [BodyState],
-) {
+fn lanes_of<M: Build, const P: u8>(m: M, lanes: &mut [JointLanes], states: &mut [BodyState]) {
+    for l in lanes {
+        if l.active != 0 {
+            solve_lanes::<M, P>(m, l, states);
+        }
+    }
+}
+
+/// Writes the point impulses of the joints in lanes of `joints` (in chunks
+/// of [`LANES`] with their `lanes`, see [`pass_lanes`]) from the lanes into
+/// the joints: once per step, after the last pass.
+#[inline(always)]
+pub(crate) fn store_impulses(joints: &mut [JointSim], lanes: &[JointLanes]) {
     debug_assert_eq!(joints.len().div_ceil(LANES), lanes.len());
     for (chunk, l) in joints.chunks_mut(LANES).zip(lanes) {
         if l.active != 0 {
-            solve_lanes::<M, P>(m, l, states);
-            if P != WARM_START {
-                write_impulses(l, chunk);
-            }
+            write_impulses(l, chunk);
         }
     }
 }
@@ -665,8 +674,9 @@ mod tests {
     #[test]
     fn wide_revolute_passes_match_scalar_bit_for_bit() {
         check(LaneMath, |m, p, j, l, s, ctx| {
-            pass_lanes(m, p, j, l, s);
+            pass_lanes(m, p, l, s);
             pass_others(p, j, l, s, ctx);
+            store_impulses(j, l);
         });
     }
 
@@ -680,7 +690,8 @@ mod tests {
         };
         check(isa, |m, p, j, l, s, ctx| {
             pass_others(p, j, l, s, ctx);
-            pass_lanes(m, p, j, l, s);
+            pass_lanes(m, p, l, s);
+            store_impulses(j, l);
         });
     }
 }

@@ -5,7 +5,8 @@
 //! overflow colour, then every other colour), then (once the joint trees are
 //! known) the lanes of the wide joint passes, then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax, then
-//! restitution and storing the impulses. Each constraint pass walks the joint
+//! restitution and storing the impulses (the contacts', then the point
+//! impulses the wide joint passes kept in their lanes). Each constraint pass walks the joint
 //! colours (overflow first, then 0, 1, …; in the solve and relax passes then
 //! the joint trees, `joint/tree.rs`), then the contact overflow colour,
 //! then the contact colours 0, 1, … — one stage per colour, since a colour
@@ -89,6 +90,10 @@ pub(crate) enum StageKind {
     Contacts(Pass, u8),
     /// Impulses of the coloured contacts back into their manifolds.
     StoreImpulses,
+    /// The point impulses of the joints in lanes back into the joints, once
+    /// per step after the last pass: chunks of `lanes::LANES` joints of every
+    /// colour but the overflow colour, in colour order.
+    JointImpulses,
 }
 
 impl StageKind {
@@ -326,6 +331,8 @@ fn build_substep_stages(
         coloured,
         Some(MIN_CONSTRAINT_BLOCK),
     );
+    let chunks = layout.chunk_start[OVERFLOW_INDEX];
+    list.push(StageKind::JointImpulses, chunks, Some(MIN_JOINT_CHUNKS));
 }
 
 /// What joint preparation reads besides the joints: every body and solver
@@ -564,7 +571,7 @@ fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
         | StageKind::JointLanes(_) => &mut profile.prepare_constraints,
         StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
-        StageKind::StoreImpulses => &mut profile.store_impulses,
+        StageKind::StoreImpulses | StageKind::JointImpulses => &mut profile.store_impulses,
         StageKind::Joints(pass, _)
         | StageKind::JointTrees(pass)
         | StageKind::Overflow(pass)
@@ -712,6 +719,21 @@ fn run_block(
             }
         }
         StageKind::StoreImpulses => store_contacts(simd, shared, layout, start, end),
+        StageKind::JointImpulses => {
+            // Chunks `start..end` of all (colour order): each colour's part,
+            // its joints and lanes (only read here) belong to this block.
+            for c in 0..OVERFLOW_INDEX {
+                let first = layout.chunk_start[c];
+                let (lo, hi) = (start.max(first), end.min(layout.chunk_start[c + 1]));
+                if lo < hi {
+                    let ((j0, j1), (l0, l1)) =
+                        chunk_ranges(shared, layout, c as u8, lo - first, hi - first);
+                    let joints = unsafe { shared.joints[c].range(j0, j1) };
+                    let lanes = unsafe { shared.joint_lanes.range(l0, l1) };
+                    wide::store_impulses(joints, lanes);
+                }
+            }
+        }
     }
 }
 
@@ -931,7 +953,7 @@ fn joint_pass(
         Pass::Restitution | Pass::Store => return,
     };
     if joint_lanes.iter().any(|l| l.any()) {
-        joint_lanes_pass(simd, pass, joints, joint_lanes, states);
+        joint_lanes_pass(simd, pass, joint_lanes, states);
     }
     joint_scalar_pass(simd, pass, joints, joint_lanes, states, ctx);
 }
@@ -940,7 +962,6 @@ multiversion!(
     /// The joints in lanes of one pass over the joints of one colour.
     fn joint_lanes_pass(
         pass: JointPass,
-        joints: &mut [JointSim],
         joint_lanes: &mut [JointLanes],
         states: &mut [BodyState],
     ) = joint_lanes_pass_kernel, isa
@@ -952,13 +973,12 @@ multiversion!(
 fn joint_lanes_pass_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
     #[cfg(target_arch = "x86_64")] isa: I,
     pass: JointPass,
-    joints: &mut [JointSim],
     joint_lanes: &mut [JointLanes],
     states: &mut [BodyState],
 ) {
     #[cfg(not(target_arch = "x86_64"))]
     let isa = lanes::LaneMath;
-    wide::pass_lanes(isa, pass, joints, joint_lanes, states);
+    wide::pass_lanes(isa, pass, joint_lanes, states);
 }
 
 multiversion!(
