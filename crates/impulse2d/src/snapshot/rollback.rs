@@ -27,8 +27,8 @@
 //! each decision costs time. The contact sims, most of the state, go in
 //! blocks of 64 (`code_blocks`) through no call on the coder: per sim
 //! one word of flags (every guess's hit or miss, and byte counts) and the
-//! bytes that the flags say follow, gathered in a column that is appended
-//! in one piece; a sim's header (ids, bodies, material) is one guessed
+//! bytes that the flags say follow, in a column written and read in the
+//! state's bytes in place; a sim's header (ids, bodies, material) is one guessed
 //! image compared whole. Links that a list's other
 //! direction gives (a contact row's links back) and where each contact's
 //! sim is are read off what was coded before, and only rows that disagree
@@ -1166,10 +1166,11 @@ fn code_contact_sims<C: Coder>(
 /// Items in blocks of [`BLOCK`] (`blank` is the item before the first),
 /// each by `code(item, previous item, index, lanes)`, which puts every
 /// decision in a flag of the item's `flag_bytes` bytes of flags and every
-/// other byte after them, in the block's column. The packer codes the
-/// items, then writes the column; the unpacker reads the column first,
-/// then codes the items from it. So a guess costs no call on the coder and
-/// no branch on the stream. (`label`: what the column's bytes count as,
+/// other byte after them, in the block's column (in the state's bytes in
+/// place, `Lanes::open`). The packer codes the items into the column, then
+/// codes its length; the unpacker reads the length first, then codes the
+/// items from the column. So a guess costs no call on the coder and no
+/// branch on the stream. (`label`: what the column's bytes count as,
 /// `Coder::mark`.)
 fn code_blocks<C: Coder, T>(
     c: &mut C,
