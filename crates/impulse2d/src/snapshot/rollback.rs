@@ -27,8 +27,8 @@
 //! each decision costs time. The contact sims, most of the state, go in
 //! blocks of 64 (`code_blocks`) through no call on the coder: per sim
 //! one word of flags (every guess's hit or miss, and byte counts) and the
-//! bytes that the flags say follow, gathered in a column that is appended
-//! in one piece; a sim's header (ids, bodies, material) is one guessed
+//! bytes that the flags say follow, in a column written and read in the
+//! state's bytes in place; a sim's header (ids, bodies, material) is one guessed
 //! image compared whole. Links that a list's other
 //! direction gives (a contact row's links back) and where each contact's
 //! sim is are read off what was coded before, and only rows that disagree
@@ -535,30 +535,34 @@ fn code_contact<C: Coder>(ct: &mut Contact, p: &Contact, i: u32, shapes: &[Shape
     l.delta::<C>(R_ISLAND_NEXT, island_next, guess);
 }
 
-/// The contact rows' links back (each edge's previous key, the previous
-/// contact of the island): in a consistent world, the row whose link
-/// forward names this one, or none. So they are read off the links forward
-/// (`derived`: three slots per contact, scratch), and only rows that
-/// disagree are coded (none in a consistent world): their count, then for
-/// each the gap from the last one and its three links against the derived
-/// ones.
-#[inline(never)]
-fn code_contact_prevs<C: Coder>(c: &mut C, contacts: &mut [Contact], derived: &mut [u32]) {
-    derived.fill(NULL_INDEX);
-    let table = derived.as_chunks_mut::<3>().0;
+/// Notes row `i`'s links forward as the links back they make (`table`:
+/// per contact, each edge's previous key and the island's previous
+/// contact; `code_contact_prevs`). Called for each row in order, after
+/// `NULL_INDEX` everywhere.
+#[inline(always)]
+fn note_links_back(table: &mut [[u32; 3]], i: usize, ct: &Contact) {
     // (a link to no row, `NULL_INDEX` among them, names no slot)
     let mut put = |to: u32, slot: usize, from: u32| {
         if let Some(row) = table.get_mut(to as usize) {
             row[slot] = from;
         }
     };
-    for (i, ct) in contacts.iter().enumerate() {
-        let [e0, e1] = &ct.edges;
-        let key = (i as u32) << 1;
-        put(e0.next_key >> 1, (e0.next_key & 1) as usize, key);
-        put(e1.next_key >> 1, (e1.next_key & 1) as usize, key | 1);
-        put(ct.island_next, 2, i as u32);
-    }
+    let [e0, e1] = &ct.edges;
+    let key = (i as u32) << 1;
+    put(e0.next_key >> 1, (e0.next_key & 1) as usize, key);
+    put(e1.next_key >> 1, (e1.next_key & 1) as usize, key | 1);
+    put(ct.island_next, 2, i as u32);
+}
+
+/// The contact rows' links back (each edge's previous key, the previous
+/// contact of the island): in a consistent world, the row whose link
+/// forward names this one, or none. So they are read off the links forward
+/// (`derived`: three slots per contact, filled by `note_links_back` while
+/// the rows were coded, `code_contact_rows`), and only rows that disagree
+/// are coded (none in a consistent world): their count, then for each the
+/// gap from the last one and its three links against the derived ones.
+#[inline(never)]
+fn code_contact_prevs<C: Coder>(c: &mut C, contacts: &mut [Contact], derived: &[u32]) {
     code_off_table(
         c,
         contacts,
@@ -630,13 +634,15 @@ fn code_off_table<C: Coder>(
     }
 }
 
-/// The contact rows (see `code_contact`).
+/// The contact rows (see `code_contact`), each noting its links back in
+/// `derived` once it is coded (`note_links_back`, for `code_contact_prevs`).
 #[inline(never)]
 fn code_contact_rows<C: Coder>(
     c: &mut C,
     contacts: &mut Vec<Contact>,
     shapes: &[Shape],
     col: &mut Column,
+    derived: &mut [u32],
 ) {
     let mut n = contacts.len() as u32;
     c.count(&mut n, ROW_FLAG_BYTES);
@@ -644,6 +650,8 @@ fn code_contact_rows<C: Coder>(
         contacts.resize(n as usize, Contact::default());
     }
     let blank = Contact::default();
+    derived.fill(NULL_INDEX);
+    let table = derived.as_chunks_mut::<3>().0;
     code_blocks(
         c,
         contacts,
@@ -653,6 +661,7 @@ fn code_contact_rows<C: Coder>(
         "contact rows",
         |ct, p, i, l| {
             code_contact::<C>(ct, p, i as u32, shapes, l);
+            note_links_back(table, i, ct);
         },
     );
 }
@@ -1157,10 +1166,11 @@ fn code_contact_sims<C: Coder>(
 /// Items in blocks of [`BLOCK`] (`blank` is the item before the first),
 /// each by `code(item, previous item, index, lanes)`, which puts every
 /// decision in a flag of the item's `flag_bytes` bytes of flags and every
-/// other byte after them, in the block's column. The packer codes the
-/// items, then writes the column; the unpacker reads the column first,
-/// then codes the items from it. So a guess costs no call on the coder and
-/// no branch on the stream. (`label`: what the column's bytes count as,
+/// other byte after them, in the block's column (in the state's bytes in
+/// place, `Lanes::open`). The packer codes the items into the column, then
+/// codes its length; the unpacker reads the length first, then codes the
+/// items from the column. So a guess costs no call on the coder and no
+/// branch on the stream. (`label`: what the column's bytes count as,
 /// `Coder::mark`.)
 fn code_blocks<C: Coder, T>(
     c: &mut C,
@@ -2299,7 +2309,7 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     if C::UNPACKS {
         keep_pairs(contacts, old_pairs);
     }
-    code_contact_rows(c, contacts, &shapes[..], &mut col);
+    code_contact_rows(c, contacts, &shapes[..], &mut col, derived);
     c.mark("contact links back");
     code_contact_prevs(c, contacts, derived);
     c.mark("contact sims: ids, bodies, material");
@@ -2990,12 +3000,12 @@ mod tests {
         let mut col = Column::new();
         let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
         let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
-        code_contact_rows(&mut p, &mut saved.to_vec(), &[], &mut col);
+        code_contact_rows(&mut p, &mut saved.to_vec(), &[], &mut col, &mut [0; 30]);
         p.finish();
         let unpack = |bytes: &[u8], col: &mut Column| {
             let mut loaded = vec![Contact::default(); 5];
             let mut u = Unpacker::new(bytes, &bits, &joints);
-            code_contact_rows(&mut u, &mut loaded, &[], col);
+            code_contact_rows(&mut u, &mut loaded, &[], col, &mut [0; 30]);
             (format!("{loaded:?}"), u.at_end())
         };
         for i in 0..bytes.len() {
@@ -3280,10 +3290,13 @@ mod link_tests {
 
     fn round_trip(saved: &[Contact]) -> usize {
         let mut rows = saved.to_vec();
-        let mut scratch = vec![0; 3 * rows.len()];
+        let mut scratch = vec![NULL_INDEX; 3 * rows.len()];
         let (mut bytes, mut bits, mut joints) = (Vec::new(), Vec::new(), Vec::new());
         let mut p = Packer::new(&mut bytes, &mut bits, &mut joints);
-        code_contact_prevs(&mut p, &mut rows, &mut scratch);
+        for (i, ct) in rows.iter().enumerate() {
+            note_links_back(scratch.as_chunks_mut().0, i, ct);
+        }
+        code_contact_prevs(&mut p, &mut rows, &scratch);
         p.finish();
         // the loaded rows start with only the links forward
         let mut loaded = saved.to_vec();
@@ -3293,7 +3306,7 @@ mod link_tests {
             ct.island_prev = 7;
         }
         let mut u = Unpacker::new(&bytes, &bits, &joints);
-        code_contact_prevs(&mut u, &mut loaded, &mut scratch);
+        code_contact_prevs(&mut u, &mut loaded, &scratch);
         assert!(u.at_end());
         let back = |c: &Contact| [c.edges[0].prev_key, c.edges[1].prev_key, c.island_prev];
         assert_eq!(
