@@ -192,12 +192,8 @@ impl BroadPhase {
         let t = key.body_type() as usize;
         self.note_edit(key.body_type());
         let index = self.trees[t].enlarge_proxy_inlined(key.proxy_id(), fat_aabb)?;
-        // (The key is checked: no need to check it again as `buffer_move` does.)
-        let slot = &mut self.move_slots[t][index as usize];
-        if *slot == NOT_MOVED {
-            *slot = self.move_buffer.len() as u32;
-            self.move_buffer.push(Some(key));
-        }
+        // (The tree checked the key: no need to check it again as `buffer_move` does.)
+        self.buffer_checked_move(key, t, index);
         Ok(())
     }
 
@@ -211,7 +207,15 @@ impl BroadPhase {
             debug_assert!(false, "buffer_move with a stale proxy key {key:?}");
             return;
         }
-        let slot = &mut self.move_slots[key.body_type() as usize][key.proxy_id().index() as usize];
+        self.buffer_checked_move(key, key.body_type() as usize, key.proxy_id().index());
+    }
+
+    /// [`buffer_move`](Self::buffer_move) of a key already checked (`tree` is
+    /// its body type's tree, `index` its proxy index): puts it into the move
+    /// buffer unless it is there.
+    #[inline(always)]
+    fn buffer_checked_move(&mut self, key: ProxyKey, tree: usize, index: u32) {
+        let slot = &mut self.move_slots[tree][index as usize];
         if *slot == NOT_MOVED {
             *slot = self.move_buffer.len() as u32;
             self.move_buffer.push(Some(key));
