@@ -191,15 +191,6 @@ impl RawStores {
         }
     }
 
-    /// Frees what an empty copy holds from its creation (each tree's root
-    /// node), for a compact state, which never uses its copies (a refill
-    /// would fill the trees whole again).
-    pub(super) fn release(&mut self) {
-        for tree in &mut self.broad_phase.trees {
-            tree.nodes = Vec::new();
-        }
-    }
-
     /// Bytes of world state held (the elements, not the spare capacity).
     pub(super) fn byte_len(&self) -> usize {
         use std::mem::size_of_val;

@@ -2505,8 +2505,9 @@ pub struct RollbackState {
     settings: WorldDef,
     /// Whether the stores are packed (`code_world`) rather than copied.
     compact: bool,
-    /// The copied stores (the fast form).
-    raw: RawStores,
+    /// The copied stores (the fast form), made by its first save: boxed so
+    /// that a compact state does not carry their few kilobytes of roots.
+    raw: Option<Box<RawStores>>,
     /// The packed stores (the compact form): bytes, and one bit per guess.
     bytes: Vec<u8>,
     bits: Vec<u64>,
@@ -2579,7 +2580,9 @@ impl RollbackState {
         let stores = if self.compact {
             self.bytes.len() + size_of_val(&self.bits[..]) + size_of_val(&self.joint_sims[..])
         } else {
-            self.raw.byte_len()
+            self.raw
+                .as_ref()
+                .map_or(0, |raw| std::mem::size_of::<RawStores>() + raw.byte_len())
         };
         std::mem::size_of::<Self>() + stores + joints + events
     }
@@ -2590,11 +2593,11 @@ impl RollbackState {
     /// joints' and events' copies shrunk to their lengths, and the scratch
     /// link table of `code_world` dropped (a load or save uses the
     /// caller's, [`RollbackState::swap_scratch`], or grows it again), and
-    /// the unused copied-form stores' root nodes. A copied state keeps its
+    /// the unused copied-form stores. A copied state keeps its
     /// copies' spare room.
     pub(crate) fn trim(&mut self) {
         if self.compact {
-            self.raw.release();
+            self.raw = None;
         }
         // Shrinks each vector to its length.
         macro_rules! shrink {
@@ -2682,7 +2685,7 @@ impl World {
             state.bits.reserve(state.bits.len() / 4);
             state.joint_sims.reserve(state.joint_sims.len() / 4);
         } else {
-            state.raw.save(self);
+            state.raw.get_or_insert_with(Box::default).save(self);
         }
         state.joints.refill(&self.joints);
         if state.compact {
@@ -2741,7 +2744,10 @@ impl World {
             code_world(&mut unpacker, self, &mut links);
             debug_assert!(unpacker.at_end(), "rollback state not read to its end");
         } else {
-            state.raw.load(self);
+            // (a saved copied state has its stores)
+            if let Some(raw) = state.raw.as_deref() {
+                raw.load(self);
+            }
             self.step_index = state.step_index;
         }
         self.record_change();
