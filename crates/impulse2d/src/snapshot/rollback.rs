@@ -2975,6 +2975,39 @@ mod tests {
     }
 
     #[test]
+    fn columns_in_place_are_the_buffered_columns_and_any_bytes_decode() {
+        // enough sims that most blocks' columns go in place: a packer
+        // writing into a buffer with room (here full of other bytes) gives
+        // the bytes of one that went through the column buffer
+        let mut r = Rng(11);
+        let saved: Vec<_> = (0..1000).map(|_| odd_sim(&mut r)).collect();
+        let (buffered, bits) = pack(&saved);
+        assert!(buffered.len() > 2 * COLUMN_SPAN);
+        let mut bytes = vec![0xa5; buffered.len() + COLUMN_SPAN];
+        let (mut again, mut joints) = (Vec::new(), Vec::new());
+        let mut p = Packer::new(&mut bytes, &mut again, &mut joints);
+        code_contact_sims(
+            &mut p,
+            &mut saved.clone(),
+            &blank_contact_sim(),
+            &NO_GUESSES,
+            &mut Column::new(),
+        );
+        p.finish();
+        assert_eq!((&bytes, &again), (&buffered, &bits));
+        // read in place: the sims come back, and corrupted bytes decode
+        // without a panic
+        let mut loaded = vec![odd_sim(&mut Rng(3)); 5];
+        assert!(unpack(&bytes, &bits, &mut loaded));
+        assert_eq!(format!("{loaded:?}"), format!("{saved:?}"));
+        for i in (0..bytes.len()).step_by(17) {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << (i % 8);
+            unpack(&b, &bits, &mut saved.clone());
+        }
+    }
+
+    #[test]
     fn a_corrupted_count_or_point_count_stays_in_bounds() {
         // 70 sims packed: the count (70, one varint byte) comes first
         let mut r = Rng(6);
