@@ -509,12 +509,15 @@ impl DynamicTree {
     /// `BroadPhase::enlarge_proxy_inlined`); returns the proxy's index.
     #[inline(always)]
     pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: WorldAabb) -> Result<u32> {
-        let index = self.check_id(id)?;
+        let link = self.checked_link(id)?;
         check_aabb(&aabb)?;
-        let link = self.proxies[index as usize].link;
         let (mut node, slot) = (link.parent, link.slot as usize & 1);
+        // (The links sliced to the nodes' length, which they share, so that
+        // one bounds check per level serves both arrays.)
+        let nodes = &mut self.nodes[..];
+        let links = &self.node_links[..nodes.len()];
 
-        let leaf = &mut self.nodes[node as usize].children[slot];
+        let leaf = &mut nodes[node as usize].children[slot];
         leaf.aabb = aabb;
         leaf.word |= MOVED_FLAG;
 
@@ -524,11 +527,11 @@ impl DynamicTree {
         let mut child;
         loop {
             if node == ROOT {
-                return Ok(index);
+                return Ok(id.index);
             }
-            let up = self.node_links[node as usize];
+            let up = links[node as usize];
             node = up.parent;
-            child = &mut self.nodes[node as usize].children[up.slot as usize & 1];
+            child = &mut nodes[node as usize].children[up.slot as usize & 1];
             if child.aabb.contains(&aabb) {
                 break;
             }
@@ -538,15 +541,15 @@ impl DynamicTree {
         }
         loop {
             if child.is_moved() {
-                return Ok(index);
+                return Ok(id.index);
             }
             child.word |= MOVED_FLAG;
             if node == ROOT {
-                return Ok(index);
+                return Ok(id.index);
             }
-            let up = self.node_links[node as usize];
+            let up = links[node as usize];
             node = up.parent;
-            child = &mut self.nodes[node as usize].children[up.slot as usize & 1];
+            child = &mut nodes[node as usize].children[up.slot as usize & 1];
         }
     }
 
@@ -966,8 +969,15 @@ impl DynamicTree {
 
     #[inline(always)]
     fn check_id(&self, id: ProxyId) -> Result<u32> {
+        self.checked_link(id).map(|_| id.index)
+    }
+
+    /// The link of the live proxy `id` refers to; [`Error::InvalidId`] when
+    /// the id is stale or from another tree.
+    #[inline(always)]
+    fn checked_link(&self, id: ProxyId) -> Result<Link> {
         match self.proxies.get(id.index as usize) {
-            Some(p) if p.link.allocated && p.generation == id.generation => Ok(id.index),
+            Some(p) if p.link.allocated && p.generation == id.generation => Ok(p.link),
             _ => Err(Error::InvalidId { what: "proxy" }),
         }
     }
