@@ -131,6 +131,9 @@ pub(crate) struct WorkerScratch {
     /// The island that most wants to sleep but must be split first, as
     /// (sleep time, island id); (0, NULL) for none.
     pub split_candidate: (f32, u32),
+    /// The contact flags of this worker's narrow-phase blocks, or-ed
+    /// together (only `sim_flags::ENABLE_HIT_EVENT` is read).
+    pub contact_flags: u32,
 }
 
 /// Buffers reused from step to step so that a steady step allocates nothing.
@@ -146,6 +149,13 @@ pub(crate) struct StepScratch {
     pub pair_order: Vec<(u32, u32, u32, u32)>,
     /// Contacts (by id) whose touching state changed in the narrow phase.
     pub contact_state_bits: BitSet,
+    /// Whether a contact of the graph's colours may carry
+    /// `sim_flags::ENABLE_HIT_EVENT`: set by each step's narrow phase from
+    /// the contacts it updated (every awake one), and by
+    /// `World::add_contact_to_graph` for a contact that joins the colours
+    /// later (a woken one keeps the flags it fell asleep with). When it is
+    /// false, the hit events' scan over the colours is skipped.
+    pub hit_events_possible: bool,
     /// Prepared contact constraints, in colour order.
     pub constraints: Vec<ContactConstraint>,
     /// The coloured constraints packed `lanes::LANES` at a time (overflow excluded).
