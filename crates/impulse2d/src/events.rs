@@ -322,7 +322,9 @@ impl World {
         self.events.push_contact_end(event);
     }
 
-    /// Gathers the step's hit events and body move events. Runs after the
+    /// Gathers the step's hit events, and brings the move events of the
+    /// bullets swept after the finalize stage (which wrote every awake body's
+    /// move event) up to date. Runs after the
     /// solver, before islands fall asleep (so that bodies going to sleep are
     /// still in the awake set and their contacts in the graph).
     pub(crate) fn record_step_events(&mut self) {
@@ -330,7 +332,6 @@ impl World {
         let World {
             graph,
             shapes,
-            bodies,
             solver_sets,
             events,
             world_number,
@@ -375,18 +376,11 @@ impl World {
             }
         }
 
-        for sim in &solver_sets[AWAKE_SET as usize].body_sims {
-            let body = &bodies[sim.body_id as usize];
-            events.body_moves.push(BodyMoveEvent {
-                body_id: BodyId {
-                    index: sim.body_id,
-                    world: *world_number,
-                    generation: body.generation,
-                },
-                transform: sim.transform,
-                user_data: body.user_data,
-                fell_asleep: false,
-            });
+        // The finalize stage wrote every awake body's move event; the
+        // bullets moved since, in their sweeps.
+        let sims = &solver_sets[AWAKE_SET as usize].body_sims;
+        for &i in &scratch.fast_bullets {
+            events.body_moves[i as usize].transform = sims[i as usize].transform;
         }
     }
 }

@@ -512,6 +512,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         callbacks,
         world_number,
         profile,
+        events,
         ..
     } = world;
     let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
@@ -538,6 +539,12 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     });
 
     let enable_sleep = settings.enable_sleep;
+    // events: each block writes its bodies' move events (a bullet's pose is
+    // brought up to date after its sweep, in `World::record_step_events`).
+    let moves = &mut events.body_moves;
+    moves.clear();
+    moves.reserve(body_count as usize);
+    let move_slots = SharedMut::new(&mut moves.spare_capacity_mut()[..body_count as usize]);
     let sims = SharedMut::new(&mut awake.body_sims);
     let states = SharedMut::new(&mut awake.body_states);
     let (bodies, shapes, islands) = (SharedMut::new(bodies), SharedMut::new(shapes), &*islands);
@@ -546,6 +553,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         enable_sleep,
         islands,
         sweep: &sweep,
+        world_number: *world_number,
     };
     // The tree tasks first (the larger blocks), then the bodies in blocks.
     let task_count = tree_tasks.len();
@@ -573,12 +581,21 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
                 states: &states,
                 bodies: &bodies,
                 shapes: &shapes,
+                moves: &move_slots,
             };
             finalize_block(*simd, &finalize, &stores, range, &mut own);
         },
         |_| {},
     );
     profile.rebuild_trees += tree_nanos.into_inner() as f32 * 1e-6;
+    // SAFETY: the blocks above took the ranges of `0..body_count` (the
+    // region returns only once every block ran), and `finalize_block_kernel`
+    // wrote the move event of every index of its range: the first
+    // `body_count` slots are initialised.
+    #[allow(unsafe_code)]
+    unsafe {
+        events.body_moves.set_len(body_count as usize);
+    }
 
     // Merge in worker order (the operations do not depend on it anyway).
     scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
@@ -629,6 +646,8 @@ struct FinalizeStores<'a> {
     states: &'a SharedMut<'a, BodyState>,
     bodies: &'a SharedMut<'a, crate::body::Body>,
     shapes: &'a SharedMut<'a, crate::shape::Shape>,
+    /// The body move events' slots, by awake index.
+    moves: &'a SharedMut<'a, std::mem::MaybeUninit<crate::events::BodyMoveEvent>>,
 }
 
 multiversion!(
@@ -650,10 +669,30 @@ fn finalize_block_kernel(
     own: &mut WorkerScratch,
 ) {
     for sim_index in range {
-        // SAFETY: blocks take disjoint ranges of awake bodies.
-        let (sim, state) = unsafe { (stores.sims.get(sim_index), stores.states.get(sim_index)) };
+        // SAFETY: blocks take disjoint ranges of awake bodies (and of their
+        // move events' slots).
+        let (sim, state, slot) = unsafe {
+            (
+                stores.sims.get(sim_index),
+                stores.states.get(sim_index),
+                stores.moves.get(sim_index),
+            )
+        };
         let (bodies, shapes) = (stores.bodies, stores.shapes);
         finalize.run(sim_index as u32, sim, state, bodies, shapes, own);
+        // SAFETY: each awake body has one sim, so body `sim.body_id` belongs
+        // to this sim's block.
+        let body = unsafe { bodies.get_shared(sim.body_id as usize) };
+        slot.write(crate::events::BodyMoveEvent {
+            body_id: crate::id::BodyId {
+                index: sim.body_id,
+                world: finalize.world_number,
+                generation: body.generation,
+            },
+            transform: sim.transform,
+            user_data: body.user_data,
+            fell_asleep: false,
+        });
     }
 }
 
@@ -664,6 +703,8 @@ struct Finalize<'a> {
     islands: &'a [crate::solver::island::Island],
     /// What a fast body's sweep reads.
     sweep: &'a continuous::StaticSweep<'a>,
+    /// The world's number, for the body move events' ids.
+    world_number: u16,
 }
 
 impl Finalize<'_> {
