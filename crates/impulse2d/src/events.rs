@@ -278,7 +278,19 @@ impl World {
     /// asleep.
     pub(crate) fn end_step_events(&mut self) {
         self.update_sensors();
-        let World { events, bodies, .. } = self;
+        let World {
+            events,
+            bodies,
+            solver_sets,
+            ..
+        } = self;
+        // The moves are the awake bodies when the solver finished; only
+        // falling asleep (or the quarantine) takes bodies out of the awake
+        // set since, and nothing adds one. None left: none fell asleep.
+        if solver_sets[AWAKE_SET as usize].body_sims.len() >= events.body_moves.len() {
+            events.in_step = false;
+            return;
+        }
         for event in &mut events.body_moves {
             let set = bodies[event.body_id.index as usize].set_index;
             event.fell_asleep = set >= FIRST_SLEEPING_SET;
