@@ -278,7 +278,19 @@ impl World {
     /// asleep.
     pub(crate) fn end_step_events(&mut self) {
         self.update_sensors();
-        let World { events, bodies, .. } = self;
+        let World {
+            events,
+            bodies,
+            solver_sets,
+            ..
+        } = self;
+        // The moves are the awake bodies when the solver finished; only
+        // falling asleep (or the quarantine) takes bodies out of the awake
+        // set since, and nothing adds one. None left: none fell asleep.
+        if solver_sets[AWAKE_SET as usize].body_sims.len() >= events.body_moves.len() {
+            events.in_step = false;
+            return;
+        }
         for event in &mut events.body_moves {
             let set = bodies[event.body_id.index as usize].set_index;
             event.fell_asleep = set >= FIRST_SLEEPING_SET;
@@ -322,7 +334,9 @@ impl World {
         self.events.push_contact_end(event);
     }
 
-    /// Gathers the step's hit events and body move events. Runs after the
+    /// Gathers the step's hit events, and brings the move events of the
+    /// bullets swept after the finalize stage (which wrote every awake body's
+    /// move event) up to date. Runs after the
     /// solver, before islands fall asleep (so that bodies going to sleep are
     /// still in the awake set and their contacts in the graph).
     pub(crate) fn record_step_events(&mut self) {
@@ -330,10 +344,10 @@ impl World {
         let World {
             graph,
             shapes,
-            bodies,
             solver_sets,
             events,
             world_number,
+            scratch,
             ..
         } = self;
         let shape_id = |index: u32| ShapeId {
@@ -341,7 +355,13 @@ impl World {
             world: *world_number,
             generation: shapes[index as usize].generation,
         };
-        for color in &graph.colors {
+        // Without a flagged contact in the colours, no need to read them all.
+        let colors: &[_] = if scratch.hit_events_possible {
+            &graph.colors
+        } else {
+            &[]
+        };
+        for color in colors {
             for sim in &color.contact_sims {
                 if sim.sim_flags & sim_flags::ENABLE_HIT_EVENT == 0 {
                     continue;
@@ -368,18 +388,112 @@ impl World {
             }
         }
 
-        for sim in &solver_sets[AWAKE_SET as usize].body_sims {
-            let body = &bodies[sim.body_id as usize];
-            events.body_moves.push(BodyMoveEvent {
-                body_id: BodyId {
-                    index: sim.body_id,
-                    world: *world_number,
-                    generation: body.generation,
-                },
-                transform: sim.transform,
-                user_data: body.user_data,
-                fell_asleep: false,
-            });
+        // The finalize stage wrote every awake body's move event; the
+        // bullets moved since, in their sweeps.
+        let sims = &solver_sets[AWAKE_SET as usize].body_sims;
+        for &i in &scratch.fast_bullets {
+            events.body_moves[i as usize].transform = sims[i as usize].transform;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::collision::make_box;
+    use crate::contact::sim_flags;
+    use crate::pos::to_pos;
+    use crate::{BodyDef, BodyType, ShapeDef, Vec2, World, WorldDef};
+
+    /// What makes skipping the hit events' scan exact: whenever the step says
+    /// no contact of the colours may carry the hit-event flag, none does.
+    /// Returns whether one does.
+    fn check_hit_scan_skip(world: &World) -> bool {
+        let flagged = world
+            .graph
+            .colors
+            .iter()
+            .flat_map(|c| &c.contact_sims)
+            .any(|s| s.sim_flags & sim_flags::ENABLE_HIT_EVENT != 0);
+        assert!(
+            world.scratch.hit_events_possible || !flagged,
+            "a flagged contact in the colours, but its scan was skipped"
+        );
+        flagged
+    }
+
+    #[test]
+    fn hit_scan_is_skipped_only_without_flagged_contacts() {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let ground = world.create_body(&BodyDef::default()).unwrap();
+        let slab = make_box(20.0, 0.5).unwrap();
+        world
+            .create_polygon_shape(ground, &ShapeDef::default(), &slab)
+            .unwrap();
+        let square = make_box(0.5, 0.5).unwrap();
+        let loud = ShapeDef {
+            enable_hit_events: true,
+            ..Default::default()
+        };
+        let mut shapes = Vec::new();
+        let mut boxes = Vec::new();
+        for i in 0..8 {
+            let body = world
+                .create_body(&BodyDef {
+                    body_type: BodyType::Dynamic,
+                    position: to_pos(Vec2::new(0.0, 1.0 + 1.05 * i as f32)),
+                    ..Default::default()
+                })
+                .unwrap();
+            shapes.push(world.create_polygon_shape(body, &loud, &square).unwrap());
+            boxes.push(body);
+        }
+        // Landing with hit events on: flagged contacts, and the scan runs.
+        let mut saw_flagged = false;
+        let mut steps = 0;
+        while world.body(boxes[0]).unwrap().is_awake() {
+            world.step(1.0 / 60.0, 4).unwrap();
+            saw_flagged |= check_hit_scan_skip(&world);
+            steps += 1;
+            assert!(steps < 2000, "the stack never fell asleep");
+        }
+        assert!(saw_flagged);
+        // Asleep, the stack's contacts keep the flag while the shapes drop it.
+        for &s in &shapes {
+            world.shape_mut(s).unwrap().set_hit_events_enabled(false);
+        }
+        for _ in 0..5 {
+            world.step(1.0 / 60.0, 4).unwrap();
+            assert!(!check_hit_scan_skip(&world));
+            assert!(
+                !world.scratch.hit_events_possible,
+                "nothing awake is flagged"
+            );
+        }
+        // A quiet box dropped on the stack wakes it in the narrow phase's
+        // state changes: its woken contacts join the colours still flagged
+        // (they are updated only from the next step on).
+        let dropped = world
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: to_pos(Vec2::new(0.0, 9.0)),
+                linear_velocity: Vec2::new(0.0, -4.0),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_polygon_shape(dropped, &ShapeDef::default(), &square)
+            .unwrap();
+        let mut woke_flagged = false;
+        for _ in 0..120 {
+            world.step(1.0 / 60.0, 4).unwrap();
+            woke_flagged |= check_hit_scan_skip(&world);
+        }
+        assert!(
+            woke_flagged,
+            "the woken contacts kept their flag for a step"
+        );
+        // Updated since, they carry it no more and the scan is skipped again.
+        assert!(!check_hit_scan_skip(&world));
+        assert!(!world.scratch.hit_events_possible);
     }
 }

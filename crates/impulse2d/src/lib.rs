@@ -184,7 +184,7 @@
 //! velocity row written whole: same bits as the lane-by-lane reference, fewer
 //! instructions).
 
-// `unsafe` is denied everywhere but in six places, each `#[allow(unsafe_code)]`
+// `unsafe` is denied everywhere but in seven places, each `#[allow(unsafe_code)]`
 // item with a SAFETY comment:
 // - where threads share a mutable slice whose parts they touch are disjoint by
 //   construction: `workers.rs` (the wrapper) and the few functions that use it,
@@ -204,6 +204,8 @@
 //   values only; SSE2 is in every x86-64 CPU's baseline.
 // - `collision/ray.rs` `mod avx2` (x86-64): the AVX2 sharp polygon cast, called
 //   only once AVX2 was detected; its loads read the first four of eight `Vec2`s.
+// - `solver/mod.rs` `finalize_bodies`: the body move events' `set_len` after the
+//   finalize blocks, which together write every slot below it.
 #![deny(unsafe_code)]
 
 // Unit tests share the integration tests' scene builders, which name the crate.

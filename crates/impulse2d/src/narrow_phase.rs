@@ -102,6 +102,7 @@ impl World {
         scratch.rebuild_trees = true;
         let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
             w.contact_bits.set_bit_count_and_clear(capacity);
+            w.contact_flags = 0;
         });
 
         // The touching contacts of every colour, then the awake set's others.
@@ -141,7 +142,7 @@ impl World {
                     solver_sets,
                     pre_solve: &pre_solve,
                 };
-                collide_sims(simd, &env, sims, &mut own.contact_bits);
+                own.contact_flags |= collide_sims(simd, &env, sims, &mut own.contact_bits);
             }
         };
         workers.for_each_block(total, MIN_CONTACT_BLOCK, |range, worker| {
@@ -150,9 +151,14 @@ impl World {
 
         let bits = &mut scratch.contact_state_bits;
         bits.set_bit_count_and_clear(capacity);
+        let mut flags = 0;
         for w in &mut scratch.workers {
-            bits.union_with(&w.get_mut().unwrap_or_else(|e| e.into_inner()).contact_bits);
+            let w = w.get_mut().unwrap_or_else(|e| e.into_inner());
+            bits.union_with(&w.contact_bits);
+            flags |= w.contact_flags;
         }
+        // events: every awake contact was updated just now
+        scratch.hit_events_possible = flags & sim_flags::ENABLE_HIT_EVENT != 0;
         self.solver_sets[AWAKE_SET as usize].contact_sims = awake_sims;
         self.update_contact_states();
     }
@@ -257,15 +263,17 @@ struct CollideEnv<'a> {
 multiversion!(
     /// Updates the contacts `sims` and sets the bit (by contact id) of each
     /// one the serial pass must look at, built for the world's SIMD path.
+    /// Returns the updated contacts' `sim_flags` or-ed together.
     fn collide_sims(
         env: &CollideEnv,
         sims: &mut [ContactSim],
         changed: &mut BitSet,
-    ) = collide_sims_kernel
+    ) -> u32 = collide_sims_kernel
 );
 
 #[inline(always)]
-fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut BitSet) {
+fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut BitSet) -> u32 {
+    let mut flags = 0;
     for sim in sims {
         let e = env;
         let (shapes, bodies, sets) = (e.shapes, e.bodies, e.solver_sets);
@@ -281,7 +289,9 @@ fn collide_sims_kernel(env: &CollideEnv, sims: &mut [ContactSim], changed: &mut 
         ) {
             changed.set(sim.contact_id);
         }
+        flags |= sim.sim_flags;
     }
+    flags
 }
 
 /// Updates one contact. Returns whether its touching state changed or its

@@ -276,6 +276,73 @@ fn awake_bodies_report_moves_until_they_fall_asleep() {
     assert!((30..120).contains(&i), "slept at step {i}");
 }
 
+/// Every awake body reports its pose after the whole step, on any worker
+/// count: bullets too, whose sweeps move them after the other bodies are done,
+/// and fast bodies that are not bullets, swept against the static wall.
+#[test]
+fn move_events_carry_every_awake_body_s_final_pose() {
+    for workers in [1, 2, 4] {
+        let mut world = build::world_with_workers(workers);
+        ground(&mut world, &ShapeDef::default());
+        // A thin static wall at x = 6 m.
+        let wall = world.create_body(&BodyDef::default()).unwrap();
+        let slab = make_offset_box(0.05, 3.0, Vec2::new(6.0, 3.0), Rot::IDENTITY).unwrap();
+        world
+            .create_polygon_shape(wall, &ShapeDef::default(), &slab)
+            .unwrap();
+        // A stack of boxes, awake for a while.
+        let mut awake_ever = Vec::new();
+        for i in 0..20u64 {
+            let position = Vec2::new(-4.0 + 0.3 * (i % 3) as f32, 0.5 + 1.05 * i as f32);
+            let body = world
+                .create_body(&BodyDef {
+                    user_data: 1000 + i,
+                    ..BodyDef::dynamic(position)
+                })
+                .unwrap();
+            build::add_box(&mut world, body, 0.5, 0.5);
+            awake_ever.push(body);
+        }
+        // Fired at the wall at 300 m/s (5 m a step): a bullet and a plain
+        // fast body, both stopped by their sweeps.
+        let mut shots = Vec::new();
+        for (k, is_bullet) in [(0u64, true), (1, false)] {
+            let body = world
+                .create_body(&BodyDef {
+                    user_data: 7 + k,
+                    is_bullet,
+                    linear_velocity: Vec2::new(300.0, 0.0),
+                    gravity_scale: 0.0,
+                    ..BodyDef::dynamic(Vec2::new(0.0, 1.0 + 2.0 * k as f32))
+                })
+                .unwrap();
+            build::add_circle(&mut world, body, 0.1);
+            shots.push(body);
+        }
+        for i in 0..90 {
+            step(&mut world);
+            let moves = world.body_events();
+            let mut seen = std::collections::HashSet::new();
+            for m in moves {
+                assert!(seen.insert(m.body_id), "two moves for one body");
+                let body = world.body(m.body_id).unwrap();
+                assert_eq!(m.transform, body.transform(), "step {i}, {workers} workers");
+                assert_eq!(m.user_data, body.user_data());
+                assert_eq!(m.fell_asleep, !body.is_awake());
+            }
+            for &b in awake_ever.iter().chain(&shots) {
+                if world.body(b).unwrap().is_awake() {
+                    assert!(seen.contains(&b), "an awake body without a move event");
+                }
+            }
+            for &shot in &shots {
+                let x = world.body(shot).unwrap().position().x;
+                assert!(x < 6.0, "a shot passed the wall (x = {x} m)");
+            }
+        }
+    }
+}
+
 /// As Box2D v3's `b2World_Step` with a zero time step: a paused step moves
 /// nothing and, like any step, replaces the last step's events. What it reports
 /// is only what calls made since the last step caused: the end-touch event of a

@@ -19,7 +19,7 @@
 
 use crate::bitset::BitSet;
 use crate::body::BodyType;
-use crate::contact::ContactSim;
+use crate::contact::{ContactSim, sim_flags};
 use crate::id::NULL_INDEX;
 use crate::solver::solver_set::AWAKE_SET;
 use crate::world::World;
@@ -122,6 +122,8 @@ impl World {
             }
         }
 
+        // events: a woken contact may still carry a hit-event flag
+        self.scratch.hit_events_possible |= sim.sim_flags & sim_flags::ENABLE_HIT_EVENT != 0;
         let sims = &mut self.graph.colors[color].contact_sims;
         let c = &mut self.contacts[contact_id as usize];
         c.color_index = color as u32;

@@ -131,6 +131,9 @@ pub(crate) struct WorkerScratch {
     /// The island that most wants to sleep but must be split first, as
     /// (sleep time, island id); (0, NULL) for none.
     pub split_candidate: (f32, u32),
+    /// The contact flags of this worker's narrow-phase blocks, or-ed
+    /// together (only `sim_flags::ENABLE_HIT_EVENT` is read).
+    pub contact_flags: u32,
 }
 
 /// Buffers reused from step to step so that a steady step allocates nothing.
@@ -146,6 +149,13 @@ pub(crate) struct StepScratch {
     pub pair_order: Vec<(u32, u32, u32, u32)>,
     /// Contacts (by id) whose touching state changed in the narrow phase.
     pub contact_state_bits: BitSet,
+    /// Whether a contact of the graph's colours may carry
+    /// `sim_flags::ENABLE_HIT_EVENT`: set by each step's narrow phase from
+    /// the contacts it updated (every awake one), and by
+    /// `World::add_contact_to_graph` for a contact that joins the colours
+    /// later (a woken one keeps the flags it fell asleep with). When it is
+    /// false, the hit events' scan over the colours is skipped.
+    pub hit_events_possible: bool,
     /// Prepared contact constraints, in colour order.
     pub constraints: Vec<ContactConstraint>,
     /// The coloured constraints packed `lanes::LANES` at a time (overflow excluded).
@@ -502,6 +512,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         callbacks,
         world_number,
         profile,
+        events,
         ..
     } = world;
     let (lower, upper) = solver_sets.split_at_mut(AWAKE_SET as usize);
@@ -528,6 +539,12 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     });
 
     let enable_sleep = settings.enable_sleep;
+    // events: each block writes its bodies' move events (a bullet's pose is
+    // brought up to date after its sweep, in `World::record_step_events`).
+    let moves = &mut events.body_moves;
+    moves.clear();
+    moves.reserve(body_count as usize);
+    let move_slots = SharedMut::new(&mut moves.spare_capacity_mut()[..body_count as usize]);
     let sims = SharedMut::new(&mut awake.body_sims);
     let states = SharedMut::new(&mut awake.body_states);
     let (bodies, shapes, islands) = (SharedMut::new(bodies), SharedMut::new(shapes), &*islands);
@@ -536,6 +553,7 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
         enable_sleep,
         islands,
         sweep: &sweep,
+        world_number: *world_number,
     };
     // The tree tasks first (the larger blocks), then the bodies in blocks.
     let task_count = tree_tasks.len();
@@ -563,12 +581,21 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
                 states: &states,
                 bodies: &bodies,
                 shapes: &shapes,
+                moves: &move_slots,
             };
             finalize_block(*simd, &finalize, &stores, range, &mut own);
         },
         |_| {},
     );
     profile.rebuild_trees += tree_nanos.into_inner() as f32 * 1e-6;
+    // SAFETY: the blocks above took the ranges of `0..body_count` (the
+    // region returns only once every block ran), and `finalize_block_kernel`
+    // wrote the move event of every index of its range: the first
+    // `body_count` slots are initialised.
+    #[allow(unsafe_code)]
+    unsafe {
+        events.body_moves.set_len(body_count as usize);
+    }
 
     // Merge in worker order (the operations do not depend on it anyway).
     scratch.enlarged_bodies.set_bit_count_and_clear(body_count);
@@ -619,6 +646,8 @@ struct FinalizeStores<'a> {
     states: &'a SharedMut<'a, BodyState>,
     bodies: &'a SharedMut<'a, crate::body::Body>,
     shapes: &'a SharedMut<'a, crate::shape::Shape>,
+    /// The body move events' slots, by awake index.
+    moves: &'a SharedMut<'a, std::mem::MaybeUninit<crate::events::BodyMoveEvent>>,
 }
 
 multiversion!(
@@ -640,10 +669,30 @@ fn finalize_block_kernel(
     own: &mut WorkerScratch,
 ) {
     for sim_index in range {
-        // SAFETY: blocks take disjoint ranges of awake bodies.
-        let (sim, state) = unsafe { (stores.sims.get(sim_index), stores.states.get(sim_index)) };
+        // SAFETY: blocks take disjoint ranges of awake bodies (and of their
+        // move events' slots).
+        let (sim, state, slot) = unsafe {
+            (
+                stores.sims.get(sim_index),
+                stores.states.get(sim_index),
+                stores.moves.get(sim_index),
+            )
+        };
         let (bodies, shapes) = (stores.bodies, stores.shapes);
         finalize.run(sim_index as u32, sim, state, bodies, shapes, own);
+        // SAFETY: each awake body has one sim, so body `sim.body_id` belongs
+        // to this sim's block.
+        let body = unsafe { bodies.get_shared(sim.body_id as usize) };
+        slot.write(crate::events::BodyMoveEvent {
+            body_id: crate::id::BodyId {
+                index: sim.body_id,
+                world: finalize.world_number,
+                generation: body.generation,
+            },
+            transform: sim.transform,
+            user_data: body.user_data,
+            fell_asleep: false,
+        });
     }
 }
 
@@ -654,6 +703,8 @@ struct Finalize<'a> {
     islands: &'a [crate::solver::island::Island],
     /// What a fast body's sweep reads.
     sweep: &'a continuous::StaticSweep<'a>,
+    /// The world's number, for the body move events' ids.
+    world_number: u16,
 }
 
 impl Finalize<'_> {
