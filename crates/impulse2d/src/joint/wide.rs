@@ -90,6 +90,9 @@ pub(crate) fn qualifies(sim: &JointSim) -> bool {
 pub(crate) struct JointLanes {
     /// Bit `k`: joint `k` of the chunk qualifies.
     active: u8,
+    /// Bit `k`: the chunk has a joint `k` and it does not qualify (the
+    /// scalar passes take it).
+    others: u8,
     bodies: BodyIndices,
     ma: FloatW,
     ia: FloatW,
@@ -128,19 +131,36 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 
 /// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
 /// colour, prepared, with this step's joint trees marked); `dummy` is the
-/// index of the resting stand-in state.
+/// index of the resting stand-in state. Written in place: a chunk whose
+/// joints all qualify overwrites every lane, any other is cleared first (its
+/// empty lanes zero, as the passes expect).
 #[inline(always)]
 pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
     debug_assert!(joints.len() <= LANES);
-    let mut l = JointLanes::default();
+    let mut active = 0u8;
+    for (k, sim) in joints.iter().enumerate() {
+        if qualifies(sim) {
+            active |= 1 << k;
+        }
+    }
+    let all = u8::MAX >> (LANES - joints.len());
+    if active != u8::MAX {
+        *lanes = JointLanes::default();
+    }
+    let l = lanes;
+    l.active = active;
+    l.others = all & !active;
+    if active == 0 {
+        // Never gathered (its default indices are not used).
+        return;
+    }
     let (mut index_a, mut index_b) = ([dummy; LANES], [dummy; LANES]);
     let or_dummy = |index| if index == NULL_INDEX { dummy } else { index };
     for (k, sim) in joints.iter().enumerate() {
-        if !qualifies(sim) {
+        if active & (1 << k) == 0 {
             continue;
         }
         let (base, j) = (&sim.base, revolute(sim));
-        l.active |= 1 << k;
         index_a[k] = or_dummy(base.index_a);
         index_b[k] = or_dummy(base.index_b);
         l.ma.0[k] = base.inv_mass_a;
@@ -160,12 +180,7 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
         l.impulse_x.0[k] = j.linear_impulse.x;
         l.impulse_y.0[k] = j.linear_impulse.y;
     }
-    // A chunk with no joint in lanes is never gathered (its default
-    // indices are not used).
-    if l.active != 0 {
-        l.bodies = BodyIndices::new(index_a, index_b);
-    }
-    *lanes = l;
+    l.bodies = BodyIndices::new(index_a, index_b);
 }
 
 /// One pass over the qualifying joints of a colour's joints (no dynamic
@@ -258,12 +273,11 @@ fn others_of<const P: u8>(
         return;
     }
     for (chunk, l) in joints.chunks_mut(LANES).zip(lanes) {
-        let all = u8::MAX >> (LANES - chunk.len());
-        if l.active == all {
+        if l.others == 0 {
             continue;
         }
         for (k, sim) in chunk.iter_mut().enumerate() {
-            if l.active & (1 << k) == 0 {
+            if l.others & (1 << k) != 0 {
                 scalar(sim, states);
             }
         }
