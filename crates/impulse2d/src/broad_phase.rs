@@ -197,6 +197,25 @@ impl BroadPhase {
         Ok(())
     }
 
+    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
+    /// `key` a little later (see `DynamicTree::prefetch_proxy`); also brings
+    /// in its move-buffer slot.
+    #[inline(always)]
+    pub(crate) fn prefetch_proxy(&self, key: ProxyKey) {
+        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
+        self.trees[t].prefetch_proxy(index);
+        let slot = self.move_slots[t].as_ptr().wrapping_add(index as usize);
+        crate::solver::contact_solver_wide::prefetch_value(slot);
+    }
+
+    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
+    /// `key` soon (see `DynamicTree::prefetch_leaf`).
+    #[inline(always)]
+    pub(crate) fn prefetch_leaf(&self, key: ProxyKey) {
+        let t = key.body_type() as usize;
+        self.trees[t].prefetch_leaf(key.proxy_id().index());
+    }
+
     /// Puts a proxy into the move buffer (once; later calls before the next
     /// [`update_pairs`](Self::update_pairs) do nothing), so that its pairs are searched
     /// again. A stale key is a bug in the caller: it trips a debug assertion and is

@@ -143,6 +143,31 @@ impl World {
         self.validate_graph()?;
         self.validate_sensors()?; // events
         self.joint_stores().validate_joints()?; // joints
+        self.validate_proxies()?;
+        Ok(())
+    }
+
+    /// Between steps, every shape's broad-phase proxy holds the shape's fat
+    /// box, and no shape is left marked enlarged (the step's proxy
+    /// enlargement consumed every mark, whichever way it was handed over).
+    fn validate_proxies(&self) -> Result<(), String> {
+        for (index, shape) in live_slots("shape", &self.shapes, |s| s.id)? {
+            ensure!(
+                !shape.enlarged_aabb,
+                "shape {index} is still marked enlarged"
+            );
+            if let Some(key) = shape.proxy_key {
+                let tree_box = self
+                    .broad_phase
+                    .fat_aabb(key)
+                    .map_err(|e| format!("shape {index}'s proxy: {e}"))?;
+                ensure!(
+                    tree_box == shape.fat_aabb,
+                    "shape {index}'s proxy box {tree_box:?} is not its fat box {:?}",
+                    shape.fat_aabb
+                );
+            }
+        }
         Ok(())
     }
 

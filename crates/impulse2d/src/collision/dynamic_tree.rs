@@ -553,6 +553,28 @@ impl DynamicTree {
         }
     }
 
+    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
+    /// proxy `index` a little later: brings its record into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch_proxy(&self, index: u32) {
+        let at = self.proxies.as_ptr().wrapping_add(index as usize);
+        crate::solver::contact_solver_wide::prefetch_value(at);
+    }
+
+    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
+    /// proxy `index` soon (after [`prefetch_proxy`](Self::prefetch_proxy)):
+    /// brings the node holding its leaf, and that node's link, into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch_leaf(&self, index: u32) {
+        if let Some(proxy) = self.proxies.get(index as usize) {
+            let parent = proxy.link.parent as usize;
+            let node = self.nodes.as_ptr().wrapping_add(parent);
+            crate::solver::contact_solver_wide::prefetch_value(node);
+            let link = self.node_links.as_ptr().wrapping_add(parent);
+            crate::solver::contact_solver_wide::prefetch_value(link);
+        }
+    }
+
     /// The box of a proxy, metres.
     ///
     /// # Errors

@@ -60,6 +60,11 @@ pub(crate) fn solve_bullets(world: &mut World) {
         let sim_index = world.scratch.fast_bullets[k] as usize;
         if finish_bullet(world, sim_index, fraction) {
             world.scratch.enlarged_bodies.set(sim_index as u32);
+            // (Finalize skipped the bullet.)
+            let body_id = world.solver_sets[AWAKE_SET as usize].body_sims[sim_index].body_id;
+            let head = world.bodies[body_id as usize].head_shape_id;
+            world.scratch.enlarged_proxies[sim_index] =
+                crate::solver::EnlargedProxy::hand_over(head, &mut world.shapes[head as usize]);
         }
     }
     world.scratch.bullet_fractions = fractions;

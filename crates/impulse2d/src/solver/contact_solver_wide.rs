@@ -429,6 +429,17 @@ pub(crate) fn prefetch_next(w: &WideConstraint) {
     let _ = w;
 }
 
+/// Asks the CPU to bring the cache lines of `*at` in, without waiting for
+/// them: a hint that changes no value; `at` need not be valid (see
+/// `rows::prefetch`). Nothing on targets other than x86-64.
+#[inline(always)]
+pub(crate) fn prefetch_value<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    rows::prefetch(at.cast(), size_of::<T>());
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// Copies the impulses of [`LANES`] constraints back into their manifolds, in
 /// lane order, for warm starting next step (the wide
 /// [`store_impulses`](super::contact_solver::store_impulses)). On x86-64 each

@@ -165,6 +165,10 @@ pub(crate) struct StepScratch {
     pub joint_lanes: Vec<crate::joint::wide::JointLanes>,
     /// Awake bodies (by awake index) with a shape whose fat box grew.
     pub enlarged_bodies: BitSet,
+    /// By awake index, for each body of `enlarged_bodies`: what the proxy
+    /// enlargement needs (written where the box grew; other entries are
+    /// stale). Sized to the awake body count by the finalize stage.
+    pub enlarged_proxies: Vec<EnlargedProxy>,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
     /// Awake bullets (by awake index) that moved fast enough to be swept
@@ -192,6 +196,47 @@ pub(crate) struct StepScratch {
     /// Whether that rebuild is begun (its top built) and waits for its
     /// subtree tasks, which run in the finalize stage, and its finish.
     pub trees_begun: bool,
+}
+
+/// What the proxy enlargement needs of one enlarged body, written by the
+/// stage that grew its fat box, while the shape is in cache: for a body of one
+/// shape, that shape's proxy and new fat box, so the serial enlargement reads
+/// neither the body nor the shape.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct EnlargedProxy {
+    /// The proxy of the body's only shape, whose `enlarged_aabb` flag was
+    /// cleared; `None`: walk the body's shapes from `head_shape` (their
+    /// flags say which grew).
+    pub key: Option<crate::broad_phase::ProxyKey>,
+    /// That shape's new fat box, metres (meaningless when `key` is `None`).
+    pub fat_aabb: crate::pos::WorldAabb,
+    /// The body's first shape (the walk's start when `key` is `None`).
+    pub head_shape: u32,
+}
+
+impl EnlargedProxy {
+    /// The record of an enlarged body whose first shape is `head` (id
+    /// `head_id`): when it is the body's only shape, its proxy and fat box
+    /// (the shape's `enlarged_aabb` flag cleared: the record carries it);
+    /// otherwise "walk the shapes from `head_id`".
+    #[inline(always)]
+    pub fn hand_over(head_id: u32, head: &mut crate::shape::Shape) -> EnlargedProxy {
+        debug_assert!(head_id != NULL_INDEX);
+        match head.proxy_key {
+            Some(key) if head.enlarged_aabb && head.next_shape_id == NULL_INDEX => {
+                head.enlarged_aabb = false;
+                EnlargedProxy {
+                    key: Some(key),
+                    fat_aabb: head.fat_aabb,
+                    head_shape: head_id,
+                }
+            }
+            _ => EnlargedProxy {
+                head_shape: head_id,
+                ..EnlargedProxy::default()
+            },
+        }
+    }
 }
 
 /// Worker `worker`'s scratch (each worker locks only its own, so the lock
@@ -530,6 +575,13 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
     };
     let body_count = awake.body_sims.len() as u32;
     let island_count = awake.island_sims.len() as u32;
+    // (Taken out of the scratch for the region, put back after it; grown,
+    // never shrunk, so a steady step allocates nothing.)
+    let mut enlarged_proxies = std::mem::take(&mut scratch.enlarged_proxies);
+    if enlarged_proxies.len() < body_count as usize {
+        enlarged_proxies.resize(body_count as usize, EnlargedProxy::default());
+    }
+    let enlarged_slots = SharedMut::new(&mut enlarged_proxies[..body_count as usize]);
     let worker_scratch = scratch.worker_scratch(workers.count(), |w| {
         w.enlarged_bodies.set_bit_count_and_clear(body_count);
         w.fast_bullets.set_bit_count_and_clear(body_count);
@@ -582,12 +634,14 @@ fn finalize_bodies(world: &mut World, ctx: &StepContext) -> u32 {
                 bodies: &bodies,
                 shapes: &shapes,
                 moves: &move_slots,
+                enlarged: &enlarged_slots,
             };
             finalize_block(*simd, &finalize, &stores, range, &mut own);
         },
         |_| {},
     );
     profile.rebuild_trees += tree_nanos.into_inner() as f32 * 1e-6;
+    scratch.enlarged_proxies = enlarged_proxies;
     // SAFETY: the blocks above took the ranges of `0..body_count` (the
     // region returns only once every block ran), and `finalize_block_kernel`
     // wrote the move event of every index of its range: the first
@@ -648,6 +702,8 @@ struct FinalizeStores<'a> {
     shapes: &'a SharedMut<'a, crate::shape::Shape>,
     /// The body move events' slots, by awake index.
     moves: &'a SharedMut<'a, std::mem::MaybeUninit<crate::events::BodyMoveEvent>>,
+    /// `StepScratch::enlarged_proxies`, by awake index.
+    enlarged: &'a SharedMut<'a, EnlargedProxy>,
 }
 
 multiversion!(
@@ -670,16 +726,18 @@ fn finalize_block_kernel(
 ) {
     for sim_index in range {
         // SAFETY: blocks take disjoint ranges of awake bodies (and of their
-        // move events' slots).
-        let (sim, state, slot) = unsafe {
+        // move events' and enlargement slots).
+        let (sim, state, slot, enlarged) = unsafe {
             (
                 stores.sims.get(sim_index),
                 stores.states.get(sim_index),
                 stores.moves.get(sim_index),
+                stores.enlarged.get(sim_index),
             )
         };
         let (bodies, shapes) = (stores.bodies, stores.shapes);
-        finalize.run(sim_index as u32, sim, state, bodies, shapes, own);
+        let body_stores = (bodies, shapes);
+        finalize.run(sim_index as u32, sim, state, body_stores, enlarged, own);
         // SAFETY: each awake body has one sim, so body `sim.body_id` belongs
         // to this sim's block.
         let body = unsafe { bodies.get_shared(sim.body_id as usize) };
@@ -716,8 +774,11 @@ impl Finalize<'_> {
         sim_index: u32,
         sim: &mut BodySim,
         state: &mut BodyState,
-        bodies: &SharedMut<crate::body::Body>,
-        shapes: &SharedMut<crate::shape::Shape>,
+        (bodies, shapes): (
+            &SharedMut<crate::body::Body>,
+            &SharedMut<crate::shape::Shape>,
+        ),
+        enlarged: &mut EnlargedProxy,
         own: &mut WorkerScratch,
     ) {
         let (ctx, enable_sleep, islands) = (self.ctx, self.enable_sleep, self.islands);
@@ -819,21 +880,29 @@ impl Finalize<'_> {
             // The sweep reaches shapes and bodies one by one: this body's
             // own (this block's) and static ones (no block writes them).
             let body = (sim.body_id, &*body);
+            let head = body.1.head_shape_id;
             if continuous::sweep_body(sim, body, shapes, bodies, self.sweep, angles) {
                 own.enlarged_bodies.set(sim_index);
+                // SAFETY: as below.
+                *enlarged = EnlargedProxy::hand_over(head, unsafe { shapes.get(head as usize) });
             }
             return;
         }
         let transform = sim.transform;
-        let mut shape_id = body.head_shape_id;
+        let head = body.head_shape_id;
+        let mut shape_id = head;
+        let mut grown = false;
         while shape_id != NULL_INDEX {
             // SAFETY: a shape belongs to one body, so to this sim's block.
             let shape = unsafe { shapes.get(shape_id as usize) };
             shape.aabb = speculative_aabb(&shape.geometry, transform);
-            if continuous::grow_fat_aabb(shape) {
-                own.enlarged_bodies.set(sim_index);
-            }
+            grown |= continuous::grow_fat_aabb(shape);
             shape_id = shape.next_shape_id;
+        }
+        if grown {
+            own.enlarged_bodies.set(sim_index);
+            // SAFETY: as above (the head shape is in cache).
+            *enlarged = EnlargedProxy::hand_over(head, unsafe { shapes.get(head as usize) });
         }
     }
 }
@@ -863,26 +932,19 @@ fn motion_fault(sim: &BodySim, state: &BodyState) -> Option<u32> {
 /// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body
 /// order (so the broad phase's move buffer order is deterministic).
 fn enlarge_proxies(world: &mut World) {
-    let sims = &world.solver_sets[AWAKE_SET as usize].body_sims;
-    let enlarged = &world.scratch.enlarged_bodies;
-    let (bodies, shapes) = (&world.bodies, &mut world.shapes);
-    enlarge_proxies_on(
-        world.simd,
-        sims,
-        bodies,
-        shapes,
-        enlarged,
-        &mut world.broad_phase,
+    let enlarged = (
+        &world.scratch.enlarged_bodies,
+        &world.scratch.enlarged_proxies[..],
     );
+    let shapes = &mut world.shapes;
+    enlarge_proxies_on(world.simd, shapes, enlarged, &mut world.broad_phase);
 }
 
 multiversion!(
     /// [`enlarge_proxies`] built for the world's SIMD path.
     fn enlarge_proxies_on(
-        sims: &[BodySim],
-        bodies: &[crate::body::Body],
         shapes: &mut [crate::shape::Shape],
-        enlarged: &BitSet,
+        enlarged: (&BitSet, &[EnlargedProxy]),
         broad_phase: &mut crate::broad_phase::BroadPhase,
     ) = enlarge_proxies_kernel
 );
@@ -890,15 +952,53 @@ multiversion!(
 /// The kernel of [`enlarge_proxies_on`], compiled into each of its builds.
 #[inline(always)]
 fn enlarge_proxies_kernel(
-    sims: &[BodySim],
-    bodies: &[crate::body::Body],
     shapes: &mut [crate::shape::Shape],
-    enlarged: &BitSet,
+    (enlarged, proxies): (&BitSet, &[EnlargedProxy]),
     broad_phase: &mut crate::broad_phase::BroadPhase,
 ) {
+    // The loop is bound by cache misses on the trees' proxies and nodes:
+    // hints bring in the proxy records (or the first shape of a body of
+    // several) `2 * AHEAD` bodies ahead, and the leaves' nodes (whose indices
+    // those records hold) `AHEAD` ahead.
+    const AHEAD: usize = 8;
+    #[inline(always)]
+    fn hint(
+        broad_phase: &crate::broad_phase::BroadPhase,
+        (proxies, shapes): (&[EnlargedProxy], &[crate::shape::Shape]),
+        far: Option<u32>,
+        near: Option<u32>,
+    ) {
+        if let Some(far) = far.map(|i| &proxies[i as usize]) {
+            match far.key {
+                Some(key) => broad_phase.prefetch_proxy(key),
+                None => {
+                    let head = shapes.as_ptr().wrapping_add(far.head_shape as usize);
+                    crate::solver::contact_solver_wide::prefetch_value(head);
+                }
+            }
+        }
+        if let Some(key) = near.and_then(|i| proxies[i as usize].key) {
+            broad_phase.prefetch_leaf(key);
+        }
+    }
+    let (mut far, mut near) = (enlarged.iter(), enlarged.iter());
+    for _ in 0..AHEAD {
+        hint(broad_phase, (proxies, shapes), far.next(), None);
+    }
+    for _ in 0..AHEAD {
+        hint(broad_phase, (proxies, shapes), far.next(), near.next());
+    }
     for sim_index in enlarged.iter() {
-        let body = &bodies[sims[sim_index as usize].body_id as usize];
-        let mut shape_id = body.head_shape_id;
+        hint(broad_phase, (proxies, shapes), far.next(), near.next());
+        let record = proxies[sim_index as usize];
+        // A body of one shape: its proxy and box, handed over (the shape is
+        // not read).
+        if let Some(key) = record.key {
+            let result = broad_phase.enlarge_proxy_inlined(key, record.fat_aabb);
+            debug_assert!(result.is_ok());
+            continue;
+        }
+        let mut shape_id = record.head_shape;
         while shape_id != NULL_INDEX {
             let shape = &mut shapes[shape_id as usize];
             if shape.enlarged_aabb {

@@ -110,6 +110,9 @@ pub(crate) struct RebuildScratch {
     dropped: Vec<u32>,
     /// One bit per node of the tree, set for the dropped ones while gathering.
     dropped_bits: Vec<u64>,
+    /// The gather's first walk: the nodes of one level, and of the next.
+    level: Vec<u32>,
+    next_level: Vec<u32>,
     /// The top's nodes, in build order, and their links, whose parents are
     /// places in the build order too; written into the tree by `finish`.
     nodes: Vec<Node>,
@@ -153,6 +156,26 @@ impl DynamicTree {
     /// build drops, in ascending order.
     #[inline(always)]
     pub(super) fn gather_build_leaves(&self, full_build: bool, scratch: &mut RebuildScratch) {
+        // The depth-first walk below waits on a cache miss per node: a first
+        // walk, level by level, brings the nodes it will descend into into the
+        // cache (the loads of one level do not depend on each other, so their
+        // misses overlap). It changes nothing.
+        let (level, next) = (&mut scratch.level, &mut scratch.next_level);
+        level.clear();
+        level.push(ROOT);
+        while !level.is_empty() {
+            next.clear();
+            for &node_index in level.iter() {
+                for child in self.nodes[node_index as usize].children {
+                    if child.is_node() && (full_build || child.is_moved()) {
+                        let at = self.nodes.as_ptr().wrapping_add(child.index() as usize);
+                        crate::solver::contact_solver_wide::prefetch_value(at);
+                        next.push(child.index());
+                    }
+                }
+            }
+            core::mem::swap(level, next);
+        }
         scratch.leaves.clear();
         let bits = &mut scratch.dropped_bits;
         bits.clear();
