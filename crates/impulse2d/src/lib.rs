@@ -200,8 +200,9 @@
 // - `solver/lanes.rs` (x86-64): the AVX operations of `F256`, whose values
 //   only an `Avx2` makes (`Math::ld`, `Math::splat`).
 // - `collision/ray.rs` and `collision/aabb.rs` (x86-64): the SSE2 arithmetic
-//   of the sharp polygon ray cast and the slab test (`mod sse2` in each), on
-//   values only; SSE2 is in every x86-64 CPU's baseline.
+//   of the sharp polygon ray cast, the slab test and the tree queries' box
+//   test (`mod sse2` in each), on values only; SSE2 is in every x86-64 CPU's
+//   baseline.
 // - `collision/ray.rs` `mod avx2` (x86-64): the AVX2 sharp polygon cast, called
 //   only once AVX2 was detected; its loads read the first four of eight `Vec2`s.
 // - `solver/mod.rs` `finalize_bodies`: the body move events' `set_len` after the
