@@ -429,6 +429,18 @@ pub(crate) fn prefetch_next(w: &WideConstraint) {
     let _ = w;
 }
 
+/// Asks the CPU to bring the cache lines of `*at` into its cache, on x86-64
+/// (elsewhere nothing), for serial passes that know which values they will
+/// read next (`narrow_phase.rs`). A hint only: no value changes, nothing is
+/// read that the program sees, and `at` need not point into an allocation.
+#[inline(always)]
+pub(crate) fn prefetch_value<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    rows::prefetch(at.cast(), size_of::<T>());
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// Copies the impulses of [`LANES`] constraints back into their manifolds, in
 /// lane order, for warm starting next step (the wide
 /// [`store_impulses`](super::contact_solver::store_impulses)). On x86-64 each
