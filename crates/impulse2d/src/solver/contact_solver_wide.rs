@@ -429,9 +429,11 @@ pub(crate) fn prefetch_next(w: &WideConstraint) {
     let _ = w;
 }
 
-/// Asks the CPU to bring the cache lines of `*at` in, without waiting for
-/// them: a hint that changes no value; `at` need not be valid (see
-/// `rows::prefetch`). Nothing on targets other than x86-64.
+/// Asks the CPU to bring the cache lines of `*at` into its cache, on x86-64
+/// (elsewhere nothing), for serial passes that know which values they will
+/// read next (the narrow phase's, the proxy enlargement, the tree rebuild's
+/// gather). A hint only: no value changes, nothing is read that the program
+/// sees, and `at` need not point into an allocation.
 #[inline(always)]
 pub(crate) fn prefetch_value<T>(at: *const T) {
     #[cfg(target_arch = "x86_64")]
