@@ -131,9 +131,10 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 
 /// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
 /// colour, prepared, with this step's joint trees marked); `dummy` is the
-/// index of the resting stand-in state. Written in place: a chunk whose
-/// joints all qualify overwrites every lane, any other is cleared first (its
-/// empty lanes zero, as the passes expect).
+/// index of the resting stand-in state. Written in place: a full chunk
+/// whose joints all qualify overwrites every lane; any other (a short last
+/// chunk included) is cleared first, so its empty lanes are zero, as the
+/// passes expect.
 #[inline(always)]
 pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
     debug_assert!(joints.len() <= LANES);
