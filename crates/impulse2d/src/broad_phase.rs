@@ -205,7 +205,7 @@ impl BroadPhase {
         let (t, index) = (key.body_type() as usize, key.proxy_id().index());
         self.trees[t].prefetch_proxy(index);
         let slot = self.move_slots[t].as_ptr().wrapping_add(index as usize);
-        crate::solver::contact_solver_wide::prefetch_value(slot);
+        crate::prefetch::prefetch_value(slot);
     }
 
     /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of

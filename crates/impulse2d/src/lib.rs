@@ -184,7 +184,7 @@
 //! velocity row written whole: same bits as the lane-by-lane reference, fewer
 //! instructions).
 
-// `unsafe` is denied everywhere but in seven places, each `#[allow(unsafe_code)]`
+// `unsafe` is denied everywhere but in eight places, each `#[allow(unsafe_code)]`
 // item with a SAFETY comment:
 // - where threads share a mutable slice whose parts they touch are disjoint by
 //   construction: `workers.rs` (the wrapper) and the few functions that use it,
@@ -207,6 +207,8 @@
 //   only once AVX2 was detected; its loads read the first four of eight `Vec2`s.
 // - `solver/mod.rs` `finalize_bodies`: the body move events' `set_len` after the
 //   finalize blocks, which together write every slot below it.
+// - `prefetch.rs` (x86-64): SSE's prefetch hint, which reads nothing the
+//   program sees and cannot fault, whatever the address.
 #![deny(unsafe_code)]
 
 // Unit tests share the integration tests' scene builders, which name the crate.
@@ -243,6 +245,7 @@ pub mod math;
 pub mod mover;
 pub(crate) mod narrow_phase;
 pub mod pos;
+pub(crate) mod prefetch;
 pub mod profile;
 pub(crate) mod quarantine;
 pub mod query;

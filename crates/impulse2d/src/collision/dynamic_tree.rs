@@ -569,7 +569,7 @@ impl DynamicTree {
     #[inline(always)]
     pub(crate) fn prefetch_proxy(&self, index: u32) {
         let at = self.proxies.as_ptr().wrapping_add(index as usize);
-        crate::solver::contact_solver_wide::prefetch_value(at);
+        crate::prefetch::prefetch_value(at);
     }
 
     /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
@@ -580,9 +580,9 @@ impl DynamicTree {
         if let Some(proxy) = self.proxies.get(index as usize) {
             let parent = proxy.link.parent as usize;
             let node = self.nodes.as_ptr().wrapping_add(parent);
-            crate::solver::contact_solver_wide::prefetch_value(node);
+            crate::prefetch::prefetch_value(node);
             let link = self.node_links.as_ptr().wrapping_add(parent);
-            crate::solver::contact_solver_wide::prefetch_value(link);
+            crate::prefetch::prefetch_value(link);
         }
     }
 

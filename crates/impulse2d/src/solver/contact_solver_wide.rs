@@ -420,26 +420,7 @@ pub(crate) fn prepare<#[cfg(target_arch = "x86_64")] I: Isa>(
 /// program sees.
 #[inline(always)]
 pub(crate) fn prefetch_next(w: &WideConstraint) {
-    #[cfg(target_arch = "x86_64")]
-    rows::prefetch(
-        std::ptr::from_ref(w).wrapping_add(1).cast(),
-        size_of::<WideConstraint>(),
-    );
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = w;
-}
-
-/// Asks the CPU to bring the cache lines of `*at` into its cache, on x86-64
-/// (elsewhere nothing), for serial passes that know which values they will
-/// read next (the narrow phase's, the proxy enlargement, the tree rebuild's
-/// gather). A hint only: no value changes, nothing is read that the program
-/// sees, and `at` need not point into an allocation.
-#[inline(always)]
-pub(crate) fn prefetch_value<T>(at: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    rows::prefetch(at.cast(), size_of::<T>());
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
+    crate::prefetch::prefetch_value(std::ptr::from_ref(w).wrapping_add(1));
 }
 
 /// Copies the impulses of [`LANES`] constraints back into their manifolds, in

@@ -973,7 +973,7 @@ fn enlarge_proxies_kernel(
                 Some(key) => broad_phase.prefetch_proxy(key),
                 None => {
                     let head = shapes.as_ptr().wrapping_add(far.head_shape as usize);
-                    crate::solver::contact_solver_wide::prefetch_value(head);
+                    crate::prefetch::prefetch_value(head);
                 }
             }
         }

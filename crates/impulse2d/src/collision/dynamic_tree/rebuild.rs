@@ -169,7 +169,7 @@ impl DynamicTree {
                 for child in self.nodes[node_index as usize].children {
                     if child.is_node() && (full_build || child.is_moved()) {
                         let at = self.nodes.as_ptr().wrapping_add(child.index() as usize);
-                        crate::solver::contact_solver_wide::prefetch_value(at);
+                        crate::prefetch::prefetch_value(at);
                         next.push(child.index());
                     }
                 }

@@ -16,11 +16,10 @@
 //! which stay the reference (the tests below compare them bit for bit).
 
 use std::arch::x86_64::{
-    __m128, __m256, _MM_HINT_T0, _mm_and_si128, _mm_castps_si128, _mm_cmpeq_epi32, _mm_loadu_ps,
-    _mm_movehl_ps, _mm_movelh_ps, _mm_movemask_epi8, _mm_or_si128, _mm_prefetch, _mm_set1_epi32,
-    _mm_setr_ps, _mm_setzero_si128, _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
-    _mm256_loadu_ps, _mm256_permute2f128_ps, _mm256_setr_ps, _mm256_shuffle_ps, _mm256_storeu_ps,
-    _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    __m128, __m256, _mm_and_si128, _mm_castps_si128, _mm_cmpeq_epi32, _mm_loadu_ps, _mm_movehl_ps,
+    _mm_movelh_ps, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_setr_ps, _mm_setzero_si128,
+    _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps, _mm256_loadu_ps, _mm256_permute2f128_ps,
+    _mm256_setr_ps, _mm256_shuffle_ps, _mm256_storeu_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
 };
 use std::hint::black_box;
 use std::mem::{offset_of, size_of};
@@ -517,30 +516,6 @@ fn put_row_avx(out: &mut [f32; 8], [a, b, c, d, e, f, g, h]: [f32; 8]) {
     }
 }
 
-/// Asks the CPU to bring the cache lines of `bytes` bytes from `at` into its
-/// first-level cache, without waiting for them. A hint only: it changes no
-/// value, and the address need not be valid (a prefetch never faults).
-#[inline(always)]
-pub(super) fn prefetch(at: *const u8, bytes: usize) {
-    if bytes == 0 {
-        return;
-    }
-    let line = |offset: usize| {
-        // SAFETY: `prefetch` reads nothing the program sees and cannot fault,
-        // whatever the address (SSE, on every x86-64 CPU: the `const` check
-        // above); `wrapping_add` makes no claim about the allocation.
-        #[allow(unsafe_code, unused_unsafe)]
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(offset).cast::<i8>());
-        }
-    };
-    for offset in (0..bytes).step_by(64) {
-        line(offset);
-    }
-    // The last line, where `at` is not on a line boundary.
-    line(bytes - 1);
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::BodyIndices;
@@ -715,17 +690,6 @@ mod tests {
         }
     }
 
-    /// A prefetch is a hint: any address, even one that is not mapped, and
-    /// any length are fine, and nothing changes.
-    #[test]
-    fn a_prefetch_anywhere_is_harmless() {
-        let data = [1.5f32; 100];
-        prefetch(data.as_ptr().cast(), size_of_val(&data));
-        prefetch(std::ptr::null(), 1280);
-        prefetch(std::ptr::without_provenance(usize::MAX - 63), 64);
-        prefetch(std::ptr::null(), 0);
-        assert_eq!(data, [1.5f32; 100]);
-    }
     /// A constraint whose largest index is past the states panics in the
     /// row gather and scatter (one check for the eight lanes), as the
     /// lane-by-lane forms do, instead of reading or writing past them.
