@@ -691,6 +691,12 @@ impl<'a, T> SharedMut<'a, T> {
         unsafe { std::slice::from_raw_parts_mut(self.ptr.add(start), end - start) }
     }
 
+    /// Where element `index` is (or would be, past the end), for a prefetch
+    /// hint only: no access, so no promise needed.
+    pub(crate) fn at(&self, index: usize) -> *const T {
+        self.ptr.wrapping_add(index)
+    }
+
     /// Element `index`.
     ///
     /// # Safety
