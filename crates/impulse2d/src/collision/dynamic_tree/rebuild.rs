@@ -487,6 +487,14 @@ impl RebuildTasks<'_> {
             let (slot, start, end) = take_slot(&mut items, &item);
             if end - start == 1 {
                 let leaf = leaves[start];
+                // Leaves are placed in increasing order: ask for the proxy
+                // record a few places on (a hint; its link is written when
+                // its place is final), which is usually not in the cache.
+                if let Some(ahead) = leaves.get(start + LINK_AHEAD)
+                    && ahead.is_leaf()
+                {
+                    crate::prefetch::prefetch_value(self.proxies.at(ahead.index() as usize));
+                }
                 node(item.node).children[slot] = leaf;
                 if leaf.is_leaf() {
                     // SAFETY: each proxy is one build leaf, in one task's range.
@@ -506,6 +514,10 @@ impl RebuildTasks<'_> {
         debug_assert_eq!(next_node, dropped.len());
     }
 }
+
+/// How many build leaves ahead a subtree's build asks for the proxy record
+/// whose link it will write.
+const LINK_AHEAD: usize = 8;
 
 /// The centre of a box along one axis, doubled (the factor ½ changes no comparison).
 #[inline]
