@@ -87,12 +87,19 @@ pub(crate) fn qualifies(sim: &JointSim) -> bool {
     }
 }
 
-/// Whether the scalar solve of a revolute joint runs its rows about the
-/// axis (`revolute::solve`): one of them is enabled and the bodies can turn
-/// (`ia + ib ≠ 0`).
+/// Whether a revolute joint has a row about the axis enabled; the scalar
+/// solve (`revolute::solve`) runs them when also its bodies can turn
+/// ([`can_turn`]).
 #[inline(always)]
-fn has_axial_rows(base: &JointBase, j: &RevoluteJoint) -> bool {
-    (j.spring.enable || j.motor.enable || j.limit.enable) && base.inv_i_a + base.inv_i_b != 0.0
+fn rows_enabled(j: &RevoluteJoint) -> bool {
+    // Bitwise: no branch for the usual joint with none enabled.
+    j.spring.enable | j.motor.enable | j.limit.enable
+}
+
+/// Whether a joint's bodies can turn about it: `ia + ib ≠ 0` (`revolute::solve`).
+#[inline(always)]
+fn can_turn(base: &JointBase) -> bool {
+    base.inv_i_a + base.inv_i_b != 0.0
 }
 
 /// What the passes read of the qualifying joints of one chunk of
@@ -129,7 +136,7 @@ pub(crate) struct JointLanes {
     impulse_x: FloatW,
     impulse_y: FloatW,
     /// Bit `k`: joint `k` of the chunk is in lanes and its solve runs the
-    /// rows about the axis ([`has_axial_rows`]); with none set, the passes
+    /// rows about the axis ([`rows_enabled`] and [`can_turn`]); with none set, the passes
     /// skip them and [`Self::rows`] is not read (it may be stale).
     axial_rows: u8,
     /// The rows about the axis of the chunk's joints in lanes, written when
@@ -209,10 +216,11 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 #[inline(always)]
 pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32, ctx: &StepContext) {
     debug_assert!(joints.len() <= LANES);
-    let mut active = 0u8;
+    let (mut active, mut enabled) = (0u8, 0u8);
     for (k, sim) in joints.iter().enumerate() {
         if qualifies(sim) {
             active |= 1 << k;
+            enabled |= u8::from(rows_enabled(revolute(sim))) << k;
         }
     }
     let all = u8::MAX >> (LANES - joints.len());
@@ -253,10 +261,13 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32, c
         l.impulse_y.0[k] = j.linear_impulse.y;
     }
     l.bodies = BodyIndices::new(index_a, index_b);
+    // Of the joints with a row enabled, those whose bodies can turn.
     let mut axial_rows = 0u8;
-    for (k, sim) in joints.iter().enumerate() {
-        if active & (1 << k) != 0 && has_axial_rows(&sim.base, revolute(sim)) {
-            axial_rows |= 1 << k;
+    if enabled != 0 {
+        for (k, sim) in joints.iter().enumerate() {
+            if enabled & (1 << k) != 0 && can_turn(&sim.base) {
+                axial_rows |= 1 << k;
+            }
         }
     }
     l.axial_rows = axial_rows;
@@ -355,8 +366,12 @@ const RELAX: u8 = 2;
 #[inline(always)]
 fn lanes_of<M: Build, const P: u8>(m: M, lanes: &mut [JointLanes], states: &mut [BodyState]) {
     for l in lanes {
-        if l.active != 0 {
-            solve_lanes::<M, P>(m, l, states);
+        // A chunk with no rows about the axis keeps the point row's code
+        // alone (the plain joints' path, as a joint grid's).
+        if l.axial_rows != 0 {
+            solve_lanes::<M, P, true>(m, l, states);
+        } else if l.active != 0 {
+            solve_lanes::<M, P, false>(m, l, states);
         }
     }
 }
@@ -433,13 +448,20 @@ fn write_impulses(l: &JointLanes, chunk: &mut [JointSim]) {
             && let JointKind::Revolute(j) = &mut sim.kind
         {
             j.linear_impulse = Vec2::new(l.impulse_x.0[k], l.impulse_y.0[k]);
-            if l.axial_rows != 0 {
-                let r = &l.rows;
-                j.spring.impulse = r.spring_impulse.0[k];
-                j.motor.impulse = r.motor_impulse.0[k];
-                j.limit.lower_impulse = r.lower_impulse.0[k];
-                j.limit.upper_impulse = r.upper_impulse.0[k];
-            }
+        }
+    }
+    if l.axial_rows == 0 {
+        return;
+    }
+    let r = &l.rows;
+    for (k, sim) in chunk.iter_mut().enumerate() {
+        if l.active & (1 << k) != 0
+            && let JointKind::Revolute(j) = &mut sim.kind
+        {
+            j.spring.impulse = r.spring_impulse.0[k];
+            j.motor.impulse = r.motor_impulse.0[k];
+            j.limit.lower_impulse = r.lower_impulse.0[k];
+            j.limit.upper_impulse = r.upper_impulse.0[k];
         }
     }
 }
@@ -515,10 +537,15 @@ fn cross<F: Lane>((ax, ay): (F, F), (bx, by): (F, F)) -> F {
 }
 
 /// Pass `P` over the qualifying joints of one chunk, from and into its
-/// lanes `l`. Empty lanes read the resting stand-in (no body) and write
-/// nothing.
+/// lanes `l`, with `AXIAL` the rows about the axis too (the chunk has
+/// some: [`JointLanes::axial_rows`]). Empty lanes read the resting stand-in
+/// (no body) and write nothing.
 #[inline(always)]
-fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [BodyState]) {
+fn solve_lanes<M: Build, const P: u8, const AXIAL: bool>(
+    m: M,
+    l: &mut JointLanes,
+    states: &mut [BodyState],
+) {
     let (ma, ia, mb, ib) = (m.ld(l.ma), m.ld(l.ia), m.ld(l.mb), m.ld(l.ib));
     let (mut px, mut py) = (m.ld(l.impulse_x), m.ld(l.impulse_y));
     let mut a = gather(m, states, l.bodies.a());
@@ -531,7 +558,7 @@ fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [Bo
         // `warm_start_point` (with `revolute::axial_impulse` of the rows'
         // impulses now, where the chunk has rows about the axis) and
         // `WarmStart::apply`.
-        let axial = if l.axial_rows == 0 {
+        let axial = if !AXIAL {
             m.ld(l.axial)
         } else {
             let r = &l.rows;
@@ -547,7 +574,7 @@ fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [Bo
         b.vy = b.vy + mb * py;
         b.w = b.w + ib * lb;
     } else {
-        if l.axial_rows != 0 {
+        if AXIAL {
             // `revolute::solve_axial`, before the point row.
             let soft = (m.ld(l.bias_rate), m.ld(l.mass_scale), m.ld(l.impulse_scale));
             let turn = |w, dqc, dqs| Turn { w, dqc, dqs };
