@@ -577,8 +577,18 @@ fn solve_lanes<M: Build, const P: u8, const AXIAL: bool>(
         if AXIAL {
             // `revolute::solve_axial`, before the point row.
             let soft = (m.ld(l.bias_rate), m.ld(l.mass_scale), m.ld(l.impulse_scale));
-            let turn = |w, dqc, dqs| Turn { w, dqc, dqs };
-            let bodies = (turn(a.w, a.dqc, a.dqs), turn(b.w, b.dqc, b.dqs));
+            let bodies = (
+                Turn {
+                    w: a.w,
+                    dqc: a.dqc,
+                    dqs: a.dqs,
+                },
+                Turn {
+                    w: b.w,
+                    dqc: b.dqc,
+                    dqs: b.dqs,
+                },
+            );
             (a.w, b.w) = solve_axial::<M, P>(m, &mut l.rows, (ia, ib), bodies, soft);
         }
         // `Pair::solve_point`.
@@ -676,7 +686,6 @@ fn solve_axial<M: Build, const P: u8>(
     soft: (M::F, M::F, M::F),
 ) -> (M::F, M::F) {
     let zero = m.splat(0.0);
-    let one = m.splat(1.0);
     let (mut wa, mut wb) = (a.w, b.w);
     let mass = m.ld(r.mass);
     // `Pair::angle`: the relative rotation of the joint frames now,
@@ -729,42 +738,56 @@ fn solve_axial<M: Build, const P: u8>(
         // `Limit::solve_lower`, `solve_upper` (`LimitRow::solve_bound`).
         let on = m.ld(r.limit_on).gt(zero);
         let inv_h = m.splat(r.inv_h);
-        // `LimitRow::coefficients`: speculative while satisfied, soft when
-        // violated in the solve pass, rigid in the relax pass.
-        let coefficients = |c: M::F| {
-            let satisfied = c.gt(zero);
-            if P == SOLVE {
-                let (rate, mass_scale, impulse_scale) = soft;
-                (
-                    satisfied.select(c * inv_h, rate * c),
-                    satisfied.select(one, mass_scale),
-                    satisfied.select(zero, impulse_scale),
-                )
-            } else {
-                (satisfied.select(c * inv_h, zero), one, zero)
-            }
-        };
-        let bound = |c: M::F, cdot: M::F, old: M::F| {
-            let (bias, mass_scale, impulse_scale) = coefficients(c);
-            let impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
-            // `0 < x ? x : 0`, as the scalar bound.
-            let total = zero.max(old + impulse);
-            (total, total - old)
-        };
         let old = m.ld(r.lower_impulse);
-        let (total, impulse) = bound(angle - m.ld(r.lower), wb - wa, old);
+        let row = (angle - m.ld(r.lower), wb - wa, old);
+        let (total, impulse) = limit_bound::<M, P>(m, row, mass, inv_h, soft);
         r.lower_impulse = on.select(total, old).lanes();
         wa = on.select(wa - ia * impulse, wa);
         wb = on.select(wb + ib * impulse, wb);
         // The upper bound pushes the other way.
         let old = m.ld(r.upper_impulse);
-        let (total, impulse) = bound(m.ld(r.upper) - angle, wa - wb, old);
+        let row = (m.ld(r.upper) - angle, wa - wb, old);
+        let (total, impulse) = limit_bound::<M, P>(m, row, mass, inv_h, soft);
         r.upper_impulse = on.select(total, old).lanes();
         let impulse = -impulse;
         wa = on.select(wa - ia * impulse, wa);
         wb = on.select(wb + ib * impulse, wb);
     }
     (wa, wb)
+}
+
+/// One limit bound (`LimitRow::solve_bound`) with position error `c` (≥ 0
+/// when satisfied), relative speed `cdot` in the direction it pushes and
+/// accumulated impulse `old`, effective mass `mass`, inverse substep
+/// `inv_h` and the joints' softness `soft` (pass `P`): the new accumulated
+/// impulse and its change.
+#[inline(always)]
+fn limit_bound<M: Build, const P: u8>(
+    m: M,
+    (c, cdot, old): (M::F, M::F, M::F),
+    mass: M::F,
+    inv_h: M::F,
+    soft: (M::F, M::F, M::F),
+) -> (M::F, M::F) {
+    let zero = m.splat(0.0);
+    let one = m.splat(1.0);
+    // `LimitRow::coefficients`: speculative while satisfied, soft when
+    // violated in the solve pass, rigid in the relax pass.
+    let satisfied = c.gt(zero);
+    let (bias, mass_scale, impulse_scale) = if P == SOLVE {
+        let (rate, mass_scale, impulse_scale) = soft;
+        (
+            satisfied.select(c * inv_h, rate * c),
+            satisfied.select(one, mass_scale),
+            satisfied.select(zero, impulse_scale),
+        )
+    } else {
+        (satisfied.select(c * inv_h, zero), one, zero)
+    };
+    let impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
+    // `0 < x ? x : 0`, as the scalar bound.
+    let total = zero.max(old + impulse);
+    (total, total - old)
 }
 
 /// What the rows about the axis read of a body's lanes: its angular
