@@ -230,7 +230,10 @@ impl LimitRow<'_> {
         let (bias, mass_scale, impulse_scale) = self.coefficients(c);
         let old = *accumulated;
         let impulse = -mass_scale * self.mass * (cdot + bias) - impulse_scale * old;
-        *accumulated = (old + impulse).max(0.0);
+        // `0 < x ? x : 0` (NaN and −0 give +0), not `f32::max`, whose
+        // result for ±0 is unspecified: the wide joint passes
+        // (`joint/wide.rs`) compute the same rule lane by lane.
+        *accumulated = crate::solver::lanes::max(0.0, old + impulse);
         *accumulated - old
     }
 }

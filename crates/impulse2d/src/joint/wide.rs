@@ -1,7 +1,14 @@
-//! The wide form of the revolute joint passes: the plain revolute joints of
-//! one graph colour (no spring, motor or limit, not in a joint tree: their
-//! solve is the point row alone) warm started, solved and relaxed
-//! [`LANES`] at a time, one joint per lane.
+//! The wide form of the revolute joint passes: the revolute joints of one
+//! graph colour that are not in a joint tree warm started, solved and
+//! relaxed [`LANES`] at a time, one joint per lane: the point row, and
+//! before it, where a lane's joint has them and its bodies can turn, the
+//! rows about the axis (spring, motor, lower then upper limit: a chunk
+//! with none skips them), each lane masked by selects, so that a row a
+//! lane does not run leaves its velocities' and impulse's bits untouched.
+//! The joint angle the spring and limit need is worked out lane by lane
+//! up to the relative rotation of the frames, then with the scalar
+//! `math::atan2` (and `unwind_angle` for the spring) of each lane that
+//! needs it.
 //!
 //! Joints of one colour share no dynamic body, so solving them side by side
 //! gives the same result as solving them one after the other; static and
@@ -21,8 +28,11 @@
 //! then solves every chunk's qualifying joints at once from them
 //! ([`pass_lanes`]) and the other joints one by one with the scalar code
 //! ([`pass_others`]). The point
-//! impulses are kept in the lanes over the step's passes (nothing else reads
-//! a lane joint's point impulse during them) and written to the joints once,
+//! impulses (and, in a chunk with rows about the axis, the spring, motor
+//! and limit impulses, from which the warm start sums the axial impulse as
+//! `revolute::axial_impulse` does) are kept in the lanes over the step's
+//! passes (nothing else reads a lane joint's impulses during them) and
+//! written to the joints once,
 //! after the last pass ([`store_impulses`]; the threshold check, the
 //! reaction forces and the next step read them there). A body that is not awake (and an empty lane) points at the resting
 //! stand-in state the solve appends to the awake states, as in the wide
@@ -36,7 +46,7 @@ use crate::body::BodyState;
 #[cfg(not(target_arch = "x86_64"))]
 use crate::body::{load, store};
 use crate::id::NULL_INDEX;
-use crate::math::Vec2;
+use crate::math::{Vec2, atan2, unwind_angle};
 use crate::solver::StepContext;
 #[cfg(not(target_arch = "x86_64"))]
 use crate::solver::contact_solver_wide::BodyLanes;
@@ -54,7 +64,7 @@ pub(crate) use crate::solver::lanes::Math as Build;
 
 use super::revolute::{self, RevoluteJoint};
 use super::solver::{solve_joint, warm_start_joint};
-use super::{JointKind, JointSim};
+use super::{JointBase, JointKind, JointSim};
 
 /// One joint pass: warm start, solve (position errors corrected) or relax
 /// (velocities only).
@@ -65,17 +75,31 @@ pub(crate) enum JointPass {
     Relax,
 }
 
-/// Whether the wide passes take the joint: a revolute joint with no spring,
-/// motor or limit whose point row is not a joint tree's (`tree.rs`). Its
-/// solve is then the point row alone, whether or not its bodies can turn.
+/// Whether the wide passes take the joint: a revolute joint whose point row
+/// is not a joint tree's (`tree.rs`), with or without a spring, motor or
+/// limit (the rows about the axis, solved in lanes before the point row
+/// where a lane has one and its bodies can turn, as the scalar solve does).
 #[inline(always)]
 pub(crate) fn qualifies(sim: &JointSim) -> bool {
     match &sim.kind {
-        JointKind::Revolute(j) => {
-            !(j.spring.enable || j.motor.enable || j.limit.enable || sim.base.in_tree)
-        }
+        JointKind::Revolute(_) => !sim.base.in_tree,
         _ => false,
     }
+}
+
+/// Whether a revolute joint has a row about the axis enabled; the scalar
+/// solve (`revolute::solve`) runs them when also its bodies can turn
+/// ([`can_turn`]).
+#[inline(always)]
+fn rows_enabled(j: &RevoluteJoint) -> bool {
+    // Bitwise: no branch for the usual joint with none enabled.
+    j.spring.enable | j.motor.enable | j.limit.enable
+}
+
+/// Whether a joint's bodies can turn about it: `ia + ib ≠ 0` (`revolute::solve`).
+#[inline(always)]
+fn can_turn(base: &JointBase) -> bool {
+    base.inv_i_a + base.inv_i_b != 0.0
 }
 
 /// What the passes read of the qualifying joints of one chunk of
@@ -84,8 +108,9 @@ pub(crate) fn qualifies(sim: &JointSim) -> bool {
 /// empty lanes), inverse masses (1/kg) and
 /// inertias (1/(kg·m²)), anchors relative to the centres of mass at the
 /// start of the step (m), centre of B minus centre of A (m), softness, the
-/// angular impulse of the disabled rows (N·m·s, warm started as the scalar
-/// code does) and the point impulse (N·s).
+/// angular impulse about the axis (N·m·s, warm started as the scalar code
+/// does; in a chunk with no rows about the axis it does not change during
+/// the step), the point impulse (N·s) and the rows about the axis.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct JointLanes {
     /// Bit `k`: joint `k` of the chunk qualifies.
@@ -110,6 +135,58 @@ pub(crate) struct JointLanes {
     axial: FloatW,
     impulse_x: FloatW,
     impulse_y: FloatW,
+    /// Bit `k`: joint `k` of the chunk is in lanes and its solve runs the
+    /// rows about the axis ([`rows_enabled`] and [`can_turn`]); with none set, the passes
+    /// skip them and [`Self::rows`] is not read (it may be stale).
+    axial_rows: u8,
+    /// The rows about the axis of the chunk's joints in lanes, written when
+    /// any has them ([`Self::axial_rows`]).
+    rows: AxialLanes,
+}
+
+/// What the rows about the axis (spring, motor, limit) read of the joints
+/// of one chunk in lanes, and their accumulated impulses over the step's
+/// passes (written to the joints with the point impulses). The flags are
+/// 1.0 where the row runs (enabled and the bodies can turn), else 0.0.
+#[derive(Clone, Copy, Debug, Default)]
+struct AxialLanes {
+    /// The step's inverse substep, 1/s (a satisfied limit's speculative
+    /// bias).
+    inv_h: f32,
+    /// Bits `k` of the joints whose spring, motor, limit run, and which
+    /// need the joint angle (a spring or a limit).
+    spring_bits: u8,
+    motor_bits: u8,
+    limit_bits: u8,
+    spring_on: FloatW,
+    motor_on: FloatW,
+    limit_on: FloatW,
+    /// The joint frames' rotations relative to the bodies at the start of
+    /// the step (cosine, sine).
+    frame_ac: FloatW,
+    frame_as: FloatW,
+    frame_bc: FloatW,
+    frame_bs: FloatW,
+    /// `1 / (1/I_a + 1/I_b)`, kg·m².
+    mass: FloatW,
+    /// The spring's target angle (rad) and softness.
+    target: FloatW,
+    spring_bias_rate: FloatW,
+    spring_mass_scale: FloatW,
+    spring_impulse_scale: FloatW,
+    /// The motor's speed (rad/s) and largest impulse per substep
+    /// (`h · max torque`, N·m·s).
+    speed: FloatW,
+    max_impulse: FloatW,
+    /// The limits, rad.
+    lower: FloatW,
+    upper: FloatW,
+    /// Accumulated impulses of the spring, motor, lower and upper limits,
+    /// N·m·s (every joint of the chunk in lanes: the warm start sums them).
+    spring_impulse: FloatW,
+    motor_impulse: FloatW,
+    lower_impulse: FloatW,
+    upper_impulse: FloatW,
 }
 
 impl JointLanes {
@@ -131,17 +208,19 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 
 /// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
 /// colour, prepared, with this step's joint trees marked); `dummy` is the
-/// index of the resting stand-in state. Written in place: a full chunk
-/// whose joints all qualify overwrites every lane; any other (a short last
-/// chunk included) is cleared first, so its empty lanes are zero, as the
-/// passes expect.
+/// index of the resting stand-in state, `ctx` the step's context. Written
+/// in place: a full chunk whose joints all qualify overwrites every lane;
+/// any other (a short last chunk included) is cleared first, so its empty
+/// lanes are zero, as the passes expect (the rows about the axis likewise,
+/// when the chunk has any).
 #[inline(always)]
-pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
+pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32, ctx: &StepContext) {
     debug_assert!(joints.len() <= LANES);
-    let mut active = 0u8;
+    let (mut active, mut enabled) = (0u8, 0u8);
     for (k, sim) in joints.iter().enumerate() {
         if qualifies(sim) {
             active |= 1 << k;
+            enabled |= u8::from(rows_enabled(revolute(sim))) << k;
         }
     }
     let all = u8::MAX >> (LANES - joints.len());
@@ -182,6 +261,77 @@ pub(crate) fn prepare(joints: &[JointSim], lanes: &mut JointLanes, dummy: u32) {
         l.impulse_y.0[k] = j.linear_impulse.y;
     }
     l.bodies = BodyIndices::new(index_a, index_b);
+    // Of the joints with a row enabled, those whose bodies can turn.
+    let mut axial_rows = 0u8;
+    if enabled != 0 {
+        for (k, sim) in joints.iter().enumerate() {
+            if enabled & (1 << k) != 0 && can_turn(&sim.base) {
+                axial_rows |= 1 << k;
+            }
+        }
+    }
+    l.axial_rows = axial_rows;
+    if axial_rows != 0 {
+        prepare_rows(joints, active, &mut l.rows, axial_rows, ctx);
+    }
+}
+
+/// Fills the rows about the axis `r` of the joints of `joints` in lanes
+/// (bits `active`; `axial_rows` those whose rows run).
+#[inline(never)]
+fn prepare_rows(
+    joints: &[JointSim],
+    active: u8,
+    r: &mut AxialLanes,
+    axial_rows: u8,
+    ctx: &StepContext,
+) {
+    if active != u8::MAX {
+        *r = AxialLanes::default();
+    }
+    r.inv_h = ctx.inv_h;
+    let (mut spring, mut motor, mut limit) = (0u8, 0u8, 0u8);
+    let flag = |on: bool| if on { 1.0 } else { 0.0 };
+    for (k, sim) in joints.iter().enumerate() {
+        if active & (1 << k) == 0 {
+            continue;
+        }
+        let (base, j) = (&sim.base, revolute(sim));
+        let runs = axial_rows & (1 << k) != 0;
+        let bit = 1u8 << k;
+        let (s, m, li) = (
+            runs && j.spring.enable,
+            runs && j.motor.enable,
+            runs && j.limit.enable,
+        );
+        spring |= if s { bit } else { 0 };
+        motor |= if m { bit } else { 0 };
+        limit |= if li { bit } else { 0 };
+        r.spring_on.0[k] = flag(s);
+        r.motor_on.0[k] = flag(m);
+        r.limit_on.0[k] = flag(li);
+        r.frame_ac.0[k] = base.frame_a.q.c;
+        r.frame_as.0[k] = base.frame_a.q.s;
+        r.frame_bc.0[k] = base.frame_b.q.c;
+        r.frame_bs.0[k] = base.frame_b.q.s;
+        r.mass.0[k] = j.axial_mass;
+        r.target.0[k] = j.target_angle;
+        r.spring_bias_rate.0[k] = j.spring.softness.bias_rate;
+        r.spring_mass_scale.0[k] = j.spring.softness.mass_scale;
+        r.spring_impulse_scale.0[k] = j.spring.softness.impulse_scale;
+        r.speed.0[k] = j.motor.speed;
+        // `Motor::solve`'s bound, the same product.
+        r.max_impulse.0[k] = ctx.h * j.motor.max_force;
+        r.lower.0[k] = j.limit.lower;
+        r.upper.0[k] = j.limit.upper;
+        r.spring_impulse.0[k] = j.spring.impulse;
+        r.motor_impulse.0[k] = j.motor.impulse;
+        r.lower_impulse.0[k] = j.limit.lower_impulse;
+        r.upper_impulse.0[k] = j.limit.upper_impulse;
+    }
+    r.spring_bits = spring;
+    r.motor_bits = motor;
+    r.limit_bits = limit;
 }
 
 /// One pass over the qualifying joints of a colour's joints (no dynamic
@@ -216,8 +366,12 @@ const RELAX: u8 = 2;
 #[inline(always)]
 fn lanes_of<M: Build, const P: u8>(m: M, lanes: &mut [JointLanes], states: &mut [BodyState]) {
     for l in lanes {
-        if l.active != 0 {
-            solve_lanes::<M, P>(m, l, states);
+        // A chunk with no rows about the axis keeps the point row's code
+        // alone (the plain joints' path, as a joint grid's).
+        if l.axial_rows != 0 {
+            solve_lanes::<M, P, true>(m, l, states);
+        } else if l.active != 0 {
+            solve_lanes::<M, P, false>(m, l, states);
         }
     }
 }
@@ -296,6 +450,20 @@ fn write_impulses(l: &JointLanes, chunk: &mut [JointSim]) {
             j.linear_impulse = Vec2::new(l.impulse_x.0[k], l.impulse_y.0[k]);
         }
     }
+    if l.axial_rows == 0 {
+        return;
+    }
+    let r = &l.rows;
+    for (k, sim) in chunk.iter_mut().enumerate() {
+        if l.active & (1 << k) != 0
+            && let JointKind::Revolute(j) = &mut sim.kind
+        {
+            j.spring.impulse = r.spring_impulse.0[k];
+            j.motor.impulse = r.motor_impulse.0[k];
+            j.limit.lower_impulse = r.lower_impulse.0[k];
+            j.limit.upper_impulse = r.upper_impulse.0[k];
+        }
+    }
 }
 
 // The lanes are written out one by one below.
@@ -369,10 +537,15 @@ fn cross<F: Lane>((ax, ay): (F, F), (bx, by): (F, F)) -> F {
 }
 
 /// Pass `P` over the qualifying joints of one chunk, from and into its
-/// lanes `l`. Empty lanes read the resting stand-in (no body) and write
-/// nothing.
+/// lanes `l`, with `AXIAL` the rows about the axis too (the chunk has
+/// some: [`JointLanes::axial_rows`]). Empty lanes read the resting stand-in
+/// (no body) and write nothing.
 #[inline(always)]
-fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [BodyState]) {
+fn solve_lanes<M: Build, const P: u8, const AXIAL: bool>(
+    m: M,
+    l: &mut JointLanes,
+    states: &mut [BodyState],
+) {
     let (ma, ia, mb, ib) = (m.ld(l.ma), m.ld(l.ia), m.ld(l.mb), m.ld(l.ib));
     let (mut px, mut py) = (m.ld(l.impulse_x), m.ld(l.impulse_y));
     let mut a = gather(m, states, l.bodies.a());
@@ -382,8 +555,16 @@ fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [Bo
     let (rbx, rby) = rotate(b.dqc, b.dqs, (m.ld(l.frame_bx), m.ld(l.frame_by)));
 
     if P == WARM_START {
-        // `warm_start_point` and `WarmStart::apply`.
-        let axial = m.ld(l.axial);
+        // `warm_start_point` (with `revolute::axial_impulse` of the rows'
+        // impulses now, where the chunk has rows about the axis) and
+        // `WarmStart::apply`.
+        let axial = if !AXIAL {
+            m.ld(l.axial)
+        } else {
+            let r = &l.rows;
+            ((m.ld(r.spring_impulse) + m.ld(r.motor_impulse)) + m.ld(r.lower_impulse))
+                - m.ld(r.upper_impulse)
+        };
         let la = cross((rax, ray), (px, py)) + axial;
         let lb = cross((rbx, rby), (px, py)) + axial;
         a.vx = a.vx - ma * px;
@@ -393,6 +574,23 @@ fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [Bo
         b.vy = b.vy + mb * py;
         b.w = b.w + ib * lb;
     } else {
+        if AXIAL {
+            // `revolute::solve_axial`, before the point row.
+            let soft = (m.ld(l.bias_rate), m.ld(l.mass_scale), m.ld(l.impulse_scale));
+            let bodies = (
+                Turn {
+                    w: a.w,
+                    dqc: a.dqc,
+                    dqs: a.dqs,
+                },
+                Turn {
+                    w: b.w,
+                    dqc: b.dqc,
+                    dqs: b.dqs,
+                },
+            );
+            (a.w, b.w) = solve_axial::<M, P>(m, &mut l.rows, (ia, ib), bodies, soft);
+        }
         // `Pair::solve_point`.
         let zero = m.splat(0.0);
         let one = m.splat(1.0);
@@ -443,6 +641,162 @@ fn solve_lanes<M: Build, const P: u8>(m: M, l: &mut JointLanes, states: &mut [Bo
         l.impulse_x = px.lanes();
         l.impulse_y = py.lanes();
     }
+}
+
+/// The joint angles `atan2(s, c)` (the scalar `math::atan2`) of the lanes
+/// of `bits`, zero in the others.
+#[inline(always)]
+fn angles<M: Build>(m: M, bits: u8, c: M::F, s: M::F) -> M::F {
+    let (c, s) = (c.lanes(), s.lanes());
+    let mut angle = FloatW::default();
+    for k in 0..LANES {
+        if bits & (1 << k) != 0 {
+            angle.0[k] = atan2(s.0[k], c.0[k]);
+        }
+    }
+    m.ld(angle)
+}
+
+/// `unwind_angle` of the lanes of `bits` of `x`, zero in the others.
+#[inline(always)]
+fn unwound<M: Build>(m: M, bits: u8, x: M::F) -> M::F {
+    let x = x.lanes();
+    let mut out = FloatW::default();
+    for k in 0..LANES {
+        if bits & (1 << k) != 0 {
+            out.0[k] = unwind_angle(x.0[k]);
+        }
+    }
+    m.ld(out)
+}
+
+/// The rows about the axis of the joints of one chunk (`revolute::
+/// solve_axial`): spring, motor, lower then upper limit, each where its
+/// lane runs it (elsewhere the velocities and the row's impulse keep their
+/// bits: selected, not an impulse of zero), with inverse inertias
+/// `(ia, ib)`, the bodies `(a, b)` (their rotation deltas) and the joints'
+/// softness `soft` (bias rate, mass and impulse scales: a violated limit's
+/// in the solve pass). Returns the angular velocities of A and B.
+#[inline(always)]
+fn solve_axial<M: Build, const P: u8>(
+    m: M,
+    r: &mut AxialLanes,
+    (ia, ib): (M::F, M::F),
+    (a, b): (Turn<M::F>, Turn<M::F>),
+    soft: (M::F, M::F, M::F),
+) -> (M::F, M::F) {
+    let zero = m.splat(0.0);
+    let (mut wa, mut wb) = (a.w, b.w);
+    let mass = m.ld(r.mass);
+    // `Pair::angle`: the relative rotation of the joint frames now,
+    // `(Δq_A·q_A)ᵀ·(Δq_B·q_B)` (`Rot::mul`, `Rot::inv_mul`), then its
+    // arctangent, where a spring or limit needs it.
+    let angled = r.spring_bits | r.limit_bits;
+    let angle = if angled != 0 {
+        let (fac, fas) = (m.ld(r.frame_ac), m.ld(r.frame_as));
+        let (fbc, fbs) = (m.ld(r.frame_bc), m.ld(r.frame_bs));
+        let (adc, ads) = (a.dqc, a.dqs);
+        let (bdc, bds) = (b.dqc, b.dqs);
+        let (qac, qas) = (adc * fac - ads * fas, ads * fac + adc * fas);
+        let (qbc, qbs) = (bdc * fbc - bds * fbs, bds * fbc + bdc * fbs);
+        let c = qac * qbc + qas * qbs;
+        let s = qac * qbs - qas * qbc;
+        angles(m, angled, c, s)
+    } else {
+        zero
+    };
+    if r.spring_bits != 0 {
+        // `Spring::solve` (`spring_impulse`) of `unwind_angle(θ − θ_target)`.
+        let on = m.ld(r.spring_on).gt(zero);
+        let c = unwound(m, r.spring_bits, angle - m.ld(r.target));
+        let cdot = wb - wa;
+        let old = m.ld(r.spring_impulse);
+        let (rate, mass_scale) = (m.ld(r.spring_bias_rate), m.ld(r.spring_mass_scale));
+        let impulse_scale = m.ld(r.spring_impulse_scale);
+        let impulse = -mass_scale * mass * (cdot + rate * c) - impulse_scale * old;
+        r.spring_impulse = on.select(old + impulse, old).lanes();
+        wa = on.select(wa - ia * impulse, wa);
+        wb = on.select(wb + ib * impulse, wb);
+    }
+    if r.motor_bits != 0 {
+        // `Motor::solve`: `f32::clamp` is `x < lo ? lo : x`, then
+        // `x > hi ? hi : x` (NaN kept).
+        let on = m.ld(r.motor_on).gt(zero);
+        let cdot = wb - wa;
+        let max = m.ld(r.max_impulse);
+        let min = -max;
+        let old = m.ld(r.motor_impulse);
+        let x = old + mass * (m.ld(r.speed) - cdot);
+        let x = min.gt(x).select(min, x);
+        let x = x.gt(max).select(max, x);
+        let impulse = x - old;
+        r.motor_impulse = on.select(x, old).lanes();
+        wa = on.select(wa - ia * impulse, wa);
+        wb = on.select(wb + ib * impulse, wb);
+    }
+    if r.limit_bits != 0 {
+        // `Limit::solve_lower`, `solve_upper` (`LimitRow::solve_bound`).
+        let on = m.ld(r.limit_on).gt(zero);
+        let inv_h = m.splat(r.inv_h);
+        let old = m.ld(r.lower_impulse);
+        let row = (angle - m.ld(r.lower), wb - wa, old);
+        let (total, impulse) = limit_bound::<M, P>(m, row, mass, inv_h, soft);
+        r.lower_impulse = on.select(total, old).lanes();
+        wa = on.select(wa - ia * impulse, wa);
+        wb = on.select(wb + ib * impulse, wb);
+        // The upper bound pushes the other way.
+        let old = m.ld(r.upper_impulse);
+        let row = (m.ld(r.upper) - angle, wa - wb, old);
+        let (total, impulse) = limit_bound::<M, P>(m, row, mass, inv_h, soft);
+        r.upper_impulse = on.select(total, old).lanes();
+        let impulse = -impulse;
+        wa = on.select(wa - ia * impulse, wa);
+        wb = on.select(wb + ib * impulse, wb);
+    }
+    (wa, wb)
+}
+
+/// One limit bound (`LimitRow::solve_bound`) with position error `c` (≥ 0
+/// when satisfied), relative speed `cdot` in the direction it pushes and
+/// accumulated impulse `old`, effective mass `mass`, inverse substep
+/// `inv_h` and the joints' softness `soft` (pass `P`): the new accumulated
+/// impulse and its change.
+#[inline(always)]
+fn limit_bound<M: Build, const P: u8>(
+    m: M,
+    (c, cdot, old): (M::F, M::F, M::F),
+    mass: M::F,
+    inv_h: M::F,
+    soft: (M::F, M::F, M::F),
+) -> (M::F, M::F) {
+    let zero = m.splat(0.0);
+    let one = m.splat(1.0);
+    // `LimitRow::coefficients`: speculative while satisfied, soft when
+    // violated in the solve pass, rigid in the relax pass.
+    let satisfied = c.gt(zero);
+    let (bias, mass_scale, impulse_scale) = if P == SOLVE {
+        let (rate, mass_scale, impulse_scale) = soft;
+        (
+            satisfied.select(c * inv_h, rate * c),
+            satisfied.select(one, mass_scale),
+            satisfied.select(zero, impulse_scale),
+        )
+    } else {
+        (satisfied.select(c * inv_h, zero), one, zero)
+    };
+    let impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
+    // `0 < x ? x : 0`, as the scalar bound.
+    let total = zero.max(old + impulse);
+    (total, total - old)
+}
+
+/// What the rows about the axis read of a body's lanes: its angular
+/// velocity (rad/s) and rotation delta (cosine, sine).
+#[derive(Clone, Copy)]
+struct Turn<F> {
+    w: F,
+    dqc: F,
+    dqs: F,
 }
 
 #[cfg(test)]
@@ -497,8 +851,29 @@ mod tests {
             .collect()
     }
 
+    /// An accumulated impulse: mostly in `[lo, hi)`, now and then ±0 or NaN.
+    fn impulse(rng: &mut Rng, lo: f32, hi: f32) -> f32 {
+        match rng.below(20) {
+            0 => -0.0,
+            1 => 0.0,
+            2 => f32::NAN,
+            _ => rng.value(lo, hi),
+        }
+    }
+
+    /// An angle: mostly in `[−3.2, 3.2)`, now and then ±π or a little past.
+    fn angle(rng: &mut Rng) -> f32 {
+        match rng.below(8) {
+            0 => std::f32::consts::PI,
+            1 => -std::f32::consts::PI,
+            2 => std::f32::consts::PI * if rng.chance(0.5) { 1.001 } else { -1.001 },
+            _ => rng.value(-3.2, 3.2),
+        }
+    }
+
     /// A prepared revolute joint between `index_a` and `index_b`; with
-    /// `plain` false it may have a spring, motor or limit, or sit in a tree.
+    /// `plain` false it has any combination of a spring, motor and limit
+    /// (random settings, bodies that may not turn), or sits in a tree.
     fn random_joint(rng: &mut Rng, index_a: u32, index_b: u32, plain: bool) -> JointSim {
         let h = 1.0 / 240.0;
         let inverse = |rng: &mut Rng| {
@@ -511,31 +886,31 @@ mod tests {
         let mut j = RevoluteJoint {
             linear_impulse: Vec2::new(rng.value(-5.0, 5.0), rng.value(-5.0, 5.0)),
             axial_mass: rng.value(0.0, 2.0),
+            target_angle: angle(rng),
             ..RevoluteJoint::default()
         };
-        j.spring.impulse = rng.value(-1.0, 1.0);
-        j.motor.impulse = rng.value(-1.0, 1.0);
-        j.limit.lower_impulse = rng.value(0.0, 1.0);
-        j.limit.upper_impulse = rng.value(0.0, 1.0);
+        j.spring.impulse = impulse(rng, -1.0, 1.0);
+        j.motor.impulse = impulse(rng, -1.0, 1.0);
+        j.limit.lower_impulse = impulse(rng, 0.0, 1.0);
+        j.limit.upper_impulse = impulse(rng, 0.0, 1.0);
+        j.spring.softness = Softness::new(rng.value(0.0, 30.0), rng.value(0.0, 2.0), h);
+        j.motor.speed = rng.value(-5.0, 5.0);
+        j.motor.max_force = rng.value(0.0, 50.0);
+        j.limit.lower = angle(rng);
+        j.limit.upper = if rng.chance(0.8) {
+            j.limit.lower + rng.value(0.0, 3.0)
+        } else {
+            angle(rng)
+        };
         let mut in_tree = false;
+        let mut fixed = false;
         if !plain {
-            match rng.below(4) {
-                0 => {
-                    j.spring.enable = true;
-                    j.spring.softness = Softness::new(5.0, 0.7, h);
-                }
-                1 => {
-                    j.motor.enable = true;
-                    j.motor.max_force = 10.0;
-                    j.motor.speed = 1.0;
-                }
-                2 => {
-                    j.limit.enable = true;
-                    j.limit.lower = -0.5;
-                    j.limit.upper = 0.5;
-                }
-                _ => in_tree = true,
-            }
+            let rows = rng.below(9);
+            j.spring.enable = rows & 1 != 0;
+            j.motor.enable = rows & 2 != 0;
+            j.limit.enable = rows & 4 != 0;
+            in_tree = rows == 8;
+            fixed = rng.chance(0.15);
         }
         let frame = |rng: &mut Rng| {
             Transform::new(
@@ -547,9 +922,9 @@ mod tests {
             index_a,
             index_b,
             inv_mass_a: inverse(rng),
-            inv_i_a: inverse(rng),
+            inv_i_a: if fixed { 0.0 } else { inverse(rng) },
             inv_mass_b: inverse(rng),
-            inv_i_b: inverse(rng),
+            inv_i_b: if fixed { 0.0 } else { inverse(rng) },
             frame_a: frame(rng),
             frame_b: frame(rng),
             delta_center: Vec2::new(rng.value(-3.0, 3.0), rng.value(-3.0, 3.0)),
@@ -587,7 +962,7 @@ mod tests {
         for _ in 0..count {
             let a = pick(rng, &mut free);
             let b = pick(rng, &mut free);
-            let plain = rng.chance(0.8);
+            let plain = rng.chance(0.4);
             joints.push(random_joint(rng, a, b, plain));
         }
         joints
@@ -606,13 +981,18 @@ mod tests {
             .collect()
     }
 
-    fn impulse_bits(joints: &[JointSim]) -> Vec<[u32; 2]> {
+    fn impulse_bits(joints: &[JointSim]) -> Vec<[u32; 6]> {
         joints
             .iter()
             .map(|s| match &s.kind {
-                JointKind::Revolute(j) => {
-                    [j.linear_impulse.x.to_bits(), j.linear_impulse.y.to_bits()]
-                }
+                JointKind::Revolute(j) => [
+                    j.linear_impulse.x.to_bits(),
+                    j.linear_impulse.y.to_bits(),
+                    j.spring.impulse.to_bits(),
+                    j.motor.impulse.to_bits(),
+                    j.limit.lower_impulse.to_bits(),
+                    j.limit.upper_impulse.to_bits(),
+                ],
                 _ => unreachable!(),
             })
             .collect()
@@ -626,7 +1006,7 @@ mod tests {
     ) {
         let mut rng = Rng(0x5EED_0019);
         let ctx = StepContext::for_tests(1.0 / 240.0, Vec2::new(0.0, -10.0));
-        let (mut grouped, mut changed) = (0, 0);
+        let (mut grouped, mut changed, mut axial) = (0, 0, 0);
         for _ in 0..300 {
             let n = 1 + rng.below(90);
             let mut states = random_states(&mut rng, n);
@@ -641,13 +1021,17 @@ mod tests {
             let (mut ref_states, mut ref_joints) = (states.clone(), joints.clone());
             let mut lanes = vec![JointLanes::default(); chunks().len()];
             for (chunk, l) in chunks().zip(&mut lanes) {
-                prepare(chunk, l, dummy);
+                prepare(chunk, l, dummy, &ctx);
             }
+            axial += usize::from(lanes.iter().any(|l| l.axial_rows.count_ones() > 2));
             for p in [
                 JointPass::WarmStart,
                 JointPass::Solve,
                 JointPass::Relax,
                 JointPass::Solve,
+                JointPass::WarmStart,
+                JointPass::Solve,
+                JointPass::Relax,
             ] {
                 run(m, p, &mut wide_joints, &mut lanes, &mut wide_states, &ctx);
                 for sim in &mut ref_joints {
@@ -680,6 +1064,10 @@ mod tests {
             "{grouped} colours with a chunk of five or more"
         );
         assert!(changed > 200, "{changed} colours moved a body");
+        assert!(
+            axial > 100,
+            "{axial} colours with a chunk of three or more joints with rows about the axis"
+        );
     }
 
     /// On 300 random colours (plain revolute joints with others among them,

@@ -661,7 +661,7 @@ fn run_block(
             let joints = unsafe { shared.joints[color as usize].range(j0, j1) };
             let lanes = unsafe { shared.joint_lanes.range(l0, l1) };
             for (chunk, l) in joints.chunks(lanes::LANES).zip(lanes) {
-                wide::prepare(chunk, l, dummy);
+                wide::prepare(chunk, l, dummy, ctx);
             }
         }
         StageKind::Joints(pass, color) if color as usize == OVERFLOW_INDEX => {
