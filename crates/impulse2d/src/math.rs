@@ -760,11 +760,32 @@ pub fn atan2(y: f32, x: f32) -> f32 {
     a as f32
 }
 
+/// tan(π/8) = √2 − 1 ([`atan_ratio`]'s reduction bound).
+const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
+
+/// atan u = u·P(u²) on |u| ≤ tan(π/8): P interpolates atan(√z)/√z at six
+/// Chebyshev nodes of z ∈ [0, tan²(π/8)] (relative error below 7e-10).
+const ATAN_P: [f64; 6] = [
+    0.999_999_999_371_228_2,
+    -0.333_333_068_930_501_63,
+    0.199_981_830_411_302_88,
+    -0.142_395_326_702_465_94,
+    0.105_698_288_100_539_37,
+    -0.060_263_052_360_603_8,
+];
+
+/// `u·P(u²)` ([`ATAN_P`]).
+#[inline(always)]
+fn atan_poly(u: f64) -> f64 {
+    const P: [f64; 6] = ATAN_P;
+    let z = u * u;
+    let p = P[0] + z * (P[1] + z * (P[2] + z * (P[3] + z * (P[4] + z * P[5]))));
+    u * p
+}
+
 /// `atan(n / d)` for `0 ≤ n ≤ d`, `d > 0`, in `[0, π/4]`; 0 when both are infinite.
 fn atan_ratio(n: f64, d: f64) -> f64 {
     use std::f64::consts::FRAC_PI_4;
-    // tan(π/8) = √2 − 1.
-    const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
     // atan t = π/4 + atan((t − 1)/(t + 1)), so |u| ≤ tan(π/8) either way.
     let (offset, u) = if n > TAN_PI_8 * d {
         (FRAC_PI_4, (n - d) / (n + d))
@@ -774,24 +795,99 @@ fn atan_ratio(n: f64, d: f64) -> f64 {
     if !u.is_finite() {
         return 0.0;
     }
-    // atan u = u·P(u²) on |u| ≤ tan(π/8): P interpolates atan(√z)/√z at six
-    // Chebyshev nodes of z ∈ [0, tan²(π/8)] (relative error below 7e-10).
-    const P: [f64; 6] = [
-        0.999_999_999_371_228_2,
-        -0.333_333_068_930_501_63,
-        0.199_981_830_411_302_88,
-        -0.142_395_326_702_465_94,
-        0.105_698_288_100_539_37,
-        -0.060_263_052_360_603_8,
-    ];
-    let z = u * u;
-    let p = P[0] + z * (P[1] + z * (P[2] + z * (P[3] + z * (P[4] + z * P[5]))));
-    offset + u * p
+    offset + atan_poly(u)
+}
+
+/// [`atan2`] of eight pairs `(y[i], x[i])`, the same bits lane by lane:
+/// every branch of the scalar function is taken in every lane and the
+/// lanes' results selected, in `f64` arrays the compiler vectorises (no
+/// branch on the data).
+#[inline(always)]
+pub(crate) fn atan2_lanes(y: [f32; 8], x: [f32; 8]) -> [f32; 8] {
+    use std::array::from_fn;
+    use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI as PI64};
+    let yd: [f64; 8] = from_fn(|i| f64::from(y[i]));
+    let xd: [f64; 8] = from_fn(|i| f64::from(x[i]));
+    let ax: [f64; 8] = from_fn(|i| xd[i].abs());
+    let ay: [f64; 8] = from_fn(|i| yd[i].abs());
+    let swap: [bool; 8] = from_fn(|i| ay[i] > ax[i]);
+    // `atan_ratio(n, d)`.
+    let n: [f64; 8] = from_fn(|i| if swap[i] { ax[i] } else { ay[i] });
+    let d: [f64; 8] = from_fn(|i| if swap[i] { ay[i] } else { ax[i] });
+    let big: [bool; 8] = from_fn(|i| n[i] > TAN_PI_8 * d[i]);
+    let num: [f64; 8] = from_fn(|i| if big[i] { n[i] - d[i] } else { n[i] });
+    let den: [f64; 8] = from_fn(|i| if big[i] { n[i] + d[i] } else { d[i] });
+    let u: [f64; 8] = from_fn(|i| num[i] / den[i]);
+    let offset: [f64; 8] = from_fn(|i| if big[i] { FRAC_PI_4 } else { 0.0 });
+    let poly: [f64; 8] = from_fn(|i| offset[i] + atan_poly(u[i]));
+    let base: [f64; 8] = from_fn(|i| if u[i].is_finite() { poly[i] } else { 0.0 });
+    // The quadrant.
+    let a: [f64; 8] = from_fn(|i| {
+        if swap[i] {
+            FRAC_PI_2 - base[i]
+        } else {
+            base[i]
+        }
+    });
+    let a: [f64; 8] = from_fn(|i| if xd[i] < 0.0 { PI64 - a[i] } else { a[i] });
+    let a: [f64; 8] = from_fn(|i| if yd[i] < 0.0 { -a[i] } else { a[i] });
+    from_fn(|i| {
+        let zero = y[i].is_nan() || x[i].is_nan() || (ax[i] == 0.0 && ay[i] == 0.0);
+        if zero { 0.0 } else { a[i] as f32 }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `atan2_lanes` gives `atan2`'s bits in every lane, on random angles
+    /// and lengths and on awkward floats (±0, ±∞, NaN, subnormals, equal
+    /// magnitudes, random bits).
+    #[test]
+    fn atan2_lanes_matches_atan2_bit_for_bit() {
+        // A 64-bit linear congruential generator (Knuth's MMIX constants).
+        let mut state = 0x5EED_A7A2_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state ^ (state >> 29)
+        };
+        let mut value = || {
+            let r = next();
+            let sign = ((r >> 32) as u32) & 0x8000_0000;
+            match r % 10 {
+                0 => f32::from_bits(sign),
+                1 => f32::from_bits(sign | 0x7F80_0000),
+                2 => f32::from_bits(sign | 0x7FC0_0000 | ((r >> 40) as u32 & 0x3F_FFFF)),
+                3 => f32::from_bits(sign | ((r >> 40) as u32 & 0x7F_FFFF)),
+                4 => [1.0f32, -1.0, 0.5, 3.0e38][(r >> 8) as usize % 4],
+                5 => f32::from_bits((r >> 16) as u32),
+                _ => {
+                    let (c, s) = cos_sin(((r >> 20) as u32 as f32 / u32::MAX as f32 - 0.5) * 7.0);
+                    if r & 0x100 == 0 { c } else { s }
+                }
+            }
+        };
+        for _ in 0..20_000 {
+            let y: [f32; 8] = std::array::from_fn(|_| value());
+            let mut x: [f32; 8] = std::array::from_fn(|_| value());
+            // Equal magnitudes now and then (the branch between octants).
+            x[0] = y[0];
+            x[1] = -y[1];
+            let lanes = atan2_lanes(y, x);
+            for i in 0..8 {
+                assert_eq!(
+                    lanes[i].to_bits(),
+                    atan2(y[i], x[i]).to_bits(),
+                    "atan2({:?}, {:?})",
+                    y[i],
+                    x[i]
+                );
+            }
+        }
+    }
 
     /// How many `f32` steps `got` is from the exact `want` (0 when `got` is the
     /// correctly rounded value or ties with it; 1 for the other neighbour).

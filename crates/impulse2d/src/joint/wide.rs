@@ -6,9 +6,10 @@
 //! with none skips them), each lane masked by selects, so that a row a
 //! lane does not run leaves its velocities' and impulse's bits untouched.
 //! The joint angle the spring and limit need is worked out lane by lane
-//! up to the relative rotation of the frames, then with the scalar
-//! `math::atan2` (and `unwind_angle` for the spring) of each lane that
-//! needs it.
+//! (the relative rotation of the frames, then `math::atan2_lanes`, the
+//! scalar `math::atan2`'s bits in `f64` lanes without branches), the
+//! spring's `unwind_angle` with the scalar function in each lane that has
+//! a spring.
 //!
 //! Joints of one colour share no dynamic body, so solving them side by side
 //! gives the same result as solving them one after the other; static and
@@ -46,7 +47,7 @@ use crate::body::BodyState;
 #[cfg(not(target_arch = "x86_64"))]
 use crate::body::{load, store};
 use crate::id::NULL_INDEX;
-use crate::math::{Vec2, atan2, unwind_angle};
+use crate::math::{Vec2, atan2_lanes, unwind_angle};
 use crate::solver::StepContext;
 #[cfg(not(target_arch = "x86_64"))]
 use crate::solver::contact_solver_wide::BodyLanes;
@@ -643,18 +644,11 @@ fn solve_lanes<M: Build, const P: u8, const AXIAL: bool>(
     }
 }
 
-/// The joint angles `atan2(s, c)` (the scalar `math::atan2`) of the lanes
-/// of `bits`, zero in the others.
+/// The joint angles `atan2(s, c)`, every lane at once with the bits of the
+/// scalar `math::atan2` (`math::atan2_lanes`).
 #[inline(always)]
-fn angles<M: Build>(m: M, bits: u8, c: M::F, s: M::F) -> M::F {
-    let (c, s) = (c.lanes(), s.lanes());
-    let mut angle = FloatW::default();
-    for k in 0..LANES {
-        if bits & (1 << k) != 0 {
-            angle.0[k] = atan2(s.0[k], c.0[k]);
-        }
-    }
-    m.ld(angle)
+fn angles<M: Build>(m: M, c: M::F, s: M::F) -> M::F {
+    m.ld(FloatW(atan2_lanes(s.lanes().0, c.lanes().0)))
 }
 
 /// `unwind_angle` of the lanes of `bits` of `x`, zero in the others.
@@ -701,7 +695,7 @@ fn solve_axial<M: Build, const P: u8>(
         let (qbc, qbs) = (bdc * fbc - bds * fbs, bds * fbc + bdc * fbs);
         let c = qac * qbc + qas * qbs;
         let s = qac * qbs - qas * qbc;
-        angles(m, angled, c, s)
+        angles(m, c, s)
     } else {
         zero
     };
