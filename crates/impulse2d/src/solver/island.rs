@@ -196,7 +196,9 @@ impl World {
             island.tail_contact = contact.island_prev;
         }
         island.contact_count -= 1;
-        island.constraint_remove_count += 1;
+        // Only "any removed" matters (a split candidate); a restored
+        // snapshot may hold any count, so saturate rather than overflow.
+        island.constraint_remove_count = island.constraint_remove_count.saturating_add(1);
         let c = &mut self.contacts[contact_id as usize];
         c.island_id = NULL_INDEX;
         c.island_prev = NULL_INDEX;
@@ -274,7 +276,9 @@ impl World {
             merged.tail_contact = small.tail_contact;
             merged.contact_count += small.contact_count;
         }
-        merged.constraint_remove_count += small.constraint_remove_count;
+        merged.constraint_remove_count = merged
+            .constraint_remove_count
+            .saturating_add(small.constraint_remove_count);
         self.islands[big_id as usize] = merged;
         self.merge_island_joints(big_id, small_id); // joints
 
@@ -382,5 +386,36 @@ impl World {
 
         self.scratch.split_stack = stack;
         self.scratch.split_bodies = seeds;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{BodyDef, BodyType, World, WorldDef};
+
+    /// The removal count only says whether an island may have fallen apart,
+    /// and a restored snapshot may hold any value: merging two islands whose
+    /// counts sum past `u32::MAX` saturates instead of overflowing (found by
+    /// the `snapshot` fuzz target), and keeps the island a split candidate.
+    #[test]
+    fn merged_removal_counts_saturate() {
+        let mut world = World::new(&WorldDef::default()).unwrap();
+        let def = BodyDef {
+            body_type: BodyType::Dynamic,
+            ..BodyDef::default()
+        };
+        let a = world.create_body(&def).unwrap();
+        let b = world.create_body(&def).unwrap();
+        let island = |w: &World, id: crate::BodyId| w.bodies[id.index as usize].island_id;
+        let (ia, ib) = (island(&world, a), island(&world, b));
+        assert_ne!(ia, ib);
+        world.islands[ia as usize].constraint_remove_count = u32::MAX - 1;
+        world.islands[ib as usize].constraint_remove_count = 5;
+        let merged = world.merge_islands(ia, ib);
+        assert_eq!(
+            world.islands[merged as usize].constraint_remove_count,
+            u32::MAX
+        );
+        assert_eq!(world.islands[merged as usize].body_count, 2);
     }
 }

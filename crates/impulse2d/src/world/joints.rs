@@ -457,7 +457,7 @@ impl World {
             island.tail_joint = joint.island_prev;
         }
         island.joint_count -= 1;
-        island.constraint_remove_count += 1;
+        island.constraint_remove_count = island.constraint_remove_count.saturating_add(1);
         let j = &mut self.joints.joints[ji as usize];
         j.island_id = NULL_INDEX;
         j.island_prev = NULL_INDEX;
