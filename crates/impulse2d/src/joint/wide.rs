@@ -23,8 +23,9 @@
 //! scalar passes stay the reference (the tests below compare them).
 //!
 //! A colour's joints are taken in chunks of [`LANES`] consecutive joints.
-//! Once per step, after the joint trees are known, [`prepare`] copies what
-//! the passes read of each chunk's qualifying joints ([`qualifies`]) into a
+//! Once per step, once the joints are prepared and their `in_tree` marks
+//! are this step's (right after each chunk's joints when no joint is in a
+//! tree, see `solver/stages.rs`), [`prepare`] copies what the passes read of each chunk's qualifying joints ([`qualifies`]) into a
 //! [`JointLanes`] (one field per lane set, the other lanes empty); each pass
 //! then solves every chunk's qualifying joints at once from them
 //! ([`pass_lanes`]) and the other joints one by one with the scalar code
@@ -208,7 +209,8 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 }
 
 /// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
-/// colour, prepared, with this step's joint trees marked); `dummy` is the
+/// colour, prepared, with this step's joint trees marked: its result is a
+/// function of the joints alone); `dummy` is the
 /// index of the resting stand-in state, `ctx` the step's context. Written
 /// in place: a full chunk whose joints all qualify overwrites every lane;
 /// any other (a short last chunk included) is cleared first, so its empty
