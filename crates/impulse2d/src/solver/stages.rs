@@ -979,6 +979,10 @@ fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext
     } = out;
     for (i, candidate) in candidates.iter_mut().enumerate() {
         prefetch_joint_inputs(sims, i, stores);
+        if i % lanes::LANES == 0 {
+            // The next chunk's lanes, written after its joints.
+            wide::prefetch_lanes(joint_lanes.as_ptr().wrapping_add(i / lanes::LANES + 1));
+        }
         let link = prepare_joint(
             &mut sims[i],
             stores.bodies,
