@@ -1,9 +1,11 @@
 //! The constraint solve as a list of stages for the [`Workers`].
 //!
 //! One step's solve is, in order: prepare the joints (each on its own, in
-//! blocks), prepare the contact constraints (the
-//! overflow colour, then every other colour), then (once the joint trees are
-//! known) the lanes of the wide joint passes, then per substep integrate
+//! blocks of chunks of `lanes::LANES` joints, with each chunk's lanes of the
+//! wide joint passes when no joint is in a tree), prepare the contact
+//! constraints (the overflow colour, then every other colour), then (once
+//! the joint trees are known, when the preparation did not write them or a
+//! joint is in a tree) the lanes of the wide joint passes, then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax, then
 //! restitution and storing the impulses (the contacts', then the point
 //! impulses the wide joint passes kept in their lanes). Each constraint pass walks the joint
@@ -66,7 +68,10 @@ pub(crate) enum Pass {
 /// What a stage does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum StageKind {
-    /// Joints of every colour (each joint is prepared on its own).
+    /// Joints of every colour (each joint is prepared on its own), in
+    /// chunks of `lanes::LANES` joints (colour order, the overflow colour
+    /// last), with the chunks' lanes of the wide joint passes when
+    /// `Shared::prepare_lanes`.
     PrepareJoints,
     /// Contact constraints of the overflow colour (one block).
     PrepareOverflow,
@@ -75,8 +80,9 @@ pub(crate) enum StageKind {
     IntegrateVelocities,
     IntegratePositions,
     /// The lanes of the wide joint passes of one colour other than the
-    /// overflow colour (`joint/wide.rs`), once per step after the joint
-    /// trees are known, in chunks of `lanes::LANES` joints.
+    /// overflow colour (`joint/wide.rs`), after the joint trees are known,
+    /// in chunks of `lanes::LANES` joints: in a step whose joint
+    /// preparation did not write them, or that has a joint in a tree.
     JointLanes(u8),
     /// Joints of one colour: in chunks of `lanes::LANES` joints, or for the
     /// overflow colour one by one, in one block.
@@ -141,9 +147,11 @@ struct Layout {
     /// the total at the end.
     joint_start: [usize; GRAPH_COLOR_COUNT + 1],
     /// Where each colour's chunks of `lanes::LANES` joints start among all
-    /// chunks (colours other than the overflow colour), with the total at
-    /// the end.
-    chunk_start: [usize; OVERFLOW_INDEX + 1],
+    /// chunks (colour order, the overflow colour last), with the total at
+    /// the end: `chunk_start[OVERFLOW_INDEX]` is the number of chunks with
+    /// lanes, the last entry that with the overflow colour's chunks (joint
+    /// preparation's items).
+    chunk_start: [usize; GRAPH_COLOR_COUNT + 1],
 }
 
 impl Layout {
@@ -162,8 +170,8 @@ impl Layout {
         for (c, color) in graph.colors.iter().enumerate() {
             joint_start[c + 1] = joint_start[c] + color.joint_sims.len();
         }
-        let mut chunk_start = [0; OVERFLOW_INDEX + 1];
-        for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
+        let mut chunk_start = [0; GRAPH_COLOR_COUNT + 1];
+        for (c, color) in graph.colors.iter().enumerate() {
             chunk_start[c + 1] = chunk_start[c] + color.joint_sims.len().div_ceil(lanes::LANES);
         }
         Layout {
@@ -287,8 +295,8 @@ fn build_prepare_stages(
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, 0);
     let coloured = layout.coloured_count();
-    let joints = layout.joint_start[GRAPH_COLOR_COUNT];
-    list.push(StageKind::PrepareJoints, joints, Some(MIN_JOINT_BLOCK));
+    let chunks = layout.chunk_start[GRAPH_COLOR_COUNT];
+    list.push(StageKind::PrepareJoints, chunks, Some(MIN_JOINT_CHUNKS));
     list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
     list.push(
         StageKind::PrepareContacts,
@@ -299,21 +307,24 @@ fn build_prepare_stages(
 
 /// Builds the stage list of the rest of one step's solve (the substeps,
 /// restitution and storing the impulses) into `stages`, once the joint
-/// trees are known.
+/// trees are known; with `lanes_ready` false it starts with the stages that
+/// write the joint lanes (see [`solve_constraints`]).
 fn build_substep_stages(
     stages: &mut Vec<Stage>,
     workers: &Workers,
     graph: &ConstraintGraph,
     layout: &Layout,
-    (body_count, trees): (usize, usize),
+    (body_count, trees, lanes_ready): (usize, usize, bool),
     ctx: &StepContext,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, trees);
     let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
-    for c in 0..OVERFLOW_INDEX {
-        let n = layout.chunk_count(c);
-        list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
+    if !lanes_ready {
+        for c in 0..OVERFLOW_INDEX {
+            let n = layout.chunk_count(c);
+            list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
+        }
     }
     for _ in 0..ctx.sub_steps {
         list.push(StageKind::IntegrateVelocities, body_count, bodies);
@@ -361,6 +372,9 @@ struct Shared<'a> {
     candidates: SharedMut<'a, (u32, u32)>,
     /// Set when a block of the joint preparation changed a candidate.
     candidates_changed: &'a AtomicBool,
+    /// Whether the joint preparation also writes the joint lanes (see
+    /// [`solve_constraints`]).
+    prepare_lanes: bool,
     /// The joint trees: their links, where each starts among the bodies and
     /// joints, and those.
     tree_links: &'a [Link],
@@ -397,6 +411,22 @@ pub(crate) fn solve_constraints(
     let forest = &mut scratch.joint_forest;
     forest.reserve_candidates(layout.joint_start[GRAPH_COLOR_COUNT]);
     build_prepare_stages(&mut scratch.stages, workers, graph, &layout);
+    // The lanes of the wide joint passes (`joint/wide.rs`) depend on which
+    // joints this step's trees take. When last step had no tree joint, the
+    // joint preparation writes each chunk's lanes as it prepares the chunk
+    // (its joints still in the cache), as if no joint were in a tree; they
+    // are kept when this step has no tree joint either (the joints' marks
+    // are then all clear, as the preparation left them, and the lanes are
+    // what the `JointLanes` stages would write), else those stages write
+    // them again. Every chunk's lanes are written before any pass reads
+    // them.
+    let prepare_lanes = forest.joints.is_empty();
+    let joint_lanes = &mut scratch.joint_lanes;
+    set_len(
+        joint_lanes,
+        layout.chunk_start[OVERFLOW_INDEX],
+        JointLanes::default(),
+    );
 
     // The wide solver's stand-in for static bodies, removed after the solve.
     let dummy = body_count as u32;
@@ -426,6 +456,8 @@ pub(crate) fn solve_constraints(
         let shared = Shared {
             candidates: SharedMut::new(&mut forest.candidates),
             candidates_changed: &forest.candidates_changed,
+            prepare_lanes,
+            joint_lanes: SharedMut::new(joint_lanes),
             ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
         };
         profile.prepare_constraints += super::ms_since(t);
@@ -437,20 +469,13 @@ pub(crate) fn solve_constraints(
     // then the stages that depend on it.
     let t = Instant::now();
     forest.build(graph, &layout.joint_start, &states[..body_count]);
-    let joint_lanes = &mut scratch.joint_lanes;
-    // Every chunk's lanes are written by the `JointLanes` stage before any
-    // pass reads them.
-    set_len(
-        joint_lanes,
-        layout.chunk_start[OVERFLOW_INDEX],
-        JointLanes::default(),
-    );
+    let lanes_ready = prepare_lanes && forest.joints.is_empty();
     build_substep_stages(
         &mut scratch.stages,
         workers,
         graph,
         &layout,
-        (body_count, forest.tree_count()),
+        (body_count, forest.tree_count(), lanes_ready),
         ctx,
     );
     let shared = Shared {
@@ -499,6 +524,7 @@ impl<'a> Shared<'a> {
             joint_lanes: SharedMut::empty(),
             candidates: SharedMut::empty(),
             candidates_changed: &NO_CANDIDATES,
+            prepare_lanes: false,
             tree_links: &[],
             tree_starts: &[],
             tree_bodies: SharedMut::empty(),
@@ -616,15 +642,31 @@ fn run_block(
     // - The overflow colours are one block each and run alone.
     match stage.kind {
         StageKind::PrepareJoints => {
-            let starts = &layout.joint_start;
+            // Chunks `start..end` of all (colour order, the overflow
+            // colour's too): each colour's part, its joints, their
+            // candidates and (other colours, when the preparation writes
+            // them) lanes belong to this block.
+            let chunks = &layout.chunk_start;
             for (c, joints) in shared.joints.iter().enumerate() {
-                let (lo, hi) = (start.max(starts[c]), end.min(starts[c + 1]));
+                let (lo, hi) = (start.max(chunks[c]), end.min(chunks[c + 1]));
                 if lo < hi {
-                    // Joints `lo..hi` of all, and their candidates, belong
-                    // to this block.
-                    let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
-                    let candidates = unsafe { shared.candidates.range(lo, hi) };
-                    let out = JointsOut { sims, candidates };
+                    let first = chunks[c];
+                    let j0 = (lo - first) * lanes::LANES;
+                    let j1 = ((hi - first) * lanes::LANES).min(joints.len());
+                    let sims = unsafe { joints.range(j0, j1) };
+                    let at = layout.joint_start[c];
+                    let candidates = unsafe { shared.candidates.range(at + j0, at + j1) };
+                    let joint_lanes = if shared.prepare_lanes && c != OVERFLOW_INDEX {
+                        unsafe { shared.joint_lanes.range(lo, hi) }
+                    } else {
+                        &mut []
+                    };
+                    let out = JointsOut {
+                        sims,
+                        candidates,
+                        lanes: joint_lanes,
+                        dummy,
+                    };
                     if prepare_joints(simd, out, shared.joint_stores, ctx) {
                         JointForest::note_changed(shared.candidates_changed);
                     }
@@ -904,16 +946,21 @@ fn store_contacts_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa
     }
 }
 
-/// What a block of joint preparation writes: its joints, and what each
-/// brings to the joint trees.
+/// What a block of joint preparation writes: its joints (whole chunks of
+/// `lanes::LANES` joints of one colour, the last maybe short), what each
+/// brings to the joint trees, and the chunks' lanes (none: not written),
+/// whose empty lanes point at the stand-in state `dummy`.
 struct JointsOut<'a> {
     sims: &'a mut [JointSim],
     candidates: &'a mut [(u32, u32)],
+    lanes: &'a mut [JointLanes],
+    dummy: u32,
 }
 
 multiversion!(
     /// Prepares joints for the step (each writes only its own sim and
-    /// candidate link, see [`crate::joint::tree::candidate`]).
+    /// candidate link, see [`crate::joint::tree::candidate`]), and the
+    /// lanes given of their chunks.
     /// Whether any candidate differs from the one it overwrote.
     fn prepare_joints(out: JointsOut, stores: &JointStores, ctx: &StepContext) -> bool = prepare_joints_kernel
 );
@@ -924,12 +971,73 @@ fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext
     // The world's joint softness, once per block.
     let tuning = JointTuning::new(stores.tuning, ctx);
     let mut changed = false;
-    for (sim, candidate) in out.sims.iter_mut().zip(out.candidates) {
-        let link = prepare_joint(sim, stores.bodies, stores.solver_sets, &tuning, ctx);
+    let JointsOut {
+        sims,
+        candidates,
+        lanes: joint_lanes,
+        dummy,
+    } = out;
+    for (i, candidate) in candidates.iter_mut().enumerate() {
+        prefetch_joint_inputs(sims, i, stores);
+        if i % lanes::LANES == 0 {
+            // The next chunk's lanes, written after its joints.
+            wide::prefetch_lanes(joint_lanes.as_ptr().wrapping_add(i / lanes::LANES + 1));
+        }
+        let link = prepare_joint(
+            &mut sims[i],
+            stores.bodies,
+            stores.solver_sets,
+            &tuning,
+            ctx,
+        );
         changed |= *candidate != link;
         *candidate = link;
+        // A chunk done: its lanes, from its joints while in the cache (no
+        // joint in a tree yet: `tree::candidate` cleared the marks).
+        let chunk = i / lanes::LANES;
+        if ((i + 1) % lanes::LANES == 0 || i + 1 == sims.len())
+            && let Some(l) = joint_lanes.get_mut(chunk)
+        {
+            wide::prepare(&sims[chunk * lanes::LANES..=i], l, dummy, ctx);
+        }
     }
     changed
+}
+
+/// How many joints ahead [`prefetch_joint_inputs`] asks for each joint's
+/// sim, then its bodies' records, then their sims: each stage reads what
+/// the one before brought in.
+const JOINT_SIMS_AHEAD: usize = 8;
+const JOINT_BODIES_AHEAD: usize = 5;
+const JOINT_BODY_SIMS_AHEAD: usize = 2;
+
+/// Prefetch hints for the joints after `sims[i]`: joint preparation reads,
+/// per joint, its sim, its bodies' records and their sims, each found
+/// through the one before and each usually not in the cache (a step walks
+/// every joint once here), so a joint would wait on three loads in a row.
+/// The hints overlap those waits with the preparation of the joints before
+/// it. No value changes.
+#[inline(always)]
+fn prefetch_joint_inputs(sims: &[JointSim], i: usize, stores: &JointStores) {
+    use crate::prefetch::prefetch_value;
+    if let Some(sim) = sims.get(i + JOINT_SIMS_AHEAD) {
+        prefetch_value(sim);
+    }
+    let bodies = stores.bodies;
+    if let Some(sim) = sims.get(i + JOINT_BODIES_AHEAD) {
+        for id in [sim.base.body_id_a, sim.base.body_id_b] {
+            prefetch_value(bodies.as_ptr().wrapping_add(id as usize));
+        }
+    }
+    if let Some(sim) = sims.get(i + JOINT_BODY_SIMS_AHEAD) {
+        for id in [sim.base.body_id_a, sim.base.body_id_b] {
+            if let Some(b) = bodies.get(id as usize)
+                && let Some(set) = stores.solver_sets.get(b.set_index as usize)
+            {
+                prefetch_value(set.body_sims.as_ptr().wrapping_add(b.local_index as usize));
+            }
+        }
+    }
 }
 
 /// One pass over the joints of one colour: in chunks of
