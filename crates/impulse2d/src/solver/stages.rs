@@ -33,7 +33,7 @@ use crate::joint::tree::{JointForest, Link, TreeBody, TreeJoint, solve_trees};
 use crate::joint::wide::{self, JointLanes, JointPass};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
-use crate::workers::{SharedMut, Workers};
+use crate::workers::{SharedMut, Workers, own_blocks};
 
 use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use super::contact_solver::{self, ContactConstraint};
@@ -144,10 +144,15 @@ struct Layout {
     /// chunks (colours other than the overflow colour), with the total at
     /// the end.
     chunk_start: [usize; OVERFLOW_INDEX + 1],
+    /// The number of workers, and the items per block of each colour's
+    /// constraint stages (`Workers::block_size`), for the stages split by
+    /// colour ([`Layout::colour_part`]).
+    workers: usize,
+    color_block: [usize; OVERFLOW_INDEX],
 }
 
 impl Layout {
-    fn new(graph: &ConstraintGraph, use_wide: bool) -> Layout {
+    fn new(graph: &ConstraintGraph, use_wide: bool, workers: &Workers) -> Layout {
         let mut start = [0; OVERFLOW_INDEX + 1];
         for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
             let n = color.contact_sims.len();
@@ -166,13 +171,68 @@ impl Layout {
         for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
             chunk_start[c + 1] = chunk_start[c] + color.joint_sims.len().div_ceil(lanes::LANES);
         }
+        let color_block = std::array::from_fn(|c| {
+            workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
+        });
         Layout {
             use_wide,
             overflow_count: graph.colors[OVERFLOW_INDEX].contact_sims.len(),
             start,
             joint_start,
             chunk_start,
+            workers: workers.count(),
+            color_block,
         }
+    }
+
+    /// The blocks of a stage over every colour's coloured items split as
+    /// [`Layout::colour_part`] says: one with one worker or few items,
+    /// else as many as a stage over all of them would have, and at least
+    /// one per worker.
+    fn colour_split_blocks(&self, workers: &Workers) -> usize {
+        let coloured = self.coloured_count();
+        let blocks = coloured.div_ceil(workers.block_size(coloured, MIN_CONSTRAINT_BLOCK));
+        if blocks > 1 {
+            blocks.max(self.workers)
+        } else {
+            blocks
+        }
+    }
+
+    /// The coloured items `start..end` of colour `color` that block `block`
+    /// of a stage split by colour (`blocks` blocks, see
+    /// [`Layout::colour_split_blocks`]) takes. The worker that runs a block
+    /// first (`workers::own_blocks`, as `Region::sweep` hands them out)
+    /// is the one that runs the same items in the colour's own stages (the
+    /// passes over the constraints): its blocks of this stage share among
+    /// them, in order, its blocks of each colour. So the contact
+    /// preparation writes each constraint on the core that solves it next,
+    /// and the impulse store reads it where the last pass left it. Which
+    /// thread runs a block changes no result (the blocks touch disjoint
+    /// items, each prepared or stored on its own).
+    fn colour_part(&self, color: usize, block: usize, blocks: usize) -> (usize, usize) {
+        let first = self.start[color];
+        let items = self.color_count(color);
+        let n = self.workers;
+        if blocks <= 1 || n <= 1 {
+            return (first, first + items);
+        }
+        debug_assert!(blocks >= n, "every worker owns a block");
+        let worker = (0..n)
+            .find(|&w| {
+                let (s, own) = own_blocks(blocks, n, w);
+                block < s + own
+            })
+            .unwrap_or(n - 1);
+        let (s, own) = own_blocks(blocks, n, worker);
+        let k = block - s;
+        let size = self.color_block[color];
+        let (cs, co) = own_blocks(items.div_ceil(size), n, worker);
+        let (b0, b1) = (cs + co * k / own, cs + co * (k + 1) / own);
+        (
+            first + (b0 * size).min(items),
+            first + (b1 * size).min(items),
+        )
     }
 
     /// The chunks of `lanes::LANES` joints of colour `color` (not the
@@ -242,6 +302,19 @@ impl<'a> StageList<'a> {
         }
     }
 
+    /// A stage over every colour's coloured items, split by colour
+    /// ([`Layout::colour_part`]): its items are its blocks.
+    fn push_by_colour(&mut self, kind: StageKind) {
+        let blocks = self.layout.colour_split_blocks(self.workers);
+        if blocks > 0 {
+            self.stages.push(Stage {
+                kind,
+                items: blocks as u32,
+                block_size: 1,
+            });
+        }
+    }
+
     /// One pass over the constraints: joints colour by colour (overflow
     /// first), then contacts likewise.
     fn pass(&mut self, pass: Pass) {
@@ -286,15 +359,10 @@ fn build_prepare_stages(
     layout: &Layout,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, 0);
-    let coloured = layout.coloured_count();
     let joints = layout.joint_start[GRAPH_COLOR_COUNT];
     list.push(StageKind::PrepareJoints, joints, Some(MIN_JOINT_BLOCK));
     list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
-    list.push(
-        StageKind::PrepareContacts,
-        coloured,
-        Some(MIN_CONSTRAINT_BLOCK),
-    );
+    list.push_by_colour(StageKind::PrepareContacts);
 }
 
 /// Builds the stage list of the rest of one step's solve (the substeps,
@@ -309,7 +377,6 @@ fn build_substep_stages(
     ctx: &StepContext,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, trees);
-    let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
     for c in 0..OVERFLOW_INDEX {
         let n = layout.chunk_count(c);
@@ -326,11 +393,7 @@ fn build_substep_stages(
     }
     list.pass(Pass::Restitution);
     list.pass(Pass::Store);
-    list.push(
-        StageKind::StoreImpulses,
-        coloured,
-        Some(MIN_CONSTRAINT_BLOCK),
-    );
+    list.push_by_colour(StageKind::StoreImpulses);
     let chunks = layout.chunk_start[OVERFLOW_INDEX];
     list.push(StageKind::JointImpulses, chunks, Some(MIN_JOINT_CHUNKS));
 }
@@ -391,7 +454,7 @@ pub(crate) fn solve_constraints(
 ) {
     let t = Instant::now();
     let sims = &joint_stores.solver_sets[AWAKE_SET as usize].body_sims;
-    let layout = Layout::new(graph, use_wide);
+    let layout = Layout::new(graph, use_wide, workers);
     let body_count = states.len();
     debug_assert_eq!(body_count, sims.len());
     let forest = &mut scratch.joint_forest;
@@ -605,6 +668,9 @@ fn run_block(
     //   joints of one colour with their lanes (the overflow colour's joints
     //   one by one), of all joints in colour order (joint preparation writes
     //   only the joint and reads the bodies' sims, never their states).
+    //   The stages split by colour (`Layout::colour_part`) give each block
+    //   its own part of each colour: the parts of a colour's blocks are
+    //   disjoint.
     // - Body states are reached by index. Per-body stages touch only their
     //   own range. Constraint stages hold the constraints of one colour, and
     //   the graph colouring gives each dynamic body at most one constraint
@@ -644,7 +710,12 @@ fn run_block(
                 dummy,
                 ctx,
             };
-            prepare_contacts(simd, &block, start, end);
+            for c in 0..OVERFLOW_INDEX {
+                let (lo, hi) = layout.colour_part(c, start, stage.items as usize);
+                if lo < hi {
+                    prepare_contacts(simd, &block, lo, hi);
+                }
+            }
         }
         StageKind::IntegrateVelocities => {
             let states = unsafe { shared.states.range(start, end) };
@@ -718,7 +789,14 @@ fn run_block(
                 scalar_pass(simd, pass, constraints, states, ctx);
             }
         }
-        StageKind::StoreImpulses => store_contacts(simd, shared, layout, start, end),
+        StageKind::StoreImpulses => {
+            for c in 0..OVERFLOW_INDEX {
+                let (lo, hi) = layout.colour_part(c, start, stage.items as usize);
+                if lo < hi {
+                    store_contacts(simd, shared, layout, lo, hi);
+                }
+            }
+        }
         StageKind::JointImpulses => {
             // Chunks `start..end` of all (colour order): each colour's part,
             // its joints and lanes (only read here) belong to this block.
@@ -1140,6 +1218,78 @@ fn debug_check_colors(
                 let body = &bodies[id as usize];
                 if body.set_index == AWAKE_SET {
                     check(seen, body.local_index);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On 1 to 4 workers and colours of 0 to 300 items, the blocks of a
+    /// stage split by colour take every item of every colour exactly once,
+    /// and each item goes to the worker that owns it in the colour's own
+    /// stage (`workers::own_blocks`, as `Region::sweep` hands blocks out).
+    #[test]
+    fn the_colour_split_matches_the_colour_stages() {
+        let sizes = [
+            0, 1, 7, 8, 9, 16, 17, 33, 64, 65, 100, 127, 128, 129, 300, 3, 250, 41,
+        ];
+        for n in 1..=4 {
+            let workers = Workers::new(n).unwrap();
+            for rotate in 0..sizes.len() {
+                let mut start = [0; OVERFLOW_INDEX + 1];
+                for c in 0..OVERFLOW_INDEX {
+                    start[c + 1] = start[c] + sizes[(c + rotate) % sizes.len()] * (rotate % 3);
+                }
+                let layout = Layout {
+                    use_wide: true,
+                    overflow_count: 0,
+                    start,
+                    joint_start: [0; GRAPH_COLOR_COUNT + 1],
+                    chunk_start: [0; OVERFLOW_INDEX + 1],
+                    workers: n,
+                    color_block: std::array::from_fn(|c| {
+                        workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
+                    }),
+                };
+                let blocks = layout.colour_split_blocks(&workers);
+                let mut owner = vec![usize::MAX; layout.coloured_count()];
+                for block in 0..blocks {
+                    let worker = (0..n)
+                        .find(|&w| {
+                            let (s, own) = own_blocks(blocks, n, w);
+                            block >= s && block < s + own
+                        })
+                        .unwrap();
+                    for c in 0..OVERFLOW_INDEX {
+                        let (lo, hi) = layout.colour_part(c, block, blocks);
+                        assert!(start[c] <= lo && lo <= hi && hi <= start[c + 1]);
+                        for item in &mut owner[lo..hi] {
+                            assert_eq!(*item, usize::MAX, "an item taken twice");
+                            *item = worker;
+                        }
+                    }
+                }
+                for c in 0..OVERFLOW_INDEX {
+                    let size = layout.color_block[c];
+                    for item in start[c]..start[c + 1] {
+                        let colour_block = (item - start[c]) / size;
+                        let count = layout.color_count(c).div_ceil(size);
+                        let want = if blocks <= 1 {
+                            0
+                        } else {
+                            (0..n)
+                                .find(|&w| {
+                                    let (s, own) = own_blocks(count, n, w);
+                                    colour_block >= s && colour_block < s + own
+                                })
+                                .unwrap()
+                        };
+                        assert_eq!(owner[item], want, "{n} workers, colour {c}, item {item}");
+                    }
                 }
             }
         }
