@@ -39,7 +39,7 @@ use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX
 use super::contact_solver::{self, ContactConstraint};
 use super::contact_solver_wide::{self, PrepareParams, WideConstraint};
 use super::solver_set::{AWAKE_SET, SolverSet};
-use super::{StepContext, integrate_positions, integrate_velocities, lanes};
+use super::{StepContext, VelocityStep, integrate_positions, integrate_velocities, lanes};
 
 /// Smallest block of bodies worth a block of its own.
 const MIN_BODY_BLOCK: usize = 64;
@@ -72,7 +72,9 @@ pub(crate) enum StageKind {
     PrepareOverflow,
     /// Contact constraints of the other colours.
     PrepareContacts,
-    IntegrateVelocities,
+    /// The velocity integration; `true` in the first substep, which works
+    /// out the bodies' `VelocityStep`s that the later ones read.
+    IntegrateVelocities(bool),
     IntegratePositions,
     /// The lanes of the wide joint passes of one colour other than the
     /// overflow colour (`joint/wide.rs`), once per step after the joint
@@ -382,8 +384,9 @@ fn build_substep_stages(
         let n = layout.chunk_count(c);
         list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
     }
-    for _ in 0..ctx.sub_steps {
-        list.push(StageKind::IntegrateVelocities, body_count, bodies);
+    for substep in 0..ctx.sub_steps {
+        let first = substep == 0;
+        list.push(StageKind::IntegrateVelocities(first), body_count, bodies);
         list.pass(Pass::WarmStart);
         list.pass(Pass::Solve);
         list.push(StageKind::IntegratePositions, body_count, bodies);
@@ -412,6 +415,9 @@ struct Shared<'a> {
     sims: &'a [BodySim],
     joint_stores: &'a JointStores<'a>,
     states: SharedMut<'a, BodyState>,
+    /// Per body, what its velocity integration adds and multiplies (written
+    /// in the first substep, read in the others).
+    velocity_steps: SharedMut<'a, VelocityStep>,
     constraints: SharedMut<'a, ContactConstraint>,
     wide: SharedMut<'a, WideConstraint>,
     contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
@@ -501,6 +507,9 @@ pub(crate) fn solve_constraints(
     let t = Instant::now();
     forest.build(graph, &layout.joint_start, &states[..body_count]);
     let joint_lanes = &mut scratch.joint_lanes;
+    // Written by the first substep's velocity integration before any reads.
+    let velocity_steps = &mut scratch.velocity_steps;
+    set_len(velocity_steps, body_count, VelocityStep::default());
     // Every chunk's lanes are written by the `JointLanes` stage before any
     // pass reads them.
     set_len(
@@ -522,6 +531,7 @@ pub(crate) fn solve_constraints(
         tree_bodies: SharedMut::new(&mut forest.bodies),
         tree_joints: SharedMut::new(&mut forest.joints),
         joint_lanes: SharedMut::new(joint_lanes),
+        velocity_steps: SharedMut::new(velocity_steps),
         ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
     };
     profile.prepare_constraints += super::ms_since(t);
@@ -555,6 +565,7 @@ impl<'a> Shared<'a> {
             sims,
             joint_stores,
             states: SharedMut::new(states),
+            velocity_steps: SharedMut::empty(),
             constraints: SharedMut::new(constraints),
             wide: SharedMut::new(wide),
             contacts,
@@ -632,7 +643,7 @@ fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
         | StageKind::PrepareOverflow
         | StageKind::PrepareContacts
         | StageKind::JointLanes(_) => &mut profile.prepare_constraints,
-        StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
+        StageKind::IntegrateVelocities(_) => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
         StageKind::StoreImpulses | StageKind::JointImpulses => &mut profile.store_impulses,
         StageKind::Joints(pass, _)
@@ -717,9 +728,13 @@ fn run_block(
                 }
             }
         }
-        StageKind::IntegrateVelocities => {
+        StageKind::IntegrateVelocities(first) => {
+            // Every substep's stage has the same blocks of bodies, so a
+            // block finds the steps its first substep kept.
             let states = unsafe { shared.states.range(start, end) };
-            integrate_velocities(simd, &shared.sims[start..end], states, ctx);
+            let steps = unsafe { shared.velocity_steps.range(start, end) };
+            let sims = &shared.sims[start..end];
+            integrate_velocities(simd, sims, steps, states, ctx, first);
         }
         StageKind::IntegratePositions => {
             let states = unsafe { shared.states.range(start, end) };
@@ -1275,8 +1290,8 @@ mod tests {
                 }
                 for c in 0..OVERFLOW_INDEX {
                     let size = layout.color_block[c];
-                    for item in start[c]..start[c + 1] {
-                        let colour_block = (item - start[c]) / size;
+                    for (local, got) in owner[start[c]..start[c + 1]].iter().enumerate() {
+                        let colour_block = local / size;
                         let count = layout.color_count(c).div_ceil(size);
                         let want = if blocks <= 1 {
                             0
@@ -1288,7 +1303,7 @@ mod tests {
                                 })
                                 .unwrap()
                         };
-                        assert_eq!(owner[item], want, "{n} workers, colour {c}, item {item}");
+                        assert_eq!(*got, want, "{n} workers, colour {c}, item {local}");
                     }
                 }
             }
