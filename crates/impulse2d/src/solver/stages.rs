@@ -35,13 +35,13 @@ use crate::joint::tree::{JointForest, Link, TreeBody, TreeJoint, solve_trees};
 use crate::joint::wide::{self, JointLanes, JointPass};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
-use crate::workers::{SharedMut, Workers};
+use crate::workers::{SharedMut, Workers, own_blocks};
 
 use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use super::contact_solver::{self, ContactConstraint};
 use super::contact_solver_wide::{self, PrepareParams, WideConstraint};
 use super::solver_set::{AWAKE_SET, SolverSet};
-use super::{StepContext, integrate_positions, integrate_velocities, lanes};
+use super::{StepContext, VelocityStep, integrate_positions, integrate_velocities, lanes};
 
 /// Smallest block of bodies worth a block of its own.
 const MIN_BODY_BLOCK: usize = 64;
@@ -77,7 +77,9 @@ pub(crate) enum StageKind {
     PrepareOverflow,
     /// Contact constraints of the other colours.
     PrepareContacts,
-    IntegrateVelocities,
+    /// The velocity integration; `true` in the first substep, which works
+    /// out the bodies' `VelocityStep`s that the later ones read.
+    IntegrateVelocities(bool),
     IntegratePositions,
     /// The lanes of the wide joint passes of one colour other than the
     /// overflow colour (`joint/wide.rs`), after the joint trees are known,
@@ -152,10 +154,15 @@ struct Layout {
     /// lanes, the last entry that with the overflow colour's chunks (joint
     /// preparation's items).
     chunk_start: [usize; GRAPH_COLOR_COUNT + 1],
+    /// The number of workers, and the items per block of each colour's
+    /// constraint stages (`Workers::block_size`), for the stages split by
+    /// colour ([`Layout::colour_part`]).
+    workers: usize,
+    color_block: [usize; OVERFLOW_INDEX],
 }
 
 impl Layout {
-    fn new(graph: &ConstraintGraph, use_wide: bool) -> Layout {
+    fn new(graph: &ConstraintGraph, use_wide: bool, workers: &Workers) -> Layout {
         let mut start = [0; OVERFLOW_INDEX + 1];
         for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
             let n = color.contact_sims.len();
@@ -174,13 +181,68 @@ impl Layout {
         for (c, color) in graph.colors.iter().enumerate() {
             chunk_start[c + 1] = chunk_start[c] + color.joint_sims.len().div_ceil(lanes::LANES);
         }
+        let color_block = std::array::from_fn(|c| {
+            workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
+        });
         Layout {
             use_wide,
             overflow_count: graph.colors[OVERFLOW_INDEX].contact_sims.len(),
             start,
             joint_start,
             chunk_start,
+            workers: workers.count(),
+            color_block,
         }
+    }
+
+    /// The blocks of a stage over every colour's coloured items split as
+    /// [`Layout::colour_part`] says: one with one worker or few items,
+    /// else as many as a stage over all of them would have, and at least
+    /// one per worker.
+    fn colour_split_blocks(&self, workers: &Workers) -> usize {
+        let coloured = self.coloured_count();
+        let blocks = coloured.div_ceil(workers.block_size(coloured, MIN_CONSTRAINT_BLOCK));
+        if blocks > 1 {
+            blocks.max(self.workers)
+        } else {
+            blocks
+        }
+    }
+
+    /// The coloured items `start..end` of colour `color` that block `block`
+    /// of a stage split by colour (`blocks` blocks, see
+    /// [`Layout::colour_split_blocks`]) takes. The worker that runs a block
+    /// first (`workers::own_blocks`, as `Region::sweep` hands them out)
+    /// is the one that runs the same items in the colour's own stages (the
+    /// passes over the constraints): its blocks of this stage share among
+    /// them, in order, its blocks of each colour. So the contact
+    /// preparation writes each constraint on the core that solves it next,
+    /// and the impulse store reads it where the last pass left it. Which
+    /// thread runs a block changes no result (the blocks touch disjoint
+    /// items, each prepared or stored on its own).
+    fn colour_part(&self, color: usize, block: usize, blocks: usize) -> (usize, usize) {
+        let first = self.start[color];
+        let items = self.color_count(color);
+        let n = self.workers;
+        if blocks <= 1 || n <= 1 {
+            return (first, first + items);
+        }
+        debug_assert!(blocks >= n, "every worker owns a block");
+        let worker = (0..n)
+            .find(|&w| {
+                let (s, own) = own_blocks(blocks, n, w);
+                block < s + own
+            })
+            .unwrap_or(n - 1);
+        let (s, own) = own_blocks(blocks, n, worker);
+        let k = block - s;
+        let size = self.color_block[color];
+        let (cs, co) = own_blocks(items.div_ceil(size), n, worker);
+        let (b0, b1) = (cs + co * k / own, cs + co * (k + 1) / own);
+        (
+            first + (b0 * size).min(items),
+            first + (b1 * size).min(items),
+        )
     }
 
     /// The chunks of `lanes::LANES` joints of colour `color` (not the
@@ -250,6 +312,19 @@ impl<'a> StageList<'a> {
         }
     }
 
+    /// A stage over every colour's coloured items, split by colour
+    /// ([`Layout::colour_part`]): its items are its blocks.
+    fn push_by_colour(&mut self, kind: StageKind) {
+        let blocks = self.layout.colour_split_blocks(self.workers);
+        if blocks > 0 {
+            self.stages.push(Stage {
+                kind,
+                items: blocks as u32,
+                block_size: 1,
+            });
+        }
+    }
+
     /// One pass over the constraints: joints colour by colour (overflow
     /// first), then contacts likewise.
     fn pass(&mut self, pass: Pass) {
@@ -294,15 +369,10 @@ fn build_prepare_stages(
     layout: &Layout,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, 0);
-    let coloured = layout.coloured_count();
     let chunks = layout.chunk_start[GRAPH_COLOR_COUNT];
     list.push(StageKind::PrepareJoints, chunks, Some(MIN_JOINT_CHUNKS));
     list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
-    list.push(
-        StageKind::PrepareContacts,
-        coloured,
-        Some(MIN_CONSTRAINT_BLOCK),
-    );
+    list.push_by_colour(StageKind::PrepareContacts);
 }
 
 /// Builds the stage list of the rest of one step's solve (the substeps,
@@ -318,7 +388,6 @@ fn build_substep_stages(
     ctx: &StepContext,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, trees);
-    let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
     if !lanes_ready {
         for c in 0..OVERFLOW_INDEX {
@@ -326,8 +395,9 @@ fn build_substep_stages(
             list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
         }
     }
-    for _ in 0..ctx.sub_steps {
-        list.push(StageKind::IntegrateVelocities, body_count, bodies);
+    for substep in 0..ctx.sub_steps {
+        let first = substep == 0;
+        list.push(StageKind::IntegrateVelocities(first), body_count, bodies);
         list.pass(Pass::WarmStart);
         list.pass(Pass::Solve);
         list.push(StageKind::IntegratePositions, body_count, bodies);
@@ -337,11 +407,7 @@ fn build_substep_stages(
     }
     list.pass(Pass::Restitution);
     list.pass(Pass::Store);
-    list.push(
-        StageKind::StoreImpulses,
-        coloured,
-        Some(MIN_CONSTRAINT_BLOCK),
-    );
+    list.push_by_colour(StageKind::StoreImpulses);
     let chunks = layout.chunk_start[OVERFLOW_INDEX];
     list.push(StageKind::JointImpulses, chunks, Some(MIN_JOINT_CHUNKS));
 }
@@ -360,6 +426,9 @@ struct Shared<'a> {
     sims: &'a [BodySim],
     joint_stores: &'a JointStores<'a>,
     states: SharedMut<'a, BodyState>,
+    /// Per body, what its velocity integration adds and multiplies (written
+    /// in the first substep, read in the others).
+    velocity_steps: SharedMut<'a, VelocityStep>,
     constraints: SharedMut<'a, ContactConstraint>,
     wide: SharedMut<'a, WideConstraint>,
     contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
@@ -405,7 +474,7 @@ pub(crate) fn solve_constraints(
 ) {
     let t = Instant::now();
     let sims = &joint_stores.solver_sets[AWAKE_SET as usize].body_sims;
-    let layout = Layout::new(graph, use_wide);
+    let layout = Layout::new(graph, use_wide, workers);
     let body_count = states.len();
     debug_assert_eq!(body_count, sims.len());
     let forest = &mut scratch.joint_forest;
@@ -470,6 +539,9 @@ pub(crate) fn solve_constraints(
     let t = Instant::now();
     forest.build(graph, &layout.joint_start, &states[..body_count]);
     let lanes_ready = prepare_lanes && forest.joints.is_empty();
+    // Written by the first substep's velocity integration before any reads.
+    let velocity_steps = &mut scratch.velocity_steps;
+    set_len(velocity_steps, body_count, VelocityStep::default());
     build_substep_stages(
         &mut scratch.stages,
         workers,
@@ -484,6 +556,7 @@ pub(crate) fn solve_constraints(
         tree_bodies: SharedMut::new(&mut forest.bodies),
         tree_joints: SharedMut::new(&mut forest.joints),
         joint_lanes: SharedMut::new(joint_lanes),
+        velocity_steps: SharedMut::new(velocity_steps),
         ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
     };
     profile.prepare_constraints += super::ms_since(t);
@@ -517,6 +590,7 @@ impl<'a> Shared<'a> {
             sims,
             joint_stores,
             states: SharedMut::new(states),
+            velocity_steps: SharedMut::empty(),
             constraints: SharedMut::new(constraints),
             wide: SharedMut::new(wide),
             contacts,
@@ -595,7 +669,7 @@ fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
         | StageKind::PrepareOverflow
         | StageKind::PrepareContacts
         | StageKind::JointLanes(_) => &mut profile.prepare_constraints,
-        StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
+        StageKind::IntegrateVelocities(_) => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
         StageKind::StoreImpulses | StageKind::JointImpulses => &mut profile.store_impulses,
         StageKind::Joints(pass, _)
@@ -631,6 +705,9 @@ fn run_block(
     //   joints of one colour with their lanes (the overflow colour's joints
     //   one by one), of all joints in colour order (joint preparation writes
     //   only the joint and reads the bodies' sims, never their states).
+    //   The stages split by colour (`Layout::colour_part`) give each block
+    //   its own part of each colour: the parts of a colour's blocks are
+    //   disjoint.
     // - Body states are reached by index. Per-body stages touch only their
     //   own range. Constraint stages hold the constraints of one colour, and
     //   the graph colouring gives each dynamic body at most one constraint
@@ -686,11 +763,20 @@ fn run_block(
                 dummy,
                 ctx,
             };
-            prepare_contacts(simd, &block, start, end);
+            for c in 0..OVERFLOW_INDEX {
+                let (lo, hi) = layout.colour_part(c, start, stage.items as usize);
+                if lo < hi {
+                    prepare_contacts(simd, &block, lo, hi);
+                }
+            }
         }
-        StageKind::IntegrateVelocities => {
+        StageKind::IntegrateVelocities(first) => {
+            // Every substep's stage has the same blocks of bodies, so a
+            // block finds the steps its first substep kept.
             let states = unsafe { shared.states.range(start, end) };
-            integrate_velocities(simd, &shared.sims[start..end], states, ctx);
+            let steps = unsafe { shared.velocity_steps.range(start, end) };
+            let sims = &shared.sims[start..end];
+            integrate_velocities(simd, sims, steps, states, ctx, first);
         }
         StageKind::IntegratePositions => {
             let states = unsafe { shared.states.range(start, end) };
@@ -760,7 +846,14 @@ fn run_block(
                 scalar_pass(simd, pass, constraints, states, ctx);
             }
         }
-        StageKind::StoreImpulses => store_contacts(simd, shared, layout, start, end),
+        StageKind::StoreImpulses => {
+            for c in 0..OVERFLOW_INDEX {
+                let (lo, hi) = layout.colour_part(c, start, stage.items as usize);
+                if lo < hi {
+                    store_contacts(simd, shared, layout, lo, hi);
+                }
+            }
+        }
         StageKind::JointImpulses => {
             // Chunks `start..end` of all (colour order): each colour's part,
             // its joints and lanes (only read here) belong to this block.
@@ -1248,6 +1341,78 @@ fn debug_check_colors(
                 let body = &bodies[id as usize];
                 if body.set_index == AWAKE_SET {
                     check(seen, body.local_index);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On 1 to 4 workers and colours of 0 to 300 items, the blocks of a
+    /// stage split by colour take every item of every colour exactly once,
+    /// and each item goes to the worker that owns it in the colour's own
+    /// stage (`workers::own_blocks`, as `Region::sweep` hands blocks out).
+    #[test]
+    fn the_colour_split_matches_the_colour_stages() {
+        let sizes = [
+            0, 1, 7, 8, 9, 16, 17, 33, 64, 65, 100, 127, 128, 129, 300, 3, 250, 41,
+        ];
+        for n in 1..=4 {
+            let workers = Workers::new(n).unwrap();
+            for rotate in 0..sizes.len() {
+                let mut start = [0; OVERFLOW_INDEX + 1];
+                for c in 0..OVERFLOW_INDEX {
+                    start[c + 1] = start[c] + sizes[(c + rotate) % sizes.len()] * (rotate % 3);
+                }
+                let layout = Layout {
+                    use_wide: true,
+                    overflow_count: 0,
+                    start,
+                    joint_start: [0; GRAPH_COLOR_COUNT + 1],
+                    chunk_start: [0; OVERFLOW_INDEX + 1],
+                    workers: n,
+                    color_block: std::array::from_fn(|c| {
+                        workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
+                    }),
+                };
+                let blocks = layout.colour_split_blocks(&workers);
+                let mut owner = vec![usize::MAX; layout.coloured_count()];
+                for block in 0..blocks {
+                    let worker = (0..n)
+                        .find(|&w| {
+                            let (s, own) = own_blocks(blocks, n, w);
+                            block >= s && block < s + own
+                        })
+                        .unwrap();
+                    for c in 0..OVERFLOW_INDEX {
+                        let (lo, hi) = layout.colour_part(c, block, blocks);
+                        assert!(start[c] <= lo && lo <= hi && hi <= start[c + 1]);
+                        for item in &mut owner[lo..hi] {
+                            assert_eq!(*item, usize::MAX, "an item taken twice");
+                            *item = worker;
+                        }
+                    }
+                }
+                for c in 0..OVERFLOW_INDEX {
+                    let size = layout.color_block[c];
+                    for (local, got) in owner[start[c]..start[c + 1]].iter().enumerate() {
+                        let colour_block = local / size;
+                        let count = layout.color_count(c).div_ceil(size);
+                        let want = if blocks <= 1 {
+                            0
+                        } else {
+                            (0..n)
+                                .find(|&w| {
+                                    let (s, own) = own_blocks(count, n, w);
+                                    colour_block >= s && colour_block < s + own
+                                })
+                                .unwrap()
+                        };
+                        assert_eq!(*got, want, "{n} workers, colour {c}, item {local}");
+                    }
                 }
             }
         }
