@@ -362,20 +362,10 @@ where
     /// next was published, and claim words only grow.
     fn sweep(&self, s: &S, index: usize, count: u32, worker: usize) {
         let count = count as usize;
-        let n = self.workers;
-        let (start, own) = if count <= n {
-            if worker >= count {
-                return;
-            }
-            (worker, 1)
-        } else {
-            let share = count / n;
-            let extra = count - share * n;
-            (
-                share * worker + extra.min(worker),
-                share + usize::from(worker < extra),
-            )
-        };
+        let (start, own) = own_blocks(count, self.workers, worker);
+        if own == 0 {
+            return;
+        }
         let serial = self.base + index as u64 + 1;
         for i in 0..count {
             let block = if i < own {
@@ -612,6 +602,23 @@ impl Drop for Team {
             let _ = thread.join();
         }
     }
+}
+
+/// The blocks worker `worker` of `workers` runs first in a stage of `count`
+/// blocks claimed through the claim words (see [`Region::sweep`]): `own`
+/// blocks from `start`, `(start, own)`. With fewer blocks than workers,
+/// worker `w < count` owns block `w` and the others none; otherwise the
+/// blocks split into runs of consecutive blocks, the first runs one longer.
+pub(crate) fn own_blocks(count: usize, workers: usize, worker: usize) -> (usize, usize) {
+    if count <= workers {
+        return (worker, usize::from(worker < count));
+    }
+    let share = count / workers;
+    let extra = count - share * workers;
+    (
+        share * worker + extra.min(worker),
+        share + usize::from(worker < extra),
+    )
 }
 
 /// A block's claim word, alone in its cache line so that workers claiming

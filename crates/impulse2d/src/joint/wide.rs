@@ -23,8 +23,9 @@
 //! scalar passes stay the reference (the tests below compare them).
 //!
 //! A colour's joints are taken in chunks of [`LANES`] consecutive joints.
-//! Once per step, after the joint trees are known, [`prepare`] copies what
-//! the passes read of each chunk's qualifying joints ([`qualifies`]) into a
+//! Once per step, once the joints are prepared and their `in_tree` marks
+//! are this step's (right after each chunk's joints when no joint is in a
+//! tree, see `solver/stages.rs`), [`prepare`] copies what the passes read of each chunk's qualifying joints ([`qualifies`]) into a
 //! [`JointLanes`] (one field per lane set, the other lanes empty); each pass
 //! then solves every chunk's qualifying joints at once from them
 //! ([`pass_lanes`]) and the other joints one by one with the scalar code
@@ -113,6 +114,9 @@ fn can_turn(base: &JointBase) -> bool {
 /// does; in a chunk with no rows about the axis it does not change during
 /// the step), the point impulse (N·s) and the rows about the axis.
 #[derive(Clone, Copy, Debug, Default)]
+// In declaration order, the rows about the axis last: [`prefetch_lanes`]
+// asks for the fields before them.
+#[repr(C)]
 pub(crate) struct JointLanes {
     /// Bit `k`: joint `k` of the chunk qualifies.
     active: u8,
@@ -190,6 +194,15 @@ struct AxialLanes {
     upper_impulse: FloatW,
 }
 
+/// A prefetch hint for the lanes at `l` (every field before the rows about
+/// the axis, which most chunks do not use), written soon: joint
+/// preparation writes each chunk's lanes once, a few hundred bytes apart,
+/// and not in the cache. No value changes; any address will do.
+#[inline(always)]
+pub(crate) fn prefetch_lanes(l: *const JointLanes) {
+    crate::prefetch::prefetch_bytes(l.cast(), std::mem::offset_of!(JointLanes, rows));
+}
+
 impl JointLanes {
     /// Whether any joint of the chunk is in lanes.
     #[inline(always)]
@@ -208,7 +221,8 @@ fn revolute(sim: &JointSim) -> &RevoluteJoint {
 }
 
 /// Fills `lanes` from the chunk `joints` (at most [`LANES`] joints of one
-/// colour, prepared, with this step's joint trees marked); `dummy` is the
+/// colour, prepared, with this step's joint trees marked: its result is a
+/// function of the joints alone); `dummy` is the
 /// index of the resting stand-in state, `ctx` the step's context. Written
 /// in place: a full chunk whose joints all qualify overwrites every lane;
 /// any other (a short last chunk included) is cleared first, so its empty
@@ -383,10 +397,46 @@ fn lanes_of<M: Build, const P: u8>(m: M, lanes: &mut [JointLanes], states: &mut 
 #[inline(always)]
 pub(crate) fn store_impulses(joints: &mut [JointSim], lanes: &[JointLanes]) {
     debug_assert_eq!(joints.len().div_ceil(LANES), lanes.len());
-    for (chunk, l) in joints.chunks_mut(LANES).zip(lanes) {
-        if l.active != 0 {
-            write_impulses(l, chunk);
+    // Where a revolute joint's point impulse lies in its sim, once known.
+    let mut offset = None;
+    for (k, l) in lanes.iter().enumerate() {
+        if l.active == 0 {
+            continue;
         }
+        let (lo, hi) = (k * LANES, ((k + 1) * LANES).min(joints.len()));
+        let (chunk, after) = joints[lo..].split_at_mut(hi - lo);
+        offset = offset.or_else(|| chunk.iter().find_map(impulse_offset));
+        if let Some(offset) = offset {
+            prefetch_impulses(&after[..after.len().min(LANES)], offset);
+        }
+        write_impulses(l, chunk);
+    }
+}
+
+/// Where the point impulse of `sim`, a revolute joint, lies in it: bytes
+/// from its start (the same for every sim: one layout).
+#[inline(always)]
+fn impulse_offset(sim: &JointSim) -> Option<usize> {
+    match &sim.kind {
+        JointKind::Revolute(j) => {
+            Some((&raw const j.linear_impulse).addr() - (&raw const *sim).addr())
+        }
+        _ => None,
+    }
+}
+
+/// Prefetch hints for what [`write_impulses`] touches of the joints `next`
+/// (the chunk after the one being written): the line of each joint's kind,
+/// which it reads, and that of its point impulse (`offset` bytes from its
+/// start), which it writes. A step's joints are not in the cache by then.
+/// No value changes.
+#[inline(always)]
+fn prefetch_impulses(next: &[JointSim], offset: usize) {
+    use crate::prefetch::prefetch_bytes;
+    for sim in next {
+        prefetch_bytes((&raw const sim.kind).cast(), 1);
+        let at: *const u8 = (&raw const *sim).cast();
+        prefetch_bytes(at.wrapping_add(offset), size_of::<Vec2>());
     }
 }
 

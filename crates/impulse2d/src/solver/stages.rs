@@ -1,9 +1,11 @@
 //! The constraint solve as a list of stages for the [`Workers`].
 //!
 //! One step's solve is, in order: prepare the joints (each on its own, in
-//! blocks), prepare the contact constraints (the
-//! overflow colour, then every other colour), then (once the joint trees are
-//! known) the lanes of the wide joint passes, then per substep integrate
+//! blocks of chunks of `lanes::LANES` joints, with each chunk's lanes of the
+//! wide joint passes when no joint is in a tree), prepare the contact
+//! constraints (the overflow colour, then every other colour), then (once
+//! the joint trees are known, when the preparation did not write them or a
+//! joint is in a tree) the lanes of the wide joint passes, then per substep integrate
 //! velocities, warm start, solve, integrate positions and relax, then
 //! restitution and storing the impulses (the contacts', then the point
 //! impulses the wide joint passes kept in their lanes). Each constraint pass walks the joint
@@ -33,13 +35,13 @@ use crate::joint::tree::{JointForest, Link, TreeBody, TreeJoint, solve_trees};
 use crate::joint::wide::{self, JointLanes, JointPass};
 use crate::profile::Profile;
 use crate::simd::{SimdPath, multiversion};
-use crate::workers::{SharedMut, Workers};
+use crate::workers::{SharedMut, Workers, own_blocks};
 
 use super::constraint_graph::{ConstraintGraph, GRAPH_COLOR_COUNT, OVERFLOW_INDEX};
 use super::contact_solver::{self, ContactConstraint};
 use super::contact_solver_wide::{self, PrepareParams, WideConstraint};
 use super::solver_set::{AWAKE_SET, SolverSet};
-use super::{StepContext, integrate_positions, integrate_velocities, lanes};
+use super::{StepContext, VelocityStep, integrate_positions, integrate_velocities, lanes};
 
 /// Smallest block of bodies worth a block of its own.
 const MIN_BODY_BLOCK: usize = 64;
@@ -66,17 +68,23 @@ pub(crate) enum Pass {
 /// What a stage does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum StageKind {
-    /// Joints of every colour (each joint is prepared on its own).
+    /// Joints of every colour (each joint is prepared on its own), in
+    /// chunks of `lanes::LANES` joints (colour order, the overflow colour
+    /// last), with the chunks' lanes of the wide joint passes when
+    /// `Shared::prepare_lanes`.
     PrepareJoints,
     /// Contact constraints of the overflow colour (one block).
     PrepareOverflow,
     /// Contact constraints of the other colours.
     PrepareContacts,
-    IntegrateVelocities,
+    /// The velocity integration; `true` in the first substep, which works
+    /// out the bodies' `VelocityStep`s that the later ones read.
+    IntegrateVelocities(bool),
     IntegratePositions,
     /// The lanes of the wide joint passes of one colour other than the
-    /// overflow colour (`joint/wide.rs`), once per step after the joint
-    /// trees are known, in chunks of `lanes::LANES` joints.
+    /// overflow colour (`joint/wide.rs`), after the joint trees are known,
+    /// in chunks of `lanes::LANES` joints: in a step whose joint
+    /// preparation did not write them, or that has a joint in a tree.
     JointLanes(u8),
     /// Joints of one colour: in chunks of `lanes::LANES` joints, or for the
     /// overflow colour one by one, in one block.
@@ -141,13 +149,20 @@ struct Layout {
     /// the total at the end.
     joint_start: [usize; GRAPH_COLOR_COUNT + 1],
     /// Where each colour's chunks of `lanes::LANES` joints start among all
-    /// chunks (colours other than the overflow colour), with the total at
-    /// the end.
-    chunk_start: [usize; OVERFLOW_INDEX + 1],
+    /// chunks (colour order, the overflow colour last), with the total at
+    /// the end: `chunk_start[OVERFLOW_INDEX]` is the number of chunks with
+    /// lanes, the last entry that with the overflow colour's chunks (joint
+    /// preparation's items).
+    chunk_start: [usize; GRAPH_COLOR_COUNT + 1],
+    /// The number of workers, and the items per block of each colour's
+    /// constraint stages (`Workers::block_size`), for the stages split by
+    /// colour ([`Layout::colour_part`]).
+    workers: usize,
+    color_block: [usize; OVERFLOW_INDEX],
 }
 
 impl Layout {
-    fn new(graph: &ConstraintGraph, use_wide: bool) -> Layout {
+    fn new(graph: &ConstraintGraph, use_wide: bool, workers: &Workers) -> Layout {
         let mut start = [0; OVERFLOW_INDEX + 1];
         for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
             let n = color.contact_sims.len();
@@ -162,17 +177,72 @@ impl Layout {
         for (c, color) in graph.colors.iter().enumerate() {
             joint_start[c + 1] = joint_start[c] + color.joint_sims.len();
         }
-        let mut chunk_start = [0; OVERFLOW_INDEX + 1];
-        for (c, color) in graph.colors[..OVERFLOW_INDEX].iter().enumerate() {
+        let mut chunk_start = [0; GRAPH_COLOR_COUNT + 1];
+        for (c, color) in graph.colors.iter().enumerate() {
             chunk_start[c + 1] = chunk_start[c] + color.joint_sims.len().div_ceil(lanes::LANES);
         }
+        let color_block = std::array::from_fn(|c| {
+            workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
+        });
         Layout {
             use_wide,
             overflow_count: graph.colors[OVERFLOW_INDEX].contact_sims.len(),
             start,
             joint_start,
             chunk_start,
+            workers: workers.count(),
+            color_block,
         }
+    }
+
+    /// The blocks of a stage over every colour's coloured items split as
+    /// [`Layout::colour_part`] says: one with one worker or few items,
+    /// else as many as a stage over all of them would have, and at least
+    /// one per worker.
+    fn colour_split_blocks(&self, workers: &Workers) -> usize {
+        let coloured = self.coloured_count();
+        let blocks = coloured.div_ceil(workers.block_size(coloured, MIN_CONSTRAINT_BLOCK));
+        if blocks > 1 {
+            blocks.max(self.workers)
+        } else {
+            blocks
+        }
+    }
+
+    /// The coloured items `start..end` of colour `color` that block `block`
+    /// of a stage split by colour (`blocks` blocks, see
+    /// [`Layout::colour_split_blocks`]) takes. The worker that runs a block
+    /// first (`workers::own_blocks`, as `Region::sweep` hands them out)
+    /// is the one that runs the same items in the colour's own stages (the
+    /// passes over the constraints): its blocks of this stage share among
+    /// them, in order, its blocks of each colour. So the contact
+    /// preparation writes each constraint on the core that solves it next,
+    /// and the impulse store reads it where the last pass left it. Which
+    /// thread runs a block changes no result (the blocks touch disjoint
+    /// items, each prepared or stored on its own).
+    fn colour_part(&self, color: usize, block: usize, blocks: usize) -> (usize, usize) {
+        let first = self.start[color];
+        let items = self.color_count(color);
+        let n = self.workers;
+        if blocks <= 1 || n <= 1 {
+            return (first, first + items);
+        }
+        debug_assert!(blocks >= n, "every worker owns a block");
+        let worker = (0..n)
+            .find(|&w| {
+                let (s, own) = own_blocks(blocks, n, w);
+                block < s + own
+            })
+            .unwrap_or(n - 1);
+        let (s, own) = own_blocks(blocks, n, worker);
+        let k = block - s;
+        let size = self.color_block[color];
+        let (cs, co) = own_blocks(items.div_ceil(size), n, worker);
+        let (b0, b1) = (cs + co * k / own, cs + co * (k + 1) / own);
+        (
+            first + (b0 * size).min(items),
+            first + (b1 * size).min(items),
+        )
     }
 
     /// The chunks of `lanes::LANES` joints of colour `color` (not the
@@ -242,6 +312,19 @@ impl<'a> StageList<'a> {
         }
     }
 
+    /// A stage over every colour's coloured items, split by colour
+    /// ([`Layout::colour_part`]): its items are its blocks.
+    fn push_by_colour(&mut self, kind: StageKind) {
+        let blocks = self.layout.colour_split_blocks(self.workers);
+        if blocks > 0 {
+            self.stages.push(Stage {
+                kind,
+                items: blocks as u32,
+                block_size: 1,
+            });
+        }
+    }
+
     /// One pass over the constraints: joints colour by colour (overflow
     /// first), then contacts likewise.
     fn pass(&mut self, pass: Pass) {
@@ -286,37 +369,35 @@ fn build_prepare_stages(
     layout: &Layout,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, 0);
-    let coloured = layout.coloured_count();
-    let joints = layout.joint_start[GRAPH_COLOR_COUNT];
-    list.push(StageKind::PrepareJoints, joints, Some(MIN_JOINT_BLOCK));
+    let chunks = layout.chunk_start[GRAPH_COLOR_COUNT];
+    list.push(StageKind::PrepareJoints, chunks, Some(MIN_JOINT_CHUNKS));
     list.push(StageKind::PrepareOverflow, layout.overflow_count, None);
-    list.push(
-        StageKind::PrepareContacts,
-        coloured,
-        Some(MIN_CONSTRAINT_BLOCK),
-    );
+    list.push_by_colour(StageKind::PrepareContacts);
 }
 
 /// Builds the stage list of the rest of one step's solve (the substeps,
 /// restitution and storing the impulses) into `stages`, once the joint
-/// trees are known.
+/// trees are known; with `lanes_ready` false it starts with the stages that
+/// write the joint lanes (see [`solve_constraints`]).
 fn build_substep_stages(
     stages: &mut Vec<Stage>,
     workers: &Workers,
     graph: &ConstraintGraph,
     layout: &Layout,
-    (body_count, trees): (usize, usize),
+    (body_count, trees, lanes_ready): (usize, usize, bool),
     ctx: &StepContext,
 ) {
     let mut list = StageList::new(stages, workers, graph, layout, trees);
-    let coloured = layout.coloured_count();
     let bodies = Some(MIN_BODY_BLOCK);
-    for c in 0..OVERFLOW_INDEX {
-        let n = layout.chunk_count(c);
-        list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
+    if !lanes_ready {
+        for c in 0..OVERFLOW_INDEX {
+            let n = layout.chunk_count(c);
+            list.push(StageKind::JointLanes(c as u8), n, Some(MIN_JOINT_CHUNKS));
+        }
     }
-    for _ in 0..ctx.sub_steps {
-        list.push(StageKind::IntegrateVelocities, body_count, bodies);
+    for substep in 0..ctx.sub_steps {
+        let first = substep == 0;
+        list.push(StageKind::IntegrateVelocities(first), body_count, bodies);
         list.pass(Pass::WarmStart);
         list.pass(Pass::Solve);
         list.push(StageKind::IntegratePositions, body_count, bodies);
@@ -326,11 +407,7 @@ fn build_substep_stages(
     }
     list.pass(Pass::Restitution);
     list.pass(Pass::Store);
-    list.push(
-        StageKind::StoreImpulses,
-        coloured,
-        Some(MIN_CONSTRAINT_BLOCK),
-    );
+    list.push_by_colour(StageKind::StoreImpulses);
     let chunks = layout.chunk_start[OVERFLOW_INDEX];
     list.push(StageKind::JointImpulses, chunks, Some(MIN_JOINT_CHUNKS));
 }
@@ -349,6 +426,9 @@ struct Shared<'a> {
     sims: &'a [BodySim],
     joint_stores: &'a JointStores<'a>,
     states: SharedMut<'a, BodyState>,
+    /// Per body, what its velocity integration adds and multiplies (written
+    /// in the first substep, read in the others).
+    velocity_steps: SharedMut<'a, VelocityStep>,
     constraints: SharedMut<'a, ContactConstraint>,
     wide: SharedMut<'a, WideConstraint>,
     contacts: [SharedMut<'a, ContactSim>; GRAPH_COLOR_COUNT],
@@ -361,6 +441,9 @@ struct Shared<'a> {
     candidates: SharedMut<'a, (u32, u32)>,
     /// Set when a block of the joint preparation changed a candidate.
     candidates_changed: &'a AtomicBool,
+    /// Whether the joint preparation also writes the joint lanes (see
+    /// [`solve_constraints`]).
+    prepare_lanes: bool,
     /// The joint trees: their links, where each starts among the bodies and
     /// joints, and those.
     tree_links: &'a [Link],
@@ -391,12 +474,28 @@ pub(crate) fn solve_constraints(
 ) {
     let t = Instant::now();
     let sims = &joint_stores.solver_sets[AWAKE_SET as usize].body_sims;
-    let layout = Layout::new(graph, use_wide);
+    let layout = Layout::new(graph, use_wide, workers);
     let body_count = states.len();
     debug_assert_eq!(body_count, sims.len());
     let forest = &mut scratch.joint_forest;
     forest.reserve_candidates(layout.joint_start[GRAPH_COLOR_COUNT]);
     build_prepare_stages(&mut scratch.stages, workers, graph, &layout);
+    // The lanes of the wide joint passes (`joint/wide.rs`) depend on which
+    // joints this step's trees take. When last step had no tree joint, the
+    // joint preparation writes each chunk's lanes as it prepares the chunk
+    // (its joints still in the cache), as if no joint were in a tree; they
+    // are kept when this step has no tree joint either (the joints' marks
+    // are then all clear, as the preparation left them, and the lanes are
+    // what the `JointLanes` stages would write), else those stages write
+    // them again. Every chunk's lanes are written before any pass reads
+    // them.
+    let prepare_lanes = forest.joints.is_empty();
+    let joint_lanes = &mut scratch.joint_lanes;
+    set_len(
+        joint_lanes,
+        layout.chunk_start[OVERFLOW_INDEX],
+        JointLanes::default(),
+    );
 
     // The wide solver's stand-in for static bodies, removed after the solve.
     let dummy = body_count as u32;
@@ -426,6 +525,8 @@ pub(crate) fn solve_constraints(
         let shared = Shared {
             candidates: SharedMut::new(&mut forest.candidates),
             candidates_changed: &forest.candidates_changed,
+            prepare_lanes,
+            joint_lanes: SharedMut::new(joint_lanes),
             ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
         };
         profile.prepare_constraints += super::ms_since(t);
@@ -437,20 +538,16 @@ pub(crate) fn solve_constraints(
     // then the stages that depend on it.
     let t = Instant::now();
     forest.build(graph, &layout.joint_start, &states[..body_count]);
-    let joint_lanes = &mut scratch.joint_lanes;
-    // Every chunk's lanes are written by the `JointLanes` stage before any
-    // pass reads them.
-    set_len(
-        joint_lanes,
-        layout.chunk_start[OVERFLOW_INDEX],
-        JointLanes::default(),
-    );
+    let lanes_ready = prepare_lanes && forest.joints.is_empty();
+    // Written by the first substep's velocity integration before any reads.
+    let velocity_steps = &mut scratch.velocity_steps;
+    set_len(velocity_steps, body_count, VelocityStep::default());
     build_substep_stages(
         &mut scratch.stages,
         workers,
         graph,
         &layout,
-        (body_count, forest.tree_count()),
+        (body_count, forest.tree_count(), lanes_ready),
         ctx,
     );
     let shared = Shared {
@@ -459,6 +556,7 @@ pub(crate) fn solve_constraints(
         tree_bodies: SharedMut::new(&mut forest.bodies),
         tree_joints: SharedMut::new(&mut forest.joints),
         joint_lanes: SharedMut::new(joint_lanes),
+        velocity_steps: SharedMut::new(velocity_steps),
         ..Shared::new(sims, joint_stores, states, (constraints, wide), graph)
     };
     profile.prepare_constraints += super::ms_since(t);
@@ -492,6 +590,7 @@ impl<'a> Shared<'a> {
             sims,
             joint_stores,
             states: SharedMut::new(states),
+            velocity_steps: SharedMut::empty(),
             constraints: SharedMut::new(constraints),
             wide: SharedMut::new(wide),
             contacts,
@@ -499,6 +598,7 @@ impl<'a> Shared<'a> {
             joint_lanes: SharedMut::empty(),
             candidates: SharedMut::empty(),
             candidates_changed: &NO_CANDIDATES,
+            prepare_lanes: false,
             tree_links: &[],
             tree_starts: &[],
             tree_bodies: SharedMut::empty(),
@@ -569,7 +669,7 @@ fn profile_field(profile: &mut Profile, kind: StageKind) -> &mut f32 {
         | StageKind::PrepareOverflow
         | StageKind::PrepareContacts
         | StageKind::JointLanes(_) => &mut profile.prepare_constraints,
-        StageKind::IntegrateVelocities => &mut profile.integrate_velocities,
+        StageKind::IntegrateVelocities(_) => &mut profile.integrate_velocities,
         StageKind::IntegratePositions => &mut profile.integrate_positions,
         StageKind::StoreImpulses | StageKind::JointImpulses => &mut profile.store_impulses,
         StageKind::Joints(pass, _)
@@ -605,6 +705,9 @@ fn run_block(
     //   joints of one colour with their lanes (the overflow colour's joints
     //   one by one), of all joints in colour order (joint preparation writes
     //   only the joint and reads the bodies' sims, never their states).
+    //   The stages split by colour (`Layout::colour_part`) give each block
+    //   its own part of each colour: the parts of a colour's blocks are
+    //   disjoint.
     // - Body states are reached by index. Per-body stages touch only their
     //   own range. Constraint stages hold the constraints of one colour, and
     //   the graph colouring gives each dynamic body at most one constraint
@@ -616,15 +719,31 @@ fn run_block(
     // - The overflow colours are one block each and run alone.
     match stage.kind {
         StageKind::PrepareJoints => {
-            let starts = &layout.joint_start;
+            // Chunks `start..end` of all (colour order, the overflow
+            // colour's too): each colour's part, its joints, their
+            // candidates and (other colours, when the preparation writes
+            // them) lanes belong to this block.
+            let chunks = &layout.chunk_start;
             for (c, joints) in shared.joints.iter().enumerate() {
-                let (lo, hi) = (start.max(starts[c]), end.min(starts[c + 1]));
+                let (lo, hi) = (start.max(chunks[c]), end.min(chunks[c + 1]));
                 if lo < hi {
-                    // Joints `lo..hi` of all, and their candidates, belong
-                    // to this block.
-                    let sims = unsafe { joints.range(lo - starts[c], hi - starts[c]) };
-                    let candidates = unsafe { shared.candidates.range(lo, hi) };
-                    let out = JointsOut { sims, candidates };
+                    let first = chunks[c];
+                    let j0 = (lo - first) * lanes::LANES;
+                    let j1 = ((hi - first) * lanes::LANES).min(joints.len());
+                    let sims = unsafe { joints.range(j0, j1) };
+                    let at = layout.joint_start[c];
+                    let candidates = unsafe { shared.candidates.range(at + j0, at + j1) };
+                    let joint_lanes = if shared.prepare_lanes && c != OVERFLOW_INDEX {
+                        unsafe { shared.joint_lanes.range(lo, hi) }
+                    } else {
+                        &mut []
+                    };
+                    let out = JointsOut {
+                        sims,
+                        candidates,
+                        lanes: joint_lanes,
+                        dummy,
+                    };
                     if prepare_joints(simd, out, shared.joint_stores, ctx) {
                         JointForest::note_changed(shared.candidates_changed);
                     }
@@ -644,11 +763,20 @@ fn run_block(
                 dummy,
                 ctx,
             };
-            prepare_contacts(simd, &block, start, end);
+            for c in 0..OVERFLOW_INDEX {
+                let (lo, hi) = layout.colour_part(c, start, stage.items as usize);
+                if lo < hi {
+                    prepare_contacts(simd, &block, lo, hi);
+                }
+            }
         }
-        StageKind::IntegrateVelocities => {
+        StageKind::IntegrateVelocities(first) => {
+            // Every substep's stage has the same blocks of bodies, so a
+            // block finds the steps its first substep kept.
             let states = unsafe { shared.states.range(start, end) };
-            integrate_velocities(simd, &shared.sims[start..end], states, ctx);
+            let steps = unsafe { shared.velocity_steps.range(start, end) };
+            let sims = &shared.sims[start..end];
+            integrate_velocities(simd, sims, steps, states, ctx, first);
         }
         StageKind::IntegratePositions => {
             let states = unsafe { shared.states.range(start, end) };
@@ -718,7 +846,14 @@ fn run_block(
                 scalar_pass(simd, pass, constraints, states, ctx);
             }
         }
-        StageKind::StoreImpulses => store_contacts(simd, shared, layout, start, end),
+        StageKind::StoreImpulses => {
+            for c in 0..OVERFLOW_INDEX {
+                let (lo, hi) = layout.colour_part(c, start, stage.items as usize);
+                if lo < hi {
+                    store_contacts(simd, shared, layout, lo, hi);
+                }
+            }
+        }
         StageKind::JointImpulses => {
             // Chunks `start..end` of all (colour order): each colour's part,
             // its joints and lanes (only read here) belong to this block.
@@ -904,16 +1039,21 @@ fn store_contacts_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa
     }
 }
 
-/// What a block of joint preparation writes: its joints, and what each
-/// brings to the joint trees.
+/// What a block of joint preparation writes: its joints (whole chunks of
+/// `lanes::LANES` joints of one colour, the last maybe short), what each
+/// brings to the joint trees, and the chunks' lanes (none: not written),
+/// whose empty lanes point at the stand-in state `dummy`.
 struct JointsOut<'a> {
     sims: &'a mut [JointSim],
     candidates: &'a mut [(u32, u32)],
+    lanes: &'a mut [JointLanes],
+    dummy: u32,
 }
 
 multiversion!(
     /// Prepares joints for the step (each writes only its own sim and
-    /// candidate link, see [`crate::joint::tree::candidate`]).
+    /// candidate link, see [`crate::joint::tree::candidate`]), and the
+    /// lanes given of their chunks.
     /// Whether any candidate differs from the one it overwrote.
     fn prepare_joints(out: JointsOut, stores: &JointStores, ctx: &StepContext) -> bool = prepare_joints_kernel
 );
@@ -924,12 +1064,73 @@ fn prepare_joints_kernel(out: JointsOut, stores: &JointStores, ctx: &StepContext
     // The world's joint softness, once per block.
     let tuning = JointTuning::new(stores.tuning, ctx);
     let mut changed = false;
-    for (sim, candidate) in out.sims.iter_mut().zip(out.candidates) {
-        let link = prepare_joint(sim, stores.bodies, stores.solver_sets, &tuning, ctx);
+    let JointsOut {
+        sims,
+        candidates,
+        lanes: joint_lanes,
+        dummy,
+    } = out;
+    for (i, candidate) in candidates.iter_mut().enumerate() {
+        prefetch_joint_inputs(sims, i, stores);
+        if i % lanes::LANES == 0 {
+            // The next chunk's lanes, written after its joints.
+            wide::prefetch_lanes(joint_lanes.as_ptr().wrapping_add(i / lanes::LANES + 1));
+        }
+        let link = prepare_joint(
+            &mut sims[i],
+            stores.bodies,
+            stores.solver_sets,
+            &tuning,
+            ctx,
+        );
         changed |= *candidate != link;
         *candidate = link;
+        // A chunk done: its lanes, from its joints while in the cache (no
+        // joint in a tree yet: `tree::candidate` cleared the marks).
+        let chunk = i / lanes::LANES;
+        if ((i + 1) % lanes::LANES == 0 || i + 1 == sims.len())
+            && let Some(l) = joint_lanes.get_mut(chunk)
+        {
+            wide::prepare(&sims[chunk * lanes::LANES..=i], l, dummy, ctx);
+        }
     }
     changed
+}
+
+/// How many joints ahead [`prefetch_joint_inputs`] asks for each joint's
+/// sim, then its bodies' records, then their sims: each stage reads what
+/// the one before brought in.
+const JOINT_SIMS_AHEAD: usize = 8;
+const JOINT_BODIES_AHEAD: usize = 5;
+const JOINT_BODY_SIMS_AHEAD: usize = 2;
+
+/// Prefetch hints for the joints after `sims[i]`: joint preparation reads,
+/// per joint, its sim, its bodies' records and their sims, each found
+/// through the one before and each usually not in the cache (a step walks
+/// every joint once here), so a joint would wait on three loads in a row.
+/// The hints overlap those waits with the preparation of the joints before
+/// it. No value changes.
+#[inline(always)]
+fn prefetch_joint_inputs(sims: &[JointSim], i: usize, stores: &JointStores) {
+    use crate::prefetch::prefetch_value;
+    if let Some(sim) = sims.get(i + JOINT_SIMS_AHEAD) {
+        prefetch_value(sim);
+    }
+    let bodies = stores.bodies;
+    if let Some(sim) = sims.get(i + JOINT_BODIES_AHEAD) {
+        for id in [sim.base.body_id_a, sim.base.body_id_b] {
+            prefetch_value(bodies.as_ptr().wrapping_add(id as usize));
+        }
+    }
+    if let Some(sim) = sims.get(i + JOINT_BODY_SIMS_AHEAD) {
+        for id in [sim.base.body_id_a, sim.base.body_id_b] {
+            if let Some(b) = bodies.get(id as usize)
+                && let Some(set) = stores.solver_sets.get(b.set_index as usize)
+            {
+                prefetch_value(set.body_sims.as_ptr().wrapping_add(b.local_index as usize));
+            }
+        }
+    }
 }
 
 /// One pass over the joints of one colour: in chunks of
@@ -1140,6 +1341,78 @@ fn debug_check_colors(
                 let body = &bodies[id as usize];
                 if body.set_index == AWAKE_SET {
                     check(seen, body.local_index);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On 1 to 4 workers and colours of 0 to 300 items, the blocks of a
+    /// stage split by colour take every item of every colour exactly once,
+    /// and each item goes to the worker that owns it in the colour's own
+    /// stage (`workers::own_blocks`, as `Region::sweep` hands blocks out).
+    #[test]
+    fn the_colour_split_matches_the_colour_stages() {
+        let sizes = [
+            0, 1, 7, 8, 9, 16, 17, 33, 64, 65, 100, 127, 128, 129, 300, 3, 250, 41,
+        ];
+        for n in 1..=4 {
+            let workers = Workers::new(n).unwrap();
+            for rotate in 0..sizes.len() {
+                let mut start = [0; OVERFLOW_INDEX + 1];
+                for c in 0..OVERFLOW_INDEX {
+                    start[c + 1] = start[c] + sizes[(c + rotate) % sizes.len()] * (rotate % 3);
+                }
+                let layout = Layout {
+                    use_wide: true,
+                    overflow_count: 0,
+                    start,
+                    joint_start: [0; GRAPH_COLOR_COUNT + 1],
+                    chunk_start: [0; OVERFLOW_INDEX + 1],
+                    workers: n,
+                    color_block: std::array::from_fn(|c| {
+                        workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
+                    }),
+                };
+                let blocks = layout.colour_split_blocks(&workers);
+                let mut owner = vec![usize::MAX; layout.coloured_count()];
+                for block in 0..blocks {
+                    let worker = (0..n)
+                        .find(|&w| {
+                            let (s, own) = own_blocks(blocks, n, w);
+                            block >= s && block < s + own
+                        })
+                        .unwrap();
+                    for c in 0..OVERFLOW_INDEX {
+                        let (lo, hi) = layout.colour_part(c, block, blocks);
+                        assert!(start[c] <= lo && lo <= hi && hi <= start[c + 1]);
+                        for item in &mut owner[lo..hi] {
+                            assert_eq!(*item, usize::MAX, "an item taken twice");
+                            *item = worker;
+                        }
+                    }
+                }
+                for c in 0..OVERFLOW_INDEX {
+                    let size = layout.color_block[c];
+                    for (local, got) in owner[start[c]..start[c + 1]].iter().enumerate() {
+                        let colour_block = local / size;
+                        let count = layout.color_count(c).div_ceil(size);
+                        let want = if blocks <= 1 {
+                            0
+                        } else {
+                            (0..n)
+                                .find(|&w| {
+                                    let (s, own) = own_blocks(count, n, w);
+                                    colour_block >= s && colour_block < s + own
+                                })
+                                .unwrap()
+                        };
+                        assert_eq!(*got, want, "{n} workers, colour {c}, item {local}");
+                    }
                 }
             }
         }

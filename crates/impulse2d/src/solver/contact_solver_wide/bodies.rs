@@ -14,39 +14,72 @@ use super::rows;
 use crate::body::{BodySim, BodyState, flags};
 use crate::math::Vec2;
 use crate::simd::isa::Isa;
+use crate::solver::VelocityStep;
 use crate::solver::lanes::{FloatW, LANES, Lane, LaneMask};
 
 /// Integrates the velocities of `states` (with their `sims`, as many) over
 /// `h` seconds under `gravity` (m/s²) in groups of [`LANES`], and hands
 /// `scalar` (the scalar kernel) the groups it must do itself and the last
-/// bodies that fill no group.
+/// bodies that fill no group. With `first` it works out each grouped body's
+/// velocity change and damping factors from its sim and keeps them in
+/// `steps` (one per body); otherwise it reads them there (kept by the first
+/// substep, the same operations on the same inputs: the same bits).
 #[inline(always)]
 pub(crate) fn integrate_velocities<I: Isa>(
     isa: I,
-    sims: &[BodySim],
+    (sims, steps, first): (&[BodySim], &mut [VelocityStep], bool),
     states: &mut [BodyState],
     h: f32,
     gravity: Vec2,
     scalar: impl Fn(&[BodySim], &mut [BodyState]),
 ) {
     debug_assert_eq!(sims.len(), states.len());
+    debug_assert_eq!(sims.len(), steps.len());
     let m = isa;
     let (one, zero) = (m.splat(1.0), m.splat(0.0));
     let (gx, gy, hw) = (m.splat(gravity.x), m.splat(gravity.y), m.splat(h));
     let (sim_groups, sim_rest) = sims.as_chunks::<LANES>();
     let (state_groups, state_rest) = states.as_chunks_mut::<LANES>();
-    for (s, st) in sim_groups.iter().zip(state_groups.iter_mut()) {
-        let field = |f: fn(&BodySim) -> f32| m.ld(FloatW(std::array::from_fn(|k| f(&s[k]))));
+    let (step_groups, _) = steps.as_chunks_mut::<LANES>();
+    for ((s, st), kept) in sim_groups
+        .iter()
+        .zip(state_groups.iter_mut())
+        .zip(step_groups.iter_mut())
+    {
         let ([vx, vy, w], flag_rows) = rows::load_heads(m, st);
-        // The scalar kernel's operations, lane by lane.
-        let linear_damping = one / (one + hw * field(|s| s.linear_damping));
-        let angular_damping = one / (one + hw * field(|s| s.angular_damping));
-        let inv_mass = field(|s| s.inv_mass);
-        let gravity_scale = inv_mass.gt(zero).select(field(|s| s.gravity_scale), zero);
-        let (h_inv_mass, h_gravity) = (hw * inv_mass, hw * gravity_scale);
-        let dvx = field(|s| s.force.x) * h_inv_mass + gx * h_gravity;
-        let dvy = field(|s| s.force.y) * h_inv_mass + gy * h_gravity;
-        let dw = hw * field(|s| s.inv_inertia) * field(|s| s.torque);
+        let [dvx, dvy, dw, linear_damping, angular_damping] = if first {
+            let field = |f: fn(&BodySim) -> f32| m.ld(FloatW(std::array::from_fn(|k| f(&s[k]))));
+            // The scalar kernel's operations, lane by lane.
+            let linear_damping = one / (one + hw * field(|s| s.linear_damping));
+            let angular_damping = one / (one + hw * field(|s| s.angular_damping));
+            let inv_mass = field(|s| s.inv_mass);
+            let gravity_scale = inv_mass.gt(zero).select(field(|s| s.gravity_scale), zero);
+            let (h_inv_mass, h_gravity) = (hw * inv_mass, hw * gravity_scale);
+            let dvx = field(|s| s.force.x) * h_inv_mass + gx * h_gravity;
+            let dvy = field(|s| s.force.y) * h_inv_mass + gy * h_gravity;
+            let dw = hw * field(|s| s.inv_inertia) * field(|s| s.torque);
+            let [dvx_l, dvy_l, dw_l, ld_l, ad_l] =
+                [dvx, dvy, dw, linear_damping, angular_damping].map(Lane::lanes);
+            for (k, step) in kept.iter_mut().enumerate() {
+                *step = VelocityStep {
+                    dv: Vec2::new(dvx_l.0[k], dvy_l.0[k]),
+                    dw: dw_l.0[k],
+                    linear_damping: ld_l.0[k],
+                    angular_damping: ad_l.0[k],
+                };
+            }
+            [dvx, dvy, dw, linear_damping, angular_damping]
+        } else {
+            let field =
+                |f: fn(&VelocityStep) -> f32| m.ld(FloatW(std::array::from_fn(|k| f(&kept[k]))));
+            [
+                field(|k| k.dv.x),
+                field(|k| k.dv.y),
+                field(|k| k.dw),
+                field(|k| k.linear_damping),
+                field(|k| k.angular_damping),
+            ]
+        };
         let vx = dvx + linear_damping * vx;
         let vy = dvy + linear_damping * vy;
         let w = dw + angular_damping * w;
@@ -67,7 +100,7 @@ mod tests {
     use crate::body::{BodySim, BodyState, flags};
     use crate::math::{Rot, Vec2};
     use crate::simd::SimdPath;
-    use crate::solver::{StepContext, integrate_velocities};
+    use crate::solver::{StepContext, VelocityStep, integrate_velocities};
 
     /// On 400 random sets of 1 to 40 bodies (zero and awkward masses,
     /// dampings, forces and velocities, some bodies quarantined already),
@@ -137,12 +170,27 @@ mod tests {
                 rng.range(0.001, 0.02),
                 Vec2::new(rng.range(-2.0, 2.0), rng.range(-20.0, 0.0)),
             );
+            // Two substeps: the first keeps the steps (written over
+            // garbage), the second reads them; one by one, every body is
+            // integrated from its sim both times (no group of eight).
+            let garbage = VelocityStep {
+                dv: Vec2::new(f32::NAN, 7.0),
+                dw: -3.0,
+                linear_damping: 0.5,
+                angular_damping: f32::INFINITY,
+            };
             for &simd in &paths {
                 let mut all = states.clone();
-                integrate_velocities(simd, &sims, &mut all, &ctx);
+                let mut steps = vec![garbage; n];
+                for first in [true, false] {
+                    integrate_velocities(simd, &sims, &mut steps, &mut all, &ctx, first);
+                }
                 let mut one = states.clone();
                 for i in 0..n {
-                    integrate_velocities(simd, &sims[i..=i], &mut one[i..=i], &ctx);
+                    for first in [true, false] {
+                        let (s, st) = (&sims[i..=i], &mut one[i..=i]);
+                        integrate_velocities(simd, s, &mut [garbage], st, &ctx, first);
+                    }
                 }
                 // The words the integration writes as bits; the rest as stored.
                 let head = |s: &BodyState| {
