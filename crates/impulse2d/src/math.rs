@@ -777,9 +777,9 @@ const ATAN_P: [f64; 6] = [
 /// `u·P(u²)` ([`ATAN_P`]).
 #[inline(always)]
 fn atan_poly(u: f64) -> f64 {
-    const P: [f64; 6] = ATAN_P;
     let z = u * u;
-    let p = P[0] + z * (P[1] + z * (P[2] + z * (P[3] + z * (P[4] + z * P[5]))));
+    let [p0, p1, p2, p3, p4, p5] = ATAN_P;
+    let p = p0 + z * (p1 + z * (p2 + z * (p3 + z * (p4 + z * p5))));
     u * p
 }
 

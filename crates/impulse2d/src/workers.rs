@@ -117,6 +117,19 @@ impl Workers {
         self.serial_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
+    /// Marks a step as running until the returned guard is dropped: between
+    /// the step's regions (its serial stretches, tens to hundreds of µs) the
+    /// helpers spin and yield rather than park, so each region finds them
+    /// awake instead of waiting for the operating system to wake them.
+    /// Between steps they park as before.
+    pub(crate) fn stepping(&self) -> Stepping {
+        let shared = self.team.as_ref().map(|team| Arc::clone(&team.shared));
+        if let Some(shared) = &shared {
+            shared.stepping.store(true, Ordering::Relaxed);
+        }
+        Stepping(shared)
+    }
+
     /// Number of workers (the driving thread included).
     pub(crate) fn count(&self) -> usize {
         self.count
@@ -453,6 +466,10 @@ struct TeamShared {
     shutdown: AtomicBool,
     /// Set when a helper's closure panicked.
     panicked: AtomicBool,
+    /// Set while a step runs ([`Workers::stepping`]): an idle helper then
+    /// keeps spinning and yielding instead of parking, since the next region
+    /// is at most one serial stretch of the step away.
+    stepping: AtomicBool,
 }
 
 /// The closure of a region, as the helpers see it.
@@ -466,6 +483,7 @@ impl Team {
             work: AtomicPtr::new(std::ptr::null_mut()),
             shutdown: AtomicBool::new(false),
             panicked: AtomicBool::new(false),
+            stepping: AtomicBool::new(false),
         });
         let mut team = Team {
             shared,
@@ -501,6 +519,18 @@ impl Team {
             thread.thread().unpark();
         }
         owner();
+    }
+}
+
+/// A running step ([`Workers::stepping`]); dropping it ends the step for the
+/// helpers, who park again when idle.
+pub(crate) struct Stepping(Option<Arc<TeamShared>>);
+
+impl Drop for Stepping {
+    fn drop(&mut self) {
+        if let Some(shared) = &self.0 {
+            shared.stepping.store(false, Ordering::Relaxed);
+        }
     }
 }
 
@@ -554,9 +584,9 @@ impl TeamShared {
                     }
                 }
                 self.inside.fetch_sub(1, Ordering::SeqCst);
-            } else if idle < 64 {
+            } else if idle < 64 || self.stepping.load(Ordering::Relaxed) {
                 Backoff(idle.min(6)).snooze();
-                idle += 1;
+                idle = idle.saturating_add(1);
             } else {
                 std::thread::park();
             }

@@ -367,6 +367,7 @@ impl World {
             return Ok(());
         }
         let step_start = Instant::now();
+        let _stepping = self.workers.stepping();
         let _ = self.workers.take_parallel_ms(); // from calls since the last step
         let ctx = self.step_context(time_step, sub_step_count);
 
