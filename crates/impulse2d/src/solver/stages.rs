@@ -1372,7 +1372,7 @@ mod tests {
                     overflow_count: 0,
                     start,
                     joint_start: [0; GRAPH_COLOR_COUNT + 1],
-                    chunk_start: [0; OVERFLOW_INDEX + 1],
+                    chunk_start: [0; GRAPH_COLOR_COUNT + 1],
                     workers: n,
                     color_block: std::array::from_fn(|c| {
                         workers.block_size(start[c + 1] - start[c], MIN_CONSTRAINT_BLOCK)
