@@ -440,7 +440,11 @@ fn solve_constraints(world: &mut World, ctx: &StepContext) {
 /// on the body's sim and the substep's length): worked out in the first
 /// substep and kept, so that the later substeps read these 20 bytes per body
 /// instead of the fields of the body's sim, which lie on two cache lines.
+///
+/// Only the x86-64 group integration (`contact_solver_wide::bodies`) reads
+/// them; elsewhere every body is integrated from its sim.
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct VelocityStep {
     /// Velocity change from the force and gravity, m/s.
     pub dv: Vec2,
