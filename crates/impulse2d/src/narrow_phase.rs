@@ -50,6 +50,7 @@ impl World {
         broad_phase.update_pairs_parallel(
             *simd,
             workers,
+            |shape| pair_query_mask(&shapes[shape as usize]),
             |a, b| {
                 should_create_contact(shapes, bodies, pair_set, a, b)
                     && crate::joint::joint_allows_collision(joints, shapes, bodies, a, b)
@@ -279,6 +280,21 @@ impl World {
             c.local_index = awake.contact_sims.len() as u32;
             awake.contact_sims.push(sim);
         }
+    }
+}
+
+/// The mask a moved shape's pair search queries the trees with: the category
+/// bits a shape must have to pass [`should_create_contact`] with `shape`. A
+/// sensor pairs with nothing; a positive collision group lets a shape of the
+/// same group through whatever its category, so it queries with every bit.
+#[inline]
+fn pair_query_mask(shape: &Shape) -> u64 {
+    if shape.is_sensor {
+        0
+    } else if shape.filter.group_index > 0 {
+        u64::MAX
+    } else {
+        shape.filter.mask_bits
     }
 }
 
