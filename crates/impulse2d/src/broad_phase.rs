@@ -289,14 +289,11 @@ impl BroadPhase {
     ) {
         pairs.clear();
         let every = |_| u64::MAX;
-        query_moved(
-            simd,
-            self,
-            0..self.move_buffer.len(),
-            &every,
-            &mut filter,
-            pairs,
-        );
+        // The queries ask (querying shape, other shape); the caller's filter
+        // gets the pair in order.
+        let mut ordered = |q: u32, o: u32| if q < o { filter(q, o) } else { filter(o, q) };
+        let range = 0..self.move_buffer.len();
+        query_moved(simd, self, range, &every, &mut ordered, pairs);
         self.clear_move_buffer();
         // The enlarged proxies have been queried; restore the trees' quality before
         // the next step's enlargements loosen them further.
@@ -320,6 +317,8 @@ impl BroadPhase {
     /// tree none of whose proxies has one is not walked at all. It must pass
     /// every proxy that `filter` could accept with `shape` (the world's is the
     /// shape's collision mask, or every bit for a positive collision group).
+    /// `filter(shape, other)` is asked with the querying shape first (not in
+    /// index order), so that it may look things up from that shape's side.
     pub(crate) fn update_pairs_parallel<F, M>(
         &mut self,
         simd: SimdPath,
@@ -598,13 +597,12 @@ impl PairQuery<'_> {
                 }
             }
             let other_shape = data as u32;
-            let pair = if other_shape < self.query_shape {
-                (other_shape, self.query_shape)
-            } else {
-                (self.query_shape, other_shape)
-            };
-            if filter(pair.0, pair.1) {
-                pairs.push(pair);
+            if filter(self.query_shape, other_shape) {
+                pairs.push(if other_shape < self.query_shape {
+                    (other_shape, self.query_shape)
+                } else {
+                    (self.query_shape, other_shape)
+                });
             }
             true
         });
