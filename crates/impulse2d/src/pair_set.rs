@@ -166,6 +166,12 @@ impl PairSet {
         true
     }
 
+    /// Bytes of the rows and of the overflow's keys (not counting the hash
+    /// table's spare room).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        std::mem::size_of_val(&self.rows[..]) + self.overflow.len() * std::mem::size_of::<u64>()
+    }
+
     /// The pairs, in no particular order (for checks and comparisons only).
     pub(crate) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         let in_rows = self.rows.iter().enumerate().flat_map(|(a, row)| {

@@ -274,6 +274,6 @@ impl RawStores {
                 .iter()
                 .map(|s| size_of_val(&s[..]))
                 .sum::<usize>()
-            + self.pair_set.len() * std::mem::size_of::<u64>()
+            + self.pair_set.heap_bytes()
     }
 }
