@@ -109,6 +109,8 @@ pub(crate) trait Lane:
     /// Lanes that are neither infinite nor NaN (the scalar `is_finite`).
     fn finite(self) -> Self::Mask;
     /// The square root of each lane (IEEE, correctly rounded: `f32::sqrt`).
+    /// (x86-64 only: the grouped position integration's.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn sqrt(self) -> Self;
     /// The lanes as stored.
     fn lanes(self) -> FloatW;
