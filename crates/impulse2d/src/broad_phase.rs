@@ -825,7 +825,7 @@ mod tests {
                 let half = Vec2::new(0.6, 0.6);
                 let shape = r * columns + c;
                 // Every fourth proxy static, so that both trees are searched.
-                let body_type = if shape % 4 == 0 {
+                let body_type = if shape.is_multiple_of(4) {
                     BodyType::Static
                 } else {
                     BodyType::Dynamic

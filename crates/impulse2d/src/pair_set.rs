@@ -249,7 +249,7 @@ mod tests {
                 continue;
             }
             let key = pair_key(a, b);
-            if next(&mut state) % 3 == 0 {
+            if next(&mut state).is_multiple_of(3) {
                 assert_eq!(set.remove(&key), reference.remove(&key), "remove {a} {b}");
             } else {
                 assert_eq!(set.insert(key), reference.insert(key), "insert {a} {b}");
