@@ -80,33 +80,6 @@ macro_rules! refill_by_copy {
 }
 refill_by_copy!(bool, u32, f32);
 
-// A tree's fields as its snapshot lists them (`stores.rs`), and its category
-// union, which the bytes leave out (a decode works it out from the proxies) but
-// a copy keeps: it is true for the tree it was taken with.
-impl Refill for DynamicTree {
-    fn refill(&mut self, src: &Self) {
-        let DynamicTree {
-            nodes,
-            node_links,
-            node_free,
-            node_count,
-            proxies,
-            proxy_free,
-            proxy_count,
-            category_union,
-            scratch: _, // rewritten before it is read
-        } = src;
-        self.nodes.refill(nodes);
-        self.node_links.refill(node_links);
-        self.node_free.refill(node_free);
-        self.node_count.refill(node_count);
-        self.proxies.refill(proxies);
-        self.proxy_free.refill(proxy_free);
-        self.proxy_count.refill(proxy_count);
-        self.category_union = *category_union;
-    }
-}
-
 impl Refill for PairSet {
     fn refill(&mut self, src: &Self) {
         self.clone_from(src);
@@ -179,7 +152,14 @@ macro_rules! refill_stores {
         dst.solver_set_ids.refill(&src.solver_set_ids);
         dst.graph.refill(&src.graph);
         for t in MOVING_TREES {
-            dst.broad_phase.trees[t as usize].refill(&src.broad_phase.trees[t as usize]);
+            let (dst_tree, src_tree) = (
+                &mut dst.broad_phase.trees[t as usize],
+                &src.broad_phase.trees[t as usize],
+            );
+            dst_tree.refill(src_tree);
+            // Left out of the snapshot's fields (a decode works it out from
+            // the proxies), but true for the tree it came with.
+            dst_tree.category_union = src_tree.category_union;
         }
         dst.broad_phase
             .move_buffer
