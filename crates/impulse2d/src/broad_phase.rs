@@ -288,7 +288,12 @@ impl BroadPhase {
         pairs: &mut Vec<(u32, u32)>,
     ) {
         pairs.clear();
-        query_moved(simd, self, 0..self.move_buffer.len(), &mut filter, pairs);
+        let every = |_| u64::MAX;
+        // The queries ask (querying shape, other shape); the caller's filter
+        // gets the pair in order.
+        let mut ordered = |q: u32, o: u32| if q < o { filter(q, o) } else { filter(o, q) };
+        let range = 0..self.move_buffer.len();
+        query_moved(simd, self, range, &every, &mut ordered, pairs);
         self.clear_move_buffer();
         // The enlarged proxies have been queried; restore the trees' quality before
         // the next step's enlargements loosen them further.
@@ -306,23 +311,34 @@ impl BroadPhase {
     /// Unlike `update_pairs_on` this leaves the trees as they are: the caller
     /// must call [`rebuild_trees`](Self::rebuild_trees) before the next
     /// enlargement (the world does it beside the solver's stages).
-    pub(crate) fn update_pairs_parallel<F>(
+    ///
+    /// `query_mask(shape)` is the mask a buffered proxy of `shape` queries the
+    /// trees with: only proxies with a category bit in it are candidates, and a
+    /// tree none of whose proxies has one is not walked at all. It must pass
+    /// every proxy that `filter` could accept with `shape` (the world's is the
+    /// shape's collision mask, or every bit for a positive collision group).
+    /// `filter(shape, other)` is asked with the querying shape first (not in
+    /// index order), so that it may look things up from that shape's side.
+    pub(crate) fn update_pairs_parallel<F, M>(
         &mut self,
         simd: SimdPath,
         workers: &Workers,
+        query_mask: M,
         filter: F,
         buffers: &mut Vec<Mutex<PairBuffer>>,
         order: &mut Vec<(u32, u32, u32, u32)>,
         pairs: &mut Vec<(u32, u32)>,
     ) where
         F: Fn(u32, u32) -> bool + Sync,
+        M: Fn(u32) -> u64 + Sync,
     {
         pairs.clear();
         if workers.count() == 1 {
             let bp = &*self;
             workers.run_alone(|| {
                 let mut filter = |a, b| filter(a, b);
-                query_moved(simd, bp, 0..bp.move_buffer.len(), &mut filter, pairs);
+                let range = 0..bp.move_buffer.len();
+                query_moved(simd, bp, range, &query_mask, &mut filter, pairs);
             });
             self.clear_move_buffer();
             return;
@@ -340,7 +356,8 @@ impl BroadPhase {
             let own = &mut *own;
             let start = own.pairs.len() as u32;
             let mut filter = |a, b| filter(a, b);
-            query_moved(simd, bp, range.clone(), &mut filter, &mut own.pairs);
+            let pairs = &mut own.pairs;
+            query_moved(simd, bp, range.clone(), &query_mask, &mut filter, pairs);
             let end = own.pairs.len() as u32;
             own.blocks.push((range.start as u32, start, end));
         });
@@ -543,6 +560,8 @@ struct PairQuery<'a> {
     query_type: BodyType,
     query_index: u32,
     query_shape: u32,
+    /// Only proxies with a category bit in this can pair with the query's.
+    mask: u64,
     fat_aabb: WorldAabb,
 }
 
@@ -558,7 +577,7 @@ impl PairQuery<'_> {
         let slots = &self.move_slots[tree_type as usize];
         let same_tree = tree_type == self.query_type;
         let tree = &self.trees[tree_type as usize];
-        tree.query_with_stack(self.fat_aabb, u64::MAX, stack, |proxy, data| {
+        tree.query_with_stack(self.fat_aabb, self.mask, stack, |proxy, data| {
             let index = proxy.index();
             if same_tree && index == self.query_index {
                 return true;
@@ -578,13 +597,12 @@ impl PairQuery<'_> {
                 }
             }
             let other_shape = data as u32;
-            let pair = if other_shape < self.query_shape {
-                (other_shape, self.query_shape)
-            } else {
-                (self.query_shape, other_shape)
-            };
-            if filter(pair.0, pair.1) {
-                pairs.push(pair);
+            if filter(self.query_shape, other_shape) {
+                pairs.push(if other_shape < self.query_shape {
+                    (other_shape, self.query_shape)
+                } else {
+                    (self.query_shape, other_shape)
+                });
             }
             true
         });
@@ -666,10 +684,12 @@ fn finish_rebuild_kernel(bp: &mut BroadPhase) {
 
 multiversion!(
     /// Queries the trees for the new pairs of the proxies `range` of the move
-    /// buffer, built for `simd` (see `simd.rs`).
-    fn query_moved[F: FnMut(u32, u32) -> bool](
+    /// buffer, each with its shape's `query_mask`, built for `simd` (see
+    /// `simd.rs`).
+    fn query_moved[M: Fn(u32) -> u64, F: FnMut(u32, u32) -> bool](
         bp: &BroadPhase,
         range: std::ops::Range<usize>,
+        query_mask: &M,
         filter: &mut F,
         pairs: &mut Vec<(u32, u32)>,
     ) = query_moved_kernel
@@ -677,9 +697,10 @@ multiversion!(
 
 /// The kernel of [`query_moved`].
 #[inline(always)]
-fn query_moved_kernel<F: FnMut(u32, u32) -> bool>(
+fn query_moved_kernel<M: Fn(u32) -> u64, F: FnMut(u32, u32) -> bool>(
     bp: &BroadPhase,
     range: std::ops::Range<usize>,
+    query_mask: &M,
     filter: &mut F,
     pairs: &mut Vec<(u32, u32)>,
 ) {
@@ -694,12 +715,14 @@ fn query_moved_kernel<F: FnMut(u32, u32) -> bool>(
             debug_assert!(false, "stale key in the move buffer");
             continue;
         };
+        let query_shape = data as u32;
         let query = PairQuery {
             trees: &bp.trees,
             move_slots: &bp.move_slots,
             query_type,
             query_index: id.index(),
-            query_shape: data as u32,
+            query_shape,
+            mask: query_mask(query_shape),
             fat_aabb,
         };
         if query_type == BodyType::Dynamic {
@@ -759,6 +782,7 @@ mod tests {
                 parallel.update_pairs_parallel(
                     SimdPath::Baseline,
                     &workers,
+                    |_| u64::MAX,
                     filter,
                     &mut buffers,
                     &mut order,
@@ -773,6 +797,106 @@ mod tests {
                     // Nothing moved since: no pairs.
                     assert!(pairs.is_empty(), "{count} workers");
                 }
+            }
+        }
+    }
+
+    /// A shape's collision filter in the tests below: (category, mask, group).
+    type TestFilter = (u64, u64, i32);
+
+    /// The world's rule (`Filter::should_collide`), written out again.
+    fn filters_collide(a: TestFilter, b: TestFilter) -> bool {
+        if a.2 == b.2 && a.2 != 0 {
+            return a.2 > 0;
+        }
+        a.0 & b.1 != 0 && a.1 & b.0 != 0
+    }
+
+    /// The grid of [`grid`] with each proxy's category from `filter_of`.
+    fn filtered_grid(
+        rows: u32,
+        columns: u32,
+        filter_of: &impl Fn(u32) -> TestFilter,
+    ) -> BroadPhase {
+        let mut bp = BroadPhase::new();
+        for r in 0..rows {
+            for c in 0..columns {
+                let center = Vec2::new(c as f32, r as f32);
+                let half = Vec2::new(0.6, 0.6);
+                let shape = r * columns + c;
+                // Every fourth proxy static, so that both trees are searched.
+                let body_type = if shape.is_multiple_of(4) {
+                    BodyType::Static
+                } else {
+                    BodyType::Dynamic
+                };
+                let aabb = Aabb::new(center - half, center + half);
+                bp.create_proxy(aabb, filter_of(shape).0, shape, body_type, false)
+                    .unwrap();
+            }
+        }
+        bp
+    }
+
+    /// Querying with the shapes' masks (every bit for a positive group, as
+    /// the world does) finds, on any worker count, exactly the pairs that the
+    /// unmasked search finds and the filter accepts, in the same order; and a
+    /// tree whose categories the mask misses is not walked at all.
+    #[test]
+    fn masked_pair_search_finds_the_unmasked_searchs_pairs() {
+        let (rows, columns) = (12, 17);
+        let layouts: [&(dyn Fn(u32) -> TestFilter + Sync); 3] = [
+            // Three layers that skip their own; groups that override both ways.
+            &|s| {
+                let category = 1u64 << (s % 3);
+                let group = match s % 10 {
+                    0 | 5 => 1,
+                    3 => -1,
+                    _ => 0,
+                };
+                (category, !category, group)
+            },
+            // The joint grid's filter: category 2, every bit but 2 (no pairs).
+            &|_| (2, !2, 0),
+            // Odd shapes collide with everything, even ones with nothing.
+            &|s| {
+                if s % 2 == 1 {
+                    (1, u64::MAX, 0)
+                } else {
+                    (4, 0, 0)
+                }
+            },
+        ];
+        for (layout, filter_of) in layouts.into_iter().enumerate() {
+            let filter = |a: u32, b: u32| filters_collide(filter_of(a), filter_of(b));
+            let query_mask = |s: u32| {
+                let (_, mask, group) = filter_of(s);
+                if group > 0 { u64::MAX } else { mask }
+            };
+            let mut expected = Vec::new();
+            let mut serial = filtered_grid(rows, columns, &filter_of);
+            serial.update_pairs_on(SimdPath::Baseline, filter, &mut expected);
+            let (mut buffers, mut order, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
+            for count in [1, 2, 3] {
+                let workers = Workers::new(count).unwrap();
+                let mut masked = filtered_grid(rows, columns, &filter_of);
+                masked.update_pairs_parallel(
+                    SimdPath::Baseline,
+                    &workers,
+                    query_mask,
+                    filter,
+                    &mut buffers,
+                    &mut order,
+                    &mut pairs,
+                );
+                assert_eq!(pairs, expected, "layout {layout}, {count} workers");
+            }
+            if layout == 1 {
+                assert!(expected.is_empty());
+                let tree = &serial.trees[BodyType::Dynamic as usize];
+                assert!(tree.excludes_mask(!2) && !tree.excludes_mask(2));
+            } else {
+                assert!(!expected.is_empty(), "layout {layout}");
             }
         }
     }

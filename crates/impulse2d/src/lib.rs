@@ -244,6 +244,7 @@ pub mod joint;
 pub mod math;
 pub mod mover;
 pub(crate) mod narrow_phase;
+pub(crate) mod pair_set;
 pub mod pos;
 pub(crate) mod prefetch;
 pub mod profile;

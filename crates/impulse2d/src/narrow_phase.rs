@@ -50,8 +50,15 @@ impl World {
         broad_phase.update_pairs_parallel(
             *simd,
             workers,
-            |a, b| {
-                should_create_contact(shapes, bodies, pair_set, a, b)
+            |shape| pair_query_mask(&shapes[shape as usize]),
+            |shape, other| {
+                // Most candidates already have a contact: answer them from the
+                // querying shape's row of the pair set before reading more.
+                if pair_set.contains_pair(shape, other) {
+                    return false;
+                }
+                let (a, b) = (shape.min(other), shape.max(other));
+                should_create_contact(shapes, bodies, a, b)
                     && crate::joint::joint_allows_collision(joints, shapes, bodies, a, b)
             },
             &mut scratch.pair_buffers,
@@ -282,21 +289,25 @@ impl World {
     }
 }
 
-/// The pair filter: whether two shapes found overlapping by the broad phase
-/// should get a contact.
-#[inline(always)]
-fn should_create_contact(
-    shapes: &[Shape],
-    bodies: &[Body],
-    pair_set: &crate::world::PairSet,
-    a: u32,
-    b: u32,
-) -> bool {
-    // Most candidates already have a contact: answer them from the pair set
-    // before reading the shapes and bodies.
-    if pair_set.contains(&pair_key(a, b)) {
-        return false;
+/// The mask a moved shape's pair search queries the trees with: the category
+/// bits a shape must have to pass [`should_create_contact`] with `shape`. A
+/// sensor pairs with nothing; a positive collision group lets a shape of the
+/// same group through whatever its category, so it queries with every bit.
+#[inline]
+fn pair_query_mask(shape: &Shape) -> u64 {
+    if shape.is_sensor {
+        0
+    } else if shape.filter.group_index > 0 {
+        u64::MAX
+    } else {
+        shape.filter.mask_bits
     }
+}
+
+/// The pair filter: whether two shapes found overlapping by the broad phase,
+/// `a < b`, with no contact yet, should get one.
+#[inline(always)]
+fn should_create_contact(shapes: &[Shape], bodies: &[Body], a: u32, b: u32) -> bool {
     let (sa, sb) = (&shapes[a as usize], &shapes[b as usize]);
     if sa.body_id == sb.body_id || sa.is_sensor || sb.is_sensor {
         return false;

@@ -8,8 +8,7 @@
 mod joints;
 
 use crate::profile::Instant;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use crate::body::Body;
 use crate::broad_phase::BroadPhase;
@@ -194,8 +193,9 @@ pub struct Counters {
     pub color_constraint_counts: [usize; 24],
 }
 
-/// A fast, deterministic hasher for the pair set (a multiply-xorshift on the
-/// 64-bit key). The set is only ever queried, never iterated.
+/// A fast, deterministic hasher for the pair set's overflow (a
+/// multiply-xorshift on the 64-bit key). Nothing that changes results
+/// iterates it.
 #[derive(Default)]
 pub(crate) struct PairHasher(u64);
 
@@ -215,7 +215,7 @@ impl Hasher for PairHasher {
 }
 
 /// The set of shape pairs that have a contact, keyed by [`pair_key`](crate::contact::pair_key).
-pub(crate) type PairSet = HashSet<u64, BuildHasherDefault<PairHasher>>;
+pub(crate) use crate::pair_set::PairSet;
 
 /// A simulation world: owns every body, shape, chain and contact.
 pub struct World {

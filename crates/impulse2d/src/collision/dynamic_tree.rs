@@ -417,7 +417,24 @@ pub struct DynamicTree {
     pub(crate) proxies: Vec<Proxy>,
     pub(crate) proxy_free: u32,
     pub(crate) proxy_count: u32,
+    /// Every category bit some live proxy may have: a query whose mask shares no bit
+    /// with it can skip the whole tree.
+    pub(crate) category_union: CategoryUnion,
     pub(crate) scratch: RebuildScratch,
+}
+
+/// An upper bound of the category bits of a tree's live proxies: their bitwise or,
+/// or more. It only grows as proxies are added or recategorised (destroying a proxy
+/// leaves its bits), so a copy of it taken with the tree stays true for that tree,
+/// and [`DynamicTree::tighten_category_union`] makes it exact again. The default,
+/// for a tree decoded without it, is every bit: no query skips the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CategoryUnion(pub(crate) u64);
+
+impl Default for CategoryUnion {
+    fn default() -> Self {
+        CategoryUnion(u64::MAX)
+    }
 }
 
 impl Default for DynamicTree {
@@ -439,6 +456,7 @@ impl DynamicTree {
             proxies: Vec::new(),
             proxy_free: NULL_INDEX,
             proxy_count: 0,
+            category_union: CategoryUnion(0),
             scratch: RebuildScratch::default(),
         }
     }
@@ -628,6 +646,7 @@ impl DynamicTree {
     pub fn set_category_bits(&mut self, id: ProxyId, category_bits: u64) -> Result<()> {
         let index = self.check_id(id)?;
         self.proxies[index as usize].category_bits = category_bits;
+        self.category_union.0 |= category_bits;
         let link = self.proxies[index as usize].link;
         let leaf = &mut self.nodes[link.parent as usize].children[link.slot as usize];
         leaf.word &= !NO_CATEGORY_FLAG;
@@ -635,6 +654,23 @@ impl DynamicTree {
             leaf.word |= NO_CATEGORY_FLAG;
         }
         Ok(())
+    }
+
+    /// Makes the category union exact: the bitwise or of the live proxies'
+    /// category bits (after a decode, which does not carry it).
+    pub(crate) fn tighten_category_union(&mut self) {
+        self.category_union.0 = self
+            .proxies
+            .iter()
+            .filter(|p| p.link.allocated)
+            .fold(0, |bits, p| bits | p.category_bits);
+    }
+
+    /// Whether no live proxy can pass a query with `mask`: no proxy has a
+    /// category bit in it.
+    #[inline]
+    pub(crate) fn excludes_mask(&self, mask: u64) -> bool {
+        self.category_union.0 & mask == 0
     }
 
     /// Whether `id` refers to a live proxy of this tree.
@@ -754,7 +790,7 @@ impl DynamicTree {
         mut callback: impl FnMut(ProxyId, u64) -> bool,
     ) -> TreeStats {
         let mut stats = TreeStats::default();
-        if self.proxy_count == 0 || !aabb.is_valid() {
+        if self.proxy_count == 0 || !aabb.is_valid() || self.excludes_mask(mask) {
             return stats;
         }
         let stack = &mut stack.0;
@@ -828,7 +864,7 @@ impl DynamicTree {
             && input.translation.is_finite()
             && input.max_fraction.is_finite()
             && input.max_fraction >= 0.0;
-        if self.proxy_count == 0 || !valid {
+        if self.proxy_count == 0 || !valid || self.excludes_mask(mask) {
             return stats;
         }
 
@@ -867,7 +903,7 @@ impl DynamicTree {
             && input.translation.is_finite()
             && input.max_fraction.is_finite()
             && input.max_fraction >= 0.0;
-        if self.proxy_count == 0 || !valid {
+        if self.proxy_count == 0 || !valid || self.excludes_mask(mask) {
             return stats;
         }
 
@@ -1029,6 +1065,7 @@ impl DynamicTree {
             });
             (self.proxies.len() - 1) as u32
         };
+        self.category_union.0 |= category_bits;
         let proxy = &mut self.proxies[index as usize];
         proxy.category_bits = category_bits;
         proxy.user_data = user_data;
@@ -1457,6 +1494,47 @@ mod tests {
     /// tests (here and in `rebuild`) build their boxes from it.
     pub(super) fn square(x: f32, y: f32, half: f32) -> Aabb {
         Aabb::new(Vec2::new(x - half, y - half), Vec2::new(x + half, y + half))
+    }
+
+    /// The category union covers every live proxy as proxies come, change and
+    /// go; a query whose mask it misses finds nothing (as the leaf test would),
+    /// and tightening drops the bits of destroyed proxies.
+    #[test]
+    fn category_union_covers_the_live_proxies() {
+        let mut tree = DynamicTree::new();
+        assert!(tree.excludes_mask(u64::MAX));
+        let a = tree.create_proxy(square(0.0, 0.0, 0.5), 2, 0).unwrap();
+        let b = tree.create_proxy(square(0.5, 0.0, 0.5), 2, 1).unwrap();
+        let everything = square(0.0, 0.0, 5.0);
+        let count = |tree: &DynamicTree, mask| {
+            let mut n = 0;
+            tree.query(everything, mask, |_, _| {
+                n += 1;
+                true
+            });
+            n
+        };
+        assert!(tree.excludes_mask(!2) && !tree.excludes_mask(2));
+        assert_eq!((count(&tree, !2), count(&tree, 2)), (0, 2));
+        tree.set_category_bits(b, 8).unwrap();
+        assert!(!tree.excludes_mask(8) && !tree.excludes_mask(2));
+        assert_eq!((count(&tree, 8), count(&tree, !2)), (1, 1));
+        tree.validate().unwrap();
+        // Destroying keeps the bit until the union is tightened.
+        tree.destroy_proxy(b).unwrap();
+        assert!(!tree.excludes_mask(8));
+        assert_eq!(count(&tree, 8), 0);
+        tree.tighten_category_union();
+        assert!(tree.excludes_mask(8) && !tree.excludes_mask(2));
+        tree.validate().unwrap();
+        // A union too small is an invalid tree.
+        tree.category_union = CategoryUnion(1);
+        assert!(tree.validate().is_err());
+        tree.category_union = CategoryUnion::default();
+        tree.validate().unwrap();
+        tree.destroy_proxy(a).unwrap();
+        tree.tighten_category_union();
+        assert!(tree.excludes_mask(u64::MAX));
     }
 
     #[test]

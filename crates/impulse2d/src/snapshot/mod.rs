@@ -310,6 +310,9 @@ fn decode(bytes: &[u8], world_number: u16) -> Result<World> {
     }
     check::check_world(&world)?;
     world.pair_set = check::pair_set(&world.contacts);
+    for tree in &mut world.broad_phase.trees {
+        tree.tighten_category_union();
+    }
     world.joints.thresholds_seen = any_joint_threshold(&world);
     world
         .validate()

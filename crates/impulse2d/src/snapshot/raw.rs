@@ -152,7 +152,14 @@ macro_rules! refill_stores {
         dst.solver_set_ids.refill(&src.solver_set_ids);
         dst.graph.refill(&src.graph);
         for t in MOVING_TREES {
-            dst.broad_phase.trees[t as usize].refill(&src.broad_phase.trees[t as usize]);
+            let (dst_tree, src_tree) = (
+                &mut dst.broad_phase.trees[t as usize],
+                &src.broad_phase.trees[t as usize],
+            );
+            dst_tree.refill(src_tree);
+            // Left out of the snapshot's fields (a decode works it out from
+            // the proxies), but true for the tree it came with.
+            dst_tree.category_union = src_tree.category_union;
         }
         dst.broad_phase
             .move_buffer
@@ -247,6 +254,6 @@ impl RawStores {
                 .iter()
                 .map(|s| size_of_val(&s[..]))
                 .sum::<usize>()
-            + self.pair_set.len() * std::mem::size_of::<u64>()
+            + self.pair_set.heap_bytes()
     }
 }

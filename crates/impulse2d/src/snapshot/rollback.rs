@@ -2175,7 +2175,8 @@ fn code_tree<C: Coder>(c: &mut C, t: &mut DynamicTree, col: &mut Column) {
         proxies,
         proxy_free,
         proxy_count,
-        scratch: _, // rewritten before it is read
+        category_union: _, // worked out from the proxies below when unpacking
+        scratch: _,        // rewritten before it is read
     } = t;
     for v in [node_free, node_count, proxy_free, proxy_count] {
         v.code(c);
@@ -2281,7 +2282,11 @@ fn code_world<C: Coder>(c: &mut C, world: &mut World, links: &mut Vec<u32>) {
     }
     c.mark("trees");
     for t in MOVING_TREES {
-        code_tree(c, &mut broad_phase.trees[t as usize], &mut col);
+        let tree = &mut broad_phase.trees[t as usize];
+        code_tree(c, tree, &mut col);
+        if C::UNPACKS {
+            tree.tighten_category_union();
+        }
     }
     c.mark("shape bounds");
     code_shape_bounds(c, shapes, bodies, solver_sets, &broad_phase.trees);

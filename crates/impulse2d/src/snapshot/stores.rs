@@ -664,7 +664,7 @@ wire_struct!(DynamicTree {
     proxies,
     proxy_free,
     proxy_count,
-} skip { scratch } and refill);
+} skip { category_union, scratch } and refill);
 wire_struct!(ProxyKey { key, generation });
 wire_struct!(BroadPhase {
     trees,

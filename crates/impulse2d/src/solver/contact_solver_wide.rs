@@ -868,7 +868,7 @@ pub(crate) use rows::{RowLanes, gather as gather_rows, scatter as scatter_rows};
 #[cfg(target_arch = "x86_64")]
 mod bodies;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use bodies::integrate_velocities;
+pub(crate) use bodies::{integrate_positions, integrate_velocities};
 
 // The tests' random numbers (shared with the integration tests).
 #[cfg(test)]

@@ -108,6 +108,10 @@ pub(crate) trait Lane:
     fn ne(self, o: Self) -> Self::Mask;
     /// Lanes that are neither infinite nor NaN (the scalar `is_finite`).
     fn finite(self) -> Self::Mask;
+    /// The square root of each lane (IEEE, correctly rounded: `f32::sqrt`).
+    /// (x86-64 only: the grouped position integration's.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn sqrt(self) -> Self;
     /// The lanes as stored.
     fn lanes(self) -> FloatW;
 }
@@ -188,6 +192,11 @@ impl Lane for FloatW {
     }
 
     #[inline(always)]
+    fn sqrt(self) -> FloatW {
+        FloatW(self.0.map(f32::sqrt))
+    }
+
+    #[inline(always)]
     fn lanes(self) -> FloatW {
         self
     }
@@ -233,7 +242,8 @@ mod avx {
     use std::arch::x86_64::{
         __m256, _CMP_GT_OQ, _CMP_LT_OQ, _CMP_NEQ_UQ, _mm256_add_ps, _mm256_and_ps,
         _mm256_andnot_ps, _mm256_blendv_ps, _mm256_cmp_ps, _mm256_div_ps, _mm256_max_ps,
-        _mm256_min_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_sub_ps, _mm256_xor_ps,
+        _mm256_min_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_sqrt_ps, _mm256_sub_ps,
+        _mm256_xor_ps,
     };
     use std::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -334,6 +344,11 @@ mod avx {
             let magnitude = avx!(_mm256_andnot_ps(sign, self.0));
             let infinity = Avx2::splat_unchecked(f32::INFINITY);
             M256(avx!(_mm256_cmp_ps::<_CMP_LT_OQ>(magnitude, infinity)))
+        }
+        /// `vsqrtps`: correctly rounded, as `f32::sqrt`.
+        #[inline(always)]
+        fn sqrt(self) -> F256 {
+            F256(avx!(_mm256_sqrt_ps(self.0)))
         }
         #[inline(always)]
         fn lanes(self) -> FloatW {

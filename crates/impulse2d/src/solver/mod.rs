@@ -540,12 +540,34 @@ fn velocity_is_sane(v: Vec2, w: f32) -> bool {
 
 multiversion!(
     /// Clamps speeds, applies motion locks and advances the position deltas.
-    fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) = integrate_positions_kernel
+    fn integrate_positions(states: &mut [BodyState], ctx: &StepContext) = integrate_positions_kernel, isa
 );
 
-/// The kernel of [`integrate_positions`], compiled into each of its builds.
+/// The kernel of [`integrate_positions`], compiled into each of its builds
+/// (on x86-64 it is told which: `isa`). On x86-64 both builds run eight
+/// bodies at once (`contact_solver_wide::integrate_positions`, the scalar
+/// loop's operations lane by lane) and the scalar loop below for the groups
+/// it leaves; other targets run the scalar loop.
 #[inline(always)]
-fn integrate_positions_kernel(states: &mut [BodyState], ctx: &StepContext) {
+fn integrate_positions_kernel<#[cfg(target_arch = "x86_64")] I: crate::simd::isa::Isa>(
+    #[cfg(target_arch = "x86_64")] isa: I,
+    states: &mut [BodyState],
+    ctx: &StepContext,
+) {
+    let scalar = |states: &mut [BodyState]| integrate_positions_one_by_one(states, ctx);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let caps = (ctx.max_linear_speed, MAX_ROTATION * ctx.inv_dt);
+        contact_solver_wide::integrate_positions(isa, states, ctx.h, caps, scalar);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    scalar(states);
+}
+
+/// The scalar position integration: clamps speeds, applies motion locks and
+/// advances the position deltas of `states`, one body after another.
+#[inline(always)]
+fn integrate_positions_one_by_one(states: &mut [BodyState], ctx: &StepContext) {
     let h = ctx.h;
     let max_linear = ctx.max_linear_speed;
     let max_angular = MAX_ROTATION * ctx.inv_dt;

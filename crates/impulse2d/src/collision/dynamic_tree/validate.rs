@@ -26,6 +26,11 @@ impl DynamicTree {
             self.proxy_free,
             ("proxy", "proxies"),
         )?;
+        // Queries skip the tree on the union: it must cover every live proxy.
+        let live = self.proxies.iter().filter(|p| p.link.allocated);
+        if live.fold(0, |bits, p| bits | p.category_bits) & !self.category_union.0 != 0 {
+            return Err("a proxy has a category bit outside the tree's category union".into());
+        }
         Ok(())
     }
 

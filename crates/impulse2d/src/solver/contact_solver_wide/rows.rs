@@ -87,12 +87,19 @@ fn load_row(s: &BodyState, half: usize) -> __m128 {
 /// Writes `row` over `[vx vy w flags]` of a body state.
 #[inline(always)]
 fn store_head(s: &mut BodyState, row: __m128) {
-    // SAFETY: the first four words of `*s` (see the `const` checks above),
-    // which the exclusive reference lets us write; `storeu` needs no
+    store_row(s, 0, row);
+}
+
+/// Writes `row` over row `half` of a body state (as [`load_row`] reads it).
+#[inline(always)]
+fn store_row(s: &mut BodyState, half: usize, row: __m128) {
+    debug_assert!(half < 2);
+    // SAFETY: words `4·half .. 4·half + 4` of `*s` (see the `const` checks
+    // above), which the exclusive reference lets us write; `storeu` needs no
     // alignment, and any bits are a valid `f32` or `u32`.
     #[allow(unsafe_code)]
     unsafe {
-        _mm_storeu_ps(std::ptr::from_mut(s).cast::<f32>(), row);
+        _mm_storeu_ps(std::ptr::from_mut(s).cast::<f32>().add(4 * half), row);
     }
 }
 
@@ -274,6 +281,36 @@ pub(super) fn store_heads<F: Lane>(s: &mut [BodyState; LANES], v: [F; 3], flags:
         let rows = transpose([vx[g], vy[g], w[g], flags[g]]);
         for (k, row) in rows.into_iter().enumerate() {
             store_head(&mut s[4 * g + k], row);
+        }
+    }
+}
+
+/// `[dpx dpy dqc dqs]` of eight consecutive states as the build's lanes: two
+/// SSE 4 × 4 transposes of the states' second rows. Only moves.
+#[inline(always)]
+pub(super) fn load_tails<I: Isa>(isa: I, s: &[BodyState; LANES]) -> [I::F; 4] {
+    let group = |g: usize| transpose(std::array::from_fn(|k| load_row(&s[4 * g + k], 1)));
+    let ([x0, y0, c0, s0], [x1, y1, c1, s1]) = (group(0), group(1));
+    let lanes = [join(x0, x1), join(y0, y1), join(c0, c1), join(s0, s1)];
+    // As in `load_heads`.
+    let lanes = if <I::F as Lane>::THROUGH_MEMORY {
+        black_box(lanes)
+    } else {
+        lanes
+    };
+    lanes.map(|x| isa.ld(x))
+}
+
+/// Writes `[dpx dpy dqc dqs]` (as [`load_tails`] returns them) over the
+/// second row of eight consecutive states.
+#[inline(always)]
+pub(super) fn store_tails<F: Lane>(s: &mut [BodyState; LANES], t: [F; 4]) {
+    let t = t.map(F::lanes);
+    let [x, y, c, q] = if F::THROUGH_MEMORY { black_box(t) } else { t }.map(split);
+    for g in 0..2 {
+        let rows = transpose([x[g], y[g], c[g], q[g]]);
+        for (k, row) in rows.into_iter().enumerate() {
+            store_row(&mut s[4 * g + k], 1, row);
         }
     }
 }
