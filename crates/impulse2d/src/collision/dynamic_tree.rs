@@ -834,7 +834,11 @@ impl DynamicTree {
                 return callback(child.proxy_id(), child.user_data);
             }
         } else if child.is_node() {
-            stack.push(child.index());
+            // The node is read when popped: after the other child's subtree
+            // when this is the first child, so ask for it now.
+            let index = child.index();
+            crate::prefetch::prefetch_value(self.nodes.as_ptr().wrapping_add(index as usize));
+            stack.push(index);
         }
         true
     }
