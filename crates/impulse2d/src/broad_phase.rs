@@ -197,23 +197,35 @@ impl BroadPhase {
         Ok(())
     }
 
-    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
-    /// `key` a little later (see `DynamicTree::prefetch_proxy`); also brings
-    /// in its move-buffer slot.
-    #[inline(always)]
-    pub(crate) fn prefetch_proxy(&self, key: ProxyKey) {
-        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
-        self.trees[t].prefetch_proxy(index);
-        let slot = self.move_slots[t].as_ptr().wrapping_add(index as usize);
-        crate::prefetch::prefetch_value(slot);
+    /// The trees (static, kinematic, dynamic), for enlarging proxies on
+    /// several threads at once (see `SharedEnlarge`); each enlarged proxy
+    /// must then be buffered with
+    /// [`buffer_enlarged_move`](Self::buffer_enlarged_move).
+    pub(crate) fn shared_enlarge(
+        &mut self,
+    ) -> [crate::collision::dynamic_tree::SharedEnlarge<'_>; BodyType::COUNT] {
+        let [a, b, c] = &mut self.trees;
+        [a.shared_enlarge(), b.shared_enlarge(), c.shared_enlarge()]
     }
 
-    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
-    /// `key` soon (see `DynamicTree::prefetch_leaf`).
+    /// Buffers the move of a proxy that [`shared_enlarge`](Self::shared_enlarge)
+    /// enlarged (so the key is live), as
+    /// [`enlarge_proxy`](Self::enlarge_proxy) does after growing the tree.
     #[inline(always)]
-    pub(crate) fn prefetch_leaf(&self, key: ProxyKey) {
+    pub(crate) fn buffer_enlarged_move(&mut self, key: ProxyKey) {
+        debug_assert!(self.check_key(key).is_ok());
         let t = key.body_type() as usize;
-        self.trees[t].prefetch_leaf(key.proxy_id().index());
+        self.note_edit(key.body_type());
+        self.buffer_checked_move(key, t, key.proxy_id().index());
+    }
+
+    /// A hint for [`buffer_enlarged_move`](Self::buffer_enlarged_move) of
+    /// `key` a little later: brings in its move-buffer slot.
+    #[inline(always)]
+    pub(crate) fn prefetch_move_slot(&self, key: ProxyKey) {
+        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
+        let slot = self.move_slots[t].as_ptr().wrapping_add(index as usize);
+        crate::prefetch::prefetch_value(slot);
     }
 
     /// Puts a proxy into the move buffer (once; later calls before the next

@@ -13,10 +13,12 @@ use crate::math::Vec2;
 use crate::pos::{Coord, Pos, WorldAabb, coord_to_f32, to_pos, to_world_aabb};
 
 pub(crate) mod rebuild;
+mod shared_enlarge;
 mod validate;
 
 use rebuild::RebuildScratch;
 pub(crate) use rebuild::RebuildTasks;
+pub(crate) use shared_enlarge::SharedEnlarge;
 
 /// "No index" in links and free lists.
 const NULL_INDEX: u32 = u32::MAX;
@@ -579,28 +581,6 @@ impl DynamicTree {
             let up = links[node as usize];
             node = up.parent;
             child = &mut nodes[node as usize].children[up.slot as usize & 1];
-        }
-    }
-
-    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
-    /// proxy `index` a little later: brings its record into the cache.
-    #[inline(always)]
-    pub(crate) fn prefetch_proxy(&self, index: u32) {
-        let at = self.proxies.as_ptr().wrapping_add(index as usize);
-        crate::prefetch::prefetch_value(at);
-    }
-
-    /// A hint for [`enlarge_proxy_inlined`](Self::enlarge_proxy_inlined) of
-    /// proxy `index` soon (after [`prefetch_proxy`](Self::prefetch_proxy)):
-    /// brings the node holding its leaf, and that node's link, into the cache.
-    #[inline(always)]
-    pub(crate) fn prefetch_leaf(&self, index: u32) {
-        if let Some(proxy) = self.proxies.get(index as usize) {
-            let parent = proxy.link.parent as usize;
-            let node = self.nodes.as_ptr().wrapping_add(parent);
-            crate::prefetch::prefetch_value(node);
-            let link = self.node_links.as_ptr().wrapping_add(parent);
-            crate::prefetch::prefetch_value(link);
         }
     }
 

@@ -1029,48 +1029,91 @@ fn motion_fault(sim: &BodySim, state: &BodyState) -> Option<u32> {
     None
 }
 
-/// Grows the broad-phase boxes of shapes whose fat box grew, in awake-body
-/// order (so the broad phase's move buffer order is deterministic).
+/// Grows the broad-phase boxes of shapes whose fat box grew, and buffers
+/// their moves in awake-body order (so the broad phase's move buffer order is
+/// deterministic). The trees grow on the workers, in blocks of bodies (see
+/// `SharedEnlarge`: the trees come out the same in any order); the moves are
+/// then buffered on this thread.
 fn enlarge_proxies(world: &mut World) {
-    let enlarged = (
-        &world.scratch.enlarged_bodies,
-        &world.scratch.enlarged_proxies[..],
-    );
-    let shapes = &mut world.shapes;
-    enlarge_proxies_on(world.simd, shapes, enlarged, &mut world.broad_phase);
+    /// Bodies per block of the trees' part, in 64-body words of the set.
+    const MIN_BLOCK_WORDS: usize = 8;
+    let World {
+        scratch,
+        shapes,
+        broad_phase,
+        workers,
+        simd,
+        ..
+    } = world;
+    let enlarged = (&scratch.enlarged_bodies, &scratch.enlarged_proxies[..]);
+    {
+        let trees = broad_phase.shared_enlarge();
+        let shapes = &shapes[..];
+        let words = enlarged.0.word_count();
+        let shared = workers.count() > 1;
+        workers.for_each_block(words, MIN_BLOCK_WORDS, |range, _| {
+            grow_trees_on(*simd, &trees, shapes, enlarged, range, shared);
+        });
+    }
+    buffer_enlarged_on(*simd, shapes, enlarged, broad_phase);
+}
+
+/// The enlarged bodies of the words `words` of `set`, in order.
+#[inline(always)]
+fn bodies_in(set: &BitSet, words: std::ops::Range<usize>) -> impl Iterator<Item = u32> + '_ {
+    words.flat_map(move |k| {
+        let mut word = set.word(k);
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let bit = word.trailing_zeros();
+                word &= word - 1;
+                k as u32 * 64 + bit
+            })
+        })
+    })
 }
 
 multiversion!(
-    /// [`enlarge_proxies`] built for the world's SIMD path.
-    fn enlarge_proxies_on(
-        shapes: &mut [crate::shape::Shape],
+    /// The trees' part of [`enlarge_proxies`] for the bodies of the set's
+    /// words `words`, built for the world's SIMD path.
+    fn grow_trees_on(
+        trees: &[crate::collision::dynamic_tree::SharedEnlarge<'_>; 3],
+        shapes: &[crate::shape::Shape],
         enlarged: (&BitSet, &[EnlargedProxy]),
-        broad_phase: &mut crate::broad_phase::BroadPhase,
-    ) = enlarge_proxies_kernel
+        words: std::ops::Range<usize>,
+        shared: bool,
+    ) = grow_trees_kernel
 );
 
-/// The kernel of [`enlarge_proxies_on`], compiled into each of its builds.
+/// The kernel of [`grow_trees_on`], compiled into each of its builds.
+#[allow(unsafe_code)]
 #[inline(always)]
-fn enlarge_proxies_kernel(
-    shapes: &mut [crate::shape::Shape],
+fn grow_trees_kernel(
+    trees: &[crate::collision::dynamic_tree::SharedEnlarge<'_>; 3],
+    shapes: &[crate::shape::Shape],
     (enlarged, proxies): (&BitSet, &[EnlargedProxy]),
-    broad_phase: &mut crate::broad_phase::BroadPhase,
+    words: std::ops::Range<usize>,
+    shared: bool,
 ) {
+    use crate::broad_phase::ProxyKey;
     // The loop is bound by cache misses on the trees' proxies and nodes:
     // hints bring in the proxy records (or the first shape of a body of
     // several) `2 * AHEAD` bodies ahead, and the leaves' nodes (whose indices
     // those records hold) `AHEAD` ahead.
     const AHEAD: usize = 8;
+    type Trees<'t> = [crate::collision::dynamic_tree::SharedEnlarge<'t>; 3];
     #[inline(always)]
     fn hint(
-        broad_phase: &crate::broad_phase::BroadPhase,
+        trees: &Trees<'_>,
         (proxies, shapes): (&[EnlargedProxy], &[crate::shape::Shape]),
         far: Option<u32>,
         near: Option<u32>,
     ) {
         if let Some(far) = far.map(|i| &proxies[i as usize]) {
             match far.key {
-                Some(key) => broad_phase.prefetch_proxy(key),
+                Some(key) => {
+                    trees[key.body_type() as usize].prefetch_proxy(key.proxy_id().index());
+                }
                 None => {
                     let head = shapes.as_ptr().wrapping_add(far.head_shape as usize);
                     crate::prefetch::prefetch_value(head);
@@ -1078,24 +1121,100 @@ fn enlarge_proxies_kernel(
             }
         }
         if let Some(key) = near.and_then(|i| proxies[i as usize].key) {
-            broad_phase.prefetch_leaf(key);
+            trees[key.body_type() as usize].prefetch_leaf(key.proxy_id().index());
         }
     }
-    let (mut far, mut near) = (enlarged.iter(), enlarged.iter());
+    #[inline(always)]
+    fn grow(trees: &Trees<'_>, key: ProxyKey, aabb: crate::pos::WorldAabb, shared: bool) {
+        let tree = &trees[key.body_type() as usize];
+        // SAFETY: each proxy belongs to one shape of one body, and each body
+        // to one block: no other thread enlarges it meanwhile; and no other
+        // thread works on the trees at all unless `shared`.
+        let result = unsafe {
+            if shared {
+                tree.enlarge::<true>(key.proxy_id(), aabb)
+            } else {
+                tree.enlarge::<false>(key.proxy_id(), aabb)
+            }
+        };
+        debug_assert!(result.is_ok());
+    }
+    let hint = |far, near| hint(trees, (proxies, shapes), far, near);
+    let (mut far, mut near) = (
+        bodies_in(enlarged, words.clone()),
+        bodies_in(enlarged, words.clone()),
+    );
     for _ in 0..AHEAD {
-        hint(broad_phase, (proxies, shapes), far.next(), None);
+        hint(far.next(), None);
     }
     for _ in 0..AHEAD {
-        hint(broad_phase, (proxies, shapes), far.next(), near.next());
+        hint(far.next(), near.next());
     }
-    for sim_index in enlarged.iter() {
-        hint(broad_phase, (proxies, shapes), far.next(), near.next());
+    for sim_index in bodies_in(enlarged, words) {
+        hint(far.next(), near.next());
         let record = proxies[sim_index as usize];
         // A body of one shape: its proxy and box, handed over (the shape is
         // not read).
         if let Some(key) = record.key {
-            let result = broad_phase.enlarge_proxy_inlined(key, record.fat_aabb);
-            debug_assert!(result.is_ok());
+            grow(trees, key, record.fat_aabb, shared);
+            continue;
+        }
+        let mut shape_id = record.head_shape;
+        while shape_id != NULL_INDEX {
+            let shape = &shapes[shape_id as usize];
+            if shape.enlarged_aabb
+                && let Some(key) = shape.proxy_key
+            {
+                grow(trees, key, shape.fat_aabb, shared);
+            }
+            shape_id = shape.next_shape_id;
+        }
+    }
+}
+
+multiversion!(
+    /// The moves' part of [`enlarge_proxies`], after the trees', built for
+    /// the world's SIMD path.
+    fn buffer_enlarged_on(
+        shapes: &mut [crate::shape::Shape],
+        enlarged: (&BitSet, &[EnlargedProxy]),
+        broad_phase: &mut crate::broad_phase::BroadPhase,
+    ) = buffer_enlarged_kernel
+);
+
+/// The kernel of [`buffer_enlarged_on`], compiled into each of its builds:
+/// buffers each enlarged proxy's move, in awake-body order, and clears the
+/// shapes' `enlarged_aabb` flags.
+#[inline(always)]
+fn buffer_enlarged_kernel(
+    shapes: &mut [crate::shape::Shape],
+    (enlarged, proxies): (&BitSet, &[EnlargedProxy]),
+    broad_phase: &mut crate::broad_phase::BroadPhase,
+) {
+    // Hints bring in the move-buffer slots (or the first shape of a body of
+    // several) `AHEAD` bodies ahead.
+    const AHEAD: usize = 8;
+    let shape_base = shapes.as_ptr();
+    let hint = |broad_phase: &crate::broad_phase::BroadPhase, far: Option<u32>| {
+        if let Some(far) = far.map(|i| &proxies[i as usize]) {
+            match far.key {
+                Some(key) => broad_phase.prefetch_move_slot(key),
+                None => {
+                    let head = shape_base.wrapping_add(far.head_shape as usize);
+                    crate::prefetch::prefetch_value(head);
+                }
+            }
+        }
+    };
+    let mut far = enlarged.iter();
+    for _ in 0..AHEAD {
+        hint(broad_phase, far.next());
+    }
+    for sim_index in enlarged.iter() {
+        hint(broad_phase, far.next());
+        let record = proxies[sim_index as usize];
+        if let Some(key) = record.key {
+            broad_phase.buffer_enlarged_move(key);
             continue;
         }
         let mut shape_id = record.head_shape;
@@ -1103,8 +1222,7 @@ fn enlarge_proxies_kernel(
             let shape = &mut shapes[shape_id as usize];
             if shape.enlarged_aabb {
                 if let Some(key) = shape.proxy_key {
-                    let result = broad_phase.enlarge_proxy_inlined(key, shape.fat_aabb);
-                    debug_assert!(result.is_ok());
+                    broad_phase.buffer_enlarged_move(key);
                 }
                 shape.enlarged_aabb = false;
             }
