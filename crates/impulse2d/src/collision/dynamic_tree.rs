@@ -540,47 +540,10 @@ impl DynamicTree {
     /// `BroadPhase::enlarge_proxy_inlined`); returns the proxy's index.
     #[inline(always)]
     pub(crate) fn enlarge_proxy_inlined(&mut self, id: ProxyId, aabb: WorldAabb) -> Result<u32> {
-        let link = self.checked_link(id)?;
-        check_aabb(&aabb)?;
-        let (mut node, slot) = (link.parent, link.slot as usize & 1);
-        // (The links sliced to the nodes' length, which they share, so that
-        // one bounds check per level serves both arrays.)
-        let nodes = &mut self.nodes[..];
-        let links = &self.node_links[..nodes.len()];
-
-        let leaf = &mut nodes[node as usize].children[slot];
-        leaf.aabb = aabb;
-        leaf.word |= MOVED_FLAG;
-
-        // Grow the ancestors while they do not contain the new box (each
-        // marked), then mark the rest of the path up to the first ancestor
-        // already marked (whose own ancestors are marked too).
-        let mut child;
-        loop {
-            if node == ROOT {
-                return Ok(id.index);
-            }
-            let up = links[node as usize];
-            node = up.parent;
-            child = &mut nodes[node as usize].children[up.slot as usize & 1];
-            if child.aabb.contains(&aabb) {
-                break;
-            }
-            // (The union, without `f32::min`'s NaN handling: boxes are finite.)
-            rebuild::grow(&mut child.aabb, &aabb);
-            child.word |= MOVED_FLAG;
-        }
-        loop {
-            if child.is_moved() {
-                return Ok(id.index);
-            }
-            child.word |= MOVED_FLAG;
-            if node == ROOT {
-                return Ok(id.index);
-            }
-            let up = links[node as usize];
-            node = up.parent;
-            child = &mut nodes[node as usize].children[up.slot as usize & 1];
+        // SAFETY: `&mut self`: no other thread touches the tree.
+        #[allow(unsafe_code)]
+        unsafe {
+            self.shared_enlarge().enlarge::<false>(id, aabb)
         }
     }
 
