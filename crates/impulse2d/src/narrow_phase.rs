@@ -211,8 +211,10 @@ impl World {
     /// the cache, and each change must read both before it knows what to do.
     /// So while one change is applied, the contact two changes ahead and the
     /// sim of the next one (whose contact was asked for the step before) are
-    /// asked into the cache: their reads overlap the work instead of
-    /// stalling it.
+    /// asked into the cache, with the last sim of the next one's list (which
+    /// moves into its place when it leaves) and its two rows of the pair set
+    /// (which a destroyed contact edits): their reads overlap the work
+    /// instead of stalling it.
     fn update_contact_states(&mut self) {
         let mut walk = SetBits::default();
         let bits = &self.scratch.contact_state_bits;
@@ -226,23 +228,33 @@ impl World {
                 prefetch_value(self.contacts.as_ptr().wrapping_add(id as usize));
             }
             if let Some(id) = ahead {
-                prefetch_value(self.contact_sim_ptr(id));
+                let (sim, last) = self.contact_sim_ptrs(id);
+                prefetch_value(sim);
+                prefetch_value(last);
+                let contact = &self.contacts[id as usize];
+                self.pair_set
+                    .prefetch_rows(contact.shape_id_a, contact.shape_id_b);
             }
             self.apply_contact_state_change(contact_id);
             (current, ahead) = (ahead, after);
         }
     }
 
-    /// Where the sim of awake contact `contact_id` is, for a prefetch only
-    /// (see `update_contact_states`).
+    /// Where the sim of awake contact `contact_id` is, and the last sim of
+    /// its list (which takes its place when it leaves the list), for a
+    /// prefetch only (see `update_contact_states`).
     #[inline(always)]
-    fn contact_sim_ptr(&self, contact_id: u32) -> *const ContactSim {
+    fn contact_sim_ptrs(&self, contact_id: u32) -> (*const ContactSim, *const ContactSim) {
         let contact = &self.contacts[contact_id as usize];
         let sims = match self.graph.colors.get(contact.color_index as usize) {
             Some(color) => &color.contact_sims,
             None => &self.solver_sets[AWAKE_SET as usize].contact_sims,
         };
-        sims.as_ptr().wrapping_add(contact.local_index as usize)
+        let at = sims.as_ptr();
+        (
+            at.wrapping_add(contact.local_index as usize),
+            at.wrapping_add(sims.len().saturating_sub(1)),
+        )
     }
 
     fn apply_contact_state_change(&mut self, contact_id: u32) {

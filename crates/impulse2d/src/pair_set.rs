@@ -146,6 +146,17 @@ impl PairSet {
         true
     }
 
+    /// Asks the cache for the rows of shapes `a` and `b` (a hint for a
+    /// coming [`PairSet::remove`] or [`PairSet::insert`]; no effect otherwise).
+    #[inline(always)]
+    pub(crate) fn prefetch_rows(&self, a: u32, b: u32) {
+        for shape in [a, b] {
+            if let Some(row) = self.rows.get(shape as usize) {
+                crate::prefetch::prefetch_value(row);
+            }
+        }
+    }
+
     /// Removes the pair `key`; whether it was there.
     pub(crate) fn remove(&mut self, key: &u64) -> bool {
         let (a, b) = shapes_of(*key);

@@ -26,14 +26,15 @@ const MAX_TASKS: usize = 1 << TOP_DEPTH;
 const MAX_TOP_PLACES: usize = 2 * (MAX_TASKS - 1);
 
 /// A node under construction in a rebuild: it receives the build leaves
-/// `start..end`, split at `split`; `next_slot` is the next slot to fill.
+/// `start..end`, split at `split`; `taken` of its slots are filled or being
+/// filled (in [`SLOT_ORDER`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct BuildItem {
     node: u32,
     start: usize,
     split: usize,
     end: usize,
-    next_slot: usize,
+    taken: usize,
 }
 
 impl BuildItem {
@@ -46,10 +47,18 @@ impl BuildItem {
             start,
             split,
             end,
-            next_slot: 0,
+            taken: 0,
         }
     }
 }
+
+/// The order in which a build fills a node's slots: slot 1's subtree first.
+/// The subtrees do not depend on it (each slot's leaves are a fixed part of
+/// the node's), only the numbering does: nodes are numbered in build order,
+/// so a depth-first walk that visits slot 1 first (the leaf gathering, whose
+/// stack pops the second child first) reads the nodes of a subtree one after
+/// another in memory instead of jumping back and forth.
+const SLOT_ORDER: [usize; 2] = [1, 0];
 
 /// Takes the next slot of `item`, the top of `items`: (slot, start, end) of its
 /// build leaves.
@@ -58,9 +67,9 @@ fn take_slot(
     items: &mut InlineStack<BuildItem, INLINE_STACK>,
     item: &BuildItem,
 ) -> (usize, usize, usize) {
-    let slot = item.next_slot;
+    let slot = SLOT_ORDER[item.taken];
     if let Some(top) = items.last_mut() {
-        top.next_slot += 1;
+        top.taken += 1;
     }
     if slot == 0 {
         (slot, item.start, item.split)
@@ -100,8 +109,8 @@ enum Phase {
 /// [`begin`](DynamicTree::begin_rebuild) and [`finish`](DynamicTree::finish_rebuild).
 ///
 /// The new nodes are numbered in build order (the top's depth-first, then each
-/// task's depth-first, task after task); node `k` of that order takes the index
-/// `dropped[k]` in the tree.
+/// task's depth-first, task after task, slots in [`SLOT_ORDER`]); node `k` of
+/// that order takes the index `dropped[k]` in the tree.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RebuildScratch {
     /// The proxies and kept subtrees to place.
@@ -110,9 +119,6 @@ pub(crate) struct RebuildScratch {
     dropped: Vec<u32>,
     /// One bit per node of the tree, set for the dropped ones while gathering.
     dropped_bits: Vec<u64>,
-    /// The gather's first walk: the nodes of one level, and of the next.
-    level: Vec<u32>,
-    next_level: Vec<u32>,
     /// The top's nodes, in build order, and their links, whose parents are
     /// places in the build order too; written into the tree by `finish`.
     nodes: Vec<Node>,
@@ -156,26 +162,6 @@ impl DynamicTree {
     /// build drops, in ascending order.
     #[inline(always)]
     pub(super) fn gather_build_leaves(&self, full_build: bool, scratch: &mut RebuildScratch) {
-        // The depth-first walk below waits on a cache miss per node: a first
-        // walk, level by level, brings the nodes it will descend into into the
-        // cache (the loads of one level do not depend on each other, so their
-        // misses overlap). It changes nothing.
-        let (level, next) = (&mut scratch.level, &mut scratch.next_level);
-        level.clear();
-        level.push(ROOT);
-        while !level.is_empty() {
-            next.clear();
-            for &node_index in level.iter() {
-                for child in self.nodes[node_index as usize].children {
-                    if child.is_node() && (full_build || child.is_moved()) {
-                        let at = self.nodes.as_ptr().wrapping_add(child.index() as usize);
-                        crate::prefetch::prefetch_value(at);
-                        next.push(child.index());
-                    }
-                }
-            }
-            core::mem::swap(level, next);
-        }
         scratch.leaves.clear();
         let bits = &mut scratch.dropped_bits;
         bits.clear();
@@ -183,6 +169,15 @@ impl DynamicTree {
         let mut stack: InlineStack<u32, INLINE_STACK> = InlineStack::new(0);
         stack.push(ROOT);
         while let Some(node_index) = stack.pop() {
+            // The walk reads the nodes of a subtree rebuilt the step before
+            // one after another (see `SLOT_ORDER`), each a cache line: ask
+            // for the one a few lines on, so that the loads overlap (a hint;
+            // it changes nothing).
+            let ahead = self
+                .nodes
+                .as_ptr()
+                .wrapping_add(node_index as usize + NODES_AHEAD);
+            crate::prefetch::prefetch_value(ahead);
             bits[node_index as usize / 64] |= 1 << (node_index % 64);
             for child in self.nodes[node_index as usize].children {
                 if child.is_empty() {
@@ -375,7 +370,7 @@ fn build_top(scratch: &mut RebuildScratch, split: Split) {
         // when small) and becomes a task; the nodes' own slots in their parents
         // are filled by `finish_rebuild`, once the tasks' subtrees are known.
         while let Some(&mut item) = items.last_mut() {
-            if item.next_slot == 2 {
+            if item.taken == 2 {
                 items.pop();
                 continue;
             }
@@ -429,8 +424,8 @@ impl RebuildTasks<'_> {
         self.tasks.len()
     }
 
-    /// Builds the subtree of task `index` into its nodes, depth-first (slot 0's
-    /// subtree before slot 1's), linking its nodes, its proxies and the kept
+    /// Builds the subtree of task `index` into its nodes, depth-first (in
+    /// [`SLOT_ORDER`]), linking its nodes, its proxies and the kept
     /// subtrees it places. Tasks may run at the same time on different threads.
     /// Each must run once: a second run of a task does nothing.
     #[allow(unsafe_code)]
@@ -472,25 +467,26 @@ impl RebuildTasks<'_> {
         items.push(BuildItem::new(dropped[0], 0, root_split, count));
         let mut next_node = 1;
         while let Some(&mut item) = items.last_mut() {
-            if item.next_slot == 2 {
+            if item.taken == 2 {
                 items.pop();
                 let child = internal_child(node(item.node), item.node);
                 let Some(&mut parent) = items.last_mut() else {
                     *output = Some(child);
                     break;
                 };
-                node(parent.node).children[parent.next_slot - 1] = child;
+                node(parent.node).children[SLOT_ORDER[parent.taken - 1]] = child;
                 continue;
             }
-            // Each node's two slots are written (slot 0's subtree finished
-            // before slot 1's starts: depth-first order) before it is read.
+            // Each node's two slots are written (one slot's subtree finished
+            // before the other's starts: depth-first order) before it is read.
             let (slot, start, end) = take_slot(&mut items, &item);
             if end - start == 1 {
                 let leaf = leaves[start];
-                // Leaves are placed in increasing order: ask for the proxy
-                // record a few places on (a hint; its link is written when
-                // its place is final), which is usually not in the cache.
-                if let Some(ahead) = leaves.get(start + LINK_AHEAD)
+                // Leaves are placed in decreasing order (slot 1's part of a
+                // range first): ask for the proxy record a few places on (a
+                // hint; its link is written when its place is final), which
+                // is usually not in the cache.
+                if let Some(ahead) = start.checked_sub(LINK_AHEAD).and_then(|k| leaves.get(k))
                     && ahead.is_leaf()
                 {
                     crate::prefetch::prefetch_value(self.proxies.at(ahead.index() as usize));
@@ -514,6 +510,9 @@ impl RebuildTasks<'_> {
         debug_assert_eq!(next_node, dropped.len());
     }
 }
+
+/// How many nodes past the one it reads the leaf gathering asks for.
+const NODES_AHEAD: usize = 6;
 
 /// How many build leaves ahead a subtree's build asks for the proxy record
 /// whose link it will write.
@@ -846,11 +845,12 @@ mod tests {
                 assert_eq!(tree.nodes[i], before.nodes[i], "kept node {i}");
             }
         }
-        // The new nodes, in depth-first order (one task per side of the root
-        // here), took the dropped indices in ascending order.
+        // The new nodes, in depth-first order with slot 1 first (one task per
+        // side of the root here), took the dropped indices in ascending order.
         fn new_nodes(tree: &DynamicTree, node: u32, dropped: &[u32], out: &mut Vec<u32>) {
             out.push(node);
-            for child in tree.nodes[node as usize].children {
+            for slot in SLOT_ORDER {
+                let child = tree.nodes[node as usize].children[slot];
                 if child.is_node() && dropped.binary_search(&child.index()).is_ok() {
                     new_nodes(tree, child.index(), dropped, out);
                 }
