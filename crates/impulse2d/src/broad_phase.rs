@@ -30,11 +30,71 @@ use crate::error::{Error, Result};
 use crate::math::Vec2;
 use crate::pos::WorldAabb;
 use crate::simd::{SimdPath, multiversion};
-use crate::workers::Workers;
+use crate::workers::{SharedMut, Workers};
 use std::sync::Mutex;
 
 /// `move_slots` entry of a proxy that is not in the move buffer.
 const NOT_MOVED: u32 = u32::MAX;
+
+/// The move slots of a broad phase, read while its trees are shared (see
+/// [`BroadPhase::shared_enlarge`]).
+#[derive(Clone, Copy)]
+pub(crate) struct MoveSlots<'a>(&'a [Vec<u32>; BodyType::COUNT]);
+
+impl MoveSlots<'_> {
+    /// Whether the live proxy `key` is in the move buffer.
+    #[inline(always)]
+    pub(crate) fn is_buffered(&self, key: ProxyKey) -> bool {
+        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
+        self.0[t].get(index as usize) != Some(&NOT_MOVED)
+    }
+}
+
+/// The move buffer and its slots shared by the blocks of a stage (see
+/// [`BroadPhase::share_moves`]).
+#[derive(Clone, Copy)]
+pub(crate) struct SharedMoves<'a> {
+    buffer: SharedMut<'a, Option<ProxyKey>>,
+    slots: [SharedMut<'a, u32>; BodyType::COUNT],
+}
+
+impl SharedMoves<'_> {
+    /// Whether the live proxy `key` is in the move buffer.
+    ///
+    /// # Safety
+    /// No other thread puts `key` meanwhile.
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    pub(crate) unsafe fn is_buffered(&self, key: ProxyKey) -> bool {
+        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
+        // SAFETY: the caller's promise: nothing writes this slot meanwhile.
+        unsafe { *self.slots[t].get_shared(index as usize) != NOT_MOVED }
+    }
+
+    /// Puts the move of `key` at `position` of the move buffer.
+    ///
+    /// # Safety
+    /// `key` is a live, non-static proxy not in the move buffer, and no other
+    /// thread puts `key`, or anything at `position`, meanwhile.
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    pub(crate) unsafe fn put(&self, position: usize, key: ProxyKey) {
+        debug_assert_ne!(
+            key.body_type(),
+            BodyType::Static,
+            "static edits are not counted here"
+        );
+        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
+        // SAFETY: the caller's promise: this thread alone uses this position
+        // and this proxy's slot.
+        unsafe {
+            let slot = self.slots[t].get(index as usize);
+            debug_assert_eq!(*slot, NOT_MOVED);
+            *slot = position as u32;
+            *self.buffer.get(position) = Some(key);
+        }
+    }
+}
 
 /// Smallest block of moved proxies worth a block of its own in the parallel
 /// pair search (as Box2D's `b2FindPairsTask` range).
@@ -198,34 +258,37 @@ impl BroadPhase {
     }
 
     /// The trees (static, kinematic, dynamic), for enlarging proxies on
-    /// several threads at once (see `SharedEnlarge`); each enlarged proxy
-    /// must then be buffered with
-    /// [`buffer_enlarged_move`](Self::buffer_enlarged_move).
+    /// several threads at once (see `SharedEnlarge`), and the move slots, to
+    /// ask which proxies are buffered already ([`MoveSlots::is_buffered`]).
+    /// Each enlarged proxy must then be buffered through
+    /// [`share_moves`](Self::share_moves).
     pub(crate) fn shared_enlarge(
         &mut self,
-    ) -> [crate::collision::dynamic_tree::SharedEnlarge<'_>; BodyType::COUNT] {
+    ) -> (
+        [crate::collision::dynamic_tree::SharedEnlarge<'_>; BodyType::COUNT],
+        MoveSlots<'_>,
+    ) {
         let [a, b, c] = &mut self.trees;
-        [a.shared_enlarge(), b.shared_enlarge(), c.shared_enlarge()]
+        (
+            [a.shared_enlarge(), b.shared_enlarge(), c.shared_enlarge()],
+            MoveSlots(&self.move_slots),
+        )
     }
 
-    /// Buffers the move of a proxy that [`shared_enlarge`](Self::shared_enlarge)
-    /// enlarged (so the key is live), as
-    /// [`enlarge_proxy`](Self::enlarge_proxy) does after growing the tree.
-    #[inline(always)]
-    pub(crate) fn buffer_enlarged_move(&mut self, key: ProxyKey) {
-        debug_assert!(self.check_key(key).is_ok());
-        let t = key.body_type() as usize;
-        self.note_edit(key.body_type());
-        self.buffer_checked_move(key, t, key.proxy_id().index());
-    }
-
-    /// A hint for [`buffer_enlarged_move`](Self::buffer_enlarged_move) of
-    /// `key` a little later: brings in its move-buffer slot.
-    #[inline(always)]
-    pub(crate) fn prefetch_move_slot(&self, key: ProxyKey) {
-        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
-        let slot = self.move_slots[t].as_ptr().wrapping_add(index as usize);
-        crate::prefetch::prefetch_value(slot);
+    /// Appends `count` empty entries to the move buffer and shares the buffer
+    /// and its slots with the blocks of a stage, which put the moves of
+    /// distinct, live, non-static proxies at the new positions
+    /// ([`SharedMoves::put`]), each position once (an entry left empty is
+    /// skipped). Returns the first new position.
+    pub(crate) fn share_moves(&mut self, count: usize) -> (usize, SharedMoves<'_>) {
+        let base = self.move_buffer.len();
+        self.move_buffer.resize(base + count, None);
+        let [a, b, c] = &mut self.move_slots;
+        let shared = SharedMoves {
+            buffer: SharedMut::new(&mut self.move_buffer[..]),
+            slots: [SharedMut::new(a), SharedMut::new(b), SharedMut::new(c)],
+        };
+        (base, shared)
     }
 
     /// Puts a proxy into the move buffer (once; later calls before the next

@@ -169,6 +169,9 @@ pub(crate) struct StepScratch {
     /// enlargement needs (written where the box grew; other entries are
     /// stale). Sized to the awake body count by the finalize stage.
     pub enlarged_proxies: Vec<EnlargedProxy>,
+    /// Per block of the proxy enlargement: the moves it buffers, then the
+    /// position of its first among them (see `enlarge_proxies`).
+    pub enlarge_block_moves: Vec<u32>,
     /// Awake islands (by index in the awake set) that must stay awake.
     pub awake_islands: BitSet,
     /// Awake bullets (by awake index) that moved fast enough to be swept
@@ -1031,11 +1034,14 @@ fn motion_fault(sim: &BodySim, state: &BodyState) -> Option<u32> {
 
 /// Grows the broad-phase boxes of shapes whose fat box grew, and buffers
 /// their moves in awake-body order (so the broad phase's move buffer order is
-/// deterministic). The trees grow on the workers, in blocks of bodies (see
-/// `SharedEnlarge`: the trees come out the same in any order); the moves are
-/// then buffered on this thread.
+/// deterministic), on the workers, in blocks of bodies, in two passes:
+/// - the trees grow (see `SharedEnlarge`: they come out the same in any
+///   order), and each block counts the proxies it will buffer (those not in
+///   the move buffer yet);
+/// - after a prefix sum of the counts on this thread, which gives each block
+///   the position of its first move, each block puts its moves in order.
 fn enlarge_proxies(world: &mut World) {
-    /// Bodies per block of the trees' part, in 64-body words of the set.
+    /// Bodies per block, in 64-body words of the set.
     const MIN_BLOCK_WORDS: usize = 8;
     let World {
         scratch,
@@ -1046,16 +1052,40 @@ fn enlarge_proxies(world: &mut World) {
         ..
     } = world;
     let enlarged = (&scratch.enlarged_bodies, &scratch.enlarged_proxies[..]);
+    let words = enlarged.0.word_count();
+    let block_size = workers.block_size(words, MIN_BLOCK_WORDS);
+    let blocks = words.div_ceil(block_size);
+    let counts = &mut scratch.enlarge_block_moves;
+    if counts.len() < blocks {
+        counts.resize(blocks, 0);
+    }
+    let counts = &mut counts[..blocks];
     {
-        let trees = broad_phase.shared_enlarge();
+        let (trees, moved) = broad_phase.shared_enlarge();
         let shapes = &shapes[..];
-        let words = enlarged.0.word_count();
         let shared = workers.count() > 1;
+        let block_counts = SharedMut::new(&mut counts[..]);
         workers.for_each_block(words, MIN_BLOCK_WORDS, |range, _| {
-            grow_trees_on(*simd, &trees, shapes, enlarged, range, shared);
+            let block = range.start / block_size;
+            let count = grow_trees_on(*simd, &trees, moved, shapes, enlarged, range, shared);
+            // SAFETY: each block writes its own count.
+            #[allow(unsafe_code)]
+            unsafe {
+                *block_counts.get(block) = count;
+            }
         });
     }
-    buffer_enlarged_on(*simd, shapes, enlarged, broad_phase);
+    let mut total = 0;
+    for count in counts.iter_mut() {
+        (*count, total) = (total, total + *count);
+    }
+    let (base, moves) = broad_phase.share_moves(total as usize);
+    let counts = &counts[..];
+    let shapes = SharedMut::new(&mut shapes[..]);
+    workers.for_each_block(words, MIN_BLOCK_WORDS, |range, _| {
+        let first = base + counts[range.start / block_size] as usize;
+        buffer_enlarged_on(*simd, shapes, enlarged, moves, range, first);
+    });
 }
 
 /// The enlarged bodies of the words `words` of `set`, in order.
@@ -1075,14 +1105,16 @@ fn bodies_in(set: &BitSet, words: std::ops::Range<usize>) -> impl Iterator<Item 
 
 multiversion!(
     /// The trees' part of [`enlarge_proxies`] for the bodies of the set's
-    /// words `words`, built for the world's SIMD path.
+    /// words `words`, built for the world's SIMD path. Returns the number of
+    /// enlarged proxies not in the move buffer yet.
     fn grow_trees_on(
         trees: &[crate::collision::dynamic_tree::SharedEnlarge<'_>; 3],
+        moved: crate::broad_phase::MoveSlots<'_>,
         shapes: &[crate::shape::Shape],
         enlarged: (&BitSet, &[EnlargedProxy]),
         words: std::ops::Range<usize>,
         shared: bool,
-    ) = grow_trees_kernel
+    ) -> u32 = grow_trees_kernel
 );
 
 /// The kernel of [`grow_trees_on`], compiled into each of its builds.
@@ -1090,11 +1122,12 @@ multiversion!(
 #[inline(always)]
 fn grow_trees_kernel(
     trees: &[crate::collision::dynamic_tree::SharedEnlarge<'_>; 3],
+    moved: crate::broad_phase::MoveSlots<'_>,
     shapes: &[crate::shape::Shape],
     (enlarged, proxies): (&BitSet, &[EnlargedProxy]),
     words: std::ops::Range<usize>,
     shared: bool,
-) {
+) -> u32 {
     use crate::broad_phase::ProxyKey;
     // The loop is bound by cache misses on the trees' proxies and nodes:
     // hints bring in the proxy records (or the first shape of a body of
@@ -1150,6 +1183,7 @@ fn grow_trees_kernel(
     for _ in 0..AHEAD {
         hint(far.next(), near.next());
     }
+    let mut count = 0;
     for sim_index in bodies_in(enlarged, words) {
         hint(far.next(), near.next());
         let record = proxies[sim_index as usize];
@@ -1157,6 +1191,7 @@ fn grow_trees_kernel(
         // not read).
         if let Some(key) = record.key {
             grow(trees, key, record.fat_aabb, shared);
+            count += u32::from(!moved.is_buffered(key));
             continue;
         }
         let mut shape_id = record.head_shape;
@@ -1166,63 +1201,79 @@ fn grow_trees_kernel(
                 && let Some(key) = shape.proxy_key
             {
                 grow(trees, key, shape.fat_aabb, shared);
+                count += u32::from(!moved.is_buffered(key));
             }
             shape_id = shape.next_shape_id;
         }
     }
+    count
 }
 
 multiversion!(
-    /// The moves' part of [`enlarge_proxies`], after the trees', built for
-    /// the world's SIMD path.
+    /// The moves' part of [`enlarge_proxies`], after the trees', for the
+    /// bodies of the set's words `words`, built for the world's SIMD path.
     fn buffer_enlarged_on(
-        shapes: &mut [crate::shape::Shape],
+        shapes: SharedMut<'_, crate::shape::Shape>,
         enlarged: (&BitSet, &[EnlargedProxy]),
-        broad_phase: &mut crate::broad_phase::BroadPhase,
+        moves: crate::broad_phase::SharedMoves<'_>,
+        words: std::ops::Range<usize>,
+        first: usize,
     ) = buffer_enlarged_kernel
 );
 
 /// The kernel of [`buffer_enlarged_on`], compiled into each of its builds:
-/// buffers each enlarged proxy's move, in awake-body order, and clears the
-/// shapes' `enlarged_aabb` flags.
+/// puts the move of each enlarged proxy of the block's bodies not in the
+/// move buffer yet at the positions from `first` on, in awake-body order,
+/// and clears the shapes' `enlarged_aabb` flags.
+#[allow(unsafe_code)]
 #[inline(always)]
 fn buffer_enlarged_kernel(
-    shapes: &mut [crate::shape::Shape],
+    shapes: SharedMut<'_, crate::shape::Shape>,
     (enlarged, proxies): (&BitSet, &[EnlargedProxy]),
-    broad_phase: &mut crate::broad_phase::BroadPhase,
+    moves: crate::broad_phase::SharedMoves<'_>,
+    words: std::ops::Range<usize>,
+    first: usize,
 ) {
-    // Hints bring in the move-buffer slots (or the first shape of a body of
-    // several) `AHEAD` bodies ahead.
+    // Hints bring in the first shape of a body of several `AHEAD` bodies
+    // ahead (the move slots, 4 bytes a proxy, are mostly in the cache since
+    // the trees' pass read them).
     const AHEAD: usize = 8;
-    let shape_base = shapes.as_ptr();
-    let hint = |broad_phase: &crate::broad_phase::BroadPhase, far: Option<u32>| {
-        if let Some(far) = far.map(|i| &proxies[i as usize]) {
-            match far.key {
-                Some(key) => broad_phase.prefetch_move_slot(key),
-                None => {
-                    let head = shape_base.wrapping_add(far.head_shape as usize);
-                    crate::prefetch::prefetch_value(head);
-                }
-            }
+    let mut far = bodies_in(enlarged, words.clone());
+    let hint = |far: Option<u32>| {
+        if let Some(far) = far.map(|i| &proxies[i as usize])
+            && far.key.is_none()
+        {
+            crate::prefetch::prefetch_value(shapes.at(far.head_shape as usize));
         }
     };
-    let mut far = enlarged.iter();
     for _ in 0..AHEAD {
-        hint(broad_phase, far.next());
+        hint(far.next());
     }
-    for sim_index in enlarged.iter() {
-        hint(broad_phase, far.next());
+    let mut position = first;
+    for sim_index in bodies_in(enlarged, words) {
+        hint(far.next());
         let record = proxies[sim_index as usize];
+        // SAFETY (of `is_buffered` and `put`): each proxy belongs to one
+        // shape of one body, each body to one block, and each block puts its
+        // moves at its own positions (its count of them from `first` on).
         if let Some(key) = record.key {
-            broad_phase.buffer_enlarged_move(key);
+            if unsafe { !moves.is_buffered(key) } {
+                unsafe { moves.put(position, key) };
+                position += 1;
+            }
             continue;
         }
         let mut shape_id = record.head_shape;
         while shape_id != NULL_INDEX {
-            let shape = &mut shapes[shape_id as usize];
+            // SAFETY: the shapes of a body are its block's alone.
+            let shape = unsafe { shapes.get(shape_id as usize) };
             if shape.enlarged_aabb {
-                if let Some(key) = shape.proxy_key {
-                    broad_phase.buffer_enlarged_move(key);
+                if let Some(key) = shape.proxy_key
+                    && unsafe { !moves.is_buffered(key) }
+                {
+                    // SAFETY: as above.
+                    unsafe { moves.put(position, key) };
+                    position += 1;
                 }
                 shape.enlarged_aabb = false;
             }
