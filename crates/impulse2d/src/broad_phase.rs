@@ -42,10 +42,13 @@ const NOT_MOVED: u32 = u32::MAX;
 pub(crate) struct MoveSlots<'a>(&'a [Vec<u32>; BodyType::COUNT]);
 
 impl MoveSlots<'_> {
-    /// Whether the live proxy `key` is in the move buffer.
+    /// Whether the live proxy `key` is in the move buffer. A key without a
+    /// slot (never a live one) reads as buffered, as in
+    /// [`SharedMoves::is_buffered`], so that nothing is counted for it.
     #[inline(always)]
     pub(crate) fn is_buffered(&self, key: ProxyKey) -> bool {
         let (t, index) = (key.body_type() as usize, key.proxy_id().index());
+        debug_assert!((index as usize) < self.0[t].len(), "{key:?} has no slot");
         self.0[t].get(index as usize) != Some(&NOT_MOVED)
     }
 }
@@ -59,16 +62,20 @@ pub(crate) struct SharedMoves<'a> {
 }
 
 impl SharedMoves<'_> {
-    /// Whether the live proxy `key` is in the move buffer.
+    /// Whether the live proxy `key` is in the move buffer. A key without a
+    /// slot (never a live one) reads as buffered, as in
+    /// [`MoveSlots::is_buffered`], so that nothing is put for it.
     ///
     /// # Safety
     /// No other thread puts `key` meanwhile.
     #[allow(unsafe_code)]
     #[inline(always)]
     pub(crate) unsafe fn is_buffered(&self, key: ProxyKey) -> bool {
-        let (t, index) = (key.body_type() as usize, key.proxy_id().index());
-        // SAFETY: the caller's promise: nothing writes this slot meanwhile.
-        unsafe { *self.slots[t].get_shared(index as usize) != NOT_MOVED }
+        let (t, index) = (key.body_type() as usize, key.proxy_id().index() as usize);
+        debug_assert!(index < self.slots[t].len(), "{key:?} has no slot");
+        // SAFETY: in bounds (checked); the caller's promise: nothing writes
+        // this slot meanwhile.
+        index >= self.slots[t].len() || unsafe { *self.slots[t].get_shared(index) != NOT_MOVED }
     }
 
     /// Puts the move of `key` at `position` of the move buffer.
@@ -972,6 +979,115 @@ mod tests {
                 assert!(tree.excludes_mask(!2) && !tree.excludes_mask(2));
             } else {
                 assert!(!expected.is_empty(), "layout {layout}");
+            }
+        }
+    }
+
+    /// Moves buffered on several workers the way the proxy enlargement does
+    /// (each block counts the keys not yet buffered, a prefix sum gives each
+    /// block its first position, then each block puts its keys in order)
+    /// leave the move buffer and slots that buffering the keys one by one
+    /// leaves, on any worker count; keys buffered before are skipped.
+    #[test]
+    fn shared_moves_match_buffering_one_by_one() {
+        let (rows, columns) = (9, 14);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        // The grid of `grid`, its move buffer emptied, and its keys.
+        let fresh = || {
+            let mut bp = BroadPhase::new();
+            let mut keys = Vec::new();
+            for r in 0..rows {
+                for c in 0..columns {
+                    let center = Vec2::new(c as f32, r as f32);
+                    let half = Vec2::new(0.6, 0.6);
+                    let aabb = Aabb::new(center - half, center + half);
+                    let shape = r * columns + c;
+                    keys.push(
+                        bp.create_proxy(aabb, 1, shape, BodyType::Dynamic, false)
+                            .unwrap(),
+                    );
+                }
+            }
+            bp.update_pairs(|_, _| true, &mut Vec::new());
+            assert_eq!(bp.move_count(), 0);
+            (bp, keys)
+        };
+        let all = fresh().1;
+        for count in [1, 2, 4] {
+            let workers = Workers::new(count).unwrap();
+            for trial in 0..12 {
+                // A random order of a random subset, and a few keys buffered
+                // beforehand (some of them in the subset).
+                let mut keys = all.clone();
+                for i in (1..keys.len()).rev() {
+                    keys.swap(i, next(i + 1));
+                }
+                keys.truncate(1 + next(all.len()));
+                let before: Vec<ProxyKey> = (0..next(20)).map(|_| all[next(all.len())]).collect();
+
+                let (mut serial, _) = fresh();
+                let (mut parallel, _) = fresh();
+                for &key in &before {
+                    serial.buffer_move(key);
+                    parallel.buffer_move(key);
+                }
+                for &key in &keys {
+                    serial.buffer_move(key);
+                }
+
+                let min_block = 1 + next(8);
+                let block_size = workers.block_size(keys.len(), min_block);
+                let mut counts = vec![0u32; keys.len().div_ceil(block_size)];
+                {
+                    let (_, slots) = parallel.shared_enlarge();
+                    let shared = SharedMut::new(&mut counts[..]);
+                    workers.for_each_block(keys.len(), min_block, |range, _| {
+                        let n = keys[range.clone()]
+                            .iter()
+                            .filter(|&&k| !slots.is_buffered(k))
+                            .count();
+                        // SAFETY: each block writes its own count.
+                        #[allow(unsafe_code)]
+                        unsafe {
+                            *shared.get(range.start / block_size) = n as u32;
+                        }
+                    });
+                }
+                let mut total = 0;
+                for c in counts.iter_mut() {
+                    (*c, total) = (total, total + *c);
+                }
+                let (base, moves) = parallel.share_moves(total as usize);
+                workers.for_each_block(keys.len(), min_block, |range, _| {
+                    let mut position = base + counts[range.start / block_size] as usize;
+                    for &key in &keys[range] {
+                        // SAFETY: each key is in one block, and each block
+                        // puts at its own positions.
+                        #[allow(unsafe_code)]
+                        unsafe {
+                            if !moves.is_buffered(key) {
+                                moves.put(position, key);
+                                position += 1;
+                            }
+                        }
+                    }
+                });
+                let context = format!("{count} workers, trial {trial}");
+                assert_eq!(parallel.move_buffer, serial.move_buffer, "{context}");
+                assert_eq!(parallel.move_slots, serial.move_slots, "{context}");
+                // Everything buffered, once, and the slots point at the entries.
+                for &key in keys.iter().chain(&before) {
+                    let slot = parallel.move_slots[2][key.proxy_id().index() as usize];
+                    assert_eq!(parallel.move_buffer[slot as usize], Some(key), "{context}");
+                }
+                let distinct: std::collections::BTreeSet<_> = keys.iter().chain(&before).collect();
+                assert_eq!(parallel.move_count(), distinct.len(), "{context}");
             }
         }
     }
