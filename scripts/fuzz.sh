@@ -3,17 +3,21 @@
 #
 #   bash scripts/fuzz.sh [TARGET|all] [SECONDS]     (defaults: all, 600)
 #
-# Installs cargo-fuzz if it is missing (about 3 minutes), builds the target with
-# libFuzzer's coverage instrumentation but no sanitizer (`-s none`, which needs no
-# nightly; the code under test is safe Rust, so panics are what we look for) and
-# runs it for SECONDS. Debug assertions and overflow checks are on. Exits non-zero
+# Builds the target with libFuzzer's coverage instrumentation but no sanitizer
+# (what `cargo fuzz build -s none` builds, which needs no nightly; the code under
+# test is safe Rust, so panics are what we look for) and runs it for SECONDS. Debug
+# assertions and overflow checks are on. No cargo-fuzz is needed: the script passes
+# cargo the instrumentation flags that cargo-fuzz 0.13 passes (installing cargo-fuzz
+# took CI about 3 minutes) and runs the binary as cargo-fuzz does. Exits non-zero
 # on the first crash; libFuzzer then prints the input's path under
-# fuzz/artifacts/TARGET/ and `cargo fuzz run -s none TARGET <file>` replays it.
+# fuzz/artifacts/TARGET/, and `fuzz/target/x86_64-unknown-linux-gnu/release/TARGET
+# <file>` (or, with cargo-fuzz, `cargo fuzz run -s none TARGET <file>`) replays it.
 #
 # Saved crashers in fuzz/regressions/TARGET/ are replayed first (so a known, unfixed
 # crash fails the run at once).
 #
-# Environment: FUZZ_SANITIZER=address (nightly only) to use a sanitizer instead;
+# Environment: FUZZ_SANITIZER=address (nightly only) to use a sanitizer instead
+# (through cargo-fuzz, installed if missing);
 # FUZZ_JOBS (default 2) for the build; FUZZ_KEEP_GOING=1 to run the full time
 # despite crashes (libFuzzer fork mode; every crash is saved, the count printed,
 # and the script still exits non-zero if there was any); FUZZ_NO_REGRESSIONS=1 to
@@ -44,10 +48,63 @@ niceness="${FUZZ_NICE:-10}"
 cpu_budget="${FUZZ_CPU_SECONDS:-0}"
 export CARGO_BUILD_JOBS="${FUZZ_JOBS:-2}"
 
-if ! cargo fuzz --version >/dev/null 2>&1; then
+if [[ "$sanitizer" != none ]] && ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz"
     cargo install cargo-fuzz --locked
 fi
+triple="$(rustc -vV | sed -n 's/^host: //p')"
+# cargo-fuzz 0.13's flags for `build -s none` (its defaults: coverage level 4,
+# compare tracing, `--cfg fuzzing`, debug assertions, one codegen unit).
+fuzz_rustflags=(
+    -Cpasses=sancov-module
+    -Cllvm-args=-sanitizer-coverage-level=4
+    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters
+    -Cllvm-args=-sanitizer-coverage-pc-table
+    -Cllvm-args=-sanitizer-coverage-trace-compares
+    --cfg fuzzing
+    -Cllvm-args=-simplifycfg-branch-fold-threshold=0
+    -Cllvm-args=-sanitizer-coverage-stack-depth
+    -Cdebug-assertions
+    -Ccodegen-units=1
+)
+
+# Builds the fuzz targets "$@" (run from fuzz/).
+fuzz_build() {
+    if [[ "$sanitizer" != none ]]; then
+        local t
+        for t in "$@"; do
+            nice cargo fuzz build -s "$sanitizer" "$t"
+        done
+        return
+    fi
+    local bins=() t
+    for t in "$@"; do
+        bins+=(--bin "$t")
+    done
+    RUSTFLAGS="${fuzz_rustflags[*]}${RUSTFLAGS:+ $RUSTFLAGS}" \
+        nice cargo build --release --target "$triple" "${bins[@]}"
+}
+
+# Runs fuzz target $1 on the corpora "${@:2}" up to "--", with libFuzzer's options
+# after it (run from fuzz/), as `cargo fuzz run -s SANITIZER` does, at FUZZ_NICE.
+fuzz_run() {
+    local t="$1" corpora=()
+    shift
+    while (($# > 0)) && [[ "$1" != -- ]]; do
+        corpora+=("$1")
+        shift
+    done
+    if (($# > 0)); then
+        shift
+    fi
+    if [[ "$sanitizer" != none ]]; then
+        nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- "$@"
+        return
+    fi
+    mkdir -p "artifacts/$t"
+    nice -n "$niceness" "target/$triple/release/$t" -artifact_prefix="$(pwd)/artifacts/$t/" \
+        "$@" "${corpora[@]}"
+}
 
 if [[ "$target" == all ]]; then
     selected=("${TARGETS[@]}")
@@ -58,9 +115,7 @@ fi
 cd fuzz
 # Build every selected target first (the library compiles once, for the first).
 echo "== building ${selected[*]}"
-for t in "${selected[@]}"; do
-    nice cargo fuzz build -s "$sanitizer" "$t"
-done
+fuzz_build "${selected[@]}"
 
 # "TICKS PID": the CPU time in clock ticks (user + sys, and reaped children's) of
 # every process running the target binary $2 among the descendants of process $1,
@@ -163,16 +218,16 @@ fuzz_one() {
         # fuzz/artifacts/ but does not fail the run (random exploration would make
         # CI's verdict depend on luck; the hour-long runs outside CI are the gate).
         if [[ -d "regressions/$base" && -z "${FUZZ_NO_REGRESSIONS:-}" ]]; then
-            nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "regressions/$base" -- \
+            fuzz_run "$t" "regressions/$base" -- \
                 -runs=0 -max_len="$max_len"
         fi
-        if ! nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
+        if ! fuzz_run "$t" "${corpora[@]}" -- \
             -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len"; then
             echo "== NEW FUZZ FAILURE in $t (not fatal in the smoke run): see the input above under fuzz/artifacts/$t/"
         fi
         return 0
     fi
-    run_fuzzer "$t" nice -n "$niceness" cargo fuzz run -s "$sanitizer" "$t" "${corpora[@]}" -- \
+    run_fuzzer "$t" fuzz_run "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 -max_len="$max_len" "${extra[@]}"
     if [[ -n "${FUZZ_KEEP_GOING:-}" ]]; then
         local after

@@ -33,30 +33,44 @@ fn every_scene_runs_300_steps_without_nan_and_stays_valid() {
         "only {} scenes registered",
         scenes.len()
     );
-    for info in scenes {
-        let mut world = World::new(&WorldDef::default()).unwrap();
-        let mut scene = impulse2d_scenes::build(info.name, &mut world)
-            .unwrap_or_else(|e| panic!("{}: {e}", info.name));
-        assert!(
-            world.body(scene.ground).is_ok(),
-            "{}: bad ground id",
-            info.name
-        );
-        world
-            .validate()
-            .unwrap_or_else(|e| panic!("{} after building: {e}", info.name));
-        for step in 1..=STEPS {
-            // The scene's script (spawning, event handling) runs before each step.
-            scene
-                .step(&mut world, step as u64 - 1, 1.0 / 60.0, 4)
-                .unwrap_or_else(|e| panic!("{} at step {step}: {e}", info.name));
-            // Validation is slow; check it every 50 steps and at the end.
-            if step % 50 == 0 {
-                world
-                    .validate()
-                    .unwrap_or_else(|e| panic!("{} after step {step}: {e}", info.name));
-                check_finite(&world, info.name, step);
-            }
+    // The scenes are independent: share them among up to four threads (the
+    // harness runs this test alone, and the largest scenes take seconds each).
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(info) =
+                    scenes.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    run_scene(info.name);
+                }
+            });
+        }
+    });
+}
+
+/// Builds scene `name` and runs it [`STEPS`] steps, checking the world's
+/// invariants and that its state stays finite.
+fn run_scene(name: &str) {
+    let mut world = World::new(&WorldDef::default()).unwrap();
+    let mut scene =
+        impulse2d_scenes::build(name, &mut world).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(world.body(scene.ground).is_ok(), "{name}: bad ground id");
+    world
+        .validate()
+        .unwrap_or_else(|e| panic!("{name} after building: {e}"));
+    for step in 1..=STEPS {
+        // The scene's script (spawning, event handling) runs before each step.
+        scene
+            .step(&mut world, step as u64 - 1, 1.0 / 60.0, 4)
+            .unwrap_or_else(|e| panic!("{name} at step {step}: {e}"));
+        // Validation is slow; check it every 50 steps and at the end.
+        if step % 50 == 0 {
+            world
+                .validate()
+                .unwrap_or_else(|e| panic!("{name} after step {step}: {e}"));
+            check_finite(&world, name, step);
         }
     }
 }
