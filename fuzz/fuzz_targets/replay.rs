@@ -16,7 +16,7 @@
 use impulse2d::{Recording, Replay};
 use libfuzzer_sys::fuzz_target;
 
-// The input's meaning (shared with crates/impulse2d/tests/fuzz_regressions.rs).
+// The input's meaning (shared with crates/impulse2d/tests/suite/fuzz_regressions.rs).
 #[allow(dead_code)]
 #[path = "../src/snapshot_input.rs"]
 mod snapshot_input;

@@ -1,5 +1,5 @@
 //! What a `snapshot` fuzz input means, shared by the fuzz target and by
-//! `crates/impulse2d/tests/fuzz_regressions.rs` (which includes this file by
+//! `crates/impulse2d/tests/suite/fuzz_regressions.rs` (which includes this file by
 //! path, so that the saved inputs replay exactly as the target read them).
 //!
 //! The first input byte picks the mode. A multiple of 4: the rest is taken as

@@ -36,7 +36,7 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
     assert!((m - 0.5).abs() < 1e-5 && (big_mass - 400.0).abs() < 1e-2);
     // The box sways on the triangles for a few seconds before it sleeps; how
     // soon, compared with Box2D on the same setup, is checked in impulse2d's
-    // `tests/corner_rest.rs`. Here: it does come to rest, within 20 s.
+    // `tests/suite/corner_rest.rs`. Here: it does come to rest, within 20 s.
     for _ in 0..1200 {
         world.step(DT, 4).unwrap();
         if world.counters().awake_body_count == 0 {
@@ -76,7 +76,7 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
         );
         // (The triangles rock under the box and lean as they stop, by
         // 0.02-0.03 rad in Box2D v3.2 too, whose contact friction acts in
-        // the relax pass only: tests/corner_rest.rs in impulse2d compares
+        // the relax pass only: tests/suite/corner_rest.rs in impulse2d compares
         // the angles with Box2D's.)
         let a = angle(&world, t);
         assert!(a.abs() < 0.05, "triangle tipped {a} rad, at {p:?}");
@@ -86,7 +86,7 @@ fn high_mass_ratio_3_box_rests_on_the_triangle_tips() {
     let expected = 11.0 - base_depth - tip_depth;
     let p = world.body(big).unwrap().position();
     // (It slides some 0.12 m before it stops, as in Box2D v3.2:
-    // tests/corner_rest.rs in impulse2d compares.)
+    // tests/suite/corner_rest.rs in impulse2d compares.)
     assert!(p.x.abs() < 0.2, "box slid to {p:?}");
     assert!(
         (p.y - expected).abs() < 0.2 * (11.0 - expected),

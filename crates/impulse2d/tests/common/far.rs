@@ -1,14 +1,15 @@
 //! The Far scenes (issue 16) and the figure each is judged by, shared by
-//! `tests/far.rs` (with `large-world`) and `tests/far_scenes.rs`. Include it
-//! with `#[path = "common/far.rs"] mod far_figures;` in a test crate that has
-//! `mod stepping;` and a `STEPS` constant.
+//! `tests/suite/far.rs` (with `large-world`) and `tests/suite/far_scenes.rs`.
+//! A module of the `suite` test binary, beside its `stepping` module.
 
 #![allow(dead_code)]
 
-use crate::STEPS;
 use crate::stepping::step_checked;
 use impulse2d::{Pos, World, WorldDef};
 use impulse2d_scenes::far::{far_chain, far_overlap_recovery, far_pyramid, far_vertical_stack};
+
+/// Ten seconds at 60 Hz: every pyramid and stack has settled.
+pub const STEPS: usize = 600;
 
 /// A Far scene.
 #[derive(Clone, Copy, Debug, PartialEq)]
