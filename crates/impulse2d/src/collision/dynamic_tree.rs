@@ -328,6 +328,67 @@ impl<T: Copy, const N: usize> InlineStack<T, N> {
     }
 }
 
+impl<T: Copy, const N: usize> InlineStack<T, N> {
+    /// Empties the stack and starts a [`Traversal`] of its storage with `first`
+    /// on it.
+    #[inline(always)]
+    fn traverse_from(&mut self, first: T) -> Traversal<'_, T, N> {
+        self.clear();
+        let mut traversal = Traversal {
+            inline: &mut self.inline,
+            len: 0,
+            spill: &mut self.spill,
+        };
+        traversal.push(first);
+        traversal
+    }
+}
+
+/// A tree walk's stack on an [`InlineStack`]'s storage, with the inline length
+/// a local of its own. The stack's `len` sits beside its spill `Vec`, whose
+/// growth is an out-of-line call handed that `Vec`'s address, so the compiler
+/// keeps the whole stack in memory: every push and pop of a walk then stores
+/// and reloads the length on the walk's critical path. Here the length is a
+/// plain value (a register in the loop); the spill is reached through a
+/// pointer. Same entries in the same order as [`InlineStack`]. Dropping it
+/// leaves the stack empty.
+struct Traversal<'s, T: Copy, const N: usize> {
+    inline: &'s mut [T; N],
+    len: usize,
+    spill: &'s mut Vec<T>,
+}
+
+impl<T: Copy, const N: usize> Traversal<'_, T, N> {
+    #[inline(always)]
+    fn push(&mut self, value: T) {
+        if self.len < N {
+            self.inline[self.len] = value;
+            self.len += 1;
+        } else {
+            self.spill.push(value);
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        if let Some(value) = self.spill.pop() {
+            return Some(value);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.inline[self.len])
+    }
+}
+
+impl<T: Copy, const N: usize> Drop for Traversal<'_, T, N> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.spill.clear();
+    }
+}
+
 /// The traversal stack of box queries, kept by a caller that runs many (see
 /// [`DynamicTree::query_with_stack`]).
 pub(crate) struct QueryStack(NodeStack);
@@ -340,15 +401,8 @@ impl QueryStack {
     }
 }
 
-/// The traversal stack of queries and casts, starting at the root.
+/// The storage of the traversal stack of queries and casts.
 type NodeStack = InlineStack<u32, INLINE_STACK>;
-
-#[inline]
-fn node_stack() -> NodeStack {
-    let mut stack = NodeStack::new(0);
-    stack.push(ROOT);
-    stack
-}
 
 /// A dynamic AABB tree over proxies, each with a box, category bits and `u64` user
 /// data.
@@ -736,9 +790,7 @@ impl DynamicTree {
         if self.proxy_count == 0 || !aabb.is_valid() || self.excludes_mask(mask) {
             return stats;
         }
-        let stack = &mut stack.0;
-        stack.clear();
-        stack.push(ROOT);
+        let mut stack = stack.0.traverse_from(ROOT);
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             // Both children, first then second, written out: a loop over the
@@ -746,8 +798,8 @@ impl DynamicTree {
             // codegen units, and the broad phase's pair search (this, inlined)
             // then costs up to 4 % more of a step.
             let [first, second] = &self.nodes[node_index as usize].children;
-            if !self.query_child(first, &aabb, mask, stack, &mut stats, &mut callback)
-                || !self.query_child(second, &aabb, mask, stack, &mut stats, &mut callback)
+            if !self.query_child(first, &aabb, mask, &mut stack, &mut stats, &mut callback)
+                || !self.query_child(second, &aabb, mask, &mut stack, &mut stats, &mut callback)
             {
                 return stats;
             }
@@ -764,7 +816,7 @@ impl DynamicTree {
         child: &Child,
         aabb: &WorldAabb,
         mask: u64,
-        stack: &mut NodeStack,
+        stack: &mut Traversal<'_, u32, INLINE_STACK>,
         stats: &mut TreeStats,
         callback: &mut impl FnMut(ProxyId, u64) -> bool,
     ) -> bool {
@@ -894,7 +946,8 @@ impl DynamicTree {
     ) -> TreeStats {
         let mut max_fraction = sub_input.max_fraction();
         let mut swept_box = bound(max_fraction);
-        let mut stack = node_stack();
+        let mut storage = NodeStack::new(0);
+        let mut stack = storage.traverse_from(ROOT);
         while let Some(node_index) = stack.pop() {
             stats.node_visits += 1;
             let node = &self.nodes[node_index as usize];
@@ -1656,5 +1709,29 @@ mod tests {
             assert_eq!(stack.pop(), Some(i));
         }
         assert_eq!(stack.pop(), None);
+    }
+
+    /// A traversal on a stack's storage spills past the inline entries,
+    /// pops in reverse push order, and leaves the stack empty when dropped,
+    /// also when dropped with entries on it (a query stopped early).
+    #[test]
+    fn traversal_spills_keeps_order_and_leaves_the_stack_empty() {
+        let mut storage = NodeStack::new(0);
+        for stop_early in [false, true] {
+            let mut stack = storage.traverse_from(1000);
+            for i in 0..300 {
+                stack.push(i);
+            }
+            let popped: Vec<u32> = std::iter::from_fn(|| stack.pop())
+                .take(if stop_early { 250 } else { usize::MAX })
+                .collect();
+            let mut expected: Vec<u32> = (0..300).rev().collect();
+            expected.push(1000);
+            expected.truncate(popped.len());
+            assert_eq!(popped, expected);
+            drop(stack);
+            assert_eq!(storage.len(), 0);
+            assert_eq!(storage.pop(), None);
+        }
     }
 }
