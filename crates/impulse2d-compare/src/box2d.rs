@@ -300,8 +300,11 @@ impl Simulation for Box2dSim {
             p.solve,
             p.splitIslands,
             f32::NAN, // its tree rebuild is part of `pairs`
-            p.constraints,
-            p.prepareConstraints,
+            // Its solver setup (constraint buffers, colour spans, stages) is
+            // timed apart from its constraint stages; ours is part of our
+            // preparation, so here it is added to both rows.
+            p.constraints + p.solverSetup,
+            p.prepareConstraints + p.solverSetup,
             p.integrateVelocities,
             p.warmStart,
             p.solveImpulses,

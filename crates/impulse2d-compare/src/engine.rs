@@ -53,7 +53,7 @@ pub const STAGES: [&str; STAGE_COUNT] = [
     "· split islands",
     "· tree rebuild (Box2D: in pairs)",
     "· constraints",
-    "· · prepare",
+    "· · prepare (Box2D: with its solver setup)",
     "· · integrate velocities",
     "· · warm start",
     "· · solve impulses",

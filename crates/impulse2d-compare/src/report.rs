@@ -293,7 +293,10 @@ pub fn stage_table(results: &[SceneResult]) -> String {
          Both sweep fast non-bullet bodies inside finalize (Box2D's `transforms`) and count \
          bullets apart (the bullets row). Our tree rebuild's top runs inside solve, beside the \
          constraint stages (after them on one thread), and its subtrees inside finalize \
-         (counted in both rows); Box2D's is part of its pairs. The \
+         (counted in both rows); Box2D's is part of its pairs. Our prepare row includes \
+         the solver's setup for the step (stage lists, constraint buffers, the joint forest); \
+         Box2D times its setup apart (`solverSetup`), which the constraints and prepare rows \
+         add to its own. The \
          last row is ours outside pairs, collide and solve, Box2D's `sensors`.)"
     );
     out
