@@ -824,18 +824,26 @@ mod tests {
     /// overlaps its 8 neighbours and nothing further; shape index = proxy
     /// creation order. Every proxy is in the move buffer.
     fn grid(rows: u32, columns: u32) -> BroadPhase {
+        grid_with_keys(rows, columns).0
+    }
+
+    /// [`grid`] and its proxies' keys in creation order.
+    fn grid_with_keys(rows: u32, columns: u32) -> (BroadPhase, Vec<ProxyKey>) {
         let mut bp = BroadPhase::new();
+        let mut keys = Vec::new();
         for r in 0..rows {
             for c in 0..columns {
                 let center = Vec2::new(c as f32, r as f32);
                 let half = Vec2::new(0.6, 0.6);
                 let aabb = Aabb::new(center - half, center + half);
                 let shape = r * columns + c;
-                bp.create_proxy(aabb, 1, shape, BodyType::Dynamic, false)
-                    .unwrap();
+                keys.push(
+                    bp.create_proxy(aabb, 1, shape, BodyType::Dynamic, false)
+                        .unwrap(),
+                );
             }
         }
-        bp
+        (bp, keys)
     }
 
     /// The parallel pair search finds the serial search's pairs in the
@@ -1000,20 +1008,7 @@ mod tests {
         };
         // The grid of `grid`, its move buffer emptied, and its keys.
         let fresh = || {
-            let mut bp = BroadPhase::new();
-            let mut keys = Vec::new();
-            for r in 0..rows {
-                for c in 0..columns {
-                    let center = Vec2::new(c as f32, r as f32);
-                    let half = Vec2::new(0.6, 0.6);
-                    let aabb = Aabb::new(center - half, center + half);
-                    let shape = r * columns + c;
-                    keys.push(
-                        bp.create_proxy(aabb, 1, shape, BodyType::Dynamic, false)
-                            .unwrap(),
-                    );
-                }
-            }
+            let (mut bp, keys) = grid_with_keys(rows, columns);
             bp.update_pairs(|_, _| true, &mut Vec::new());
             assert_eq!(bp.move_count(), 0);
             (bp, keys)
