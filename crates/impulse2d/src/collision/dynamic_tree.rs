@@ -261,6 +261,41 @@ pub(crate) struct Proxy {
     pub(crate) generation: u32,
 }
 
+/// Pushes `value` on a stack of `len` entries in `inline`, then `spill` once
+/// `inline` is full ([`InlineStack`] and [`Traversal`] share it).
+#[inline]
+fn push_entry<T: Copy, const N: usize>(
+    inline: &mut [T; N],
+    len: &mut usize,
+    spill: &mut Vec<T>,
+    value: T,
+) {
+    if *len < N {
+        inline[*len] = value;
+        *len += 1;
+    } else {
+        spill.push(value);
+    }
+}
+
+/// Pops the entry [`push_entry`] pushed last (from `spill` while it holds any), or `None`
+/// when the stack is empty.
+#[inline]
+fn pop_entry<T: Copy, const N: usize>(
+    inline: &[T; N],
+    len: &mut usize,
+    spill: &mut Vec<T>,
+) -> Option<T> {
+    if let Some(value) = spill.pop() {
+        return Some(value);
+    }
+    if *len == 0 {
+        return None;
+    }
+    *len -= 1;
+    Some(inline[*len])
+}
+
 /// A stack with inline storage for `N` entries, spilling to the heap only beyond
 /// that (for pathologically deep trees), so that traversals and rebuilds do not
 /// allocate.
@@ -283,24 +318,12 @@ impl<T: Copy, const N: usize> InlineStack<T, N> {
 
     #[inline]
     fn push(&mut self, value: T) {
-        if self.len < N {
-            self.inline[self.len] = value;
-            self.len += 1;
-        } else {
-            self.spill.push(value);
-        }
+        push_entry(&mut self.inline, &mut self.len, &mut self.spill, value);
     }
 
     #[inline]
     fn pop(&mut self) -> Option<T> {
-        if let Some(value) = self.spill.pop() {
-            return Some(value);
-        }
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
-        Some(self.inline[self.len])
+        pop_entry(&self.inline, &mut self.len, &mut self.spill)
     }
 
     #[inline]
@@ -361,24 +384,12 @@ struct Traversal<'s, T: Copy, const N: usize> {
 impl<T: Copy, const N: usize> Traversal<'_, T, N> {
     #[inline(always)]
     fn push(&mut self, value: T) {
-        if self.len < N {
-            self.inline[self.len] = value;
-            self.len += 1;
-        } else {
-            self.spill.push(value);
-        }
+        push_entry(self.inline, &mut self.len, self.spill, value);
     }
 
     #[inline(always)]
     fn pop(&mut self) -> Option<T> {
-        if let Some(value) = self.spill.pop() {
-            return Some(value);
-        }
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
-        Some(self.inline[self.len])
+        pop_entry(self.inline, &mut self.len, self.spill)
     }
 }
 
