@@ -412,7 +412,7 @@ mod serde_interop {
     fn defs_round_trip_and_missing_fields_take_their_defaults() {
         let body = BodyDef {
             body_type: BodyType::Kinematic,
-            position: Vec2::new(1.0, 2.0).into(),
+            position: Vec2::new(1.0, 2.0),
             rotation: Rot::from_angle(0.4),
             angular_velocity: -3.0,
             motion_locks: MotionLocks {
@@ -475,7 +475,7 @@ mod serde_interop {
             partial,
             BodyDef {
                 body_type: BodyType::Dynamic,
-                position: Vec2::new(0.0, 4.0).into(),
+                position: Vec2::new(0.0, 4.0),
                 ..Default::default()
             }
         );
